@@ -1,0 +1,58 @@
+/* codegen.h: what the pipeline sees of code generation. No LLVM types here:
+ * only codegen.c and the target_*.c files include llvm-c/ (via target.h). */
+#ifndef JUKE_CODEGEN_H
+#define JUKE_CODEGEN_H
+
+#include "ir.h"
+
+typedef enum TargetKind { TARGET_AMDGPU = 1, TARGET_CPU, TARGET_NVPTX } TargetKind;
+
+typedef struct TargetOptions {
+    TargetKind kind;
+    const char *proc;        /* "gfx90a", "sm_90", NULL = the target's default (host CPU for cpu) */
+    int wavefront_size;      /* 0 = the processor's default; 32 or 64 on AMDGPU where allowed */
+    int code_object_version; /* AMDGPU: 4 or 5 (0 = 5) */
+    int opt_level;           /* 0..3 */
+    const char *devlib_dir;  /* ROCm device-library bitcode directory, NULL = search the defaults
+                                ($JUKE_DEVICE_LIBS, /usr/lib/x86_64-linux-gnu/amdgcn/bitcode,
+                                /opt/rocm/amdgcn/bitcode); NVPTX: libdevice path or NULL */
+    int group_size[3];       /* known workgroup size or zeros */
+} TargetOptions;
+
+/* The result of compiling one kernel specialisation. Every pointer is
+ * malloc'd and owned by the CodeObject (freed by code_object_free). */
+typedef struct CodeObject {
+    TargetKind kind;
+    char *proc;               /* resolved processor name */
+    uint8_t *data;            /* AMDGPU: ELF code object (hsaco); NVPTX: PTX text (NUL-terminated,
+                                 size excludes the NUL); CPU: ELF shared object */
+    size_t size;
+    char *kernel_symbol;      /* the kernel's symbol name in the code object */
+    char *llvm_unopt;         /* the whole module before optimisation */
+    char *llvm_opt;           /* the whole module after optimisation (and library linking) */
+    char *llvm_opt_kernel;    /* just the kernel function's definition, optimised */
+    char *asm_text;           /* GCN assembly / PTX / x86 assembly */
+    char *resources;          /* the resource report (text, see ir-dumps/) */
+    /* resources, from the code object's metadata where the target has it */
+    int vgprs, sgprs, agprs, lds_bytes, scratch_bytes, vgpr_spills, sgpr_spills;
+    int wavefront_size, max_flat_workgroup_size, kernarg_size, occupancy;
+    uint32_t static_lds_bytes;
+    bool uses_barrier, uses_dynamic_lds;
+    /* compile time of each stage, milliseconds */
+    double ms_codegen, ms_optimize, ms_emit, ms_link;
+} CodeObject;
+
+/* Compile the kernel specialisation (specs[0]; specs holds every
+ * specialisation reachable from it) to a code object for the target.
+ * Returns false with errors in d (a bad target, a missing library, invalid
+ * IR found by LLVM's verifier, or an internal error). */
+bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs,
+                const TargetOptions *opts, CodeObject *out);
+void code_object_free(CodeObject *co);
+
+/* Known processor names for a target kind, comma separated ("gfx906, gfx908, ..."). */
+const char *target_known_procs(TargetKind kind);
+/* Is proc a known processor of the kind? */
+bool target_proc_known(TargetKind kind, const char *proc);
+
+#endif

@@ -1,0 +1,252 @@
+/* common.c: arena, growable buffers and diagnostics shared by every module. */
+#include "common.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ArenaBlock {
+    ArenaBlock *next;
+    size_t used, size;
+    _Alignas(16) unsigned char data[];
+};
+
+#define ARENA_BLOCK_MIN (64 * 1024)
+
+void *arena_alloc(Arena *a, size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    ArenaBlock *b = a->head;
+    if (!b || b->size - b->used < size) {
+        size_t bsize = size > ARENA_BLOCK_MIN ? size : ARENA_BLOCK_MIN;
+        b = malloc(sizeof(ArenaBlock) + bsize);
+        if (!b) {
+            a->failed = true;
+            return NULL;
+        }
+        b->size = bsize;
+        b->used = 0;
+        b->next = a->head;
+        a->head = b;
+    }
+    void *p = b->data + b->used;
+    b->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+char *arena_strndup(Arena *a, const char *s, size_t n)
+{
+    char *p = arena_alloc(a, n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = 0;
+    }
+    return p;
+}
+
+char *arena_strdup(Arena *a, const char *s) { return arena_strndup(a, s, strlen(s)); }
+
+char *arena_printf(Arena *a, const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *p = n >= 0 ? arena_alloc(a, (size_t)n + 1) : NULL;
+    if (p)
+        vsnprintf(p, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    return p;
+}
+
+void arena_free(Arena *a)
+{
+    ArenaBlock *b = a->head;
+    while (b) {
+        ArenaBlock *next = b->next;
+        free(b);
+        b = next;
+    }
+    a->head = NULL;
+    a->failed = false;
+}
+
+void ptrvec_push(Arena *a, PtrVec *v, void *item)
+{
+    if (v->len == v->cap) {
+        int cap = v->cap ? v->cap * 2 : 8;
+        void **items = arena_alloc(a, sizeof(void *) * (size_t)cap);
+        if (!items)
+            return;
+        if (v->len)
+            memcpy(items, v->items, sizeof(void *) * (size_t)v->len);
+        v->items = items;
+        v->cap = cap;
+    }
+    v->items[v->len++] = item;
+}
+
+/* ---- StrBuf ---- */
+
+static bool sb_reserve(StrBuf *sb, size_t extra)
+{
+    if (sb->failed)
+        return false;
+    if (sb->len + extra + 1 <= sb->cap)
+        return true;
+    size_t cap = sb->cap ? sb->cap : 256;
+    while (cap < sb->len + extra + 1)
+        cap *= 2;
+    char *d = realloc(sb->data, cap);
+    if (!d) {
+        sb->failed = true;
+        return false;
+    }
+    sb->data = d;
+    sb->cap = cap;
+    return true;
+}
+
+void sb_putn(StrBuf *sb, const char *s, size_t n)
+{
+    if (!sb_reserve(sb, n))
+        return;
+    memcpy(sb->data + sb->len, s, n);
+    sb->len += n;
+    sb->data[sb->len] = 0;
+}
+
+void sb_puts(StrBuf *sb, const char *s) { sb_putn(sb, s, strlen(s)); }
+
+void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    if (n > 0 && sb_reserve(sb, (size_t)n)) {
+        vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap2);
+        sb->len += (size_t)n;
+    }
+    va_end(ap2);
+}
+
+void sb_printf(StrBuf *sb, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(sb, fmt, ap);
+    va_end(ap);
+}
+
+char *sb_take(StrBuf *sb)
+{
+    char *d = sb->data;
+    if (!d)
+        d = calloc(1, 1);
+    sb->data = NULL;
+    sb->len = sb->cap = 0;
+    sb->failed = false;
+    return d;
+}
+
+void sb_free(StrBuf *sb)
+{
+    free(sb->data);
+    sb->data = NULL;
+    sb->len = sb->cap = 0;
+    sb->failed = false;
+}
+
+/* ---- diagnostics ---- */
+
+/* The source line holding loc, with a caret under the column:
+ *     4 |     x[i + 1] = 1f0
+ *       |     ^                                                          */
+static void diag_context(StrBuf *sb, SrcLoc loc)
+{
+    if (!loc.file || !loc.file->text || loc.line <= 0)
+        return;
+    const char *p = loc.file->text;
+    for (int l = 1; l < loc.line && *p; p++)
+        if (*p == '\n')
+            l++;
+    const char *e = p;
+    while (*e && *e != '\n')
+        e++;
+    int w = snprintf(NULL, 0, "%d", loc.line);
+    sb_printf(sb, " %d | ", loc.line);
+    sb_putn(sb, p, (size_t)(e - p));
+    sb_printf(sb, "\n %*s | ", w, "");
+    for (int c = 1; c < loc.col && p + c - 1 < e; c++)
+        sb_putn(sb, p[c - 1] == '\t' ? "\t" : " ", 1);
+    sb_puts(sb, "^\n");
+}
+
+static void diag_emit(Diags *d, DiagKind kind, bool note, SrcLoc loc, const char *fmt, va_list ap)
+{
+    int max = d->max_errors ? d->max_errors : 20;
+    if (!note) {
+        d->nerrors++;
+        if (!d->first_kind)
+            d->first_kind = kind;
+        if (d->nerrors > max)
+            return;
+    } else if (d->nerrors > max) {
+        return;
+    }
+    const char *what = note ? "note" : kind == DIAG_USER ? "error" : kind == DIAG_INVALID_IR ? "invalid IR" : "internal compiler error";
+    if (loc.file)
+        sb_printf(&d->text, "%s:%d:%d: %s: ", loc.file->name, loc.line, loc.col, what);
+    else
+        sb_printf(&d->text, "juke: %s: ", what);
+    sb_vprintf(&d->text, fmt, ap);
+    sb_puts(&d->text, "\n");
+    diag_context(&d->text, loc);
+}
+
+void diag_verror(Diags *d, DiagKind kind, SrcLoc loc, const char *fmt, va_list ap)
+{
+    diag_emit(d, kind, false, loc, fmt, ap);
+}
+
+void diag_error(Diags *d, SrcLoc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_emit(d, DIAG_USER, false, loc, fmt, ap);
+    va_end(ap);
+}
+
+void diag_kind_error(Diags *d, DiagKind kind, SrcLoc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_emit(d, kind, false, loc, fmt, ap);
+    va_end(ap);
+}
+
+void diag_note(Diags *d, SrcLoc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_emit(d, DIAG_USER, true, loc, fmt, ap);
+    va_end(ap);
+}
+
+void diag_plain(Diags *d, DiagKind kind, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    SrcLoc none = {0};
+    diag_emit(d, kind, false, none, fmt, ap);
+    va_end(ap);
+}
+
+void diag_reset(Diags *d)
+{
+    sb_free(&d->text);
+    d->nerrors = 0;
+    d->first_kind = 0;
+}

@@ -1,0 +1,90 @@
+/* common.h: what every module of the compiler shares: the arena, growable
+ * buffers, source locations and diagnostics. Internal; never installed. */
+#ifndef JUKE_COMMON_H
+#define JUKE_COMMON_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- arena: one per compilation (and one per loaded source) ----------
+ * Everything allocated from an arena is freed at once by arena_free. An
+ * allocation that fails returns NULL and sets arena->failed; callers check
+ * the flag at stage boundaries rather than after every allocation. */
+typedef struct ArenaBlock ArenaBlock;
+typedef struct Arena {
+    ArenaBlock *head;
+    bool failed;
+} Arena;
+
+void *arena_alloc(Arena *a, size_t size);          /* zeroed, 16-byte aligned */
+char *arena_strdup(Arena *a, const char *s);
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_printf(Arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void arena_free(Arena *a);
+
+/* A growable array of pointers kept in an arena (old storage is abandoned
+ * to the arena on growth). */
+typedef struct PtrVec {
+    void **items;
+    int len, cap;
+} PtrVec;
+void ptrvec_push(Arena *a, PtrVec *v, void *item);
+
+/* A growable malloc'd string, for dumps and messages that outlive arenas.
+ * On allocation failure the buffer sets .failed and keeps what it has. */
+typedef struct StrBuf {
+    char *data;
+    size_t len, cap;
+    bool failed;
+} StrBuf;
+void sb_puts(StrBuf *sb, const char *s);
+void sb_putn(StrBuf *sb, const char *s, size_t n);
+void sb_printf(StrBuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap);
+char *sb_take(StrBuf *sb);   /* the malloc'd string (never NULL unless OOM); buffer reset */
+void sb_free(StrBuf *sb);
+
+/* ---- source files and locations ------------------------------------- */
+typedef struct SrcFile {
+    const char *name;   /* as given by the user: "vadd.jl", "<string>" */
+    const char *text;   /* NUL-terminated */
+    size_t len;
+} SrcFile;
+
+/* A location is a file plus 1-based line and column (columns count bytes). */
+typedef struct SrcLoc {
+    const SrcFile *file;
+    int line, col;
+} SrcLoc;
+
+/* ---- diagnostics ------------------------------------------------------
+ * Three kinds, as GPUCompiler.jl has them: a user error (bad kernel source or
+ * arguments), invalid IR (a verifier found a broken invariant) and an
+ * internal compiler error. Messages are formatted at once as
+ *   file:line:col: error: message
+ *      4 |     x[i + 1] = 1f0
+ *        |     ^
+ * and appended to the sink; compilation goes on where it can to report more. */
+typedef enum DiagKind { DIAG_USER = 1, DIAG_INVALID_IR, DIAG_INTERNAL } DiagKind;
+
+typedef struct Diags {
+    StrBuf text;          /* all messages, each ending in a newline */
+    int nerrors;
+    DiagKind first_kind;  /* kind of the first error (0 if none) */
+    int max_errors;       /* stop recording after this many (0 = 20) */
+} Diags;
+
+void diag_error(Diags *d, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void diag_verror(Diags *d, DiagKind kind, SrcLoc loc, const char *fmt, va_list ap);
+void diag_kind_error(Diags *d, DiagKind kind, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* A note attached to the previous error (no "error:" prefix, still with caret). */
+void diag_note(Diags *d, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* An error with no source location ("juke: error: ..."). */
+void diag_plain(Diags *d, DiagKind kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void diag_reset(Diags *d);
+
+#define JK_ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+#endif

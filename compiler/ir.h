@@ -1,0 +1,139 @@
+/* ir.h: juke's lowered IR, Julia's @code_lowered in spirit.
+ *
+ * A function is a flat list of instructions. Instruction k defines value %k
+ * (when it produces one); variables live in slots, read with IR_SLOT and
+ * written with IR_ASSIGN, so lowering needs no SSA construction (LLVM's
+ * mem2reg does that later). Control flow is labels and gotos.
+ *
+ * The same structure carries the typed IR: inference copies a method's
+ * lowered IR for one signature (a specialisation, Spec), gives every value
+ * and slot a concrete type and resolves every call to a built-in
+ * (IrInst.builtin) or to another specialisation (IrInst.callee). */
+#ifndef JUKE_IR_H
+#define JUKE_IR_H
+
+#include "ast.h"
+#include "builtins.h"
+#include "types.h"
+
+typedef enum IrOp {
+    IR_CONST,     /* %k = literal: .lit, .ival/.fval; LIT_NONE with .name "true"/"false"/"nothing" for those */
+    IR_NAME,      /* %k = a global name: function, built-in, constant or type (.name); typed: resolved by type */
+    IR_SLOT,      /* %k = the value of slot .slot */
+    IR_ASSIGN,    /* slot .slot = args[0] */
+    IR_CALL,      /* %k = args[0](args[1..]); .flags: IRF_INBOUNDS when inside @inbounds */
+    IR_GETFIELD,  /* %k = args[0].name (the x/y/z of workitemIdx() and friends) */
+    IR_TUPLE,     /* %k = (args[0], args[1], ...) */
+    IR_LABEL,     /* label .label: */
+    IR_GOTO,      /* goto label .label */
+    IR_GOTOIFNOT, /* goto label .label unless args[0] (a Bool) */
+    IR_RETURN,    /* return args[0]; nargs == 0 returns nothing */
+} IrOp;
+
+enum { IRF_INBOUNDS = 1 };
+
+typedef struct Spec Spec;
+
+typedef struct IrInst {
+    IrOp op;
+    SrcLoc loc;
+    int *args;           /* value ids (instruction indices) */
+    int nargs;
+    int slot;            /* IR_SLOT, IR_ASSIGN */
+    int label;           /* IR_LABEL, IR_GOTO, IR_GOTOIFNOT */
+    int flags;
+    const char *name;    /* IR_NAME, IR_GETFIELD; IR_CONST for true/false/nothing */
+    LitType lit;         /* IR_CONST */
+    union {
+        int64_t ival;
+        uint64_t uval;
+        double fval;
+    };
+    /* ---- typed IR only ---- */
+    const Type *type;    /* the value's type (NULL for instructions that define no value) */
+    BuiltinId builtin;   /* IR_CALL to a built-in: which one (BI_NONE otherwise) */
+    Spec *callee;        /* IR_CALL to a user function: the specialisation called */
+    const Type *optype;  /* IR_CALL built-ins: the type the operands were promoted to (or the
+                            target type of a conversion); NULL where it does not apply */
+} IrInst;
+
+typedef struct IrSlot {
+    const char *name;    /* source name; "#temp" style names for compiler temporaries */
+    SrcLoc loc;          /* first definition */
+    bool is_param;
+    const Type *type;    /* typed IR */
+} IrSlot;
+
+typedef struct IrFunc {
+    const char *name;
+    SrcLoc loc;
+    IrInst *insts;
+    int ninsts, cap;
+    IrSlot *slots;
+    int nslots, slotcap;
+    int nparams;         /* slots 0..nparams-1 are the parameters */
+    int nlabels;
+    bool typed;
+} IrFunc;
+
+/* ---- the front end's view of a source: methods and constants ---------- */
+typedef struct Param {
+    const char *name;    /* NULL for an anonymous ::T parameter */
+    Node *type_expr;     /* NULL when unannotated (Any) */
+    SrcLoc loc;
+} Param;
+
+typedef struct Method {
+    const char *name;
+    SrcLoc loc;
+    Node *def;           /* the AST_FUNCTION */
+    Param *params;
+    int nparams;
+    const char **tvars;  /* where {T, S <: Real} */
+    Node **tvar_bounds;  /* bound expression or NULL */
+    int ntvars;
+    int flags;           /* FN_INLINE / FN_NOINLINE */
+    IrFunc *lowered;     /* lowered once, shared by every specialisation */
+} Method;
+
+typedef struct GenericFunc {
+    const char *name;
+    Method **methods;
+    int nmethods, cap;
+} GenericFunc;
+
+typedef struct ConstDef {
+    const char *name;
+    SrcLoc loc;
+    Node *value;
+} ConstDef;
+
+/* A specialisation: a method inferred for concrete argument types. */
+struct Spec {
+    Method *method;
+    const Type **argtypes;
+    int nargs;
+    const Type **tvals;   /* values of the method's where-parameters */
+    IrFunc *typed;
+    const Type *rettype;
+    int state;            /* SPEC_INFERRING while on the inference stack, SPEC_DONE, SPEC_FAILED */
+    int index;            /* order of creation in the compilation (0 = the kernel) */
+    const char *llvm_name; /* mangled name used by code generation */
+};
+enum { SPEC_INFERRING = 1, SPEC_DONE, SPEC_FAILED };
+
+/* Building IR. */
+IrFunc *ir_func_new(Arena *a, const char *name, SrcLoc loc);
+int ir_emit(Arena *a, IrFunc *f, IrOp op, SrcLoc loc); /* returns the instruction (= value) index */
+int ir_new_slot(Arena *a, IrFunc *f, const char *name, SrcLoc loc);
+int ir_new_label(IrFunc *f);
+void ir_set_args(Arena *a, IrFunc *f, int inst, const int *args, int nargs);
+
+/* Printing: @code_lowered style without types, @code_typed style with them. */
+void ir_print(StrBuf *sb, const IrFunc *f);
+/* Check the invariants (args defined before use in the list or dominance-free
+ * flat order, labels defined once, gotos to existing labels, typed IR has a
+ * type on every value); reports DIAG_INVALID_IR. Returns true when valid. */
+bool ir_verify(const IrFunc *f, Diags *d);
+
+#endif

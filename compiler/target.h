@@ -1,0 +1,97 @@
+/* target.h: the small interface between the code generator and each
+ * target (AMDGPU, CPU, NVPTX). Only codegen.c, llvm_pipeline.c and the
+ * target_*.c files include this (and with it llvm-c/). */
+#ifndef JUKE_TARGET_H
+#define JUKE_TARGET_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
+
+#include "codegen.h"
+
+typedef struct TargetOps TargetOps;
+
+/* The state of one compilation's LLVM side, shared by codegen.c and the target. */
+typedef struct TargetCtx {
+    LLVMContextRef llctx;
+    LLVMModuleRef mod;
+    LLVMTargetMachineRef tm;
+    const TargetOptions *opts;
+    const TargetOps *ops;
+    Diags *diags;
+    const char *proc;         /* resolved processor */
+    int wavefront_size;       /* resolved */
+    /* set by codegen.c while it emits a function: the hidden parameters every
+     * generated function carries (see docs/abi.md) */
+    LLVMValueRef cur_exc;     /* exception-buffer pointer (global address space) */
+    LLVMValueRef cur_state;   /* CPU: the JukeCpuState pointer; NULL on GPUs */
+    /* filled while emitting, read when finishing */
+    uint32_t static_lds_bytes;
+    bool uses_barrier, uses_dynamic_lds;
+    void *priv;               /* the target's own */
+} TargetCtx;
+
+struct TargetOps {
+    const char *name;         /* "amdgpu", "cpu", "nvptx" */
+    unsigned as_global;       /* address space of device arrays */
+    unsigned as_local;        /* address space of local (LDS / shared) memory */
+    bool needs_state_param;   /* every function gets a trailing JukeCpuState* parameter */
+
+    /* Create the target machine and set the module's triple and data layout.
+     * Resolves tc->proc and tc->wavefront_size; an unknown processor is a user
+     * error listing the known ones. */
+    bool (*init)(TargetCtx *tc);
+    void (*fini)(TargetCtx *tc);
+
+    /* Device intrinsics, as i32 values: 0-based ids, sizes in items/groups. */
+    LLVMValueRef (*workitem_id)(TargetCtx *tc, LLVMBuilderRef b, int dim);
+    LLVMValueRef (*workgroup_id)(TargetCtx *tc, LLVMBuilderRef b, int dim);
+    LLVMValueRef (*workgroup_dim)(TargetCtx *tc, LLVMBuilderRef b, int dim);
+    LLVMValueRef (*grid_groups)(TargetCtx *tc, LLVMBuilderRef b, int dim);
+    void (*barrier)(TargetCtx *tc, LLVMBuilderRef b);  /* workgroup fence + barrier */
+    /* A static local array of `bytes` bytes: returns a pointer in as_local.
+     * (AMDGPU/NVPTX: an internal global; CPU: st->lds + offset.) */
+    LLVMValueRef (*static_local)(TargetCtx *tc, LLVMBuilderRef b, const char *name,
+                                 uint64_t bytes, unsigned align);
+    /* The base of the dynamic local segment (pointer in as_local). */
+    LLVMValueRef (*dynamic_local)(TargetCtx *tc, LLVMBuilderRef b);
+    /* End this work-item after an exception record was written; the caller
+     * emits `unreachable` after it. */
+    void (*exit_item)(TargetCtx *tc, LLVMBuilderRef b);
+    /* A math function by Julia name ("sin", "atan2", "hypot", "pow", "powi",
+     * "cbrt", "exp10", "expm1", "log1p", ...) for float type ty (half, float
+     * or double): returns the callee value and sets *fty to its function type
+     * (ocml/libdevice/libm or an LLVM intrinsic). */
+    LLVMValueRef (*math_fn)(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty);
+
+    /* Turn fn (with params: explicit args..., exception pointer) into the
+     * kernel entry: calling convention and attributes on GPUs; on the CPU the
+     * entry wrapper and the exported table (abi.h). */
+    void (*finish_kernel)(TargetCtx *tc, LLVMValueRef fn, const char *symbol);
+    /* Link the device libraries the module uses (only if it uses them). */
+    bool (*link_libraries)(TargetCtx *tc);
+    /* Emit assembly and the final code object (linked with ld.lld on AMDGPU
+     * and the CPU), and fill the resource fields and report of out. */
+    bool (*emit)(TargetCtx *tc, CodeObject *out);
+};
+
+extern const TargetOps target_amdgpu_ops, target_cpu_ops, target_nvptx_ops;
+
+/* ---- shared LLVM helpers (llvm_pipeline.c) ---- */
+/* Run LLVM's new pass manager at the given level ("default<O3>"). */
+bool llvm_optimize(TargetCtx *tc, int opt_level);
+/* Verify the module; failures are DIAG_INVALID_IR with LLVM's message. */
+bool llvm_verify(TargetCtx *tc);
+char *llvm_module_text(LLVMModuleRef m);                   /* malloc'd */
+char *llvm_function_text(LLVMValueRef fn);                 /* malloc'd */
+/* Emit an object file or assembly into memory. */
+bool llvm_emit_to_memory(TargetCtx *tc, LLVMCodeGenFileType kind, uint8_t **data, size_t *size);
+/* Link an object into a shared object with ld.lld (found at build time):
+ * in memory as far as ld.lld allows, no file left behind. */
+bool lld_link_shared(TargetCtx *tc, const uint8_t *obj, size_t objsize, const char *const *extra_args,
+                     uint8_t **out, size_t *outsize);
+/* Load a bitcode file and link it into tc->mod (only what is used is kept
+ * after internalisation). */
+bool llvm_link_bitcode_file(TargetCtx *tc, const char *path, bool only_needed);
+
+#endif

@@ -1,0 +1,108 @@
+/* types.h: Julia-like types of the kernel language. Types are interned in a
+ * TypeTable (one per compilation), so two types are equal exactly when their
+ * pointers are. Concrete types are what values have at run time; abstract
+ * ones only appear in method signatures. */
+#ifndef JUKE_TYPES_H
+#define JUKE_TYPES_H
+
+#include "common.h"
+
+/* X(kind, julia name, bits, flags) for the primitive types. */
+#define JK_PRIMS(X)                                  \
+    X(TY_BOOL, "Bool", 8, TF_INTEGER)                \
+    X(TY_INT8, "Int8", 8, TF_INTEGER | TF_SIGNED)    \
+    X(TY_INT16, "Int16", 16, TF_INTEGER | TF_SIGNED) \
+    X(TY_INT32, "Int32", 32, TF_INTEGER | TF_SIGNED) \
+    X(TY_INT64, "Int64", 64, TF_INTEGER | TF_SIGNED) \
+    X(TY_UINT8, "UInt8", 8, TF_INTEGER)              \
+    X(TY_UINT16, "UInt16", 16, TF_INTEGER)           \
+    X(TY_UINT32, "UInt32", 32, TF_INTEGER)           \
+    X(TY_UINT64, "UInt64", 64, TF_INTEGER)           \
+    X(TY_FLOAT16, "Float16", 16, TF_FLOAT)           \
+    X(TY_FLOAT32, "Float32", 32, TF_FLOAT)           \
+    X(TY_FLOAT64, "Float64", 64, TF_FLOAT)
+
+enum { TF_INTEGER = 1, TF_SIGNED = 2, TF_FLOAT = 4 };
+
+typedef enum TypeKind {
+#define X(k, n, b, f) k,
+    JK_PRIMS(X)
+#undef X
+    TY_NOTHING,      /* Nothing, the type of `nothing` */
+    TY_TUPLE,        /* Tuple{fields...} */
+    TY_ARRAY,        /* a device array in global memory: elem, ndims (ROCDeviceArray{T,N,1}) */
+    TY_LOCALARRAY,   /* a local-memory (LDS) array: elem, ndims (ROCDeviceArray{T,N,3}) */
+    TY_RANGE,        /* UnitRange{Int64} (step == 0 means unit) or StepRange{Int64,Int64}: .elem = Int64 */
+    TY_FUNCTION,     /* typeof(f) for a function f (user or built-in): .name */
+    TY_TYPE,         /* Type{T}: the type of a type used as a value (Float32 in zero(Float32)): .elem = T */
+    TY_DIM3,         /* (x=..., y=..., z=...) of Int64, what workitemIdx() and friends return */
+    /* ---- abstract types, for dispatch and annotations ---- */
+    TY_ANY,
+    TY_NUMBER,
+    TY_REAL,
+    TY_INTEGER,
+    TY_SIGNED,
+    TY_UNSIGNED,
+    TY_ABSTRACTFLOAT,
+    TY_ABSTRACTARRAY, /* AbstractArray{T,N}: elem may be NULL (any), ndims may be -1 (any) */
+    TY_TYPEVAR,       /* a `where` parameter T (bound .elem: upper bound or NULL for Any): .name */
+    TY__COUNT
+} TypeKind;
+
+typedef struct Type Type;
+struct Type {
+    TypeKind kind;
+    int bits;              /* primitives: width in bits */
+    int flags;             /* TF_* for primitives */
+    int ndims;             /* arrays */
+    int step;              /* TY_RANGE: 0 = UnitRange, 1 = StepRange */
+    const Type *elem;      /* arrays, ranges, Type{T}, type-variable bound */
+    const Type **fields;   /* tuples */
+    int nfields;
+    const char *name;      /* functions, type variables */
+    int id;                /* index in the table; stable within a compilation */
+};
+
+typedef struct TypeTable TypeTable;
+
+TypeTable *types_new(Arena *a);
+const Type *ty_prim(TypeTable *t, TypeKind k);        /* also TY_NOTHING, TY_DIM3 and the abstract kinds */
+const Type *ty_tuple(TypeTable *t, const Type **fields, int n);
+const Type *ty_array(TypeTable *t, const Type *elem, int ndims);
+const Type *ty_localarray(TypeTable *t, const Type *elem, int ndims);
+const Type *ty_abstractarray(TypeTable *t, const Type *elem, int ndims); /* elem NULL / ndims -1: unconstrained */
+const Type *ty_range(TypeTable *t, int step);
+const Type *ty_function(TypeTable *t, const char *name);
+const Type *ty_typeof_type(TypeTable *t, const Type *ty);   /* Type{ty} */
+const Type *ty_typevar(TypeTable *t, const char *name, const Type *bound);
+
+/* Julia's name: "Float32", "Tuple{Int64, Float32}", "ROCDeviceVector{Float32, 1}",
+ * "Matrix{Float64}" style for host types (see ty_host_name). */
+void ty_print(StrBuf *sb, const Type *ty);
+const char *ty_name(Arena *a, const Type *ty);
+
+static inline bool ty_is_int(const Type *t) { return t->kind <= TY_UINT64 && (t->flags & TF_INTEGER); }
+static inline bool ty_is_float(const Type *t) { return t->kind >= TY_FLOAT16 && t->kind <= TY_FLOAT64; }
+static inline bool ty_is_prim(const Type *t) { return t->kind <= TY_FLOAT64; }
+static inline bool ty_is_signed(const Type *t) { return (t->flags & TF_SIGNED) != 0; }
+static inline bool ty_is_array(const Type *t) { return t->kind == TY_ARRAY || t->kind == TY_LOCALARRAY; }
+bool ty_is_concrete(const Type *t);
+/* Is a <: b? Type variables in b are not bound here (see dispatch). */
+bool ty_subtype(const Type *a, const Type *b);
+/* Julia's promote_type for two primitive types (Bool+Bool = Bool for the
+ * purpose of promotion; arithmetic on Bool promotes to Int64 separately). */
+const Type *ty_promote(TypeTable *t, const Type *a, const Type *b);
+
+/* Parse a host type written in Julia syntax: "Vector{Float32}", "Matrix{Float64}",
+ * "Array{Int64,3}", "Float32", "Int32", "Bool", "Tuple{Int64,Float32}", "Nothing".
+ * Arrays become TY_ARRAY (the device-side view). Returns NULL and writes a
+ * message to err (if not NULL) on failure. */
+const Type *ty_parse(TypeTable *t, const char *text, StrBuf *err);
+
+/* Size and alignment of a value of a concrete type as passed in kernel
+ * arguments (see docs/abi.md): primitives their natural size, arrays
+ * 16 + 8 * ndims bytes aligned to 8. */
+int ty_arg_size(const Type *t);
+int ty_arg_align(const Type *t);
+
+#endif

@@ -1,0 +1,218 @@
+/* juke.h: the whole embedding API of juke, a JIT compiler for GPU kernels
+ * written in a Julia subset (as AMDGPU.jl users write them).
+ *
+ * Model:
+ *   juke_context   everything hangs off one; two contexts never interfere.
+ *   juke_module    a loaded source file (its functions and constants).
+ *   juke_kernel    a function specialised on argument types and compiled for a
+ *                  target: a code object plus its dumps. Owned by the context,
+ *                  cached by (function, argument types, target options).
+ *   juke_device    a place to run kernels: "cpu", "hip[:N]", "cuda[:N]", "auto".
+ *   juke_array     device memory with an element type and dims (column-major).
+ *
+ * Errors: every function that can fail returns a juke_status; the message
+ * (with file:line:col, the source line and a caret for source errors) is
+ * juke_errmsg(ctx), kept per thread. The library never exits or aborts on bad
+ * input.
+ *
+ * Threads: a context may be used from several threads at once; compilation
+ * and the kernel cache are internally locked. A module, device or array may
+ * be shared between threads; launches on one device are serialised.
+ */
+#ifndef JUKE_H
+#define JUKE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define JUKE_VERSION_MAJOR 0
+#define JUKE_VERSION_MINOR 1
+#define JUKE_VERSION_PATCH 0
+#define JUKE_VERSION_STRING "0.1.0"
+
+#if defined(JUKE_BUILDING_LIBRARY)
+#define JUKE_API __attribute__((visibility("default")))
+#else
+#define JUKE_API
+#endif
+
+typedef struct juke_context juke_context;
+typedef struct juke_module juke_module;
+typedef struct juke_kernel juke_kernel;
+typedef struct juke_device juke_device;
+typedef struct juke_array juke_array;
+
+typedef enum juke_status {
+    JUKE_OK = 0,
+    JUKE_ERR_COMPILE,     /* the source has an error (syntax, types, dispatch, ...) */
+    JUKE_ERR_INVALID_IR,  /* a verifier rejected IR: a juke bug, reported as such */
+    JUKE_ERR_INTERNAL,    /* an internal compiler error */
+    JUKE_ERR_ARGUMENT,    /* bad API use: NULL handle, wrong argument count or type, bad launch size */
+    JUKE_ERR_DEVICE,      /* no such device, driver or library missing, device failure */
+    JUKE_ERR_KERNEL,      /* a kernel raised an exception (BoundsError, InexactError, DivideError) */
+    JUKE_ERR_NOMEM,       /* out of host memory */
+    JUKE_ERR_IO,          /* a file could not be read or written */
+    JUKE_ERR_UNSUPPORTED, /* this build lacks the feature (e.g. a runtime-only build compiling) */
+} juke_status;
+
+/* Julia's primitive types, as element and scalar types. */
+typedef enum juke_type {
+    JUKE_BOOL = 1, JUKE_INT8, JUKE_INT16, JUKE_INT32, JUKE_INT64,
+    JUKE_UINT8, JUKE_UINT16, JUKE_UINT32, JUKE_UINT64,
+    JUKE_FLOAT16, JUKE_FLOAT32, JUKE_FLOAT64,
+} juke_type;
+
+/* ---- contexts ------------------------------------------------------------ */
+
+/* Create a context. Returns NULL only when out of memory. The environment
+ * variable JUKE_DUMP_DIR, when set, makes every kernel compiled or fetched
+ * from the cache write its dumps there (see juke_kernel_write_dumps). */
+JUKE_API juke_context *juke_context_create(void);
+/* Destroy a context and everything it owns (modules, kernels, devices, arrays). */
+JUKE_API void juke_context_destroy(juke_context *ctx);
+/* The message of the last failed call made by this thread on ctx ("" if none). */
+JUKE_API const char *juke_errmsg(juke_context *ctx);
+/* Free a string returned by juke (juke_lowered, juke_typed, ...). */
+JUKE_API void juke_free(void *p);
+JUKE_API const char *juke_status_name(juke_status s);
+JUKE_API const char *juke_version(void);
+
+/* Compilation options. Zero-initialise and set what you need;
+ * juke_options_default fills the defaults. */
+typedef struct juke_options {
+    const char *target;         /* "gfx90a" (default for AMDGPU), any gfx name, "sm_90"..., "cpu" */
+    int opt_level;              /* 0..3, default 3 */
+    int code_object_version;    /* AMDGPU: 4 or 5, default 5 */
+    int wavefront_size;         /* 0 = the processor's default; 32 or 64 */
+    const char *device_libs;    /* ROCm bitcode directory; NULL = $JUKE_DEVICE_LIBS or the defaults */
+    const char *dump_dir;       /* write every kernel's dumps here (NULL = $JUKE_DUMP_DIR or none) */
+} juke_options;
+JUKE_API void juke_options_default(juke_options *o);
+/* Set the context's default options (copied). */
+JUKE_API juke_status juke_set_options(juke_context *ctx, const juke_options *o);
+
+/* ---- modules ------------------------------------------------------------- */
+
+/* Load a source file / a string. On a compile error, *out is NULL and
+ * juke_errmsg() has every error found. The name is used in messages. */
+JUKE_API juke_status juke_module_load_file(juke_context *ctx, const char *path, juke_module **out);
+JUKE_API juke_status juke_module_load_string(juke_context *ctx, const char *name, const char *source,
+                                             juke_module **out);
+/* Modules are freed with their context; this frees one earlier (its kernels too). */
+JUKE_API void juke_module_free(juke_module *m);
+/* The module's function names (each generic function once, in source order). */
+JUKE_API int juke_module_function_count(const juke_module *m);
+JUKE_API const char *juke_module_function_name(const juke_module *m, int i);
+
+/* Argument types are written in Julia syntax for the host-side argument:
+ * "Vector{Float32}", "Matrix{Float64}", "Array{Int64,3}", "Float32", "Int32", "Bool". */
+
+/* The lowered IR of a function's methods (like @code_lowered); with types
+ * given, only the method that dispatch picks. *out is malloc'd (juke_free). */
+JUKE_API juke_status juke_lowered(juke_module *m, const char *function, const char *const *argtypes,
+                                  int nargs, char **out);
+/* The typed IR of the specialisation (like @code_typed), callees included. */
+JUKE_API juke_status juke_typed(juke_module *m, const char *function, const char *const *argtypes,
+                                int nargs, char **out);
+
+/* ---- kernels: specialise and compile -------------------------------------- */
+
+/* Specialise a function on argument types and compile it for opts->target
+ * (NULL opts = the context's options). The kernel is cached: a second call
+ * with the same function, types and options returns the same handle. */
+JUKE_API juke_status juke_compile(juke_module *m, const char *function, const char *const *argtypes,
+                                  int nargs, const juke_options *opts, juke_kernel **out);
+
+typedef enum juke_dump {
+    JUKE_DUMP_LOWERED,    /* @code_lowered */
+    JUKE_DUMP_TYPED,      /* @code_typed */
+    JUKE_DUMP_LLVM_RAW,   /* the LLVM module before optimisation */
+    JUKE_DUMP_LLVM,       /* the kernel function after optimisation */
+    JUKE_DUMP_LLVM_MODULE,/* the whole module after optimisation */
+    JUKE_DUMP_ASM,        /* GCN assembly, PTX or host assembly */
+    JUKE_DUMP_RESOURCES,  /* VGPRs, SGPRs, LDS, scratch, occupancy, compile times */
+} juke_dump;
+/* A dump of a compiled kernel; valid while the kernel lives. */
+JUKE_API const char *juke_kernel_dump(juke_kernel *k, juke_dump which);
+/* The code object (hsaco ELF, PTX text, or CPU shared object); valid while the kernel lives. */
+JUKE_API const void *juke_kernel_code_object(juke_kernel *k, size_t *size);
+/* The kernel's symbol name in its code object. */
+JUKE_API const char *juke_kernel_symbol(juke_kernel *k);
+/* Write <kernel>_<n>.lowered.jl, .typed.jl, .unopt.ll, .opt.ll, .asm, .resources.txt and
+ * the code object (.hsaco / .ptx / .so) into dir (created if missing). */
+JUKE_API juke_status juke_kernel_write_dumps(juke_kernel *k, const char *dir);
+
+/* ---- devices and arrays --------------------------------------------------- */
+
+/* Open a device: "cpu", "hip", "hip:N", "cuda", "cuda:N", or "auto" (an AMD
+ * GPU, else an NVIDIA GPU, else the CPU). Devices close with their context. */
+JUKE_API juke_status juke_device_open(juke_context *ctx, const char *spec, juke_device **out);
+JUKE_API void juke_device_close(juke_device *dev);
+/* "cpu (2 threads)", "hip:0 gfx90a (AMD Instinct MI250X)", "cuda:0 sm_90 (NVIDIA H200)". */
+JUKE_API const char *juke_device_name(juke_device *dev);
+/* Wait for every launch on the device; reports a pending kernel exception. */
+JUKE_API juke_status juke_device_synchronize(juke_device *dev);
+
+/* An array of ndims (1..8) dims on a device, uninitialised. */
+JUKE_API juke_status juke_array_create(juke_device *dev, juke_type elem, int ndims, const int64_t *dims,
+                                       juke_array **out);
+JUKE_API void juke_array_free(juke_array *a);
+/* Copy exactly the array's bytes (length * sizeof(elem)) from / to host memory (column-major). */
+JUKE_API juke_status juke_array_upload(juke_array *a, const void *host, size_t bytes);
+JUKE_API juke_status juke_array_download(juke_array *a, void *host, size_t bytes);
+JUKE_API int64_t juke_array_length(const juke_array *a);
+JUKE_API size_t juke_sizeof(juke_type t);
+
+/* ---- launching ------------------------------------------------------------ */
+
+/* A kernel argument: an array or a scalar of one of the primitive types. */
+typedef struct juke_arg {
+    bool is_array;
+    juke_type type;            /* the scalar's type (ignored for arrays) */
+    union {
+        juke_array *array;
+        int64_t i;             /* Bool, Int8..Int64 */
+        uint64_t u;            /* UInt8..UInt64 */
+        float f32;
+        double f64;
+        uint16_t f16;          /* Float16 bits */
+    } v;
+} juke_arg;
+
+static inline juke_arg juke_arg_array(juke_array *a) { juke_arg r = {true, (juke_type)0, {0}}; r.v.array = a; return r; }
+static inline juke_arg juke_arg_f32(float x) { juke_arg r = {false, JUKE_FLOAT32, {0}}; r.v.f32 = x; return r; }
+static inline juke_arg juke_arg_f64(double x) { juke_arg r = {false, JUKE_FLOAT64, {0}}; r.v.f64 = x; return r; }
+static inline juke_arg juke_arg_i32(int32_t x) { juke_arg r = {false, JUKE_INT32, {0}}; r.v.i = x; return r; }
+static inline juke_arg juke_arg_i64(int64_t x) { juke_arg r = {false, JUKE_INT64, {0}}; r.v.i = x; return r; }
+static inline juke_arg juke_arg_bool(bool x) { juke_arg r = {false, JUKE_BOOL, {0}}; r.v.i = x; return r; }
+
+typedef struct juke_launch_config {
+    uint32_t groupsize[3];     /* work-items per workgroup; zeros count as 1 */
+    uint32_t gridsize[3];      /* workgroups (as AMDGPU.jl since 0.5); zeros count as 1 */
+    uint32_t shmem;            /* dynamic local memory in bytes */
+    bool async;                /* GPU devices: return before the kernel ends; exceptions
+                                  then surface at juke_device_synchronize */
+} juke_launch_config;
+
+/* Specialise function on the arguments' types, compile for the device
+ * (cached), check the launch, and run it. Wrong arity, no matching method,
+ * a group above the kernel's or the device's limit, or too much local memory
+ * fail before anything runs. A kernel exception returns JUKE_ERR_KERNEL with
+ * a message naming the kernel, the exception, file:line, the index and dims,
+ * the workgroup and work-item; the device stays usable. */
+JUKE_API juke_status juke_launch(juke_device *dev, juke_module *m, const char *function,
+                                 const juke_arg *args, int nargs, const juke_launch_config *cfg);
+/* The compiled kernel for these arguments on this device without launching
+ * (AMDGPU.jl's launch=false). */
+JUKE_API juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function,
+                                     const juke_arg *args, int nargs, juke_kernel **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

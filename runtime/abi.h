@@ -1,0 +1,101 @@
+/* abi.h: the contract between juke's code objects and the runtime, for
+ * every target. docs/abi.md describes the same in prose; keep them in step.
+ * No LLVM, no HIP, no CUDA here: the compiler and the runtime both include it. */
+#ifndef JUKE_ABI_H
+#define JUKE_ABI_H
+
+#include <stdint.h>
+
+/* ---- kernel arguments ---------------------------------------------------
+ * The kernel-argument buffer (AMDGPU's kernarg segment; CUDA's parameter
+ * space; the CPU entry's first argument) holds the explicit arguments in
+ * order, each at the next offset aligned to its alignment:
+ *   Bool, Int8, UInt8            1 byte
+ *   Int16, UInt16, Float16       2 bytes
+ *   Int32, UInt32, Float32       4 bytes
+ *   Int64, UInt64, Float64       8 bytes
+ *   an N-dimensional array       JukeArrayArg: 8-byte pointer, N Int64 dims,
+ *                                Int64 length; 16 + 8N bytes, aligned to 8
+ * followed by the exception-buffer pointer (8 bytes, aligned to 8), whose
+ * argument is named "__juke_exception" in the AMDGPU metadata. On AMDGPU,
+ * LLVM's hidden arguments (code object v5: hidden_block_count_x...) follow;
+ * the runtime fills them from the metadata. */
+#define JUKE_ARRAY_ARG_SIZE(ndims) (16 + 8 * (ndims))
+
+typedef struct JukeArrayArg {
+    void *ptr;
+    int64_t dims[]; /* ndims dims, then the length */
+} JukeArrayArg;
+
+/* ---- the exception buffer -----------------------------------------------
+ * One per device (or stream), in memory the host can read while kernels run
+ * (hipHostMalloc mapped / cuMemHostAlloc mapped / plain memory on the CPU).
+ * The first work-item to raise an exception claims it by an atomic
+ * compare-and-swap of `flag` from 0 to 1, fills in the rest, then sets
+ * `flag` to 2 (complete) with release ordering, and ends its wave (AMDGPU
+ * s_endpgm, PTX exit, CPU: the work-item's fiber ends). Later raisers only
+ * end their waves. The host reads the record after the launch completes and
+ * clears flag to 0 before the next launch. */
+enum {
+    JUKE_EXC_NONE = 0,
+    JUKE_EXC_BOUNDS = 1,  /* BoundsError: index[0..ndims-1] outside dims */
+    JUKE_EXC_INEXACT = 2, /* InexactError: converting value to the type `aux` (a JukeTypeCode) */
+    JUKE_EXC_DIVIDE = 3,  /* DivideError: integer division by zero or typemin ÷ -1 */
+};
+#define JUKE_EXC_MAXDIMS 4
+
+typedef struct JukeExceptionRecord {
+    uint32_t flag;        /* 0 none, 1 being written, 2 complete */
+    uint32_t kind;        /* JUKE_EXC_* */
+    uint32_t line, col;   /* source location of the failing check, in the kernel's file */
+    uint32_t ndims;       /* BoundsError: number of indices (and array dims) recorded */
+    uint32_t aux;         /* InexactError: JukeTypeCode of the target type; BoundsError: 1 for a local-memory array */
+    int64_t index[JUKE_EXC_MAXDIMS]; /* BoundsError: the 1-based indices; InexactError: index[0] = value bits */
+    int64_t dims[JUKE_EXC_MAXDIMS];  /* BoundsError: the array's dims; InexactError: dims[0] = JukeTypeCode of the source */
+    uint32_t group[3];    /* 1-based workgroup index (x, y, z) */
+    uint32_t item[3];     /* 1-based work-item index within the group */
+} JukeExceptionRecord;    /* 112 bytes */
+
+/* Element and scalar type codes used across the ABI (exception records,
+ * .npy files, the runtime's arrays). */
+typedef enum JukeTypeCode {
+    JUKE_T_BOOL = 1, JUKE_T_INT8, JUKE_T_INT16, JUKE_T_INT32, JUKE_T_INT64,
+    JUKE_T_UINT8, JUKE_T_UINT16, JUKE_T_UINT32, JUKE_T_UINT64,
+    JUKE_T_FLOAT16, JUKE_T_FLOAT32, JUKE_T_FLOAT64,
+} JukeTypeCode;
+
+/* ---- the CPU target -------------------------------------------------------
+ * A CPU code object is an ELF shared object. Each kernel has an entry
+ *   void ENTRY(const void *kernarg, JukeCpuState *st)
+ * that runs one work-item, and the object exports a table describing them. */
+typedef struct JukeCpuState JukeCpuState;
+struct JukeCpuState {
+    uint32_t item[3];        /* 0-based work-item index in the group */
+    uint32_t group[3];       /* 0-based workgroup index */
+    uint32_t group_dim[3];   /* workgroup size */
+    uint32_t grid_groups[3]; /* number of workgroups */
+    uint8_t *lds;            /* this workgroup's local memory: static arrays at the offsets the
+                                compiler chose, the dynamic segment at align16(static_lds_bytes);
+                                zeroed by the runtime before the group starts */
+    void (*barrier)(JukeCpuState *st);   /* sync_workgroup(): returns when every live work-item of
+                                            the group has reached a barrier */
+    void (*exit_item)(JukeCpuState *st); /* never returns: ends this work-item (after an exception) */
+    void *runtime;           /* the runtime's own */
+};
+
+typedef void (*JukeCpuEntry)(const void *kernarg, JukeCpuState *st);
+
+typedef struct JukeCpuKernelInfo {
+    const char *name;           /* the kernel's symbol name, as on the GPU targets */
+    JukeCpuEntry entry;
+    uint32_t kernarg_size;      /* bytes, exception pointer included */
+    uint32_t static_lds_bytes;
+    uint32_t uses_barrier;      /* 0: work-items may run to completion one after another */
+    uint32_t max_group_size;    /* 0 = no limit beyond the runtime's */
+} JukeCpuKernelInfo;
+
+/* The exported table: `juke_cpu_kernels` (array) and `juke_cpu_nkernels` (uint32_t). */
+#define JUKE_CPU_TABLE_SYMBOL "juke_cpu_kernels"
+#define JUKE_CPU_COUNT_SYMBOL "juke_cpu_nkernels"
+
+#endif

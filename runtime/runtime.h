@@ -1,0 +1,104 @@
+/* runtime.h: juke's runtime: devices, memory, code objects and launches, for
+ * every backend (cpu, hip, cuda), with no LLVM dependency. The public API
+ * (compiler/api.c) and the benchmarks drive it; each backend lives in one
+ * file (dev_cpu.c, dev_hip.c, dev_cuda.c) behind RtBackend.
+ *
+ * Errors: functions return 0 on success; on failure they return -1 and, when
+ * err is not NULL, set *err to a malloc'd message (the caller frees it). */
+#ifndef JUKE_RUNTIME_H
+#define JUKE_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "abi.h"
+
+typedef enum RtKind { RT_CPU = 1, RT_HIP, RT_CUDA } RtKind;
+
+typedef struct RtDevice RtDevice;
+typedef struct RtModule RtModule;
+typedef struct RtFunction RtFunction;
+
+/* Open "cpu", "hip", "hip:N", "cuda", "cuda:N" or "auto" (HIP if an AMD GPU
+ * is present, else CUDA if an NVIDIA GPU is, else the CPU). For "auto",
+ * *chosen_why (if not NULL) gets a malloc'd line saying what was chosen and why. */
+int rt_device_open(const char *spec, RtDevice **out, char **chosen_why, char **err);
+void rt_device_close(RtDevice *dev);
+RtKind rt_device_kind(const RtDevice *dev);
+const char *rt_device_name(const RtDevice *dev);  /* "cpu (2 threads)", "cuda:0 sm_90 (NVIDIA H200)" */
+const char *rt_device_arch(const RtDevice *dev);  /* "gfx90a", "sm_90", "x86-64" */
+uint32_t rt_device_max_group_size(const RtDevice *dev);
+uint32_t rt_device_max_local_bytes(const RtDevice *dev);  /* local memory per workgroup */
+
+/* Device memory. On the CPU, device pointers are host pointers. */
+int rt_alloc(RtDevice *dev, size_t bytes, void **devptr, char **err);
+void rt_free(RtDevice *dev, void *devptr);
+int rt_upload(RtDevice *dev, void *dst, const void *src, size_t bytes, char **err);
+int rt_download(RtDevice *dev, void *dst, const void *src, size_t bytes, char **err);
+int rt_memcpy_d2d(RtDevice *dev, void *dst, const void *src, size_t bytes, char **err);
+
+/* Load a code object: an AMDGPU ELF (hip), PTX text (cuda) or a CPU shared
+ * object (cpu; loaded from memory with memfd where possible, otherwise from a
+ * private file unlinked at once). */
+int rt_module_load(RtDevice *dev, const void *image, size_t size, RtModule **out, char **err);
+void rt_module_unload(RtModule *m);
+
+/* What the runtime knows of a kernel, from the code object's own metadata
+ * (AMDGPU msgpack notes; the CPU table; for PTX the .entry parameter list). */
+typedef struct RtArgInfo {
+    uint32_t offset, size, align;
+    bool hidden;              /* AMDGPU hidden argument (filled by the runtime / HIP) */
+    char name[48];            /* ".name" when present */
+    char value_kind[32];      /* "by_value", "global_buffer", "hidden_block_count_x", ... */
+} RtArgInfo;
+
+typedef struct RtFunctionInfo {
+    char name[128];
+    uint32_t kernarg_size;        /* whole segment, hidden arguments included */
+    uint32_t nargs;               /* explicit arguments, the exception pointer included */
+    RtArgInfo args[64];           /* explicit first, then hidden */
+    uint32_t nall;                /* explicit + hidden */
+    uint32_t static_lds_bytes;    /* group_segment_fixed_size */
+    uint32_t max_group_size;      /* max_flat_workgroup_size, 0 = unknown */
+    bool has_exception_arg;       /* the last explicit argument is __juke_exception */
+    uint32_t vgprs, sgprs, agprs, scratch_bytes, wavefront_size, vgpr_spills, sgpr_spills;
+} RtFunctionInfo;
+
+int rt_function_get(RtModule *m, const char *name, RtFunction **out, char **err);
+const RtFunctionInfo *rt_function_info(const RtFunction *f);
+
+/* One explicit argument's bytes (a scalar, or a JukeArrayArg). */
+typedef struct RtArg {
+    const void *data;
+    uint32_t size, align;
+} RtArg;
+
+/* Launch f with its explicit arguments (the exception pointer excluded: the
+ * runtime appends its own when the kernel has one). grid counts workgroups.
+ * When sync, waits for the kernel and reports a kernel exception as an error
+ * (return 1, with *exc filled when exc is not NULL); otherwise exceptions
+ * surface at rt_synchronize. Returns 0 on success, -1 on a launch failure. */
+int rt_launch(RtFunction *f, const RtArg *args, int nargs, const uint32_t grid[3], const uint32_t group[3],
+              uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err);
+/* Wait for every launch; 1 with *exc filled if a kernel raised an exception. */
+int rt_synchronize(RtDevice *dev, JukeExceptionRecord *exc, char **err);
+
+/* Pack explicit arguments into a kernarg buffer following the metadata's
+ * offsets (used by the hip backend; exposed for tests). Hidden arguments are
+ * zeroed except those the runtime can fill (block counts, group sizes,
+ * grid dims) from grid/group. Returns the bytes written or -1. */
+int rt_pack_kernargs(const RtFunctionInfo *info, const RtArg *args, int nargs, void *exc_ptr,
+                     const uint32_t grid[3], const uint32_t group[3], uint32_t shmem_bytes,
+                     uint8_t *buf, size_t bufsize, char **err);
+
+/* Parse the AMDGPU code object's metadata (the NT_AMDGPU_METADATA msgpack
+ * note) for one kernel (by name, or its ".kd" symbol name). */
+int amdgpu_meta_read(const void *elf, size_t size, const char *kernel, RtFunctionInfo *out, char **err);
+/* Every kernel name in the metadata, malloc'd array of malloc'd strings. */
+int amdgpu_meta_kernels(const void *elf, size_t size, char ***names, int *count, char **err);
+
+/* Number of threads the CPU backend uses (for tests and benchmarks). */
+int rt_cpu_threads(const RtDevice *dev);
+
+#endif
