@@ -1,1 +1,256 @@
-/* placeholder: being written */
+/* frontend.c: loading a source (methods and constants) and specialising an
+ * entry function on argument types. */
+#include "frontend.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+GenericFunc *fe_find_func(const FeModule *m, const char *name)
+{
+    for (int i = 0; i < m->nfuncs; i++)
+        if (strcmp(m->funcs[i]->name, name) == 0)
+            return m->funcs[i];
+    return NULL;
+}
+
+ConstDef *fe_find_const(const FeModule *m, const char *name)
+{
+    for (int i = 0; i < m->nconsts; i++)
+        if (strcmp(m->consts[i]->name, name) == 0)
+            return m->consts[i];
+    return NULL;
+}
+
+static void *grow(Arena *a, void *old, int n, int *cap, size_t elem)
+{
+    if (n < *cap)
+        return old;
+    int nc = *cap ? *cap * 2 : 8;
+    void *p = arena_alloc(a, elem * (size_t)nc);
+    if (!p)
+        return NULL;
+    if (n)
+        memcpy(p, old, elem * (size_t)n);
+    *cap = nc;
+    return p;
+}
+
+/* function f(a, b::T, ::S) where {T, S <: Real}: the parameters and type variables. */
+static Method *collect_method(FeModule *mod, Node *fn, Diags *d)
+{
+    Arena *a = &mod->arena;
+    Method *m = arena_alloc(a, sizeof(Method));
+    if (!m)
+        return NULL;
+    m->name = fn->name;
+    m->loc = fn->loc;
+    m->def = fn;
+    m->flags = fn->flags;
+    Node *params = fn->kids[0];
+    int np = params ? params->nkids : 0;
+    m->params = arena_alloc(a, sizeof(Param) * (size_t)(np + 1));
+    if (!m->params)
+        return NULL;
+    for (int i = 0; i < np; i++) {
+        Node *p = params->kids[i];
+        Param *pp = &m->params[m->nparams++];
+        pp->loc = p->loc;
+        if (p->kind == AST_IDENT) {
+            pp->name = p->name;
+        } else if (p->kind == AST_TYPED) {
+            pp->name = p->kids[0] ? p->kids[0]->name : NULL;
+            pp->type_expr = p->kids[1];
+            if (p->kids[0] && p->kids[0]->kind != AST_IDENT)
+                diag_error(d, p->loc, "invalid function parameter");
+        } else {
+            diag_error(d, p->loc, "%s", p->kind == AST_ASSIGN ? "default parameter values are not supported in kernels"
+                                                              : "invalid function parameter");
+        }
+        for (int k = 0; k < i; k++)
+            if (pp->name && m->params[k].name && strcmp(pp->name, m->params[k].name) == 0)
+                diag_error(d, p->loc, "syntax: function argument name `%s` is not unique", pp->name);
+    }
+    Node *where = fn->nkids > 2 ? fn->kids[2] : NULL;
+    int nt = where ? where->nkids : 0;
+    m->tvars = arena_alloc(a, sizeof(char *) * (size_t)(nt + 1));
+    m->tvar_bounds = arena_alloc(a, sizeof(Node *) * (size_t)(nt + 1));
+    if (!m->tvars || !m->tvar_bounds)
+        return NULL;
+    for (int i = 0; i < nt; i++) {
+        Node *w = where->kids[i];
+        if (w->kind == AST_IDENT) {
+            m->tvars[m->ntvars] = w->name;
+            m->tvar_bounds[m->ntvars++] = NULL;
+        } else if (w->kind == AST_SUBTYPE && w->kids[0]->kind == AST_IDENT) {
+            m->tvars[m->ntvars] = w->kids[0]->name;
+            m->tvar_bounds[m->ntvars++] = w->kids[1];
+        } else {
+            diag_error(d, w->loc, "invalid `where` parameter");
+        }
+    }
+    return m;
+}
+
+FeModule *fe_load(const char *name, const char *text, size_t len, Diags *d)
+{
+    FeModule *mod = calloc(1, sizeof(FeModule));
+    if (!mod) {
+        diag_plain(d, DIAG_INTERNAL, "out of memory");
+        return NULL;
+    }
+    int before = d->nerrors;
+    char *copy = arena_strndup(&mod->arena, text, len);
+    mod->file.name = arena_strdup(&mod->arena, name);
+    mod->file.text = copy;
+    mod->file.len = len;
+    if (!copy || !mod->file.name) {
+        diag_plain(d, DIAG_INTERNAL, "out of memory");
+        fe_module_free(mod);
+        return NULL;
+    }
+    if (memchr(text, 0, len)) {
+        SrcLoc loc = {&mod->file, 1, 1};
+        const char *z = memchr(text, 0, len);
+        for (const char *p = text; p < z; p++) {
+            loc.col++;
+            if (*p == '\n') {
+                loc.line++;
+                loc.col = 1;
+            }
+        }
+        diag_error(d, loc, "syntax: NUL byte in source");
+        fe_module_free(mod);
+        return NULL;
+    }
+    mod->ast = parse_file(&mod->arena, d, &mod->file);
+    int fcap = 0, ccap = 0;
+    for (int i = 0; mod->ast && i < mod->ast->nkids; i++) {
+        Node *item = mod->ast->kids[i];
+        if (item->kind == AST_FUNCTION) {
+            Method *m = collect_method(mod, item, d);
+            if (!m)
+                break;
+            if (fe_find_const(mod, m->name))
+                diag_error(d, item->loc, "cannot define function %s: it already has a value (a constant)", m->name);
+            GenericFunc *g = fe_find_func(mod, m->name);
+            if (!g) {
+                mod->funcs = grow(&mod->arena, mod->funcs, mod->nfuncs, &fcap, sizeof(GenericFunc *));
+                g = arena_alloc(&mod->arena, sizeof(GenericFunc));
+                if (!mod->funcs || !g)
+                    break;
+                g->name = m->name;
+                mod->funcs[mod->nfuncs++] = g;
+            }
+            g->methods = grow(&mod->arena, g->methods, g->nmethods, &g->cap, sizeof(Method *));
+            if (!g->methods)
+                break;
+            g->methods[g->nmethods++] = m;
+        } else if (item->kind == AST_CONST) {
+            ConstDef *old = fe_find_const(mod, item->name);
+            if (old) {
+                diag_error(d, item->loc, "invalid redefinition of constant %s", item->name);
+                diag_note(d, old->loc, "%s was first defined here", item->name);
+                continue;
+            }
+            if (fe_find_func(mod, item->name)) {
+                diag_error(d, item->loc, "cannot assign a value to the constant %s: it is already a function", item->name);
+                continue;
+            }
+            mod->consts = grow(&mod->arena, mod->consts, mod->nconsts, &ccap, sizeof(ConstDef *));
+            ConstDef *c = arena_alloc(&mod->arena, sizeof(ConstDef));
+            if (!mod->consts || !c)
+                break;
+            c->name = item->name;
+            c->loc = item->loc;
+            c->value = item->kids[0];
+            mod->consts[mod->nconsts++] = c;
+        } else if (item->kind == AST_ASSIGN && item->kids[0]->kind == AST_IDENT &&
+                   fe_find_const(mod, item->kids[0]->name)) {
+            diag_error(d, item->loc, "cannot assign a value to the constant %s", item->kids[0]->name);
+        } else {
+            diag_error(d, item->loc, "only function definitions and `const` are allowed at the top level of a kernel file");
+        }
+    }
+    for (int i = 0; i < mod->nfuncs; i++)
+        for (int k = 0; k < mod->funcs[i]->nmethods; k++)
+            lower_method(mod, mod->funcs[i]->methods[k], d);
+    if (mod->arena.failed)
+        diag_plain(d, DIAG_INTERNAL, "out of memory while loading %s", name);
+    if (d->nerrors != before) {
+        fe_module_free(mod);
+        return NULL;
+    }
+    return mod;
+}
+
+void fe_module_free(FeModule *m)
+{
+    if (!m)
+        return;
+    arena_free(&m->arena);
+    free(m);
+}
+
+FeCompilation *fe_compilation_new(const FeModule *m, Diags *d)
+{
+    FeCompilation *c = calloc(1, sizeof(FeCompilation));
+    if (!c)
+        return NULL;
+    c->mod = m;
+    c->diags = d;
+    c->types = types_new(&c->arena);
+    if (!c->types) {
+        arena_free(&c->arena);
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void fe_compilation_free(FeCompilation *c)
+{
+    if (!c)
+        return;
+    arena_free(&c->arena);
+    free(c);
+}
+
+Spec *fe_specialize(FeCompilation *c, const char *fname, const Type **argtypes, int nargs, SrcLoc callsite)
+{
+    GenericFunc *g = fe_find_func(c->mod, fname);
+    if (!g) {
+        diag_plain(c->diags, DIAG_USER, "UndefVarError: `%s` not defined in %s", fname, c->mod->file.name);
+        return NULL;
+    }
+    if (callsite.file == NULL)
+        callsite = g->methods[0]->loc;
+    Spec *s = infer_call_user(c, g, argtypes, nargs, callsite);
+    if (c->arena.failed) {
+        diag_plain(c->diags, DIAG_INTERNAL, "out of memory during inference");
+        return NULL;
+    }
+    if (s && s != c->specs[0]) {
+        /* the entry was already inferred as a callee of itself: cannot happen for a fresh compilation */
+        diag_plain(c->diags, DIAG_INTERNAL, "entry specialisation is not the first");
+        return NULL;
+    }
+    for (int i = 0; s && i < c->nspecs; i++)
+        if (!ir_verify(c->specs[i]->typed, c->diags))
+            return NULL;
+    return s;
+}
+
+void fe_print_typed(StrBuf *sb, FeCompilation *c)
+{
+    for (int i = 0; i < c->nspecs; i++) {
+        if (i)
+            sb_puts(sb, "\n");
+        Spec *s = c->specs[i];
+        if (!s->typed)
+            continue;
+        ir_print(sb, s->typed);
+        sb_puts(sb, "  => ");
+        ty_print(sb, s->rettype);
+        sb_puts(sb, "\n");
+    }
+}

@@ -1,1 +1,1230 @@
-/* placeholder: being written */
+/* infer.c: type inference of a method for concrete argument types.
+ *
+ * A specialisation starts as a copy of the method's lowered IR. Types flow
+ * forward over the flat instruction list until nothing changes (loops need
+ * more than one pass); every slot must keep one concrete type, as the device
+ * cannot box a value. Calls resolve to a built-in (builtins.h) or, through
+ * multiple dispatch, to the specialisation of a user method, inferred on
+ * demand (a call back into a method still on the stack is recursion, an
+ * error). Diagnostics are only emitted in a final pass, once types are
+ * stable, so a half-known type never produces a spurious error. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend.h"
+
+typedef struct Infer {
+    FeCompilation *c;
+    Spec *spec;
+    IrFunc *f;
+    bool *reach;
+    bool report;     /* the final pass: emit diagnostics */
+    bool changed;
+    bool failed;
+} Infer;
+
+static TypeTable *T(Infer *I) { return I->c->types; }
+static const Type *prim(Infer *I, TypeKind k) { return ty_prim(I->c->types, k); }
+
+static void err(Infer *I, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void err(Infer *I, SrcLoc loc, const char *fmt, ...)
+{
+    I->failed = true;
+    if (!I->report)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    diag_verror(I->c->diags, DIAG_USER, loc, fmt, ap);
+    va_end(ap);
+}
+
+static const char *tname(Infer *I, const Type *t) { return ty_name(&I->c->arena, t); }
+
+/* "name(::T1, ::T2)" for MethodError messages. */
+static const char *sig_text(Infer *I, const char *name, const Type **args, int n)
+{
+    StrBuf sb = {0};
+    sb_printf(&sb, "%s(", name);
+    for (int i = 0; i < n; i++) {
+        sb_puts(&sb, i ? ", ::" : "::");
+        ty_print(&sb, args[i]);
+    }
+    sb_puts(&sb, ")");
+    char *s = arena_strdup(&I->c->arena, sb.data ? sb.data : name);
+    sb_free(&sb);
+    return s;
+}
+
+/* ---- constant evaluation (local-array dims, tuple indices) ---- */
+
+bool infer_const_int(const IrFunc *f, int v, int64_t *out, int depth)
+{
+    if (v < 0 || v >= f->ninsts || depth > 64)
+        return false;
+    const IrInst *in = &f->insts[v];
+    if (in->op == IR_CONST && in->lit != LIT_NONE && in->lit != LIT_FLOAT32 && in->lit != LIT_FLOAT64) {
+        *out = in->ival;
+        return true;
+    }
+    if (in->op == IR_CALL && in->nargs >= 2 && f->insts[in->args[0]].op == IR_NAME) {
+        const char *op = f->insts[in->args[0]].name;
+        int64_t a, b;
+        if (in->nargs == 2 && strcmp(op, "-") == 0 && infer_const_int(f, in->args[1], &a, depth + 1)) {
+            *out = -a;
+            return true;
+        }
+        if (in->nargs != 3 || !infer_const_int(f, in->args[1], &a, depth + 1) ||
+            !infer_const_int(f, in->args[2], &b, depth + 1))
+            return false;
+        if (strcmp(op, "+") == 0) *out = (int64_t)((uint64_t)a + (uint64_t)b);
+        else if (strcmp(op, "-") == 0) *out = (int64_t)((uint64_t)a - (uint64_t)b);
+        else if (strcmp(op, "*") == 0) *out = (int64_t)((uint64_t)a * (uint64_t)b);
+        else if ((strcmp(op, "÷") == 0 || strcmp(op, "div") == 0) && b != 0 && !(b == -1 && a == INT64_MIN)) *out = a / b;
+        else if (strcmp(op, "<<") == 0 && b >= 0 && b < 63) *out = (int64_t)((uint64_t)a << b);
+        else return false;
+        return true;
+    }
+    return false;
+}
+
+/* The constant dims of a local array: an integer or a tuple of integers. */
+int infer_const_dims(const IrFunc *f, int v, int64_t *dims, int max)
+{
+    if (v < 0 || v >= f->ninsts)
+        return -1;
+    const IrInst *in = &f->insts[v];
+    if (in->op == IR_TUPLE) {
+        if (in->nargs > max)
+            return -1;
+        for (int i = 0; i < in->nargs; i++)
+            if (!infer_const_int(f, in->args[i], &dims[i], 0))
+                return -1;
+        return in->nargs;
+    }
+    return infer_const_int(f, v, &dims[0], 0) ? 1 : -1;
+}
+
+/* ---- type expressions ---- */
+
+static const Type *array_family(FeCompilation *c, const char *name, const Type *elem, int nd, bool *ok)
+{
+    *ok = true;
+    if (strcmp(name, "AbstractVector") == 0 || strcmp(name, "Vector") == 0 || strcmp(name, "ROCDeviceVector") == 0 ||
+        strcmp(name, "DenseVector") == 0)
+        return ty_abstractarray(c->types, elem, 1);
+    if (strcmp(name, "AbstractMatrix") == 0 || strcmp(name, "Matrix") == 0 || strcmp(name, "ROCDeviceMatrix") == 0 ||
+        strcmp(name, "DenseMatrix") == 0)
+        return ty_abstractarray(c->types, elem, 2);
+    if (strcmp(name, "AbstractArray") == 0 || strcmp(name, "Array") == 0 || strcmp(name, "ROCDeviceArray") == 0 ||
+        strcmp(name, "DenseArray") == 0)
+        return ty_abstractarray(c->types, elem, nd);
+    *ok = false;
+    return NULL;
+}
+
+const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars, const Type **tvals, int ntvars,
+                            bool quiet)
+{
+    if (!n)
+        return ty_prim(c->types, TY_ANY);
+    if (n->kind == AST_IDENT) {
+        for (int i = ntvars - 1; i >= 0; i--)
+            if (strcmp(tvars[i], n->name) == 0)
+                return tvals[i] ? tvals[i] : ty_typevar(c->types, tvars[i], NULL);
+        const Type *t = ty_lookup_name(c->types, n->name);
+        if (t)
+            return t;
+        bool ok;
+        t = array_family(c, n->name, NULL, -1, &ok);
+        if (ok)
+            return t;
+        if (strcmp(n->name, "Function") == 0)
+            return ty_prim(c->types, TY_ANY);
+    } else if (n->kind == AST_CURLY && n->kids[0]->kind == AST_IDENT) {
+        const char *name = n->kids[0]->name;
+        if (strcmp(name, "Tuple") == 0) {
+            const Type *fs[32];
+            int nf = n->nkids - 1 < 32 ? n->nkids - 1 : 32;
+            for (int i = 0; i < nf; i++)
+                if (!(fs[i] = infer_type_expr(c, n->kids[i + 1], tvars, tvals, ntvars, quiet)))
+                    return NULL;
+            return ty_tuple(c->types, fs, nf);
+        }
+        if (strcmp(name, "Type") == 0 && n->nkids == 2) {
+            const Type *t = infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet);
+            return t ? ty_typeof_type(c->types, t) : NULL;
+        }
+        const Type *elem = n->nkids > 1 ? infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet) : NULL;
+        int nd = -1;
+        if (n->nkids > 2 && n->kids[2]->kind == AST_INT)
+            nd = (int)n->kids[2]->ival;
+        if (elem && elem->kind == TY_ANY)
+            elem = NULL;
+        bool ok;
+        const Type *t = array_family(c, name, elem, nd, &ok);
+        if (ok)
+            return t;
+    }
+    if (!quiet) {
+        StrBuf sb = {0};
+        ast_print(&sb, n);
+        diag_error(c->diags, n->loc, "UndefVarError: type `%s` not defined", sb.data ? sb.data : "?");
+        sb_free(&sb);
+    }
+    return NULL;
+}
+
+/* ---- dispatch ---- */
+
+typedef struct Binding {
+    const char **names;
+    const Type **vals;
+    Node **bounds;
+    int n;
+} Binding;
+
+static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Binding *b, int depth);
+
+static int tvar_index(Binding *b, const char *name)
+{
+    for (int i = 0; i < b->n; i++)
+        if (strcmp(b->names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static bool bind_tvar(FeCompilation *c, Binding *b, int i, const Type *arg)
+{
+    if (b->vals[i])
+        return b->vals[i] == arg;
+    if (b->bounds[i]) {
+        const Type *bound = infer_type_expr(c, b->bounds[i], b->names, b->vals, b->n, true);
+        if (!bound || !ty_subtype(arg, bound))
+            return false;
+    }
+    b->vals[i] = arg;
+    return true;
+}
+
+static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Binding *b, int depth)
+{
+    if (!te || depth > 16)
+        return te == NULL;
+    if (te->kind == AST_IDENT) {
+        int i = tvar_index(b, te->name);
+        if (i >= 0)
+            return bind_tvar(c, b, i, arg);
+    }
+    if (te->kind == AST_CURLY && te->kids[0]->kind == AST_IDENT) {
+        const char *name = te->kids[0]->name;
+        bool ok;
+        const Type *fam = array_family(c, name, NULL, -1, &ok);
+        if (ok) {
+            if (!ty_is_array(arg) || (fam->ndims >= 0 && fam->ndims != arg->ndims))
+                return false;
+            if (te->nkids > 1 && !match_type(c, te->kids[1], arg->elem, b, depth + 1))
+                return false;
+            if (te->nkids > 2) {
+                const Node *nd = te->kids[2];
+                if (nd->kind == AST_INT && nd->ival != arg->ndims)
+                    return false;
+            }
+            return true;
+        }
+        if (strcmp(name, "Tuple") == 0) {
+            if (arg->kind != TY_TUPLE || arg->nfields != te->nkids - 1)
+                return false;
+            for (int i = 0; i < arg->nfields; i++)
+                if (!match_type(c, te->kids[i + 1], arg->fields[i], b, depth + 1))
+                    return false;
+            return true;
+        }
+        if (strcmp(name, "Type") == 0 && te->nkids == 2)
+            return arg->kind == TY_TYPE && match_type(c, te->kids[1], arg->elem, b, depth + 1);
+    }
+    const Type *t = infer_type_expr(c, te, b->names, b->vals, b->n, true);
+    return t && ty_subtype(arg, t);
+}
+
+/* The declared parameter types of a method, type variables as their bounds. */
+static const Type *param_decl(FeCompilation *c, Method *m, int i)
+{
+    Binding b = {m->tvars, NULL, m->tvar_bounds, m->ntvars};
+    const Type *vals[32] = {0};
+    for (int k = 0; k < m->ntvars && k < 32; k++)
+        vals[k] = m->tvar_bounds[k] ? infer_type_expr(c, m->tvar_bounds[k], NULL, NULL, 0, true) : NULL;
+    b.vals = vals;
+    const Type *t = infer_type_expr(c, m->params[i].type_expr, b.names, b.vals, m->ntvars < 32 ? m->ntvars : 32, true);
+    if (t && t->kind == TY_TYPEVAR)
+        t = ty_prim(c->types, TY_ANY);
+    return t ? t : ty_prim(c->types, TY_ANY);
+}
+
+/* a is at least as specific as b: each parameter of a is a subtype of b's. */
+static bool more_specific(FeCompilation *c, Method *a, Method *b)
+{
+    bool strictly = false;
+    for (int i = 0; i < a->nparams; i++) {
+        const Type *ta = param_decl(c, a, i), *tb = param_decl(c, b, i);
+        if (!ty_subtype(ta, tb))
+            return false;
+        if (!ty_subtype(tb, ta))
+            strictly = true;
+    }
+    if (!strictly) /* equal declared types: the one with fewer type variables is more specific */
+        return a->ntvars < b->ntvars;
+    return true;
+}
+
+static Spec *specialize(FeCompilation *c, Method *m, const Type **argtypes, int nargs, const Type **tvals, SrcLoc loc);
+
+Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, int nargs, SrcLoc loc)
+{
+    Method *best = NULL;
+    const Type *best_tvals[32];
+    Method *cands[64];
+    int ncands = 0;
+    for (int i = 0; i < g->nmethods; i++) {
+        Method *m = g->methods[i];
+        if (m->nparams != nargs || m->ntvars > 32)
+            continue;
+        const Type *vals[32] = {0};
+        Binding b = {m->tvars, vals, m->tvar_bounds, m->ntvars};
+        bool ok = true;
+        for (int k = 0; k < nargs && ok; k++)
+            ok = match_type(c, m->params[k].type_expr, argtypes[k], &b, 0);
+        if (!ok)
+            continue;
+        if (ncands < 64)
+            cands[ncands++] = m;
+        if (!best || more_specific(c, m, best)) {
+            best = m;
+            memcpy(best_tvals, vals, sizeof vals);
+        }
+    }
+    StrBuf sb = {0};
+    if (!best) {
+        sb_printf(&sb, "MethodError: no method matching %s(", g->name);
+        for (int i = 0; i < nargs; i++) {
+            sb_puts(&sb, i ? ", ::" : "::");
+            ty_print(&sb, argtypes[i]);
+        }
+        sb_puts(&sb, ")");
+        diag_error(c->diags, loc, "%s", sb.data);
+        for (int i = 0; i < g->nmethods && i < 8; i++) {
+            Method *m = g->methods[i];
+            sb.len = 0;
+            sb_printf(&sb, "%s(", m->name);
+            for (int k = 0; k < m->nparams; k++) {
+                if (k)
+                    sb_puts(&sb, ", ");
+                sb_puts(&sb, m->params[k].name ? m->params[k].name : "");
+                if (m->params[k].type_expr) {
+                    sb_puts(&sb, "::");
+                    ast_print(&sb, m->params[k].type_expr);
+                }
+            }
+            sb_puts(&sb, ")");
+            diag_note(c->diags, m->loc, "closest candidate: %s", sb.data);
+        }
+        sb_free(&sb);
+        return NULL;
+    }
+    /* every other candidate must be less specific than best */
+    for (int i = 0; i < ncands; i++) {
+        Method *m = cands[i];
+        if (m != best && !more_specific(c, best, m)) {
+            sb_printf(&sb, "MethodError: %s(", g->name);
+            for (int k = 0; k < nargs; k++) {
+                sb_puts(&sb, k ? ", ::" : "::");
+                ty_print(&sb, argtypes[k]);
+            }
+            sb_puts(&sb, ") is ambiguous");
+            diag_error(c->diags, loc, "%s", sb.data);
+            diag_note(c->diags, best->loc, "candidate: %s defined here", best->name);
+            diag_note(c->diags, m->loc, "candidate: %s defined here", m->name);
+            sb_free(&sb);
+            return NULL;
+        }
+    }
+    sb_free(&sb);
+    return specialize(c, best, argtypes, nargs, best_tvals, loc);
+}
+
+/* ---- built-ins ---- */
+
+static const Type *unify_prim_args(Infer *I, const Type **a, int n)
+{
+    const Type *p = a[0];
+    for (int i = 1; i < n && p; i++)
+        p = ty_promote(T(I), p, a[i]);
+    return p;
+}
+
+static bool all_prim(const Type **a, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!ty_is_prim(a[i]))
+            return false;
+    return true;
+}
+
+static bool all_int(const Type **a, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!ty_is_int(a[i]))
+            return false;
+    return true;
+}
+
+static const Type *float_of(Infer *I, const Type *t)
+{
+    return ty_is_float(t) ? t : prim(I, TY_FLOAT64);
+}
+
+typedef enum BKind {
+    BK_ARITH,     /* + - * (and unary - +) */
+    BK_FDIV,
+    BK_IDIV,      /* div rem mod fld cld ÷ % */
+    BK_POW,
+    BK_CMP,
+    BK_NOT, BK_BNOT, BK_BITWISE, BK_SHIFT, BK_IFELSE,
+    BK_CONVERT, BK_UNSAFE_TRUNC, BK_ROUNDING, BK_SAME1 /* abs sign */, BK_MINMAX, BK_CLAMP, BK_INTPRED,
+    BK_COPYSIGN, BK_FPRED, BK_MATH1, BK_MATH2, BK_MATH3, BK_TYPEVAL, BK_EPS,
+    BK_GETINDEX, BK_SETINDEX, BK_LENGTH, BK_SIZE, BK_AXES, BK_ELTYPE, BK_NDIMS, BK_EACHINDEX,
+    BK_RANGE, BK_RANGEFN, BK_IN, BK_NONEMPTY,
+    BK_INDEX3, BK_WAVESIZE, BK_SYNC, BK_LOCAL, BK_ATOMIC, BK_TYPEASSERT,
+} BKind;
+
+static const struct BuiltinSpec {
+    const char *name;
+    BKind kind;
+    BuiltinId id;
+} builtin_table[] = {
+    {"+", BK_ARITH, BI_ADD}, {"-", BK_ARITH, BI_SUB}, {"*", BK_ARITH, BI_MUL}, {"/", BK_FDIV, BI_FDIV},
+    {"÷", BK_IDIV, BI_DIV}, {"div", BK_IDIV, BI_DIV}, {"%", BK_IDIV, BI_REM}, {"rem", BK_IDIV, BI_REM},
+    {"mod", BK_IDIV, BI_MOD}, {"fld", BK_IDIV, BI_FLD}, {"cld", BK_IDIV, BI_CLD}, {"^", BK_POW, BI_POW},
+    {"==", BK_CMP, BI_EQ}, {"!=", BK_CMP, BI_NE}, {"<", BK_CMP, BI_LT}, {"<=", BK_CMP, BI_LE},
+    {">", BK_CMP, BI_GT}, {">=", BK_CMP, BI_GE}, {"===", BK_CMP, BI_EGAL}, {"!==", BK_CMP, BI_NEGAL},
+    {"isequal", BK_CMP, BI_EGAL}, {"isless", BK_CMP, BI_LT},
+    {"!", BK_NOT, BI_NOT}, {"~", BK_BNOT, BI_BNOT}, {"&", BK_BITWISE, BI_AND}, {"|", BK_BITWISE, BI_OR},
+    {"⊻", BK_BITWISE, BI_XOR}, {"xor", BK_BITWISE, BI_XOR}, {"<<", BK_SHIFT, BI_SHL}, {">>", BK_SHIFT, BI_SHR},
+    {">>>", BK_SHIFT, BI_LSHR}, {"ifelse", BK_IFELSE, BI_IFELSE}, {"convert", BK_CONVERT, BI_CONVERT},
+    {"unsafe_trunc", BK_UNSAFE_TRUNC, BI_UNSAFE_TRUNC}, {"trunc", BK_ROUNDING, BI_TRUNC},
+    {"round", BK_ROUNDING, BI_ROUND}, {"floor", BK_ROUNDING, BI_FLOOR}, {"ceil", BK_ROUNDING, BI_CEIL},
+    {"abs", BK_SAME1, BI_ABS}, {"sign", BK_SAME1, BI_SIGN}, {"min", BK_MINMAX, BI_MIN}, {"max", BK_MINMAX, BI_MAX},
+    {"clamp", BK_CLAMP, BI_CLAMP}, {"iseven", BK_INTPRED, BI_ISEVEN}, {"isodd", BK_INTPRED, BI_ISODD},
+    {"copysign", BK_COPYSIGN, BI_COPYSIGN}, {"signbit", BK_FPRED, BI_SIGNBIT}, {"isnan", BK_FPRED, BI_ISNAN},
+    {"isinf", BK_FPRED, BI_ISINF}, {"isfinite", BK_FPRED, BI_ISFINITE},
+    {"sqrt", BK_MATH1, BI_SQRT}, {"cbrt", BK_MATH1, BI_CBRT}, {"exp", BK_MATH1, BI_EXP}, {"exp2", BK_MATH1, BI_EXP2},
+    {"exp10", BK_MATH1, BI_EXP10}, {"expm1", BK_MATH1, BI_EXPM1}, {"log", BK_MATH1, BI_LOG}, {"log2", BK_MATH1, BI_LOG2},
+    {"log10", BK_MATH1, BI_LOG10}, {"log1p", BK_MATH1, BI_LOG1P}, {"sin", BK_MATH1, BI_SIN}, {"cos", BK_MATH1, BI_COS},
+    {"tan", BK_MATH1, BI_TAN}, {"asin", BK_MATH1, BI_ASIN}, {"acos", BK_MATH1, BI_ACOS}, {"atan", BK_MATH1, BI_ATAN},
+    {"sinh", BK_MATH1, BI_SINH}, {"cosh", BK_MATH1, BI_COSH}, {"tanh", BK_MATH1, BI_TANH},
+    {"hypot", BK_MATH2, BI_HYPOT}, {"fma", BK_MATH3, BI_FMA}, {"muladd", BK_MATH3, BI_MULADD},
+    {"zero", BK_TYPEVAL, BI_ZERO}, {"one", BK_TYPEVAL, BI_ONE}, {"typemin", BK_TYPEVAL, BI_TYPEMIN},
+    {"typemax", BK_TYPEVAL, BI_TYPEMAX}, {"eps", BK_EPS, BI_EPS},
+    {"getindex", BK_GETINDEX, BI_GETINDEX}, {"setindex!", BK_SETINDEX, BI_SETINDEX}, {"length", BK_LENGTH, BI_LENGTH},
+    {"size", BK_SIZE, BI_SIZE}, {"axes", BK_AXES, BI_AXES}, {"eltype", BK_ELTYPE, BI_ELTYPE},
+    {"ndims", BK_NDIMS, BI_NDIMS}, {"eachindex", BK_EACHINDEX, BI_RANGE}, {":", BK_RANGE, BI_RANGE},
+    {"first", BK_RANGEFN, BI_FIRST}, {"last", BK_RANGEFN, BI_LAST}, {"step", BK_RANGEFN, BI_STEP},
+    {"in", BK_IN, BI_IN}, {"∈", BK_IN, BI_IN}, {"#nonempty", BK_NONEMPTY, BI_IN},
+    {"workitemIdx", BK_INDEX3, BI_WORKITEMIDX}, {"threadIdx", BK_INDEX3, BI_WORKITEMIDX},
+    {"workgroupIdx", BK_INDEX3, BI_WORKGROUPIDX}, {"blockIdx", BK_INDEX3, BI_WORKGROUPIDX},
+    {"workgroupDim", BK_INDEX3, BI_WORKGROUPDIM}, {"blockDim", BK_INDEX3, BI_WORKGROUPDIM},
+    {"gridGroupDim", BK_INDEX3, BI_GRIDGROUPDIM}, {"gridItemDim", BK_INDEX3, BI_GRIDITEMDIM},
+    {"wavefrontsize", BK_WAVESIZE, BI_WAVEFRONTSIZE}, {"sync_workgroup", BK_SYNC, BI_SYNC_WORKGROUP},
+    {"sync_threads", BK_SYNC, BI_SYNC_WORKGROUP},
+    {"ROCStaticLocalArray", BK_LOCAL, BI_STATIC_LOCAL}, {"ROCDynamicLocalArray", BK_LOCAL, BI_DYNAMIC_LOCAL},
+    {"atomic_add!", BK_ATOMIC, BI_ATOMIC_ADD}, {"atomic_sub!", BK_ATOMIC, BI_ATOMIC_SUB},
+    {"atomic_and!", BK_ATOMIC, BI_ATOMIC_AND}, {"atomic_or!", BK_ATOMIC, BI_ATOMIC_OR},
+    {"atomic_xor!", BK_ATOMIC, BI_ATOMIC_XOR}, {"atomic_max!", BK_ATOMIC, BI_ATOMIC_MAX},
+    {"atomic_min!", BK_ATOMIC, BI_ATOMIC_MIN}, {"atomic_xchg!", BK_ATOMIC, BI_ATOMIC_XCHG},
+    {"typeassert", BK_TYPEASSERT, BI_NONE},
+};
+
+static const struct BuiltinSpec *builtin_lookup(const char *name)
+{
+    for (int i = 0; i < JK_ARRAY_LEN(builtin_table); i++)
+        if (strcmp(builtin_table[i].name, name) == 0)
+            return &builtin_table[i];
+    return NULL;
+}
+
+bool infer_is_builtin(const char *name) { return builtin_lookup(name) != NULL; }
+
+static const Type *no_method(Infer *I, IrInst *in, const char *name, const Type **a, int n)
+{
+    err(I, in->loc, "MethodError: no method matching %s", sig_text(I, name, a, n));
+    return NULL;
+}
+
+static bool is_const_int(Infer *I, int v, int64_t *out) { return infer_const_int(I->f, v, out, 0); }
+
+/* The type of a built-in call; sets in->builtin and in->optype. a/n: argument types. */
+static const Type *infer_builtin(Infer *I, IrInst *in, const struct BuiltinSpec *bs, const Type **a, int n)
+{
+    const char *name = bs->name;
+    const int *args = in->args + 1;
+    in->builtin = bs->id;
+    switch (bs->kind) {
+    case BK_ARITH:
+        if (n == 1 && ty_is_prim(a[0]) && bs->id != BI_MUL) {
+            in->builtin = bs->id == BI_SUB ? BI_NEG : BI_UPLUS;
+            in->optype = a[0]->kind == TY_BOOL ? prim(I, TY_INT64) : a[0];
+            return in->optype;
+        }
+        if (n >= 2 && all_prim(a, n)) {
+            const Type *p = unify_prim_args(I, a, n);
+            if (p->kind == TY_BOOL)
+                p = prim(I, TY_INT64);
+            if (n > 2 && bs->id == BI_SUB)
+                break;
+            in->optype = p;
+            return p;
+        }
+        break;
+    case BK_FDIV:
+        if (n == 2 && all_prim(a, 2)) {
+            const Type *p = unify_prim_args(I, a, 2);
+            in->optype = ty_is_float(p) ? p : prim(I, TY_FLOAT64);
+            return in->optype;
+        }
+        break;
+    case BK_IDIV:
+        if (n == 2 && ty_is_prim(a[0]) && a[1]->kind == TY_TYPE && bs->id == BI_REM && ty_is_int(a[1]->elem) &&
+            ty_is_int(a[0])) {
+            in->builtin = BI_MODTYPE; /* x % T */
+            in->optype = a[1]->elem;
+            return in->optype;
+        }
+        if (n == 2 && all_prim(a, 2)) {
+            const Type *p = unify_prim_args(I, a, 2);
+            if (p->kind == TY_BOOL)
+                p = a[0]->kind == TY_BOOL && a[1]->kind == TY_BOOL ? p : prim(I, TY_INT64);
+            in->optype = p;
+            return p;
+        }
+        break;
+    case BK_POW:
+        if (n == 2 && all_prim(a, 2)) {
+            int64_t k;
+            if (ty_is_int(a[1]) && is_const_int(I, args[1], &k) && I->f->insts[args[1]].op == IR_CONST && k >= -2 &&
+                k <= 3 && (ty_is_float(a[0]) || k >= 0)) {
+                in->builtin = BI_LITERAL_POW;
+                in->optype = a[0]->kind == TY_BOOL ? prim(I, TY_BOOL) : a[0];
+                return in->optype;
+            }
+            if (ty_is_int(a[1])) {
+                in->optype = a[0];
+                return a[0];
+            }
+            in->optype = unify_prim_args(I, a, 2);
+            if (!ty_is_float(in->optype))
+                in->optype = prim(I, TY_FLOAT64);
+            return in->optype;
+        }
+        break;
+    case BK_CMP:
+        if (n == 2 && all_prim(a, 2)) {
+            in->optype = unify_prim_args(I, a, 2);
+            return prim(I, TY_BOOL);
+        }
+        if (n == 2 && (bs->id == BI_EGAL || bs->id == BI_NEGAL || bs->id == BI_EQ || bs->id == BI_NE)) {
+            /* comparing values of different kinds (x === nothing): a constant */
+            in->optype = NULL;
+            return prim(I, TY_BOOL);
+        }
+        break;
+    case BK_NOT:
+        if (n == 1 && a[0]->kind == TY_BOOL)
+            return a[0];
+        if (n == 1 && ty_is_int(a[0])) { /* !x on integers is Julia's bitwise not */
+            in->builtin = BI_BNOT;
+            return a[0];
+        }
+        break;
+    case BK_BNOT:
+        if (n == 1 && ty_is_int(a[0]))
+            return a[0];
+        break;
+    case BK_BITWISE:
+        if (n == 2 && all_int(a, 2)) {
+            in->optype = unify_prim_args(I, a, 2);
+            return in->optype;
+        }
+        break;
+    case BK_SHIFT:
+        if (n == 2 && all_int(a, 2)) {
+            in->optype = a[0];
+            return a[0];
+        }
+        break;
+    case BK_IFELSE:
+        if (n == 3 && a[0]->kind == TY_BOOL) {
+            if (a[1] == a[2])
+                return a[1];
+            err(I, in->loc, "ifelse(cond, a, b) needs a and b of one type; got %s and %s", tname(I, a[1]), tname(I, a[2]));
+            return NULL;
+        }
+        break;
+    case BK_CONVERT:
+        if (n == 2 && a[0]->kind == TY_TYPE && ty_is_prim(a[0]->elem) && ty_is_prim(a[1])) {
+            in->optype = a[0]->elem;
+            return in->optype;
+        }
+        break;
+    case BK_UNSAFE_TRUNC:
+        if (n == 2 && a[0]->kind == TY_TYPE && ty_is_int(a[0]->elem) && ty_is_prim(a[1])) {
+            in->optype = a[0]->elem;
+            return in->optype;
+        }
+        break;
+    case BK_ROUNDING:
+        if (n == 1 && ty_is_prim(a[0])) {
+            in->optype = NULL;
+            return a[0];
+        }
+        if (n == 2 && a[0]->kind == TY_TYPE && ty_is_prim(a[0]->elem) && ty_is_prim(a[1])) {
+            in->optype = a[0]->elem;
+            return in->optype;
+        }
+        break;
+    case BK_SAME1:
+        if (n == 1 && ty_is_prim(a[0]))
+            return a[0];
+        break;
+    case BK_MINMAX:
+        if (n >= 2 && all_prim(a, n)) {
+            in->optype = unify_prim_args(I, a, n);
+            return in->optype;
+        }
+        break;
+    case BK_CLAMP:
+        if (n == 3 && all_prim(a, 3)) {
+            in->optype = unify_prim_args(I, a, 3);
+            return in->optype;
+        }
+        break;
+    case BK_INTPRED:
+        if (n == 1 && ty_is_int(a[0]))
+            return prim(I, TY_BOOL);
+        break;
+    case BK_COPYSIGN:
+        if (n == 2 && all_prim(a, 2)) {
+            in->optype = a[0];
+            return a[0];
+        }
+        break;
+    case BK_FPRED:
+        if (n == 1 && ty_is_prim(a[0]))
+            return prim(I, TY_BOOL);
+        break;
+    case BK_MATH1:
+        if (n == 1 && ty_is_prim(a[0])) {
+            in->optype = float_of(I, a[0]);
+            return in->optype;
+        }
+        if (n == 2 && bs->id == BI_ATAN && all_prim(a, 2)) {
+            in->builtin = BI_ATAN2;
+            in->optype = float_of(I, unify_prim_args(I, a, 2));
+            return in->optype;
+        }
+        break;
+    case BK_MATH2:
+        if (n == 2 && all_prim(a, 2)) {
+            in->optype = float_of(I, unify_prim_args(I, a, 2));
+            return in->optype;
+        }
+        break;
+    case BK_MATH3:
+        if (n == 3 && all_prim(a, 3)) {
+            const Type *p = unify_prim_args(I, a, 3);
+            in->optype = bs->id == BI_FMA ? float_of(I, p) : p;
+            if (in->optype->kind == TY_BOOL)
+                in->optype = prim(I, TY_INT64);
+            return in->optype;
+        }
+        break;
+    case BK_TYPEVAL:
+        if (n == 1) {
+            const Type *t = a[0]->kind == TY_TYPE ? a[0]->elem : a[0];
+            if (ty_is_prim(t)) {
+                in->optype = t;
+                return t;
+            }
+        }
+        break;
+    case BK_EPS:
+        if (n == 1) {
+            const Type *t = a[0]->kind == TY_TYPE ? a[0]->elem : a[0];
+            if (ty_is_float(t)) {
+                in->optype = t;
+                return t;
+            }
+        }
+        break;
+    case BK_GETINDEX:
+        if (n >= 1 && ty_is_array(a[0])) {
+            if (n == 1 && a[0]->ndims == 0)
+                return a[0]->elem;
+            for (int i = 1; i < n; i++)
+                if (!ty_is_int(a[i]) || a[i]->kind == TY_BOOL)
+                    return no_method(I, in, "getindex", a, n);
+            if (n - 1 != 1 && n - 1 != a[0]->ndims) {
+                err(I, in->loc, "indexing a %d-dimensional array with %d indices is not supported (use 1 or %d)",
+                    a[0]->ndims, n - 1, a[0]->ndims);
+                return NULL;
+            }
+            return a[0]->elem;
+        }
+        if (n == 2 && a[0]->kind == TY_TUPLE && ty_is_int(a[1])) {
+            in->builtin = BI_TUPLE_GETINDEX;
+            int64_t k;
+            if (is_const_int(I, args[1], &k)) {
+                if (k < 1 || k > a[0]->nfields) {
+                    err(I, in->loc, "BoundsError: attempt to access %s at index [%lld]", tname(I, a[0]), (long long)k);
+                    return NULL;
+                }
+                return a[0]->fields[k - 1];
+            }
+            for (int i = 1; i < a[0]->nfields; i++)
+                if (a[0]->fields[i] != a[0]->fields[0]) {
+                    err(I, in->loc, "indexing the heterogeneous %s needs a constant index", tname(I, a[0]));
+                    return NULL;
+                }
+            if (a[0]->nfields > 0)
+                return a[0]->fields[0];
+        }
+        if (n == 2 && a[0]->kind == TY_DIM3 && ty_is_int(a[1])) {
+            in->builtin = BI_TUPLE_GETINDEX;
+            return prim(I, TY_INT64);
+        }
+        break;
+    case BK_SETINDEX:
+        if (n >= 2 && ty_is_array(a[0])) {
+            for (int i = 2; i < n; i++)
+                if (!ty_is_int(a[i]) || a[i]->kind == TY_BOOL)
+                    return no_method(I, in, "setindex!", a, n);
+            if (n - 2 != 1 && n - 2 != a[0]->ndims) {
+                err(I, in->loc, "indexing a %d-dimensional array with %d indices is not supported (use 1 or %d)",
+                    a[0]->ndims, n - 2, a[0]->ndims);
+                return NULL;
+            }
+            if (!ty_is_prim(a[1])) {
+                err(I, in->loc, "MethodError: cannot convert a value of type %s to %s", tname(I, a[1]), tname(I, a[0]->elem));
+                return NULL;
+            }
+            in->optype = a[0]->elem;
+            return prim(I, TY_NOTHING);
+        }
+        break;
+    case BK_LENGTH:
+        if (n == 1 && (ty_is_array(a[0]) || a[0]->kind == TY_RANGE)) {
+            return prim(I, TY_INT64);
+        }
+        if (n == 1 && a[0]->kind == TY_TUPLE) {
+            in->builtin = BI_TUPLE_LENGTH;
+            return prim(I, TY_INT64);
+        }
+        break;
+    case BK_SIZE:
+        if (n == 1 && ty_is_array(a[0])) {
+            const Type *f[8];
+            for (int i = 0; i < a[0]->ndims && i < 8; i++)
+                f[i] = prim(I, TY_INT64);
+            return ty_tuple(T(I), f, a[0]->ndims);
+        }
+        if (n == 2 && ty_is_array(a[0]) && ty_is_int(a[1])) {
+            in->builtin = BI_SIZE_D;
+            return prim(I, TY_INT64);
+        }
+        break;
+    case BK_AXES:
+        if (n == 1 && ty_is_array(a[0])) {
+            const Type *f[8];
+            for (int i = 0; i < a[0]->ndims && i < 8; i++)
+                f[i] = ty_range(T(I), 0);
+            return ty_tuple(T(I), f, a[0]->ndims);
+        }
+        if (n == 2 && ty_is_array(a[0]) && ty_is_int(a[1])) {
+            in->builtin = BI_AXES_D;
+            return ty_range(T(I), 0);
+        }
+        break;
+    case BK_ELTYPE:
+        if (n == 1 && ty_is_array(a[0]))
+            return ty_typeof_type(T(I), a[0]->elem);
+        if (n == 1 && a[0]->kind == TY_RANGE)
+            return ty_typeof_type(T(I), prim(I, TY_INT64));
+        break;
+    case BK_NDIMS:
+        if (n == 1 && ty_is_array(a[0]))
+            return prim(I, TY_INT64);
+        break;
+    case BK_EACHINDEX:
+        if (n == 1 && ty_is_array(a[0])) {
+            in->builtin = BI_AXES_D; /* eachindex(A) == 1:length(A) (codegen: axes_d with no dim) */
+            return ty_range(T(I), 0);
+        }
+        break;
+    case BK_RANGE:
+        if (n == 2 && all_int(a, 2))
+            return ty_range(T(I), 0);
+        if (n == 3 && all_int(a, 3)) {
+            in->builtin = BI_STEPRANGE;
+            return ty_range(T(I), 1);
+        }
+        break;
+    case BK_RANGEFN:
+        if (n == 1 && a[0]->kind == TY_RANGE)
+            return prim(I, TY_INT64);
+        break;
+    case BK_IN:
+        if (n == 2 && ty_is_int(a[0]) && a[1]->kind == TY_RANGE)
+            return prim(I, TY_BOOL);
+        break;
+    case BK_NONEMPTY:
+        if (n == 1 && a[0]->kind == TY_RANGE)
+            return prim(I, TY_BOOL);
+        if (n == 1) {
+            err(I, in->loc, "a for loop iterates over a range (a:b, a:s:b, axes(A, d), eachindex(A)); got %s",
+                tname(I, a[0]));
+            return NULL;
+        }
+        break;
+    case BK_INDEX3:
+        if (n == 0)
+            return prim(I, TY_DIM3);
+        break;
+    case BK_WAVESIZE:
+        if (n == 0)
+            return prim(I, TY_INT64);
+        break;
+    case BK_SYNC:
+        if (n == 0)
+            return prim(I, TY_NOTHING);
+        break;
+    case BK_LOCAL:
+        if (n == 3 && a[0]->kind == TY_TYPE && ty_is_prim(a[0]->elem) && a[2]->kind == TY_BOOL) {
+            int64_t dims[8];
+            int nd;
+            if (bs->id == BI_STATIC_LOCAL) {
+                nd = infer_const_dims(I->f, args[1], dims, 8);
+                if (nd < 0) {
+                    err(I, in->loc, "@ROCStaticLocalArray needs constant dims (an integer or a tuple of integers known "
+                                    "at compile time); use @ROCDynamicLocalArray for sizes known at launch");
+                    return NULL;
+                }
+                int64_t total = 1;
+                for (int i = 0; i < nd; i++) {
+                    if (dims[i] < 0 || dims[i] > (1 << 20)) {
+                        err(I, in->loc, "local array dimension %lld out of range", (long long)dims[i]);
+                        return NULL;
+                    }
+                    total *= dims[i];
+                }
+                if (total * (a[0]->elem->bits / 8) > 65536) {
+                    err(I, in->loc, "@ROCStaticLocalArray of %lld bytes exceeds the 65536 bytes of local memory a "
+                                    "workgroup can have", (long long)(total * (a[0]->elem->bits / 8)));
+                    return NULL;
+                }
+            } else {
+                if (ty_is_int(a[1]))
+                    nd = 1;
+                else if (a[1]->kind == TY_TUPLE && all_int(a[1]->fields, a[1]->nfields))
+                    nd = a[1]->nfields;
+                else
+                    return no_method(I, in, "@ROCDynamicLocalArray", a, n);
+            }
+            in->optype = a[0]->elem;
+            return ty_localarray(T(I), a[0]->elem, nd);
+        }
+        if (n == 3 && a[0]->kind != TY_TYPE) {
+            err(I, in->loc, "the first argument of @%s must be an element type such as Float32", name);
+            return NULL;
+        }
+        break;
+    case BK_ATOMIC:
+        if (n >= 3 && ty_is_array(a[0]) && ty_is_prim(a[n - 1])) {
+            for (int i = 1; i < n - 1; i++)
+                if (!ty_is_int(a[i]))
+                    return no_method(I, in, name, a, n);
+            if (n - 2 != 1 && n - 2 != a[0]->ndims)
+                return no_method(I, in, name, a, n);
+            if (ty_is_float(a[0]->elem) && bs->id != BI_ATOMIC_ADD && bs->id != BI_ATOMIC_SUB &&
+                bs->id != BI_ATOMIC_MAX && bs->id != BI_ATOMIC_MIN && bs->id != BI_ATOMIC_XCHG) {
+                err(I, in->loc, "AMDGPU.@atomic: bitwise operations need an integer array, not %s", tname(I, a[0]));
+                return NULL;
+            }
+            in->optype = a[0]->elem;
+            return a[0]->elem;
+        }
+        break;
+    case BK_TYPEASSERT:
+        if (n == 2 && a[1]->kind == TY_TYPE) {
+            if (ty_subtype(a[0], a[1]->elem)) {
+                in->builtin = BI_UPLUS;
+                in->optype = NULL;
+                return a[0];
+            }
+            err(I, in->loc, "TypeError: in typeassert, expected %s, got a value of type %s", tname(I, a[1]->elem),
+                tname(I, a[0]));
+            return NULL;
+        }
+        break;
+    }
+    return no_method(I, in, name, a, n);
+}
+
+/* ---- names ---- */
+
+static const Type *infer_name(Infer *I, IrInst *in)
+{
+    const char *name = in->name;
+    if (fe_find_func(I->c->mod, name))
+        return ty_function(T(I), name);
+    if (builtin_lookup(name))
+        return ty_function(T(I), name);
+    const Type *t = ty_lookup_name(T(I), name);
+    if (t)
+        return ty_typeof_type(T(I), t);
+    if (strcmp(name, "Inf") == 0 || strcmp(name, "NaN") == 0 || strcmp(name, "Inf64") == 0 || strcmp(name, "NaN64") == 0)
+        return prim(I, TY_FLOAT64);
+    if (strcmp(name, "Inf32") == 0 || strcmp(name, "NaN32") == 0)
+        return prim(I, TY_FLOAT32);
+    if (strcmp(name, "Inf16") == 0 || strcmp(name, "NaN16") == 0)
+        return prim(I, TY_FLOAT16);
+    if (strcmp(name, "nothing") == 0)
+        return prim(I, TY_NOTHING);
+    err(I, in->loc, "UndefVarError: `%s` not defined", name);
+    return NULL;
+}
+
+static const Type *const_type(Infer *I, IrInst *in)
+{
+    switch (in->lit) {
+    case LIT_NONE:
+        if (in->name && strcmp(in->name, "nothing") == 0)
+            return prim(I, TY_NOTHING);
+        return prim(I, TY_BOOL);
+    case LIT_INT8: return prim(I, TY_INT8);
+    case LIT_INT16: return prim(I, TY_INT16);
+    case LIT_INT32: return prim(I, TY_INT32);
+    case LIT_INT64: return prim(I, TY_INT64);
+    case LIT_UINT8: return prim(I, TY_UINT8);
+    case LIT_UINT16: return prim(I, TY_UINT16);
+    case LIT_UINT32: return prim(I, TY_UINT32);
+    case LIT_UINT64: return prim(I, TY_UINT64);
+    case LIT_FLOAT32: return prim(I, TY_FLOAT32);
+    case LIT_FLOAT64: return prim(I, TY_FLOAT64);
+    default:
+        err(I, in->loc, "unsupported literal");
+        return NULL;
+    }
+}
+
+/* ---- calls ---- */
+
+static const Type *infer_call(Infer *I, IrInst *in)
+{
+    const Type *ft = I->f->insts[in->args[0]].type;
+    int n = in->nargs - 1;
+    const Type *a[64];
+    for (int i = 0; i < n; i++) {
+        a[i] = I->f->insts[in->args[i + 1]].type;
+        if (a[i]->kind == TY_ANY) {
+            err(I, I->f->insts[in->args[i + 1]].loc,
+                "this value has no single concrete type (its branches give different types); a kernel cannot box it");
+            return NULL;
+        }
+    }
+    if (ft->kind == TY_TYPE) {
+        /* T(x): conversion */
+        if (n == 1 && ty_is_prim(ft->elem) && ty_is_prim(a[0])) {
+            in->builtin = BI_CONVERT;
+            in->optype = ft->elem;
+            return ft->elem;
+        }
+        return no_method(I, in, tname(I, ft->elem), a, n);
+    }
+    if (ft->kind != TY_FUNCTION) {
+        err(I, in->loc, "MethodError: objects of type %s are not callable", tname(I, ft));
+        return NULL;
+    }
+    GenericFunc *g = fe_find_func(I->c->mod, ft->name);
+    if (g) {
+        /* argument types are final once known, so dispatch happens once */
+        if (in->callee)
+            return in->callee->rettype;
+        if (in->flags & IRF_FAILED) {
+            I->failed = true;
+            return NULL;
+        }
+        Spec *s = infer_call_user(I->c, g, a, n, in->loc);
+        if (!s) {
+            in->flags |= IRF_FAILED;
+            I->failed = true;
+            return NULL;
+        }
+        in->callee = s;
+        return s->rettype;
+    }
+    const struct BuiltinSpec *bs = builtin_lookup(ft->name);
+    if (!bs) {
+        err(I, in->loc, "UndefVarError: `%s` not defined", ft->name);
+        return NULL;
+    }
+    return infer_builtin(I, in, bs, a, n);
+}
+
+/* ---- the fixpoint ---- */
+
+static void compute_reach(Infer *I)
+{
+    IrFunc *f = I->f;
+    bool *label_reached = calloc((size_t)f->nlabels + 1, 1);
+    if (!label_reached)
+        return;
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        bool live = true;
+        for (int i = 0; i < f->ninsts; i++) {
+            IrInst *in = &f->insts[i];
+            if (in->op == IR_LABEL && label_reached[in->label])
+                live = true;
+            if (live && !I->reach[i]) {
+                I->reach[i] = true;
+                changed = true;
+            }
+            if (!live)
+                continue;
+            if ((in->op == IR_GOTO || in->op == IR_GOTOIFNOT) && !label_reached[in->label]) {
+                label_reached[in->label] = true;
+                changed = true;
+            }
+            if (in->op == IR_GOTO || in->op == IR_RETURN)
+                live = false;
+        }
+    }
+    free(label_reached);
+}
+
+static const Type *infer_inst(Infer *I, IrInst *in)
+{
+    IrFunc *f = I->f;
+    for (int k = 0; k < in->nargs; k++)
+        if (!f->insts[in->args[k]].type)
+            return NULL;
+    switch (in->op) {
+    case IR_CONST: return const_type(I, in);
+    case IR_NAME: return infer_name(I, in);
+    case IR_SLOT: {
+        IrSlot *s = &f->slots[in->slot];
+        if (!s->type && I->report)
+            err(I, in->loc, "UndefVarError: `%s` not defined", s->name);
+        return s->type;
+    }
+    case IR_ASSIGN: {
+        IrSlot *s = &f->slots[in->slot];
+        const Type *t = f->insts[in->args[0]].type;
+        if (!s->type) {
+            s->type = t;
+            s->loc = in->loc;
+            I->changed = true;
+        } else if (s->type != t && s->type->kind != TY_ANY) {
+            if (s->name[0] == '#') {
+                /* a compiler temporary (the value of an if used as a statement): no single type */
+                s->type = ty_prim(T(I), TY_ANY);
+                I->changed = true;
+            } else {
+                I->failed = true;
+                if (I->report) {
+                    diag_error(I->c->diags, in->loc,
+                               "variable `%s` is %s here but %s elsewhere; a kernel variable must keep one concrete "
+                               "type (Julia would box it, a GPU cannot)",
+                               s->name, tname(I, t), tname(I, s->type));
+                    diag_note(I->c->diags, s->loc, "`%s` is first assigned a %s here", s->name, tname(I, s->type));
+                }
+            }
+        }
+        return NULL;
+    }
+    case IR_CALL: return infer_call(I, in);
+    case IR_GETFIELD: {
+        const Type *t = f->insts[in->args[0]].type;
+        if (t->kind == TY_DIM3 && (strcmp(in->name, "x") == 0 || strcmp(in->name, "y") == 0 || strcmp(in->name, "z") == 0))
+            return prim(I, TY_INT64);
+        err(I, in->loc, "type %s has no field %s", tname(I, t), in->name);
+        return NULL;
+    }
+    case IR_TUPLE: {
+        const Type *fs[64];
+        for (int k = 0; k < in->nargs && k < 64; k++)
+            fs[k] = f->insts[in->args[k]].type;
+        return ty_tuple(T(I), fs, in->nargs < 64 ? in->nargs : 64);
+    }
+    case IR_GOTOIFNOT: {
+        const Type *t = f->insts[in->args[0]].type;
+        if (t->kind != TY_BOOL)
+            err(I, in->loc, "TypeError: non-boolean (%s) used in boolean context", tname(I, t));
+        return NULL;
+    }
+    case IR_RETURN: {
+        const Type *t = in->nargs ? f->insts[in->args[0]].type : prim(I, TY_NOTHING);
+        if (!I->spec->rettype) {
+            I->spec->rettype = t;
+            I->changed = true;
+        } else if (I->spec->rettype != t && I->spec->rettype->kind != TY_ANY) {
+            I->spec->rettype = ty_prim(T(I), TY_ANY);
+            I->changed = true;
+        }
+        return NULL;
+    }
+    default:
+        return NULL;
+    }
+}
+
+static bool infer_body(FeCompilation *c, Spec *s)
+{
+    Method *m = s->method;
+    IrFunc *lf = m->lowered;
+    IrFunc *f = ir_func_new(&c->arena, m->name, lf->loc);
+    if (!f)
+        return false;
+    *f = *lf;
+    f->insts = arena_alloc(&c->arena, sizeof(IrInst) * (size_t)(lf->ninsts + 1));
+    f->slots = arena_alloc(&c->arena, sizeof(IrSlot) * (size_t)(lf->nslots + 1));
+    bool *reach = arena_alloc(&c->arena, (size_t)lf->ninsts + 1);
+    if (!f->insts || !f->slots || !reach)
+        return false;
+    memcpy(f->insts, lf->insts, sizeof(IrInst) * (size_t)lf->ninsts);
+    memcpy(f->slots, lf->slots, sizeof(IrSlot) * (size_t)lf->nslots);
+    f->cap = lf->ninsts;
+    f->slotcap = lf->nslots;
+    f->typed = true;
+    for (int i = 0; i < f->nparams; i++)
+        f->slots[i].type = s->argtypes[i];
+    s->typed = f;
+    Infer I = {.c = c, .spec = s, .f = f, .reach = reach};
+    compute_reach(&I);
+    for (int iter = 0; iter < f->ninsts + 8; iter++) {
+        I.changed = false;
+        for (int i = 0; i < f->ninsts; i++) {
+            IrInst *in = &f->insts[i];
+            if (!reach[i] || (in->type && in->op != IR_CALL))
+                continue;
+            const Type *t = infer_inst(&I, in);
+            if (t && t != in->type) {
+                in->type = t;
+                I.changed = true;
+            }
+        }
+        if (!I.changed)
+            break;
+    }
+    /* the final pass: report what is still wrong */
+    I.report = true;
+    I.failed = false;
+    int before = c->diags->nerrors;
+    for (int i = 0; i < f->ninsts; i++) {
+        IrInst *in = &f->insts[i];
+        if (!reach[i])
+            continue;
+        bool args_typed = true;
+        for (int k = 0; k < in->nargs; k++)
+            if (!f->insts[in->args[k]].type)
+                args_typed = false;
+        if (!args_typed)
+            continue;
+        if (in->op == IR_ASSIGN || in->op == IR_GOTOIFNOT || (!in->type && in->op != IR_RETURN && in->op != IR_LABEL &&
+                                                               in->op != IR_GOTO)) {
+            const Type *t = infer_inst(&I, in);
+            if (t && !in->type)
+                in->type = t;
+        }
+    }
+    /* unreachable code gets a type so printing and code generation see a complete function */
+    for (int i = 0; i < f->ninsts; i++)
+        if (!reach[i] && f->insts[i].op != IR_LABEL && f->insts[i].op != IR_GOTO && f->insts[i].op != IR_GOTOIFNOT &&
+            f->insts[i].op != IR_RETURN && f->insts[i].op != IR_ASSIGN) {
+            f->insts[i].type = ty_prim(c->types, TY_NOTHING);
+            f->insts[i].flags |= IRF_DEAD;
+        }
+    if (!s->rettype)
+        s->rettype = ty_prim(c->types, TY_NOTHING); /* never returns normally */
+    return c->diags->nerrors == before && !I.failed;
+}
+
+static Spec *specialize(FeCompilation *c, Method *m, const Type **argtypes, int nargs, const Type **tvals, SrcLoc loc)
+{
+    for (int i = 0; i < c->nspecs; i++) {
+        Spec *s = c->specs[i];
+        if (s->method != m || s->nargs != nargs)
+            continue;
+        bool same = true;
+        for (int k = 0; k < nargs; k++)
+            same = same && s->argtypes[k] == argtypes[k];
+        if (!same)
+            continue;
+        if (s->state == SPEC_INFERRING) {
+            StrBuf sb = {0};
+            for (int k = 0; k < c->depth; k++)
+                sb_printf(&sb, "%s → ", c->stack[k]->method->name);
+            sb_puts(&sb, m->name);
+            diag_error(c->diags, loc, "recursion is not supported in kernels: `%s` calls itself (%s)", m->name,
+                       sb.data ? sb.data : m->name);
+            sb_free(&sb);
+            return NULL;
+        }
+        return s->state == SPEC_DONE ? s : NULL;
+    }
+    if (c->depth >= 64) {
+        diag_error(c->diags, loc, "calls nested more than 64 deep");
+        return NULL;
+    }
+    Spec *s = arena_alloc(&c->arena, sizeof(Spec));
+    const Type **at = arena_alloc(&c->arena, sizeof(Type *) * (size_t)(nargs + 1));
+    const Type **tv = arena_alloc(&c->arena, sizeof(Type *) * (size_t)(m->ntvars + 1));
+    if (!s || !at || !tv)
+        return NULL;
+    memcpy(at, argtypes, sizeof(Type *) * (size_t)nargs);
+    if (tvals && m->ntvars)
+        memcpy(tv, tvals, sizeof(Type *) * (size_t)m->ntvars);
+    for (int k = 0; k < nargs; k++)
+        if (!ty_is_concrete(at[k])) {
+            diag_error(c->diags, loc, "argument %d of %s has the abstract type %s; kernels need concrete types", k + 1,
+                       m->name, ty_name(&c->arena, at[k]));
+            return NULL;
+        }
+    s->method = m;
+    s->argtypes = at;
+    s->nargs = nargs;
+    s->tvals = tv;
+    s->state = SPEC_INFERRING;
+    s->index = c->nspecs;
+    if (c->nspecs == c->cap) {
+        int cap = c->cap ? c->cap * 2 : 16;
+        Spec **specs = arena_alloc(&c->arena, sizeof(Spec *) * (size_t)cap);
+        if (!specs)
+            return NULL;
+        if (c->nspecs)
+            memcpy(specs, c->specs, sizeof(Spec *) * (size_t)c->nspecs);
+        c->specs = specs;
+        c->cap = cap;
+    }
+    c->specs[c->nspecs++] = s;
+    if (!c->stack)
+        c->stack = arena_alloc(&c->arena, sizeof(Spec *) * 65);
+    if (!c->stack)
+        return NULL;
+    c->stack[c->depth++] = s;
+    bool ok = infer_body(c, s);
+    c->depth--;
+    s->state = ok ? SPEC_DONE : SPEC_FAILED;
+    s->llvm_name = arena_printf(&c->arena, "julia_%s_%d", m->name, s->index);
+    return ok ? s : NULL;
+}

@@ -1,1 +1,287 @@
-/* placeholder: being written */
+/* ir.c: building, printing and verifying juke's lowered and typed IR. */
+#include "ir.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const builtin_names[] = {
+#define X(id, name) name,
+    JK_BUILTINS(X)
+#undef X
+};
+
+const char *builtin_name(BuiltinId id)
+{
+    return (unsigned)id < BI__COUNT ? builtin_names[id] : "?";
+}
+
+IrFunc *ir_func_new(Arena *a, const char *name, SrcLoc loc)
+{
+    IrFunc *f = arena_alloc(a, sizeof(IrFunc));
+    if (f) {
+        f->name = name;
+        f->loc = loc;
+    }
+    return f;
+}
+
+int ir_emit(Arena *a, IrFunc *f, IrOp op, SrcLoc loc)
+{
+    if (f->ninsts == f->cap) {
+        int cap = f->cap ? f->cap * 2 : 32;
+        IrInst *insts = arena_alloc(a, sizeof(IrInst) * (size_t)cap);
+        if (!insts)
+            return 0; /* the arena's failed flag is checked at the stage boundary */
+        if (f->ninsts)
+            memcpy(insts, f->insts, sizeof(IrInst) * (size_t)f->ninsts);
+        f->insts = insts;
+        f->cap = cap;
+    }
+    IrInst *in = &f->insts[f->ninsts];
+    memset(in, 0, sizeof *in);
+    in->op = op;
+    in->loc = loc;
+    in->slot = -1;
+    in->label = -1;
+    return f->ninsts++;
+}
+
+int ir_new_slot(Arena *a, IrFunc *f, const char *name, SrcLoc loc)
+{
+    if (f->nslots == f->slotcap) {
+        int cap = f->slotcap ? f->slotcap * 2 : 16;
+        IrSlot *slots = arena_alloc(a, sizeof(IrSlot) * (size_t)cap);
+        if (!slots)
+            return 0;
+        if (f->nslots)
+            memcpy(slots, f->slots, sizeof(IrSlot) * (size_t)f->nslots);
+        f->slots = slots;
+        f->slotcap = cap;
+    }
+    IrSlot *s = &f->slots[f->nslots];
+    memset(s, 0, sizeof *s);
+    s->name = name;
+    s->loc = loc;
+    return f->nslots++;
+}
+
+int ir_new_label(IrFunc *f) { return f->nlabels++; }
+
+void ir_set_args(Arena *a, IrFunc *f, int inst, const int *args, int nargs)
+{
+    int *copy = nargs ? arena_alloc(a, sizeof(int) * (size_t)nargs) : NULL;
+    if (nargs && !copy)
+        return;
+    if (nargs)
+        memcpy(copy, args, sizeof(int) * (size_t)nargs);
+    f->insts[inst].args = copy;
+    f->insts[inst].nargs = nargs;
+}
+
+/* ---- printing ----
+ * Names, constants and slot reads are shown inline where they are used, as
+ * Julia's @code_lowered shows them; the remaining statements are numbered in
+ * order (%1, %2, ...). */
+
+static bool ir_inline(const IrInst *in)
+{
+    return in->op == IR_NAME || in->op == IR_CONST || in->op == IR_SLOT;
+}
+
+static void print_const(StrBuf *sb, const IrInst *in)
+{
+    switch (in->lit) {
+    case LIT_NONE: sb_puts(sb, in->name ? in->name : "nothing"); break;
+    case LIT_FLOAT32: sb_printf(sb, "%.9gf0", in->fval); break;
+    case LIT_FLOAT64: {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.17g", in->fval);
+        sb_puts(sb, buf);
+        if (!strpbrk(buf, ".eEn"))
+            sb_puts(sb, ".0");
+        break;
+    }
+    case LIT_UINT8: case LIT_UINT16: case LIT_UINT32: case LIT_UINT64:
+        sb_printf(sb, "0x%" PRIx64, in->uval);
+        break;
+    default: sb_printf(sb, "%" PRId64, in->ival); break;
+    }
+}
+
+static void print_value(StrBuf *sb, const IrFunc *f, const int *num, int v)
+{
+    if (v < 0 || v >= f->ninsts) {
+        sb_puts(sb, "%?");
+        return;
+    }
+    const IrInst *in = &f->insts[v];
+    if (in->op == IR_NAME)
+        sb_puts(sb, in->name);
+    else if (in->op == IR_CONST)
+        print_const(sb, in);
+    else if (in->op == IR_SLOT)
+        sb_puts(sb, f->slots[in->slot].name);
+    else
+        sb_printf(sb, "%%%d", num[v]);
+}
+
+void ir_print(StrBuf *sb, const IrFunc *f)
+{
+    int *num = calloc((size_t)f->ninsts + 1, sizeof(int));
+    if (!num) {
+        sb->failed = true;
+        return;
+    }
+    int k = 0;
+    for (int i = 0; i < f->ninsts; i++)
+        if (f->insts[i].op == IR_CALL || f->insts[i].op == IR_GETFIELD || f->insts[i].op == IR_TUPLE)
+            num[i] = ++k;
+    sb_printf(sb, "%s(", f->name);
+    for (int i = 0; i < f->nparams; i++) {
+        sb_printf(sb, "%s%s", i ? ", " : "", f->slots[i].name);
+        if (f->typed) {
+            sb_puts(sb, "::");
+            ty_print(sb, f->slots[i].type);
+        }
+    }
+    sb_puts(sb, ")");
+    if (f->loc.file)
+        sb_printf(sb, " @ %s:%d", f->loc.file->name, f->loc.line);
+    sb_puts(sb, "\n");
+    int lastline = -1;
+    for (int i = 0; i < f->ninsts; i++) {
+        const IrInst *in = &f->insts[i];
+        if (ir_inline(in))
+            continue;
+        size_t start = sb->len;
+        if (in->op == IR_LABEL) {
+            sb_printf(sb, "  L%d:", in->label);
+        } else {
+            char nb[16] = "";
+            if (in->op == IR_CALL || in->op == IR_GETFIELD || in->op == IR_TUPLE)
+                snprintf(nb, sizeof nb, "%%%d", num[i]);
+            sb_printf(sb, "  %5s ", nb);
+        }
+        switch (in->op) {
+        case IR_ASSIGN:
+            sb_printf(sb, "  %s = ", f->slots[in->slot].name);
+            print_value(sb, f, num, in->args[0]);
+            break;
+        case IR_CALL: {
+            sb_puts(sb, "= ");
+            if (in->callee) {
+                sb_printf(sb, "invoke %s", in->callee->method->name);
+            } else {
+                print_value(sb, f, num, in->args[0]);
+            }
+            sb_puts(sb, "(");
+            for (int a = 1; a < in->nargs; a++) {
+                if (a > 1)
+                    sb_puts(sb, ", ");
+                print_value(sb, f, num, in->args[a]);
+            }
+            sb_puts(sb, ")");
+            if (in->flags & IRF_INBOUNDS)
+                sb_puts(sb, " @inbounds");
+            break;
+        }
+        case IR_GETFIELD:
+            sb_puts(sb, "= ");
+            print_value(sb, f, num, in->args[0]);
+            sb_printf(sb, ".%s", in->name);
+            break;
+        case IR_TUPLE:
+            sb_puts(sb, "= (");
+            for (int a = 0; a < in->nargs; a++) {
+                if (a)
+                    sb_puts(sb, ", ");
+                print_value(sb, f, num, in->args[a]);
+            }
+            sb_puts(sb, in->nargs == 1 ? ",)" : ")");
+            break;
+        case IR_GOTO:
+            sb_printf(sb, "  goto L%d", in->label);
+            break;
+        case IR_GOTOIFNOT:
+            sb_printf(sb, "  goto L%d if not ", in->label);
+            print_value(sb, f, num, in->args[0]);
+            break;
+        case IR_RETURN:
+            sb_puts(sb, "  return ");
+            if (in->nargs)
+                print_value(sb, f, num, in->args[0]);
+            else
+                sb_puts(sb, "nothing");
+            break;
+        default:
+            break;
+        }
+        if (f->typed && in->type && in->op != IR_GOTO && in->op != IR_GOTOIFNOT && in->op != IR_LABEL &&
+            in->op != IR_RETURN) {
+            sb_puts(sb, "::");
+            ty_print(sb, in->type);
+        }
+        if (in->op != IR_LABEL && in->loc.line != lastline) {
+            size_t w = sb->len - start;
+            sb_printf(sb, "%*s# line %d", w < 44 ? (int)(44 - w) : 1, "", in->loc.line);
+            lastline = in->loc.line;
+        }
+        sb_puts(sb, "\n");
+    }
+    free(num);
+}
+
+bool ir_verify(const IrFunc *f, Diags *d)
+{
+    bool ok = true;
+    char *label_seen = calloc((size_t)f->nlabels + 1, 1);
+    if (!label_seen)
+        return false;
+    for (int i = 0; i < f->ninsts; i++) {
+        const IrInst *in = &f->insts[i];
+        for (int a = 0; a < in->nargs; a++) {
+            int v = in->args[a];
+            if (v < 0 || v >= f->ninsts || v == i) {
+                diag_kind_error(d, DIAG_INVALID_IR, in->loc, "%s: instruction %d uses undefined value %d", f->name, i, v);
+                ok = false;
+            }
+        }
+        if ((in->op == IR_SLOT || in->op == IR_ASSIGN) && (in->slot < 0 || in->slot >= f->nslots)) {
+            diag_kind_error(d, DIAG_INVALID_IR, in->loc, "%s: instruction %d uses slot %d of %d", f->name, i, in->slot, f->nslots);
+            ok = false;
+        }
+        if (in->op == IR_LABEL || in->op == IR_GOTO || in->op == IR_GOTOIFNOT) {
+            if (in->label < 0 || in->label >= f->nlabels) {
+                diag_kind_error(d, DIAG_INVALID_IR, in->loc, "%s: instruction %d names label %d of %d", f->name, i, in->label, f->nlabels);
+                ok = false;
+            } else if (in->op == IR_LABEL) {
+                if (label_seen[in->label]) {
+                    diag_kind_error(d, DIAG_INVALID_IR, in->loc, "%s: label L%d defined twice", f->name, in->label);
+                    ok = false;
+                }
+                label_seen[in->label] = 1;
+            }
+        }
+        if (in->op == IR_ASSIGN && in->nargs != 1) {
+            diag_kind_error(d, DIAG_INVALID_IR, in->loc, "%s: assignment without a value", f->name);
+            ok = false;
+        }
+        if (f->typed && in->op != IR_LABEL && in->op != IR_GOTO && in->op != IR_GOTOIFNOT && in->op != IR_RETURN &&
+            in->op != IR_ASSIGN && !in->type) {
+            diag_kind_error(d, DIAG_INVALID_IR, in->loc, "%s: value %d has no type after inference", f->name, i);
+            ok = false;
+        }
+    }
+    for (int i = 0; i < f->ninsts; i++) {
+        const IrInst *in = &f->insts[i];
+        if ((in->op == IR_GOTO || in->op == IR_GOTOIFNOT) && in->label >= 0 && in->label < f->nlabels &&
+            !label_seen[in->label]) {
+            diag_kind_error(d, DIAG_INVALID_IR, in->loc, "%s: goto to undefined label L%d", f->name, in->label);
+            ok = false;
+        }
+    }
+    free(label_seen);
+    return ok;
+}

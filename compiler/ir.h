@@ -30,7 +30,11 @@ typedef enum IrOp {
     IR_RETURN,    /* return args[0]; nargs == 0 returns nothing */
 } IrOp;
 
-enum { IRF_INBOUNDS = 1 };
+enum {
+    IRF_INBOUNDS = 1, /* inside @inbounds: no bounds check */
+    IRF_DEAD = 2,     /* typed IR: unreachable */
+    IRF_FAILED = 4,   /* typed IR: inference already reported this call's error */
+};
 
 typedef struct Spec Spec;
 
@@ -61,6 +65,7 @@ typedef struct IrSlot {
     const char *name;    /* source name; "#temp" style names for compiler temporaries */
     SrcLoc loc;          /* first definition */
     bool is_param;
+    struct Node *decl_type; /* x::T = ... declares the slot's type (lowering converts stores) */
     const Type *type;    /* typed IR */
 } IrSlot;
 

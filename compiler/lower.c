@@ -1,1 +1,781 @@
-/* placeholder: being written */
+/* lower.c: AST → lowered IR, once per method, before any types are known.
+ *
+ * Variables become slots (every name assigned anywhere in the body, the loop
+ * variables and the parameters); everything else a name can mean (a function,
+ * a built-in, a constant, a type) is an IR_NAME resolved by inference.
+ * Constants are inlined at their use. Control flow (if, while, for, &&, ||,
+ * ?:, chained comparisons) becomes labels and gotos. */
+#include <string.h>
+
+#include "frontend.h"
+
+typedef struct Loop {
+    int brk, cont;
+} Loop;
+
+typedef struct Lower {
+    Arena *a;
+    Diags *d;
+    FeModule *mod;
+    Method *m;
+    IrFunc *f;
+    Loop loops[64];
+    int nloops;
+    int inbounds;
+    int ntemps;
+    int depth;
+} Lower;
+
+static int lower_expr(Lower *L, Node *n);
+static void lower_stmt(Lower *L, Node *n);
+
+static int find_slot(Lower *L, const char *name)
+{
+    for (int i = 0; i < L->f->nslots; i++)
+        if (strcmp(L->f->slots[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static int add_slot(Lower *L, const char *name, SrcLoc loc)
+{
+    int s = find_slot(L, name);
+    if (s >= 0)
+        return s;
+    s = ir_new_slot(L->a, L->f, name, loc);
+    return s;
+}
+
+static int temp_slot(Lower *L, const char *what, SrcLoc loc)
+{
+    return ir_new_slot(L->a, L->f, arena_printf(L->a, "#%s%d", what, ++L->ntemps), loc);
+}
+
+static int emit(Lower *L, IrOp op, SrcLoc loc) { return ir_emit(L->a, L->f, op, loc); }
+
+static int emit_const_int(Lower *L, int64_t v, SrcLoc loc)
+{
+    int k = emit(L, IR_CONST, loc);
+    L->f->insts[k].lit = LIT_INT64;
+    L->f->insts[k].ival = v;
+    return k;
+}
+
+static int emit_named(Lower *L, const char *name, SrcLoc loc)
+{
+    int k = emit(L, IR_CONST, loc);
+    L->f->insts[k].lit = LIT_NONE;
+    L->f->insts[k].name = name;
+    return k;
+}
+
+static int emit_name(Lower *L, const char *name, SrcLoc loc)
+{
+    int k = emit(L, IR_NAME, loc);
+    L->f->insts[k].name = name;
+    return k;
+}
+
+static int emit_call(Lower *L, SrcLoc loc, int callee, const int *args, int nargs)
+{
+    int tmp[64];
+    if (nargs > 63) {
+        diag_error(L->d, loc, "too many arguments in a call (at most 63)");
+        nargs = 63;
+    }
+    tmp[0] = callee;
+    for (int i = 0; i < nargs; i++)
+        tmp[i + 1] = args[i];
+    int k = emit(L, IR_CALL, loc);
+    ir_set_args(L->a, L->f, k, tmp, nargs + 1);
+    if (L->inbounds)
+        L->f->insts[k].flags |= IRF_INBOUNDS;
+    return k;
+}
+
+static int call_named(Lower *L, const char *fname, SrcLoc loc, const int *args, int nargs)
+{
+    return emit_call(L, loc, emit_name(L, fname, loc), args, nargs);
+}
+
+static void emit_assign(Lower *L, int slot, int value, SrcLoc loc)
+{
+    if (L->f->slots[slot].decl_type) {
+        /* x::T = v converts every value stored into x, as Julia does */
+        int args[2] = {lower_expr(L, L->f->slots[slot].decl_type), value};
+        value = call_named(L, "convert", loc, args, 2);
+    }
+    int k = emit(L, IR_ASSIGN, loc);
+    L->f->insts[k].slot = slot;
+    ir_set_args(L->a, L->f, k, &value, 1);
+}
+
+static int emit_slot_read(Lower *L, int slot, SrcLoc loc)
+{
+    int k = emit(L, IR_SLOT, loc);
+    L->f->insts[k].slot = slot;
+    return k;
+}
+
+static void emit_label(Lower *L, int label, SrcLoc loc)
+{
+    int k = emit(L, IR_LABEL, loc);
+    L->f->insts[k].label = label;
+}
+
+static void emit_goto(Lower *L, int label, SrcLoc loc)
+{
+    int k = emit(L, IR_GOTO, loc);
+    L->f->insts[k].label = label;
+}
+
+static void emit_gotoifnot(Lower *L, int cond, int label, SrcLoc loc)
+{
+    int k = emit(L, IR_GOTOIFNOT, loc);
+    L->f->insts[k].label = label;
+    ir_set_args(L->a, L->f, k, &cond, 1);
+}
+
+/* ---- collecting locals: every name assigned in the body is a slot ---- */
+
+static void collect_lhs(Lower *L, Node *lhs);
+
+static void collect_locals(Lower *L, Node *n)
+{
+    if (!n || ++L->depth > 2000) {
+        if (n)
+            L->depth--;
+        return;
+    }
+    switch (n->kind) {
+    case AST_ASSIGN:
+    case AST_OPASSIGN:
+        collect_lhs(L, n->kids[0]);
+        collect_locals(L, n->kids[1]);
+        break;
+    case AST_FOR:
+        collect_lhs(L, n->kids[0]);
+        collect_locals(L, n->kids[1]);
+        collect_locals(L, n->kids[2]);
+        break;
+    case AST_LOCAL:
+        for (int i = 0; i < n->nkids; i++) {
+            Node *k = n->kids[i];
+            if (k->kind == AST_ASSIGN)
+                collect_locals(L, k);
+            else
+                collect_lhs(L, k);
+        }
+        break;
+    case AST_FUNCTION:
+        break;
+    default:
+        for (int i = 0; i < n->nkids; i++)
+            collect_locals(L, n->kids[i]);
+    }
+    L->depth--;
+}
+
+static void collect_lhs(Lower *L, Node *lhs)
+{
+    if (!lhs)
+        return;
+    if (lhs->kind == AST_IDENT) {
+        if (fe_find_const(L->mod, lhs->name)) {
+            diag_error(L->d, lhs->loc, "cannot assign a value to the constant `%s`", lhs->name);
+            return;
+        }
+        if (find_slot(L, lhs->name) < 0) {
+            int s = add_slot(L, lhs->name, lhs->loc);
+            (void)s;
+        }
+    } else if (lhs->kind == AST_TYPED && lhs->kids[0]) {
+        collect_lhs(L, lhs->kids[0]);
+        int s = lhs->kids[0]->kind == AST_IDENT ? find_slot(L, lhs->kids[0]->name) : -1;
+        if (s >= 0)
+            L->f->slots[s].decl_type = lhs->kids[1];
+    } else if (lhs->kind == AST_TUPLE) {
+        for (int i = 0; i < lhs->nkids; i++)
+            collect_lhs(L, lhs->kids[i]);
+    } else {
+        for (int i = 0; i < lhs->nkids; i++)
+            collect_locals(L, lhs->kids[i]);
+    }
+}
+
+/* ---- expressions ---- */
+
+static int lower_literal(Lower *L, Node *n)
+{
+    int k = emit(L, IR_CONST, n->loc);
+    IrInst *in = &L->f->insts[k];
+    in->lit = n->lit;
+    if (n->kind == AST_FLOAT)
+        in->fval = n->fval;
+    else
+        in->ival = n->ival;
+    if (n->lit == LIT_INT128 || n->lit == LIT_UINT128)
+        diag_error(L->d, n->loc, "128-bit integers are not supported on the device");
+    return k;
+}
+
+static int lower_ident(Lower *L, Node *n)
+{
+    if (!n->qual) {
+        int s = find_slot(L, n->name);
+        if (s >= 0)
+            return emit_slot_read(L, s, n->loc);
+        ConstDef *c = fe_find_const(L->mod, n->name);
+        if (c) {
+            if (++L->depth > 64) {
+                diag_error(L->d, n->loc, "constant `%s` is defined in terms of itself", n->name);
+                L->depth--;
+                return emit_named(L, "nothing", n->loc);
+            }
+            int v = lower_expr(L, c->value);
+            L->depth--;
+            return v;
+        }
+    }
+    return emit_name(L, n->name, n->loc);
+}
+
+/* Short-circuit and conditional expressions produce their value in a temporary slot. */
+static int lower_andor(Lower *L, Node *n)
+{
+    int tmp = temp_slot(L, n->kind == AST_AND ? "and" : "or", n->loc);
+    int lshort = ir_new_label(L->f), lend = ir_new_label(L->f);
+    int a = lower_expr(L, n->kids[0]);
+    if (n->kind == AST_AND) {
+        emit_gotoifnot(L, a, lshort, n->loc);
+        emit_assign(L, tmp, lower_expr(L, n->kids[1]), n->loc);
+        emit_goto(L, lend, n->loc);
+        emit_label(L, lshort, n->loc);
+        emit_assign(L, tmp, emit_named(L, "false", n->loc), n->loc);
+    } else {
+        int lrhs = lshort;
+        emit_gotoifnot(L, a, lrhs, n->loc);
+        emit_assign(L, tmp, emit_named(L, "true", n->loc), n->loc);
+        emit_goto(L, lend, n->loc);
+        emit_label(L, lrhs, n->loc);
+        emit_assign(L, tmp, lower_expr(L, n->kids[1]), n->loc);
+    }
+    emit_label(L, lend, n->loc);
+    return emit_slot_read(L, tmp, n->loc);
+}
+
+static int lower_ternary(Lower *L, Node *n)
+{
+    int tmp = temp_slot(L, "if", n->loc);
+    int lelse = ir_new_label(L->f), lend = ir_new_label(L->f);
+    emit_gotoifnot(L, lower_expr(L, n->kids[0]), lelse, n->loc);
+    emit_assign(L, tmp, lower_expr(L, n->kids[1]), n->loc);
+    emit_goto(L, lend, n->loc);
+    emit_label(L, lelse, n->loc);
+    emit_assign(L, tmp, lower_expr(L, n->kids[2]), n->loc);
+    emit_label(L, lend, n->loc);
+    return emit_slot_read(L, tmp, n->loc);
+}
+
+/* a < b <= c: each operand evaluated once, false as soon as one fails. */
+static int lower_comparison(Lower *L, Node *n)
+{
+    int tmp = temp_slot(L, "cmp", n->loc);
+    int lend = ir_new_label(L->f), lfalse = ir_new_label(L->f);
+    int left = lower_expr(L, n->kids[0]);
+    for (int i = 1; i < n->nkids; i++) {
+        int right = lower_expr(L, n->kids[i]);
+        int args[2] = {left, right};
+        int c = call_named(L, n->ops[i - 1], n->loc, args, 2);
+        if (i == n->nkids - 1) {
+            emit_assign(L, tmp, c, n->loc);
+            emit_goto(L, lend, n->loc);
+        } else {
+            emit_gotoifnot(L, c, lfalse, n->loc);
+        }
+        left = right;
+    }
+    emit_label(L, lfalse, n->loc);
+    emit_assign(L, tmp, emit_named(L, "false", n->loc), n->loc);
+    emit_label(L, lend, n->loc);
+    return emit_slot_read(L, tmp, n->loc);
+}
+
+static int lower_args(Lower *L, Node **kids, int n, int *out, int max)
+{
+    if (n > max) {
+        diag_error(L->d, kids[max]->loc, "too many arguments (at most %d)", max);
+        n = max;
+    }
+    for (int i = 0; i < n; i++)
+        out[i] = lower_expr(L, kids[i]);
+    return n;
+}
+
+static int lower_call(Lower *L, Node *n)
+{
+    Node *callee = n->kids[0];
+    int args[64];
+    int fn;
+    if (callee->kind == AST_IDENT && (callee->qual || find_slot(L, callee->name) < 0) &&
+        !fe_find_const(L->mod, callee->name))
+        fn = emit_name(L, callee->name, callee->loc);
+    else
+        fn = lower_expr(L, callee);
+    int na = lower_args(L, n->kids + 1, n->nkids - 1, args, 62);
+    return emit_call(L, n->loc, fn, args, na);
+}
+
+/* AMDGPU.@atomic A[i] op= v, @atomic A[i] = v, @atomic max(A[i], v). */
+static int lower_atomic(Lower *L, Node *n)
+{
+    static const struct { const char *op, *fn; } ops[] = {
+        {"+", "atomic_add!"}, {"-", "atomic_sub!"}, {"&", "atomic_and!"}, {"|", "atomic_or!"},
+        {"⊻", "atomic_xor!"}, {"xor", "atomic_xor!"}, {"max", "atomic_max!"}, {"min", "atomic_min!"},
+    };
+    Node *e = n->nkids == 1 ? n->kids[0] : NULL;
+    const char *fn = NULL;
+    Node *ref = NULL, *val = NULL;
+    if (e && e->kind == AST_OPASSIGN) {
+        for (int i = 0; i < JK_ARRAY_LEN(ops); i++)
+            if (strcmp(ops[i].op, e->name) == 0)
+                fn = ops[i].fn;
+        ref = e->kids[0];
+        val = e->kids[1];
+    } else if (e && e->kind == AST_ASSIGN) {
+        fn = "atomic_xchg!";
+        ref = e->kids[0];
+        val = e->kids[1];
+    } else if (e && e->kind == AST_CALL && e->nkids == 3 && e->kids[0]->kind == AST_IDENT) {
+        for (int i = 0; i < JK_ARRAY_LEN(ops); i++)
+            if (strcmp(ops[i].op, e->kids[0]->name) == 0)
+                fn = ops[i].fn;
+        ref = e->kids[1];
+        val = e->kids[2];
+    }
+    if (!fn || !ref || ref->kind != AST_REF) {
+        diag_error(L->d, n->loc,
+                   "AMDGPU.@atomic expects `A[i] op= x` (op one of + - & | ⊻), `A[i] = x`, or `max(A[i], x)` / `min(A[i], x)`");
+        return emit_named(L, "nothing", n->loc);
+    }
+    int args[64];
+    int na = lower_args(L, ref->kids, ref->nkids, args, 60);
+    args[na++] = lower_expr(L, val);
+    return call_named(L, fn, n->loc, args, na);
+}
+
+static int lower_macro(Lower *L, Node *n)
+{
+    if (strcmp(n->name, "inbounds") == 0) {
+        if (n->nkids != 1) {
+            diag_error(L->d, n->loc, "@inbounds takes one expression");
+            return emit_named(L, "nothing", n->loc);
+        }
+        L->inbounds++;
+        int v = lower_expr(L, n->kids[0]);
+        L->inbounds--;
+        return v;
+    }
+    if (strcmp(n->name, "ROCStaticLocalArray") == 0 || strcmp(n->name, "ROCDynamicLocalArray") == 0) {
+        if (n->nkids < 2 || n->nkids > 3) {
+            diag_error(L->d, n->loc, "@%s takes (T, dims) or (T, dims, zeroinit)", n->name);
+            return emit_named(L, "nothing", n->loc);
+        }
+        int args[3];
+        args[0] = lower_expr(L, n->kids[0]);
+        args[1] = lower_expr(L, n->kids[1]);
+        args[2] = n->nkids == 3 ? lower_expr(L, n->kids[2]) : emit_named(L, "true", n->loc);
+        return call_named(L, n->name, n->loc, args, 3);
+    }
+    if (strcmp(n->name, "atomic") == 0)
+        return lower_atomic(L, n);
+    if (strcmp(n->name, "inline") == 0 || strcmp(n->name, "noinline") == 0 || strcmp(n->name, "fastmath") == 0 ||
+        strcmp(n->name, "simd") == 0) {
+        if (n->nkids == 1)
+            return lower_expr(L, n->kids[0]);
+    }
+    diag_error(L->d, n->loc, "unsupported macro @%s", n->name);
+    return emit_named(L, "nothing", n->loc);
+}
+
+static void lower_assign_to(Lower *L, Node *lhs, int value, SrcLoc loc);
+
+/* setindex!(A, v, i...) */
+static void lower_setindex(Lower *L, Node *ref, int value, SrcLoc loc)
+{
+    int args[64];
+    args[0] = lower_expr(L, ref->kids[0]);
+    args[1] = value;
+    int na = 2;
+    for (int i = 1; i < ref->nkids && na < 62; i++)
+        args[na++] = lower_expr(L, ref->kids[i]);
+    call_named(L, "setindex!", loc, args, na);
+}
+
+static void lower_assign_to(Lower *L, Node *lhs, int value, SrcLoc loc)
+{
+    switch (lhs->kind) {
+    case AST_IDENT: {
+        int s = find_slot(L, lhs->name);
+        if (s < 0) { /* a constant: reported while collecting locals */
+            return;
+        }
+        emit_assign(L, s, value, loc);
+        return;
+    }
+    case AST_TYPED:
+        if (lhs->kids[0])
+            lower_assign_to(L, lhs->kids[0], value, loc);
+        return;
+    case AST_REF:
+        lower_setindex(L, lhs, value, loc);
+        return;
+    case AST_TUPLE:
+        for (int i = 0; i < lhs->nkids; i++) {
+            int args[2] = {value, emit_const_int(L, i + 1, lhs->kids[i]->loc)};
+            lower_assign_to(L, lhs->kids[i], call_named(L, "getindex", lhs->kids[i]->loc, args, 2), loc);
+        }
+        return;
+    case AST_DOT:
+        diag_error(L->d, lhs->loc, "assigning to a field (`x.%s = ...`) is not supported in kernels", lhs->name);
+        return;
+    default:
+        diag_error(L->d, lhs->loc, "invalid assignment target");
+    }
+}
+
+static int lower_assign(Lower *L, Node *n)
+{
+    Node *lhs = n->kids[0], *rhs = n->kids[1];
+    /* a, b = x, y: evaluate every right-hand side before assigning (a swap works) */
+    if (lhs->kind == AST_TUPLE && rhs->kind == AST_TUPLE && lhs->nkids == rhs->nkids) {
+        int vals[64];
+        int nv = lower_args(L, rhs->kids, rhs->nkids, vals, 64);
+        for (int i = 0; i < nv; i++)
+            lower_assign_to(L, lhs->kids[i], vals[i], n->loc);
+        int t = emit(L, IR_TUPLE, n->loc);
+        ir_set_args(L->a, L->f, t, vals, nv);
+        return t;
+    }
+    int v = lower_expr(L, rhs);
+    lower_assign_to(L, lhs, v, n->loc);
+    return v;
+}
+
+/* x op= v is x = x op v; for A[i] op= v the array and indices are evaluated once. */
+static int lower_opassign(Lower *L, Node *n)
+{
+    Node *lhs = n->kids[0];
+    const char *op = n->name;
+    if (lhs->kind == AST_REF) {
+        int idx[64];
+        int arr = lower_expr(L, lhs->kids[0]);
+        int ni = lower_args(L, lhs->kids + 1, lhs->nkids - 1, idx + 1, 60);
+        idx[0] = arr;
+        int old = call_named(L, "getindex", lhs->loc, idx, ni + 1);
+        int ops[2] = {old, lower_expr(L, n->kids[1])};
+        int nv = call_named(L, op, n->loc, ops, 2);
+        int sargs[64];
+        sargs[0] = arr;
+        sargs[1] = nv;
+        for (int i = 0; i < ni; i++)
+            sargs[i + 2] = idx[i + 1];
+        call_named(L, "setindex!", n->loc, sargs, ni + 2);
+        return nv;
+    }
+    if (lhs->kind != AST_IDENT) {
+        diag_error(L->d, lhs->loc, "invalid target of %s=", op);
+        return emit_named(L, "nothing", n->loc);
+    }
+    int ops[2] = {lower_expr(L, lhs), lower_expr(L, n->kids[1])};
+    int nv = call_named(L, op, n->loc, ops, 2);
+    lower_assign_to(L, lhs, nv, n->loc);
+    return nv;
+}
+
+static int lower_block_value(Lower *L, Node *n);
+
+static int lower_expr(Lower *L, Node *n)
+{
+    if (!n)
+        return emit_named(L, "nothing", L->f->loc);
+    if (++L->depth > 1000) {
+        diag_error(L->d, n->loc, "expression too deeply nested");
+        L->depth--;
+        return emit_named(L, "nothing", n->loc);
+    }
+    int v;
+    switch (n->kind) {
+    case AST_INT:
+    case AST_FLOAT:
+        v = lower_literal(L, n);
+        break;
+    case AST_BOOL:
+        v = emit_named(L, n->ival ? "true" : "false", n->loc);
+        break;
+    case AST_NOTHING:
+        v = emit_named(L, "nothing", n->loc);
+        break;
+    case AST_STRING:
+        diag_error(L->d, n->loc, "strings are not supported in kernels");
+        v = emit_named(L, "nothing", n->loc);
+        break;
+    case AST_IDENT:
+        v = lower_ident(L, n);
+        break;
+    case AST_CALL:
+        v = lower_call(L, n);
+        break;
+    case AST_COMPARISON:
+        v = lower_comparison(L, n);
+        break;
+    case AST_AND:
+    case AST_OR:
+        v = lower_andor(L, n);
+        break;
+    case AST_TERNARY:
+        v = lower_ternary(L, n);
+        break;
+    case AST_REF: {
+        int args[64];
+        args[0] = lower_expr(L, n->kids[0]);
+        int na = lower_args(L, n->kids + 1, n->nkids - 1, args + 1, 60);
+        v = call_named(L, "getindex", n->loc, args, na + 1);
+        break;
+    }
+    case AST_DOT: {
+        int base = lower_expr(L, n->kids[0]);
+        v = emit(L, IR_GETFIELD, n->loc);
+        L->f->insts[v].name = n->name;
+        ir_set_args(L->a, L->f, v, &base, 1);
+        break;
+    }
+    case AST_TUPLE: {
+        int args[64];
+        int na = lower_args(L, n->kids, n->nkids, args, 64);
+        v = emit(L, IR_TUPLE, n->loc);
+        ir_set_args(L->a, L->f, v, args, na);
+        break;
+    }
+    case AST_CURLY:
+        diag_error(L->d, n->loc, "parametric types are not values in kernels");
+        v = emit_named(L, "nothing", n->loc);
+        break;
+    case AST_TYPED: {
+        /* x::T as an expression: a type assertion, checked by inference */
+        int args[2] = {lower_expr(L, n->kids[0]), lower_expr(L, n->kids[1])};
+        v = call_named(L, "typeassert", n->loc, args, 2);
+        break;
+    }
+    case AST_MACROCALL:
+        v = lower_macro(L, n);
+        break;
+    case AST_ASSIGN:
+        v = lower_assign(L, n);
+        break;
+    case AST_OPASSIGN:
+        v = lower_opassign(L, n);
+        break;
+    case AST_BLOCK:
+    case AST_IF:
+        v = lower_block_value(L, n);
+        break;
+    default:
+        lower_stmt(L, n);
+        v = emit_named(L, "nothing", n->loc);
+    }
+    L->depth--;
+    return v;
+}
+
+/* ---- statements ---- */
+
+static void lower_if(Lower *L, Node *n, int result_slot);
+
+static void lower_body(Lower *L, Node *n)
+{
+    if (!n)
+        return;
+    if (n->kind != AST_BLOCK) {
+        lower_stmt(L, n);
+        return;
+    }
+    for (int i = 0; i < n->nkids; i++)
+        lower_stmt(L, n->kids[i]);
+}
+
+/* for v in iter: the hidden counter runs from first(r) to last(r) by step(r);
+ * the loop variable gets the counter's value at the top of each iteration. */
+static void lower_for(Lower *L, Node *n)
+{
+    Node *var = n->kids[0];
+    SrcLoc loc = n->loc;
+    int r = temp_slot(L, "range", loc), cnt = temp_slot(L, "i", loc), stop = temp_slot(L, "stop", loc);
+    emit_assign(L, r, lower_expr(L, n->kids[1]), loc);
+    int rv = emit_slot_read(L, r, loc);
+    int lend = ir_new_label(L->f), ltop = ir_new_label(L->f), lcont = ir_new_label(L->f);
+    emit_gotoifnot(L, call_named(L, "#nonempty", loc, &rv, 1), lend, loc);
+    emit_assign(L, cnt, call_named(L, "first", loc, &rv, 1), loc);
+    emit_assign(L, stop, call_named(L, "last", loc, &rv, 1), loc);
+    emit_label(L, ltop, loc);
+    lower_assign_to(L, var, emit_slot_read(L, cnt, loc), loc);
+    if (L->nloops == JK_ARRAY_LEN(L->loops)) {
+        diag_error(L->d, loc, "loops nested too deeply");
+        return;
+    }
+    L->loops[L->nloops++] = (Loop){lend, lcont};
+    lower_body(L, n->kids[2]);
+    L->nloops--;
+    emit_label(L, lcont, loc);
+    int c = emit_slot_read(L, cnt, loc);
+    int cmp[2] = {c, emit_slot_read(L, stop, loc)};
+    emit_gotoifnot(L, call_named(L, "!=", loc, cmp, 2), lend, loc);
+    int rv2 = emit_slot_read(L, r, loc);
+    int add[2] = {c, call_named(L, "step", loc, &rv2, 1)};
+    emit_assign(L, cnt, call_named(L, "+", loc, add, 2), loc);
+    emit_goto(L, ltop, loc);
+    emit_label(L, lend, loc);
+}
+
+static void lower_while(Lower *L, Node *n)
+{
+    int ltop = ir_new_label(L->f), lend = ir_new_label(L->f);
+    emit_label(L, ltop, n->loc);
+    emit_gotoifnot(L, lower_expr(L, n->kids[0]), lend, n->loc);
+    if (L->nloops == JK_ARRAY_LEN(L->loops)) {
+        diag_error(L->d, n->loc, "loops nested too deeply");
+        return;
+    }
+    L->loops[L->nloops++] = (Loop){lend, ltop};
+    lower_body(L, n->kids[1]);
+    L->nloops--;
+    emit_goto(L, ltop, n->loc);
+    emit_label(L, lend, n->loc);
+}
+
+/* if/elseif/else; when result_slot >= 0 each branch's value goes there (an if used as a value). */
+static void lower_if(Lower *L, Node *n, int result_slot)
+{
+    int lelse = ir_new_label(L->f), lend = ir_new_label(L->f);
+    emit_gotoifnot(L, lower_expr(L, n->kids[0]), lelse, n->loc);
+    if (result_slot >= 0)
+        emit_assign(L, result_slot, lower_block_value(L, n->kids[1]), n->loc);
+    else
+        lower_body(L, n->kids[1]);
+    emit_goto(L, lend, n->loc);
+    emit_label(L, lelse, n->loc);
+    Node *e = n->nkids > 2 ? n->kids[2] : NULL;
+    if (result_slot >= 0)
+        emit_assign(L, result_slot, e ? lower_block_value(L, e) : emit_named(L, "nothing", n->loc), n->loc);
+    else if (e && e->kind == AST_IF)
+        lower_if(L, e, -1);
+    else
+        lower_body(L, e);
+    emit_label(L, lend, n->loc);
+}
+
+/* The value of a block (its last expression) or of an if used as a value. */
+static int lower_block_value(Lower *L, Node *n)
+{
+    if (!n)
+        return emit_named(L, "nothing", L->f->loc);
+    if (n->kind == AST_IF) {
+        int tmp = temp_slot(L, "if", n->loc);
+        lower_if(L, n, tmp);
+        return emit_slot_read(L, tmp, n->loc);
+    }
+    if (n->kind != AST_BLOCK)
+        return lower_expr(L, n);
+    if (n->nkids == 0)
+        return emit_named(L, "nothing", n->loc);
+    for (int i = 0; i < n->nkids - 1; i++)
+        lower_stmt(L, n->kids[i]);
+    return lower_expr(L, n->kids[n->nkids - 1]);
+}
+
+static void lower_stmt(Lower *L, Node *n)
+{
+    if (!n)
+        return;
+    switch (n->kind) {
+    case AST_IF:
+        lower_if(L, n, -1);
+        break;
+    case AST_WHILE:
+        lower_while(L, n);
+        break;
+    case AST_FOR:
+        lower_for(L, n);
+        break;
+    case AST_BLOCK:
+        lower_body(L, n);
+        break;
+    case AST_BREAK:
+    case AST_CONTINUE:
+        if (!L->nloops) {
+            diag_error(L->d, n->loc, "syntax: %s outside a loop", n->kind == AST_BREAK ? "break" : "continue");
+            break;
+        }
+        emit_goto(L, n->kind == AST_BREAK ? L->loops[L->nloops - 1].brk : L->loops[L->nloops - 1].cont, n->loc);
+        /* code after a jump is unreachable; give it a label of its own */
+        emit_label(L, ir_new_label(L->f), n->loc);
+        break;
+    case AST_RETURN: {
+        int v = n->nkids && n->kids[0] ? lower_expr(L, n->kids[0]) : -1;
+        int k = emit(L, IR_RETURN, n->loc);
+        if (v >= 0)
+            ir_set_args(L->a, L->f, k, &v, 1);
+        emit_label(L, ir_new_label(L->f), n->loc);
+        break;
+    }
+    case AST_LOCAL:
+        for (int i = 0; i < n->nkids; i++)
+            if (n->kids[i]->kind == AST_ASSIGN)
+                lower_assign(L, n->kids[i]);
+        break;
+    case AST_FUNCTION:
+        diag_error(L->d, n->loc, "nested function definitions (closures) are not supported in kernels");
+        break;
+    case AST_CONST:
+        diag_error(L->d, n->loc, "`const` is only allowed at top level");
+        break;
+    case AST_MACROCALL:
+        if (strcmp(n->name, "inbounds") == 0 && n->nkids == 1) {
+            L->inbounds++;
+            lower_stmt(L, n->kids[0]);
+            L->inbounds--;
+            break;
+        }
+        lower_expr(L, n);
+        break;
+    default:
+        lower_expr(L, n);
+    }
+}
+
+bool lower_method(FeModule *mod, Method *m, Diags *d)
+{
+    int before = d->nerrors;
+    Arena *a = &mod->arena;
+    Lower L = {.a = a, .d = d, .mod = mod, .m = m};
+    L.f = ir_func_new(a, m->name, m->loc);
+    if (!L.f)
+        return false;
+    Node *body = m->def->kids[1];
+    for (int i = 0; i < m->nparams; i++) {
+        const char *pn = m->params[i].name ? m->params[i].name : arena_printf(a, "#unused%d", i + 1);
+        ir_new_slot(a, L.f, pn, m->params[i].loc);
+        L.f->slots[i].is_param = true;
+    }
+    L.f->nparams = m->nparams;
+    collect_locals(&L, body);
+    int v = lower_block_value(&L, body);
+    int k = emit(&L, IR_RETURN, m->def->loc);
+    ir_set_args(a, L.f, k, &v, 1);
+    m->lowered = L.f;
+    if (a->failed) {
+        diag_plain(d, DIAG_INTERNAL, "out of memory while lowering %s", m->name);
+        return false;
+    }
+    return d->nerrors == before && ir_verify(L.f, d);
+}

@@ -1,1 +1,483 @@
-/* placeholder: being written */
+/* types.c: interning, printing, subtyping and promotion of Julia-like types. */
+#include "types.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct TypeTable {
+    Arena *arena;
+    Type *prims[TY__COUNT];
+    Type **all;
+    int n, cap;
+};
+
+static const struct {
+    const char *name;
+    int bits, flags;
+} prim_info[] = {
+#define X(k, n, b, f) [k] = {n, b, f},
+    JK_PRIMS(X)
+#undef X
+};
+
+static Type *types_add(TypeTable *t, Type proto)
+{
+    Type *ty = arena_alloc(t->arena, sizeof(Type));
+    if (!ty)
+        return NULL;
+    *ty = proto;
+    if (t->n == t->cap) {
+        int cap = t->cap ? t->cap * 2 : 64;
+        Type **all = arena_alloc(t->arena, sizeof(Type *) * (size_t)cap);
+        if (!all)
+            return NULL;
+        if (t->n)
+            memcpy(all, t->all, sizeof(Type *) * (size_t)t->n);
+        t->all = all;
+        t->cap = cap;
+    }
+    ty->id = t->n;
+    t->all[t->n++] = ty;
+    return ty;
+}
+
+TypeTable *types_new(Arena *a)
+{
+    TypeTable *t = arena_alloc(a, sizeof(TypeTable));
+    if (!t)
+        return NULL;
+    t->arena = a;
+    for (int k = 0; k < TY__COUNT; k++) {
+        Type proto = {.kind = (TypeKind)k};
+        if (k <= TY_FLOAT64) {
+            proto.bits = prim_info[k].bits;
+            proto.flags = prim_info[k].flags;
+        }
+        if (k == TY_ABSTRACTARRAY)
+            proto.ndims = -1;
+        t->prims[k] = types_add(t, proto);
+        if (!t->prims[k])
+            return NULL;
+    }
+    return t;
+}
+
+const Type *ty_prim(TypeTable *t, TypeKind k) { return t->prims[k]; }
+
+static bool same_shape(const Type *a, const Type *b)
+{
+    if (a->kind != b->kind || a->ndims != b->ndims || a->step != b->step || a->elem != b->elem ||
+        a->nfields != b->nfields)
+        return false;
+    if ((a->name == NULL) != (b->name == NULL) || (a->name && strcmp(a->name, b->name) != 0))
+        return false;
+    for (int i = 0; i < a->nfields; i++)
+        if (a->fields[i] != b->fields[i])
+            return false;
+    return true;
+}
+
+static const Type *intern(TypeTable *t, Type proto)
+{
+    for (int i = 0; i < t->n; i++)
+        if (same_shape(t->all[i], &proto))
+            return t->all[i];
+    if (proto.nfields) {
+        const Type **f = arena_alloc(t->arena, sizeof(Type *) * (size_t)proto.nfields);
+        if (!f)
+            return NULL;
+        memcpy(f, proto.fields, sizeof(Type *) * (size_t)proto.nfields);
+        proto.fields = f;
+    }
+    if (proto.name)
+        proto.name = arena_strdup(t->arena, proto.name);
+    return types_add(t, proto);
+}
+
+const Type *ty_tuple(TypeTable *t, const Type **fields, int n)
+{
+    return intern(t, (Type){.kind = TY_TUPLE, .fields = fields, .nfields = n});
+}
+const Type *ty_array(TypeTable *t, const Type *elem, int ndims)
+{
+    return intern(t, (Type){.kind = TY_ARRAY, .elem = elem, .ndims = ndims});
+}
+const Type *ty_localarray(TypeTable *t, const Type *elem, int ndims)
+{
+    return intern(t, (Type){.kind = TY_LOCALARRAY, .elem = elem, .ndims = ndims});
+}
+const Type *ty_abstractarray(TypeTable *t, const Type *elem, int ndims)
+{
+    return intern(t, (Type){.kind = TY_ABSTRACTARRAY, .elem = elem, .ndims = ndims});
+}
+const Type *ty_range(TypeTable *t, int step)
+{
+    return intern(t, (Type){.kind = TY_RANGE, .elem = t->prims[TY_INT64], .step = step});
+}
+const Type *ty_function(TypeTable *t, const char *name)
+{
+    return intern(t, (Type){.kind = TY_FUNCTION, .name = name});
+}
+const Type *ty_typeof_type(TypeTable *t, const Type *ty)
+{
+    return intern(t, (Type){.kind = TY_TYPE, .elem = ty});
+}
+const Type *ty_typevar(TypeTable *t, const char *name, const Type *bound)
+{
+    return intern(t, (Type){.kind = TY_TYPEVAR, .name = name, .elem = bound});
+}
+
+static const char *abstract_names[TY__COUNT] = {
+    [TY_NOTHING] = "Nothing", [TY_DIM3] = "@NamedTuple{x::Int64, y::Int64, z::Int64}",
+    [TY_ANY] = "Any", [TY_NUMBER] = "Number", [TY_REAL] = "Real", [TY_INTEGER] = "Integer",
+    [TY_SIGNED] = "Signed", [TY_UNSIGNED] = "Unsigned", [TY_ABSTRACTFLOAT] = "AbstractFloat",
+};
+
+void ty_print(StrBuf *sb, const Type *ty)
+{
+    if (!ty) {
+        sb_puts(sb, "?");
+        return;
+    }
+    if (ty_is_prim(ty)) {
+        sb_puts(sb, prim_info[ty->kind].name);
+        return;
+    }
+    switch (ty->kind) {
+    case TY_TUPLE:
+        sb_puts(sb, "Tuple{");
+        for (int i = 0; i < ty->nfields; i++) {
+            if (i)
+                sb_puts(sb, ", ");
+            ty_print(sb, ty->fields[i]);
+        }
+        sb_puts(sb, "}");
+        return;
+    case TY_ARRAY:
+    case TY_LOCALARRAY:
+        sb_puts(sb, "ROCDeviceArray{");
+        ty_print(sb, ty->elem);
+        sb_printf(sb, ", %d, %d}", ty->ndims, ty->kind == TY_ARRAY ? 1 : 3);
+        return;
+    case TY_RANGE:
+        sb_puts(sb, ty->step ? "StepRange{Int64, Int64}" : "UnitRange{Int64}");
+        return;
+    case TY_FUNCTION:
+        sb_printf(sb, "typeof(%s)", ty->name);
+        return;
+    case TY_TYPE:
+        sb_puts(sb, "Type{");
+        ty_print(sb, ty->elem);
+        sb_puts(sb, "}");
+        return;
+    case TY_ABSTRACTARRAY:
+        sb_puts(sb, "AbstractArray");
+        if (ty->elem || ty->ndims >= 0) {
+            sb_puts(sb, "{");
+            if (ty->elem)
+                ty_print(sb, ty->elem);
+            else
+                sb_puts(sb, "T");
+            if (ty->ndims >= 0)
+                sb_printf(sb, ", %d", ty->ndims);
+            sb_puts(sb, "}");
+        }
+        return;
+    case TY_TYPEVAR:
+        sb_puts(sb, ty->name);
+        return;
+    default:
+        sb_puts(sb, abstract_names[ty->kind] ? abstract_names[ty->kind] : "?");
+    }
+}
+
+const char *ty_name(Arena *a, const Type *ty)
+{
+    StrBuf sb = {0};
+    ty_print(&sb, ty);
+    char *s = arena_strdup(a, sb.data ? sb.data : "?");
+    sb_free(&sb);
+    return s;
+}
+
+bool ty_is_concrete(const Type *t)
+{
+    switch (t->kind) {
+    case TY_ANY: case TY_NUMBER: case TY_REAL: case TY_INTEGER: case TY_SIGNED: case TY_UNSIGNED:
+    case TY_ABSTRACTFLOAT: case TY_ABSTRACTARRAY: case TY_TYPEVAR:
+        return false;
+    case TY_TUPLE:
+        for (int i = 0; i < t->nfields; i++)
+            if (!ty_is_concrete(t->fields[i]))
+                return false;
+        return true;
+    default:
+        return true;
+    }
+}
+
+bool ty_subtype(const Type *a, const Type *b)
+{
+    if (a == b || b->kind == TY_ANY)
+        return true;
+    switch (b->kind) {
+    case TY_NUMBER:
+        return ty_is_prim(a) || a->kind == TY_NUMBER || a->kind == TY_REAL || a->kind == TY_INTEGER ||
+               a->kind == TY_SIGNED || a->kind == TY_UNSIGNED || a->kind == TY_ABSTRACTFLOAT;
+    case TY_REAL:
+        return ty_is_prim(a) || a->kind == TY_REAL || a->kind == TY_INTEGER || a->kind == TY_SIGNED ||
+               a->kind == TY_UNSIGNED || a->kind == TY_ABSTRACTFLOAT;
+    case TY_INTEGER:
+        return ty_is_int(a) || a->kind == TY_SIGNED || a->kind == TY_UNSIGNED;
+    case TY_SIGNED:
+        return ty_is_int(a) && ty_is_signed(a);
+    case TY_UNSIGNED:
+        return ty_is_int(a) && !ty_is_signed(a) && a->kind != TY_BOOL;
+    case TY_ABSTRACTFLOAT:
+        return ty_is_float(a);
+    case TY_ABSTRACTARRAY:
+        if (a->kind != TY_ARRAY && a->kind != TY_LOCALARRAY && a->kind != TY_ABSTRACTARRAY)
+            return false;
+        if (b->ndims >= 0 && a->ndims != b->ndims)
+            return false;
+        if (b->elem && b->elem->kind != TY_TYPEVAR && a->elem != b->elem)
+            return false;
+        if (b->elem && b->elem->kind == TY_TYPEVAR && b->elem->elem && a->elem && !ty_subtype(a->elem, b->elem->elem))
+            return false;
+        return true;
+    case TY_TYPEVAR:
+        return !b->elem || ty_subtype(a, b->elem);
+    case TY_TUPLE:
+        if (a->kind != TY_TUPLE || a->nfields != b->nfields)
+            return false;
+        for (int i = 0; i < a->nfields; i++)
+            if (!ty_subtype(a->fields[i], b->fields[i]))
+                return false;
+        return true;
+    case TY_TYPE:
+        return a->kind == TY_TYPE && (b->elem->kind == TY_TYPEVAR ? ty_subtype(a->elem, b->elem) : a->elem == b->elem);
+    default:
+        return false;
+    }
+}
+
+/* Julia's promotion of primitive numbers: floats win over integers (the
+ * float type is kept); between floats the wider wins; between integers the
+ * wider wins, and at equal width the unsigned one. Bool promotes to the other. */
+const Type *ty_promote(TypeTable *t, const Type *a, const Type *b)
+{
+    if (a == b)
+        return a;
+    if (!ty_is_prim(a) || !ty_is_prim(b))
+        return NULL;
+    if (a->kind == TY_BOOL)
+        return b;
+    if (b->kind == TY_BOOL)
+        return a;
+    if (ty_is_float(a) && ty_is_float(b))
+        return a->bits >= b->bits ? a : b;
+    if (ty_is_float(a))
+        return a;
+    if (ty_is_float(b))
+        return b;
+    if (a->bits != b->bits)
+        return a->bits > b->bits ? a : b;
+    return ty_is_signed(a) ? b : a;
+    (void)t;
+}
+
+int ty_arg_size(const Type *t)
+{
+    if (ty_is_prim(t))
+        return t->bits / 8;
+    if (ty_is_array(t))
+        return 16 + 8 * t->ndims;
+    if (t->kind == TY_TUPLE) {
+        int off = 0;
+        for (int i = 0; i < t->nfields; i++) {
+            int al = ty_arg_align(t->fields[i]);
+            off = (off + al - 1) / al * al + ty_arg_size(t->fields[i]);
+        }
+        int al = ty_arg_align(t);
+        return (off + al - 1) / al * al;
+    }
+    return 0;
+}
+
+int ty_arg_align(const Type *t)
+{
+    if (ty_is_prim(t))
+        return t->bits / 8;
+    if (ty_is_array(t))
+        return 8;
+    if (t->kind == TY_TUPLE) {
+        int al = 1;
+        for (int i = 0; i < t->nfields; i++)
+            if (ty_arg_align(t->fields[i]) > al)
+                al = ty_arg_align(t->fields[i]);
+        return al;
+    }
+    return 1;
+}
+
+/* ---- parsing host types ("Vector{Float32}") ---- */
+
+typedef struct TyParser {
+    TypeTable *t;
+    const char *p;
+    StrBuf *err;
+} TyParser;
+
+static void tp_space(TyParser *tp)
+{
+    while (*tp->p == ' ' || *tp->p == '\t')
+        tp->p++;
+}
+
+static bool tp_ident(TyParser *tp, char *buf, size_t n)
+{
+    tp_space(tp);
+    size_t i = 0;
+    while ((*tp->p >= 'a' && *tp->p <= 'z') || (*tp->p >= 'A' && *tp->p <= 'Z') || (*tp->p >= '0' && *tp->p <= '9') ||
+           *tp->p == '_') {
+        if (i + 1 < n)
+            buf[i++] = *tp->p;
+        tp->p++;
+    }
+    buf[i] = 0;
+    return i > 0;
+}
+
+static const Type *tp_type(TyParser *tp, int depth);
+
+static bool tp_int(TyParser *tp, long *out)
+{
+    tp_space(tp);
+    char *end;
+    long v = strtol(tp->p, &end, 10);
+    if (end == tp->p)
+        return false;
+    tp->p = end;
+    *out = v;
+    return true;
+}
+
+static bool tp_expect(TyParser *tp, char c)
+{
+    tp_space(tp);
+    if (*tp->p != c)
+        return false;
+    tp->p++;
+    return true;
+}
+
+/* The primitive or abstract type named `name`, or NULL. */
+const Type *ty_lookup_name(TypeTable *t, const char *name)
+{
+    for (int k = 0; k <= TY_FLOAT64; k++)
+        if (strcmp(prim_info[k].name, name) == 0)
+            return t->prims[k];
+    static const struct { const char *n; TypeKind k; } more[] = {
+        {"Nothing", TY_NOTHING}, {"Any", TY_ANY}, {"Number", TY_NUMBER}, {"Real", TY_REAL},
+        {"Integer", TY_INTEGER}, {"Signed", TY_SIGNED}, {"Unsigned", TY_UNSIGNED},
+        {"AbstractFloat", TY_ABSTRACTFLOAT}, {"Int", TY_INT64}, {"UInt", TY_UINT64},
+    };
+    for (int i = 0; i < JK_ARRAY_LEN(more); i++)
+        if (strcmp(more[i].n, name) == 0)
+            return t->prims[more[i].k];
+    return NULL;
+}
+
+static const Type *tp_type(TyParser *tp, int depth)
+{
+    char name[64];
+    if (depth > 16 || !tp_ident(tp, name, sizeof name)) {
+        sb_printf(tp->err, "expected a type name at \"%s\"", tp->p);
+        return NULL;
+    }
+    const Type *prim = ty_lookup_name(tp->t, name);
+    if (prim) {
+        if (!ty_is_concrete(prim)) {
+            sb_printf(tp->err, "%s is an abstract type; a host argument needs a concrete type", name);
+            return NULL;
+        }
+        return prim;
+    }
+    bool vec = strcmp(name, "Vector") == 0, mat = strcmp(name, "Matrix") == 0;
+    if (vec || mat || strcmp(name, "Array") == 0 || strcmp(name, "ROCArray") == 0 ||
+        strcmp(name, "ROCVector") == 0 || strcmp(name, "ROCMatrix") == 0) {
+        vec = vec || strcmp(name, "ROCVector") == 0;
+        mat = mat || strcmp(name, "ROCMatrix") == 0;
+        if (!tp_expect(tp, '{')) {
+            sb_printf(tp->err, "%s needs an element type: %s{Float32}", name, name);
+            return NULL;
+        }
+        const Type *elem = tp_type(tp, depth + 1);
+        if (!elem)
+            return NULL;
+        if (!ty_is_prim(elem)) {
+            sb_printf(tp->err, "array elements must be a primitive number type (Bool, Int8..UInt64, Float16..Float64)");
+            return NULL;
+        }
+        long nd = vec ? 1 : mat ? 2 : -1;
+        if (tp_expect(tp, ',')) {
+            long v;
+            if (!tp_int(tp, &v) || v < 1 || v > 8 || (nd > 0 && v != nd)) {
+                sb_printf(tp->err, "bad number of dimensions in %s (1 to 8)", name);
+                return NULL;
+            }
+            nd = v;
+        }
+        if (nd < 0) {
+            sb_printf(tp->err, "Array needs its number of dimensions: Array{T,N}");
+            return NULL;
+        }
+        if (!tp_expect(tp, '}')) {
+            sb_printf(tp->err, "expected '}' in %s type", name);
+            return NULL;
+        }
+        return ty_array(tp->t, elem, (int)nd);
+    }
+    if (strcmp(name, "Tuple") == 0) {
+        const Type *fields[16];
+        int n = 0;
+        if (!tp_expect(tp, '{')) {
+            sb_printf(tp->err, "Tuple needs its field types: Tuple{Int64, Float32}");
+            return NULL;
+        }
+        tp_space(tp);
+        if (*tp->p != '}') {
+            do {
+                if (n == 16) {
+                    sb_printf(tp->err, "too many tuple fields");
+                    return NULL;
+                }
+                if (!(fields[n++] = tp_type(tp, depth + 1)))
+                    return NULL;
+            } while (tp_expect(tp, ','));
+        }
+        if (!tp_expect(tp, '}')) {
+            sb_printf(tp->err, "expected '}' in Tuple type");
+            return NULL;
+        }
+        return ty_tuple(tp->t, fields, n);
+    }
+    sb_printf(tp->err, "unknown type \"%s\"", name);
+    return NULL;
+}
+
+const Type *ty_parse(TypeTable *t, const char *text, StrBuf *err)
+{
+    StrBuf local = {0};
+    TyParser tp = {t, text, err ? err : &local};
+    const Type *ty = tp_type(&tp, 0);
+    if (ty) {
+        tp_space(&tp);
+        if (*tp.p) {
+            sb_printf(tp.err, "unexpected \"%s\" after the type", tp.p);
+            ty = NULL;
+        }
+    }
+    sb_free(&local);
+    return ty;
+}

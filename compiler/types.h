@@ -98,6 +98,8 @@ const Type *ty_promote(TypeTable *t, const Type *a, const Type *b);
  * Arrays become TY_ARRAY (the device-side view). Returns NULL and writes a
  * message to err (if not NULL) on failure. */
 const Type *ty_parse(TypeTable *t, const char *text, StrBuf *err);
+/* A primitive or abstract type by Julia name ("Float32", "Integer", "Int"), or NULL. */
+const Type *ty_lookup_name(TypeTable *t, const char *name);
 
 /* Size and alignment of a value of a concrete type as passed in kernel
  * arguments (see docs/abi.md): primitives their natural size, arrays

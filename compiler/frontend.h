@@ -1,0 +1,64 @@
+/* frontend.h: a loaded source (its methods and constants) and one
+ * compilation's specialisations. The pipeline in api.c drives these. */
+#ifndef JUKE_FRONTEND_H
+#define JUKE_FRONTEND_H
+
+#include "ir.h"
+
+/* A parsed and lowered source file. Read-only once loaded, so several
+ * compilations (and threads) may use it at once. */
+typedef struct FeModule {
+    Arena arena;
+    SrcFile file;
+    Node *ast;
+    GenericFunc **funcs;
+    int nfuncs;
+    ConstDef **consts;
+    int nconsts;
+} FeModule;
+
+/* Parse, collect methods and constants, lower every method. On errors,
+ * returns NULL with every error found in d. */
+FeModule *fe_load(const char *name, const char *text, size_t len, Diags *d);
+void fe_module_free(FeModule *m);
+GenericFunc *fe_find_func(const FeModule *m, const char *name);
+ConstDef *fe_find_const(const FeModule *m, const char *name);
+
+/* One compilation: the types and specialisations inferred for one entry
+ * signature. Everything lives in its arena. */
+typedef struct FeCompilation {
+    Arena arena;
+    TypeTable *types;
+    const FeModule *mod;
+    Diags *diags;
+    Spec **specs;         /* specs[0] is the entry */
+    int nspecs, cap;
+    Spec **stack;         /* the inference stack, to find recursion */
+    int depth;
+} FeCompilation;
+
+FeCompilation *fe_compilation_new(const FeModule *m, Diags *d);
+void fe_compilation_free(FeCompilation *c);
+/* Infer the entry function for concrete argument types: dispatch, then
+ * inference of it and every function it calls. NULL on errors (in diags). */
+Spec *fe_specialize(FeCompilation *c, const char *fname, const Type **argtypes, int nargs, SrcLoc callsite);
+/* Print the typed IR of every specialisation, entry first. */
+void fe_print_typed(StrBuf *sb, FeCompilation *c);
+
+/* lower.c: lower one method's body into m->lowered. */
+bool lower_method(FeModule *mod, Method *m, Diags *d);
+
+/* infer.c */
+Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, int nargs, SrcLoc loc);
+/* Convert a type expression in source (Float32, Vector{T}, AbstractArray{T,2}) to a type,
+ * with the method's type variables bound in tvars/tvals (NULL values = unbound). */
+const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars, const Type **tvals, int ntvars,
+                            bool quiet);
+
+/* Constant folding over IR values (literals and + - * ÷ << of them). */
+bool infer_const_int(const IrFunc *f, int v, int64_t *out, int depth);
+/* The constant dims of a local array (an integer or a tuple): the count, or -1. */
+int infer_const_dims(const IrFunc *f, int v, int64_t *dims, int max);
+bool infer_is_builtin(const char *name);
+
+#endif
