@@ -526,7 +526,7 @@ static LLVMValueRef emit_atomic(CG *g, IrInst *in)
     if (!fn) {
         bool gpu = g->ops->needs_state_param == false;
         snprintf(text, sizeof text,
-                 "define internal %s @%s(ptr addrspace(%u) %%p, %s %%v) alwaysinline {\n"
+                 "define hidden %s @%s(ptr addrspace(%u) %%p, %s %%v) alwaysinline {\n"
                  "  %%o = atomicrmw %s ptr addrspace(%u) %%p, %s %%v %s monotonic, align %u\n"
                  "  ret %s %%o\n}\n",
                  tyname, name, as, tyname, op, as, tyname, gpu ? "syncscope(\"agent\")" : "", elem_align(elem), tyname);
@@ -544,6 +544,8 @@ static LLVMValueRef emit_atomic(CG *g, IrInst *in)
         LLVMSetTarget(m2, LLVMGetTarget(g->mod));
         LLVMLinkModules2(g->mod, m2);
         fn = LLVMGetNamedFunction(g->mod, name);
+        if (fn)
+            LLVMSetLinkage(fn, LLVMInternalLinkage);
     }
     LLVMDisposeMessage(tyname);
     LLVMTypeRef pt[2] = {LLVMPointerTypeInContext(g->ctx, as), mem_t(g, elem)};

@@ -1,1 +1,605 @@
-/* placeholder: being written */
+/* llvm_pipeline.c: the LLVM steps every target shares: target
+ * initialisation, optimisation, verification, printing, emission into
+ * memory, bitcode-library linking, and running ld.lld as a child process
+ * without leaving files behind. Also the processor lists of the targets. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/IRReader.h>
+#include <llvm-c/Linker.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "juke_config.h"
+#include "target.h"
+
+extern char **environ;
+
+/* ---- processors ----------------------------------------------------------
+ * One comma-separated literal per target: it is both the list printed in
+ * "unknown target" errors and what target_proc_known searches. The targets
+ * keep their per-processor details in their own files. */
+static const char amdgpu_known[] =
+    "gfx906, gfx908, gfx90a, gfx940, gfx941, gfx942, gfx1030, gfx1100, gfx1101, gfx1102, gfx1200, gfx1201";
+static const char nvptx_known[] =
+    "sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a";
+static const char cpu_known[] =
+    "native, x86-64, x86-64-v2, x86-64-v3, x86-64-v4, haswell, broadwell, skylake, skylake-avx512, "
+    "cascadelake, icelake-server, sapphirerapids, znver1, znver2, znver3, znver4";
+
+const char *target_known_procs(TargetKind kind) {
+    switch (kind) {
+    case TARGET_AMDGPU: return amdgpu_known;
+    case TARGET_NVPTX: return nvptx_known;
+    case TARGET_CPU: return cpu_known;
+    }
+    return "";
+}
+
+bool target_proc_known(TargetKind kind, const char *proc) {
+    if (!proc || !*proc) return false;
+    size_t n = strlen(proc);
+    const char *p = target_known_procs(kind);
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        if (len == n && memcmp(p, proc, n) == 0) return true;
+        p += len;
+        while (*p == ',' || *p == ' ') p++;
+    }
+    if (kind == TARGET_CPU) {
+        /* the host's own CPU is always known, whatever LLVM calls it */
+        char *host = LLVMGetHostCPUName();
+        bool same = host && strcmp(host, proc) == 0;
+        LLVMDisposeMessage(host);
+        return same;
+    }
+    return false;
+}
+
+/* ---- target initialisation -------------------------------------------- */
+static void init_targets_once(void) {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmPrinter();
+    LLVMInitializeAMDGPUAsmParser();
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+    LLVMInitializeX86TargetInfo();
+    LLVMInitializeX86Target();
+    LLVMInitializeX86TargetMC();
+    LLVMInitializeX86AsmPrinter();
+    LLVMInitializeX86AsmParser();
+}
+
+/* LLVM's target registry is process-wide; registering is idempotent but not
+ * thread-safe, hence once per process. */
+void llvm_init_targets(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, init_targets_once);
+}
+
+bool llvm_create_target_machine(TargetCtx *tc, const char *triple, const char *cpu, const char *features,
+                                LLVMRelocMode reloc) {
+    llvm_init_targets();
+    LLVMTargetRef target = NULL;
+    char *err = NULL;
+    if (LLVMGetTargetFromTriple(triple, &target, &err)) {
+        diag_plain(tc->diags, DIAG_INTERNAL, "LLVM has no target for %s: %s", triple, err ? err : "?");
+        LLVMDisposeMessage(err);
+        return false;
+    }
+    LLVMCodeGenOptLevel lvl = tc->opts->opt_level <= 0   ? LLVMCodeGenLevelNone
+                              : tc->opts->opt_level == 1 ? LLVMCodeGenLevelLess
+                              : tc->opts->opt_level == 2 ? LLVMCodeGenLevelDefault
+                                                         : LLVMCodeGenLevelAggressive;
+    tc->tm = LLVMCreateTargetMachine(target, triple, cpu, features ? features : "", lvl, reloc,
+                                     LLVMCodeModelDefault);
+    if (!tc->tm) {
+        diag_plain(tc->diags, DIAG_INTERNAL, "cannot create an LLVM target machine for %s (%s)", triple, cpu);
+        return false;
+    }
+    LLVMSetTarget(tc->mod, triple);
+    LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tc->tm);
+    LLVMSetModuleDataLayout(tc->mod, dl);
+    LLVMDisposeTargetData(dl);
+    return true;
+}
+
+LLVMValueRef llvm_intrinsic(TargetCtx *tc, const char *name, LLVMTypeRef *overloads, unsigned n,
+                            LLVMTypeRef *fty) {
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    if (!id) return NULL;
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(tc->mod, id, overloads, n);
+    if (fty) *fty = LLVMIntrinsicGetType(tc->llctx, id, overloads, n);
+    return f;
+}
+
+LLVMValueRef llvm_declare(TargetCtx *tc, const char *name, LLVMTypeRef fty) {
+    LLVMValueRef f = LLVMGetNamedFunction(tc->mod, name);
+    if (!f) f = LLVMAddFunction(tc->mod, name, fty);
+    return f;
+}
+
+LLVMValueRef llvm_math_half_wrapper(TargetCtx *tc, const char *name, LLVMValueRef fcallee, LLVMTypeRef ffty,
+                                    LLVMTypeRef *fty) {
+    LLVMTypeRef h = LLVMHalfTypeInContext(tc->llctx), f = LLVMFloatTypeInContext(tc->llctx);
+    unsigned n = LLVMCountParamTypes(ffty);
+    LLVMTypeRef fparams[4], hparams[4];
+    if (n > 4) return NULL;
+    LLVMGetParamTypes(ffty, fparams);
+    for (unsigned i = 0; i < n; i++) hparams[i] = fparams[i] == f ? h : fparams[i];
+    LLVMTypeRef hty = LLVMFunctionType(h, hparams, n, 0);
+    *fty = hty;
+    char wname[96];
+    snprintf(wname, sizeof wname, "__juke_%s_f16", name);
+    LLVMValueRef w = LLVMGetNamedFunction(tc->mod, wname);
+    if (w) return w;
+    w = LLVMAddFunction(tc->mod, wname, hty);
+    LLVMSetLinkage(w, LLVMInternalLinkage);
+    unsigned kind = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+    LLVMAddAttributeAtIndex(w, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(tc->llctx, kind, 0));
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(tc->llctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(tc->llctx, w, "entry"));
+    LLVMValueRef args[4];
+    for (unsigned i = 0; i < n; i++) {
+        LLVMValueRef p = LLVMGetParam(w, i);
+        args[i] = hparams[i] == h ? LLVMBuildFPExt(b, p, f, "") : p;
+    }
+    LLVMValueRef r = LLVMBuildCall2(b, ffty, fcallee, args, n, "");
+    LLVMBuildRet(b, LLVMBuildFPTrunc(b, r, h, ""));
+    LLVMDisposeBuilder(b);
+    return w;
+}
+
+/* ---- optimisation, verification, printing ------------------------------ */
+bool llvm_optimize(TargetCtx *tc, int opt_level) {
+    /* O0 still inlines alwaysinline helpers; globaldce drops the internalised
+     * library functions nothing calls (higher levels do both themselves). */
+    const char *passes = opt_level <= 0   ? "always-inline,globaldce"
+                         : opt_level == 1 ? "default<O1>"
+                         : opt_level == 2 ? "default<O2>"
+                                          : "default<O3>";
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(tc->mod, passes, tc->tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (e) {
+        char *msg = LLVMGetErrorMessage(e);
+        diag_plain(tc->diags, DIAG_INTERNAL, "LLVM optimisation (%s) failed: %s", passes, msg);
+        LLVMDisposeErrorMessage(msg);
+        return false;
+    }
+    return true;
+}
+
+bool llvm_verify(TargetCtx *tc) {
+    char *msg = NULL;
+    if (LLVMVerifyModule(tc->mod, LLVMReturnStatusAction, &msg)) {
+        size_t n = msg ? strlen(msg) : 0;
+        while (n && msg[n - 1] == '\n') msg[--n] = 0;
+        diag_plain(tc->diags, DIAG_INVALID_IR, "LLVM IR verification failed:\n%s", msg ? msg : "");
+        LLVMDisposeMessage(msg);
+        return false;
+    }
+    LLVMDisposeMessage(msg);
+    return true;
+}
+
+static char *dup_llvm_message(char *s) {
+    char *r = s ? strdup(s) : NULL;
+    LLVMDisposeMessage(s);
+    return r;
+}
+
+char *llvm_module_text(LLVMModuleRef m) { return dup_llvm_message(LLVMPrintModuleToString(m)); }
+char *llvm_function_text(LLVMValueRef fn) { return dup_llvm_message(LLVMPrintValueToString(fn)); }
+
+/* The buffer is NUL-terminated (assembly is text); *size excludes the NUL. */
+bool llvm_emit_to_memory(TargetCtx *tc, LLVMCodeGenFileType kind, uint8_t **data, size_t *size) {
+    char *err = NULL;
+    LLVMMemoryBufferRef buf = NULL;
+    *data = NULL;
+    *size = 0;
+    if (LLVMTargetMachineEmitToMemoryBuffer(tc->tm, tc->mod, kind, &err, &buf)) {
+        diag_plain(tc->diags, DIAG_INTERNAL, "LLVM %s emission failed: %s",
+                   kind == LLVMAssemblyFile ? "assembly" : "object", err ? err : "?");
+        LLVMDisposeMessage(err);
+        return false;
+    }
+    size_t n = LLVMGetBufferSize(buf);
+    uint8_t *p = malloc(n + 1);
+    if (!p) {
+        LLVMDisposeMemoryBuffer(buf);
+        diag_plain(tc->diags, DIAG_INTERNAL, "out of memory");
+        return false;
+    }
+    memcpy(p, LLVMGetBufferStart(buf), n);
+    p[n] = 0;
+    LLVMDisposeMemoryBuffer(buf);
+    *data = p;
+    *size = n;
+    return true;
+}
+
+/* ---- ld.lld as a child process -------------------------------------------
+ * With memfd_create: the object goes into a memfd the child sees as fd 3
+ * (/dev/fd/3), ld.lld writes the output to stdout ("-o -") and its messages
+ * to stderr, both memfds; nothing touches the file system. Without memfd:
+ * a private mkdtemp directory, emptied and removed on every path. All fds
+ * are close-on-exec in this process so concurrent spawns from other threads
+ * do not inherit them; posix_spawn's dup2 clears the flag in the child. */
+
+static int memfd_high(const char *name) {
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd < 0) return -1;
+    if (fd < 10) { /* keep clear of 0..3, which the child's dup2s use */
+        int hi = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+        close(fd);
+        fd = hi;
+    }
+    return fd;
+}
+
+static bool write_all(int fd, const uint8_t *p, size_t n) {
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+/* Read the whole file behind fd from its start into a malloc'd buffer
+ * (NUL-terminated, *n excludes the NUL). */
+static uint8_t *read_all_fd(int fd, size_t *n) {
+    struct stat st;
+    *n = 0;
+    if (fstat(fd, &st) != 0 || lseek(fd, 0, SEEK_SET) < 0) return NULL;
+    size_t sz = (size_t)st.st_size, got = 0;
+    uint8_t *p = malloc(sz + 1);
+    if (!p) return NULL;
+    while (got < sz) {
+        ssize_t r = read(fd, p + got, sz - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    p[got] = 0;
+    *n = got;
+    return p;
+}
+
+/* argv: ld.lld -shared [extra...] -o OUT IN */
+static int build_argv(const char **argv, int max, const char *const *extra, const char *outpath,
+                      const char *inpath) {
+    int n = 0;
+    argv[n++] = JUKE_LD_LLD;
+    argv[n++] = "-shared";
+    for (int i = 0; extra && extra[i] && n < max - 5; i++) argv[n++] = extra[i];
+    argv[n++] = "-o";
+    argv[n++] = outpath;
+    argv[n++] = inpath;
+    argv[n] = NULL;
+    return n;
+}
+
+/* Spawn ld.lld and wait. Returns false with a message in *why when it could
+ * not run or failed; stderr_fd holds what it printed. */
+static bool run_lld(TargetCtx *tc, const char **argv, posix_spawn_file_actions_t *fa, int stderr_fd) {
+    pid_t pid;
+    int rc = posix_spawn(&pid, JUKE_LD_LLD, fa, NULL, (char *const *)argv, environ);
+    if (rc != 0) {
+        if (rc == ENOENT)
+            diag_plain(tc->diags, DIAG_USER, "the linker ld.lld was not found at %s (install lld-19)", JUKE_LD_LLD);
+        else
+            diag_plain(tc->diags, DIAG_INTERNAL, "cannot run %s: %s", JUKE_LD_LLD, strerror(rc));
+        return false;
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            diag_plain(tc->diags, DIAG_INTERNAL, "waiting for %s: %s", JUKE_LD_LLD, strerror(errno));
+            return false;
+        }
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
+    size_t n = 0;
+    uint8_t *msg = stderr_fd >= 0 ? read_all_fd(stderr_fd, &n) : NULL;
+    while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r')) msg[--n] = 0;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && n == 0)
+        diag_plain(tc->diags, DIAG_USER, "the linker ld.lld could not be started from %s", JUKE_LD_LLD);
+    else
+        diag_plain(tc->diags, DIAG_INTERNAL, "ld.lld failed (%s %d): %s", WIFEXITED(status) ? "exit status" : "signal",
+                   WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), n ? (char *)msg : "(no message)");
+    free(msg);
+    return false;
+}
+
+static bool link_with_memfd(TargetCtx *tc, const uint8_t *obj, size_t objsize, const char *const *extra,
+                            uint8_t **out, size_t *outsize, bool *unavailable) {
+    int infd = memfd_high("juke-obj"), outfd = -1, errfd = -1;
+    bool ok = false;
+    *unavailable = infd < 0;
+    if (infd < 0) return false;
+    outfd = memfd_high("juke-so");
+    errfd = memfd_high("juke-lld-err");
+    if (outfd < 0 || errfd < 0) {
+        *unavailable = true;
+        goto done;
+    }
+    if (!write_all(infd, obj, objsize)) {
+        diag_plain(tc->diags, DIAG_INTERNAL, "writing the object for ld.lld: %s", strerror(errno));
+        goto done;
+    }
+    const char *argv[64];
+    build_argv(argv, 64, extra, "-", "/dev/fd/3");
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, outfd, 1);
+    posix_spawn_file_actions_adddup2(&fa, errfd, 2);
+    posix_spawn_file_actions_adddup2(&fa, infd, 3);
+    ok = run_lld(tc, argv, &fa, errfd);
+    posix_spawn_file_actions_destroy(&fa);
+    if (ok) {
+        *out = read_all_fd(outfd, outsize);
+        if (!*out || *outsize == 0) {
+            diag_plain(tc->diags, DIAG_INTERNAL, "ld.lld produced no output");
+            free(*out);
+            *out = NULL;
+            ok = false;
+        }
+    }
+done:
+    if (infd >= 0) close(infd);
+    if (outfd >= 0) close(outfd);
+    if (errfd >= 0) close(errfd);
+    return ok;
+}
+
+static bool link_with_tmpdir(TargetCtx *tc, const uint8_t *obj, size_t objsize, const char *const *extra,
+                             uint8_t **out, size_t *outsize) {
+    const char *base = getenv("TMPDIR");
+    char dir[512], in[600], so[600], errp[600];
+    snprintf(dir, sizeof dir, "%s/juke-lld-XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(dir)) {
+        diag_plain(tc->diags, DIAG_INTERNAL, "cannot create a temporary directory for ld.lld: %s", strerror(errno));
+        return false;
+    }
+    snprintf(in, sizeof in, "%s/in.o", dir);
+    snprintf(so, sizeof so, "%s/out.so", dir);
+    snprintf(errp, sizeof errp, "%s/err.txt", dir);
+    bool ok = false;
+    int infd = open(in, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    int errfd = open(errp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (infd < 0 || errfd < 0 || !write_all(infd, obj, objsize)) {
+        diag_plain(tc->diags, DIAG_INTERNAL, "writing the object for ld.lld: %s", strerror(errno));
+        goto done;
+    }
+    const char *argv[64];
+    build_argv(argv, 64, extra, so, in);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, errfd, 2);
+    ok = run_lld(tc, argv, &fa, errfd);
+    posix_spawn_file_actions_destroy(&fa);
+    if (ok) {
+        int sofd = open(so, O_RDONLY | O_CLOEXEC);
+        *out = sofd >= 0 ? read_all_fd(sofd, outsize) : NULL;
+        if (sofd >= 0) close(sofd);
+        if (!*out) {
+            diag_plain(tc->diags, DIAG_INTERNAL, "cannot read ld.lld's output");
+            ok = false;
+        }
+    }
+done:
+    if (infd >= 0) close(infd);
+    if (errfd >= 0) close(errfd);
+    unlink(in);
+    unlink(so);
+    unlink(errp);
+    rmdir(dir);
+    return ok;
+}
+
+/* extra_args: NULL or a NULL-terminated list placed after "-shared". */
+bool lld_link_shared(TargetCtx *tc, const uint8_t *obj, size_t objsize, const char *const *extra_args,
+                     uint8_t **out, size_t *outsize) {
+    *out = NULL;
+    *outsize = 0;
+    if (access(JUKE_LD_LLD, X_OK) != 0) {
+        diag_plain(tc->diags, DIAG_USER, "the linker ld.lld was not found at %s (install lld-19)", JUKE_LD_LLD);
+        return false;
+    }
+    /* JUKE_LLD_NO_MEMFD forces the temporary-directory path (for tests) */
+    const char *nomemfd = getenv("JUKE_LLD_NO_MEMFD");
+    bool unavailable = nomemfd && *nomemfd && *nomemfd != '0';
+    if (!unavailable && link_with_memfd(tc, obj, objsize, extra_args, out, outsize, &unavailable)) return true;
+    if (!unavailable) return false;
+    return link_with_tmpdir(tc, obj, objsize, extra_args, out, outsize);
+}
+
+/* ---- bitcode libraries ------------------------------------------------- */
+typedef struct NameList {
+    char **names;
+    int len, cap;
+} NameList;
+
+static bool names_push(NameList *l, const char *s, size_t n) {
+    if (l->len == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 256;
+        char **p = realloc(l->names, (size_t)cap * sizeof *p);
+        if (!p) return false;
+        l->names = p;
+        l->cap = cap;
+    }
+    char *c = strndup(s, n);
+    if (!c) return false;
+    l->names[l->len++] = c;
+    return true;
+}
+
+static void names_free(NameList *l) {
+    for (int i = 0; i < l->len; i++) free(l->names[i]);
+    free(l->names);
+}
+
+static bool is_kernel_cc(LLVMValueRef f) {
+    unsigned cc = LLVMGetFunctionCallConv(f);
+    return cc == LLVMAMDGPUKERNELCallConv || cc == LLVMPTXKernelCallConv;
+}
+
+/* Internalise a library definition so that the optimiser drops it unless it
+ * is used, and let it inline into the kernel: the libraries were built for a
+ * generic processor, and an inliner refuses callees whose target-cpu or
+ * target-features are not a subset of the caller's. Local linkage needs
+ * default visibility. */
+static void adopt_library_global(LLVMValueRef g, bool is_fn) {
+    if (LLVMIsDeclaration(g)) return;
+    if (is_fn && is_kernel_cc(g)) return;
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+    LLVMSetVisibility(g, LLVMDefaultVisibility);
+    if (is_fn) {
+        LLVMRemoveStringAttributeAtIndex(g, LLVMAttributeFunctionIndex, "target-cpu", 10);
+        LLVMRemoveStringAttributeAtIndex(g, LLVMAttributeFunctionIndex, "target-features", 15);
+    }
+}
+
+bool llvm_link_bitcode_file(TargetCtx *tc, const char *path, bool only_needed) {
+    LLVMMemoryBufferRef buf = NULL;
+    char *err = NULL;
+    if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &err)) {
+        diag_plain(tc->diags, DIAG_USER, "cannot read the device library %s: %s", path, err ? err : "?");
+        LLVMDisposeMessage(err);
+        return false;
+    }
+    LLVMModuleRef lib = NULL;
+    bool bad = LLVMParseBitcodeInContext2(tc->llctx, buf, &lib);
+    LLVMDisposeMemoryBuffer(buf);
+    if (bad || !lib) {
+        diag_plain(tc->diags, DIAG_USER, "the device library %s is not valid LLVM bitcode", path);
+        return false;
+    }
+    /* Match the module so the linker does not warn about (harmless) layout
+     * or triple differences, e.g. libraries built by an older clang. */
+    LLVMSetTarget(lib, LLVMGetTarget(tc->mod));
+    LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(tc->mod));
+    /* Remember what the library defines: LLVMLinkModules2 consumes it. */
+    NameList fns = {0}, globals = {0};
+    bool oom = false;
+    for (LLVMValueRef f = LLVMGetFirstFunction(lib); f; f = LLVMGetNextFunction(f)) {
+        size_t n;
+        const char *s = LLVMGetValueName2(f, &n);
+        if (!LLVMIsDeclaration(f) && !names_push(&fns, s, n)) oom = true;
+    }
+    for (LLVMValueRef g = LLVMGetFirstGlobal(lib); g; g = LLVMGetNextGlobal(g)) {
+        size_t n;
+        const char *s = LLVMGetValueName2(g, &n);
+        if (!LLVMIsDeclaration(g) && !names_push(&globals, s, n)) oom = true;
+    }
+    if (oom) {
+        names_free(&fns);
+        names_free(&globals);
+        LLVMDisposeModule(lib);
+        diag_plain(tc->diags, DIAG_INTERNAL, "out of memory");
+        return false;
+    }
+    if (LLVMLinkModules2(tc->mod, lib)) {
+        names_free(&fns);
+        names_free(&globals);
+        diag_plain(tc->diags, DIAG_INTERNAL, "linking the device library %s failed", path);
+        return false;
+    }
+    if (only_needed) {
+        for (int i = 0; i < fns.len; i++) {
+            LLVMValueRef f = LLVMGetNamedFunction(tc->mod, fns.names[i]);
+            if (f) adopt_library_global(f, true);
+        }
+        for (int i = 0; i < globals.len; i++) {
+            LLVMValueRef g = LLVMGetNamedGlobal(tc->mod, globals.names[i]);
+            if (g) adopt_library_global(g, false);
+        }
+    }
+    names_free(&fns);
+    names_free(&globals);
+    return true;
+}
+
+bool llvm_module_calls_prefix(LLVMModuleRef m, const char *prefix) {
+    size_t pn = strlen(prefix);
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        size_t n;
+        const char *s = LLVMGetValueName2(f, &n);
+        if (n >= pn && memcmp(s, prefix, pn) == 0 && LLVMIsDeclaration(f) && LLVMGetFirstUse(f)) return true;
+    }
+    return false;
+}
+
+bool llvm_link_ir_text(TargetCtx *tc, const char *name, const char *ir) {
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), name);
+    LLVMModuleRef m = NULL;
+    char *err = NULL;
+    if (LLVMParseIRInContext(tc->llctx, buf, &m, &err)) { /* consumes buf */
+        diag_plain(tc->diags, DIAG_INTERNAL, "parsing the built-in IR %s: %s", name, err ? err : "?");
+        LLVMDisposeMessage(err);
+        return false;
+    }
+    LLVMSetTarget(m, LLVMGetTarget(tc->mod));
+    LLVMSetDataLayout(m, LLVMGetDataLayoutStr(tc->mod));
+    if (LLVMLinkModules2(tc->mod, m)) {
+        diag_plain(tc->diags, DIAG_INTERNAL, "linking the built-in IR %s failed", name);
+        return false;
+    }
+    return true;
+}
+
+/* Shared by every target: math functions LLVM lowers well everywhere. */
+LLVMValueRef llvm_math_intrinsic(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty) {
+    static const struct { const char *jl, *llvm; } map[] = {
+        {"sqrt", "llvm.sqrt"},   {"abs", "llvm.fabs"},       {"fabs", "llvm.fabs"},   {"floor", "llvm.floor"},
+        {"ceil", "llvm.ceil"},   {"trunc", "llvm.trunc"},    {"round", "llvm.roundeven"},
+        {"fma", "llvm.fma"},     {"muladd", "llvm.fmuladd"}, {"copysign", "llvm.copysign"},
+    };
+    for (int i = 0; i < JK_ARRAY_LEN(map); i++)
+        if (strcmp(map[i].jl, name) == 0) return llvm_intrinsic(tc, map[i].llvm, &ty, 1, fty);
+    return NULL;
+}
+
+/* Julia name -> number of float arguments (powi: 1 float + i32); 0 unknown. */
+int llvm_math_arity(const char *name) {
+    static const char *const unary[] = {"sin",   "cos",  "tan",   "asin", "acos",  "atan",  "sinh",
+                                        "cosh",  "tanh", "exp",   "exp2", "exp10", "expm1", "log",
+                                        "log2",  "log10", "log1p", "cbrt", "sqrt", "asinh", "acosh",
+                                        "atanh"};
+    static const char *const binary[] = {"atan2", "hypot", "pow"};
+    for (int i = 0; i < JK_ARRAY_LEN(unary); i++)
+        if (strcmp(unary[i], name) == 0) return 1;
+    for (int i = 0; i < JK_ARRAY_LEN(binary); i++)
+        if (strcmp(binary[i], name) == 0) return 2;
+    if (strcmp(name, "powi") == 0) return 1;
+    return 0;
+}
+
+/* The function type of a library math function for float type ty. */
+LLVMTypeRef llvm_math_type(TargetCtx *tc, const char *name, LLVMTypeRef ty) {
+    LLVMTypeRef p[2] = {ty, ty};
+    if (strcmp(name, "powi") == 0) p[1] = LLVMInt32TypeInContext(tc->llctx);
+    int n = strcmp(name, "powi") == 0 ? 2 : llvm_math_arity(name);
+    return LLVMFunctionType(ty, p, (unsigned)n, 0);
+}

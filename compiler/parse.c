@@ -1,1 +1,1700 @@
-/* placeholder: being written */
+/* parse.c: the recursive-descent parser of the Julia kernel language, and
+ * ast_print. Builds the tree described in ast.h from lex.c's tokens.
+ *
+ * Error handling: the first syntax error in a top-level item is reported and
+ * the parser jumps (longjmp) back to the top-level loop, which skips to the
+ * next line that starts, at column 1, with `function`, `const`, `@inline`,
+ * `@noinline` or `name(`, and goes on. Everything is arena-allocated, so the
+ * jump leaks nothing. Nesting is bounded (PARSE_MAX_DEPTH) so that no input
+ * can exhaust the stack.
+ *
+ * Precedence, lowest first (as Julia's):
+ *   = op=            right          (statement level; bare tuples a, b bind tighter)
+ *   ? :              right
+ *   ||               right          AST_OR
+ *   &&               right          AST_AND
+ *   == != < ... in isa <:          chains -> AST_COMPARISON
+ *   :                a:b, a:s:b
+ *   + - | ⊻          left
+ *   * / ÷ % & \      left           (numeric juxtaposition 3n binds tighter, as Julia)
+ *   << >> >>>        left
+ *   - + ! ~          unary prefix
+ *   ^                right          (binds tighter than unary: -2^2 is -(2^2))
+ *   ::               x::T
+ *   . ( ) [ ] { }    postfix */
+#include "ast.h"
+#include "lex.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { PARSE_MAX_DEPTH = 500 };
+
+typedef struct Parser {
+    Arena *a;
+    Diags *d;
+    const SrcFile *file;
+    Token *toks;
+    int ntoks;
+    int pos;
+    int err_pos;        /* token index of the last error */
+    int depth;          /* nesting, bounded by PARSE_MAX_DEPTH */
+    bool in_brackets;   /* newlines are whitespace (inside ( [ {) */
+    bool no_range;      /* `:` ends the expression (the middle of a ? : ) */
+    bool space_sep;     /* space-separated macro arguments: `@m a (b)` is two arguments */
+    bool in_index;      /* inside A[...]: `end` and `begin` are values */
+    bool oom;
+    PtrVec items;       /* the file's top-level items */
+    int item_start;     /* token index where the current item began */
+    jmp_buf jb;
+} Parser;
+
+/* The parser's mode flags, saved and restored around brackets and blocks. */
+typedef struct ParseMode {
+    bool in_brackets, no_range, space_sep, in_index;
+} ParseMode;
+
+static ParseMode parse_save(Parser *p)
+{
+    ParseMode m = {p->in_brackets, p->no_range, p->space_sep, p->in_index};
+    return m;
+}
+
+static void parse_restore(Parser *p, ParseMode m)
+{
+    p->in_brackets = m.in_brackets;
+    p->no_range = m.no_range;
+    p->space_sep = m.space_sep;
+    p->in_index = m.in_index;
+}
+
+/* ---- tokens -------------------------------------------------------------- */
+
+static Token *parse_peek(Parser *p)
+{
+    if (p->in_brackets)
+        while (p->toks[p->pos].kind == TK_NL)
+            p->pos++;
+    return &p->toks[p->pos];
+}
+
+/* The token after the current one (newlines skipped inside brackets). */
+static Token *parse_peek2(Parser *p)
+{
+    parse_peek(p);
+    int i = p->pos;
+    if (p->toks[i].kind != TK_EOF)
+        i++;
+    if (p->in_brackets)
+        while (p->toks[i].kind == TK_NL)
+            i++;
+    return &p->toks[i];
+}
+
+static Token *parse_next(Parser *p)
+{
+    Token *t = parse_peek(p);
+    if (t->kind != TK_EOF)
+        p->pos++;
+    return t;
+}
+
+static bool tok_is(const Token *t, TokKind k, const char *text) { return t->kind == k && strcmp(t->text, text) == 0; }
+static bool tok_op(const Token *t, const char *text) { return tok_is(t, TK_OP, text); }
+static bool tok_kw(const Token *t, const char *text) { return tok_is(t, TK_KEYWORD, text); }
+
+static bool parse_accept(Parser *p, const char *op)
+{
+    if (tok_op(parse_peek(p), op)) {
+        p->pos++;
+        return true;
+    }
+    return false;
+}
+
+static void parse_skip_newlines(Parser *p)
+{
+    while (p->toks[p->pos].kind == TK_NL)
+        p->pos++;
+}
+
+/* A token as a message shows it: "x", ")", "1.2" (long ones cut). */
+static const char *tok_desc(Parser *p, const Token *t)
+{
+    if (t->kind == TK_EOF)
+        return "end of input";
+    if (t->kind == TK_NL)
+        return "newline";
+    int n = t->len > 40 ? 40 : t->len;
+    const char *s = arena_strndup(p->a, t->start, (size_t)n);
+    return s ? s : "?";
+}
+
+/* ---- errors --------------------------------------------------------------- */
+
+static _Noreturn void parse_fail_at(Parser *p, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static _Noreturn void parse_fail_at(Parser *p, SrcLoc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_verror(p->d, DIAG_USER, loc, fmt, ap);
+    va_end(ap);
+    p->err_pos = p->pos;
+    longjmp(p->jb, 1);
+}
+
+static _Noreturn void parse_oom(Parser *p)
+{
+    if (!p->oom)
+        diag_plain(p->d, DIAG_INTERNAL, "out of memory while parsing %s", p->file->name);
+    p->oom = true;
+    p->err_pos = p->pos;
+    longjmp(p->jb, 1);
+}
+
+/* "unexpected X", or "incomplete" at the end of input. */
+static _Noreturn void parse_unexpected(Parser *p, const Token *t)
+{
+    if (t->kind == TK_EOF)
+        parse_fail_at(p, t->loc, "syntax: incomplete: premature end of input");
+    if (t->kind == TK_NL)
+        parse_fail_at(p, t->loc, "syntax: unexpected newline");
+    if (t->kind == TK_CHAR)
+        parse_fail_at(p, t->loc, "syntax: character literals are not supported in kernels");
+    if (t->kind == TK_OP && t->text[0] == '.' && t->len > 1 && strcmp(t->text, "..") != 0 && strcmp(t->text, "...") != 0)
+        parse_fail_at(p, t->loc, "syntax: broadcasting \"%s\" is not supported in kernels", t->text);
+    parse_fail_at(p, t->loc, "syntax: unexpected \"%s\"", tok_desc(p, t));
+}
+
+/* A token left over after a complete statement. */
+static _Noreturn void parse_extra_token(Parser *p, const Token *t)
+{
+    if (t->kind == TK_OP && t->text[0] == '.' && t->len > 1)
+        parse_unexpected(p, t);
+    if (tok_kw(t, "end") || tok_kw(t, "else") || tok_kw(t, "elseif") || tok_op(t, ")") || tok_op(t, "]") || tok_op(t, "}"))
+        parse_unexpected(p, t);
+    parse_fail_at(p, t->loc, "syntax: extra token \"%s\" after end of expression", tok_desc(p, t));
+}
+
+static void parse_enter(Parser *p, SrcLoc loc)
+{
+    if (++p->depth > PARSE_MAX_DEPTH)
+        parse_fail_at(p, loc, "syntax: expression too deeply nested");
+}
+
+/* ---- nodes ---------------------------------------------------------------- */
+
+static Node *node_new(Parser *p, NodeKind kind, SrcLoc loc, int nkids)
+{
+    Node *n = arena_alloc(p->a, sizeof(Node));
+    Node **kids = nkids ? arena_alloc(p->a, sizeof(Node *) * (size_t)nkids) : NULL;
+    if (!n || (nkids && !kids))
+        parse_oom(p);
+    n->kind = kind;
+    n->loc = loc;
+    n->kids = kids;
+    n->nkids = nkids;
+    return n;
+}
+
+static Node *node_from_vec(Parser *p, NodeKind kind, SrcLoc loc, PtrVec *v)
+{
+    if (p->a->failed)
+        parse_oom(p);
+    Node *n = node_new(p, kind, loc, v->len);
+    for (int i = 0; i < v->len; i++)
+        n->kids[i] = v->items[i];
+    return n;
+}
+
+static void vec_push(Parser *p, PtrVec *v, void *x)
+{
+    ptrvec_push(p->a, v, x);
+    if (p->a->failed)
+        parse_oom(p);
+}
+
+static Node *node_ident(Parser *p, SrcLoc loc, const char *name)
+{
+    Node *n = node_new(p, AST_IDENT, loc, 0);
+    n->name = name;
+    return n;
+}
+
+static Node *node_call2(Parser *p, SrcLoc loc, const char *op, Node *a, Node *b)
+{
+    Node *n = node_new(p, AST_CALL, loc, 3);
+    n->kids[0] = node_ident(p, loc, op);
+    n->kids[1] = a;
+    n->kids[2] = b;
+    return n;
+}
+
+static Node *node_call1(Parser *p, SrcLoc loc, const char *op, Node *a)
+{
+    Node *n = node_new(p, AST_CALL, loc, 2);
+    n->kids[0] = node_ident(p, loc, op);
+    n->kids[1] = a;
+    return n;
+}
+
+/* An AST printed into the arena, for messages. */
+static const char *node_text(Parser *p, const Node *n)
+{
+    StrBuf sb = {0};
+    ast_print(&sb, n);
+    const char *s = arena_strndup(p->a, sb.data ? sb.data : "", sb.len > 60 ? 60 : sb.len);
+    sb_free(&sb);
+    return s ? s : "?";
+}
+
+/* ---- operator classes ---------------------------------------------------- */
+
+static const char *const op_sum[] = {"+", "-", "|", "⊻"};
+static const char *const op_times[] = {"*", "/", "÷", "%", "&", "\\"};
+static const char *const op_shift[] = {"<<", ">>", ">>>"};
+static const char *const op_cmp[] = {"==", "!=", "≠", "===", "!==", "<", "<=", "≤", ">", ">=", "≥", "<:", ">:", "∈", "∉"};
+static const char *const op_assign[] = {"+=", "-=", "*=", "/=", "÷=", "%=", "^=", "&=", "|=", "⊻=", "<<=", ">>=", ">>>=", "\\="};
+
+static bool in_list(const char *s, const char *const *list, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(s, list[i]) == 0)
+            return true;
+    return false;
+}
+
+#define IN_LIST(s, list) in_list((s), (list), JK_ARRAY_LEN(list))
+
+static bool tok_is_cmp(const Token *t)
+{
+    return (t->kind == TK_OP && IN_LIST(t->text, op_cmp)) || tok_kw(t, "in") || tok_kw(t, "isa");
+}
+
+/* Comparison operators under their canonical names (ast.h). */
+static const char *cmp_name(const char *op)
+{
+    if (strcmp(op, "≠") == 0)
+        return "!=";
+    if (strcmp(op, "≤") == 0)
+        return "<=";
+    if (strcmp(op, "≥") == 0)
+        return ">=";
+    if (strcmp(op, "∈") == 0)
+        return "in";
+    return op;
+}
+
+/* Is the current token a binary operator of the given class here? In
+ * space-separated macro arguments, `a -b` is two arguments, as in Julia. */
+static bool parse_at_binop(Parser *p, const char *const *list, int n)
+{
+    Token *t = parse_peek(p);
+    if (t->kind != TK_OP || !in_list(t->text, list, n))
+        return false;
+    if (p->space_sep && t->spc && !parse_peek2(p)->spc)
+        return false;
+    return true;
+}
+
+static bool is_operator_name(const char *s)
+{
+    return IN_LIST(s, op_sum) || IN_LIST(s, op_times) || IN_LIST(s, op_shift) || IN_LIST(s, op_cmp) ||
+           strcmp(s, "^") == 0 || strcmp(s, ":") == 0 || strcmp(s, "in") == 0 || strcmp(s, "isa") == 0 ||
+           strcmp(s, "!") == 0 || strcmp(s, "~") == 0;
+}
+
+/* Does the token end a statement (so an optional value is absent)? Used where a value is optional (return). */
+static bool tok_ends_stmt(const Token *t)
+{
+    if (t->kind == TK_EOF || t->kind == TK_NL)
+        return true;
+    if (t->kind == TK_KEYWORD)
+        return strcmp(t->text, "end") == 0 || strcmp(t->text, "else") == 0 || strcmp(t->text, "elseif") == 0 ||
+               strcmp(t->text, "catch") == 0 || strcmp(t->text, "finally") == 0;
+    return tok_op(t, ";") || tok_op(t, ")") || tok_op(t, "]") || tok_op(t, "}") || tok_op(t, ",");
+}
+
+/* ---- forward declarations ------------------------------------------------ */
+
+static Node *parse_stmt(Parser *p);
+static Node *parse_assign(Parser *p, bool allow_tuple);
+static Node *parse_ternary(Parser *p);
+static Node *parse_unary(Parser *p);
+static Node *parse_postfix(Parser *p);
+static Node *parse_block(Parser *p);
+
+/* ---- lists ----------------------------------------------------------------- */
+
+/* list := [ item { "," item } [","] ] closer    (the opener already taken)
+ * item := assignment-level expression. Newlines inside are whitespace. */
+static void parse_list(Parser *p, PtrVec *out, const char *closer, const char *what)
+{
+    ParseMode m = parse_save(p);
+    p->in_brackets = true;
+    p->space_sep = false;
+    p->no_range = false;
+    parse_enter(p, parse_peek(p)->loc);
+    for (;;) {
+        Token *t = parse_peek(p);
+        if (tok_op(t, closer))
+            break;
+        if (t->kind == TK_EOF)
+            parse_unexpected(p, t);
+        if (tok_op(t, "..."))
+            parse_fail_at(p, t->loc, "syntax: splatting \"...\" is not supported in kernels");
+        vec_push(p, out, parse_assign(p, false));
+        t = parse_peek(p);
+        if (tok_op(t, "..."))
+            parse_fail_at(p, t->loc, "syntax: splatting \"...\" is not supported in kernels");
+        if (tok_op(t, ","))
+            p->pos++;
+        else if (!tok_op(t, closer)) {
+            if (t->kind == TK_EOF)
+                parse_unexpected(p, t);
+            if (tok_op(t, ";") && strcmp(closer, ")") == 0)
+                parse_fail_at(p, t->loc, "syntax: keyword arguments are not supported in kernels");
+            parse_fail_at(p, t->loc, "syntax: missing comma or \"%s\" in %s", closer, what);
+        }
+    }
+    p->pos++; /* the closer */
+    p->depth--;
+    parse_restore(p, m);
+}
+
+/* ---- definitions ------------------------------------------------------------ */
+
+/* where_item := IDENT [ "<:" type ] */
+static Node *parse_where_item(Parser *p)
+{
+    Token *t = parse_peek(p);
+    if (t->kind != TK_IDENT)
+        parse_fail_at(p, t->loc, "syntax: invalid \"where\" parameter \"%s\"", tok_desc(p, t));
+    p->pos++;
+    Node *id = node_ident(p, t->loc, t->text);
+    if (parse_accept(p, "<:")) {
+        Node *n = node_new(p, AST_SUBTYPE, t->loc, 2);
+        n->kids[0] = id;
+        n->kids[1] = parse_postfix(p);
+        return n;
+    }
+    return id;
+}
+
+/* where := "where" ( where_item | "{" where_item { "," where_item } "}" ), repeatable.
+ * Appends to *vec; the caller makes the TUPLE. */
+static void parse_where(Parser *p, PtrVec *vec)
+{
+    p->pos++; /* where */
+    if (parse_accept(p, "{")) {
+        ParseMode m = parse_save(p);
+        p->in_brackets = true;
+        while (!tok_op(parse_peek(p), "}")) {
+            vec_push(p, vec, parse_where_item(p));
+            Token *t = parse_peek(p);
+            if (tok_op(t, ","))
+                p->pos++;
+            else if (!tok_op(t, "}")) {
+                if (t->kind == TK_EOF)
+                    parse_unexpected(p, t);
+                parse_fail_at(p, t->loc, "syntax: missing comma or \"}\" in \"where\" parameters");
+            }
+        }
+        p->pos++;
+        parse_restore(p, m);
+    } else {
+        vec_push(p, vec, parse_where_item(p));
+    }
+}
+
+/* A parameter is IDENT, ::T, x::T, or either with a default (ASSIGN). */
+static void parse_check_param(Parser *p, Node *n)
+{
+    Node *x = n->kind == AST_ASSIGN ? n->kids[0] : n;
+    bool ok = false;
+    if (x->kind == AST_IDENT)
+        ok = !x->qual;
+    else if (x->kind == AST_TYPED)
+        ok = !x->kids[0] || (x->kids[0]->kind == AST_IDENT && !x->kids[0]->qual);
+    if (!ok)
+        parse_fail_at(p, n->loc, "syntax: invalid function argument \"%s\"", node_text(p, n));
+}
+
+static Node *parse_make_function(Parser *p, SrcLoc loc, const char *name, Node *params, Node *body, PtrVec *where,
+                                 Node *rettype)
+{
+    for (int i = 0; i < params->nkids; i++)
+        parse_check_param(p, params->kids[i]);
+    Node *f = node_new(p, AST_FUNCTION, loc, 4);
+    f->name = name;
+    f->kids[0] = params;
+    f->kids[1] = body;
+    f->kids[2] = where && where->len ? node_from_vec(p, AST_TUPLE, loc, where) : NULL;
+    f->kids[3] = rettype;
+    return f;
+}
+
+/* The `end` closing a block opened by `kw` at `open`; at the end of input
+ * Julia's "incomplete: "kw" at file:line requires end". */
+static void parse_expect_end(Parser *p, const char *kw, SrcLoc open)
+{
+    Token *t = parse_peek(p);
+    if (tok_kw(t, "end")) {
+        p->pos++;
+        return;
+    }
+    if (t->kind == TK_EOF)
+        parse_fail_at(p, t->loc, "syntax: incomplete: \"%s\" at %s:%d requires end", kw, open.file->name, open.line);
+    parse_unexpected(p, t);
+}
+
+/* function := "function" NAME "(" params ")" [ "::" type ] { where } block "end" */
+static Node *parse_function(Parser *p)
+{
+    Token *kw = parse_next(p);
+    Token *name = parse_peek(p);
+    if (name->kind != TK_IDENT)
+        parse_fail_at(p, name->loc, "syntax: invalid function name \"%s\"", tok_desc(p, name));
+    p->pos++;
+    /* Base.foo / AMDGPU.foo: method names qualified by a module keep the last part */
+    while (tok_op(parse_peek(p), ".") && parse_peek2(p)->kind == TK_IDENT) {
+        p->pos++;
+        name = parse_next(p);
+    }
+    if (!parse_accept(p, "("))
+        parse_fail_at(p, parse_peek(p)->loc, "syntax: expected \"(\" after function name \"%s\"", name->text);
+    PtrVec params = {0};
+    parse_list(p, &params, ")", "argument list");
+    Node *ptuple = node_from_vec(p, AST_TUPLE, name->loc, &params);
+    Node *rettype = NULL;
+    if (parse_accept(p, "::"))
+        rettype = parse_postfix(p);
+    PtrVec where = {0};
+    while (tok_kw(parse_peek(p), "where"))
+        parse_where(p, &where);
+    Node *body = parse_block(p);
+    parse_expect_end(p, "function", kw->loc);
+    return parse_make_function(p, kw->loc, name->text, ptuple, body, &where, rettype);
+}
+
+/* A short definition f(x) = expr: lhs is a call of a named function, maybe with
+ * a return type f(x)::T. Returns the FUNCTION, or NULL if lhs is no signature. */
+static Node *parse_short_def(Parser *p, SrcLoc loc, Node *lhs, PtrVec *where, Node *rhs)
+{
+    Node *rettype = NULL, *call = lhs;
+    if (call->kind == AST_TYPED && call->kids[0] && call->kids[0]->kind == AST_CALL) {
+        rettype = call->kids[1];
+        call = call->kids[0];
+    }
+    /* a + b = c would define + in Julia; kernels only define named functions */
+    if (call->kind != AST_CALL || call->kids[0]->kind != AST_IDENT || is_operator_name(call->kids[0]->name))
+        return NULL;
+    Node *params = node_new(p, AST_TUPLE, call->loc, call->nkids - 1);
+    for (int i = 1; i < call->nkids; i++)
+        params->kids[i - 1] = call->kids[i];
+    Node *body = node_new(p, AST_BLOCK, rhs->loc, 1);
+    body->kids[0] = rhs;
+    Node *f = parse_make_function(p, loc, call->kids[0]->name, params, body, where, rettype);
+    return f;
+}
+
+/* ---- statements ------------------------------------------------------------ */
+
+/* block := { stmt ( NEWLINE | ";" ) } up to end/else/elseif/catch/finally or EOF */
+static Node *parse_block(Parser *p)
+{
+    ParseMode m = parse_save(p);
+    p->in_brackets = p->no_range = p->space_sep = p->in_index = false;
+    SrcLoc loc = parse_peek(p)->loc;
+    parse_enter(p, loc);
+    PtrVec stmts = {0};
+    for (;;) {
+        while (parse_peek(p)->kind == TK_NL || tok_op(parse_peek(p), ";"))
+            p->pos++;
+        Token *t = parse_peek(p);
+        if (t->kind == TK_EOF || (t->kind == TK_KEYWORD && tok_ends_stmt(t)))
+            break;
+        vec_push(p, &stmts, parse_stmt(p));
+        t = parse_peek(p);
+        if (t->kind == TK_NL || tok_op(t, ";"))
+            continue;
+        if (t->kind == TK_EOF || (t->kind == TK_KEYWORD && tok_ends_stmt(t)))
+            break;
+        parse_extra_token(p, t);
+    }
+    p->depth--;
+    parse_restore(p, m);
+    /* a block starts at its first statement (or where it would have been) */
+    return node_from_vec(p, AST_BLOCK, stmts.len ? ((Node *)stmts.items[0])->loc : loc, &stmts);
+}
+
+/* if := "if" cond block { "elseif" cond block } [ "else" block ] "end" */
+static Node *parse_if(Parser *p)
+{
+    Token *kw = parse_next(p);
+    Node *top = node_new(p, AST_IF, kw->loc, 3);
+    Node *cur = top;
+    cur->kids[0] = parse_ternary(p);
+    cur->kids[1] = parse_block(p);
+    for (;;) {
+        Token *t = parse_peek(p);
+        if (tok_kw(t, "elseif")) {
+            p->pos++;
+            Node *n = node_new(p, AST_IF, t->loc, 3);
+            n->kids[0] = parse_ternary(p);
+            n->kids[1] = parse_block(p);
+            cur->kids[2] = n;
+            cur = n;
+        } else if (tok_kw(t, "else")) {
+            p->pos++;
+            cur->kids[2] = parse_block(p);
+            break;
+        } else {
+            break;
+        }
+    }
+    parse_expect_end(p, "if", kw->loc);
+    return top;
+}
+
+/* while := "while" cond block "end" */
+static Node *parse_while(Parser *p)
+{
+    Token *kw = parse_next(p);
+    Node *n = node_new(p, AST_WHILE, kw->loc, 2);
+    n->kids[0] = parse_ternary(p);
+    n->kids[1] = parse_block(p);
+    parse_expect_end(p, "while", kw->loc);
+    return n;
+}
+
+/* for := "for" spec { "," spec } block "end";  spec := var ( "in" | "∈" | "=" ) expr
+ * Several specs nest: the first is the outer loop. */
+static Node *parse_for(Parser *p)
+{
+    Token *kw = parse_next(p);
+    PtrVec specs = {0};
+    do {
+        SrcLoc loc = parse_peek(p)->loc;
+        ParseMode m = parse_save(p);
+        p->no_range = false;
+        Node *var = parse_postfix(p);
+        Token *t = parse_peek(p);
+        if (!(tok_kw(t, "in") || tok_op(t, "∈") || tok_op(t, "=")))
+            parse_fail_at(p, t->loc, "syntax: invalid iteration specification");
+        p->pos++;
+        parse_skip_newlines(p);
+        Node *iter = parse_ternary(p);
+        parse_restore(p, m);
+        Node *f = node_new(p, AST_FOR, loc, 3);
+        f->kids[0] = var;
+        f->kids[1] = iter;
+        vec_push(p, &specs, f);
+    } while (parse_accept(p, ","));
+    Node *body = parse_block(p);
+    parse_expect_end(p, "for", kw->loc);
+    Node *outer = specs.items[0];
+    outer->loc = kw->loc;
+    for (int i = specs.len - 1; i >= 0; i--) {
+        Node *f = specs.items[i];
+        f->kids[2] = body;
+        if (i > 0) {
+            body = node_new(p, AST_BLOCK, f->loc, 1);
+            body->kids[0] = f;
+        }
+    }
+    return outer;
+}
+
+/* local := "local" decl { "," decl };  decl := IDENT | IDENT "::" T | either "=" expr */
+static Node *parse_local(Parser *p)
+{
+    Token *kw = parse_next(p);
+    PtrVec decls = {0};
+    do {
+        Node *d = parse_assign(p, false);
+        Node *x = d->kind == AST_ASSIGN ? d->kids[0] : d;
+        if (x->kind == AST_TYPED && x->kids[0])
+            x = x->kids[0];
+        if (x->kind != AST_IDENT || x->qual)
+            parse_fail_at(p, d->loc, "syntax: invalid \"local\" declaration \"%s\"", node_text(p, d));
+        vec_push(p, &decls, d);
+    } while (parse_accept(p, ","));
+    return node_from_vec(p, AST_LOCAL, kw->loc, &decls);
+}
+
+/* const := "const" IDENT "=" expr */
+static Node *parse_const(Parser *p)
+{
+    Token *kw = parse_next(p);
+    Node *e = parse_assign(p, true);
+    Node *lhs = e->kind == AST_ASSIGN ? e->kids[0] : NULL;
+    if (lhs && lhs->kind == AST_TYPED && lhs->kids[0])
+        lhs = lhs->kids[0];
+    if (!lhs || lhs->kind != AST_IDENT || lhs->qual)
+        parse_fail_at(p, e->loc, "syntax: expected assignment after \"const\"");
+    Node *n = node_new(p, AST_CONST, kw->loc, 1);
+    n->name = lhs->name;
+    n->kids[0] = e->kids[1];
+    return n;
+}
+
+/* return := "return" [ expr ] (no value before a newline, ";", end, or a closing bracket) */
+static Node *parse_return(Parser *p)
+{
+    Token *kw = parse_next(p);
+    Node *n = node_new(p, AST_RETURN, kw->loc, 1);
+    if (!tok_ends_stmt(parse_peek(p)))
+        n->kids[0] = parse_assign(p, true);
+    return n;
+}
+
+/* Macros whose space-separated form takes exactly one statement. */
+static bool macro_takes_stmt(const char *name)
+{
+    static const char *const names[] = {"inbounds", "inline", "noinline", "atomic", "fastmath", "simd", "views"};
+    return IN_LIST(name, names);
+}
+
+/* macrocall := "@" NAME "(" args ")"          (no space before "(")
+ *            | "@" NAME stmt                   (@inbounds, @inline, @atomic, ...)
+ *            | "@" NAME { expr }               (space-separated, to the end of the line)
+ * `@inline`/`@noinline` before a definition set FN_INLINE/FN_NOINLINE on the
+ * FUNCTION, which is returned instead of a MACROCALL. */
+static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
+{
+    Token *t = parse_next(p);
+    PtrVec args = {0};
+    Token *nx = parse_peek(p);
+    if (tok_op(nx, "(") && !nx->spc) {
+        p->pos++;
+        parse_list(p, &args, ")", "macro call");
+    } else if (tok_ends_stmt(nx)) {
+        /* no arguments */
+    } else if (macro_takes_stmt(t->text)) {
+        ParseMode m = parse_save(p);
+        p->space_sep = false;
+        Node *arg = parse_assign(p, true);
+        parse_restore(p, m);
+        if (arg->kind == AST_FUNCTION && (strcmp(t->text, "inline") == 0 || strcmp(t->text, "noinline") == 0)) {
+            arg->flags |= strcmp(t->text, "inline") == 0 ? FN_INLINE : FN_NOINLINE;
+            return arg;
+        }
+        vec_push(p, &args, arg);
+    } else {
+        ParseMode m = parse_save(p);
+        p->space_sep = true;
+        p->in_brackets = false;
+        while (!tok_ends_stmt(parse_peek(p)))
+            vec_push(p, &args, parse_assign(p, false));
+        parse_restore(p, m);
+    }
+    Node *r = node_from_vec(p, AST_MACROCALL, loc, &args);
+    r->name = t->text;
+    r->qual = qual;
+    return r;
+}
+
+/* ---- expressions ------------------------------------------------------------ */
+
+static bool is_module_name(const char *s)
+{
+    return strcmp(s, "AMDGPU") == 0 || strcmp(s, "Base") == 0 || strcmp(s, "Core") == 0;
+}
+
+static Node *parse_literal(Parser *p, Token *t)
+{
+    Node *n = node_new(p, t->kind == TK_INT ? AST_INT : AST_FLOAT, t->loc, 0);
+    n->lit = t->lit;
+    if (t->kind == TK_INT)
+        n->uval = t->uval;
+    else
+        n->fval = t->fval;
+    return n;
+}
+
+/* Keyword constructs that may appear where a value is expected. They are
+ * blocks: newlines inside are significant even within brackets. */
+static Node *parse_keyword(Parser *p, Token *t)
+{
+    const char *k = t->text;
+    if (strcmp(k, "true") == 0 || strcmp(k, "false") == 0) {
+        p->pos++;
+        Node *n = node_new(p, AST_BOOL, t->loc, 0);
+        n->ival = k[0] == 't';
+        return n;
+    }
+    if (p->in_index && (strcmp(k, "end") == 0 || strcmp(k, "begin") == 0)) {
+        p->pos++;
+        return node_ident(p, t->loc, k);
+    }
+    ParseMode m = parse_save(p);
+    p->in_brackets = p->no_range = p->space_sep = p->in_index = false;
+    Node *n = NULL;
+    if (strcmp(k, "function") == 0)
+        n = parse_function(p);
+    else if (strcmp(k, "if") == 0)
+        n = parse_if(p);
+    else if (strcmp(k, "while") == 0)
+        n = parse_while(p);
+    else if (strcmp(k, "for") == 0)
+        n = parse_for(p);
+    else if (strcmp(k, "begin") == 0) {
+        p->pos++;
+        n = parse_block(p);
+        n->loc = t->loc;
+        parse_expect_end(p, "begin", t->loc);
+    } else if (strcmp(k, "return") == 0)
+        n = parse_return(p);
+    else if (strcmp(k, "break") == 0 || strcmp(k, "continue") == 0) {
+        p->pos++;
+        n = node_new(p, k[0] == 'b' ? AST_BREAK : AST_CONTINUE, t->loc, 0);
+    } else if (strcmp(k, "local") == 0)
+        n = parse_local(p);
+    else if (strcmp(k, "const") == 0)
+        n = parse_const(p);
+    else if (strcmp(k, "global") == 0 || strcmp(k, "let") == 0 || strcmp(k, "try") == 0 ||
+             strcmp(k, "struct") == 0 || strcmp(k, "module") == 0 || strcmp(k, "baremodule") == 0 ||
+             strcmp(k, "macro") == 0 || strcmp(k, "quote") == 0 || strcmp(k, "using") == 0 ||
+             strcmp(k, "import") == 0 || strcmp(k, "export") == 0 || strcmp(k, "do") == 0)
+        parse_fail_at(p, t->loc, "syntax: \"%s\" is not supported in kernels", k);
+    else
+        parse_unexpected(p, t);
+    parse_restore(p, m);
+    return n;
+}
+
+/* primary := number | string | IDENT | true | false | nothing | keyword construct
+ *          | "(" ")" | "(" expr ")" | "(" expr "," [ expr { "," expr } ] ")"
+ *          | "::" type | macrocall | ":" (as an index) | operator (as a value) */
+static Node *parse_primary(Parser *p)
+{
+    Token *t = parse_peek(p);
+    switch (t->kind) {
+    case TK_INT:
+    case TK_FLOAT:
+        p->pos++;
+        return parse_literal(p, t);
+    case TK_STRING: {
+        p->pos++;
+        Node *n = node_new(p, AST_STRING, t->loc, 0);
+        n->name = t->text;
+        return n;
+    }
+    case TK_IDENT:
+        p->pos++;
+        if (strcmp(t->text, "nothing") == 0)
+            return node_new(p, AST_NOTHING, t->loc, 0);
+        return node_ident(p, t->loc, t->text);
+    case TK_KEYWORD: {
+        parse_enter(p, t->loc);
+        Node *n = parse_keyword(p, t);
+        p->depth--;
+        return n;
+    }
+    case TK_MACRO: {
+        parse_enter(p, t->loc);
+        Node *n = parse_macro(p, t->loc, NULL);
+        p->depth--;
+        return n;
+    }
+    case TK_OP:
+        break;
+    default:
+        parse_unexpected(p, t);
+    }
+    Token *nx = parse_peek2(p);
+    if (tok_op(t, "(")) {
+        parse_enter(p, t->loc);
+        p->pos++;
+        ParseMode m = parse_save(p);
+        p->in_brackets = true;
+        p->no_range = p->space_sep = false;
+        Node *n;
+        if (parse_accept(p, ")")) {
+            n = node_new(p, AST_TUPLE, t->loc, 0);
+        } else {
+            Node *e = parse_assign(p, false);
+            Token *c = parse_peek(p);
+            if (tok_op(c, ")")) {
+                p->pos++;
+                n = e;
+            } else if (tok_op(c, ",")) {
+                PtrVec elems = {0};
+                vec_push(p, &elems, e);
+                p->pos++;
+                parse_list(p, &elems, ")", "tuple");
+                n = node_from_vec(p, AST_TUPLE, t->loc, &elems);
+            } else if (tok_op(c, ";")) {
+                parse_fail_at(p, c->loc, "syntax: blocks in parentheses are not supported in kernels");
+            } else {
+                if (c->kind == TK_EOF)
+                    parse_unexpected(p, c);
+                parse_fail_at(p, c->loc, "syntax: missing comma or \")\" in tuple");
+            }
+        }
+        parse_restore(p, m);
+        p->depth--;
+        return n;
+    }
+    if (tok_op(t, "::")) {
+        p->pos++;
+        Node *n = node_new(p, AST_TYPED, t->loc, 2);
+        n->kids[1] = parse_postfix(p);
+        return n;
+    }
+    if (tok_op(t, "["))
+        parse_fail_at(p, t->loc, "syntax: array literals are not supported in kernels");
+    /* an operator as a value: reduce(+, x), A[:, 1] */
+    if (!tok_op(t, "(") && !tok_op(t, "[") && !tok_op(t, "{") && !tok_op(t, ",") && !tok_op(t, ";") &&
+        !tok_op(t, ")") && !tok_op(t, "]") && !tok_op(t, "}") && !tok_op(t, "=") && !tok_op(t, ".") &&
+        (tok_op(nx, ",") || tok_op(nx, ")") || tok_op(nx, "]"))) {
+        p->pos++;
+        return node_ident(p, t->loc, cmp_name(t->text));
+    }
+    parse_unexpected(p, t);
+}
+
+/* postfix := primary { "(" args ")" | "[" indices "]" | "{" params "}" | "." IDENT | "." macrocall }
+ * A numeric literal takes no postfix (2(x) is juxtaposition, handled by the caller).
+ * AMDGPU.x, Base.x, Core.x fold to IDENT x with .qual. */
+static Node *parse_postfix(Parser *p)
+{
+    Token *first = parse_peek(p);
+    SrcLoc start = first->loc;
+    Node *e = parse_primary(p);
+    if (first->kind == TK_INT || first->kind == TK_FLOAT)
+        return e;
+    for (;;) {
+        Token *t = parse_peek(p);
+        if (t->kind != TK_OP)
+            break;
+        if (p->space_sep && t->spc && (tok_op(t, "(") || tok_op(t, "[") || tok_op(t, "{")))
+            break;
+        if (tok_op(t, "(")) {
+            p->pos++;
+            PtrVec args = {0};
+            vec_push(p, &args, e);
+            parse_list(p, &args, ")", "argument list");
+            e = node_from_vec(p, AST_CALL, start, &args);
+        } else if (tok_op(t, "[")) {
+            p->pos++;
+            PtrVec args = {0};
+            vec_push(p, &args, e);
+            bool saved = p->in_index;
+            p->in_index = true;
+            parse_list(p, &args, "]", "index");
+            p->in_index = saved;
+            e = node_from_vec(p, AST_REF, start, &args);
+        } else if (tok_op(t, "{")) {
+            p->pos++;
+            PtrVec args = {0};
+            vec_push(p, &args, e);
+            parse_list(p, &args, "}", "type parameters");
+            e = node_from_vec(p, AST_CURLY, start, &args);
+        } else if (tok_op(t, ".")) {
+            Token *f = parse_peek2(p);
+            if (f->kind == TK_IDENT && !f->spc) {
+                p->pos += 1;
+                parse_next(p);
+                if (e->kind == AST_IDENT && !e->qual && is_module_name(e->name)) {
+                    Node *q = node_ident(p, start, f->text);
+                    q->qual = e->name;
+                    e = q;
+                } else {
+                    Node *d = node_new(p, AST_DOT, start, 1);
+                    d->kids[0] = e;
+                    d->name = f->text;
+                    e = d;
+                }
+            } else if (f->kind == TK_MACRO && e->kind == AST_IDENT && !e->qual && is_module_name(e->name)) {
+                p->pos++;
+                parse_peek(p);
+                parse_enter(p, start);
+                e = parse_macro(p, start, e->name);
+                p->depth--;
+            } else if (tok_op(f, "(")) {
+                parse_fail_at(p, t->loc, "syntax: broadcast calls f.(x) are not supported in kernels");
+            } else {
+                p->pos++;
+                parse_unexpected(p, parse_peek(p));
+            }
+        } else if (tok_op(t, "'")) {
+            parse_fail_at(p, t->loc, "syntax: the adjoint operator \"'\" is not supported in kernels");
+        } else {
+            break;
+        }
+    }
+    return e;
+}
+
+/* decl := postfix { "::" postfix } */
+static Node *parse_decl(Parser *p)
+{
+    SrcLoc start = parse_peek(p)->loc;
+    Node *e = parse_postfix(p);
+    while (tok_op(parse_peek(p), "::")) {
+        p->pos++;
+        Node *n = node_new(p, AST_TYPED, start, 2);
+        n->kids[0] = e;
+        n->kids[1] = parse_postfix(p);
+        e = n;
+    }
+    return e;
+}
+
+/* power := decl [ juxtaposed ] [ "^" unary ]
+ * juxtaposed := (IDENT | "(") power, directly after a numeric literal: 3n, 2(x+1), 2x^2 = 2*(x^2) */
+static Node *parse_power(Parser *p)
+{
+    Token *first = parse_peek(p);
+    Node *e = parse_decl(p);
+    if (first->kind == TK_INT || first->kind == TK_FLOAT) {
+        Token *t = parse_peek(p);
+        if (!t->spc && (t->kind == TK_IDENT || tok_op(t, "("))) {
+            parse_enter(p, t->loc);
+            Node *rhs = parse_power(p);
+            p->depth--;
+            return node_call2(p, first->loc, "*", e, rhs);
+        }
+    }
+    Token *t = parse_peek(p);
+    if (tok_op(t, "^") && !(p->space_sep && t->spc && !parse_peek2(p)->spc)) {
+        p->pos++;
+        parse_skip_newlines(p);
+        parse_enter(p, t->loc);
+        Node *x = parse_unary(p);
+        p->depth--;
+        return node_call2(p, t->loc, "^", e, x);
+    }
+    return e;
+}
+
+/* unary := ( "-" | "+" | "!" | "~" ) unary | power
+ * A minus directly before a signed or float literal folds into it (-1 is the
+ * literal -1, -2x is (-2)*x), but -2^2 stays -(2^2). */
+static Node *parse_unary(Parser *p)
+{
+    Token *t = parse_peek(p);
+    if (!(tok_op(t, "-") || tok_op(t, "+") || tok_op(t, "!") || tok_op(t, "~")))
+        return parse_power(p);
+    Token *nx = parse_peek2(p);
+    if (tok_op(nx, ",") || tok_op(nx, ")") || tok_op(nx, "]") || tok_op(nx, ";") || nx->kind == TK_EOF ||
+        nx->kind == TK_NL) {
+        p->pos++;
+        return node_ident(p, t->loc, t->text); /* the operator as a value */
+    }
+    p->pos++;
+    parse_enter(p, t->loc);
+    Node *x = parse_unary(p);
+    p->depth--;
+    bool sign = t->text[0] == '-' || t->text[0] == '+';
+    if (sign && (nx->kind == TK_INT || nx->kind == TK_FLOAT) && (nx->kind == TK_FLOAT || nx->lit == LIT_INT64)) {
+        Node *lit = NULL;
+        if ((x->kind == AST_INT || x->kind == AST_FLOAT) && x->loc.line == nx->loc.line && x->loc.col == nx->loc.col)
+            lit = x;
+        else if (x->kind == AST_CALL && x->nkids == 3 && strcmp(x->kids[0]->name, "*") == 0 &&
+                 x->loc.line == nx->loc.line && x->loc.col == nx->loc.col && x->kids[1]->loc.col == nx->loc.col)
+            lit = x->kids[1];
+        if (lit) {
+            if (t->text[0] == '-') {
+                if (lit->kind == AST_INT)
+                    lit->ival = -lit->ival;
+                else
+                    lit->fval = -lit->fval;
+            }
+            lit->loc = t->loc;
+            x->loc = t->loc;
+            if (x != lit)
+                x->kids[0]->loc = t->loc;
+            return x;
+        }
+    }
+    /* -(a, b) is the call -(a, b) */
+    if (x->kind == AST_TUPLE && tok_op(nx, "(") && !nx->spc && x->loc.col == nx->loc.col && x->loc.line == nx->loc.line) {
+        Node *c = node_new(p, AST_CALL, t->loc, x->nkids + 1);
+        c->kids[0] = node_ident(p, t->loc, t->text);
+        for (int i = 0; i < x->nkids; i++)
+            c->kids[i + 1] = x->kids[i];
+        return c;
+    }
+    return node_call1(p, t->loc, t->text, x);
+}
+
+/* Binary levels below unary (lowest first), see the table at the top. */
+enum { LV_OR, LV_AND, LV_CMP, LV_RANGE, LV_SUM, LV_TIMES, LV_SHIFT, LV_UNARY };
+
+static Node *parse_level(Parser *p, int lv)
+{
+    if (lv == LV_UNARY)
+        return parse_unary(p);
+    SrcLoc start = parse_peek(p)->loc;
+    Node *lhs = parse_level(p, lv + 1);
+    switch (lv) {
+    case LV_OR:
+    case LV_AND: {
+        /* right associative: collect the operands, fold from the right */
+        const char *op = lv == LV_OR ? "||" : "&&";
+        if (!tok_op(parse_peek(p), op))
+            return lhs;
+        PtrVec ops = {0}, locs = {0};
+        vec_push(p, &ops, lhs);
+        while (tok_op(parse_peek(p), op)) {
+            p->pos++;
+            parse_skip_newlines(p);
+            SrcLoc *l = arena_alloc(p->a, sizeof(SrcLoc));
+            if (!l)
+                parse_oom(p);
+            *l = parse_peek(p)->loc;
+            vec_push(p, &locs, l);
+            vec_push(p, &ops, parse_level(p, lv + 1));
+        }
+        Node *r = ops.items[ops.len - 1];
+        for (int i = ops.len - 2; i >= 0; i--) {
+            SrcLoc loc = i == 0 ? start : *(SrcLoc *)locs.items[i - 1];
+            Node *n = node_new(p, lv == LV_OR ? AST_OR : AST_AND, loc, 2);
+            n->kids[0] = ops.items[i];
+            n->kids[1] = r;
+            r = n;
+        }
+        return r;
+    }
+    case LV_CMP: {
+        if (!tok_is_cmp(parse_peek(p)) || (p->space_sep && parse_peek(p)->spc && !parse_peek2(p)->spc))
+            return lhs;
+        PtrVec kids = {0}, ops = {0};
+        SrcLoc oploc = parse_peek(p)->loc;
+        vec_push(p, &kids, lhs);
+        while (tok_is_cmp(parse_peek(p)) && !(p->space_sep && parse_peek(p)->spc && !parse_peek2(p)->spc)) {
+            Token *t = parse_next(p);
+            parse_skip_newlines(p);
+            vec_push(p, &ops, (void *)cmp_name(t->text));
+            vec_push(p, &kids, parse_level(p, lv + 1));
+        }
+        if (ops.len == 1)
+            return node_call2(p, oploc, ops.items[0], kids.items[0], kids.items[1]);
+        Node *n = node_from_vec(p, AST_COMPARISON, start, &kids);
+        n->ops = arena_alloc(p->a, sizeof(char *) * (size_t)ops.len);
+        if (!n->ops)
+            parse_oom(p);
+        for (int i = 0; i < ops.len; i++)
+            n->ops[i] = ops.items[i];
+        return n;
+    }
+    case LV_RANGE: {
+        Token *t = parse_peek(p);
+        if (p->no_range || !tok_op(t, ":") || (p->space_sep && t->spc && !parse_peek2(p)->spc))
+            return lhs;
+        p->pos++;
+        parse_skip_newlines(p);
+        Node *b = parse_level(p, lv + 1);
+        if (!tok_op(parse_peek(p), ":") || (p->space_sep && parse_peek(p)->spc && !parse_peek2(p)->spc))
+            return node_call2(p, t->loc, ":", lhs, b);
+        p->pos++;
+        parse_skip_newlines(p);
+        Node *c = parse_level(p, lv + 1);
+        Node *n = node_new(p, AST_CALL, t->loc, 4);
+        n->kids[0] = node_ident(p, t->loc, ":");
+        n->kids[1] = lhs;
+        n->kids[2] = b;
+        n->kids[3] = c;
+        return n;
+    }
+    default: {
+        const char *const *list = lv == LV_SUM ? op_sum : lv == LV_TIMES ? op_times : op_shift;
+        int n = lv == LV_SUM ? JK_ARRAY_LEN(op_sum) : lv == LV_TIMES ? JK_ARRAY_LEN(op_times) : JK_ARRAY_LEN(op_shift);
+        while (parse_at_binop(p, list, n)) {
+            Token *t = parse_next(p);
+            parse_skip_newlines(p);
+            Node *rhs = parse_level(p, lv + 1);
+            lhs = node_call2(p, t->loc, t->text, lhs, rhs);
+        }
+        return lhs;
+    }
+    }
+}
+
+/* ternary := or [ "?" ternary ":" ternary ]   (no range `:` in the middle part) */
+static Node *parse_ternary(Parser *p)
+{
+    SrcLoc start = parse_peek(p)->loc;
+    Node *c = parse_level(p, LV_OR);
+    Token *q = parse_peek(p);
+    if (!tok_op(q, "?"))
+        return c;
+    p->pos++;
+    parse_skip_newlines(p);
+    parse_enter(p, q->loc);
+    bool saved = p->no_range;
+    p->no_range = true;
+    Node *a = parse_ternary(p);
+    p->no_range = saved;
+    Token *colon = parse_peek(p);
+    if (!tok_op(colon, ":"))
+        parse_fail_at(p, colon->loc, "syntax: colon expected in \"?\" expression");
+    p->pos++;
+    parse_skip_newlines(p);
+    Node *b = parse_ternary(p);
+    p->depth--;
+    Node *n = node_new(p, AST_TERNARY, start, 3);
+    n->kids[0] = c;
+    n->kids[1] = a;
+    n->kids[2] = b;
+    return n;
+}
+
+/* tuple_expr := ternary { "," ternary }     (a bare tuple, on either side of =) */
+static Node *parse_tuple_expr(Parser *p)
+{
+    SrcLoc start = parse_peek(p)->loc;
+    Node *e = parse_ternary(p);
+    if (!tok_op(parse_peek(p), ","))
+        return e;
+    PtrVec elems = {0};
+    vec_push(p, &elems, e);
+    while (parse_accept(p, ",")) {
+        parse_skip_newlines(p);
+        vec_push(p, &elems, parse_ternary(p));
+    }
+    return node_from_vec(p, AST_TUPLE, start, &elems);
+}
+
+/* assign := lhs { where } [ ( "=" | op= ) assign ]     (right associative)
+ * lhs := tuple_expr when allow_tuple, else ternary.
+ * f(x) = e and f(x::T) where {T} = e become FUNCTION nodes. */
+static Node *parse_assign(Parser *p, bool allow_tuple)
+{
+    SrcLoc start = parse_peek(p)->loc;
+    Node *lhs = allow_tuple ? parse_tuple_expr(p) : parse_ternary(p);
+    PtrVec where = {0};
+    Token *wt = parse_peek(p);
+    while (tok_kw(parse_peek(p), "where"))
+        parse_where(p, &where);
+    Token *t = parse_peek(p);
+    if (tok_op(t, "=")) {
+        p->pos++;
+        parse_skip_newlines(p);
+        parse_enter(p, t->loc);
+        Node *rhs = parse_assign(p, allow_tuple);
+        p->depth--;
+        Node *f = parse_short_def(p, start, lhs, &where, rhs);
+        if (f)
+            return f;
+        if (where.len)
+            parse_fail_at(p, wt->loc, "syntax: \"where\" is only supported in function definitions");
+        Node *n = node_new(p, AST_ASSIGN, start, 2);
+        n->kids[0] = lhs;
+        n->kids[1] = rhs;
+        return n;
+    }
+    if (where.len)
+        parse_fail_at(p, wt->loc, "syntax: \"where\" is only supported in function definitions");
+    if (t->kind == TK_OP && IN_LIST(t->text, op_assign)) {
+        p->pos++;
+        parse_skip_newlines(p);
+        parse_enter(p, t->loc);
+        Node *rhs = parse_assign(p, allow_tuple);
+        p->depth--;
+        Node *n = node_new(p, AST_OPASSIGN, start, 2);
+        n->name = arena_strndup(p->a, t->text, strlen(t->text) - 1);
+        if (!n->name)
+            parse_oom(p);
+        n->kids[0] = lhs;
+        n->kids[1] = rhs;
+        return n;
+    }
+    return lhs;
+}
+
+/* stmt := assign (keyword statements are primaries, see parse_keyword) */
+static Node *parse_stmt(Parser *p) { return parse_assign(p, true); }
+
+/* ---- the file --------------------------------------------------------------- */
+
+/* Where parsing resumes after an error: a line starting at column 1 with
+ * `function`, `const`, `@inline`, `@noinline` or `name(`. */
+static bool parse_resync_point(Parser *p, int i)
+{
+    Token *t = &p->toks[i];
+    if (t->loc.col != 1)
+        return false;
+    if (tok_kw(t, "function") || tok_kw(t, "const"))
+        return true;
+    if (t->kind == TK_MACRO && (strcmp(t->text, "inline") == 0 || strcmp(t->text, "noinline") == 0))
+        return true;
+    return t->kind == TK_IDENT && tok_op(&p->toks[i + 1], "(") && !p->toks[i + 1].spc;
+}
+
+/* file := { NEWLINE | ";" | stmt } EOF */
+Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
+{
+    /* in the arena rather than on the stack: the state must survive longjmp */
+    Parser *p = arena_alloc(a, sizeof(Parser));
+    Node *root = arena_alloc(a, sizeof(Node));
+    if (!p || !root) {
+        diag_plain(d, DIAG_INTERNAL, "out of memory while parsing %s", file->name);
+        return root;
+    }
+    p->a = a;
+    p->d = d;
+    p->file = file;
+    root->kind = AST_FILE;
+    root->loc = (SrcLoc){file, 1, 1};
+    p->ntoks = lex_file(a, d, file, &p->toks);
+    if (p->ntoks < 0) {
+        diag_plain(d, DIAG_INTERNAL, "out of memory while parsing %s", file->name);
+        return root;
+    }
+    for (;;) {
+        p->depth = 0;
+        p->in_brackets = p->no_range = p->space_sep = p->in_index = false;
+        while (p->toks[p->pos].kind == TK_NL || tok_op(&p->toks[p->pos], ";"))
+            p->pos++;
+        if (p->toks[p->pos].kind == TK_EOF)
+            break;
+        p->item_start = p->pos;
+        if (setjmp(p->jb) == 0) {
+            Node *n = parse_stmt(p);
+            Token *t = parse_peek(p);
+            if (!(t->kind == TK_NL || t->kind == TK_EOF || tok_op(t, ";")))
+                parse_extra_token(p, t);
+            vec_push(p, &p->items, n);
+        } else {
+            if (p->oom)
+                break;
+            int i = p->err_pos > p->item_start ? p->err_pos : p->item_start + 1;
+            if (i >= p->ntoks)
+                i = p->ntoks - 1;
+            while (p->toks[i].kind != TK_EOF && !parse_resync_point(p, i))
+                i++;
+            p->pos = i;
+        }
+    }
+    root->kids = (Node **)p->items.items;
+    root->nkids = p->items.len;
+    return root;
+}
+
+/* ---- printing -------------------------------------------------------------------
+ * ast_print writes Julia source that parses back to the same tree: operators
+ * are parenthesised by precedence only where needed (a + b * c, (a + b) * c,
+ * a - (b - c)); unary operators put parentheses around a binary operand
+ * (-(x ^ 2)); macro calls always print in the parenthesised form
+ * @inbounds(x[i] = 1); blocks print one statement per line, indented by four
+ * spaces. */
+
+enum { PR_ASSIGN = 1, PR_TERNARY, PR_OR, PR_AND, PR_CMP, PR_RANGE, PR_SUM, PR_TIMES, PR_SHIFT, PR_UNARY, PR_POWER, PR_DECL, PR_ATOM };
+
+static bool print_is_op(const char *s, int nargs, int *prec)
+{
+    if (nargs == 2) {
+        if (IN_LIST(s, op_sum))
+            return *prec = PR_SUM, true;
+        if (IN_LIST(s, op_times))
+            return *prec = PR_TIMES, true;
+        if (IN_LIST(s, op_shift))
+            return *prec = PR_SHIFT, true;
+        if (IN_LIST(s, op_cmp) || strcmp(s, "in") == 0 || strcmp(s, "isa") == 0)
+            return *prec = PR_CMP, true;
+        if (strcmp(s, "^") == 0)
+            return *prec = PR_POWER, true;
+        if (strcmp(s, ":") == 0)
+            return *prec = PR_RANGE, true;
+    }
+    if (nargs == 3 && strcmp(s, ":") == 0)
+        return *prec = PR_RANGE, true;
+    if (nargs == 1 && (strcmp(s, "-") == 0 || strcmp(s, "+") == 0 || strcmp(s, "!") == 0 || strcmp(s, "~") == 0))
+        return *prec = PR_UNARY, true;
+    return false;
+}
+
+static int print_prec(const Node *n)
+{
+    if (!n)
+        return PR_ATOM;
+    int prec;
+    switch (n->kind) {
+    case AST_INT:
+        return n->lit == LIT_INT64 && n->ival < 0 ? PR_UNARY : PR_ATOM;
+    case AST_FLOAT:
+        return signbit(n->fval) ? PR_UNARY : PR_ATOM;
+    case AST_CALL:
+        if (n->nkids >= 1 && n->kids[0] && n->kids[0]->kind == AST_IDENT && !n->kids[0]->qual &&
+            print_is_op(n->kids[0]->name, n->nkids - 1, &prec))
+            return prec;
+        return PR_ATOM;
+    case AST_COMPARISON:
+        return PR_CMP;
+    case AST_AND:
+        return PR_AND;
+    case AST_OR:
+        return PR_OR;
+    case AST_TERNARY:
+        return PR_TERNARY;
+    case AST_TYPED:
+        return PR_DECL;
+    case AST_SUBTYPE:
+        return PR_CMP;
+    case AST_ASSIGN:
+    case AST_OPASSIGN:
+    case AST_FUNCTION:
+    case AST_CONST:
+    case AST_LOCAL:
+    case AST_RETURN:
+        return PR_ASSIGN;
+    case AST_TUPLE:
+        return PR_ATOM;
+    default:
+        return PR_ATOM;
+    }
+}
+
+static void print_node(StrBuf *sb, const Node *n, int indent);
+
+/* n, in parentheses when its precedence is below min. */
+static void print_sub(StrBuf *sb, const Node *n, int min, int indent)
+{
+    bool paren = print_prec(n) < min;
+    if (paren)
+        sb_puts(sb, "(");
+    print_node(sb, n, indent);
+    if (paren)
+        sb_puts(sb, ")");
+}
+
+static void print_list(StrBuf *sb, Node *const *kids, int n, int indent)
+{
+    for (int i = 0; i < n; i++) {
+        if (i)
+            sb_puts(sb, ", ");
+        print_sub(sb, kids[i], PR_TERNARY, indent);
+    }
+}
+
+static void print_indent(StrBuf *sb, int indent)
+{
+    for (int i = 0; i < indent; i++)
+        sb_puts(sb, "    ");
+}
+
+static void print_block_body(StrBuf *sb, const Node *b, int indent)
+{
+    if (!b)
+        return;
+    if (b->kind != AST_BLOCK) {
+        print_indent(sb, indent);
+        print_node(sb, b, indent);
+        sb_puts(sb, "\n");
+        return;
+    }
+    for (int i = 0; i < b->nkids; i++) {
+        print_indent(sb, indent);
+        print_node(sb, b->kids[i], indent);
+        sb_puts(sb, "\n");
+    }
+}
+
+/* The shortest decimal that reads back as the same value, Julia style:
+ * 1.0, 0.5, 1.0e-5, 1.5f0, 1.0f-5, Inf, NaN32. */
+static void print_float(StrBuf *sb, double v, bool f32)
+{
+    if (isnan(v)) {
+        sb_puts(sb, f32 ? "NaN32" : "NaN");
+        return;
+    }
+    if (isinf(v)) {
+        sb_puts(sb, v < 0 ? "-" : "");
+        sb_puts(sb, f32 ? "Inf32" : "Inf");
+        return;
+    }
+    char buf[64];
+    for (int prec = f32 ? 6 : 15; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (f32 ? (float)strtod(buf, NULL) == (float)v : strtod(buf, NULL) == v)
+            break;
+    }
+    char mant[80], *e = strchr(buf, 'e');
+    int exp = 0;
+    if (e) {
+        exp = atoi(e + 1);
+        *e = 0;
+    }
+    snprintf(mant, sizeof mant, "%s%s", buf, strchr(buf, '.') ? "" : ".0");
+    if (f32)
+        sb_printf(sb, "%sf%d", mant, exp);
+    else if (e)
+        sb_printf(sb, "%se%d", mant, exp);
+    else
+        sb_puts(sb, mant);
+}
+
+static void print_call(StrBuf *sb, const Node *n, int indent)
+{
+    const Node *f = n->kids[0];
+    int nargs = n->nkids - 1, prec;
+    if (f && f->kind == AST_IDENT && !f->qual && print_is_op(f->name, nargs, &prec)) {
+        const char *op = f->name;
+        if (prec == PR_UNARY) {
+            /* -(x ^ 2), -(-1), -(2) (a literal would fold), but -x and -x::T bare */
+            const Node *x = n->kids[1];
+            bool paren = x->kind == AST_INT || x->kind == AST_FLOAT || print_prec(x) < PR_DECL;
+            sb_puts(sb, op);
+            sb_puts(sb, paren ? "(" : "");
+            print_node(sb, x, indent);
+            sb_puts(sb, paren ? ")" : "");
+            return;
+        }
+        if (prec == PR_RANGE) {
+            for (int i = 1; i <= nargs; i++) {
+                if (i > 1)
+                    sb_puts(sb, ":");
+                print_sub(sb, n->kids[i], PR_RANGE + 1, indent);
+            }
+            return;
+        }
+        bool right = prec == PR_POWER;
+        bool chain = prec == PR_CMP;
+        print_sub(sb, n->kids[1], right || chain ? prec + 1 : prec, indent);
+        sb_printf(sb, " %s ", op);
+        print_sub(sb, n->kids[2], right ? (prec == PR_POWER ? PR_POWER : prec) : prec + 1, indent);
+        return;
+    }
+    print_sub(sb, f, PR_ATOM, indent);
+    sb_puts(sb, "(");
+    print_list(sb, n->kids + 1, nargs, indent);
+    sb_puts(sb, ")");
+}
+
+static void print_function(StrBuf *sb, const Node *n, int indent)
+{
+    if (n->flags & FN_INLINE)
+        sb_puts(sb, "@inline ");
+    if (n->flags & FN_NOINLINE)
+        sb_puts(sb, "@noinline ");
+    sb_printf(sb, "function %s(", n->name ? n->name : "?");
+    if (n->kids[0])
+        print_list(sb, n->kids[0]->kids, n->kids[0]->nkids, indent);
+    sb_puts(sb, ")");
+    if (n->nkids > 3 && n->kids[3]) {
+        sb_puts(sb, "::");
+        print_sub(sb, n->kids[3], PR_ATOM, indent);
+    }
+    if (n->nkids > 2 && n->kids[2]) {
+        sb_puts(sb, " where {");
+        print_list(sb, n->kids[2]->kids, n->kids[2]->nkids, indent);
+        sb_puts(sb, "}");
+    }
+    sb_puts(sb, "\n");
+    print_block_body(sb, n->kids[1], indent + 1);
+    print_indent(sb, indent);
+    sb_puts(sb, "end");
+}
+
+static void print_node(StrBuf *sb, const Node *n, int indent)
+{
+    if (!n) {
+        sb_puts(sb, "#= null =#");
+        return;
+    }
+    switch (n->kind) {
+    case AST_INT:
+        switch (n->lit) {
+        case LIT_UINT8: sb_printf(sb, "0x%02llx", (unsigned long long)n->uval); break;
+        case LIT_UINT16: sb_printf(sb, "0x%04llx", (unsigned long long)n->uval); break;
+        case LIT_UINT32: sb_printf(sb, "0x%08llx", (unsigned long long)n->uval); break;
+        case LIT_UINT64: sb_printf(sb, "0x%016llx", (unsigned long long)n->uval); break;
+        case LIT_UINT128: sb_printf(sb, "0x%llx", (unsigned long long)n->uval); break;
+        default: sb_printf(sb, "%lld", (long long)n->ival); break;
+        }
+        break;
+    case AST_FLOAT:
+        print_float(sb, n->fval, n->lit == LIT_FLOAT32);
+        break;
+    case AST_BOOL:
+        sb_puts(sb, n->ival ? "true" : "false");
+        break;
+    case AST_NOTHING:
+        sb_puts(sb, "nothing");
+        break;
+    case AST_STRING:
+        sb_puts(sb, "\"");
+        for (const char *s = n->name ? n->name : ""; *s; s++) {
+            if (*s == '"' || *s == '\\' || *s == '$')
+                sb_printf(sb, "\\%c", *s);
+            else if (*s == '\n')
+                sb_puts(sb, "\\n");
+            else if (*s == '\t')
+                sb_puts(sb, "\\t");
+            else
+                sb_putn(sb, s, 1);
+        }
+        sb_puts(sb, "\"");
+        break;
+    case AST_IDENT:
+        if (n->qual)
+            sb_printf(sb, "%s.", n->qual);
+        sb_puts(sb, n->name ? n->name : "?");
+        break;
+    case AST_CALL:
+        if (n->nkids < 1)
+            sb_puts(sb, "#= empty call =#");
+        else
+            print_call(sb, n, indent);
+        break;
+    case AST_COMPARISON:
+        for (int i = 0; i < n->nkids; i++) {
+            if (i)
+                sb_printf(sb, " %s ", n->ops && n->ops[i - 1] ? n->ops[i - 1] : "?");
+            print_sub(sb, n->kids[i], PR_CMP + 1, indent);
+        }
+        break;
+    case AST_AND:
+    case AST_OR: {
+        int pr = n->kind == AST_AND ? PR_AND : PR_OR;
+        print_sub(sb, n->kids[0], pr + 1, indent);
+        sb_puts(sb, n->kind == AST_AND ? " && " : " || ");
+        print_sub(sb, n->kids[1], pr, indent);
+        break;
+    }
+    case AST_TERNARY:
+        print_sub(sb, n->kids[0], PR_OR, indent);
+        sb_puts(sb, " ? ");
+        print_sub(sb, n->kids[1], PR_SUM, indent);
+        sb_puts(sb, " : ");
+        print_sub(sb, n->kids[2], PR_TERNARY, indent);
+        break;
+    case AST_REF:
+    case AST_CURLY:
+        print_sub(sb, n->kids[0], PR_ATOM, indent);
+        sb_puts(sb, n->kind == AST_REF ? "[" : "{");
+        print_list(sb, n->kids + 1, n->nkids - 1, indent);
+        sb_puts(sb, n->kind == AST_REF ? "]" : "}");
+        break;
+    case AST_DOT:
+        print_sub(sb, n->kids[0], PR_ATOM, indent);
+        sb_printf(sb, ".%s", n->name ? n->name : "?");
+        break;
+    case AST_TUPLE:
+        sb_puts(sb, "(");
+        print_list(sb, n->kids, n->nkids, indent);
+        sb_puts(sb, n->nkids == 1 ? ",)" : ")");
+        break;
+    case AST_TYPED:
+        if (n->kids[0])
+            print_sub(sb, n->kids[0], PR_DECL, indent);
+        sb_puts(sb, "::");
+        print_sub(sb, n->kids[1], PR_ATOM, indent);
+        break;
+    case AST_SUBTYPE:
+        print_node(sb, n->kids[0], indent);
+        sb_puts(sb, " <: ");
+        print_sub(sb, n->kids[1], PR_ATOM, indent);
+        break;
+    case AST_MACROCALL:
+        if (n->qual)
+            sb_printf(sb, "%s.", n->qual);
+        sb_printf(sb, "@%s(", n->name ? n->name : "?");
+        for (int i = 0; i < n->nkids; i++) {
+            if (i)
+                sb_puts(sb, ", ");
+            print_node(sb, n->kids[i], indent);
+        }
+        sb_puts(sb, ")");
+        break;
+    case AST_ASSIGN:
+    case AST_OPASSIGN:
+        print_sub(sb, n->kids[0], PR_TERNARY, indent);
+        sb_printf(sb, " %s= ", n->kind == AST_OPASSIGN && n->name ? n->name : "");
+        print_sub(sb, n->kids[1], PR_ASSIGN, indent);
+        break;
+    case AST_BLOCK:
+        sb_puts(sb, "begin\n");
+        print_block_body(sb, n, indent + 1);
+        print_indent(sb, indent);
+        sb_puts(sb, "end");
+        break;
+    case AST_IF: {
+        const Node *c = n;
+        sb_puts(sb, "if ");
+        for (;;) {
+            print_node(sb, c->kids[0], indent);
+            sb_puts(sb, "\n");
+            print_block_body(sb, c->kids[1], indent + 1);
+            const Node *e = c->kids[2];
+            if (!e)
+                break;
+            print_indent(sb, indent);
+            if (e->kind == AST_IF) {
+                sb_puts(sb, "elseif ");
+                c = e;
+                continue;
+            }
+            sb_puts(sb, "else\n");
+            print_block_body(sb, e, indent + 1);
+            break;
+        }
+        print_indent(sb, indent);
+        sb_puts(sb, "end");
+        break;
+    }
+    case AST_WHILE:
+        sb_puts(sb, "while ");
+        print_node(sb, n->kids[0], indent);
+        sb_puts(sb, "\n");
+        print_block_body(sb, n->kids[1], indent + 1);
+        print_indent(sb, indent);
+        sb_puts(sb, "end");
+        break;
+    case AST_FOR:
+        sb_puts(sb, "for ");
+        print_node(sb, n->kids[0], indent);
+        sb_puts(sb, " in ");
+        print_node(sb, n->kids[1], indent);
+        sb_puts(sb, "\n");
+        print_block_body(sb, n->kids[2], indent + 1);
+        print_indent(sb, indent);
+        sb_puts(sb, "end");
+        break;
+    case AST_BREAK:
+        sb_puts(sb, "break");
+        break;
+    case AST_CONTINUE:
+        sb_puts(sb, "continue");
+        break;
+    case AST_RETURN:
+        sb_puts(sb, "return");
+        if (n->nkids > 0 && n->kids[0]) {
+            sb_puts(sb, " ");
+            print_node(sb, n->kids[0], indent);
+        }
+        break;
+    case AST_LOCAL:
+        sb_puts(sb, "local ");
+        for (int i = 0; i < n->nkids; i++) {
+            if (i)
+                sb_puts(sb, ", ");
+            print_node(sb, n->kids[i], indent);
+        }
+        break;
+    case AST_FUNCTION:
+        print_function(sb, n, indent);
+        break;
+    case AST_CONST:
+        sb_printf(sb, "const %s = ", n->name ? n->name : "?");
+        print_node(sb, n->kids[0], indent);
+        break;
+    case AST_FILE:
+        for (int i = 0; i < n->nkids; i++) {
+            if (i)
+                sb_puts(sb, "\n");
+            print_node(sb, n->kids[i], indent);
+            sb_puts(sb, "\n");
+        }
+        break;
+    }
+}
+
+void ast_print(StrBuf *sb, const Node *n) { print_node(sb, n, 0); }

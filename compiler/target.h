@@ -94,4 +94,34 @@ bool lld_link_shared(TargetCtx *tc, const uint8_t *obj, size_t objsize, const ch
  * after internalisation). */
 bool llvm_link_bitcode_file(TargetCtx *tc, const char *path, bool only_needed);
 
+/* Register LLVM's AMDGPU, NVPTX and X86 targets (once per process; thread-safe). */
+void llvm_init_targets(void);
+/* Create tc->tm and set tc->mod's triple and data layout. */
+bool llvm_create_target_machine(TargetCtx *tc, const char *triple, const char *cpu, const char *features,
+                                LLVMRelocMode reloc);
+/* The declaration of an LLVM intrinsic by name ("llvm.amdgcn.workitem.id.x"),
+ * with its overload types; *fty (if not NULL) gets its function type. NULL if
+ * LLVM does not know the name. */
+LLVMValueRef llvm_intrinsic(TargetCtx *tc, const char *name, LLVMTypeRef *overloads, unsigned n,
+                            LLVMTypeRef *fty);
+/* The function `name` of type fty, declared if the module lacks it. */
+LLVMValueRef llvm_declare(TargetCtx *tc, const char *name, LLVMTypeRef fty);
+/* An internal alwaysinline half-precision wrapper "__juke_<name>_f16" around
+ * a float function (its float params become half); *fty = its type. */
+LLVMValueRef llvm_math_half_wrapper(TargetCtx *tc, const char *name, LLVMValueRef fcallee, LLVMTypeRef ffty,
+                                    LLVMTypeRef *fty);
+/* Parse LLVM IR text (helpers LLVM-C cannot build, e.g. syncscope fences)
+ * and link it into tc->mod. The linker drops local definitions nothing
+ * references yet: define helpers external and make them internal after. */
+bool llvm_link_ir_text(TargetCtx *tc, const char *name, const char *ir);
+/* sqrt, abs/fabs, floor, ceil, trunc, round (to even), fma, muladd, copysign
+ * as LLVM intrinsics for ty; NULL for any other name. */
+LLVMValueRef llvm_math_intrinsic(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty);
+/* Library math functions by Julia name: float-argument count (1 or 2), 0 if unknown. */
+int llvm_math_arity(const char *name);
+/* Their function type for float type ty (powi: (ty, i32) -> ty). */
+LLVMTypeRef llvm_math_type(TargetCtx *tc, const char *name, LLVMTypeRef ty);
+/* Does the module call a declared (undefined) function whose name starts with prefix? */
+bool llvm_module_calls_prefix(LLVMModuleRef m, const char *prefix);
+
 #endif

@@ -1,1 +1,448 @@
-/* placeholder: being written */
+/* target_cpu.c: the CPU target: the host triple and CPU, work-item state
+ * read from a JukeCpuState, local memory carved from st->lds, libm for
+ * math, and a shared object exporting the kernel table of runtime/abi.h. */
+#include <dlfcn.h>
+#include <link.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abi.h"
+#include "target.h"
+
+/* JukeCpuState (abi.h) as LLVM sees it, x86-64 / LP64:
+ *   field 0  item[3]        u32 x3   offset  0
+ *   field 1  group[3]       u32 x3   offset 12
+ *   field 2  group_dim[3]   u32 x3   offset 24
+ *   field 3  grid_groups[3] u32 x3   offset 36
+ *   field 4  lds            ptr      offset 48
+ *   field 5  barrier        ptr      offset 56   void (*)(JukeCpuState *)
+ *   field 6  exit_item      ptr      offset 64   void (*)(JukeCpuState *), noreturn
+ *   field 7  runtime        ptr      offset 72
+ * 80 bytes. */
+_Static_assert(offsetof(JukeCpuState, group) == 12 && offsetof(JukeCpuState, group_dim) == 24 &&
+                   offsetof(JukeCpuState, grid_groups) == 36 && offsetof(JukeCpuState, lds) == 48 &&
+                   offsetof(JukeCpuState, barrier) == 56 && offsetof(JukeCpuState, exit_item) == 64 &&
+                   sizeof(JukeCpuState) == 80,
+               "the CPU state layout below assumes LP64");
+enum { ST_ITEM, ST_GROUP, ST_GROUP_DIM, ST_GRID_GROUPS, ST_LDS, ST_BARRIER, ST_EXIT_ITEM, ST_RUNTIME };
+
+/* JukeCpuKernelInfo (abi.h): { ptr name, ptr entry, i32 kernarg_size,
+ * i32 static_lds_bytes, i32 uses_barrier, i32 max_group_size }: 32 bytes. */
+_Static_assert(sizeof(JukeCpuKernelInfo) == 32 && offsetof(JukeCpuKernelInfo, kernarg_size) == 16,
+               "the kernel table layout below assumes LP64");
+
+typedef struct CpuKernel {
+    char *name;
+    LLVMValueRef entry;
+    uint32_t kernarg_size;
+} CpuKernel;
+
+typedef struct CpuPriv {
+    char *cpu, *features, *triple;
+    LLVMTypeRef state_ty;
+    uint64_t lds_total;        /* static local bytes allocated so far (module-wide) */
+    LLVMValueRef lds_end;      /* internal constant i64: align16(lds_total), set when finishing */
+    CpuKernel *kernels;
+    int nkernels;
+    char *symbol;
+    uint32_t kernarg_size;
+} CpuPriv;
+
+static CpuPriv *cpu(TargetCtx *tc) { return tc->priv; }
+
+static bool cpu_init(TargetCtx *tc) {
+    const char *want = tc->opts->proc;
+    bool native = !want || !*want || strcmp(want, "native") == 0;
+    if (!native && !target_proc_known(TARGET_CPU, want)) {
+        diag_plain(tc->diags, DIAG_USER, "unknown CPU \"%s\"; known CPUs: %s", want, target_known_procs(TARGET_CPU));
+        return false;
+    }
+    CpuPriv *cp = calloc(1, sizeof *cp);
+    if (!cp) {
+        diag_plain(tc->diags, DIAG_INTERNAL, "out of memory");
+        return false;
+    }
+    tc->priv = cp;
+    char *t = LLVMGetDefaultTargetTriple(), *nt = LLVMNormalizeTargetTriple(t);
+    cp->triple = strdup(nt);
+    LLVMDisposeMessage(t);
+    LLVMDisposeMessage(nt);
+    if (native) {
+        char *c = LLVMGetHostCPUName(), *f = LLVMGetHostCPUFeatures();
+        cp->cpu = strdup(c);
+        cp->features = strdup(f);
+        LLVMDisposeMessage(c);
+        LLVMDisposeMessage(f);
+    } else {
+        cp->cpu = strdup(want);
+        cp->features = strdup("");
+    }
+    if (!cp->triple || !cp->cpu || !cp->features) {
+        diag_plain(tc->diags, DIAG_INTERNAL, "out of memory");
+        return false;
+    }
+    tc->proc = cp->cpu;
+    /* work-items run one after another: no lanes to speak of */
+    tc->wavefront_size = 1;
+    if (!llvm_create_target_machine(tc, cp->triple, cp->cpu, cp->features, LLVMRelocPIC)) return false;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(tc->llctx), a3 = LLVMArrayType2(i32, 3);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(tc->llctx, 0);
+    LLVMTypeRef fields[8] = {a3, a3, a3, a3, ptr, ptr, ptr, ptr};
+    cp->state_ty = LLVMStructCreateNamed(tc->llctx, "JukeCpuState");
+    LLVMStructSetBody(cp->state_ty, fields, 8, 0);
+    return true;
+}
+
+static void cpu_fini(TargetCtx *tc) {
+    CpuPriv *cp = cpu(tc);
+    if (cp) {
+        for (int i = 0; i < cp->nkernels; i++) free(cp->kernels[i].name);
+        free(cp->kernels);
+        free(cp->cpu);
+        free(cp->features);
+        free(cp->triple);
+        free(cp->symbol);
+        free(cp);
+    }
+    tc->priv = NULL;
+    if (tc->tm) LLVMDisposeTargetMachine(tc->tm);
+    tc->tm = NULL;
+}
+
+/* ---- the state --------------------------------------------------------- */
+static LLVMValueRef state_field_ptr(TargetCtx *tc, LLVMBuilderRef b, int field, int elem) {
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(tc->llctx);
+    LLVMValueRef idx[3] = {LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, (unsigned)field, 0),
+                           LLVMConstInt(i32, (unsigned)elem, 0)};
+    return LLVMBuildInBoundsGEP2(b, cpu(tc)->state_ty, tc->cur_state, idx, elem >= 0 ? 3 : 2, "");
+}
+
+/* The fields a work-item reads never change while its entry runs. */
+static LLVMValueRef load_state(TargetCtx *tc, LLVMBuilderRef b, int field, int elem, LLVMTypeRef t) {
+    LLVMValueRef v = LLVMBuildLoad2(b, t, state_field_ptr(tc, b, field, elem), "");
+    LLVMContextRef c = tc->llctx;
+    LLVMValueRef empty = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0));
+    LLVMSetMetadata(v, LLVMGetMDKindIDInContext(c, "invariant.load", 14), empty);
+    LLVMSetMetadata(v, LLVMGetMDKindIDInContext(c, "noundef", 7), empty);
+    return v;
+}
+
+static LLVMValueRef load_u32(TargetCtx *tc, LLVMBuilderRef b, int field, int dim) {
+    return load_state(tc, b, field, dim, LLVMInt32TypeInContext(tc->llctx));
+}
+
+static LLVMValueRef cpu_workitem_id(TargetCtx *tc, LLVMBuilderRef b, int d) { return load_u32(tc, b, ST_ITEM, d); }
+static LLVMValueRef cpu_workgroup_id(TargetCtx *tc, LLVMBuilderRef b, int d) { return load_u32(tc, b, ST_GROUP, d); }
+static LLVMValueRef cpu_workgroup_dim(TargetCtx *tc, LLVMBuilderRef b, int d) {
+    return load_u32(tc, b, ST_GROUP_DIM, d);
+}
+static LLVMValueRef cpu_grid_groups(TargetCtx *tc, LLVMBuilderRef b, int d) {
+    return load_u32(tc, b, ST_GRID_GROUPS, d);
+}
+
+/* Call st->FIELD(st). */
+static LLVMValueRef call_state_fn(TargetCtx *tc, LLVMBuilderRef b, int field) {
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(tc->llctx, 0);
+    LLVMValueRef f = load_state(tc, b, field, -1, ptr);
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(tc->llctx), &ptr, 1, 0);
+    LLVMValueRef st = tc->cur_state;
+    return LLVMBuildCall2(b, fty, f, &st, 1, "");
+}
+
+static void cpu_barrier(TargetCtx *tc, LLVMBuilderRef b) {
+    call_state_fn(tc, b, ST_BARRIER);
+    tc->uses_barrier = true;
+}
+
+static void cpu_exit_item(TargetCtx *tc, LLVMBuilderRef b) {
+    LLVMValueRef call = call_state_fn(tc, b, ST_EXIT_ITEM);
+    unsigned k = LLVMGetEnumAttributeKindForName("noreturn", 8);
+    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(tc->llctx, k, 0));
+}
+
+static LLVMValueRef lds_at(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef off) {
+    LLVMValueRef base = load_state(tc, b, ST_LDS, -1, LLVMPointerTypeInContext(tc->llctx, 0));
+    return LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(tc->llctx), base, &off, 1, "");
+}
+
+/* Static local arrays get consecutive offsets in st->lds (each aligned as
+ * asked); the runtime allocates static_lds_bytes (+ dynamic) per group. */
+static LLVMValueRef cpu_static_local(TargetCtx *tc, LLVMBuilderRef b, const char *name, uint64_t bytes,
+                                     unsigned align) {
+    CpuPriv *cp = cpu(tc);
+    uint64_t a = align ? align : 16;
+    uint64_t off = (cp->lds_total + a - 1) / a * a;
+    cp->lds_total = off + bytes;
+    tc->static_lds_bytes = (uint32_t)cp->lds_total;
+    return lds_at(tc, b, LLVMConstInt(LLVMInt64TypeInContext(tc->llctx), off, 0));
+}
+
+/* The dynamic segment starts at align16(static total), known only when the
+ * kernel is finished: read it from an internal constant whose initializer
+ * finish_kernel sets; the optimiser folds the load. */
+static LLVMValueRef cpu_dynamic_local(TargetCtx *tc, LLVMBuilderRef b) {
+    CpuPriv *cp = cpu(tc);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(tc->llctx);
+    if (!cp->lds_end) {
+        cp->lds_end = LLVMAddGlobal(tc->mod, i64, "__juke_dynamic_lds_offset");
+        LLVMSetLinkage(cp->lds_end, LLVMInternalLinkage);
+        LLVMSetGlobalConstant(cp->lds_end, 1);
+        LLVMSetInitializer(cp->lds_end, LLVMConstInt(i64, 0, 0));
+    }
+    tc->uses_dynamic_lds = true;
+    LLVMValueRef off = LLVMBuildLoad2(b, i64, cp->lds_end, "");
+    return lds_at(tc, b, off);
+}
+
+/* libm: sinf/sin, atan2f/atan2, ... (glibc has exp10); powi is LLVM's
+ * llvm.powi. The shared object leaves them undefined: the process that
+ * dlopens it has libm. Half goes through the float function. */
+static LLVMValueRef cpu_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty) {
+    LLVMValueRef f = llvm_math_intrinsic(tc, name, ty, fty);
+    if (f) return f;
+    if (!llvm_math_arity(name)) {
+        diag_plain(tc->diags, DIAG_INTERNAL, "no CPU math function \"%s\"", name);
+        return NULL;
+    }
+    LLVMTypeKind k = LLVMGetTypeKind(ty);
+    bool half = k == LLVMHalfTypeKind;
+    LLVMTypeRef lty = half ? LLVMFloatTypeInContext(tc->llctx) : ty;
+    LLVMTypeRef lfty;
+    if (strcmp(name, "powi") == 0) {
+        LLVMTypeRef ov[2] = {lty, LLVMInt32TypeInContext(tc->llctx)};
+        f = llvm_intrinsic(tc, "llvm.powi", ov, 2, &lfty);
+    } else {
+        char sym[64];
+        snprintf(sym, sizeof sym, "%s%s", name, k == LLVMDoubleTypeKind ? "" : "f");
+        lfty = llvm_math_type(tc, name, lty);
+        f = llvm_declare(tc, sym, lfty);
+    }
+    if (!half) {
+        *fty = lfty;
+        return f;
+    }
+    return llvm_math_half_wrapper(tc, name, f, lfty, fty);
+}
+
+/* ---- the entry and the table --------------------------------------------- */
+static LLVMValueRef const_cstring(TargetCtx *tc, const char *s, const char *gname) {
+    LLVMValueRef init = LLVMConstStringInContext(tc->llctx, s, (unsigned)strlen(s), 0);
+    LLVMValueRef g = LLVMAddGlobal(tc->mod, LLVMTypeOf(init), gname);
+    LLVMSetInitializer(g, init);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
+    return g;
+}
+
+/* (Re)build juke_cpu_kernels / juke_cpu_nkernels from every kernel finished
+ * so far; static LDS and barrier use are module-wide (one total for all). */
+static void build_table(TargetCtx *tc) {
+    CpuPriv *cp = cpu(tc);
+    LLVMContextRef c = tc->llctx;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c), ptr = LLVMPointerTypeInContext(c, 0);
+    LLVMTypeRef fields[6] = {ptr, ptr, i32, i32, i32, i32};
+    LLVMTypeRef info_ty = LLVMStructTypeInContext(c, fields, 6, 0);
+    LLVMValueRef old = LLVMGetNamedGlobal(tc->mod, JUKE_CPU_TABLE_SYMBOL);
+    if (old) LLVMDeleteGlobal(old);
+    old = LLVMGetNamedGlobal(tc->mod, JUKE_CPU_COUNT_SYMBOL);
+    if (old) LLVMDeleteGlobal(old);
+    const int *g = tc->opts->group_size;
+    unsigned maxg = g[0] > 0 ? (unsigned)(g[0] * (g[1] > 0 ? g[1] : 1) * (g[2] > 0 ? g[2] : 1)) : 0;
+    LLVMValueRef *elems = calloc((size_t)cp->nkernels + 1, sizeof *elems);
+    if (!elems) return;
+    for (int i = 0; i < cp->nkernels; i++) {
+        char gname[48];
+        snprintf(gname, sizeof gname, "__juke_kernel_name.%d", i);
+        LLVMValueRef name = LLVMGetNamedGlobal(tc->mod, gname);
+        if (!name) name = const_cstring(tc, cp->kernels[i].name, gname);
+        LLVMValueRef v[6] = {name, cp->kernels[i].entry, LLVMConstInt(i32, cp->kernels[i].kernarg_size, 0),
+                             LLVMConstInt(i32, cp->lds_total, 0), LLVMConstInt(i32, tc->uses_barrier, 0),
+                             LLVMConstInt(i32, maxg, 0)};
+        elems[i] = LLVMConstNamedStruct(info_ty, v, 6);
+    }
+    LLVMValueRef arr = LLVMConstArray2(info_ty, elems, (uint64_t)cp->nkernels);
+    free(elems);
+    LLVMValueRef table = LLVMAddGlobal(tc->mod, LLVMTypeOf(arr), JUKE_CPU_TABLE_SYMBOL);
+    LLVMSetInitializer(table, arr);
+    LLVMSetGlobalConstant(table, 1);
+    LLVMValueRef count = LLVMAddGlobal(tc->mod, i32, JUKE_CPU_COUNT_SYMBOL);
+    LLVMSetInitializer(count, LLVMConstInt(i32, (unsigned)cp->nkernels, 0));
+    LLVMSetGlobalConstant(count, 1);
+    if (cp->lds_end)
+        LLVMSetInitializer(cp->lds_end, LLVMConstInt(LLVMInt64TypeInContext(c), (cp->lds_total + 15) / 16 * 16, 0));
+}
+
+/* The entry `void SYMBOL(const void *kernarg, JukeCpuState *st)` (internal:
+ * reached through the table)
+ * loads each explicit argument from the kernarg buffer (abi.h: each at the
+ * next offset aligned to its natural alignment; an array's {ptr, [N x i64],
+ * i64} is 16+8N bytes aligned 8; Bool is one byte), then the exception
+ * pointer at the next 8-aligned offset, and calls the kernel function
+ * fn(args..., exception, st). */
+static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol) {
+    CpuPriv *cp = cpu(tc);
+    LLVMContextRef c = tc->llctx;
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i8 = LLVMInt8TypeInContext(c);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(tc->mod);
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    unsigned np = LLVMCountParams(fn);
+    if (np < 2) {
+        diag_plain(tc->diags, DIAG_INTERNAL, "CPU kernel %s lacks its exception and state parameters", symbol);
+        return;
+    }
+    LLVMSetValueName2(LLVMGetParam(fn, np - 2), "__juke_exception", 16);
+    LLVMSetValueName2(LLVMGetParam(fn, np - 1), "__juke_state", 12);
+    /* The entry takes the kernel's symbol (so the optimised module shows the
+     * kernel under its name, its body inlined); the body becomes SYMBOL.body. */
+    char bname[256];
+    snprintf(bname, sizeof bname, "%s.body", symbol);
+    LLVMSetValueName2(fn, bname, strlen(bname));
+    LLVMTypeRef eparams[2] = {ptr, ptr};
+    LLVMValueRef entry = LLVMAddFunction(tc->mod, symbol, LLVMFunctionType(LLVMVoidTypeInContext(c), eparams, 2, 0));
+    LLVMSetLinkage(entry, LLVMInternalLinkage);
+    LLVMValueRef kernarg = LLVMGetParam(entry, 0), st = LLVMGetParam(entry, 1);
+    LLVMSetValueName2(kernarg, "kernarg", 7);
+    LLVMSetValueName2(st, "st", 2);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, entry, "entry"));
+    LLVMValueRef *args = calloc(np, sizeof *args);
+    if (!args) {
+        LLVMDisposeBuilder(b);
+        diag_plain(tc->diags, DIAG_INTERNAL, "out of memory");
+        return;
+    }
+    uint64_t off = 0;
+    for (unsigned i = 0; i + 1 < np; i++) {
+        LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, i));
+        bool is_bool = LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 1;
+        LLVMTypeRef mt = is_bool ? i8 : t;
+        uint64_t align = i == np - 2 ? 8 : LLVMABIAlignmentOfType(td, mt);
+        uint64_t size = i == np - 2 ? 8 : LLVMABISizeOfType(td, mt);
+        off = (off + align - 1) / align * align;
+        LLVMValueRef idx = LLVMConstInt(i64, off, 0);
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(b, i8, kernarg, &idx, 1, "");
+        LLVMValueRef v = LLVMBuildLoad2(b, mt, p, "");
+        /* the runtime's buffer is only guaranteed byte-aligned */
+        LLVMSetAlignment(v, 1);
+        if (is_bool) v = LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstInt(i8, 0, 0), "");
+        args[i] = v;
+        off += size;
+    }
+    args[np - 1] = st;
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, np, "");
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    free(args);
+
+    CpuKernel *k = realloc(cp->kernels, (size_t)(cp->nkernels + 1) * sizeof *k);
+    if (!k) {
+        diag_plain(tc->diags, DIAG_INTERNAL, "out of memory");
+        return;
+    }
+    cp->kernels = k;
+    k[cp->nkernels++] = (CpuKernel){strdup(symbol), entry, (uint32_t)off};
+    if (!cp->symbol) {
+        cp->symbol = strdup(symbol);
+        cp->kernarg_size = (uint32_t)off;
+    }
+    build_table(tc);
+}
+
+static bool cpu_link_libraries(TargetCtx *tc) { return true; }
+
+/* The full path of a shared library this process has loaded, or NULL. */
+static char *loaded_library_path(const char *soname) {
+    void *h = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
+    if (!h) return NULL;
+    struct link_map *lm = NULL;
+    char *path = NULL;
+    if (dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name && lm->l_name[0] == '/') path = strdup(lm->l_name);
+    dlclose(h);
+    return path;
+}
+
+static bool cpu_emit(TargetCtx *tc, CodeObject *out) {
+    CpuPriv *cp = cpu(tc);
+    /* codegen may mutate IR; the assembly comes from a copy */
+    LLVMModuleRef saved = tc->mod, copy = LLVMCloneModule(tc->mod);
+    tc->mod = copy;
+    uint8_t *text;
+    size_t n;
+    bool ok = llvm_emit_to_memory(tc, LLVMAssemblyFile, &text, &n);
+    tc->mod = saved;
+    LLVMDisposeModule(copy);
+    if (!ok) return false;
+    free(out->asm_text);
+    out->asm_text = (char *)text;
+    uint8_t *obj, *so;
+    size_t objsize, sosize;
+    if (!llvm_emit_to_memory(tc, LLVMObjectFile, &obj, &objsize)) return false;
+    /* The object calls libm (sinf, ...) and, for Float16 without F16C,
+     * libgcc's __extendhfsf2 / __truncsfhf2: record them as DT_NEEDED (when
+     * used) so the shared object loads in any process. This process has
+     * both loaded (LLVM needs them); their paths are taken from it. */
+    char *libm = loaded_library_path("libm.so.6"), *libgcc = loaded_library_path("libgcc_s.so.1");
+    const char *lld_args[8] = {"-z", "noexecstack", "--as-needed"};
+    int na = 3;
+    if (libm) lld_args[na++] = libm;
+    if (libgcc) lld_args[na++] = libgcc;
+    lld_args[na] = NULL;
+    ok = lld_link_shared(tc, obj, objsize, lld_args, &so, &sosize);
+    free(libm);
+    free(libgcc);
+    free(obj);
+    if (!ok) return false;
+    free(out->data);
+    out->data = so;
+    out->size = sosize;
+    out->kind = TARGET_CPU;
+    if (!out->proc) out->proc = strdup(cp->cpu);
+    if (!out->kernel_symbol && cp->symbol) out->kernel_symbol = strdup(cp->symbol);
+    out->static_lds_bytes = (uint32_t)cp->lds_total;
+    out->lds_bytes = (int)cp->lds_total;
+    out->uses_barrier = tc->uses_barrier;
+    out->uses_dynamic_lds = tc->uses_dynamic_lds;
+    out->wavefront_size = 1;
+    out->kernarg_size = (int)cp->kernarg_size;
+    out->vgprs = out->sgprs = out->agprs = -1;
+    out->occupancy = -1;
+    const int *g = tc->opts->group_size;
+    out->max_flat_workgroup_size = g[0] > 0 ? g[0] * (g[1] > 0 ? g[1] : 1) * (g[2] > 0 ? g[2] : 1) : 0;
+    StrBuf r = {0};
+    sb_printf(&r, "kernel:            %s (entry, through %s)\n", cp->symbol ? cp->symbol : "?",
+              JUKE_CPU_TABLE_SYMBOL);
+    sb_printf(&r, "target:            %s, cpu %s\n", cp->triple, cp->cpu);
+    sb_printf(&r, "local memory:      %llu bytes (static)%s\n", (unsigned long long)cp->lds_total,
+              tc->uses_dynamic_lds ? " + dynamic at align16(static)" : "");
+    sb_printf(&r, "barrier:           %s\n",
+              tc->uses_barrier ? "yes (work-items run as fibers)" : "no (work-items run one after another)");
+    sb_printf(&r, "kernarg:           %u bytes\n", cp->kernarg_size);
+    free(out->resources);
+    out->resources = sb_take(&r);
+    return true;
+}
+
+const TargetOps target_cpu_ops = {
+    .name = "cpu",
+    .as_global = 0,
+    .as_local = 0,
+    .needs_state_param = true,
+    .init = cpu_init,
+    .fini = cpu_fini,
+    .workitem_id = cpu_workitem_id,
+    .workgroup_id = cpu_workgroup_id,
+    .workgroup_dim = cpu_workgroup_dim,
+    .grid_groups = cpu_grid_groups,
+    .barrier = cpu_barrier,
+    .static_local = cpu_static_local,
+    .dynamic_local = cpu_dynamic_local,
+    .exit_item = cpu_exit_item,
+    .math_fn = cpu_math_fn,
+    .finish_kernel = cpu_finish_kernel,
+    .link_libraries = cpu_link_libraries,
+    .emit = cpu_emit,
+};

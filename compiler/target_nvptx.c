@@ -1,1 +1,335 @@
-/* placeholder: being written */
+/* target_nvptx.c: the NVPTX target (nvptx64-nvidia-cuda): special
+ * registers, shared memory, libdevice for math, and PTX text as the code
+ * object (the CUDA driver JIT-compiles it and allocates registers). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "juke_config.h"
+#include "target.h"
+
+typedef struct NvPriv {
+    char *symbol;
+    char proc[16];
+    char libdevice[1024];    /* "" until looked up; resolved path when found */
+    bool looked, found, linked;
+} NvPriv;
+
+static NvPriv *nv(TargetCtx *tc) { return tc->priv; }
+
+static bool nvptx_init(TargetCtx *tc) {
+    const char *name = tc->opts->proc && *tc->opts->proc ? tc->opts->proc : "sm_90";
+    if (!target_proc_known(TARGET_NVPTX, name)) {
+        diag_plain(tc->diags, DIAG_USER, "unknown NVPTX target \"%s\"; known targets: %s", name,
+                   target_known_procs(TARGET_NVPTX));
+        return false;
+    }
+    if (tc->opts->wavefront_size && tc->opts->wavefront_size != 32) {
+        diag_plain(tc->diags, DIAG_USER, "wavefront size %d is not possible on NVPTX (warps are 32 wide)",
+                   tc->opts->wavefront_size);
+        return false;
+    }
+    NvPriv *np = calloc(1, sizeof *np);
+    if (!np) {
+        diag_plain(tc->diags, DIAG_INTERNAL, "out of memory");
+        return false;
+    }
+    tc->priv = np;
+    snprintf(np->proc, sizeof np->proc, "%s", name);
+    tc->proc = np->proc;
+    tc->wavefront_size = 32;
+    /* PTX ISA 7.8 covers sm_50..sm_90 and keeps older drivers working;
+     * sm_90a needs 8.0. */
+    const char *features = strcmp(name, "sm_90a") == 0 ? "+ptx80" : "+ptx78";
+    if (!llvm_create_target_machine(tc, "nvptx64-nvidia-cuda", name, features, LLVMRelocDefault)) return false;
+    /* libdevice's __nvvm_reflect("__CUDA_FTZ") reads this: no flush to zero */
+    LLVMAddModuleFlag(tc->mod, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
+                      LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(tc->llctx), 0, 0)));
+    return true;
+}
+
+static void nvptx_fini(TargetCtx *tc) {
+    NvPriv *np = nv(tc);
+    if (np) {
+        free(np->symbol);
+        free(np);
+    }
+    tc->priv = NULL;
+    if (tc->tm) LLVMDisposeTargetMachine(tc->tm);
+    tc->tm = NULL;
+}
+
+static LLVMValueRef sreg(TargetCtx *tc, LLVMBuilderRef b, const char *reg, int dim) {
+    char name[48];
+    snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.%s.%c", reg, "xyz"[dim]);
+    LLVMTypeRef fty;
+    LLVMValueRef f = llvm_intrinsic(tc, name, NULL, 0, &fty);
+    return LLVMBuildCall2(b, fty, f, NULL, 0, "");
+}
+
+static LLVMValueRef nvptx_workitem_id(TargetCtx *tc, LLVMBuilderRef b, int d) { return sreg(tc, b, "tid", d); }
+static LLVMValueRef nvptx_workgroup_id(TargetCtx *tc, LLVMBuilderRef b, int d) { return sreg(tc, b, "ctaid", d); }
+static LLVMValueRef nvptx_workgroup_dim(TargetCtx *tc, LLVMBuilderRef b, int d) { return sreg(tc, b, "ntid", d); }
+static LLVMValueRef nvptx_grid_groups(TargetCtx *tc, LLVMBuilderRef b, int d) { return sreg(tc, b, "nctaid", d); }
+
+/* bar.sync orders shared and global memory among the block's threads. */
+static void nvptx_barrier(TargetCtx *tc, LLVMBuilderRef b) {
+    LLVMTypeRef fty;
+    LLVMValueRef f = llvm_intrinsic(tc, "llvm.nvvm.barrier0", NULL, 0, &fty);
+    LLVMBuildCall2(b, fty, f, NULL, 0, "");
+    tc->uses_barrier = true;
+}
+
+/* Shared memory cannot be initialised: undef initializer. */
+static LLVMValueRef nvptx_static_local(TargetCtx *tc, LLVMBuilderRef b, const char *name, uint64_t bytes,
+                                       unsigned align) {
+    LLVMTypeRef t = LLVMArrayType2(LLVMInt8TypeInContext(tc->llctx), bytes);
+    LLVMValueRef g = LLVMAddGlobalInAddressSpace(tc->mod, t, name && *name ? name : "__juke_local", 3);
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+    LLVMSetInitializer(g, LLVMGetUndef(t));
+    uint64_t a = align ? align : 16;
+    LLVMSetAlignment(g, (unsigned)a);
+    tc->static_lds_bytes = (uint32_t)(((tc->static_lds_bytes + a - 1) / a) * a + bytes);
+    return g;
+}
+
+/* CUDA's `extern __shared__`: `.extern .shared .align 16 .b8 NAME[]`,
+ * sized by the launch's dynamic shared memory bytes. */
+static LLVMValueRef nvptx_dynamic_local(TargetCtx *tc, LLVMBuilderRef b) {
+    LLVMValueRef g = LLVMGetNamedGlobal(tc->mod, "__juke_dynamic_shmem");
+    if (!g) {
+        LLVMTypeRef t = LLVMArrayType2(LLVMInt8TypeInContext(tc->llctx), 0);
+        g = LLVMAddGlobalInAddressSpace(tc->mod, t, "__juke_dynamic_shmem", 3);
+        LLVMSetLinkage(g, LLVMExternalLinkage);
+        LLVMSetAlignment(g, 16);
+    }
+    tc->uses_dynamic_lds = true;
+    return g;
+}
+
+static void nvptx_exit_item(TargetCtx *tc, LLVMBuilderRef b) {
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(tc->llctx), NULL, 0, 0);
+    LLVMValueRef a = LLVMGetInlineAsm(fty, "exit;", 5, "", 0, 1, 0, LLVMInlineAsmDialectATT, 0);
+    LLVMBuildCall2(b, fty, a, NULL, 0, "");
+}
+
+static bool file_exists(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* libdevice.10.bc: opts->devlib_dir (the file, or a directory holding it)
+ * if given, else $JUKE_LIBDEVICE if set, else the build's default and
+ * Debian's CUDA toolkit. An explicit choice that is wrong is an error. */
+static bool find_libdevice(TargetCtx *tc) {
+    NvPriv *np = nv(tc);
+    if (np->looked) return np->found;
+    np->looked = true;
+    const char *env = getenv("JUKE_LIBDEVICE");
+    const char *cands[2] = {JUKE_LIBDEVICE_DEFAULT, "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc"};
+    int ncands = 2;
+    if (tc->opts->devlib_dir && *tc->opts->devlib_dir) {
+        cands[0] = tc->opts->devlib_dir;
+        ncands = 1;
+    } else if (env && *env) {
+        cands[0] = env;
+        ncands = 1;
+    }
+    StrBuf looked = {0};
+    for (int i = 0; i < ncands; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s", cands[i]);
+        if (!file_exists(path)) snprintf(path, sizeof path, "%s/libdevice.10.bc", cands[i]);
+        if (file_exists(path)) {
+            snprintf(np->libdevice, sizeof np->libdevice, "%s", path);
+            np->found = true;
+            sb_free(&looked);
+            return true;
+        }
+        sb_printf(&looked, "%s%s", i ? ", " : "", cands[i]);
+    }
+    snprintf(np->libdevice, sizeof np->libdevice, "%s", looked.data ? looked.data : "(nowhere)");
+    sb_free(&looked);
+    return false;
+}
+
+/* libdevice: __nv_<name>f (float) / __nv_<name> (double); powi is
+ * __nv_powif / __nv_powi. Half goes through the float function. Without
+ * libdevice only the LLVM intrinsics (sqrt, fma, floor, ...) are possible. */
+static LLVMValueRef nvptx_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty) {
+    LLVMValueRef f = llvm_math_intrinsic(tc, name, ty, fty);
+    if (f) return f;
+    if (!llvm_math_arity(name)) {
+        diag_plain(tc->diags, DIAG_INTERNAL, "no NVPTX math function \"%s\"", name);
+        return NULL;
+    }
+    if (!find_libdevice(tc)) {
+        diag_plain(tc->diags, DIAG_USER, "libdevice not found at %s: the NVPTX target needs it for %s",
+                   nv(tc)->libdevice, name);
+        return NULL;
+    }
+    LLVMTypeKind k = LLVMGetTypeKind(ty);
+    bool half = k == LLVMHalfTypeKind;
+    LLVMTypeRef lty = half ? LLVMFloatTypeInContext(tc->llctx) : ty;
+    char sym[64];
+    snprintf(sym, sizeof sym, "__nv_%s%s", name, k == LLVMDoubleTypeKind ? "" : "f");
+    LLVMTypeRef lfty = llvm_math_type(tc, name, lty);
+    f = llvm_declare(tc, sym, lfty);
+    if (!half) {
+        *fty = lfty;
+        return f;
+    }
+    return llvm_math_half_wrapper(tc, name, f, lfty, fty);
+}
+
+static LLVMMetadataRef md_i32(TargetCtx *tc, int v) {
+    return LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(tc->llctx), (unsigned)v, 0));
+}
+
+static void annotate(TargetCtx *tc, LLVMValueRef fn, const char *key, int v) {
+    LLVMMetadataRef ops[3] = {LLVMValueAsMetadata(fn), LLVMMDStringInContext2(tc->llctx, key, strlen(key)),
+                              md_i32(tc, v)};
+    LLVMAddNamedMetadataOperand(tc->mod, "nvvm.annotations",
+                                LLVMMetadataAsValue(tc->llctx, LLVMMDNodeInContext2(tc->llctx, ops, 3)));
+}
+
+/* LLVM 19 marks kernels by !nvvm.annotations !{ptr @k, !"kernel", i32 1}. */
+static void nvptx_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol) {
+    LLVMSetLinkage(fn, LLVMExternalLinkage);
+    annotate(tc, fn, "kernel", 1);
+    const int *g = tc->opts->group_size;
+    if (g[0] > 0) {
+        annotate(tc, fn, "maxntidx", g[0]);
+        annotate(tc, fn, "maxntidy", g[1] > 0 ? g[1] : 1);
+        annotate(tc, fn, "maxntidz", g[2] > 0 ? g[2] : 1);
+    }
+    unsigned n = LLVMCountParams(fn);
+    if (n > 0) LLVMSetValueName2(LLVMGetParam(fn, n - 1), "__juke_exception", 16);
+    NvPriv *np = nv(tc);
+    if (!np->symbol && symbol) np->symbol = strdup(symbol);
+}
+
+static bool nvptx_link_libraries(TargetCtx *tc) {
+    if (!llvm_module_calls_prefix(tc->mod, "__nv_")) return true;
+    if (!find_libdevice(tc)) {
+        diag_plain(tc->diags, DIAG_USER, "libdevice not found at %s (needed for math functions on NVPTX)",
+                   nv(tc)->libdevice);
+        return false;
+    }
+    if (!llvm_link_bitcode_file(tc, nv(tc)->libdevice, true)) return false;
+    nv(tc)->linked = true;
+    return true;
+}
+
+/* Sum of `.reg .TYPE %x<N>;` declarations by type, over the whole PTX. */
+static void count_regs(const char *ptx, StrBuf *r) {
+    static const char *const types[] = {"pred", "b16", "b32", "b64", "f32", "f64"};
+    long counts[6] = {0};
+    for (const char *p = strstr(ptx, ".reg ."); p; p = strstr(p + 1, ".reg .")) {
+        const char *t = p + 6;
+        for (int i = 0; i < 6; i++) {
+            size_t n = strlen(types[i]);
+            if (strncmp(t, types[i], n) == 0 && t[n] == ' ') {
+                const char *lt = strchr(t, '<');
+                const char *nl = strchr(t, '\n');
+                if (lt && (!nl || lt < nl)) counts[i] += strtol(lt + 1, NULL, 10);
+            }
+        }
+    }
+    sb_puts(r, "virtual registers: ");
+    for (int i = 0; i < 6; i++) sb_printf(r, "%s%s %ld", i ? ", " : "", types[i], counts[i]);
+    sb_puts(r, "\n");
+}
+
+/* Bytes of `.shared ... NAME[N]` (static) and `.param ... [N]` / scalar params. */
+static long shared_bytes(const char *ptx) {
+    long total = 0;
+    for (const char *p = strstr(ptx, ".shared ."); p; p = strstr(p + 1, ".shared .")) {
+        if (p >= ptx + 8 && strncmp(p - 8, ".extern ", 8) == 0) continue;
+        const char *nl = strchr(p, '\n'), *lb = strchr(p, '[');
+        if (lb && (!nl || lb < nl)) total += strtol(lb + 1, NULL, 10);
+    }
+    return total;
+}
+
+static long param_bytes(const char *ptx) {
+    long total = 0;
+    const char *e = strstr(ptx, ".entry");
+    for (const char *p = e ? strstr(e, ".param .") : NULL; p; p = strstr(p + 1, ".param .")) {
+        const char *t = p + 8, *nl = strchr(p, '\n'), *lb = strchr(p, '[');
+        if (lb && (!nl || lb < nl)) {
+            total += strtol(lb + 1, NULL, 10);
+        } else if (t[0] == 'u' || t[0] == 's' || t[0] == 'b' || t[0] == 'f') {
+            total += strtol(t + 1, NULL, 10) / 8;
+        }
+        if (strchr(p, ')') && nl && strchr(p, ')') < nl) break;
+    }
+    return total;
+}
+
+static bool nvptx_emit(TargetCtx *tc, CodeObject *out) {
+    NvPriv *np = nv(tc);
+    uint8_t *text;
+    size_t n;
+    if (!llvm_emit_to_memory(tc, LLVMAssemblyFile, &text, &n)) return false;
+    char *copy = malloc(n + 1);
+    if (!copy) {
+        free(text);
+        diag_plain(tc->diags, DIAG_INTERNAL, "out of memory");
+        return false;
+    }
+    memcpy(copy, text, n + 1);
+    free(out->asm_text);
+    free(out->data);
+    out->asm_text = copy;
+    out->data = text;
+    out->size = n;
+    out->kind = TARGET_NVPTX;
+    if (!out->proc) out->proc = strdup(tc->proc);
+    if (!out->kernel_symbol && np->symbol) out->kernel_symbol = strdup(np->symbol);
+    long shared = shared_bytes(copy);
+    out->static_lds_bytes = (uint32_t)shared;
+    out->lds_bytes = (int)shared;
+    out->uses_barrier = tc->uses_barrier;
+    out->uses_dynamic_lds = tc->uses_dynamic_lds;
+    out->wavefront_size = 32;
+    out->kernarg_size = (int)param_bytes(copy);
+    out->vgprs = out->sgprs = out->agprs = out->occupancy = -1;
+    const int *g = tc->opts->group_size;
+    out->max_flat_workgroup_size = g[0] > 0 ? g[0] * (g[1] > 0 ? g[1] : 1) * (g[2] > 0 ? g[2] : 1) : 1024;
+    StrBuf r = {0};
+    sb_printf(&r, "kernel:            %s\n", np->symbol ? np->symbol : "?");
+    sb_printf(&r, "target:            %s (PTX, warp 32)\n", tc->proc);
+    count_regs(copy, &r);
+    sb_printf(&r, "shared memory:     %ld bytes (static)%s\n", shared, tc->uses_dynamic_lds ? " + dynamic" : "");
+    sb_printf(&r, "params:            %ld bytes\n", (long)out->kernarg_size);
+    sb_printf(&r, "barrier:           %s\n", tc->uses_barrier ? "yes" : "no");
+    if (np->linked) sb_printf(&r, "libdevice:         %s\n", np->libdevice);
+    sb_puts(&r, "note:              final register allocation happens in the CUDA driver's JIT\n");
+    free(out->resources);
+    out->resources = sb_take(&r);
+    return true;
+}
+
+const TargetOps target_nvptx_ops = {
+    .name = "nvptx",
+    .as_global = 1,
+    .as_local = 3,
+    .needs_state_param = false,
+    .init = nvptx_init,
+    .fini = nvptx_fini,
+    .workitem_id = nvptx_workitem_id,
+    .workgroup_id = nvptx_workgroup_id,
+    .workgroup_dim = nvptx_workgroup_dim,
+    .grid_groups = nvptx_grid_groups,
+    .barrier = nvptx_barrier,
+    .static_local = nvptx_static_local,
+    .dynamic_local = nvptx_dynamic_local,
+    .exit_item = nvptx_exit_item,
+    .math_fn = nvptx_math_fn,
+    .finish_kernel = nvptx_finish_kernel,
+    .link_libraries = nvptx_link_libraries,
+    .emit = nvptx_emit,
+};

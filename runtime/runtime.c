@@ -1,1 +1,375 @@
-/* placeholder: being written */
+/* runtime.c: the backend-independent half of juke's runtime: opening a
+ * device by its spec, dispatch to the backend (RtBackend in backend.h),
+ * function handles, launch-shape checks and the AMDGPU kernarg packer. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+int rt_vfail(char **err, const char *fmt, va_list ap)
+{
+    if (err) {
+        char *s = NULL;
+        if (vasprintf(&s, fmt, ap) < 0)
+            s = NULL;
+        *err = s;
+    }
+    return -1;
+}
+
+int rt_fail(char **err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    rt_vfail(err, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static char *rt_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *rt_strdup_printf(const char *fmt, ...)
+{
+    va_list ap;
+    char *s = NULL;
+    va_start(ap, fmt);
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    return s;
+}
+
+/* "hip" -> 0, "hip:3" -> 3; -1 for a malformed index. */
+static int rt_parse_index(const char *rest)
+{
+    if (*rest == '\0')
+        return 0;
+    if (*rest != ':' || rest[1] == '\0')
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(rest + 1, &end, 10);
+    if (*end != '\0' || errno || v < 0 || v > 4096 || rest[1] == '-' || rest[1] == '+' || rest[1] == ' ')
+        return -1;
+    return (int)v;
+}
+
+static RtDevice *rt_device_new(void)
+{
+    RtDevice *dev = calloc(1, sizeof *dev);
+    if (dev)
+        pthread_mutex_init(&dev->lock, NULL);
+    return dev;
+}
+
+static void rt_device_delete(RtDevice *dev)
+{
+    pthread_mutex_destroy(&dev->lock);
+    free(dev);
+}
+
+/* Try one backend on a fresh device; NULL on failure with *err / *short_why. */
+static RtDevice *rt_try_open(RtKind kind, int index, char **short_why, char **err)
+{
+    RtDevice *dev = rt_device_new();
+    if (!dev) {
+        rt_fail(err, "out of memory opening a device");
+        return NULL;
+    }
+    int rc;
+    switch (kind) {
+    case RT_CPU: rc = rt_cpu_open(dev, err); break;
+    case RT_HIP: rc = rt_hip_open(dev, index, short_why, err); break;
+    default: rc = rt_cuda_open(dev, index, short_why, err); break;
+    }
+    if (rc != 0) {
+        rt_device_delete(dev);
+        return NULL;
+    }
+    return dev;
+}
+
+int rt_device_open(const char *spec, RtDevice **out, char **chosen_why, char **err)
+{
+    if (chosen_why)
+        *chosen_why = NULL;
+    if (err)
+        *err = NULL;
+    *out = NULL;
+    if (!spec)
+        spec = "auto";
+    RtDevice *dev = NULL;
+    if (strcmp(spec, "cpu") == 0) {
+        dev = rt_try_open(RT_CPU, 0, NULL, err);
+    } else if (strncmp(spec, "hip", 3) == 0 && rt_parse_index(spec + 3) >= 0) {
+        dev = rt_try_open(RT_HIP, rt_parse_index(spec + 3), NULL, err);
+    } else if (strncmp(spec, "cuda", 4) == 0 && rt_parse_index(spec + 4) >= 0) {
+        dev = rt_try_open(RT_CUDA, rt_parse_index(spec + 4), NULL, err);
+    } else if (strcmp(spec, "auto") == 0) {
+        char *hip_why = NULL, *cuda_why = NULL, *e = NULL;
+        dev = rt_try_open(RT_HIP, 0, &hip_why, &e);
+        free(e);
+        e = NULL;
+        if (!dev) {
+            dev = rt_try_open(RT_CUDA, 0, &cuda_why, &e);
+            free(e);
+            e = NULL;
+        }
+        if (!dev)
+            dev = rt_try_open(RT_CPU, 0, NULL, err);
+        if (dev && chosen_why) {
+            if (dev->be->kind == RT_HIP)
+                *chosen_why = rt_strdup_printf("auto: using %s", dev->name);
+            else if (dev->be->kind == RT_CUDA)
+                *chosen_why = rt_strdup_printf("auto: no AMD GPU (%s); using %s", hip_why ? hip_why : "?", dev->name);
+            else
+                *chosen_why = rt_strdup_printf("auto: no AMD GPU (%s); no NVIDIA GPU (%s); using %s",
+                                               hip_why ? hip_why : "?", cuda_why ? cuda_why : "?", dev->name);
+        }
+        free(hip_why);
+        free(cuda_why);
+    } else {
+        return rt_fail(err, "unknown device '%s': expected cpu, hip, hip:N, cuda, cuda:N or auto", spec);
+    }
+    if (!dev)
+        return -1;
+    *out = dev;
+    return 0;
+}
+
+void rt_device_close(RtDevice *dev)
+{
+    if (!dev)
+        return;
+    dev->be->close(dev);
+    rt_device_delete(dev);
+}
+
+RtKind rt_device_kind(const RtDevice *dev) { return dev->be->kind; }
+const char *rt_device_name(const RtDevice *dev) { return dev->name; }
+const char *rt_device_arch(const RtDevice *dev) { return dev->arch; }
+uint32_t rt_device_max_group_size(const RtDevice *dev) { return dev->max_group_size; }
+uint32_t rt_device_max_local_bytes(const RtDevice *dev) { return dev->max_local_bytes; }
+int rt_cpu_threads(const RtDevice *dev) { return dev->be->kind == RT_CPU ? dev->cpu_threads : 0; }
+
+/* ---- memory ------------------------------------------------------------ */
+
+int rt_alloc(RtDevice *dev, size_t bytes, void **devptr, char **err)
+{
+    *devptr = NULL;
+    /* A zero-byte array still needs a distinct, freeable pointer. */
+    return dev->be->alloc(dev, bytes ? bytes : 1, devptr, err);
+}
+
+void rt_free(RtDevice *dev, void *devptr)
+{
+    if (devptr)
+        dev->be->free(dev, devptr);
+}
+
+int rt_upload(RtDevice *dev, void *dst, const void *src, size_t bytes, char **err)
+{
+    return bytes ? dev->be->upload(dev, dst, src, bytes, err) : 0;
+}
+
+int rt_download(RtDevice *dev, void *dst, const void *src, size_t bytes, char **err)
+{
+    return bytes ? dev->be->download(dev, dst, src, bytes, err) : 0;
+}
+
+int rt_memcpy_d2d(RtDevice *dev, void *dst, const void *src, size_t bytes, char **err)
+{
+    return bytes ? dev->be->d2d(dev, dst, src, bytes, err) : 0;
+}
+
+/* ---- modules and functions ---------------------------------------------- */
+
+int rt_module_load(RtDevice *dev, const void *image, size_t size, RtModule **out, char **err)
+{
+    *out = NULL;
+    if (!image || size == 0)
+        return rt_fail(err, "empty code object");
+    RtModule *m = calloc(1, sizeof *m);
+    if (!m)
+        return rt_fail(err, "out of memory loading a code object");
+    m->dev = dev;
+    pthread_mutex_init(&m->lock, NULL);
+    if (dev->be->module_load(m, image, size, err) != 0) {
+        pthread_mutex_destroy(&m->lock);
+        free(m);
+        return -1;
+    }
+    *out = m;
+    return 0;
+}
+
+void rt_module_unload(RtModule *m)
+{
+    if (!m)
+        return;
+    RtFunction *f = m->functions;
+    while (f) {
+        RtFunction *next = f->next;
+        if (m->dev->be->function_free)
+            m->dev->be->function_free(f);
+        free(f);
+        f = next;
+    }
+    m->dev->be->module_unload(m);
+    pthread_mutex_destroy(&m->lock);
+    free(m);
+}
+
+/* The same name gives the same handle: functions live until the module goes. */
+int rt_function_get(RtModule *m, const char *name, RtFunction **out, char **err)
+{
+    *out = NULL;
+    pthread_mutex_lock(&m->lock);
+    for (RtFunction *f = m->functions; f; f = f->next) {
+        if (strcmp(f->info.name, name) == 0) {
+            *out = f;
+            pthread_mutex_unlock(&m->lock);
+            return 0;
+        }
+    }
+    RtFunction *f = calloc(1, sizeof *f);
+    if (!f) {
+        pthread_mutex_unlock(&m->lock);
+        return rt_fail(err, "out of memory");
+    }
+    f->mod = m;
+    if (m->dev->be->function_get(f, name, err) != 0) {
+        free(f);
+        pthread_mutex_unlock(&m->lock);
+        return -1;
+    }
+    snprintf(f->info.name, sizeof f->info.name, "%s", name);
+    f->next = m->functions;
+    m->functions = f;
+    pthread_mutex_unlock(&m->lock);
+    *out = f;
+    return 0;
+}
+
+const RtFunctionInfo *rt_function_info(const RtFunction *f) { return &f->info; }
+
+/* ---- launches ------------------------------------------------------------- */
+
+int rt_check_launch(const RtFunction *f, const uint32_t grid[3], const uint32_t group[3], uint32_t shmem_bytes,
+                    char **err)
+{
+    const RtDevice *dev = f->mod->dev;
+    const char *k = f->info.name;
+    if (group[0] == 0 || group[1] == 0 || group[2] == 0)
+        return rt_fail(err, "launch of %s: workgroup size (%u, %u, %u) has a zero dimension", k, group[0], group[1],
+                       group[2]);
+    uint64_t items = (uint64_t)group[0] * group[1] * group[2];
+    if (items > dev->max_group_size)
+        return rt_fail(err, "launch of %s: a workgroup of %llu work-items exceeds the device's limit of %u (%s)", k,
+                       (unsigned long long)items, dev->max_group_size, dev->name);
+    if (f->info.max_group_size && items > f->info.max_group_size)
+        return rt_fail(err, "launch of %s: a workgroup of %llu work-items exceeds the kernel's limit of %u", k,
+                       (unsigned long long)items, f->info.max_group_size);
+    uint64_t lds = (((uint64_t)f->info.static_lds_bytes + 15) & ~(uint64_t)15) + shmem_bytes;
+    if (lds > dev->max_local_bytes)
+        return rt_fail(err, "launch of %s: %llu bytes of local memory (%u static + %u dynamic) exceed the device's limit of %u (%s)",
+                       k, (unsigned long long)lds, f->info.static_lds_bytes, shmem_bytes, dev->max_local_bytes,
+                       dev->name);
+    (void)grid;
+    return 0;
+}
+
+int rt_launch(RtFunction *f, const RtArg *args, int nargs, const uint32_t grid[3], const uint32_t group[3],
+              uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err)
+{
+    if (err)
+        *err = NULL;
+    if (rt_check_launch(f, grid, group, shmem_bytes, err) != 0)
+        return -1;
+    if (nargs < 0 || (nargs > 0 && !args))
+        return rt_fail(err, "launch of %s: bad argument list", f->info.name);
+    /* An empty grid has nothing to run; HIP and CUDA would call it an error. */
+    if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+        return sync ? rt_synchronize(f->mod->dev, exc, err) : 0;
+    return f->mod->dev->be->launch(f, args, nargs, grid, group, shmem_bytes, sync, exc, err);
+}
+
+int rt_synchronize(RtDevice *dev, JukeExceptionRecord *exc, char **err)
+{
+    if (err)
+        *err = NULL;
+    return dev->be->synchronize(dev, exc, err);
+}
+
+/* ---- AMDGPU kernarg packing ----------------------------------------------
+ * Layout (code object v5, from the metadata, never assumed): explicit
+ * arguments at their .offset, the "__juke_exception" pointer in its slot,
+ * then hidden arguments:
+ *   hidden_block_count_{x,y,z}   u32  workgroups per dimension (= grid)
+ *   hidden_group_size_{x,y,z}    u16  work-items per group dimension
+ *   hidden_remainder_{x,y,z}     u16  0: grids are whole groups here
+ *   hidden_grid_dims             u16  highest dimension with extent > 1 (>= 1)
+ *   hidden_dynamic_lds_size      u32  dynamic local memory bytes
+ *   anything else                     zero (global offsets, hostcall, heap...) */
+static void rt_put_le(uint8_t *p, uint32_t size, uint64_t v)
+{
+    for (uint32_t i = 0; i < size && i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+int rt_pack_kernargs(const RtFunctionInfo *info, const RtArg *args, int nargs, void *exc_ptr,
+                     const uint32_t grid[3], const uint32_t group[3], uint32_t shmem_bytes,
+                     uint8_t *buf, size_t bufsize, char **err)
+{
+    const char *k = info->name;
+    uint32_t nexplicit = info->nargs - (info->has_exception_arg ? 1 : 0);
+    if (info->has_exception_arg && info->nargs == 0)
+        nexplicit = 0;
+    if (nargs < 0 || (uint32_t)nargs != nexplicit)
+        return rt_fail(err, "%s: %d argument%s given, the kernel expects %u", k, nargs, nargs == 1 ? "" : "s",
+                       nexplicit);
+    if (info->kernarg_size > bufsize)
+        return rt_fail(err, "%s: the kernel-argument buffer of %zu bytes is too small for %u", k, bufsize,
+                       info->kernarg_size);
+    memset(buf, 0, info->kernarg_size);
+    for (uint32_t i = 0; i < info->nall && i < 64; i++) {
+        const RtArgInfo *a = &info->args[i];
+        if ((uint64_t)a->offset + a->size > info->kernarg_size)
+            return rt_fail(err, "%s: argument %u lies outside the %u-byte kernel-argument segment", k, i + 1,
+                           info->kernarg_size);
+    }
+    for (int i = 0; i < nargs; i++) {
+        const RtArgInfo *a = &info->args[i];
+        if (args[i].size != a->size)
+            return rt_fail(err, "argument %d of %s: %u bytes given, the kernel expects %u", i + 1, k, args[i].size,
+                           a->size);
+        if (a->size)
+            memcpy(buf + a->offset, args[i].data, a->size);
+    }
+    if (info->has_exception_arg) {
+        const RtArgInfo *a = &info->args[nexplicit];
+        uint64_t p = (uint64_t)(uintptr_t)exc_ptr;
+        rt_put_le(buf + a->offset, a->size, p);
+    }
+    uint32_t dims = 1;
+    for (int d = 1; d < 3; d++)
+        if ((uint64_t)grid[d] * group[d] > 1)
+            dims = (uint32_t)d + 1;
+    for (uint32_t i = info->nargs; i < info->nall && i < 64; i++) {
+        const RtArgInfo *a = &info->args[i];
+        const char *vk = a->value_kind;
+        uint64_t v = 0;
+        if (strncmp(vk, "hidden_block_count_", 19) == 0 && vk[19] >= 'x' && vk[19] <= 'z' && !vk[20])
+            v = grid[vk[19] - 'x'];
+        else if (strncmp(vk, "hidden_group_size_", 18) == 0 && vk[18] >= 'x' && vk[18] <= 'z' && !vk[19])
+            v = group[vk[18] - 'x'];
+        else if (strcmp(vk, "hidden_grid_dims") == 0)
+            v = dims;
+        else if (strcmp(vk, "hidden_dynamic_lds_size") == 0)
+            v = shmem_bytes;
+        if (v)
+            rt_put_le(buf + a->offset, a->size, v);
+    }
+    return (int)info->kernarg_size;
+}

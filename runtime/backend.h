@@ -1,0 +1,83 @@
+/* backend.h: what runtime.c shares with the device backends (dev_cpu.c,
+ * dev_hip.c, dev_cuda.c). Internal to the runtime; tests include it to reach
+ * the PTX parameter parser.
+ *
+ * Ownership: a device owns its modules' memory only through the caller (the
+ * caller unloads modules before closing the device); a module owns the
+ * functions rt_function_get returns (freed by rt_module_unload). */
+#ifndef JUKE_RT_BACKEND_H
+#define JUKE_RT_BACKEND_H
+
+#include <pthread.h>
+#include <stdarg.h>
+
+#include "runtime.h"
+
+typedef struct RtBackend {
+    RtKind kind;
+    void (*close)(RtDevice *dev);
+    int (*alloc)(RtDevice *dev, size_t bytes, void **devptr, char **err);
+    void (*free)(RtDevice *dev, void *devptr);
+    int (*upload)(RtDevice *dev, void *dst, const void *src, size_t bytes, char **err);
+    int (*download)(RtDevice *dev, void *dst, const void *src, size_t bytes, char **err);
+    int (*d2d)(RtDevice *dev, void *dst, const void *src, size_t bytes, char **err);
+    /* Fill m->priv from the image. */
+    int (*module_load)(RtModule *m, const void *image, size_t size, char **err);
+    void (*module_unload)(RtModule *m);
+    /* Fill f->info (and f->priv) for the kernel `name` of m. */
+    int (*function_get)(RtFunction *f, const char *name, char **err);
+    void (*function_free)(RtFunction *f);
+    int (*launch)(RtFunction *f, const RtArg *args, int nargs, const uint32_t grid[3], const uint32_t group[3],
+                  uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err);
+    int (*synchronize)(RtDevice *dev, JukeExceptionRecord *exc, char **err);
+} RtBackend;
+
+struct RtDevice {
+    const RtBackend *be;
+    char name[192];
+    char arch[64];
+    uint32_t max_group_size;
+    uint32_t max_local_bytes;
+    int cpu_threads;           /* cpu backend only */
+    pthread_mutex_t lock;      /* serialises launches (and exception-record reads) */
+    void *priv;                /* the backend's state */
+};
+
+struct RtModule {
+    RtDevice *dev;
+    RtFunction *functions;     /* those handed out, freed at unload */
+    pthread_mutex_t lock;      /* guards `functions` */
+    void *priv;
+};
+
+struct RtFunction {
+    RtModule *mod;
+    RtFunction *next;
+    RtFunctionInfo info;
+    void *priv;
+};
+
+/* Set *err (if err) to a malloc'd formatted message; returns -1. */
+int rt_fail(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int rt_vfail(char **err, const char *fmt, va_list ap);
+
+/* Backend openers: fill dev (name, arch, limits, priv, be). On failure the
+ * backend releases what it acquired (runtime.c frees dev), and *err says why, starting with
+ * "no AMD GPU: " / "no NVIDIA GPU: " when the driver or device is absent;
+ * *short_why (if not NULL) gets a malloc'd few words for "auto"'s line
+ * ("libamdhip64.so not found"). */
+int rt_cpu_open(RtDevice *dev, char **err);
+int rt_hip_open(RtDevice *dev, int index, char **short_why, char **err);
+int rt_cuda_open(RtDevice *dev, int index, char **short_why, char **err);
+
+/* Parse the parameter list of `.entry name (...)` in PTX text into out
+ * (name, nargs, nall, args with offsets/sizes/aligns, kernarg_size,
+ * has_exception_arg, max_group_size from .maxntid). */
+int ptx_entry_info(const char *ptx, size_t size, const char *name, RtFunctionInfo *out, char **err);
+
+/* Check a launch's shape against the device and the kernel (total group
+ * size, local memory); shared by the backends. */
+int rt_check_launch(const RtFunction *f, const uint32_t grid[3], const uint32_t group[3], uint32_t shmem_bytes,
+                    char **err);
+
+#endif
