@@ -207,6 +207,13 @@ static void nvptx_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symb
     }
     unsigned n = LLVMCountParams(fn);
     if (n > 0) LLVMSetValueName2(LLVMGetParam(fn, n - 1), "__juke_exception", 16);
+    /* LLVM renames PTX parameters NAME_param_N, so the name above never reaches
+     * the PTX; this comment line tells the runtime (dev_cuda.c) instead. */
+    if (symbol) {
+        char marker[256];
+        int ml = snprintf(marker, sizeof marker, "// juke-exception-arg: %s\n", symbol);
+        if (ml > 0 && (size_t)ml < sizeof marker) LLVMAppendModuleInlineAsm(tc->mod, marker, (size_t)ml);
+    }
     NvPriv *np = nv(tc);
     if (!np->symbol && symbol) np->symbol = strdup(symbol);
 }

@@ -123,6 +123,81 @@ static int meta_get_u32(const msgpack_object *map, const char *key, uint32_t *v)
     return 1;
 }
 
+static uint64_t meta_be(const uint8_t *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* Check that the msgpack bytes hold one whole object whose containers claim
+ * no more elements than bytes remain, before msgpack-c allocates room for
+ * them (it sizes an array from its header: 0xdd ff ff ff ff would ask for
+ * 64 GiB). Every pending element needs at least one byte. */
+static bool meta_msgpack_sane(const uint8_t *p, size_t n)
+{
+    uint64_t pending = 1;
+    size_t pos = 0;
+    while (pending > 0) {
+        if (pos >= n)
+            return false;
+        uint8_t b = p[pos++];
+        uint64_t skip = 0, elems = 0;
+        int lenbytes = 0;
+        if (b <= 0x7f || b >= 0xe0 || b == 0xc0 || b == 0xc2 || b == 0xc3) {
+        } else if (b >= 0x80 && b <= 0x8f) {
+            elems = 2u * (b & 0x0f);
+        } else if (b >= 0x90 && b <= 0x9f) {
+            elems = b & 0x0f;
+        } else if (b >= 0xa0 && b <= 0xbf) {
+            skip = b & 0x1f;
+        } else {
+            switch (b) {
+            case 0xc4: case 0xd9: lenbytes = 1; break;
+            case 0xc5: case 0xda: lenbytes = 2; break;
+            case 0xc6: case 0xdb: lenbytes = 4; break;
+            case 0xc7: lenbytes = 1; skip = 1; break;
+            case 0xc8: lenbytes = 2; skip = 1; break;
+            case 0xc9: lenbytes = 4; skip = 1; break;
+            case 0xca: skip = 4; break;
+            case 0xcb: skip = 8; break;
+            case 0xcc: case 0xd0: skip = 1; break;
+            case 0xcd: case 0xd1: skip = 2; break;
+            case 0xce: case 0xd2: skip = 4; break;
+            case 0xcf: case 0xd3: skip = 8; break;
+            case 0xd4: skip = 2; break;
+            case 0xd5: skip = 3; break;
+            case 0xd6: skip = 5; break;
+            case 0xd7: skip = 9; break;
+            case 0xd8: skip = 17; break;
+            case 0xdc: case 0xdd: case 0xde: case 0xdf: {
+                int nb = (b == 0xdc || b == 0xde) ? 2 : 4;
+                if (n - pos < (size_t)nb)
+                    return false;
+                elems = meta_be(p + pos, nb) * ((b == 0xde || b == 0xdf) ? 2 : 1);
+                pos += (size_t)nb;
+                break;
+            }
+            default: return false; /* 0xc1 is never used */
+            }
+        }
+        if (lenbytes) {
+            if (n - pos < (size_t)lenbytes)
+                return false;
+            skip += meta_be(p + pos, lenbytes);
+            pos += (size_t)lenbytes;
+        }
+        if (skip > n - pos)
+            return false;
+        pos += (size_t)skip;
+        pending = pending - 1 + elems;
+        if (pending > n - pos)
+            return false;
+    }
+    return true;
+}
+
 /* Decode the metadata and hand back its kernel list (the unpacked zone
  * stays alive in *up until the caller destroys it). */
 static int meta_kernels(const void *elf, size_t size, msgpack_unpacked *up, const msgpack_object **kernels,
@@ -132,6 +207,8 @@ static int meta_kernels(const void *elf, size_t size, msgpack_unpacked *up, cons
     size_t desc_len;
     if (meta_find_note(elf, size, &desc, &desc_len, err) != 0)
         return -1;
+    if (!meta_msgpack_sane(desc, desc_len))
+        return rt_fail(err, "AMDGPU metadata is not valid msgpack");
     msgpack_unpacked_init(up);
     size_t off = 0;
     msgpack_unpack_return r = msgpack_unpack_next(up, (const char *)desc, desc_len, &off);

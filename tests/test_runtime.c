@@ -618,6 +618,19 @@ static void test_amdgpu_meta(void **state)
     assert_true(strstr(err, "no kernel 'k3' in the code object (it has: ") == err);
     free(err);
 
+    /* a container claiming 2^32 elements is refused before msgpack-c sizes it */
+    uint8_t *hdr = memmem(img, size, "AMDGPU\0\0", 8);
+    while (hdr && !(hdr >= img + 12 && hdr[-4] == 32))
+        hdr = memmem(hdr + 1, size - (size_t)(hdr + 1 - img), "AMDGPU\0\0", 8);
+    assert_non_null(hdr);
+    uint8_t *evil = malloc(size);
+    memcpy(evil, img, size);
+    memcpy(evil + (hdr - img) + 8, "\xdd\xff\xff\xff\xff", 5);
+    assert_int_equal(amdgpu_meta_read(evil, size, "k", &info, &err), -1);
+    assert_string_equal(err, "AMDGPU metadata is not valid msgpack");
+    free(err);
+    free(evil);
+
     /* fuzz: truncations and byte flips never crash, and fail with a message */
     uint8_t *m = malloc(size);
     for (int it = 0; it < 3000; it++) {
