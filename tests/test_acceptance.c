@@ -11,20 +11,39 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include <cmocka.h>
 
 #include "juke.h"
+#include "npy.h"
+
+/* Every test runs twice: through the API, and through `juke run` with .npy
+ * files (then an "array" is a HostArr standing for a file argument). */
+typedef struct HostArr {
+    juke_type t;
+    int nd;
+    int64_t dims[3];
+    char in[512], out[512];
+} HostArr;
 
 typedef struct Env {
     juke_context *ctx;
     juke_device *dev;
     uint64_t rng;
     char dir[1024];
+    bool cli;
+    const char *juke;      /* the juke binary (cli mode) */
+    char tmp[256];
+    int nfiles;
+    HostArr *arrays[64];
+    int narrays;
+    char last_output[8192];
 } Env;
 
 static Env env;
+static const char *cur_file; /* the kernel file of the test running */
 
 static uint64_t rnd(void)
 {
@@ -38,6 +57,9 @@ static int64_t irange(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (u
 
 static juke_module *load(const char *file)
 {
+    cur_file = file;
+    if (env.cli)
+        return (juke_module *)1; /* the CLI loads the file itself */
     char path[2048];
     snprintf(path, sizeof path, "%s/%s", env.dir, file);
     juke_module *m = NULL;
@@ -47,9 +69,42 @@ static juke_module *load(const char *file)
     return m;
 }
 
+static const JukeTypeCode npy_code[] = {
+    [JUKE_BOOL] = JUKE_T_BOOL, [JUKE_INT8] = JUKE_T_INT8, [JUKE_INT16] = JUKE_T_INT16, [JUKE_INT32] = JUKE_T_INT32,
+    [JUKE_INT64] = JUKE_T_INT64, [JUKE_UINT8] = JUKE_T_UINT8, [JUKE_UINT16] = JUKE_T_UINT16,
+    [JUKE_UINT32] = JUKE_T_UINT32, [JUKE_UINT64] = JUKE_T_UINT64, [JUKE_FLOAT16] = JUKE_T_FLOAT16,
+    [JUKE_FLOAT32] = JUKE_T_FLOAT32, [JUKE_FLOAT64] = JUKE_T_FLOAT64,
+};
+
+static juke_array *cli_arr(juke_type t, int nd, const int64_t *dims, const void *data)
+{
+    HostArr *h = calloc(1, sizeof *h);
+    h->t = t;
+    h->nd = nd;
+    NpyArray a = {.type = npy_code[t], .ndims = nd, .elsize = juke_sizeof(t), .length = 1};
+    for (int i = 0; i < nd; i++) {
+        h->dims[i] = a.dims[i] = dims[i];
+        a.length *= (size_t)dims[i];
+    }
+    a.data = calloc(a.length ? a.length : 1, a.elsize);
+    if (data)
+        memcpy(a.data, data, a.length * a.elsize);
+    snprintf(h->in, sizeof h->in, "%s/in%d.npy", env.tmp, env.nfiles);
+    snprintf(h->out, sizeof h->out, "%s/out%d.npy", env.tmp, env.nfiles++);
+    char *err = NULL;
+    if (npy_write_file(h->in, &a, &err))
+        fail_msg("writing %s: %s", h->in, err);
+    free(a.data);
+    if (env.narrays < 64)
+        env.arrays[env.narrays++] = h;
+    return (juke_array *)h;
+}
+
 static juke_array *arr(juke_type t, int nd, int64_t d0, int64_t d1, int64_t d2, const void *data)
 {
     int64_t dims[3] = {d0, d1, d2};
+    if (env.cli)
+        return cli_arr(t, nd, dims, data);
     juke_array *a = NULL;
     if (juke_array_create(env.dev, t, nd, dims, &a))
         fail_msg("array: %s", juke_errmsg(env.ctx));
@@ -60,13 +115,94 @@ static juke_array *arr(juke_type t, int nd, int64_t d0, int64_t d1, int64_t d2, 
 
 static void download(juke_array *a, void *host, juke_type t)
 {
+    if (env.cli) {
+        HostArr *h = (HostArr *)a;
+        NpyArray r;
+        char *err = NULL;
+        if (npy_read_file(h->out, &r, &err))
+            fail_msg("reading %s: %s", h->out, err);
+        assert_int_equal(r.ndims, h->nd);
+        for (int i = 0; i < h->nd; i++)
+            assert_int_equal(r.dims[i], h->dims[i]);
+        memcpy(host, r.data, r.length * r.elsize);
+        npy_free(&r);
+        return;
+    }
     if (juke_array_download(a, host, (size_t)juke_array_length(a) * juke_sizeof(t)))
         fail_msg("download: %s", juke_errmsg(env.ctx));
+}
+
+/* A scalar as a Julia literal for `juke run`. */
+static void literal(char *buf, size_t n, const juke_arg *a)
+{
+    switch (a->type) {
+    case JUKE_FLOAT32: {
+        char tmp[64];
+        snprintf(tmp, sizeof tmp, "%.9e", (double)a->v.f32);
+        char *e = strchr(tmp, 'e');
+        if (e)
+            *e = 'f'; /* 1.5e-03 -> 1.5f-03, a Float32 literal */
+        snprintf(buf, n, "%s", tmp);
+        break;
+    }
+    case JUKE_FLOAT64: snprintf(buf, n, "%.17e", a->v.f64); break;
+    case JUKE_INT32: snprintf(buf, n, "Int32(%lld)", (long long)a->v.i); break;
+    case JUKE_INT64: snprintf(buf, n, "%lld", (long long)a->v.i); break;
+    case JUKE_BOOL: snprintf(buf, n, "%s", a->v.i ? "true" : "false"); break;
+    default: fail_msg("literal: type %d not used by the acceptance tests", (int)a->type);
+    }
+}
+
+/* Run `juke run` for the launch; returns its exit status, output in env.last_output. */
+static int cli_launch(const char *fn, juke_arg *args, int n, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t bx,
+                      uint32_t by, uint32_t bz, uint32_t shmem)
+{
+    char cmd[16384];
+    int len = snprintf(cmd, sizeof cmd, "'%s' run --device cpu --groupsize %u,%u,%u --gridsize %u,%u,%u --shmem %u",
+                       env.juke, bx, by, bz, gx, gy, gz, shmem);
+    for (int i = 0; i < n; i++)
+        if (args[i].is_array)
+            len += snprintf(cmd + len, sizeof cmd - (size_t)len, " --out %d='%s'", i + 1, ((HostArr *)args[i].v.array)->out);
+    len += snprintf(cmd + len, sizeof cmd - (size_t)len, " '%s/%s' '%s'", env.dir, cur_file, fn);
+    for (int i = 0; i < n; i++) {
+        char lit[128];
+        if (args[i].is_array)
+            snprintf(lit, sizeof lit, "'%s'", ((HostArr *)args[i].v.array)->in);
+        else {
+            char l[100];
+            literal(l, sizeof l, &args[i]);
+            snprintf(lit, sizeof lit, "'%s'", l);
+        }
+        len += snprintf(cmd + len, sizeof cmd - (size_t)len, " %s", lit);
+    }
+    snprintf(cmd + len, sizeof cmd - (size_t)len, " 2>&1");
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        fail_msg("cannot run %s", cmd);
+    size_t got = fread(env.last_output, 1, sizeof env.last_output - 1, p);
+    env.last_output[got] = 0;
+    int rc = pclose(p);
+    /* the output arrays become the next launch's inputs, as device arrays would */
+    for (int i = 0; i < n; i++)
+        if (args[i].is_array && rc == 0) {
+            HostArr *h = (HostArr *)args[i].v.array;
+            char mv[1200];
+            snprintf(mv, sizeof mv, "cp '%s' '%s'", h->out, h->in);
+            if (system(mv) != 0)
+                fail_msg("%s failed", mv);
+        }
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
 static void launch(juke_module *m, const char *fn, juke_arg *args, int n, uint32_t gx, uint32_t gy, uint32_t gz,
                    uint32_t bx, uint32_t by, uint32_t bz, uint32_t shmem)
 {
+    if (env.cli) {
+        int rc = cli_launch(fn, args, n, gx, gy, gz, bx, by, bz, shmem);
+        if (rc != 0)
+            fail_msg("juke run %s: exit %d:\n%s", fn, rc, env.last_output);
+        return;
+    }
     juke_launch_config cfg = {{bx, by, bz}, {gx, gy, gz}, shmem, false};
     juke_status st = juke_launch(env.dev, m, fn, args, n, &cfg);
     if (st)
@@ -280,9 +416,17 @@ static void test_oob(void **state)
     juke_array *dx = arr(JUKE_FLOAT32, 1, 64, 0, 0, x);
     juke_arg args[1] = {juke_arg_array(dx)};
     juke_launch_config cfg = {{64, 1, 1}, {1, 1, 1}, 0, false};
-    juke_status st = juke_launch(env.dev, m, "oob!", args, 1, &cfg);
-    assert_int_equal(st, JUKE_ERR_KERNEL);
-    const char *msg = juke_errmsg(env.ctx);
+    juke_status st = JUKE_ERR_KERNEL;
+    const char *msg;
+    if (env.cli) {
+        int rc = cli_launch("oob!", args, 1, 1, 1, 1, 64, 1, 1, 0);
+        assert_int_equal(rc, 1);
+        msg = env.last_output;
+    } else {
+        st = juke_launch(env.dev, m, "oob!", args, 1, &cfg);
+        assert_int_equal(st, JUKE_ERR_KERNEL);
+        msg = juke_errmsg(env.ctx);
+    }
     if (!strstr(msg, "oob!") || !strstr(msg, "BoundsError") || !strstr(msg, "64-element") || !strstr(msg, "[65]") ||
         !strstr(msg, "oob.jl:4") || !strstr(msg, "work-item (64, 1, 1)"))
         fail_msg("unexpected exception message:\n%s", msg);
@@ -299,9 +443,11 @@ static void test_oob(void **state)
     download(dc, c, JUKE_FLOAT32);
     for (int i = 0; i < n; i++)
         assert_true(c[i] == a[i] + b[i]);
-    /* and the kernel that failed still runs where it stays in bounds? it always writes x[65]; rerun: same error */
-    st = juke_launch(env.dev, m, "oob!", args, 1, &cfg);
-    assert_int_equal(st, JUKE_ERR_KERNEL);
+    /* the failing kernel fails the same way again */
+    if (!env.cli) {
+        st = juke_launch(env.dev, m, "oob!", args, 1, &cfg);
+        assert_int_equal(st, JUKE_ERR_KERNEL);
+    }
 }
 
 /* mathfuns.jl, Float32 and Float64: the expression with Julia's promotion (everything stays in the element type) */
@@ -581,7 +727,28 @@ static int teardown(void **state)
     return 0;
 }
 
-int main(void)
+static int setup_cli(void **state)
+{
+    (void)state;
+    env.cli = true;
+    snprintf(env.tmp, sizeof env.tmp, "/tmp/juke-acceptance-XXXXXX");
+    if (!mkdtemp(env.tmp))
+        return -1;
+    return 0;
+}
+
+static int teardown_cli(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", env.tmp);
+    for (int i = 0; i < env.narrays; i++)
+        free(env.arrays[i]);
+    env.narrays = 0;
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vadd),       cmocka_unit_test(test_memcopy),    cmocka_unit_test(test_diffusion2d),
@@ -590,5 +757,11 @@ int main(void)
         cmocka_unit_test(test_transpose),  cmocka_unit_test(test_intops),     cmocka_unit_test(test_dispatch),
         cmocka_unit_test(test_indices3d),  cmocka_unit_test(test_mandelbrot), cmocka_unit_test(test_dynamic_shmem),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    int failed = cmocka_run_group_tests_name("acceptance through the API (cpu)", tests, setup, teardown);
+    if (argc > 1) {
+        env.juke = argv[1];
+        failed += cmocka_run_group_tests_name("acceptance through `juke run` with .npy files (cpu)", tests, setup_cli,
+                                              teardown_cli);
+    }
+    return failed;
 }
