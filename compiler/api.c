@@ -38,6 +38,12 @@ struct juke_kernel {
     char *lowered, *typed, *resources;
     CodeObject co;
     double ms_frontend;
+    /* what it was compiled from, to compile again for the assembly when a
+     * kernel compiled for a launch (without it) is asked for it */
+    char **argtypes;
+    int nargs;
+    TargetOptions to;
+    char *to_proc, *to_devlibs;
     Loaded *loaded;
     int nloaded, capl;
     pthread_mutex_t load_lock;
@@ -532,14 +538,64 @@ static juke_status write_dumps_if_asked(juke_kernel *k, const juke_options *o)
     return dir ? juke_kernel_write_dumps(k, dir) : JUKE_OK;
 }
 
+/* The pipeline: source function + argument types → lowered and typed IR →
+ * code object. Errors are left in d. */
+static bool run_pipeline(juke_module *m, const char *function, const char *const *argtypes, int nargs,
+                         const TargetOptions *to, Diags *d, char **lowered, char **typed, CodeObject *co,
+                         double *ms_frontend)
+{
+    double t0 = now_ms();
+    FeCompilation *c = fe_compilation_new(m->fe, d);
+    if (!c) {
+        diag_plain(d, DIAG_INTERNAL, "out of memory");
+        return false;
+    }
+    const Type *types[64];
+    bool ok = false;
+    for (int i = 0; i < nargs; i++) {
+        StrBuf err = {0};
+        types[i] = ty_parse(c->types, argtypes[i], &err);
+        if (!types[i]) {
+            diag_plain(d, DIAG_USER, "argument type %d (\"%s\"): %s", i + 1, argtypes[i], err.data ? err.data : "bad type");
+            sb_free(&err);
+            goto out;
+        }
+        sb_free(&err);
+    }
+    Spec *s = fe_specialize(c, function, types, nargs, (SrcLoc){0});
+    if (!s)
+        goto out;
+    if (lowered) {
+        StrBuf sb = {0};
+        ir_print(&sb, s->method->lowered);
+        *lowered = sb_take(&sb);
+    }
+    if (typed) {
+        StrBuf sb = {0};
+        fe_print_typed(&sb, c);
+        *typed = sb_take(&sb);
+    }
+    if (ms_frontend)
+        *ms_frontend = now_ms() - t0;
+    ok = cg_compile(d, c->types, c->specs, c->nspecs, to, co);
+out:
+    fe_compilation_free(c);
+    return ok;
+}
+
 /* source function + argument types + options → a compiled kernel (cached). */
 static juke_status compile_kernel(juke_module *m, const char *function, const char *const *argtypes, int nargs,
-                                  const juke_options *o, juke_kernel **out)
+                                  const juke_options *o, bool want_asm, juke_kernel **out)
 {
     juke_context *ctx = m->ctx;
     juke_status st = check_function(m, function);
     if (st)
         return st;
+    if (nargs < 0 || nargs > 64 || (nargs && !argtypes))
+        return fail(ctx, JUKE_ERR_ARGUMENT, "bad argument type list (%d types)", nargs);
+    for (int i = 0; i < nargs; i++)
+        if (!argtypes[i])
+            return fail(ctx, JUKE_ERR_ARGUMENT, "argument type %d is NULL", i + 1);
     char *key = cache_key(function, argtypes, nargs, o);
     if (!key)
         return fail(ctx, JUKE_ERR_NOMEM, "out of memory");
@@ -566,38 +622,39 @@ static juke_status compile_kernel(juke_module *m, const char *function, const ch
     to.code_object_version = o->code_object_version ? o->code_object_version : 5;
     to.wavefront_size = o->wavefront_size;
     to.devlib_dir = o->device_libs;
+    to.skip_asm = !want_asm && !(o->dump_dir || ctx->env_dumpdir);
 
-    double t0 = now_ms();
-    Diags d = {0};
-    FeCompilation *c = fe_compilation_new(m->fe, &d);
     juke_kernel *k = calloc(1, sizeof *k);
-    if (!c || !k) {
-        fe_compilation_free(c);
-        free(k);
+    if (!k) {
         free(key);
         return fail(ctx, JUKE_ERR_NOMEM, "out of memory");
     }
-    const Type *types[64];
-    st = parse_types(ctx, c, argtypes, nargs, types);
-    Spec *s = st ? NULL : fe_specialize(c, function, types, nargs, (SrcLoc){0});
-    if (!s) {
-        if (!st)
-            st = fail_diags(ctx, &d);
-        goto failed;
+    k->ctx = ctx;
+    k->module = m;
+    k->key = key;
+    k->function = strdup(function);
+    k->argtypes = calloc((size_t)nargs + 1, sizeof(char *));
+    k->nargs = nargs;
+    k->to = to;
+    k->to_proc = xstrdup(to.proc);
+    k->to_devlibs = xstrdup(to.devlib_dir);
+    k->to.proc = k->to_proc;
+    k->to.devlib_dir = k->to_devlibs;
+    pthread_mutex_init(&k->load_lock, NULL);
+    bool copied = k->function && k->argtypes && (!to.proc || k->to_proc) && (!to.devlib_dir || k->to_devlibs);
+    for (int i = 0; copied && i < nargs; i++)
+        copied = (k->argtypes[i] = strdup(argtypes[i])) != NULL;
+    if (!copied) {
+        kernel_free(k);
+        return fail(ctx, JUKE_ERR_NOMEM, "out of memory");
     }
-    {
-        StrBuf sb = {0};
-        ir_print(&sb, s->method->lowered);
-        k->lowered = sb_take(&sb);
-        fe_print_typed(&sb, c);
-        k->typed = sb_take(&sb);
-    }
-    k->ms_frontend = now_ms() - t0;
-    if (!cg_compile(&d, c->types, c->specs, c->nspecs, &to, &k->co)) {
+    Diags d = {0};
+    if (!run_pipeline(m, function, argtypes, nargs, &k->to, &d, &k->lowered, &k->typed, &k->co, &k->ms_frontend)) {
         st = fail_diags(ctx, &d);
-        goto failed;
+        diag_reset(&d);
+        kernel_free(k);
+        return st;
     }
-    fe_compilation_free(c);
     diag_reset(&d);
     {
         StrBuf sb = {0};
@@ -606,11 +663,6 @@ static juke_status compile_kernel(juke_module *m, const char *function, const ch
                   k->ms_frontend, k->co.ms_codegen, k->co.ms_optimize, k->co.ms_emit);
         k->resources = sb_take(&sb);
     }
-    k->ctx = ctx;
-    k->module = m;
-    k->key = key;
-    k->function = strdup(function);
-    pthread_mutex_init(&k->load_lock, NULL);
     pthread_mutex_lock(&ctx->lock);
     /* another thread may have compiled the same kernel meanwhile: keep the first */
     for (int i = 0; i < ctx->nkernels; i++)
@@ -630,15 +682,25 @@ static juke_status compile_kernel(juke_module *m, const char *function, const ch
     }
     *out = k;
     return write_dumps_if_asked(k, o);
-failed:
-    fe_compilation_free(c);
-    diag_reset(&d);
-    free(k->lowered);
-    free(k->typed);
-    code_object_free(&k->co);
-    free(k);
-    free(key);
-    return st;
+}
+
+/* The assembly of a kernel compiled without it (for a launch): compile again. */
+static void ensure_asm(juke_kernel *k)
+{
+    pthread_mutex_lock(&k->load_lock);
+    if (!k->co.asm_text) {
+        TargetOptions to = k->to;
+        to.skip_asm = false;
+        CodeObject co;
+        Diags d = {0};
+        if (run_pipeline(k->module, k->function, (const char *const *)k->argtypes, k->nargs, &to, &d, NULL, NULL, &co, NULL)) {
+            k->co.asm_text = co.asm_text;
+            co.asm_text = NULL;
+            code_object_free(&co);
+        }
+        diag_reset(&d);
+    }
+    pthread_mutex_unlock(&k->load_lock);
 }
 
 static void kernel_free(juke_kernel *k)
@@ -653,6 +715,11 @@ static void kernel_free(juke_kernel *k)
     free(k->lowered);
     free(k->typed);
     free(k->resources);
+    for (int i = 0; k->argtypes && i < k->nargs; i++)
+        free(k->argtypes[i]);
+    free(k->argtypes);
+    free(k->to_proc);
+    free(k->to_devlibs);
     code_object_free(&k->co);
     if (k->ctx)
         pthread_mutex_destroy(&k->load_lock);
@@ -680,7 +747,7 @@ juke_status juke_compile(juke_module *m, const char *function, const char *const
         return fail(m->ctx, JUKE_ERR_ARGUMENT, "optimisation level %d out of range (0 to 3)", o.opt_level);
     if (o.code_object_version && o.code_object_version != 4 && o.code_object_version != 5)
         return fail(m->ctx, JUKE_ERR_ARGUMENT, "code object version %d not supported (4 or 5)", o.code_object_version);
-    return compile_kernel(m, function, argtypes, nargs, &o, out);
+    return compile_kernel(m, function, argtypes, nargs, &o, true, out);
 }
 
 const char *juke_kernel_dump(juke_kernel *k, juke_dump which)
@@ -693,7 +760,9 @@ const char *juke_kernel_dump(juke_kernel *k, juke_dump which)
     case JUKE_DUMP_LLVM_RAW: return k->co.llvm_unopt;
     case JUKE_DUMP_LLVM: return k->co.llvm_opt_kernel;
     case JUKE_DUMP_LLVM_MODULE: return k->co.llvm_opt;
-    case JUKE_DUMP_ASM: return k->co.asm_text;
+    case JUKE_DUMP_ASM:
+        ensure_asm(k);
+        return k->co.asm_text;
     case JUKE_DUMP_RESOURCES: return k->resources;
     default: return NULL;
     }
@@ -712,6 +781,7 @@ juke_status juke_kernel_write_dumps(juke_kernel *k, const char *dir)
 {
     if (!k || !dir)
         return fail(k ? k->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_kernel_write_dumps: NULL argument");
+    ensure_asm(k);
     DumpSet ds = {k->lowered, k->typed, k->co.llvm_unopt, k->co.llvm_opt, k->co.asm_text, k->resources,
                   k->co.data, k->co.size, code_object_ext(k->co.kind)};
     char *err = NULL;
@@ -1043,7 +1113,7 @@ juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *functi
     o = m->ctx->opts;
     pthread_mutex_unlock(&m->ctx->lock);
     o.target = dev->target;
-    return compile_kernel(m, function, tn, nargs, &o, out);
+    return compile_kernel(m, function, tn, nargs, &o, false, out);
 }
 
 juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,

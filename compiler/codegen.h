@@ -17,6 +17,8 @@ typedef struct TargetOptions {
                                 ($JUKE_DEVICE_LIBS, /usr/lib/x86_64-linux-gnu/amdgcn/bitcode,
                                 /opt/rocm/amdgcn/bitcode); NVPTX: libdevice path or NULL */
     int group_size[3];       /* known workgroup size or zeros */
+    bool skip_asm;           /* leave CodeObject.asm_text NULL (saves a second code generation
+                                when only the code object is wanted, as for a launch) */
 } TargetOptions;
 
 /* The result of compiling one kernel specialisation. Every pointer is

@@ -460,7 +460,7 @@ static bool emit_asm(TargetCtx *tc, CodeObject *out) {
 
 static bool amdgpu_emit(TargetCtx *tc, CodeObject *out) {
     AmdPriv *ap = amd(tc);
-    if (!emit_asm(tc, out)) return false;
+    if (!tc->opts->skip_asm && !emit_asm(tc, out)) return false;
     uint8_t *obj;
     size_t objsize;
     if (!llvm_emit_to_memory(tc, LLVMObjectFile, &obj, &objsize)) return false;

@@ -367,17 +367,19 @@ static char *loaded_library_path(const char *soname) {
 
 static bool cpu_emit(TargetCtx *tc, CodeObject *out) {
     CpuPriv *cp = cpu(tc);
-    /* codegen may mutate IR; the assembly comes from a copy */
-    LLVMModuleRef saved = tc->mod, copy = LLVMCloneModule(tc->mod);
-    tc->mod = copy;
-    uint8_t *text;
-    size_t n;
-    bool ok = llvm_emit_to_memory(tc, LLVMAssemblyFile, &text, &n);
-    tc->mod = saved;
-    LLVMDisposeModule(copy);
-    if (!ok) return false;
-    free(out->asm_text);
-    out->asm_text = (char *)text;
+    if (!tc->opts->skip_asm) {
+        /* codegen may mutate IR; the assembly comes from a copy */
+        LLVMModuleRef saved = tc->mod, copy = LLVMCloneModule(tc->mod);
+        tc->mod = copy;
+        uint8_t *text;
+        size_t n;
+        bool ok = llvm_emit_to_memory(tc, LLVMAssemblyFile, &text, &n);
+        tc->mod = saved;
+        LLVMDisposeModule(copy);
+        if (!ok) return false;
+        free(out->asm_text);
+        out->asm_text = (char *)text;
+    }
     uint8_t *obj, *so;
     size_t objsize, sosize;
     if (!llvm_emit_to_memory(tc, LLVMObjectFile, &obj, &objsize)) return false;
@@ -391,7 +393,7 @@ static bool cpu_emit(TargetCtx *tc, CodeObject *out) {
     if (libm) lld_args[na++] = libm;
     if (libgcc) lld_args[na++] = libgcc;
     lld_args[na] = NULL;
-    ok = lld_link_shared(tc, obj, objsize, lld_args, &so, &sosize);
+    bool ok = lld_link_shared(tc, obj, objsize, lld_args, &so, &sosize);
     free(libm);
     free(libgcc);
     free(obj);
