@@ -9,7 +9,7 @@ build=${BUILD_DIR:-build}
 
 packages=(
     build-essential pkg-config meson ninja-build python3
-    llvm-19-dev lld-19 clang-19
+    llvm-19-dev lld-19 liblld-19-dev clang-19 g++
     libcmocka-dev libmsgpack-dev
     libamdhip64-dev rocm-device-libs
 )

@@ -419,10 +419,73 @@ done:
 }
 
 /* extra_args: NULL or a NULL-terminated list placed after "-shared". */
+#ifdef JUKE_HAVE_LLD_LIBRARY
+int juke_lld_elf_link(int argc, const char *const *argv, char **err); /* lld_inproc.cpp */
+
+/* lld in this process: the object is read from a memfd; the output goes to a
+ * private directory (lld renames and unlinks around its output, which a
+ * memfd path does not allow) that is emptied and removed on every path.
+ * Returns 1 on success, 0 on failure (diagnosed), -1 when lld cannot run in
+ * process (the caller spawns it). */
+static int link_in_process(TargetCtx *tc, const uint8_t *obj, size_t objsize, const char *const *extra,
+                           uint8_t **out, size_t *outsize) {
+    int infd = memfd_create("juke-obj", MFD_CLOEXEC);
+    if (infd < 0) return -1;
+    if (!write_all(infd, obj, objsize)) {
+        close(infd);
+        return -1;
+    }
+    const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR");
+    char dir[512], so[600], in[64];
+    snprintf(dir, sizeof dir, "%s/juke-lld-XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(dir)) {
+        close(infd);
+        return -1;
+    }
+    snprintf(so, sizeof so, "%s/out.so", dir);
+    snprintf(in, sizeof in, "/proc/self/fd/%d", infd);
+    const char *argv[64];
+    int argc = build_argv(argv, 64, extra, so, in);
+    char *err = NULL;
+    int rc = juke_lld_elf_link(argc, argv, &err);
+    int result = -1;
+    if (rc == 0) {
+        int sofd = open(so, O_RDONLY | O_CLOEXEC);
+        *out = sofd >= 0 ? read_all_fd(sofd, outsize) : NULL;
+        if (sofd >= 0) close(sofd);
+        if (*out && *outsize) {
+            result = 1;
+        } else {
+            free(*out);
+            *out = NULL;
+            diag_plain(tc->diags, DIAG_INTERNAL, "cannot read ld.lld's output");
+            result = 0;
+        }
+    } else if (rc == -1) {
+        size_t n = err ? strlen(err) : 0;
+        while (n && (err[n - 1] == '\n' || err[n - 1] == '\r')) err[--n] = 0;
+        diag_plain(tc->diags, DIAG_INTERNAL, "ld.lld failed: %s", err ? err : "(no message)");
+        result = 0;
+    }
+    free(err);
+    unlink(so);
+    rmdir(dir);
+    close(infd);
+    return result;
+}
+#endif
+
 bool lld_link_shared(TargetCtx *tc, const uint8_t *obj, size_t objsize, const char *const *extra_args,
                      uint8_t **out, size_t *outsize) {
     *out = NULL;
     *outsize = 0;
+#ifdef JUKE_HAVE_LLD_LIBRARY
+    const char *spawn = getenv("JUKE_LLD_SPAWN");
+    if (!(spawn && *spawn && *spawn != '0')) {
+        int r = link_in_process(tc, obj, objsize, extra_args, out, outsize);
+        if (r >= 0) return r == 1;
+    }
+#endif
     if (access(JUKE_LD_LLD, X_OK) != 0) {
         diag_plain(tc->diags, DIAG_USER, "the linker ld.lld was not found at %s (install lld-19)", JUKE_LD_LLD);
         return false;
