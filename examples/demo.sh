@@ -10,8 +10,14 @@ juke=$build/juke
 kernel=examples/vadd.jl
 types=('Vector{Float32}' 'Vector{Float32}' 'Vector{Float32}')
 
+# show TITLE COMMAND...: print the title and the command (quoted as typed), then run it.
 show() {
-    printf '\n==== %s ====\n$ %s\n' "$1" "${*:2}"
+    printf '\n==== %s ====\n$' "$1"
+    local arg
+    for arg in "${@:2}"; do
+        if [[ $arg =~ ^[A-Za-z0-9_./=:,+-]+$ ]]; then printf ' %s' "$arg"; else printf " '%s'" "$arg"; fi
+    done
+    printf '\n'
     "${@:2}"
 }
 

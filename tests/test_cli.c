@@ -545,6 +545,16 @@ static void test_e2e_typed(void **state)
     expect_status(&r, 1);
     expect_contains(r.err, "nosuch!");
     run_free(&r);
+    /* A syntax error: file:line:col, the source line and a caret. */
+    char *bad = path_in(e, "bad.jl");
+    write_text(bad, "function f!(x)\n    x[1] = y +\nend\n");
+    r = RUN_JUKE(e, NULL, "lowered", bad, "f!");
+    expect_status(&r, 1);
+    expect_contains(r.err, "bad.jl:3:1");
+    expect_contains(r.err, "^");
+    assert_string_equal(r.out, "");
+    run_free(&r);
+    free(bad);
     free(vadd);
     if (e->acceptance) {
         char *mandel;
@@ -593,6 +603,20 @@ static void test_e2e_dumps(void **state)
             print_error("%s: %d files ending in %s\n", dumpdir, found[i], suffixes[i]);
         assert_int_equal(found[i], 1);
     }
+
+    /* --dump-dir does what JUKE_DUMP_DIR does, for another target. */
+    char *dumpdir2 = path_in(e, "e2e-dumps-cpu"), *so = path_in(e, "vadd.so");
+    r = RUN_JUKE(e, NULL, "compile", "--target", "cpu", "--dump-dir", dumpdir2, "-o", so, vadd, "vadd!",
+                 "Vector{Float32}", "Vector{Float32}", "Vector{Float32}");
+    expect_status(&r, 0);
+    run_free(&r);
+    assert_int_equal(count_files(dumpdir2), 7);
+    obj = read_all(so, &size);
+    assert_non_null(obj);
+    assert_memory_equal(obj, "\177ELF", 4);
+    free(obj);
+    free(so);
+    free(dumpdir2);
 
     /* Each dump subcommand prints something of its kind. */
     static const struct { const char *sub, *flag, *target, *needle; } dumps[] = {
