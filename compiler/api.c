@@ -60,6 +60,7 @@ struct juke_device {
     RtDevice *rt;
     char *target;           /* what kernels are compiled for: "gfx90a", "sm_90", "cpu" */
     pthread_mutex_t lock;
+    juke_kernel *last_async; /* the last kernel launched asynchronously, for exceptions at synchronize */
 };
 
 struct juke_array {
@@ -365,6 +366,9 @@ void juke_module_free(juke_module *m)
     for (int i = ctx->nkernels - 1; i >= 0; i--)
         if (ctx->kernels[i]->module == m) {
             juke_kernel *k = ctx->kernels[i];
+            for (int d = 0; d < ctx->ndevices; d++)
+                if (ctx->devices[d]->last_async == k)
+                    ctx->devices[d]->last_async = NULL;
             remove_item((void **)ctx->kernels, &ctx->nkernels, k);
             kernel_free(k);
         }
@@ -818,7 +822,9 @@ juke_status juke_device_open(juke_context *ctx, const char *spec, juke_device **
     dev->ctx = ctx;
     dev->rt = rt;
     RtKind kind = rt_device_kind(rt);
-    dev->target = strdup(kind == RT_CPU ? "cpu" : rt_device_arch(rt));
+    /* HIP reports e.g. "gfx90a:sramecc+:xnack-": the processor is the part before ':' */
+    const char *arch = kind == RT_CPU ? "cpu" : rt_device_arch(rt);
+    dev->target = strndup(arch, strcspn(arch, ":"));
     pthread_mutex_init(&dev->lock, NULL);
     pthread_mutex_lock(&ctx->lock);
     bool ok = push((void **)&ctx->devices, &ctx->ndevices, &ctx->capdevices, dev);
@@ -1183,6 +1189,8 @@ juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, 
     char *err = NULL;
     pthread_mutex_lock(&dev->lock);
     int rc = rt_launch(fn, rargs, nargs, grid, group, cfg->shmem, !cfg->async, &exc, &err);
+    if (cfg->async)
+        dev->last_async = k;
     pthread_mutex_unlock(&dev->lock);
     (void)groups;
     if (rc == 1) {
@@ -1208,7 +1216,15 @@ juke_status juke_device_synchronize(juke_device *dev)
     int rc = rt_synchronize(dev->rt, &exc, &err);
     if (rc == 1) {
         free(err);
-        return fail(dev->ctx, JUKE_ERR_KERNEL, "a kernel raised an exception: kind %u at line %u:%u", exc.kind, exc.line, exc.col);
+        pthread_mutex_lock(&dev->lock);
+        juke_kernel *k = dev->last_async;
+        pthread_mutex_unlock(&dev->lock);
+        if (k) {
+            set_error_str(dev->ctx, exception_message(k, &exc));
+            return JUKE_ERR_KERNEL;
+        }
+        return fail(dev->ctx, JUKE_ERR_KERNEL, "a kernel raised an exception (kind %u) at line %u:%u", exc.kind, exc.line,
+                    exc.col);
     }
     if (rc != 0) {
         juke_status st = fail(dev->ctx, JUKE_ERR_DEVICE, "synchronize: %s", err ? err : "failed");
