@@ -193,9 +193,13 @@ static const Type *aty(CG *g, IrInst *in, int k) { return vty(g, in->args[k + 1]
 static LLVMValueRef arg_as(CG *g, IrInst *in, int k, const Type *t) { return conv_wrap(g, arg(g, in, k), aty(g, in, k), t); }
 
 /* ---- exceptions ----
- * Every check branches (unlikely) to one cold block per function whose phis
- * carry what the record needs; the block claims the exception buffer,
- * writes the record (runtime/abi.h) and ends the work-item. */
+ * Every check branches (unlikely, by branch weights) to one cold block per
+ * function whose phis carry what the record needs; the block claims the
+ * exception buffer, writes the record (runtime/abi.h) and ends the
+ * work-item (on AMDGPU its wave). The branch is per work-item: a
+ * wave-uniform branch on a ballot was measured (bench/bounds_check.md) and
+ * made diffusion2d's hot path longer, as the structurizer still wraps it
+ * in flow blocks inside the kernel's divergent `if`. */
 
 static LLVMTypeRef exc_record_t(CG *g)
 {
@@ -253,17 +257,26 @@ static void build_throw_block(CG *g)
         LLVMPositionBuilderAtEnd(g->b, saved);
 }
 
+/* Branch weights on a conditional branch whose true edge is (almost) never
+ * taken: as llvm.expect would give, but present at every -O level. */
+static void mark_unlikely(CG *g, LLVMValueRef br)
+{
+    LLVMMetadataRef w[3] = {LLVMMDStringInContext2(g->ctx, "branch_weights", 14),
+                            LLVMValueAsMetadata(ci32(g, 1)), LLVMValueAsMetadata(ci32(g, 1 << 20))};
+    LLVMSetMetadata(br, LLVMGetMDKindIDInContext(g->ctx, "prof", 4),
+                    LLVMMetadataAsValue(g->ctx, LLVMMDNodeInContext2(g->ctx, w, 3)));
+}
+
 /* Branch to the exception block when `fail` is true; vals: the record's fields. */
 static void check(CG *g, LLVMValueRef fail, int kind, SrcLoc loc, int ndims, LLVMValueRef *idx, LLVMValueRef *dims,
                   int aux)
 {
     if (!g->throw_bb)
         build_throw_block(g);
-    LLVMValueRef f = intrinsic(g, "llvm.expect", (LLVMTypeRef[]){i1(g)}, 1,
-                               (LLVMValueRef[]){fail, LLVMConstInt(i1(g), 0, 0)}, 2);
     LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "ok");
     LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
-    LLVMBuildCondBr(g->b, f, g->throw_bb, ok);
+    LLVMValueRef br = LLVMBuildCondBr(g->b, fail, g->throw_bb, ok);
+    mark_unlikely(g, br);
     LLVMValueRef in[PHI_COUNT];
     in[PHI_KIND] = ci32(g, kind);
     in[PHI_LINE] = ci32(g, loc.line);
@@ -363,6 +376,18 @@ static LLVMValueRef arr_dim(CG *g, LLVMValueRef a, int d)
     return LLVMBuildExtractValue(g->b, dims, (unsigned)d, "");
 }
 
+/* nuw nsw on an index computation known to stay within [0, length): a
+ * checked access after its check, or one under @inbounds (whose promise
+ * Julia also lets the compiler assume). Constants pass through. */
+static LLVMValueRef no_wrap(LLVMValueRef v)
+{
+    if (LLVMIsAInstruction(v)) {
+        LLVMSetNUW(v, 1);
+        LLVMSetNSW(v, 1);
+    }
+    return v;
+}
+
 /* The element pointer of A[idx...] (1-based, column-major), bounds-checked unless inbounds. */
 static LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, int first, int nidx, bool inbounds)
 {
@@ -373,7 +398,9 @@ static LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, 
     LLVMValueRef lin;
     if (nidx == 1) {
         lin = LLVMBuildSub(g->b, idx[0], ci64(g, 1), "");
-        if (!inbounds) {
+        if (inbounds)
+            no_wrap(lin);
+        else {
             LLVMValueRef len = arr_len(g, a);
             /* one unsigned compare covers i < 1 and i > length */
             LLVMValueRef fail = LLVMBuildICmp(g->b, LLVMIntUGE, lin, len, "");
@@ -399,9 +426,11 @@ static LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, 
                                    LLVMBuildICmp(g->b, LLVMIntUGE, LLVMBuildSub(g->b, idx[k], ci64(g, 1), ""), dims[k], ""), "");
             check(g, fail, JUKE_EXC_BOUNDS, in->loc, nidx, idx, dims, at->kind == TY_LOCALARRAY);
         }
-        lin = LLVMBuildSub(g->b, idx[nidx - 1], ci64(g, 1), "");
+        /* checked or promised in bounds: every step stays in [0, length) */
+        lin = no_wrap(LLVMBuildSub(g->b, idx[nidx - 1], ci64(g, 1), ""));
         for (int k = nidx - 2; k >= 0; k--)
-            lin = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, lin, dims[k], ""), LLVMBuildSub(g->b, idx[k], ci64(g, 1), ""), "");
+            lin = no_wrap(LLVMBuildAdd(g->b, no_wrap(LLVMBuildMul(g->b, lin, dims[k], "")),
+                                       no_wrap(LLVMBuildSub(g->b, idx[k], ci64(g, 1), "")), ""));
     }
     return LLVMBuildInBoundsGEP2(g->b, mem_t(g, at->elem), arr_ptr(g, a), &lin, 1, "");
 }
@@ -1236,14 +1265,19 @@ static void emit_function(CG *g, Spec *s, bool kernel)
     g->tc->cur_state = g->ops->needs_state_param ? LLVMGetParam(g->fn, (unsigned)np + 1) : NULL;
     g->entry = new_block(g, "top");
     LLVMPositionBuilderAtEnd(g->b, g->entry);
+    /* parameters keep the Julia names (%c, %a); their slots are %c.addr, as clang names them */
+    for (int i = 0; i < np; i++)
+        LLVMSetValueName2(LLVMGetParam(g->fn, (unsigned)i), f->slots[i].name, strlen(f->slots[i].name));
     for (int i = 0; i < f->nslots; i++)
-        if (f->slots[i].type && !is_unit(f->slots[i].type))
-            g->slots[i] = LLVMBuildAlloca(g->b, lt(g, f->slots[i].type), f->slots[i].name);
+        if (f->slots[i].type && !is_unit(f->slots[i].type)) {
+            char name[256];
+            snprintf(name, sizeof name, "%s%s", f->slots[i].name, i < np ? ".addr" : "");
+            g->slots[i] = LLVMBuildAlloca(g->b, lt(g, f->slots[i].type), name);
+        }
     for (int i = 0; i < np; i++) {
         if (!g->slots[i])
             continue;
         LLVMValueRef p = LLVMGetParam(g->fn, (unsigned)i);
-        LLVMSetValueName2(p, f->slots[i].name, strlen(f->slots[i].name));
         if (kernel)
             p = from_mem(g, p, s->argtypes[i]);
         LLVMBuildStore(g->b, p, g->slots[i]);
@@ -1429,6 +1463,10 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
     if (!ops->link_libraries(&tc))
         goto done;
     if (!llvm_optimize(&tc, opts->opt_level))
+        goto done;
+    /* again after library linking and the passes: every module handed to
+     * the back end has been verified */
+    if (!llvm_verify(&tc))
         goto done;
     double t2 = now_ms();
     out->ms_optimize = t2 - t1;

@@ -70,6 +70,10 @@ int rt_cpu_open(RtDevice *dev, char **err);
 int rt_hip_open(RtDevice *dev, int index, char **short_why, char **err);
 int rt_cuda_open(RtDevice *dev, int index, char **short_why, char **err);
 
+/* dev_cuda.c: the CUcontext and CUstream a cuda device uses (benchmarks time
+ * launches with events on that stream); -1 when dev is not a cuda device. */
+int rt_cuda_native(RtDevice *dev, void **ctx, void **stream);
+
 /* Parse the parameter list of `.entry name (...)` in PTX text into out
  * (name, nargs, nall, args with offsets/sizes/aligns, kernarg_size,
  * has_exception_arg, max_group_size from .maxntid). */

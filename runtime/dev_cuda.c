@@ -681,3 +681,18 @@ fail:
     free(cd);
     return -1;
 }
+
+/* The primary context and the stream a cuda device launches on, so that a
+ * benchmark can bracket juke's launches with CUDA events on that stream and
+ * launch its reference kernels there too. -1 when dev is not a cuda device. */
+int rt_cuda_native(RtDevice *dev, void **ctx, void **stream)
+{
+    if (!dev || dev->be != &cuda_backend || !dev->priv)
+        return -1;
+    CudaDev *cd = dev->priv;
+    if (ctx)
+        *ctx = cd->ctx;
+    if (stream)
+        *stream = cd->stream;
+    return 0;
+}

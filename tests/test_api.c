@@ -1,0 +1,252 @@
+/* test_api.c: the embedding API of include/juke.h: modules, the kernel cache,
+ * specialisation on launch, launch=false, checks before a launch, dumps. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "juke.h"
+
+static const char *src =
+    "# two methods of one function and a kernel\n"
+    "twice(x::Integer) = 2x\n"
+    "twice(x::AbstractFloat) = x + x\n"
+    "function k!(y, x)\n"
+    "    i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n"
+    "    if i <= length(y)\n"
+    "        @inbounds y[i] = twice(x[i])\n"
+    "    end\n"
+    "    return\n"
+    "end\n"
+    "function dyn!(y)\n"
+    "    buf = @ROCDynamicLocalArray(Float32, workgroupDim().x)\n"
+    "    buf[workitemIdx().x] = 1f0\n"
+    "    return\n"
+    "end\n"
+    "function bad!(y)\n"
+    "    y[length(y) + 1] = 0\n"
+    "    return\n"
+    "end\n";
+
+static uint64_t rng;
+static uint64_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static void test_module_functions(void **state)
+{
+    (void)state;
+    juke_context *ctx = juke_context_create();
+    juke_module *m;
+    assert_int_equal(juke_module_load_string(ctx, "api.jl", src, &m), JUKE_OK);
+    assert_int_equal(juke_module_function_count(m), 4);
+    assert_string_equal(juke_module_function_name(m, 0), "twice");
+    assert_string_equal(juke_module_function_name(m, 1), "k!");
+    assert_null(juke_module_function_name(m, 4));
+    char *text = NULL;
+    assert_int_equal(juke_lowered(m, "twice", NULL, 0, &text), JUKE_OK);
+    /* both methods without types */
+    assert_non_null(strstr(text, "twice(x) @ api.jl:2"));
+    assert_non_null(strstr(text, "twice(x) @ api.jl:3"));
+    juke_free(text);
+    const char *f32[] = {"Float32"};
+    assert_int_equal(juke_lowered(m, "twice", f32, 1, &text), JUKE_OK);
+    assert_non_null(strstr(text, "@ api.jl:3"));
+    assert_null(strstr(text, "@ api.jl:2"));
+    juke_free(text);
+    assert_int_equal(juke_lowered(m, "nosuch", NULL, 0, &text), JUKE_ERR_COMPILE);
+    assert_non_null(strstr(juke_errmsg(ctx), "UndefVarError: `nosuch` not defined"));
+    juke_context_destroy(ctx);
+}
+
+static void test_cache(void **state)
+{
+    (void)state;
+    juke_context *ctx = juke_context_create();
+    juke_module *m;
+    assert_int_equal(juke_module_load_string(ctx, "api.jl", src, &m), JUKE_OK);
+    const char *t1[] = {"Vector{Float32}", "Vector{Int32}"};
+    const char *t2[] = {"Vector{Float32}", "Vector{Float64}"};
+    juke_options o;
+    juke_options_default(&o);
+    o.target = "cpu";
+    juke_kernel *a, *b, *c, *d;
+    assert_int_equal(juke_compile(m, "k!", t1, 2, &o, &a), JUKE_OK);
+    assert_int_equal(juke_compile(m, "k!", t1, 2, &o, &b), JUKE_OK);
+    assert_ptr_equal(a, b); /* same function, types and options: the cached kernel */
+    assert_int_equal(juke_compile(m, "k!", t2, 2, &o, &c), JUKE_OK);
+    assert_ptr_not_equal(a, c);
+    o.target = "gfx90a";
+    assert_int_equal(juke_compile(m, "k!", t1, 2, &o, &d), JUKE_OK);
+    assert_ptr_not_equal(a, d);
+    /* the typed dumps differ by the method dispatch picked */
+    assert_non_null(strstr(juke_kernel_dump(a, JUKE_DUMP_TYPED), "twice(x::Int32)"));
+    assert_non_null(strstr(juke_kernel_dump(c, JUKE_DUMP_TYPED), "twice(x::Float64)"));
+    assert_non_null(strstr(juke_kernel_dump(d, JUKE_DUMP_ASM), "s_endpgm"));
+    assert_non_null(strstr(juke_kernel_dump(d, JUKE_DUMP_RESOURCES), "VGPRs"));
+    size_t size = 0;
+    const unsigned char *co = juke_kernel_code_object(d, &size);
+    assert_true(size > 64 && memcmp(co, "\x7f" "ELF", 4) == 0);
+    assert_string_equal(juke_kernel_symbol(d), "k_21");
+    juke_context_destroy(ctx);
+}
+
+static void test_launch_and_launch_false(void **state)
+{
+    (void)state;
+    juke_context *ctx = juke_context_create();
+    juke_module *m;
+    juke_device *dev;
+    assert_int_equal(juke_module_load_string(ctx, "api.jl", src, &m), JUKE_OK);
+    assert_int_equal(juke_device_open(ctx, "cpu", &dev), JUKE_OK);
+    assert_non_null(strstr(juke_device_name(dev), "cpu"));
+    int64_t n = 1000;
+    int32_t x[1000], y[1000];
+    for (int i = 0; i < n; i++)
+        x[i] = (int32_t)(rnd() % 100000) - 50000;
+    juke_array *dx, *dy;
+    assert_int_equal(juke_array_create(dev, JUKE_INT32, 1, &n, &dx), JUKE_OK);
+    assert_int_equal(juke_array_create(dev, JUKE_INT32, 1, &n, &dy), JUKE_OK);
+    assert_int_equal(juke_array_upload(dx, x, sizeof x), JUKE_OK);
+    juke_arg args[2] = {juke_arg_array(dy), juke_arg_array(dx)};
+    juke_kernel *k1, *k2;
+    /* launch=false: the compiled kernel without running it, then the launch hits the cache */
+    assert_int_equal(juke_kernel_for(dev, m, "k!", args, 2, &k1), JUKE_OK);
+    juke_launch_config cfg = {{64, 1, 1}, {16, 1, 1}, 0, false};
+    assert_int_equal(juke_launch(dev, m, "k!", args, 2, &cfg), JUKE_OK);
+    assert_int_equal(juke_kernel_for(dev, m, "k!", args, 2, &k2), JUKE_OK);
+    assert_ptr_equal(k1, k2);
+    assert_int_equal(juke_array_download(dy, y, sizeof y), JUKE_OK);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(y[i], 2 * x[i]);
+    /* wrong upload size */
+    assert_int_equal(juke_array_upload(dx, x, 12), JUKE_ERR_ARGUMENT);
+    assert_non_null(strstr(juke_errmsg(ctx), "12 bytes given, the array holds 4000"));
+    juke_context_destroy(ctx);
+}
+
+static void test_checks_before_launch(void **state)
+{
+    (void)state;
+    juke_context *ctx = juke_context_create();
+    juke_module *m;
+    juke_device *dev;
+    assert_int_equal(juke_module_load_string(ctx, "api.jl", src, &m), JUKE_OK);
+    assert_int_equal(juke_device_open(ctx, "cpu", &dev), JUKE_OK);
+    int64_t n = 64;
+    juke_array *y;
+    assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, &n, &y), JUKE_OK);
+    juke_arg one[1] = {juke_arg_array(y)};
+    juke_launch_config cfg = {{64, 1, 1}, {1, 1, 1}, 0, false};
+    /* wrong arity: no method */
+    assert_int_equal(juke_launch(dev, m, "k!", one, 1, &cfg), JUKE_ERR_COMPILE);
+    assert_non_null(strstr(juke_errmsg(ctx), "MethodError: no method matching k!(::ROCDeviceArray{Float32, 1, 1})"));
+    /* a group above the device's limit */
+    juke_launch_config big = {{2048, 1, 1}, {1, 1, 1}, 0, false};
+    assert_int_equal(juke_launch(dev, m, "dyn!", one, 1, &big), JUKE_ERR_ARGUMENT);
+    assert_non_null(strstr(juke_errmsg(ctx), "exceeds the device's limit of 1024"));
+    /* dynamic local memory the launch does not give */
+    assert_int_equal(juke_launch(dev, m, "dyn!", one, 1, &cfg), JUKE_ERR_ARGUMENT);
+    assert_non_null(strstr(juke_errmsg(ctx), "gives no dynamic local memory"));
+    /* too much of it */
+    juke_launch_config huge = {{64, 1, 1}, {1, 1, 1}, 1 << 20, false};
+    assert_int_equal(juke_launch(dev, m, "dyn!", one, 1, &huge), JUKE_ERR_ARGUMENT);
+    assert_non_null(strstr(juke_errmsg(ctx), "bytes of local memory"));
+    cfg.shmem = 256;
+    assert_int_equal(juke_launch(dev, m, "dyn!", one, 1, &cfg), JUKE_OK);
+    /* an exception of an asynchronous launch: the error names the kernel */
+    juke_launch_config as = {{64, 1, 1}, {1, 1, 1}, 0, true};
+    juke_status st = juke_launch(dev, m, "bad!", one, 1, &as);
+    if (st == JUKE_OK)
+        st = juke_device_synchronize(dev);
+    assert_int_equal(st, JUKE_ERR_KERNEL);
+    assert_non_null(strstr(juke_errmsg(ctx), "bad!: BoundsError: attempt to access 64-element"));
+    assert_non_null(strstr(juke_errmsg(ctx), "[65]"));
+    assert_non_null(strstr(juke_errmsg(ctx), "api.jl:17"));
+    juke_context_destroy(ctx);
+}
+
+static int count_files(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0)
+            n++;
+    closedir(d);
+    return n;
+}
+
+static void test_dump_dir_env(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/juke-api-dumps-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    setenv("JUKE_DUMP_DIR", dir, 1);
+    juke_context *ctx = juke_context_create();
+    unsetenv("JUKE_DUMP_DIR");
+    juke_module *m;
+    juke_device *dev;
+    assert_int_equal(juke_module_load_string(ctx, "api.jl", src, &m), JUKE_OK);
+    assert_int_equal(juke_device_open(ctx, "cpu", &dev), JUKE_OK);
+    int64_t n = 64;
+    juke_array *x, *y;
+    assert_int_equal(juke_array_create(dev, JUKE_FLOAT64, 1, &n, &x), JUKE_OK);
+    assert_int_equal(juke_array_create(dev, JUKE_FLOAT64, 1, &n, &y), JUKE_OK);
+    juke_arg args[2] = {juke_arg_array(y), juke_arg_array(x)};
+    juke_launch_config cfg = {{64, 1, 1}, {1, 1, 1}, 0, false};
+    assert_int_equal(juke_launch(dev, m, "k!", args, 2, &cfg), JUKE_OK);
+    assert_int_equal(count_files(dir, "k!_"), 7);
+    /* a cached kernel writes its dumps again (after they were removed) */
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -f %s/*", dir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(juke_launch(dev, m, "k!", args, 2, &cfg), JUKE_OK);
+    assert_int_equal(count_files(dir, "k!_"), 7);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    juke_context_destroy(ctx);
+}
+
+static void test_null_arguments(void **state)
+{
+    (void)state;
+    juke_context *ctx = juke_context_create();
+    juke_module *m = NULL;
+    assert_int_equal(juke_module_load_string(ctx, "x.jl", NULL, &m), JUKE_ERR_ARGUMENT);
+    assert_int_equal(juke_module_load_file(ctx, "/nonexistent/k.jl", &m), JUKE_ERR_IO);
+    assert_non_null(strstr(juke_errmsg(ctx), "could not read /nonexistent/k.jl"));
+    assert_int_equal(juke_compile(NULL, "k", NULL, 0, NULL, NULL), JUKE_ERR_ARGUMENT);
+    assert_null(juke_kernel_dump(NULL, JUKE_DUMP_TYPED));
+    assert_int_equal(juke_device_open(ctx, "hip", &(juke_device *){0}), JUKE_ERR_DEVICE);
+    assert_non_null(strstr(juke_errmsg(ctx), "no AMD GPU"));
+    assert_int_equal(juke_device_open(ctx, "tpu", &(juke_device *){0}), JUKE_ERR_DEVICE);
+    assert_non_null(strstr(juke_errmsg(ctx), "unknown device"));
+    juke_context_destroy(ctx);
+}
+
+int main(void)
+{
+    rng = (uint64_t)time(NULL) | 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_module_functions), cmocka_unit_test(test_cache),
+        cmocka_unit_test(test_launch_and_launch_false), cmocka_unit_test(test_checks_before_launch),
+        cmocka_unit_test(test_dump_dir_env), cmocka_unit_test(test_null_arguments),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,1063 @@
+/* test_lang.c: the language test suite. Every .jl file in tests/lang (and
+ * in tests/lang/errors) is a kernel program whose expectations are written
+ * inline, in comments, Wren style; this runner compiles and runs each through
+ * the public API (juke.h) on the "cpu" device and checks them. One cmocka
+ * test per file; JUKE_LANG_FILTER=substring runs only the matching files.
+ *
+ * Directives (each on a comment line of its own, `#` then the directive):
+ *
+ *   # run: f!(ARG, ARG, ...) [groupsize X[,Y[,Z]]] [gridsize X[,Y[,Z]]] [shmem BYTES]
+ *       Launch f! with these arguments. An ARG is `name = VALUE` (the name is
+ *       what the expectations below refer to), VALUE one of
+ *         zeros(T, d1[, d2, d3])        a zeroed array of element type T
+ *         T[v1, v2, ...]                a vector with these elements
+ *         reshape(T[v...], d1, d2...)   an array of those dims (column-major)
+ *         collect(T, a:b)               the vector T.(a:b)
+ *         5  -5  0x1f  2.5  1e-3  2.5f0  true  Int32(5)  UInt8(3)  Float16(1.5)
+ *                                       a scalar, typed as Julia types the literal
+ *       groupsize defaults to 1, gridsize to 1 (workgroups, as AMDGPU.jl counts).
+ *       A file may hold several runs; the expectations after a run check it.
+ *   # expect NAME: [v1, v2, ...]       array argument NAME equals this, exactly
+ *                                       (floats bit-for-bit up to NaN payloads:
+ *                                       -0.0 differs from 0.0; NaN equals NaN)
+ *   # expect NAME ≈ [v...] [rtol R]     floats within a relative tolerance
+ *                                       (default 1e-6 for Float32/Float16, 1e-14 for Float64)
+ *       Values: integers (decimal or 0x hex), floats (1.5, 1e-3, 1.5f0), Inf,
+ *       -Inf, NaN, true, false, typemin(T), typemax(T).
+ *   # expect exception: TEXT            the run raises a kernel exception whose
+ *                                       message contains TEXT
+ *   # expect exception at: LINE:COL     ... raised at this place of the file
+ *   # expect typed: TEXT                the typed IR of the run's signature
+ *                                       (juke_typed) contains TEXT
+ *   # expect error: MESSAGE             a compile error with exactly this message
+ *   # expect error at: LINE:COL         ... at this place (applies to the
+ *                                       error line above it)
+ *       Errors are compared as a set: the file (its load, else its first run)
+ *       must report exactly the expected errors, no more. Notes are not counted. */
+#include <ctype.h>
+#include <dirent.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "juke.h"
+
+enum { MAX_ARGS = 16, MAX_FILES = 512, MAX_ERRS = 32 };
+
+typedef struct Env {
+    juke_context *ctx;
+    juke_device *dev;
+} Env;
+static Env env;
+
+/* ---- small helpers ---- */
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+static uint16_t f32_to_f16(float x)
+{
+    uint32_t b;
+    memcpy(&b, &x, 4);
+    uint32_t sign = (b >> 16) & 0x8000, exp = (b >> 23) & 0xff, man = b & 0x7fffff;
+    if (exp == 0xff)
+        return (uint16_t)(sign | 0x7c00 | (man ? 0x200 : 0));
+    int e = (int)exp - 127 + 15;
+    if (e >= 31)
+        return (uint16_t)(sign | 0x7c00);
+    if (e <= 0) {
+        if (e < -10)
+            return (uint16_t)sign;
+        man |= 0x800000;
+        int shift = 14 - e;
+        uint32_t h = man >> shift, rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
+        if (rem > half || (rem == half && (h & 1)))
+            h++;
+        return (uint16_t)(sign | h);
+    }
+    uint32_t h = ((uint32_t)e << 10) | (man >> 13), rem = man & 0x1fff;
+    if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
+        h++;
+    return (uint16_t)(sign | h);
+}
+
+static float f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff, b;
+    if (exp == 0x1f)
+        b = sign | 0x7f800000 | (man << 13);
+    else if (exp == 0) {
+        if (!man)
+            b = sign;
+        else {
+            int e = -1;
+            do {
+                e++;
+                man <<= 1;
+            } while (!(man & 0x400));
+            b = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3ff) << 13);
+        }
+    } else
+        b = sign | ((exp + 127 - 15) << 23) | (man << 13);
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+static const struct {
+    const char *name;
+    juke_type t;
+} type_names[] = {
+    {"Bool", JUKE_BOOL},     {"Int8", JUKE_INT8},       {"Int16", JUKE_INT16},     {"Int32", JUKE_INT32},
+    {"Int64", JUKE_INT64},   {"Int", JUKE_INT64},       {"UInt8", JUKE_UINT8},     {"UInt16", JUKE_UINT16},
+    {"UInt32", JUKE_UINT32}, {"UInt64", JUKE_UINT64},   {"UInt", JUKE_UINT64},     {"Float16", JUKE_FLOAT16},
+    {"Float32", JUKE_FLOAT32}, {"Float64", JUKE_FLOAT64},
+};
+
+static bool type_by_name(const char *s, size_t n, juke_type *out)
+{
+    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+        if (strlen(type_names[i].name) == n && strncmp(type_names[i].name, s, n) == 0) {
+            *out = type_names[i].t;
+            return true;
+        }
+    return false;
+}
+
+static const char *type_name(juke_type t)
+{
+    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+        if (type_names[i].t == t)
+            return type_names[i].name;
+    return "?";
+}
+
+static bool is_float_type(juke_type t) { return t == JUKE_FLOAT16 || t == JUKE_FLOAT32 || t == JUKE_FLOAT64; }
+static bool is_unsigned_type(juke_type t) { return t >= JUKE_UINT8 && t <= JUKE_UINT64; }
+
+/* ---- values in directives ---- */
+
+typedef struct Val {
+    bool is_float;
+    int64_t i;      /* integers (two's complement bits for large unsigned values) */
+    double f;       /* floats */
+    juke_type type; /* the Julia type of the literal (scalars) */
+} Val;
+
+typedef struct Cursor {
+    const char *p;
+    const char *file;
+    int line;
+    char err[256];
+} Cursor;
+
+static void skip_ws(Cursor *c)
+{
+    while (*c->p == ' ' || *c->p == '\t')
+        c->p++;
+}
+
+static bool accept(Cursor *c, const char *tok)
+{
+    skip_ws(c);
+    size_t n = strlen(tok);
+    if (strncmp(c->p, tok, n) != 0)
+        return false;
+    c->p += n;
+    return true;
+}
+
+static bool ident(Cursor *c, char *buf, size_t n)
+{
+    skip_ws(c);
+    size_t i = 0;
+    while (isalnum((unsigned char)*c->p) || *c->p == '_' || *c->p == '!' || (unsigned char)*c->p >= 0x80) {
+        if (i + 1 < n)
+            buf[i++] = *c->p;
+        c->p++;
+    }
+    buf[i] = 0;
+    return i > 0;
+}
+
+static bool cerr(Cursor *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->err, sizeof c->err, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+static bool parse_typed_extreme(Cursor *c, bool is_min, Val *v)
+{
+    char tn[32];
+    juke_type t;
+    if (!accept(c, "(") || !ident(c, tn, sizeof tn) || !type_by_name(tn, strlen(tn), &t) || !accept(c, ")"))
+        return cerr(c, "typemin/typemax need an integer type");
+    v->type = t;
+    v->is_float = false;
+    switch (t) {
+    case JUKE_INT8: v->i = is_min ? INT8_MIN : INT8_MAX; break;
+    case JUKE_INT16: v->i = is_min ? INT16_MIN : INT16_MAX; break;
+    case JUKE_INT32: v->i = is_min ? INT32_MIN : INT32_MAX; break;
+    case JUKE_INT64: v->i = is_min ? INT64_MIN : INT64_MAX; break;
+    case JUKE_UINT8: v->i = is_min ? 0 : UINT8_MAX; break;
+    case JUKE_UINT16: v->i = is_min ? 0 : UINT16_MAX; break;
+    case JUKE_UINT32: v->i = is_min ? 0 : UINT32_MAX; break;
+    case JUKE_UINT64: v->i = is_min ? 0 : (int64_t)UINT64_MAX; break;
+    default: return cerr(c, "typemin/typemax of %s", tn);
+    }
+    return true;
+}
+
+/* A number as Julia types its literal: 5 Int64, 0x1f UInt8 (by digits), 2.5 Float64, 2.5f0 Float32. */
+static bool parse_number(Cursor *c, Val *v)
+{
+    skip_ws(c);
+    memset(v, 0, sizeof *v);
+    bool neg = false;
+    if (*c->p == '-' || *c->p == '+') {
+        neg = *c->p == '-';
+        c->p++;
+    }
+    if (strncmp(c->p, "Inf32", 5) == 0 || strncmp(c->p, "NaN32", 5) == 0) {
+        v->is_float = true;
+        v->f = c->p[0] == 'I' ? INFINITY : NAN;
+        v->type = JUKE_FLOAT32;
+        c->p += 5;
+    } else if (strncmp(c->p, "Inf", 3) == 0 || strncmp(c->p, "NaN", 3) == 0) {
+        v->is_float = true;
+        v->f = c->p[0] == 'I' ? INFINITY : NAN;
+        v->type = JUKE_FLOAT64;
+        c->p += 3;
+    } else if (strncmp(c->p, "true", 4) == 0 || strncmp(c->p, "false", 5) == 0) {
+        v->i = c->p[0] == 't';
+        v->type = JUKE_BOOL;
+        c->p += v->i ? 4 : 5;
+    } else if (strncmp(c->p, "typemin", 7) == 0 || strncmp(c->p, "typemax", 7) == 0) {
+        bool is_min = c->p[5] == 'i';
+        c->p += 7;
+        if (!parse_typed_extreme(c, is_min, v))
+            return false;
+    } else if (c->p[0] == '0' && c->p[1] == 'x') {
+        const char *s = c->p + 2;
+        char *end;
+        uint64_t u = strtoull(s, &end, 16);
+        size_t digits = (size_t)(end - s);
+        if (!digits)
+            return cerr(c, "bad hex literal");
+        v->i = (int64_t)u;
+        v->type = digits <= 2 ? JUKE_UINT8 : digits <= 4 ? JUKE_UINT16 : digits <= 8 ? JUKE_UINT32 : JUKE_UINT64;
+        c->p = end;
+    } else if (isdigit((unsigned char)*c->p) || *c->p == '.') {
+        const char *s = c->p;
+        while (isdigit((unsigned char)*c->p) || *c->p == '_')
+            c->p++;
+        bool isf = false;
+        if (*c->p == '.' && isdigit((unsigned char)c->p[1])) {
+            isf = true;
+            c->p++;
+            while (isdigit((unsigned char)*c->p))
+                c->p++;
+        } else if (*c->p == '.' && !isalpha((unsigned char)c->p[1])) {
+            isf = true;
+            c->p++;
+        }
+        char ebuf[64];
+        size_t mlen = (size_t)(c->p - s);
+        if (mlen >= sizeof ebuf - 8)
+            return cerr(c, "number too long");
+        memcpy(ebuf, s, mlen);
+        ebuf[mlen] = 0;
+        juke_type ft = JUKE_FLOAT64;
+        if ((*c->p == 'e' || *c->p == 'f') && (isdigit((unsigned char)c->p[1]) || c->p[1] == '-' || c->p[1] == '+')) {
+            ft = *c->p == 'f' ? JUKE_FLOAT32 : JUKE_FLOAT64;
+            c->p++;
+            char *end;
+            long e = strtol(c->p, &end, 10);
+            c->p = end;
+            snprintf(ebuf + mlen, sizeof ebuf - mlen, "e%ld", e);
+            isf = true;
+        }
+        char clean[64];
+        size_t k = 0;
+        for (size_t i = 0; ebuf[i] && k + 1 < sizeof clean; i++)
+            if (ebuf[i] != '_')
+                clean[k++] = ebuf[i];
+        clean[k] = 0;
+        if (isf) {
+            v->is_float = true;
+            v->f = strtod(clean, NULL);
+            v->type = ft;
+            if (ft == JUKE_FLOAT32)
+                v->f = (double)(float)v->f;
+        } else {
+            v->i = (int64_t)strtoull(clean, NULL, 10);
+            v->type = JUKE_INT64;
+        }
+    } else {
+        return cerr(c, "expected a number at \"%.20s\"", c->p);
+    }
+    if (neg) {
+        if (v->is_float)
+            v->f = -v->f;
+        else
+            v->i = (int64_t)(0 - (uint64_t)v->i);
+    }
+    return true;
+}
+
+/* [v1, v2, ...] */
+static int parse_list(Cursor *c, Val **out)
+{
+    if (!accept(c, "[")) {
+        cerr(c, "expected '['");
+        return -1;
+    }
+    int n = 0, cap = 16;
+    Val *vs = malloc(sizeof(Val) * (size_t)cap);
+    if (accept(c, "]")) {
+        *out = vs;
+        return 0;
+    }
+    do {
+        if (n == cap)
+            vs = realloc(vs, sizeof(Val) * (size_t)(cap *= 2));
+        if (!parse_number(c, &vs[n++])) {
+            free(vs);
+            return -1;
+        }
+    } while (accept(c, ","));
+    if (!accept(c, "]")) {
+        free(vs);
+        cerr(c, "expected ']' at \"%.20s\"", c->p);
+        return -1;
+    }
+    *out = vs;
+    return n;
+}
+
+/* ---- the host side of arguments ---- */
+
+typedef struct LArg {
+    char name[64];
+    char host_type[64];  /* "Vector{Float32}" for juke_typed */
+    bool is_array;
+    juke_type type;
+    int nd;
+    int64_t dims[3];
+    int64_t len;
+    void *host;
+    juke_array *arr;
+    juke_arg arg;
+} LArg;
+
+typedef struct Run {
+    char fn[128];
+    LArg args[MAX_ARGS];
+    int nargs;
+    uint32_t group[3], grid[3], shmem;
+} Run;
+
+static void store(void *host, juke_type t, int64_t i, const Val *v)
+{
+    double f = v->is_float ? v->f : is_unsigned_type(v->type) ? (double)(uint64_t)v->i : (double)v->i;
+    int64_t x = v->is_float ? (int64_t)v->f : v->i;
+    switch (t) {
+    case JUKE_BOOL: ((uint8_t *)host)[i] = x != 0; break;
+    case JUKE_INT8: case JUKE_UINT8: ((uint8_t *)host)[i] = (uint8_t)x; break;
+    case JUKE_INT16: case JUKE_UINT16: ((uint16_t *)host)[i] = (uint16_t)x; break;
+    case JUKE_INT32: case JUKE_UINT32: ((uint32_t *)host)[i] = (uint32_t)x; break;
+    case JUKE_INT64: case JUKE_UINT64: ((uint64_t *)host)[i] = (uint64_t)x; break;
+    case JUKE_FLOAT16: ((uint16_t *)host)[i] = f32_to_f16((float)f); break;
+    case JUKE_FLOAT32: ((float *)host)[i] = (float)f; break;
+    case JUKE_FLOAT64: ((double *)host)[i] = f; break;
+    }
+}
+
+/* Element i of a host array as a Val. */
+static Val load_elem(const void *host, juke_type t, int64_t i)
+{
+    Val v = {.type = t};
+    switch (t) {
+    case JUKE_BOOL: v.i = ((const uint8_t *)host)[i]; break;
+    case JUKE_INT8: v.i = ((const int8_t *)host)[i]; break;
+    case JUKE_UINT8: v.i = ((const uint8_t *)host)[i]; break;
+    case JUKE_INT16: v.i = ((const int16_t *)host)[i]; break;
+    case JUKE_UINT16: v.i = ((const uint16_t *)host)[i]; break;
+    case JUKE_INT32: v.i = ((const int32_t *)host)[i]; break;
+    case JUKE_UINT32: v.i = ((const uint32_t *)host)[i]; break;
+    case JUKE_INT64: case JUKE_UINT64: v.i = ((const int64_t *)host)[i]; break;
+    case JUKE_FLOAT16: v.is_float = true; v.f = f16_to_f32(((const uint16_t *)host)[i]); break;
+    case JUKE_FLOAT32: v.is_float = true; v.f = ((const float *)host)[i]; break;
+    case JUKE_FLOAT64: v.is_float = true; v.f = ((const double *)host)[i]; break;
+    }
+    return v;
+}
+
+static void show_val(char *buf, size_t n, const Val *v)
+{
+    if (v->is_float)
+        snprintf(buf, n, "%.17g", v->f);
+    else if (is_unsigned_type(v->type))
+        snprintf(buf, n, "0x%llx", (unsigned long long)v->i);
+    else
+        snprintf(buf, n, "%lld", (long long)v->i);
+}
+
+/* name = VALUE */
+static bool parse_arg(Cursor *c, LArg *a)
+{
+    if (!ident(c, a->name, sizeof a->name) || !accept(c, "="))
+        return cerr(c, "expected `name = value` at \"%.30s\"", c->p);
+    skip_ws(c);
+    const char *save = c->p;
+    char word[64];
+    juke_type t;
+    Val *vals = NULL;
+    int nv = -1;
+    bool zeros = false, collect = false, reshape = false;
+    if (ident(c, word, sizeof word)) {
+        if (strcmp(word, "zeros") == 0)
+            zeros = true;
+        else if (strcmp(word, "collect") == 0)
+            collect = true;
+        else if (strcmp(word, "reshape") == 0)
+            reshape = true;
+        else if (type_by_name(word, strlen(word), &t) && accept(c, "(")) {
+            /* Int32(5): a typed scalar */
+            Val v;
+            if (!parse_number(c, &v) || !accept(c, ")"))
+                return cerr(c, "expected T(number)");
+            a->type = t;
+            goto scalar;
+        } else if (type_by_name(word, strlen(word), &t) && (skip_ws(c), *c->p == '[')) {
+            nv = parse_list(c, &vals);
+            if (nv < 0)
+                return false;
+            a->nd = 1;
+            a->dims[0] = nv;
+            goto array;
+        } else {
+            c->p = save;
+        }
+    }
+    if (zeros || collect || reshape) {
+        if (!accept(c, "("))
+            return cerr(c, "expected '('");
+        if (reshape) {
+            char tn[32];
+            if (!ident(c, tn, sizeof tn) || !type_by_name(tn, strlen(tn), &t))
+                return cerr(c, "reshape(T[...], dims...) needs an element type");
+            nv = parse_list(c, &vals);
+            if (nv < 0)
+                return false;
+        } else {
+            char tn[32];
+            if (!ident(c, tn, sizeof tn) || !type_by_name(tn, strlen(tn), &t))
+                return cerr(c, "expected an element type");
+        }
+        if (collect) {
+            Val lo, hi;
+            if (!accept(c, ",") || !parse_number(c, &lo) || !accept(c, ":") || !parse_number(c, &hi))
+                return cerr(c, "collect(T, a:b)");
+            nv = (int)(hi.i - lo.i + 1);
+            vals = calloc((size_t)(nv > 0 ? nv : 1), sizeof(Val));
+            for (int i = 0; i < nv; i++)
+                vals[i] = (Val){.i = lo.i + i, .type = JUKE_INT64};
+            a->nd = 1;
+            a->dims[0] = nv;
+        } else {
+            a->nd = 0;
+            while (accept(c, ",")) {
+                Val d;
+                if (a->nd == 3 || !parse_number(c, &d) || d.is_float)
+                    return cerr(c, "bad dims");
+                a->dims[a->nd++] = d.i;
+            }
+            if (!a->nd)
+                return cerr(c, "dims missing");
+        }
+        if (!accept(c, ")"))
+            return cerr(c, "expected ')'");
+        goto array;
+    }
+    {
+        Val v;
+        if (!parse_number(c, &v))
+            return false;
+        a->type = v.type;
+        a->arg.is_array = false;
+        a->arg.type = v.type;
+        if (v.is_float && v.type == JUKE_FLOAT32)
+            a->arg.v.f32 = (float)v.f;
+        else if (v.is_float)
+            a->arg.v.f64 = v.f;
+        else
+            a->arg.v.i = v.i;
+        snprintf(a->host_type, sizeof a->host_type, "%s", type_name(a->type));
+        return true;
+    }
+scalar: {
+    /* re-read the number in T(...) for its value */
+    const char *q = strchr(save, '(');
+    Cursor c2 = *c;
+    c2.p = q + 1;
+    Val v;
+    parse_number(&c2, &v);
+    a->arg.is_array = false;
+    a->arg.type = a->type;
+    double f = v.is_float ? v.f : (double)v.i;
+    if (a->type == JUKE_FLOAT32)
+        a->arg.v.f32 = (float)f;
+    else if (a->type == JUKE_FLOAT64)
+        a->arg.v.f64 = f;
+    else if (a->type == JUKE_FLOAT16)
+        a->arg.v.f16 = f32_to_f16((float)f);
+    else
+        a->arg.v.i = v.is_float ? (int64_t)v.f : v.i;
+    snprintf(a->host_type, sizeof a->host_type, "%s", type_name(a->type));
+    return true;
+}
+array:
+    a->is_array = true;
+    a->type = t;
+    a->len = 1;
+    for (int i = 0; i < a->nd; i++)
+        a->len *= a->dims[i];
+    if (nv >= 0 && nv != a->len) {
+        free(vals);
+        return cerr(c, "%d values for %lld elements", nv, (long long)a->len);
+    }
+    a->host = calloc((size_t)(a->len ? a->len : 1), juke_sizeof(t));
+    for (int i = 0; i < nv; i++)
+        store(a->host, t, i, &vals[i]);
+    free(vals);
+    if (a->nd == 1)
+        snprintf(a->host_type, sizeof a->host_type, "Vector{%s}", type_name(t));
+    else if (a->nd == 2)
+        snprintf(a->host_type, sizeof a->host_type, "Matrix{%s}", type_name(t));
+    else
+        snprintf(a->host_type, sizeof a->host_type, "Array{%s,%d}", type_name(t), a->nd);
+    return true;
+}
+
+static bool parse_dims3(Cursor *c, uint32_t *out)
+{
+    out[0] = out[1] = out[2] = 1;
+    for (int i = 0; i < 3; i++) {
+        Val v;
+        if (!parse_number(c, &v) || v.is_float)
+            return cerr(c, "bad size");
+        out[i] = (uint32_t)v.i;
+        if (!accept(c, ","))
+            break;
+    }
+    return true;
+}
+
+/* f!(a = ..., b = ...) groupsize X gridsize Y shmem Z */
+static bool parse_run(Cursor *c, Run *r)
+{
+    memset(r, 0, sizeof *r);
+    r->group[0] = r->group[1] = r->group[2] = 1;
+    r->grid[0] = r->grid[1] = r->grid[2] = 1;
+    if (!ident(c, r->fn, sizeof r->fn) || !accept(c, "("))
+        return cerr(c, "expected f(args...)");
+    if (!accept(c, ")")) {
+        do {
+            if (r->nargs == MAX_ARGS)
+                return cerr(c, "too many arguments");
+            if (!parse_arg(c, &r->args[r->nargs++]))
+                return false;
+        } while (accept(c, ","));
+        if (!accept(c, ")"))
+            return cerr(c, "expected ')' at \"%.20s\"", c->p);
+    }
+    for (;;) {
+        if (accept(c, "groupsize")) {
+            if (!parse_dims3(c, r->group))
+                return false;
+        } else if (accept(c, "gridsize")) {
+            if (!parse_dims3(c, r->grid))
+                return false;
+        } else if (accept(c, "shmem")) {
+            Val v;
+            if (!parse_number(c, &v))
+                return false;
+            r->shmem = (uint32_t)v.i;
+        } else {
+            break;
+        }
+    }
+    skip_ws(c);
+    if (*c->p && *c->p != '\n' && *c->p != '\r')
+        return cerr(c, "unexpected \"%.20s\"", c->p);
+    return true;
+}
+
+static void free_run(Run *r)
+{
+    for (int i = 0; i < r->nargs; i++) {
+        free(r->args[i].host);
+        if (r->args[i].arr)
+            juke_array_free(r->args[i].arr);
+    }
+    r->nargs = 0;
+}
+
+/* ---- directives ---- */
+
+typedef struct Directive {
+    int line;
+    const char *text; /* after "# ", up to the end of the line (NUL-terminated copy) */
+} Directive;
+
+static int collect_directives(char *src, Directive *out, int max)
+{
+    int n = 0, line = 1;
+    for (char *p = src; *p;) {
+        char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char *q = p;
+        while (q < p + len && (*q == ' ' || *q == '\t'))
+            q++;
+        if (q < p + len && *q == '#' && q[1] != '=') {
+            q++;
+            while (q < p + len && *q == ' ')
+                q++;
+            if ((strncmp(q, "run:", 4) == 0 || strncmp(q, "expect", 6) == 0) && n < max) {
+                char *t = malloc(len + 1);
+                size_t k = (size_t)(p + len - q);
+                memcpy(t, q, k);
+                t[k] = 0;
+                while (k && (t[k - 1] == '\r' || t[k - 1] == ' '))
+                    t[--k] = 0;
+                out[n++] = (Directive){line, t};
+            }
+        }
+        line++;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    return n;
+}
+
+typedef struct ExpErr {
+    char msg[512];
+    int line, col;  /* 0 = not given */
+    bool matched;
+} ExpErr;
+
+typedef struct FileCheck {
+    const char *path;
+    const char *base;
+    int failures;
+    char log[8192];
+    size_t loglen;
+} FileCheck;
+
+static void fc_fail(FileCheck *fc, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fc_fail(FileCheck *fc, int line, const char *fmt, ...)
+{
+    fc->failures++;
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "%s:%d: %s\n", fc->path, line, msg);
+}
+
+/* Compare the "file:L:C: error: MSG" lines of an error text with the expected errors. */
+static void check_errors(FileCheck *fc, const char *text, ExpErr *ex, int nex, int line)
+{
+    int actual = 0;
+    for (const char *p = text; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        const char *tag = strstr(p, ": error: ");
+        if (tag && tag < p + len) {
+            actual++;
+            /* path:L:C before the tag */
+            int l = 0, col = 0;
+            const char *q = tag;
+            const char *c2 = q;
+            while (c2 > p && isdigit((unsigned char)c2[-1]))
+                c2--;
+            col = atoi(c2);
+            const char *l2 = c2 - 1;
+            while (l2 > p && isdigit((unsigned char)l2[-1]))
+                l2--;
+            l = atoi(l2);
+            const char *msg = tag + strlen(": error: ");
+            size_t mlen = (size_t)(p + len - msg);
+            bool found = false;
+            for (int i = 0; i < nex && !found; i++) {
+                if (ex[i].matched || strlen(ex[i].msg) != mlen || strncmp(ex[i].msg, msg, mlen) != 0)
+                    continue;
+                if (ex[i].line && (ex[i].line != l || ex[i].col != col))
+                    continue;
+                ex[i].matched = found = true;
+            }
+            if (!found)
+                fc_fail(fc, line, "unexpected error: %.*s", (int)len, p);
+        }
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    for (int i = 0; i < nex; i++)
+        if (!ex[i].matched)
+            fc_fail(fc, line, "expected error not reported: %d:%d: %s", ex[i].line, ex[i].col, ex[i].msg);
+    if (!actual && nex)
+        fc_fail(fc, line, "no errors; full message:\n%s", text);
+    else if (fc->failures)
+        fprintf(stderr, "  the messages were:\n%s\n", text);
+}
+
+static bool vals_equal(const Val *got, const Val *want, juke_type t)
+{
+    if (is_float_type(t)) {
+        double w = want->is_float ? want->f : (double)want->i;
+        if (t == JUKE_FLOAT32)
+            w = (double)(float)w;
+        if (isnan(got->f) || isnan(w))
+            return isnan(got->f) && isnan(w);
+        return got->f == w && signbit(got->f) == signbit(w);
+    }
+    int64_t w = want->is_float ? (int64_t)want->f : want->i;
+    switch (t) {
+    case JUKE_BOOL: return (got->i != 0) == (w != 0);
+    case JUKE_INT8: return got->i == (int8_t)w;
+    case JUKE_UINT8: return got->i == (uint8_t)w;
+    case JUKE_INT16: return got->i == (int16_t)w;
+    case JUKE_UINT16: return got->i == (uint16_t)w;
+    case JUKE_INT32: return got->i == (int32_t)w;
+    case JUKE_UINT32: return got->i == (uint32_t)w;
+    default: return got->i == w;
+    }
+}
+
+static void check_array(FileCheck *fc, Directive *d, Run *r, const char *rest)
+{
+    Cursor c = {.p = rest, .file = fc->path, .line = d->line};
+    char name[64];
+    if (!ident(&c, name, sizeof name)) {
+        fc_fail(fc, d->line, "bad expectation");
+        return;
+    }
+    bool approx = false;
+    if (accept(&c, "≈"))
+        approx = true;
+    else if (!accept(&c, ":")) {
+        fc_fail(fc, d->line, "expected `:` or `≈` after the name");
+        return;
+    }
+    LArg *a = NULL;
+    for (int i = 0; i < r->nargs; i++)
+        if (strcmp(r->args[i].name, name) == 0)
+            a = &r->args[i];
+    if (!a || !a->is_array) {
+        fc_fail(fc, d->line, "no array argument `%s` in the run", name);
+        return;
+    }
+    Val *want = NULL;
+    int n = parse_list(&c, &want);
+    if (n < 0) {
+        fc_fail(fc, d->line, "%s", c.err);
+        return;
+    }
+    double rtol = a->type == JUKE_FLOAT64 ? 1e-14 : a->type == JUKE_FLOAT32 ? 1e-6 : 1e-3;
+    if (accept(&c, "rtol")) {
+        Val t;
+        if (parse_number(&c, &t))
+            rtol = t.is_float ? t.f : (double)t.i;
+    }
+    if (n != a->len) {
+        fc_fail(fc, d->line, "%d expected values for the %lld elements of %s", n, (long long)a->len, name);
+        free(want);
+        return;
+    }
+    void *host = calloc((size_t)(a->len ? a->len : 1), juke_sizeof(a->type));
+    if (juke_array_download(a->arr, host, (size_t)a->len * juke_sizeof(a->type)) != JUKE_OK) {
+        fc_fail(fc, d->line, "download: %s", juke_errmsg(env.ctx));
+    } else {
+        int shown = 0;
+        for (int64_t i = 0; i < a->len; i++) {
+            Val got = load_elem(host, a->type, i);
+            bool ok;
+            if (approx && is_float_type(a->type)) {
+                double w = want[i].is_float ? want[i].f : (double)want[i].i;
+                ok = (isnan(w) && isnan(got.f)) || got.f == w ||
+                     fabs(got.f - w) <= rtol * fmax(fabs(w), 1e-300);
+            } else {
+                ok = vals_equal(&got, &want[i], a->type);
+            }
+            if (!ok && shown++ < 8) {
+                char g[64], w[64];
+                show_val(g, sizeof g, &got);
+                show_val(w, sizeof w, &want[i]);
+                fc_fail(fc, d->line, "%s[%lld] = %s, want %s", name, (long long)i + 1, g, w);
+            }
+        }
+    }
+    free(host);
+    free(want);
+}
+
+static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
+{
+    juke_arg args[MAX_ARGS];
+    for (int i = 0; i < r->nargs; i++) {
+        LArg *a = &r->args[i];
+        if (a->is_array) {
+            if (juke_array_create(env.dev, a->type, a->nd, a->dims, &a->arr) ||
+                juke_array_upload(a->arr, a->host, (size_t)a->len * juke_sizeof(a->type))) {
+                fc_fail(fc, line, "array %s: %s", a->name, juke_errmsg(env.ctx));
+                return JUKE_ERR_ARGUMENT;
+            }
+            a->arg = juke_arg_array(a->arr);
+        }
+        args[i] = a->arg;
+    }
+    juke_launch_config cfg = {{r->group[0], r->group[1], r->group[2]}, {r->grid[0], r->grid[1], r->grid[2]},
+                              r->shmem, false};
+    return juke_launch(env.dev, m, r->fn, args, r->nargs, &cfg);
+}
+
+static void run_file(void **state)
+{
+    const char *path = *state;
+    FileCheck fc = {.path = path};
+    const char *slash = strrchr(path, '/');
+    fc.base = slash ? slash + 1 : path;
+    char *src = read_text(path);
+    if (!src)
+        fail_msg("cannot read %s", path);
+    Directive ds[256];
+    int nd = collect_directives(src, ds, 256);
+    if (!nd)
+        fail_msg("%s has no directives", path);
+
+    /* the error expectations of the whole file */
+    ExpErr *ex = calloc(MAX_ERRS, sizeof(ExpErr));
+    int nex = 0;
+    for (int i = 0; i < nd; i++) {
+        const char *t = ds[i].text;
+        if (strncmp(t, "expect error at:", 16) == 0) {
+            if (!nex)
+                fc_fail(&fc, ds[i].line, "`expect error at` without an `expect error` above");
+            else if (sscanf(t + 16, " %d:%d", &ex[nex - 1].line, &ex[nex - 1].col) != 2)
+                fc_fail(&fc, ds[i].line, "expected LINE:COL");
+        } else if (strncmp(t, "expect error:", 13) == 0 && nex < MAX_ERRS) {
+            const char *m = t + 13;
+            while (*m == ' ')
+                m++;
+            snprintf(ex[nex++].msg, sizeof ex[0].msg, "%s", m);
+        }
+    }
+
+    juke_module *m = NULL;
+    juke_status st = juke_module_load_file(env.ctx, path, &m);
+    bool errors_checked = false;
+    if (st != JUKE_OK) {
+        if (!nex)
+            fc_fail(&fc, 1, "load failed: %s: %s", juke_status_name(st), juke_errmsg(env.ctx));
+        else
+            check_errors(&fc, juke_errmsg(env.ctx), ex, nex, 1);
+        errors_checked = true;
+    }
+
+    Run run = {0};
+    bool have_run = false;
+    juke_status lst = JUKE_OK;
+    char *lmsg = NULL;
+    for (int i = 0; m && i < nd; i++) {
+        Directive *d = &ds[i];
+        const char *t = d->text;
+        if (strncmp(t, "run:", 4) == 0) {
+            free_run(&run);
+            Cursor c = {.p = t + 4, .file = path, .line = d->line};
+            if (!parse_run(&c, &run)) {
+                fc_fail(&fc, d->line, "bad run directive: %s", c.err);
+                have_run = false;
+                continue;
+            }
+            have_run = true;
+            lst = do_launch(&fc, m, &run, d->line);
+            free(lmsg);
+            lmsg = strdup(juke_errmsg(env.ctx));
+            if (lst == JUKE_ERR_COMPILE && nex && !errors_checked) {
+                check_errors(&fc, lmsg, ex, nex, d->line);
+                errors_checked = true;
+            } else if (lst != JUKE_OK && lst != JUKE_ERR_KERNEL) {
+                fc_fail(&fc, d->line, "launch of %s: %s: %s", run.fn, juke_status_name(lst), lmsg);
+            } else if (lst == JUKE_ERR_KERNEL) {
+                /* checked by `expect exception` below; an unexpected one fails there */
+                bool expected = false;
+                for (int k = i + 1; k < nd && strncmp(ds[k].text, "run:", 4) != 0; k++)
+                    if (strncmp(ds[k].text, "expect exception:", 17) == 0)
+                        expected = true;
+                if (!expected)
+                    fc_fail(&fc, d->line, "kernel exception: %s", lmsg);
+            }
+            continue;
+        }
+        if (strncmp(t, "expect error", 12) == 0)
+            continue;
+        if (!have_run) {
+            fc_fail(&fc, d->line, "expectation before any `run:`");
+            continue;
+        }
+        if (strncmp(t, "expect exception at:", 20) == 0) {
+            int l, col;
+            char want[64];
+            if (sscanf(t + 20, " %d:%d", &l, &col) != 2) {
+                fc_fail(&fc, d->line, "expected LINE:COL");
+                continue;
+            }
+            snprintf(want, sizeof want, "%s:%d:%d", fc.base, l, col);
+            if (lst != JUKE_ERR_KERNEL || !strstr(lmsg, want))
+                fc_fail(&fc, d->line, "exception not at %s: %s", want, lmsg);
+        } else if (strncmp(t, "expect exception:", 17) == 0) {
+            const char *want = t + 17;
+            while (*want == ' ')
+                want++;
+            if (lst != JUKE_ERR_KERNEL)
+                fc_fail(&fc, d->line, "expected the exception `%s`; the launch gave %s %s", want, juke_status_name(lst),
+                        lmsg);
+            else if (!strstr(lmsg, want))
+                fc_fail(&fc, d->line, "exception message lacks `%s`: %s", want, lmsg);
+        } else if (strncmp(t, "expect typed:", 13) == 0) {
+            const char *want = t + 13;
+            while (*want == ' ')
+                want++;
+            const char *types[MAX_ARGS];
+            for (int k = 0; k < run.nargs; k++)
+                types[k] = run.args[k].host_type;
+            char *out = NULL;
+            juke_status ts = juke_typed(m, run.fn, types, run.nargs, &out);
+            if (ts != JUKE_OK)
+                fc_fail(&fc, d->line, "juke_typed: %s", juke_errmsg(env.ctx));
+            else if (!strstr(out, want))
+                fc_fail(&fc, d->line, "typed IR lacks `%s`:\n%s", want, out);
+            juke_free(out);
+        } else if (strncmp(t, "expect ", 7) == 0) {
+            if (lst != JUKE_OK)
+                continue; /* already reported */
+            check_array(&fc, d, &run, t + 7);
+        } else {
+            fc_fail(&fc, d->line, "unknown directive: %s", t);
+        }
+    }
+    if (nex && !errors_checked)
+        fc_fail(&fc, 1, "expected %d compile error(s), but the file compiled and ran", nex);
+    free_run(&run);
+    free(lmsg);
+    if (m)
+        juke_module_free(m);
+    for (int i = 0; i < nd; i++)
+        free((void *)ds[i].text);
+    free(ex);
+    free(src);
+    if (fc.failures)
+        fail_msg("%s: %d failed expectation(s)", path, fc.failures);
+}
+
+/* ---- discovery ---- */
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static int list_dir(const char *dir, char **out, int n, int max)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return n;
+    struct dirent *e;
+    const char *filter = getenv("JUKE_LANG_FILTER");
+    while ((e = readdir(d)) && n < max) {
+        size_t len = strlen(e->d_name);
+        if (len < 4 || strcmp(e->d_name + len - 3, ".jl") != 0)
+            continue;
+        if (filter && *filter && !strstr(e->d_name, filter))
+            continue;
+        size_t pl = strlen(dir) + len + 2;
+        out[n] = malloc(pl);
+        snprintf(out[n], pl, "%s/%s", dir, e->d_name);
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    env.ctx = juke_context_create();
+    if (!env.ctx || juke_device_open(env.ctx, "cpu", &env.dev)) {
+        fprintf(stderr, "cannot open the cpu device: %s\n", env.ctx ? juke_errmsg(env.ctx) : "no context");
+        return -1;
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    juke_context_destroy(env.ctx);
+    return 0;
+}
+
+int main(void)
+{
+    const char *root = getenv("JUKE_SOURCE_ROOT");
+    char dir[2048], edir[2048];
+    snprintf(dir, sizeof dir, "%s/tests/lang", root ? root : ".");
+    snprintf(edir, sizeof edir, "%s/tests/lang/errors", root ? root : ".");
+    static char *files[MAX_FILES];
+    int n = list_dir(dir, files, 0, MAX_FILES);
+    n = list_dir(edir, files, n, MAX_FILES);
+    if (!n) {
+        fprintf(stderr, "test_lang: no .jl files under %s (set JUKE_SOURCE_ROOT)\n", dir);
+        return 1;
+    }
+    qsort(files, (size_t)n, sizeof files[0], cmp_str);
+    struct CMUnitTest *tests = calloc((size_t)n, sizeof *tests);
+    for (int i = 0; i < n; i++) {
+        const char *rel = strstr(files[i], "tests/lang/");
+        tests[i].name = rel ? rel + strlen("tests/lang/") : files[i];
+        tests[i].test_func = run_file;
+        tests[i].initial_state = files[i];
+    }
+    int rc = _cmocka_run_group_tests("lang", tests, (size_t)n, setup, teardown);
+    for (int i = 0; i < n; i++)
+        free(files[i]);
+    free(tests);
+    return rc;
+}
