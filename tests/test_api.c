@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "juke.h"
+#include "runtime.h"
 
 static const char *src =
     "# two methods of one function and a kernel\n"
@@ -240,6 +241,68 @@ static void test_null_arguments(void **state)
     juke_context_destroy(ctx);
 }
 
+/* The HIP backend packs kernel arguments from the code object's own metadata:
+ * check it against a juke-compiled gfx90a code object (explicit and hidden arguments). */
+static void test_hip_kernarg_packing(void **state)
+{
+    (void)state;
+    juke_context *ctx = juke_context_create();
+    juke_module *m;
+    assert_int_equal(juke_module_load_string(ctx, "api.jl", src, &m), JUKE_OK);
+    const char *types[] = {"Matrix{Float32}", "Vector{Int64}"};
+    juke_options o;
+    juke_options_default(&o);
+    juke_kernel *k;
+    assert_int_equal(juke_compile(m, "k!", types, 2, &o, &k), JUKE_OK);
+    size_t size;
+    const void *co = juke_kernel_code_object(k, &size);
+    RtFunctionInfo info;
+    char *err = NULL;
+    assert_int_equal(amdgpu_meta_read(co, size, juke_kernel_symbol(k), &info, &err), 0);
+    assert_true(info.has_exception_arg);
+    assert_int_equal(info.nargs, 3);
+    /* docs/abi.md: Matrix = 16 + 8*2 bytes at 0, Vector = 24 bytes at 32, the exception pointer at 56 */
+    assert_int_equal(info.args[0].offset, 0);
+    assert_int_equal(info.args[0].size, 32);
+    assert_int_equal(info.args[1].offset, 32);
+    assert_int_equal(info.args[1].size, 24);
+    assert_int_equal(info.args[2].offset, 56);
+    assert_int_equal(info.args[2].size, 8);
+    uint8_t a0[32], a1[24], buf[1024];
+    for (size_t i = 0; i < sizeof a0; i++)
+        a0[i] = (uint8_t)rnd();
+    for (size_t i = 0; i < sizeof a1; i++)
+        a1[i] = (uint8_t)rnd();
+    RtArg args[2] = {{a0, 32, 8}, {a1, 24, 8}};
+    uint32_t grid[3] = {7, 5, 1}, group[3] = {16, 8, 1};
+    void *exc = (void *)(uintptr_t)0x1234567890abcdefULL;
+    int n = rt_pack_kernargs(&info, args, 2, exc, grid, group, 0, buf, sizeof buf, &err);
+    assert_true(n >= (int)info.kernarg_size);
+    assert_memory_equal(buf, a0, 32);
+    assert_memory_equal(buf + 32, a1, 24);
+    assert_memory_equal(buf + 56, &exc, 8);
+    int seen = 0;
+    for (uint32_t i = info.nargs; i < info.nall; i++) {
+        const RtArgInfo *h = &info.args[i];
+        assert_true(h->hidden);
+        if (strcmp(h->value_kind, "hidden_block_count_x") == 0)
+            assert_int_equal(*(uint32_t *)(buf + h->offset), 7), seen++;
+        if (strcmp(h->value_kind, "hidden_block_count_y") == 0)
+            assert_int_equal(*(uint32_t *)(buf + h->offset), 5), seen++;
+        if (strcmp(h->value_kind, "hidden_group_size_x") == 0)
+            assert_int_equal(*(uint16_t *)(buf + h->offset), 16), seen++;
+        if (strcmp(h->value_kind, "hidden_group_size_y") == 0)
+            assert_int_equal(*(uint16_t *)(buf + h->offset), 8), seen++;
+    }
+    assert_int_equal(seen, 4); /* code object v5 has them, and the kernel reads them */
+    /* a wrong argument size is refused with a message */
+    RtArg bad[2] = {{a0, 24, 8}, {a1, 24, 8}};
+    assert_int_equal(rt_pack_kernargs(&info, bad, 2, exc, grid, group, 0, buf, sizeof buf, &err), -1);
+    assert_non_null(err);
+    free(err);
+    juke_context_destroy(ctx);
+}
+
 int main(void)
 {
     rng = (uint64_t)time(NULL) | 1;
@@ -247,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_module_functions), cmocka_unit_test(test_cache),
         cmocka_unit_test(test_launch_and_launch_false), cmocka_unit_test(test_checks_before_launch),
         cmocka_unit_test(test_dump_dir_env), cmocka_unit_test(test_null_arguments),
+        cmocka_unit_test(test_hip_kernarg_packing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
