@@ -75,8 +75,8 @@ struct juke_array {
 struct juke_context {
     pthread_mutex_t lock;
     juke_options opts;
-    char *opt_target, *opt_devlibs, *opt_dumpdir;
-    char *env_dumpdir;
+    char *opt_target, *opt_devlibs, *opt_dumpdir, *opt_cachedir;
+    char *env_dumpdir, *env_cachedir;
     ThreadError *errors;
     int nerrors, caperrors;
     juke_module **modules;
@@ -229,6 +229,9 @@ juke_context *juke_context_create(void)
     const char *dd = getenv("JUKE_DUMP_DIR");
     if (dd && *dd)
         ctx->env_dumpdir = strdup(dd);
+    const char *cd = getenv("JUKE_CACHE_DIR");
+    if (cd && *cd)
+        ctx->env_cachedir = strdup(cd);
     return ctx;
 }
 
@@ -263,7 +266,9 @@ void juke_context_destroy(juke_context *ctx)
     free(ctx->opt_target);
     free(ctx->opt_devlibs);
     free(ctx->opt_dumpdir);
+    free(ctx->opt_cachedir);
     free(ctx->env_dumpdir);
+    free(ctx->env_cachedir);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
 }
@@ -282,10 +287,13 @@ juke_status juke_set_options(juke_context *ctx, const juke_options *o)
     free(ctx->opt_target);
     free(ctx->opt_devlibs);
     free(ctx->opt_dumpdir);
+    free(ctx->opt_cachedir);
     ctx->opts = *o;
     ctx->opt_target = xstrdup(o->target ? o->target : "gfx90a");
     ctx->opt_devlibs = xstrdup(o->device_libs);
     ctx->opt_dumpdir = xstrdup(o->dump_dir);
+    ctx->opt_cachedir = xstrdup(o->cache_dir);
+    ctx->opts.cache_dir = ctx->opt_cachedir;
     ctx->opts.target = ctx->opt_target;
     ctx->opts.device_libs = ctx->opt_devlibs;
     ctx->opts.dump_dir = ctx->opt_dumpdir;
@@ -587,6 +595,112 @@ out:
     return ok;
 }
 
+/* ---- the on-disk kernel cache ----
+ * One file per kernel, named by the function and a hash of the cache key,
+ * the module's source text and juke's version:
+ *   JUKE-KERNEL-CACHE 1
+ *   key: vadd!(Vector{Float32},...)|gfx90a|O3|...
+ *   symbol / kind / proc / static_lds / barrier / dynamic_lds / max_group lines
+ *   sections: LOWERED TYPED RESOURCES CODE   (byte counts)
+ *   the four sections' bytes
+ * A file whose key line differs (a hash collision) or that is malformed is
+ * ignored and rewritten. */
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ c[i]) * 1099511628211ULL;
+    return h;
+}
+
+static char *cache_path(juke_module *m, const char *dir, const char *function, const char *key)
+{
+    uint64_t h = 14695981039346656037ULL;
+    h = fnv1a(h, key, strlen(key) + 1);
+    h = fnv1a(h, m->fe->file.text, m->fe->file.len);
+    h = fnv1a(h, JUKE_VERSION_STRING, sizeof JUKE_VERSION_STRING);
+    StrBuf sb = {0};
+    sb_printf(&sb, "%s/", dir);
+    for (const char *c = function; *c; c++)
+        sb_printf(&sb, (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_'
+                           ? "%c" : "_%02X", (unsigned char)*c);
+    sb_printf(&sb, "-%016" PRIx64 ".jkc", h);
+    return sb_take(&sb);
+}
+
+static bool cache_load(juke_kernel *k, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    StrBuf sb = {0};
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        sb_putn(&sb, buf, n);
+    fclose(f);
+    bool ok = false;
+    char *p = sb.data, *end = sb.data + sb.len;
+    char key[4096], sym[256], proc[64];
+    int kind, barrier, dyn, maxg;
+    unsigned lds;
+    size_t nl, nt, nr, nc;
+    int used = 0;
+    if (!p || sscanf(p, "JUKE-KERNEL-CACHE 1\nkey: %4095[^\n]\nsymbol: %255s\nkind: %d\nproc: %63s\nstatic_lds: %u\n"
+                        "barrier: %d\ndynamic_lds: %d\nmax_group: %d\nsections: %zu %zu %zu %zu\n%n",
+                     key, sym, &kind, proc, &lds, &barrier, &dyn, &maxg, &nl, &nt, &nr, &nc, &used) != 12 || !used)
+        goto out;
+    p += used;
+    if (strcmp(key, k->key) != 0 || nl > (size_t)(end - p) || nt > (size_t)(end - p) - nl ||
+        nr > (size_t)(end - p) - nl - nt || nc != (size_t)(end - p) - nl - nt - nr || nc == 0)
+        goto out;
+    k->lowered = strndup(p, nl);
+    k->typed = strndup(p + nl, nt);
+    k->resources = strndup(p + nl + nt, nr);
+    k->co.data = malloc(nc + 1);
+    k->co.kernel_symbol = strdup(sym);
+    k->co.proc = strdup(proc);
+    if (!k->lowered || !k->typed || !k->resources || !k->co.data || !k->co.kernel_symbol || !k->co.proc)
+        goto out;
+    memcpy(k->co.data, p + nl + nt + nr, nc);
+    k->co.data[nc] = 0; /* PTX is text */
+    k->co.size = kind == TARGET_NVPTX ? nc - 1 : nc;
+    k->co.kind = (TargetKind)kind;
+    k->co.static_lds_bytes = lds;
+    k->co.uses_barrier = barrier != 0;
+    k->co.uses_dynamic_lds = dyn != 0;
+    k->co.max_flat_workgroup_size = maxg;
+    ok = true;
+out:
+    sb_free(&sb);
+    return ok;
+}
+
+static void cache_save(juke_kernel *k, const char *dir, const char *path)
+{
+    char *err = NULL;
+    if (dumps_mkdirs(dir, &err) != 0) {
+        free(err);
+        return;
+    }
+    StrBuf sb = {0};
+    const char *l = k->lowered ? k->lowered : "", *t = k->typed ? k->typed : "", *r = k->resources ? k->resources : "";
+    size_t code = k->co.kind == TARGET_NVPTX ? k->co.size + 1 : k->co.size; /* PTX keeps its NUL */
+    sb_printf(&sb, "JUKE-KERNEL-CACHE 1\nkey: %s\nsymbol: %s\nkind: %d\nproc: %s\nstatic_lds: %u\nbarrier: %d\n"
+                   "dynamic_lds: %d\nmax_group: %d\nsections: %zu %zu %zu %zu\n",
+              k->key, k->co.kernel_symbol, (int)k->co.kind, k->co.proc && *k->co.proc ? k->co.proc : "-",
+              k->co.static_lds_bytes, k->co.uses_barrier, k->co.uses_dynamic_lds, k->co.max_flat_workgroup_size,
+              strlen(l), strlen(t), strlen(r), code);
+    sb_puts(&sb, l);
+    sb_puts(&sb, t);
+    sb_puts(&sb, r);
+    sb_putn(&sb, (const char *)k->co.data, code);
+    if (!sb.failed)
+        dumps_write_file_atomic(path, sb.data, sb.len, &err); /* a cache that cannot be written is no error */
+    free(err);
+    sb_free(&sb);
+}
+
 /* source function + argument types + options → a compiled kernel (cached). */
 static juke_status compile_kernel(juke_module *m, const char *function, const char *const *argtypes, int nargs,
                                   const juke_options *o, bool want_asm, juke_kernel **out)
@@ -652,11 +766,18 @@ static juke_status compile_kernel(juke_module *m, const char *function, const ch
         kernel_free(k);
         return fail(ctx, JUKE_ERR_NOMEM, "out of memory");
     }
+    const char *cdir = o->cache_dir ? o->cache_dir : ctx->env_cachedir;
+    char *cpath = cdir ? cache_path(m, cdir, function, key) : NULL;
+    if (cpath && cache_load(k, cpath)) {
+        free(cpath);
+        goto loaded;
+    }
     Diags d = {0};
     if (!run_pipeline(m, function, argtypes, nargs, &k->to, &d, &k->lowered, &k->typed, &k->co, &k->ms_frontend)) {
         st = fail_diags(ctx, &d);
         diag_reset(&d);
         kernel_free(k);
+        free(cpath);
         return st;
     }
     diag_reset(&d);
@@ -667,6 +788,11 @@ static juke_status compile_kernel(juke_module *m, const char *function, const ch
                   k->ms_frontend, k->co.ms_codegen, k->co.ms_optimize, k->co.ms_emit);
         k->resources = sb_take(&sb);
     }
+    if (cpath) {
+        cache_save(k, cdir, cpath);
+        free(cpath);
+    }
+loaded:
     pthread_mutex_lock(&ctx->lock);
     /* another thread may have compiled the same kernel meanwhile: keep the first */
     for (int i = 0; i < ctx->nkernels; i++)

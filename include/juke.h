@@ -71,7 +71,8 @@ typedef enum juke_type {
 
 /* Create a context. Returns NULL only when out of memory. The environment
  * variable JUKE_DUMP_DIR, when set, makes every kernel compiled or fetched
- * from the cache write its dumps there (see juke_kernel_write_dumps). */
+ * from the cache write its dumps there (see juke_kernel_write_dumps);
+ * JUKE_CACHE_DIR names the on-disk kernel cache (see juke_options). */
 JUKE_API juke_context *juke_context_create(void);
 /* Destroy a context and everything it owns (modules, kernels, devices, arrays). */
 JUKE_API void juke_context_destroy(juke_context *ctx);
@@ -91,6 +92,9 @@ typedef struct juke_options {
     int wavefront_size;         /* 0 = the processor's default; 32 or 64 */
     const char *device_libs;    /* ROCm bitcode directory; NULL = $JUKE_DEVICE_LIBS or the defaults */
     const char *dump_dir;       /* write every kernel's dumps here (NULL = $JUKE_DUMP_DIR or none) */
+    const char *cache_dir;      /* the on-disk kernel cache (NULL = $JUKE_CACHE_DIR or none): compiled
+                                   kernels are saved there and reused by later processes, also by a
+                                   juke built without LLVM (-Dcompiler=false), which only runs them */
 } juke_options;
 JUKE_API void juke_options_default(juke_options *o);
 /* Set the context's default options (copied). */

@@ -303,6 +303,68 @@ static void test_hip_kernarg_packing(void **state)
     juke_context_destroy(ctx);
 }
 
+/* The on-disk kernel cache: a second context (another process, in real use)
+ * finds the kernel there; a damaged file is ignored and rewritten. */
+static void test_disk_cache(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/juke-api-cache-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *types[] = {"Vector{Float32}", "Vector{Float32}"};
+    juke_options o;
+    juke_options_default(&o);
+    o.target = "cpu";
+    o.cache_dir = dir;
+    juke_context *c1 = juke_context_create(), *c2 = juke_context_create();
+    juke_module *m1, *m2;
+    juke_kernel *k1, *k2;
+    assert_int_equal(juke_module_load_string(c1, "api.jl", src, &m1), JUKE_OK);
+    assert_int_equal(juke_compile(m1, "k!", types, 2, &o, &k1), JUKE_OK);
+    assert_int_equal(count_files(dir, "k_21-"), 1);
+    assert_int_equal(juke_module_load_string(c2, "api.jl", src, &m2), JUKE_OK);
+    assert_int_equal(juke_compile(m2, "k!", types, 2, &o, &k2), JUKE_OK);
+    size_t s1, s2;
+    const void *co1 = juke_kernel_code_object(k1, &s1), *co2 = juke_kernel_code_object(k2, &s2);
+    assert_int_equal(s1, s2);
+    assert_memory_equal(co1, co2, s1);
+    assert_string_equal(juke_kernel_dump(k1, JUKE_DUMP_TYPED), juke_kernel_dump(k2, JUKE_DUMP_TYPED));
+    /* the cached kernel runs */
+    juke_device *dev;
+    assert_int_equal(juke_device_open(c2, "cpu", &dev), JUKE_OK);
+    int64_t n = 100;
+    float x[100], y[100];
+    for (int i = 0; i < n; i++)
+        x[i] = (float)(rnd() % 1000) / 7.0f;
+    juke_array *dx, *dy;
+    assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, &n, &dx), JUKE_OK);
+    assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, &n, &dy), JUKE_OK);
+    assert_int_equal(juke_array_upload(dx, x, sizeof x), JUKE_OK);
+    juke_arg args[2] = {juke_arg_array(dy), juke_arg_array(dx)};
+    juke_launch_config cfg = {{64, 1, 1}, {2, 1, 1}, 0, false};
+    assert_int_equal(juke_set_options(c2, &o), JUKE_OK);
+    assert_int_equal(juke_launch(dev, m2, "k!", args, 2, &cfg), JUKE_OK);
+    assert_int_equal(juke_array_download(dy, y, sizeof y), JUKE_OK);
+    for (int i = 0; i < n; i++)
+        assert_true(y[i] == x[i] + x[i]);
+    juke_context_destroy(c1);
+    juke_context_destroy(c2);
+    /* damage the file: a third context compiles again and rewrites it */
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "for f in %s/*.jkc; do head -c 100 \"$f\" > \"$f.x\" && mv \"$f.x\" \"$f\"; done", dir);
+    assert_int_equal(system(cmd), 0);
+    juke_context *c3 = juke_context_create();
+    juke_module *m3;
+    juke_kernel *k3;
+    assert_int_equal(juke_module_load_string(c3, "api.jl", src, &m3), JUKE_OK);
+    assert_int_equal(juke_compile(m3, "k!", types, 2, &o, &k3), JUKE_OK);
+    size_t s3;
+    juke_kernel_code_object(k3, &s3);
+    assert_int_equal(s3, s1);
+    juke_context_destroy(c3);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     rng = (uint64_t)time(NULL) | 1;
@@ -310,7 +372,7 @@ int main(void)
         cmocka_unit_test(test_module_functions), cmocka_unit_test(test_cache),
         cmocka_unit_test(test_launch_and_launch_false), cmocka_unit_test(test_checks_before_launch),
         cmocka_unit_test(test_dump_dir_env), cmocka_unit_test(test_null_arguments),
-        cmocka_unit_test(test_hip_kernarg_packing),
+        cmocka_unit_test(test_hip_kernarg_packing), cmocka_unit_test(test_disk_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,48 @@
+/* codegen_stub.c: code generation in a build without LLVM (-Dcompiler=false).
+ * Such a build still parses, infers and dumps the typed IR, and runs kernels
+ * whose code objects are in the on-disk kernel cache ($JUKE_CACHE_DIR,
+ * filled by a full build); it cannot compile new ones. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen.h"
+
+bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const TargetOptions *opts, CodeObject *out)
+{
+    (void)types;
+    (void)nspecs;
+    (void)opts;
+    memset(out, 0, sizeof *out);
+    diag_plain(d, DIAG_USER,
+               "this juke was built without LLVM (-Dcompiler=false): it runs kernels from the kernel cache "
+               "(JUKE_CACHE_DIR, filled by a full build) but cannot compile `%s` for these argument types",
+               specs[0]->method->name);
+    return false;
+}
+
+void code_object_free(CodeObject *co)
+{
+    if (!co)
+        return;
+    free(co->proc);
+    free(co->data);
+    free(co->kernel_symbol);
+    free(co->llvm_unopt);
+    free(co->llvm_opt);
+    free(co->llvm_opt_kernel);
+    free(co->asm_text);
+    free(co->resources);
+    memset(co, 0, sizeof *co);
+}
+
+const char *target_known_procs(TargetKind kind)
+{
+    (void)kind;
+    return "(any: this build has no compiler and only runs cached code objects)";
+}
+
+bool target_proc_known(TargetKind kind, const char *proc)
+{
+    (void)kind;
+    return proc && *proc;
+}
