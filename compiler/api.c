@@ -61,6 +61,19 @@ struct juke_device {
     char *target;           /* what kernels are compiled for: "gfx90a", "sm_90", "cpu" */
     pthread_mutex_t lock;
     juke_kernel *last_async; /* the last kernel launched asynchronously, for exceptions at synchronize */
+    /* Recent launches: (module, function, argument signature, options
+     * generation) → kernel and loaded function, so a repeated launch skips
+     * building the cache key (a few strcmps instead of string formatting). */
+    struct LaunchMemo {
+        juke_module *m;
+        char function[64];
+        int nargs;
+        unsigned gen;
+        uint16_t sig[64];
+        juke_kernel *k;
+        RtFunction *fn;
+    } memo[16];
+    int nmemo, next_memo;
 };
 
 struct juke_array {
@@ -88,6 +101,7 @@ struct juke_context {
     juke_array **arrays;
     int narrays, caparrays;
     int next_kernel_id;
+    unsigned opts_gen;      /* bumped by juke_set_options: launch memos of older options are stale */
 };
 
 /* ---- small helpers ---- */
@@ -294,6 +308,7 @@ juke_status juke_set_options(juke_context *ctx, const juke_options *o)
     ctx->opt_dumpdir = xstrdup(o->dump_dir);
     ctx->opt_cachedir = xstrdup(o->cache_dir);
     ctx->opts.cache_dir = ctx->opt_cachedir;
+    __atomic_add_fetch(&ctx->opts_gen, 1, __ATOMIC_RELAXED);
     ctx->opts.target = ctx->opt_target;
     ctx->opts.device_libs = ctx->opt_devlibs;
     ctx->opts.dump_dir = ctx->opt_dumpdir;
@@ -374,9 +389,16 @@ void juke_module_free(juke_module *m)
     for (int i = ctx->nkernels - 1; i >= 0; i--)
         if (ctx->kernels[i]->module == m) {
             juke_kernel *k = ctx->kernels[i];
-            for (int d = 0; d < ctx->ndevices; d++)
-                if (ctx->devices[d]->last_async == k)
-                    ctx->devices[d]->last_async = NULL;
+            for (int d = 0; d < ctx->ndevices; d++) {
+                juke_device *dv = ctx->devices[d];
+                if (dv->last_async == k)
+                    dv->last_async = NULL;
+                pthread_mutex_lock(&dv->lock);
+                for (int e = 0; e < dv->nmemo; e++)
+                    if (dv->memo[e].k == k)
+                        dv->memo[e].m = NULL;
+                pthread_mutex_unlock(&dv->lock);
+            }
             remove_item((void **)ctx->kernels, &ctx->nkernels, k);
             kernel_free(k);
         }
@@ -1251,13 +1273,43 @@ juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *functi
 juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
                         const juke_launch_config *cfg)
 {
-    if (!cfg)
-        return fail(dev ? dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_launch: NULL launch configuration");
-    juke_kernel *k = NULL;
-    juke_status st = juke_kernel_for(dev, m, function, args, nargs, &k);
-    if (st)
-        return st;
+    if (!cfg || !dev || !m || !function || nargs < 0 || nargs > 64 || (nargs && !args))
+        return fail(dev ? dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_launch: bad argument (NULL or %d arguments)", nargs);
     juke_context *ctx = dev->ctx;
+    /* the launch memo: a repeated launch finds its kernel without the cache key */
+    uint16_t sig[64];
+    for (int i = 0; i < nargs; i++)
+        sig[i] = args[i].is_array && args[i].v.array
+                     ? (uint16_t)(0x8000 | (args[i].v.array->elem << 4) | args[i].v.array->ndims)
+                     : (uint16_t)args[i].type;
+    size_t flen = strlen(function);
+    unsigned gen = __atomic_load_n(&ctx->opts_gen, __ATOMIC_RELAXED);
+    juke_kernel *k = NULL;
+    RtFunction *fn = NULL;
+    bool memo_ok = flen < sizeof dev->memo[0].function && !ctx->env_dumpdir;
+    if (memo_ok) {
+        pthread_mutex_lock(&dev->lock);
+        for (int e = 0; e < dev->nmemo; e++) {
+            struct LaunchMemo *lm = &dev->memo[e];
+            if (lm->m == m && lm->nargs == nargs && lm->gen == gen && memcmp(lm->function, function, flen + 1) == 0 &&
+                memcmp(lm->sig, sig, sizeof(uint16_t) * (size_t)nargs) == 0) {
+                k = lm->k;
+                fn = lm->fn;
+                break;
+            }
+        }
+        pthread_mutex_unlock(&dev->lock);
+    }
+    juke_status st;
+    if (!k) {
+        st = juke_kernel_for(dev, m, function, args, nargs, &k);
+        if (st)
+            return st;
+    } else {
+        for (int i = 0; i < nargs; i++)
+            if (args[i].is_array && args[i].v.array->dev != dev)
+                return fail(ctx, JUKE_ERR_ARGUMENT, "argument %d: the array lives on another device", i + 1);
+    }
     uint32_t grid[3], group[3];
     uint64_t threads = 1, groups = 1;
     for (int d = 0; d < 3; d++) {
@@ -1282,10 +1334,29 @@ juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, 
     if (k->co.uses_dynamic_lds && cfg->shmem == 0)
         return fail(ctx, JUKE_ERR_ARGUMENT, "%s uses @ROCDynamicLocalArray but the launch gives no dynamic local memory (shmem = 0)",
                     function);
-    RtFunction *fn;
-    st = kernel_loaded(k, dev, &fn);
-    if (st)
-        return st;
+    if (!fn) {
+        st = kernel_loaded(k, dev, &fn);
+        if (st)
+            return st;
+        pthread_mutex_lock(&ctx->lock);
+        memo_ok = memo_ok && !ctx->opts.dump_dir; /* dumps are written at every launch: no shortcut */
+        pthread_mutex_unlock(&ctx->lock);
+        if (memo_ok) {
+            pthread_mutex_lock(&dev->lock);
+            struct LaunchMemo *lm = &dev->memo[dev->next_memo];
+            dev->next_memo = (dev->next_memo + 1) % 16;
+            if (dev->nmemo < 16)
+                dev->nmemo++;
+            lm->m = m;
+            memcpy(lm->function, function, flen + 1);
+            lm->nargs = nargs;
+            lm->gen = gen;
+            memcpy(lm->sig, sig, sizeof(uint16_t) * (size_t)nargs);
+            lm->k = k;
+            lm->fn = fn;
+            pthread_mutex_unlock(&dev->lock);
+        }
+    }
     /* argument bytes (runtime/abi.h) */
     uint8_t storage[64][16 + 8 * 8];
     RtArg rargs[64];
