@@ -597,7 +597,7 @@ static bool run_pipeline(juke_module *m, const char *function, const char *const
         sb_free(&err);
     }
     Spec *s = fe_specialize(c, function, types, nargs, (SrcLoc){0});
-    if (!s)
+    if (!s || !fe_check_kernel(c, s))
         goto out;
     if (lowered) {
         StrBuf sb = {0};
@@ -1164,7 +1164,7 @@ static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r)
         break;
     }
     case JUKE_EXC_INEXACT:
-        sb_printf(&sb, "InexactError: convert(%s, ", jtype_name((int)r->aux));
+        sb_printf(&sb, "InexactError: %s(", jtype_name((int)r->aux));
         format_value(&sb, r->index[0], (int)r->dims[0]);
         sb_puts(&sb, ")");
         break;
