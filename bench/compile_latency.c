@@ -1,1 +1,457 @@
-int main(void){return 0;}
+/* compile_latency.c: what a JIT user waits for, on this machine's CPU.
+ *
+ *   compile_latency ACCEPTANCE_DIR [RUNS]
+ *
+ * 1. cold compile: a new context, source text → code object ready, for
+ *    vadd, diffusion2d, block_sum and mathfuns on gfx90a, sm_90 and cpu,
+ *    (a) first in a fresh process (a forked child: LLVM's one-time set-up
+ *    included) and (b) in a new context of a warm process; each stage timed
+ *    (context, parse = juke_module_load_string, then the resources dump's
+ *    front end / LLVM IR / optimise / code object);
+ * 2. cached: juke_compile again with the same types, and juke_kernel_for with
+ *    the same argument types (the launch path's lookup), ns per call;
+ * 3. the API's launch cost above the runtime's: juke_launch vs rt_launch of
+ *    the same empty kernel on the CPU device;
+ * 4. what the AMDGPU and CPU code objects pay for ld.lld: spawning ld.lld-19
+ *    on the kernel's relocatable object, and spawning /bin/true;
+ * 5. the same kernels through hipcc --genco -O3 (HIP C++, bench/hip/
+ *    kernels.hip) and nvcc -O3 -ptx, timed in the same run.
+ * Medians over RUNS (default 9). Lines starting with RESULT feed RESULTS.md. */
+#include <math.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "juke.h"
+#include "runtime.h"
+
+extern char **environ;
+
+typedef struct Case {
+    const char *name, *file, *function;
+    int nargs;
+    const char *types[4];
+    int hip_kernel; /* -DKERNEL=N of bench/hip/kernels.hip */
+} Case;
+
+static const Case cases[] = {
+    {"vadd", "vadd.jl", "vadd!", 3, {"Vector{Float32}", "Vector{Float32}", "Vector{Float32}"}, 1},
+    {"diffusion2d", "diffusion2d.jl", "diffusion2d!", 3, {"Matrix{Float64}", "Matrix{Float64}", "Float64"}, 3},
+    {"block_sum", "block_sum.jl", "block_sum!", 2, {"Vector{Float32}", "Vector{Float32}"}, 4},
+    {"mathfuns", "mathfuns.jl", "mathfuns!", 2, {"Vector{Float32}", "Vector{Float32}"}, 5},
+};
+#define NCASES 4
+static const char *targets[] = {"gfx90a", "sm_90", "cpu"};
+#define NTARGETS 3
+
+enum { S_CTX, S_PARSE, S_FRONT, S_IR, S_OPT, S_CODE, S_TOTAL, NSTAGE };
+static const char *stage_names[NSTAGE] = {"context", "parse", "front end", "LLVM IR", "optimise", "code object", "total"};
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmpd);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* One cold compile in a new context; st[] gets the stage times (ms). */
+static bool cold_compile(const char *src, const Case *c, const char *target, double st[NSTAGE])
+{
+    double t0 = now_ms();
+    juke_context *ctx = juke_context_create();
+    double t1 = now_ms();
+    juke_module *m = NULL;
+    if (juke_module_load_string(ctx, c->file, src, &m)) {
+        fprintf(stderr, "%s: %s\n", c->file, juke_errmsg(ctx));
+        return false;
+    }
+    double t2 = now_ms();
+    juke_options o;
+    juke_options_default(&o);
+    o.target = target;
+    juke_kernel *k = NULL;
+    if (juke_compile(m, c->function, c->types, c->nargs, &o, &k)) {
+        fprintf(stderr, "%s %s: %s\n", c->name, target, juke_errmsg(ctx));
+        return false;
+    }
+    size_t size = 0;
+    const void *co = juke_kernel_code_object(k, &size);
+    double t3 = now_ms();
+    if (!co || !size)
+        return false;
+    st[S_CTX] = t1 - t0;
+    st[S_PARSE] = t2 - t1;
+    st[S_TOTAL] = t3 - t0;
+    const char *r = juke_kernel_dump(k, JUKE_DUMP_RESOURCES);
+    const char *line = r ? strstr(r, "compile time:") : NULL;
+    if (!line || sscanf(line, "compile time: front end %lf ms, LLVM IR %lf ms, optimise %lf ms, code object %lf ms",
+                        &st[S_FRONT], &st[S_IR], &st[S_OPT], &st[S_CODE]) != 4) {
+        fprintf(stderr, "no compile-time line in the resources dump\n");
+        return false;
+    }
+    juke_context_destroy(ctx);
+    return true;
+}
+
+/* The first compile of a fresh process: fork (this process has not touched
+ * LLVM yet), compile once, send the stage times back through a pipe. */
+static bool first_in_process(const char *src, const Case *c, const char *target, double st[NSTAGE])
+{
+    int fd[2];
+    if (pipe(fd) != 0)
+        return false;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        double s[NSTAGE];
+        bool ok = cold_compile(src, c, target, s);
+        if (ok && write(fd[1], s, sizeof s) != (ssize_t)sizeof s)
+            ok = false;
+        _exit(ok ? 0 : 1);
+    }
+    close(fd[1]);
+    ssize_t n = read(fd[0], st, sizeof(double) * NSTAGE);
+    close(fd[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return n == (ssize_t)(sizeof(double) * NSTAGE) && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* Wall time of a command (posix_spawnp + waitpid), ms; -1 on failure. */
+static double time_cmd(char *const argv[], bool quiet)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    if (quiet) {
+        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", 1, 0);
+        posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", 1, 0);
+    }
+    double t0 = now_ms();
+    pid_t pid;
+    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0)
+        return -1;
+    int status = 0;
+    waitpid(pid, &status, 0);
+    double t = now_ms() - t0;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? t : -1;
+}
+
+static double median_cmd(char *const argv[], int runs)
+{
+    double *t = malloc(sizeof(double) * (size_t)runs);
+    for (int i = 0; i < runs; i++) {
+        t[i] = time_cmd(argv, true);
+        if (t[i] < 0) {
+            free(t);
+            return -1;
+        }
+    }
+    double m = median(t, runs);
+    free(t);
+    return m;
+}
+
+static void print_loadavg(void)
+{
+    char buf[128] = "?";
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (!fgets(buf, sizeof buf, f))
+            snprintf(buf, sizeof buf, "?\n");
+        fclose(f);
+    }
+    printf("loadavg (1, 5, 15 min; other work on this machine disturbs the timings): %s", buf);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: compile_latency ACCEPTANCE_DIR [RUNS]\n");
+        return 2;
+    }
+    const char *dir = argv[1];
+    int runs = argc >= 3 ? atoi(argv[2]) : 9;
+    if (runs < 1)
+        runs = 9;
+    char *src[NCASES];
+    for (int i = 0; i < NCASES; i++) {
+        char p[2048];
+        snprintf(p, sizeof p, "%s/%s", dir, cases[i].file);
+        if (!(src[i] = slurp(p))) {
+            fprintf(stderr, "cannot read %s\n", p);
+            return 1;
+        }
+    }
+    printf("compile_latency: %ld CPUs online, %d runs each, medians\n", sysconf(_SC_NPROCESSORS_ONLN), runs);
+    print_loadavg();
+    double *samp = malloc(sizeof(double) * (size_t)runs * NSTAGE);
+
+    /* 1a. first compile in a fresh process (before this process touches LLVM) */
+    printf("\n== cold, first compile in a fresh process (ms): context, parse, front end, LLVM IR, optimise, code object, total\n");
+    for (int t = 0; t < NTARGETS; t++)
+        for (int i = 0; i < NCASES; i++) {
+            double med[NSTAGE];
+            for (int r = 0; r < runs; r++) {
+                double st[NSTAGE];
+                if (!first_in_process(src[i], &cases[i], targets[t], st)) {
+                    fprintf(stderr, "first-in-process compile of %s for %s failed\n", cases[i].name, targets[t]);
+                    return 1;
+                }
+                for (int k = 0; k < NSTAGE; k++)
+                    samp[k * runs + r] = st[k];
+            }
+            for (int s = 0; s < NSTAGE; s++)
+                med[s] = median(samp + s * runs, runs);
+            printf("%-7s %-12s", targets[t], cases[i].name);
+            for (int s = 0; s < NSTAGE; s++)
+                printf(" %8.2f", med[s]);
+            printf("\n");
+            printf("RESULT cold_first_process %s %s", targets[t], cases[i].name);
+            for (int s = 0; s < NSTAGE; s++)
+                printf(" %s=%.3f", stage_names[s], med[s]);
+            printf("\n");
+            fflush(stdout);
+        }
+
+    /* 1b. a new context in a warm process */
+    printf("\n== cold, new context in a warm process (ms): context, parse, front end, LLVM IR, optimise, code object, total\n");
+    for (int t = 0; t < NTARGETS; t++)
+        for (int i = 0; i < NCASES; i++) {
+            double st[NSTAGE], med[NSTAGE];
+            cold_compile(src[i], &cases[i], targets[t], st); /* warm-up */
+            for (int r = 0; r < runs; r++) {
+                if (!cold_compile(src[i], &cases[i], targets[t], st))
+                    return 1;
+                for (int k = 0; k < NSTAGE; k++)
+                    samp[k * runs + r] = st[k];
+            }
+            for (int s = 0; s < NSTAGE; s++)
+                med[s] = median(samp + s * runs, runs);
+            printf("%-7s %-12s", targets[t], cases[i].name);
+            for (int s = 0; s < NSTAGE; s++)
+                printf(" %8.2f", med[s]);
+            printf("\n");
+            printf("RESULT cold_new_context %s %s", targets[t], cases[i].name);
+            for (int s = 0; s < NSTAGE; s++)
+                printf(" %s=%.3f", stage_names[s], med[s]);
+            printf("\n");
+            fflush(stdout);
+        }
+
+    /* 2. cached lookups */
+    printf("\n== cached: a second juke_compile with the same types, and juke_kernel_for (ns per call)\n");
+    juke_context *ctx = juke_context_create();
+    juke_device *cpu = NULL;
+    if (juke_device_open(ctx, "cpu", &cpu)) {
+        fprintf(stderr, "cpu device: %s\n", juke_errmsg(ctx));
+        return 1;
+    }
+    for (int i = 0; i < NCASES; i++) {
+        juke_module *m = NULL;
+        juke_module_load_string(ctx, cases[i].file, src[i], &m);
+        /* some unrelated kernels in the cache too, as a real program has */
+        juke_options o;
+        juke_options_default(&o);
+        juke_kernel *k = NULL;
+        o.target = "gfx90a";
+        if (juke_compile(m, cases[i].function, cases[i].types, cases[i].nargs, &o, &k))
+            return 1;
+        /* juke_kernel_for: arrays of the right types on the cpu device */
+        juke_arg args[4];
+        juke_array *arrs[4] = {0};
+        for (int a = 0; a < cases[i].nargs; a++) {
+            const char *ty = cases[i].types[a];
+            if (strncmp(ty, "Vector", 6) == 0 || strncmp(ty, "Matrix", 6) == 0) {
+                int nd = ty[0] == 'V' ? 1 : 2;
+                int64_t dims[2] = {8, 8};
+                juke_array_create(cpu, strstr(ty, "Float64") ? JUKE_FLOAT64 : JUKE_FLOAT32, nd, dims, &arrs[a]);
+                args[a] = juke_arg_array(arrs[a]);
+            } else {
+                args[a] = juke_arg_f64(0.5);
+            }
+        }
+        juke_kernel *kc = NULL;
+        if (juke_kernel_for(cpu, m, cases[i].function, args, cases[i].nargs, &kc)) {
+            fprintf(stderr, "kernel_for: %s\n", juke_errmsg(ctx));
+            return 1;
+        }
+        const int N = 20000;
+        double tc[31], tk[31];
+        for (int r = 0; r < 31; r++) {
+            double t0 = now_ms();
+            for (int j = 0; j < N; j++)
+                juke_compile(m, cases[i].function, cases[i].types, cases[i].nargs, &o, &k);
+            double t1 = now_ms();
+            for (int j = 0; j < N; j++)
+                juke_kernel_for(cpu, m, cases[i].function, args, cases[i].nargs, &kc);
+            double t2 = now_ms();
+            tc[r] = (t1 - t0) / N * 1e6;
+            tk[r] = (t2 - t1) / N * 1e6;
+        }
+        double mc = median(tc, 31), mk = median(tk, 31);
+        printf("%-12s juke_compile (cached) %7.1f ns   juke_kernel_for (cached) %7.1f ns\n", cases[i].name, mc, mk);
+        printf("RESULT cached %s juke_compile_ns=%.1f juke_kernel_for_ns=%.1f\n", cases[i].name, mc, mk);
+        for (int a = 0; a < cases[i].nargs; a++)
+            if (arrs[a])
+                juke_array_free(arrs[a]);
+    }
+
+    /* 3. juke_launch vs rt_launch of the same empty kernel on the CPU device */
+    {
+        printf("\n== launch path on the CPU device: juke_launch vs rt_launch, empty kernel, 1 work-item (ns per launch)\n");
+        juke_module *m = NULL;
+        if (juke_module_load_string(ctx, "empty.jl", "function empty!(x)\n    return\nend\n", &m))
+            return 1;
+        int64_t dims[1] = {16};
+        juke_array *x = NULL;
+        juke_array_create(cpu, JUKE_FLOAT32, 1, dims, &x);
+        juke_arg a = juke_arg_array(x);
+        juke_launch_config cfg = {{1, 1, 1}, {1, 1, 1}, 0, false};
+        juke_kernel *k = NULL;
+        juke_kernel_for(cpu, m, "empty!", &a, 1, &k);
+        juke_launch(cpu, m, "empty!", &a, 1, &cfg);
+        size_t cosize = 0;
+        const void *co = juke_kernel_code_object(k, &cosize);
+        RtDevice *rd = NULL;
+        RtModule *rm = NULL;
+        RtFunction *rf = NULL;
+        char *err = NULL;
+        if (rt_device_open("cpu", &rd, NULL, &err) || rt_module_load(rd, co, cosize, &rm, &err) ||
+            rt_function_get(rm, juke_kernel_symbol(k), &rf, &err)) {
+            fprintf(stderr, "rt: %s\n", err);
+            return 1;
+        }
+        float host[16] = {0};
+        void *dptr = NULL;
+        rt_alloc(rd, sizeof host, &dptr, &err);
+        uint64_t w[3] = {(uint64_t)(uintptr_t)dptr, 16, 16};
+        RtArg ra = {w, 24, 8};
+        uint32_t grid[3] = {1, 1, 1}, group[3] = {1, 1, 1};
+        const int N = 5000;
+        double tj[31], tr[31];
+        for (int r = 0; r < 31; r++) {
+            double t0 = now_ms();
+            for (int j = 0; j < N; j++)
+                juke_launch(cpu, m, "empty!", &a, 1, &cfg);
+            double t1 = now_ms();
+            for (int j = 0; j < N; j++)
+                rt_launch(rf, &ra, 1, grid, group, 0, true, NULL, &err);
+            double t2 = now_ms();
+            tj[r] = (t1 - t0) / N * 1e6;
+            tr[r] = (t2 - t1) / N * 1e6;
+        }
+        double mj = median(tj, 31), mr = median(tr, 31);
+        printf("juke_launch %8.1f ns   rt_launch %8.1f ns   difference (the API's share) %+8.1f ns\n", mj, mr, mj - mr);
+        printf("RESULT launch_cpu juke_launch_ns=%.1f rt_launch_ns=%.1f api_share_ns=%.1f\n", mj, mr, mj - mr);
+        rt_free(rd, dptr);
+        rt_module_unload(rm);
+        rt_device_close(rd);
+    }
+
+    /* 4. ld.lld's share: spawn it on the kernel's relocatable object (made by llc-19 from the optimised module) */
+    printf("\n== process spawns (ms): /bin/true, ld.lld-19 -shared on the kernel's object (gfx90a)\n");
+    {
+        char *tru[] = {"/bin/true", NULL};
+        double mt = median_cmd(tru, runs * 3);
+        printf("/bin/true spawn+wait: %.3f ms\n", mt);
+        printf("RESULT spawn_true_ms=%.3f\n", mt);
+        /* ld.lld-19 is linked against libLLVM.so.19: its start-up alone */
+        char *ver[] = {"ld.lld-19", "--version", NULL};
+        double mv = median_cmd(ver, runs * 3);
+        printf("ld.lld-19 --version (start-up only): %.3f ms\n", mv);
+        printf("RESULT lld_startup_ms=%.3f\n", mv);
+        for (int i = 0; i < NCASES; i++) {
+            juke_module *m = NULL;
+            juke_module_load_string(ctx, cases[i].file, src[i], &m);
+            juke_options o;
+            juke_options_default(&o);
+            o.target = "gfx90a";
+            juke_kernel *k = NULL;
+            juke_compile(m, cases[i].function, cases[i].types, cases[i].nargs, &o, &k);
+            char ll[256], obj[256];
+            snprintf(ll, sizeof ll, "/tmp/juke-bench-%s.ll", cases[i].name);
+            snprintf(obj, sizeof obj, "/tmp/juke-bench-%s.o", cases[i].name);
+            FILE *f = fopen(ll, "w");
+            fputs(juke_kernel_dump(k, JUKE_DUMP_LLVM_MODULE), f);
+            fclose(f);
+            char objarg[300];
+            snprintf(objarg, sizeof objarg, "-o=%s", obj);
+            char *llc[] = {"llc-19", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-filetype=obj", "-O3", ll, objarg, NULL};
+            if (time_cmd(llc, false) < 0) {
+                printf("llc-19 failed for %s\n", cases[i].name);
+                continue;
+            }
+            char *lld[] = {"ld.lld-19", "-shared", "--no-undefined", "-o", "-", obj, NULL}; /* as juke runs it */
+            double ml = median_cmd(lld, runs * 3);
+            printf("%-12s ld.lld-19 spawn+link: %.3f ms\n", cases[i].name, ml);
+            printf("RESULT lld %s ms=%.3f\n", cases[i].name, ml);
+        }
+    }
+
+    /* 5. hipcc and nvcc on the HIP/CUDA C++ twins */
+    printf("\n== hipcc --genco -O3 --offload-arch=gfx90a (HIP C++ twins, bench/hip/kernels.hip), and nvcc -O3 -ptx -arch=sm_90 (ms)\n");
+    {
+        char hipsrc[2048];
+        snprintf(hipsrc, sizeof hipsrc, "%s", getenv("JUKE_BENCH_HIP") ? getenv("JUKE_BENCH_HIP") : "bench/hip/kernels.hip");
+        for (int i = 0; i < NCASES; i++) {
+            char def[32];
+            snprintf(def, sizeof def, "-DKERNEL=%d", cases[i].hip_kernel);
+            char *hip[] = {"hipcc", "--genco", "-O3", "--offload-arch=gfx90a", def, hipsrc, "-o", "/tmp/juke-bench-hip.hsaco", NULL};
+            char *clang[] = {"clang++-15", "-std=c++11", "-isystem", "/usr/lib/llvm-15/lib/clang/15.0.6/include/..",
+                             "-isystem", "/usr/hsa/include", "--hip-version=5.2.21153", "--rocm-path=/usr",
+                             "--offload-arch=gfx90a", "-mllvm", "-amdgpu-early-inline-all=true", "-mllvm",
+                             "-amdgpu-function-calls=false", "--hip-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+                             "--cuda-device-only", "-O3", def, "-x", "hip", hipsrc, "-o", "/tmp/juke-bench-hip.hsaco", NULL};
+            char *nvcc[] = {"/usr/local/cuda/bin/nvcc", "-O3", "-ptx", "-arch=sm_90", def, "-x", "cu", hipsrc, "-o",
+                            "/tmp/juke-bench-nvcc.ptx", NULL};
+            double mh = median_cmd(hip, runs), mc = median_cmd(clang, runs), mn = median_cmd(nvcc, runs);
+            printf("%-12s hipcc %8.1f   clang++-15 (hipcc's command) %8.1f   nvcc -ptx %8.1f\n", cases[i].name, mh, mc, mn);
+            printf("RESULT hipcc %s hipcc_ms=%.2f clang15_ms=%.2f nvcc_ptx_ms=%.2f\n", cases[i].name, mh, mc, mn);
+            fflush(stdout);
+        }
+    }
+    print_loadavg();
+    juke_context_destroy(ctx);
+    free(samp);
+    for (int i = 0; i < NCASES; i++)
+        free(src[i]);
+    return 0;
+}

@@ -50,6 +50,62 @@ __global__ void diffusion2d_f32(float *A_new, const float *A, float h, int nx, i
     }
 }
 
+// Diagnostic twins with 64-bit indices (Julia's Int): isolate what 64-bit
+// index arithmetic costs, should juke's kernels trail the 32-bit ones above.
+__global__ void memcopy_f64_i64(double *dst, const double *src, long n)
+{
+    long ix = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    if (ix < n)
+        dst[ix] = src[ix];
+}
+
+__global__ void memcopy_f32_i64(float *dst, const float *src, long n)
+{
+    long ix = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    if (ix < n)
+        dst[ix] = src[ix];
+}
+
+__global__ void diffusion2d_f64_i64(double *A_new, const double *A, double h, long nx, long ny)
+{
+    long ix = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    long iy = blockIdx.y * (long)blockDim.y + threadIdx.y;
+    long ax = nx + 2;
+    if (ix < nx && iy < ny)
+        A_new[ix + nx * iy] = A[(ix + 1) + ax * (iy + 1)] +
+                              h * (A[ix + ax * (iy + 1)] + A[(ix + 2) + ax * (iy + 1)] + A[(ix + 1) + ax * iy] +
+                                   A[(ix + 1) + ax * (iy + 2)] - 4.0 * A[(ix + 1) + ax * (iy + 1)]);
+}
+
+__global__ void diffusion2d_f32_i64(float *A_new, const float *A, float h, long nx, long ny)
+{
+    long ix = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    long iy = blockIdx.y * (long)blockDim.y + threadIdx.y;
+    long ax = nx + 2;
+    if (ix < nx && iy < ny) {
+        float c = A[(ix + 1) + ax * (iy + 1)];
+        float s = A[ix + ax * (iy + 1)] + A[(ix + 2) + ax * (iy + 1)] + A[(ix + 1) + ax * iy] + A[(ix + 1) + ax * (iy + 2)];
+        A_new[ix + nx * iy] = (float)((double)c + (double)h * ((double)s - 4.0 * (double)c));
+    }
+}
+
+// Diagnostic copies with 16-byte accesses (one float4 / double2 per thread):
+// what the same copy reaches when each thread keeps 16 bytes in flight
+// instead of 4 or 8 (n4, n2: the number of vectors).
+__global__ void memcopy_f32_vec4(float4 *dst, const float4 *src, int n4)
+{
+    int ix = blockIdx.x * blockDim.x + threadIdx.x;
+    if (ix < n4)
+        dst[ix] = src[ix];
+}
+
+__global__ void memcopy_f64_vec2(double2 *dst, const double2 *src, int n2)
+{
+    int ix = blockIdx.x * blockDim.x + threadIdx.x;
+    if (ix < n2)
+        dst[ix] = src[ix];
+}
+
 // The launch-overhead kernel: one array argument (as juke's empty!(x)), no work.
 __global__ void empty_kernel(float *x, long n) {}
 

@@ -706,7 +706,8 @@ static LLVMValueRef call_math(CG *g, const char *name, const Type *t, LLVMValueR
     LLVMTypeRef fty = NULL;
     LLVMValueRef fn = g->ops->math_fn(g->tc, name, prim_t(g, t), &fty);
     if (!fn) {
-        diag_plain(g->d, DIAG_INTERNAL, "no math function %s for Float%d on this target", name, t->bits);
+        if (!g->d->nerrors) /* the target has said why (a missing library): no second, internal error */
+            diag_plain(g->d, DIAG_INTERNAL, "no math function %s for Float%d on this target", name, t->bits);
         g->failed = true;
         return LLVMGetUndef(prim_t(g, t));
     }
@@ -908,8 +909,6 @@ static LLVMValueRef emit_pow(CG *g, IrInst *in)
     LLVMValueRef e2 = LLVMBuildLShr(g->b, e, ci64(g, 1), "");
     LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, e2, ci64(g, 0), ""), loop, done);
     LLVMValueRef one = LLVMConstInt(lty, 1, 0);
-    LLVMValueRef n0 = LLVMBuildSelect(g->b, LLVMConstInt(i1(g), 1, 0), n, n, "");
-    (void)n0;
     LLVMAddIncoming(acc, (LLVMValueRef[]){one, acc2}, (LLVMBasicBlockRef[]){pre, loop}, 2);
     LLVMAddIncoming(base, (LLVMValueRef[]){x, base2}, (LLVMBasicBlockRef[]){pre, loop}, 2);
     LLVMAddIncoming(e, (LLVMValueRef[]){n, e2}, (LLVMBasicBlockRef[]){pre, loop}, 2);

@@ -15,11 +15,16 @@ struct ArenaBlock {
 
 void *arena_alloc(Arena *a, size_t size)
 {
+    if (size > SIZE_MAX / 4) { /* a wrapped size computation: fail rather than round to 0 */
+        a->failed = true;
+        return NULL;
+    }
     size = (size + 15) & ~(size_t)15;
     ArenaBlock *b = a->head;
     if (!b || b->size - b->used < size) {
-        size_t bsize = size > ARENA_BLOCK_MIN ? size : ARENA_BLOCK_MIN;
-        b = malloc(sizeof(ArenaBlock) + bsize);
+        size_t min = a->al && a->al->block_min ? a->al->block_min : ARENA_BLOCK_MIN;
+        size_t bsize = size > min ? size : min;
+        b = a->al ? a->al->fn(a->al->ud, NULL, 0, sizeof(ArenaBlock) + bsize) : malloc(sizeof(ArenaBlock) + bsize);
         if (!b) {
             a->failed = true;
             return NULL;
@@ -66,7 +71,10 @@ void arena_free(Arena *a)
     ArenaBlock *b = a->head;
     while (b) {
         ArenaBlock *next = b->next;
-        free(b);
+        if (a->al)
+            a->al->fn(a->al->ud, b, sizeof(ArenaBlock) + b->size, 0);
+        else
+            free(b);
         b = next;
     }
     a->head = NULL;

@@ -13,9 +13,23 @@
  * allocation that fails returns NULL and sets arena->failed; callers check
  * the flag at stage boundaries rather than after every allocation. */
 typedef struct ArenaBlock ArenaBlock;
+
+/* Where an arena's blocks come from, Lua's model (lua_Alloc): fn(ud, NULL, 0,
+ * n) allocates n bytes, fn(ud, p, n, 0) frees p of n bytes; NULL = failure.
+ * block_min, when not 0, replaces the 64 KiB minimum block size: 1 makes
+ * every arena_alloc call one call of fn, which the failing-allocator test
+ * (tests/test_alloc.c) uses to fail each allocation of a compile in turn. */
+typedef void *(*JkAllocFn)(void *ud, void *ptr, size_t oldsize, size_t newsize);
+typedef struct JkAllocator {
+    JkAllocFn fn;
+    void *ud;
+    size_t block_min;
+} JkAllocator;
+
 typedef struct Arena {
     ArenaBlock *head;
     bool failed;
+    const JkAllocator *al;  /* NULL: malloc and free */
 } Arena;
 
 void *arena_alloc(Arena *a, size_t size);          /* zeroed, 16-byte aligned */

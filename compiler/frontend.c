@@ -93,11 +93,18 @@ static Method *collect_method(FeModule *mod, Node *fn, Diags *d)
 
 FeModule *fe_load(const char *name, const char *text, size_t len, Diags *d)
 {
-    FeModule *mod = calloc(1, sizeof(FeModule));
+    return fe_load_with(NULL, name, text, len, d);
+}
+
+FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text, size_t len, Diags *d)
+{
+    FeModule *mod = al ? al->fn(al->ud, NULL, 0, sizeof(FeModule)) : malloc(sizeof(FeModule));
     if (!mod) {
         diag_plain(d, DIAG_INTERNAL, "out of memory");
         return NULL;
     }
+    memset(mod, 0, sizeof *mod);
+    mod->arena.al = al;
     int before = d->nerrors;
     char *copy = arena_strndup(&mod->arena, text, len);
     mod->file.name = arena_strdup(&mod->arena, name);
@@ -166,7 +173,7 @@ FeModule *fe_load(const char *name, const char *text, size_t len, Diags *d)
             mod->consts[mod->nconsts++] = c;
         } else if (item->kind == AST_ASSIGN && item->kids[0]->kind == AST_IDENT &&
                    fe_find_const(mod, item->kids[0]->name)) {
-            diag_error(d, item->loc, "cannot assign a value to the constant %s", item->kids[0]->name);
+            diag_error(d, item->loc, "invalid redefinition of constant %s", item->kids[0]->name);
         } else {
             diag_error(d, item->loc, "only function definitions and `const` are allowed at the top level of a kernel file");
         }
@@ -183,25 +190,39 @@ FeModule *fe_load(const char *name, const char *text, size_t len, Diags *d)
     return mod;
 }
 
+/* Free what came from al (NULL: malloc). */
+static void fe_dealloc(const JkAllocator *al, void *p, size_t size)
+{
+    if (al)
+        al->fn(al->ud, p, size, 0);
+    else
+        free(p);
+}
+
 void fe_module_free(FeModule *m)
 {
     if (!m)
         return;
+    const JkAllocator *al = m->arena.al;
     arena_free(&m->arena);
-    free(m);
+    fe_dealloc(al, m, sizeof *m);
 }
 
+/* The compilation allocates from the module's allocator. */
 FeCompilation *fe_compilation_new(const FeModule *m, Diags *d)
 {
-    FeCompilation *c = calloc(1, sizeof(FeCompilation));
+    const JkAllocator *al = m->arena.al;
+    FeCompilation *c = al ? al->fn(al->ud, NULL, 0, sizeof(FeCompilation)) : malloc(sizeof(FeCompilation));
     if (!c)
         return NULL;
+    memset(c, 0, sizeof *c);
+    c->arena.al = al;
     c->mod = m;
     c->diags = d;
     c->types = types_new(&c->arena);
     if (!c->types) {
         arena_free(&c->arena);
-        free(c);
+        fe_dealloc(al, c, sizeof *c);
         return NULL;
     }
     return c;
@@ -211,8 +232,9 @@ void fe_compilation_free(FeCompilation *c)
 {
     if (!c)
         return;
+    const JkAllocator *al = c->arena.al;
     arena_free(&c->arena);
-    free(c);
+    fe_dealloc(al, c, sizeof *c);
 }
 
 Spec *fe_specialize(FeCompilation *c, const char *fname, const Type **argtypes, int nargs, SrcLoc callsite)
@@ -238,6 +260,26 @@ Spec *fe_specialize(FeCompilation *c, const char *fname, const Type **argtypes, 
         if (!ir_verify(c->specs[i]->typed, c->diags))
             return NULL;
     return s;
+}
+
+bool fe_check_kernel(FeCompilation *c, Spec *s)
+{
+    if (!s || !s->typed || !s->rettype || s->rettype->kind == TY_NOTHING)
+        return true;
+    SrcLoc loc = s->method->loc;
+    for (int i = 0; i < s->typed->ninsts; i++) {
+        const IrInst *in = &s->typed->insts[i];
+        if (in->op == IR_RETURN && in->nargs && s->typed->insts[in->args[0]].type &&
+            s->typed->insts[in->args[0]].type->kind != TY_NOTHING) {
+            loc = in->loc;
+            break;
+        }
+    }
+    diag_error(c->diags, loc,
+               "KernelError: kernel returns a value of type `%s`; make sure `%s` ends in `return`, "
+               "`return nothing` or `nothing`",
+               ty_name(&c->arena, s->rettype), s->method->name);
+    return false;
 }
 
 void fe_print_typed(StrBuf *sb, FeCompilation *c)

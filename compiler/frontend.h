@@ -20,6 +20,10 @@ typedef struct FeModule {
 /* Parse, collect methods and constants, lower every method. On errors,
  * returns NULL with every error found in d. */
 FeModule *fe_load(const char *name, const char *text, size_t len, Diags *d);
+/* fe_load with the module's memory, and that of every compilation of it,
+ * from al (NULL = malloc; see JkAllocator in common.h). al must outlive the
+ * module. */
+FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text, size_t len, Diags *d);
 void fe_module_free(FeModule *m);
 GenericFunc *fe_find_func(const FeModule *m, const char *name);
 ConstDef *fe_find_const(const FeModule *m, const char *name);
@@ -42,6 +46,11 @@ void fe_compilation_free(FeCompilation *c);
 /* Infer the entry function for concrete argument types: dispatch, then
  * inference of it and every function it calls. NULL on errors (in diags). */
 Spec *fe_specialize(FeCompilation *c, const char *fname, const Type **argtypes, int nargs, SrcLoc callsite);
+/* A launched kernel must return nothing, as AMDGPU.jl requires (GPUCompiler's
+ * "KernelError: kernel returns a value of type `Int64`"); reported at the
+ * first return of a value. Call on the entry of a compilation for launch
+ * only: juke_typed of a helper returning a value stays fine. */
+bool fe_check_kernel(FeCompilation *c, Spec *s);
 /* Print the typed IR of every specialisation, entry first. */
 void fe_print_typed(StrBuf *sb, FeCompilation *c);
 

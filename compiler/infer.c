@@ -41,6 +41,13 @@ static void err(Infer *I, SrcLoc loc, const char *fmt, ...)
 
 static const char *tname(Infer *I, const Type *t) { return ty_name(&I->c->arena, t); }
 
+/* A variable's source name: split slots print as x@_5 (see lower.c) but are `x` to the user. */
+static const char *var_name(Infer *I, const char *slot_name)
+{
+    const char *at = strstr(slot_name, "@_");
+    return at ? arena_strndup(&I->c->arena, slot_name, (size_t)(at - slot_name)) : slot_name;
+}
+
 /* "name(::T1, ::T2)" for MethodError messages. */
 static const char *sig_text(Infer *I, const char *name, const Type **args, int n)
 {
@@ -261,6 +268,32 @@ static const Type *param_decl(FeCompilation *c, Method *m, int i)
     return t ? t : ty_prim(c->types, TY_ANY);
 }
 
+static int count_name(const Node *n, const char *name, int depth)
+{
+    if (!n || depth > 16)
+        return 0;
+    if (n->kind == AST_IDENT)
+        return strcmp(n->name, name) == 0;
+    int k = 0;
+    for (int i = 0; i < n->nkids; i++)
+        k += count_name(n->kids[i], name, depth + 1);
+    return k;
+}
+
+/* How many extra times the method's type variables appear among its parameters' types. */
+static int shared_tvars(const Method *m)
+{
+    int extra = 0;
+    for (int t = 0; t < m->ntvars; t++) {
+        int uses = 0;
+        for (int i = 0; i < m->nparams; i++)
+            uses += count_name(m->params[i].type_expr, m->tvars[t], 0);
+        if (uses > 1)
+            extra += uses - 1;
+    }
+    return extra;
+}
+
 /* a is at least as specific as b: each parameter of a is a subtype of b's. */
 static bool more_specific(FeCompilation *c, Method *a, Method *b)
 {
@@ -272,8 +305,14 @@ static bool more_specific(FeCompilation *c, Method *a, Method *b)
         if (!ty_subtype(tb, ta))
             strictly = true;
     }
-    if (!strictly) /* equal declared types: the one with fewer type variables is more specific */
+    if (!strictly) {
+        /* equal declared types: a type variable shared by parameters (x::T, y::T) narrows the
+         * method (Julia's diagonal rule); otherwise the one with fewer type variables wins */
+        int ca = shared_tvars(a), cb = shared_tvars(b);
+        if (ca != cb)
+            return ca > cb;
         return a->ntvars < b->ntvars;
+    }
     return true;
 }
 
@@ -393,7 +432,7 @@ typedef enum BKind {
     BK_CONVERT, BK_UNSAFE_TRUNC, BK_ROUNDING, BK_SAME1 /* abs sign */, BK_MINMAX, BK_CLAMP, BK_INTPRED,
     BK_COPYSIGN, BK_FPRED, BK_MATH1, BK_MATH2, BK_MATH3, BK_TYPEVAL, BK_EPS,
     BK_GETINDEX, BK_SETINDEX, BK_LENGTH, BK_SIZE, BK_AXES, BK_ELTYPE, BK_NDIMS, BK_EACHINDEX,
-    BK_RANGE, BK_RANGEFN, BK_IN, BK_NONEMPTY,
+    BK_RANGE, BK_RANGEFN, BK_IN, BK_NONEMPTY, BK_ITERVAL,
     BK_INDEX3, BK_WAVESIZE, BK_SYNC, BK_LOCAL, BK_ATOMIC, BK_TYPEASSERT,
 } BKind;
 
@@ -430,6 +469,7 @@ static const struct BuiltinSpec {
     {"ndims", BK_NDIMS, BI_NDIMS}, {"eachindex", BK_EACHINDEX, BI_RANGE}, {":", BK_RANGE, BI_RANGE},
     {"first", BK_RANGEFN, BI_FIRST}, {"last", BK_RANGEFN, BI_LAST}, {"step", BK_RANGEFN, BI_STEP},
     {"in", BK_IN, BI_IN}, {"∈", BK_IN, BI_IN}, {"#nonempty", BK_NONEMPTY, BI_IN},
+    {"#iterval", BK_ITERVAL, BI_MODTYPE},
     {"workitemIdx", BK_INDEX3, BI_WORKITEMIDX}, {"threadIdx", BK_INDEX3, BI_WORKITEMIDX},
     {"workgroupIdx", BK_INDEX3, BI_WORKGROUPIDX}, {"blockIdx", BK_INDEX3, BI_WORKGROUPIDX},
     {"workgroupDim", BK_INDEX3, BI_WORKGROUPDIM}, {"blockDim", BK_INDEX3, BI_WORKGROUPDIM},
@@ -511,9 +551,12 @@ static const Type *infer_builtin(Infer *I, IrInst *in, const struct BuiltinSpec 
         if (n == 2 && all_prim(a, 2)) {
             int64_t k;
             if (ty_is_int(a[1]) && is_const_int(I, args[1], &k) && I->f->insts[args[1]].op == IR_CONST && k >= -2 &&
-                k <= 3 && (ty_is_float(a[0]) || k >= 0)) {
+                k <= 3) {
+                /* Julia's literal_pow: x^-1 is inv(x), x^-2 inv(x)^2, so an integer base gives a Float64 */
                 in->builtin = BI_LITERAL_POW;
                 in->optype = a[0]->kind == TY_BOOL ? prim(I, TY_BOOL) : a[0];
+                if (k < 0 && !ty_is_float(a[0]))
+                    in->optype = prim(I, TY_FLOAT64);
                 return in->optype;
             }
             if (ty_is_int(a[1])) {
@@ -527,6 +570,10 @@ static const Type *infer_builtin(Infer *I, IrInst *in, const struct BuiltinSpec 
         }
         break;
     case BK_CMP:
+        if (n == 2 && (bs->id == BI_EGAL || bs->id == BI_NEGAL) && a[0] != a[1]) {
+            in->optype = NULL; /* values of different types are never egal (1 === 1.0 is false) */
+            return prim(I, TY_BOOL);
+        }
         if (n == 2 && all_prim(a, 2)) {
             in->optype = unify_prim_args(I, a, 2);
             return prim(I, TY_BOOL);
@@ -538,12 +585,8 @@ static const Type *infer_builtin(Infer *I, IrInst *in, const struct BuiltinSpec 
         }
         break;
     case BK_NOT:
-        if (n == 1 && a[0]->kind == TY_BOOL)
+        if (n == 1 && a[0]->kind == TY_BOOL) /* Julia 1.x has no ! on integers (use ~) */
             return a[0];
-        if (n == 1 && ty_is_int(a[0])) { /* !x on integers is Julia's bitwise not */
-            in->builtin = BI_BNOT;
-            return a[0];
-        }
         break;
     case BK_BNOT:
         if (n == 1 && ty_is_int(a[0]))
@@ -673,8 +716,8 @@ static const Type *infer_builtin(Infer *I, IrInst *in, const struct BuiltinSpec 
                 if (!ty_is_int(a[i]) || a[i]->kind == TY_BOOL)
                     return no_method(I, in, "getindex", a, n);
             if (n - 1 != 1 && n - 1 != a[0]->ndims) {
-                err(I, in->loc, "indexing a %d-dimensional array with %d indices is not supported (use 1 or %d)",
-                    a[0]->ndims, n - 1, a[0]->ndims);
+                err(I, in->loc, "indexing a %d-dimensional array with %d indices is not supported (use %s%d)",
+                    a[0]->ndims, n - 1, a[0]->ndims > 1 ? "1 or " : "", a[0]->ndims);
                 return NULL;
             }
             return a[0]->elem;
@@ -708,8 +751,8 @@ static const Type *infer_builtin(Infer *I, IrInst *in, const struct BuiltinSpec 
                 if (!ty_is_int(a[i]) || a[i]->kind == TY_BOOL)
                     return no_method(I, in, "setindex!", a, n);
             if (n - 2 != 1 && n - 2 != a[0]->ndims) {
-                err(I, in->loc, "indexing a %d-dimensional array with %d indices is not supported (use 1 or %d)",
-                    a[0]->ndims, n - 2, a[0]->ndims);
+                err(I, in->loc, "indexing a %d-dimensional array with %d indices is not supported (use %s%d)",
+                    a[0]->ndims, n - 2, a[0]->ndims > 1 ? "1 or " : "", a[0]->ndims);
                 return NULL;
             }
             if (!ty_is_prim(a[1])) {
@@ -757,7 +800,7 @@ static const Type *infer_builtin(Infer *I, IrInst *in, const struct BuiltinSpec 
         if (n == 1 && ty_is_array(a[0]))
             return ty_typeof_type(T(I), a[0]->elem);
         if (n == 1 && a[0]->kind == TY_RANGE)
-            return ty_typeof_type(T(I), prim(I, TY_INT64));
+            return ty_typeof_type(T(I), a[0]->elem);
         break;
     case BK_NDIMS:
         if (n == 1 && ty_is_array(a[0]))
@@ -770,11 +813,14 @@ static const Type *infer_builtin(Infer *I, IrInst *in, const struct BuiltinSpec 
         }
         break;
     case BK_RANGE:
-        if (n == 2 && all_int(a, 2))
-            return ty_range(T(I), 0);
-        if (n == 3 && all_int(a, 3)) {
-            in->builtin = BI_STEPRANGE;
-            return ty_range(T(I), 1);
+        /* a:b and a:s:b are ranges of promote_type(a, b) (Julia's (:)); Bool ends make Int64 */
+        if ((n == 2 || n == 3) && all_int(a, n)) {
+            const Type *e = ty_promote(T(I), a[0], a[n - 1]);
+            if (e->kind == TY_BOOL)
+                e = prim(I, TY_INT64);
+            if (n == 3)
+                in->builtin = BI_STEPRANGE;
+            return ty_range_of(T(I), e, n == 3);
         }
         break;
     case BK_RANGEFN:
@@ -792,6 +838,18 @@ static const Type *infer_builtin(Infer *I, IrInst *in, const struct BuiltinSpec 
             err(I, in->loc, "a for loop iterates over a range (a:b, a:s:b, axes(A, d), eachindex(A)); got %s",
                 tname(I, a[0]));
             return NULL;
+        }
+        break;
+    case BK_ITERVAL:
+        /* the loop variable: the Int64 counter as the range's element type (exact) */
+        if (n == 2 && a[1]->kind == TY_RANGE) {
+            if (a[1]->elem == a[0]) {
+                in->builtin = BI_UPLUS;
+                in->optype = NULL;
+            } else {
+                in->optype = a[1]->elem;
+            }
+            return a[1]->elem;
         }
         break;
     case BK_INDEX3:
@@ -880,9 +938,41 @@ static const Type *infer_builtin(Infer *I, IrInst *in, const struct BuiltinSpec 
 
 /* ---- names ---- */
 
+/* The integer value of a `where` parameter used as a dimension count
+ * (N in A::AbstractArray{T,N}), read off the argument it describes; -1 if none. */
+static int64_t tvar_ndims(Infer *I, const char *name)
+{
+    Method *m = I->spec->method;
+    for (int i = 0; i < m->nparams; i++) {
+        const Node *te = m->params[i].type_expr;
+        if (te && te->kind == AST_CURLY && te->nkids > 2 && te->kids[2]->kind == AST_IDENT &&
+            strcmp(te->kids[2]->name, name) == 0 && ty_is_array(I->spec->argtypes[i]))
+            return I->spec->argtypes[i]->ndims;
+    }
+    return -1;
+}
+
 static const Type *infer_name(Infer *I, IrInst *in)
 {
     const char *name = in->name;
+    Method *m = I->spec->method;
+    for (int i = 0; i < m->ntvars; i++) {
+        if (strcmp(m->tvars[i], name) != 0)
+            continue;
+        /* a `where` parameter used as a value: its type (T in zero(T)) or its integer (N) */
+        if (I->spec->tvals[i])
+            return ty_typeof_type(T(I), I->spec->tvals[i]);
+        int64_t nd = tvar_ndims(I, name);
+        if (nd >= 0) {
+            in->op = IR_CONST; /* typed IR is per specialisation: N is a constant here */
+            in->lit = LIT_INT64;
+            in->ival = nd;
+            in->name = NULL;
+            return prim(I, TY_INT64);
+        }
+        err(I, in->loc, "the `where` parameter `%s` has no value for this call", name);
+        return NULL;
+    }
     if (fe_find_func(I->c->mod, name))
         return ty_function(T(I), name);
     if (builtin_lookup(name))
@@ -927,11 +1017,34 @@ static const Type *const_type(Infer *I, IrInst *in)
 
 /* ---- calls ---- */
 
+/* π meeting a Float32 in a built-in call becomes Float32(π), as Julia's
+ * Irrational promotes to the float type it meets (π * 2f0 is a Float32). */
+static void narrow_irrationals(Infer *I, IrInst *in, const Type *ft)
+{
+    if (ft->kind != TY_FUNCTION || in->nargs < 3 || fe_find_func(I->c->mod, ft->name))
+        return;
+    bool f32 = false;
+    for (int i = 1; i < in->nargs; i++)
+        if (I->f->insts[in->args[i]].type->kind == TY_FLOAT32)
+            f32 = true;
+    if (!f32)
+        return;
+    for (int i = 1; i < in->nargs; i++) {
+        IrInst *k = &I->f->insts[in->args[i]];
+        if (k->op == IR_CONST && (k->flags & IRF_IRRATIONAL) && k->lit == LIT_FLOAT64) {
+            k->lit = LIT_FLOAT32;
+            k->type = prim(I, TY_FLOAT32);
+            I->changed = true;
+        }
+    }
+}
+
 static const Type *infer_call(Infer *I, IrInst *in)
 {
     const Type *ft = I->f->insts[in->args[0]].type;
     int n = in->nargs - 1;
     const Type *a[64];
+    narrow_irrationals(I, in, ft);
     for (int i = 0; i < n; i++) {
         a[i] = I->f->insts[in->args[i + 1]].type;
         if (a[i]->kind == TY_ANY) {
@@ -1023,8 +1136,16 @@ static const Type *infer_inst(Infer *I, IrInst *in)
     case IR_NAME: return infer_name(I, in);
     case IR_SLOT: {
         IrSlot *s = &f->slots[in->slot];
-        if (!s->type && I->report)
-            err(I, in->loc, "UndefVarError: `%s` not defined", s->name);
+        if (!s->type && I->report) {
+            /* a variable whose assignment failed was reported there; only a name never assigned is undefined */
+            bool assigned = false;
+            for (int k = 0; k < f->ninsts && !assigned; k++)
+                assigned = f->insts[k].op == IR_ASSIGN && f->insts[k].slot == in->slot && I->reach[k];
+            if (assigned)
+                I->failed = true;
+            else
+                err(I, in->loc, "UndefVarError: `%s` not defined", var_name(I, s->name));
+        }
         return s->type;
     }
     case IR_ASSIGN: {
@@ -1042,11 +1163,12 @@ static const Type *infer_inst(Infer *I, IrInst *in)
             } else {
                 I->failed = true;
                 if (I->report) {
+                    const char *v = var_name(I, s->name);
                     diag_error(I->c->diags, in->loc,
-                               "variable `%s` is %s here but %s elsewhere; a kernel variable must keep one concrete "
-                               "type (Julia would box it, a GPU cannot)",
-                               s->name, tname(I, t), tname(I, s->type));
-                    diag_note(I->c->diags, s->loc, "`%s` is first assigned a %s here", s->name, tname(I, s->type));
+                               "variable `%s` has type %s here but %s at %d:%d, and both reach one use; a kernel "
+                               "variable must keep one concrete type (Julia would box it, a GPU cannot)",
+                               v, tname(I, t), tname(I, s->type), s->loc.line, s->loc.col);
+                    diag_note(I->c->diags, s->loc, "`%s` has type %s here", v, tname(I, s->type));
                 }
             }
         }
@@ -1088,6 +1210,52 @@ static const Type *infer_inst(Infer *I, IrInst *in)
     }
 }
 
+/* Drop unreachable code from a typed function: what no path reaches is not
+ * printed (as @code_typed leaves it out) nor compiled. Value ids are
+ * renumbered; an unreachable value a reachable one uses (none in lowered
+ * code, but kept to be safe) stays, typed Nothing. */
+static void drop_unreachable(FeCompilation *c, IrFunc *f, const bool *reach)
+{
+    int n = f->ninsts;
+    bool *keep = calloc((size_t)n + 1, 1);
+    int *map = calloc((size_t)n + 1, sizeof(int));
+    if (!keep || !map) {
+        free(keep);
+        free(map);
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        keep[i] = reach[i];
+    for (int i = n - 1; i >= 0; i--)
+        for (int k = 0; keep[i] && k < f->insts[i].nargs; k++)
+            keep[f->insts[i].args[k]] = true;
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (!keep[i])
+            continue;
+        map[i] = m;
+        if (!reach[i]) {
+            f->insts[i].type = ty_prim(c->types, TY_NOTHING);
+            f->insts[i].flags |= IRF_DEAD;
+        }
+        f->insts[m++] = f->insts[i];
+    }
+    for (int i = 0; i < m; i++) {
+        IrInst *in = &f->insts[i];
+        if (in->nargs) {
+            int *args = arena_alloc(&c->arena, sizeof(int) * (size_t)in->nargs);
+            if (!args)
+                break;
+            for (int k = 0; k < in->nargs; k++)
+                args[k] = map[in->args[k]];
+            in->args = args;
+        }
+    }
+    f->ninsts = m;
+    free(keep);
+    free(map);
+}
+
 static bool infer_body(FeCompilation *c, Spec *s)
 {
     Method *m = s->method;
@@ -1101,8 +1269,10 @@ static bool infer_body(FeCompilation *c, Spec *s)
     bool *reach = arena_alloc(&c->arena, (size_t)lf->ninsts + 1);
     if (!f->insts || !f->slots || !reach)
         return false;
-    memcpy(f->insts, lf->insts, sizeof(IrInst) * (size_t)lf->ninsts);
-    memcpy(f->slots, lf->slots, sizeof(IrSlot) * (size_t)lf->nslots);
+    if (lf->ninsts) /* memcpy from NULL is undefined even for 0 bytes */
+        memcpy(f->insts, lf->insts, sizeof(IrInst) * (size_t)lf->ninsts);
+    if (lf->nslots)
+        memcpy(f->slots, lf->slots, sizeof(IrSlot) * (size_t)lf->nslots);
     f->cap = lf->ninsts;
     f->slotcap = lf->nslots;
     f->typed = true;
@@ -1147,13 +1317,8 @@ static bool infer_body(FeCompilation *c, Spec *s)
                 in->type = t;
         }
     }
-    /* unreachable code gets a type so printing and code generation see a complete function */
-    for (int i = 0; i < f->ninsts; i++)
-        if (!reach[i] && f->insts[i].op != IR_LABEL && f->insts[i].op != IR_GOTO && f->insts[i].op != IR_GOTOIFNOT &&
-            f->insts[i].op != IR_RETURN && f->insts[i].op != IR_ASSIGN) {
-            f->insts[i].type = ty_prim(c->types, TY_NOTHING);
-            f->insts[i].flags |= IRF_DEAD;
-        }
+    /* unreachable code (after return, break, continue) is dropped: it is neither printed nor compiled */
+    drop_unreachable(c, f, reach);
     if (!s->rettype)
         s->rettype = ty_prim(c->types, TY_NOTHING); /* never returns normally */
     return c->diags->nerrors == before && !I.failed;

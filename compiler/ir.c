@@ -94,13 +94,31 @@ static void print_const(StrBuf *sb, const IrInst *in)
 {
     switch (in->lit) {
     case LIT_NONE: sb_puts(sb, in->name ? in->name : "nothing"); break;
-    case LIT_FLOAT32: sb_printf(sb, "%.9gf0", in->fval); break;
+    case LIT_FLOAT32:
     case LIT_FLOAT64: {
+        /* the shortest digits that read back to the same value, as Julia prints floats */
         char buf[64];
-        snprintf(buf, sizeof buf, "%.17g", in->fval);
-        sb_puts(sb, buf);
-        if (!strpbrk(buf, ".eEn"))
-            sb_puts(sb, ".0");
+        bool f32 = in->lit == LIT_FLOAT32;
+        for (int prec = f32 ? 6 : 15; prec <= 17; prec++) {
+            snprintf(buf, sizeof buf, "%.*g", prec, in->fval);
+            double back = strtod(buf, NULL);
+            if (f32 ? (float)back == (float)in->fval : back == in->fval)
+                break;
+        }
+        if (f32) {
+            /* 1.5f0 style: Julia writes the exponent after f */
+            char *e = strchr(buf, 'e');
+            if (e) {
+                *e = 0;
+                sb_printf(sb, "%sf%d", buf, atoi(e + 1));
+            } else {
+                sb_printf(sb, "%sf0", buf);
+            }
+        } else {
+            sb_puts(sb, buf);
+            if (!strpbrk(buf, ".eEn"))
+                sb_puts(sb, ".0");
+        }
         break;
     }
     case LIT_UINT8: case LIT_UINT16: case LIT_UINT32: case LIT_UINT64:
@@ -138,6 +156,39 @@ void ir_print(StrBuf *sb, const IrFunc *f)
     for (int i = 0; i < f->ninsts; i++)
         if (f->insts[i].op == IR_CALL || f->insts[i].op == IR_GETFIELD || f->insts[i].op == IR_TUPLE)
             num[i] = ++k;
+    /* Labels print as L1, L2, ... in order of appearance; a run of adjacent labels
+     * is one place (printed once), and a label no goto names is not printed. */
+    int *rep = calloc((size_t)f->nlabels + 1, sizeof(int));   /* label -> first label of its run */
+    int *lnum = calloc((size_t)f->nlabels + 1, sizeof(int));  /* representative -> printed number */
+    if (!rep || !lnum) {
+        free(num);
+        free(rep);
+        free(lnum);
+        sb->failed = true;
+        return;
+    }
+    for (int i = 0, run = -1; i < f->ninsts; i++) {
+        const IrInst *in = &f->insts[i];
+        if (in->op == IR_LABEL && in->label >= 0 && in->label < f->nlabels) {
+            if (run < 0)
+                run = in->label;
+            rep[in->label] = run;
+        } else if (!ir_inline(in)) {
+            run = -1;
+        }
+    }
+    for (int i = 0; i < f->ninsts; i++) {
+        const IrInst *in = &f->insts[i];
+        if ((in->op == IR_GOTO || in->op == IR_GOTOIFNOT) && in->label >= 0 && in->label < f->nlabels)
+            lnum[rep[in->label]] = -1; /* named by a goto */
+    }
+    int nl = 0;
+    for (int i = 0; i < f->ninsts; i++) {
+        const IrInst *in = &f->insts[i];
+        if (in->op == IR_LABEL && in->label >= 0 && in->label < f->nlabels && rep[in->label] == in->label &&
+            lnum[in->label] == -1)
+            lnum[in->label] = ++nl;
+    }
     sb_printf(sb, "%s(", f->name);
     for (int i = 0; i < f->nparams; i++) {
         sb_printf(sb, "%s%s", i ? ", " : "", f->slots[i].name);
@@ -157,7 +208,9 @@ void ir_print(StrBuf *sb, const IrFunc *f)
             continue;
         size_t start = sb->len;
         if (in->op == IR_LABEL) {
-            sb_printf(sb, "  L%d:", in->label);
+            if (in->label < 0 || in->label >= f->nlabels || rep[in->label] != in->label || lnum[in->label] <= 0)
+                continue;
+            sb_printf(sb, "  L%d:", lnum[in->label]);
         } else {
             char nb[16] = "";
             if (in->op == IR_CALL || in->op == IR_GETFIELD || in->op == IR_TUPLE)
@@ -171,6 +224,8 @@ void ir_print(StrBuf *sb, const IrFunc *f)
             break;
         case IR_CALL: {
             sb_puts(sb, "= ");
+            if (in->flags & IRF_INBOUNDS)
+                sb_puts(sb, "@inbounds ");
             if (in->callee) {
                 sb_printf(sb, "invoke %s", in->callee->method->name);
             } else {
@@ -183,8 +238,6 @@ void ir_print(StrBuf *sb, const IrFunc *f)
                 print_value(sb, f, num, in->args[a]);
             }
             sb_puts(sb, ")");
-            if (in->flags & IRF_INBOUNDS)
-                sb_puts(sb, " @inbounds");
             break;
         }
         case IR_GETFIELD:
@@ -202,10 +255,11 @@ void ir_print(StrBuf *sb, const IrFunc *f)
             sb_puts(sb, in->nargs == 1 ? ",)" : ")");
             break;
         case IR_GOTO:
-            sb_printf(sb, "  goto L%d", in->label);
+            sb_printf(sb, "  goto L%d", in->label >= 0 && in->label < f->nlabels ? lnum[rep[in->label]] : in->label);
             break;
         case IR_GOTOIFNOT:
-            sb_printf(sb, "  goto L%d if not ", in->label);
+            sb_printf(sb, "  goto L%d if not ",
+                      in->label >= 0 && in->label < f->nlabels ? lnum[rep[in->label]] : in->label);
             print_value(sb, f, num, in->args[0]);
             break;
         case IR_RETURN:
@@ -224,13 +278,17 @@ void ir_print(StrBuf *sb, const IrFunc *f)
             ty_print(sb, in->type);
         }
         if (in->op != IR_LABEL && in->loc.line != lastline) {
-            size_t w = sb->len - start;
+            size_t w = 0; /* columns, not bytes: ÷ and ≤ are one column each */
+            for (size_t b = start; b < sb->len && sb->data; b++)
+                w += ((unsigned char)sb->data[b] & 0xc0) != 0x80;
             sb_printf(sb, "%*s# line %d", w < 44 ? (int)(44 - w) : 1, "", in->loc.line);
             lastline = in->loc.line;
         }
         sb_puts(sb, "\n");
     }
     free(num);
+    free(rep);
+    free(lnum);
 }
 
 bool ir_verify(const IrFunc *f, Diags *d)

@@ -34,6 +34,7 @@ enum {
     IRF_INBOUNDS = 1, /* inside @inbounds: no bounds check */
     IRF_DEAD = 2,     /* typed IR: unreachable */
     IRF_FAILED = 4,   /* typed IR: inference already reported this call's error */
+    IRF_IRRATIONAL = 8, /* IR_CONST: π, a Float64 literal that takes the float type it meets (Irrational) */
 };
 
 typedef struct Spec Spec;

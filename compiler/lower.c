@@ -24,6 +24,11 @@ typedef struct Lower {
     int inbounds;
     int ntemps;
     int depth;
+    bool dead;          /* after return/break/continue: the next instruction is unreachable */
+    struct {            /* A[...] being lowered, innermost last: what `end` means in its indices */
+        int array, dim, nidx;
+    } ends[32];
+    int nends;
 } Lower;
 
 static int lower_expr(Lower *L, Node *n);
@@ -51,7 +56,20 @@ static int temp_slot(Lower *L, const char *what, SrcLoc loc)
     return ir_new_slot(L->a, L->f, arena_printf(L->a, "#%s%d", what, ++L->ntemps), loc);
 }
 
-static int emit(Lower *L, IrOp op, SrcLoc loc) { return ir_emit(L->a, L->f, op, loc); }
+/* Code after return/break/continue is unreachable: it starts a block of its
+ * own (a label nothing jumps to), emitted only when such code exists, so a
+ * body ending in `return` ends there. */
+static int emit(Lower *L, IrOp op, SrcLoc loc)
+{
+    if (L->dead && op != IR_LABEL) {
+        L->dead = false;
+        int k = ir_emit(L->a, L->f, IR_LABEL, loc);
+        L->f->insts[k].label = ir_new_label(L->f);
+    }
+    if (op == IR_LABEL)
+        L->dead = false;
+    return ir_emit(L->a, L->f, op, loc);
+}
 
 static int emit_const_int(Lower *L, int64_t v, SrcLoc loc)
 {
@@ -125,6 +143,8 @@ static void emit_label(Lower *L, int label, SrcLoc loc)
 
 static void emit_goto(Lower *L, int label, SrcLoc loc)
 {
+    if (L->dead) /* an unreachable jump: leave it out */
+        return;
     int k = emit(L, IR_GOTO, loc);
     L->f->insts[k].label = label;
 }
@@ -181,10 +201,8 @@ static void collect_lhs(Lower *L, Node *lhs)
     if (!lhs)
         return;
     if (lhs->kind == AST_IDENT) {
-        if (fe_find_const(L->mod, lhs->name)) {
-            diag_error(L->d, lhs->loc, "cannot assign a value to the constant `%s`", lhs->name);
-            return;
-        }
+        /* as in Julia, assigning a name inside a function makes it local, even one that names a
+         * global constant (function bodies are hard scope); the constant stays as it is */
         if (find_slot(L, lhs->name) < 0) {
             int s = add_slot(L, lhs->name, lhs->loc);
             (void)s;
@@ -219,12 +237,35 @@ static int lower_literal(Lower *L, Node *n)
     return k;
 }
 
+/* `end` in A[..., end, ...]: lastindex(A) with one index, size(A, d) with several. */
+static int lower_end(Lower *L, Node *n)
+{
+    int a = L->ends[L->nends - 1].array;
+    if (L->ends[L->nends - 1].nidx == 1)
+        return call_named(L, "length", n->loc, &a, 1);
+    int args[2] = {a, emit_const_int(L, L->ends[L->nends - 1].dim, n->loc)};
+    return call_named(L, "size", n->loc, args, 2);
+}
+
 static int lower_ident(Lower *L, Node *n)
 {
     if (!n->qual) {
         int s = find_slot(L, n->name);
         if (s >= 0)
             return emit_slot_read(L, s, n->loc);
+        if (L->nends && strcmp(n->name, "end") == 0)
+            return lower_end(L, n);
+        if (L->nends && strcmp(n->name, "begin") == 0)
+            return emit_const_int(L, 1, n->loc);
+        if ((strcmp(n->name, "π") == 0 || strcmp(n->name, "pi") == 0) && !fe_find_const(L->mod, n->name) &&
+            !fe_find_func(L->mod, n->name)) {
+            /* Irrational: a Float64 that inference narrows to the float type it meets */
+            int k = emit(L, IR_CONST, n->loc);
+            L->f->insts[k].lit = LIT_FLOAT64;
+            L->f->insts[k].fval = 3.14159265358979323846;
+            L->f->insts[k].flags |= IRF_IRRATIONAL;
+            return k;
+        }
         ConstDef *c = fe_find_const(L->mod, n->name);
         if (c) {
             if (++L->depth > 64) {
@@ -312,6 +353,27 @@ static int lower_args(Lower *L, Node **kids, int n, int *out, int max)
     return n;
 }
 
+/* The indices of A[i, j, ...] (kids[1..] of an AST_REF) with `end` bound to A. */
+static int lower_indices(Lower *L, Node *ref, int array, int *out, int max)
+{
+    int n = ref->nkids - 1;
+    if (n > max) {
+        diag_error(L->d, ref->kids[max + 1]->loc, "too many indices (at most %d)", max);
+        n = max;
+    }
+    bool push = L->nends < JK_ARRAY_LEN(L->ends);
+    if (push)
+        L->ends[L->nends++] = (typeof(L->ends[0])){array, 0, n};
+    for (int i = 0; i < n; i++) {
+        if (push)
+            L->ends[L->nends - 1].dim = i + 1;
+        out[i] = lower_expr(L, ref->kids[i + 1]);
+    }
+    if (push)
+        L->nends--;
+    return n;
+}
+
 static int lower_call(Lower *L, Node *n)
 {
     Node *callee = n->kids[0];
@@ -359,7 +421,8 @@ static int lower_atomic(Lower *L, Node *n)
         return emit_named(L, "nothing", n->loc);
     }
     int args[64];
-    int na = lower_args(L, ref->kids, ref->nkids, args, 60);
+    args[0] = lower_expr(L, ref->kids[0]);
+    int na = 1 + lower_indices(L, ref, args[0], args + 1, 59);
     args[na++] = lower_expr(L, val);
     return call_named(L, fn, n->loc, args, na);
 }
@@ -406,9 +469,7 @@ static void lower_setindex(Lower *L, Node *ref, int value, SrcLoc loc)
     int args[64];
     args[0] = lower_expr(L, ref->kids[0]);
     args[1] = value;
-    int na = 2;
-    for (int i = 1; i < ref->nkids && na < 62; i++)
-        args[na++] = lower_expr(L, ref->kids[i]);
+    int na = 2 + lower_indices(L, ref, args[0], args + 2, 60);
     call_named(L, "setindex!", loc, args, na);
 }
 
@@ -417,9 +478,8 @@ static void lower_assign_to(Lower *L, Node *lhs, int value, SrcLoc loc)
     switch (lhs->kind) {
     case AST_IDENT: {
         int s = find_slot(L, lhs->name);
-        if (s < 0) { /* a constant: reported while collecting locals */
+        if (s < 0) /* not collected (an error reported elsewhere) */
             return;
-        }
         emit_assign(L, s, value, loc);
         return;
     }
@@ -470,7 +530,7 @@ static int lower_opassign(Lower *L, Node *n)
     if (lhs->kind == AST_REF) {
         int idx[64];
         int arr = lower_expr(L, lhs->kids[0]);
-        int ni = lower_args(L, lhs->kids + 1, lhs->nkids - 1, idx + 1, 60);
+        int ni = lower_indices(L, lhs, arr, idx + 1, 60);
         idx[0] = arr;
         int old = call_named(L, "getindex", lhs->loc, idx, ni + 1);
         int ops[2] = {old, lower_expr(L, n->kids[1])};
@@ -494,6 +554,7 @@ static int lower_opassign(Lower *L, Node *n)
 }
 
 static int lower_block_value(Lower *L, Node *n);
+static int block_value(Lower *L, Node *n);
 
 static int lower_expr(Lower *L, Node *n)
 {
@@ -539,7 +600,7 @@ static int lower_expr(Lower *L, Node *n)
     case AST_REF: {
         int args[64];
         args[0] = lower_expr(L, n->kids[0]);
-        int na = lower_args(L, n->kids + 1, n->nkids - 1, args + 1, 60);
+        int na = lower_indices(L, n, args[0], args + 1, 60);
         v = call_named(L, "getindex", n->loc, args, na + 1);
         break;
     }
@@ -578,7 +639,7 @@ static int lower_expr(Lower *L, Node *n)
         break;
     case AST_BLOCK:
     case AST_IF:
-        v = lower_block_value(L, n);
+        v = block_value(L, n);
         break;
     default:
         lower_stmt(L, n);
@@ -618,7 +679,9 @@ static void lower_for(Lower *L, Node *n)
     emit_assign(L, cnt, call_named(L, "first", loc, &rv, 1), loc);
     emit_assign(L, stop, call_named(L, "last", loc, &rv, 1), loc);
     emit_label(L, ltop, loc);
-    lower_assign_to(L, var, emit_slot_read(L, cnt, loc), loc);
+    /* the counter is an Int64; the variable takes the range's element type */
+    int it[2] = {emit_slot_read(L, cnt, loc), emit_slot_read(L, r, loc)};
+    lower_assign_to(L, var, call_named(L, "#iterval", loc, it, 2), loc);
     if (L->nloops == JK_ARRAY_LEN(L->loops)) {
         diag_error(L->d, loc, "loops nested too deeply");
         return;
@@ -658,16 +721,20 @@ static void lower_if(Lower *L, Node *n, int result_slot)
 {
     int lelse = ir_new_label(L->f), lend = ir_new_label(L->f);
     emit_gotoifnot(L, lower_expr(L, n->kids[0]), lelse, n->loc);
-    if (result_slot >= 0)
-        emit_assign(L, result_slot, lower_block_value(L, n->kids[1]), n->loc);
-    else
+    if (result_slot >= 0) {
+        int v = lower_block_value(L, n->kids[1]);
+        if (v >= 0)
+            emit_assign(L, result_slot, v, n->loc);
+    } else
         lower_body(L, n->kids[1]);
     emit_goto(L, lend, n->loc);
     emit_label(L, lelse, n->loc);
     Node *e = n->nkids > 2 ? n->kids[2] : NULL;
-    if (result_slot >= 0)
-        emit_assign(L, result_slot, e ? lower_block_value(L, e) : emit_named(L, "nothing", n->loc), n->loc);
-    else if (e && e->kind == AST_IF)
+    if (result_slot >= 0) {
+        int v = e ? lower_block_value(L, e) : emit_named(L, "nothing", n->loc);
+        if (v >= 0)
+            emit_assign(L, result_slot, v, n->loc);
+    } else if (e && e->kind == AST_IF)
         lower_if(L, e, -1);
     else
         lower_body(L, e);
@@ -690,7 +757,19 @@ static int lower_block_value(Lower *L, Node *n)
         return emit_named(L, "nothing", n->loc);
     for (int i = 0; i < n->nkids - 1; i++)
         lower_stmt(L, n->kids[i]);
-    return lower_expr(L, n->kids[n->nkids - 1]);
+    Node *last = n->kids[n->nkids - 1];
+    if (last->kind == AST_RETURN || last->kind == AST_BREAK || last->kind == AST_CONTINUE) {
+        lower_stmt(L, last);
+        return -1; /* no value: control does not reach the end of the block */
+    }
+    return lower_expr(L, last);
+}
+
+/* A block's value, or `nothing` where the block always jumps away. */
+static int block_value(Lower *L, Node *n)
+{
+    int v = lower_block_value(L, n);
+    return v >= 0 ? v : emit_named(L, "nothing", n ? n->loc : L->f->loc);
 }
 
 static void lower_stmt(Lower *L, Node *n)
@@ -717,15 +796,14 @@ static void lower_stmt(Lower *L, Node *n)
             break;
         }
         emit_goto(L, n->kind == AST_BREAK ? L->loops[L->nloops - 1].brk : L->loops[L->nloops - 1].cont, n->loc);
-        /* code after a jump is unreachable; give it a label of its own */
-        emit_label(L, ir_new_label(L->f), n->loc);
+        L->dead = true;
         break;
     case AST_RETURN: {
         int v = n->nkids && n->kids[0] ? lower_expr(L, n->kids[0]) : -1;
         int k = emit(L, IR_RETURN, n->loc);
         if (v >= 0)
             ir_set_args(L->a, L->f, k, &v, 1);
-        emit_label(L, ir_new_label(L->f), n->loc);
+        L->dead = true;
         break;
     }
     case AST_LOCAL:
@@ -753,6 +831,232 @@ static void lower_stmt(Lower *L, Node *n)
     }
 }
 
+/* ---- splitting variables (Julia's slot2ssa in spirit) ----
+ * A variable assigned values of different types in sequence (x = 1;
+ * x = Float32(x)) is fine in Julia: only where two assignments reach one use
+ * must they agree. So each slot is split into webs: the assignments that
+ * reach a common use (reaching definitions over the flat IR) are joined, and
+ * every web beyond the first becomes a slot of its own, printed `x@_N` as
+ * Julia prints slots that share a name. Inference then types each web alone. */
+
+typedef struct Split {
+    int nblocks;
+    int *block_of;   /* instruction -> block */
+    int *first;      /* block -> first instruction */
+    int *succ;       /* block -> up to two successors (-1 = none) */
+    int ndefs;       /* parameter entry definitions first, then one per IR_ASSIGN */
+    int *def_slot;
+    int *def_inst;   /* -1 for a parameter's entry definition */
+    int *inst_def;   /* IR_ASSIGN instruction -> its definition */
+    int *parent;     /* union-find over definitions */
+    uint64_t *in;    /* nblocks * words: definitions reaching each block's start */
+    int words;
+} Split;
+
+static int uf_find(int *p, int x)
+{
+    while (p[x] != x) {
+        p[x] = p[p[x]];
+        x = p[x];
+    }
+    return x;
+}
+
+static void uf_union(int *p, int a, int b)
+{
+    a = uf_find(p, a);
+    b = uf_find(p, b);
+    if (a != b)
+        p[a > b ? a : b] = a < b ? a : b; /* the earliest definition is the root */
+}
+
+/* Apply instruction i to the set of reaching definitions. */
+static void rd_step(const Split *S, const IrFunc *f, int i, uint64_t *set)
+{
+    const IrInst *in = &f->insts[i];
+    if (in->op != IR_ASSIGN)
+        return;
+    for (int d = 0; d < S->ndefs; d++)
+        if (S->def_slot[d] == in->slot)
+            set[d / 64] &= ~(1ULL << (d % 64));
+    int d = S->inst_def[i];
+    set[d / 64] |= 1ULL << (d % 64);
+}
+
+static void split_slots(Lower *L)
+{
+    IrFunc *f = L->f;
+    Arena *a = L->a;
+    int n = f->ninsts;
+    if (!n || a->failed)
+        return;
+    Split S = {0};
+    S.block_of = arena_alloc(a, sizeof(int) * (size_t)n);
+    S.first = arena_alloc(a, sizeof(int) * (size_t)(n + 1));
+    S.inst_def = arena_alloc(a, sizeof(int) * (size_t)n);
+    int *label_block = arena_alloc(a, sizeof(int) * (size_t)(f->nlabels + 1));
+    if (!S.block_of || !S.first || !S.inst_def || !label_block)
+        return;
+    /* blocks: a label starts one, a jump or return ends one */
+    for (int i = 0; i < n; i++) {
+        const IrInst *in = &f->insts[i];
+        bool starts = i == 0 || in->op == IR_LABEL || f->insts[i - 1].op == IR_GOTO ||
+                      f->insts[i - 1].op == IR_GOTOIFNOT || f->insts[i - 1].op == IR_RETURN;
+        if (starts)
+            S.first[S.nblocks++] = i;
+        S.block_of[i] = S.nblocks - 1;
+        if (in->op == IR_LABEL)
+            label_block[in->label] = S.nblocks - 1;
+    }
+    S.first[S.nblocks] = n;
+    S.succ = arena_alloc(a, sizeof(int) * 2 * (size_t)S.nblocks);
+    if (!S.succ)
+        return;
+    for (int b = 0; b < S.nblocks; b++) {
+        const IrInst *last = &f->insts[S.first[b + 1] - 1];
+        int next = b + 1 < S.nblocks ? b + 1 : -1;
+        S.succ[2 * b] = S.succ[2 * b + 1] = -1;
+        if (last->op == IR_GOTO)
+            S.succ[2 * b] = label_block[last->label];
+        else if (last->op == IR_GOTOIFNOT) {
+            S.succ[2 * b] = label_block[last->label];
+            S.succ[2 * b + 1] = next;
+        } else if (last->op != IR_RETURN)
+            S.succ[2 * b] = next;
+    }
+    /* definitions */
+    S.ndefs = f->nparams;
+    for (int i = 0; i < n; i++)
+        if (f->insts[i].op == IR_ASSIGN)
+            S.ndefs++;
+    S.def_slot = arena_alloc(a, sizeof(int) * (size_t)(S.ndefs + 1));
+    S.def_inst = arena_alloc(a, sizeof(int) * (size_t)(S.ndefs + 1));
+    S.parent = arena_alloc(a, sizeof(int) * (size_t)(S.ndefs + 1));
+    S.words = (S.ndefs + 63) / 64 + 1;
+    S.in = arena_alloc(a, sizeof(uint64_t) * (size_t)S.words * (size_t)(S.nblocks + 1));
+    uint64_t *cur = arena_alloc(a, sizeof(uint64_t) * (size_t)S.words);
+    if (!S.def_slot || !S.def_inst || !S.parent || !S.in || !cur)
+        return;
+    int d = 0;
+    for (; d < f->nparams; d++) {
+        S.def_slot[d] = d;
+        S.def_inst[d] = -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (f->insts[i].op == IR_ASSIGN) {
+            S.def_slot[d] = f->insts[i].slot;
+            S.def_inst[d] = i;
+            S.inst_def[i] = d++;
+        }
+    for (d = 0; d < S.ndefs; d++)
+        S.parent[d] = d;
+    /* reaching definitions to a fixed point */
+    for (d = 0; d < f->nparams; d++)
+        S.in[d / 64] |= 1ULL << (d % 64);
+    bool changed = true;
+    for (int iter = 0; changed && iter < 4 * S.nblocks + 8; iter++) {
+        changed = false;
+        for (int b = 0; b < S.nblocks; b++) {
+            memcpy(cur, S.in + (size_t)b * S.words, sizeof(uint64_t) * (size_t)S.words);
+            for (int i = S.first[b]; i < S.first[b + 1]; i++)
+                rd_step(&S, f, i, cur);
+            for (int k = 0; k < 2; k++) {
+                int s = S.succ[2 * b + k];
+                if (s < 0)
+                    continue;
+                uint64_t *in = S.in + (size_t)s * S.words;
+                for (int w = 0; w < S.words; w++)
+                    if (cur[w] & ~in[w]) {
+                        in[w] |= cur[w];
+                        changed = true;
+                    }
+            }
+        }
+    }
+    /* join the definitions that reach each use; remember one for the use */
+    int *use_def = arena_alloc(a, sizeof(int) * (size_t)n);
+    if (!use_def)
+        return;
+    for (int b = 0; b < S.nblocks; b++) {
+        memcpy(cur, S.in + (size_t)b * S.words, sizeof(uint64_t) * (size_t)S.words);
+        for (int i = S.first[b]; i < S.first[b + 1]; i++) {
+            const IrInst *in = &f->insts[i];
+            use_def[i] = -1;
+            if (in->op == IR_SLOT)
+                for (d = 0; d < S.ndefs; d++)
+                    if (S.def_slot[d] == in->slot && (cur[d / 64] >> (d % 64) & 1)) {
+                        if (use_def[i] >= 0)
+                            uf_union(S.parent, use_def[i], d);
+                        else
+                            use_def[i] = d;
+                    }
+            rd_step(&S, f, i, cur);
+        }
+    }
+    /* a use no assignment reaches, in code that runs, reads a variable never defined */
+    bool *live = arena_alloc(a, (size_t)S.nblocks + 1);
+    int *work = arena_alloc(a, sizeof(int) * (size_t)(S.nblocks + 1));
+    if (!live || !work)
+        return;
+    int nw = 0;
+    live[0] = true;
+    work[nw++] = 0;
+    while (nw) {
+        int b = work[--nw];
+        for (int k = 0; k < 2; k++) {
+            int sb = S.succ[2 * b + k];
+            if (sb >= 0 && !live[sb]) {
+                live[sb] = true;
+                work[nw++] = sb;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        const IrInst *in = &f->insts[i];
+        if (in->op != IR_SLOT || use_def[i] >= 0 || !live[S.block_of[i]] || in->slot < f->nparams)
+            continue;
+        bool assigned = false;
+        for (d = f->nparams; d < S.ndefs && !assigned; d++)
+            assigned = S.def_slot[d] == in->slot;
+        if (assigned && f->slots[in->slot].name[0] != '#')
+            diag_error(L->d, in->loc, "UndefVarError: `%s` not defined (it is used before any assignment reaches it)",
+                       f->slots[in->slot].name);
+    }
+    /* one slot per web: the web of the earliest definition keeps the slot */
+    int *web_slot = arena_alloc(a, sizeof(int) * (size_t)(S.ndefs + 1));
+    int *slot_root = arena_alloc(a, sizeof(int) * (size_t)(f->nslots + 1));
+    if (!web_slot || !slot_root)
+        return;
+    int nslots = f->nslots;
+    for (int s = 0; s < nslots; s++)
+        slot_root[s] = -1;
+    for (d = 0; d < S.ndefs; d++) {
+        int r = uf_find(S.parent, d);
+        if (r != d)
+            continue;
+        int s = S.def_slot[d];
+        if (slot_root[s] < 0) {
+            slot_root[s] = d;
+            web_slot[d] = s;
+        } else {
+            IrSlot old = f->slots[s];
+            SrcLoc loc = S.def_inst[d] >= 0 ? f->insts[S.def_inst[d]].loc : old.loc;
+            int ns = ir_new_slot(a, f, arena_printf(a, "%s@_%d", old.name, f->nslots + 1), loc);
+            if (a->failed)
+                return;
+            f->slots[ns].decl_type = old.decl_type;
+            web_slot[d] = ns;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        IrInst *in = &f->insts[i];
+        if (in->op == IR_ASSIGN)
+            in->slot = web_slot[uf_find(S.parent, S.inst_def[i])];
+        else if (in->op == IR_SLOT && use_def[i] >= 0)
+            in->slot = web_slot[uf_find(S.parent, use_def[i])];
+    }
+}
+
 bool lower_method(FeModule *mod, Method *m, Diags *d)
 {
     int before = d->nerrors;
@@ -770,8 +1074,11 @@ bool lower_method(FeModule *mod, Method *m, Diags *d)
     L.f->nparams = m->nparams;
     collect_locals(&L, body);
     int v = lower_block_value(&L, body);
-    int k = emit(&L, IR_RETURN, m->def->loc);
-    ir_set_args(a, L.f, k, &v, 1);
+    if (v >= 0 && !L.dead) { /* the implicit return of the last value */
+        int k = emit(&L, IR_RETURN, m->def->loc);
+        ir_set_args(a, L.f, k, &v, 1);
+    }
+    split_slots(&L);
     m->lowered = L.f;
     if (a->failed) {
         diag_plain(d, DIAG_INTERNAL, "out of memory while lowering %s", m->name);

@@ -176,6 +176,8 @@ static _Noreturn void parse_extra_token(Parser *p, const Token *t)
         parse_unexpected(p, t);
     if (tok_kw(t, "end") || tok_kw(t, "else") || tok_kw(t, "elseif") || tok_op(t, ")") || tok_op(t, "]") || tok_op(t, "}"))
         parse_unexpected(p, t);
+    if (tok_op(t, "->"))
+        parse_fail_at(p, t->loc, "syntax: anonymous functions (->) are not supported in kernels; define a named function");
     parse_fail_at(p, t->loc, "syntax: extra token \"%s\" after end of expression", tok_desc(p, t));
 }
 

@@ -276,10 +276,62 @@ static long param_bytes(const char *ptx) {
     return total;
 }
 
+/* LLVM 19's NVPTX back end selects atomic loads and stores only when they
+ * are monotonic (it emits ld/st.volatile) and no `fence` instruction at all
+ * (clang's CUDA __threadfence_system() calls llvm.nvvm.membar.sys instead),
+ * so the exception record's release fence and release store of flag = 2
+ * (codegen.c) stop instruction selection ("Cannot select: AtomicStore /
+ * AtomicFence"). membar.sys (fence.sc.sys on sm_70+) then a monotonic store
+ * orders at least as strongly as a release store (C++'s fence-then-relaxed-
+ * store), and a monotonic load then membar.sys as an acquire load; so every
+ * fence becomes membar.sys and every stronger load or store that pair. Only
+ * the exception path has them: nothing changes on the hot path. */
+static void legalize_atomic_orderings(TargetCtx *tc) {
+    LLVMTypeRef vt = LLVMFunctionType(LLVMVoidTypeInContext(tc->llctx), NULL, 0, 0);
+    LLVMValueRef membar = NULL;
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(tc->llctx);
+    for (LLVMValueRef fn = LLVMGetFirstFunction(tc->mod); fn; fn = LLVMGetNextFunction(fn))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in;) {
+                LLVMValueRef next = LLVMGetNextInstruction(in);
+                LLVMOpcode op = LLVMGetInstructionOpcode(in);
+                bool fence_before = false, fence_after = false;
+                if (op == LLVMFence) {
+                    fence_before = true;
+                } else if (op == LLVMStore || op == LLVMLoad) {
+                    LLVMAtomicOrdering o = LLVMGetOrdering(in);
+                    if (o != LLVMAtomicOrderingNotAtomic && o != LLVMAtomicOrderingUnordered &&
+                        o != LLVMAtomicOrderingMonotonic) {
+                        LLVMSetOrdering(in, LLVMAtomicOrderingMonotonic);
+                        LLVMValueRef prev = LLVMGetPreviousInstruction(in);
+                        bool fenced = prev && (LLVMGetInstructionOpcode(prev) == LLVMFence ||
+                                               (membar && LLVMGetInstructionOpcode(prev) == LLVMCall &&
+                                                LLVMGetCalledValue(prev) == membar));
+                        fence_before = op == LLVMStore && !fenced;
+                        fence_after = op == LLVMLoad;
+                    }
+                }
+                if (fence_before || fence_after) {
+                    if (!membar) {
+                        membar = LLVMGetNamedFunction(tc->mod, "llvm.nvvm.membar.sys");
+                        if (!membar) membar = LLVMAddFunction(tc->mod, "llvm.nvvm.membar.sys", vt);
+                    }
+                    if (fence_after && next) LLVMPositionBuilderBefore(b, next);
+                    else if (fence_after) LLVMPositionBuilderAtEnd(b, bb);
+                    else LLVMPositionBuilderBefore(b, in);
+                    LLVMBuildCall2(b, vt, membar, NULL, 0, "");
+                }
+                if (op == LLVMFence) LLVMInstructionEraseFromParent(in);
+                in = next;
+            }
+    LLVMDisposeBuilder(b);
+}
+
 static bool nvptx_emit(TargetCtx *tc, CodeObject *out) {
     NvPriv *np = nv(tc);
     uint8_t *text;
     size_t n;
+    legalize_atomic_orderings(tc);
     if (!llvm_emit_to_memory(tc, LLVMAssemblyFile, &text, &n)) return false;
     char *copy = malloc(n + 1);
     if (!copy) {

@@ -114,6 +114,10 @@ const Type *ty_range(TypeTable *t, int step)
 {
     return intern(t, (Type){.kind = TY_RANGE, .elem = t->prims[TY_INT64], .step = step});
 }
+const Type *ty_range_of(TypeTable *t, const Type *elem, int step)
+{
+    return intern(t, (Type){.kind = TY_RANGE, .elem = elem, .step = step});
+}
 const Type *ty_function(TypeTable *t, const char *name)
 {
     return intern(t, (Type){.kind = TY_FUNCTION, .name = name});
@@ -160,7 +164,13 @@ void ty_print(StrBuf *sb, const Type *ty)
         sb_printf(sb, ", %d, %d}", ty->ndims, ty->kind == TY_ARRAY ? 1 : 3);
         return;
     case TY_RANGE:
-        sb_puts(sb, ty->step ? "StepRange{Int64, Int64}" : "UnitRange{Int64}");
+        sb_puts(sb, ty->step ? "StepRange{" : "UnitRange{");
+        ty_print(sb, ty->elem);
+        if (ty->step) {
+            sb_puts(sb, ", ");
+            ty_print(sb, ty->elem);
+        }
+        sb_puts(sb, "}");
         return;
     case TY_FUNCTION:
         sb_printf(sb, "typeof(%s)", ty->name);
@@ -261,9 +271,13 @@ bool ty_subtype(const Type *a, const Type *b)
     }
 }
 
-/* Julia's promotion of primitive numbers: floats win over integers (the
- * float type is kept); between floats the wider wins; between integers the
- * wider wins, and at equal width the unsigned one. Bool promotes to the other. */
+/* Julia's promotion of primitive numbers (promote_type): floats win over
+ * integers (the float type is kept); between floats the wider wins; between
+ * integers of one signedness the wider wins. Mixed signedness follows
+ * base/int.jl's promote_rule: UInt8/UInt16 with a signed type narrower than
+ * Int give Int64, else the signed type; UInt32 with Int8..Int32 gives Int64
+ * (UInt on a 32-bit host), with Int64 Int64; UInt64 with any signed type
+ * gives UInt64. Bool promotes to the other type. */
 const Type *ty_promote(TypeTable *t, const Type *a, const Type *b)
 {
     if (a == b)
@@ -280,10 +294,14 @@ const Type *ty_promote(TypeTable *t, const Type *a, const Type *b)
         return a;
     if (ty_is_float(b))
         return b;
-    if (a->bits != b->bits)
-        return a->bits > b->bits ? a : b;
-    return ty_is_signed(a) ? b : a;
-    (void)t;
+    if (ty_is_signed(a) == ty_is_signed(b))
+        return a->bits >= b->bits ? a : b;
+    const Type *s = ty_is_signed(a) ? a : b, *u = ty_is_signed(a) ? b : a;
+    if (u->bits == 64)
+        return u;
+    if (u->bits <= 16)
+        return s->bits < 64 ? t->prims[TY_INT64] : s;
+    return t->prims[TY_INT64]; /* UInt32 with Int8..Int64 */
 }
 
 int ty_arg_size(const Type *t)

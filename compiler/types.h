@@ -32,7 +32,7 @@ typedef enum TypeKind {
     TY_TUPLE,        /* Tuple{fields...} */
     TY_ARRAY,        /* a device array in global memory: elem, ndims (ROCDeviceArray{T,N,1}) */
     TY_LOCALARRAY,   /* a local-memory (LDS) array: elem, ndims (ROCDeviceArray{T,N,3}) */
-    TY_RANGE,        /* UnitRange{Int64} (step == 0 means unit) or StepRange{Int64,Int64}: .elem = Int64 */
+    TY_RANGE,        /* UnitRange{T} (step == 0 means unit) or StepRange{T,T}: .elem = T (an integer type) */
     TY_FUNCTION,     /* typeof(f) for a function f (user or built-in): .name */
     TY_TYPE,         /* Type{T}: the type of a type used as a value (Float32 in zero(Float32)): .elem = T */
     TY_DIM3,         /* (x=..., y=..., z=...) of Int64, what workitemIdx() and friends return */
@@ -72,6 +72,9 @@ const Type *ty_array(TypeTable *t, const Type *elem, int ndims);
 const Type *ty_localarray(TypeTable *t, const Type *elem, int ndims);
 const Type *ty_abstractarray(TypeTable *t, const Type *elem, int ndims); /* elem NULL / ndims -1: unconstrained */
 const Type *ty_range(TypeTable *t, int step);
+/* A range of another integer element type (UnitRange{Int32}); code generation
+ * keeps every range as three Int64s, the element type only types the values taken from it. */
+const Type *ty_range_of(TypeTable *t, const Type *elem, int step);
 const Type *ty_function(TypeTable *t, const char *name);
 const Type *ty_typeof_type(TypeTable *t, const Type *ty);   /* Type{ty} */
 const Type *ty_typevar(TypeTable *t, const char *name, const Type *bound);

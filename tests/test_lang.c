@@ -31,7 +31,8 @@
  *                                       (juke_typed) contains TEXT
  *   # expect error: MESSAGE             a compile error with exactly this message
  *   # expect error at: LINE:COL         ... at this place (applies to the
- *                                       error line above it)
+ *                                       error line above it); {file} in the
+ *                                       message stands for the file's path
  *       Errors are compared as a set: the file (its load, else its first run)
  *       must report exactly the expected errors, no more. Notes are not counted. */
 #include <ctype.h>
@@ -879,7 +880,21 @@ static void run_file(void **state)
             const char *m = t + 13;
             while (*m == ' ')
                 m++;
-            snprintf(ex[nex++].msg, sizeof ex[0].msg, "%s", m);
+            /* {file} stands for the path the file was loaded from */
+            char buf[sizeof ex[0].msg];
+            size_t k = 0;
+            for (const char *q = m; *q && k + 1 < sizeof buf; q++) {
+                if (strncmp(q, "{file}", 6) == 0) {
+                    k += (size_t)snprintf(buf + k, sizeof buf - k, "%s", path);
+                    if (k >= sizeof buf)
+                        k = sizeof buf - 1;
+                    q += 5;
+                } else {
+                    buf[k++] = *q;
+                }
+            }
+            buf[k] = 0;
+            snprintf(ex[nex++].msg, sizeof ex[0].msg, "%s", buf);
         }
     }
 

@@ -1,9 +1,9 @@
 # where-parameters, bounds, and array annotations.
 same(x::T, y::T) where {T} = 1
 same(x, y) = 2
-width(x::T) where {T<:Integer} = sizeof(T)
-width(x::T) where {T<:AbstractFloat} = -sizeof(T)
-total(v::AbstractVector{T}) where {T} = sum_it(v, zero(T))
+width(x::T) where {T<:Integer} = Int(T(2))
+width(x::T) where {T<:AbstractFloat} = -Int(T(8))
+total(v::AbstractArray{T}) where {T} = sum_it(v, zero(T))
 function sum_it(v, acc)
     for i in 1:length(v)
         acc += v[i]
@@ -15,7 +15,7 @@ shape(A::AbstractMatrix) = 2
 shape(A::AbstractVector) = 1
 shape(A::AbstractArray) = 0
 elk(A::AbstractArray{Float32}) = 32
-elk(A::AbstractArray{<:Integer}) = 1
+elk(A::AbstractArray{T}) where {T<:Integer} = 1
 elk(A::AbstractArray) = 0
 function dispatch_where!(o, f, v::AbstractVector{Float32}, M::AbstractMatrix{Int16}, A)
     o[1] = same(1, 2)

@@ -1,0 +1,49 @@
+#!/bin/bash
+# h200_run.sh: run on the GPU machine (CUDA driver + toolkit, no LLVM), from the
+# repository root, after bench/prepare_h200.sh made build-h200/ here:
+#   1. every acceptance kernel through juke's cuda backend (h200_acceptance)
+#   2. memcopy / diffusion2d juke vs nvcc vs cuMemcpyDtoD, and launch overhead
+#      (h200_bench), twice, to see the run-to-run spread
+#      then the 16-byte-access copies (section v)
+#   3. diffusion2d against twins built with nvcc -fmad=false (no fma contraction, as Julia)
+#   4. juke_launch (public API, kernel from the on-disk cache) vs raw cuLaunchKernel (bench/launch_api.c)
+#   5. SASS of juke's kernels (ptxas -O3 of its PTX) and of the nvcc twins
+# Results go to $OUT (or ./h200-out): env.txt acceptance.txt bench1.txt bench2.txt nofma.txt
+# launch_api.txt sass.txt
+set -uo pipefail
+OUT=${OUT:-h200-out}
+mkdir -p "$OUT"
+H=build-h200
+export LD_LIBRARY_PATH=$PWD/$H/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+{
+    date -u; uname -r; nproc
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem,clocks.max.sm,power.draw,temperature.gpu --format=csv
+    $NVCC --version | tail -2
+} > "$OUT/env.txt" 2>&1
+cat "$OUT/env.txt"
+# the twins, compiled here with nvcc -O3 (fall back to the cubin built beside juke)
+CUBIN=/tmp/twins.cubin
+if ! $NVCC -O3 -arch=sm_90 -cubin -Xptxas -v -o $CUBIN bench/twins.cu > /tmp/nvcc.txt 2>&1; then
+    cat /tmp/nvcc.txt; CUBIN=$H/twins.cubin
+fi
+echo "twins: $CUBIN" >> "$OUT/env.txt"
+grep -E "Compiling|Used" /tmp/nvcc.txt | paste - - | sed 's/ptxas info *: //g' >> "$OUT/env.txt"
+$H/bin/h200_acceptance $H/acc cuda 2>&1 | tee "$OUT/acceptance.txt"
+$H/bin/h200_bench $H/ptx $CUBIN 100 2>&1 | tee "$OUT/bench1.txt"
+$H/bin/h200_bench $H/ptx $CUBIN 100 mdv > "$OUT/bench2.txt" 2>&1
+grep -v RESULT "$OUT/bench2.txt"
+if $NVCC -O3 -fmad=false -arch=sm_90 -cubin -o /tmp/twins_nofma.cubin bench/twins.cu; then
+    echo "diffusion2d against nvcc -O3 -fmad=false twins (the nvcc columns)" > "$OUT/nofma.txt"
+    $H/bin/h200_bench $H/ptx /tmp/twins_nofma.cubin 100 d >> "$OUT/nofma.txt" 2>&1
+    grep -v RESULT "$OUT/nofma.txt"
+fi
+JUKE_CACHE_DIR=$H/cache $H/bin/launch_api bench/jl/empty.jl 201 256 2>&1 | tee "$OUT/launch_api.txt"
+{
+    for f in $H/sass/*.cubin; do echo "=== juke $(basename $f)"; cuobjdump -sass "$f" | grep -E '^\s+/\*[0-9a-f]{4}\*/' ; done
+    for k in memcopy_f64 memcopy_f32 diffusion2d_f64 diffusion2d_f32 memcopy_f64_i64 diffusion2d_f64_i64 empty_kernel; do
+        echo "=== nvcc $k"; cuobjdump -sass -fun $k $CUBIN | grep -E '^\s+/\*[0-9a-f]{4}\*/'
+    done
+} > "$OUT/sass.txt" 2>&1
+nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv >> "$OUT/env.txt" 2>&1
+echo "h200_run: done"

@@ -1,0 +1,46 @@
+#!/bin/bash
+# prepare_h200.sh: everything the H200 run needs, built on this machine (which
+# has LLVM but no GPU) into build-h200/ (git-ignored, carried to the device):
+#   bin/         h200_acceptance, h200_bench (runtime-only build, -Dcompiler=false)
+#   lib/         libmsgpackc.so.2 (the runtime's one shared dependency)
+#   acc/         acc_NN.ptx: every acceptance signature, compiled ahead of time for sm_90
+#   cpu/         acc_NN.so + .sym: the same for the CPU (to check this program here)
+#   ptx/         the benchmark kernels: memcopy_f64/f32, diffusion2d_f64/f32, empty
+#   twins.cubin  bench/twins.cu by nvcc -O3 (the run compiles it again there)
+#   sass/        juke's PTX compiled by ptxas -O3 to cubins (disassembled there)
+#   cache/       the on-disk kernel cache (JUKE_CACHE_DIR) holding empty!(Vector{Float32}) for
+#                sm_90, for bench/launch_api.c (juke_launch in the runtime-only build)
+#   bin/launch_api, lib/libjuke.so.0 (runtime-only build: front end + API + runtime)
+# Usage: bench/prepare_h200.sh   (from the repository root)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ACC=${JUKE_ACCEPTANCE_DIR:-../shared/acceptance}
+NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
+PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
+(test -d build-bench || meson setup build-bench >/dev/null) && ninja -C build-bench >/dev/null
+(test -d build-bench-rt || meson setup build-bench-rt -Dcompiler=false >/dev/null) && ninja -C build-bench-rt >/dev/null
+J=./build-bench/juke
+O=build-h200
+rm -rf $O && mkdir -p $O/bin $O/lib $O/acc $O/cpu $O/ptx $O/sass $O/cache
+cp build-bench-rt/bench/h200_acceptance build-bench-rt/bench/h200_bench build-bench-rt/bench/launch_api $O/bin/
+cp -L build-bench-rt/libjuke.so.0 $O/lib/
+cp "$(ldd build-bench-rt/bench/h200_bench | awk '/libmsgpackc/ {print $3}')" $O/lib/
+./build-bench-rt/bench/h200_acceptance --list | while read -r idx file fn types; do
+    # shellcheck disable=SC2086
+    $J compile --target sm_90 -o $O/acc/acc_$idx.ptx "$ACC/$file" "$fn" $types
+    $J compile --target cpu -o $O/cpu/acc_$idx.so "$ACC/$file" "$fn" $types
+    sed -n 's/^.*\.entry \([A-Za-z0-9_$]*\)(.*/\1/p' $O/acc/acc_$idx.ptx | head -1 > $O/cpu/acc_$idx.sym
+done
+$J compile --target sm_90 -o $O/ptx/memcopy_f64.ptx "$ACC/memcopy.jl" 'memcopy!' 'Vector{Float64}' 'Vector{Float64}'
+$J compile --target sm_90 -o $O/ptx/memcopy_f32.ptx "$ACC/memcopy.jl" 'memcopy!' 'Vector{Float32}' 'Vector{Float32}'
+$J compile --target sm_90 -o $O/ptx/diffusion2d_f64.ptx "$ACC/diffusion2d.jl" 'diffusion2d!' 'Matrix{Float64}' 'Matrix{Float64}' Float64
+$J compile --target sm_90 -o $O/ptx/diffusion2d_f32.ptx "$ACC/diffusion2d.jl" 'diffusion2d!' 'Matrix{Float32}' 'Matrix{Float32}' Float32
+$J compile --target sm_90 -o $O/ptx/empty.ptx bench/jl/empty.jl 'empty!' 'Vector{Float32}'
+JUKE_CACHE_DIR=$O/cache $J compile --target sm_90 -o /dev/null bench/jl/empty.jl 'empty!' 'Vector{Float32}'
+$NVCC -O3 -arch=sm_90 -cubin -o $O/twins.cubin bench/twins.cu
+for f in $O/ptx/*.ptx; do
+    $PTXAS -arch=sm_90 -O3 -v "$f" -o $O/sass/"$(basename "$f" .ptx)".cubin 2> $O/sass/"$(basename "$f" .ptx)".ptxas.txt
+done
+# the CPU run of the same program checks the references and the code here
+./build-bench-rt/bench/h200_acceptance $O/cpu cpu
+du -sh $O

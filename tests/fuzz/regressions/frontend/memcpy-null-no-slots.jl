@@ -1,0 +1,4 @@
+#sig diffusion2d! Matrix{Float64}; Matrix{Float64}; Float64
+function oob!()
+    return
+end
