@@ -12,8 +12,10 @@
  *    the same argument types (the launch path's lookup), ns per call;
  * 3. the API's launch cost above the runtime's: juke_launch vs rt_launch of
  *    the same empty kernel on the CPU device;
- * 4. what the AMDGPU and CPU code objects pay for ld.lld: spawning ld.lld-19
- *    on the kernel's relocatable object, and spawning /bin/true;
+ * 4. what the AMDGPU and CPU code objects pay for ld.lld: cold compiles with
+ *    JUKE_LLD_SPAWN=1 (ld.lld-19 spawned) against lld in process; spawning
+ *    ld.lld-19 on the kernel's relocatable object, /bin/true, and this
+ *    program (the start-up of a process linked with libLLVM);
  * 5. the same kernels through hipcc --genco -O3 (HIP C++, bench/hip/
  *    kernels.hip) and nvcc -O3 -ptx, timed in the same run.
  * Medians over RUNS (default 9). Lines starting with RESULT feed RESULTS.md. */
@@ -23,9 +25,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/IRReader.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
 
 #include "juke.h"
 #include "runtime.h"
@@ -49,14 +57,30 @@ static const Case cases[] = {
 static const char *targets[] = {"gfx90a", "sm_90", "cpu"};
 #define NTARGETS 3
 
-enum { S_CTX, S_PARSE, S_FRONT, S_IR, S_OPT, S_CODE, S_TOTAL, NSTAGE };
-static const char *stage_names[NSTAGE] = {"context", "parse", "front end", "LLVM IR", "optimise", "code object", "total"};
+/* wall-clock stages (the resources dump's for front end .. code object),
+ * the wall total, and the CPU time (user + system, this process and the
+ * children it waited for, i.e. a spawned ld.lld): on a shared machine the
+ * wall times grow with the load, the CPU time much less. */
+enum { S_CTX, S_PARSE, S_FRONT, S_IR, S_OPT, S_CODE, S_TOTAL, S_CPU, NSTAGE };
+static const char *stage_names[NSTAGE] = {"context", "parse", "front_end", "llvm_ir", "optimise", "code_object", "total",
+                                          "cpu"};
 
 static double now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* CPU ms of this process plus its waited-for children. */
+static double cpu_ms(void)
+{
+    struct rusage self, kids;
+    getrusage(RUSAGE_SELF, &self);
+    getrusage(RUSAGE_CHILDREN, &kids);
+    double us = (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + kids.ru_utime.tv_sec + kids.ru_stime.tv_sec) * 1e6 +
+                (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + kids.ru_utime.tv_usec + kids.ru_stime.tv_usec);
+    return us / 1e3;
 }
 
 static int cmpd(const void *a, const void *b)
@@ -93,6 +117,7 @@ static char *slurp(const char *path)
 /* One cold compile in a new context; st[] gets the stage times (ms). */
 static bool cold_compile(const char *src, const Case *c, const char *target, double st[NSTAGE])
 {
+    double c0 = cpu_ms();
     double t0 = now_ms();
     juke_context *ctx = juke_context_create();
     double t1 = now_ms();
@@ -113,6 +138,7 @@ static bool cold_compile(const char *src, const Case *c, const char *target, dou
     size_t size = 0;
     const void *co = juke_kernel_code_object(k, &size);
     double t3 = now_ms();
+    st[S_CPU] = cpu_ms() - c0;
     if (!co || !size)
         return false;
     st[S_CTX] = t1 - t0;
@@ -153,8 +179,9 @@ static bool first_in_process(const char *src, const Case *c, const char *target,
     return n == (ssize_t)(sizeof(double) * NSTAGE) && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-/* Wall time of a command (posix_spawnp + waitpid), ms; -1 on failure. */
-static double time_cmd(char *const argv[], bool quiet)
+/* Wall time of a command (posix_spawnp + wait4), ms; *cpu gets its CPU
+ * time (user + system, its waited-for descendants included); -1 on failure. */
+static double time_cmd(char *const argv[], bool quiet, double *cpu)
 {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
@@ -169,24 +196,89 @@ static double time_cmd(char *const argv[], bool quiet)
     if (rc != 0)
         return -1;
     int status = 0;
-    waitpid(pid, &status, 0);
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    wait4(pid, &status, 0, &ru);
     double t = now_ms() - t0;
+    if (cpu)
+        *cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+               (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? t : -1;
 }
 
-static double median_cmd(char *const argv[], int runs)
+/* Median wall time over runs; *cpu_med the median CPU time, *wall_min the minimum wall time. */
+static double median_cmd(char *const argv[], int runs, double *cpu_med, double *wall_min)
 {
-    double *t = malloc(sizeof(double) * (size_t)runs);
+    double *t = malloc(sizeof(double) * (size_t)runs), *c = malloc(sizeof(double) * (size_t)runs);
     for (int i = 0; i < runs; i++) {
-        t[i] = time_cmd(argv, true);
+        t[i] = time_cmd(argv, true, &c[i]);
         if (t[i] < 0) {
             free(t);
+            free(c);
             return -1;
         }
     }
     double m = median(t, runs);
+    if (wall_min)
+        *wall_min = t[0];
+    if (cpu_med)
+        *cpu_med = median(c, runs);
     free(t);
+    free(c);
     return m;
+}
+
+/* LLVM's gfx90a code generation alone (what juke's "code object" stage does
+ * before linking): the optimised module parsed from the dump, then emitted to
+ * an object in memory, ms (median of runs); -1 on failure. */
+static double thread_cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static double emit_only_ms(const char *module_text, int runs, double *cpu_med)
+{
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmPrinter();
+    LLVMTargetRef target;
+    char *err = NULL;
+    if (LLVMGetTargetFromTriple("amdgcn-amd-amdhsa", &target, &err))
+        return -1;
+    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, "amdgcn-amd-amdhsa", "gfx90a", "",
+                                                      LLVMCodeGenLevelAggressive, LLVMRelocPIC, LLVMCodeModelDefault);
+    double *t = malloc(sizeof(double) * (size_t)runs), *tc = malloc(sizeof(double) * (size_t)runs);
+    for (int r = 0; r < runs; r++) {
+        LLVMContextRef c = LLVMContextCreate();
+        LLVMMemoryBufferRef mb =
+            LLVMCreateMemoryBufferWithMemoryRangeCopy(module_text, strlen(module_text), "module");
+        LLVMModuleRef m = NULL;
+        if (LLVMParseIRInContext(c, mb, &m, &err)) {
+            fprintf(stderr, "parse: %s\n", err);
+            return -1;
+        }
+        LLVMMemoryBufferRef out = NULL;
+        double t0 = now_ms(), c0 = thread_cpu_ms();
+        if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &err, &out)) {
+            fprintf(stderr, "emit: %s\n", err);
+            return -1;
+        }
+        t[r] = now_ms() - t0;
+        tc[r] = thread_cpu_ms() - c0;
+        LLVMDisposeMemoryBuffer(out);
+        LLVMDisposeModule(m);
+        LLVMContextDispose(c);
+    }
+    LLVMDisposeTargetMachine(tm);
+    double med = median(t, runs);
+    if (cpu_med)
+        *cpu_med = median(tc, runs);
+    free(t);
+    free(tc);
+    return med;
 }
 
 static void print_loadavg(void)
@@ -203,11 +295,54 @@ static void print_loadavg(void)
 
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "--noop") == 0)
+        return 0; /* measures a process start with libLLVM loaded (section 4) */
+    if (argc >= 3 && strcmp(argv[1], "--split") == 0) {
+        /* compile_latency --split ACCEPTANCE_DIR [RUNS]: vadd for gfx90a, the "code object" stage
+         * (LLVM code generation + lld in process) against LLVM code generation alone, interleaved */
+        int runs = argc >= 4 ? atoi(argv[3]) : 21;
+        char p[2048];
+        snprintf(p, sizeof p, "%s/vadd.jl", argv[2]);
+        char *src = slurp(p);
+        if (!src || runs < 1)
+            return 1;
+        unsetenv("JUKE_CACHE_DIR");
+        double *co = malloc(sizeof(double) * (size_t)runs), *cpu = malloc(sizeof(double) * (size_t)runs),
+               *em = malloc(sizeof(double) * (size_t)runs), *emc = malloc(sizeof(double) * (size_t)runs);
+        double st[NSTAGE];
+        for (int r = 0; r < runs; r++) {
+            double c0 = thread_cpu_ms();
+            if (!cold_compile(src, &cases[0], "gfx90a", st))
+                return 1;
+            co[r] = st[S_CODE];
+            cpu[r] = thread_cpu_ms() - c0;
+            juke_context *ctx = juke_context_create();
+            juke_module *m = NULL;
+            juke_kernel *k = NULL;
+            juke_options o;
+            juke_options_default(&o);
+            o.target = "gfx90a";
+            juke_module_load_string(ctx, "vadd.jl", src, &m);
+            juke_compile(m, cases[0].function, cases[0].types, cases[0].nargs, &o, &k);
+            em[r] = emit_only_ms(juke_kernel_dump(k, JUKE_DUMP_LLVM_MODULE), 1, &emc[r]);
+            juke_context_destroy(ctx);
+        }
+        double mco = median(co, runs), mcpu = median(cpu, runs), mem = median(em, runs), memc = median(emc, runs);
+        printf("vadd gfx90a: code object stage %.3f ms (whole cold compile: thread CPU %.3f ms); LLVM code generation "
+               "alone %.3f ms (CPU %.3f) => lld in process + the rest of the stage about %.3f ms\n",
+               mco, mcpu, mem, memc, mco - mem);
+        printf("RESULT split vadd gfx90a code_object_ms=%.3f emit_only_ms=%.3f emit_only_cpu=%.3f rest_ms=%.3f\n", mco,
+               mem, memc, mco - mem);
+        return 0;
+    }
     if (argc < 2) {
         fprintf(stderr, "usage: compile_latency ACCEPTANCE_DIR [RUNS]\n");
         return 2;
     }
     const char *dir = argv[1];
+    unsetenv("JUKE_CACHE_DIR"); /* cold means compiled, not read from the on-disk cache */
+    unsetenv("JUKE_DUMP_DIR");
+    unsetenv("JUKE_LLD_SPAWN");
     int runs = argc >= 3 ? atoi(argv[2]) : 9;
     if (runs < 1)
         runs = 9;
@@ -225,7 +360,8 @@ int main(int argc, char **argv)
     double *samp = malloc(sizeof(double) * (size_t)runs * NSTAGE);
 
     /* 1a. first compile in a fresh process (before this process touches LLVM) */
-    printf("\n== cold, first compile in a fresh process (ms): context, parse, front end, LLVM IR, optimise, code object, total\n");
+    printf("\n== cold, first compile in a fresh process (ms, medians): context, parse, front end, LLVM IR, optimise, code object,"
+           " total, CPU; then the minimum total\n");
     for (int t = 0; t < NTARGETS; t++)
         for (int i = 0; i < NCASES; i++) {
             double med[NSTAGE];
@@ -240,41 +376,57 @@ int main(int argc, char **argv)
             }
             for (int s = 0; s < NSTAGE; s++)
                 med[s] = median(samp + s * runs, runs);
+            double mintotal = samp[S_TOTAL * runs]; /* sorted by median() */
             printf("%-7s %-12s", targets[t], cases[i].name);
             for (int s = 0; s < NSTAGE; s++)
                 printf(" %8.2f", med[s]);
-            printf("\n");
+            printf("  min %8.2f\n", mintotal);
             printf("RESULT cold_first_process %s %s", targets[t], cases[i].name);
             for (int s = 0; s < NSTAGE; s++)
                 printf(" %s=%.3f", stage_names[s], med[s]);
-            printf("\n");
+            printf(" min_total=%.3f\n", mintotal);
             fflush(stdout);
         }
 
-    /* 1b. a new context in a warm process */
-    printf("\n== cold, new context in a warm process (ms): context, parse, front end, LLVM IR, optimise, code object, total\n");
-    for (int t = 0; t < NTARGETS; t++)
-        for (int i = 0; i < NCASES; i++) {
-            double st[NSTAGE], med[NSTAGE];
-            cold_compile(src[i], &cases[i], targets[t], st); /* warm-up */
-            for (int r = 0; r < runs; r++) {
-                if (!cold_compile(src[i], &cases[i], targets[t], st))
-                    return 1;
-                for (int k = 0; k < NSTAGE; k++)
-                    samp[k * runs + r] = st[k];
+    /* 1b. a new context in a warm process; for the targets that link with
+     * ld.lld (gfx90a, cpu), once with lld in process (when this build has it)
+     * and once spawning ld.lld-19 (JUKE_LLD_SPAWN=1) */
+    printf("\n== cold, new context in a warm process (ms, medians): context, parse, front end, LLVM IR, optimise, code object,"
+           " total, CPU; then the minimum total\n");
+    for (int spawn = 0; spawn <= 1; spawn++) {
+        if (spawn)
+            setenv("JUKE_LLD_SPAWN", "1", 1);
+        else
+            unsetenv("JUKE_LLD_SPAWN");
+        for (int t = 0; t < NTARGETS; t++) {
+            if (spawn && strcmp(targets[t], "sm_90") == 0)
+                continue; /* PTX needs no linker */
+            for (int i = 0; i < NCASES; i++) {
+                double st[NSTAGE], med[NSTAGE];
+                cold_compile(src[i], &cases[i], targets[t], st); /* warm-up */
+                for (int r = 0; r < runs; r++) {
+                    if (!cold_compile(src[i], &cases[i], targets[t], st))
+                        return 1;
+                    for (int k = 0; k < NSTAGE; k++)
+                        samp[k * runs + r] = st[k];
+                }
+                for (int s = 0; s < NSTAGE; s++)
+                    med[s] = median(samp + s * runs, runs);
+                double mintotal = samp[S_TOTAL * runs];
+                const char *mode = strcmp(targets[t], "sm_90") == 0 ? "-" : spawn ? "spawn" : "default";
+                printf("%-7s %-12s %-8s", targets[t], cases[i].name, mode);
+                for (int s = 0; s < NSTAGE; s++)
+                    printf(" %8.2f", med[s]);
+                printf("  min %8.2f\n", mintotal);
+                printf("RESULT cold_new_context %s %s lld=%s", targets[t], cases[i].name, mode);
+                for (int s = 0; s < NSTAGE; s++)
+                    printf(" %s=%.3f", stage_names[s], med[s]);
+                printf(" min_total=%.3f\n", mintotal);
+                fflush(stdout);
             }
-            for (int s = 0; s < NSTAGE; s++)
-                med[s] = median(samp + s * runs, runs);
-            printf("%-7s %-12s", targets[t], cases[i].name);
-            for (int s = 0; s < NSTAGE; s++)
-                printf(" %8.2f", med[s]);
-            printf("\n");
-            printf("RESULT cold_new_context %s %s", targets[t], cases[i].name);
-            for (int s = 0; s < NSTAGE; s++)
-                printf(" %s=%.3f", stage_names[s], med[s]);
-            printf("\n");
-            fflush(stdout);
         }
+    }
+    unsetenv("JUKE_LLD_SPAWN");
 
     /* 2. cached lookups */
     printf("\n== cached: a second juke_compile with the same types, and juke_kernel_for (ns per call)\n");
@@ -390,14 +542,28 @@ int main(int argc, char **argv)
     printf("\n== process spawns (ms): /bin/true, ld.lld-19 -shared on the kernel's object (gfx90a)\n");
     {
         char *tru[] = {"/bin/true", NULL};
-        double mt = median_cmd(tru, runs * 3);
+        double mt = median_cmd(tru, runs * 3, NULL, NULL);
         printf("/bin/true spawn+wait: %.3f ms\n", mt);
         printf("RESULT spawn_true_ms=%.3f\n", mt);
+        /* a process that links libLLVM.so.19 (this one): its start-up alone,
+         * which the first-compile-in-a-fresh-process numbers above leave out */
+        char self[4096];
+        ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (sl > 0) {
+            self[sl] = '\0';
+            char *noop[] = {self, "--noop", NULL};
+            double sc = 0, smin = 0;
+            double ms = median_cmd(noop, runs * 3, &sc, &smin);
+            printf("this program's start-up (libLLVM.so.19 loaded, nothing run): %.3f ms (min %.3f, CPU %.3f)\n", ms,
+                   smin, sc);
+            printf("RESULT self_startup_ms=%.3f min=%.3f cpu=%.3f\n", ms, smin, sc);
+        }
         /* ld.lld-19 is linked against libLLVM.so.19: its start-up alone */
         char *ver[] = {"ld.lld-19", "--version", NULL};
-        double mv = median_cmd(ver, runs * 3);
-        printf("ld.lld-19 --version (start-up only): %.3f ms\n", mv);
-        printf("RESULT lld_startup_ms=%.3f\n", mv);
+        double vc = 0, vmin = 0;
+        double mv = median_cmd(ver, runs * 3, &vc, &vmin);
+        printf("ld.lld-19 --version (start-up only): %.3f ms (min %.3f, CPU %.3f)\n", mv, vmin, vc);
+        printf("RESULT lld_startup_ms=%.3f min=%.3f cpu=%.3f\n", mv, vmin, vc);
         for (int i = 0; i < NCASES; i++) {
             juke_module *m = NULL;
             juke_module_load_string(ctx, cases[i].file, src[i], &m);
@@ -415,14 +581,18 @@ int main(int argc, char **argv)
             char objarg[300];
             snprintf(objarg, sizeof objarg, "-o=%s", obj);
             char *llc[] = {"llc-19", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-filetype=obj", "-O3", ll, objarg, NULL};
-            if (time_cmd(llc, false) < 0) {
+            if (time_cmd(llc, false, NULL) < 0) {
                 printf("llc-19 failed for %s\n", cases[i].name);
                 continue;
             }
+            double emc = 0, em = emit_only_ms(juke_kernel_dump(k, JUKE_DUMP_LLVM_MODULE), runs, &emc);
+            printf("%-12s LLVM gfx90a object emission alone (in process): %.3f ms (CPU %.3f)\n", cases[i].name, em, emc);
+            printf("RESULT emit_only %s ms=%.3f cpu=%.3f\n", cases[i].name, em, emc);
             char *lld[] = {"ld.lld-19", "-shared", "--no-undefined", "-o", "-", obj, NULL}; /* as juke runs it */
-            double ml = median_cmd(lld, runs * 3);
-            printf("%-12s ld.lld-19 spawn+link: %.3f ms\n", cases[i].name, ml);
-            printf("RESULT lld %s ms=%.3f\n", cases[i].name, ml);
+            double lc = 0, lmin = 0;
+            double ml = median_cmd(lld, runs * 3, &lc, &lmin);
+            printf("%-12s ld.lld-19 spawn+link: %.3f ms (min %.3f, CPU %.3f)\n", cases[i].name, ml, lmin, lc);
+            printf("RESULT lld %s ms=%.3f min=%.3f cpu=%.3f\n", cases[i].name, ml, lmin, lc);
         }
     }
 
@@ -442,9 +612,15 @@ int main(int argc, char **argv)
                              "--cuda-device-only", "-O3", def, "-x", "hip", hipsrc, "-o", "/tmp/juke-bench-hip.hsaco", NULL};
             char *nvcc[] = {"/usr/local/cuda/bin/nvcc", "-O3", "-ptx", "-arch=sm_90", def, "-x", "cu", hipsrc, "-o",
                             "/tmp/juke-bench-nvcc.ptx", NULL};
-            double mh = median_cmd(hip, runs), mc = median_cmd(clang, runs), mn = median_cmd(nvcc, runs);
-            printf("%-12s hipcc %8.1f   clang++-15 (hipcc's command) %8.1f   nvcc -ptx %8.1f\n", cases[i].name, mh, mc, mn);
-            printf("RESULT hipcc %s hipcc_ms=%.2f clang15_ms=%.2f nvcc_ptx_ms=%.2f\n", cases[i].name, mh, mc, mn);
+            double hc, hmin, cc, cmin, nc, nmin;
+            double mh = median_cmd(hip, runs, &hc, &hmin), mc = median_cmd(clang, runs, &cc, &cmin),
+                   mn = median_cmd(nvcc, runs, &nc, &nmin);
+            printf("%-12s hipcc %7.1f (min %7.1f, CPU %7.1f)  clang++-15 alone %7.1f (min %7.1f, CPU %7.1f)  "
+                   "nvcc -ptx %7.1f (min %7.1f, CPU %7.1f)\n",
+                   cases[i].name, mh, hmin, hc, mc, cmin, cc, mn, nmin, nc);
+            printf("RESULT hipcc %s hipcc_ms=%.2f hipcc_min=%.2f hipcc_cpu=%.2f clang15_ms=%.2f clang15_min=%.2f "
+                   "clang15_cpu=%.2f nvcc_ptx_ms=%.2f nvcc_min=%.2f nvcc_cpu=%.2f\n",
+                   cases[i].name, mh, hmin, hc, mc, cmin, cc, mn, nmin, nc);
             fflush(stdout);
         }
     }

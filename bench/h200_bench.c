@@ -6,7 +6,8 @@
  * host cost of a launch through rt_launch against a raw cuLaunchKernel.
  *
  *   h200_bench PTXDIR CUBIN [REPS] [SECTIONS]   (SECTIONS: m memcopy, d diffusion2d,
- *                                                v 16-byte copies, l launch; default mdl)
+ *                                                v 16-byte copies, c bounds-checked kernels,
+ *                                                l launch; default mdl)
  *
  * PTXDIR holds memcopy_f64.ptx, memcopy_f32.ptx, diffusion2d_f64.ptx,
  * diffusion2d_f32.ptx and empty.ptx (bench/prepare_h200.sh writes them).
@@ -40,8 +41,9 @@ typedef struct Bench {
     void *tw_mod;
     void *tw_memcopy[2], *tw_diff[2], *tw_memcopy64[2], *tw_diff64[2], *tw_memcopyvec[2], *tw_empty, *tw_fill[2], *tw_check_copy[2], *tw_check_diff[2];
     /* juke's code objects */
-    RtModule *jm[5];
+    RtModule *jm[9];
     RtFunction *j_memcopy[2], *j_diff[2], *j_empty;
+    RtFunction *j_memcopy_chk[2], *j_diff_chk[2]; /* without @inbounds: bounds-checked (section c) */
     char ptxdir[1024];
     CuDptr counts;           /* 2 x u64 on the device, for the checkers */
 } Bench;
@@ -504,6 +506,110 @@ static void bench_memcopy_vec(Bench *b)
     CK(b, b->cu.MemFree(dst));
 }
 
+/* What Julia's default bounds checks cost at run time: juke's kernels with
+ * and without @inbounds (bench/jl/memcopy_checked.jl,
+ * bench/kernels/diffusion2d_checked.jl), at the largest sizes. */
+static void bench_checked(Bench *b)
+{
+    printf("\n== bounds checks at run time: juke @inbounds vs juke bounds-checked, %d reps x 2 rounds\n", b->reps);
+    printf("%-12s %-8s %-8s %12s %12s %10s %s\n", "kernel", "T", "size", "@inbounds us", "checked us", "checked/inb",
+           "check");
+    const long n = 1L << 28;
+    const int nd = 16384;
+    CuDptr x, y;
+    size_t bytes = (size_t)(nd + 2) * (nd + 2) * 8;
+    if (bytes < (size_t)n * 8)
+        bytes = (size_t)n * 8;
+    CK(b, b->cu.MemAlloc(&x, bytes));
+    CK(b, b->cu.MemAlloc(&y, bytes));
+    double *samples[2];
+    for (int v = 0; v < 2; v++)
+        samples[v] = malloc(sizeof(double) * 2 * b->reps);
+    for (int kind = 0; kind < 2; kind++)
+        for (int f32 = 0; f32 <= 1; f32++) {
+            size_t es = f32 ? 4 : 8;
+            uint64_t w0[4], w1[4], wh = 0;
+            double h = 0.1;
+            float hf = 0.1f;
+            int nx = nd, ny = nd;
+            Launch L[2];
+            memset(L, 0, sizeof L);
+            for (int v = 0; v < 2; v++) {
+                L[v].kind = V_JUKE;
+                if (kind == 0) {
+                    setup_array_arg(w0, y, 1, n, 0);
+                    setup_array_arg(w1, x, 1, n, 0);
+                    L[v].jf = v ? b->j_memcopy_chk[f32] : b->j_memcopy[f32];
+                    L[v].jargs[0] = (RtArg){w0, 24, 8};
+                    L[v].jargs[1] = (RtArg){w1, 24, 8};
+                    L[v].jn = 2;
+                    L[v].gx = (uint32_t)((n + 255) / 256);
+                    L[v].gy = 1;
+                    L[v].bx = 256;
+                    L[v].by = 1;
+                } else {
+                    setup_array_arg(w0, y, 2, nx, ny);
+                    setup_array_arg(w1, x, 2, nx + 2, ny + 2);
+                    if (f32)
+                        memcpy(&wh, &hf, 4);
+                    else
+                        memcpy(&wh, &h, 8);
+                    L[v].jf = v ? b->j_diff_chk[f32] : b->j_diff[f32];
+                    L[v].jargs[0] = (RtArg){w0, 32, 8};
+                    L[v].jargs[1] = (RtArg){w1, 32, 8};
+                    L[v].jargs[2] = (RtArg){&wh, (uint32_t)es, (uint32_t)es};
+                    L[v].jn = 3;
+                    L[v].gx = (uint32_t)((nx + 31) / 32);
+                    L[v].gy = (uint32_t)((ny + 7) / 8);
+                    L[v].bx = 32;
+                    L[v].by = 8;
+                }
+            }
+            int ns[2] = {0};
+            unsigned long long bad[2] = {0};
+            long len_in = kind == 0 ? n : (long)(nx + 2) * (ny + 2), len_out = kind == 0 ? n : (long)nx * ny;
+            for (int round = 0; round < 2; round++)
+                for (int v = 0; v < 2; v++) {
+                    fill(b, f32, x, len_in, kind == 0 ? -1e6 : 0.0, kind == 0 ? 1e6 : 1.0);
+                    poison(b, y, (size_t)len_out * es);
+                    do_launch(b, &L[v]);
+                    CK(b, b->cu.MemsetD32Async(b->counts, 0, 4, b->stream));
+                    if (kind == 0) {
+                        long nn = n;
+                        void *cp[4] = {&y, &x, &nn, &b->counts};
+                        raw_launch(b, b->tw_check_copy[f32], 132 * 8, 1, 256, 1, cp);
+                    } else {
+                        double tol = f32 ? 1e-5 : 1e-12;
+                        void *cp[7] = {&y, &x, f32 ? (void *)&hf : (void *)&h, &nx, &ny, &tol, &b->counts};
+                        raw_launch(b, b->tw_check_diff[f32], 132 * 8, 1, 256, 1, cp);
+                    }
+                    unsigned long long c[2];
+                    read_counts(b, c);
+                    bad[v] += c[0];
+                    time_launches(b, &L[v], samples[v], &ns[v]);
+                }
+            double med[2];
+            for (int v = 0; v < 2; v++)
+                med[v] = median(samples[v], ns[v]);
+            char size[32];
+            if (kind == 0)
+                snprintf(size, sizeof size, "2^28");
+            else
+                snprintf(size, sizeof size, "%d^2", nd);
+            printf("%-12s %-8s %-8s %12.2f %12.2f %10.3f %s\n", kind == 0 ? "memcopy" : "diffusion2d",
+                   f32 ? "Float32" : "Float64", size, med[0] * 1e3, med[1] * 1e3, med[1] / med[0],
+                   bad[0] || bad[1] ? "BAD" : "ok");
+            printf("RESULT checked %s %s %s inbounds_us=%.3f checked_us=%.3f ratio=%.4f check=%s\n",
+                   kind == 0 ? "memcopy" : "diffusion2d", f32 ? "Float32" : "Float64", size, med[0] * 1e3,
+                   med[1] * 1e3, med[1] / med[0], bad[0] || bad[1] ? "BAD" : "ok");
+            fflush(stdout);
+        }
+    for (int v = 0; v < 2; v++)
+        free(samples[v]);
+    CK(b, b->cu.MemFree(x));
+    CK(b, b->cu.MemFree(y));
+}
+
 /* Host time per asynchronous launch of an empty kernel: juke's rt_launch vs
  * raw cuLaunchKernel of the same PTX (loaded by cuModuleLoadData) and of
  * nvcc's empty kernel; batches of B launches timed with the host clock (the
@@ -603,7 +709,7 @@ static void bench_launch(Bench *b, const char *ptx, size_t ptxsize)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: h200_bench PTXDIR CUBIN [REPS] [SECTIONS: m d v l]\n");
+        fprintf(stderr, "usage: h200_bench PTXDIR CUBIN [REPS] [SECTIONS: m d v c l]\n");
         return 2;
     }
     Bench *b = calloc(1, sizeof *b);
@@ -672,12 +778,20 @@ int main(int argc, char **argv)
         bench_diffusion(b);
     if (strchr(sections, 'v'))
         bench_memcopy_vec(b);
+    if (strchr(sections, 'c')) {
+        b->j_memcopy_chk[0] = load_juke(b, 5, "memcopy_f64_checked", NULL, NULL);
+        b->j_memcopy_chk[1] = load_juke(b, 6, "memcopy_f32_checked", NULL, NULL);
+        b->j_diff_chk[0] = load_juke(b, 7, "diffusion2d_f64_checked", NULL, NULL);
+        b->j_diff_chk[1] = load_juke(b, 8, "diffusion2d_f32_checked", NULL, NULL);
+        bench_checked(b);
+    }
     if (strchr(sections, 'l'))
         bench_launch(b, eptx, esize);
     free(eptx);
     free(cubin);
-    for (int i = 0; i < 5; i++)
-        rt_module_unload(b->jm[i]);
+    for (int i = 0; i < 9; i++)
+        if (b->jm[i])
+            rt_module_unload(b->jm[i]);
     rt_device_close(b->dev);
     printf("h200_bench: done\n");
     return 0;

@@ -4,7 +4,7 @@
 #   1. every acceptance kernel through juke's cuda backend (h200_acceptance)
 #   2. memcopy / diffusion2d juke vs nvcc vs cuMemcpyDtoD, and launch overhead
 #      (h200_bench), twice, to see the run-to-run spread
-#      then the 16-byte-access copies (section v)
+#      then the 16-byte-access copies (section v) and the bounds-checked kernels (section c)
 #   3. diffusion2d against twins built with nvcc -fmad=false (no fma contraction, as Julia)
 #   4. juke_launch (public API, kernel from the on-disk cache) vs raw cuLaunchKernel (bench/launch_api.c)
 #   5. SASS of juke's kernels (ptxas -O3 of its PTX) and of the nvcc twins
@@ -31,7 +31,7 @@ echo "twins: $CUBIN" >> "$OUT/env.txt"
 grep -E "Compiling|Used" /tmp/nvcc.txt | paste - - | sed 's/ptxas info *: //g' >> "$OUT/env.txt"
 $H/bin/h200_acceptance $H/acc cuda 2>&1 | tee "$OUT/acceptance.txt"
 $H/bin/h200_bench $H/ptx $CUBIN 100 2>&1 | tee "$OUT/bench1.txt"
-$H/bin/h200_bench $H/ptx $CUBIN 100 mdv > "$OUT/bench2.txt" 2>&1
+$H/bin/h200_bench $H/ptx $CUBIN 100 mdvc > "$OUT/bench2.txt" 2>&1
 grep -v RESULT "$OUT/bench2.txt"
 if $NVCC -O3 -fmad=false -arch=sm_90 -cubin -o /tmp/twins_nofma.cubin bench/twins.cu; then
     echo "diffusion2d against nvcc -O3 -fmad=false twins (the nvcc columns)" > "$OUT/nofma.txt"

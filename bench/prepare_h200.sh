@@ -5,7 +5,8 @@
 #   lib/         libmsgpackc.so.2 (the runtime's one shared dependency)
 #   acc/         acc_NN.ptx: every acceptance signature, compiled ahead of time for sm_90
 #   cpu/         acc_NN.so + .sym: the same for the CPU (to check this program here)
-#   ptx/         the benchmark kernels: memcopy_f64/f32, diffusion2d_f64/f32, empty
+#   ptx/         the benchmark kernels: memcopy_f64/f32, diffusion2d_f64/f32, empty, and the
+#                bounds-checked memcopy/diffusion2d (*_checked)
 #   twins.cubin  bench/twins.cu by nvcc -O3 (the run compiles it again there)
 #   sass/        juke's PTX compiled by ptxas -O3 to cubins (disassembled there)
 #   cache/       the on-disk kernel cache (JUKE_CACHE_DIR) holding empty!(Vector{Float32}) for
@@ -36,7 +37,13 @@ $J compile --target sm_90 -o $O/ptx/memcopy_f32.ptx "$ACC/memcopy.jl" 'memcopy!'
 $J compile --target sm_90 -o $O/ptx/diffusion2d_f64.ptx "$ACC/diffusion2d.jl" 'diffusion2d!' 'Matrix{Float64}' 'Matrix{Float64}' Float64
 $J compile --target sm_90 -o $O/ptx/diffusion2d_f32.ptx "$ACC/diffusion2d.jl" 'diffusion2d!' 'Matrix{Float32}' 'Matrix{Float32}' Float32
 $J compile --target sm_90 -o $O/ptx/empty.ptx bench/jl/empty.jl 'empty!' 'Vector{Float32}'
-JUKE_CACHE_DIR=$O/cache $J compile --target sm_90 -o /dev/null bench/jl/empty.jl 'empty!' 'Vector{Float32}'
+$J compile --target sm_90 -o $O/ptx/memcopy_f64_checked.ptx bench/jl/memcopy_checked.jl 'memcopy!' 'Vector{Float64}' 'Vector{Float64}'
+$J compile --target sm_90 -o $O/ptx/memcopy_f32_checked.ptx bench/jl/memcopy_checked.jl 'memcopy!' 'Vector{Float32}' 'Vector{Float32}'
+$J compile --target sm_90 -o $O/ptx/diffusion2d_f64_checked.ptx bench/kernels/diffusion2d_checked.jl 'diffusion2d!' 'Matrix{Float64}' 'Matrix{Float64}' Float64
+$J compile --target sm_90 -o $O/ptx/diffusion2d_f32_checked.ptx bench/kernels/diffusion2d_checked.jl 'diffusion2d!' 'Matrix{Float32}' 'Matrix{Float32}' Float32
+# spelled Array{Float32,1}: the launch path keys its cache lookup by that spelling, and the
+# cache key is not canonicalised (a `Vector{Float32}` entry is missed at launch)
+JUKE_CACHE_DIR=$O/cache $J compile --target sm_90 -o /dev/null bench/jl/empty.jl 'empty!' 'Array{Float32,1}'
 $NVCC -O3 -arch=sm_90 -cubin -o $O/twins.cubin bench/twins.cu
 for f in $O/ptx/*.ptx; do
     $PTXAS -arch=sm_90 -O3 -v "$f" -o $O/sass/"$(basename "$f" .ptx)".cubin 2> $O/sass/"$(basename "$f" .ptx)".ptxas.txt

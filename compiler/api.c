@@ -553,12 +553,49 @@ static bool parse_target(const char *target, TargetOptions *to, StrBuf *err)
     return true;
 }
 
+/* A type as the cache key writes it: no spaces, and the aliases spelt out
+ * (Vector{T} is Array{T,1}, Matrix{T} Array{T,2}, Int Int64), so one type
+ * written two ways finds one kernel. */
+static void canon_type(StrBuf *sb, const char *t)
+{
+    char buf[256];
+    size_t n = 0;
+    for (const char *p = t; *p && n + 1 < sizeof buf; p++)
+        if (*p != ' ' && *p != '\t')
+            buf[n++] = *p;
+    buf[n] = 0;
+    static const struct { const char *alias; int nd; } arrays[] = {
+        {"Vector{", 1}, {"Matrix{", 2}, {"ROCVector{", 1}, {"ROCMatrix{", 2}};
+    for (int i = 0; i < 4; i++) {
+        size_t l = strlen(arrays[i].alias);
+        if (strncmp(buf, arrays[i].alias, l) == 0 && n > l && buf[n - 1] == '}') {
+            buf[n - 1] = 0;
+            sb_puts(sb, "Array{");
+            canon_type(sb, buf + l);
+            sb_printf(sb, ",%d}", arrays[i].nd);
+            return;
+        }
+    }
+    if (strncmp(buf, "ROCArray{", 9) == 0) {
+        sb_printf(sb, "Array{%s", buf + 9);
+        return;
+    }
+    if (strncmp(buf, "Array{Int,", 10) == 0 || strncmp(buf, "Array{UInt,", 11) == 0) {
+        sb_printf(sb, "Array{%sInt64,%s", buf[6] == 'U' ? "U" : "", strchr(buf, ',') + 1);
+        return;
+    }
+    sb_puts(sb, strcmp(buf, "Int") == 0 ? "Int64" : strcmp(buf, "UInt") == 0 ? "UInt64" : buf);
+}
+
 static char *cache_key(const char *function, const char *const *argtypes, int nargs, const juke_options *o)
 {
     StrBuf sb = {0};
     sb_printf(&sb, "%s(", function);
-    for (int i = 0; i < nargs; i++)
-        sb_printf(&sb, "%s%s", i ? "," : "", argtypes[i]);
+    for (int i = 0; i < nargs; i++) {
+        if (i)
+            sb_puts(&sb, ",");
+        canon_type(&sb, argtypes[i]);
+    }
     sb_printf(&sb, ")|%s|O%d|cov%d|w%d|%s", o->target ? o->target : "gfx90a", o->opt_level, o->code_object_version,
               o->wavefront_size, o->device_libs ? o->device_libs : "");
     return sb_take(&sb);

@@ -39,6 +39,23 @@
     X(BI_TAN, "tan") X(BI_ASIN, "asin") X(BI_ACOS, "acos") X(BI_ATAN, "atan")                \
     X(BI_ATAN2, "atan") X(BI_SINH, "sinh") X(BI_COSH, "cosh") X(BI_TANH, "tanh")             \
     X(BI_HYPOT, "hypot") X(BI_FMA, "fma") X(BI_MULADD, "muladd")                             \
+    X(BI_ASINH, "asinh") X(BI_ACOSH, "acosh") X(BI_ATANH, "atanh")                           \
+    X(BI_SINCOS, "sincos")   /* (sin(x), cos(x)): optype = the float type */                 \
+    X(BI_LDEXP, "ldexp")     /* ldexp(x::AbstractFloat, n::Integer) */                        \
+    /* more numbers */                                                                       \
+    X(BI_ABS2, "abs2") X(BI_INV, "inv") X(BI_FLIPSIGN, "flipsign")                           \
+    X(BI_LEADING_ZEROS, "leading_zeros") X(BI_TRAILING_ZEROS, "trailing_zeros")              \
+    X(BI_COUNT_ONES, "count_ones") X(BI_COUNT_ZEROS, "count_zeros") X(BI_BSWAP, "bswap")     \
+    X(BI_REINTERPRET, "reinterpret") /* same-size primitives: optype = the target type */    \
+    X(BI_NEXTFLOAT, "nextfloat") X(BI_PREVFLOAT, "prevfloat")                                \
+    /* sum/prod/maximum/minimum of a tuple: fields promoted to optype and folded */          \
+    X(BI_SUM, "sum") X(BI_PROD, "prod") X(BI_MAXIMUM, "maximum") X(BI_MINIMUM, "minimum")    \
+    /* complex numbers (a Complex{T} is { T re, T im }): arithmetic, comparisons and abs     \
+       go through the builtins above with a Complex optype */                                \
+    X(BI_COMPLEX, "complex") /* complex(re[, im]), Complex{T}(re, im): optype = Complex{T} */ \
+    X(BI_REAL, "real") X(BI_IMAG, "imag") X(BI_CONJ, "conj") X(BI_REIM, "reim")              \
+    X(BI_CIS, "cis") X(BI_ANGLE, "angle")                                                    \
+    X(BI_COMPLEXTYPE, "Complex") /* Complex{T} used as a value: a Type, nothing at run time */ \
     /* values of types */                                                                    \
     X(BI_ZERO, "zero") X(BI_ONE, "one") X(BI_TYPEMIN, "typemin") X(BI_TYPEMAX, "typemax")    \
     X(BI_EPS, "eps")                                                                         \
@@ -63,7 +80,12 @@
     X(BI_ATOMIC_ADD, "atomic_add!") X(BI_ATOMIC_SUB, "atomic_sub!")                          \
     X(BI_ATOMIC_AND, "atomic_and!") X(BI_ATOMIC_OR, "atomic_or!")                            \
     X(BI_ATOMIC_XOR, "atomic_xor!") X(BI_ATOMIC_MAX, "atomic_max!")                          \
-    X(BI_ATOMIC_MIN, "atomic_min!") X(BI_ATOMIC_XCHG, "atomic_xchg!")
+    X(BI_ATOMIC_MIN, "atomic_min!") X(BI_ATOMIC_XCHG, "atomic_xchg!")                        \
+    /* the pointer API: pointer(A[, i]) is an unchecked element pointer (Core.LLVMPtr);      \
+       atomic_add!(ptr, v) and friends above take it and return the OLD value;               \
+       atomic_cas!(ptr, cmp, new) returns the old value */                                   \
+    X(BI_POINTER, "pointer") X(BI_ATOMIC_CAS, "atomic_cas!")                                 \
+    X(BI_UNSAFE_LOAD, "unsafe_load") X(BI_UNSAFE_STORE, "unsafe_store!")
 
 typedef enum BuiltinId {
 #define X(id, name) id,

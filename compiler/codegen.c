@@ -10,12 +10,14 @@
  *   tuples      literal structs of their fields
  *   workitemIdx() and friends  { i64, i64, i64 } (x, y, z)
  *   ranges      { i64 start, i64 step, i64 stop }   (stop normalised as Julia does)
+ *   Complex{T}  { T re, T im };  Core.LLVMPtr{T, AS}  ptr addrspace(G or L)
  *   Nothing, functions, types, values of no single type  {} (nothing at run time)
  * Every generated function takes, after its Julia arguments, the exception
  * buffer pointer and (CPU) the JukeCpuState pointer. */
 #include <llvm-c/Analysis.h>
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Linker.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +112,12 @@ static LLVMTypeRef lt(CG *g, const Type *t)
     case TY_RANGE: {
         LLVMTypeRef f[3] = {i64(g), i64(g), i64(g)};
         return LLVMStructTypeInContext(g->ctx, f, 3, 0);
+    }
+    case TY_PTR:
+        return LLVMPointerTypeInContext(g->ctx, t->step ? g->ops->as_local : g->ops->as_global);
+    case TY_COMPLEX: {
+        LLVMTypeRef f[2] = {prim_t(g, t->elem), prim_t(g, t->elem)};
+        return LLVMStructTypeInContext(g->ctx, f, 2, 0);
     }
     default:
         return unit_t(g);
@@ -528,16 +536,35 @@ static LLVMValueRef emit_local_array(CG *g, IrInst *in)
 /* ---- atomics ----
  * LLVM-C 19 cannot set an atomic's sync scope, so each atomic is a tiny
  * always-inline helper parsed from IR text with syncscope("agent") on GPUs. */
-static LLVMValueRef emit_atomic(CG *g, IrInst *in)
+static LLVMValueRef atomic_helper(CG *g, const char *name, const char *text)
 {
-    const Type *at = aty(g, in, 0), *elem = at->elem;
-    int n = in->nargs - 1;
-    LLVMValueRef a = arg(g, in, 0);
-    LLVMValueRef p = elem_ptr(g, in, at, a, 1, n - 2, (in->flags & IRF_INBOUNDS) != 0);
-    LLVMValueRef v = conv_checked(g, arg(g, in, n - 1), aty(g, in, n - 1), elem, in->loc);
+    LLVMValueRef fn = LLVMGetNamedFunction(g->mod, name);
+    if (fn)
+        return fn;
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text, strlen(text), "atomic");
+    LLVMModuleRef m2 = NULL;
+    char *msg = NULL;
+    if (LLVMParseIRInContext(g->ctx, buf, &m2, &msg)) {
+        diag_plain(g->d, DIAG_INTERNAL, "atomic helper: %s", msg ? msg : "parse error");
+        LLVMDisposeMessage(msg);
+        g->failed = true;
+        return NULL;
+    }
+    LLVMSetDataLayout(m2, LLVMGetDataLayoutStr(g->mod));
+    LLVMSetTarget(m2, LLVMGetTarget(g->mod));
+    LLVMLinkModules2(g->mod, m2);
+    fn = LLVMGetNamedFunction(g->mod, name);
+    if (fn)
+        LLVMSetLinkage(fn, LLVMInternalLinkage);
+    return fn;
+}
+
+/* atomicrmw `op` on the element at p (address space as); returns the old value. */
+static LLVMValueRef atomic_rmw(CG *g, BuiltinId id, const Type *elem, unsigned as, LLVMValueRef p, LLVMValueRef v)
+{
     bool fl = ty_is_float(elem), sg = ty_is_signed(elem);
     const char *op;
-    switch (in->builtin) {
+    switch (id) {
     case BI_ATOMIC_ADD: op = fl ? "fadd" : "add"; break;
     case BI_ATOMIC_SUB: op = fl ? "fsub" : "sub"; break;
     case BI_ATOMIC_AND: op = "and"; break;
@@ -547,40 +574,71 @@ static LLVMValueRef emit_atomic(CG *g, IrInst *in)
     case BI_ATOMIC_MIN: op = fl ? "fmin" : sg ? "min" : "umin"; break;
     default: op = "xchg"; break;
     }
-    unsigned as = at->kind == TY_ARRAY ? g->ops->as_global : g->ops->as_local;
     char *tyname = LLVMPrintTypeToString(mem_t(g, elem));
     char name[128], text[1024];
     snprintf(name, sizeof name, "__juke_atomic_%s_%s_as%u", op, tyname, as);
-    LLVMValueRef fn = LLVMGetNamedFunction(g->mod, name);
-    if (!fn) {
-        bool gpu = g->ops->needs_state_param == false;
-        snprintf(text, sizeof text,
-                 "define hidden %s @%s(ptr addrspace(%u) %%p, %s %%v) alwaysinline {\n"
-                 "  %%o = atomicrmw %s ptr addrspace(%u) %%p, %s %%v %s monotonic, align %u\n"
-                 "  ret %s %%o\n}\n",
-                 tyname, name, as, tyname, op, as, tyname, gpu ? "syncscope(\"agent\")" : "", elem_align(elem), tyname);
-        LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text, strlen(text), "atomic");
-        LLVMModuleRef m2 = NULL;
-        char *msg = NULL;
-        if (LLVMParseIRInContext(g->ctx, buf, &m2, &msg)) {
-            diag_plain(g->d, DIAG_INTERNAL, "atomic helper: %s", msg ? msg : "parse error");
-            LLVMDisposeMessage(msg);
-            LLVMDisposeMessage(tyname);
-            g->failed = true;
-            return LLVMGetUndef(prim_t(g, elem));
-        }
-        LLVMSetDataLayout(m2, LLVMGetDataLayoutStr(g->mod));
-        LLVMSetTarget(m2, LLVMGetTarget(g->mod));
-        LLVMLinkModules2(g->mod, m2);
-        fn = LLVMGetNamedFunction(g->mod, name);
-        if (fn)
-            LLVMSetLinkage(fn, LLVMInternalLinkage);
-    }
+    bool gpu = g->ops->needs_state_param == false;
+    snprintf(text, sizeof text,
+             "define hidden %s @%s(ptr addrspace(%u) %%p, %s %%v) alwaysinline {\n"
+             "  %%o = atomicrmw %s ptr addrspace(%u) %%p, %s %%v %s monotonic, align %u\n"
+             "  ret %s %%o\n}\n",
+             tyname, name, as, tyname, op, as, tyname, gpu ? "syncscope(\"agent\")" : "", elem_align(elem), tyname);
     LLVMDisposeMessage(tyname);
+    LLVMValueRef fn = atomic_helper(g, name, text);
+    if (!fn)
+        return LLVMGetUndef(prim_t(g, elem));
     LLVMTypeRef pt[2] = {LLVMPointerTypeInContext(g->ctx, as), mem_t(g, elem)};
     LLVMTypeRef fty = LLVMFunctionType(mem_t(g, elem), pt, 2, 0);
     LLVMValueRef cargs[2] = {p, to_mem(g, v, elem)};
-    LLVMValueRef old = from_mem(g, LLVMBuildCall2(g->b, fty, fn, cargs, 2, ""), elem);
+    return from_mem(g, LLVMBuildCall2(g->b, fty, fn, cargs, 2, ""), elem);
+}
+
+/* atomic_cas!(p, cmp, new): cmpxchg on the element's bits (floats compare
+ * bitwise, as AMDGPU.jl does); returns the old value. */
+static LLVMValueRef atomic_cas(CG *g, const Type *elem, unsigned as, LLVMValueRef p, LLVMValueRef cmp, LLVMValueRef nv)
+{
+    LLVMTypeRef ity = LLVMIntTypeInContext(g->ctx, elem->kind == TY_BOOL ? 8 : (unsigned)elem->bits);
+    char name[128], text[1024];
+    unsigned bits = LLVMGetIntTypeWidth(ity);
+    snprintf(name, sizeof name, "__juke_atomic_cas_i%u_as%u", bits, as);
+    bool gpu = g->ops->needs_state_param == false;
+    snprintf(text, sizeof text,
+             "define hidden i%u @%s(ptr addrspace(%u) %%p, i%u %%c, i%u %%n) alwaysinline {\n"
+             "  %%r = cmpxchg ptr addrspace(%u) %%p, i%u %%c, i%u %%n %s monotonic monotonic, align %u\n"
+             "  %%o = extractvalue { i%u, i1 } %%r, 0\n"
+             "  ret i%u %%o\n}\n",
+             bits, name, as, bits, bits, as, bits, bits, gpu ? "syncscope(\"agent\")" : "", elem_align(elem), bits, bits);
+    LLVMValueRef fn = atomic_helper(g, name, text);
+    if (!fn)
+        return LLVMGetUndef(prim_t(g, elem));
+    LLVMValueRef c = to_mem(g, cmp, elem), n = to_mem(g, nv, elem);
+    if (ty_is_float(elem)) {
+        c = LLVMBuildBitCast(g->b, c, ity, "");
+        n = LLVMBuildBitCast(g->b, n, ity, "");
+    }
+    LLVMTypeRef pt[3] = {LLVMPointerTypeInContext(g->ctx, as), ity, ity};
+    LLVMValueRef cargs[3] = {p, c, n};
+    LLVMValueRef old = LLVMBuildCall2(g->b, LLVMFunctionType(ity, pt, 3, 0), fn, cargs, 3, "");
+    if (ty_is_float(elem))
+        old = LLVMBuildBitCast(g->b, old, prim_t(g, elem), "");
+    return from_mem(g, old, elem);
+}
+
+static unsigned ptr_as(CG *g, const Type *pt) { return pt->step ? g->ops->as_local : g->ops->as_global; }
+
+/* AMDGPU.@atomic A[i] op= v (returns the new value) and the pointer API
+ * atomic_add!(pointer(A, i), v) (returns the old one, as AMDGPU.jl does). */
+static LLVMValueRef emit_atomic(CG *g, IrInst *in)
+{
+    const Type *at = aty(g, in, 0), *elem = at->elem;
+    int n = in->nargs - 1;
+    LLVMValueRef v = conv_checked(g, arg(g, in, n - 1), aty(g, in, n - 1), elem, in->loc);
+    if (at->kind == TY_PTR)
+        return atomic_rmw(g, in->builtin, elem, ptr_as(g, at), arg(g, in, 0), v);
+    LLVMValueRef p = elem_ptr(g, in, at, arg(g, in, 0), 1, n - 2, (in->flags & IRF_INBOUNDS) != 0);
+    unsigned as = at->kind == TY_ARRAY ? g->ops->as_global : g->ops->as_local;
+    LLVMValueRef old = atomic_rmw(g, in->builtin, elem, as, p, v);
+    bool fl = ty_is_float(elem), sg = ty_is_signed(elem);
     /* the value after the update */
     switch (in->builtin) {
     case BI_ATOMIC_ADD: return fl ? LLVMBuildFAdd(g->b, old, v, "") : LLVMBuildAdd(g->b, old, v, "");
@@ -596,6 +654,13 @@ static LLVMValueRef emit_atomic(CG *g, IrInst *in)
                   : LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, sg ? LLVMIntSLT : LLVMIntULT, old, v, ""), old, v, "");
     default: return v;
     }
+}
+
+/* The pointer p + (i - 1) elements (unsafe_load(p, i), pointer(A, i)): unchecked. */
+static LLVMValueRef ptr_offset(CG *g, const Type *elem, LLVMValueRef p, LLVMValueRef i, const Type *it)
+{
+    LLVMValueRef k = LLVMBuildSub(g->b, conv_wrap(g, i, it, ty_prim(g->types, TY_INT64)), ci64(g, 1), "");
+    return LLVMBuildGEP2(g->b, mem_t(g, elem), p, &k, 1, "");
 }
 
 /* ---- integer division family (Julia semantics, DivideError checks) ---- */
@@ -917,11 +982,501 @@ static LLVMValueRef emit_pow(CG *g, IrInst *in)
     return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, n, ci64(g, 0), ""), acc2, one, "");
 }
 
+/* signbit(x) of any primitive as an i1. */
+static LLVMValueRef signbit_of(CG *g, LLVMValueRef x, const Type *xt)
+{
+    if (ty_is_float(xt)) {
+        LLVMTypeRef ity = LLVMIntTypeInContext(g->ctx, (unsigned)xt->bits);
+        return LLVMBuildICmp(g->b, LLVMIntSLT, LLVMBuildBitCast(g->b, x, ity, ""), LLVMConstInt(ity, 0, 0), "");
+    }
+    if (ty_is_signed(xt))
+        return LLVMBuildICmp(g->b, LLVMIntSLT, x, LLVMConstInt(LLVMTypeOf(x), 0, 0), "");
+    return LLVMConstInt(i1(g), 0, 0);
+}
+
+/* ldexp(x, n) for Float32/Float64 as musl's scalbn: at most two exact
+ * scalings bring n into the normal range, so only the last product rounds
+ * (a subnormal result is rounded once, as Julia's ldexp rounds it). */
+static LLVMValueRef emit_scalbn(CG *g, const Type *t, LLVMValueRef x, LLVMValueRef n64)
+{
+    bool d = t->bits == 64;
+    int emax = d ? 1023 : 127, emin = d ? -1022 : -126, mant = d ? 53 : 24;
+    LLVMTypeRef ft = prim_t(g, t);
+    LLVMValueRef big = LLVMConstReal(ft, ldexp(1, emax)), small = LLVMConstReal(ft, ldexp(1, emin + mant));
+    LLVMValueRef y = x, n = n64;
+    for (int step = 0; step < 2; step++) {
+        LLVMValueRef hi = LLVMBuildICmp(g->b, LLVMIntSGT, n, ci64(g, emax), "");
+        LLVMValueRef lo = LLVMBuildICmp(g->b, LLVMIntSLT, n, ci64(g, emin), "");
+        y = LLVMBuildSelect(g->b, hi, LLVMBuildFMul(g->b, y, big, ""),
+                            LLVMBuildSelect(g->b, lo, LLVMBuildFMul(g->b, y, small, ""), y, ""), "");
+        n = LLVMBuildSelect(g->b, hi, LLVMBuildSub(g->b, n, ci64(g, emax), ""),
+                            LLVMBuildSelect(g->b, lo, LLVMBuildAdd(g->b, n, ci64(g, -emin - mant), ""), n, ""), "");
+    }
+    n = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, n, ci64(g, emax), ""), ci64(g, emax), n, "");
+    n = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, n, ci64(g, emin), ""), ci64(g, emin), n, "");
+    LLVMTypeRef ity = LLVMIntTypeInContext(g->ctx, (unsigned)t->bits);
+    LLVMValueRef e = LLVMBuildShl(g->b, LLVMBuildTrunc(g->b, LLVMBuildAdd(g->b, n, ci64(g, emax), ""), ity, ""),
+                                  LLVMConstInt(ity, (unsigned long long)(mant - 1), 0), "");
+    return LLVMBuildFMul(g->b, y, LLVMBuildBitCast(g->b, e, ft, ""), "");
+}
+
+/* nextfloat / prevfloat (base/float.jl's nextfloat(x, ±1)) on the bits:
+ * NaN stays, ±Inf saturate (nextfloat(-Inf) is -floatmax), ±0 step to the
+ * smallest subnormal of the direction's sign. */
+static LLVMValueRef emit_nextfloat(CG *g, const Type *t, LLVMValueRef x, bool up)
+{
+    LLVMTypeRef ity = LLVMIntTypeInContext(g->ctx, (unsigned)t->bits);
+    unsigned long long sign = 1ULL << (t->bits - 1);
+    LLVMValueRef bits = LLVMBuildBitCast(g->b, x, ity, "");
+    LLVMValueRef mag = LLVMBuildAnd(g->b, bits, LLVMConstInt(ity, sign - 1, 0), "");
+    LLVMValueRef neg = LLVMBuildICmp(g->b, LLVMIntSLT, bits, LLVMConstInt(ity, 0, 0), "");
+    LLVMValueRef inf = LLVMBuildBitCast(g->b, LLVMConstReal(prim_t(g, t), INFINITY), ity, "");
+    LLVMValueRef one = LLVMConstInt(ity, 1, 0);
+    /* moving away from zero: magnitude + 1 unless infinite; towards zero: magnitude - 1, and from
+     * zero to the other sign's smallest subnormal */
+    LLVMValueRef away = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, mag, inf, ""), bits,
+                                        LLVMBuildAdd(g->b, bits, one, ""), "");
+    LLVMValueRef zero_to = LLVMConstInt(ity, up ? 1 : sign | 1, 0);
+    LLVMValueRef toward = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, mag, LLVMConstInt(ity, 0, 0), ""), zero_to,
+                                          LLVMBuildSub(g->b, bits, one, ""), "");
+    LLVMValueRef r = up ? LLVMBuildSelect(g->b, neg, toward, away, "") : LLVMBuildSelect(g->b, neg, away, toward, "");
+    LLVMValueRef nan = LLVMBuildFCmp(g->b, LLVMRealUNO, x, x, "");
+    return LLVMBuildSelect(g->b, nan, x, LLVMBuildBitCast(g->b, r, prim_t(g, t), ""), "");
+}
+
+/* ---- complex numbers ----
+ * A Complex{T} is { T re, T im }. Each operation follows base/complex.jl
+ * part by part (z + x adds x to the real part only, so a -0.0 imaginary part
+ * stays -0.0); a Bool part multiplies as Julia's strong zero (false * Inf is
+ * 0.0). Division follows Julia per part type: Float64 by the robust
+ * scaled algorithm (arXiv 1210.4539), Float32 / Float16 by widening
+ * (z * inv(w) one size up, rounded back), integers by Smith's algorithm
+ * in Float64. */
+
+static LLVMValueRef iconst_or_f(CG *g, const Type *t, int v) { return ty_is_float(t) ? fconst(g, t, v) : iconst(g, t, v); }
+static const Type *part_type_cg(const Type *t) { return t->kind == TY_COMPLEX ? t->elem : t; }
+static LLVMValueRef zero_of(CG *g, const Type *t) { return ty_is_float(t) ? fconst(g, t, 0) : iconst(g, t, 0); }
+static LLVMValueRef cx_re(CG *g, LLVMValueRef z) { return LLVMBuildExtractValue(g->b, z, 0, ""); }
+static LLVMValueRef cx_im(CG *g, LLVMValueRef z) { return LLVMBuildExtractValue(g->b, z, 1, ""); }
+
+static LLVMValueRef cx_make(CG *g, const Type *ct, LLVMValueRef re, LLVMValueRef im)
+{
+    LLVMValueRef z = LLVMGetUndef(lt(g, ct));
+    z = LLVMBuildInsertValue(g->b, z, re, 0, "");
+    return LLVMBuildInsertValue(g->b, z, im, 1, "");
+}
+
+/* A complex value converted part by part to Complex{e}. */
+static LLVMValueRef cx_conv(CG *g, LLVMValueRef z, const Type *from, const Type *e)
+{
+    if (from->elem == e)
+        return z;
+    return cx_make(g, ty_complex(g->types, e), conv_wrap(g, cx_re(g, z), from->elem, e),
+                   conv_wrap(g, cx_im(g, z), from->elem, e));
+}
+
+static LLVMValueRef part_add(CG *g, const Type *e, LLVMValueRef x, LLVMValueRef y)
+{
+    return ty_is_float(e) ? LLVMBuildFAdd(g->b, x, y, "") : LLVMBuildAdd(g->b, x, y, "");
+}
+static LLVMValueRef part_sub(CG *g, const Type *e, LLVMValueRef x, LLVMValueRef y)
+{
+    return ty_is_float(e) ? LLVMBuildFSub(g->b, x, y, "") : LLVMBuildSub(g->b, x, y, "");
+}
+static LLVMValueRef part_neg(CG *g, const Type *e, LLVMValueRef x)
+{
+    return ty_is_float(e) ? LLVMBuildFNeg(g->b, x, "") : LLVMBuildNeg(g->b, x, "");
+}
+static LLVMValueRef part_div(CG *g, LLVMValueRef x, LLVMValueRef y) { return LLVMBuildFDiv(g->b, x, y, ""); }
+
+/* x * y in part type e, x of type xt and y of type yt: a Bool times a
+ * number is Julia's strong zero (ifelse(b, y, copysign(zero(y), y))). */
+static LLVMValueRef part_mul(CG *g, const Type *e, LLVMValueRef x, const Type *xt, LLVMValueRef y, const Type *yt)
+{
+    if (xt->kind == TY_BOOL && yt->kind == TY_BOOL)
+        return conv_wrap(g, LLVMBuildAnd(g->b, x, y, ""), xt, e);
+    if (yt->kind == TY_BOOL) {
+        LLVMValueRef t = x;
+        const Type *tt = xt;
+        x = y, xt = yt, y = t, yt = tt;
+    }
+    if (xt->kind == TY_BOOL) {
+        LLVMValueRef v = conv_wrap(g, y, yt, e);
+        LLVMValueRef z = ty_is_float(e) ? intr2(g, "llvm.copysign", fconst(g, e, 0), v) : iconst(g, e, 0);
+        return LLVMBuildSelect(g->b, x, v, z, "");
+    }
+    x = conv_wrap(g, x, xt, e);
+    y = conv_wrap(g, y, yt, e);
+    return ty_is_float(e) ? LLVMBuildFMul(g->b, x, y, "") : LLVMBuildMul(g->b, x, y, "");
+}
+
+/* z * w for complex values of part types zt, wt; the result in part type e. */
+static LLVMValueRef cx_mul(CG *g, const Type *e, LLVMValueRef z, const Type *zt, LLVMValueRef w, const Type *wt)
+{
+    LLVMValueRef a = cx_re(g, z), b = cx_im(g, z), c = cx_re(g, w), d = cx_im(g, w);
+    LLVMValueRef re = part_sub(g, e, part_mul(g, e, a, zt, c, wt), part_mul(g, e, b, zt, d, wt));
+    LLVMValueRef im = part_add(g, e, part_mul(g, e, a, zt, d, wt), part_mul(g, e, b, zt, c, wt));
+    return cx_make(g, ty_complex(g->types, e), re, im);
+}
+
+static LLVMValueRef f64c(CG *g, double v) { return LLVMConstReal(LLVMDoubleTypeInContext(g->ctx), v); }
+static LLVMValueRef fabs_(CG *g, LLVMValueRef x) { return intr1(g, "llvm.fabs", x); }
+static LLVMValueRef sel(CG *g, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildSelect(g->b, c, a, b, ""); }
+static LLVMValueRef fcmp(CG *g, LLVMRealPredicate p, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildFCmp(g->b, p, a, b, ""); }
+static LLVMValueRef cfmul(CG *g, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildFMul(g->b, a, b, ""); }
+
+/* inv(w::ComplexF64), base/complex.jl. */
+static LLVMValueRef cx_inv_f64(CG *g, LLVMValueRef w)
+{
+    const Type *f64 = ty_prim(g->types, TY_FLOAT64);
+    LLVMValueRef c = cx_re(g, w), d = cx_im(g, w);
+    double eps = ldexp(1, -52), bs = 2.0 / (eps * eps);
+    LLVMValueRef cd = float_min_max(g, true, fabs_(g, c), fabs_(g, d));
+    LLVMValueRef down = fcmp(g, LLVMRealOGE, cd, f64c(g, 0.5 * DBL_MAX));
+    LLVMValueRef up = fcmp(g, LLVMRealOLE, cd, f64c(g, DBL_MIN * 2.0 / eps));
+    LLVMValueRef f = sel(g, down, f64c(g, 0.5), sel(g, up, f64c(g, bs), f64c(g, 1)));
+    c = cfmul(g, c, f);
+    d = cfmul(g, d, f);
+    LLVMValueRef s = f;
+    LLVMValueRef small_d = fcmp(g, LLVMRealOLE, fabs_(g, d), fabs_(g, c));
+    LLVMValueRef C = sel(g, small_d, c, d), D = sel(g, small_d, d, c);
+    LLVMValueRef r = part_div(g, D, C);
+    LLVMValueRef t = part_div(g, f64c(g, 1), LLVMBuildFAdd(g->b, C, cfmul(g, D, r), ""));
+    LLVMValueRef p = sel(g, small_d, t, cfmul(g, r, t));
+    LLVMValueRef q = sel(g, small_d, cfmul(g, LLVMBuildFNeg(g->b, r, ""), t), LLVMBuildFNeg(g->b, t, ""));
+    LLVMValueRef res = cx_make(g, ty_complex(g->types, f64), cfmul(g, p, s), cfmul(g, q, s));
+    /* an infinite part: complex(copysign(0.0, c), flipsign(-0.0, d)) from the unscaled parts */
+    LLVMValueRef c0 = cx_re(g, w), d0 = cx_im(g, w), inf = f64c(g, INFINITY);
+    LLVMValueRef isinf = LLVMBuildOr(g->b, fcmp(g, LLVMRealOEQ, fabs_(g, c0), inf), fcmp(g, LLVMRealOEQ, fabs_(g, d0), inf), "");
+    LLVMValueRef zi = sel(g, signbit_of(g, d0, f64), f64c(g, 0.0), f64c(g, -0.0));
+    LLVMValueRef zres = cx_make(g, ty_complex(g->types, f64), intr2(g, "llvm.copysign", f64c(g, 0), c0), zi);
+    return sel(g, isinf, zres, res);
+}
+
+/* robust_cdiv2 of base/complex.jl. */
+static LLVMValueRef robust_cdiv2(CG *g, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, LLVMValueRef d,
+                                 LLVMValueRef r, LLVMValueRef t)
+{
+    LLVMValueRef zero = f64c(g, 0);
+    LLVMValueRef br = cfmul(g, b, r);
+    LLVMValueRef nz = LLVMBuildFAdd(g->b, cfmul(g, a, t), cfmul(g, cfmul(g, b, t), r), "");
+    LLVMValueRef rnz = sel(g, fcmp(g, LLVMRealUNE, br, zero), cfmul(g, LLVMBuildFAdd(g->b, a, br, ""), t), nz);
+    LLVMValueRef rz = cfmul(g, LLVMBuildFAdd(g->b, a, cfmul(g, d, part_div(g, b, c)), ""), t);
+    return sel(g, fcmp(g, LLVMRealUNE, r, zero), rnz, rz);
+}
+
+/* z / w for ComplexF64: the robust algorithm, scaled (a no-op scale of 1.0 when not needed). */
+static LLVMValueRef cx_div_f64(CG *g, LLVMValueRef z, LLVMValueRef w)
+{
+    const Type *f64 = ty_prim(g->types, TY_FLOAT64);
+    LLVMValueRef a = cx_re(g, z), b = cx_im(g, z), c = cx_re(g, w), d = cx_im(g, w);
+    LLVMValueRef absa = fabs_(g, a), absb = fabs_(g, b), absc = fabs_(g, c), absd = fabs_(g, d);
+    LLVMValueRef ab = sel(g, fcmp(g, LLVMRealOGE, absa, absb), absa, absb);
+    LLVMValueRef cd = sel(g, fcmp(g, LLVMRealOGE, absc, absd), absc, absd);
+    double eps = ldexp(1, -52), halfov = 0.5 * DBL_MAX, twoun = DBL_MIN * 2.0 / eps, bs = 2.0 / (eps * eps);
+    LLVMValueRef abdown = fcmp(g, LLVMRealOGE, ab, f64c(g, halfov)), abup = fcmp(g, LLVMRealOLE, ab, f64c(g, twoun));
+    LLVMValueRef cddown = fcmp(g, LLVMRealOGE, cd, f64c(g, halfov)), cdup = fcmp(g, LLVMRealOLE, cd, f64c(g, twoun));
+    LLVMValueRef fab = sel(g, abdown, f64c(g, 0.5), sel(g, abup, f64c(g, bs), f64c(g, 1)));
+    LLVMValueRef fcd = sel(g, cddown, f64c(g, 0.5), sel(g, cdup, f64c(g, bs), f64c(g, 1)));
+    /* s: 2.0 or 1/bs from a, b, then times 0.5 or bs from c, d (in this order, as Julia does) */
+    LLVMValueRef s = sel(g, abdown, f64c(g, 2.0), sel(g, abup, part_div(g, f64c(g, 1), f64c(g, bs)), f64c(g, 1)));
+    s = cfmul(g, s, sel(g, cddown, f64c(g, 0.5), sel(g, cdup, f64c(g, bs), f64c(g, 1))));
+    a = cfmul(g, a, fab);
+    b = cfmul(g, b, fab);
+    c = cfmul(g, c, fcd);
+    d = cfmul(g, d, fcd);
+    /* cdiv: robust_cdiv1(a, b, c, d), or robust_cdiv1(b, a, d, c) with q negated */
+    LLVMValueRef dsmall = fcmp(g, LLVMRealOLE, fabs_(g, d), fabs_(g, c));
+    LLVMValueRef A = sel(g, dsmall, a, b), B = sel(g, dsmall, b, a), C = sel(g, dsmall, c, d), D = sel(g, dsmall, d, c);
+    LLVMValueRef r = part_div(g, D, C);
+    LLVMValueRef t = part_div(g, f64c(g, 1), LLVMBuildFAdd(g->b, C, cfmul(g, D, r), ""));
+    LLVMValueRef p = robust_cdiv2(g, A, B, C, D, r, t);
+    LLVMValueRef q = robust_cdiv2(g, B, LLVMBuildFNeg(g->b, A, ""), C, D, r, t);
+    q = sel(g, dsmall, q, LLVMBuildFNeg(g->b, q, ""));
+    return cx_make(g, ty_complex(g->types, f64), cfmul(g, p, s), cfmul(g, q, s));
+}
+
+/* inv(z) for a complex float part type e (Float32/Float16 widen one size, as Julia does). */
+static LLVMValueRef cx_inv(CG *g, LLVMValueRef z, const Type *e)
+{
+    if (e->kind == TY_FLOAT64)
+        return cx_inv_f64(g, z);
+    const Type *w = ty_prim(g->types, e->kind == TY_FLOAT16 ? TY_FLOAT32 : TY_FLOAT64);
+    return cx_conv(g, cx_inv(g, cx_conv(g, z, ty_complex(g->types, e), w), w), ty_complex(g->types, w), e);
+}
+
+/* z / w with both parts already of type e (a float type), Julia's method for e. */
+static LLVMValueRef cx_div(CG *g, LLVMValueRef z, LLVMValueRef w, const Type *e)
+{
+    if (e->kind == TY_FLOAT64)
+        return cx_div_f64(g, z, w);
+    const Type *wt = ty_prim(g->types, e->kind == TY_FLOAT16 ? TY_FLOAT32 : TY_FLOAT64);
+    const Type *ce = ty_complex(g->types, e);
+    LLVMValueRef zw = cx_conv(g, z, ce, wt), ww = cx_conv(g, w, ce, wt);
+    return cx_conv(g, cx_mul(g, wt, zw, wt, cx_inv(g, ww, wt), wt), ty_complex(g->types, wt), e);
+}
+
+/* The generic /(a::Complex{T}, b::Complex{T}) (Smith's algorithm) for integer parts, in Float64. */
+static LLVMValueRef cx_div_smith(CG *g, LLVMValueRef z, LLVMValueRef w, const Type *e)
+{
+    const Type *f64 = ty_prim(g->types, TY_FLOAT64);
+    LLVMValueRef are = conv_wrap(g, cx_re(g, z), e, f64), aim = conv_wrap(g, cx_im(g, z), e, f64);
+    LLVMValueRef bre = conv_wrap(g, cx_re(g, w), e, f64), bim = conv_wrap(g, cx_im(g, w), e, f64);
+    LLVMValueRef first = fcmp(g, LLVMRealOLE, fabs_(g, bre), fabs_(g, bim));
+    LLVMValueRef r1 = part_div(g, bre, bim), den1 = LLVMBuildFAdd(g->b, bim, cfmul(g, r1, bre), "");
+    LLVMValueRef re1 = part_div(g, LLVMBuildFAdd(g->b, cfmul(g, are, r1), aim, ""), den1);
+    LLVMValueRef im1 = part_div(g, LLVMBuildFSub(g->b, cfmul(g, aim, r1), are, ""), den1);
+    LLVMValueRef r2 = part_div(g, bim, bre), den2 = LLVMBuildFAdd(g->b, bre, cfmul(g, r2, bim), "");
+    LLVMValueRef re2 = part_div(g, LLVMBuildFAdd(g->b, are, cfmul(g, aim, r2), ""), den2);
+    LLVMValueRef im2 = part_div(g, LLVMBuildFSub(g->b, aim, cfmul(g, are, r2), ""), den2);
+    return cx_make(g, ty_complex(g->types, f64), sel(g, first, re1, re2), sel(g, first, im1, im2));
+}
+
+/* exp(z), base/complex.jl, for a float part type e. */
+static LLVMValueRef cx_exp(CG *g, LLVMValueRef z, const Type *e)
+{
+    LLVMValueRef zr = cx_re(g, z), zi = cx_im(g, z);
+    LLVMValueRef zero = fconst(g, e, 0), nan = fconst(g, e, NAN), inf = fconst(g, e, INFINITY);
+    LLVMValueRef er = call_math(g, "exp", e, &zr, 1);
+    LLVMValueRef s = call_math(g, "sin", e, &zi, 1), c = call_math(g, "cos", e, &zi, 1);
+    LLVMValueRef zi0 = fcmp(g, LLVMRealOEQ, zi, zero);
+    LLVMValueRef fin_re = sel(g, zi0, er, cfmul(g, er, c)), fin_im = sel(g, zi0, zi, cfmul(g, er, s));
+    /* zi not finite */
+    LLVMValueRef pinf = fcmp(g, LLVMRealOEQ, zr, inf), ninf = fcmp(g, LLVMRealOEQ, zr, LLVMBuildFNeg(g->b, inf, ""));
+    LLVMValueRef nf_re = sel(g, pinf, LLVMBuildFNeg(g->b, zr, ""), sel(g, ninf, fconst(g, e, -0.0), nan));
+    LLVMValueRef nf_im = sel(g, pinf, nan, sel(g, ninf, intr2(g, "llvm.copysign", zero, zi), nan));
+    LLVMValueRef zifin = fcmp(g, LLVMRealOLT, fabs_(g, zi), inf);
+    LLVMValueRef re = sel(g, zifin, fin_re, nf_re), im = sel(g, zifin, fin_im, nf_im);
+    /* zr NaN */
+    LLVMValueRef zrnan = fcmp(g, LLVMRealUNO, zr, zr);
+    re = sel(g, zrnan, zr, re);
+    im = sel(g, zrnan, sel(g, zi0, zi, zr), im);
+    return cx_make(g, ty_complex(g->types, e), re, im);
+}
+
+static bool complex_call(CG *g, IrInst *in)
+{
+    switch (in->builtin) {
+    case BI_COMPLEX: case BI_REAL: case BI_IMAG: case BI_CONJ: case BI_REIM: case BI_CIS: case BI_ANGLE:
+    case BI_COMPLEXTYPE:
+        return true;
+    case BI_TUPLE_GETINDEX: case BI_TUPLE_LENGTH:
+        return false;
+    default:
+        for (int k = 1; k < in->nargs; k++)
+            if (vty(g, in->args[k])->kind == TY_COMPLEX)
+                return true;
+        return in->optype && in->optype->kind == TY_COMPLEX;
+    }
+}
+
+/* The parts of argument k: a real has none (*im = NULL). */
+static LLVMValueRef cx_arg_parts(CG *g, IrInst *in, int k, LLVMValueRef *im, const Type **pt)
+{
+    const Type *t = aty(g, in, k);
+    LLVMValueRef v = arg(g, in, k);
+    if (t->kind == TY_COMPLEX) {
+        *pt = t->elem;
+        *im = cx_im(g, v);
+        return cx_re(g, v);
+    }
+    *pt = t;
+    *im = NULL;
+    return v;
+}
+
+static LLVMValueRef emit_complex(CG *g, IrInst *in)
+{
+    const Type *ct = in->optype, *rt = in->type;
+    const Type *e = ct && ct->kind == TY_COMPLEX ? ct->elem : ct;
+    const Type *f64 = ty_prim(g->types, TY_FLOAT64);
+    int n = in->nargs - 1;
+    switch (in->builtin) {
+    case BI_COMPLEXTYPE:
+        return unit_v(g);
+    case BI_UPLUS:
+        if (!ct)
+            return arg(g, in, 0);
+        /* fall through */
+    case BI_NEG: {
+        LLVMValueRef z = cx_conv(g, arg(g, in, 0), aty(g, in, 0), e);
+        if (in->builtin == BI_UPLUS)
+            return z;
+        return cx_make(g, ct, part_neg(g, e, cx_re(g, z)), part_neg(g, e, cx_im(g, z)));
+    }
+    case BI_ADD: case BI_SUB: case BI_MUL: {
+        const Type *xt;
+        LLVMValueRef xi, xr = cx_arg_parts(g, in, 0, &xi, &xt);
+        LLVMValueRef acc = NULL;
+        for (int k = 1; k < n; k++) {
+            const Type *yt;
+            LLVMValueRef yi, yr = cx_arg_parts(g, in, k, &yi, &yt);
+            LLVMValueRef re, im;
+            if (in->builtin == BI_MUL) {
+                if (xi && yi) {
+                    LLVMValueRef z = cx_mul(g, e, cx_make(g, ty_complex(g->types, xt), xr, xi), xt,
+                                            cx_make(g, ty_complex(g->types, yt), yr, yi), yt);
+                    re = cx_re(g, z);
+                    im = cx_im(g, z);
+                } else if (xi) { /* z * x = Complex(x * real(z), x * imag(z)) */
+                    re = part_mul(g, e, yr, yt, xr, xt);
+                    im = part_mul(g, e, yr, yt, xi, xt);
+                } else {
+                    re = part_mul(g, e, xr, xt, yr, yt);
+                    im = part_mul(g, e, xr, xt, yi, yt);
+                }
+            } else {
+                LLVMValueRef a = conv_wrap(g, xr, xt, e), c = conv_wrap(g, yr, yt, e);
+                re = in->builtin == BI_ADD ? part_add(g, e, a, c) : part_sub(g, e, a, c);
+                if (xi && yi) {
+                    LLVMValueRef b = conv_wrap(g, xi, xt, e), d = conv_wrap(g, yi, yt, e);
+                    im = in->builtin == BI_ADD ? part_add(g, e, b, d) : part_sub(g, e, b, d);
+                } else if (xi) {
+                    im = conv_wrap(g, xi, xt, e);
+                } else {
+                    im = conv_wrap(g, yi, yt, e);
+                    if (in->builtin == BI_SUB)
+                        im = part_neg(g, e, im);
+                }
+            }
+            xr = re;
+            xi = im;
+            xt = e;
+            acc = cx_make(g, ct, re, im);
+        }
+        return acc;
+    }
+    case BI_FDIV: {
+        const Type *at = aty(g, in, 0), *bt = aty(g, in, 1);
+        if (at->kind == TY_COMPLEX && bt->kind == TY_COMPLEX) {
+            const Type *p = ty_promote(g->types, at->elem, bt->elem);
+            LLVMValueRef z = cx_conv(g, arg(g, in, 0), at, p), w = cx_conv(g, arg(g, in, 1), bt, p);
+            return ty_is_float(p) ? cx_div(g, z, w, p) : cx_div_smith(g, z, w, p);
+        }
+        if (at->kind == TY_COMPLEX) { /* Complex(real(z) / x, imag(z) / x) */
+            LLVMValueRef z = arg(g, in, 0), x = conv_wrap(g, arg(g, in, 1), bt, e);
+            return cx_make(g, ct, part_div(g, conv_wrap(g, cx_re(g, z), at->elem, e), x),
+                           part_div(g, conv_wrap(g, cx_im(g, z), at->elem, e), x));
+        }
+        /* a / z = a * inv(T(z)), T the promoted complex type (integers: inv(float(z))) */
+        const Type *p = ty_promote(g->types, at, bt->elem);
+        if (!ty_is_float(p))
+            p = f64;
+        LLVMValueRef w = cx_inv(g, cx_conv(g, arg(g, in, 1), bt, p), p);
+        return cx_make(g, ct, part_mul(g, e, arg(g, in, 0), at, cx_re(g, w), p), part_mul(g, e, arg(g, in, 0), at, cx_im(g, w), p));
+    }
+    case BI_INV: {
+        const Type *zt = aty(g, in, 0);
+        return cx_inv(g, cx_conv(g, arg(g, in, 0), zt, e), e);
+    }
+    case BI_LITERAL_POW: {
+        int64_t k = g->f->insts[in->args[2]].ival;
+        const Type *zt = aty(g, in, 0);
+        LLVMValueRef z = arg(g, in, 0);
+        if (k == 0)
+            return cx_make(g, ct, iconst_or_f(g, e, 1), zero_of(g, e));
+        if (k == 1)
+            return cx_conv(g, z, zt, e);
+        if (k < 0) {
+            LLVMValueRef i = cx_inv(g, cx_conv(g, z, zt, e), e);
+            return k == -1 ? i : cx_mul(g, e, i, e, i, e);
+        }
+        LLVMValueRef r = cx_mul(g, e, z, zt->elem, z, zt->elem);
+        return k == 2 ? r : cx_mul(g, e, r, e, z, zt->elem);
+    }
+    case BI_EQ: case BI_NE: case BI_EGAL: case BI_NEGAL: {
+        if (!ct)
+            return emit_compare(g, in);
+        LLVMValueRef xi, yi;
+        const Type *xt, *yt;
+        LLVMValueRef xr = cx_arg_parts(g, in, 0, &xi, &xt), yr = cx_arg_parts(g, in, 1, &yi, &yt);
+        BuiltinId op = in->builtin == BI_EGAL || in->builtin == BI_NEGAL ? BI_EGAL : BI_EQ;
+        LLVMValueRef re = emit_cmp(g, op, e, conv_wrap(g, xr, xt, e), conv_wrap(g, yr, yt, e));
+        LLVMValueRef im = emit_cmp(g, op, e, xi ? conv_wrap(g, xi, xt, e) : zero_of(g, e), yi ? conv_wrap(g, yi, yt, e) : zero_of(g, e));
+        LLVMValueRef eq = LLVMBuildAnd(g->b, re, im, "");
+        return in->builtin == BI_EQ || in->builtin == BI_EGAL ? eq : LLVMBuildNot(g->b, eq, "");
+    }
+    case BI_ABS: {
+        const Type *zt = aty(g, in, 0);
+        LLVMValueRef xy[2] = {conv_wrap(g, cx_re(g, arg(g, in, 0)), zt->elem, ct), conv_wrap(g, cx_im(g, arg(g, in, 0)), zt->elem, ct)};
+        return call_math(g, "hypot", ct, xy, 2);
+    }
+    case BI_ABS2: {
+        const Type *pt = aty(g, in, 0)->elem;
+        LLVMValueRef z = arg(g, in, 0);
+        return part_add(g, ct, part_mul(g, ct, cx_re(g, z), pt, cx_re(g, z), pt), part_mul(g, ct, cx_im(g, z), pt, cx_im(g, z), pt));
+    }
+    case BI_ISNAN: case BI_ISINF: case BI_ISFINITE: {
+        const Type *pt = aty(g, in, 0)->elem;
+        LLVMValueRef z = arg(g, in, 0), r = cx_re(g, z), i = cx_im(g, z);
+        if (!ty_is_float(pt))
+            return LLVMConstInt(i1(g), in->builtin == BI_ISFINITE, 0);
+        LLVMValueRef inf = fconst(g, pt, INFINITY);
+        if (in->builtin == BI_ISNAN)
+            return LLVMBuildOr(g->b, fcmp(g, LLVMRealUNO, r, r), fcmp(g, LLVMRealUNO, i, i), "");
+        if (in->builtin == BI_ISINF)
+            return LLVMBuildOr(g->b, fcmp(g, LLVMRealOEQ, fabs_(g, r), inf), fcmp(g, LLVMRealOEQ, fabs_(g, i), inf), "");
+        return LLVMBuildAnd(g->b, fcmp(g, LLVMRealOLT, fabs_(g, r), inf), fcmp(g, LLVMRealOLT, fabs_(g, i), inf), "");
+    }
+    case BI_EXP:
+        return cx_exp(g, cx_conv(g, arg(g, in, 0), aty(g, in, 0), e), e);
+    case BI_ZERO: case BI_ONE:
+        return cx_make(g, ct, iconst_or_f(g, e, in->builtin == BI_ONE), zero_of(g, e));
+    case BI_IFELSE:
+        return LLVMBuildSelect(g->b, arg(g, in, 0), arg(g, in, 1), arg(g, in, 2), "");
+    case BI_COMPLEX: {
+        int k0 = aty(g, in, 0)->kind == TY_TYPE ? 1 : 0; /* convert(Complex{T}, x) */
+        const Type *at = aty(g, in, k0);
+        if (at->kind == TY_COMPLEX)
+            return cx_make(g, ct, conv_checked(g, cx_re(g, arg(g, in, k0)), at->elem, e, in->loc),
+                           conv_checked(g, cx_im(g, arg(g, in, k0)), at->elem, e, in->loc));
+        LLVMValueRef re = conv_checked(g, arg(g, in, k0), at, e, in->loc);
+        LLVMValueRef im = n - k0 == 2 ? conv_checked(g, arg(g, in, k0 + 1), aty(g, in, k0 + 1), e, in->loc) : zero_of(g, e);
+        return cx_make(g, ct, re, im);
+    }
+    case BI_REAL: case BI_IMAG: case BI_CONJ: case BI_REIM: case BI_ANGLE: {
+        const Type *at = aty(g, in, 0);
+        LLVMValueRef v = arg(g, in, 0);
+        LLVMValueRef re = at->kind == TY_COMPLEX ? cx_re(g, v) : v;
+        LLVMValueRef im = at->kind == TY_COMPLEX ? cx_im(g, v) : zero_of(g, at);
+        const Type *pt = part_type_cg(at);
+        switch (in->builtin) {
+        case BI_REAL: return re;
+        case BI_IMAG: return im;
+        case BI_CONJ:
+            if (at->kind != TY_COMPLEX)
+                return v;
+            return cx_make(g, ct, conv_wrap(g, re, pt, ct->elem), part_neg(g, ct->elem, conv_wrap(g, im, pt, ct->elem)));
+        case BI_REIM: {
+            LLVMValueRef r = LLVMGetUndef(lt(g, rt));
+            r = LLVMBuildInsertValue(g->b, r, re, 0, "");
+            return LLVMBuildInsertValue(g->b, r, im, 1, "");
+        }
+        default: { /* atan(imag(z), real(z)) */
+            LLVMValueRef xy[2] = {conv_wrap(g, im, pt, ct), conv_wrap(g, re, pt, ct)};
+            return call_math(g, "atan2", ct, xy, 2);
+        }
+        }
+    }
+    case BI_CIS: {
+        LLVMValueRef x = arg_as(g, in, 0, e);
+        return cx_make(g, ct, call_math(g, "cos", e, &x, 1), call_math(g, "sin", e, &x, 1));
+    }
+    default:
+        diag_kind_error(g->d, DIAG_INTERNAL, in->loc, "code generation for built-in %s on complex numbers is missing",
+                        builtin_name(in->builtin));
+        g->failed = true;
+        return LLVMGetUndef(lt(g, rt));
+    }
+}
+
 static LLVMValueRef emit_builtin(CG *g, IrInst *in)
 {
     const Type *t = in->optype, *rt = in->type;
     int n = in->nargs - 1;
     bool inb = (in->flags & IRF_INBOUNDS) != 0;
+    if (complex_call(g, in))
+        return emit_complex(g, in);
     switch (in->builtin) {
     case BI_ADD: case BI_SUB: case BI_MUL: {
         LLVMValueRef r = arg_as(g, in, 0, t);
@@ -1061,7 +1616,7 @@ static LLVMValueRef emit_builtin(CG *g, IrInst *in)
         return LLVMBuildAdd(g->b, LLVMBuildMul(g->b, arg_as(g, in, 0, t), arg_as(g, in, 1, t), ""), arg_as(g, in, 2, t), "");
     case BI_CBRT: case BI_EXP: case BI_EXP2: case BI_EXP10: case BI_EXPM1: case BI_LOG: case BI_LOG2: case BI_LOG10:
     case BI_LOG1P: case BI_SIN: case BI_COS: case BI_TAN: case BI_ASIN: case BI_ACOS: case BI_ATAN: case BI_SINH:
-    case BI_COSH: case BI_TANH: {
+    case BI_COSH: case BI_TANH: case BI_ASINH: case BI_ACOSH: case BI_ATANH: {
         LLVMValueRef x = arg_as(g, in, 0, t);
         return call_math(g, builtin_name(in->builtin), t, &x, 1);
     }
@@ -1190,6 +1745,107 @@ static LLVMValueRef emit_builtin(CG *g, IrInst *in)
     case BI_ATOMIC_ADD: case BI_ATOMIC_SUB: case BI_ATOMIC_AND: case BI_ATOMIC_OR: case BI_ATOMIC_XOR:
     case BI_ATOMIC_MAX: case BI_ATOMIC_MIN: case BI_ATOMIC_XCHG:
         return emit_atomic(g, in);
+    case BI_SINCOS: {
+        LLVMValueRef x = arg_as(g, in, 0, t);
+        LLVMValueRef r = LLVMGetUndef(lt(g, rt));
+        r = LLVMBuildInsertValue(g->b, r, call_math(g, "sin", t, &x, 1), 0, "");
+        return LLVMBuildInsertValue(g->b, r, call_math(g, "cos", t, &x, 1), 1, "");
+    }
+    case BI_LDEXP: {
+        LLVMValueRef n64 = conv_wrap(g, arg(g, in, 1), aty(g, in, 1), ty_prim(g->types, TY_INT64));
+        if (aty(g, in, 1)->kind == TY_UINT64) /* a huge unsigned count is a huge positive one */
+            n64 = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, n64, ci64(g, 0), ""), ci64(g, 1 << 20), n64, "");
+        if (t->kind == TY_FLOAT16) {
+            const Type *f32 = ty_prim(g->types, TY_FLOAT32);
+            return conv_wrap(g, emit_scalbn(g, f32, conv_wrap(g, arg(g, in, 0), t, f32), n64), f32, t);
+        }
+        return emit_scalbn(g, t, arg(g, in, 0), n64);
+    }
+    case BI_ABS2: {
+        LLVMValueRef x = arg(g, in, 0);
+        if (ty_is_float(t))
+            return LLVMBuildFMul(g->b, x, x, "");
+        return t->kind == TY_BOOL ? x : LLVMBuildMul(g->b, x, x, "");
+    }
+    case BI_INV:
+        return LLVMBuildFDiv(g->b, fconst(g, t, 1), arg_as(g, in, 0, t), "");
+    case BI_FLIPSIGN: {
+        LLVMValueRef x = arg_as(g, in, 0, t);
+        LLVMValueRef nx = ty_is_float(t) ? LLVMBuildFNeg(g->b, x, "") : LLVMBuildNeg(g->b, x, "");
+        return LLVMBuildSelect(g->b, signbit_of(g, arg(g, in, 1), aty(g, in, 1)), nx, x, "");
+    }
+    case BI_LEADING_ZEROS: case BI_TRAILING_ZEROS: case BI_COUNT_ONES: case BI_COUNT_ZEROS: {
+        LLVMValueRef x = arg(g, in, 0), r;
+        LLVMTypeRef xt = LLVMTypeOf(x);
+        if (in->builtin == BI_LEADING_ZEROS || in->builtin == BI_TRAILING_ZEROS)
+            r = intrinsic(g, in->builtin == BI_LEADING_ZEROS ? "llvm.ctlz" : "llvm.cttz", &xt, 1,
+                          (LLVMValueRef[]){x, LLVMConstInt(i1(g), 0, 0)}, 2);
+        else
+            r = intr1(g, "llvm.ctpop", x);
+        if (in->builtin == BI_COUNT_ZEROS)
+            r = LLVMBuildSub(g->b, LLVMConstInt(xt, LLVMGetIntTypeWidth(xt), 0), r, "");
+        return LLVMGetIntTypeWidth(xt) == 64 ? r : LLVMBuildZExt(g->b, r, i64(g), "");
+    }
+    case BI_BSWAP: {
+        LLVMValueRef x = arg(g, in, 0);
+        return rt->bits <= 8 ? x : intr1(g, "llvm.bswap", x);
+    }
+    case BI_REINTERPRET: {
+        const Type *xt = aty(g, in, 1);
+        LLVMValueRef x = arg(g, in, 1);
+        if (xt == t)
+            return x;
+        if (xt->kind == TY_BOOL)
+            x = LLVMBuildZExt(g->b, x, i8(g), "");
+        return LLVMBuildBitCast(g->b, x, prim_t(g, t), "");
+    }
+    case BI_NEXTFLOAT: case BI_PREVFLOAT:
+        return emit_nextfloat(g, t, arg(g, in, 0), in->builtin == BI_NEXTFLOAT);
+    case BI_SUM: case BI_PROD: case BI_MAXIMUM: case BI_MINIMUM: {
+        const Type *tt = aty(g, in, 0);
+        if (tt->nfields == 0)
+            return iconst(g, t, 1); /* prod(()) */
+        LLVMValueRef r = NULL;
+        for (int f = 0; f < tt->nfields; f++) {
+            LLVMValueRef x = conv_wrap(g, LLVMBuildExtractValue(g->b, arg(g, in, 0), (unsigned)f, ""), tt->fields[f], t);
+            if (!r)
+                r = x;
+            else if (in->builtin == BI_SUM)
+                r = ty_is_float(t) ? LLVMBuildFAdd(g->b, r, x, "") : LLVMBuildAdd(g->b, r, x, "");
+            else if (in->builtin == BI_PROD)
+                r = ty_is_float(t) ? LLVMBuildFMul(g->b, r, x, "") : t->kind == TY_BOOL ? LLVMBuildAnd(g->b, r, x, "")
+                                                                                        : LLVMBuildMul(g->b, r, x, "");
+            else
+                r = emit_minmax(g, in->builtin == BI_MAXIMUM, t, r, x);
+        }
+        return r;
+    }
+    case BI_POINTER: {
+        const Type *at = aty(g, in, 0);
+        LLVMValueRef p = arr_ptr(g, arg(g, in, 0));
+        return n == 1 ? p : ptr_offset(g, at->elem, p, arg(g, in, 1), aty(g, in, 1));
+    }
+    case BI_ATOMIC_CAS: {
+        const Type *pt = aty(g, in, 0);
+        LLVMValueRef c = conv_checked(g, arg(g, in, 1), aty(g, in, 1), t, in->loc);
+        LLVMValueRef nv = conv_checked(g, arg(g, in, 2), aty(g, in, 2), t, in->loc);
+        return atomic_cas(g, t, ptr_as(g, pt), arg(g, in, 0), c, nv);
+    }
+    case BI_UNSAFE_LOAD: case BI_UNSAFE_STORE: {
+        const Type *pt = aty(g, in, 0), *elem = pt->elem;
+        LLVMValueRef p = arg(g, in, 0);
+        int ik = in->builtin == BI_UNSAFE_LOAD ? 1 : 2;
+        if (n > ik)
+            p = ptr_offset(g, elem, p, arg(g, in, ik), aty(g, in, ik));
+        if (in->builtin == BI_UNSAFE_LOAD) {
+            LLVMValueRef v = LLVMBuildLoad2(g->b, mem_t(g, elem), p, "");
+            LLVMSetAlignment(v, elem_align(elem));
+            return from_mem(g, v, elem);
+        }
+        LLVMValueRef v = conv_checked(g, arg(g, in, 1), aty(g, in, 1), elem, in->loc);
+        LLVMSetAlignment(LLVMBuildStore(g->b, to_mem(g, v, elem), p), elem_align(elem));
+        return arg(g, in, 0);
+    }
     default:
         diag_kind_error(g->d, DIAG_INTERNAL, in->loc, "code generation for built-in %s is missing", builtin_name(in->builtin));
         g->failed = true;
@@ -1212,6 +1868,8 @@ static LLVMValueRef emit_const(CG *g, IrInst *in)
 static LLVMValueRef emit_name(CG *g, IrInst *in)
 {
     const Type *t = in->type;
+    if (t->kind == TY_COMPLEX) /* im */
+        return cx_make(g, t, LLVMConstInt(i1(g), 0, 0), LLVMConstInt(i1(g), 1, 0));
     if (ty_is_float(t)) {
         bool nan = strncmp(in->name, "NaN", 3) == 0;
         return LLVMConstReal(prim_t(g, t), nan ? NAN : INFINITY);

@@ -91,6 +91,41 @@ static Method *collect_method(FeModule *mod, Node *fn, Diags *d)
     return m;
 }
 
+/* Macros that may wrap a top-level definition and change nothing a kernel
+ * can observe (@propagate_inbounds only matters to callers' bounds checks,
+ * which juke keeps per call site), besides @inline / @noinline. */
+static bool definition_macro(const char *name)
+{
+    static const char *const names[] = {"inline", "noinline", "propagate_inbounds", "fastmath", "inbounds",
+                                        "views"};
+    for (int i = 0; i < JK_ARRAY_LEN(names); i++)
+        if (strcmp(names[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* `Base.@propagate_inbounds function f ... end`, `@inline @propagate_inbounds f(x) = ...`:
+ * the definition inside macros that only annotate it, with @inline /
+ * @noinline recorded on it; NULL (and an error) for any other macro. */
+static Node *unwrap_definition(Node *item)
+{
+    int flags = 0;
+    Node *n = item;
+    for (int depth = 0; n && n->kind == AST_MACROCALL && depth < 16; depth++) {
+        if (n->nkids != 1 || !n->kids[0] || !definition_macro(n->name))
+            return NULL;
+        if (strcmp(n->name, "inline") == 0)
+            flags |= FN_INLINE;
+        else if (strcmp(n->name, "noinline") == 0)
+            flags |= FN_NOINLINE;
+        n = n->kids[0];
+    }
+    if (!n || n->kind != AST_FUNCTION)
+        return NULL;
+    n->flags |= flags;
+    return n;
+}
+
 FeModule *fe_load(const char *name, const char *text, size_t len, Diags *d)
 {
     return fe_load_with(NULL, name, text, len, d);
@@ -133,6 +168,15 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
     int fcap = 0, ccap = 0;
     for (int i = 0; mod->ast && i < mod->ast->nkids; i++) {
         Node *item = mod->ast->kids[i];
+        if (item->kind == AST_MACROCALL) {
+            Node *fn = unwrap_definition(item);
+            if (fn)
+                item = fn;
+            else if (item->nkids == 1 && item->kids[0] && item->kids[0]->kind == AST_FUNCTION) {
+                diag_error(d, item->loc, "unsupported macro @%s before a function definition", item->name);
+                continue;
+            }
+        }
         if (item->kind == AST_FUNCTION) {
             Method *m = collect_method(mod, item, d);
             if (!m)

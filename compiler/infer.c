@@ -130,6 +130,20 @@ static const Type *array_family(FeCompilation *c, const char *name, const Type *
     return NULL;
 }
 
+/* ComplexF16/32/64, and Complex (every Complex{T}); NULL for other names. */
+static const Type *complex_type_named(TypeTable *t, const char *name)
+{
+    if (strcmp(name, "ComplexF32") == 0)
+        return ty_complex(t, ty_prim(t, TY_FLOAT32));
+    if (strcmp(name, "ComplexF64") == 0)
+        return ty_complex(t, ty_prim(t, TY_FLOAT64));
+    if (strcmp(name, "ComplexF16") == 0)
+        return ty_complex(t, ty_prim(t, TY_FLOAT16));
+    if (strcmp(name, "Complex") == 0)
+        return ty_complex(t, NULL);
+    return NULL;
+}
+
 const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars, const Type **tvals, int ntvars,
                             bool quiet)
 {
@@ -148,6 +162,8 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
             return t;
         if (strcmp(n->name, "Function") == 0)
             return ty_prim(c->types, TY_ANY);
+        if ((t = complex_type_named(c->types, n->name)))
+            return t;
     } else if (n->kind == AST_CURLY && n->kids[0]->kind == AST_IDENT) {
         const char *name = n->kids[0]->name;
         if (strcmp(name, "Tuple") == 0) {
@@ -161,6 +177,15 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
         if (strcmp(name, "Type") == 0 && n->nkids == 2) {
             const Type *t = infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet);
             return t ? ty_typeof_type(c->types, t) : NULL;
+        }
+        if (strcmp(name, "Complex") == 0 && n->nkids == 2) {
+            const Type *t = infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet);
+            if (t && (ty_is_prim(t) || t->kind == TY_TYPEVAR))
+                return ty_complex(c->types, t);
+            if (t && !quiet)
+                diag_error(c->diags, n->loc, "Complex{%s}: the parts must be a primitive number type",
+                           ty_name(&c->arena, t));
+            return NULL;
         }
         const Type *elem = n->nkids > 1 ? infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet) : NULL;
         int nd = -1;
@@ -249,6 +274,8 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
         }
         if (strcmp(name, "Type") == 0 && te->nkids == 2)
             return arg->kind == TY_TYPE && match_type(c, te->kids[1], arg->elem, b, depth + 1);
+        if (strcmp(name, "Complex") == 0 && te->nkids == 2)
+            return arg->kind == TY_COMPLEX && match_type(c, te->kids[1], arg->elem, b, depth + 1);
     }
     const Type *t = infer_type_expr(c, te, b->names, b->vals, b->n, true);
     return t && ty_subtype(arg, t);
@@ -434,6 +461,9 @@ typedef enum BKind {
     BK_GETINDEX, BK_SETINDEX, BK_LENGTH, BK_SIZE, BK_AXES, BK_ELTYPE, BK_NDIMS, BK_EACHINDEX,
     BK_RANGE, BK_RANGEFN, BK_IN, BK_NONEMPTY, BK_ITERVAL,
     BK_INDEX3, BK_WAVESIZE, BK_SYNC, BK_LOCAL, BK_ATOMIC, BK_TYPEASSERT,
+    BK_ABS2, BK_INV, BK_FLIPSIGN, BK_SINCOS, BK_LDEXP, BK_BITCOUNT, BK_BSWAP, BK_REINTERPRET, BK_SIGNED,
+    BK_UNSIGNED, BK_FLOAT, BK_NEXTFLOAT, BK_TUPLE_REDUCE, BK_FIRSTINDEX, BK_LASTINDEX, BK_POINTER, BK_ATOMIC_CAS,
+    BK_UNSAFE_LOAD, BK_UNSAFE_STORE, BK_COMPLEX, BK_COMPLEX_PART, BK_CIS, BK_COMPLEXTYPE,
 } BKind;
 
 static const struct BuiltinSpec {
@@ -482,7 +512,36 @@ static const struct BuiltinSpec {
     {"atomic_xor!", BK_ATOMIC, BI_ATOMIC_XOR}, {"atomic_max!", BK_ATOMIC, BI_ATOMIC_MAX},
     {"atomic_min!", BK_ATOMIC, BI_ATOMIC_MIN}, {"atomic_xchg!", BK_ATOMIC, BI_ATOMIC_XCHG},
     {"typeassert", BK_TYPEASSERT, BI_NONE},
+    {"asinh", BK_MATH1, BI_ASINH}, {"acosh", BK_MATH1, BI_ACOSH}, {"atanh", BK_MATH1, BI_ATANH},
+    {"abs2", BK_ABS2, BI_ABS2}, {"inv", BK_INV, BI_INV}, {"flipsign", BK_FLIPSIGN, BI_FLIPSIGN},
+    {"sincos", BK_SINCOS, BI_SINCOS}, {"ldexp", BK_LDEXP, BI_LDEXP},
+    {"leading_zeros", BK_BITCOUNT, BI_LEADING_ZEROS}, {"trailing_zeros", BK_BITCOUNT, BI_TRAILING_ZEROS},
+    {"count_ones", BK_BITCOUNT, BI_COUNT_ONES}, {"count_zeros", BK_BITCOUNT, BI_COUNT_ZEROS},
+    {"bswap", BK_BSWAP, BI_BSWAP}, {"reinterpret", BK_REINTERPRET, BI_REINTERPRET},
+    {"signed", BK_SIGNED, BI_MODTYPE}, {"unsigned", BK_UNSIGNED, BI_MODTYPE}, {"float", BK_FLOAT, BI_CONVERT},
+    {"nextfloat", BK_NEXTFLOAT, BI_NEXTFLOAT}, {"prevfloat", BK_NEXTFLOAT, BI_PREVFLOAT},
+    {"sum", BK_TUPLE_REDUCE, BI_SUM}, {"prod", BK_TUPLE_REDUCE, BI_PROD},
+    {"maximum", BK_TUPLE_REDUCE, BI_MAXIMUM}, {"minimum", BK_TUPLE_REDUCE, BI_MINIMUM},
+    {"firstindex", BK_FIRSTINDEX, BI_ONE}, {"lastindex", BK_LASTINDEX, BI_LENGTH},
+    {"pointer", BK_POINTER, BI_POINTER}, {"atomic_cas!", BK_ATOMIC_CAS, BI_ATOMIC_CAS},
+    {"unsafe_load", BK_UNSAFE_LOAD, BI_UNSAFE_LOAD}, {"unsafe_store!", BK_UNSAFE_STORE, BI_UNSAFE_STORE},
+    {"complex", BK_COMPLEX, BI_COMPLEX}, {"real", BK_COMPLEX_PART, BI_REAL}, {"imag", BK_COMPLEX_PART, BI_IMAG},
+    {"conj", BK_COMPLEX_PART, BI_CONJ}, {"reim", BK_COMPLEX_PART, BI_REIM}, {"angle", BK_COMPLEX_PART, BI_ANGLE},
+    {"cis", BK_CIS, BI_CIS}, {"#complextype", BK_COMPLEXTYPE, BI_COMPLEXTYPE},
 };
+
+/* The integer type of the other signedness and the same width (signed(UInt8) is Int8). */
+static const Type *flip_signedness(Infer *I, const Type *t)
+{
+    static const TypeKind s[] = {TY_INT8, TY_INT16, TY_INT32, TY_INT64}, u[] = {TY_UINT8, TY_UINT16, TY_UINT32, TY_UINT64};
+    for (int i = 0; i < 4; i++) {
+        if (t->kind == s[i])
+            return prim(I, u[i]);
+        if (t->kind == u[i])
+            return prim(I, s[i]);
+    }
+    return NULL;
+}
 
 static const struct BuiltinSpec *builtin_lookup(const char *name)
 {
@@ -502,12 +561,200 @@ static const Type *no_method(Infer *I, IrInst *in, const char *name, const Type 
 
 static bool is_const_int(Infer *I, int v, int64_t *out) { return infer_const_int(I->f, v, out, 0); }
 
+/* ---- complex numbers ----
+ * Complex{T} values follow base/complex.jl: arithmetic with reals works on
+ * the parts (so Bool parts keep Julia's strong zero: Inf * im is 0.0 + Inf*im),
+ * the result's part type is the promotion of the parts (Bool arithmetic
+ * other than * gives Int64), division follows Julia's algorithms per part
+ * type (see codegen.c). */
+
+static bool is_number(const Type *t) { return ty_is_prim(t) || (t->kind == TY_COMPLEX && t->elem); }
+static const Type *part_type(const Type *t) { return t->kind == TY_COMPLEX ? t->elem : t; }
+
+static bool any_complex(const Type **a, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (a[i]->kind == TY_COMPLEX)
+            return true;
+    return false;
+}
+
+/* The promoted part type of numbers (real or complex); NULL if one is not a number. */
+static const Type *promote_parts(Infer *I, const Type **a, int n)
+{
+    const Type *p = NULL;
+    for (int i = 0; i < n; i++) {
+        if (!is_number(a[i]))
+            return NULL;
+        p = p ? ty_promote(T(I), p, part_type(a[i])) : part_type(a[i]);
+    }
+    return p;
+}
+
+static const Type *complex_of(Infer *I, const Type *e) { return ty_complex(T(I), e); }
+
+/* Complex{T}(...) / complex(...) / convert(Complex{T}, x): the arguments' types a, n. */
+static const Type *infer_complex_ctor(Infer *I, IrInst *in, const Type *target, const Type **a, int n)
+{
+    if (n < 1 || n > 2 || !is_number(a[0]) || (n == 2 && (!ty_is_prim(a[0]) || !ty_is_prim(a[1]))))
+        return NULL;
+    const Type *e = target ? target : promote_parts(I, a, n);
+    if (!e || !ty_is_prim(e))
+        return NULL;
+    in->builtin = BI_COMPLEX;
+    in->optype = complex_of(I, e);
+    return in->optype;
+}
+
+static const Type *infer_complex(Infer *I, IrInst *in, const struct BuiltinSpec *bs, const Type **a, int n)
+{
+    const int *args = in->args + 1;
+    const Type *e = promote_parts(I, a, n);
+    switch (bs->kind) {
+    case BK_ARITH:
+        if (!e || n < 1 || (n == 1 && bs->id == BI_MUL) || (n > 2 && bs->id == BI_SUB))
+            break;
+        if (n == 1)
+            in->builtin = bs->id == BI_SUB ? BI_NEG : BI_UPLUS;
+        /* Bool parts: only * of a Bool part with a Bool stays Bool (im * true) */
+        if (e->kind == TY_BOOL && !(bs->id == BI_MUL && n == 2 && (a[0]->kind != TY_COMPLEX || a[1]->kind != TY_COMPLEX)))
+            e = prim(I, TY_INT64);
+        in->optype = complex_of(I, e);
+        return in->optype;
+    case BK_FDIV:
+        if (!e || n != 2)
+            break;
+        /* complex / real divides the parts (integer parts give Float64); real / complex is
+         * a * inv(z) in the promoted type; complex / complex of integers uses Float64 */
+        in->optype = complex_of(I, ty_is_float(e) ? e : prim(I, TY_FLOAT64));
+        return in->optype;
+    case BK_POW: {
+        int64_t k;
+        if (n == 2 && a[0]->kind == TY_COMPLEX && ty_is_int(a[1]) && I->f->insts[args[1]].op == IR_CONST &&
+            is_const_int(I, args[1], &k) && k >= -2 && k <= 3) {
+            in->builtin = BI_LITERAL_POW;
+            e = a[0]->elem;
+            if (k < 0 && !ty_is_float(e))
+                e = prim(I, TY_FLOAT64);
+            else if (k >= 2 && e->kind == TY_BOOL)
+                e = prim(I, TY_INT64);
+            in->optype = complex_of(I, e);
+            return in->optype;
+        }
+        if (n == 2) {
+            err(I, in->loc, "z^n of a complex number is supported for a literal n from -2 to 3 (z^2 is z*z)");
+            return NULL;
+        }
+        break;
+    }
+    case BK_CMP:
+        if (n == 2 && (bs->id == BI_EGAL || bs->id == BI_NEGAL) && a[0] != a[1]) {
+            in->optype = NULL;
+            return prim(I, TY_BOOL);
+        }
+        if (n == 2 && e && bs->id != BI_LT && bs->id != BI_LE && bs->id != BI_GT && bs->id != BI_GE) {
+            in->optype = complex_of(I, e);
+            return prim(I, TY_BOOL);
+        }
+        break;
+    case BK_SAME1: /* abs(z) = hypot(real(z), imag(z)) */
+        if (n == 1 && bs->id == BI_ABS) {
+            in->optype = float_of(I, a[0]->elem);
+            return in->optype;
+        }
+        break;
+    case BK_ABS2: /* real(z)*real(z) + imag(z)*imag(z) */
+        if (n == 1) {
+            in->optype = a[0]->elem->kind == TY_BOOL ? prim(I, TY_INT64) : a[0]->elem;
+            return in->optype;
+        }
+        break;
+    case BK_INV:
+        if (n == 1) {
+            in->optype = complex_of(I, float_of(I, a[0]->elem));
+            return in->optype;
+        }
+        break;
+    case BK_FPRED:
+        if (n == 1 && bs->id != BI_SIGNBIT)
+            return prim(I, TY_BOOL);
+        break;
+    case BK_MATH1:
+        if (n == 1 && bs->id == BI_EXP) {
+            in->optype = complex_of(I, float_of(I, a[0]->elem));
+            return in->optype;
+        }
+        break;
+    case BK_TYPEVAL:
+        if (n == 1 && (bs->id == BI_ZERO || bs->id == BI_ONE)) {
+            in->optype = a[0];
+            return a[0];
+        }
+        break;
+    case BK_IFELSE:
+        if (n == 3 && a[0]->kind == TY_BOOL && a[1] == a[2])
+            return a[1];
+        break;
+    case BK_COMPLEX:
+        if (n == 1) {
+            in->optype = a[0];
+            return a[0];
+        }
+        break;
+    case BK_CONVERT:
+        if (n == 2 && a[0]->kind == TY_TYPE && a[0]->elem->kind == TY_COMPLEX) {
+            const Type *r = infer_complex_ctor(I, in, a[0]->elem->elem, a + 1, 1);
+            if (r)
+                return r;
+        }
+        break;
+    case BK_COMPLEX_PART:
+        if (n != 1)
+            break;
+        if (bs->id == BI_CONJ) { /* -imag(z) of a Bool part is an Int64 */
+            in->optype = a[0]->elem->kind == TY_BOOL ? complex_of(I, prim(I, TY_INT64)) : a[0];
+            return in->optype;
+        }
+        if (bs->id == BI_REIM) {
+            const Type *f[2] = {a[0]->elem, a[0]->elem};
+            return ty_tuple(T(I), f, 2);
+        }
+        if (bs->id == BI_ANGLE) {
+            in->optype = float_of(I, a[0]->elem);
+            return in->optype;
+        }
+        return a[0]->elem;
+    case BK_SETINDEX:
+    case BK_ATOMIC:
+    case BK_UNSAFE_STORE:
+        if (n >= 2 && (ty_is_array(a[0]) || a[0]->kind == TY_PTR)) {
+            err(I, in->loc, "cannot store a %s into memory of %s: arrays of complex numbers are not supported in "
+                            "kernels (store real(z) and imag(z))", tname(I, a[1]->kind == TY_COMPLEX ? a[1] : a[n - 1]),
+                tname(I, a[0]->elem));
+            return NULL;
+        }
+        break;
+    case BK_TYPEASSERT:
+        if (n == 2 && a[1]->kind == TY_TYPE && ty_subtype(a[0], a[1]->elem)) {
+            in->builtin = BI_UPLUS;
+            in->optype = NULL;
+            return a[0];
+        }
+        break;
+    default:
+        break;
+    }
+    return no_method(I, in, bs->name, a, n);
+}
+
 /* The type of a built-in call; sets in->builtin and in->optype. a/n: argument types. */
 static const Type *infer_builtin(Infer *I, IrInst *in, const struct BuiltinSpec *bs, const Type **a, int n)
 {
     const char *name = bs->name;
     const int *args = in->args + 1;
     in->builtin = bs->id;
+    if (any_complex(a, n))
+        return infer_complex(I, in, bs, a, n);
     switch (bs->kind) {
     case BK_ARITH:
         if (n == 1 && ty_is_prim(a[0]) && bs->id != BI_MUL) {
@@ -617,6 +864,11 @@ static const Type *infer_builtin(Infer *I, IrInst *in, const struct BuiltinSpec 
             in->optype = a[0]->elem;
             return in->optype;
         }
+        if (n == 2 && a[0]->kind == TY_TYPE && a[0]->elem->kind == TY_COMPLEX) {
+            const Type *r = infer_complex_ctor(I, in, a[0]->elem->elem, a + 1, 1);
+            if (r)
+                return r;
+        }
         break;
     case BK_UNSAFE_TRUNC:
         if (n == 2 && a[0]->kind == TY_TYPE && ty_is_int(a[0]->elem) && ty_is_prim(a[1])) {
@@ -693,7 +945,7 @@ static const Type *infer_builtin(Infer *I, IrInst *in, const struct BuiltinSpec 
     case BK_TYPEVAL:
         if (n == 1) {
             const Type *t = a[0]->kind == TY_TYPE ? a[0]->elem : a[0];
-            if (ty_is_prim(t)) {
+            if (ty_is_prim(t) || (t->kind == TY_COMPLEX && t->elem && (bs->id == BI_ZERO || bs->id == BI_ONE))) {
                 in->optype = t;
                 return t;
             }
@@ -905,6 +1157,16 @@ static const Type *infer_builtin(Infer *I, IrInst *in, const struct BuiltinSpec 
         }
         break;
     case BK_ATOMIC:
+        /* the pointer API (AMDGPU.atomic_add!(pointer(A, i), v)): returns the old value */
+        if (n == 2 && a[0]->kind == TY_PTR && ty_is_prim(a[1])) {
+            if (ty_is_float(a[0]->elem) && bs->id != BI_ATOMIC_ADD && bs->id != BI_ATOMIC_SUB &&
+                bs->id != BI_ATOMIC_MAX && bs->id != BI_ATOMIC_MIN && bs->id != BI_ATOMIC_XCHG) {
+                err(I, in->loc, "%s: bitwise operations need an integer pointer, not %s", name, tname(I, a[0]));
+                return NULL;
+            }
+            in->optype = a[0]->elem;
+            return a[0]->elem;
+        }
         if (n >= 3 && ty_is_array(a[0]) && ty_is_prim(a[n - 1])) {
             for (int i = 1; i < n - 1; i++)
                 if (!ty_is_int(a[i]))
@@ -919,6 +1181,171 @@ static const Type *infer_builtin(Infer *I, IrInst *in, const struct BuiltinSpec 
             in->optype = a[0]->elem;
             return a[0]->elem;
         }
+        break;
+    case BK_ABS2:
+        if (n == 1 && ty_is_prim(a[0])) { /* x * x */
+            in->optype = a[0];
+            return a[0];
+        }
+        break;
+    case BK_INV:
+        if (n == 1 && ty_is_prim(a[0])) { /* one(x) / x: integers give Float64 */
+            in->optype = float_of(I, a[0]);
+            return in->optype;
+        }
+        break;
+    case BK_FLIPSIGN:
+        /* ifelse(signbit(y), -x, x) in x's type (Bool x negates to Int64) */
+        if (n == 2 && all_prim(a, 2)) {
+            in->optype = a[0]->kind == TY_BOOL ? prim(I, TY_INT64) : a[0];
+            return in->optype;
+        }
+        break;
+    case BK_SINCOS:
+        if (n == 1 && ty_is_prim(a[0])) {
+            in->optype = float_of(I, a[0]);
+            const Type *f[2] = {in->optype, in->optype};
+            return ty_tuple(T(I), f, 2);
+        }
+        break;
+    case BK_LDEXP:
+        if (n == 2 && ty_is_float(a[0]) && ty_is_int(a[1])) {
+            in->optype = a[0];
+            return a[0];
+        }
+        break;
+    case BK_BITCOUNT:
+        if (n == 1 && ty_is_int(a[0]) && a[0]->kind != TY_BOOL)
+            return prim(I, TY_INT64);
+        break;
+    case BK_BSWAP:
+        if (n == 1 && ty_is_int(a[0]))
+            return a[0];
+        break;
+    case BK_REINTERPRET:
+        if (n == 2 && a[0]->kind == TY_TYPE && ty_is_prim(a[0]->elem) && ty_is_prim(a[1])) {
+            if (a[0]->elem->bits != a[1]->bits) {
+                err(I, in->loc, "bitcast: argument size does not match size of target type (reinterpret(%s, ::%s))",
+                    tname(I, a[0]->elem), tname(I, a[1]));
+                return NULL;
+            }
+            if (a[0]->elem->kind == TY_BOOL && a[1]->kind != TY_BOOL) {
+                err(I, in->loc, "reinterpret(Bool, x) is not supported in kernels (use x != 0)");
+                return NULL;
+            }
+            in->optype = a[0]->elem;
+            return in->optype;
+        }
+        break;
+    case BK_SIGNED:
+    case BK_UNSIGNED:
+        /* signed(x::Unsigned) and unsigned(x::Signed) reinterpret the bits (they wrap); the same
+         * signedness is x itself */
+        if (n == 1 && ty_is_int(a[0]) && a[0]->kind != TY_BOOL) {
+            bool want_signed = bs->kind == BK_SIGNED;
+            in->optype = ty_is_signed(a[0]) == want_signed ? a[0] : flip_signedness(I, a[0]);
+            return in->optype;
+        }
+        break;
+    case BK_FLOAT:
+        if (n == 1 && ty_is_prim(a[0])) { /* float(x): integers and Bool become Float64 */
+            in->optype = float_of(I, a[0]);
+            return in->optype;
+        }
+        break;
+    case BK_NEXTFLOAT:
+        if (n == 1 && ty_is_float(a[0])) {
+            in->optype = a[0];
+            return a[0];
+        }
+        break;
+    case BK_TUPLE_REDUCE:
+        /* sum(t) is +(t...) and prod(t) is *(t...) (base/tuple.jl); maximum/minimum fold max/min */
+        if (n == 1 && a[0]->kind == TY_TUPLE && all_prim(a[0]->fields, a[0]->nfields)) {
+            int nf = a[0]->nfields;
+            if (nf == 0 && bs->id == BI_PROD) {
+                in->optype = prim(I, TY_INT64);
+                return in->optype;
+            }
+            if (nf == 0) {
+                err(I, in->loc, "MethodError: reducing over an empty collection is not allowed (%s of an empty tuple)",
+                    name);
+                return NULL;
+            }
+            const Type *p = unify_prim_args(I, a[0]->fields, nf);
+            if (p->kind == TY_BOOL && bs->id == BI_SUM)
+                p = prim(I, TY_INT64);
+            in->optype = p;
+            return p;
+        }
+        break;
+    case BK_FIRSTINDEX:
+        if ((n == 1 && (ty_is_array(a[0]) || a[0]->kind == TY_TUPLE || a[0]->kind == TY_RANGE)) ||
+            (n == 2 && ty_is_array(a[0]) && ty_is_int(a[1]))) {
+            in->optype = prim(I, TY_INT64);
+            return in->optype;
+        }
+        break;
+    case BK_LASTINDEX:
+        if (n == 1 && ty_is_array(a[0]))
+            return prim(I, TY_INT64);
+        if (n == 1 && a[0]->kind == TY_TUPLE) {
+            in->builtin = BI_TUPLE_LENGTH;
+            return prim(I, TY_INT64);
+        }
+        if (n == 2 && ty_is_array(a[0]) && ty_is_int(a[1])) {
+            in->builtin = BI_SIZE_D;
+            return prim(I, TY_INT64);
+        }
+        break;
+    case BK_POINTER:
+        /* pointer(A[, i]): Core.LLVMPtr{T, AS} to element i (1 by default), unchecked as in Julia */
+        if ((n == 1 || (n == 2 && ty_is_int(a[1]) && a[1]->kind != TY_BOOL)) && ty_is_array(a[0]))
+            return ty_ptr(T(I), a[0]->elem, a[0]->kind == TY_LOCALARRAY);
+        break;
+    case BK_ATOMIC_CAS:
+        if (n == 3 && a[0]->kind == TY_PTR && ty_is_prim(a[1]) && ty_is_prim(a[2])) {
+            in->optype = a[0]->elem;
+            return in->optype;
+        }
+        break;
+    case BK_UNSAFE_LOAD:
+        if (a[0]->kind == TY_PTR && (n == 1 || (n == 2 && ty_is_int(a[1]) && a[1]->kind != TY_BOOL)))
+            return a[0]->elem;
+        break;
+    case BK_UNSAFE_STORE: /* unsafe_store!(p, v[, i]) converts v and returns p */
+        if (n >= 2 && a[0]->kind == TY_PTR && ty_is_prim(a[1]) && (n == 2 || (n == 3 && ty_is_int(a[2]) && a[2]->kind != TY_BOOL))) {
+            in->optype = a[0]->elem;
+            return a[0];
+        }
+        break;
+    case BK_COMPLEX:
+        if (n >= 1) {
+            const Type *r = infer_complex_ctor(I, in, NULL, a, n);
+            if (r)
+                return r;
+        }
+        break;
+    case BK_COMPLEX_PART:
+        /* real(x) = x, imag(x) = zero(x), conj(x) = x, reim(x) = (x, zero(x)), angle(x) = atan(0, x) */
+        if (n == 1 && ty_is_prim(a[0])) {
+            if (bs->id == BI_REIM) {
+                const Type *f[2] = {a[0], a[0]};
+                return ty_tuple(T(I), f, 2);
+            }
+            in->optype = bs->id == BI_ANGLE ? float_of(I, a[0]) : a[0];
+            return in->optype;
+        }
+        break;
+    case BK_CIS: /* cis(x) = Complex(cos(x), sin(x)) */
+        if (n == 1 && ty_is_prim(a[0])) {
+            in->optype = complex_of(I, float_of(I, a[0]));
+            return in->optype;
+        }
+        break;
+    case BK_COMPLEXTYPE: /* Complex{T} as a value */
+        if (n == 1 && a[0]->kind == TY_TYPE && ty_is_prim(a[0]->elem))
+            return ty_typeof_type(T(I), complex_of(I, a[0]->elem));
         break;
     case BK_TYPEASSERT:
         if (n == 2 && a[1]->kind == TY_TYPE) {
@@ -980,6 +1407,10 @@ static const Type *infer_name(Infer *I, IrInst *in)
     const Type *t = ty_lookup_name(T(I), name);
     if (t)
         return ty_typeof_type(T(I), t);
+    if ((t = complex_type_named(T(I), name)))
+        return ty_typeof_type(T(I), t);
+    if (strcmp(name, "im") == 0) /* the imaginary unit: Complex{Bool}(false, true) */
+        return ty_complex(T(I), prim(I, TY_BOOL));
     if (strcmp(name, "Inf") == 0 || strcmp(name, "NaN") == 0 || strcmp(name, "Inf64") == 0 || strcmp(name, "NaN64") == 0)
         return prim(I, TY_FLOAT64);
     if (strcmp(name, "Inf32") == 0 || strcmp(name, "NaN32") == 0)
@@ -1059,6 +1490,12 @@ static const Type *infer_call(Infer *I, IrInst *in)
             in->builtin = BI_CONVERT;
             in->optype = ft->elem;
             return ft->elem;
+        }
+        /* Complex(re[, im]), ComplexF32(re[, im]), Complex{T}(z) */
+        if (ft->elem->kind == TY_COMPLEX) {
+            const Type *r = infer_complex_ctor(I, in, ft->elem->elem, a, n);
+            if (r)
+                return r;
         }
         return no_method(I, in, tname(I, ft->elem), a, n);
     }

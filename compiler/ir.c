@@ -17,12 +17,20 @@ const char *builtin_name(BuiltinId id)
     return (unsigned)id < BI__COUNT ? builtin_names[id] : "?";
 }
 
+/* The first instructions and slots come with the function, so that f->insts
+ * and f->slots are never NULL: when growing them later fails, ir_emit and
+ * ir_new_slot return index 0, which stays a valid (if meaningless) place to
+ * write until the arena's failed flag is seen at the stage boundary. */
 IrFunc *ir_func_new(Arena *a, const char *name, SrcLoc loc)
 {
-    IrFunc *f = arena_alloc(a, sizeof(IrFunc));
+    IrFunc *f = arena_alloc(a, sizeof(IrFunc) + sizeof(IrInst) * 32 + sizeof(IrSlot) * 16);
     if (f) {
         f->name = name;
         f->loc = loc;
+        f->insts = (IrInst *)(f + 1);
+        f->cap = 32;
+        f->slots = (IrSlot *)(f->insts + 32);
+        f->slotcap = 16;
     }
     return f;
 }

@@ -292,6 +292,7 @@ static int build_argv(const char **argv, int max, const char *const *extra, cons
     int n = 0;
     argv[n++] = JUKE_LD_LLD;
     argv[n++] = "-shared";
+    argv[n++] = "--threads=1"; /* a tiny link: starting lld's thread pool costs more than it saves */
     for (int i = 0; extra && extra[i] && n < max - 5; i++) argv[n++] = extra[i];
     argv[n++] = "-o";
     argv[n++] = outpath;

@@ -37,7 +37,7 @@ static void lower_stmt(Lower *L, Node *n);
 static int find_slot(Lower *L, const char *name)
 {
     for (int i = 0; i < L->f->nslots; i++)
-        if (strcmp(L->f->slots[i].name, name) == 0)
+        if (L->f->slots[i].name && strcmp(L->f->slots[i].name, name) == 0) /* NULL: the arena ran out */
             return i;
     return -1;
 }
@@ -452,10 +452,20 @@ static int lower_macro(Lower *L, Node *n)
     }
     if (strcmp(n->name, "atomic") == 0)
         return lower_atomic(L, n);
-    if (strcmp(n->name, "inline") == 0 || strcmp(n->name, "noinline") == 0 || strcmp(n->name, "fastmath") == 0 ||
-        strcmp(n->name, "simd") == 0) {
+    /* annotations with no effect on what a kernel computes: @fastmath keeps
+     * IEEE semantics here (allowed: it only permits faster code), @simd and
+     * @unroll leave loop transformations to LLVM; `@simd ivdep for` and
+     * `@unroll 4 for` carry an option before the loop */
+    static const char *const noops[] = {"inline", "noinline", "fastmath", "simd", "unroll", "propagate_inbounds",
+                                        "views"};
+    for (int i = 0; i < JK_ARRAY_LEN(noops); i++) {
+        if (strcmp(n->name, noops[i]) != 0)
+            continue;
         if (n->nkids == 1)
             return lower_expr(L, n->kids[0]);
+        if (n->nkids == 2 && (strcmp(n->name, "simd") == 0 || strcmp(n->name, "unroll") == 0) &&
+            n->kids[1]->kind == AST_FOR)
+            return lower_expr(L, n->kids[1]);
     }
     diag_error(L->d, n->loc, "unsupported macro @%s", n->name);
     return emit_named(L, "nothing", n->loc);
@@ -619,6 +629,12 @@ static int lower_expr(Lower *L, Node *n)
         break;
     }
     case AST_CURLY:
+        if (n->nkids == 2 && n->kids[0]->kind == AST_IDENT && strcmp(n->kids[0]->name, "Complex") == 0) {
+            /* Complex{T} as a value (Complex{Float32}(a, b)): a type inference resolves */
+            int t = lower_expr(L, n->kids[1]);
+            v = call_named(L, "#complextype", n->loc, &t, 1);
+            break;
+        }
         diag_error(L->d, n->loc, "parametric types are not values in kernels");
         v = emit_named(L, "nothing", n->loc);
         break;
@@ -1068,8 +1084,8 @@ bool lower_method(FeModule *mod, Method *m, Diags *d)
     Node *body = m->def->kids[1];
     for (int i = 0; i < m->nparams; i++) {
         const char *pn = m->params[i].name ? m->params[i].name : arena_printf(a, "#unused%d", i + 1);
-        ir_new_slot(a, L.f, pn, m->params[i].loc);
-        L.f->slots[i].is_param = true;
+        int k = ir_new_slot(a, L.f, pn, m->params[i].loc);
+        L.f->slots[k].is_param = true; /* k is 0, not i, when the arena ran out */
     }
     L.f->nparams = m->nparams;
     collect_locals(&L, body);

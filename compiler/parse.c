@@ -677,6 +677,8 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
     } else if (tok_ends_stmt(nx)) {
         /* no arguments */
     } else if (macro_takes_stmt(t->text)) {
+        if (strcmp(t->text, "simd") == 0 && nx->kind == TK_IDENT && strcmp(nx->text, "ivdep") == 0)
+            p->pos++; /* `@simd ivdep for ...`: the option changes nothing here */
         ParseMode m = parse_save(p);
         p->space_sep = false;
         Node *arg = parse_assign(p, true);

@@ -89,8 +89,8 @@ static const Type *intern(TypeTable *t, Type proto)
         memcpy(f, proto.fields, sizeof(Type *) * (size_t)proto.nfields);
         proto.fields = f;
     }
-    if (proto.name)
-        proto.name = arena_strdup(t->arena, proto.name);
+    if (proto.name && !(proto.name = arena_strdup(t->arena, proto.name)))
+        return NULL; /* out of memory: no type with a NULL name */
     return types_add(t, proto);
 }
 
@@ -129,6 +129,14 @@ const Type *ty_typeof_type(TypeTable *t, const Type *ty)
 const Type *ty_typevar(TypeTable *t, const char *name, const Type *bound)
 {
     return intern(t, (Type){.kind = TY_TYPEVAR, .name = name, .elem = bound});
+}
+const Type *ty_ptr(TypeTable *t, const Type *elem, bool local)
+{
+    return intern(t, (Type){.kind = TY_PTR, .elem = elem, .step = local});
+}
+const Type *ty_complex(TypeTable *t, const Type *elem)
+{
+    return intern(t, (Type){.kind = TY_COMPLEX, .elem = elem});
 }
 
 static const char *abstract_names[TY__COUNT] = {
@@ -196,6 +204,22 @@ void ty_print(StrBuf *sb, const Type *ty)
     case TY_TYPEVAR:
         sb_puts(sb, ty->name);
         return;
+    case TY_PTR:
+        sb_puts(sb, "Core.LLVMPtr{");
+        ty_print(sb, ty->elem);
+        sb_printf(sb, ", %d}", ty->step ? 3 : 1);
+        return;
+    case TY_COMPLEX:
+        if (ty->elem && ty_is_float(ty->elem)) { /* Julia prints the aliases */
+            sb_printf(sb, "ComplexF%d", ty->elem->bits);
+            return;
+        }
+        sb_puts(sb, ty->elem ? "Complex{" : "Complex");
+        if (!ty->elem)
+            return;
+        ty_print(sb, ty->elem);
+        sb_puts(sb, "}");
+        return;
     default:
         sb_puts(sb, abstract_names[ty->kind] ? abstract_names[ty->kind] : "?");
     }
@@ -216,6 +240,8 @@ bool ty_is_concrete(const Type *t)
     case TY_ANY: case TY_NUMBER: case TY_REAL: case TY_INTEGER: case TY_SIGNED: case TY_UNSIGNED:
     case TY_ABSTRACTFLOAT: case TY_ABSTRACTARRAY: case TY_TYPEVAR:
         return false;
+    case TY_COMPLEX:
+        return t->elem && ty_is_concrete(t->elem);
     case TY_TUPLE:
         for (int i = 0; i < t->nfields; i++)
             if (!ty_is_concrete(t->fields[i]))
@@ -232,7 +258,7 @@ bool ty_subtype(const Type *a, const Type *b)
         return true;
     switch (b->kind) {
     case TY_NUMBER:
-        return ty_is_prim(a) || a->kind == TY_NUMBER || a->kind == TY_REAL || a->kind == TY_INTEGER ||
+        return ty_is_prim(a) || a->kind == TY_COMPLEX || a->kind == TY_NUMBER || a->kind == TY_REAL || a->kind == TY_INTEGER ||
                a->kind == TY_SIGNED || a->kind == TY_UNSIGNED || a->kind == TY_ABSTRACTFLOAT;
     case TY_REAL:
         return ty_is_prim(a) || a->kind == TY_REAL || a->kind == TY_INTEGER || a->kind == TY_SIGNED ||
@@ -264,6 +290,8 @@ bool ty_subtype(const Type *a, const Type *b)
             if (!ty_subtype(a->fields[i], b->fields[i]))
                 return false;
         return true;
+    case TY_COMPLEX: /* Complex (elem NULL) is every Complex{T} */
+        return a->kind == TY_COMPLEX && (!b->elem || (a->elem && ty_subtype(a->elem, b->elem) && b->elem->kind == TY_TYPEVAR));
     case TY_TYPE:
         return a->kind == TY_TYPE && (b->elem->kind == TY_TYPEVAR ? ty_subtype(a->elem, b->elem) : a->elem == b->elem);
     default:

@@ -36,6 +36,9 @@ typedef enum TypeKind {
     TY_FUNCTION,     /* typeof(f) for a function f (user or built-in): .name */
     TY_TYPE,         /* Type{T}: the type of a type used as a value (Float32 in zero(Float32)): .elem = T */
     TY_DIM3,         /* (x=..., y=..., z=...) of Int64, what workitemIdx() and friends return */
+    TY_PTR,          /* Core.LLVMPtr{T, AS} from pointer(A, i): .elem = T, .step = 1 for local memory (AS 3),
+                        0 for global (AS 1) */
+    TY_COMPLEX,      /* Complex{T}: .elem = T, a primitive number type (ComplexF32 is Complex{Float32}) */
     /* ---- abstract types, for dispatch and annotations ---- */
     TY_ANY,
     TY_NUMBER,
@@ -78,6 +81,8 @@ const Type *ty_range_of(TypeTable *t, const Type *elem, int step);
 const Type *ty_function(TypeTable *t, const char *name);
 const Type *ty_typeof_type(TypeTable *t, const Type *ty);   /* Type{ty} */
 const Type *ty_typevar(TypeTable *t, const char *name, const Type *bound);
+const Type *ty_ptr(TypeTable *t, const Type *elem, bool local);
+const Type *ty_complex(TypeTable *t, const Type *elem);
 
 /* Julia's name: "Float32", "Tuple{Int64, Float32}", "ROCDeviceVector{Float32, 1}",
  * "Matrix{Float64}" style for host types (see ty_host_name). */

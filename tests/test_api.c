@@ -87,6 +87,9 @@ static void test_cache(void **state)
     assert_int_equal(juke_compile(m, "k!", t1, 2, &o, &a), JUKE_OK);
     assert_int_equal(juke_compile(m, "k!", t1, 2, &o, &b), JUKE_OK);
     assert_ptr_equal(a, b); /* same function, types and options: the cached kernel */
+    const char *t1b[] = {"Array{Float32, 1}", "ROCVector{Int32}"};
+    assert_int_equal(juke_compile(m, "k!", t1b, 2, &o, &b), JUKE_OK);
+    assert_ptr_equal(a, b); /* the same types written another way */
     assert_int_equal(juke_compile(m, "k!", t2, 2, &o, &c), JUKE_OK);
     assert_ptr_not_equal(a, c);
     o.target = "gfx90a";
