@@ -936,7 +936,8 @@ juke_status juke_compile(juke_module *m, const char *function, const char *const
         return fail(m->ctx, JUKE_ERR_ARGUMENT, "optimisation level %d out of range (0 to 3)", o.opt_level);
     if (o.code_object_version && o.code_object_version != 4 && o.code_object_version != 5)
         return fail(m->ctx, JUKE_ERR_ARGUMENT, "code object version %d not supported (4 or 5)", o.code_object_version);
-    return compile_kernel(m, function, argtypes, nargs, &o, true, out);
+    /* the assembly listing is made on demand (juke_kernel_dump): a compile is the code object */
+    return compile_kernel(m, function, argtypes, nargs, &o, false, out);
 }
 
 const char *juke_kernel_dump(juke_kernel *k, juke_dump which)
