@@ -318,14 +318,22 @@ juke_status juke_set_options(juke_context *ctx, const juke_options *o)
 
 /* ---- modules ---- */
 
+static juke_status load_text(juke_context *ctx, const char *name, const char *source, size_t len, juke_module **out);
+
 juke_status juke_module_load_string(juke_context *ctx, const char *name, const char *source, juke_module **out)
 {
     if (out)
         *out = NULL;
     if (!ctx || !source || !out)
         return fail(ctx, JUKE_ERR_ARGUMENT, "juke_module_load_string: NULL argument");
+    return load_text(ctx, name, source, strlen(source), out);
+}
+
+/* Load source text of len bytes (NUL bytes inside are reported with their location). */
+static juke_status load_text(juke_context *ctx, const char *name, const char *source, size_t len, juke_module **out)
+{
     Diags d = {0};
-    FeModule *fe = fe_load(name ? name : "<string>", source, strlen(source), &d);
+    FeModule *fe = fe_load(name ? name : "<string>", source, len, &d);
     if (!fe)
         return fail_diags(ctx, &d);
     diag_reset(&d);
@@ -364,18 +372,16 @@ juke_status juke_module_load_file(juke_context *ctx, const char *path, juke_modu
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, f)) > 0)
         sb_putn(&sb, buf, n);
-    bool rerr = ferror(f);
+    int rerrno = ferror(f) ? errno : 0;
     fclose(f);
-    if (rerr || sb.failed) {
+    if (rerrno || sb.failed) {
         sb_free(&sb);
-        return fail(ctx, rerr ? JUKE_ERR_IO : JUKE_ERR_NOMEM, "could not read %s", path);
+        return fail(ctx, rerrno ? JUKE_ERR_IO : JUKE_ERR_NOMEM, "could not read %s: %s", path,
+                    rerrno ? strerror(rerrno) : "out of memory");
     }
-    if (sb.data && memchr(sb.data, 0, sb.len)) {
-        sb_free(&sb);
-        return fail(ctx, JUKE_ERR_COMPILE, "%s: error: the file contains a NUL byte (not a text file?)", path);
-    }
+    size_t len = sb.len;
     char *text = sb_take(&sb);
-    juke_status st = juke_module_load_string(ctx, path, text, out);
+    juke_status st = load_text(ctx, path, text, len, out);
     free(text);
     return st;
 }
@@ -787,6 +793,19 @@ static juke_status compile_kernel(juke_module *m, const char *function, const ch
         }
     pthread_mutex_unlock(&ctx->lock);
 
+    {
+        /* a malformed argument type is a bad argument, not an error in the source */
+        Diags d = {0};
+        FeCompilation *c = fe_compilation_new(m->fe, &d);
+        const Type *types[64];
+        st = c ? parse_types(ctx, c, argtypes, nargs, types) : fail(ctx, JUKE_ERR_NOMEM, "out of memory");
+        fe_compilation_free(c);
+        diag_reset(&d);
+        if (st) {
+            free(key);
+            return st;
+        }
+    }
     TargetOptions to = {0};
     StrBuf terr = {0};
     if (!parse_target(o->target, &to, &terr)) {
@@ -976,7 +995,9 @@ juke_status juke_kernel_write_dumps(juke_kernel *k, const char *dir)
                   k->co.data, k->co.size, code_object_ext(k->co.kind)};
     char *err = NULL;
     if (dumps_write_dir(dir, k->function, k->id, &ds, &err) != 0) {
-        juke_status st = fail(k->ctx, JUKE_ERR_IO, "writing dumps: %s", err ? err : "failed");
+        /* dumps_write_dir's messages start with "juke: " already */
+        const char *msg = err ? err : "writing dumps failed";
+        juke_status st = fail(k->ctx, JUKE_ERR_IO, "%s", strncmp(msg, "juke: ", 6) == 0 ? msg + 6 : msg);
         free(err);
         return st;
     }
@@ -1089,7 +1110,8 @@ juke_status juke_array_create(juke_device *dev, juke_type elem, int ndims, const
     int64_t len = 1;
     for (int i = 0; i < ndims; i++) {
         if (dims[i] < 0 || (dims[i] && len > INT64_MAX / 16 / dims[i]))
-            return fail(ctx, JUKE_ERR_ARGUMENT, "juke_array_create: bad dimension %" PRId64, dims[i]);
+            return fail(ctx, JUKE_ERR_ARGUMENT, "juke_array_create: dimension %d is %" PRId64 "%s", i + 1, dims[i],
+                        dims[i] < 0 ? ": dimensions cannot be negative" : ": the array would exceed the address space");
         len *= dims[i];
     }
     juke_array *a = calloc(1, sizeof *a);
@@ -1311,8 +1333,12 @@ juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *functi
 juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
                         const juke_launch_config *cfg)
 {
-    if (!cfg || !dev || !m || !function || nargs < 0 || nargs > 64 || (nargs && !args))
-        return fail(dev ? dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_launch: bad argument (NULL or %d arguments)", nargs);
+    if (!cfg || !dev || !m || !function)
+        return fail(dev ? dev->ctx : m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_launch: NULL %s",
+                    !dev ? "device" : !m ? "module" : !function ? "function name" : "launch configuration");
+    if (nargs < 0 || nargs > 64 || (nargs && !args))
+        return fail(dev->ctx, JUKE_ERR_ARGUMENT, "juke_launch: %d arguments%s (0 to 64, and a non-NULL array of them)",
+                    nargs, nargs && !args ? " but a NULL argument array" : "");
     juke_context *ctx = dev->ctx;
     /* the launch memo: a repeated launch finds its kernel without the cache key */
     uint16_t sig[64];

@@ -78,10 +78,15 @@ static int cli_usage(const Sub *sub, const char *fmt, ...)
 static int cli_lib_error(juke_context *ctx, juke_status st)
 {
     const char *msg = ctx ? juke_errmsg(ctx) : "";
-    if (!msg || !*msg)
+    if (!msg || !*msg) {
         fprintf(stderr, "juke: error: %s\n", juke_status_name(st));
-    else
-        fprintf(stderr, "%s%s", msg, msg[strlen(msg) - 1] == '\n' ? "" : "\n");
+        return 1;
+    }
+    /* diagnostics carry "file:line:col: error:" or "juke: error:" already; other messages get the prefix */
+    size_t first = strcspn(msg, "\n");
+    const char *e = strstr(msg, ": error: ");
+    bool located = strncmp(msg, "juke: ", 6) == 0 || (e && (size_t)(e - msg) < first);
+    fprintf(stderr, "%s%s%s", located ? "" : "juke: error: ", msg, msg[strlen(msg) - 1] == '\n' ? "" : "\n");
     return 1;
 }
 
