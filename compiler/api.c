@@ -459,6 +459,36 @@ static juke_status check_function(juke_module *m, const char *function)
     return JUKE_OK;
 }
 
+/* Specialise function on the argument types, then print the lowered IR of
+ * the method dispatch picked (typed false) or the typed IR of every
+ * specialisation (typed true) into *out (malloc'd). */
+static juke_status print_specialised(juke_module *m, const char *function, const char *const *argtypes, int nargs,
+                                     bool typed, char **out)
+{
+    Diags d = {0};
+    FeCompilation *c = fe_compilation_new(m->fe, &d);
+    if (!c)
+        return fail(m->ctx, JUKE_ERR_NOMEM, "out of memory");
+    const Type *types[64];
+    juke_status st = parse_types(m->ctx, c, argtypes, nargs, types);
+    Spec *s = st ? NULL : fe_specialize(c, function, types, nargs, (SrcLoc){0});
+    if (s) {
+        StrBuf sb = {0};
+        if (typed)
+            fe_print_typed(&sb, c);
+        else
+            ir_print(&sb, s->method->lowered);
+        st = sb.failed ? fail(m->ctx, JUKE_ERR_NOMEM, "out of memory") : JUKE_OK;
+        *out = st ? NULL : sb_take(&sb);
+        sb_free(&sb);
+    } else if (!st) {
+        st = fail_diags(m->ctx, &d);
+    }
+    fe_compilation_free(c);
+    diag_reset(&d);
+    return st;
+}
+
 juke_status juke_lowered(juke_module *m, const char *function, const char *const *argtypes, int nargs, char **out)
 {
     if (out)
@@ -468,32 +498,15 @@ juke_status juke_lowered(juke_module *m, const char *function, const char *const
     juke_status st = check_function(m, function);
     if (st)
         return st;
+    if (nargs > 0)
+        return print_specialised(m, function, argtypes, nargs, false, out);
+    /* without types: every method, as @code_lowered shows a generic function */
     GenericFunc *g = fe_find_func(m->fe, function);
     StrBuf sb = {0};
-    if (nargs > 0) {
-        Diags d = {0};
-        FeCompilation *c = fe_compilation_new(m->fe, &d);
-        if (!c)
-            return fail(m->ctx, JUKE_ERR_NOMEM, "out of memory");
-        const Type *types[64];
-        st = parse_types(m->ctx, c, argtypes, nargs, types);
-        Spec *s = st ? NULL : fe_specialize(c, function, types, nargs, (SrcLoc){0});
-        if (s)
-            ir_print(&sb, s->method->lowered);
-        else if (!st)
-            st = fail_diags(m->ctx, &d);
-        fe_compilation_free(c);
-        diag_reset(&d);
-        if (st) {
-            sb_free(&sb);
-            return st;
-        }
-    } else {
-        for (int i = 0; i < g->nmethods; i++) {
-            if (i)
-                sb_puts(&sb, "\n");
-            ir_print(&sb, g->methods[i]->lowered);
-        }
+    for (int i = 0; i < g->nmethods; i++) {
+        if (i)
+            sb_puts(&sb, "\n");
+        ir_print(&sb, g->methods[i]->lowered);
     }
     if (sb.failed) {
         sb_free(&sb);
@@ -510,28 +523,28 @@ juke_status juke_typed(juke_module *m, const char *function, const char *const *
     if (!m || !out)
         return fail(m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_typed: NULL argument");
     juke_status st = check_function(m, function);
-    if (st)
-        return st;
-    Diags d = {0};
-    FeCompilation *c = fe_compilation_new(m->fe, &d);
-    if (!c)
-        return fail(m->ctx, JUKE_ERR_NOMEM, "out of memory");
-    const Type *types[64];
-    st = parse_types(m->ctx, c, argtypes, nargs, types);
-    Spec *s = st ? NULL : fe_specialize(c, function, types, nargs, (SrcLoc){0});
-    if (s) {
-        StrBuf sb = {0};
-        fe_print_typed(&sb, c);
-        *out = sb_take(&sb);
-    } else if (!st) {
-        st = fail_diags(m->ctx, &d);
-    }
-    fe_compilation_free(c);
-    diag_reset(&d);
-    return st;
+    return st ? st : print_specialised(m, function, argtypes, nargs, true, out);
 }
 
 /* ---- the pipeline ---- */
+
+/* Frees what cg_compile put in a CodeObject (in every build, with or without LLVM). */
+void code_object_free(CodeObject *co)
+{
+    if (!co)
+        return;
+    free(co->proc);
+    free(co->data);
+    free(co->kernel_symbol);
+    free(co->llvm_unopt);
+    free(co->llvm_opt);
+    free(co->llvm_opt_kernel);
+    free(co->asm_text);
+    free(co->resources);
+    memset(co, 0, sizeof *co);
+}
+
+
 
 static bool parse_target(const char *target, TargetOptions *to, StrBuf *err)
 {

@@ -2144,18 +2144,3 @@ done:
     free(g.fns);
     return ok;
 }
-
-void code_object_free(CodeObject *co)
-{
-    if (!co)
-        return;
-    free(co->proc);
-    free(co->data);
-    free(co->kernel_symbol);
-    free(co->llvm_unopt);
-    free(co->llvm_opt);
-    free(co->llvm_opt_kernel);
-    free(co->asm_text);
-    free(co->resources);
-    memset(co, 0, sizeof *co);
-}

@@ -20,21 +20,6 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
     return false;
 }
 
-void code_object_free(CodeObject *co)
-{
-    if (!co)
-        return;
-    free(co->proc);
-    free(co->data);
-    free(co->kernel_symbol);
-    free(co->llvm_unopt);
-    free(co->llvm_opt);
-    free(co->llvm_opt_kernel);
-    free(co->asm_text);
-    free(co->resources);
-    memset(co, 0, sizeof *co);
-}
-
 const char *target_known_procs(TargetKind kind)
 {
     (void)kind;
