@@ -101,6 +101,7 @@ struct juke_context {
     juke_array **arrays;
     int narrays, caparrays;
     int next_kernel_id;
+    JkAllocator alloc;      /* the host's allocator for the front end's arenas (fn NULL: malloc) */
     unsigned opts_gen;      /* bumped by juke_set_options: launch memos of older options are stale */
 };
 
@@ -184,7 +185,8 @@ static juke_status fail(juke_context *ctx, juke_status st, const char *fmt, ...)
 static juke_status fail_diags(juke_context *ctx, Diags *d)
 {
     juke_status st = d->first_kind == DIAG_INVALID_IR ? JUKE_ERR_INVALID_IR
-                     : d->first_kind == DIAG_INTERNAL ? JUKE_ERR_INTERNAL : JUKE_ERR_COMPILE;
+                     : d->first_kind == DIAG_INTERNAL ? JUKE_ERR_INTERNAL
+                     : d->first_kind == DIAG_NOMEM    ? JUKE_ERR_NOMEM : JUKE_ERR_COMPILE;
     char *msg = sb_take(&d->text);
     size_t n = msg ? strlen(msg) : 0;
     if (n && msg[n - 1] == '\n')
@@ -224,6 +226,16 @@ const char *juke_status_name(juke_status s)
 static char *xstrdup(const char *s) { return s ? strdup(s) : NULL; }
 
 /* ---- contexts ---- */
+
+juke_context *juke_context_create_with_allocator(juke_alloc_fn alloc, void *ud)
+{
+    juke_context *ctx = juke_context_create();
+    if (ctx && alloc) {
+        ctx->alloc.fn = alloc;
+        ctx->alloc.ud = ud;
+    }
+    return ctx;
+}
 
 void juke_options_default(juke_options *o)
 {
@@ -333,7 +345,7 @@ juke_status juke_module_load_string(juke_context *ctx, const char *name, const c
 static juke_status load_text(juke_context *ctx, const char *name, const char *source, size_t len, juke_module **out)
 {
     Diags d = {0};
-    FeModule *fe = fe_load(name ? name : "<string>", source, len, &d);
+    FeModule *fe = fe_load_with(ctx->alloc.fn ? &ctx->alloc : NULL, name ? name : "<string>", source, len, &d);
     if (!fe)
         return fail_diags(ctx, &d);
     diag_reset(&d);

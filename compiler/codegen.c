@@ -1913,7 +1913,7 @@ static void emit_function(CG *g, Spec *s, bool kernel)
     g->slots = calloc((size_t)f->nslots + 1, sizeof(LLVMValueRef));
     g->labels = calloc((size_t)f->nlabels + 1, sizeof(LLVMBasicBlockRef));
     if (!g->vals || !g->slots || !g->labels) {
-        diag_plain(g->d, DIAG_INTERNAL, "out of memory");
+        diag_plain(g->d, DIAG_NOMEM, "out of memory");
         g->failed = true;
         goto out;
     }
@@ -2087,7 +2087,7 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
     g.fns = calloc((size_t)nspecs + 1, sizeof(LLVMValueRef));
     out->kernel_symbol = kernel_symbol(specs[0]->method->name);
     if (!g.fns || !out->kernel_symbol) {
-        diag_plain(d, DIAG_INTERNAL, "out of memory");
+        diag_plain(d, DIAG_NOMEM, "out of memory");
         goto done;
     }
     if (!ops->init(&tc))

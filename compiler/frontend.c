@@ -135,7 +135,7 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
 {
     FeModule *mod = al ? al->fn(al->ud, NULL, 0, sizeof(FeModule)) : malloc(sizeof(FeModule));
     if (!mod) {
-        diag_plain(d, DIAG_INTERNAL, "out of memory");
+        diag_plain(d, DIAG_NOMEM, "out of memory");
         return NULL;
     }
     memset(mod, 0, sizeof *mod);
@@ -146,7 +146,7 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
     mod->file.text = copy;
     mod->file.len = len;
     if (!copy || !mod->file.name) {
-        diag_plain(d, DIAG_INTERNAL, "out of memory");
+        diag_plain(d, DIAG_NOMEM, "out of memory");
         fe_module_free(mod);
         return NULL;
     }
@@ -226,7 +226,7 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
         for (int k = 0; k < mod->funcs[i]->nmethods; k++)
             lower_method(mod, mod->funcs[i]->methods[k], d);
     if (mod->arena.failed)
-        diag_plain(d, DIAG_INTERNAL, "out of memory while loading %s", name);
+        diag_plain(d, DIAG_NOMEM, "out of memory while loading %s", name);
     if (d->nerrors != before) {
         fe_module_free(mod);
         return NULL;
@@ -292,7 +292,7 @@ Spec *fe_specialize(FeCompilation *c, const char *fname, const Type **argtypes, 
         callsite = g->methods[0]->loc;
     Spec *s = infer_call_user(c, g, argtypes, nargs, callsite);
     if (c->arena.failed) {
-        diag_plain(c->diags, DIAG_INTERNAL, "out of memory during inference");
+        diag_plain(c->diags, DIAG_NOMEM, "out of memory during inference");
         return NULL;
     }
     if (s && s != c->specs[0]) {

@@ -1097,7 +1097,7 @@ bool lower_method(FeModule *mod, Method *m, Diags *d)
     split_slots(&L);
     m->lowered = L.f;
     if (a->failed) {
-        diag_plain(d, DIAG_INTERNAL, "out of memory while lowering %s", m->name);
+        diag_plain(d, DIAG_NOMEM, "out of memory while lowering %s", m->name);
         return false;
     }
     return d->nerrors == before && ir_verify(L.f, d);

@@ -149,7 +149,7 @@ static _Noreturn void parse_fail_at(Parser *p, SrcLoc loc, const char *fmt, ...)
 static _Noreturn void parse_oom(Parser *p)
 {
     if (!p->oom)
-        diag_plain(p->d, DIAG_INTERNAL, "out of memory while parsing %s", p->file->name);
+        diag_plain(p->d, DIAG_NOMEM, "out of memory while parsing %s", p->file->name);
     p->oom = true;
     p->err_pos = p->pos;
     longjmp(p->jb, 1);
@@ -1239,7 +1239,7 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
     Parser *p = arena_alloc(a, sizeof(Parser));
     Node *root = arena_alloc(a, sizeof(Node));
     if (!p || !root) {
-        diag_plain(d, DIAG_INTERNAL, "out of memory while parsing %s", file->name);
+        diag_plain(d, DIAG_NOMEM, "out of memory while parsing %s", file->name);
         return root;
     }
     p->a = a;
@@ -1249,7 +1249,7 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
     root->loc = (SrcLoc){file, 1, 1};
     p->ntoks = lex_file(a, d, file, &p->toks);
     if (p->ntoks < 0) {
-        diag_plain(d, DIAG_INTERNAL, "out of memory while parsing %s", file->name);
+        diag_plain(d, DIAG_NOMEM, "out of memory while parsing %s", file->name);
         return root;
     }
     for (;;) {

@@ -74,6 +74,14 @@ typedef enum juke_type {
  * from the cache write its dumps there (see juke_kernel_write_dumps);
  * JUKE_CACHE_DIR names the on-disk kernel cache (see juke_options). */
 JUKE_API juke_context *juke_context_create(void);
+/* An allocator in Lua's style (lua_Alloc): alloc(ud, NULL, 0, n) returns n
+ * bytes (16-byte aligned) or NULL; alloc(ud, p, n, 0) frees p of n bytes. */
+typedef void *(*juke_alloc_fn)(void *ud, void *ptr, size_t oldsize, size_t newsize);
+/* A context whose compiler memory (loaded sources, ASTs, IR, types: every
+ * arena of the front end) comes from alloc. A failed allocation is a
+ * JUKE_ERR_NOMEM, never a crash. Handles, code objects and strings returned to
+ * the host use malloc; LLVM's memory and device memory are not covered. */
+JUKE_API juke_context *juke_context_create_with_allocator(juke_alloc_fn alloc, void *ud);
 /* Destroy a context and everything it owns (modules, kernels, devices, arrays). */
 JUKE_API void juke_context_destroy(juke_context *ctx);
 /* The message of the last failed call made by this thread on ctx ("" if none). */

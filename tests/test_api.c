@@ -368,6 +368,55 @@ static void test_disk_cache(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The host's allocator: every front-end allocation goes through it, all of it
+ * comes back by the time the context is destroyed, and a failing allocator is
+ * an out-of-memory error, not a crash. */
+typedef struct Counting {
+    size_t calls, live_bytes;
+    size_t fail_after; /* 0: never fail */
+} Counting;
+
+static void *counting_alloc(void *ud, void *ptr, size_t oldsize, size_t newsize)
+{
+    Counting *c = ud;
+    if (newsize == 0) {
+        c->live_bytes -= oldsize;
+        free(ptr);
+        return NULL;
+    }
+    if (c->fail_after && c->calls >= c->fail_after)
+        return NULL;
+    c->calls++;
+    void *p = aligned_alloc(16, (newsize + 15) & ~(size_t)15);
+    if (p)
+        c->live_bytes += newsize;
+    return p;
+}
+
+static void test_host_allocator(void **state)
+{
+    (void)state;
+    Counting c = {0};
+    juke_context *ctx = juke_context_create_with_allocator(counting_alloc, &c);
+    juke_module *m;
+    assert_int_equal(juke_module_load_string(ctx, "api.jl", src, &m), JUKE_OK);
+    size_t after_load = c.calls;
+    assert_true(after_load > 0);
+    const char *types[] = {"Vector{Float32}", "Vector{Float32}"};
+    char *text = NULL;
+    assert_int_equal(juke_typed(m, "k!", types, 2, &text), JUKE_OK);
+    juke_free(text);
+    assert_true(c.calls > after_load); /* the compilation's arena too */
+    juke_context_destroy(ctx);
+    assert_int_equal(c.live_bytes, 0);
+    Counting f = {.fail_after = 1};
+    ctx = juke_context_create_with_allocator(counting_alloc, &f);
+    assert_int_equal(juke_module_load_string(ctx, "api.jl", src, &m), JUKE_ERR_NOMEM);
+    assert_non_null(strstr(juke_errmsg(ctx), "out of memory"));
+    juke_context_destroy(ctx);
+    assert_int_equal(f.live_bytes, 0);
+}
+
 int main(void)
 {
     rng = (uint64_t)time(NULL) | 1;
@@ -376,6 +425,7 @@ int main(void)
         cmocka_unit_test(test_launch_and_launch_false), cmocka_unit_test(test_checks_before_launch),
         cmocka_unit_test(test_dump_dir_env), cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_hip_kernarg_packing), cmocka_unit_test(test_disk_cache),
+        cmocka_unit_test(test_host_allocator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
