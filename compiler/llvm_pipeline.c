@@ -119,6 +119,11 @@ bool llvm_create_target_machine(TargetCtx *tc, const char *triple, const char *c
     return true;
 }
 
+void llvm_dispose_target_machine(TargetCtx *tc) {
+    if (tc->tm) LLVMDisposeTargetMachine(tc->tm);
+    tc->tm = NULL;
+}
+
 LLVMValueRef llvm_intrinsic(TargetCtx *tc, const char *name, LLVMTypeRef *overloads, unsigned n,
                             LLVMTypeRef *fty) {
     unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
@@ -132,6 +137,49 @@ LLVMValueRef llvm_declare(TargetCtx *tc, const char *name, LLVMTypeRef fty) {
     LLVMValueRef f = LLVMGetNamedFunction(tc->mod, name);
     if (!f) f = LLVMAddFunction(tc->mod, name, fty);
     return f;
+}
+
+LLVMValueRef llvm_call_intrinsic(TargetCtx *tc, LLVMBuilderRef b, const char *name) {
+    LLVMTypeRef fty;
+    LLVMValueRef f = llvm_intrinsic(tc, name, NULL, 0, &fty);
+    return LLVMBuildCall2(b, fty, f, NULL, 0, "");
+}
+
+/* Local memory cannot be initialised: the initializer says "anything". */
+LLVMValueRef llvm_local_array(TargetCtx *tc, const char *name, uint64_t bytes, unsigned align, bool poison) {
+    LLVMTypeRef t = LLVMArrayType2(LLVMInt8TypeInContext(tc->llctx), bytes);
+    LLVMValueRef g = LLVMAddGlobalInAddressSpace(tc->mod, t, name && *name ? name : "__juke_local",
+                                                 tc->ops->as_local);
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+    LLVMSetInitializer(g, poison ? LLVMGetPoison(t) : LLVMGetUndef(t));
+    uint64_t a = align ? align : 16;
+    LLVMSetAlignment(g, (unsigned)a);
+    tc->static_lds_bytes = (uint32_t)(((tc->static_lds_bytes + a - 1) / a) * a + bytes);
+    return g;
+}
+
+LLVMValueRef llvm_dynamic_local_array(TargetCtx *tc, const char *name) {
+    LLVMValueRef g = LLVMGetNamedGlobal(tc->mod, name);
+    if (!g) {
+        LLVMTypeRef t = LLVMArrayType2(LLVMInt8TypeInContext(tc->llctx), 0);
+        g = LLVMAddGlobalInAddressSpace(tc->mod, t, name, tc->ops->as_local);
+        LLVMSetLinkage(g, LLVMExternalLinkage);
+        LLVMSetAlignment(g, 16);
+    }
+    tc->uses_dynamic_lds = true;
+    return g;
+}
+
+LLVMValueRef llvm_math_libfn(TargetCtx *tc, const char *name, LLVMTypeRef ty, const char *sym, LLVMTypeRef *fty) {
+    bool half = LLVMGetTypeKind(ty) == LLVMHalfTypeKind;
+    LLVMTypeRef lty = half ? LLVMFloatTypeInContext(tc->llctx) : ty;
+    LLVMTypeRef lfty = llvm_math_type(tc, name, lty);
+    LLVMValueRef f = llvm_declare(tc, sym, lfty);
+    if (!half) {
+        *fty = lfty;
+        return f;
+    }
+    return llvm_math_half_wrapper(tc, name, f, lfty, fty);
 }
 
 LLVMValueRef llvm_math_half_wrapper(TargetCtx *tc, const char *name, LLVMValueRef fcallee, LLVMTypeRef ffty,
@@ -232,6 +280,81 @@ bool llvm_emit_to_memory(TargetCtx *tc, LLVMCodeGenFileType kind, uint8_t **data
     *data = p;
     *size = n;
     return true;
+}
+
+/* Code generation rewrites IR (on AMDGPU: LDS and kernel-argument
+ * lowering), so the assembly is produced from a copy and the object, later,
+ * from the module itself. */
+bool llvm_emit_asm_from_copy(TargetCtx *tc, CodeObject *out) {
+    LLVMModuleRef saved = tc->mod, copy = LLVMCloneModule(tc->mod);
+    tc->mod = copy;
+    uint8_t *text;
+    size_t n;
+    bool ok = llvm_emit_to_memory(tc, LLVMAssemblyFile, &text, &n);
+    tc->mod = saved;
+    LLVMDisposeModule(copy);
+    if (ok) {
+        free(out->asm_text);
+        out->asm_text = (char *)text;
+    }
+    return ok;
+}
+
+bool llvm_emit_shared_object(TargetCtx *tc, const char *const *lld_args, uint8_t **so, size_t *sosize) {
+    uint8_t *obj;
+    size_t objsize;
+    if (!llvm_emit_to_memory(tc, LLVMObjectFile, &obj, &objsize)) return false;
+    bool ok = lld_link_shared(tc, obj, objsize, lld_args, so, sosize);
+    free(obj);
+    return ok;
+}
+
+void target_take_code(TargetCtx *tc, CodeObject *out, TargetKind kind, uint8_t *data, size_t size,
+                      const char *symbol) {
+    free(out->data);
+    out->data = data;
+    out->size = size;
+    out->kind = kind;
+    if (!out->proc) out->proc = strdup(tc->proc);
+    if (!out->kernel_symbol && symbol) out->kernel_symbol = strdup(symbol);
+    out->uses_barrier = tc->uses_barrier;
+    out->uses_dynamic_lds = tc->uses_dynamic_lds;
+}
+
+long target_group_items(const TargetOptions *o, long dflt) {
+    const int *g = o->group_size;
+    return g[0] > 0 ? (long)g[0] * (g[1] > 0 ? g[1] : 1) * (g[2] > 0 ? g[2] : 1) : dflt;
+}
+
+/* ---- device libraries ------------------------------------------------------ */
+bool target_file_exists(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool target_find_devlib(const TargetCtx *tc, const char *env_name, const char *dflt, const char *fallback,
+                        const char *file, bool file_ok, char *path, size_t n, const char **found, StrBuf *looked) {
+    const char *env = getenv(env_name);
+    const char *cands[2] = {dflt, fallback};
+    int ncands = 2;
+    /* An explicit choice that is wrong is an error rather than silently replaced. */
+    if (tc->opts->devlib_dir && *tc->opts->devlib_dir) {
+        cands[0] = tc->opts->devlib_dir;
+        ncands = 1;
+    } else if (env && *env) {
+        cands[0] = env;
+        ncands = 1;
+    }
+    for (int i = 0; i < ncands; i++) {
+        snprintf(path, n, "%s", cands[i]);
+        if (!file_ok || !target_file_exists(path)) snprintf(path, n, "%s/%s", cands[i], file);
+        if (target_file_exists(path)) {
+            if (found) *found = cands[i];
+            return true;
+        }
+        sb_printf(looked, "%s%s", i ? ", " : "", cands[i]);
+    }
+    return false;
 }
 
 /* ---- ld.lld as a child process -------------------------------------------

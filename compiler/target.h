@@ -94,11 +94,38 @@ bool lld_link_shared(TargetCtx *tc, const uint8_t *obj, size_t objsize, const ch
  * after internalisation). */
 bool llvm_link_bitcode_file(TargetCtx *tc, const char *path, bool only_needed);
 
+/* Emit assembly into out->asm_text from a clone of tc->mod (code generation
+ * mutates the module it runs on). */
+bool llvm_emit_asm_from_copy(TargetCtx *tc, CodeObject *out);
+/* Emit tc->mod as an object and link it with ld.lld and lld_args
+ * (NULL-terminated) into a shared object (*so malloc'd). */
+bool llvm_emit_shared_object(TargetCtx *tc, const char *const *lld_args, uint8_t **so, size_t *sosize);
+/* Give out the finished code (data, size: out owns them now) and what every
+ * target fills alike: kind, processor (tc->proc) and kernel symbol (unless
+ * set), barrier and dynamic-local use. */
+void target_take_code(TargetCtx *tc, CodeObject *out, TargetKind kind, uint8_t *data, size_t size,
+                      const char *symbol);
+/* Work-items per group from o->group_size (unset y/z count 1); dflt when the
+ * size is not given. */
+long target_group_items(const TargetOptions *o, long dflt);
+
+/* Is path a regular file? */
+bool target_file_exists(const char *path);
+/* Find a device library. The candidates: opts->devlib_dir if given, else
+ * $env_name if set, else dflt then fallback. A candidate matches when it
+ * is a directory holding `file` or, if file_ok, that file itself. true with
+ * the file's path in path[0..n) and the candidate in *found (if found);
+ * false with the candidates tried appended to *looked, ", "-separated. */
+bool target_find_devlib(const TargetCtx *tc, const char *env_name, const char *dflt, const char *fallback,
+                        const char *file, bool file_ok, char *path, size_t n, const char **found, StrBuf *looked);
+
 /* Register LLVM's AMDGPU, NVPTX and X86 targets (once per process; thread-safe). */
 void llvm_init_targets(void);
 /* Create tc->tm and set tc->mod's triple and data layout. */
 bool llvm_create_target_machine(TargetCtx *tc, const char *triple, const char *cpu, const char *features,
                                 LLVMRelocMode reloc);
+/* Dispose of tc->tm (if any) and clear it. */
+void llvm_dispose_target_machine(TargetCtx *tc);
 /* The declaration of an LLVM intrinsic by name ("llvm.amdgcn.workitem.id.x"),
  * with its overload types; *fty (if not NULL) gets its function type. NULL if
  * LLVM does not know the name. */
@@ -106,6 +133,22 @@ LLVMValueRef llvm_intrinsic(TargetCtx *tc, const char *name, LLVMTypeRef *overlo
                             LLVMTypeRef *fty);
 /* The function `name` of type fty, declared if the module lacks it. */
 LLVMValueRef llvm_declare(TargetCtx *tc, const char *name, LLVMTypeRef fty);
+/* A call of the argument-less, non-overloaded intrinsic `name` (e.g.
+ * "llvm.amdgcn.workitem.id.x"). */
+LLVMValueRef llvm_call_intrinsic(TargetCtx *tc, LLVMBuilderRef b, const char *name);
+/* A static local array on a GPU: an internal global of `bytes` bytes in
+ * tc->ops->as_local ("__juke_local" if name is empty), aligned to align (16
+ * if 0), its initializer poison or undef; adds its bytes, aligned, to
+ * tc->static_lds_bytes. */
+LLVMValueRef llvm_local_array(TargetCtx *tc, const char *name, uint64_t bytes, unsigned align, bool poison);
+/* The dynamic local segment on a GPU: the external zero-sized global `name`
+ * in tc->ops->as_local, aligned 16, created on first use; sets
+ * tc->uses_dynamic_lds. */
+LLVMValueRef llvm_dynamic_local_array(TargetCtx *tc, const char *name);
+/* The library math function sym implementing `name` for float type ty,
+ * declared with llvm_math_type; for half, sym is the float function and the
+ * result its llvm_math_half_wrapper. *fty gets the callee's type. */
+LLVMValueRef llvm_math_libfn(TargetCtx *tc, const char *name, LLVMTypeRef ty, const char *sym, LLVMTypeRef *fty);
 /* An internal alwaysinline half-precision wrapper "__juke_<name>_f16" around
  * a float function (its float params become half); *fty = its type. */
 LLVMValueRef llvm_math_half_wrapper(TargetCtx *tc, const char *name, LLVMValueRef fcallee, LLVMTypeRef ffty,

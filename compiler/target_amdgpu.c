@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "juke_config.h"
 #include "runtime.h"
@@ -110,29 +109,22 @@ static void amdgpu_fini(TargetCtx *tc) {
         free(ap);
     }
     tc->priv = NULL;
-    if (tc->tm) LLVMDisposeTargetMachine(tc->tm);
-    tc->tm = NULL;
+    llvm_dispose_target_machine(tc);
 }
 
 /* ---- device intrinsics ---------------------------------------------------- */
-static LLVMValueRef call_intrinsic(TargetCtx *tc, LLVMBuilderRef b, const char *name) {
-    LLVMTypeRef fty;
-    LLVMValueRef f = llvm_intrinsic(tc, name, NULL, 0, &fty);
-    return LLVMBuildCall2(b, fty, f, NULL, 0, "");
-}
-
 static const char xyz[3] = {'x', 'y', 'z'};
 
 static LLVMValueRef amdgpu_workitem_id(TargetCtx *tc, LLVMBuilderRef b, int dim) {
     char name[40];
     snprintf(name, sizeof name, "llvm.amdgcn.workitem.id.%c", xyz[dim]);
-    return call_intrinsic(tc, b, name);
+    return llvm_call_intrinsic(tc, b, name);
 }
 
 static LLVMValueRef amdgpu_workgroup_id(TargetCtx *tc, LLVMBuilderRef b, int dim) {
     char name[40];
     snprintf(name, sizeof name, "llvm.amdgcn.workgroup.id.%c", xyz[dim]);
-    return call_intrinsic(tc, b, name);
+    return llvm_call_intrinsic(tc, b, name);
 }
 
 /* Attach !invariant.load, !noundef and (if lo < hi) !range [lo, hi) to a load. */
@@ -153,7 +145,7 @@ static void mark_load(TargetCtx *tc, LLVMValueRef ld, unsigned bits, uint64_t lo
 /* Load an integer of `bits` at byte offset off from the pointer an intrinsic returns. */
 static LLVMValueRef load_from(TargetCtx *tc, LLVMBuilderRef b, const char *intr, unsigned off, unsigned bits,
                               uint64_t lo, uint64_t hi) {
-    LLVMValueRef base = call_intrinsic(tc, b, intr);
+    LLVMValueRef base = llvm_call_intrinsic(tc, b, intr);
     LLVMTypeRef i8 = LLVMInt8TypeInContext(tc->llctx), it = LLVMIntTypeInContext(tc->llctx, bits);
     LLVMValueRef idx = LLVMConstInt(LLVMInt64TypeInContext(tc->llctx), off, 0);
     LLVMValueRef p = LLVMBuildInBoundsGEP2(b, i8, base, &idx, 1, "");
@@ -219,31 +211,16 @@ static void amdgpu_barrier(TargetCtx *tc, LLVMBuilderRef b) {
  * code generator zeroes it when the kernel asks. */
 static LLVMValueRef amdgpu_static_local(TargetCtx *tc, LLVMBuilderRef b, const char *name, uint64_t bytes,
                                         unsigned align) {
-    LLVMTypeRef t = LLVMArrayType2(LLVMInt8TypeInContext(tc->llctx), bytes);
-    LLVMValueRef g = LLVMAddGlobalInAddressSpace(tc->mod, t, name && *name ? name : "__juke_local", 3);
-    LLVMSetLinkage(g, LLVMInternalLinkage);
-    LLVMSetInitializer(g, LLVMGetPoison(t));
-    LLVMSetAlignment(g, align ? align : 16);
-    uint64_t a = align ? align : 16;
-    tc->static_lds_bytes = (uint32_t)(((tc->static_lds_bytes + a - 1) / a) * a + bytes);
-    return g;
+    return llvm_local_array(tc, name, bytes, align, true);
 }
 
 /* HIP's `extern __shared__`: an external zero-sized LDS variable, which
  * LLVM places after the static LDS of each kernel that uses it. */
 static LLVMValueRef amdgpu_dynamic_local(TargetCtx *tc, LLVMBuilderRef b) {
-    LLVMValueRef g = LLVMGetNamedGlobal(tc->mod, "__juke_dynamic_lds");
-    if (!g) {
-        LLVMTypeRef t = LLVMArrayType2(LLVMInt8TypeInContext(tc->llctx), 0);
-        g = LLVMAddGlobalInAddressSpace(tc->mod, t, "__juke_dynamic_lds", 3);
-        LLVMSetLinkage(g, LLVMExternalLinkage);
-        LLVMSetAlignment(g, 16);
-    }
-    tc->uses_dynamic_lds = true;
-    return g;
+    return llvm_dynamic_local_array(tc, "__juke_dynamic_lds");
 }
 
-static void amdgpu_exit_item(TargetCtx *tc, LLVMBuilderRef b) { call_intrinsic(tc, b, "llvm.amdgcn.endpgm"); }
+static void amdgpu_exit_item(TargetCtx *tc, LLVMBuilderRef b) { llvm_call_intrinsic(tc, b, "llvm.amdgcn.endpgm"); }
 
 /* ROCm's ocml: __ocml_<name>_f32/_f64 (powi is ocml's pown). Half goes
  * through the float function, as Julia computes most Float16 math. */
@@ -254,32 +231,19 @@ static LLVMValueRef amdgpu_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef 
         diag_plain(tc->diags, DIAG_INTERNAL, "no AMDGPU math function \"%s\"", name);
         return NULL;
     }
-    LLVMTypeRef flt = LLVMFloatTypeInContext(tc->llctx);
-    LLVMTypeKind k = LLVMGetTypeKind(ty);
-    bool half = k == LLVMHalfTypeKind;
-    LLVMTypeRef lty = half ? flt : ty;
     char sym[64];
     snprintf(sym, sizeof sym, "__ocml_%s_%s", strcmp(name, "powi") == 0 ? "pown" : name,
-             k == LLVMDoubleTypeKind ? "f64" : "f32");
-    LLVMTypeRef lfty = llvm_math_type(tc, name, lty);
-    f = llvm_declare(tc, sym, lfty);
-    if (!half) {
-        *fty = lfty;
-        return f;
-    }
-    return llvm_math_half_wrapper(tc, name, f, lfty, fty);
+             LLVMGetTypeKind(ty) == LLVMDoubleTypeKind ? "f64" : "f32");
+    return llvm_math_libfn(tc, name, ty, sym, fty);
 }
 
 static void amdgpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol) {
     LLVMSetFunctionCallConv(fn, LLVMAMDGPUKERNELCallConv);
     LLVMSetLinkage(fn, LLVMExternalLinkage);
     LLVMSetVisibility(fn, LLVMProtectedVisibility);
-    const int *g = tc->opts->group_size;
     char fw[32] = "1,1024";
-    if (g[0] > 0) {
-        long n = (long)g[0] * (g[1] > 0 ? g[1] : 1) * (g[2] > 0 ? g[2] : 1);
-        if (n >= 1 && n <= 1024) snprintf(fw, sizeof fw, "%ld,%ld", n, n);
-    }
+    long n = target_group_items(tc->opts, 0);
+    if (n >= 1 && n <= 1024) snprintf(fw, sizeof fw, "%ld,%ld", n, n);
     LLVMAddTargetDependentFunctionAttr(fn, "amdgpu-flat-work-group-size", fw);
     unsigned np = LLVMCountParams(fn);
     if (np > 0) LLVMSetValueName2(LLVMGetParam(fn, np - 1), "__juke_exception", 16);
@@ -288,35 +252,17 @@ static void amdgpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *sym
 }
 
 /* ---- device libraries --------------------------------------------------- */
-static bool file_exists(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /* The directory holding ocml.bc: the option if given, else
- * $JUKE_DEVICE_LIBS if set, else the build's default, then /opt/rocm. An
- * explicit choice that is wrong is an error rather than silently replaced. */
+ * $JUKE_DEVICE_LIBS if set, else the build's default, then /opt/rocm. */
 static bool find_devlibs(TargetCtx *tc, char *dir, size_t n) {
-    const char *env = getenv("JUKE_DEVICE_LIBS");
-    const char *cands[2] = {JUKE_DEVICE_LIBS_DEFAULT, "/opt/rocm/amdgcn/bitcode"};
-    int ncands = 2;
-    if (tc->opts->devlib_dir && *tc->opts->devlib_dir) {
-        cands[0] = tc->opts->devlib_dir;
-        ncands = 1;
-    } else if (env && *env) {
-        cands[0] = env;
-        ncands = 1;
-    }
     char path[1024];
+    const char *found = NULL;
     StrBuf looked = {0};
-    for (int i = 0; i < ncands; i++) {
-        snprintf(path, sizeof path, "%s/ocml.bc", cands[i]);
-        if (file_exists(path)) {
-            snprintf(dir, n, "%s", cands[i]);
-            sb_free(&looked);
-            return true;
-        }
-        sb_printf(&looked, "%s%s", i ? ", " : "", cands[i]);
+    if (target_find_devlib(tc, "JUKE_DEVICE_LIBS", JUKE_DEVICE_LIBS_DEFAULT, "/opt/rocm/amdgcn/bitcode", "ocml.bc",
+                           false, path, sizeof path, &found, &looked)) {
+        snprintf(dir, n, "%s", found);
+        sb_free(&looked);
+        return true;
     }
     diag_plain(tc->diags, DIAG_USER,
                "ROCm device libraries not found: looked in %s; install rocm-device-libs or set JUKE_DEVICE_LIBS "
@@ -329,7 +275,7 @@ static bool find_devlibs(TargetCtx *tc, char *dir, size_t n) {
 static bool link_lib(TargetCtx *tc, const char *dir, const char *file) {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, file);
-    if (!file_exists(path)) {
+    if (!target_file_exists(path)) {
         diag_plain(tc->diags, DIAG_USER, "the ROCm device library %s is missing", path);
         return false;
     }
@@ -367,7 +313,7 @@ static bool amdgpu_link_libraries(TargetCtx *tc) {
     snprintf(file, sizeof file, "oclc_isa_version_%s.bc", ap->proc->isa_file);
     char path[1200];
     snprintf(path, sizeof path, "%s/%s", dir, file);
-    if (file_exists(path)) {
+    if (target_file_exists(path)) {
         if (!llvm_link_bitcode_file(tc, path, true)) return false;
     } else {
         /* older device libraries (Debian's 5.2) lack gfx941+ files */
@@ -379,7 +325,7 @@ static bool amdgpu_link_libraries(TargetCtx *tc) {
                          "oclc_unsafe_math_off.bc"};
     for (int i = 0; i < JK_ARRAY_LEN(ctl); i++) {
         snprintf(path, sizeof path, "%s/%s", dir, ctl[i]);
-        if (file_exists(path)) {
+        if (target_file_exists(path)) {
             if (!llvm_link_bitcode_file(tc, path, true)) return false;
         } else if (i == 1) {
             define_oclc_constant(tc, "__oclc_ABI_version", 32, (unsigned long long)ap->cov * 100);
@@ -441,44 +387,15 @@ static Occupancy amdgpu_occupancy(const AmdProc *p, int wave, int vgprs, int agp
 }
 
 /* ---- emission ------------------------------------------------------------ */
-static bool emit_asm(TargetCtx *tc, CodeObject *out) {
-    /* Code generation rewrites IR (LDS lowering, kernel-argument lowering),
-     * so the assembly is produced from a copy and the object from the module. */
-    LLVMModuleRef saved = tc->mod, copy = LLVMCloneModule(tc->mod);
-    tc->mod = copy;
-    uint8_t *text;
-    size_t n;
-    bool ok = llvm_emit_to_memory(tc, LLVMAssemblyFile, &text, &n);
-    tc->mod = saved;
-    LLVMDisposeModule(copy);
-    if (ok) {
-        free(out->asm_text);
-        out->asm_text = (char *)text;
-    }
-    return ok;
-}
-
 static bool amdgpu_emit(TargetCtx *tc, CodeObject *out) {
     AmdPriv *ap = amd(tc);
-    if (!tc->opts->skip_asm && !emit_asm(tc, out)) return false;
-    uint8_t *obj;
-    size_t objsize;
-    if (!llvm_emit_to_memory(tc, LLVMObjectFile, &obj, &objsize)) return false;
+    if (!tc->opts->skip_asm && !llvm_emit_asm_from_copy(tc, out)) return false;
     static const char *const lld_args[] = {"--no-undefined", NULL};
     uint8_t *so;
     size_t sosize;
-    bool ok = lld_link_shared(tc, obj, objsize, lld_args, &so, &sosize);
-    free(obj);
-    if (!ok) return false;
-    free(out->data);
-    out->data = so;
-    out->size = sosize;
-    out->kind = TARGET_AMDGPU;
-    if (!out->proc) out->proc = strdup(ap->proc->name);
-    if (!out->kernel_symbol && ap->symbol) out->kernel_symbol = strdup(ap->symbol);
+    if (!llvm_emit_shared_object(tc, lld_args, &so, &sosize)) return false;
+    target_take_code(tc, out, TARGET_AMDGPU, so, sosize, ap->symbol);
     out->static_lds_bytes = tc->static_lds_bytes;
-    out->uses_barrier = tc->uses_barrier;
-    out->uses_dynamic_lds = tc->uses_dynamic_lds;
     out->wavefront_size = tc->wavefront_size;
 
     /* Resources from the code object's own metadata: what the runtime sees. */
@@ -501,7 +418,7 @@ static bool amdgpu_emit(TargetCtx *tc, CodeObject *out) {
         out->max_flat_workgroup_size = (int)info->max_group_size;
         out->kernarg_size = (int)info->kernarg_size;
         const int *g = tc->opts->group_size;
-        int items = g[0] > 0 ? g[0] * (g[1] > 0 ? g[1] : 1) * (g[2] > 0 ? g[2] : 1) : 256;
+        int items = (int)target_group_items(tc->opts, 256);
         Occupancy occ = amdgpu_occupancy(ap->proc, out->wavefront_size, out->vgprs, out->agprs, out->sgprs,
                                          out->lds_bytes, items);
         out->occupancy = occ.waves;

@@ -107,8 +107,7 @@ static void cpu_fini(TargetCtx *tc) {
         free(cp);
     }
     tc->priv = NULL;
-    if (tc->tm) LLVMDisposeTargetMachine(tc->tm);
-    tc->tm = NULL;
+    llvm_dispose_target_machine(tc);
 }
 
 /* ---- the state --------------------------------------------------------- */
@@ -207,18 +206,16 @@ static LLVMValueRef cpu_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty,
         return NULL;
     }
     LLVMTypeKind k = LLVMGetTypeKind(ty);
-    bool half = k == LLVMHalfTypeKind;
-    LLVMTypeRef lty = half ? LLVMFloatTypeInContext(tc->llctx) : ty;
-    LLVMTypeRef lfty;
-    if (strcmp(name, "powi") == 0) {
-        LLVMTypeRef ov[2] = {lty, LLVMInt32TypeInContext(tc->llctx)};
-        f = llvm_intrinsic(tc, "llvm.powi", ov, 2, &lfty);
-    } else {
+    if (strcmp(name, "powi") != 0) {
         char sym[64];
         snprintf(sym, sizeof sym, "%s%s", name, k == LLVMDoubleTypeKind ? "" : "f");
-        lfty = llvm_math_type(tc, name, lty);
-        f = llvm_declare(tc, sym, lfty);
+        return llvm_math_libfn(tc, name, ty, sym, fty);
     }
+    /* libm has no powi */
+    bool half = k == LLVMHalfTypeKind;
+    LLVMTypeRef lty = half ? LLVMFloatTypeInContext(tc->llctx) : ty;
+    LLVMTypeRef lfty, ov[2] = {lty, LLVMInt32TypeInContext(tc->llctx)};
+    f = llvm_intrinsic(tc, "llvm.powi", ov, 2, &lfty);
     if (!half) {
         *fty = lfty;
         return f;
@@ -249,8 +246,7 @@ static void build_table(TargetCtx *tc) {
     if (old) LLVMDeleteGlobal(old);
     old = LLVMGetNamedGlobal(tc->mod, JUKE_CPU_COUNT_SYMBOL);
     if (old) LLVMDeleteGlobal(old);
-    const int *g = tc->opts->group_size;
-    unsigned maxg = g[0] > 0 ? (unsigned)(g[0] * (g[1] > 0 ? g[1] : 1) * (g[2] > 0 ? g[2] : 1)) : 0;
+    unsigned maxg = (unsigned)target_group_items(tc->opts, 0);
     LLVMValueRef *elems = calloc((size_t)cp->nkernels + 1, sizeof *elems);
     if (!elems) return;
     for (int i = 0; i < cp->nkernels; i++) {
@@ -367,22 +363,7 @@ static char *loaded_library_path(const char *soname) {
 
 static bool cpu_emit(TargetCtx *tc, CodeObject *out) {
     CpuPriv *cp = cpu(tc);
-    if (!tc->opts->skip_asm) {
-        /* codegen may mutate IR; the assembly comes from a copy */
-        LLVMModuleRef saved = tc->mod, copy = LLVMCloneModule(tc->mod);
-        tc->mod = copy;
-        uint8_t *text;
-        size_t n;
-        bool ok = llvm_emit_to_memory(tc, LLVMAssemblyFile, &text, &n);
-        tc->mod = saved;
-        LLVMDisposeModule(copy);
-        if (!ok) return false;
-        free(out->asm_text);
-        out->asm_text = (char *)text;
-    }
-    uint8_t *obj, *so;
-    size_t objsize, sosize;
-    if (!llvm_emit_to_memory(tc, LLVMObjectFile, &obj, &objsize)) return false;
+    if (!tc->opts->skip_asm && !llvm_emit_asm_from_copy(tc, out)) return false;
     /* The object calls libm (sinf, ...) and, for Float16 without F16C,
      * libgcc's __extendhfsf2 / __truncsfhf2: record them as DT_NEEDED (when
      * used) so the shared object loads in any process. This process has
@@ -393,27 +374,20 @@ static bool cpu_emit(TargetCtx *tc, CodeObject *out) {
     if (libm) lld_args[na++] = libm;
     if (libgcc) lld_args[na++] = libgcc;
     lld_args[na] = NULL;
-    bool ok = lld_link_shared(tc, obj, objsize, lld_args, &so, &sosize);
+    uint8_t *so;
+    size_t sosize;
+    bool ok = llvm_emit_shared_object(tc, lld_args, &so, &sosize);
     free(libm);
     free(libgcc);
-    free(obj);
     if (!ok) return false;
-    free(out->data);
-    out->data = so;
-    out->size = sosize;
-    out->kind = TARGET_CPU;
-    if (!out->proc) out->proc = strdup(cp->cpu);
-    if (!out->kernel_symbol && cp->symbol) out->kernel_symbol = strdup(cp->symbol);
+    target_take_code(tc, out, TARGET_CPU, so, sosize, cp->symbol);
     out->static_lds_bytes = (uint32_t)cp->lds_total;
     out->lds_bytes = (int)cp->lds_total;
-    out->uses_barrier = tc->uses_barrier;
-    out->uses_dynamic_lds = tc->uses_dynamic_lds;
     out->wavefront_size = 1;
     out->kernarg_size = (int)cp->kernarg_size;
     out->vgprs = out->sgprs = out->agprs = -1;
     out->occupancy = -1;
-    const int *g = tc->opts->group_size;
-    out->max_flat_workgroup_size = g[0] > 0 ? g[0] * (g[1] > 0 ? g[1] : 1) * (g[2] > 0 ? g[2] : 1) : 0;
+    out->max_flat_workgroup_size = (int)target_group_items(tc->opts, 0);
     StrBuf r = {0};
     sb_printf(&r, "kernel:            %s (entry, through %s)\n", cp->symbol ? cp->symbol : "?",
               JUKE_CPU_TABLE_SYMBOL);

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "juke_config.h"
 #include "target.h"
@@ -57,16 +56,13 @@ static void nvptx_fini(TargetCtx *tc) {
         free(np);
     }
     tc->priv = NULL;
-    if (tc->tm) LLVMDisposeTargetMachine(tc->tm);
-    tc->tm = NULL;
+    llvm_dispose_target_machine(tc);
 }
 
 static LLVMValueRef sreg(TargetCtx *tc, LLVMBuilderRef b, const char *reg, int dim) {
     char name[48];
     snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.%s.%c", reg, "xyz"[dim]);
-    LLVMTypeRef fty;
-    LLVMValueRef f = llvm_intrinsic(tc, name, NULL, 0, &fty);
-    return LLVMBuildCall2(b, fty, f, NULL, 0, "");
+    return llvm_call_intrinsic(tc, b, name);
 }
 
 static LLVMValueRef nvptx_workitem_id(TargetCtx *tc, LLVMBuilderRef b, int d) { return sreg(tc, b, "tid", d); }
@@ -76,37 +72,20 @@ static LLVMValueRef nvptx_grid_groups(TargetCtx *tc, LLVMBuilderRef b, int d) { 
 
 /* bar.sync orders shared and global memory among the block's threads. */
 static void nvptx_barrier(TargetCtx *tc, LLVMBuilderRef b) {
-    LLVMTypeRef fty;
-    LLVMValueRef f = llvm_intrinsic(tc, "llvm.nvvm.barrier0", NULL, 0, &fty);
-    LLVMBuildCall2(b, fty, f, NULL, 0, "");
+    llvm_call_intrinsic(tc, b, "llvm.nvvm.barrier0");
     tc->uses_barrier = true;
 }
 
 /* Shared memory cannot be initialised: undef initializer. */
 static LLVMValueRef nvptx_static_local(TargetCtx *tc, LLVMBuilderRef b, const char *name, uint64_t bytes,
                                        unsigned align) {
-    LLVMTypeRef t = LLVMArrayType2(LLVMInt8TypeInContext(tc->llctx), bytes);
-    LLVMValueRef g = LLVMAddGlobalInAddressSpace(tc->mod, t, name && *name ? name : "__juke_local", 3);
-    LLVMSetLinkage(g, LLVMInternalLinkage);
-    LLVMSetInitializer(g, LLVMGetUndef(t));
-    uint64_t a = align ? align : 16;
-    LLVMSetAlignment(g, (unsigned)a);
-    tc->static_lds_bytes = (uint32_t)(((tc->static_lds_bytes + a - 1) / a) * a + bytes);
-    return g;
+    return llvm_local_array(tc, name, bytes, align, false);
 }
 
 /* CUDA's `extern __shared__`: `.extern .shared .align 16 .b8 NAME[]`,
  * sized by the launch's dynamic shared memory bytes. */
 static LLVMValueRef nvptx_dynamic_local(TargetCtx *tc, LLVMBuilderRef b) {
-    LLVMValueRef g = LLVMGetNamedGlobal(tc->mod, "__juke_dynamic_shmem");
-    if (!g) {
-        LLVMTypeRef t = LLVMArrayType2(LLVMInt8TypeInContext(tc->llctx), 0);
-        g = LLVMAddGlobalInAddressSpace(tc->mod, t, "__juke_dynamic_shmem", 3);
-        LLVMSetLinkage(g, LLVMExternalLinkage);
-        LLVMSetAlignment(g, 16);
-    }
-    tc->uses_dynamic_lds = true;
-    return g;
+    return llvm_dynamic_local_array(tc, "__juke_dynamic_shmem");
 }
 
 static void nvptx_exit_item(TargetCtx *tc, LLVMBuilderRef b) {
@@ -115,44 +94,20 @@ static void nvptx_exit_item(TargetCtx *tc, LLVMBuilderRef b) {
     LLVMBuildCall2(b, fty, a, NULL, 0, "");
 }
 
-static bool file_exists(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /* libdevice.10.bc: opts->devlib_dir (the file, or a directory holding it)
  * if given, else $JUKE_LIBDEVICE if set, else the build's default and
- * Debian's CUDA toolkit. An explicit choice that is wrong is an error. */
+ * Debian's CUDA toolkit. */
 static bool find_libdevice(TargetCtx *tc) {
     NvPriv *np = nv(tc);
     if (np->looked) return np->found;
     np->looked = true;
-    const char *env = getenv("JUKE_LIBDEVICE");
-    const char *cands[2] = {JUKE_LIBDEVICE_DEFAULT, "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc"};
-    int ncands = 2;
-    if (tc->opts->devlib_dir && *tc->opts->devlib_dir) {
-        cands[0] = tc->opts->devlib_dir;
-        ncands = 1;
-    } else if (env && *env) {
-        cands[0] = env;
-        ncands = 1;
-    }
     StrBuf looked = {0};
-    for (int i = 0; i < ncands; i++) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s", cands[i]);
-        if (!file_exists(path)) snprintf(path, sizeof path, "%s/libdevice.10.bc", cands[i]);
-        if (file_exists(path)) {
-            snprintf(np->libdevice, sizeof np->libdevice, "%s", path);
-            np->found = true;
-            sb_free(&looked);
-            return true;
-        }
-        sb_printf(&looked, "%s%s", i ? ", " : "", cands[i]);
-    }
-    snprintf(np->libdevice, sizeof np->libdevice, "%s", looked.data ? looked.data : "(nowhere)");
+    np->found = target_find_devlib(tc, "JUKE_LIBDEVICE", JUKE_LIBDEVICE_DEFAULT,
+                                   "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc", "libdevice.10.bc", true,
+                                   np->libdevice, sizeof np->libdevice, NULL, &looked);
+    if (!np->found) snprintf(np->libdevice, sizeof np->libdevice, "%s", looked.data ? looked.data : "(nowhere)");
     sb_free(&looked);
-    return false;
+    return np->found;
 }
 
 /* libdevice: __nv_<name>f (float) / __nv_<name> (double); powi is
@@ -170,18 +125,9 @@ static LLVMValueRef nvptx_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef t
                    nv(tc)->libdevice, name);
         return NULL;
     }
-    LLVMTypeKind k = LLVMGetTypeKind(ty);
-    bool half = k == LLVMHalfTypeKind;
-    LLVMTypeRef lty = half ? LLVMFloatTypeInContext(tc->llctx) : ty;
     char sym[64];
-    snprintf(sym, sizeof sym, "__nv_%s%s", name, k == LLVMDoubleTypeKind ? "" : "f");
-    LLVMTypeRef lfty = llvm_math_type(tc, name, lty);
-    f = llvm_declare(tc, sym, lfty);
-    if (!half) {
-        *fty = lfty;
-        return f;
-    }
-    return llvm_math_half_wrapper(tc, name, f, lfty, fty);
+    snprintf(sym, sizeof sym, "__nv_%s%s", name, LLVMGetTypeKind(ty) == LLVMDoubleTypeKind ? "" : "f");
+    return llvm_math_libfn(tc, name, ty, sym, fty);
 }
 
 static LLVMMetadataRef md_i32(TargetCtx *tc, int v) {
@@ -341,23 +287,15 @@ static bool nvptx_emit(TargetCtx *tc, CodeObject *out) {
     }
     memcpy(copy, text, n + 1);
     free(out->asm_text);
-    free(out->data);
     out->asm_text = copy;
-    out->data = text;
-    out->size = n;
-    out->kind = TARGET_NVPTX;
-    if (!out->proc) out->proc = strdup(tc->proc);
-    if (!out->kernel_symbol && np->symbol) out->kernel_symbol = strdup(np->symbol);
+    target_take_code(tc, out, TARGET_NVPTX, text, n, np->symbol);
     long shared = shared_bytes(copy);
     out->static_lds_bytes = (uint32_t)shared;
     out->lds_bytes = (int)shared;
-    out->uses_barrier = tc->uses_barrier;
-    out->uses_dynamic_lds = tc->uses_dynamic_lds;
     out->wavefront_size = 32;
     out->kernarg_size = (int)param_bytes(copy);
     out->vgprs = out->sgprs = out->agprs = out->occupancy = -1;
-    const int *g = tc->opts->group_size;
-    out->max_flat_workgroup_size = g[0] > 0 ? g[0] * (g[1] > 0 ? g[1] : 1) * (g[2] > 0 ? g[2] : 1) : 1024;
+    out->max_flat_workgroup_size = (int)target_group_items(tc->opts, 1024);
     StrBuf r = {0};
     sb_printf(&r, "kernel:            %s\n", np->symbol ? np->symbol : "?");
     sb_printf(&r, "target:            %s (PTX, warp 32)\n", tc->proc);

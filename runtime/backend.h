@@ -84,4 +84,65 @@ int ptx_entry_info(const char *ptx, size_t size, const char *name, RtFunctionInf
 int rt_check_launch(const RtFunction *f, const uint32_t grid[3], const uint32_t group[3], uint32_t shmem_bytes,
                     char **err);
 
+/* Check a launch's explicit arguments against the kernel: their number
+ * (the kernel's parameters less the exception pointer) and argument i's
+ * size. -1 with *err when they differ. Inline: the CUDA launch path calls
+ * them per launch and per argument. */
+static inline int rt_check_nargs(const RtFunctionInfo *info, int nargs, char **err)
+{
+    uint32_t nexp = info->nargs - (info->has_exception_arg && info->nargs > 0 ? 1u : 0u);
+    if (nargs < 0 || (uint32_t)nargs != nexp)
+        return rt_fail(err, "%s: %d argument%s given, the kernel expects %u", info->name, nargs,
+                       nargs == 1 ? "" : "s", nexp);
+    return 0;
+}
+
+static inline int rt_check_arg_size(const RtFunctionInfo *info, const RtArg *args, int i, char **err)
+{
+    if (args[i].size != info->args[i].size)
+        return rt_fail(err, "argument %d of %s: %u bytes given, the kernel expects %u", i + 1, info->name,
+                       args[i].size, info->args[i].size);
+    return 0;
+}
+
+/* Take a kernel's exception from the host-visible record rec: 1 with *exc
+ * (if exc) filled when a kernel completed one (flag 2), else 0; either way
+ * the record is cleared for the next launch. The caller holds dev->lock. */
+int rt_exception_take(JukeExceptionRecord *rec, JukeExceptionRecord *exc);
+
+/* ---- GPU drivers loaded with dlopen (dev_hip.c, dev_cuda.c) ---- */
+
+/* What a GPU backend's messages call its driver, and where to find it. */
+typedef struct RtDriver {
+    const char *no_gpu;        /* "no AMD GPU": starts each "no device" error */
+    const char *what;          /* "HIP runtime" */
+    const char *env;           /* "JUKE_HIP_LIBRARY": a path that replaces `names` */
+    const char *const *names;  /* sonames tried in order; names[0] is the one messages name */
+    size_t nnames;
+    const char *spec;          /* "hip", as in the device spec "hip:N" */
+    const char *init;          /* "hipInit" */
+    const char *count;         /* "hipGetDeviceCount" */
+} RtDriver;
+
+/* An entry point to resolve: its symbol and where its address goes. */
+typedef struct RtDriverSym {
+    const char *name;
+    void **slot;
+} RtDriverSym;
+
+/* dlopen the driver ($env if set, else each of names in turn) and resolve
+ * every sym into its slot. Returns the handle, or NULL with *err
+ * ("<no_gpu>: the <what> (<path>) could not be loaded: <dlerror>" or
+ * "<no_gpu>: <path> is not a usable <what>: missing symbol <sym>") and
+ * *short_why if not NULL ("<env> not loadable", "<names[0]> not found",
+ * "<path> lacks <sym>"). */
+void *rt_driver_load(const RtDriver *d, const RtDriverSym *syms, size_t nsyms, char **short_why, char **err);
+
+/* After the driver's init call returned e_init (0: success) and, if it
+ * succeeded, its device-count call returned e_count and count: 0 when
+ * device `index` exists, else -1 with *err and (except for a bad index)
+ * *short_why. init_why / count_why: the driver's words for a failure. */
+int rt_driver_check_devices(const RtDriver *d, int index, int e_init, const char *init_why, int e_count,
+                            const char *count_why, int count, char **short_why, char **err);
+
 #endif

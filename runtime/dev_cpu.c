@@ -643,20 +643,15 @@ static int cpu_launch(RtFunction *f, const RtArg *args, int nargs, const uint32_
         free(buf);
     cd->kernarg = NULL;
 
-    int rc = 0;
-    uint32_t flag = __atomic_load_n(&cd->exc->flag, __ATOMIC_ACQUIRE);
+    /* A failed group (job_err) outranks an exception. */
+    int rc = rt_exception_take(cd->exc, job_err ? NULL : exc);
     if (job_err) {
         rc = -1;
         if (err)
             *err = job_err;
         else
             free(job_err);
-    } else if (flag == 2) {
-        if (exc)
-            *exc = *cd->exc;
-        rc = 1;
     }
-    memset(cd->exc, 0, sizeof *cd->exc);
     pthread_mutex_unlock(&dev->lock);
     (void)sync;
     return rc;

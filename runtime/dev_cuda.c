@@ -92,19 +92,23 @@ static const char *cuda_errstr(const CudaApi *a, int e)
     return s ? s : "unknown error";
 }
 
+static const char *const cuda_sonames[] = {"libcuda.so.1"};
+
+static const RtDriver cuda_driver = {
+    .no_gpu = "no NVIDIA GPU",
+    .what = "CUDA driver",
+    .env = "JUKE_CUDA_LIBRARY",
+    .names = cuda_sonames,
+    .nnames = 1,
+    .spec = "cuda",
+    .init = "cuInit",
+    .count = "cuDeviceGetCount",
+};
+
 static int cuda_load_api(CudaApi *a, char **short_why, char **err)
 {
     memset(a, 0, sizeof *a);
-    const char *env = getenv("JUKE_CUDA_LIBRARY");
-    const char *path = env && *env ? env : "libcuda.so.1";
-    a->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-    if (!a->lib) {
-        const char *e = dlerror();
-        if (short_why)
-            *short_why = strdup(env && *env ? "JUKE_CUDA_LIBRARY not loadable" : "libcuda.so.1 not found");
-        return rt_fail(err, "no NVIDIA GPU: the CUDA driver (%s) could not be loaded: %s", path, e ? e : "not found");
-    }
-    struct { const char *name; void **slot; } syms[] = {
+    const RtDriverSym syms[] = {
         {"cuInit", (void **)&a->Init},
         {"cuDeviceGetCount", (void **)&a->DeviceGetCount},
         {"cuDeviceGet", (void **)&a->DeviceGet},
@@ -132,21 +136,8 @@ static int cuda_load_api(CudaApi *a, char **short_why, char **err)
         {"cuStreamSynchronize", (void **)&a->StreamSynchronize},
         {"cuGetErrorString", (void **)&a->GetErrorString},
     };
-    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
-        *syms[i].slot = dlsym(a->lib, syms[i].name);
-        if (!*syms[i].slot) {
-            dlclose(a->lib);
-            a->lib = NULL;
-            if (short_why) {
-                char buf[256];
-                snprintf(buf, sizeof buf, "%s lacks %s", path, syms[i].name);
-                *short_why = strdup(buf);
-            }
-            return rt_fail(err, "no NVIDIA GPU: %s is not a usable CUDA driver: missing symbol %s", path,
-                           syms[i].name);
-        }
-    }
-    return 0;
+    a->lib = rt_driver_load(&cuda_driver, syms, sizeof syms / sizeof syms[0], short_why, err);
+    return a->lib ? 0 : -1;
 }
 
 static void cuda_close(RtDevice *dev)
@@ -519,14 +510,8 @@ static int cuda_sync(RtDevice *dev, JukeExceptionRecord *exc, char **err)
     int e = cd->api.StreamSynchronize(cd->stream);
     if (e != 0)
         return rt_fail(err, "cuda: a kernel failed: %s", cuda_errstr(&cd->api, e));
-    int rc = 0;
     pthread_mutex_lock(&dev->lock);
-    if (__atomic_load_n(&cd->exc_host->flag, __ATOMIC_ACQUIRE) == 2) {
-        if (exc)
-            memcpy(exc, (const void *)cd->exc_host, sizeof *exc);
-        rc = 1;
-    }
-    memset(cd->exc_host, 0, sizeof *cd->exc_host);
+    int rc = rt_exception_take(cd->exc_host, exc);
     pthread_mutex_unlock(&dev->lock);
     return rc;
 }
@@ -538,16 +523,13 @@ static int cuda_launch(RtFunction *f, const RtArg *args, int nargs, const uint32
     CudaDev *cd = dev->priv;
     CudaFunction *cf = f->priv;
     const RtFunctionInfo *info = &f->info;
-    uint32_t nexp = info->nargs - (info->has_exception_arg ? 1u : 0u);
-    if ((uint32_t)nargs != nexp)
-        return rt_fail(err, "%s: %d argument%s given, the kernel expects %u", info->name, nargs,
-                       nargs == 1 ? "" : "s", nexp);
+    if (rt_check_nargs(info, nargs, err) != 0)
+        return -1;
     /* cuLaunchKernel reads each parameter through its pointer before it returns. */
     void *params[65];
     for (int i = 0; i < nargs; i++) {
-        if (args[i].size != info->args[i].size)
-            return rt_fail(err, "argument %d of %s: %u bytes given, the kernel expects %u", i + 1, info->name,
-                           args[i].size, info->args[i].size);
+        if (rt_check_arg_size(info, args, i, err) != 0)
+            return -1;
         params[i] = (void *)args[i].data;
     }
     if (info->has_exception_arg)
@@ -598,29 +580,12 @@ int rt_cuda_open(RtDevice *dev, int index, char **short_why, char **err)
         return -1;
     }
     bool retained = false;
-    int count = 0, e = a->Init(0);
-    char buf[256];
-    if (e != 0) {
-        snprintf(buf, sizeof buf, "cuInit failed: %s", cuda_errstr(a, e));
-        if (short_why)
-            *short_why = strdup(buf);
-        rt_fail(err, "no NVIDIA GPU: %s", buf);
+    int count = 0, ec = 0, e = a->Init(0);
+    if (e == 0)
+        ec = a->DeviceGetCount(&count);
+    if (rt_driver_check_devices(&cuda_driver, index, e, e ? cuda_errstr(a, e) : "", ec,
+                                ec ? cuda_errstr(a, ec) : "", count, short_why, err) != 0)
         goto fail;
-    }
-    e = a->DeviceGetCount(&count);
-    if (e != 0 || count <= 0) {
-        if (short_why)
-            *short_why = strdup("cuDeviceGetCount found 0 devices");
-        if (e != 0)
-            rt_fail(err, "no NVIDIA GPU: cuDeviceGetCount failed: %s", cuda_errstr(a, e));
-        else
-            rt_fail(err, "no NVIDIA GPU: cuDeviceGetCount found 0 devices");
-        goto fail;
-    }
-    if (index >= count) {
-        rt_fail(err, "no NVIDIA GPU cuda:%d: cuDeviceGetCount found %d device%s", index, count, count == 1 ? "" : "s");
-        goto fail;
-    }
     cd->ordinal = index;
     if ((e = a->DeviceGet(&cd->cudev, index)) != 0) {
         rt_fail(err, "cuda: cuDeviceGet(%d) failed: %s", index, cuda_errstr(a, e));

@@ -82,36 +82,24 @@ static const char *hip_errstr(const HipApi *a, int e)
     return s ? s : "unknown error";
 }
 
+static const char *const hip_sonames[] = {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"};
+
+static const RtDriver hip_driver = {
+    .no_gpu = "no AMD GPU",
+    .what = "HIP runtime",
+    .env = "JUKE_HIP_LIBRARY",
+    .names = hip_sonames,
+    .nnames = sizeof hip_sonames / sizeof hip_sonames[0],
+    .spec = "hip",
+    .init = "hipInit",
+    .count = "hipGetDeviceCount",
+};
+
 /* Load the library and resolve every entry point we use. */
 static int hip_load_api(HipApi *a, char **short_why, char **err)
 {
     memset(a, 0, sizeof *a);
-    const char *env = getenv("JUKE_HIP_LIBRARY");
-    const char *names[] = {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"};
-    const char *first_err = NULL;
-    char first_buf[512] = "";
-    const char *tried = env && *env ? env : names[0];
-    if (env && *env) {
-        a->lib = dlopen(env, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-        if (!a->lib)
-            first_err = dlerror();
-    } else {
-        for (size_t i = 0; i < sizeof names / sizeof names[0] && !a->lib; i++) {
-            a->lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-            if (!a->lib && i == 0) {
-                const char *e = dlerror();
-                snprintf(first_buf, sizeof first_buf, "%s", e ? e : "not found");
-                first_err = first_buf;
-            }
-        }
-    }
-    if (!a->lib) {
-        if (short_why)
-            *short_why = strdup(env && *env ? "JUKE_HIP_LIBRARY not loadable" : "libamdhip64.so not found");
-        return rt_fail(err, "no AMD GPU: the HIP runtime (%s) could not be loaded: %s", tried,
-                       first_err ? first_err : "not found");
-    }
-    struct { const char *name; void **slot; } syms[] = {
+    const RtDriverSym syms[] = {
         {"hipInit", (void **)&a->Init},
         {"hipGetDeviceCount", (void **)&a->GetDeviceCount},
         {"hipSetDevice", (void **)&a->SetDevice},
@@ -132,20 +120,9 @@ static int hip_load_api(HipApi *a, char **short_why, char **err)
         {"hipStreamSynchronize", (void **)&a->StreamSynchronize},
         {"hipGetErrorString", (void **)&a->GetErrorString},
     };
-    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
-        *syms[i].slot = dlsym(a->lib, syms[i].name);
-        if (!*syms[i].slot) {
-            dlclose(a->lib);
-            a->lib = NULL;
-            if (short_why) {
-                char buf[256];
-                snprintf(buf, sizeof buf, "%s lacks %s", tried, syms[i].name);
-                *short_why = strdup(buf);
-            }
-            return rt_fail(err, "no AMD GPU: %s is not a usable HIP runtime: missing symbol %s", tried,
-                           syms[i].name);
-        }
-    }
+    a->lib = rt_driver_load(&hip_driver, syms, sizeof syms / sizeof syms[0], short_why, err);
+    if (!a->lib)
+        return -1;
     /* ROCm 6 renamed the call when hipDeviceProp_t changed layout; either
      * version fills a buffer larger than both layouts. */
     a->GetDeviceProperties = dlsym(a->lib, "hipGetDevicePropertiesR0600");
@@ -336,15 +313,7 @@ static int hip_sync_locked(RtDevice *dev, JukeExceptionRecord *exc, char **err)
     int e = hd->api.StreamSynchronize(hd->stream);
     if (e != 0)
         return rt_fail(err, "hip: a kernel failed: %s", hip_errstr(&hd->api, e));
-    volatile JukeExceptionRecord *r = hd->exc_host;
-    if (__atomic_load_n(&hd->exc_host->flag, __ATOMIC_ACQUIRE) == 2) {
-        if (exc)
-            memcpy(exc, (const void *)r, sizeof *exc);
-        memset(hd->exc_host, 0, sizeof *hd->exc_host);
-        return 1;
-    }
-    memset(hd->exc_host, 0, sizeof *hd->exc_host);
-    return 0;
+    return rt_exception_take(hd->exc_host, exc);
 }
 
 static int hip_launch(RtFunction *f, const RtArg *args, int nargs, const uint32_t grid[3], const uint32_t group[3],
@@ -401,15 +370,6 @@ static const RtBackend hip_backend = {
     .synchronize = hip_synchronize,
 };
 
-static void hip_set_why(char **short_why, const char *fmt, const char *arg)
-{
-    if (!short_why)
-        return;
-    char buf[256];
-    snprintf(buf, sizeof buf, fmt, arg);
-    *short_why = strdup(buf);
-}
-
 int rt_hip_open(RtDevice *dev, int index, char **short_why, char **err)
 {
     if (short_why)
@@ -422,25 +382,12 @@ int rt_hip_open(RtDevice *dev, int index, char **short_why, char **err)
         free(hd);
         return -1;
     }
-    int e = a->Init(0), count = 0, rc = -1;
-    if (e != 0) {
-        hip_set_why(short_why, "hipInit failed: %s", hip_errstr(a, e));
-        rt_fail(err, "no AMD GPU: hipInit failed: %s", hip_errstr(a, e));
+    int e = a->Init(0), ec = 0, count = 0, rc = -1;
+    if (e == 0)
+        ec = a->GetDeviceCount(&count);
+    if (rt_driver_check_devices(&hip_driver, index, e, e ? hip_errstr(a, e) : "", ec, ec ? hip_errstr(a, ec) : "",
+                                count, short_why, err) != 0)
         goto fail;
-    }
-    e = a->GetDeviceCount(&count);
-    if (e != 0 || count <= 0) {
-        hip_set_why(short_why, "%s", "hipGetDeviceCount found 0 devices");
-        if (e != 0)
-            rt_fail(err, "no AMD GPU: hipGetDeviceCount failed: %s", hip_errstr(a, e));
-        else
-            rt_fail(err, "no AMD GPU: hipGetDeviceCount found 0 devices");
-        goto fail;
-    }
-    if (index >= count) {
-        rt_fail(err, "no AMD GPU hip:%d: hipGetDeviceCount found %d device%s", index, count, count == 1 ? "" : "s");
-        goto fail;
-    }
     hd->index = index;
     if ((e = a->SetDevice(index)) != 0) {
         rt_fail(err, "hip: hipSetDevice(%d) failed: %s", index, hip_errstr(a, e));

@@ -1,6 +1,7 @@
 /* runtime.c: the backend-independent half of juke's runtime: opening a
  * device by its spec, dispatch to the backend (RtBackend in backend.h),
  * function handles, launch-shape checks and the AMDGPU kernarg packer. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,81 @@ static char *rt_strdup_printf(const char *fmt, ...)
     va_end(ap);
     return s;
 }
+
+/* Set *short_why (if short_why) to a malloc'd formatted few words. */
+static void rt_set_why(char **short_why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void rt_set_why(char **short_why, const char *fmt, ...)
+{
+    if (!short_why)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    if (vasprintf(short_why, fmt, ap) < 0)
+        *short_why = NULL;
+    va_end(ap);
+}
+
+/* ---- GPU drivers ----------------------------------------------------------- */
+
+void *rt_driver_load(const RtDriver *d, const RtDriverSym *syms, size_t nsyms, char **short_why, char **err)
+{
+    const char *env = getenv(d->env);
+    bool from_env = env && *env;
+    const char *tried = from_env ? env : d->names[0];
+    char *first_err = NULL;
+    void *lib = NULL;
+    /* The first name's dlerror is the telling one: later names are fallbacks
+     * (and their dlopen calls overwrite dlerror's buffer, hence the copy). */
+    for (size_t i = 0; i < (from_env ? 1 : d->nnames) && !lib; i++) {
+        lib = dlopen(from_env ? env : d->names[i], RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+        if (!lib && i == 0) {
+            const char *e = dlerror();
+            first_err = e ? strdup(e) : NULL;
+        }
+    }
+    if (!lib) {
+        if (from_env)
+            rt_set_why(short_why, "%s not loadable", d->env);
+        else
+            rt_set_why(short_why, "%s not found", d->names[0]);
+        rt_fail(err, "%s: the %s (%s) could not be loaded: %s", d->no_gpu, d->what, tried,
+                first_err ? first_err : "not found");
+        free(first_err);
+        return NULL;
+    }
+    free(first_err);
+    for (size_t i = 0; i < nsyms; i++) {
+        *syms[i].slot = dlsym(lib, syms[i].name);
+        if (!*syms[i].slot) {
+            dlclose(lib);
+            rt_set_why(short_why, "%s lacks %s", tried, syms[i].name);
+            rt_fail(err, "%s: %s is not a usable %s: missing symbol %s", d->no_gpu, tried, d->what, syms[i].name);
+            return NULL;
+        }
+    }
+    return lib;
+}
+
+int rt_driver_check_devices(const RtDriver *d, int index, int e_init, const char *init_why, int e_count,
+                            const char *count_why, int count, char **short_why, char **err)
+{
+    if (e_init != 0) {
+        rt_set_why(short_why, "%s failed: %s", d->init, init_why);
+        return rt_fail(err, "%s: %s failed: %s", d->no_gpu, d->init, init_why);
+    }
+    if (e_count != 0 || count <= 0) {
+        rt_set_why(short_why, "%s found 0 devices", d->count);
+        if (e_count != 0)
+            return rt_fail(err, "%s: %s failed: %s", d->no_gpu, d->count, count_why);
+        return rt_fail(err, "%s: %s found 0 devices", d->no_gpu, d->count);
+    }
+    if (index >= count)
+        return rt_fail(err, "%s %s:%d: %s found %d device%s", d->no_gpu, d->spec, index, d->count, count,
+                       count == 1 ? "" : "s");
+    return 0;
+}
+
+/* ---- device specs ---------------------------------------------------------- */
 
 /* "hip" -> 0, "hip:3" -> 3; -1 for a malformed index. */
 static int rt_parse_index(const char *rest)
@@ -280,6 +356,15 @@ int rt_check_launch(const RtFunction *f, const uint32_t grid[3], const uint32_t 
     return 0;
 }
 
+int rt_exception_take(JukeExceptionRecord *rec, JukeExceptionRecord *exc)
+{
+    int raised = __atomic_load_n(&rec->flag, __ATOMIC_ACQUIRE) == 2;
+    if (raised && exc)
+        memcpy(exc, (const void *)rec, sizeof *exc);
+    memset(rec, 0, sizeof *rec);
+    return raised;
+}
+
 int rt_launch(RtFunction *f, const RtArg *args, int nargs, const uint32_t grid[3], const uint32_t group[3],
               uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err)
 {
@@ -323,12 +408,9 @@ int rt_pack_kernargs(const RtFunctionInfo *info, const RtArg *args, int nargs, v
                      uint8_t *buf, size_t bufsize, char **err)
 {
     const char *k = info->name;
-    uint32_t nexplicit = info->nargs - (info->has_exception_arg ? 1 : 0);
-    if (info->has_exception_arg && info->nargs == 0)
-        nexplicit = 0;
-    if (nargs < 0 || (uint32_t)nargs != nexplicit)
-        return rt_fail(err, "%s: %d argument%s given, the kernel expects %u", k, nargs, nargs == 1 ? "" : "s",
-                       nexplicit);
+    if (rt_check_nargs(info, nargs, err) != 0)
+        return -1;
+    uint32_t nexplicit = (uint32_t)nargs;
     if (info->kernarg_size > bufsize)
         return rt_fail(err, "%s: the kernel-argument buffer of %zu bytes is too small for %u", k, bufsize,
                        info->kernarg_size);
@@ -341,9 +423,8 @@ int rt_pack_kernargs(const RtFunctionInfo *info, const RtArg *args, int nargs, v
     }
     for (int i = 0; i < nargs; i++) {
         const RtArgInfo *a = &info->args[i];
-        if (args[i].size != a->size)
-            return rt_fail(err, "argument %d of %s: %u bytes given, the kernel expects %u", i + 1, k, args[i].size,
-                           a->size);
+        if (rt_check_arg_size(info, args, i, err) != 0)
+            return -1;
         if (a->size)
             memcpy(buf + a->offset, args[i].data, a->size);
     }
