@@ -1712,9 +1712,11 @@ static LLVMValueRef emit_builtin(CG *g, IrInst *in)
         LLVMValueRef last = LLVMBuildSub(g->b, b, LLVMBuildSRem(g->b, LLVMBuildSub(g->b, b, a, ""), s, ""), "");
         return make_range(g, a, s, LLVMBuildSelect(g->b, empty, LLVMBuildSub(g->b, a, s, ""), last, ""));
     }
-    case BI_FIRST: return LLVMBuildExtractValue(g->b, arg(g, in, 0), 0, "");
-    case BI_STEP: return LLVMBuildExtractValue(g->b, arg(g, in, 0), 1, "");
-    case BI_LAST: return LLVMBuildExtractValue(g->b, arg(g, in, 0), 2, "");
+    case BI_FIRST: case BI_STEP: case BI_LAST: {
+        /* ranges are stored as three Int64s; the result has the range's element type */
+        unsigned field = in->builtin == BI_FIRST ? 0 : in->builtin == BI_STEP ? 1 : 2;
+        return conv_wrap(g, LLVMBuildExtractValue(g->b, arg(g, in, 0), field, ""), ty_prim(g->types, TY_INT64), rt);
+    }
     case BI_IN: {
         if (n == 1)
             return range_nonempty(g, arg(g, in, 0));

@@ -1076,8 +1076,9 @@ static const Type *infer_builtin(Infer *I, IrInst *in, const struct BuiltinSpec 
         }
         break;
     case BK_RANGEFN:
+        /* first/last/step of a UnitRange{Int32} are Int32, as in Julia */
         if (n == 1 && a[0]->kind == TY_RANGE)
-            return prim(I, TY_INT64);
+            return a[0]->elem && ty_is_int(a[0]->elem) ? a[0]->elem : prim(I, TY_INT64);
         break;
     case BK_IN:
         if (n == 2 && ty_is_int(a[0]) && a[1]->kind == TY_RANGE)
