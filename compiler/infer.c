@@ -149,6 +149,11 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
 {
     if (!n)
         return ty_prim(c->types, TY_ANY);
+    if (n->kind == AST_SUBTYPE && !n->kids[0]) {
+        /* {<:S}: any type below S (an anonymous where-variable) */
+        const Type *bound = infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet);
+        return bound ? ty_typevar(c->types, "#T", bound) : NULL;
+    }
     if (n->kind == AST_IDENT) {
         for (int i = ntvars - 1; i >= 0; i--)
             if (strcmp(tvars[i], n->name) == 0)
@@ -243,6 +248,10 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
 {
     if (!te || depth > 16)
         return te == NULL;
+    if (te->kind == AST_SUBTYPE && !te->kids[0]) {
+        const Type *bound = infer_type_expr(c, te->kids[1], b->names, b->vals, b->n, true);
+        return bound && ty_subtype(arg, bound);
+    }
     if (te->kind == AST_IDENT) {
         int i = tvar_index(b, te->name);
         if (i >= 0)

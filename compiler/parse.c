@@ -348,7 +348,16 @@ static void parse_list(Parser *p, PtrVec *out, const char *closer, const char *w
             parse_unexpected(p, t);
         if (tok_op(t, "..."))
             parse_fail_at(p, t->loc, "syntax: splatting \"...\" is not supported in kernels");
-        vec_push(p, out, parse_assign(p, false));
+        if (strcmp(closer, "}") == 0 && tok_op(t, "<:")) {
+            /* T{<:S}: a parameter bounded by S (an anonymous where-variable), kids[0] NULL */
+            p->pos++;
+            Node *n = node_new(p, AST_SUBTYPE, t->loc, 2);
+            n->kids[0] = NULL;
+            n->kids[1] = parse_postfix(p);
+            vec_push(p, out, n);
+        } else {
+            vec_push(p, out, parse_assign(p, false));
+        }
         t = parse_peek(p);
         if (tok_op(t, "..."))
             parse_fail_at(p, t->loc, "syntax: splatting \"...\" is not supported in kernels");
@@ -1593,8 +1602,9 @@ static void print_node(StrBuf *sb, const Node *n, int indent)
         print_sub(sb, n->kids[1], PR_ATOM, indent);
         break;
     case AST_SUBTYPE:
-        print_node(sb, n->kids[0], indent);
-        sb_puts(sb, " <: ");
+        if (n->kids[0])
+            print_node(sb, n->kids[0], indent);
+        sb_puts(sb, n->kids[0] ? " <: " : "<:");
         print_sub(sb, n->kids[1], PR_ATOM, indent);
         break;
     case AST_MACROCALL:
