@@ -1236,14 +1236,30 @@ static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r)
     sb_printf(&sb, "%s: ", k->function);
     switch (r->kind) {
     case JUKE_EXC_BOUNDS: {
-        unsigned nd = r->ndims > JUKE_EXC_MAXDIMS ? JUKE_EXC_MAXDIMS : r->ndims;
+        /* as Julia words it: "attempt to access 64-element ROCDeviceVector{Float32, 1} at index [65]" */
+        unsigned ni = r->ndims > JUKE_EXC_MAXDIMS ? JUKE_EXC_MAXDIMS : r->ndims;
+        unsigned nd = (r->aux >> 8) & 0xf, shown = nd > JUKE_EXC_MAXDIMS ? JUKE_EXC_MAXDIMS : nd;
+        const char *elem = jtype_name((int)(r->aux & 0xff));
         sb_puts(&sb, "BoundsError: attempt to access ");
-        if (nd == 1)
-            sb_printf(&sb, "%" PRId64 "-element", r->dims[0]);
-        for (unsigned i = 0; nd > 1 && i < nd; i++)
-            sb_printf(&sb, "%s%" PRId64, i ? "×" : "", r->dims[i]);
-        sb_printf(&sb, " %s array at index [", r->aux ? "local-memory" : "device");
-        for (unsigned i = 0; i < nd; i++)
+        if (r->aux & JUKE_BOUNDS_TUPLE) {
+            sb_printf(&sb, "NTuple{%" PRId64 ", %s}", r->dims[0], elem);
+        } else {
+            int as = r->aux & JUKE_BOUNDS_LOCAL ? 3 : 1;
+            if (nd == 1)
+                sb_printf(&sb, "%" PRId64 "-element ROCDeviceVector{%s, %d}", r->dims[0], elem, as);
+            else {
+                for (unsigned i = 0; i < shown; i++)
+                    sb_printf(&sb, "%s%" PRId64, i ? "×" : "", r->dims[i]);
+                if (nd > shown)
+                    sb_puts(&sb, "×…");
+                if (nd == 2)
+                    sb_printf(&sb, " ROCDeviceMatrix{%s, %d}", elem, as);
+                else
+                    sb_printf(&sb, " ROCDeviceArray{%s, %u, %d}", elem, nd, as);
+            }
+        }
+        sb_puts(&sb, " at index [");
+        for (unsigned i = 0; i < ni; i++)
             sb_printf(&sb, "%s%" PRId64, i ? ", " : "", r->index[i]);
         sb_puts(&sb, "]");
         break;

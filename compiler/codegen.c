@@ -276,8 +276,12 @@ static void mark_unlikely(CG *g, LLVMValueRef br)
 }
 
 /* Branch to the exception block when `fail` is true; vals: the record's fields. */
-static void check(CG *g, LLVMValueRef fail, int kind, SrcLoc loc, int ndims, LLVMValueRef *idx, LLVMValueRef *dims,
-                  int aux)
+/* Branch to the exception block when `fail` is true. The record gets nidx
+ * values from idx (the indices; the value for InexactError) and ndim from
+ * dims (the array's dims; the source type for InexactError); aux as
+ * runtime/abi.h describes it for each kind. */
+static void check(CG *g, LLVMValueRef fail, int kind, SrcLoc loc, int nidx, LLVMValueRef *idx, int ndim,
+                  LLVMValueRef *dims, int aux)
 {
     if (!g->throw_bb)
         build_throw_block(g);
@@ -289,11 +293,11 @@ static void check(CG *g, LLVMValueRef fail, int kind, SrcLoc loc, int ndims, LLV
     in[PHI_KIND] = ci32(g, kind);
     in[PHI_LINE] = ci32(g, loc.line);
     in[PHI_COL] = ci32(g, loc.col);
-    in[PHI_NDIMS] = ci32(g, ndims > JUKE_EXC_MAXDIMS ? JUKE_EXC_MAXDIMS : ndims);
+    in[PHI_NDIMS] = ci32(g, nidx > JUKE_EXC_MAXDIMS ? JUKE_EXC_MAXDIMS : nidx);
     in[PHI_AUX] = ci32(g, aux);
     for (int k = 0; k < JUKE_EXC_MAXDIMS; k++) {
-        in[PHI_IDX0 + k] = idx && k < ndims ? idx[k] : ci64(g, 0);
-        in[PHI_DIM0 + k] = dims && k < ndims ? dims[k] : ci64(g, 0);
+        in[PHI_IDX0 + k] = idx && k < nidx ? idx[k] : ci64(g, 0);
+        in[PHI_DIM0 + k] = dims && k < ndim ? dims[k] : ci64(g, 0);
     }
     for (int i = 0; i < PHI_COUNT; i++)
         LLVMAddIncoming(g->throw_phi[i], &in[i], &here, 1);
@@ -309,6 +313,13 @@ static int type_code(const Type *t)
         [TY_FLOAT32] = JUKE_T_FLOAT32, [TY_FLOAT64] = JUKE_T_FLOAT64,
     };
     return ty_is_prim(t) ? codes[t->kind] : 0;
+}
+
+/* What a BoundsError record says of the array (runtime/abi.h): its element
+ * type, its number of dims and whether it is in local memory. */
+static int bounds_aux(const Type *at)
+{
+    return type_code(at->elem) | (at->ndims & 0xf) << 8 | (at->kind == TY_LOCALARRAY ? JUKE_BOUNDS_LOCAL : 0);
 }
 
 /* The value's bits as an i64, for the InexactError record. */
@@ -344,7 +355,7 @@ static LLVMValueRef conv_checked(CG *g, LLVMValueRef v, const Type *from, const 
         LLVMValueRef inr = LLVMBuildAnd(g->b, LLVMBuildFCmp(g->b, LLVMRealOGE, v, LLVMConstReal(LLVMTypeOf(v), lo), ""),
                                         LLVMBuildFCmp(g->b, LLVMRealOLT, v, LLVMConstReal(LLVMTypeOf(v), hi), ""), "");
         fail = LLVMBuildNot(g->b, LLVMBuildAnd(g->b, integral, inr, ""), "");
-        check(g, fail, JUKE_EXC_INEXACT, loc, 1, (LLVMValueRef[]){bits64(g, v, from)},
+        check(g, fail, JUKE_EXC_INEXACT, loc, 1, (LLVMValueRef[]){bits64(g, v, from)}, 1,
               (LLVMValueRef[]){ci64(g, type_code(from))}, type_code(to));
         if (to->kind == TY_BOOL)
             return LLVMBuildFCmp(g->b, LLVMRealONE, v, LLVMConstReal(LLVMTypeOf(v), 0), "");
@@ -367,7 +378,7 @@ static LLVMValueRef conv_checked(CG *g, LLVMValueRef v, const Type *from, const 
             fail = LLVMBuildOr(g->b, fail, LLVMBuildOr(g->b, neg_from, neg_to, ""), "");
         }
     }
-    check(g, fail, JUKE_EXC_INEXACT, loc, 1, (LLVMValueRef[]){bits64(g, v, from)},
+    check(g, fail, JUKE_EXC_INEXACT, loc, 1, (LLVMValueRef[]){bits64(g, v, from)}, 1,
           (LLVMValueRef[]){ci64(g, type_code(from))}, type_code(to));
     if (to->kind == TY_BOOL)
         return LLVMBuildTrunc(g->b, v, i1(g), "");
@@ -412,16 +423,12 @@ static LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, 
             LLVMValueRef len = arr_len(g, a);
             /* one unsigned compare covers i < 1 and i > length */
             LLVMValueRef fail = LLVMBuildICmp(g->b, LLVMIntUGE, lin, len, "");
+            /* a linear index into an N-d array reports the array's dims, as Julia does */
             LLVMValueRef dims[JUKE_EXC_MAXDIMS];
             int nd = at->ndims < JUKE_EXC_MAXDIMS ? at->ndims : JUKE_EXC_MAXDIMS;
             for (int k = 0; k < nd; k++)
                 dims[k] = arr_dim(g, a, k);
-            /* a linear index into an N-d array reports the length as Julia does */
-            if (at->ndims != 1) {
-                dims[0] = len;
-                nd = 1;
-            }
-            check(g, fail, JUKE_EXC_BOUNDS, in->loc, nd, idx, dims, at->kind == TY_LOCALARRAY);
+            check(g, fail, JUKE_EXC_BOUNDS, in->loc, 1, idx, nd, dims, bounds_aux(at));
         }
     } else {
         LLVMValueRef dims[16];
@@ -432,7 +439,7 @@ static LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, 
             for (int k = 0; k < nidx; k++)
                 fail = LLVMBuildOr(g->b, fail,
                                    LLVMBuildICmp(g->b, LLVMIntUGE, LLVMBuildSub(g->b, idx[k], ci64(g, 1), ""), dims[k], ""), "");
-            check(g, fail, JUKE_EXC_BOUNDS, in->loc, nidx, idx, dims, at->kind == TY_LOCALARRAY);
+            check(g, fail, JUKE_EXC_BOUNDS, in->loc, nidx, idx, nidx, dims, bounds_aux(at));
         }
         /* checked or promised in bounds: every step stays in [0, length) */
         lin = no_wrap(LLVMBuildSub(g->b, idx[nidx - 1], ci64(g, 1), ""));
@@ -674,14 +681,14 @@ static LLVMValueRef emit_intdiv(CG *g, IrInst *in, const Type *t, LLVMValueRef x
     LLVMValueRef minus1 = sg ? LLVMBuildICmp(g->b, LLVMIntEQ, y, LLVMConstAllOnes(lty), "") : NULL;
     if (t->kind == TY_BOOL) {
         /* Bool ÷ Bool: y must be true */
-        check(g, fail, JUKE_EXC_DIVIDE, in->loc, 0, NULL, NULL, 0);
+        check(g, fail, JUKE_EXC_DIVIDE, in->loc, 0, NULL, 0, NULL, 0);
         return in->builtin == BI_REM || in->builtin == BI_MOD ? LLVMConstInt(lty, 0, 0) : x;
     }
     if (sg && (in->builtin == BI_DIV || in->builtin == BI_FLD || in->builtin == BI_CLD)) {
         LLVMValueRef minv = LLVMConstInt(lty, 1ULL << (t->bits - 1), 0);
         fail = LLVMBuildOr(g->b, fail, LLVMBuildAnd(g->b, minus1, LLVMBuildICmp(g->b, LLVMIntEQ, x, minv, ""), ""), "");
     }
-    check(g, fail, JUKE_EXC_DIVIDE, in->loc, 0, NULL, NULL, 0);
+    check(g, fail, JUKE_EXC_DIVIDE, in->loc, 0, NULL, 0, NULL, 0);
     /* y == -1 is safe from here on except for rem/mod of typemin: use a divisor of 1 there (result 0 / -x) */
     LLVMValueRef ysafe = sg ? LLVMBuildSelect(g->b, minus1, one, y, "") : y;
     LLVMValueRef q = sg ? LLVMBuildSDiv(g->b, x, ysafe, "") : LLVMBuildUDiv(g->b, x, ysafe, "");
@@ -1690,7 +1697,8 @@ static LLVMValueRef emit_builtin(CG *g, IrInst *in)
         int nf = tt->kind == TY_DIM3 ? 3 : tt->nfields;
         if (!inb)
             check(g, LLVMBuildICmp(g->b, LLVMIntUGE, LLVMBuildSub(g->b, idx, ci64(g, 1), ""), ci64(g, nf), ""), JUKE_EXC_BOUNDS,
-                  in->loc, 1, &idx, (LLVMValueRef[]){ci64(g, nf)}, 0);
+                  in->loc, 1, &idx, 1, (LLVMValueRef[]){ci64(g, nf)},
+                  JUKE_BOUNDS_TUPLE | (tt->kind == TY_DIM3 ? JUKE_T_INT64 : nf ? type_code(tt->fields[0]) : 0));
         LLVMValueRef r = LLVMBuildExtractValue(g->b, arg(g, in, 0), 0, "");
         for (int f = 1; f < nf; f++)
             r = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, idx, ci64(g, f + 1), ""),
@@ -1706,7 +1714,7 @@ static LLVMValueRef emit_builtin(CG *g, IrInst *in)
         LLVMValueRef a = arg_as(g, in, 0, i64t), s = arg_as(g, in, 1, i64t), b = arg_as(g, in, 2, i64t);
         /* Julia's steprange_last: the last element actually reached, or start - step when empty */
         LLVMValueRef s0 = LLVMBuildICmp(g->b, LLVMIntEQ, s, ci64(g, 0), "");
-        check(g, s0, JUKE_EXC_DIVIDE, in->loc, 0, NULL, NULL, 0);
+        check(g, s0, JUKE_EXC_DIVIDE, in->loc, 0, NULL, 0, NULL, 0);
         LLVMValueRef empty = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, s, ci64(g, 0), ""),
                                              LLVMBuildICmp(g->b, LLVMIntSLT, b, a, ""), LLVMBuildICmp(g->b, LLVMIntSGT, b, a, ""), "");
         LLVMValueRef last = LLVMBuildSub(g->b, b, LLVMBuildSRem(g->b, LLVMBuildSub(g->b, b, a, ""), s, ""), "");

@@ -43,15 +43,21 @@ enum {
     JUKE_EXC_DIVIDE = 3,  /* DivideError: integer division by zero or typemin ÷ -1 */
 };
 #define JUKE_EXC_MAXDIMS 4
+#define JUKE_BOUNDS_LOCAL 0x1000 /* aux of a BoundsError: the array is in local memory */
+#define JUKE_BOUNDS_TUPLE 0x2000 /* aux of a BoundsError: a tuple, not an array */
 
 typedef struct JukeExceptionRecord {
     uint32_t flag;        /* 0 none, 1 being written, 2 complete */
     uint32_t kind;        /* JUKE_EXC_* */
     uint32_t line, col;   /* source location of the failing check, in the kernel's file */
-    uint32_t ndims;       /* BoundsError: number of indices (and array dims) recorded */
-    uint32_t aux;         /* InexactError: JukeTypeCode of the target type; BoundsError: 1 for a local-memory array */
-    int64_t index[JUKE_EXC_MAXDIMS]; /* BoundsError: the 1-based indices; InexactError: index[0] = value bits */
-    int64_t dims[JUKE_EXC_MAXDIMS];  /* BoundsError: the array's dims; InexactError: dims[0] = JukeTypeCode of the source */
+    uint32_t ndims;       /* BoundsError: number of indices recorded */
+    uint32_t aux;         /* InexactError: JukeTypeCode of the target type; BoundsError: the array's element
+                             JukeTypeCode (bits 0-7), its number of dims (bits 8-11), JUKE_BOUNDS_LOCAL,
+                             JUKE_BOUNDS_TUPLE (a tuple indexed at run time: dims[0] is its length) */
+    int64_t index[JUKE_EXC_MAXDIMS]; /* BoundsError: the 1-based indices (ndims of them: one for a linear index);
+                                        InexactError: index[0] = value bits */
+    int64_t dims[JUKE_EXC_MAXDIMS];  /* BoundsError: the array's dims (aux says how many); InexactError: dims[0] =
+                                        JukeTypeCode of the source */
     uint32_t group[3];    /* 1-based workgroup index (x, y, z) */
     uint32_t item[3];     /* 1-based work-item index within the group */
 } JukeExceptionRecord;    /* 112 bytes */

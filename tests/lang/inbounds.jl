@@ -19,5 +19,5 @@ end
 # expect y: [7, 10, 13, 0]
 # expect typed: @inbounds
 # run: inbounds!(y = zeros(Float32, 4), x = Float32[1, 2, 3, 4], n = 5) groupsize 4
-# expect exception: BoundsError: attempt to access 4-element device array at index [5]
+# expect exception: BoundsError: attempt to access 4-element ROCDeviceVector{Float32, 1} at index [5]
 # expect exception at: 14:9
