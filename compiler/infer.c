@@ -144,11 +144,52 @@ static const Type *complex_type_named(TypeTable *t, const char *name)
     return NULL;
 }
 
+/* A module path such as AMDGPU, AMDGPU.Device or Base (the parser folds one
+ * level into IDENT.qual). */
+static bool is_module_path(const Node *n)
+{
+    static const char *const mods[] = {"AMDGPU", "Device", "Base", "Core", "Runtime", "Math"};
+    if (!n || (n->kind != AST_IDENT && n->kind != AST_DOT))
+        return false;
+    if (n->kind == AST_DOT && !is_module_path(n->kids[0]))
+        return false;
+    for (int i = 0; i < JK_ARRAY_LEN(mods); i++)
+        if (strcmp(n->name, mods[i]) == 0)
+            return true;
+    return false;
+}
+
+/* AMDGPU.Device.ROCDeviceVector{T} and Base.Float32 name the types their last
+ * component names: return the expression with the module path dropped. */
+static const Node *strip_module_path(FeCompilation *c, const Node *n)
+{
+    if (n && n->kind == AST_DOT && is_module_path(n->kids[0])) {
+        Node *id = arena_alloc(&c->arena, sizeof(Node));
+        if (!id)
+            return n;
+        *id = (Node){.kind = AST_IDENT, .loc = n->loc, .name = n->name};
+        return id;
+    }
+    if (n && n->kind == AST_CURLY && n->kids[0]->kind == AST_DOT && is_module_path(n->kids[0]->kids[0])) {
+        Node *cp = arena_alloc(&c->arena, sizeof(Node));
+        Node **kids = arena_alloc(&c->arena, sizeof(Node *) * (size_t)n->nkids);
+        if (!cp || !kids)
+            return n;
+        *cp = *n;
+        memcpy(kids, n->kids, sizeof(Node *) * (size_t)n->nkids);
+        kids[0] = (Node *)strip_module_path(c, n->kids[0]);
+        cp->kids = kids;
+        return cp;
+    }
+    return n;
+}
+
 const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars, const Type **tvals, int ntvars,
                             bool quiet)
 {
     if (!n)
         return ty_prim(c->types, TY_ANY);
+    n = strip_module_path(c, n);
     if (n->kind == AST_SUBTYPE && !n->kids[0]) {
         /* {<:S}: any type below S (an anonymous where-variable) */
         const Type *bound = infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet);
@@ -248,6 +289,7 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
 {
     if (!te || depth > 16)
         return te == NULL;
+    te = strip_module_path(c, te);
     if (te->kind == AST_SUBTYPE && !te->kids[0]) {
         const Type *bound = infer_type_expr(c, te->kids[1], b->names, b->vals, b->n, true);
         return bound && ty_subtype(arg, bound);
