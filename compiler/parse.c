@@ -1269,6 +1269,14 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
         if (p->toks[p->pos].kind == TK_EOF)
             break;
         p->item_start = p->pos;
+        /* using AMDGPU / import AMDGPU: workitemIdx / export f: the AMDGPU.jl names are built in,
+         * so a kernel file written for Julia keeps its header lines */
+        Token *kw = &p->toks[p->pos];
+        if (tok_kw(kw, "using") || tok_kw(kw, "import") || tok_kw(kw, "export")) {
+            while (p->toks[p->pos].kind != TK_NL && p->toks[p->pos].kind != TK_EOF && !tok_op(&p->toks[p->pos], ";"))
+                p->pos++;
+            continue;
+        }
         if (setjmp(p->jb) == 0) {
             Node *n = parse_stmt(p);
             Token *t = parse_peek(p);
