@@ -98,6 +98,16 @@ int main(int argc, char **argv)
         tj[b] = (t1 - t0) / bs;
         tr[b] = (t3 - t2) / bs;
     }
+    /* a launch on a stream of its own, through the API */
+    juke_stream *stream;
+    juke_launch_config scfg = cfg;
+    if (juke_stream_create(dev, &stream))
+        return fprintf(stderr, "%s\n", juke_errmsg(ctx)), 1;
+    scfg.stream = stream;
+    if (juke_launch(dev, m, "empty!", args, 1, &scfg) || juke_stream_synchronize(stream))
+        return fprintf(stderr, "stream launch: %s\n", juke_errmsg(ctx)), 1;
+    juke_stream_destroy(stream);
+    printf("stream: a launch on a created stream ran and synchronised\n");
     qsort(tj, (size_t)nb, sizeof(double), cmp);
     qsort(tr, (size_t)nb, sizeof(double), cmp);
     printf("RESULT launch_api juke_launch_us=%.3f raw_cuLaunchKernel_us=%.3f overhead_us=%.3f (median of %d batches "

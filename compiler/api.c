@@ -61,6 +61,8 @@ struct juke_device {
     char *target;           /* what kernels are compiled for: "gfx90a", "sm_90", "cpu" */
     pthread_mutex_t lock;
     juke_kernel *last_async; /* the last kernel launched asynchronously, for exceptions at synchronize */
+    juke_stream **streams;
+    int nstreams, capstreams;
     /* Recent launches: (module, function, argument signature, options
      * generation) → kernel and loaded function, so a repeated launch skips
      * building the cache key (a few strcmps instead of string formatting). */
@@ -74,6 +76,11 @@ struct juke_device {
         RtFunction *fn;
     } memo[16];
     int nmemo, next_memo;
+};
+
+struct juke_stream {
+    juke_device *dev;
+    RtStream *rt;
 };
 
 struct juke_array {
@@ -1071,6 +1078,11 @@ juke_status juke_device_open(juke_context *ctx, const char *spec, juke_device **
 
 static void device_free(juke_device *dev)
 {
+    for (int i = 0; i < dev->nstreams; i++) {
+        rt_stream_destroy(dev->streams[i]->rt);
+        free(dev->streams[i]);
+    }
+    free(dev->streams);
     rt_device_close(dev->rt);
     free(dev->target);
     pthread_mutex_destroy(&dev->lock);
@@ -1490,7 +1502,12 @@ juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, 
     JukeExceptionRecord exc;
     char *err = NULL;
     pthread_mutex_lock(&dev->lock);
-    int rc = rt_launch(fn, rargs, nargs, grid, group, cfg->shmem, !cfg->async, &exc, &err);
+    if (cfg->stream && cfg->stream->dev != dev) {
+        pthread_mutex_unlock(&dev->lock);
+        return fail(ctx, JUKE_ERR_ARGUMENT, "%s: the launch's stream belongs to another device", function);
+    }
+    int rc = rt_launch_on(fn, cfg->stream ? cfg->stream->rt : NULL, rargs, nargs, grid, group, cfg->shmem, !cfg->async,
+                          &exc, &err);
     if (cfg->async)
         dev->last_async = k;
     pthread_mutex_unlock(&dev->lock);
@@ -1509,13 +1526,12 @@ juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, 
     return JUKE_OK;
 }
 
-juke_status juke_device_synchronize(juke_device *dev)
+/* Wait for a stream of dev (NULL: the device's own) and report a pending kernel exception. */
+static juke_status sync_device(juke_device *dev, RtStream *stream)
 {
-    if (!dev)
-        return fail(NULL, JUKE_ERR_ARGUMENT, "juke_device_synchronize: NULL device");
     JukeExceptionRecord exc;
     char *err = NULL;
-    int rc = rt_synchronize(dev->rt, &exc, &err);
+    int rc = stream ? rt_stream_synchronize(stream, &exc, &err) : rt_synchronize(dev->rt, &exc, &err);
     if (rc == 1) {
         free(err);
         pthread_mutex_lock(&dev->lock);
@@ -1534,4 +1550,59 @@ juke_status juke_device_synchronize(juke_device *dev)
         return st;
     }
     return JUKE_OK;
+}
+
+juke_status juke_device_synchronize(juke_device *dev)
+{
+    if (!dev)
+        return fail(NULL, JUKE_ERR_ARGUMENT, "juke_device_synchronize: NULL device");
+    return sync_device(dev, NULL);
+}
+
+juke_status juke_stream_create(juke_device *dev, juke_stream **out)
+{
+    if (out)
+        *out = NULL;
+    if (!dev || !out)
+        return fail(dev ? dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_stream_create: NULL argument");
+    juke_stream *s = calloc(1, sizeof *s);
+    char *err = NULL;
+    if (!s)
+        return fail(dev->ctx, JUKE_ERR_NOMEM, "out of memory");
+    if (rt_stream_create(dev->rt, &s->rt, &err) != 0) {
+        free(s);
+        juke_status st = fail(dev->ctx, JUKE_ERR_DEVICE, "%s", err ? err : "cannot create a stream");
+        free(err);
+        return st;
+    }
+    s->dev = dev;
+    pthread_mutex_lock(&dev->lock);
+    bool ok = push((void **)&dev->streams, &dev->nstreams, &dev->capstreams, s);
+    pthread_mutex_unlock(&dev->lock);
+    if (!ok) {
+        rt_stream_destroy(s->rt);
+        free(s);
+        return fail(dev->ctx, JUKE_ERR_NOMEM, "out of memory");
+    }
+    *out = s;
+    return JUKE_OK;
+}
+
+void juke_stream_destroy(juke_stream *s)
+{
+    if (!s)
+        return;
+    juke_device *dev = s->dev;
+    pthread_mutex_lock(&dev->lock);
+    remove_item((void **)dev->streams, &dev->nstreams, s);
+    pthread_mutex_unlock(&dev->lock);
+    rt_stream_destroy(s->rt);
+    free(s);
+}
+
+juke_status juke_stream_synchronize(juke_stream *s)
+{
+    if (!s)
+        return fail(NULL, JUKE_ERR_ARGUMENT, "juke_stream_synchronize: NULL stream");
+    return sync_device(s->dev, s->rt);
 }

@@ -46,6 +46,7 @@ typedef struct juke_module juke_module;
 typedef struct juke_kernel juke_kernel;
 typedef struct juke_device juke_device;
 typedef struct juke_array juke_array;
+typedef struct juke_stream juke_stream;
 
 typedef enum juke_status {
     JUKE_OK = 0,
@@ -208,8 +209,17 @@ typedef struct juke_launch_config {
     uint32_t gridsize[3];      /* workgroups (as AMDGPU.jl since 0.5); zeros count as 1 */
     uint32_t shmem;            /* dynamic local memory in bytes */
     bool async;                /* GPU devices: return before the kernel ends; exceptions
-                                  then surface at juke_device_synchronize */
+                                  then surface at juke_device_synchronize / juke_stream_synchronize */
+    juke_stream *stream;       /* the stream to launch on; NULL = the device's own */
 } juke_launch_config;
+
+/* A stream of a device: launches on one stream run in order; launches on
+ * different streams may overlap (HIP, CUDA; on the CPU every launch runs to
+ * completion). Streams close with their device. */
+JUKE_API juke_status juke_stream_create(juke_device *dev, juke_stream **out);
+JUKE_API void juke_stream_destroy(juke_stream *s);
+/* Wait for the stream's launches; a kernel exception of the device is reported here. */
+JUKE_API juke_status juke_stream_synchronize(juke_stream *s);
 
 /* Specialise function on the arguments' types, compile for the device
  * (cached), check the launch, and run it. Wrong arity, no matching method,

@@ -27,9 +27,12 @@ typedef struct RtBackend {
     /* Fill f->info (and f->priv) for the kernel `name` of m. */
     int (*function_get)(RtFunction *f, const char *name, char **err);
     void (*function_free)(RtFunction *f);
-    int (*launch)(RtFunction *f, const RtArg *args, int nargs, const uint32_t grid[3], const uint32_t group[3],
-                  uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err);
-    int (*synchronize)(RtDevice *dev, JukeExceptionRecord *exc, char **err);
+    /* stream: the backend's native stream, NULL for the device's own */
+    int (*launch)(RtFunction *f, void *stream, const RtArg *args, int nargs, const uint32_t grid[3],
+                  const uint32_t group[3], uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err);
+    int (*synchronize)(RtDevice *dev, void *stream, JukeExceptionRecord *exc, char **err);
+    int (*stream_create)(RtDevice *dev, void **stream, char **err);
+    void (*stream_destroy)(RtDevice *dev, void *stream);
 } RtBackend;
 
 struct RtDevice {

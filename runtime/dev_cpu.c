@@ -575,7 +575,7 @@ static int cpu_function_get(RtFunction *f, const char *name, char **err)
 /* ---- launches ----------------------------------------------------------------
  * Kernel-argument buffer (abi.h): each explicit argument at the next offset
  * aligned to its alignment, then the exception-record pointer aligned to 8. */
-static int cpu_launch(RtFunction *f, const RtArg *args, int nargs, const uint32_t grid[3], const uint32_t group[3],
+static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs, const uint32_t grid[3], const uint32_t group[3],
                       uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err)
 {
     RtDevice *dev = f->mod->dev;
@@ -658,7 +658,16 @@ static int cpu_launch(RtFunction *f, const RtArg *args, int nargs, const uint32_
 }
 
 /* CPU launches finish before rt_launch returns, exceptions included. */
-static int cpu_synchronize(RtDevice *dev, JukeExceptionRecord *exc, char **err) { return 0; }
+static int cpu_synchronize(RtDevice *dev, void *stream, JukeExceptionRecord *exc, char **err) { return 0; }
+
+/* CPU launches run to completion: a stream only needs to be a distinct handle. */
+static int cpu_stream_create(RtDevice *dev, void **stream, char **err)
+{
+    *stream = dev;
+    return 0;
+}
+
+static void cpu_stream_destroy(RtDevice *dev, void *stream) {}
 
 static const RtBackend cpu_backend = {
     .kind = RT_CPU,
@@ -673,6 +682,8 @@ static const RtBackend cpu_backend = {
     .function_get = cpu_function_get,
     .launch = cpu_launch,
     .synchronize = cpu_synchronize,
+    .stream_create = cpu_stream_create,
+    .stream_destroy = cpu_stream_destroy,
 };
 
 int rt_cpu_open(RtDevice *dev, char **err)

@@ -503,11 +503,11 @@ static int cuda_function_get(RtFunction *f, const char *name, char **err)
 
 static void cuda_function_free(RtFunction *f) { free(f->priv); }
 
-static int cuda_sync(RtDevice *dev, JukeExceptionRecord *exc, char **err)
+static int cuda_sync(RtDevice *dev, void *stream, JukeExceptionRecord *exc, char **err)
 {
     CudaDev *cd = dev->priv;
     cd->api.CtxSetCurrent(cd->ctx);
-    int e = cd->api.StreamSynchronize(cd->stream);
+    int e = cd->api.StreamSynchronize(stream ? stream : cd->stream);
     if (e != 0)
         return rt_fail(err, "cuda: a kernel failed: %s", cuda_errstr(&cd->api, e));
     pthread_mutex_lock(&dev->lock);
@@ -516,8 +516,8 @@ static int cuda_sync(RtDevice *dev, JukeExceptionRecord *exc, char **err)
     return rc;
 }
 
-static int cuda_launch(RtFunction *f, const RtArg *args, int nargs, const uint32_t grid[3], const uint32_t group[3],
-                       uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err)
+static int cuda_launch(RtFunction *f, void *stream, const RtArg *args, int nargs, const uint32_t grid[3],
+                       const uint32_t group[3], uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err)
 {
     RtDevice *dev = f->mod->dev;
     CudaDev *cd = dev->priv;
@@ -545,10 +545,28 @@ static int cuda_launch(RtFunction *f, const RtArg *args, int nargs, const uint32
         __atomic_store_n(&cf->dyn_shared_set, need, __ATOMIC_RELAXED);
     }
     int e = cd->api.LaunchKernel(cf->fn, grid[0], grid[1], grid[2], group[0], group[1], group[2], shmem_bytes,
-                                 cd->stream, params, NULL);
+                                 stream ? stream : cd->stream, params, NULL);
     if (e != 0)
         return rt_fail(err, "cuda: launch of %s failed: %s", info->name, cuda_errstr(&cd->api, e));
-    return sync ? cuda_sync(dev, exc, err) : 0;
+    return sync ? cuda_sync(dev, stream, exc, err) : 0;
+}
+
+static int cuda_stream_create(RtDevice *dev, void **stream, char **err)
+{
+    CudaDev *cd = dev->priv;
+    cd->api.CtxSetCurrent(cd->ctx);
+    int e = cd->api.StreamCreate(stream, 0);
+    if (e != 0)
+        return rt_fail(err, "cuda: cuStreamCreate failed: %s", cuda_errstr(&cd->api, e));
+    return 0;
+}
+
+static void cuda_stream_destroy(RtDevice *dev, void *stream)
+{
+    CudaDev *cd = dev->priv;
+    cd->api.CtxSetCurrent(cd->ctx);
+    cd->api.StreamSynchronize(stream);
+    cd->api.StreamDestroy(stream);
 }
 
 static const RtBackend cuda_backend = {
@@ -565,6 +583,8 @@ static const RtBackend cuda_backend = {
     .function_free = cuda_function_free,
     .launch = cuda_launch,
     .synchronize = cuda_sync,
+    .stream_create = cuda_stream_create,
+    .stream_destroy = cuda_stream_destroy,
 };
 
 int rt_cuda_open(RtDevice *dev, int index, char **short_why, char **err)

@@ -307,17 +307,17 @@ static void hip_function_free(RtFunction *f)
 
 /* Wait for the stream; 1 with *exc filled if a kernel raised an exception
  * (the record is cleared for the next launch). Called with dev->lock held. */
-static int hip_sync_locked(RtDevice *dev, JukeExceptionRecord *exc, char **err)
+static int hip_sync_locked(RtDevice *dev, void *stream, JukeExceptionRecord *exc, char **err)
 {
     HipDev *hd = dev->priv;
-    int e = hd->api.StreamSynchronize(hd->stream);
+    int e = hd->api.StreamSynchronize(stream ? stream : hd->stream);
     if (e != 0)
         return rt_fail(err, "hip: a kernel failed: %s", hip_errstr(&hd->api, e));
     return rt_exception_take(hd->exc_host, exc);
 }
 
-static int hip_launch(RtFunction *f, const RtArg *args, int nargs, const uint32_t grid[3], const uint32_t group[3],
-                      uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err)
+static int hip_launch(RtFunction *f, void *stream, const RtArg *args, int nargs, const uint32_t grid[3],
+                      const uint32_t group[3], uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err)
 {
     RtDevice *dev = f->mod->dev;
     HipDev *hd = dev->priv;
@@ -334,24 +334,42 @@ static int hip_launch(RtFunction *f, const RtArg *args, int nargs, const uint32_
                      HIP_LAUNCH_PARAM_END};
     hd->api.SetDevice(hd->index);
     int e = hd->api.ModuleLaunchKernel(hf->fn, grid[0], grid[1], grid[2], group[0], group[1], group[2], shmem_bytes,
-                                       hd->stream, NULL, extra);
+                                       stream ? stream : hd->stream, NULL, extra);
     int rc = 0;
     if (e != 0)
         rc = rt_fail(err, "hip: launch of %s failed: %s", f->info.name, hip_errstr(&hd->api, e));
     else if (sync)
-        rc = hip_sync_locked(dev, exc, err);
+        rc = hip_sync_locked(dev, stream, exc, err);
     pthread_mutex_unlock(&dev->lock);
     return rc;
 }
 
-static int hip_synchronize(RtDevice *dev, JukeExceptionRecord *exc, char **err)
+static int hip_synchronize(RtDevice *dev, void *stream, JukeExceptionRecord *exc, char **err)
 {
     HipDev *hd = dev->priv;
     pthread_mutex_lock(&dev->lock);
     hd->api.SetDevice(hd->index);
-    int rc = hip_sync_locked(dev, exc, err);
+    int rc = hip_sync_locked(dev, stream, exc, err);
     pthread_mutex_unlock(&dev->lock);
     return rc;
+}
+
+static int hip_stream_create(RtDevice *dev, void **stream, char **err)
+{
+    HipDev *hd = dev->priv;
+    hd->api.SetDevice(hd->index);
+    int e = hd->api.StreamCreate(stream);
+    if (e != 0)
+        return rt_fail(err, "hip: hipStreamCreate failed: %s", hip_errstr(&hd->api, e));
+    return 0;
+}
+
+static void hip_stream_destroy(RtDevice *dev, void *stream)
+{
+    HipDev *hd = dev->priv;
+    hd->api.SetDevice(hd->index);
+    hd->api.StreamSynchronize(stream);
+    hd->api.StreamDestroy(stream);
 }
 
 static const RtBackend hip_backend = {
@@ -368,6 +386,8 @@ static const RtBackend hip_backend = {
     .function_free = hip_function_free,
     .launch = hip_launch,
     .synchronize = hip_synchronize,
+    .stream_create = hip_stream_create,
+    .stream_destroy = hip_stream_destroy,
 };
 
 int rt_hip_open(RtDevice *dev, int index, char **short_why, char **err)

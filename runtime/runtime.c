@@ -365,26 +365,71 @@ int rt_exception_take(JukeExceptionRecord *rec, JukeExceptionRecord *exc)
     return raised;
 }
 
-int rt_launch(RtFunction *f, const RtArg *args, int nargs, const uint32_t grid[3], const uint32_t group[3],
-              uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err)
+struct RtStream {
+    RtDevice *dev;
+    void *native;
+};
+
+int rt_stream_create(RtDevice *dev, RtStream **out, char **err)
 {
     if (err)
         *err = NULL;
+    RtStream *s = calloc(1, sizeof *s);
+    if (!s)
+        return rt_fail(err, "out of memory");
+    s->dev = dev;
+    if (dev->be->stream_create(dev, &s->native, err) != 0) {
+        free(s);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
+void rt_stream_destroy(RtStream *s)
+{
+    if (!s)
+        return;
+    s->dev->be->stream_destroy(s->dev, s->native);
+    free(s);
+}
+
+int rt_stream_synchronize(RtStream *s, JukeExceptionRecord *exc, char **err)
+{
+    if (err)
+        *err = NULL;
+    return s->dev->be->synchronize(s->dev, s->native, exc, err);
+}
+
+int rt_launch(RtFunction *f, const RtArg *args, int nargs, const uint32_t grid[3], const uint32_t group[3],
+              uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err)
+{
+    return rt_launch_on(f, NULL, args, nargs, grid, group, shmem_bytes, sync, exc, err);
+}
+
+int rt_launch_on(RtFunction *f, RtStream *st, const RtArg *args, int nargs, const uint32_t grid[3],
+                 const uint32_t group[3], uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err)
+{
+    if (err)
+        *err = NULL;
+    if (st && st->dev != f->mod->dev)
+        return rt_fail(err, "launch of %s: the stream belongs to another device", f->info.name);
     if (rt_check_launch(f, grid, group, shmem_bytes, err) != 0)
         return -1;
     if (nargs < 0 || (nargs > 0 && !args))
         return rt_fail(err, "launch of %s: bad argument list", f->info.name);
     /* An empty grid has nothing to run; HIP and CUDA would call it an error. */
+    void *native = st ? st->native : NULL;
     if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
-        return sync ? rt_synchronize(f->mod->dev, exc, err) : 0;
-    return f->mod->dev->be->launch(f, args, nargs, grid, group, shmem_bytes, sync, exc, err);
+        return sync ? f->mod->dev->be->synchronize(f->mod->dev, native, exc, err) : 0;
+    return f->mod->dev->be->launch(f, native, args, nargs, grid, group, shmem_bytes, sync, exc, err);
 }
 
 int rt_synchronize(RtDevice *dev, JukeExceptionRecord *exc, char **err)
 {
     if (err)
         *err = NULL;
-    return dev->be->synchronize(dev, exc, err);
+    return dev->be->synchronize(dev, NULL, exc, err);
 }
 
 /* ---- AMDGPU kernarg packing ----------------------------------------------

@@ -84,6 +84,18 @@ int rt_launch(RtFunction *f, const RtArg *args, int nargs, const uint32_t grid[3
 /* Wait for every launch; 1 with *exc filled if a kernel raised an exception. */
 int rt_synchronize(RtDevice *dev, JukeExceptionRecord *exc, char **err);
 
+/* Streams: launches on one stream run in order, on different streams may
+ * overlap (HIP, CUDA; the CPU runs every launch to completion). The device's
+ * exception record is shared: an exception surfaces at the next
+ * synchronisation of any stream of the device. */
+typedef struct RtStream RtStream;
+int rt_stream_create(RtDevice *dev, RtStream **out, char **err);
+void rt_stream_destroy(RtStream *s);
+int rt_stream_synchronize(RtStream *s, JukeExceptionRecord *exc, char **err);
+/* rt_launch on a stream (NULL: the device's own). */
+int rt_launch_on(RtFunction *f, RtStream *s, const RtArg *args, int nargs, const uint32_t grid[3],
+                 const uint32_t group[3], uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err);
+
 /* Pack explicit arguments into a kernarg buffer following the metadata's
  * offsets (used by the hip backend; exposed for tests). Hidden arguments are
  * zeroed except those the runtime can fill (block counts, group sizes,

@@ -417,6 +417,53 @@ static void test_host_allocator(void **state)
     assert_int_equal(f.live_bytes, 0);
 }
 
+/* Streams: launches on a stream, its synchronisation reports a kernel
+ * exception, and a stream of another device is refused. */
+static void test_streams(void **state)
+{
+    (void)state;
+    juke_context *ctx = juke_context_create();
+    juke_module *m;
+    juke_device *dev, *dev2;
+    assert_int_equal(juke_module_load_string(ctx, "api.jl", src, &m), JUKE_OK);
+    assert_int_equal(juke_device_open(ctx, "cpu", &dev), JUKE_OK);
+    assert_int_equal(juke_device_open(ctx, "cpu", &dev2), JUKE_OK);
+    juke_stream *s1, *s2, *other;
+    assert_int_equal(juke_stream_create(dev, &s1), JUKE_OK);
+    assert_int_equal(juke_stream_create(dev, &s2), JUKE_OK);
+    assert_int_equal(juke_stream_create(dev2, &other), JUKE_OK);
+    int64_t n = 256;
+    int64_t x[256], y[256];
+    for (int i = 0; i < n; i++)
+        x[i] = (int64_t)(rnd() % 2000001) - 1000000;
+    juke_array *dx, *dy;
+    assert_int_equal(juke_array_create(dev, JUKE_INT64, 1, &n, &dx), JUKE_OK);
+    assert_int_equal(juke_array_create(dev, JUKE_INT64, 1, &n, &dy), JUKE_OK);
+    assert_int_equal(juke_array_upload(dx, x, sizeof x), JUKE_OK);
+    juke_arg args[2] = {juke_arg_array(dy), juke_arg_array(dx)};
+    juke_launch_config cfg = {{64, 1, 1}, {4, 1, 1}, 0, true, s1};
+    assert_int_equal(juke_launch(dev, m, "k!", args, 2, &cfg), JUKE_OK);
+    assert_int_equal(juke_stream_synchronize(s1), JUKE_OK);
+    assert_int_equal(juke_array_download(dy, y, sizeof y), JUKE_OK);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(y[i], 2 * x[i]);
+    /* an exception on s2 surfaces at its synchronisation, naming the kernel */
+    juke_arg one[1] = {juke_arg_array(dy)};
+    juke_launch_config bad = {{64, 1, 1}, {1, 1, 1}, 0, true, s2};
+    juke_status st = juke_launch(dev, m, "bad!", one, 1, &bad);
+    if (st == JUKE_OK)
+        st = juke_stream_synchronize(s2);
+    assert_int_equal(st, JUKE_ERR_KERNEL);
+    assert_non_null(strstr(juke_errmsg(ctx), "bad!: BoundsError"));
+    /* a stream of another device */
+    cfg.stream = other;
+    assert_int_equal(juke_launch(dev, m, "k!", args, 2, &cfg), JUKE_ERR_ARGUMENT);
+    assert_non_null(strstr(juke_errmsg(ctx), "stream belongs to another device"));
+    juke_stream_destroy(s2);
+    assert_int_equal(juke_stream_synchronize(NULL), JUKE_ERR_ARGUMENT);
+    juke_context_destroy(ctx); /* s1 and other close with their devices */
+}
+
 int main(void)
 {
     rng = (uint64_t)time(NULL) | 1;
@@ -425,7 +472,7 @@ int main(void)
         cmocka_unit_test(test_launch_and_launch_false), cmocka_unit_test(test_checks_before_launch),
         cmocka_unit_test(test_dump_dir_env), cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_hip_kernarg_packing), cmocka_unit_test(test_disk_cache),
-        cmocka_unit_test(test_host_allocator),
+        cmocka_unit_test(test_host_allocator), cmocka_unit_test(test_streams),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
