@@ -462,6 +462,24 @@ static juke_status parse_types(juke_context *ctx, FeCompilation *c, const char *
     return JUKE_OK;
 }
 
+/* A compilation of m with the argument types parsed into its type table.
+ * A malformed type is a bad argument (JUKE_ERR_ARGUMENT), not an error in
+ * the source. On success the caller frees *out with fe_compilation_free. */
+static juke_status new_compilation(juke_module *m, const char *const *argtypes, int nargs, Diags *d,
+                                   FeCompilation **out, const Type **types)
+{
+    FeCompilation *c = fe_compilation_new(m->fe, d);
+    if (!c)
+        return fail(m->ctx, JUKE_ERR_NOMEM, "out of memory");
+    juke_status st = parse_types(m->ctx, c, argtypes, nargs, types);
+    if (st) {
+        fe_compilation_free(c);
+        return st;
+    }
+    *out = c;
+    return JUKE_OK;
+}
+
 static juke_status check_function(juke_module *m, const char *function)
 {
     if (!function)
@@ -485,12 +503,12 @@ static juke_status print_specialised(juke_module *m, const char *function, const
                                      bool typed, char **out)
 {
     Diags d = {0};
-    FeCompilation *c = fe_compilation_new(m->fe, &d);
-    if (!c)
-        return fail(m->ctx, JUKE_ERR_NOMEM, "out of memory");
+    FeCompilation *c;
     const Type *types[64];
-    juke_status st = parse_types(m->ctx, c, argtypes, nargs, types);
-    Spec *s = st ? NULL : fe_specialize(c, function, types, nargs, (SrcLoc){0});
+    juke_status st = new_compilation(m, argtypes, nargs, &d, &c, types);
+    if (st)
+        return st;
+    Spec *s = fe_specialize(c, function, types, nargs, (SrcLoc){0});
     if (s) {
         StrBuf sb = {0};
         if (typed)
@@ -500,7 +518,7 @@ static juke_status print_specialised(juke_module *m, const char *function, const
         st = sb.failed ? fail(m->ctx, JUKE_ERR_NOMEM, "out of memory") : JUKE_OK;
         *out = st ? NULL : sb_take(&sb);
         sb_free(&sb);
-    } else if (!st) {
+    } else {
         st = fail_diags(m->ctx, &d);
     }
     fe_compilation_free(c);
@@ -647,33 +665,16 @@ static juke_status write_dumps_if_asked(juke_kernel *k, const juke_options *o)
     return dir ? juke_kernel_write_dumps(k, dir) : JUKE_OK;
 }
 
-/* The pipeline: source function + argument types → lowered and typed IR →
- * code object. Errors are left in d. */
-static bool run_pipeline(juke_module *m, const char *function, const char *const *argtypes, int nargs,
+/* The pipeline: a compilation with its argument types (new_compilation) →
+ * lowered and typed IR → code object. Errors are left in d. */
+static bool run_pipeline(FeCompilation *c, const char *function, const Type **types, int nargs,
                          const TargetOptions *to, Diags *d, char **lowered, char **typed, CodeObject *co,
                          double *ms_frontend)
 {
     double t0 = now_ms();
-    FeCompilation *c = fe_compilation_new(m->fe, d);
-    if (!c) {
-        diag_plain(d, DIAG_INTERNAL, "out of memory");
-        return false;
-    }
-    const Type *types[64];
-    bool ok = false;
-    for (int i = 0; i < nargs; i++) {
-        StrBuf err = {0};
-        types[i] = ty_parse(c->types, argtypes[i], &err);
-        if (!types[i]) {
-            diag_plain(d, DIAG_USER, "argument type %d (\"%s\"): %s", i + 1, argtypes[i], err.data ? err.data : "bad type");
-            sb_free(&err);
-            goto out;
-        }
-        sb_free(&err);
-    }
     Spec *s = fe_specialize(c, function, types, nargs, (SrcLoc){0});
     if (!s || !fe_check_kernel(c, s))
-        goto out;
+        return false;
     if (lowered) {
         StrBuf sb = {0};
         ir_print(&sb, s->method->lowered);
@@ -686,10 +687,7 @@ static bool run_pipeline(juke_module *m, const char *function, const char *const
     }
     if (ms_frontend)
         *ms_frontend = now_ms() - t0;
-    ok = cg_compile(d, c->types, c->specs, c->nspecs, to, co);
-out:
-    fe_compilation_free(c);
-    return ok;
+    return cg_compile(d, c->types, c->specs, c->nspecs, to, co);
 }
 
 /* ---- the on-disk kernel cache ----
@@ -825,24 +823,20 @@ static juke_status compile_kernel(juke_module *m, const char *function, const ch
         }
     pthread_mutex_unlock(&ctx->lock);
 
-    {
-        /* a malformed argument type is a bad argument, not an error in the source */
-        Diags d = {0};
-        FeCompilation *c = fe_compilation_new(m->fe, &d);
-        const Type *types[64];
-        st = c ? parse_types(ctx, c, argtypes, nargs, types) : fail(ctx, JUKE_ERR_NOMEM, "out of memory");
-        fe_compilation_free(c);
-        diag_reset(&d);
-        if (st) {
-            free(key);
-            return st;
-        }
-    }
     TargetOptions to = {0};
     StrBuf terr = {0};
     if (!parse_target(o->target, &to, &terr)) {
         st = fail(ctx, JUKE_ERR_ARGUMENT, "%s", terr.data);
         sb_free(&terr);
+        free(key);
+        return st;
+    }
+    Diags d = {0};
+    FeCompilation *c;
+    const Type *types[64];
+    st = new_compilation(m, argtypes, nargs, &d, &c, types);
+    if (st) {
+        diag_reset(&d);
         free(key);
         return st;
     }
@@ -854,6 +848,7 @@ static juke_status compile_kernel(juke_module *m, const char *function, const ch
 
     juke_kernel *k = calloc(1, sizeof *k);
     if (!k) {
+        fe_compilation_free(c);
         free(key);
         return fail(ctx, JUKE_ERR_NOMEM, "out of memory");
     }
@@ -873,17 +868,20 @@ static juke_status compile_kernel(juke_module *m, const char *function, const ch
     for (int i = 0; copied && i < nargs; i++)
         copied = (k->argtypes[i] = strdup(argtypes[i])) != NULL;
     if (!copied) {
+        fe_compilation_free(c);
         kernel_free(k);
         return fail(ctx, JUKE_ERR_NOMEM, "out of memory");
     }
     const char *cdir = o->cache_dir ? o->cache_dir : ctx->env_cachedir;
     char *cpath = cdir ? cache_path(m, cdir, function, key) : NULL;
     if (cpath && cache_load(k, cpath)) {
+        fe_compilation_free(c);
         free(cpath);
         goto loaded;
     }
-    Diags d = {0};
-    if (!run_pipeline(m, function, argtypes, nargs, &k->to, &d, &k->lowered, &k->typed, &k->co, &k->ms_frontend)) {
+    bool built = run_pipeline(c, function, types, nargs, &k->to, &d, &k->lowered, &k->typed, &k->co, &k->ms_frontend);
+    fe_compilation_free(c);
+    if (!built) {
         st = fail_diags(ctx, &d);
         diag_reset(&d);
         kernel_free(k);
@@ -933,10 +931,15 @@ static void ensure_asm(juke_kernel *k)
         to.skip_asm = false;
         CodeObject co;
         Diags d = {0};
-        if (run_pipeline(k->module, k->function, (const char *const *)k->argtypes, k->nargs, &to, &d, NULL, NULL, &co, NULL)) {
-            k->co.asm_text = co.asm_text;
-            co.asm_text = NULL;
-            code_object_free(&co);
+        FeCompilation *c;
+        const Type *types[64];
+        if (new_compilation(k->module, (const char *const *)k->argtypes, k->nargs, &d, &c, types) == JUKE_OK) {
+            if (run_pipeline(c, k->function, types, k->nargs, &to, &d, NULL, NULL, &co, NULL)) {
+                k->co.asm_text = co.asm_text;
+                co.asm_text = NULL;
+                code_object_free(&co);
+            }
+            fe_compilation_free(c);
         }
         diag_reset(&d);
     }
