@@ -81,18 +81,26 @@ void arena_free(Arena *a)
     a->failed = false;
 }
 
+void *arena_grow(Arena *a, void *items, int len, int *cap, size_t elem, int first)
+{
+    if (len < *cap)
+        return items;
+    int nc = *cap ? *cap * 2 : first;
+    void *p = arena_alloc(a, elem * (size_t)nc);
+    if (!p)
+        return NULL;
+    if (len)
+        memcpy(p, items, elem * (size_t)len);
+    *cap = nc;
+    return p;
+}
+
 void ptrvec_push(Arena *a, PtrVec *v, void *item)
 {
-    if (v->len == v->cap) {
-        int cap = v->cap ? v->cap * 2 : 8;
-        void **items = arena_alloc(a, sizeof(void *) * (size_t)cap);
-        if (!items)
-            return;
-        if (v->len)
-            memcpy(items, v->items, sizeof(void *) * (size_t)v->len);
-        v->items = items;
-        v->cap = cap;
-    }
+    void **items = arena_grow(a, v->items, v->len, &v->cap, sizeof(void *), 8);
+    if (!items)
+        return;
+    v->items = items;
     v->items[v->len++] = item;
 }
 

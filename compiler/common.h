@@ -37,6 +37,11 @@ char *arena_strdup(Arena *a, const char *s);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_printf(Arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void arena_free(Arena *a);
+/* Room for one more element in an arena array of len elements of elem bytes
+ * with capacity *cap (first: the capacity of a new array; it doubles after):
+ * returns items itself when there is room, else a larger copy (the old
+ * storage is left to the arena), or NULL when out of memory (*cap unchanged). */
+void *arena_grow(Arena *a, void *items, int len, int *cap, size_t elem, int first);
 
 /* A growable array of pointers kept in an arena (old storage is abandoned
  * to the arena on growth). */

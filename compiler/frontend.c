@@ -21,20 +21,6 @@ ConstDef *fe_find_const(const FeModule *m, const char *name)
     return NULL;
 }
 
-static void *grow(Arena *a, void *old, int n, int *cap, size_t elem)
-{
-    if (n < *cap)
-        return old;
-    int nc = *cap ? *cap * 2 : 8;
-    void *p = arena_alloc(a, elem * (size_t)nc);
-    if (!p)
-        return NULL;
-    if (n)
-        memcpy(p, old, elem * (size_t)n);
-    *cap = nc;
-    return p;
-}
-
 /* function f(a, b::T, ::S) where {T, S <: Real}: the parameters and type variables. */
 static Method *collect_method(FeModule *mod, Node *fn, Diags *d)
 {
@@ -185,14 +171,14 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
                 diag_error(d, item->loc, "cannot define function %s: it already has a value (a constant)", m->name);
             GenericFunc *g = fe_find_func(mod, m->name);
             if (!g) {
-                mod->funcs = grow(&mod->arena, mod->funcs, mod->nfuncs, &fcap, sizeof(GenericFunc *));
+                mod->funcs = arena_grow(&mod->arena, mod->funcs, mod->nfuncs, &fcap, sizeof(GenericFunc *), 8);
                 g = arena_alloc(&mod->arena, sizeof(GenericFunc));
                 if (!mod->funcs || !g)
                     break;
                 g->name = m->name;
                 mod->funcs[mod->nfuncs++] = g;
             }
-            g->methods = grow(&mod->arena, g->methods, g->nmethods, &g->cap, sizeof(Method *));
+            g->methods = arena_grow(&mod->arena, g->methods, g->nmethods, &g->cap, sizeof(Method *), 8);
             if (!g->methods)
                 break;
             g->methods[g->nmethods++] = m;
@@ -207,7 +193,7 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
                 diag_error(d, item->loc, "cannot assign a value to the constant %s: it is already a function", item->name);
                 continue;
             }
-            mod->consts = grow(&mod->arena, mod->consts, mod->nconsts, &ccap, sizeof(ConstDef *));
+            mod->consts = arena_grow(&mod->arena, mod->consts, mod->nconsts, &ccap, sizeof(ConstDef *), 8);
             ConstDef *c = arena_alloc(&mod->arena, sizeof(ConstDef));
             if (!mod->consts || !c)
                 break;

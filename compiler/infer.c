@@ -1860,16 +1860,10 @@ static Spec *specialize(FeCompilation *c, Method *m, const Type **argtypes, int 
     s->tvals = tv;
     s->state = SPEC_INFERRING;
     s->index = c->nspecs;
-    if (c->nspecs == c->cap) {
-        int cap = c->cap ? c->cap * 2 : 16;
-        Spec **specs = arena_alloc(&c->arena, sizeof(Spec *) * (size_t)cap);
-        if (!specs)
-            return NULL;
-        if (c->nspecs)
-            memcpy(specs, c->specs, sizeof(Spec *) * (size_t)c->nspecs);
-        c->specs = specs;
-        c->cap = cap;
-    }
+    Spec **specs = arena_grow(&c->arena, c->specs, c->nspecs, &c->cap, sizeof(Spec *), 16);
+    if (!specs)
+        return NULL;
+    c->specs = specs;
     c->specs[c->nspecs++] = s;
     if (!c->stack)
         c->stack = arena_alloc(&c->arena, sizeof(Spec *) * 65);

@@ -37,16 +37,10 @@ IrFunc *ir_func_new(Arena *a, const char *name, SrcLoc loc)
 
 int ir_emit(Arena *a, IrFunc *f, IrOp op, SrcLoc loc)
 {
-    if (f->ninsts == f->cap) {
-        int cap = f->cap ? f->cap * 2 : 32;
-        IrInst *insts = arena_alloc(a, sizeof(IrInst) * (size_t)cap);
-        if (!insts)
-            return 0; /* the arena's failed flag is checked at the stage boundary */
-        if (f->ninsts)
-            memcpy(insts, f->insts, sizeof(IrInst) * (size_t)f->ninsts);
-        f->insts = insts;
-        f->cap = cap;
-    }
+    IrInst *insts = arena_grow(a, f->insts, f->ninsts, &f->cap, sizeof(IrInst), 32);
+    if (!insts)
+        return 0; /* the arena's failed flag is checked at the stage boundary */
+    f->insts = insts;
     IrInst *in = &f->insts[f->ninsts];
     memset(in, 0, sizeof *in);
     in->op = op;
@@ -58,16 +52,10 @@ int ir_emit(Arena *a, IrFunc *f, IrOp op, SrcLoc loc)
 
 int ir_new_slot(Arena *a, IrFunc *f, const char *name, SrcLoc loc)
 {
-    if (f->nslots == f->slotcap) {
-        int cap = f->slotcap ? f->slotcap * 2 : 16;
-        IrSlot *slots = arena_alloc(a, sizeof(IrSlot) * (size_t)cap);
-        if (!slots)
-            return 0;
-        if (f->nslots)
-            memcpy(slots, f->slots, sizeof(IrSlot) * (size_t)f->nslots);
-        f->slots = slots;
-        f->slotcap = cap;
-    }
+    IrSlot *slots = arena_grow(a, f->slots, f->nslots, &f->slotcap, sizeof(IrSlot), 16);
+    if (!slots)
+        return 0;
+    f->slots = slots;
     IrSlot *s = &f->slots[f->nslots];
     memset(s, 0, sizeof *s);
     s->name = name;

@@ -52,18 +52,12 @@ static Token *lex_push(Lexer *L, TokKind kind, const char *start, const char *en
 {
     if (L->oom)
         return NULL;
-    if (L->n == L->cap) {
-        int cap = L->cap ? L->cap * 2 : 256;
-        Token *t = arena_alloc(L->a, sizeof(Token) * (size_t)cap);
-        if (!t) {
-            L->oom = true;
-            return NULL;
-        }
-        if (L->n)
-            memcpy(t, L->toks, sizeof(Token) * (size_t)L->n);
-        L->toks = t;
-        L->cap = cap;
+    Token *toks = arena_grow(L->a, L->toks, L->n, &L->cap, sizeof(Token), 256);
+    if (!toks) {
+        L->oom = true;
+        return NULL;
     }
+    L->toks = toks;
     Token *t = &L->toks[L->n++];
     memset(t, 0, sizeof *t);
     t->kind = kind;

@@ -26,16 +26,10 @@ static Type *types_add(TypeTable *t, Type proto)
     if (!ty)
         return NULL;
     *ty = proto;
-    if (t->n == t->cap) {
-        int cap = t->cap ? t->cap * 2 : 64;
-        Type **all = arena_alloc(t->arena, sizeof(Type *) * (size_t)cap);
-        if (!all)
-            return NULL;
-        if (t->n)
-            memcpy(all, t->all, sizeof(Type *) * (size_t)t->n);
-        t->all = all;
-        t->cap = cap;
-    }
+    Type **all = arena_grow(t->arena, t->all, t->n, &t->cap, sizeof(Type *), 64);
+    if (!all)
+        return NULL;
+    t->all = all;
     ty->id = t->n;
     t->all[t->n++] = ty;
     return ty;
