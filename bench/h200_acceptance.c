@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "../tests/acceptance_cases.h"
+#include "../tests/acceptance_refs.h"
 #include "runtime.h"
 
 typedef struct Acc {
@@ -492,12 +493,6 @@ out:
     return ok;
 }
 
-static double mathfuns_ref(double v)
-{
-    return sqrt(fabs(v)) + exp(-v * v) + sin(v) * cos(v) + log(1 + fabs(v)) + v * v * v + tanh(v) + fmax(v, 0) -
-           fmin(v, 0) + fma(v, v, v) + floor(v) + ceil(v);
-}
-
 static bool case_mathfuns(Acc *a, int idx, bool f32)
 {
     bool ok = false;
@@ -550,24 +545,6 @@ out:
     free(in), free(o);
     return ok;
 }
-
-#define JL_INTOPS(T, U)                                                                                                \
-    static T jl_div_##T(T x, T y) { return x / y; }                                                                   \
-    static T jl_rem_##T(T x, T y) { return x % y; }                                                                   \
-    static T jl_mod_##T(T x, T y) { T r = x % y; return (r != 0 && ((r ^ y) < 0)) ? r + y : r; }                   \
-    static T jl_fld_##T(T x, T y) { T q = x / y; return (x % y != 0 && ((x ^ y) < 0)) ? q - 1 : q; }              \
-    static T jl_cld_##T(T x, T y) { T q = x / y; return (x % y != 0 && ((x ^ y) >= 0)) ? q + 1 : q; }             \
-    static T intops_ref_##T(T x, T y)                                                                                   \
-    {                                                                                                                    \
-        U r = (U)jl_div_##T(x, y) + (U)jl_rem_##T(x, y) + (U)jl_mod_##T(x, y) + (U)jl_fld_##T(x, y) +                  \
-              (U)jl_cld_##T(x, y);                                                                                       \
-        r += (U)((x & y) | (x ^ y));                                                                                    \
-        r += ((U)x << 2) + (U)(T)(x >> 1) + ((U)x >> 3);                                                                \
-        r += (U)(x > y ? x : y) + (U)(x == y ? 1 : 0);                                                                  \
-        return (T)r;                                                                                                     \
-    }
-JL_INTOPS(int32_t, uint32_t)
-JL_INTOPS(int64_t, uint64_t)
 
 static bool case_intops(Acc *a, int idx, bool i64)
 {
@@ -663,32 +640,6 @@ static bool case_indices3d(Acc *a, int idx)
 out:
     free(o);
     return ok;
-}
-
-static int32_t mandel_ref(int64_t i, int64_t j, int64_t w, int64_t h, float xmin, float xmax, float ymin, float ymax,
-                          int32_t maxiter)
-{
-    volatile float cr = (xmax - xmin) * (float)(i - 1);
-    cr = cr / (float)(w - 1);
-    cr = xmin + cr;
-    volatile float ci = (ymax - ymin) * (float)(j - 1);
-    ci = ci / (float)(h - 1);
-    ci = ymin + ci;
-    volatile float zr = 0, zi = 0;
-    int64_t n = 0;
-    while (n < maxiter) {
-        volatile float zr2 = zr * zr, zi2 = zi * zi;
-        volatile float s = zr2 + zi2;
-        if (s > 4.0f)
-            break;
-        volatile float t = 2.0f * zr;
-        t = t * zi;
-        zi = t + ci;
-        volatile float u = zr2 - zi2;
-        zr = u + cr;
-        n++;
-    }
-    return (int32_t)n;
 }
 
 static bool case_mandelbrot(Acc *a, int idx)

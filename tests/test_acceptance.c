@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "acceptance_refs.h"
 #include "juke.h"
 #include "npy.h"
 
@@ -451,26 +452,6 @@ static void test_oob(void **state)
 }
 
 /* mathfuns.jl, Float32 and Float64: the expression with Julia's promotion (everything stays in the element type) */
-static double mathfuns_ref(double v, bool f32)
-{
-    if (f32) {
-        float x = (float)v;
-        float r = sqrtf(fabsf(x)) + expf(-x * x);
-        r = r + sinf(x) * cosf(x);
-        r = r + logf(1 + fabsf(x));
-        r = r + x * x * x;
-        r = r + tanhf(x);
-        r = r + (x > 0 ? x : 0);
-        r = r - (x < 0 ? x : 0);
-        r = r + fmaf(x, x, x);
-        r = r + floorf(x);
-        r = r + ceilf(x);
-        return r;
-    }
-    return sqrt(fabs(v)) + exp(-v * v) + sin(v) * cos(v) + log(1 + fabs(v)) + v * v * v + tanh(v) + fmax(v, 0) -
-           fmin(v, 0) + fma(v, v, v) + floor(v) + ceil(v);
-}
-
 static void run_mathfuns(juke_module *m, bool f32)
 {
     int64_t n = 1000;
@@ -490,7 +471,7 @@ static void run_mathfuns(juke_module *m, bool f32)
         download(dy, y, t);
     for (int64_t i = 0; i < n; i++) {
         double v = f32 ? xf[i] : x[i];
-        double want = mathfuns_ref(v, false); /* the exact value; Float32 results are within rounding of it */
+        double want = mathfuns_ref(v); /* the exact value; Float32 results are within rounding of it */
         double scale = fabs(v * v * v) + 10 + fabs(v) * 4;
         close_rel(f32 ? yf[i] : y[i], want, scale, f32 ? 1e-5 : 1e-12, f32 ? "mathfuns(Float32)" : "mathfuns(Float64)", i);
     }
@@ -526,24 +507,6 @@ static void test_transpose(void **state)
 }
 
 /* intops.jl: Julia's integer semantics, Int32 and Int64 (arithmetic wraps) */
-#define JL_INTOPS(T, U, BITS)                                                                                      \
-    static T jl_div_##T(T x, T y) { return x / y; }                                                               \
-    static T jl_rem_##T(T x, T y) { return x % y; }                                                               \
-    static T jl_mod_##T(T x, T y) { T r = x % y; return (r != 0 && ((r ^ y) < 0)) ? r + y : r; }               \
-    static T jl_fld_##T(T x, T y) { T q = x / y; return (x % y != 0 && ((x ^ y) < 0)) ? q - 1 : q; }          \
-    static T jl_cld_##T(T x, T y) { T q = x / y; return (x % y != 0 && ((x ^ y) >= 0)) ? q + 1 : q; }         \
-    static T intops_ref_##T(T x, T y)                                                                               \
-    {                                                                                                                \
-        U r = (U)jl_div_##T(x, y) + (U)jl_rem_##T(x, y) + (U)jl_mod_##T(x, y) + (U)jl_fld_##T(x, y) +              \
-              (U)jl_cld_##T(x, y);                                                                                   \
-        r += (U)((x & y) | (x ^ y));                                                                                \
-        r += ((U)x << 2) + (U)(T)(x >> 1) + ((U)x >> 3);                                                            \
-        r += (U)(x > y ? x : y) + (U)(x == y ? 1 : 0);                                                              \
-        return (T)r;                                                                                                 \
-    }
-JL_INTOPS(int32_t, uint32_t, 32)
-JL_INTOPS(int64_t, uint64_t, 64)
-
 static void test_intops(void **state)
 {
     (void)state;
@@ -634,32 +597,6 @@ static void test_indices3d(void **state)
 }
 
 /* mandelbrot.jl: escape counts with Float32 arithmetic as Julia does it */
-static int32_t mandel_ref(int64_t i, int64_t j, int64_t w, int64_t h, float xmin, float xmax, float ymin, float ymax,
-                          int32_t maxiter)
-{
-    volatile float cr = (xmax - xmin) * (float)(i - 1);
-    cr = cr / (float)(w - 1);
-    cr = xmin + cr;
-    volatile float ci = (ymax - ymin) * (float)(j - 1);
-    ci = ci / (float)(h - 1);
-    ci = ymin + ci;
-    volatile float zr = 0, zi = 0;
-    int64_t n = 0;
-    while (n < maxiter) {
-        volatile float zr2 = zr * zr, zi2 = zi * zi;
-        volatile float s = zr2 + zi2;
-        if (s > 4.0f)
-            break;
-        volatile float t = 2.0f * zr;
-        t = t * zi;
-        zi = t + ci;
-        volatile float u = zr2 - zi2;
-        zr = u + cr;
-        n++;
-    }
-    return (int32_t)n;
-}
-
 static void test_mandelbrot(void **state)
 {
     (void)state;
