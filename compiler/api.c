@@ -203,8 +203,6 @@ static juke_status fail_diags(juke_context *ctx, Diags *d)
     return st;
 }
 
-static void clear_error(juke_context *ctx) { (void)ctx; }
-
 const char *juke_errmsg(juke_context *ctx)
 {
     if (!ctx)
@@ -1431,12 +1429,11 @@ juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, 
                 return fail(ctx, JUKE_ERR_ARGUMENT, "argument %d: the array lives on another device", i + 1);
     }
     uint32_t grid[3], group[3];
-    uint64_t threads = 1, groups = 1;
+    uint64_t threads = 1;
     for (int d = 0; d < 3; d++) {
         grid[d] = cfg->gridsize[d] ? cfg->gridsize[d] : 1;
         group[d] = cfg->groupsize[d] ? cfg->groupsize[d] : 1;
         threads *= group[d];
-        groups *= grid[d];
     }
     uint32_t devmax = rt_device_max_group_size(dev->rt);
     if (devmax && threads > devmax)
@@ -1514,7 +1511,6 @@ juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, 
     if (cfg->async)
         dev->last_async = k;
     pthread_mutex_unlock(&dev->lock);
-    (void)groups;
     if (rc == 1) {
         free(err);
         set_error_str(ctx, exception_message(k, &exc));
@@ -1525,7 +1521,6 @@ juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, 
         free(err);
         return st;
     }
-    clear_error(ctx);
     return JUKE_OK;
 }
 

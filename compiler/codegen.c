@@ -786,19 +786,23 @@ static LLVMValueRef call_math(CG *g, const char *name, const Type *t, LLVMValueR
     return LLVMBuildCall2(g->b, fty, fn, args, (unsigned)n, "");
 }
 
-static LLVMValueRef float_min_max(CG *g, bool is_max, LLVMValueRef x, LLVMValueRef y)
+/* signbit(x) of any primitive as an i1. */
+static LLVMValueRef signbit_of(CG *g, LLVMValueRef x, const Type *xt)
+{
+    if (ty_is_float(xt)) {
+        LLVMTypeRef ity = LLVMIntTypeInContext(g->ctx, (unsigned)xt->bits);
+        return LLVMBuildICmp(g->b, LLVMIntSLT, LLVMBuildBitCast(g->b, x, ity, ""), LLVMConstInt(ity, 0, 0), "");
+    }
+    if (ty_is_signed(xt))
+        return LLVMBuildICmp(g->b, LLVMIntSLT, x, LLVMConstInt(LLVMTypeOf(x), 0, 0), "");
+    return LLVMConstInt(i1(g), 0, 0);
+}
+
+static LLVMValueRef float_min_max(CG *g, bool is_max, const Type *t, LLVMValueRef x, LLVMValueRef y)
 {
     /* Julia: NaN wins, and -0.0 < 0.0 */
     LLVMValueRef diff = LLVMBuildFSub(g->b, x, y, "");
-    LLVMTypeRef it = LLVMIntTypeInContext(g->ctx, LLVMGetIntTypeWidth(LLVMTypeOf(x)) ? 0 : 0);
-    (void)it;
-    LLVMValueRef sb;
-    {
-        LLVMTypeRef ft = LLVMTypeOf(x);
-        unsigned bits = LLVMGetTypeKind(ft) == LLVMHalfTypeKind ? 16 : LLVMGetTypeKind(ft) == LLVMFloatTypeKind ? 32 : 64;
-        LLVMTypeRef ity = LLVMIntTypeInContext(g->ctx, bits);
-        sb = LLVMBuildICmp(g->b, LLVMIntSLT, LLVMBuildBitCast(g->b, diff, ity, ""), LLVMConstInt(ity, 0, 0), "");
-    }
+    LLVMValueRef sb = signbit_of(g, diff, t);
     LLVMValueRef pick = is_max ? LLVMBuildSelect(g->b, sb, y, x, "") : LLVMBuildSelect(g->b, sb, x, y, "");
     LLVMValueRef anynan = LLVMBuildFCmp(g->b, LLVMRealUNO, x, y, "");
     return LLVMBuildSelect(g->b, anynan, diff, pick, "");
@@ -807,7 +811,7 @@ static LLVMValueRef float_min_max(CG *g, bool is_max, LLVMValueRef x, LLVMValueR
 static LLVMValueRef emit_minmax(CG *g, bool is_max, const Type *t, LLVMValueRef x, LLVMValueRef y)
 {
     if (ty_is_float(t))
-        return float_min_max(g, is_max, x, y);
+        return float_min_max(g, is_max, t, x, y);
     LLVMIntPredicate p = is_max ? (ty_is_signed(t) ? LLVMIntSGT : LLVMIntUGT) : (ty_is_signed(t) ? LLVMIntSLT : LLVMIntULT);
     return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, p, x, y, ""), x, y, "");
 }
@@ -989,18 +993,6 @@ static LLVMValueRef emit_pow(CG *g, IrInst *in)
     return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, n, ci64(g, 0), ""), acc2, one, "");
 }
 
-/* signbit(x) of any primitive as an i1. */
-static LLVMValueRef signbit_of(CG *g, LLVMValueRef x, const Type *xt)
-{
-    if (ty_is_float(xt)) {
-        LLVMTypeRef ity = LLVMIntTypeInContext(g->ctx, (unsigned)xt->bits);
-        return LLVMBuildICmp(g->b, LLVMIntSLT, LLVMBuildBitCast(g->b, x, ity, ""), LLVMConstInt(ity, 0, 0), "");
-    }
-    if (ty_is_signed(xt))
-        return LLVMBuildICmp(g->b, LLVMIntSLT, x, LLVMConstInt(LLVMTypeOf(x), 0, 0), "");
-    return LLVMConstInt(i1(g), 0, 0);
-}
-
 /* ldexp(x, n) for Float32/Float64 as musl's scalbn: at most two exact
  * scalings bring n into the normal range, so only the last product rounds
  * (a subnormal result is rounded once, as Julia's ldexp rounds it). */
@@ -1138,7 +1130,7 @@ static LLVMValueRef cx_inv_f64(CG *g, LLVMValueRef w)
     const Type *f64 = ty_prim(g->types, TY_FLOAT64);
     LLVMValueRef c = cx_re(g, w), d = cx_im(g, w);
     double eps = ldexp(1, -52), bs = 2.0 / (eps * eps);
-    LLVMValueRef cd = float_min_max(g, true, fabs_(g, c), fabs_(g, d));
+    LLVMValueRef cd = float_min_max(g, true, f64, fabs_(g, c), fabs_(g, d));
     LLVMValueRef down = fcmp(g, LLVMRealOGE, cd, f64c(g, 0.5 * DBL_MAX));
     LLVMValueRef up = fcmp(g, LLVMRealOLE, cd, f64c(g, DBL_MIN * 2.0 / eps));
     LLVMValueRef f = sel(g, down, f64c(g, 0.5), sel(g, up, f64c(g, bs), f64c(g, 1)));
@@ -1600,14 +1592,11 @@ static LLVMValueRef emit_builtin(CG *g, IrInst *in)
         LLVMValueRef x = arg(g, in, 0);
         if (!ty_is_float(xt)) {
             if (in->builtin == BI_SIGNBIT)
-                return ty_is_signed(xt) ? LLVMBuildICmp(g->b, LLVMIntSLT, x, LLVMConstInt(LLVMTypeOf(x), 0, 0), "")
-                                        : LLVMConstInt(i1(g), 0, 0);
+                return signbit_of(g, x, xt);
             return LLVMConstInt(i1(g), in->builtin == BI_ISFINITE, 0);
         }
-        if (in->builtin == BI_SIGNBIT) {
-            LLVMTypeRef ity = LLVMIntTypeInContext(g->ctx, (unsigned)xt->bits);
-            return LLVMBuildICmp(g->b, LLVMIntSLT, LLVMBuildBitCast(g->b, x, ity, ""), LLVMConstInt(ity, 0, 0), "");
-        }
+        if (in->builtin == BI_SIGNBIT)
+            return signbit_of(g, x, xt);
         if (in->builtin == BI_ISNAN)
             return LLVMBuildFCmp(g->b, LLVMRealUNO, x, x, "");
         LLVMValueRef ax = intr1(g, "llvm.fabs", x), inf = LLVMConstReal(LLVMTypeOf(x), INFINITY);
