@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 juke=${1:-${JUKE:-$root/build/juke}}
 target=${2:-gfx90a}
-acc=$root/../shared/acceptance
+acc=$root/tests/kernels/acceptance
 kern=$here/kernels
 [ -x "$juke" ] || { echo "bounds_check.sh: no juke at $juke (build it, or pass its path)" >&2; exit 2; }
 

@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 J=${1:-build-bench/juke}
-ACC=${JUKE_ACCEPTANCE_DIR:-../shared/acceptance}
+ACC=${JUKE_ACCEPTANCE_DIR:-tests/kernels/acceptance}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 count() { # ELF → "instructions vgprs sgprs agprs scratch"

@@ -15,7 +15,7 @@
 # Usage: bench/prepare_h200.sh   (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ACC=${JUKE_ACCEPTANCE_DIR:-../shared/acceptance}
+ACC=${JUKE_ACCEPTANCE_DIR:-tests/kernels/acceptance}
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
 PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
 (test -d build-bench || meson setup build-bench >/dev/null) && ninja -C build-bench >/dev/null

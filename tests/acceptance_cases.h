@@ -1,4 +1,4 @@
-/* acceptance_cases.h: every kernel of ../shared/acceptance with every
+/* acceptance_cases.h: every kernel of tests/kernels/acceptance with every
  * signature its README names, shared by the tests that compile them for
  * each target and the ones that run them. */
 #ifndef JUKE_ACCEPTANCE_CASES_H

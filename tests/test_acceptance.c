@@ -1,6 +1,6 @@
-/* test_acceptance.c: every kernel of ../shared/acceptance runs on the CPU
+/* test_acceptance.c: every kernel of tests/kernels/acceptance runs on the CPU
  * device through the public API, with fresh random inputs, and matches a
- * reference computed here as Julia would compute it (../shared/acceptance/
+ * reference computed here as Julia would compute it (tests/kernels/acceptance/
  * README.md). The seed is printed so a failure can be replayed with
  * JUKE_TEST_SEED. */
 #include <math.h>
@@ -643,7 +643,7 @@ static int setup(void **state)
 {
     (void)state;
     const char *d = getenv("JUKE_ACCEPTANCE_DIR");
-    snprintf(env.dir, sizeof env.dir, "%s", d ? d : "../shared/acceptance");
+    snprintf(env.dir, sizeof env.dir, "%s", d ? d : "tests/kernels/acceptance");
     const char *seed = getenv("JUKE_TEST_SEED");
     env.rng = seed ? strtoull(seed, NULL, 10) : (uint64_t)time(NULL) * 2654435761u + (uint64_t)clock();
     if (!env.rng)

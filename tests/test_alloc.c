@@ -125,7 +125,7 @@ static char *read_kernel(const char *file)
 {
     const char *dir = getenv("JUKE_ACCEPTANCE_DIR");
     char path[2048];
-    snprintf(path, sizeof path, "%s/%s", dir ? dir : "../shared/acceptance", file);
+    snprintf(path, sizeof path, "%s/%s", dir ? dir : "tests/kernels/acceptance", file);
     FILE *f = fopen(path, "rb");
     if (!f)
         fail_msg("cannot read %s", path);

@@ -61,7 +61,7 @@ static const char *juke_exe;
 static const char *acceptance_dir(void)
 {
     const char *d = getenv("JUKE_ACCEPTANCE_DIR");
-    return d && *d ? d : "../shared/acceptance";
+    return d && *d ? d : "tests/kernels/acceptance";
 }
 
 static const char *source_root(void)

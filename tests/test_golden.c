@@ -18,7 +18,7 @@
 
 typedef struct Golden {
     const char *golden;   /* file name under tests/golden */
-    const char *source;   /* file name under ../shared/acceptance */
+    const char *source;   /* file name under tests/kernels/acceptance */
     const char *function;
     bool typed;           /* juke_typed, else juke_lowered */
     int nargs;
@@ -61,7 +61,7 @@ static void check_golden(void **state)
     const char *root = getenv("JUKE_SOURCE_ROOT");
     const char *acc = getenv("JUKE_ACCEPTANCE_DIR");
     char src_path[2048], gold_path[2048];
-    snprintf(src_path, sizeof src_path, "%s/%s", acc ? acc : "../shared/acceptance", g->source);
+    snprintf(src_path, sizeof src_path, "%s/%s", acc ? acc : "tests/kernels/acceptance", g->source);
     snprintf(gold_path, sizeof gold_path, "%s/tests/golden/%s", root ? root : ".", g->golden);
     char *src = read_text(src_path);
     if (!src)
