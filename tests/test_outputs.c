@@ -3,6 +3,7 @@
  * the path (as root, /dev/null and /dev/full became regular files), and
  * `juke run --out` truncated the old .npy first, so a full disk left a short
  * file whose header promised more. Here juke runs as a child process:
+ *   - /dev/stdout is written through;
  *   - on a disk made full by tests/enospc_shim.c (LD_PRELOAD), -o and --out
  *     fail with exit 1 and "No space left on device", the old file's bytes
  *     stay, and no temporary file is left;
@@ -356,8 +357,22 @@ static void test_fifo_in_place(void **state)
     assert_true(n > 64);
     assert_int_equal(fr.size, n);
     assert_memory_equal(fr.data, want, n);
-    free(want);
     free(fr.data);
+
+    /* /dev/stdout (a link into /proc naming fd 1, here a file the test made)
+     * is written through, not replaced */
+    r = JUKE(NULL, "compile", "--target", "gfx90a", "-o", "/dev/stdout", env.kernel, "vadd!", "Vector{Float32}",
+             "Vector{Float32}", "Vector{Float32}");
+    expect_status(&r, 0);
+    free(r.err);
+    char *out_path = path_in(env.tmp, "stdout.txt");
+    size_t outn = 0;
+    char *out = read_all(out_path, &outn);
+    assert_int_equal(outn, n);
+    assert_memory_equal(out, want, n);
+    free(out);
+    free(out_path);
+    free(want);
     unlink(fifo);
     unlink(reg);
     free(fifo);
