@@ -7,6 +7,11 @@
 // mutex below is process-wide on purpose (a property of the library, not of a
 // juke context). When lld says it cannot run again (after a crash it caught),
 // later links fall back to the ld.lld process.
+//
+// lldMain's CrashRecoveryContext installs no signal handlers unless someone
+// calls CrashRecoveryContext::Enable(), which juke never does; the only other
+// installer, FileOutputBuffer's temporary file (sys::RemoveFileOnSignal), is
+// kept out by the caller's choice of output (see link_in_process).
 #include <lld/Common/Driver.h>
 #include <llvm/Support/raw_ostream.h>
 

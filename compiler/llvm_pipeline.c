@@ -546,11 +546,48 @@ done:
 #ifdef JUKE_HAVE_LLD_LIBRARY
 int juke_lld_elf_link(int argc, const char *const *argv, char **err); /* lld_inproc.cpp */
 
-/* lld in this process: the object is read from a memfd; the output goes to a
- * private directory (lld renames and unlinks around its output, which a
- * memfd path does not allow) that is emptied and removed on every path.
- * Returns 1 on success, 0 on failure (diagnosed), -1 when lld cannot run in
- * process (the caller spawns it). */
+/* Drains a pipe into a growing buffer until EOF, so lld never blocks on a
+ * full pipe however large the code object. */
+typedef struct PipeDrain {
+    int fd;
+    uint8_t *data;
+    size_t len, cap;
+    bool failed;
+} PipeDrain;
+
+static void *pipe_drain(void *arg) {
+    PipeDrain *d = arg;
+    for (;;) {
+        if (d->len == d->cap) {
+            size_t cap = d->cap ? d->cap * 2 : 64 * 1024;
+            uint8_t *p = realloc(d->data, cap + 1);
+            if (!p) {
+                d->failed = true;
+                uint8_t sink[4096]; /* read on to EOF so the writer never blocks */
+                ssize_t r;
+                while ((r = read(d->fd, sink, sizeof sink)) > 0 || (r < 0 && errno == EINTR)) {}
+                return NULL;
+            }
+            d->data = p;
+            d->cap = cap;
+        }
+        ssize_t r = read(d->fd, d->data + d->len, d->cap - d->len);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) d->failed = true;
+        if (r <= 0) return NULL;
+        d->len += (size_t)r;
+    }
+}
+
+/* lld in this process. The object is read from a memfd and the output goes
+ * into a pipe (-o /proc/self/fd/N) that a thread drains. A pipe, not a file,
+ * on purpose: for a regular output path lld's FileOutputBuffer makes a
+ * TempFile, whose sys::RemoveFileOnSignal installs LLVM's handlers for INT,
+ * TERM, SEGV, USR1... and an alternate signal stack in the host process for
+ * good (and leaks an entry per link); for a pipe, and with
+ * --no-mmap-output-file, it keeps the output in memory and writes it on
+ * commit, touching no signal state. Returns 1 on success, 0 on failure
+ * (diagnosed), -1 when lld cannot run in process (the caller spawns it). */
 static int link_in_process(TargetCtx *tc, const uint8_t *obj, size_t objsize, const char *const *extra,
                            uint8_t **out, size_t *outsize) {
     int infd = memfd_create("juke-obj", MFD_CLOEXEC);
@@ -559,29 +596,43 @@ static int link_in_process(TargetCtx *tc, const uint8_t *obj, size_t objsize, co
         close(infd);
         return -1;
     }
-    const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR");
-    char dir[512], so[600], in[64];
-    snprintf(dir, sizeof dir, "%s/juke-lld-XXXXXX", base && *base ? base : "/tmp");
-    if (!mkdtemp(dir)) {
+    int pfd[2];
+    if (pipe2(pfd, O_CLOEXEC) != 0) {
         close(infd);
         return -1;
     }
-    snprintf(so, sizeof so, "%s/out.so", dir);
+    PipeDrain drain = {.fd = pfd[0]};
+    pthread_t reader;
+    if (pthread_create(&reader, NULL, pipe_drain, &drain) != 0) {
+        close(pfd[0]);
+        close(pfd[1]);
+        close(infd);
+        return -1;
+    }
+    const char *more[64] = {"--no-mmap-output-file"};
+    int nmore = 1;
+    for (int i = 0; extra && extra[i] && nmore < 63; i++) more[nmore++] = extra[i];
+    more[nmore] = NULL;
+    char so[64], in[64];
+    snprintf(so, sizeof so, "/proc/self/fd/%d", pfd[1]);
     snprintf(in, sizeof in, "/proc/self/fd/%d", infd);
     const char *argv[64];
-    int argc = build_argv(argv, 64, extra, so, in);
+    int argc = build_argv(argv, 64, more, so, in);
     char *err = NULL;
     int rc = juke_lld_elf_link(argc, argv, &err);
+    close(pfd[1]); /* lld closed its own descriptor: the reader now sees EOF */
+    pthread_join(reader, NULL);
+    close(pfd[0]);
+    close(infd);
     int result = -1;
     if (rc == 0) {
-        int sofd = open(so, O_RDONLY | O_CLOEXEC);
-        *out = sofd >= 0 ? read_all_fd(sofd, outsize) : NULL;
-        if (sofd >= 0) close(sofd);
-        if (*out && *outsize) {
+        if (!drain.failed && drain.len) {
+            drain.data[drain.len] = 0;
+            *out = drain.data;
+            *outsize = drain.len;
+            drain.data = NULL;
             result = 1;
         } else {
-            free(*out);
-            *out = NULL;
             diag_plain(tc->diags, DIAG_INTERNAL, "cannot read ld.lld's output");
             result = 0;
         }
@@ -591,10 +642,8 @@ static int link_in_process(TargetCtx *tc, const uint8_t *obj, size_t objsize, co
         diag_plain(tc->diags, DIAG_INTERNAL, "ld.lld failed: %s", err ? err : "(no message)");
         result = 0;
     }
+    free(drain.data);
     free(err);
-    unlink(so);
-    rmdir(dir);
-    close(infd);
     return result;
 }
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "dumps.h"
 #include "npy.h"
 
 static const struct {
@@ -392,14 +393,15 @@ int npy_write_file(const char *path, const NpyArray *a, char **err)
     memset(header + hl, ' ', hlen - (size_t)hl - 1);
     header[hlen - 1] = '\n';
     uint8_t pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (uint8_t)(hlen & 0xff), (uint8_t)(hlen >> 8)};
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return rt_fail(err, "%s: cannot create: %s", path, strerror(errno));
-    bool ok = fwrite(pre, 1, 10, f) == 10 && fwrite(header, 1, hlen, f) == hlen &&
-              (length * elsize == 0 || fwrite(a->data, elsize, length, f) == length);
-    ok = (fclose(f) == 0) && ok;
-    if (!ok)
-        return rt_fail(err, "%s: write error: %s", path, strerror(errno));
+    /* through the one file writer: a failed write keeps the old file whole */
+    DumpPart parts[3] = {{pre, 10}, {header, hlen}, {a->data, length * elsize}};
+    char *why = NULL;
+    if (dumps_write_file_parts(path, parts, 3, &why) != 0) {
+        const char *msg = why ? why : "cannot write the file";
+        rt_fail(err, "%s", strncmp(msg, "juke: ", 6) == 0 ? msg + 6 : msg);
+        free(why);
+        return -1;
+    }
     return 0;
 }
 

@@ -431,8 +431,8 @@ static int run_compile(Cli *cli)
         if (!obj)
             r = cli_lib_error(s.ctx, JUKE_ERR_INTERNAL);
         else if (dumps_write_file_atomic(cli->output, obj, size, &err) != 0) {
-            fprintf(stderr, "%s\n", err ? err : "juke: could not write the code object");
-            r = 1;
+            const char *msg = err ? err : "could not write the code object";
+            r = cli_error("%s", strncmp(msg, "juke: ", 6) == 0 ? msg + 6 : msg);
         }
         free(err);
     }
