@@ -55,6 +55,8 @@ struct TargetOps {
                                  uint64_t bytes, unsigned align);
     /* The base of the dynamic local segment (pointer in as_local). */
     LLVMValueRef (*dynamic_local)(TargetCtx *tc, LLVMBuilderRef b);
+    /* The bytes of that segment the launch really allocated, as an i64. */
+    LLVMValueRef (*dynamic_local_bytes)(TargetCtx *tc, LLVMBuilderRef b);
     /* End this work-item after an exception record was written; the caller
      * emits `unreachable` after it. */
     void (*exit_item)(TargetCtx *tc, LLVMBuilderRef b);

@@ -72,6 +72,7 @@ struct CpuDev {
     const void *kernarg;
     uint32_t grid[3], group[3];
     size_t lds_bytes;
+    uint32_t dynamic_lds_bytes;
     uint64_t ngroups;
     _Atomic uint64_t next_group;
     char *job_err;
@@ -291,6 +292,7 @@ static int cpu_run_group(CpuWorker *w, uint64_t gi, char **err)
         .grid_groups = {cd->grid[0], cd->grid[1], cd->grid[2]},
         .lds = w->lds,
         .runtime = w,
+        .dynamic_lds_bytes = cd->dynamic_lds_bytes,
     };
     JukeCpuEntry entry = cd->k->entry;
     if (!fibers) {
@@ -620,6 +622,7 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
     cd->lds_bytes = (((size_t)k->static_lds_bytes + 15) & ~(size_t)15) + shmem_bytes;
     if (cd->lds_bytes == 0)
         cd->lds_bytes = 16; /* st->lds is never NULL */
+    cd->dynamic_lds_bytes = shmem_bytes;
     cd->ngroups = (uint64_t)grid[0] * grid[1] * grid[2];
     atomic_store(&cd->next_group, 0);
     cd->job_err = NULL;
