@@ -82,11 +82,6 @@ int rt_cuda_native(RtDevice *dev, void **ctx, void **stream);
  * has_exception_arg, max_group_size from .maxntid). */
 int ptx_entry_info(const char *ptx, size_t size, const char *name, RtFunctionInfo *out, char **err);
 
-/* Check a launch's shape against the device and the kernel (total group
- * size, local memory); shared by the backends. */
-int rt_check_launch(const RtFunction *f, const uint32_t grid[3], const uint32_t group[3], uint32_t shmem_bytes,
-                    char **err);
-
 /* Check a launch's explicit arguments against the kernel: their number
  * (the kernel's parameters less the exception pointer) and argument i's
  * size. -1 with *err when they differ. Inline: the CUDA launch path calls

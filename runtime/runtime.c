@@ -332,27 +332,58 @@ const RtFunctionInfo *rt_function_info(const RtFunction *f) { return &f->info; }
 
 /* ---- launches ------------------------------------------------------------- */
 
+/* Decimal digits of v into buf (at least 40 bytes). */
+static const char *rt_u128_str(unsigned __int128 v, char *buf)
+{
+    char *p = buf + 39;
+    *p = '\0';
+    do {
+        *--p = (char)('0' + (int)(v % 10));
+        v /= 10;
+    } while (v);
+    return p;
+}
+
 int rt_check_launch(const RtFunction *f, const uint32_t grid[3], const uint32_t group[3], uint32_t shmem_bytes,
                     char **err)
 {
     const RtDevice *dev = f->mod->dev;
-    const char *k = f->info.name;
     if (group[0] == 0 || group[1] == 0 || group[2] == 0)
-        return rt_fail(err, "launch of %s: workgroup size (%u, %u, %u) has a zero dimension", k, group[0], group[1],
-                       group[2]);
+        return rt_fail(err, "groupsize %u×%u×%u has a zero dimension", group[0], group[1], group[2]);
     uint64_t items = (uint64_t)group[0] * group[1] * group[2];
     if (items > dev->max_group_size)
-        return rt_fail(err, "launch of %s: a workgroup of %llu work-items exceeds the device's limit of %u (%s)", k,
-                       (unsigned long long)items, dev->max_group_size, dev->name);
+        return rt_fail(err, "groupsize %u×%u×%u = %llu work-items exceeds the device's limit of %u", group[0],
+                       group[1], group[2], (unsigned long long)items, dev->max_group_size);
     if (f->info.max_group_size && items > f->info.max_group_size)
-        return rt_fail(err, "launch of %s: a workgroup of %llu work-items exceeds the kernel's limit of %u", k,
-                       (unsigned long long)items, f->info.max_group_size);
+        return rt_fail(err, "groupsize %llu exceeds the kernel's limit of %u", (unsigned long long)items,
+                       f->info.max_group_size);
     uint64_t lds = (((uint64_t)f->info.static_lds_bytes + 15) & ~(uint64_t)15) + shmem_bytes;
     if (lds > dev->max_local_bytes)
-        return rt_fail(err, "launch of %s: %llu bytes of local memory (%u static + %u dynamic) exceed the device's limit of %u (%s)",
-                       k, (unsigned long long)lds, f->info.static_lds_bytes, shmem_bytes, dev->max_local_bytes,
-                       dev->name);
-    (void)grid;
+        return rt_fail(err, "%llu bytes of local memory (%u static + %u dynamic) exceed the device's %u bytes per workgroup",
+                       (unsigned long long)lds, f->info.static_lds_bytes, shmem_bytes, dev->max_local_bytes);
+    /* Grid limits, so that no count wraps: CUDA takes gridDim.x < 2^31 and
+     * y, z < 2^16 workgroups; HIP's dispatch packet holds the work-items per
+     * dimension in 32 bits; the CPU hands out 32-bit work-item and group ids. */
+    static const uint32_t cuda_groups[3] = {0x7fffffffu, 65535u, 65535u};
+    const char *who = dev->be->kind == RT_CUDA ? "CUDA" : dev->be->kind == RT_HIP ? "HIP" : "the CPU device";
+    for (int d = 0; d < 3; d++) {
+        if (dev->be->kind == RT_CUDA && grid[d] > cuda_groups[d])
+            return rt_fail(err, "gridsize %u×%u×%u: %u workgroups in %c exceed CUDA's limit of %u", grid[0], grid[1],
+                           grid[2], grid[d], "xyz"[d], cuda_groups[d]);
+        uint64_t dim_items = (uint64_t)grid[d] * group[d];
+        if (dev->be->kind != RT_CUDA && dim_items > UINT32_MAX)
+            return rt_fail(err, "gridsize %u×%u×%u of groupsize %u×%u×%u: %llu work-items in %c exceed %s's limit of "
+                           "2^32-1 (%s)", grid[0], grid[1], grid[2], group[0], group[1], group[2],
+                           (unsigned long long)dim_items, "xyz"[d], who,
+                           dev->be->kind == RT_HIP ? "the dispatch packet's grid size is 32-bit" : "work-item ids are 32-bit");
+    }
+    /* Julia's Int (Int64) numbers the work-items of a launch. */
+    unsigned __int128 total = (unsigned __int128)grid[0] * grid[1] * grid[2] * items;
+    if (total > (unsigned __int128)INT64_MAX) {
+        char buf[40];
+        return rt_fail(err, "gridsize %u×%u×%u of groupsize %u×%u×%u: %s work-items in all exceed the limit of 2^63-1",
+                       grid[0], grid[1], grid[2], group[0], group[1], group[2], rt_u128_str(total, buf));
+    }
     return 0;
 }
 
@@ -414,8 +445,12 @@ int rt_launch_on(RtFunction *f, RtStream *st, const RtArg *args, int nargs, cons
         *err = NULL;
     if (st && st->dev != f->mod->dev)
         return rt_fail(err, "launch of %s: the stream belongs to another device", f->info.name);
-    if (rt_check_launch(f, grid, group, shmem_bytes, err) != 0)
+    char *why = NULL;
+    if (rt_check_launch(f, grid, group, shmem_bytes, err ? &why : NULL) != 0) {
+        rt_fail(err, "launch of %s: %s", f->info.name, why ? why : "bad launch shape");
+        free(why);
         return -1;
+    }
     if (nargs < 0 || (nargs > 0 && !args))
         return rt_fail(err, "launch of %s: bad argument list", f->info.name);
     /* An empty grid has nothing to run; HIP and CUDA would call it an error. */

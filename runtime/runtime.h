@@ -74,6 +74,14 @@ typedef struct RtArg {
     uint32_t size, align;
 } RtArg;
 
+/* The one check of a launch's shape, before anything runs: the group (no
+ * zero dimension, the device's and the kernel's limits), local memory
+ * (align16(static) + shmem against the device), and the grid (the device's
+ * per-dimension limits, at most 2^63-1 work-items in all: no count wraps).
+ * -1 with *err, a message without the kernel's name, when it fails. */
+int rt_check_launch(const RtFunction *f, const uint32_t grid[3], const uint32_t group[3], uint32_t shmem_bytes,
+                    char **err);
+
 /* Launch f with its explicit arguments (the exception pointer excluded: the
  * runtime appends its own when the kernel has one). grid counts workgroups.
  * When sync, waits for the kernel and reports a kernel exception as an error
