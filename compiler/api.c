@@ -1295,6 +1295,9 @@ static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r)
     case JUKE_EXC_DIVIDE:
         sb_puts(&sb, "DivideError: integer division error");
         break;
+    case JUKE_EXC_TIMEOUT:
+        sb_printf(&sb, "run-time limit of %g s exceeded: the kernel was cancelled in this loop", (double)r->index[0] * 1e-6);
+        break;
     default:
         sb_printf(&sb, "unknown kernel exception (kind %u)", r->kind);
     }
@@ -1438,6 +1441,9 @@ juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, 
             if (args[i].is_array && args[i].v.array->dev != dev)
                 return fail(ctx, JUKE_ERR_ARGUMENT, "argument %d: the array lives on another device", i + 1);
     }
+    if (!(cfg->timeout_s >= 0) || cfg->timeout_s > 1e9)
+        return fail(ctx, JUKE_ERR_ARGUMENT, "%s: run-time limit %g s: expected 0 (none) or positive seconds up to 1e9",
+                    function, cfg->timeout_s);
     uint32_t grid[3], group[3];
     for (int d = 0; d < 3; d++) {
         grid[d] = cfg->gridsize[d] ? cfg->gridsize[d] : 1;
@@ -1509,7 +1515,7 @@ juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, 
         return fail(ctx, JUKE_ERR_ARGUMENT, "%s: the launch's stream belongs to another device", function);
     }
     int rc = rt_launch_on(fn, cfg->stream ? cfg->stream->rt : NULL, rargs, nargs, grid, group, cfg->shmem, !cfg->async,
-                          &exc, &err);
+                          cfg->timeout_s, &exc, &err);
     if (cfg->async)
         dev->last_async = k;
     pthread_mutex_unlock(&dev->lock);

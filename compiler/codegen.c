@@ -1934,6 +1934,14 @@ static void add_attr(CG *g, LLVMValueRef fn, const char *name)
     LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(g->ctx, k, 0));
 }
 
+/* At a loop's back-edge: raise JUKE_EXC_TIMEOUT when the runtime asked the
+ * launch to stop (CPU only: one relaxed load and a branch per iteration). */
+static void check_cancel(CG *g, SrcLoc loc)
+{
+    if (g->ops->cancel_requested)
+        check(g, g->ops->cancel_requested(g->tc, g->b), JUKE_EXC_TIMEOUT, loc, 0, NULL, 0, NULL, 0);
+}
+
 static void emit_function(CG *g, Spec *s, bool kernel)
 {
     IrFunc *f = s->typed;
@@ -1944,7 +1952,9 @@ static void emit_function(CG *g, Spec *s, bool kernel)
     g->vals = calloc((size_t)f->ninsts + 1, sizeof(LLVMValueRef));
     g->slots = calloc((size_t)f->nslots + 1, sizeof(LLVMValueRef));
     g->labels = calloc((size_t)f->nlabels + 1, sizeof(LLVMBasicBlockRef));
-    if (!g->vals || !g->slots || !g->labels) {
+    /* labels already emitted: a jump to one is a loop's back-edge */
+    bool *placed = calloc((size_t)f->nlabels + 1, sizeof(bool));
+    if (!g->vals || !g->slots || !g->labels || !placed) {
         diag_plain(g->d, DIAG_NOMEM, "out of memory");
         g->failed = true;
         goto out;
@@ -1979,6 +1989,7 @@ static void emit_function(CG *g, Spec *s, bool kernel)
             if (!terminated(g))
                 LLVMBuildBr(g->b, g->labels[in->label]);
             LLVMPositionBuilderAtEnd(g->b, g->labels[in->label]);
+            placed[in->label] = true;
             continue;
         }
         if (in->flags & IRF_DEAD)
@@ -2024,9 +2035,13 @@ static void emit_function(CG *g, Spec *s, bool kernel)
             break;
         }
         case IR_GOTO:
+            if (placed[in->label])
+                check_cancel(g, in->loc);
             LLVMBuildBr(g->b, g->labels[in->label]);
             break;
         case IR_GOTOIFNOT: {
+            if (placed[in->label])
+                check_cancel(g, in->loc);
             LLVMBasicBlockRef next = new_block(g, "");
             LLVMBuildCondBr(g->b, val(g, in->args[0]), next, g->labels[in->label]);
             LLVMPositionBuilderAtEnd(g->b, next);
@@ -2052,6 +2067,7 @@ static void emit_function(CG *g, Spec *s, bool kernel)
             LLVMBuildUnreachable(g->b);
         }
 out:
+    free(placed);
     free(g->vals);
     free(g->slots);
     free(g->labels);

@@ -27,9 +27,11 @@ typedef struct RtBackend {
     /* Fill f->info (and f->priv) for the kernel `name` of m. */
     int (*function_get)(RtFunction *f, const char *name, char **err);
     void (*function_free)(RtFunction *f);
-    /* stream: the backend's native stream, NULL for the device's own */
+    /* stream: the backend's native stream, NULL for the device's own;
+     * timeout_s > 0: the run-time limit of a synchronous launch */
     int (*launch)(RtFunction *f, void *stream, const RtArg *args, int nargs, const uint32_t grid[3],
-                  const uint32_t group[3], uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err);
+                  const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s,
+                  JukeExceptionRecord *exc, char **err);
     int (*synchronize)(RtDevice *dev, void *stream, JukeExceptionRecord *exc, char **err);
     int (*stream_create)(RtDevice *dev, void **stream, char **err);
     void (*stream_destroy)(RtDevice *dev, void *stream);
@@ -59,6 +61,11 @@ struct RtFunction {
     RtFunctionInfo info;
     void *priv;
 };
+
+/* Poll query(stream) (cuStreamQuery, hipStreamQuery) until it answers
+ * something other than not_ready or timeout_s seconds pass; returns its last
+ * answer (not_ready: the limit passed with the stream still busy). */
+int rt_poll_stream(int (*query)(void *), void *stream, int not_ready, double timeout_s);
 
 /* Set *err (if err) to a malloc'd formatted message; returns -1. */
 int rt_fail(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

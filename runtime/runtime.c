@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backend.h"
 
@@ -387,6 +388,26 @@ int rt_check_launch(const RtFunction *f, const uint32_t grid[3], const uint32_t 
     return 0;
 }
 
+int rt_poll_stream(int (*query)(void *), void *stream, int not_ready, double timeout_s)
+{
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* start by spinning briefly (short kernels), then sleep up to 1 ms a turn */
+    long nap_ns = 1000;
+    for (;;) {
+        int e = query(stream);
+        if (e != not_ready)
+            return e;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9 >= timeout_s)
+            return not_ready;
+        struct timespec nap = {0, nap_ns};
+        nanosleep(&nap, NULL);
+        if (nap_ns < 1000000)
+            nap_ns *= 2;
+    }
+}
+
 int rt_exception_take(JukeExceptionRecord *rec, JukeExceptionRecord *exc)
 {
     int raised = __atomic_load_n(&rec->flag, __ATOMIC_ACQUIRE) == 2;
@@ -435,11 +456,12 @@ int rt_stream_synchronize(RtStream *s, JukeExceptionRecord *exc, char **err)
 int rt_launch(RtFunction *f, const RtArg *args, int nargs, const uint32_t grid[3], const uint32_t group[3],
               uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err)
 {
-    return rt_launch_on(f, NULL, args, nargs, grid, group, shmem_bytes, sync, exc, err);
+    return rt_launch_on(f, NULL, args, nargs, grid, group, shmem_bytes, sync, 0, exc, err);
 }
 
 int rt_launch_on(RtFunction *f, RtStream *st, const RtArg *args, int nargs, const uint32_t grid[3],
-                 const uint32_t group[3], uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err)
+                 const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s, JukeExceptionRecord *exc,
+                 char **err)
 {
     if (err)
         *err = NULL;
@@ -457,7 +479,10 @@ int rt_launch_on(RtFunction *f, RtStream *st, const RtArg *args, int nargs, cons
     void *native = st ? st->native : NULL;
     if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
         return sync ? f->mod->dev->be->synchronize(f->mod->dev, native, exc, err) : 0;
-    return f->mod->dev->be->launch(f, native, args, nargs, grid, group, shmem_bytes, sync, exc, err);
+    if (!(timeout_s >= 0) || timeout_s > 1e9)
+        return rt_fail(err, "launch of %s: a run-time limit of %g s (0 = none, else positive seconds)", f->info.name,
+                       timeout_s);
+    return f->mod->dev->be->launch(f, native, args, nargs, grid, group, shmem_bytes, sync, timeout_s, exc, err);
 }
 
 int rt_synchronize(RtDevice *dev, JukeExceptionRecord *exc, char **err)

@@ -100,9 +100,14 @@ typedef struct RtStream RtStream;
 int rt_stream_create(RtDevice *dev, RtStream **out, char **err);
 void rt_stream_destroy(RtStream *s);
 int rt_stream_synchronize(RtStream *s, JukeExceptionRecord *exc, char **err);
-/* rt_launch on a stream (NULL: the device's own). */
+/* rt_launch on a stream (NULL: the device's own), with a run-time limit
+ * when timeout_s > 0 (sync launches): the CPU cancels the kernel at a loop
+ * back-edge (return 1, exc->kind JUKE_EXC_TIMEOUT, exc->index[0] the limit
+ * in microseconds); a GPU backend stops waiting (-1: the kernel may still
+ * be running). */
 int rt_launch_on(RtFunction *f, RtStream *s, const RtArg *args, int nargs, const uint32_t grid[3],
-                 const uint32_t group[3], uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err);
+                 const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s, JukeExceptionRecord *exc,
+                 char **err);
 
 /* Pack explicit arguments into a kernarg buffer following the metadata's
  * offsets (used by the hip backend; exposed for tests). Hidden arguments are
