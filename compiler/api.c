@@ -1254,6 +1254,16 @@ static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r)
         unsigned nd = (r->aux >> 8) & 0xf, shown = nd > JUKE_EXC_MAXDIMS ? JUKE_EXC_MAXDIMS : nd;
         const char *elem = jtype_name((int)(r->aux & 0xff));
         sb_puts(&sb, "BoundsError: attempt to access ");
+        if (r->aux & JUKE_BOUNDS_ALLOC) {
+            sb_printf(&sb, "%" PRId64 "-element ", r->dims[1]);
+            if (nd <= 2)
+                sb_printf(&sb, "%s{%s, 3}", nd == 1 ? "ROCDeviceVector" : "ROCDeviceMatrix", elem);
+            else
+                sb_printf(&sb, "ROCDeviceArray{%s, %u, 3}", elem, nd);
+            sb_printf(&sb, " at index [%" PRId64 "]: the launch allocated dynamic local memory for %" PRId64
+                      " element%s (shmem)", r->index[0], r->dims[0], r->dims[0] == 1 ? "" : "s");
+            break;
+        }
         if (r->aux & JUKE_BOUNDS_TUPLE) {
             sb_printf(&sb, "NTuple{%" PRId64 ", %s}", r->dims[0], elem);
         } else {
@@ -1284,6 +1294,9 @@ static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r)
         break;
     case JUKE_EXC_DIVIDE:
         sb_puts(&sb, "DivideError: integer division error");
+        break;
+    case JUKE_EXC_TIMEOUT:
+        sb_printf(&sb, "run-time limit of %g s exceeded: the kernel was cancelled in this loop", (double)r->index[0] * 1e-6);
         break;
     default:
         sb_printf(&sb, "unknown kernel exception (kind %u)", r->kind);
@@ -1428,29 +1441,14 @@ juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, 
             if (args[i].is_array && args[i].v.array->dev != dev)
                 return fail(ctx, JUKE_ERR_ARGUMENT, "argument %d: the array lives on another device", i + 1);
     }
+    if (!(cfg->timeout_s >= 0) || cfg->timeout_s > 1e9)
+        return fail(ctx, JUKE_ERR_ARGUMENT, "%s: run-time limit %g s: expected 0 (none) or positive seconds up to 1e9",
+                    function, cfg->timeout_s);
     uint32_t grid[3], group[3];
-    uint64_t threads = 1;
     for (int d = 0; d < 3; d++) {
         grid[d] = cfg->gridsize[d] ? cfg->gridsize[d] : 1;
         group[d] = cfg->groupsize[d] ? cfg->groupsize[d] : 1;
-        threads *= group[d];
     }
-    uint32_t devmax = rt_device_max_group_size(dev->rt);
-    if (devmax && threads > devmax)
-        return fail(ctx, JUKE_ERR_ARGUMENT, "%s: groupsize %u×%u×%u = %" PRIu64 " work-items exceeds the device's limit of %u",
-                    function, group[0], group[1], group[2], threads, devmax);
-    if (k->co.max_flat_workgroup_size && threads > (uint64_t)k->co.max_flat_workgroup_size)
-        return fail(ctx, JUKE_ERR_ARGUMENT, "%s: groupsize %" PRIu64 " exceeds the kernel's limit of %d", function, threads,
-                    k->co.max_flat_workgroup_size);
-    uint64_t lds = (uint64_t)k->co.static_lds_bytes + cfg->shmem;
-    uint32_t ldsmax = rt_device_max_local_bytes(dev->rt);
-    if (ldsmax && lds > ldsmax)
-        return fail(ctx, JUKE_ERR_ARGUMENT,
-                    "%s: %" PRIu64 " bytes of local memory (%u static + %u dynamic) exceed the device's %u bytes per workgroup",
-                    function, lds, k->co.static_lds_bytes, cfg->shmem, ldsmax);
-    if (k->co.uses_dynamic_lds && cfg->shmem == 0)
-        return fail(ctx, JUKE_ERR_ARGUMENT, "%s uses @ROCDynamicLocalArray but the launch gives no dynamic local memory (shmem = 0)",
-                    function);
     if (!fn) {
         st = kernel_loaded(k, dev, &fn);
         if (st)
@@ -1474,6 +1472,16 @@ juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, 
             pthread_mutex_unlock(&dev->lock);
         }
     }
+    /* the launch shape: the runtime's one check, here as a bad argument */
+    char *why = NULL;
+    if (rt_check_launch(fn, grid, group, cfg->shmem, &why) != 0) {
+        st = fail(ctx, JUKE_ERR_ARGUMENT, "%s: %s", function, why ? why : "bad launch shape");
+        free(why);
+        return st;
+    }
+    if (k->co.uses_dynamic_lds && cfg->shmem == 0)
+        return fail(ctx, JUKE_ERR_ARGUMENT, "%s uses @ROCDynamicLocalArray but the launch gives no dynamic local memory (shmem = 0)",
+                    function);
     /* argument bytes (runtime/abi.h) */
     uint8_t storage[64][16 + 8 * 8];
     RtArg rargs[64];
@@ -1507,7 +1515,7 @@ juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, 
         return fail(ctx, JUKE_ERR_ARGUMENT, "%s: the launch's stream belongs to another device", function);
     }
     int rc = rt_launch_on(fn, cfg->stream ? cfg->stream->rt : NULL, rargs, nargs, grid, group, cfg->shmem, !cfg->async,
-                          &exc, &err);
+                          cfg->timeout_s, &exc, &err);
     if (cfg->async)
         dev->last_async = k;
     pthread_mutex_unlock(&dev->lock);

@@ -86,12 +86,15 @@ static LLVMTypeRef prim_t(CG *g, const Type *t)
 
 static LLVMTypeRef lt(CG *g, const Type *t);
 
+/* { ptr, dims, length } for device arrays; local arrays add the elements
+ * their memory really holds (a dynamic one may declare more than the launch
+ * allocated: checked accesses stop at this). */
 static LLVMTypeRef array_t(CG *g, const Type *t)
 {
-    LLVMTypeRef f[3] = {
+    LLVMTypeRef f[4] = {
         LLVMPointerTypeInContext(g->ctx, t->kind == TY_ARRAY ? g->ops->as_global : g->ops->as_local),
-        LLVMArrayType2(i64(g), (uint64_t)t->ndims), i64(g)};
-    return LLVMStructTypeInContext(g->ctx, f, 3, 0);
+        LLVMArrayType2(i64(g), (uint64_t)t->ndims), i64(g), i64(g)};
+    return LLVMStructTypeInContext(g->ctx, f, t->kind == TY_LOCALARRAY ? 4 : 3, 0);
 }
 
 static LLVMTypeRef lt(CG *g, const Type *t)
@@ -389,6 +392,7 @@ static LLVMValueRef conv_checked(CG *g, LLVMValueRef v, const Type *from, const 
 
 static LLVMValueRef arr_ptr(CG *g, LLVMValueRef a) { return LLVMBuildExtractValue(g->b, a, 0, ""); }
 static LLVMValueRef arr_len(CG *g, LLVMValueRef a) { return LLVMBuildExtractValue(g->b, a, 2, ""); }
+static LLVMValueRef arr_cap(CG *g, LLVMValueRef a) { return LLVMBuildExtractValue(g->b, a, 3, ""); }
 static LLVMValueRef arr_dim(CG *g, LLVMValueRef a, int d)
 {
     LLVMValueRef dims = LLVMBuildExtractValue(g->b, a, 1, "");
@@ -405,6 +409,21 @@ static LLVMValueRef no_wrap(LLVMValueRef v)
         LLVMSetNSW(v, 1);
     }
     return v;
+}
+
+/* A local array's element lin (0-based, within its dims) must also lie in
+ * the memory the launch allocated: a dynamic array may declare more than
+ * shmem holds. The record (JUKE_BOUNDS_ALLOC) gives the linear index, the
+ * elements allocated and those declared. For a static array the capacity is
+ * its length and the check folds away. */
+static void check_allocated(CG *g, IrInst *in, const Type *at, LLVMValueRef a, LLVMValueRef lin)
+{
+    LLVMValueRef cap = arr_cap(g, a);
+    LLVMValueRef fail = LLVMBuildICmp(g->b, LLVMIntUGE, lin, cap, "");
+    LLVMValueRef idx = LLVMBuildAdd(g->b, lin, ci64(g, 1), "");
+    LLVMValueRef dims[2] = {cap, arr_len(g, a)};
+    check(g, fail, JUKE_EXC_BOUNDS, in->loc, 1, &idx, 2, dims,
+          type_code(at->elem) | (at->ndims & 0xf) << 8 | JUKE_BOUNDS_LOCAL | JUKE_BOUNDS_ALLOC);
 }
 
 /* The element pointer of A[idx...] (1-based, column-major), bounds-checked unless inbounds. */
@@ -447,13 +466,16 @@ static LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, 
             lin = no_wrap(LLVMBuildAdd(g->b, no_wrap(LLVMBuildMul(g->b, lin, dims[k], "")),
                                        no_wrap(LLVMBuildSub(g->b, idx[k], ci64(g, 1), "")), ""));
     }
+    if (at->kind == TY_LOCALARRAY && !inbounds)
+        check_allocated(g, in, at, a, lin);
     return LLVMBuildInBoundsGEP2(g->b, mem_t(g, at->elem), arr_ptr(g, a), &lin, 1, "");
 }
 
 static unsigned elem_align(const Type *elem) { return (unsigned)(elem->bits >= 8 ? elem->bits / 8 : 1); }
 
-/* A local array descriptor: { ptr, dims, length }. */
-static LLVMValueRef make_array(CG *g, const Type *at, LLVMValueRef ptr, LLVMValueRef *dims, int nd)
+/* A local array descriptor: { ptr, dims, length, capacity }; cap NULL: the
+ * length (a static array's memory holds exactly its elements). */
+static LLVMValueRef make_array(CG *g, const Type *at, LLVMValueRef ptr, LLVMValueRef *dims, int nd, LLVMValueRef cap)
 {
     LLVMValueRef v = LLVMGetUndef(array_t(g, at));
     v = LLVMBuildInsertValue(g->b, v, ptr, 0, "");
@@ -464,7 +486,8 @@ static LLVMValueRef make_array(CG *g, const Type *at, LLVMValueRef ptr, LLVMValu
         len = LLVMBuildMul(g->b, len, dims[k], "");
     }
     v = LLVMBuildInsertValue(g->b, v, darr, 1, "");
-    return LLVMBuildInsertValue(g->b, v, len, 2, "");
+    v = LLVMBuildInsertValue(g->b, v, len, 2, "");
+    return LLVMBuildInsertValue(g->b, v, cap ? cap : len, 3, "");
 }
 
 static LLVMValueRef linear_item_and_size(CG *g, LLVMValueRef *size)
@@ -508,7 +531,7 @@ static LLVMValueRef emit_local_array(CG *g, IrInst *in)
 {
     const Type *at = in->type, *elem = at->elem;
     LLVMValueRef dims[8];
-    LLVMValueRef ptr;
+    LLVMValueRef ptr, cap = NULL;
     int nd = at->ndims;
     LLVMValueRef zi = arg(g, in, 2);
     bool zeroinit = !LLVMIsAConstantInt(zi) || LLVMConstIntGetZExtValue(zi) != 0;
@@ -531,12 +554,22 @@ static LLVMValueRef emit_local_array(CG *g, IrInst *in)
         } else {
             dims[0] = conv_wrap(g, arg(g, in, 1), dt, i64t);
         }
+        /* a negative extent is an empty one, as Base.OneTo(n) makes it */
+        for (int k = 0; k < nd; k++)
+            dims[k] = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, dims[k], ci64(g, 0), ""), ci64(g, 0),
+                                      dims[k], "");
         ptr = g->ops->dynamic_local(g->tc, g->b);
+        cap = LLVMBuildUDiv(g->b, g->ops->dynamic_local_bytes(g->tc, g->b), ci64(g, elem_align(elem)), "");
         g->tc->uses_dynamic_lds = true;
     }
-    LLVMValueRef a = make_array(g, at, ptr, dims, nd);
-    if (zeroinit)
-        zero_fill(g, ptr, elem, arr_len(g, a));
+    LLVMValueRef a = make_array(g, at, ptr, dims, nd, cap);
+    if (zeroinit) {
+        /* only what the launch allocated, however much the array declares */
+        LLVMValueRef len = arr_len(g, a), n = cap ? arr_cap(g, a) : len;
+        if (cap)
+            n = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, len, n, ""), len, n, "");
+        zero_fill(g, ptr, elem, n);
+    }
     return a;
 }
 
@@ -1901,6 +1934,14 @@ static void add_attr(CG *g, LLVMValueRef fn, const char *name)
     LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(g->ctx, k, 0));
 }
 
+/* At a loop's back-edge: raise JUKE_EXC_TIMEOUT when the runtime asked the
+ * launch to stop (CPU only: one relaxed load and a branch per iteration). */
+static void check_cancel(CG *g, SrcLoc loc)
+{
+    if (g->ops->cancel_requested)
+        check(g, g->ops->cancel_requested(g->tc, g->b), JUKE_EXC_TIMEOUT, loc, 0, NULL, 0, NULL, 0);
+}
+
 static void emit_function(CG *g, Spec *s, bool kernel)
 {
     IrFunc *f = s->typed;
@@ -1911,7 +1952,9 @@ static void emit_function(CG *g, Spec *s, bool kernel)
     g->vals = calloc((size_t)f->ninsts + 1, sizeof(LLVMValueRef));
     g->slots = calloc((size_t)f->nslots + 1, sizeof(LLVMValueRef));
     g->labels = calloc((size_t)f->nlabels + 1, sizeof(LLVMBasicBlockRef));
-    if (!g->vals || !g->slots || !g->labels) {
+    /* labels already emitted: a jump to one is a loop's back-edge */
+    bool *placed = calloc((size_t)f->nlabels + 1, sizeof(bool));
+    if (!g->vals || !g->slots || !g->labels || !placed) {
         diag_plain(g->d, DIAG_NOMEM, "out of memory");
         g->failed = true;
         goto out;
@@ -1946,6 +1989,7 @@ static void emit_function(CG *g, Spec *s, bool kernel)
             if (!terminated(g))
                 LLVMBuildBr(g->b, g->labels[in->label]);
             LLVMPositionBuilderAtEnd(g->b, g->labels[in->label]);
+            placed[in->label] = true;
             continue;
         }
         if (in->flags & IRF_DEAD)
@@ -1991,9 +2035,13 @@ static void emit_function(CG *g, Spec *s, bool kernel)
             break;
         }
         case IR_GOTO:
+            if (placed[in->label])
+                check_cancel(g, in->loc);
             LLVMBuildBr(g->b, g->labels[in->label]);
             break;
         case IR_GOTOIFNOT: {
+            if (placed[in->label])
+                check_cancel(g, in->loc);
             LLVMBasicBlockRef next = new_block(g, "");
             LLVMBuildCondBr(g->b, val(g, in->args[0]), next, g->labels[in->label]);
             LLVMPositionBuilderAtEnd(g->b, next);
@@ -2019,6 +2067,7 @@ static void emit_function(CG *g, Spec *s, bool kernel)
             LLVMBuildUnreachable(g->b);
         }
 out:
+    free(placed);
     free(g->vals);
     free(g->slots);
     free(g->labels);

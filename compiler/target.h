@@ -55,6 +55,12 @@ struct TargetOps {
                                  uint64_t bytes, unsigned align);
     /* The base of the dynamic local segment (pointer in as_local). */
     LLVMValueRef (*dynamic_local)(TargetCtx *tc, LLVMBuilderRef b);
+    /* The bytes of that segment the launch really allocated, as an i64. */
+    LLVMValueRef (*dynamic_local_bytes)(TargetCtx *tc, LLVMBuilderRef b);
+    /* An i1: has the runtime asked the launch to stop (its run-time limit
+     * passed)? Read at loop back-edges; NULL where the runtime cannot ask
+     * (GPUs: the host abandons the wait instead). */
+    LLVMValueRef (*cancel_requested)(TargetCtx *tc, LLVMBuilderRef b);
     /* End this work-item after an exception record was written; the caller
      * emits `unreachable` after it. */
     void (*exit_item)(TargetCtx *tc, LLVMBuilderRef b);

@@ -220,6 +220,25 @@ static LLVMValueRef amdgpu_dynamic_local(TargetCtx *tc, LLVMBuilderRef b) {
     return llvm_dynamic_local_array(tc, "__juke_dynamic_lds");
 }
 
+/* Code object v5: hidden_dynamic_lds_size (u32 at implicit-argument offset
+ * 120), which the runtime fills. v4 has no such argument; there the dispatch
+ * packet's group_segment_size (u32 at offset 28: static + dynamic bytes, as
+ * HIP sets it) less the dynamic segment's own LDS address (where LLVM placed
+ * it, after the static LDS) gives the same. */
+static LLVMValueRef amdgpu_dynamic_local_bytes(TargetCtx *tc, LLVMBuilderRef b) {
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(tc->llctx), i64 = LLVMInt64TypeInContext(tc->llctx);
+    LLVMValueRef v;
+    if (amd(tc)->cov >= 5) {
+        v = load_from(tc, b, "llvm.amdgcn.implicitarg.ptr", 120, 32, 1, 0);
+    } else {
+        LLVMValueRef total = load_from(tc, b, "llvm.amdgcn.dispatch.ptr", 28, 32, 1, 0);
+        LLVMValueRef start = LLVMBuildPtrToInt(b, amdgpu_dynamic_local(tc, b), i32, "");
+        v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, total, start, ""), LLVMBuildSub(b, total, start, ""),
+                            LLVMConstInt(i32, 0, 0), "");
+    }
+    return LLVMBuildZExt(b, v, i64, "");
+}
+
 static void amdgpu_exit_item(TargetCtx *tc, LLVMBuilderRef b) { llvm_call_intrinsic(tc, b, "llvm.amdgcn.endpgm"); }
 
 /* ROCm's ocml: __ocml_<name>_f32/_f64 (powi is ocml's pown). Half goes
@@ -456,6 +475,7 @@ const TargetOps target_amdgpu_ops = {
     .barrier = amdgpu_barrier,
     .static_local = amdgpu_static_local,
     .dynamic_local = amdgpu_dynamic_local,
+    .dynamic_local_bytes = amdgpu_dynamic_local_bytes,
     .exit_item = amdgpu_exit_item,
     .math_fn = amdgpu_math_fn,
     .finish_kernel = amdgpu_finish_kernel,

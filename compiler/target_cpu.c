@@ -20,13 +20,17 @@
  *   field 5  barrier        ptr      offset 56   void (*)(JukeCpuState *)
  *   field 6  exit_item      ptr      offset 64   void (*)(JukeCpuState *), noreturn
  *   field 7  runtime        ptr      offset 72
- * 80 bytes. */
+ *   field 8  dynamic_lds_bytes u64  offset 80
+ *   field 9  cancel         ptr      offset 88   const u32 *
+ * 96 bytes. */
 _Static_assert(offsetof(JukeCpuState, group) == 12 && offsetof(JukeCpuState, group_dim) == 24 &&
                    offsetof(JukeCpuState, grid_groups) == 36 && offsetof(JukeCpuState, lds) == 48 &&
                    offsetof(JukeCpuState, barrier) == 56 && offsetof(JukeCpuState, exit_item) == 64 &&
-                   sizeof(JukeCpuState) == 80,
+                   offsetof(JukeCpuState, dynamic_lds_bytes) == 80 && offsetof(JukeCpuState, cancel) == 88 &&
+                   sizeof(JukeCpuState) == 96,
                "the CPU state layout below assumes LP64");
-enum { ST_ITEM, ST_GROUP, ST_GROUP_DIM, ST_GRID_GROUPS, ST_LDS, ST_BARRIER, ST_EXIT_ITEM, ST_RUNTIME };
+enum { ST_ITEM, ST_GROUP, ST_GROUP_DIM, ST_GRID_GROUPS, ST_LDS, ST_BARRIER, ST_EXIT_ITEM, ST_RUNTIME,
+       ST_DYNAMIC_LDS_BYTES, ST_CANCEL, ST_NFIELDS };
 
 /* JukeCpuKernelInfo (abi.h): { ptr name, ptr entry, i32 kernarg_size,
  * i32 static_lds_bytes, i32 uses_barrier, i32 max_group_size }: 32 bytes. */
@@ -89,9 +93,10 @@ static bool cpu_init(TargetCtx *tc) {
     if (!llvm_create_target_machine(tc, cp->triple, cp->cpu, cp->features, LLVMRelocPIC)) return false;
     LLVMTypeRef i32 = LLVMInt32TypeInContext(tc->llctx), a3 = LLVMArrayType2(i32, 3);
     LLVMTypeRef ptr = LLVMPointerTypeInContext(tc->llctx, 0);
-    LLVMTypeRef fields[8] = {a3, a3, a3, a3, ptr, ptr, ptr, ptr};
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(tc->llctx);
+    LLVMTypeRef fields[ST_NFIELDS] = {a3, a3, a3, a3, ptr, ptr, ptr, ptr, i64, ptr};
     cp->state_ty = LLVMStructCreateNamed(tc->llctx, "JukeCpuState");
-    LLVMStructSetBody(cp->state_ty, fields, 8, 0);
+    LLVMStructSetBody(cp->state_ty, fields, ST_NFIELDS, 0);
     return true;
 }
 
@@ -193,6 +198,21 @@ static LLVMValueRef cpu_dynamic_local(TargetCtx *tc, LLVMBuilderRef b) {
     tc->uses_dynamic_lds = true;
     LLVMValueRef off = LLVMBuildLoad2(b, i64, cp->lds_end, "");
     return lds_at(tc, b, off);
+}
+
+static LLVMValueRef cpu_dynamic_local_bytes(TargetCtx *tc, LLVMBuilderRef b) {
+    return load_state(tc, b, ST_DYNAMIC_LDS_BYTES, -1, LLVMInt64TypeInContext(tc->llctx));
+}
+
+/* *st->cancel != 0, a relaxed atomic load: the watchdog thread writes it
+ * while the loop runs, so it must be read again at every back-edge. */
+static LLVMValueRef cpu_cancel_requested(TargetCtx *tc, LLVMBuilderRef b) {
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(tc->llctx);
+    LLVMValueRef flag = load_state(tc, b, ST_CANCEL, -1, LLVMPointerTypeInContext(tc->llctx, 0));
+    LLVMValueRef v = LLVMBuildLoad2(b, i32, flag, "");
+    LLVMSetOrdering(v, LLVMAtomicOrderingMonotonic);
+    LLVMSetAlignment(v, 4);
+    return LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstInt(i32, 0, 0), "");
 }
 
 /* libm: sinf/sin, atan2f/atan2, ... (glibc has exp10); powi is LLVM's
@@ -416,6 +436,8 @@ const TargetOps target_cpu_ops = {
     .barrier = cpu_barrier,
     .static_local = cpu_static_local,
     .dynamic_local = cpu_dynamic_local,
+    .dynamic_local_bytes = cpu_dynamic_local_bytes,
+    .cancel_requested = cpu_cancel_requested,
     .exit_item = cpu_exit_item,
     .math_fn = cpu_math_fn,
     .finish_kernel = cpu_finish_kernel,

@@ -88,6 +88,16 @@ static LLVMValueRef nvptx_dynamic_local(TargetCtx *tc, LLVMBuilderRef b) {
     return llvm_dynamic_local_array(tc, "__juke_dynamic_shmem");
 }
 
+/* PTX's %dynamic_smem_size (PTX ISA 4.1); LLVM 19 has no intrinsic for it. */
+static LLVMValueRef nvptx_dynamic_local_bytes(TargetCtx *tc, LLVMBuilderRef b) {
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(tc->llctx);
+    LLVMTypeRef fty = LLVMFunctionType(i32, NULL, 0, 0);
+    static const char text[] = "mov.u32 $0, %dynamic_smem_size;";
+    LLVMValueRef a = LLVMGetInlineAsm(fty, text, sizeof text - 1, "=r", 2, 0, 0, LLVMInlineAsmDialectATT, 0);
+    LLVMValueRef v = LLVMBuildCall2(b, fty, a, NULL, 0, "");
+    return LLVMBuildZExt(b, v, LLVMInt64TypeInContext(tc->llctx), "");
+}
+
 static void nvptx_exit_item(TargetCtx *tc, LLVMBuilderRef b) {
     LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(tc->llctx), NULL, 0, 0);
     LLVMValueRef a = LLVMGetInlineAsm(fty, "exit;", 5, "", 0, 1, 0, LLVMInlineAsmDialectATT, 0);
@@ -324,6 +334,7 @@ const TargetOps target_nvptx_ops = {
     .barrier = nvptx_barrier,
     .static_local = nvptx_static_local,
     .dynamic_local = nvptx_dynamic_local,
+    .dynamic_local_bytes = nvptx_dynamic_local_bytes,
     .exit_item = nvptx_exit_item,
     .math_fn = nvptx_math_fn,
     .finish_kernel = nvptx_finish_kernel,

@@ -211,6 +211,11 @@ typedef struct juke_launch_config {
     bool async;                /* GPU devices: return before the kernel ends; exceptions
                                   then surface at juke_device_synchronize / juke_stream_synchronize */
     juke_stream *stream;       /* the stream to launch on; NULL = the device's own */
+    double timeout_s;          /* run-time limit in seconds (fractions allowed); 0 = none. On the CPU a
+                                  kernel past it is cancelled at its next loop iteration: JUKE_ERR_KERNEL,
+                                  "run-time limit of S s exceeded", and the device stays usable. On GPUs
+                                  (synchronous launches) juke stops waiting: JUKE_ERR_DEVICE, and the
+                                  kernel may still occupy the device. */
 } juke_launch_config;
 
 /* A stream of a device: launches on one stream run in order; launches on

@@ -41,10 +41,15 @@ enum {
     JUKE_EXC_BOUNDS = 1,  /* BoundsError: index[0..ndims-1] outside dims */
     JUKE_EXC_INEXACT = 2, /* InexactError: converting value to the type `aux` (a JukeTypeCode) */
     JUKE_EXC_DIVIDE = 3,  /* DivideError: integer division by zero or typemin ÷ -1 */
+    JUKE_EXC_TIMEOUT = 4, /* CPU: the launch's run-time limit passed; a loop back-edge saw the cancel flag
+                             (the runtime then sets index[0] to the limit in microseconds) */
 };
 #define JUKE_EXC_MAXDIMS 4
 #define JUKE_BOUNDS_LOCAL 0x1000 /* aux of a BoundsError: the array is in local memory */
 #define JUKE_BOUNDS_TUPLE 0x2000 /* aux of a BoundsError: a tuple, not an array */
+#define JUKE_BOUNDS_ALLOC 0x4000 /* aux of a BoundsError: a dynamic local array indexed past the memory the
+                                    launch allocated; index[0] is the linear index, dims[0] the elements
+                                    allocated, dims[1] the elements the array declares */
 
 typedef struct JukeExceptionRecord {
     uint32_t flag;        /* 0 none, 1 being written, 2 complete */
@@ -87,6 +92,9 @@ struct JukeCpuState {
                                             the group has reached a barrier */
     void (*exit_item)(JukeCpuState *st); /* never returns: ends this work-item (after an exception) */
     void *runtime;           /* the runtime's own */
+    uint64_t dynamic_lds_bytes; /* bytes of the dynamic segment the launch allocated (shmem) */
+    const uint32_t *cancel;  /* nonzero once the launch's run-time limit passed: every loop back-edge
+                                reads it (relaxed atomic) and raises JUKE_EXC_TIMEOUT */
 };
 
 typedef void (*JukeCpuEntry)(const void *kernarg, JukeCpuState *st);

@@ -27,9 +27,11 @@ typedef struct RtBackend {
     /* Fill f->info (and f->priv) for the kernel `name` of m. */
     int (*function_get)(RtFunction *f, const char *name, char **err);
     void (*function_free)(RtFunction *f);
-    /* stream: the backend's native stream, NULL for the device's own */
+    /* stream: the backend's native stream, NULL for the device's own;
+     * timeout_s > 0: the run-time limit of a synchronous launch */
     int (*launch)(RtFunction *f, void *stream, const RtArg *args, int nargs, const uint32_t grid[3],
-                  const uint32_t group[3], uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err);
+                  const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s,
+                  JukeExceptionRecord *exc, char **err);
     int (*synchronize)(RtDevice *dev, void *stream, JukeExceptionRecord *exc, char **err);
     int (*stream_create)(RtDevice *dev, void **stream, char **err);
     void (*stream_destroy)(RtDevice *dev, void *stream);
@@ -60,6 +62,11 @@ struct RtFunction {
     void *priv;
 };
 
+/* Poll query(stream) (cuStreamQuery, hipStreamQuery) until it answers
+ * something other than not_ready or timeout_s seconds pass; returns its last
+ * answer (not_ready: the limit passed with the stream still busy). */
+int rt_poll_stream(int (*query)(void *), void *stream, int not_ready, double timeout_s);
+
 /* Set *err (if err) to a malloc'd formatted message; returns -1. */
 int rt_fail(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int rt_vfail(char **err, const char *fmt, va_list ap);
@@ -81,11 +88,6 @@ int rt_cuda_native(RtDevice *dev, void **ctx, void **stream);
  * (name, nargs, nall, args with offsets/sizes/aligns, kernarg_size,
  * has_exception_arg, max_group_size from .maxntid). */
 int ptx_entry_info(const char *ptx, size_t size, const char *name, RtFunctionInfo *out, char **err);
-
-/* Check a launch's shape against the device and the kernel (total group
- * size, local memory); shared by the backends. */
-int rt_check_launch(const RtFunction *f, const uint32_t grid[3], const uint32_t group[3], uint32_t shmem_bytes,
-                    char **err);
 
 /* Check a launch's explicit arguments against the kernel: their number
  * (the kernel's parameters less the exception pointer) and argument i's

@@ -5,6 +5,7 @@
  * when the kernel synchronises the group with barriers. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <stdatomic.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -72,10 +74,17 @@ struct CpuDev {
     const void *kernarg;
     uint32_t grid[3], group[3];
     size_t lds_bytes;
+    uint32_t dynamic_lds_bytes;
     uint64_t ngroups;
     _Atomic uint64_t next_group;
     char *job_err;
     JukeExceptionRecord *exc; /* kernels write it with atomics */
+    /* the run-time limit: the watchdog sets `cancel`, which every loop
+     * back-edge of the kernel reads (JukeCpuState.cancel) */
+    uint32_t cancel;
+    pthread_cond_t wd_cv;     /* CLOCK_MONOTONIC; wakes the watchdog when the launch ends */
+    bool wd_done;
+    struct timespec wd_deadline;
 };
 
 typedef struct CpuModule {
@@ -291,6 +300,8 @@ static int cpu_run_group(CpuWorker *w, uint64_t gi, char **err)
         .grid_groups = {cd->grid[0], cd->grid[1], cd->grid[2]},
         .lds = w->lds,
         .runtime = w,
+        .dynamic_lds_bytes = cd->dynamic_lds_bytes,
+        .cancel = &cd->cancel,
     };
     JukeCpuEntry entry = cd->k->entry;
     if (!fibers) {
@@ -377,6 +388,23 @@ static void *cpu_worker_main(void *arg)
     return NULL;
 }
 
+/* Sleep until the launch ends or its deadline passes; then ask the kernel
+ * to stop. */
+static void *cpu_watchdog_main(void *arg)
+{
+    CpuDev *cd = arg;
+    pthread_mutex_lock(&cd->mu);
+    while (!cd->wd_done) {
+        if (pthread_cond_timedwait(&cd->wd_cv, &cd->mu, &cd->wd_deadline) == ETIMEDOUT) {
+            if (!cd->wd_done)
+                __atomic_store_n(&cd->cancel, 1, __ATOMIC_RELAXED);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&cd->mu);
+    return NULL;
+}
+
 /* ---- the device ------------------------------------------------------------ */
 
 static int cpu_count_threads(void)
@@ -422,6 +450,7 @@ static void cpu_close(RtDevice *dev)
     pthread_mutex_destroy(&cd->mu);
     pthread_cond_destroy(&cd->start_cv);
     pthread_cond_destroy(&cd->done_cv);
+    pthread_cond_destroy(&cd->wd_cv);
     free(cd->workers);
     free(cd->exc);
     free(cd);
@@ -576,7 +605,7 @@ static int cpu_function_get(RtFunction *f, const char *name, char **err)
  * Kernel-argument buffer (abi.h): each explicit argument at the next offset
  * aligned to its alignment, then the exception-record pointer aligned to 8. */
 static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs, const uint32_t grid[3], const uint32_t group[3],
-                      uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err)
+                      uint32_t shmem_bytes, bool sync, double timeout_s, JukeExceptionRecord *exc, char **err)
 {
     RtDevice *dev = f->mod->dev;
     CpuDev *cd = dev->priv;
@@ -620,9 +649,32 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
     cd->lds_bytes = (((size_t)k->static_lds_bytes + 15) & ~(size_t)15) + shmem_bytes;
     if (cd->lds_bytes == 0)
         cd->lds_bytes = 16; /* st->lds is never NULL */
+    cd->dynamic_lds_bytes = shmem_bytes;
     cd->ngroups = (uint64_t)grid[0] * grid[1] * grid[2];
     atomic_store(&cd->next_group, 0);
     cd->job_err = NULL;
+    __atomic_store_n(&cd->cancel, 0, __ATOMIC_RELAXED);
+    pthread_t watchdog;
+    bool watched = false;
+    if (timeout_s > 0) {
+        clock_gettime(CLOCK_MONOTONIC, &cd->wd_deadline);
+        double whole = floor(timeout_s);
+        cd->wd_deadline.tv_sec += (time_t)whole;
+        cd->wd_deadline.tv_nsec += (long)((timeout_s - whole) * 1e9);
+        if (cd->wd_deadline.tv_nsec >= 1000000000L) {
+            cd->wd_deadline.tv_sec++;
+            cd->wd_deadline.tv_nsec -= 1000000000L;
+        }
+        cd->wd_done = false;
+        int e = pthread_create(&watchdog, NULL, cpu_watchdog_main, cd);
+        if (e != 0) {
+            pthread_mutex_unlock(&dev->lock);
+            if (buf != (uint8_t *)small)
+                free(buf);
+            return rt_fail(err, "cpu: cannot start the run-time limit's watchdog thread: %s", strerror(e));
+        }
+        watched = true;
+    }
     /* One group needs no help; otherwise wake the pool and take part. */
     int helpers = cd->ngroups > 1 ? cd->nthreads - 1 : 0;
     if (helpers > 0) {
@@ -638,13 +690,21 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
         pthread_cond_wait(&cd->done_cv, &cd->mu);
     char *job_err = cd->job_err;
     cd->job_err = NULL;
+    if (watched) {
+        cd->wd_done = true;
+        pthread_cond_signal(&cd->wd_cv);
+    }
     pthread_mutex_unlock(&cd->mu);
+    if (watched)
+        pthread_join(watchdog, NULL);
     if (buf != (uint8_t *)small)
         free(buf);
     cd->kernarg = NULL;
 
     /* A failed group (job_err) outranks an exception. */
     int rc = rt_exception_take(cd->exc, job_err ? NULL : exc);
+    if (rc == 1 && exc && exc->kind == JUKE_EXC_TIMEOUT)
+        exc->index[0] = (int64_t)(timeout_s * 1e6 + 0.5);
     if (job_err) {
         rc = -1;
         if (err)
@@ -706,6 +766,11 @@ int rt_cpu_open(RtDevice *dev, char **err)
     pthread_mutex_init(&cd->mu, NULL);
     pthread_cond_init(&cd->start_cv, NULL);
     pthread_cond_init(&cd->done_cv, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&cd->wd_cv, &ca);
+    pthread_condattr_destroy(&ca);
     dev->priv = cd;
     dev->be = &cpu_backend;
     for (int i = 0; i < cd->nthreads; i++) {

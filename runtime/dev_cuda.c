@@ -60,6 +60,7 @@ typedef struct CudaApi {
     int (*StreamCreate)(void **, unsigned);
     int (*StreamDestroy)(void *);
     int (*StreamSynchronize)(void *);
+    int (*StreamQuery)(void *);
     int (*GetErrorString)(int, const char **);
 } CudaApi;
 
@@ -134,6 +135,7 @@ static int cuda_load_api(CudaApi *a, char **short_why, char **err)
         {"cuStreamCreate", (void **)&a->StreamCreate},
         {"cuStreamDestroy_v2", (void **)&a->StreamDestroy},
         {"cuStreamSynchronize", (void **)&a->StreamSynchronize},
+        {"cuStreamQuery", (void **)&a->StreamQuery},
         {"cuGetErrorString", (void **)&a->GetErrorString},
     };
     a->lib = rt_driver_load(&cuda_driver, syms, sizeof syms / sizeof syms[0], short_why, err);
@@ -503,11 +505,19 @@ static int cuda_function_get(RtFunction *f, const char *name, char **err)
 
 static void cuda_function_free(RtFunction *f) { free(f->priv); }
 
-static int cuda_sync(RtDevice *dev, void *stream, JukeExceptionRecord *exc, char **err)
+/* Wait for the stream (at most timeout_s seconds when > 0); 1 with *exc
+ * filled if a kernel raised an exception. */
+static int cuda_wait(RtDevice *dev, void *stream, double timeout_s, JukeExceptionRecord *exc, char **err)
 {
     CudaDev *cd = dev->priv;
     cd->api.CtxSetCurrent(cd->ctx);
-    int e = cd->api.StreamSynchronize(stream ? stream : cd->stream);
+    void *s = stream ? stream : cd->stream;
+    enum { CUDA_ERROR_NOT_READY = 600 };
+    int e = timeout_s > 0 ? rt_poll_stream(cd->api.StreamQuery, s, CUDA_ERROR_NOT_READY, timeout_s)
+                          : cd->api.StreamSynchronize(s);
+    if (timeout_s > 0 && e == CUDA_ERROR_NOT_READY)
+        return rt_fail(err, "cuda: run-time limit of %g s exceeded: juke stopped waiting, but the kernel may still be "
+                       "running; the device is busy until it ends (a CUDA kernel cannot be cancelled)", timeout_s);
     if (e != 0)
         return rt_fail(err, "cuda: a kernel failed: %s", cuda_errstr(&cd->api, e));
     pthread_mutex_lock(&dev->lock);
@@ -517,7 +527,8 @@ static int cuda_sync(RtDevice *dev, void *stream, JukeExceptionRecord *exc, char
 }
 
 static int cuda_launch(RtFunction *f, void *stream, const RtArg *args, int nargs, const uint32_t grid[3],
-                       const uint32_t group[3], uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err)
+                       const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s,
+                       JukeExceptionRecord *exc, char **err)
 {
     RtDevice *dev = f->mod->dev;
     CudaDev *cd = dev->priv;
@@ -548,7 +559,12 @@ static int cuda_launch(RtFunction *f, void *stream, const RtArg *args, int nargs
                                  stream ? stream : cd->stream, params, NULL);
     if (e != 0)
         return rt_fail(err, "cuda: launch of %s failed: %s", info->name, cuda_errstr(&cd->api, e));
-    return sync ? cuda_sync(dev, stream, exc, err) : 0;
+    return sync ? cuda_wait(dev, stream, timeout_s, exc, err) : 0;
+}
+
+static int cuda_sync(RtDevice *dev, void *stream, JukeExceptionRecord *exc, char **err)
+{
+    return cuda_wait(dev, stream, 0, exc, err);
 }
 
 static int cuda_stream_create(RtDevice *dev, void **stream, char **err)

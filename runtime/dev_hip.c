@@ -53,6 +53,7 @@ typedef struct HipApi {
     int (*StreamCreate)(void **);
     int (*StreamDestroy)(void *);
     int (*StreamSynchronize)(void *);
+    int (*StreamQuery)(void *);
     const char *(*GetErrorString)(int);
 } HipApi;
 
@@ -118,6 +119,7 @@ static int hip_load_api(HipApi *a, char **short_why, char **err)
         {"hipStreamCreate", (void **)&a->StreamCreate},
         {"hipStreamDestroy", (void **)&a->StreamDestroy},
         {"hipStreamSynchronize", (void **)&a->StreamSynchronize},
+        {"hipStreamQuery", (void **)&a->StreamQuery},
         {"hipGetErrorString", (void **)&a->GetErrorString},
     };
     a->lib = rt_driver_load(&hip_driver, syms, sizeof syms / sizeof syms[0], short_why, err);
@@ -305,19 +307,27 @@ static void hip_function_free(RtFunction *f)
     }
 }
 
-/* Wait for the stream; 1 with *exc filled if a kernel raised an exception
- * (the record is cleared for the next launch). Called with dev->lock held. */
-static int hip_sync_locked(RtDevice *dev, void *stream, JukeExceptionRecord *exc, char **err)
+/* Wait for the stream (at most timeout_s seconds when > 0); 1 with *exc
+ * filled if a kernel raised an exception (the record is cleared for the
+ * next launch). Called with dev->lock held. */
+static int hip_sync_locked(RtDevice *dev, void *stream, double timeout_s, JukeExceptionRecord *exc, char **err)
 {
     HipDev *hd = dev->priv;
-    int e = hd->api.StreamSynchronize(stream ? stream : hd->stream);
+    void *s = stream ? stream : hd->stream;
+    enum { HIP_ERROR_NOT_READY = 600 };
+    int e = timeout_s > 0 ? rt_poll_stream(hd->api.StreamQuery, s, HIP_ERROR_NOT_READY, timeout_s)
+                          : hd->api.StreamSynchronize(s);
+    if (timeout_s > 0 && e == HIP_ERROR_NOT_READY)
+        return rt_fail(err, "hip: run-time limit of %g s exceeded: juke stopped waiting, but the kernel may still be "
+                       "running; the device is busy until it ends or is reset (HIP cannot cancel a kernel)", timeout_s);
     if (e != 0)
         return rt_fail(err, "hip: a kernel failed: %s", hip_errstr(&hd->api, e));
     return rt_exception_take(hd->exc_host, exc);
 }
 
 static int hip_launch(RtFunction *f, void *stream, const RtArg *args, int nargs, const uint32_t grid[3],
-                      const uint32_t group[3], uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err)
+                      const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s,
+                      JukeExceptionRecord *exc, char **err)
 {
     RtDevice *dev = f->mod->dev;
     HipDev *hd = dev->priv;
@@ -339,7 +349,7 @@ static int hip_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
     if (e != 0)
         rc = rt_fail(err, "hip: launch of %s failed: %s", f->info.name, hip_errstr(&hd->api, e));
     else if (sync)
-        rc = hip_sync_locked(dev, stream, exc, err);
+        rc = hip_sync_locked(dev, stream, timeout_s, exc, err);
     pthread_mutex_unlock(&dev->lock);
     return rc;
 }
@@ -349,7 +359,7 @@ static int hip_synchronize(RtDevice *dev, void *stream, JukeExceptionRecord *exc
     HipDev *hd = dev->priv;
     pthread_mutex_lock(&dev->lock);
     hd->api.SetDevice(hd->index);
-    int rc = hip_sync_locked(dev, stream, exc, err);
+    int rc = hip_sync_locked(dev, stream, 0, exc, err);
     pthread_mutex_unlock(&dev->lock);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backend.h"
 
@@ -332,28 +333,79 @@ const RtFunctionInfo *rt_function_info(const RtFunction *f) { return &f->info; }
 
 /* ---- launches ------------------------------------------------------------- */
 
+/* Decimal digits of v into buf (at least 40 bytes). */
+static const char *rt_u128_str(unsigned __int128 v, char *buf)
+{
+    char *p = buf + 39;
+    *p = '\0';
+    do {
+        *--p = (char)('0' + (int)(v % 10));
+        v /= 10;
+    } while (v);
+    return p;
+}
+
 int rt_check_launch(const RtFunction *f, const uint32_t grid[3], const uint32_t group[3], uint32_t shmem_bytes,
                     char **err)
 {
     const RtDevice *dev = f->mod->dev;
-    const char *k = f->info.name;
     if (group[0] == 0 || group[1] == 0 || group[2] == 0)
-        return rt_fail(err, "launch of %s: workgroup size (%u, %u, %u) has a zero dimension", k, group[0], group[1],
-                       group[2]);
+        return rt_fail(err, "groupsize %u×%u×%u has a zero dimension", group[0], group[1], group[2]);
     uint64_t items = (uint64_t)group[0] * group[1] * group[2];
     if (items > dev->max_group_size)
-        return rt_fail(err, "launch of %s: a workgroup of %llu work-items exceeds the device's limit of %u (%s)", k,
-                       (unsigned long long)items, dev->max_group_size, dev->name);
+        return rt_fail(err, "groupsize %u×%u×%u = %llu work-items exceeds the device's limit of %u", group[0],
+                       group[1], group[2], (unsigned long long)items, dev->max_group_size);
     if (f->info.max_group_size && items > f->info.max_group_size)
-        return rt_fail(err, "launch of %s: a workgroup of %llu work-items exceeds the kernel's limit of %u", k,
-                       (unsigned long long)items, f->info.max_group_size);
+        return rt_fail(err, "groupsize %llu exceeds the kernel's limit of %u", (unsigned long long)items,
+                       f->info.max_group_size);
     uint64_t lds = (((uint64_t)f->info.static_lds_bytes + 15) & ~(uint64_t)15) + shmem_bytes;
     if (lds > dev->max_local_bytes)
-        return rt_fail(err, "launch of %s: %llu bytes of local memory (%u static + %u dynamic) exceed the device's limit of %u (%s)",
-                       k, (unsigned long long)lds, f->info.static_lds_bytes, shmem_bytes, dev->max_local_bytes,
-                       dev->name);
-    (void)grid;
+        return rt_fail(err, "%llu bytes of local memory (%u static + %u dynamic) exceed the device's %u bytes per workgroup",
+                       (unsigned long long)lds, f->info.static_lds_bytes, shmem_bytes, dev->max_local_bytes);
+    /* Grid limits, so that no count wraps: CUDA takes gridDim.x < 2^31 and
+     * y, z < 2^16 workgroups; HIP's dispatch packet holds the work-items per
+     * dimension in 32 bits; the CPU hands out 32-bit work-item and group ids. */
+    static const uint32_t cuda_groups[3] = {0x7fffffffu, 65535u, 65535u};
+    const char *who = dev->be->kind == RT_CUDA ? "CUDA" : dev->be->kind == RT_HIP ? "HIP" : "the CPU device";
+    for (int d = 0; d < 3; d++) {
+        if (dev->be->kind == RT_CUDA && grid[d] > cuda_groups[d])
+            return rt_fail(err, "gridsize %u×%u×%u: %u workgroups in %c exceed CUDA's limit of %u", grid[0], grid[1],
+                           grid[2], grid[d], "xyz"[d], cuda_groups[d]);
+        uint64_t dim_items = (uint64_t)grid[d] * group[d];
+        if (dev->be->kind != RT_CUDA && dim_items > UINT32_MAX)
+            return rt_fail(err, "gridsize %u×%u×%u of groupsize %u×%u×%u: %llu work-items in %c exceed %s's limit of "
+                           "2^32-1 (%s)", grid[0], grid[1], grid[2], group[0], group[1], group[2],
+                           (unsigned long long)dim_items, "xyz"[d], who,
+                           dev->be->kind == RT_HIP ? "the dispatch packet's grid size is 32-bit" : "work-item ids are 32-bit");
+    }
+    /* Julia's Int (Int64) numbers the work-items of a launch. */
+    unsigned __int128 total = (unsigned __int128)grid[0] * grid[1] * grid[2] * items;
+    if (total > (unsigned __int128)INT64_MAX) {
+        char buf[40];
+        return rt_fail(err, "gridsize %u×%u×%u of groupsize %u×%u×%u: %s work-items in all exceed the limit of 2^63-1",
+                       grid[0], grid[1], grid[2], group[0], group[1], group[2], rt_u128_str(total, buf));
+    }
     return 0;
+}
+
+int rt_poll_stream(int (*query)(void *), void *stream, int not_ready, double timeout_s)
+{
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* start by spinning briefly (short kernels), then sleep up to 1 ms a turn */
+    long nap_ns = 1000;
+    for (;;) {
+        int e = query(stream);
+        if (e != not_ready)
+            return e;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9 >= timeout_s)
+            return not_ready;
+        struct timespec nap = {0, nap_ns};
+        nanosleep(&nap, NULL);
+        if (nap_ns < 1000000)
+            nap_ns *= 2;
+    }
 }
 
 int rt_exception_take(JukeExceptionRecord *rec, JukeExceptionRecord *exc)
@@ -404,25 +456,33 @@ int rt_stream_synchronize(RtStream *s, JukeExceptionRecord *exc, char **err)
 int rt_launch(RtFunction *f, const RtArg *args, int nargs, const uint32_t grid[3], const uint32_t group[3],
               uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err)
 {
-    return rt_launch_on(f, NULL, args, nargs, grid, group, shmem_bytes, sync, exc, err);
+    return rt_launch_on(f, NULL, args, nargs, grid, group, shmem_bytes, sync, 0, exc, err);
 }
 
 int rt_launch_on(RtFunction *f, RtStream *st, const RtArg *args, int nargs, const uint32_t grid[3],
-                 const uint32_t group[3], uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err)
+                 const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s, JukeExceptionRecord *exc,
+                 char **err)
 {
     if (err)
         *err = NULL;
     if (st && st->dev != f->mod->dev)
         return rt_fail(err, "launch of %s: the stream belongs to another device", f->info.name);
-    if (rt_check_launch(f, grid, group, shmem_bytes, err) != 0)
+    char *why = NULL;
+    if (rt_check_launch(f, grid, group, shmem_bytes, err ? &why : NULL) != 0) {
+        rt_fail(err, "launch of %s: %s", f->info.name, why ? why : "bad launch shape");
+        free(why);
         return -1;
+    }
     if (nargs < 0 || (nargs > 0 && !args))
         return rt_fail(err, "launch of %s: bad argument list", f->info.name);
     /* An empty grid has nothing to run; HIP and CUDA would call it an error. */
     void *native = st ? st->native : NULL;
     if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
         return sync ? f->mod->dev->be->synchronize(f->mod->dev, native, exc, err) : 0;
-    return f->mod->dev->be->launch(f, native, args, nargs, grid, group, shmem_bytes, sync, exc, err);
+    if (!(timeout_s >= 0) || timeout_s > 1e9)
+        return rt_fail(err, "launch of %s: a run-time limit of %g s (0 = none, else positive seconds)", f->info.name,
+                       timeout_s);
+    return f->mod->dev->be->launch(f, native, args, nargs, grid, group, shmem_bytes, sync, timeout_s, exc, err);
 }
 
 int rt_synchronize(RtDevice *dev, JukeExceptionRecord *exc, char **err)

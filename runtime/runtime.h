@@ -74,6 +74,14 @@ typedef struct RtArg {
     uint32_t size, align;
 } RtArg;
 
+/* The one check of a launch's shape, before anything runs: the group (no
+ * zero dimension, the device's and the kernel's limits), local memory
+ * (align16(static) + shmem against the device), and the grid (the device's
+ * per-dimension limits, at most 2^63-1 work-items in all: no count wraps).
+ * -1 with *err, a message without the kernel's name, when it fails. */
+int rt_check_launch(const RtFunction *f, const uint32_t grid[3], const uint32_t group[3], uint32_t shmem_bytes,
+                    char **err);
+
 /* Launch f with its explicit arguments (the exception pointer excluded: the
  * runtime appends its own when the kernel has one). grid counts workgroups.
  * When sync, waits for the kernel and reports a kernel exception as an error
@@ -92,9 +100,14 @@ typedef struct RtStream RtStream;
 int rt_stream_create(RtDevice *dev, RtStream **out, char **err);
 void rt_stream_destroy(RtStream *s);
 int rt_stream_synchronize(RtStream *s, JukeExceptionRecord *exc, char **err);
-/* rt_launch on a stream (NULL: the device's own). */
+/* rt_launch on a stream (NULL: the device's own), with a run-time limit
+ * when timeout_s > 0 (sync launches): the CPU cancels the kernel at a loop
+ * back-edge (return 1, exc->kind JUKE_EXC_TIMEOUT, exc->index[0] the limit
+ * in microseconds); a GPU backend stops waiting (-1: the kernel may still
+ * be running). */
 int rt_launch_on(RtFunction *f, RtStream *s, const RtArg *args, int nargs, const uint32_t grid[3],
-                 const uint32_t group[3], uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err);
+                 const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s, JukeExceptionRecord *exc,
+                 char **err);
 
 /* Pack explicit arguments into a kernarg buffer following the metadata's
  * offsets (used by the hip backend; exposed for tests). Hidden arguments are

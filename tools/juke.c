@@ -24,7 +24,7 @@ enum {
     OPT_COMPILE = 1 << 0, /* --target, -O, --code-object-version, --wavefront-size, --device-libs, --dump-dir */
     OPT_LLVM = 1 << 1,    /* --raw, --module */
     OPT_OUTPUT = 1 << 2,  /* -o OUT */
-    OPT_RUN = 1 << 3,     /* --device, --groupsize, --gridsize, --shmem, --out, -v */
+    OPT_RUN = 1 << 3,     /* --device, --groupsize, --gridsize, --shmem, --timeout, --out, -v */
 };
 
 #define CLI_MAX_OUTS 64
@@ -272,6 +272,16 @@ static int parse_args(Cli *cli, int argc, char **argv)
             if (!(val = opt_value(argc, argv, &i, "--shmem")) || !parse_int(val, 0, INT32_MAX, &v))
                 return cli_usage(sub, "--shmem expects a number of bytes");
             cli->launch.shmem = (uint32_t)v;
+        } else if ((ok & OPT_RUN) && opt_is(a, "--timeout")) {
+            char *end = NULL;
+            double t = 0;
+            if ((val = opt_value(argc, argv, &i, "--timeout")) && *val) {
+                errno = 0;
+                t = strtod(val, &end);
+            }
+            if (!val || !*val || *end || errno || !(t >= 0) || t > 1e9)
+                return cli_usage(sub, "--timeout expects seconds (0 = no limit, fractions allowed)");
+            cli->launch.timeout_s = t;
         } else if ((ok & OPT_RUN) && opt_is(a, "--out")) {
             int r;
             if (!(val = opt_value(argc, argv, &i, "--out")))
@@ -619,7 +629,7 @@ static const Sub subs[] = {
      "PTX text for sm_*, a shared object for cpu.\n\n"
      "  -o OUT                     the file to write\n"},
     {"run",
-     "[--device D] --groupsize X[,Y[,Z]] [--gridsize X[,Y[,Z]]] [--shmem BYTES]\n"
+     "[--device D] --groupsize X[,Y[,Z]] [--gridsize X[,Y[,Z]]] [--shmem BYTES] [--timeout S]\n"
      "                [--out K=PATH.npy]... [-v] FILE FUNCTION ARG...",
      "run a kernel on a device with .npy arrays and literals",
      2, OPT_COMPILE | OPT_RUN, JUKE_DUMP_ASM, run_run,
@@ -632,6 +642,7 @@ static const Sub subs[] = {
      "  --groupsize X[,Y[,Z]]      work-items per workgroup (required)\n"
      "  --gridsize X[,Y[,Z]]       workgroups, as in AMDGPU.jl (default 1)\n"
      "  --shmem BYTES              dynamic local memory per workgroup\n"
+     "  --timeout S                run-time limit in seconds (0 = none): the CPU cancels the kernel\n"
      "  --out K=PATH.npy           after the run, write argument K (1-based, an array) to PATH\n"
      "  -v                         print the device chosen and the time taken, on stderr\n"
      "  -O N, --device-libs DIR, --dump-dir DIR, --code-object-version, --wavefront-size\n"
