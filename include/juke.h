@@ -103,7 +103,9 @@ typedef struct juke_options {
     const char *dump_dir;       /* write every kernel's dumps here (NULL = $JUKE_DUMP_DIR or none) */
     const char *cache_dir;      /* the on-disk kernel cache (NULL = $JUKE_CACHE_DIR or none): compiled
                                    kernels are saved there and reused by later processes, also by a
-                                   juke built without LLVM (-Dcompiler=false), which only runs them */
+                                   juke built without LLVM (-Dcompiler=false), which only runs them.
+                                   It must be this user's and writable by no one else (juke creates
+                                   it 0700); else a warning and no disk cache (juke_set_log_callback) */
 } juke_options;
 JUKE_API void juke_options_default(juke_options *o);
 /* Set the context's default options (copied). */
