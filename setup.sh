@@ -10,7 +10,7 @@ build=${BUILD_DIR:-build}
 packages=(
     build-essential pkg-config meson ninja-build python3
     llvm-19-dev lld-19 liblld-19-dev clang-19 g++
-    libcmocka-dev libmsgpack-dev
+    libcmocka-dev libmsgpack-dev libxxhash-dev
     libamdhip64-dev rocm-device-libs
 )
 

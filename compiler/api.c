@@ -16,6 +16,7 @@
 #include "dumps.h"
 #include "frontend.h"
 #include "juke.h"
+#include "kcache.h"
 #include "runtime.h"
 
 typedef struct ThreadError {
@@ -110,6 +111,7 @@ struct juke_context {
     int next_kernel_id;
     JkAllocator alloc;      /* the host's allocator for the front end's arenas (fn NULL: malloc) */
     unsigned opts_gen;      /* bumped by juke_set_options: launch memos of older options are stale */
+    Kcache *kc;             /* the on-disk kernel cache's state (kcache.h) */
 };
 
 /* ---- small helpers ---- */
@@ -255,6 +257,11 @@ juke_context *juke_context_create(void)
     juke_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return NULL;
+    ctx->kc = kcache_new();
+    if (!ctx->kc) {
+        free(ctx);
+        return NULL;
+    }
     pthread_mutex_init(&ctx->lock, NULL);
     juke_options_default(&ctx->opts);
     const char *dd = getenv("JUKE_DUMP_DIR");
@@ -300,8 +307,15 @@ void juke_context_destroy(juke_context *ctx)
     free(ctx->opt_cachedir);
     free(ctx->env_dumpdir);
     free(ctx->env_cachedir);
+    kcache_free(ctx->kc);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
+}
+
+void juke_set_log_callback(juke_context *ctx, juke_log_fn fn, void *user)
+{
+    if (ctx)
+        kcache_set_log(ctx->kc, fn, user);
 }
 
 juke_status juke_set_options(juke_context *ctx, const juke_options *o)
@@ -609,15 +623,23 @@ static bool parse_target(const char *target, TargetOptions *to, StrBuf *err)
 
 /* A type as the cache key writes it: no spaces, and the aliases spelt out
  * (Vector{T} is Array{T,1}, Matrix{T} Array{T,2}, Int Int64), so one type
- * written two ways finds one kernel. */
+ * written two ways finds one kernel. Nothing is cut: two types that differ
+ * anywhere have different keys. */
 static void canon_type(StrBuf *sb, const char *t)
 {
-    char buf[256];
-    size_t n = 0;
-    for (const char *p = t; *p && n + 1 < sizeof buf; p++)
+    StrBuf tmp = {0};
+    for (const char *p = t; *p; p++)
         if (*p != ' ' && *p != '\t')
-            buf[n++] = *p;
-    buf[n] = 0;
+            sb_putn(&tmp, p, 1);
+    if (tmp.failed) {
+        /* out of memory: a key that fails, never a shorter one */
+        sb->failed = true;
+        sb_free(&tmp);
+        return;
+    }
+    char empty[1] = "";
+    char *buf = tmp.data ? tmp.data : empty;
+    size_t n = tmp.len;
     static const struct { const char *alias; int nd; } arrays[] = {
         {"Vector{", 1}, {"Matrix{", 2}, {"ROCVector{", 1}, {"ROCMatrix{", 2}};
     for (int i = 0; i < 4; i++) {
@@ -627,24 +649,24 @@ static void canon_type(StrBuf *sb, const char *t)
             sb_puts(sb, "Array{");
             canon_type(sb, buf + l);
             sb_printf(sb, ",%d}", arrays[i].nd);
+            sb_free(&tmp);
             return;
         }
     }
-    if (strncmp(buf, "ROCArray{", 9) == 0) {
+    if (strncmp(buf, "ROCArray{", 9) == 0)
         sb_printf(sb, "Array{%s", buf + 9);
-        return;
-    }
-    if (strncmp(buf, "Array{Int,", 10) == 0 || strncmp(buf, "Array{UInt,", 11) == 0) {
+    else if (strncmp(buf, "Array{Int,", 10) == 0 || strncmp(buf, "Array{UInt,", 11) == 0)
         sb_printf(sb, "Array{%sInt64,%s", buf[6] == 'U' ? "U" : "", strchr(buf, ',') + 1);
-        return;
-    }
-    sb_puts(sb, strcmp(buf, "Int") == 0 ? "Int64" : strcmp(buf, "UInt") == 0 ? "UInt64" : buf);
+    else
+        sb_puts(sb, strcmp(buf, "Int") == 0 ? "Int64" : strcmp(buf, "UInt") == 0 ? "UInt64" : buf);
+    sb_free(&tmp);
 }
 
 static char *cache_key(const char *function, const char *const *argtypes, int nargs, const juke_options *o)
 {
     StrBuf sb = {0};
-    sb_printf(&sb, "%s(", function);
+    /* the count too: one type "A,B" and the two types A and B spell alike */
+    sb_printf(&sb, "%s/%d(", function, nargs);
     for (int i = 0; i < nargs; i++) {
         if (i)
             sb_puts(&sb, ",");
@@ -652,6 +674,10 @@ static char *cache_key(const char *function, const char *const *argtypes, int na
     }
     sb_printf(&sb, ")|%s|O%d|cov%d|w%d|%s", o->target ? o->target : "gfx90a", o->opt_level, o->code_object_version,
               o->wavefront_size, o->device_libs ? o->device_libs : "");
+    if (sb.failed) {
+        sb_free(&sb);
+        return NULL;
+    }
     return sb_take(&sb);
 }
 
@@ -686,112 +712,6 @@ static bool run_pipeline(FeCompilation *c, const char *function, const Type **ty
     if (ms_frontend)
         *ms_frontend = now_ms() - t0;
     return cg_compile(d, c->types, c->specs, c->nspecs, to, co);
-}
-
-/* ---- the on-disk kernel cache ----
- * One file per kernel, named by the function and a hash of the cache key,
- * the module's source text and juke's version:
- *   JUKE-KERNEL-CACHE 1
- *   key: vadd!(Vector{Float32},...)|gfx90a|O3|...
- *   symbol / kind / proc / static_lds / barrier / dynamic_lds / max_group lines
- *   sections: LOWERED TYPED RESOURCES CODE   (byte counts)
- *   the four sections' bytes
- * A file whose key line differs (a hash collision) or that is malformed is
- * ignored and rewritten. */
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *c = p;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ c[i]) * 1099511628211ULL;
-    return h;
-}
-
-static char *cache_path(juke_module *m, const char *dir, const char *function, const char *key)
-{
-    uint64_t h = 14695981039346656037ULL;
-    h = fnv1a(h, key, strlen(key) + 1);
-    h = fnv1a(h, m->fe->file.text, m->fe->file.len);
-    h = fnv1a(h, JUKE_VERSION_STRING, sizeof JUKE_VERSION_STRING);
-    StrBuf sb = {0};
-    sb_printf(&sb, "%s/", dir);
-    for (const char *c = function; *c; c++)
-        sb_printf(&sb, (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_'
-                           ? "%c" : "_%02X", (unsigned char)*c);
-    sb_printf(&sb, "-%016" PRIx64 ".jkc", h);
-    return sb_take(&sb);
-}
-
-static bool cache_load(juke_kernel *k, const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    StrBuf sb = {0};
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sb_putn(&sb, buf, n);
-    fclose(f);
-    bool ok = false;
-    char *p = sb.data, *end = sb.data + sb.len;
-    char key[4096], sym[256], proc[64];
-    int kind, barrier, dyn, maxg;
-    unsigned lds;
-    size_t nl, nt, nr, nc;
-    int used = 0;
-    if (!p || sscanf(p, "JUKE-KERNEL-CACHE 1\nkey: %4095[^\n]\nsymbol: %255s\nkind: %d\nproc: %63s\nstatic_lds: %u\n"
-                        "barrier: %d\ndynamic_lds: %d\nmax_group: %d\nsections: %zu %zu %zu %zu\n%n",
-                     key, sym, &kind, proc, &lds, &barrier, &dyn, &maxg, &nl, &nt, &nr, &nc, &used) != 12 || !used)
-        goto out;
-    p += used;
-    if (strcmp(key, k->key) != 0 || nl > (size_t)(end - p) || nt > (size_t)(end - p) - nl ||
-        nr > (size_t)(end - p) - nl - nt || nc != (size_t)(end - p) - nl - nt - nr || nc == 0)
-        goto out;
-    k->lowered = strndup(p, nl);
-    k->typed = strndup(p + nl, nt);
-    k->resources = strndup(p + nl + nt, nr);
-    k->co.data = malloc(nc + 1);
-    k->co.kernel_symbol = strdup(sym);
-    k->co.proc = strdup(proc);
-    if (!k->lowered || !k->typed || !k->resources || !k->co.data || !k->co.kernel_symbol || !k->co.proc)
-        goto out;
-    memcpy(k->co.data, p + nl + nt + nr, nc);
-    k->co.data[nc] = 0; /* PTX is text */
-    k->co.size = kind == TARGET_NVPTX ? nc - 1 : nc;
-    k->co.kind = (TargetKind)kind;
-    k->co.static_lds_bytes = lds;
-    k->co.uses_barrier = barrier != 0;
-    k->co.uses_dynamic_lds = dyn != 0;
-    k->co.max_flat_workgroup_size = maxg;
-    ok = true;
-out:
-    sb_free(&sb);
-    return ok;
-}
-
-static void cache_save(juke_kernel *k, const char *dir, const char *path)
-{
-    char *err = NULL;
-    if (dumps_mkdirs(dir, &err) != 0) {
-        free(err);
-        return;
-    }
-    StrBuf sb = {0};
-    const char *l = k->lowered ? k->lowered : "", *t = k->typed ? k->typed : "", *r = k->resources ? k->resources : "";
-    size_t code = k->co.kind == TARGET_NVPTX ? k->co.size + 1 : k->co.size; /* PTX keeps its NUL */
-    sb_printf(&sb, "JUKE-KERNEL-CACHE 1\nkey: %s\nsymbol: %s\nkind: %d\nproc: %s\nstatic_lds: %u\nbarrier: %d\n"
-                   "dynamic_lds: %d\nmax_group: %d\nsections: %zu %zu %zu %zu\n",
-              k->key, k->co.kernel_symbol, (int)k->co.kind, k->co.proc && *k->co.proc ? k->co.proc : "-",
-              k->co.static_lds_bytes, k->co.uses_barrier, k->co.uses_dynamic_lds, k->co.max_flat_workgroup_size,
-              strlen(l), strlen(t), strlen(r), code);
-    sb_puts(&sb, l);
-    sb_puts(&sb, t);
-    sb_puts(&sb, r);
-    sb_putn(&sb, (const char *)k->co.data, code);
-    if (!sb.failed)
-        dumps_write_file_atomic(path, sb.data, sb.len, &err); /* a cache that cannot be written is no error */
-    free(err);
-    sb_free(&sb);
 }
 
 /* source function + argument types + options → a compiled kernel (cached). */
@@ -871,10 +791,11 @@ static juke_status compile_kernel(juke_module *m, const char *function, const ch
         return fail(ctx, JUKE_ERR_NOMEM, "out of memory");
     }
     const char *cdir = o->cache_dir ? o->cache_dir : ctx->env_cachedir;
-    char *cpath = cdir ? cache_path(m, cdir, function, key) : NULL;
-    if (cpath && cache_load(k, cpath)) {
+    KcacheSlot slot;
+    kcache_open(ctx->kc, &slot, cdir, function, key, m->fe->file.text, m->fe->file.len, &k->to);
+    if (kcache_load(ctx->kc, &slot, &k->lowered, &k->typed, &k->resources, &k->co)) {
         fe_compilation_free(c);
-        free(cpath);
+        kcache_close(ctx->kc, &slot);
         goto loaded;
     }
     bool built = run_pipeline(c, function, types, nargs, &k->to, &d, &k->lowered, &k->typed, &k->co, &k->ms_frontend);
@@ -883,7 +804,7 @@ static juke_status compile_kernel(juke_module *m, const char *function, const ch
         st = fail_diags(ctx, &d);
         diag_reset(&d);
         kernel_free(k);
-        free(cpath);
+        kcache_close(ctx->kc, &slot);
         return st;
     }
     diag_reset(&d);
@@ -894,10 +815,8 @@ static juke_status compile_kernel(juke_module *m, const char *function, const ch
                   k->ms_frontend, k->co.ms_codegen, k->co.ms_optimize, k->co.ms_emit);
         k->resources = sb_take(&sb);
     }
-    if (cpath) {
-        cache_save(k, cdir, cpath);
-        free(cpath);
-    }
+    kcache_save(ctx->kc, &slot, k->lowered, k->typed, k->resources, &k->co);
+    kcache_close(ctx->kc, &slot);
 loaded:
     pthread_mutex_lock(&ctx->lock);
     /* another thread may have compiled the same kernel meanwhile: keep the first */

@@ -52,6 +52,13 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs,
                 const TargetOptions *opts, CodeObject *out);
 void code_object_free(CodeObject *co);
 
+/* What besides juke and the request decides the code a compile for `to`
+ * makes, for the disk cache's key: LLVM's version and, for the CPU, the host
+ * CPU's name and features as LLVM sees them, appended to ident; the
+ * device-library files such a compile may link, one path a line, appended to
+ * files. false in a build without a compiler (codegen_stub.c). */
+bool cg_build_identity(const TargetOptions *to, StrBuf *ident, StrBuf *files);
+
 /* Known processor names for a target kind, comma separated ("gfx906, gfx908, ..."). */
 const char *target_known_procs(TargetKind kind);
 /* Is proc a known processor of the kind? */

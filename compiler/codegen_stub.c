@@ -31,3 +31,13 @@ bool target_proc_known(TargetKind kind, const char *proc)
     (void)kind;
     return proc && *proc;
 }
+
+/* No compiler, no build identity: the cache accepts what a compiler built
+ * for this machine (see kcache.h). */
+bool cg_build_identity(const TargetOptions *to, StrBuf *ident, StrBuf *files)
+{
+    (void)to;
+    (void)ident;
+    (void)files;
+    return false;
+}

@@ -2,6 +2,7 @@
  * initialisation, optimisation, verification, printing, emission into
  * memory, bitcode-library linking, and running ld.lld as a child process
  * without leaving files behind. Also the processor lists of the targets. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -838,4 +839,46 @@ LLVMTypeRef llvm_math_type(TargetCtx *tc, const char *name, LLVMTypeRef ty) {
     if (strcmp(name, "powi") == 0) p[1] = LLVMInt32TypeInContext(tc->llctx);
     int n = strcmp(name, "powi") == 0 ? 2 : llvm_math_arity(name);
     return LLVMFunctionType(ty, p, (unsigned)n, 0);
+}
+
+/* ---- the build identity, for the disk cache ---- */
+
+/* Every file of a device-library directory that a compile may link (ocml,
+ * ockl and the oclc control libraries), one path a line. */
+static void devlib_dir_files(const char *dir, StrBuf *files) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *n = e->d_name;
+        size_t l = strlen(n);
+        if (l > 3 && strcmp(n + l - 3, ".bc") == 0 &&
+            (strcmp(n, "ocml.bc") == 0 || strcmp(n, "ockl.bc") == 0 || strncmp(n, "oclc_", 5) == 0))
+            sb_printf(files, "%s/%s\n", dir, n);
+    }
+    closedir(d);
+}
+
+bool cg_build_identity(const TargetOptions *to, StrBuf *ident, StrBuf *files) {
+    unsigned major, minor, patch;
+    LLVMGetVersion(&major, &minor, &patch);
+    sb_printf(ident, "llvm %u.%u.%u", major, minor, patch);
+    TargetCtx tc = {.opts = to};
+    char path[1024];
+    const char *found = NULL;
+    StrBuf looked = {0};
+    if (to->kind == TARGET_CPU) {
+        sb_puts(ident, "|host ");
+        cpu_host_identity(ident);
+    } else if (to->kind == TARGET_AMDGPU) {
+        if (target_find_devlib(&tc, "JUKE_DEVICE_LIBS", JUKE_DEVICE_LIBS_DEFAULT, "/opt/rocm/amdgcn/bitcode", "ocml.bc",
+                               false, path, sizeof path, &found, &looked))
+            devlib_dir_files(found, files);
+    } else if (target_find_devlib(&tc, "JUKE_LIBDEVICE", JUKE_LIBDEVICE_DEFAULT,
+                                  "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc", "libdevice.10.bc", true,
+                                  path, sizeof path, NULL, &looked)) {
+        sb_printf(files, "%s\n", path);
+    }
+    sb_free(&looked);
+    return true;
 }

@@ -125,6 +125,10 @@ bool target_file_exists(const char *path);
 bool target_find_devlib(const TargetCtx *tc, const char *env_name, const char *dflt, const char *fallback,
                         const char *file, bool file_ok, char *path, size_t n, const char **found, StrBuf *looked);
 
+/* The host CPU as LLVM sees it, for the disk cache's key: "NAME FEATURES"
+ * appended to sb (target_cpu.c). */
+void cpu_host_identity(StrBuf *sb);
+
 /* Register LLVM's AMDGPU, NVPTX and X86 targets (once per process; thread-safe). */
 void llvm_init_targets(void);
 /* Create tc->tm and set tc->mod's triple and data layout. */

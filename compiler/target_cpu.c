@@ -444,3 +444,10 @@ const TargetOps target_cpu_ops = {
     .link_libraries = cpu_link_libraries,
     .emit = cpu_emit,
 };
+
+void cpu_host_identity(StrBuf *sb) {
+    char *c = LLVMGetHostCPUName(), *f = LLVMGetHostCPUFeatures();
+    sb_printf(sb, "%s %s", c ? c : "", f ? f : "");
+    LLVMDisposeMessage(c);
+    LLVMDisposeMessage(f);
+}

@@ -103,11 +103,26 @@ typedef struct juke_options {
     const char *dump_dir;       /* write every kernel's dumps here (NULL = $JUKE_DUMP_DIR or none) */
     const char *cache_dir;      /* the on-disk kernel cache (NULL = $JUKE_CACHE_DIR or none): compiled
                                    kernels are saved there and reused by later processes, also by a
-                                   juke built without LLVM (-Dcompiler=false), which only runs them */
+                                   juke built without LLVM (-Dcompiler=false), which only runs them.
+                                   It must be this user's and writable by no one else (juke creates
+                                   it 0700); else a warning and no disk cache (juke_set_log_callback) */
 } juke_options;
 JUKE_API void juke_options_default(juke_options *o);
 /* Set the context's default options (copied). */
 JUKE_API juke_status juke_set_options(juke_context *ctx, const juke_options *o);
+
+/* Notes and warnings: things a user may want to know that are no error.
+ * JUKE_LOG_WARNING: juke did something other than asked (e.g. it refused a
+ * kernel cache directory that others could write, and compiled without it);
+ * JUKE_LOG_NOTE: juke repaired something on its own (e.g. it removed a cache
+ * entry that failed its checks and rebuilt the kernel). */
+typedef enum juke_log_level { JUKE_LOG_NOTE = 1, JUKE_LOG_WARNING } juke_log_level;
+typedef void (*juke_log_fn)(void *user, juke_log_level level, const char *msg);
+/* Send ctx's notes and warnings to fn(user, level, msg) (NULL fn: drop them,
+ * the default). fn is called from the thread making the call that reports,
+ * never by two threads at once; msg has no trailing newline and lives for
+ * the call only. */
+JUKE_API void juke_set_log_callback(juke_context *ctx, juke_log_fn fn, void *user);
 
 /* ---- modules ------------------------------------------------------------- */
 

@@ -756,6 +756,65 @@ static juke_status sc_null_handles(juke_context *ctx, const char **msg)
     return juke_module_load_string(ctx, NULL, NULL, &m);
 }
 
+/* A cache entry that fails its checksum: the note of its rebuild (the
+ * scratch directory written DIR, the key's hash HASH, which differ by run
+ * and by machine). */
+static void note_to(void *user, juke_log_level level, const char *msg)
+{
+    if (level == JUKE_LOG_NOTE)
+        snprintf(user, 1024, "%s", msg);
+}
+
+static juke_status sc_cache_rebuilt(juke_context *ctx, const char **msg)
+{
+    static char note[1024], out[1100];
+    char dir[] = "/tmp/juke-errors-cache-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *src = "function f(a)\n    a[1] = 1f0\n    return\nend\n";
+    const char *types[] = {"Vector{Float32}"};
+    juke_options o;
+    juke_options_default(&o);
+    o.target = "cpu";
+    o.cache_dir = dir;
+    juke_kernel *k;
+    juke_module *m;
+    juke_context *first = juke_context_create();
+    assert_int_equal(juke_set_options(first, &o), JUKE_OK);
+    assert_int_equal(juke_module_load_string(first, "kernel.jl", src, &m), JUKE_OK);
+    assert_int_equal(juke_compile(m, "f", types, 1, NULL, &k), JUKE_OK);
+    juke_context_destroy(first);
+    char path[1200] = "", cmd[1300];
+    snprintf(cmd, sizeof cmd, "ls %s/*.jkc", dir);
+    FILE *ls = popen(cmd, "r");
+    assert_non_null(ls);
+    assert_non_null(fgets(path, sizeof path, ls));
+    pclose(ls);
+    path[strcspn(path, "\n")] = 0;
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    fseek(f, -10, SEEK_END);
+    int c = fgetc(f);
+    fseek(f, -10, SEEK_END);
+    fputc(c ^ 0x40, f);
+    fclose(f);
+    note[0] = 0;
+    juke_set_log_callback(ctx, note_to, note);
+    assert_int_equal(juke_set_options(ctx, &o), JUKE_OK);
+    assert_int_equal(juke_module_load_string(ctx, "kernel.jl", src, &m), JUKE_OK);
+    juke_status st = juke_compile(m, "f", types, 1, NULL, &k);
+    const char *d = strstr(note, dir), *h = strrchr(note, '-');
+    if (d && h && strlen(h) > 21)
+        snprintf(out, sizeof out, "%.*sDIR%.*s-HASH%s", (int)(d - note), note, (int)(h - d - strlen(dir)),
+                 d + strlen(dir), h + 17);
+    else
+        snprintf(out, sizeof out, "%s", note);
+    *msg = out;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        print_message("could not remove %s\n", dir);
+    return st;
+}
+
 static const ScenarioDef scenario_table[] = {
     {"load-null-context", sc_load_null_ctx},
     {"load-null-source", sc_load_null_source},
@@ -785,6 +844,7 @@ static const ScenarioDef scenario_table[] = {
     {"write-dumps-unwritable", sc_write_dumps_unwritable},
     {"synchronize-null-device", sc_sync_null_device},
     {"null-handles", sc_null_handles},
+    {"cache-rebuilt", sc_cache_rebuilt},
 };
 
 static const ScenarioDef *find_scenario(const char *name)

@@ -307,6 +307,18 @@ typedef struct Session {
     juke_module *mod;
 } Session;
 
+/* The library's notes and warnings: a warning (juke did other than asked,
+ * e.g. compiled without a refused cache directory) always, a note (juke
+ * repaired something, e.g. rebuilt a bad cache entry) under -v. */
+static void cli_log(void *user, juke_log_level level, const char *msg)
+{
+    const Cli *cli = user;
+    if (level == JUKE_LOG_WARNING)
+        fprintf(stderr, "juke: warning: %s\n", msg);
+    else if (cli->verbose)
+        fprintf(stderr, "juke: note: %s\n", msg);
+}
+
 static int session_open(Cli *cli, Session *s)
 {
     const char *file = cli->pos[0];
@@ -315,6 +327,7 @@ static int session_open(Cli *cli, Session *s)
     s->ctx = juke_context_create();
     if (!s->ctx)
         return cli_error("out of memory");
+    juke_set_log_callback(s->ctx, cli_log, cli);
     /* Checked here so a typo gets the same message whatever the library's state. */
     FILE *f = fopen(file, "r");
     if (!f)
