@@ -245,7 +245,7 @@ juke_context *juke_context_create_with_allocator(juke_alloc_fn alloc, void *ud)
 void juke_options_default(juke_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->target = "gfx90a";
+    o->target = target_default_spec;
     o->opt_level = 3;
     o->code_object_version = 5;
 }
@@ -320,7 +320,7 @@ juke_status juke_set_options(juke_context *ctx, const juke_options *o)
     free(ctx->opt_dumpdir);
     free(ctx->opt_cachedir);
     ctx->opts = *o;
-    ctx->opt_target = xstrdup(o->target ? o->target : "gfx90a");
+    ctx->opt_target = xstrdup(o->target ? o->target : target_default_spec);
     ctx->opt_devlibs = xstrdup(o->device_libs);
     ctx->opt_dumpdir = xstrdup(o->dump_dir);
     ctx->opt_cachedir = xstrdup(o->cache_dir);
@@ -581,29 +581,13 @@ void code_object_free(CodeObject *co)
 
 
 
+/* The target spec's kind and processor, from the registry (targets.c). */
 static bool parse_target(const char *target, TargetOptions *to, StrBuf *err)
 {
-    if (!target || !*target)
-        target = "gfx90a";
-    if (strcmp(target, "cpu") == 0 || strncmp(target, "cpu:", 4) == 0) {
-        to->kind = TARGET_CPU;
-        to->proc = target[3] == ':' ? target + 4 : NULL;
-    } else if (strncmp(target, "sm_", 3) == 0 || strcmp(target, "nvptx") == 0) {
-        to->kind = TARGET_NVPTX;
-        to->proc = strcmp(target, "nvptx") == 0 ? NULL : target;
-    } else if (strncmp(target, "gfx", 3) == 0 || strcmp(target, "amdgpu") == 0) {
-        to->kind = TARGET_AMDGPU;
-        to->proc = strcmp(target, "amdgpu") == 0 ? NULL : target;
-    } else {
-        sb_printf(err, "unknown target \"%s\"; known targets: %s, %s, cpu", target, target_known_procs(TARGET_AMDGPU),
-                  target_known_procs(TARGET_NVPTX));
+    const TargetInfo *t;
+    if (!target_parse(target, &t, &to->proc, err))
         return false;
-    }
-    if (to->proc && to->kind != TARGET_CPU && !target_proc_known(to->kind, to->proc)) {
-        sb_printf(err, "unknown %s target \"%s\"; known targets: %s", to->kind == TARGET_AMDGPU ? "AMDGPU" : "NVPTX",
-                  target, target_known_procs(to->kind));
-        return false;
-    }
+    to->kind = t->kind;
     return true;
 }
 
@@ -650,12 +634,12 @@ static char *cache_key(const char *function, const char *const *argtypes, int na
             sb_puts(&sb, ",");
         canon_type(&sb, argtypes[i]);
     }
-    sb_printf(&sb, ")|%s|O%d|cov%d|w%d|%s", o->target ? o->target : "gfx90a", o->opt_level, o->code_object_version,
+    sb_printf(&sb, ")|%s|O%d|cov%d|w%d|%s", o->target ? o->target : target_default_spec, o->opt_level, o->code_object_version,
               o->wavefront_size, o->device_libs ? o->device_libs : "");
     return sb_take(&sb);
 }
 
-static const char *code_object_ext(TargetKind k) { return k == TARGET_AMDGPU ? "hsaco" : k == TARGET_NVPTX ? "ptx" : "so"; }
+static const char *code_object_ext(TargetKind k) { return target_by_kind(k)->ext; }
 
 static juke_status write_dumps_if_asked(juke_kernel *k, const juke_options *o)
 {
@@ -745,7 +729,7 @@ static bool cache_load(juke_kernel *k, const char *path)
         goto out;
     p += used;
     if (strcmp(key, k->key) != 0 || nl > (size_t)(end - p) || nt > (size_t)(end - p) - nl ||
-        nr > (size_t)(end - p) - nl - nt || nc != (size_t)(end - p) - nl - nt - nr || nc == 0)
+        nr > (size_t)(end - p) - nl - nt || nc != (size_t)(end - p) - nl - nt - nr || nc == 0 || !target_by_kind((TargetKind)kind))
         goto out;
     k->lowered = strndup(p, nl);
     k->typed = strndup(p + nl, nt);
@@ -757,7 +741,7 @@ static bool cache_load(juke_kernel *k, const char *path)
         goto out;
     memcpy(k->co.data, p + nl + nt + nr, nc);
     k->co.data[nc] = 0; /* PTX is text */
-    k->co.size = kind == TARGET_NVPTX ? nc - 1 : nc;
+    k->co.size = target_by_kind((TargetKind)kind)->text_object ? nc - 1 : nc;
     k->co.kind = (TargetKind)kind;
     k->co.static_lds_bytes = lds;
     k->co.uses_barrier = barrier != 0;
@@ -778,7 +762,7 @@ static void cache_save(juke_kernel *k, const char *dir, const char *path)
     }
     StrBuf sb = {0};
     const char *l = k->lowered ? k->lowered : "", *t = k->typed ? k->typed : "", *r = k->resources ? k->resources : "";
-    size_t code = k->co.kind == TARGET_NVPTX ? k->co.size + 1 : k->co.size; /* PTX keeps its NUL */
+    size_t code = target_by_kind(k->co.kind)->text_object ? k->co.size + 1 : k->co.size; /* text keeps its NUL */
     sb_printf(&sb, "JUKE-KERNEL-CACHE 1\nkey: %s\nsymbol: %s\nkind: %d\nproc: %s\nstatic_lds: %u\nbarrier: %d\n"
                    "dynamic_lds: %d\nmax_group: %d\nsections: %zu %zu %zu %zu\n",
               k->key, k->co.kernel_symbol, (int)k->co.kind, k->co.proc && *k->co.proc ? k->co.proc : "-",
@@ -978,7 +962,7 @@ juke_status juke_compile(juke_module *m, const char *function, const char *const
     if (opts) {
         o = *opts;
         if (!o.target)
-            o.target = "gfx90a";
+            o.target = target_default_spec;
     } else {
         pthread_mutex_lock(&m->ctx->lock);
         o = m->ctx->opts;

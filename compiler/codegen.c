@@ -543,6 +543,17 @@ static LLVMValueRef emit_local_array(CG *g, IrInst *in)
 /* ---- atomics ----
  * LLVM-C 19 cannot set an atomic's sync scope, so each atomic is a tiny
  * always-inline helper parsed from IR text with syncscope("agent") on GPUs. */
+/* The syncscope clause of a device-wide atomic on this target ("" for LLVM's
+ * default, the system scope), from the target's row in targets.c. */
+static void atomic_scope(CG *g, char *buf, size_t n)
+{
+    const char *scope = target_by_kind(g->tc->opts->kind)->atomic_scope;
+    if (scope && *scope)
+        snprintf(buf, n, "syncscope(\"%s\")", scope);
+    else
+        buf[0] = 0;
+}
+
 static LLVMValueRef atomic_helper(CG *g, const char *name, const char *text)
 {
     LLVMValueRef fn = LLVMGetNamedFunction(g->mod, name);
@@ -584,12 +595,13 @@ static LLVMValueRef atomic_rmw(CG *g, BuiltinId id, const Type *elem, unsigned a
     char *tyname = LLVMPrintTypeToString(mem_t(g, elem));
     char name[128], text[1024];
     snprintf(name, sizeof name, "__juke_atomic_%s_%s_as%u", op, tyname, as);
-    bool gpu = g->ops->needs_state_param == false;
+    char scope[64];
+    atomic_scope(g, scope, sizeof scope);
     snprintf(text, sizeof text,
              "define hidden %s @%s(ptr addrspace(%u) %%p, %s %%v) alwaysinline {\n"
              "  %%o = atomicrmw %s ptr addrspace(%u) %%p, %s %%v %s monotonic, align %u\n"
              "  ret %s %%o\n}\n",
-             tyname, name, as, tyname, op, as, tyname, gpu ? "syncscope(\"agent\")" : "", elem_align(elem), tyname);
+             tyname, name, as, tyname, op, as, tyname, scope, elem_align(elem), tyname);
     LLVMDisposeMessage(tyname);
     LLVMValueRef fn = atomic_helper(g, name, text);
     if (!fn)
@@ -608,13 +620,14 @@ static LLVMValueRef atomic_cas(CG *g, const Type *elem, unsigned as, LLVMValueRe
     char name[128], text[1024];
     unsigned bits = LLVMGetIntTypeWidth(ity);
     snprintf(name, sizeof name, "__juke_atomic_cas_i%u_as%u", bits, as);
-    bool gpu = g->ops->needs_state_param == false;
+    char scope[64];
+    atomic_scope(g, scope, sizeof scope);
     snprintf(text, sizeof text,
              "define hidden i%u @%s(ptr addrspace(%u) %%p, i%u %%c, i%u %%n) alwaysinline {\n"
              "  %%r = cmpxchg ptr addrspace(%u) %%p, i%u %%c, i%u %%n %s monotonic monotonic, align %u\n"
              "  %%o = extractvalue { i%u, i1 } %%r, 0\n"
              "  ret i%u %%o\n}\n",
-             bits, name, as, bits, bits, as, bits, bits, gpu ? "syncscope(\"agent\")" : "", elem_align(elem), bits, bits);
+             bits, name, as, bits, bits, as, bits, bits, scope, elem_align(elem), bits, bits);
     LLVMValueRef fn = atomic_helper(g, name, text);
     if (!fn)
         return LLVMGetUndef(prim_t(g, elem));
@@ -2052,21 +2065,12 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static const TargetOps *ops_for(TargetKind k)
-{
-    switch (k) {
-    case TARGET_AMDGPU: return &target_amdgpu_ops;
-    case TARGET_CPU: return &target_cpu_ops;
-    case TARGET_NVPTX: return &target_nvptx_ops;
-    default: return NULL;
-    }
-}
-
 bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const TargetOptions *opts, CodeObject *out)
 {
     memset(out, 0, sizeof *out);
     out->kind = opts->kind;
-    const TargetOps *ops = ops_for(opts->kind);
+    const TargetInfo *info = target_by_kind(opts->kind);
+    const TargetOps *ops = info ? info->ops : NULL;
     if (!ops) {
         diag_plain(d, DIAG_USER, "unknown target kind");
         return false;

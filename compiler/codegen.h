@@ -4,8 +4,7 @@
 #define JUKE_CODEGEN_H
 
 #include "ir.h"
-
-typedef enum TargetKind { TARGET_AMDGPU = 1, TARGET_CPU, TARGET_NVPTX } TargetKind;
+#include "targets.h"
 
 typedef struct TargetOptions {
     TargetKind kind;
@@ -51,10 +50,5 @@ typedef struct CodeObject {
 bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs,
                 const TargetOptions *opts, CodeObject *out);
 void code_object_free(CodeObject *co);
-
-/* Known processor names for a target kind, comma separated ("gfx906, gfx908, ..."). */
-const char *target_known_procs(TargetKind kind);
-/* Is proc a known processor of the kind? */
-bool target_proc_known(TargetKind kind, const char *proc);
 
 #endif

@@ -19,15 +19,3 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
                specs[0]->method->name);
     return false;
 }
-
-const char *target_known_procs(TargetKind kind)
-{
-    (void)kind;
-    return "(any: this build has no compiler and only runs cached code objects)";
-}
-
-bool target_proc_known(TargetKind kind, const char *proc)
-{
-    (void)kind;
-    return proc && *proc;
-}

@@ -1,7 +1,7 @@
 /* llvm_pipeline.c: the LLVM steps every target shares: target
  * initialisation, optimisation, verification, printing, emission into
  * memory, bitcode-library linking, and running ld.lld as a child process
- * without leaving files behind. Also the processor lists of the targets. */
+ * without leaving files behind. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -26,63 +26,10 @@
 
 extern char **environ;
 
-/* ---- processors ----------------------------------------------------------
- * One comma-separated literal per target: it is both the list printed in
- * "unknown target" errors and what target_proc_known searches. The targets
- * keep their per-processor details in their own files. */
-static const char amdgpu_known[] =
-    "gfx906, gfx908, gfx90a, gfx940, gfx941, gfx942, gfx1030, gfx1100, gfx1101, gfx1102, gfx1200, gfx1201";
-static const char nvptx_known[] =
-    "sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a";
-static const char cpu_known[] =
-    "native, x86-64, x86-64-v2, x86-64-v3, x86-64-v4, haswell, broadwell, skylake, skylake-avx512, "
-    "cascadelake, icelake-server, sapphirerapids, znver1, znver2, znver3, znver4";
-
-const char *target_known_procs(TargetKind kind) {
-    switch (kind) {
-    case TARGET_AMDGPU: return amdgpu_known;
-    case TARGET_NVPTX: return nvptx_known;
-    case TARGET_CPU: return cpu_known;
-    }
-    return "";
-}
-
-bool target_proc_known(TargetKind kind, const char *proc) {
-    if (!proc || !*proc) return false;
-    size_t n = strlen(proc);
-    const char *p = target_known_procs(kind);
-    while (*p) {
-        size_t len = strcspn(p, ",");
-        if (len == n && memcmp(p, proc, n) == 0) return true;
-        p += len;
-        while (*p == ',' || *p == ' ') p++;
-    }
-    if (kind == TARGET_CPU) {
-        /* the host's own CPU is always known, whatever LLVM calls it */
-        char *host = LLVMGetHostCPUName();
-        bool same = host && strcmp(host, proc) == 0;
-        LLVMDisposeMessage(host);
-        return same;
-    }
-    return false;
-}
-
 /* ---- target initialisation -------------------------------------------- */
 static void init_targets_once(void) {
-    LLVMInitializeAMDGPUTargetInfo();
-    LLVMInitializeAMDGPUTarget();
-    LLVMInitializeAMDGPUTargetMC();
-    LLVMInitializeAMDGPUAsmPrinter();
-    LLVMInitializeAMDGPUAsmParser();
-    LLVMInitializeNVPTXTargetInfo();
-    LLVMInitializeNVPTXTarget();
-    LLVMInitializeNVPTXTargetMC();
-    LLVMInitializeNVPTXAsmPrinter();
-    LLVMInitializeX86TargetInfo();
-    LLVMInitializeX86Target();
-    LLVMInitializeX86TargetMC();
-    LLVMInitializeX86AsmPrinter();
-    LLVMInitializeX86AsmParser();
+    for (int i = 0; i < target_count(); i++)
+        target_at(i)->ops->llvm_init();
 }
 
 /* LLVM's target registry is process-wide; registering is idempotent but not

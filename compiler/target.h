@@ -8,6 +8,7 @@
 #include <llvm-c/TargetMachine.h>
 
 #include "codegen.h"
+#include "targets.h"
 
 typedef struct TargetOps TargetOps;
 
@@ -31,11 +32,16 @@ typedef struct TargetCtx {
     void *priv;               /* the target's own */
 } TargetCtx;
 
+/* A target's code generation. What else juke knows of the target (names,
+ * processors, file extension, atomic scope) is its row in targets.c. */
 struct TargetOps {
-    const char *name;         /* "amdgpu", "cpu", "nvptx" */
     unsigned as_global;       /* address space of device arrays */
     unsigned as_local;        /* address space of local (LDS / shared) memory */
     bool needs_state_param;   /* every function gets a trailing JukeCpuState* parameter */
+
+    /* Register the target with LLVM (called once per process, for every
+     * target in the registry). */
+    void (*llvm_init)(void);
 
     /* Create the target machine and set the module's triple and data layout.
      * Resolves tc->proc and tc->wavefront_size; an unknown processor is a user
@@ -119,7 +125,7 @@ bool target_file_exists(const char *path);
 bool target_find_devlib(const TargetCtx *tc, const char *env_name, const char *dflt, const char *fallback,
                         const char *file, bool file_ok, char *path, size_t n, const char **found, StrBuf *looked);
 
-/* Register LLVM's AMDGPU, NVPTX and X86 targets (once per process; thread-safe). */
+/* Register every target of the registry with LLVM (once per process; thread-safe). */
 void llvm_init_targets(void);
 /* Create tc->tm and set tc->mod's triple and data layout. */
 bool llvm_create_target_machine(TargetCtx *tc, const char *triple, const char *cpu, const char *features,

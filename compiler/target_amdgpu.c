@@ -60,11 +60,15 @@ static const AmdProc *find_proc(const char *name) {
 
 static bool amdgpu_init(TargetCtx *tc) {
     const TargetOptions *o = tc->opts;
-    const char *name = o->proc && *o->proc ? o->proc : "gfx90a";
-    const AmdProc *p = target_proc_known(TARGET_AMDGPU, name) ? find_proc(name) : NULL;
+    const TargetInfo *info = target_by_kind(TARGET_AMDGPU);
+    const char *name = o->proc && *o->proc ? o->proc : info->default_proc;
+    const AmdProc *p = target_proc_listed(info, name) ? find_proc(name) : NULL;
     if (!p) {
+        StrBuf known = {0};
+        target_list_procs(info, &known);
         diag_plain(tc->diags, DIAG_USER, "unknown AMDGPU target \"%s\"; known targets: %s", name,
-                   target_known_procs(TARGET_AMDGPU));
+                   known.data ? known.data : "");
+        sb_free(&known);
         return false;
     }
     int cov = o->code_object_version ? o->code_object_version : 5;
@@ -442,8 +446,16 @@ static bool amdgpu_emit(TargetCtx *tc, CodeObject *out) {
     return true;
 }
 
+static void amdgpu_llvm_init(void) {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmPrinter();
+    LLVMInitializeAMDGPUAsmParser();
+}
+
 const TargetOps target_amdgpu_ops = {
-    .name = "amdgpu",
+    .llvm_init = amdgpu_llvm_init,
     .as_global = 1,
     .as_local = 3,
     .needs_state_param = false,

@@ -52,11 +52,24 @@ typedef struct CpuPriv {
 
 static CpuPriv *cpu(TargetCtx *tc) { return tc->priv; }
 
+/* A listed CPU, or the host's own under whatever name LLVM gives it. */
+static bool cpu_proc_known(const char *proc) {
+    if (target_proc_listed(target_by_kind(TARGET_CPU), proc))
+        return true;
+    char *host = LLVMGetHostCPUName();
+    bool same = host && strcmp(host, proc) == 0;
+    LLVMDisposeMessage(host);
+    return same;
+}
+
 static bool cpu_init(TargetCtx *tc) {
     const char *want = tc->opts->proc;
     bool native = !want || !*want || strcmp(want, "native") == 0;
-    if (!native && !target_proc_known(TARGET_CPU, want)) {
-        diag_plain(tc->diags, DIAG_USER, "unknown CPU \"%s\"; known CPUs: %s", want, target_known_procs(TARGET_CPU));
+    if (!native && !cpu_proc_known(want)) {
+        StrBuf known = {0};
+        target_list_procs(target_by_kind(TARGET_CPU), &known);
+        diag_plain(tc->diags, DIAG_USER, "unknown CPU \"%s\"; known CPUs: %s", want, known.data ? known.data : "");
+        sb_free(&known);
         return false;
     }
     CpuPriv *cp = calloc(1, sizeof *cp);
@@ -402,8 +415,16 @@ static bool cpu_emit(TargetCtx *tc, CodeObject *out) {
     return true;
 }
 
+static void cpu_llvm_init(void) {
+    LLVMInitializeX86TargetInfo();
+    LLVMInitializeX86Target();
+    LLVMInitializeX86TargetMC();
+    LLVMInitializeX86AsmPrinter();
+    LLVMInitializeX86AsmParser();
+}
+
 const TargetOps target_cpu_ops = {
-    .name = "cpu",
+    .llvm_init = cpu_llvm_init,
     .as_global = 0,
     .as_local = 0,
     .needs_state_param = true,

@@ -19,10 +19,14 @@ typedef struct NvPriv {
 static NvPriv *nv(TargetCtx *tc) { return tc->priv; }
 
 static bool nvptx_init(TargetCtx *tc) {
-    const char *name = tc->opts->proc && *tc->opts->proc ? tc->opts->proc : "sm_90";
-    if (!target_proc_known(TARGET_NVPTX, name)) {
+    const TargetInfo *info = target_by_kind(TARGET_NVPTX);
+    const char *name = tc->opts->proc && *tc->opts->proc ? tc->opts->proc : info->default_proc;
+    if (!target_proc_listed(info, name)) {
+        StrBuf known = {0};
+        target_list_procs(info, &known);
         diag_plain(tc->diags, DIAG_USER, "unknown NVPTX target \"%s\"; known targets: %s", name,
-                   target_known_procs(TARGET_NVPTX));
+                   known.data ? known.data : "");
+        sb_free(&known);
         return false;
     }
     if (tc->opts->wavefront_size && tc->opts->wavefront_size != 32) {
@@ -310,8 +314,15 @@ static bool nvptx_emit(TargetCtx *tc, CodeObject *out) {
     return true;
 }
 
+static void nvptx_llvm_init(void) {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+}
+
 const TargetOps target_nvptx_ops = {
-    .name = "nvptx",
+    .llvm_init = nvptx_llvm_init,
     .as_global = 1,
     .as_local = 3,
     .needs_state_param = false,

@@ -669,7 +669,13 @@ static int cpu_stream_create(RtDevice *dev, void **stream, char **err)
 
 static void cpu_stream_destroy(RtDevice *dev, void *stream) {}
 
-static const RtBackend cpu_backend = {
+static int rt_cpu_open(RtDevice *dev, int index, char **short_why, char **err);
+
+const RtBackend rt_cpu_backend = {
+    .spec = "cpu",
+    .indexed = false,
+    .absent = NULL,
+    .open = rt_cpu_open,
     .kind = RT_CPU,
     .close = cpu_close,
     .alloc = cpu_alloc,
@@ -686,8 +692,10 @@ static const RtBackend cpu_backend = {
     .stream_destroy = cpu_stream_destroy,
 };
 
-int rt_cpu_open(RtDevice *dev, char **err)
+static int rt_cpu_open(RtDevice *dev, int index, char **short_why, char **err)
 {
+    (void)index;
+    (void)short_why;
     CpuDev *cd = calloc(1, sizeof *cd);
     if (!cd)
         return rt_fail(err, "cpu: out of memory");
@@ -707,7 +715,7 @@ int rt_cpu_open(RtDevice *dev, char **err)
     pthread_cond_init(&cd->start_cv, NULL);
     pthread_cond_init(&cd->done_cv, NULL);
     dev->priv = cd;
-    dev->be = &cpu_backend;
+    dev->be = &rt_cpu_backend;
     for (int i = 0; i < cd->nthreads; i++) {
         cd->workers[i].cd = cd;
         if (i == 0)
