@@ -304,16 +304,26 @@ void juke_context_destroy(juke_context *ctx)
     free(ctx);
 }
 
-juke_status juke_set_options(juke_context *ctx, const juke_options *o)
+/* The one check of juke_options' numbers, for every entry point that takes
+ * options (the target itself then checks what depends on the processor). */
+static juke_status check_options(juke_context *ctx, const juke_options *o)
 {
-    if (!ctx || !o)
-        return fail(ctx, JUKE_ERR_ARGUMENT, "juke_set_options: NULL argument");
     if (o->opt_level < 0 || o->opt_level > 3)
         return fail(ctx, JUKE_ERR_ARGUMENT, "optimisation level %d out of range (0 to 3)", o->opt_level);
     if (o->code_object_version && o->code_object_version != 4 && o->code_object_version != 5)
         return fail(ctx, JUKE_ERR_ARGUMENT, "code object version %d not supported (4 or 5)", o->code_object_version);
     if (o->wavefront_size && o->wavefront_size != 32 && o->wavefront_size != 64)
         return fail(ctx, JUKE_ERR_ARGUMENT, "wavefront size %d not supported (32 or 64)", o->wavefront_size);
+    return JUKE_OK;
+}
+
+juke_status juke_set_options(juke_context *ctx, const juke_options *o)
+{
+    if (!ctx || !o)
+        return fail(ctx, JUKE_ERR_ARGUMENT, "juke_set_options: NULL argument");
+    juke_status st = check_options(ctx, o);
+    if (st)
+        return st;
     pthread_mutex_lock(&ctx->lock);
     free(ctx->opt_target);
     free(ctx->opt_devlibs);
@@ -968,10 +978,9 @@ juke_status juke_compile(juke_module *m, const char *function, const char *const
         o = m->ctx->opts;
         pthread_mutex_unlock(&m->ctx->lock);
     }
-    if (o.opt_level < 0 || o.opt_level > 3)
-        return fail(m->ctx, JUKE_ERR_ARGUMENT, "optimisation level %d out of range (0 to 3)", o.opt_level);
-    if (o.code_object_version && o.code_object_version != 4 && o.code_object_version != 5)
-        return fail(m->ctx, JUKE_ERR_ARGUMENT, "code object version %d not supported (4 or 5)", o.code_object_version);
+    juke_status st = check_options(m->ctx, &o);
+    if (st)
+        return st;
     /* the assembly listing is made on demand (juke_kernel_dump): a compile is the code object */
     return compile_kernel(m, function, argtypes, nargs, &o, false, out);
 }

@@ -703,18 +703,6 @@ bool llvm_link_ir_text(TargetCtx *tc, const char *name, const char *ir) {
     return true;
 }
 
-/* Shared by every target: math functions LLVM lowers well everywhere. */
-LLVMValueRef llvm_math_intrinsic(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty) {
-    static const struct { const char *jl, *llvm; } map[] = {
-        {"sqrt", "llvm.sqrt"},   {"abs", "llvm.fabs"},       {"fabs", "llvm.fabs"},   {"floor", "llvm.floor"},
-        {"ceil", "llvm.ceil"},   {"trunc", "llvm.trunc"},    {"round", "llvm.roundeven"},
-        {"fma", "llvm.fma"},     {"muladd", "llvm.fmuladd"}, {"copysign", "llvm.copysign"},
-    };
-    for (int i = 0; i < JK_ARRAY_LEN(map); i++)
-        if (strcmp(map[i].jl, name) == 0) return llvm_intrinsic(tc, map[i].llvm, &ty, 1, fty);
-    return NULL;
-}
-
 /* Julia name -> number of float arguments (powi: 1 float + i32); 0 unknown. */
 int llvm_math_arity(const char *name) {
     static const char *const unary[] = {"sin",   "cos",  "tan",   "asin", "acos",  "atan",  "sinh",

@@ -163,9 +163,6 @@ LLVMValueRef llvm_math_half_wrapper(TargetCtx *tc, const char *name, LLVMValueRe
  * and link it into tc->mod. The linker drops local definitions nothing
  * references yet: define helpers external and make them internal after. */
 bool llvm_link_ir_text(TargetCtx *tc, const char *name, const char *ir);
-/* sqrt, abs/fabs, floor, ceil, trunc, round (to even), fma, muladd, copysign
- * as LLVM intrinsics for ty; NULL for any other name. */
-LLVMValueRef llvm_math_intrinsic(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty);
 /* Library math functions by Julia name: float-argument count (1 or 2), 0 if unknown. */
 int llvm_math_arity(const char *name);
 /* Their function type for float type ty (powi: (ty, i32) -> ty). */

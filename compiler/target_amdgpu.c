@@ -229,8 +229,6 @@ static void amdgpu_exit_item(TargetCtx *tc, LLVMBuilderRef b) { llvm_call_intrin
 /* ROCm's ocml: __ocml_<name>_f32/_f64 (powi is ocml's pown). Half goes
  * through the float function, as Julia computes most Float16 math. */
 static LLVMValueRef amdgpu_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty) {
-    LLVMValueRef f = llvm_math_intrinsic(tc, name, ty, fty);
-    if (f) return f;
     if (!llvm_math_arity(name)) {
         diag_plain(tc->diags, DIAG_INTERNAL, "no AMDGPU math function \"%s\"", name);
         return NULL;

@@ -212,8 +212,6 @@ static LLVMValueRef cpu_dynamic_local(TargetCtx *tc, LLVMBuilderRef b) {
  * llvm.powi. The shared object leaves them undefined: the process that
  * dlopens it has libm. Half goes through the float function. */
 static LLVMValueRef cpu_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty) {
-    LLVMValueRef f = llvm_math_intrinsic(tc, name, ty, fty);
-    if (f) return f;
     if (!llvm_math_arity(name)) {
         diag_plain(tc->diags, DIAG_INTERNAL, "no CPU math function \"%s\"", name);
         return NULL;
@@ -228,7 +226,7 @@ static LLVMValueRef cpu_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty,
     bool half = k == LLVMHalfTypeKind;
     LLVMTypeRef lty = half ? LLVMFloatTypeInContext(tc->llctx) : ty;
     LLVMTypeRef lfty, ov[2] = {lty, LLVMInt32TypeInContext(tc->llctx)};
-    f = llvm_intrinsic(tc, "llvm.powi", ov, 2, &lfty);
+    LLVMValueRef f = llvm_intrinsic(tc, "llvm.powi", ov, 2, &lfty);
     if (!half) {
         *fty = lfty;
         return f;

@@ -118,8 +118,6 @@ static bool find_libdevice(TargetCtx *tc) {
  * __nv_powif / __nv_powi. Half goes through the float function. Without
  * libdevice only the LLVM intrinsics (sqrt, fma, floor, ...) are possible. */
 static LLVMValueRef nvptx_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty) {
-    LLVMValueRef f = llvm_math_intrinsic(tc, name, ty, fty);
-    if (f) return f;
     if (!llvm_math_arity(name)) {
         diag_plain(tc->diags, DIAG_INTERNAL, "no NVPTX math function \"%s\"", name);
         return NULL;
