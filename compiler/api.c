@@ -1111,6 +1111,16 @@ void juke_device_close(juke_device *dev)
 
 const char *juke_device_name(juke_device *dev) { return dev ? rt_device_name(dev->rt) : NULL; }
 
+/* juke.h's juke_type and abi.h's JukeTypeCode are one numbering: the API
+ * passes a juke_type where the ABI records a JukeTypeCode. */
+_Static_assert((int)JUKE_BOOL == JUKE_T_BOOL && (int)JUKE_INT8 == JUKE_T_INT8 && (int)JUKE_INT16 == JUKE_T_INT16 &&
+                   (int)JUKE_INT32 == JUKE_T_INT32 && (int)JUKE_INT64 == JUKE_T_INT64 &&
+                   (int)JUKE_UINT8 == JUKE_T_UINT8 && (int)JUKE_UINT16 == JUKE_T_UINT16 &&
+                   (int)JUKE_UINT32 == JUKE_T_UINT32 && (int)JUKE_UINT64 == JUKE_T_UINT64 &&
+                   (int)JUKE_FLOAT16 == JUKE_T_FLOAT16 && (int)JUKE_FLOAT32 == JUKE_T_FLOAT32 &&
+                   (int)JUKE_FLOAT64 == JUKE_T_FLOAT64,
+               "juke_type (juke.h) and JukeTypeCode (runtime/abi.h) must agree");
+
 size_t juke_sizeof(juke_type t)
 {
     switch (t) {

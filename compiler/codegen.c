@@ -19,6 +19,7 @@
 #include <llvm-c/Linker.h>
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +209,21 @@ static LLVMValueRef arg_as(CG *g, IrInst *in, int k, const Type *t) { return con
  * wave-uniform branch on a ballot was measured (bench/bounds_check.md) and
  * made diffusion2d's hot path longer, as the structurizer still wraps it
  * in flow blocks inside the kernel's divergent `if`. */
+
+/* The LLVM struct below mirrors JukeExceptionRecord field by field: its
+ * members 0-5 are the six uint32 fields, 6 and 7 index[] and dims[], 8 and 9
+ * group[] and item[]. With natural alignment both have the same layout;
+ * these asserts fail the build if abi.h changes without this code. */
+_Static_assert(offsetof(JukeExceptionRecord, flag) == 0 && offsetof(JukeExceptionRecord, kind) == 4 &&
+                   offsetof(JukeExceptionRecord, line) == 8 && offsetof(JukeExceptionRecord, col) == 12 &&
+                   offsetof(JukeExceptionRecord, ndims) == 16 && offsetof(JukeExceptionRecord, aux) == 20,
+               "the exception record's uint32 header is what exc_record_t's members 0-5 write");
+_Static_assert(offsetof(JukeExceptionRecord, index) == 24 &&
+                   offsetof(JukeExceptionRecord, dims) == 24 + 8 * JUKE_EXC_MAXDIMS &&
+                   offsetof(JukeExceptionRecord, group) == 24 + 16 * JUKE_EXC_MAXDIMS &&
+                   offsetof(JukeExceptionRecord, item) == 36 + 16 * JUKE_EXC_MAXDIMS &&
+                   sizeof(JukeExceptionRecord) == 48 + 16 * JUKE_EXC_MAXDIMS,
+               "index, dims, group and item are exc_record_t's members 6-9, in this order, unpadded");
 
 static LLVMTypeRef exc_record_t(CG *g)
 {
