@@ -247,7 +247,7 @@ juke_context *juke_context_create_with_allocator(juke_alloc_fn alloc, void *ud)
 void juke_options_default(juke_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->target = "gfx90a";
+    o->target = target_default_spec;
     o->opt_level = 3;
     o->code_object_version = 5;
 }
@@ -318,23 +318,33 @@ void juke_set_log_callback(juke_context *ctx, juke_log_fn fn, void *user)
         kcache_set_log(ctx->kc, fn, user);
 }
 
-juke_status juke_set_options(juke_context *ctx, const juke_options *o)
+/* The one check of juke_options' numbers, for every entry point that takes
+ * options (the target itself then checks what depends on the processor). */
+static juke_status check_options(juke_context *ctx, const juke_options *o)
 {
-    if (!ctx || !o)
-        return fail(ctx, JUKE_ERR_ARGUMENT, "juke_set_options: NULL argument");
     if (o->opt_level < 0 || o->opt_level > 3)
         return fail(ctx, JUKE_ERR_ARGUMENT, "optimisation level %d out of range (0 to 3)", o->opt_level);
     if (o->code_object_version && o->code_object_version != 4 && o->code_object_version != 5)
         return fail(ctx, JUKE_ERR_ARGUMENT, "code object version %d not supported (4 or 5)", o->code_object_version);
     if (o->wavefront_size && o->wavefront_size != 32 && o->wavefront_size != 64)
         return fail(ctx, JUKE_ERR_ARGUMENT, "wavefront size %d not supported (32 or 64)", o->wavefront_size);
+    return JUKE_OK;
+}
+
+juke_status juke_set_options(juke_context *ctx, const juke_options *o)
+{
+    if (!ctx || !o)
+        return fail(ctx, JUKE_ERR_ARGUMENT, "juke_set_options: NULL argument");
+    juke_status st = check_options(ctx, o);
+    if (st)
+        return st;
     pthread_mutex_lock(&ctx->lock);
     free(ctx->opt_target);
     free(ctx->opt_devlibs);
     free(ctx->opt_dumpdir);
     free(ctx->opt_cachedir);
     ctx->opts = *o;
-    ctx->opt_target = xstrdup(o->target ? o->target : "gfx90a");
+    ctx->opt_target = xstrdup(o->target ? o->target : target_default_spec);
     ctx->opt_devlibs = xstrdup(o->device_libs);
     ctx->opt_dumpdir = xstrdup(o->dump_dir);
     ctx->opt_cachedir = xstrdup(o->cache_dir);
@@ -595,29 +605,13 @@ void code_object_free(CodeObject *co)
 
 
 
+/* The target spec's kind and processor, from the registry (targets.c). */
 static bool parse_target(const char *target, TargetOptions *to, StrBuf *err)
 {
-    if (!target || !*target)
-        target = "gfx90a";
-    if (strcmp(target, "cpu") == 0 || strncmp(target, "cpu:", 4) == 0) {
-        to->kind = TARGET_CPU;
-        to->proc = target[3] == ':' ? target + 4 : NULL;
-    } else if (strncmp(target, "sm_", 3) == 0 || strcmp(target, "nvptx") == 0) {
-        to->kind = TARGET_NVPTX;
-        to->proc = strcmp(target, "nvptx") == 0 ? NULL : target;
-    } else if (strncmp(target, "gfx", 3) == 0 || strcmp(target, "amdgpu") == 0) {
-        to->kind = TARGET_AMDGPU;
-        to->proc = strcmp(target, "amdgpu") == 0 ? NULL : target;
-    } else {
-        sb_printf(err, "unknown target \"%s\"; known targets: %s, %s, cpu", target, target_known_procs(TARGET_AMDGPU),
-                  target_known_procs(TARGET_NVPTX));
+    const TargetInfo *t;
+    if (!target_parse(target, &t, &to->proc, err))
         return false;
-    }
-    if (to->proc && to->kind != TARGET_CPU && !target_proc_known(to->kind, to->proc)) {
-        sb_printf(err, "unknown %s target \"%s\"; known targets: %s", to->kind == TARGET_AMDGPU ? "AMDGPU" : "NVPTX",
-                  target, target_known_procs(to->kind));
-        return false;
-    }
+    to->kind = t->kind;
     return true;
 }
 
@@ -672,7 +666,7 @@ static char *cache_key(const char *function, const char *const *argtypes, int na
             sb_puts(&sb, ",");
         canon_type(&sb, argtypes[i]);
     }
-    sb_printf(&sb, ")|%s|O%d|cov%d|w%d|%s", o->target ? o->target : "gfx90a", o->opt_level, o->code_object_version,
+    sb_printf(&sb, ")|%s|O%d|cov%d|w%d|%s", o->target ? o->target : target_default_spec, o->opt_level, o->code_object_version,
               o->wavefront_size, o->device_libs ? o->device_libs : "");
     if (sb.failed) {
         sb_free(&sb);
@@ -681,7 +675,7 @@ static char *cache_key(const char *function, const char *const *argtypes, int na
     return sb_take(&sb);
 }
 
-static const char *code_object_ext(TargetKind k) { return k == TARGET_AMDGPU ? "hsaco" : k == TARGET_NVPTX ? "ptx" : "so"; }
+static const char *code_object_ext(TargetKind k) { return target_by_kind(k)->ext; }
 
 static juke_status write_dumps_if_asked(juke_kernel *k, const juke_options *o)
 {
@@ -897,16 +891,15 @@ juke_status juke_compile(juke_module *m, const char *function, const char *const
     if (opts) {
         o = *opts;
         if (!o.target)
-            o.target = "gfx90a";
+            o.target = target_default_spec;
     } else {
         pthread_mutex_lock(&m->ctx->lock);
         o = m->ctx->opts;
         pthread_mutex_unlock(&m->ctx->lock);
     }
-    if (o.opt_level < 0 || o.opt_level > 3)
-        return fail(m->ctx, JUKE_ERR_ARGUMENT, "optimisation level %d out of range (0 to 3)", o.opt_level);
-    if (o.code_object_version && o.code_object_version != 4 && o.code_object_version != 5)
-        return fail(m->ctx, JUKE_ERR_ARGUMENT, "code object version %d not supported (4 or 5)", o.code_object_version);
+    juke_status st = check_options(m->ctx, &o);
+    if (st)
+        return st;
     /* the assembly listing is made on demand (juke_kernel_dump): a compile is the code object */
     return compile_kernel(m, function, argtypes, nargs, &o, false, out);
 }
@@ -1036,6 +1029,16 @@ void juke_device_close(juke_device *dev)
 }
 
 const char *juke_device_name(juke_device *dev) { return dev ? rt_device_name(dev->rt) : NULL; }
+
+/* juke.h's juke_type and abi.h's JukeTypeCode are one numbering: the API
+ * passes a juke_type where the ABI records a JukeTypeCode. */
+_Static_assert((int)JUKE_BOOL == JUKE_T_BOOL && (int)JUKE_INT8 == JUKE_T_INT8 && (int)JUKE_INT16 == JUKE_T_INT16 &&
+                   (int)JUKE_INT32 == JUKE_T_INT32 && (int)JUKE_INT64 == JUKE_T_INT64 &&
+                   (int)JUKE_UINT8 == JUKE_T_UINT8 && (int)JUKE_UINT16 == JUKE_T_UINT16 &&
+                   (int)JUKE_UINT32 == JUKE_T_UINT32 && (int)JUKE_UINT64 == JUKE_T_UINT64 &&
+                   (int)JUKE_FLOAT16 == JUKE_T_FLOAT16 && (int)JUKE_FLOAT32 == JUKE_T_FLOAT32 &&
+                   (int)JUKE_FLOAT64 == JUKE_T_FLOAT64,
+               "juke_type (juke.h) and JukeTypeCode (runtime/abi.h) must agree");
 
 size_t juke_sizeof(juke_type t)
 {

@@ -19,6 +19,7 @@
 #include <llvm-c/Linker.h>
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +212,21 @@ static LLVMValueRef arg_as(CG *g, IrInst *in, int k, const Type *t) { return con
  * wave-uniform branch on a ballot was measured (bench/bounds_check.md) and
  * made diffusion2d's hot path longer, as the structurizer still wraps it
  * in flow blocks inside the kernel's divergent `if`. */
+
+/* The LLVM struct below mirrors JukeExceptionRecord field by field: its
+ * members 0-5 are the six uint32 fields, 6 and 7 index[] and dims[], 8 and 9
+ * group[] and item[]. With natural alignment both have the same layout;
+ * these asserts fail the build if abi.h changes without this code. */
+_Static_assert(offsetof(JukeExceptionRecord, flag) == 0 && offsetof(JukeExceptionRecord, kind) == 4 &&
+                   offsetof(JukeExceptionRecord, line) == 8 && offsetof(JukeExceptionRecord, col) == 12 &&
+                   offsetof(JukeExceptionRecord, ndims) == 16 && offsetof(JukeExceptionRecord, aux) == 20,
+               "the exception record's uint32 header is what exc_record_t's members 0-5 write");
+_Static_assert(offsetof(JukeExceptionRecord, index) == 24 &&
+                   offsetof(JukeExceptionRecord, dims) == 24 + 8 * JUKE_EXC_MAXDIMS &&
+                   offsetof(JukeExceptionRecord, group) == 24 + 16 * JUKE_EXC_MAXDIMS &&
+                   offsetof(JukeExceptionRecord, item) == 36 + 16 * JUKE_EXC_MAXDIMS &&
+                   sizeof(JukeExceptionRecord) == 48 + 16 * JUKE_EXC_MAXDIMS,
+               "index, dims, group and item are exc_record_t's members 6-9, in this order, unpadded");
 
 static LLVMTypeRef exc_record_t(CG *g)
 {
@@ -576,6 +592,17 @@ static LLVMValueRef emit_local_array(CG *g, IrInst *in)
 /* ---- atomics ----
  * LLVM-C 19 cannot set an atomic's sync scope, so each atomic is a tiny
  * always-inline helper parsed from IR text with syncscope("agent") on GPUs. */
+/* The syncscope clause of a device-wide atomic on this target ("" for LLVM's
+ * default, the system scope), from the target's row in targets.c. */
+static void atomic_scope(CG *g, char *buf, size_t n)
+{
+    const char *scope = target_by_kind(g->tc->opts->kind)->atomic_scope;
+    if (scope && *scope)
+        snprintf(buf, n, "syncscope(\"%s\")", scope);
+    else
+        buf[0] = 0;
+}
+
 static LLVMValueRef atomic_helper(CG *g, const char *name, const char *text)
 {
     LLVMValueRef fn = LLVMGetNamedFunction(g->mod, name);
@@ -617,12 +644,13 @@ static LLVMValueRef atomic_rmw(CG *g, BuiltinId id, const Type *elem, unsigned a
     char *tyname = LLVMPrintTypeToString(mem_t(g, elem));
     char name[128], text[1024];
     snprintf(name, sizeof name, "__juke_atomic_%s_%s_as%u", op, tyname, as);
-    bool gpu = g->ops->needs_state_param == false;
+    char scope[64];
+    atomic_scope(g, scope, sizeof scope);
     snprintf(text, sizeof text,
              "define hidden %s @%s(ptr addrspace(%u) %%p, %s %%v) alwaysinline {\n"
              "  %%o = atomicrmw %s ptr addrspace(%u) %%p, %s %%v %s monotonic, align %u\n"
              "  ret %s %%o\n}\n",
-             tyname, name, as, tyname, op, as, tyname, gpu ? "syncscope(\"agent\")" : "", elem_align(elem), tyname);
+             tyname, name, as, tyname, op, as, tyname, scope, elem_align(elem), tyname);
     LLVMDisposeMessage(tyname);
     LLVMValueRef fn = atomic_helper(g, name, text);
     if (!fn)
@@ -641,13 +669,14 @@ static LLVMValueRef atomic_cas(CG *g, const Type *elem, unsigned as, LLVMValueRe
     char name[128], text[1024];
     unsigned bits = LLVMGetIntTypeWidth(ity);
     snprintf(name, sizeof name, "__juke_atomic_cas_i%u_as%u", bits, as);
-    bool gpu = g->ops->needs_state_param == false;
+    char scope[64];
+    atomic_scope(g, scope, sizeof scope);
     snprintf(text, sizeof text,
              "define hidden i%u @%s(ptr addrspace(%u) %%p, i%u %%c, i%u %%n) alwaysinline {\n"
              "  %%r = cmpxchg ptr addrspace(%u) %%p, i%u %%c, i%u %%n %s monotonic monotonic, align %u\n"
              "  %%o = extractvalue { i%u, i1 } %%r, 0\n"
              "  ret i%u %%o\n}\n",
-             bits, name, as, bits, bits, as, bits, bits, gpu ? "syncscope(\"agent\")" : "", elem_align(elem), bits, bits);
+             bits, name, as, bits, bits, as, bits, bits, scope, elem_align(elem), bits, bits);
     LLVMValueRef fn = atomic_helper(g, name, text);
     if (!fn)
         return LLVMGetUndef(prim_t(g, elem));
@@ -2101,21 +2130,12 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static const TargetOps *ops_for(TargetKind k)
-{
-    switch (k) {
-    case TARGET_AMDGPU: return &target_amdgpu_ops;
-    case TARGET_CPU: return &target_cpu_ops;
-    case TARGET_NVPTX: return &target_nvptx_ops;
-    default: return NULL;
-    }
-}
-
 bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const TargetOptions *opts, CodeObject *out)
 {
     memset(out, 0, sizeof *out);
     out->kind = opts->kind;
-    const TargetOps *ops = ops_for(opts->kind);
+    const TargetInfo *info = target_by_kind(opts->kind);
+    const TargetOps *ops = info ? info->ops : NULL;
     if (!ops) {
         diag_plain(d, DIAG_USER, "unknown target kind");
         return false;

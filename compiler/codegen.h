@@ -4,8 +4,7 @@
 #define JUKE_CODEGEN_H
 
 #include "ir.h"
-
-typedef enum TargetKind { TARGET_AMDGPU = 1, TARGET_CPU, TARGET_NVPTX } TargetKind;
+#include "targets.h"
 
 typedef struct TargetOptions {
     TargetKind kind;
@@ -58,10 +57,5 @@ void code_object_free(CodeObject *co);
  * device-library files such a compile may link, one path a line, appended to
  * files. false in a build without a compiler (codegen_stub.c). */
 bool cg_build_identity(const TargetOptions *to, StrBuf *ident, StrBuf *files);
-
-/* Known processor names for a target kind, comma separated ("gfx906, gfx908, ..."). */
-const char *target_known_procs(TargetKind kind);
-/* Is proc a known processor of the kind? */
-bool target_proc_known(TargetKind kind, const char *proc);
 
 #endif

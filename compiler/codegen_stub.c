@@ -20,18 +20,6 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
     return false;
 }
 
-const char *target_known_procs(TargetKind kind)
-{
-    (void)kind;
-    return "(any: this build has no compiler and only runs cached code objects)";
-}
-
-bool target_proc_known(TargetKind kind, const char *proc)
-{
-    (void)kind;
-    return proc && *proc;
-}
-
 /* No compiler, no build identity: the cache accepts what a compiler built
  * for this machine (see kcache.h). */
 bool cg_build_identity(const TargetOptions *to, StrBuf *ident, StrBuf *files)

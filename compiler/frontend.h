@@ -68,6 +68,5 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
 bool infer_const_int(const IrFunc *f, int v, int64_t *out, int depth);
 /* The constant dims of a local array (an integer or a tuple): the count, or -1. */
 int infer_const_dims(const IrFunc *f, int v, int64_t *dims, int max);
-bool infer_is_builtin(const char *name);
 
 #endif

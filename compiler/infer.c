@@ -602,7 +602,6 @@ static const struct BuiltinSpec *builtin_lookup(const char *name)
     return NULL;
 }
 
-bool infer_is_builtin(const char *name) { return builtin_lookup(name) != NULL; }
 
 static const Type *no_method(Infer *I, IrInst *in, const char *name, const Type **a, int n)
 {

@@ -536,7 +536,7 @@ static bool identifier(const char *v, size_t n, size_t max, bool punct)
     return true;
 }
 
-static uint32_t lds_limit(TargetKind k) { return k == TARGET_NVPTX ? 48u * 1024u : 64u * 1024u; }
+static uint32_t lds_limit(TargetKind k) { return target_by_kind(k)->max_static_local; }
 
 const char *kcache_parse(const KcacheSlot *s, const uint8_t *data, size_t size, char **lowered, char **typed,
                          char **resources, CodeObject *co)
@@ -612,7 +612,7 @@ const char *kcache_parse(const KcacheSlot *s, const uint8_t *data, size_t size, 
     const char *code = p + sz[0] + sz[1] + sz[2];
     if (memchr(p, 0, (size_t)(sz[0] + sz[1] + sz[2])))
         return "is malformed";
-    if (s->kind == TARGET_NVPTX ? sz[3] < 2 || code[sz[3] - 1] != 0 || memchr(code, 0, (size_t)sz[3] - 1)
+    if (target_by_kind(s->kind)->text_object ? sz[3] < 2 || code[sz[3] - 1] != 0 || memchr(code, 0, (size_t)sz[3] - 1)
                                 : sz[3] < 64 || memcmp(code, "\177ELF", 4) != 0)
         return "has a code section that is no code object of its target";
     if (!lowered)
@@ -634,7 +634,7 @@ const char *kcache_parse(const KcacheSlot *s, const uint8_t *data, size_t size, 
     }
     memcpy(co->data, code, (size_t)sz[3]);
     co->data[sz[3]] = 0;
-    co->size = s->kind == TARGET_NVPTX ? (size_t)sz[3] - 1 : (size_t)sz[3]; /* PTX keeps its NUL */
+    co->size = target_by_kind(s->kind)->text_object ? (size_t)sz[3] - 1 : (size_t)sz[3]; /* text keeps its NUL */
     co->kind = s->kind;
     co->static_lds_bytes = (uint32_t)lds;
     co->uses_barrier = barrier != 0;
@@ -647,7 +647,7 @@ uint8_t *kcache_format(const KcacheSlot *s, const char *lowered, const char *typ
                        const CodeObject *co, size_t *size)
 {
     const char *l = lowered ? lowered : "", *t = typed ? typed : "", *r = resources ? resources : "";
-    size_t code = co->kind == TARGET_NVPTX ? co->size + 1 : co->size;
+    size_t code = target_by_kind(co->kind)->text_object ? co->size + 1 : co->size;
     StrBuf body = {0};
     sb_printf(&body, "key: %s\nbuild: %s\nsymbol: %s\nkind: %d\nproc: %s\nstatic_lds: %u\nbarrier: %d\n"
                      "dynamic_lds: %d\nmax_group: %d\nsections: %zu %zu %zu %zu\n",

@@ -1,8 +1,7 @@
 /* llvm_pipeline.c: the LLVM steps every target shares: target
  * initialisation, optimisation, verification, printing, emission into
  * memory, bitcode-library linking, and running ld.lld as a child process
- * without leaving files behind. Also the processor lists of the targets. */
-#include <dirent.h>
+ * without leaving files behind. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -27,63 +26,10 @@
 
 extern char **environ;
 
-/* ---- processors ----------------------------------------------------------
- * One comma-separated literal per target: it is both the list printed in
- * "unknown target" errors and what target_proc_known searches. The targets
- * keep their per-processor details in their own files. */
-static const char amdgpu_known[] =
-    "gfx906, gfx908, gfx90a, gfx940, gfx941, gfx942, gfx1030, gfx1100, gfx1101, gfx1102, gfx1200, gfx1201";
-static const char nvptx_known[] =
-    "sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a";
-static const char cpu_known[] =
-    "native, x86-64, x86-64-v2, x86-64-v3, x86-64-v4, haswell, broadwell, skylake, skylake-avx512, "
-    "cascadelake, icelake-server, sapphirerapids, znver1, znver2, znver3, znver4";
-
-const char *target_known_procs(TargetKind kind) {
-    switch (kind) {
-    case TARGET_AMDGPU: return amdgpu_known;
-    case TARGET_NVPTX: return nvptx_known;
-    case TARGET_CPU: return cpu_known;
-    }
-    return "";
-}
-
-bool target_proc_known(TargetKind kind, const char *proc) {
-    if (!proc || !*proc) return false;
-    size_t n = strlen(proc);
-    const char *p = target_known_procs(kind);
-    while (*p) {
-        size_t len = strcspn(p, ",");
-        if (len == n && memcmp(p, proc, n) == 0) return true;
-        p += len;
-        while (*p == ',' || *p == ' ') p++;
-    }
-    if (kind == TARGET_CPU) {
-        /* the host's own CPU is always known, whatever LLVM calls it */
-        char *host = LLVMGetHostCPUName();
-        bool same = host && strcmp(host, proc) == 0;
-        LLVMDisposeMessage(host);
-        return same;
-    }
-    return false;
-}
-
 /* ---- target initialisation -------------------------------------------- */
 static void init_targets_once(void) {
-    LLVMInitializeAMDGPUTargetInfo();
-    LLVMInitializeAMDGPUTarget();
-    LLVMInitializeAMDGPUTargetMC();
-    LLVMInitializeAMDGPUAsmPrinter();
-    LLVMInitializeAMDGPUAsmParser();
-    LLVMInitializeNVPTXTargetInfo();
-    LLVMInitializeNVPTXTarget();
-    LLVMInitializeNVPTXTargetMC();
-    LLVMInitializeNVPTXAsmPrinter();
-    LLVMInitializeX86TargetInfo();
-    LLVMInitializeX86Target();
-    LLVMInitializeX86TargetMC();
-    LLVMInitializeX86AsmPrinter();
-    LLVMInitializeX86AsmParser();
+    for (int i = 0; i < target_count(); i++)
+        target_at(i)->ops->llvm_init();
 }
 
 /* LLVM's target registry is process-wide; registering is idempotent but not
@@ -806,18 +752,6 @@ bool llvm_link_ir_text(TargetCtx *tc, const char *name, const char *ir) {
     return true;
 }
 
-/* Shared by every target: math functions LLVM lowers well everywhere. */
-LLVMValueRef llvm_math_intrinsic(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty) {
-    static const struct { const char *jl, *llvm; } map[] = {
-        {"sqrt", "llvm.sqrt"},   {"abs", "llvm.fabs"},       {"fabs", "llvm.fabs"},   {"floor", "llvm.floor"},
-        {"ceil", "llvm.ceil"},   {"trunc", "llvm.trunc"},    {"round", "llvm.roundeven"},
-        {"fma", "llvm.fma"},     {"muladd", "llvm.fmuladd"}, {"copysign", "llvm.copysign"},
-    };
-    for (int i = 0; i < JK_ARRAY_LEN(map); i++)
-        if (strcmp(map[i].jl, name) == 0) return llvm_intrinsic(tc, map[i].llvm, &ty, 1, fty);
-    return NULL;
-}
-
 /* Julia name -> number of float arguments (powi: 1 float + i32); 0 unknown. */
 int llvm_math_arity(const char *name) {
     static const char *const unary[] = {"sin",   "cos",  "tan",   "asin", "acos",  "atan",  "sinh",
@@ -843,42 +777,12 @@ LLVMTypeRef llvm_math_type(TargetCtx *tc, const char *name, LLVMTypeRef ty) {
 
 /* ---- the build identity, for the disk cache ---- */
 
-/* Every file of a device-library directory that a compile may link (ocml,
- * ockl and the oclc control libraries), one path a line. */
-static void devlib_dir_files(const char *dir, StrBuf *files) {
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        const char *n = e->d_name;
-        size_t l = strlen(n);
-        if (l > 3 && strcmp(n + l - 3, ".bc") == 0 &&
-            (strcmp(n, "ocml.bc") == 0 || strcmp(n, "ockl.bc") == 0 || strncmp(n, "oclc_", 5) == 0))
-            sb_printf(files, "%s/%s\n", dir, n);
-    }
-    closedir(d);
-}
-
 bool cg_build_identity(const TargetOptions *to, StrBuf *ident, StrBuf *files) {
     unsigned major, minor, patch;
     LLVMGetVersion(&major, &minor, &patch);
     sb_printf(ident, "llvm %u.%u.%u", major, minor, patch);
-    TargetCtx tc = {.opts = to};
-    char path[1024];
-    const char *found = NULL;
-    StrBuf looked = {0};
-    if (to->kind == TARGET_CPU) {
-        sb_puts(ident, "|host ");
-        cpu_host_identity(ident);
-    } else if (to->kind == TARGET_AMDGPU) {
-        if (target_find_devlib(&tc, "JUKE_DEVICE_LIBS", JUKE_DEVICE_LIBS_DEFAULT, "/opt/rocm/amdgcn/bitcode", "ocml.bc",
-                               false, path, sizeof path, &found, &looked))
-            devlib_dir_files(found, files);
-    } else if (target_find_devlib(&tc, "JUKE_LIBDEVICE", JUKE_LIBDEVICE_DEFAULT,
-                                  "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc", "libdevice.10.bc", true,
-                                  path, sizeof path, NULL, &looked)) {
-        sb_printf(files, "%s\n", path);
-    }
-    sb_free(&looked);
+    const TargetInfo *t = target_by_kind(to->kind);
+    if (t && t->ops)
+        t->ops->build_identity(to, ident, files);
     return true;
 }

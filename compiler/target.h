@@ -8,6 +8,7 @@
 #include <llvm-c/TargetMachine.h>
 
 #include "codegen.h"
+#include "targets.h"
 
 typedef struct TargetOps TargetOps;
 
@@ -31,11 +32,21 @@ typedef struct TargetCtx {
     void *priv;               /* the target's own */
 } TargetCtx;
 
+/* A target's code generation. What else juke knows of the target (names,
+ * processors, file extension, atomic scope) is its row in targets.c. */
 struct TargetOps {
-    const char *name;         /* "amdgpu", "cpu", "nvptx" */
     unsigned as_global;       /* address space of device arrays */
     unsigned as_local;        /* address space of local (LDS / shared) memory */
     bool needs_state_param;   /* every function gets a trailing JukeCpuState* parameter */
+
+    /* Register the target with LLVM (called once per process, for every
+     * target in the registry). */
+    void (*llvm_init)(void);
+    /* What decides this target's code besides juke, LLVM and the request,
+     * for the disk cache's key: appended to ident (the CPU: the host CPU's
+     * name and features), and the library files a compile for o may link,
+     * one path a line, appended to files. */
+    void (*build_identity)(const TargetOptions *o, StrBuf *ident, StrBuf *files);
 
     /* Create the target machine and set the module's triple and data layout.
      * Resolves tc->proc and tc->wavefront_size; an unknown processor is a user
@@ -125,11 +136,7 @@ bool target_file_exists(const char *path);
 bool target_find_devlib(const TargetCtx *tc, const char *env_name, const char *dflt, const char *fallback,
                         const char *file, bool file_ok, char *path, size_t n, const char **found, StrBuf *looked);
 
-/* The host CPU as LLVM sees it, for the disk cache's key: "NAME FEATURES"
- * appended to sb (target_cpu.c). */
-void cpu_host_identity(StrBuf *sb);
-
-/* Register LLVM's AMDGPU, NVPTX and X86 targets (once per process; thread-safe). */
+/* Register every target of the registry with LLVM (once per process; thread-safe). */
 void llvm_init_targets(void);
 /* Create tc->tm and set tc->mod's triple and data layout. */
 bool llvm_create_target_machine(TargetCtx *tc, const char *triple, const char *cpu, const char *features,
@@ -167,9 +174,6 @@ LLVMValueRef llvm_math_half_wrapper(TargetCtx *tc, const char *name, LLVMValueRe
  * and link it into tc->mod. The linker drops local definitions nothing
  * references yet: define helpers external and make them internal after. */
 bool llvm_link_ir_text(TargetCtx *tc, const char *name, const char *ir);
-/* sqrt, abs/fabs, floor, ceil, trunc, round (to even), fma, muladd, copysign
- * as LLVM intrinsics for ty; NULL for any other name. */
-LLVMValueRef llvm_math_intrinsic(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty);
 /* Library math functions by Julia name: float-argument count (1 or 2), 0 if unknown. */
 int llvm_math_arity(const char *name);
 /* Their function type for float type ty (powi: (ty, i32) -> ty). */

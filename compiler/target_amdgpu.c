@@ -1,6 +1,7 @@
 /* target_amdgpu.c: the AMDGPU target (amdgcn-amd-amdhsa): device
  * intrinsics, LDS, ROCm device libraries (ocml/ockl), and the code object
  * (an ELF shared object linked by ld.lld) with its resource report. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,11 +61,15 @@ static const AmdProc *find_proc(const char *name) {
 
 static bool amdgpu_init(TargetCtx *tc) {
     const TargetOptions *o = tc->opts;
-    const char *name = o->proc && *o->proc ? o->proc : "gfx90a";
-    const AmdProc *p = target_proc_known(TARGET_AMDGPU, name) ? find_proc(name) : NULL;
+    const TargetInfo *info = target_by_kind(TARGET_AMDGPU);
+    const char *name = o->proc && *o->proc ? o->proc : info->default_proc;
+    const AmdProc *p = target_proc_listed(info, name) ? find_proc(name) : NULL;
     if (!p) {
+        StrBuf known = {0};
+        target_list_procs(info, &known);
         diag_plain(tc->diags, DIAG_USER, "unknown AMDGPU target \"%s\"; known targets: %s", name,
-                   target_known_procs(TARGET_AMDGPU));
+                   known.data ? known.data : "");
+        sb_free(&known);
         return false;
     }
     int cov = o->code_object_version ? o->code_object_version : 5;
@@ -244,8 +249,6 @@ static void amdgpu_exit_item(TargetCtx *tc, LLVMBuilderRef b) { llvm_call_intrin
 /* ROCm's ocml: __ocml_<name>_f32/_f64 (powi is ocml's pown). Half goes
  * through the float function, as Julia computes most Float16 math. */
 static LLVMValueRef amdgpu_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty) {
-    LLVMValueRef f = llvm_math_intrinsic(tc, name, ty, fty);
-    if (f) return f;
     if (!llvm_math_arity(name)) {
         diag_plain(tc->diags, DIAG_INTERNAL, "no AMDGPU math function \"%s\"", name);
         return NULL;
@@ -461,8 +464,48 @@ static bool amdgpu_emit(TargetCtx *tc, CodeObject *out) {
     return true;
 }
 
+/* Every file of a device-library directory that a compile may link (ocml,
+ * ockl and the oclc control libraries), one path a line. */
+static void devlib_dir_files(const char *dir, StrBuf *files) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *n = e->d_name;
+        size_t l = strlen(n);
+        if (l > 3 && strcmp(n + l - 3, ".bc") == 0 &&
+            (strcmp(n, "ocml.bc") == 0 || strcmp(n, "ockl.bc") == 0 || strncmp(n, "oclc_", 5) == 0))
+            sb_printf(files, "%s/%s\n", dir, n);
+    }
+    closedir(d);
+}
+
+/* The device-library files a compile for o may link: every ocml, ockl and
+ * oclc file of the directory the compile would use (a superset of what is
+ * linked: the key must exist before compiling). */
+static void amdgpu_build_identity(const TargetOptions *o, StrBuf *ident, StrBuf *files) {
+    (void)ident;
+    TargetCtx tc = {.opts = o};
+    char path[1024];
+    const char *found = NULL;
+    StrBuf looked = {0};
+    if (target_find_devlib(&tc, "JUKE_DEVICE_LIBS", JUKE_DEVICE_LIBS_DEFAULT, "/opt/rocm/amdgcn/bitcode", "ocml.bc",
+                           false, path, sizeof path, &found, &looked))
+        devlib_dir_files(found, files);
+    sb_free(&looked);
+}
+
+static void amdgpu_llvm_init(void) {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmPrinter();
+    LLVMInitializeAMDGPUAsmParser();
+}
+
 const TargetOps target_amdgpu_ops = {
-    .name = "amdgpu",
+    .llvm_init = amdgpu_llvm_init,
+    .build_identity = amdgpu_build_identity,
     .as_global = 1,
     .as_local = 3,
     .needs_state_param = false,

@@ -56,11 +56,24 @@ typedef struct CpuPriv {
 
 static CpuPriv *cpu(TargetCtx *tc) { return tc->priv; }
 
+/* A listed CPU, or the host's own under whatever name LLVM gives it. */
+static bool cpu_proc_known(const char *proc) {
+    if (target_proc_listed(target_by_kind(TARGET_CPU), proc))
+        return true;
+    char *host = LLVMGetHostCPUName();
+    bool same = host && strcmp(host, proc) == 0;
+    LLVMDisposeMessage(host);
+    return same;
+}
+
 static bool cpu_init(TargetCtx *tc) {
     const char *want = tc->opts->proc;
     bool native = !want || !*want || strcmp(want, "native") == 0;
-    if (!native && !target_proc_known(TARGET_CPU, want)) {
-        diag_plain(tc->diags, DIAG_USER, "unknown CPU \"%s\"; known CPUs: %s", want, target_known_procs(TARGET_CPU));
+    if (!native && !cpu_proc_known(want)) {
+        StrBuf known = {0};
+        target_list_procs(target_by_kind(TARGET_CPU), &known);
+        diag_plain(tc->diags, DIAG_USER, "unknown CPU \"%s\"; known CPUs: %s", want, known.data ? known.data : "");
+        sb_free(&known);
         return false;
     }
     CpuPriv *cp = calloc(1, sizeof *cp);
@@ -219,8 +232,6 @@ static LLVMValueRef cpu_cancel_requested(TargetCtx *tc, LLVMBuilderRef b) {
  * llvm.powi. The shared object leaves them undefined: the process that
  * dlopens it has libm. Half goes through the float function. */
 static LLVMValueRef cpu_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty) {
-    LLVMValueRef f = llvm_math_intrinsic(tc, name, ty, fty);
-    if (f) return f;
     if (!llvm_math_arity(name)) {
         diag_plain(tc->diags, DIAG_INTERNAL, "no CPU math function \"%s\"", name);
         return NULL;
@@ -235,7 +246,7 @@ static LLVMValueRef cpu_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty,
     bool half = k == LLVMHalfTypeKind;
     LLVMTypeRef lty = half ? LLVMFloatTypeInContext(tc->llctx) : ty;
     LLVMTypeRef lfty, ov[2] = {lty, LLVMInt32TypeInContext(tc->llctx)};
-    f = llvm_intrinsic(tc, "llvm.powi", ov, 2, &lfty);
+    LLVMValueRef f = llvm_intrinsic(tc, "llvm.powi", ov, 2, &lfty);
     if (!half) {
         *fty = lfty;
         return f;
@@ -422,8 +433,27 @@ static bool cpu_emit(TargetCtx *tc, CodeObject *out) {
     return true;
 }
 
+/* The host CPU as LLVM sees it: code for "native" depends on it. */
+static void cpu_build_identity(const TargetOptions *o, StrBuf *ident, StrBuf *files) {
+    (void)o;
+    (void)files;
+    char *c = LLVMGetHostCPUName(), *f = LLVMGetHostCPUFeatures();
+    sb_printf(ident, "|host %s %s", c ? c : "", f ? f : "");
+    LLVMDisposeMessage(c);
+    LLVMDisposeMessage(f);
+}
+
+static void cpu_llvm_init(void) {
+    LLVMInitializeX86TargetInfo();
+    LLVMInitializeX86Target();
+    LLVMInitializeX86TargetMC();
+    LLVMInitializeX86AsmPrinter();
+    LLVMInitializeX86AsmParser();
+}
+
 const TargetOps target_cpu_ops = {
-    .name = "cpu",
+    .llvm_init = cpu_llvm_init,
+    .build_identity = cpu_build_identity,
     .as_global = 0,
     .as_local = 0,
     .needs_state_param = true,
@@ -445,9 +475,3 @@ const TargetOps target_cpu_ops = {
     .emit = cpu_emit,
 };
 
-void cpu_host_identity(StrBuf *sb) {
-    char *c = LLVMGetHostCPUName(), *f = LLVMGetHostCPUFeatures();
-    sb_printf(sb, "%s %s", c ? c : "", f ? f : "");
-    LLVMDisposeMessage(c);
-    LLVMDisposeMessage(f);
-}

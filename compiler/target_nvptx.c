@@ -19,10 +19,14 @@ typedef struct NvPriv {
 static NvPriv *nv(TargetCtx *tc) { return tc->priv; }
 
 static bool nvptx_init(TargetCtx *tc) {
-    const char *name = tc->opts->proc && *tc->opts->proc ? tc->opts->proc : "sm_90";
-    if (!target_proc_known(TARGET_NVPTX, name)) {
+    const TargetInfo *info = target_by_kind(TARGET_NVPTX);
+    const char *name = tc->opts->proc && *tc->opts->proc ? tc->opts->proc : info->default_proc;
+    if (!target_proc_listed(info, name)) {
+        StrBuf known = {0};
+        target_list_procs(info, &known);
         diag_plain(tc->diags, DIAG_USER, "unknown NVPTX target \"%s\"; known targets: %s", name,
-                   target_known_procs(TARGET_NVPTX));
+                   known.data ? known.data : "");
+        sb_free(&known);
         return false;
     }
     if (tc->opts->wavefront_size && tc->opts->wavefront_size != 32) {
@@ -124,8 +128,6 @@ static bool find_libdevice(TargetCtx *tc) {
  * __nv_powif / __nv_powi. Half goes through the float function. Without
  * libdevice only the LLVM intrinsics (sqrt, fma, floor, ...) are possible. */
 static LLVMValueRef nvptx_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty) {
-    LLVMValueRef f = llvm_math_intrinsic(tc, name, ty, fty);
-    if (f) return f;
     if (!llvm_math_arity(name)) {
         diag_plain(tc->diags, DIAG_INTERNAL, "no NVPTX math function \"%s\"", name);
         return NULL;
@@ -320,8 +322,29 @@ static bool nvptx_emit(TargetCtx *tc, CodeObject *out) {
     return true;
 }
 
+/* libdevice, the one library a compile for o may link. */
+static void nvptx_build_identity(const TargetOptions *o, StrBuf *ident, StrBuf *files) {
+    (void)ident;
+    TargetCtx tc = {.opts = o};
+    char path[1024];
+    StrBuf looked = {0};
+    if (target_find_devlib(&tc, "JUKE_LIBDEVICE", JUKE_LIBDEVICE_DEFAULT,
+                           "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc", "libdevice.10.bc", true, path,
+                           sizeof path, NULL, &looked))
+        sb_printf(files, "%s\n", path);
+    sb_free(&looked);
+}
+
+static void nvptx_llvm_init(void) {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+}
+
 const TargetOps target_nvptx_ops = {
-    .name = "nvptx",
+    .llvm_init = nvptx_llvm_init,
+    .build_identity = nvptx_build_identity,
     .as_global = 1,
     .as_local = 3,
     .needs_state_param = false,

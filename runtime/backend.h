@@ -13,8 +13,19 @@
 
 #include "runtime.h"
 
+/* A device backend: one per file (dev_cpu.c, dev_hip.c, dev_cuda.c), listed
+ * in runtime.c's table, which parses device specs and orders "auto" from it. */
 typedef struct RtBackend {
     RtKind kind;
+    const char *spec;          /* "hip": the device spec's name */
+    bool indexed;              /* "hip:N" names device N */
+    const char *absent;        /* "no AMD GPU": what "auto" says when it cannot open one; NULL: always there */
+    /* Fill dev (name, arch, limits, priv, be) for device `index`. On failure
+     * the backend releases what it acquired (runtime.c frees dev), and *err
+     * says why, starting with "<absent>: " when the driver or device is
+     * missing; *short_why (if not NULL) gets a malloc'd few words for
+     * "auto"'s line ("libamdhip64.so not found"). */
+    int (*open)(RtDevice *dev, int index, char **short_why, char **err);
     void (*close)(RtDevice *dev);
     int (*alloc)(RtDevice *dev, size_t bytes, void **devptr, char **err);
     void (*free)(RtDevice *dev, void *devptr);
@@ -71,14 +82,8 @@ int rt_poll_stream(int (*query)(void *), void *stream, int not_ready, double tim
 int rt_fail(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int rt_vfail(char **err, const char *fmt, va_list ap);
 
-/* Backend openers: fill dev (name, arch, limits, priv, be). On failure the
- * backend releases what it acquired (runtime.c frees dev), and *err says why, starting with
- * "no AMD GPU: " / "no NVIDIA GPU: " when the driver or device is absent;
- * *short_why (if not NULL) gets a malloc'd few words for "auto"'s line
- * ("libamdhip64.so not found"). */
-int rt_cpu_open(RtDevice *dev, char **err);
-int rt_hip_open(RtDevice *dev, int index, char **short_why, char **err);
-int rt_cuda_open(RtDevice *dev, int index, char **short_why, char **err);
+/* The backends, each defined in its own file. */
+extern const RtBackend rt_cpu_backend, rt_hip_backend, rt_cuda_backend;
 
 /* dev_cuda.c: the CUcontext and CUstream a cuda device uses (benchmarks time
  * launches with events on that stream); -1 when dev is not a cuda device. */

@@ -729,7 +729,13 @@ static int cpu_stream_create(RtDevice *dev, void **stream, char **err)
 
 static void cpu_stream_destroy(RtDevice *dev, void *stream) {}
 
-static const RtBackend cpu_backend = {
+static int rt_cpu_open(RtDevice *dev, int index, char **short_why, char **err);
+
+const RtBackend rt_cpu_backend = {
+    .spec = "cpu",
+    .indexed = false,
+    .absent = NULL,
+    .open = rt_cpu_open,
     .kind = RT_CPU,
     .close = cpu_close,
     .alloc = cpu_alloc,
@@ -746,8 +752,10 @@ static const RtBackend cpu_backend = {
     .stream_destroy = cpu_stream_destroy,
 };
 
-int rt_cpu_open(RtDevice *dev, char **err)
+static int rt_cpu_open(RtDevice *dev, int index, char **short_why, char **err)
 {
+    (void)index;
+    (void)short_why;
     CpuDev *cd = calloc(1, sizeof *cd);
     if (!cd)
         return rt_fail(err, "cpu: out of memory");
@@ -772,7 +780,7 @@ int rt_cpu_open(RtDevice *dev, char **err)
     pthread_cond_init(&cd->wd_cv, &ca);
     pthread_condattr_destroy(&ca);
     dev->priv = cd;
-    dev->be = &cpu_backend;
+    dev->be = &rt_cpu_backend;
     for (int i = 0; i < cd->nthreads; i++) {
         cd->workers[i].cd = cd;
         if (i == 0)

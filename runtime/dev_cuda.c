@@ -585,7 +585,13 @@ static void cuda_stream_destroy(RtDevice *dev, void *stream)
     cd->api.StreamDestroy(stream);
 }
 
-static const RtBackend cuda_backend = {
+static int rt_cuda_open(RtDevice *dev, int index, char **short_why, char **err);
+
+const RtBackend rt_cuda_backend = {
+    .spec = "cuda",
+    .indexed = true,
+    .absent = "no NVIDIA GPU",
+    .open = rt_cuda_open,
     .kind = RT_CUDA,
     .close = cuda_close,
     .alloc = cuda_alloc,
@@ -603,7 +609,7 @@ static const RtBackend cuda_backend = {
     .stream_destroy = cuda_stream_destroy,
 };
 
-int rt_cuda_open(RtDevice *dev, int index, char **short_why, char **err)
+static int rt_cuda_open(RtDevice *dev, int index, char **short_why, char **err)
 {
     if (short_why)
         *short_why = NULL;
@@ -669,7 +675,7 @@ int rt_cuda_open(RtDevice *dev, int index, char **short_why, char **err)
         dev->max_local_bytes = CU_STATIC_SHARED_LIMIT;
     snprintf(dev->name, sizeof dev->name, "cuda:%d %s (%s)", index, dev->arch, name);
     dev->priv = cd;
-    dev->be = &cuda_backend;
+    dev->be = &rt_cuda_backend;
     return 0;
 fail:
     if (cd->stream)
@@ -688,7 +694,7 @@ fail:
  * launch its reference kernels there too. -1 when dev is not a cuda device. */
 int rt_cuda_native(RtDevice *dev, void **ctx, void **stream)
 {
-    if (!dev || dev->be != &cuda_backend || !dev->priv)
+    if (!dev || dev->be != &rt_cuda_backend || !dev->priv)
         return -1;
     CudaDev *cd = dev->priv;
     if (ctx)

@@ -382,7 +382,13 @@ static void hip_stream_destroy(RtDevice *dev, void *stream)
     hd->api.StreamDestroy(stream);
 }
 
-static const RtBackend hip_backend = {
+static int rt_hip_open(RtDevice *dev, int index, char **short_why, char **err);
+
+const RtBackend rt_hip_backend = {
+    .spec = "hip",
+    .indexed = true,
+    .absent = "no AMD GPU",
+    .open = rt_hip_open,
     .kind = RT_HIP,
     .close = hip_close,
     .alloc = hip_alloc,
@@ -400,7 +406,7 @@ static const RtBackend hip_backend = {
     .stream_destroy = hip_stream_destroy,
 };
 
-int rt_hip_open(RtDevice *dev, int index, char **short_why, char **err)
+static int rt_hip_open(RtDevice *dev, int index, char **short_why, char **err)
 {
     if (short_why)
         *short_why = NULL;
@@ -448,7 +454,7 @@ int rt_hip_open(RtDevice *dev, int index, char **short_why, char **err)
     dev->max_local_bytes = a->DeviceGetAttribute(&v, HIP_ATTR_MAX_SHARED, index) == 0 && v > 0 ? (uint32_t)v : 65536;
     snprintf(dev->name, sizeof dev->name, "hip:%d %s (%s)", index, dev->arch, name);
     dev->priv = hd;
-    dev->be = &hip_backend;
+    dev->be = &rt_hip_backend;
     return 0;
 fail:
     if (hd->stream)

@@ -146,24 +146,49 @@ static void rt_device_delete(RtDevice *dev)
     free(dev);
 }
 
+/* Every device backend, in the order "auto" tries them: AMD GPUs first, the
+ * CPU, always there, last. */
+static const RtBackend *const rt_backends[] = {&rt_hip_backend, &rt_cuda_backend, &rt_cpu_backend};
+enum { RT_NBACKENDS = sizeof rt_backends / sizeof rt_backends[0] };
+
 /* Try one backend on a fresh device; NULL on failure with *err / *short_why. */
-static RtDevice *rt_try_open(RtKind kind, int index, char **short_why, char **err)
+static RtDevice *rt_try_open(const RtBackend *be, int index, char **short_why, char **err)
 {
     RtDevice *dev = rt_device_new();
     if (!dev) {
         rt_fail(err, "out of memory opening a device");
         return NULL;
     }
-    int rc;
-    switch (kind) {
-    case RT_CPU: rc = rt_cpu_open(dev, err); break;
-    case RT_HIP: rc = rt_hip_open(dev, index, short_why, err); break;
-    default: rc = rt_cuda_open(dev, index, short_why, err); break;
-    }
-    if (rc != 0) {
+    if (be->open(dev, index, short_why, err) != 0) {
         rt_device_delete(dev);
         return NULL;
     }
+    return dev;
+}
+
+/* "auto": the first backend that opens, with a line saying why the ones
+ * before it could not ("auto: no AMD GPU (libamdhip64.so not found); using ..."). */
+static RtDevice *rt_open_auto(char **chosen_why, char **err)
+{
+    char *why[RT_NBACKENDS] = {0};
+    RtDevice *dev = NULL;
+    int i = 0;
+    for (; i < RT_NBACKENDS && !dev; i++) {
+        char *e = NULL;
+        bool last = i == RT_NBACKENDS - 1;
+        dev = rt_try_open(rt_backends[i], 0, &why[i], last ? err : &e);
+        free(e);
+    }
+    if (dev && chosen_why) {
+        char line[512];
+        size_t len = (size_t)snprintf(line, sizeof line, "auto:");
+        for (int j = 0; j < i - 1 && len < sizeof line; j++)
+            len += (size_t)snprintf(line + len, sizeof line - len, " %s (%s);", rt_backends[j]->absent,
+                                    why[j] ? why[j] : "?");
+        *chosen_why = rt_strdup_printf("%s using %s", line, dev->name);
+    }
+    for (int j = 0; j < RT_NBACKENDS; j++)
+        free(why[j]);
     return dev;
 }
 
@@ -177,37 +202,26 @@ int rt_device_open(const char *spec, RtDevice **out, char **chosen_why, char **e
     if (!spec)
         spec = "auto";
     RtDevice *dev = NULL;
-    if (strcmp(spec, "cpu") == 0) {
-        dev = rt_try_open(RT_CPU, 0, NULL, err);
-    } else if (strncmp(spec, "hip", 3) == 0 && rt_parse_index(spec + 3) >= 0) {
-        dev = rt_try_open(RT_HIP, rt_parse_index(spec + 3), NULL, err);
-    } else if (strncmp(spec, "cuda", 4) == 0 && rt_parse_index(spec + 4) >= 0) {
-        dev = rt_try_open(RT_CUDA, rt_parse_index(spec + 4), NULL, err);
+    const RtBackend *be = NULL;
+    int index = 0;
+    for (int i = 0; i < RT_NBACKENDS && !be; i++) {
+        size_t n = strlen(rt_backends[i]->spec);
+        if (strncmp(spec, rt_backends[i]->spec, n) != 0)
+            continue;
+        if (spec[n] == '\0' || (rt_backends[i]->indexed && (index = rt_parse_index(spec + n)) >= 0))
+            be = rt_backends[i];
+    }
+    if (be) {
+        dev = rt_try_open(be, index, NULL, err);
     } else if (strcmp(spec, "auto") == 0) {
-        char *hip_why = NULL, *cuda_why = NULL, *e = NULL;
-        dev = rt_try_open(RT_HIP, 0, &hip_why, &e);
-        free(e);
-        e = NULL;
-        if (!dev) {
-            dev = rt_try_open(RT_CUDA, 0, &cuda_why, &e);
-            free(e);
-            e = NULL;
-        }
-        if (!dev)
-            dev = rt_try_open(RT_CPU, 0, NULL, err);
-        if (dev && chosen_why) {
-            if (dev->be->kind == RT_HIP)
-                *chosen_why = rt_strdup_printf("auto: using %s", dev->name);
-            else if (dev->be->kind == RT_CUDA)
-                *chosen_why = rt_strdup_printf("auto: no AMD GPU (%s); using %s", hip_why ? hip_why : "?", dev->name);
-            else
-                *chosen_why = rt_strdup_printf("auto: no AMD GPU (%s); no NVIDIA GPU (%s); using %s",
-                                               hip_why ? hip_why : "?", cuda_why ? cuda_why : "?", dev->name);
-        }
-        free(hip_why);
-        free(cuda_why);
+        dev = rt_open_auto(chosen_why, err);
     } else {
-        return rt_fail(err, "unknown device '%s': expected cpu, hip, hip:N, cuda, cuda:N or auto", spec);
+        char list[256];
+        size_t len = 0;
+        for (int i = 0; i < RT_NBACKENDS && len < sizeof list; i++)
+            len += (size_t)snprintf(list + len, sizeof list - len, rt_backends[i]->indexed ? "%s, %s:N, " : "%s, ",
+                                    rt_backends[i]->spec, rt_backends[i]->spec);
+        return rt_fail(err, "unknown device '%s': expected %sor auto", spec, list);
     }
     if (!dev)
         return -1;

@@ -26,6 +26,7 @@
 #include "juke.h"
 #include "literal.h"
 #include "npy.h"
+#include "targets.h"
 
 /* Set once by main from argv; read by every test. */
 typedef struct Env {
@@ -728,6 +729,61 @@ static void test_e2e_run_oob(void **state)
 
 /* ---- main ----------------------------------------------------------------- */
 
+/* Every target of the registry (targets.c), by its name and by each of its
+ * processors, is accepted by the library and by the CLI alike, and `juke gcn`
+ * takes exactly the AMDGPU ones; an unknown spec is refused by both with the
+ * same message. */
+static void test_registry_targets(void **state)
+{
+    const Env *e = *state;
+    require_library(e, 0);
+    char *vadd = vadd_path(e);
+    juke_context *ctx = juke_context_create();
+    juke_module *m = NULL;
+    assert_int_equal(juke_module_load_file(ctx, vadd, &m), JUKE_OK);
+    const char *types[] = {"Vector{Float32}", "Vector{Float32}", "Vector{Float32}"};
+    int checked = 0;
+    for (int i = 0; i < target_count(); i++) {
+        const TargetInfo *t = target_at(i);
+        for (int j = -1; j < 0 || t->procs[j]; j++) {
+            char spec[128];
+            if (j < 0)
+                snprintf(spec, sizeof spec, "%s", t->name);
+            else
+                snprintf(spec, sizeof spec, "%s%s", t->proc_separator ? t->proc_separator : "", t->procs[j]);
+            juke_options o;
+            juke_options_default(&o);
+            o.target = spec;
+            juke_kernel *k = NULL;
+            juke_status st = juke_compile(m, "vadd!", types, 3, &o, &k);
+            if (st != JUKE_OK)
+                fprintf(stderr, "library refuses %s: %s\n", spec, juke_errmsg(ctx));
+            assert_int_equal(st, JUKE_OK);
+            Run r = RUN_JUKE(e, NULL, "asm", "--target", spec, vadd, "vadd!", types[0], types[1], types[2]);
+            expect_status(&r, 0);
+            run_free(&r);
+            r = RUN_JUKE(e, NULL, "gcn", "--target", spec, vadd, "vadd!", types[0], types[1], types[2]);
+            expect_status(&r, t->kind == TARGET_AMDGPU ? 0 : 2);
+            run_free(&r);
+            checked++;
+        }
+    }
+    assert_true(checked >= 40);
+    juke_options o;
+    juke_options_default(&o);
+    o.target = "amdgcn";
+    juke_kernel *k = NULL;
+    assert_int_equal(juke_compile(m, "vadd!", types, 3, &o, &k), JUKE_ERR_ARGUMENT);
+    char *want = strdup(juke_errmsg(ctx));
+    Run r = RUN_JUKE(e, NULL, "gcn", "--target", "amdgcn", vadd, "vadd!", types[0], types[1], types[2]);
+    expect_status(&r, 1);
+    expect_contains(r.err, want);
+    run_free(&r);
+    free(want);
+    juke_context_destroy(ctx);
+    free(vadd);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -758,6 +814,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_e2e_dumps, state),
         cmocka_unit_test_prestate(test_e2e_run_vadd, state),
         cmocka_unit_test_prestate(test_e2e_run_oob, state),
+        cmocka_unit_test_prestate(test_registry_targets, state),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     if (!failed) {

@@ -420,7 +420,7 @@ static void test_spec_errors(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(rt_device_open(bad[i], &d, NULL, &err), -1);
         char want[128];
-        snprintf(want, sizeof want, "unknown device '%s': expected cpu, hip, hip:N, cuda, cuda:N or auto", bad[i]);
+        snprintf(want, sizeof want, "unknown device '%s': expected hip, hip:N, cuda, cuda:N, cpu, or auto", bad[i]);
         assert_string_equal(err, want);
         free(err);
         err = NULL;

@@ -38,9 +38,7 @@ static void t_options(T *t, TargetKind kind, const char *proc) {
 }
 
 static bool t_init(T *t) {
-    const TargetOps *ops = t->o.kind == TARGET_AMDGPU ? &target_amdgpu_ops
-                           : t->o.kind == TARGET_CPU  ? &target_cpu_ops
-                                                      : &target_nvptx_ops;
+    const TargetOps *ops = target_by_kind(t->o.kind)->ops;
     t->tc.llctx = LLVMContextCreate();
     t->tc.mod = LLVMModuleCreateWithNameInContext("test", t->tc.llctx);
     t->tc.opts = &t->o;
@@ -148,7 +146,7 @@ static void t_compile_ok(T *t, LLVMValueRef fn, const char *symbol) {
     const char *save = getenv("JUKE_TEST_SAVE");  /* a directory for the code objects */
     if (save && *save) {
         char path[512];
-        snprintf(path, sizeof path, "%s/%s.%s", save, symbol, t->tc.ops->name);
+        snprintf(path, sizeof path, "%s/%s.%s", save, symbol, target_by_kind(t->o.kind)->name);
         FILE *f = fopen(path, "wb");
         if (f) {
             fwrite(t->co.data, 1, t->co.size, f);
@@ -203,16 +201,16 @@ static void test_amdgpu_store_gfx906(void **s) { amdgpu_store_on("gfx906", 64); 
 static void test_amdgpu_store_gfx1201(void **s) { amdgpu_store_on("gfx1201", 32); }
 
 static void test_amdgpu_every_known_proc_inits(void **s) {
-    char list[512];
-    snprintf(list, sizeof list, "%s", target_known_procs(TARGET_AMDGPU));
+    const TargetInfo *info = target_by_kind(TARGET_AMDGPU);
     int n = 0;
-    for (char *p = strtok(list, ", "); p; p = strtok(NULL, ", "), n++) {
+    for (const char *const *pp = info->procs; *pp; pp++, n++) {
+        const char *p = *pp;
         T t;
         t_options(&t, TARGET_AMDGPU, p);
         bool ok = t_init(&t);
         if (!ok) fprintf(stderr, "%s: %s", p, t.d.text.data);
         assert_true(ok);
-        assert_true(target_proc_known(TARGET_AMDGPU, p));
+        assert_true(target_proc_listed(info, p));
         t_free(&t);
     }
     assert_true(n >= 12);
@@ -768,8 +766,8 @@ static void test_nvptx_math_without_libdevice(void **s) {
     t.o.devlib_dir = "/nonexistent/libdevice.10.bc";
     assert_true(t_init(&t));
     LLVMTypeRef fty;
-    /* intrinsics still work; library functions are a clear error */
-    assert_non_null(t.tc.ops->math_fn(&t.tc, "sqrt", LLVMDoubleTypeInContext(t.tc.llctx), &fty));
+    /* library functions are a clear error (sqrt, fma, floor... are LLVM
+     * intrinsics that code generation emits itself, never asking math_fn) */
     assert_null(t.tc.ops->math_fn(&t.tc, "sin", LLVMDoubleTypeInContext(t.tc.llctx), &fty));
     assert_int_equal(t.d.first_kind, DIAG_USER);
     assert_non_null(strstr(t.d.text.data, "libdevice not found at /nonexistent/libdevice.10.bc"));
@@ -785,20 +783,62 @@ static void test_nvptx_unknown(void **s) {
 }
 
 static void test_known_procs(void **s) {
-    assert_true(target_proc_known(TARGET_AMDGPU, "gfx90a"));
-    assert_true(target_proc_known(TARGET_AMDGPU, "gfx1201"));
-    assert_false(target_proc_known(TARGET_AMDGPU, "gfx90"));
-    assert_false(target_proc_known(TARGET_AMDGPU, "gfx"));
-    assert_true(target_proc_known(TARGET_NVPTX, "sm_90a"));
-    assert_false(target_proc_known(TARGET_NVPTX, "sm_9"));
-    assert_true(target_proc_known(TARGET_CPU, "x86-64-v3"));
-    assert_false(target_proc_known(TARGET_CPU, NULL));
+    const TargetInfo *amd = target_by_kind(TARGET_AMDGPU), *nv = target_by_kind(TARGET_NVPTX),
+                     *cpu = target_by_kind(TARGET_CPU);
+    assert_true(target_proc_listed(amd, "gfx90a"));
+    assert_true(target_proc_listed(amd, "gfx1201"));
+    assert_false(target_proc_listed(amd, "gfx90"));
+    assert_false(target_proc_listed(amd, "gfx"));
+    assert_true(target_proc_listed(nv, "sm_90a"));
+    assert_false(target_proc_listed(nv, "sm_9"));
+    assert_true(target_proc_listed(cpu, "x86-64-v3"));
+    assert_false(target_proc_listed(cpu, NULL));
+}
+
+/* The registry: every row parses by its name (default processor) and by each
+ * processor it lists, back to itself; each has its code generation, an
+ * extension, a default processor the list knows, and initialises in LLVM. */
+static void test_registry_rows(void **s) {
+    assert_true(target_count() >= 3);
+    StrBuf err = {0};
+    const TargetInfo *t;
+    const char *proc;
+    assert_true(target_parse(NULL, &t, &proc, &err));
+    assert_true(target_proc_listed(t, target_default_spec));
+    for (int i = 0; i < target_count(); i++) {
+        const TargetInfo *row = target_at(i);
+        assert_non_null(row->ops);
+        assert_non_null(row->ext);
+        assert_true(row == target_by_kind(row->kind));
+        assert_true(target_parse(row->name, &t, &proc, &err));
+        assert_ptr_equal(t, row);
+        assert_null(proc);
+        if (row->default_proc)
+            assert_true(target_proc_listed(row, row->default_proc));
+        for (const char *const *p = row->procs; *p; p++) {
+            char spec[128];
+            snprintf(spec, sizeof spec, "%s%s", row->proc_separator ? row->proc_separator : "", *p);
+            assert_true(target_parse(spec, &t, &proc, &err));
+            assert_ptr_equal(t, row);
+            assert_string_equal(proc, *p);
+        }
+        T tt;
+        t_options(&tt, row->kind, NULL);
+        bool ok = t_init(&tt);
+        if (!ok) fprintf(stderr, "%s: %s", row->name, tt.d.text.data);
+        assert_true(ok);
+        t_free(&tt);
+    }
+    assert_false(target_parse("amdgcn", &t, &proc, &err));
+    assert_non_null(strstr(err.data, "unknown target \"amdgcn\""));
+    sb_free(&err);
 }
 
 int main(void) {
     srand((unsigned)getpid());
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_procs),
+        cmocka_unit_test(test_registry_rows),
         cmocka_unit_test(test_amdgpu_store_gfx90a),
         cmocka_unit_test(test_amdgpu_store_gfx942),
         cmocka_unit_test(test_amdgpu_store_gfx1100),

@@ -16,6 +16,7 @@
 #include "dumps.h"
 #include "npy.h"
 #include "literal.h"
+#include "targets.h"
 
 enum { EXIT_USAGE = 2 };
 
@@ -397,9 +398,16 @@ static int run_frontend(Cli *cli)
     return r;
 }
 
+/* Does the spec name an AMDGPU processor? A spec the registry does not know
+ * passes here: the library then reports it, with the known targets. */
 static bool is_amdgpu_target(const char *t)
 {
-    return !t || !strncmp(t, "gfx", 3) || !strncmp(t, "amdgcn", 6);
+    const TargetInfo *info;
+    const char *proc;
+    StrBuf err = {0};
+    bool known = target_parse(t, &info, &proc, &err);
+    sb_free(&err);
+    return !known || info->kind == TARGET_AMDGPU;
 }
 
 /* llvm, gcn, asm, resources: compile, then print one of the kernel's dumps. */
