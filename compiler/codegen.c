@@ -480,7 +480,7 @@ static LLVMValueRef linear_item_and_size(CG *g, LLVMValueRef *size)
 }
 
 /* zeroinit: the group's work-items clear the array together, then meet at a barrier. */
-static void zero_fill(CG *g, LLVMValueRef ptr, const Type *elem, LLVMValueRef len)
+static void zero_fill(CG *g, LLVMValueRef ptr, const Type *elem, LLVMValueRef len, SrcLoc loc)
 {
     LLVMValueRef step;
     LLVMValueRef start = linear_item_and_size(g, &step);
@@ -500,7 +500,7 @@ static void zero_fill(CG *g, LLVMValueRef ptr, const Type *elem, LLVMValueRef le
     LLVMAddIncoming(k, &start, &pre, 1);
     LLVMAddIncoming(k, &next, &body, 1);
     LLVMPositionBuilderAtEnd(g->b, done);
-    g->ops->barrier(g->tc, g->b);
+    g->ops->barrier(g->tc, g->b, loc);
     g->tc->uses_barrier = true;
 }
 
@@ -536,7 +536,7 @@ static LLVMValueRef emit_local_array(CG *g, IrInst *in)
     }
     LLVMValueRef a = make_array(g, at, ptr, dims, nd);
     if (zeroinit)
-        zero_fill(g, ptr, elem, arr_len(g, a));
+        zero_fill(g, ptr, elem, arr_len(g, a), in->loc);
     return a;
 }
 
@@ -1736,7 +1736,7 @@ static LLVMValueRef emit_builtin(CG *g, IrInst *in)
     case BI_GRIDITEMDIM: return dim3(g, g->ops->grid_groups, 0, true);
     case BI_WAVEFRONTSIZE: return ci64(g, g->tc->wavefront_size);
     case BI_SYNC_WORKGROUP:
-        g->ops->barrier(g->tc, g->b);
+        g->ops->barrier(g->tc, g->b, in->loc);
         g->tc->uses_barrier = true;
         return unit_v(g);
     case BI_STATIC_LOCAL: case BI_DYNAMIC_LOCAL:
