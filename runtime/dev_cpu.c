@@ -65,13 +65,13 @@ typedef struct CpuWorker {
     size_t stacks_len;
     uint32_t nstacks;
     uint64_t *bloc;           /* per fiber: the barrier it waits at, line << 32 | col */
+    uint64_t loc_any, loc_all; /* this round's barrier locations or-ed and and-ed: equal if all are one */
     uint8_t *lds_map;         /* mmap'd: a guard page, lds_cap bytes, a guard page */
     size_t lds_map_len;
     FiberCtx sched;           /* the group scheduler, resumed when a fiber yields */
     jmp_buf seq_jmp;          /* sequential mode: exit_item returns to the item loop */
     /* fault recovery: the handler records the fault here and jumps back */
     sigjmp_buf fault_jmp;
-    volatile uint32_t cur;    /* the fiber running (fiber mode) */
     int fault_sig, fault_code;
     uintptr_t fault_addr, fault_sp;
     uint8_t *alt;             /* this worker thread's signal stack (pool workers) */
@@ -184,7 +184,10 @@ static void cpu_fiber_barrier(JukeCpuState *st, uint32_t line, uint32_t col)
 {
     CpuWorker *w = st->runtime;
     uint32_t i = (uint32_t)(st - w->states);
-    w->bloc[i] = (uint64_t)line << 32 | col;
+    uint64_t loc = (uint64_t)line << 32 | col;
+    w->bloc[i] = loc;
+    w->loc_any |= loc;
+    w->loc_all &= loc;
     w->status[i] = FIBER_AT_BARRIER;
     cpu_fiber_to_sched(w, i);
 }
@@ -563,29 +566,33 @@ static int cpu_run_fibers(CpuWorker *w, const JukeCpuState *proto, uint32_t n, c
     }
     uint32_t live = n;
     while (live > 0) {
-        uint32_t waiting = 0;
-        uint64_t at = 0;
-        bool split = false;
+        w->loc_any = 0;
+        w->loc_all = ~(uint64_t)0;
         for (uint32_t i = 0; i < n; i++) {
             if (w->status[i] == FIBER_DONE)
                 continue;
             w->status[i] = FIBER_RUNNABLE;
-            w->cur = i;
             cpu_fiber_resume(w, i);
             if (w->status[i] == FIBER_DONE)
                 live--;
-            else if (waiting++ == 0)
-                at = w->bloc[i];
-            else
-                split |= w->bloc[i] != at;
         }
-        if (waiting > 0 && (live < n || split)) {
+        if (live > 0 && (live < n || w->loc_any != w->loc_all)) {
             if (__atomic_load_n(&cd->exc->flag, __ATOMIC_ACQUIRE) == 0)
                 cpu_report_divergence(w, n);
             return 0;
         }
     }
     return 0;
+}
+
+/* The fiber whose stack held the stack pointer at the fault (0 if none did). */
+static uint32_t cpu_faulting_fiber(const CpuWorker *w, uint32_t n)
+{
+    size_t slot = CPU_FIBER_STACK + w->cd->page;
+    uintptr_t st = (uintptr_t)w->stacks, sp = w->fault_sp;
+    /* slot i is fiber i's guard page, then its stack: an overflow leaves sp in either */
+    uint32_t i = sp >= st && sp < st + w->stacks_len ? (uint32_t)((sp - st) / slot) : 0;
+    return i < n ? i : 0;
 }
 
 /* Run the group's work-items from proto. A fault in them comes back here
@@ -595,7 +602,7 @@ static __attribute__((noinline)) int cpu_run_items(CpuWorker *w, const JukeCpuSt
                                                    char **err)
 {
     if (sigsetjmp(w->fault_jmp, 0) != 0) {
-        cpu_report_fault(w, fibers ? &w->states[w->cur] : &w->states[0]);
+        cpu_report_fault(w, &w->states[fibers ? cpu_faulting_fiber(w, n) : 0]);
         return 0;
     }
     int rc = 0;
