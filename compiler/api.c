@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1164,11 +1165,75 @@ static void format_value(StrBuf *sb, int64_t bits, int code)
     }
 }
 
+/* A kernel fault (runtime/abi.h, fault records): "kernel fault: SIGSEGV
+ * (invalid memory access at 0x..., 4 bytes past the end of a 256-byte device
+ * array) in work-group (2, 1, 1), work-item (64, 1, 1)". */
+static void format_fault(StrBuf *sb, const JukeExceptionRecord *r)
+{
+    int sig = (int)r->aux;
+    const char *name = sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE"
+                     : sig == SIGILL ? "SIGILL" : "signal";
+    uint64_t addr = (uint64_t)r->index[0];
+    int64_t off = r->index[3], size = r->dims[0];
+    sb_printf(sb, "kernel fault: %s (", name);
+    if (sig == SIGFPE)
+        sb_puts(sb, r->index[1] == FPE_INTDIV ? "integer division by zero"
+                    : r->index[1] == FPE_INTOVF ? "integer overflow" : "arithmetic error");
+    else if (sig == SIGILL)
+        sb_puts(sb, "illegal instruction");
+    else if (r->index[2] == JUKE_FAULT_STACK && size)
+        sb_printf(sb, "stack overflow at 0x%" PRIx64 ": a work-item needed more than its %" PRId64 " KiB of stack",
+                  addr, size / 1024);
+    else if (r->index[2] == JUKE_FAULT_STACK)
+        sb_printf(sb, "stack overflow at 0x%" PRIx64, addr);
+    else {
+        sb_printf(sb, "%s at 0x%" PRIx64, sig == SIGBUS ? "bus error" : "invalid memory access", addr);
+        switch (r->index[2]) {
+        case JUKE_FAULT_ARRAY_AFTER:
+            sb_printf(sb, ", %" PRId64 " bytes past the end of a %" PRId64 "-byte device array", off, size);
+            break;
+        case JUKE_FAULT_ARRAY_BEFORE:
+            sb_printf(sb, ", %" PRId64 " bytes before the start of a %" PRId64 "-byte device array", off, size);
+            break;
+        case JUKE_FAULT_LOCAL_AFTER:
+            sb_printf(sb, ", %" PRId64 " bytes past the end of the group's %" PRId64 " bytes of local memory", off, size);
+            break;
+        case JUKE_FAULT_LOCAL_BEFORE:
+            sb_printf(sb, ", %" PRId64 " bytes before the start of the group's local memory", off);
+            break;
+        }
+    }
+    sb_printf(sb, ") in work-group (%u, %u, %u), work-item (%u, %u, %u)", r->group[0], r->group[1], r->group[2],
+              r->item[0], r->item[1], r->item[2]);
+}
+
+/* One list of a barrier divergence record: "  N <what>: (x, y, z), ..., …". */
+static void format_items(StrBuf *sb, int64_t count, int64_t packed, uint64_t gdims, const char *what)
+{
+    if (count <= 0)
+        return;
+    uint64_t gx = gdims & 0xffff, gy = gdims >> 16 & 0xffff;
+    sb_printf(sb, "\n  %" PRId64 " %s:", count, what);
+    for (int i = 0; i < JUKE_PACKED_ITEMS && i < count; i++) {
+        uint64_t lin = ((uint64_t)packed >> (16 * i) & 0xffff) - 1;
+        if (!gx || !gy)
+            break;
+        sb_printf(sb, "%s (%" PRIu64 ", %" PRIu64 ", %" PRIu64 ")", i ? "," : "", lin % gx + 1, lin / gx % gy + 1,
+                  lin / gx / gy + 1);
+    }
+    if (count > JUKE_PACKED_ITEMS)
+        sb_printf(sb, " and %" PRId64 " more", count - JUKE_PACKED_ITEMS);
+}
+
 /* The message a kernel exception becomes on the host. */
 static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r)
 {
     StrBuf sb = {0};
     sb_printf(&sb, "%s: ", k->function);
+    if (r->kind == JUKE_EXC_FAULT) {
+        format_fault(&sb, r);
+        return sb_take(&sb);
+    }
     switch (r->kind) {
     case JUKE_EXC_BOUNDS: {
         /* as Julia words it: "attempt to access 64-element ROCDeviceVector{Float32, 1} at index [65]" */
@@ -1220,11 +1285,27 @@ static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r)
     case JUKE_EXC_TIMEOUT:
         sb_printf(&sb, "run-time limit of %g s exceeded: the kernel was cancelled in this loop", (double)r->index[0] * 1e-6);
         break;
+    case JUKE_EXC_BARRIER:
+        sb_puts(&sb, "barrier divergence: not every work-item of the workgroup reached this barrier");
+        break;
     default:
         sb_printf(&sb, "unknown kernel exception (kind %u)", r->kind);
     }
     sb_printf(&sb, "\n  at %s:%u:%u\n  in workgroup (%u, %u, %u), work-item (%u, %u, %u)", k->module->name, r->line,
               r->col, r->group[0], r->group[1], r->group[2], r->item[0], r->item[1], r->item[2]);
+    if (r->kind == JUKE_EXC_BARRIER) {
+        uint64_t gd = (uint64_t)r->dims[3];
+        format_items(&sb, r->index[0], r->index[1], gd, "wait here");
+        format_items(&sb, r->index[2], r->index[3], gd, "have returned");
+        if (r->dims[0] > 0) {
+            StrBuf what = {0};
+            sb_printf(&what, "wait at another barrier, at %s:%u:%u", k->module->name, (unsigned)((uint64_t)r->dims[2] >> 32),
+                      (unsigned)(r->dims[2] & 0xffffffff));
+            char *w = sb_take(&what);
+            format_items(&sb, r->dims[0], r->dims[1], gd, w ? w : "wait at another barrier");
+            free(w);
+        }
+    }
     /* the source line, when we have it */
     const SrcFile *f = &k->module->fe->file;
     const char *p = f->text;

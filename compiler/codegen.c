@@ -519,7 +519,7 @@ static LLVMValueRef linear_item_and_size(CG *g, LLVMValueRef *size)
 }
 
 /* zeroinit: the group's work-items clear the array together, then meet at a barrier. */
-static void zero_fill(CG *g, LLVMValueRef ptr, const Type *elem, LLVMValueRef len)
+static void zero_fill(CG *g, LLVMValueRef ptr, const Type *elem, LLVMValueRef len, SrcLoc loc)
 {
     LLVMValueRef step;
     LLVMValueRef start = linear_item_and_size(g, &step);
@@ -539,7 +539,7 @@ static void zero_fill(CG *g, LLVMValueRef ptr, const Type *elem, LLVMValueRef le
     LLVMAddIncoming(k, &start, &pre, 1);
     LLVMAddIncoming(k, &next, &body, 1);
     LLVMPositionBuilderAtEnd(g->b, done);
-    g->ops->barrier(g->tc, g->b);
+    g->ops->barrier(g->tc, g->b, loc);
     g->tc->uses_barrier = true;
 }
 
@@ -584,7 +584,7 @@ static LLVMValueRef emit_local_array(CG *g, IrInst *in)
         LLVMValueRef len = arr_len(g, a), n = cap ? arr_cap(g, a) : len;
         if (cap)
             n = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, len, n, ""), len, n, "");
-        zero_fill(g, ptr, elem, n);
+        zero_fill(g, ptr, elem, n, in->loc);
     }
     return a;
 }
@@ -1798,7 +1798,7 @@ static LLVMValueRef emit_builtin(CG *g, IrInst *in)
     case BI_GRIDITEMDIM: return dim3(g, g->ops->grid_groups, 0, true);
     case BI_WAVEFRONTSIZE: return ci64(g, g->tc->wavefront_size);
     case BI_SYNC_WORKGROUP:
-        g->ops->barrier(g->tc, g->b);
+        g->ops->barrier(g->tc, g->b, in->loc);
         g->tc->uses_barrier = true;
         return unit_v(g);
     case BI_STATIC_LOCAL: case BI_DYNAMIC_LOCAL:

@@ -59,7 +59,8 @@ struct TargetOps {
     LLVMValueRef (*workgroup_id)(TargetCtx *tc, LLVMBuilderRef b, int dim);
     LLVMValueRef (*workgroup_dim)(TargetCtx *tc, LLVMBuilderRef b, int dim);
     LLVMValueRef (*grid_groups)(TargetCtx *tc, LLVMBuilderRef b, int dim);
-    void (*barrier)(TargetCtx *tc, LLVMBuilderRef b);  /* workgroup fence + barrier */
+    /* Workgroup fence + barrier; loc: the sync_workgroup() (the CPU runtime names it in barrier-divergence reports). */
+    void (*barrier)(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc);
     /* A static local array of `bytes` bytes: returns a pointer in as_local.
      * (AMDGPU/NVPTX: an internal global; CPU: st->lds + offset.) */
     LLVMValueRef (*static_local)(TargetCtx *tc, LLVMBuilderRef b, const char *name,

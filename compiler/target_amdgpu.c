@@ -194,7 +194,8 @@ static const char amdgpu_barrier_ir[] =
     "attributes #0 = { alwaysinline convergent nounwind }\n"
     "attributes #1 = { convergent nounwind willreturn }\n";
 
-static void amdgpu_barrier(TargetCtx *tc, LLVMBuilderRef b) {
+static void amdgpu_barrier(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc) {
+    (void)loc;
     LLVMValueRef f = LLVMGetNamedFunction(tc->mod, "__juke_workgroup_barrier");
     if (!f) {
         /* external while linking (the linker skips unreferenced local

@@ -17,7 +17,7 @@
  *   field 2  group_dim[3]   u32 x3   offset 24
  *   field 3  grid_groups[3] u32 x3   offset 36
  *   field 4  lds            ptr      offset 48
- *   field 5  barrier        ptr      offset 56   void (*)(JukeCpuState *)
+ *   field 5  barrier        ptr      offset 56   void (*)(JukeCpuState *, i32 line, i32 col)
  *   field 6  exit_item      ptr      offset 64   void (*)(JukeCpuState *), noreturn
  *   field 7  runtime        ptr      offset 72
  *   field 8  dynamic_lds_bytes u64  offset 80
@@ -168,8 +168,15 @@ static LLVMValueRef call_state_fn(TargetCtx *tc, LLVMBuilderRef b, int field) {
     return LLVMBuildCall2(b, fty, f, &st, 1, "");
 }
 
-static void cpu_barrier(TargetCtx *tc, LLVMBuilderRef b) {
-    call_state_fn(tc, b, ST_BARRIER);
+/* st->barrier(st, line, col): the runtime names the barrier when work-items diverge. */
+static void cpu_barrier(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc) {
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(tc->llctx, 0), i32 = LLVMInt32TypeInContext(tc->llctx);
+    LLVMValueRef f = load_state(tc, b, ST_BARRIER, -1, ptr);
+    LLVMTypeRef params[3] = {ptr, i32, i32};
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(tc->llctx), params, 3, 0);
+    LLVMValueRef args[3] = {tc->cur_state, LLVMConstInt(i32, (unsigned)(loc.line > 0 ? loc.line : 0), 0),
+                            LLVMConstInt(i32, (unsigned)(loc.col > 0 ? loc.col : 0), 0)};
+    LLVMBuildCall2(b, fty, f, args, 3, "");
     tc->uses_barrier = true;
 }
 
@@ -286,7 +293,7 @@ static void build_table(TargetCtx *tc) {
         LLVMValueRef name = LLVMGetNamedGlobal(tc->mod, gname);
         if (!name) name = const_cstring(tc, cp->kernels[i].name, gname);
         LLVMValueRef v[6] = {name, cp->kernels[i].entry, LLVMConstInt(i32, cp->kernels[i].kernarg_size, 0),
-                             LLVMConstInt(i32, cp->lds_total, 0), LLVMConstInt(i32, tc->uses_barrier, 0),
+                             LLVMConstInt(i32, cp->lds_total, 0), LLVMConstInt(i32, tc->uses_barrier ? JUKE_CPU_BARRIER_LOC : 0, 0),
                              LLVMConstInt(i32, maxg, 0)};
         elems[i] = LLVMConstNamedStruct(info_ty, v, 6);
     }

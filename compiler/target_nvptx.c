@@ -75,7 +75,8 @@ static LLVMValueRef nvptx_workgroup_dim(TargetCtx *tc, LLVMBuilderRef b, int d) 
 static LLVMValueRef nvptx_grid_groups(TargetCtx *tc, LLVMBuilderRef b, int d) { return sreg(tc, b, "nctaid", d); }
 
 /* bar.sync orders shared and global memory among the block's threads. */
-static void nvptx_barrier(TargetCtx *tc, LLVMBuilderRef b) {
+static void nvptx_barrier(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc) {
+    (void)loc;
     llvm_call_intrinsic(tc, b, "llvm.nvvm.barrier0");
     tc->uses_barrier = true;
 }

@@ -43,6 +43,8 @@ enum {
     JUKE_EXC_DIVIDE = 3,  /* DivideError: integer division by zero or typemin ÷ -1 */
     JUKE_EXC_TIMEOUT = 4, /* CPU: the launch's run-time limit passed; a loop back-edge saw the cancel flag
                              (the runtime then sets index[0] to the limit in microseconds) */
+    JUKE_EXC_FAULT = 5,   /* CPU runtime only: a work-item faulted (a signal); see "fault records" below */
+    JUKE_EXC_BARRIER = 6, /* CPU runtime only: barrier divergence; see "barrier divergence records" below */
 };
 #define JUKE_EXC_MAXDIMS 4
 #define JUKE_BOUNDS_LOCAL 0x1000 /* aux of a BoundsError: the array is in local memory */
@@ -67,6 +69,32 @@ typedef struct JukeExceptionRecord {
     uint32_t item[3];     /* 1-based work-item index within the group */
 } JukeExceptionRecord;    /* 112 bytes */
 
+/* Fault records (JUKE_EXC_FAULT), written by the CPU runtime, never by
+ * compiled code: line = col = 0 (the faulting instruction has no source
+ * location); aux = the signal number; index[0] = the faulting address;
+ * index[1] = the signal's si_code; index[2] = what the address is
+ * (JUKE_FAULT_*); index[3] = how far it lies past the end / before the start
+ * of that memory, in bytes; dims[0] = that memory's size in bytes. */
+enum {
+    JUKE_FAULT_UNKNOWN = 0,
+    JUKE_FAULT_ARRAY_AFTER = 1,  /* in the guard page after a device array */
+    JUKE_FAULT_ARRAY_BEFORE = 2, /* in the guard page before a device array */
+    JUKE_FAULT_LOCAL_AFTER = 3,  /* after the group's local memory */
+    JUKE_FAULT_LOCAL_BEFORE = 4, /* before the group's local memory */
+    JUKE_FAULT_STACK = 5,        /* a work-item's stack overflowed */
+};
+
+/* Barrier divergence records (JUKE_EXC_BARRIER), written by the CPU runtime
+ * when the live work-items of a group are not all at one barrier: line/col =
+ * the barrier where the lowest-numbered waiting work-item is ("A"); item =
+ * that work-item; index[0] = how many wait at A, index[1] = up to four of
+ * them; index[2] = how many have returned, index[3] = up to four of them;
+ * dims[0] = how many wait at other barriers, dims[1] = up to four of them,
+ * dims[2] = the first such barrier's line << 32 | col; dims[3] = the group's
+ * size x | y << 16 | z << 32. "Up to four" packs 1-based linear work-item
+ * indices (x fastest) 16 bits each, lowest first, 0 for none. */
+#define JUKE_PACKED_ITEMS 4
+
 /* Element and scalar type codes used across the ABI (exception records,
  * .npy files, the runtime's arrays). */
 typedef enum JukeTypeCode {
@@ -88,8 +116,11 @@ struct JukeCpuState {
     uint8_t *lds;            /* this workgroup's local memory: static arrays at the offsets the
                                 compiler chose, the dynamic segment at align16(static_lds_bytes);
                                 zeroed by the runtime before the group starts */
-    void (*barrier)(JukeCpuState *st);   /* sync_workgroup(): returns when every live work-item of
-                                            the group has reached a barrier */
+    void (*barrier)(JukeCpuState *st, uint32_t line, uint32_t col);
+                             /* sync_workgroup() at line:col of the kernel's file: returns when
+                                every work-item of the group has reached that barrier (the
+                                runtime reports barrier divergence otherwise). Code objects
+                                whose uses_barrier is 1 (older juke) pass st alone. */
     void (*exit_item)(JukeCpuState *st); /* never returns: ends this work-item (after an exception) */
     void *runtime;           /* the runtime's own */
     uint64_t dynamic_lds_bytes; /* bytes of the dynamic segment the launch allocated (shmem) */
@@ -104,9 +135,12 @@ typedef struct JukeCpuKernelInfo {
     JukeCpuEntry entry;
     uint32_t kernarg_size;      /* bytes, exception pointer included */
     uint32_t static_lds_bytes;
-    uint32_t uses_barrier;      /* 0: work-items may run to completion one after another */
+    uint32_t uses_barrier;      /* 0: work-items may run to completion one after another;
+                                   JUKE_CPU_BARRIER_LOC: barrier() takes the location */
     uint32_t max_group_size;    /* 0 = no limit beyond the runtime's */
 } JukeCpuKernelInfo;
+
+#define JUKE_CPU_BARRIER_LOC 2
 
 /* The exported table: `juke_cpu_kernels` (array) and `juke_cpu_nkernels` (uint32_t). */
 #define JUKE_CPU_TABLE_SYMBOL "juke_cpu_kernels"

@@ -2,12 +2,19 @@
  * table of runtime/abi.h; workgroups run on a pool of threads (the calling
  * thread plus nthreads-1 workers, created at open and joined at close), and
  * the work-items of a group run one after another, or as fibers
- * when the kernel synchronises the group with barriers. */
+ * when the kernel synchronises the group with barriers.
+ *
+ * Kernels run in the host's process, so the device keeps them from harming
+ * it: device arrays and local memory sit between PROT_NONE guard pages, a
+ * fault in kernel code (SIGSEGV, SIGBUS, SIGFPE, SIGILL) becomes a kernel
+ * exception instead of killing the host, and work-items that do not all meet
+ * at the same barrier are reported as barrier divergence. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +30,9 @@
 #define CPU_MAX_LOCAL (64u * 1024u)
 /* Compiled kernels keep their frames small, but a work-item may call libm. */
 #define CPU_FIBER_STACK (128u * 1024u)
+/* The stack a fault handler runs on (so a work-item whose stack overflowed
+ * can still be reported): the handler only records and jumps. */
+#define CPU_ALT_STACK (64u * 1024u)
 
 enum { FIBER_RUNNABLE, FIBER_AT_BARRIER, FIBER_DONE };
 
@@ -56,9 +66,26 @@ typedef struct CpuWorker {
     uint8_t *stacks;          /* mmap'd: per fiber a guard page then CPU_FIBER_STACK bytes */
     size_t stacks_len;
     uint32_t nstacks;
+    uint64_t *bloc;           /* per fiber: the barrier it waits at, line << 32 | col */
+    uint64_t loc_any, loc_all; /* this round's barrier locations or-ed and and-ed: equal if all are one */
+    uint8_t *lds_map;         /* mmap'd: a guard page, lds_cap bytes, a guard page */
+    size_t lds_map_len;
     FiberCtx sched;           /* the group scheduler, resumed when a fiber yields */
     jmp_buf seq_jmp;          /* sequential mode: exit_item returns to the item loop */
+    /* fault recovery: the handler records the fault here and jumps back */
+    sigjmp_buf fault_jmp;
+    int fault_sig, fault_code;
+    uintptr_t fault_addr, fault_sp;
+    uint8_t *alt;             /* this worker thread's signal stack (pool workers) */
 } CpuWorker;
+
+/* A device array: its data, and the mapping that holds it between guard pages. */
+typedef struct CpuBlock {
+    uintptr_t data;           /* 0: an empty slot */
+    size_t bytes;
+    uint8_t *map;
+    size_t map_len;
+} CpuBlock;
 
 struct CpuDev {
     int nthreads;
@@ -85,6 +112,10 @@ struct CpuDev {
     pthread_cond_t wd_cv;     /* CLOCK_MONOTONIC; wakes the watchdog when the launch ends */
     bool wd_done;
     struct timespec wd_deadline;
+    /* the live device arrays, an open-addressed table keyed by data pointer */
+    pthread_mutex_t blocks_mu;
+    CpuBlock *blocks;
+    size_t nblocks, blocks_cap; /* cap: 0 or a power of two */
 };
 
 typedef struct CpuModule {
@@ -96,7 +127,7 @@ typedef struct CpuModule {
 
 /* ---- work-items ------------------------------------------------------------ */
 
-static void cpu_seq_barrier(JukeCpuState *st) { (void)st; }
+static void cpu_seq_barrier(JukeCpuState *st, uint32_t line, uint32_t col) { (void)st, (void)line, (void)col; }
 
 static void cpu_seq_exit(JukeCpuState *st)
 {
@@ -156,13 +187,24 @@ static void cpu_fiber_to_sched(CpuWorker *w, uint32_t i) { swapcontext(&w->ctx[i
 static void cpu_fiber_resume(CpuWorker *w, uint32_t i) { swapcontext(&w->sched, &w->ctx[i]); }
 #endif
 
-static void cpu_fiber_barrier(JukeCpuState *st)
+/* The barrier of sync_workgroup() at line:col: wait there until the scheduler
+ * finds every work-item of the group at this same barrier. */
+static void cpu_fiber_barrier(JukeCpuState *st, uint32_t line, uint32_t col)
 {
     CpuWorker *w = st->runtime;
     uint32_t i = (uint32_t)(st - w->states);
+    uint64_t loc = (uint64_t)line << 32 | col;
+    w->bloc[i] = loc;
+    w->loc_any |= loc;
+    w->loc_all &= loc;
     w->status[i] = FIBER_AT_BARRIER;
     cpu_fiber_to_sched(w, i);
 }
+
+/* Code objects of older juke (uses_barrier 1) call barrier(st) without a
+ * location: every barrier is "line 0", so only items that returned early
+ * can be told apart. */
+static void cpu_fiber_barrier_noloc(JukeCpuState *st) { cpu_fiber_barrier(st, 0, 0); }
 
 /* A finished fiber is never resumed: its saved context is simply dropped. */
 static void cpu_fiber_exit(JukeCpuState *st)
@@ -231,7 +273,10 @@ static int cpu_worker_reserve(CpuWorker *w, uint32_t n, bool fibers, char **err)
         uint8_t *st = realloc(w->status, n);
         if (st)
             w->status = st;
-        if (!s || !c || !st)
+        uint64_t *bl = realloc(w->bloc, n * sizeof *bl);
+        if (bl)
+            w->bloc = bl;
+        if (!s || !c || !st || !bl)
             return rt_fail(err, "cpu: out of memory for %u work-items", n);
         w->cap = n;
     }
@@ -252,6 +297,239 @@ static int cpu_worker_reserve(CpuWorker *w, uint32_t n, bool fibers, char **err)
     }
     return 0;
 }
+
+/* ---- faults ------------------------------------------------------------------
+ * A fault in kernel code (an overrun into a guard page, any other bad
+ * access, an integer trap, a stack overflow onto a fiber's guard page) must
+ * not kill the host: while a launch runs, juke's handler catches SIGSEGV,
+ * SIGBUS, SIGFPE and SIGILL; in a thread that is running kernel code it
+ * records the fault and siglongjmps back to that worker's group loop
+ * (cpu_run_items), and the fault becomes the launch's exception. Recovery is
+ * sound because kernel code holds no locks and owns no allocations: the
+ * abandoned work-items' stacks and states are reinitialised by the next
+ * group. A fault anywhere else is passed on to the host's disposition.
+ *
+ * Signal dispositions belong to the process, not to a context, and launches
+ * of several devices (of several contexts) may overlap: the first launch to
+ * start saves the host's dispositions and installs the handler, the last to
+ * end restores them exactly. That needs one process-wide lock and count, the
+ * runtime's only mutable statics besides `cpu_running` (a signal handler is
+ * given no context, so it finds the worker through a thread-local). A host
+ * that changes these dispositions while a CPU launch runs has them replaced
+ * when the last launch ends. */
+static pthread_mutex_t cpu_sig_mu = PTHREAD_MUTEX_INITIALIZER;
+static int cpu_sig_users;
+static const int cpu_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+#define CPU_NSIGS ((int)(sizeof cpu_sigs / sizeof cpu_sigs[0]))
+static struct sigaction cpu_sig_prev[CPU_NSIGS];
+static _Thread_local CpuWorker *cpu_running;
+
+static uintptr_t cpu_context_sp(void *uc)
+{
+#if defined(__x86_64__)
+    return (uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+    return (uintptr_t)((ucontext_t *)uc)->uc_mcontext.sp;
+#else
+    (void)uc;
+    return 0;
+#endif
+}
+
+/* Hand a signal that is not a kernel's fault to the disposition the host had.
+ * For SIG_DFL (or SIG_IGN, which the kernel does not honour for a fault) the
+ * default action is restored: a fault then recurs when the handler returns and
+ * ends the process as it would have without juke; a sent signal is raised again. */
+static void cpu_chain(int sig, siginfo_t *si, void *uc)
+{
+    int k = 0;
+    while (k < CPU_NSIGS - 1 && cpu_sigs[k] != sig)
+        k++;
+    const struct sigaction *p = &cpu_sig_prev[k];
+    bool sent = si->si_code <= 0;
+    if (p->sa_handler == SIG_IGN && sent)
+        return;
+    if (p->sa_handler == SIG_DFL || p->sa_handler == SIG_IGN) {
+        signal(sig, SIG_DFL);
+        if (sent)
+            raise(sig);
+        return;
+    }
+    if (p->sa_flags & SA_SIGINFO)
+        p->sa_sigaction(sig, si, uc);
+    else
+        p->sa_handler(sig);
+}
+
+static void cpu_fault_handler(int sig, siginfo_t *si, void *uc)
+{
+    CpuWorker *w = cpu_running;
+    if (!w || si->si_code <= 0) { /* not in kernel code, or sent by kill() rather than raised by an instruction */
+        cpu_chain(sig, si, uc);
+        return;
+    }
+    cpu_running = NULL;
+    w->fault_sig = sig;
+    w->fault_code = si->si_code;
+    w->fault_addr = (uintptr_t)si->si_addr;
+    w->fault_sp = cpu_context_sp(uc);
+    siglongjmp(w->fault_jmp, 1);
+}
+
+/* Install the fault handler for a launch (SA_NODEFER and an empty mask: the
+ * handler leaves the signal mask as it was, so siglongjmp need not restore it). */
+static void cpu_signals_acquire(void)
+{
+    pthread_mutex_lock(&cpu_sig_mu);
+    if (cpu_sig_users++ == 0) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = cpu_fault_handler;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        for (int i = 0; i < CPU_NSIGS; i++)
+            sigaction(cpu_sigs[i], &sa, &cpu_sig_prev[i]);
+    }
+    pthread_mutex_unlock(&cpu_sig_mu);
+}
+
+/* The last launch to end puts the host's dispositions back. */
+static void cpu_signals_release(void)
+{
+    pthread_mutex_lock(&cpu_sig_mu);
+    if (--cpu_sig_users == 0)
+        for (int i = 0; i < CPU_NSIGS; i++)
+            sigaction(cpu_sigs[i], &cpu_sig_prev[i], NULL);
+    pthread_mutex_unlock(&cpu_sig_mu);
+}
+
+/* A mapping of len bytes: a PROT_NONE guard page, then a stack for the fault
+ * handler (on the worker threads for good; lent to a launching thread). */
+static uint8_t *cpu_alt_stack_map(size_t page)
+{
+    uint8_t *p = mmap(NULL, page + CPU_ALT_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    mprotect(p, page, PROT_NONE);
+    return p;
+}
+
+/* What the fault address is: past either end of a device array or of the
+ * group's local memory, or on a stack's guard page. Called after the jump
+ * back, outside the handler (it takes the table's lock). */
+static void cpu_classify_fault(CpuWorker *w, JukeExceptionRecord *r)
+{
+    CpuDev *cd = w->cd;
+    uintptr_t a = w->fault_addr;
+    size_t page = cd->page;
+    if (w->fault_sig != SIGSEGV && w->fault_sig != SIGBUS)
+        return;
+    pthread_mutex_lock(&cd->blocks_mu);
+    for (size_t i = 0; i < cd->blocks_cap; i++) {
+        const CpuBlock *b = &cd->blocks[i];
+        uintptr_t lo = (uintptr_t)b->map, hi = lo + b->map_len;
+        if (!b->data || a < lo || a >= hi)
+            continue;
+        bool after = a >= b->data + b->bytes;
+        r->index[2] = after ? JUKE_FAULT_ARRAY_AFTER : JUKE_FAULT_ARRAY_BEFORE;
+        r->index[3] = (int64_t)(after ? a - (b->data + b->bytes) : b->data - a);
+        r->dims[0] = (int64_t)b->bytes;
+        pthread_mutex_unlock(&cd->blocks_mu);
+        return;
+    }
+    pthread_mutex_unlock(&cd->blocks_mu);
+    uintptr_t lds = (uintptr_t)w->states[0].lds, lo = (uintptr_t)w->lds_map;
+    if (w->lds_map && a >= lo && a < lo + w->lds_map_len) {
+        bool after = a >= lds + cd->lds_bytes;
+        r->index[2] = after ? JUKE_FAULT_LOCAL_AFTER : JUKE_FAULT_LOCAL_BEFORE;
+        r->index[3] = (int64_t)(after ? a - (lds + cd->lds_bytes) : lds - a);
+        r->dims[0] = (int64_t)cd->lds_bytes;
+        return;
+    }
+    uintptr_t st = (uintptr_t)w->stacks;
+    size_t slot = CPU_FIBER_STACK + page;
+    bool fiber_guard = w->stacks && a >= st && a < st + w->stacks_len && (a - st) % slot < page;
+    /* on the thread's own stack, a fault just below the stack pointer is an overflow onto its guard */
+    bool below_sp = w->fault_sp && a < w->fault_sp + page && a + 16 * page >= w->fault_sp;
+    if (fiber_guard || below_sp) {
+        r->index[2] = JUKE_FAULT_STACK;
+        r->dims[0] = fiber_guard ? CPU_FIBER_STACK : 0;
+    }
+}
+
+/* Make the fault w recorded the launch's exception (unless another work-item
+ * raised one first). */
+static void cpu_report_fault(CpuWorker *w, const JukeCpuState *st)
+{
+    JukeExceptionRecord *r = w->cd->exc;
+    uint32_t expect = 0;
+    if (!__atomic_compare_exchange_n(&r->flag, &expect, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+        return;
+    r->kind = JUKE_EXC_FAULT;
+    r->line = r->col = 0;
+    r->ndims = 0;
+    r->aux = (uint32_t)w->fault_sig;
+    memset(r->index, 0, sizeof r->index);
+    memset(r->dims, 0, sizeof r->dims);
+    r->index[0] = (int64_t)w->fault_addr;
+    r->index[1] = w->fault_code;
+    cpu_classify_fault(w, r);
+    for (int d = 0; d < 3; d++) {
+        r->group[d] = st->group[d] + 1;
+        r->item[d] = st->item[d] + 1;
+    }
+    __atomic_store_n(&r->flag, 2, __ATOMIC_RELEASE);
+}
+
+/* Add 0-based work-item i to a list of at most JUKE_PACKED_ITEMS (abi.h). */
+static void cpu_pack_item(int64_t *count, int64_t *packed, uint32_t i)
+{
+    if (*count < JUKE_PACKED_ITEMS)
+        *packed |= (int64_t)(i + 1) << (16 * *count);
+    (*count)++;
+}
+
+/* The group's live work-items are not all at one barrier: record which wait
+ * where and which have returned (abi.h, barrier divergence records). */
+static void cpu_report_divergence(CpuWorker *w, uint32_t n)
+{
+    JukeExceptionRecord *r = w->cd->exc;
+    uint32_t expect = 0;
+    if (!__atomic_compare_exchange_n(&r->flag, &expect, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+        return;
+    uint32_t first = 0;
+    while (first < n && w->status[first] == FIBER_DONE)
+        first++;
+    uint64_t at = w->bloc[first], other = 0;
+    memset(r->index, 0, sizeof r->index);
+    memset(r->dims, 0, sizeof r->dims);
+    for (uint32_t i = 0; i < n; i++) {
+        if (w->status[i] == FIBER_DONE)
+            cpu_pack_item(&r->index[2], &r->index[3], i);
+        else if (w->bloc[i] == at)
+            cpu_pack_item(&r->index[0], &r->index[1], i);
+        else {
+            if (r->dims[0] == 0)
+                other = w->bloc[i];
+            cpu_pack_item(&r->dims[0], &r->dims[1], i);
+        }
+    }
+    const JukeCpuState *st = &w->states[first];
+    r->kind = JUKE_EXC_BARRIER;
+    r->line = (uint32_t)(at >> 32);
+    r->col = (uint32_t)at;
+    r->ndims = 0;
+    r->aux = 0;
+    r->dims[2] = (int64_t)other;
+    r->dims[3] = (int64_t)st->group_dim[0] | (int64_t)st->group_dim[1] << 16 | (int64_t)st->group_dim[2] << 32;
+    for (int d = 0; d < 3; d++) {
+        r->group[d] = st->group[d] + 1;
+        r->item[d] = st->item[d] + 1;
+    }
+    __atomic_store_n(&r->flag, 2, __ATOMIC_RELEASE);
+}
+
+/* ---- running a group ----------------------------------------------------- */
 
 /* Run work-item i (linear, x fastest) of the group set up in w->states[0]. */
 static void cpu_seq_item(CpuWorker *w, JukeCpuEntry entry, uint32_t i)
@@ -275,6 +553,104 @@ static __attribute__((noinline)) void cpu_run_seq(CpuWorker *w, JukeCpuEntry ent
         cpu_seq_item(w, entry, next++);
 }
 
+/* Run the n work-items of the group as fibers, each from proto. Each round
+ * resumes every live fiber once; a fiber yields at a barrier or ends. After
+ * a round the live work-items must all wait at one barrier, which the next
+ * round releases; if some have returned, or they wait at different barriers,
+ * that is barrier divergence (unless an exception ended some of them). */
+static int cpu_run_fibers(CpuWorker *w, const JukeCpuState *proto, uint32_t n, char **err)
+{
+    CpuDev *cd = w->cd;
+    const uint32_t *gd = proto->group_dim;
+    size_t slot = CPU_FIBER_STACK + cd->page;
+    for (uint32_t i = 0; i < n; i++) {
+        JukeCpuState *st = &w->states[i];
+        *st = *proto;
+        st->item[0] = i % gd[0];
+        st->item[1] = i / gd[0] % gd[1];
+        st->item[2] = i / gd[0] / gd[1];
+        w->status[i] = FIBER_RUNNABLE;
+        if (cpu_fiber_init(w, i, st, w->stacks + i * slot + cd->page, CPU_FIBER_STACK, err) != 0)
+            return -1;
+    }
+    uint32_t live = n;
+    while (live > 0) {
+        w->loc_any = 0;
+        w->loc_all = ~(uint64_t)0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (w->status[i] == FIBER_DONE)
+                continue;
+            w->status[i] = FIBER_RUNNABLE;
+            cpu_fiber_resume(w, i);
+            if (w->status[i] == FIBER_DONE)
+                live--;
+        }
+        if (live > 0 && (live < n || w->loc_any != w->loc_all)) {
+            if (__atomic_load_n(&cd->exc->flag, __ATOMIC_ACQUIRE) == 0)
+                cpu_report_divergence(w, n);
+            return 0;
+        }
+    }
+    return 0;
+}
+
+/* The fiber whose stack held the stack pointer at the fault (0 if none did). */
+static uint32_t cpu_faulting_fiber(const CpuWorker *w, uint32_t n)
+{
+    size_t slot = CPU_FIBER_STACK + w->cd->page;
+    uintptr_t st = (uintptr_t)w->stacks, sp = w->fault_sp;
+    /* slot i is fiber i's guard page, then its stack: an overflow leaves sp in either */
+    uint32_t i = sp >= st && sp < st + w->stacks_len ? (uint32_t)((sp - st) / slot) : 0;
+    return i < n ? i : 0;
+}
+
+/* Run the group's work-items from proto. A fault in them comes back here
+ * through the handler's siglongjmp and is recorded as the launch's exception;
+ * the group's remaining work-items are abandoned. */
+static __attribute__((noinline)) int cpu_run_items(CpuWorker *w, const JukeCpuState *proto, uint32_t n, bool fibers,
+                                                   char **err)
+{
+    if (sigsetjmp(w->fault_jmp, 0) != 0) {
+        cpu_report_fault(w, &w->states[fibers ? cpu_faulting_fiber(w, n) : 0]);
+        return 0;
+    }
+    int rc = 0;
+    cpu_running = w;
+    if (fibers) {
+        rc = cpu_run_fibers(w, proto, n, err);
+    } else {
+        w->states[0] = *proto;
+        cpu_run_seq(w, w->cd->k->entry, n);
+    }
+    cpu_running = NULL;
+    return rc;
+}
+
+/* Local memory of `bytes` for this worker's groups, its end against a guard
+ * page (its start 64-byte aligned, so up to 63 bytes of slack after it). */
+static uint8_t *cpu_worker_lds(CpuWorker *w, size_t bytes, char **err)
+{
+    size_t page = w->cd->page;
+    size_t cap = w->lds_map ? w->lds_map_len - 2 * page : 0;
+    if (bytes > cap) {
+        size_t body = (bytes + page - 1) & ~(page - 1);
+        size_t len = body + 2 * page;
+        uint8_t *p = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED || mprotect(p + page, body, PROT_READ | PROT_WRITE) != 0) {
+            if (p != MAP_FAILED)
+                munmap(p, len);
+            rt_fail(err, "cpu: out of memory for %zu bytes of local memory", bytes);
+            return NULL;
+        }
+        if (w->lds_map)
+            munmap(w->lds_map, w->lds_map_len);
+        w->lds_map = p;
+        w->lds_map_len = len;
+        cap = body;
+    }
+    return (uint8_t *)(((uintptr_t)(w->lds_map + page + cap) - bytes) & ~(uintptr_t)63);
+}
+
 /* Run workgroup `gi` (linear, x fastest) on worker w. */
 static int cpu_run_group(CpuWorker *w, uint64_t gi, char **err)
 {
@@ -284,61 +660,30 @@ static int cpu_run_group(CpuWorker *w, uint64_t gi, char **err)
     bool fibers = cd->k->uses_barrier != 0;
     if (cpu_worker_reserve(w, fibers ? n : 1, fibers, err) != 0)
         return -1;
-    if (cd->lds_bytes > w->lds_cap) {
-        uint8_t *l = aligned_alloc(64, (cd->lds_bytes + 63) & ~(size_t)63);
-        if (!l)
-            return rt_fail(err, "cpu: out of memory for %zu bytes of local memory", cd->lds_bytes);
-        free(w->lds);
-        w->lds = l;
-        w->lds_cap = cd->lds_bytes;
-    }
-    memset(w->lds, 0, cd->lds_bytes);
+    uint8_t *lds = cpu_worker_lds(w, cd->lds_bytes, err);
+    if (!lds)
+        return -1;
+    memset(lds, 0, cd->lds_bytes);
     JukeCpuState proto = {
         .group = {(uint32_t)(gi % cd->grid[0]), (uint32_t)(gi / cd->grid[0] % cd->grid[1]),
                   (uint32_t)(gi / cd->grid[0] / cd->grid[1])},
         .group_dim = {gd[0], gd[1], gd[2]},
         .grid_groups = {cd->grid[0], cd->grid[1], cd->grid[2]},
-        .lds = w->lds,
+        .lds = lds,
         .runtime = w,
         .dynamic_lds_bytes = cd->dynamic_lds_bytes,
         .cancel = &cd->cancel,
     };
-    JukeCpuEntry entry = cd->k->entry;
     if (!fibers) {
         proto.barrier = cpu_seq_barrier;
         proto.exit_item = cpu_seq_exit;
-        w->states[0] = proto;
-        cpu_run_seq(w, entry, n);
-        return 0;
+    } else {
+        proto.barrier = cd->k->uses_barrier == JUKE_CPU_BARRIER_LOC
+                            ? cpu_fiber_barrier
+                            : (void (*)(JukeCpuState *, uint32_t, uint32_t))(void (*)(void))cpu_fiber_barrier_noloc;
+        proto.exit_item = cpu_fiber_exit;
     }
-    proto.barrier = cpu_fiber_barrier;
-    proto.exit_item = cpu_fiber_exit;
-    size_t slot = CPU_FIBER_STACK + cd->page;
-    for (uint32_t i = 0; i < n; i++) {
-        JukeCpuState *st = &w->states[i];
-        *st = proto;
-        st->item[0] = i % gd[0];
-        st->item[1] = i / gd[0] % gd[1];
-        st->item[2] = i / gd[0] / gd[1];
-        w->status[i] = FIBER_RUNNABLE;
-        if (cpu_fiber_init(w, i, st, w->stacks + i * slot + cd->page, CPU_FIBER_STACK, err) != 0)
-            return -1;
-    }
-    /* Each round resumes every live fiber once; a fiber yields at a barrier
-     * or ends, so after a round every live work-item waits at a barrier and
-     * the next round releases them all. */
-    uint32_t live = n;
-    while (live > 0) {
-        for (uint32_t i = 0; i < n; i++) {
-            if (w->status[i] == FIBER_DONE)
-                continue;
-            w->status[i] = FIBER_RUNNABLE;
-            cpu_fiber_resume(w, i);
-            if (w->status[i] == FIBER_DONE)
-                live--;
-        }
-    }
-    return 0;
+    return cpu_run_items(w, &proto, n, fibers, err);
 }
 
 /* Take groups until none are left (or a kernel raised an exception: the
@@ -371,6 +716,10 @@ static void *cpu_worker_main(void *arg)
     CpuWorker *w = arg;
     CpuDev *cd = w->cd;
     uint64_t seen = 0;
+    /* The thread is juke's: its signal stack stays for its lifetime. */
+    stack_t ss = {.ss_sp = w->alt ? w->alt + cd->page : NULL, .ss_size = CPU_ALT_STACK, .ss_flags = 0};
+    if (w->alt)
+        sigaltstack(&ss, NULL);
     pthread_mutex_lock(&cd->mu);
     for (;;) {
         while (!cd->quit && seen == cd->generation)
@@ -385,6 +734,9 @@ static void *cpu_worker_main(void *arg)
             pthread_cond_signal(&cd->done_cv);
     }
     pthread_mutex_unlock(&cd->mu);
+    ss.ss_flags = SS_DISABLE;
+    if (w->alt)
+        sigaltstack(&ss, NULL);
     return NULL;
 }
 
@@ -425,12 +777,16 @@ static int cpu_count_threads(void)
 
 static void cpu_worker_free(CpuWorker *w)
 {
-    free(w->lds);
     free(w->states);
     free(w->ctx);
     free(w->status);
+    free(w->bloc);
     if (w->stacks)
         munmap(w->stacks, w->stacks_len);
+    if (w->lds_map)
+        munmap(w->lds_map, w->lds_map_len);
+    if (w->alt)
+        munmap(w->alt, w->cd->page + CPU_ALT_STACK);
 }
 
 static void cpu_close(RtDevice *dev)
@@ -451,22 +807,130 @@ static void cpu_close(RtDevice *dev)
     pthread_cond_destroy(&cd->start_cv);
     pthread_cond_destroy(&cd->done_cv);
     pthread_cond_destroy(&cd->wd_cv);
+    /* arrays the caller did not free (juke_device_close frees its own first) */
+    for (size_t i = 0; i < cd->blocks_cap; i++)
+        if (cd->blocks[i].data)
+            munmap(cd->blocks[i].map, cd->blocks[i].map_len);
+    free(cd->blocks);
+    pthread_mutex_destroy(&cd->blocks_mu);
     free(cd->workers);
     free(cd->exc);
     free(cd);
     dev->priv = NULL;
 }
 
+/* ---- device arrays -----------------------------------------------------------
+ * Each array has a mapping of its own: a PROT_NONE guard page, the data, a
+ * guard page, with the data's end placed against the upper guard, so a
+ * kernel running past either end of an array faults at once instead of
+ * reading or corrupting the host's memory. The start stays 64-byte aligned
+ * (a cache line, and enough for any vector load of compiled code), so up to
+ * 63 bytes after the end are slack that does not fault: zero-filled and the
+ * array's own, never the host's. The cost is page granularity: an array
+ * takes its bytes rounded up to whole pages, plus two guard pages of address
+ * space (no memory) and a mapping, which suits device arrays (few, large).
+ * munmap needs the mapping, so the live arrays are kept in a table. */
+
+static size_t cpu_block_home(const CpuDev *cd, uintptr_t data)
+{
+    return (size_t)((data >> 6) * 0x9E3779B97F4A7C15ull) & (cd->blocks_cap - 1);
+}
+
+/* The slot holding data, or the empty slot where it would go. */
+static size_t cpu_block_slot(const CpuDev *cd, uintptr_t data)
+{
+    size_t i = cpu_block_home(cd, data);
+    while (cd->blocks[i].data && cd->blocks[i].data != data)
+        i = (i + 1) & (cd->blocks_cap - 1);
+    return i;
+}
+
+/* Add b to the table (the caller holds blocks_mu); false when out of memory. */
+static bool cpu_block_add(CpuDev *cd, CpuBlock b)
+{
+    if ((cd->nblocks + 1) * 2 > cd->blocks_cap) {
+        size_t cap = cd->blocks_cap ? cd->blocks_cap * 2 : 64;
+        CpuBlock *nb = calloc(cap, sizeof *nb), *old = cd->blocks;
+        if (!nb)
+            return false;
+        size_t oldcap = cd->blocks_cap;
+        cd->blocks = nb;
+        cd->blocks_cap = cap;
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i].data)
+                cd->blocks[cpu_block_slot(cd, old[i].data)] = old[i];
+        free(old);
+    }
+    cd->blocks[cpu_block_slot(cd, b.data)] = b;
+    cd->nblocks++;
+    return true;
+}
+
+/* Take data's entry out of the table into *out (the caller holds
+ * blocks_mu); false when data is no array of this device. Later entries of
+ * the probe run shift back so lookups never meet a hole. */
+static bool cpu_block_take(CpuDev *cd, uintptr_t data, CpuBlock *out)
+{
+    if (!cd->blocks_cap)
+        return false;
+    size_t mask = cd->blocks_cap - 1, i = cpu_block_slot(cd, data);
+    if (!cd->blocks[i].data)
+        return false;
+    *out = cd->blocks[i];
+    for (size_t j = (i + 1) & mask; cd->blocks[j].data; j = (j + 1) & mask) {
+        size_t h = cpu_block_home(cd, cd->blocks[j].data);
+        /* the entry at j may move to the hole at i unless its home lies cyclically in (i, j] */
+        bool stays = i <= j ? (h > i && h <= j) : (h > i || h <= j);
+        if (!stays) {
+            cd->blocks[i] = cd->blocks[j];
+            i = j;
+        }
+    }
+    cd->blocks[i].data = 0;
+    cd->nblocks--;
+    return true;
+}
+
 static int cpu_alloc(RtDevice *dev, size_t bytes, void **devptr, char **err)
 {
-    /* 64 bytes: a cache line, and enough for any vector load of compiled code. */
-    size_t rounded = (bytes + 63) & ~(size_t)63;
-    if (rounded < bytes || !(*devptr = aligned_alloc(64, rounded)))
+    CpuDev *cd = dev->priv;
+    size_t page = cd->page;
+    size_t body = (bytes + 63) & ~(size_t)63;
+    body = (body + page - 1) & ~(page - 1);
+    size_t len = body + 2 * page;
+    if (body < bytes || len < body)
         return rt_fail(err, "cpu: out of memory allocating %zu bytes", bytes);
+    uint8_t *map = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED)
+        return rt_fail(err, "cpu: out of memory allocating %zu bytes: %s", bytes, strerror(errno));
+    if (mprotect(map + page, body, PROT_READ | PROT_WRITE) != 0) {
+        int e = errno;
+        munmap(map, len);
+        return rt_fail(err, "cpu: out of memory allocating %zu bytes: %s", bytes, strerror(e));
+    }
+    CpuBlock b = {((uintptr_t)(map + page + body) - bytes) & ~(uintptr_t)63, bytes, map, len};
+    pthread_mutex_lock(&cd->blocks_mu);
+    bool ok = cpu_block_add(cd, b);
+    pthread_mutex_unlock(&cd->blocks_mu);
+    if (!ok) {
+        munmap(map, len);
+        return rt_fail(err, "cpu: out of memory allocating %zu bytes", bytes);
+    }
+    *devptr = (void *)b.data;
     return 0;
 }
 
-static void cpu_free(RtDevice *dev, void *p) { free(p); }
+/* A pointer that is no array of this device is ignored. */
+static void cpu_free(RtDevice *dev, void *p)
+{
+    CpuDev *cd = dev->priv;
+    CpuBlock b;
+    pthread_mutex_lock(&cd->blocks_mu);
+    bool found = cpu_block_take(cd, (uintptr_t)p, &b);
+    pthread_mutex_unlock(&cd->blocks_mu);
+    if (found)
+        munmap(b.map, b.map_len);
+}
 
 static int cpu_copy(RtDevice *dev, void *dst, const void *src, size_t bytes, char **err)
 {
@@ -639,6 +1103,15 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
     off = (off + 7) & ~(size_t)7;
 
     pthread_mutex_lock(&dev->lock);
+    cpu_signals_acquire();
+    /* The launching thread runs groups too: lend it a signal stack for the
+     * launch if it has none, and give it back after (the host's own, if it
+     * has one, serves as it is). */
+    stack_t host_ss, lent = {.ss_sp = cd->workers[0].alt ? cd->workers[0].alt + cd->page : NULL,
+                             .ss_size = CPU_ALT_STACK, .ss_flags = 0};
+    bool lend = lent.ss_sp && sigaltstack(NULL, &host_ss) == 0 && (host_ss.ss_flags & SS_DISABLE);
+    if (lend)
+        lend = sigaltstack(&lent, NULL) == 0;
     void *excp = cd->exc;
     memcpy(buf + off, &excp, 8);
     memset(cd->exc, 0, sizeof *cd->exc);
@@ -697,6 +1170,9 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
     pthread_mutex_unlock(&cd->mu);
     if (watched)
         pthread_join(watchdog, NULL);
+    if (lend)
+        sigaltstack(&host_ss, NULL);
+    cpu_signals_release();
     if (buf != (uint8_t *)small)
         free(buf);
     cd->kernarg = NULL;
@@ -772,6 +1248,7 @@ static int rt_cpu_open(RtDevice *dev, int index, char **short_why, char **err)
     }
     memset(cd->exc, 0, sizeof *cd->exc);
     pthread_mutex_init(&cd->mu, NULL);
+    pthread_mutex_init(&cd->blocks_mu, NULL);
     pthread_cond_init(&cd->start_cv, NULL);
     pthread_cond_init(&cd->done_cv, NULL);
     pthread_condattr_t ca;
@@ -783,6 +1260,8 @@ static int rt_cpu_open(RtDevice *dev, int index, char **short_why, char **err)
     dev->be = &rt_cpu_backend;
     for (int i = 0; i < cd->nthreads; i++) {
         cd->workers[i].cd = cd;
+        /* without a signal stack a stack overflow cannot be reported, but all else works */
+        cd->workers[i].alt = cpu_alt_stack_map(cd->page);
         if (i == 0)
             continue;
         int rc = pthread_create(&cd->workers[i].thread, NULL, cpu_worker_main, &cd->workers[i]);

@@ -71,6 +71,9 @@ typedef struct BsumArgs {
     JukeExceptionRecord *exc;
 } BsumArgs;
 
+/* Code objects of older juke (uses_barrier 1, as in the table below) call barrier(st). */
+static void old_barrier(JukeCpuState *st) { ((void (*)(JukeCpuState *))(void (*)(void))st->barrier)(st); }
+
 static void bsum(const void *kernarg, JukeCpuState *st)
 {
     const BsumArgs *k = kernarg;
@@ -86,11 +89,11 @@ static void bsum(const void *kernarg, JukeCpuState *st)
     if ((int64_t)i + 1 == k->raise_at)
         raise_bounds(k->exc, st, (int64_t)i + 1, k->x.len, 42);
     lds[t] = i < (uint64_t)k->x.len ? ((float *)k->x.ptr)[i] : 0.0f;
-    st->barrier(st);
+    old_barrier(st);
     for (uint32_t s = n / 2; s > 0; s /= 2) {
         if (t < s)
             lds[t] += lds[t + s];
-        st->barrier(st);
+        old_barrier(st);
     }
     if (t == 0)
         ((float *)k->out.ptr)[st->group[0]] = lds[0];

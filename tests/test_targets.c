@@ -328,7 +328,7 @@ static void amdgpu_features_cov(int cov) {
     LLVMValueRef tid = ops->workitem_id(&t.tc, t.b, 0);
     LLVMTypeRef i32 = i32t(&t);
     store_at(&t, i32, loc, tid, tid);
-    ops->barrier(&t.tc, t.b);
+    ops->barrier(&t.tc, t.b, (SrcLoc){NULL, 7, 5});
     LLVMValueRef nb = LLVMBuildSub(t.b, ops->workgroup_dim(&t.tc, t.b, 0), LLVMConstInt(i32, 1, 0), "");
     nb = LLVMBuildSub(t.b, nb, tid, "");
     LLVMValueRef v = LLVMBuildLoad2(t.b, i32, LLVMBuildGEP2(t.b, i32, loc, &nb, 1, ""), "");
@@ -475,7 +475,13 @@ static Loaded load_so(const CodeObject *co) {
 
 static int barrier_calls;
 static jmp_buf exit_jmp;
-static void count_barrier(JukeCpuState *st) { barrier_calls++; }
+static uint32_t barrier_line, barrier_col;
+static void count_barrier(JukeCpuState *st, uint32_t line, uint32_t col)
+{
+    barrier_calls++;
+    barrier_line = line;
+    barrier_col = col;
+}
 static void exit_by_jump(JukeCpuState *st) { longjmp(exit_jmp, 1); }
 
 /* kernel kargs(a::Vector{Float64}, flag::Bool, add::Int32, scale::Float64):
@@ -560,7 +566,7 @@ static void test_cpu_local_barrier_exit(void **s) {
     LLVMValueRef gdim = ops->workgroup_dim(&t.tc, t.b, 0);
     store_at(&t, i32, tile, LLVMConstInt(i32, 1, 0), LLVMBuildAdd(t.b, tid, LLVMConstInt(i32, 7, 0), ""));
     store_at(&t, i32, tile2, LLVMConstInt(i32, 0, 0), gdim);
-    ops->barrier(&t.tc, t.b);
+    ops->barrier(&t.tc, t.b, (SrcLoc){NULL, 7, 5});
     LLVMValueRef v = LLVMBuildLoad2(t.b, i32, LLVMBuildGEP2(t.b, i32, tile, (LLVMValueRef[]){LLVMConstInt(i32, 1, 0)}, 1, ""), "");
     store_at(&t, i32, dyn, tid, v);
     LLVMValueRef is_exit = LLVMBuildICmp(t.b, LLVMIntEQ, tid, LLVMConstInt(i32, 3, 0), "");
@@ -579,7 +585,7 @@ static void test_cpu_local_barrier_exit(void **s) {
     assert_int_equal(t.co.static_lds_bytes, 20);  /* 12, then 4 at offset 16 */
     Loaded l = load_so(&t.co);
     assert_int_equal(l.table[0].static_lds_bytes, 20);
-    assert_int_equal(l.table[0].uses_barrier, 1);
+    assert_int_equal(l.table[0].uses_barrier, JUKE_CPU_BARRIER_LOC);
     assert_int_equal(l.table[0].kernarg_size, 16);
 
     uint32_t grid = rand_u(2, 9);
@@ -599,6 +605,8 @@ static void test_cpu_local_barrier_exit(void **s) {
         if (setjmp(exit_jmp) == 0) l.table[0].entry(kernarg, &st);
         else exited = true;
         assert_int_equal(barrier_calls, 1);
+        assert_int_equal(barrier_line, 7); /* the barrier names its source location */
+        assert_int_equal(barrier_col, 5);
         int32_t t1, t2, d;
         memcpy(&t1, lds + 4, 4);
         memcpy(&t2, lds + 16, 4);
@@ -721,7 +729,7 @@ static void test_nvptx_features(void **s) {
     LLVMValueRef dyn = ops->dynamic_local(&t.tc, t.b);
     LLVMValueRef tid = ops->workitem_id(&t.tc, t.b, 0);
     store_at(&t, i32, tile, tid, tid);
-    ops->barrier(&t.tc, t.b);
+    ops->barrier(&t.tc, t.b, (SrcLoc){NULL, 7, 5});
     LLVMValueRef v = LLVMBuildLoad2(t.b, i32, LLVMBuildGEP2(t.b, i32, tile, (LLVMValueRef[]){LLVMConstInt(i32, 0, 0)}, 1, ""), "");
     store_at(&t, i32, dyn, tid, v);
     LLVMValueRef bad = LLVMBuildICmp(t.b, LLVMIntEQ, v, ops->grid_groups(&t.tc, t.b, 2), "");
