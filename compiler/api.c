@@ -1,11 +1,12 @@
-/* api.c: include/juke.h, the embedding API: contexts, modules, the kernel
- * cache, and the one flat pipeline (compile_kernel) from a source function
- * and argument types to a loaded, launchable code object. */
+/* api.c: include/juke.h's handles: errors, contexts and options, modules,
+ * the IR printers, the one flat pipeline (api_compile_kernel) from a source
+ * function and argument types to a code object with the in-memory kernel
+ * cache (the disk cache is kcache.c), devices and arrays. Launches are
+ * launch.c. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,107 +18,12 @@
 #include "dumps.h"
 #include "frontend.h"
 #include "juke.h"
+#include "api_impl.h"
 #include "kcache.h"
-#include "runtime.h"
-
-typedef struct ThreadError {
-    pthread_t tid;
-    char *msg;
-} ThreadError;
-
-typedef struct Loaded {
-    juke_device *dev;
-    RtModule *mod;
-    RtFunction *fn;
-} Loaded;
-
-struct juke_kernel {
-    juke_context *ctx;
-    juke_module *module;
-    char *key;
-    char *function;
-    int id;                 /* <kernel>_<id> in dump directories */
-    char *lowered, *typed, *resources;
-    CodeObject co;
-    double ms_frontend;
-    /* what it was compiled from, to compile again for the assembly when a
-     * kernel compiled for a launch (without it) is asked for it */
-    char **argtypes;
-    int nargs;
-    TargetOptions to;
-    char *to_proc, *to_devlibs;
-    Loaded *loaded;
-    int nloaded, capl;
-    pthread_mutex_t load_lock;
-};
-
-struct juke_module {
-    juke_context *ctx;
-    FeModule *fe;
-    char *name;
-};
-
-struct juke_device {
-    juke_context *ctx;
-    RtDevice *rt;
-    char *target;           /* what kernels are compiled for: "gfx90a", "sm_90", "cpu" */
-    pthread_mutex_t lock;
-    juke_kernel *last_async; /* the last kernel launched asynchronously, for exceptions at synchronize */
-    juke_stream **streams;
-    int nstreams, capstreams;
-    /* Recent launches: (module, function, argument signature, options
-     * generation) → kernel and loaded function, so a repeated launch skips
-     * building the cache key (a few strcmps instead of string formatting). */
-    struct LaunchMemo {
-        juke_module *m;
-        char function[64];
-        int nargs;
-        unsigned gen;
-        uint16_t sig[64];
-        juke_kernel *k;
-        RtFunction *fn;
-    } memo[16];
-    int nmemo, next_memo;
-};
-
-struct juke_stream {
-    juke_device *dev;
-    RtStream *rt;
-};
-
-struct juke_array {
-    juke_device *dev;
-    void *ptr;
-    juke_type elem;
-    int ndims;
-    int64_t dims[8];
-    int64_t length;
-};
-
-struct juke_context {
-    pthread_mutex_t lock;
-    juke_options opts;
-    char *opt_target, *opt_devlibs, *opt_dumpdir, *opt_cachedir;
-    char *env_dumpdir, *env_cachedir;
-    ThreadError *errors;
-    int nerrors, caperrors;
-    juke_module **modules;
-    int nmodules, capmodules;
-    juke_kernel **kernels;
-    int nkernels, capkernels;
-    juke_device **devices;
-    int ndevices, capdevices;
-    juke_array **arrays;
-    int narrays, caparrays;
-    int next_kernel_id;
-    JkAllocator alloc;      /* the host's allocator for the front end's arenas (fn NULL: malloc) */
-    unsigned opts_gen;      /* bumped by juke_set_options: launch memos of older options are stale */
-    Kcache *kc;             /* the on-disk kernel cache's state (kcache.h) */
-};
 
 /* ---- small helpers ---- */
 
-static bool push(void **items, int *n, int *cap, void *item)
+bool api_push(void **items, int *n, int *cap, void *item)
 {
     void **v = *(void ***)items;
     if (*n == *cap) {
@@ -133,7 +39,7 @@ static bool push(void **items, int *n, int *cap, void *item)
     return true;
 }
 
-static void remove_item(void **items, int *n, void *item)
+void api_remove(void **items, int *n, void *item)
 {
     for (int i = 0; i < *n; i++)
         if (items[i] == item) {
@@ -150,7 +56,7 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static void set_error_str(juke_context *ctx, char *msg)
+void api_set_error(juke_context *ctx, char *msg)
 {
     if (!ctx) {
         free(msg);
@@ -160,11 +66,19 @@ static void set_error_str(juke_context *ctx, char *msg)
     pthread_mutex_lock(&ctx->lock);
     for (int i = 0; i < ctx->nerrors; i++)
         if (pthread_equal(ctx->errors[i].tid, self)) {
+            /* the most recent failure goes last: eviction takes the oldest */
             free(ctx->errors[i].msg);
-            ctx->errors[i].msg = msg;
+            memmove(ctx->errors + i, ctx->errors + i + 1, sizeof(ThreadError) * (size_t)(ctx->nerrors - i - 1));
+            ctx->errors[ctx->nerrors - 1] = (ThreadError){self, msg};
             pthread_mutex_unlock(&ctx->lock);
             return;
         }
+    if (ctx->nerrors == JUKE_MAX_ERROR_THREADS) {
+        /* the thread that failed longest ago gives up its message */
+        free(ctx->errors[0].msg);
+        memmove(ctx->errors, ctx->errors + 1, sizeof(ThreadError) * (size_t)(ctx->nerrors - 1));
+        ctx->nerrors--;
+    }
     if (ctx->nerrors == ctx->caperrors) {
         int nc = ctx->caperrors ? ctx->caperrors * 2 : 8;
         ThreadError *ne = realloc(ctx->errors, sizeof(ThreadError) * (size_t)nc);
@@ -180,15 +94,14 @@ static void set_error_str(juke_context *ctx, char *msg)
     pthread_mutex_unlock(&ctx->lock);
 }
 
-static juke_status fail(juke_context *ctx, juke_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static juke_status fail(juke_context *ctx, juke_status st, const char *fmt, ...)
+juke_status api_fail(juke_context *ctx, juke_status st, const char *fmt, ...)
 {
     StrBuf sb = {0};
     va_list ap;
     va_start(ap, fmt);
     sb_vprintf(&sb, fmt, ap);
     va_end(ap);
-    set_error_str(ctx, sb_take(&sb));
+    api_set_error(ctx, sb_take(&sb));
     return st;
 }
 
@@ -201,7 +114,7 @@ static juke_status fail_diags(juke_context *ctx, Diags *d)
     size_t n = msg ? strlen(msg) : 0;
     if (n && msg[n - 1] == '\n')
         msg[n - 1] = 0;
-    set_error_str(ctx, msg);
+    api_set_error(ctx, msg);
     d->nerrors = 0;
     return st;
 }
@@ -324,18 +237,18 @@ void juke_set_log_callback(juke_context *ctx, juke_log_fn fn, void *user)
 static juke_status check_options(juke_context *ctx, const juke_options *o)
 {
     if (o->opt_level < 0 || o->opt_level > 3)
-        return fail(ctx, JUKE_ERR_ARGUMENT, "optimisation level %d out of range (0 to 3)", o->opt_level);
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "optimisation level %d out of range (0 to 3)", o->opt_level);
     if (o->code_object_version && o->code_object_version != 4 && o->code_object_version != 5)
-        return fail(ctx, JUKE_ERR_ARGUMENT, "code object version %d not supported (4 or 5)", o->code_object_version);
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "code object version %d not supported (4 or 5)", o->code_object_version);
     if (o->wavefront_size && o->wavefront_size != 32 && o->wavefront_size != 64)
-        return fail(ctx, JUKE_ERR_ARGUMENT, "wavefront size %d not supported (32 or 64)", o->wavefront_size);
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "wavefront size %d not supported (32 or 64)", o->wavefront_size);
     return JUKE_OK;
 }
 
 juke_status juke_set_options(juke_context *ctx, const juke_options *o)
 {
     if (!ctx || !o)
-        return fail(ctx, JUKE_ERR_ARGUMENT, "juke_set_options: NULL argument");
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "juke_set_options: NULL argument");
     juke_status st = check_options(ctx, o);
     if (st)
         return st;
@@ -367,7 +280,7 @@ juke_status juke_module_load_string(juke_context *ctx, const char *name, const c
     if (out)
         *out = NULL;
     if (!ctx || !source || !out)
-        return fail(ctx, JUKE_ERR_ARGUMENT, "juke_module_load_string: NULL argument");
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "juke_module_load_string: NULL argument");
     return load_text(ctx, name, source, strlen(source), out);
 }
 
@@ -383,18 +296,18 @@ static juke_status load_text(juke_context *ctx, const char *name, const char *so
     if (!m || !(m->name = strdup(name ? name : "<string>"))) {
         free(m);
         fe_module_free(fe);
-        return fail(ctx, JUKE_ERR_NOMEM, "out of memory");
+        return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
     }
     m->ctx = ctx;
     m->fe = fe;
     pthread_mutex_lock(&ctx->lock);
-    bool ok = push((void **)&ctx->modules, &ctx->nmodules, &ctx->capmodules, m);
+    bool ok = api_push((void **)&ctx->modules, &ctx->nmodules, &ctx->capmodules, m);
     pthread_mutex_unlock(&ctx->lock);
     if (!ok) {
         fe_module_free(fe);
         free(m->name);
         free(m);
-        return fail(ctx, JUKE_ERR_NOMEM, "out of memory");
+        return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
     }
     *out = m;
     return JUKE_OK;
@@ -405,10 +318,10 @@ juke_status juke_module_load_file(juke_context *ctx, const char *path, juke_modu
     if (out)
         *out = NULL;
     if (!ctx || !path || !out)
-        return fail(ctx, JUKE_ERR_ARGUMENT, "juke_module_load_file: NULL argument");
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "juke_module_load_file: NULL argument");
     FILE *f = fopen(path, "rb");
     if (!f)
-        return fail(ctx, JUKE_ERR_IO, "could not read %s: %s", path, strerror(errno));
+        return api_fail(ctx, JUKE_ERR_IO, "could not read %s: %s", path, strerror(errno));
     StrBuf sb = {0};
     char buf[65536];
     size_t n;
@@ -418,7 +331,7 @@ juke_status juke_module_load_file(juke_context *ctx, const char *path, juke_modu
     fclose(f);
     if (rerrno || sb.failed) {
         sb_free(&sb);
-        return fail(ctx, rerrno ? JUKE_ERR_IO : JUKE_ERR_NOMEM, "could not read %s: %s", path,
+        return api_fail(ctx, rerrno ? JUKE_ERR_IO : JUKE_ERR_NOMEM, "could not read %s: %s", path,
                     rerrno ? strerror(rerrno) : "out of memory");
     }
     size_t len = sb.len;
@@ -439,18 +352,18 @@ void juke_module_free(juke_module *m)
             juke_kernel *k = ctx->kernels[i];
             for (int d = 0; d < ctx->ndevices; d++) {
                 juke_device *dv = ctx->devices[d];
+                pthread_mutex_lock(&dv->lock);
                 if (dv->last_async == k)
                     dv->last_async = NULL;
-                pthread_mutex_lock(&dv->lock);
                 for (int e = 0; e < dv->nmemo; e++)
                     if (dv->memo[e].k == k)
                         dv->memo[e].m = NULL;
                 pthread_mutex_unlock(&dv->lock);
             }
-            remove_item((void **)ctx->kernels, &ctx->nkernels, k);
+            api_remove((void **)ctx->kernels, &ctx->nkernels, k);
             kernel_free(k);
         }
-    remove_item((void **)ctx->modules, &ctx->nmodules, m);
+    api_remove((void **)ctx->modules, &ctx->nmodules, m);
     pthread_mutex_unlock(&ctx->lock);
     fe_module_free(m->fe);
     free(m->name);
@@ -470,12 +383,12 @@ static juke_status parse_types(juke_context *ctx, FeCompilation *c, const char *
                                const Type **out)
 {
     if (nargs < 0 || nargs > 64 || (nargs && !argtypes))
-        return fail(ctx, JUKE_ERR_ARGUMENT, "bad argument type list (%d types)", nargs);
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "bad argument type list (%d types)", nargs);
     for (int i = 0; i < nargs; i++) {
         StrBuf err = {0};
         out[i] = argtypes[i] ? ty_parse(c->types, argtypes[i], &err) : NULL;
         if (!out[i]) {
-            juke_status st = fail(ctx, JUKE_ERR_ARGUMENT, "argument type %d (\"%s\"): %s", i + 1,
+            juke_status st = api_fail(ctx, JUKE_ERR_ARGUMENT, "argument type %d (\"%s\"): %s", i + 1,
                                   argtypes[i] ? argtypes[i] : "(null)", err.data ? err.data : "missing");
             sb_free(&err);
             return st;
@@ -493,7 +406,7 @@ static juke_status new_compilation(juke_module *m, const char *const *argtypes, 
 {
     FeCompilation *c = fe_compilation_new(m->fe, d);
     if (!c)
-        return fail(m->ctx, JUKE_ERR_NOMEM, "out of memory");
+        return api_fail(m->ctx, JUKE_ERR_NOMEM, "out of memory");
     juke_status st = parse_types(m->ctx, c, argtypes, nargs, types);
     if (st) {
         fe_compilation_free(c);
@@ -506,12 +419,12 @@ static juke_status new_compilation(juke_module *m, const char *const *argtypes, 
 static juke_status check_function(juke_module *m, const char *function)
 {
     if (!function)
-        return fail(m->ctx, JUKE_ERR_ARGUMENT, "no function name given");
+        return api_fail(m->ctx, JUKE_ERR_ARGUMENT, "no function name given");
     if (!fe_find_func(m->fe, function)) {
         StrBuf sb = {0};
         for (int i = 0; i < m->fe->nfuncs; i++)
             sb_printf(&sb, "%s%s", i ? ", " : "", m->fe->funcs[i]->name);
-        juke_status st = fail(m->ctx, JUKE_ERR_COMPILE, "UndefVarError: `%s` not defined in %s (it defines: %s)",
+        juke_status st = api_fail(m->ctx, JUKE_ERR_COMPILE, "UndefVarError: `%s` not defined in %s (it defines: %s)",
                               function, m->name, sb.data ? sb.data : "no functions");
         sb_free(&sb);
         return st;
@@ -538,7 +451,7 @@ static juke_status print_specialised(juke_module *m, const char *function, const
             fe_print_typed(&sb, c);
         else
             ir_print(&sb, s->method->lowered);
-        st = sb.failed ? fail(m->ctx, JUKE_ERR_NOMEM, "out of memory") : JUKE_OK;
+        st = sb.failed ? api_fail(m->ctx, JUKE_ERR_NOMEM, "out of memory") : JUKE_OK;
         *out = st ? NULL : sb_take(&sb);
         sb_free(&sb);
     } else {
@@ -554,7 +467,7 @@ juke_status juke_lowered(juke_module *m, const char *function, const char *const
     if (out)
         *out = NULL;
     if (!m || !out)
-        return fail(m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_lowered: NULL argument");
+        return api_fail(m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_lowered: NULL argument");
     juke_status st = check_function(m, function);
     if (st)
         return st;
@@ -570,7 +483,7 @@ juke_status juke_lowered(juke_module *m, const char *function, const char *const
     }
     if (sb.failed) {
         sb_free(&sb);
-        return fail(m->ctx, JUKE_ERR_NOMEM, "out of memory");
+        return api_fail(m->ctx, JUKE_ERR_NOMEM, "out of memory");
     }
     *out = sb_take(&sb);
     return JUKE_OK;
@@ -581,7 +494,7 @@ juke_status juke_typed(juke_module *m, const char *function, const char *const *
     if (out)
         *out = NULL;
     if (!m || !out)
-        return fail(m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_typed: NULL argument");
+        return api_fail(m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_typed: NULL argument");
     juke_status st = check_function(m, function);
     return st ? st : print_specialised(m, function, argtypes, nargs, true, out);
 }
@@ -710,7 +623,7 @@ static bool run_pipeline(FeCompilation *c, const char *function, const Type **ty
 }
 
 /* source function + argument types + options → a compiled kernel (cached). */
-static juke_status compile_kernel(juke_module *m, const char *function, const char *const *argtypes, int nargs,
+juke_status api_compile_kernel(juke_module *m, const char *function, const char *const *argtypes, int nargs,
                                   const juke_options *o, bool want_asm, juke_kernel **out)
 {
     juke_context *ctx = m->ctx;
@@ -718,13 +631,13 @@ static juke_status compile_kernel(juke_module *m, const char *function, const ch
     if (st)
         return st;
     if (nargs < 0 || nargs > 64 || (nargs && !argtypes))
-        return fail(ctx, JUKE_ERR_ARGUMENT, "bad argument type list (%d types)", nargs);
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "bad argument type list (%d types)", nargs);
     for (int i = 0; i < nargs; i++)
         if (!argtypes[i])
-            return fail(ctx, JUKE_ERR_ARGUMENT, "argument type %d is NULL", i + 1);
+            return api_fail(ctx, JUKE_ERR_ARGUMENT, "argument type %d is NULL", i + 1);
     char *key = cache_key(function, argtypes, nargs, o);
     if (!key)
-        return fail(ctx, JUKE_ERR_NOMEM, "out of memory");
+        return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
     pthread_mutex_lock(&ctx->lock);
     for (int i = 0; i < ctx->nkernels; i++)
         if (ctx->kernels[i]->module == m && strcmp(ctx->kernels[i]->key, key) == 0) {
@@ -739,7 +652,7 @@ static juke_status compile_kernel(juke_module *m, const char *function, const ch
     TargetOptions to = {0};
     StrBuf terr = {0};
     if (!parse_target(o->target, &to, &terr)) {
-        st = fail(ctx, JUKE_ERR_ARGUMENT, "%s", terr.data);
+        st = api_fail(ctx, JUKE_ERR_ARGUMENT, "%s", terr.data);
         sb_free(&terr);
         free(key);
         return st;
@@ -763,7 +676,7 @@ static juke_status compile_kernel(juke_module *m, const char *function, const ch
     if (!k) {
         fe_compilation_free(c);
         free(key);
-        return fail(ctx, JUKE_ERR_NOMEM, "out of memory");
+        return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
     }
     k->ctx = ctx;
     k->module = m;
@@ -783,7 +696,7 @@ static juke_status compile_kernel(juke_module *m, const char *function, const ch
     if (!copied) {
         fe_compilation_free(c);
         kernel_free(k);
-        return fail(ctx, JUKE_ERR_NOMEM, "out of memory");
+        return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
     }
     const char *cdir = o->cache_dir ? o->cache_dir : ctx->env_cachedir;
     KcacheSlot slot;
@@ -824,11 +737,11 @@ loaded:
             return write_dumps_if_asked(first, o);
         }
     k->id = ++ctx->next_kernel_id;
-    bool ok = push((void **)&ctx->kernels, &ctx->nkernels, &ctx->capkernels, k);
+    bool ok = api_push((void **)&ctx->kernels, &ctx->nkernels, &ctx->capkernels, k);
     pthread_mutex_unlock(&ctx->lock);
     if (!ok) {
         kernel_free(k);
-        return fail(ctx, JUKE_ERR_NOMEM, "out of memory");
+        return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
     }
     *out = k;
     return write_dumps_if_asked(k, o);
@@ -887,7 +800,7 @@ juke_status juke_compile(juke_module *m, const char *function, const char *const
     if (out)
         *out = NULL;
     if (!m || !out)
-        return fail(m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_compile: NULL argument");
+        return api_fail(m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_compile: NULL argument");
     juke_options o;
     if (opts) {
         o = *opts;
@@ -902,7 +815,7 @@ juke_status juke_compile(juke_module *m, const char *function, const char *const
     if (st)
         return st;
     /* the assembly listing is made on demand (juke_kernel_dump): a compile is the code object */
-    return compile_kernel(m, function, argtypes, nargs, &o, false, out);
+    return api_compile_kernel(m, function, argtypes, nargs, &o, false, out);
 }
 
 const char *juke_kernel_dump(juke_kernel *k, juke_dump which)
@@ -935,7 +848,7 @@ const char *juke_kernel_symbol(juke_kernel *k) { return k ? k->co.kernel_symbol 
 juke_status juke_kernel_write_dumps(juke_kernel *k, const char *dir)
 {
     if (!k || !dir)
-        return fail(k ? k->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_kernel_write_dumps: NULL argument");
+        return api_fail(k ? k->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_kernel_write_dumps: NULL argument");
     ensure_asm(k);
     DumpSet ds = {k->lowered, k->typed, k->co.llvm_unopt, k->co.llvm_opt, k->co.asm_text, k->resources,
                   k->co.data, k->co.size, code_object_ext(k->co.kind)};
@@ -943,7 +856,7 @@ juke_status juke_kernel_write_dumps(juke_kernel *k, const char *dir)
     if (dumps_write_dir(dir, k->function, k->id, &ds, &err) != 0) {
         /* dumps_write_dir's messages start with "juke: " already */
         const char *msg = err ? err : "writing dumps failed";
-        juke_status st = fail(k->ctx, JUKE_ERR_IO, "%s", strncmp(msg, "juke: ", 6) == 0 ? msg + 6 : msg);
+        juke_status st = api_fail(k->ctx, JUKE_ERR_IO, "%s", strncmp(msg, "juke: ", 6) == 0 ? msg + 6 : msg);
         free(err);
         return st;
     }
@@ -957,11 +870,11 @@ juke_status juke_device_open(juke_context *ctx, const char *spec, juke_device **
     if (out)
         *out = NULL;
     if (!ctx || !out)
-        return fail(ctx, JUKE_ERR_ARGUMENT, "juke_device_open: NULL argument");
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "juke_device_open: NULL argument");
     RtDevice *rt = NULL;
     char *err = NULL, *why = NULL;
     if (rt_device_open(spec ? spec : "auto", &rt, &why, &err) != 0) {
-        juke_status st = fail(ctx, JUKE_ERR_DEVICE, "%s", err ? err : "could not open the device");
+        juke_status st = api_fail(ctx, JUKE_ERR_DEVICE, "%s", err ? err : "could not open the device");
         free(err);
         free(why);
         return st;
@@ -970,7 +883,7 @@ juke_status juke_device_open(juke_context *ctx, const char *spec, juke_device **
     juke_device *dev = calloc(1, sizeof *dev);
     if (!dev) {
         rt_device_close(rt);
-        return fail(ctx, JUKE_ERR_NOMEM, "out of memory");
+        return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
     }
     dev->ctx = ctx;
     dev->rt = rt;
@@ -980,11 +893,11 @@ juke_status juke_device_open(juke_context *ctx, const char *spec, juke_device **
     dev->target = strndup(arch, strcspn(arch, ":"));
     pthread_mutex_init(&dev->lock, NULL);
     pthread_mutex_lock(&ctx->lock);
-    bool ok = push((void **)&ctx->devices, &ctx->ndevices, &ctx->capdevices, dev);
+    bool ok = api_push((void **)&ctx->devices, &ctx->ndevices, &ctx->capdevices, dev);
     pthread_mutex_unlock(&ctx->lock);
     if (!ok) {
         device_free(dev);
-        return fail(ctx, JUKE_ERR_NOMEM, "out of memory");
+        return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
     }
     *out = dev;
     return JUKE_OK;
@@ -1013,18 +926,20 @@ void juke_device_close(juke_device *dev)
         if (ctx->arrays[i]->dev == dev) {
             juke_array *a = ctx->arrays[i];
             rt_free(dev->rt, a->ptr);
-            remove_item((void **)ctx->arrays, &ctx->narrays, a);
+            api_remove((void **)ctx->arrays, &ctx->narrays, a);
             free(a);
         }
     for (int i = 0; i < ctx->nkernels; i++) {
         juke_kernel *k = ctx->kernels[i];
+        pthread_mutex_lock(&k->load_lock);
         for (int j = k->nloaded - 1; j >= 0; j--)
             if (k->loaded[j].dev == dev) {
                 rt_module_unload(k->loaded[j].mod);
                 k->loaded[j] = k->loaded[--k->nloaded];
             }
+        pthread_mutex_unlock(&k->load_lock);
     }
-    remove_item((void **)ctx->devices, &ctx->ndevices, dev);
+    api_remove((void **)ctx->devices, &ctx->ndevices, dev);
     pthread_mutex_unlock(&ctx->lock);
     device_free(dev);
 }
@@ -1055,34 +970,34 @@ size_t juke_sizeof(juke_type t)
 static const char *type_names[] = {"?", "Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",
                                    "UInt64", "Float16", "Float32", "Float64"};
 
-static const char *jtype_name(int t) { return t >= 1 && t <= JUKE_FLOAT64 ? type_names[t] : "?"; }
+const char *api_type_name(int t) { return t >= 1 && t <= JUKE_FLOAT64 ? type_names[t] : "?"; }
 
 juke_status juke_array_create(juke_device *dev, juke_type elem, int ndims, const int64_t *dims, juke_array **out)
 {
     if (out)
         *out = NULL;
     if (!dev || !out || (ndims && !dims))
-        return fail(dev ? dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_array_create: NULL argument");
+        return api_fail(dev ? dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_array_create: NULL argument");
     juke_context *ctx = dev->ctx;
     if (!juke_sizeof(elem))
-        return fail(ctx, JUKE_ERR_ARGUMENT, "juke_array_create: unknown element type %d", (int)elem);
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "juke_array_create: unknown element type %d", (int)elem);
     if (ndims < 1 || ndims > 8)
-        return fail(ctx, JUKE_ERR_ARGUMENT, "juke_array_create: %d dimensions (1 to 8 supported)", ndims);
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "juke_array_create: %d dimensions (1 to 8 supported)", ndims);
     int64_t len = 1;
     for (int i = 0; i < ndims; i++) {
         if (dims[i] < 0 || (dims[i] && len > INT64_MAX / 16 / dims[i]))
-            return fail(ctx, JUKE_ERR_ARGUMENT, "juke_array_create: dimension %d is %" PRId64 "%s", i + 1, dims[i],
+            return api_fail(ctx, JUKE_ERR_ARGUMENT, "juke_array_create: dimension %d is %" PRId64 "%s", i + 1, dims[i],
                         dims[i] < 0 ? ": dimensions cannot be negative" : ": the array would exceed the address space");
         len *= dims[i];
     }
     juke_array *a = calloc(1, sizeof *a);
     if (!a)
-        return fail(ctx, JUKE_ERR_NOMEM, "out of memory");
+        return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
     size_t bytes = (size_t)len * juke_sizeof(elem);
     char *err = NULL;
     if (rt_alloc(dev->rt, bytes ? bytes : 1, &a->ptr, &err) != 0) {
         free(a);
-        juke_status st = fail(ctx, JUKE_ERR_DEVICE, "allocating %zu bytes on %s: %s", bytes, rt_device_name(dev->rt),
+        juke_status st = api_fail(ctx, JUKE_ERR_DEVICE, "allocating %zu bytes on %s: %s", bytes, rt_device_name(dev->rt),
                               err ? err : "failed");
         free(err);
         return st;
@@ -1093,12 +1008,12 @@ juke_status juke_array_create(juke_device *dev, juke_type elem, int ndims, const
     memcpy(a->dims, dims, sizeof(int64_t) * (size_t)ndims);
     a->length = len;
     pthread_mutex_lock(&ctx->lock);
-    bool ok = push((void **)&ctx->arrays, &ctx->narrays, &ctx->caparrays, a);
+    bool ok = api_push((void **)&ctx->arrays, &ctx->narrays, &ctx->caparrays, a);
     pthread_mutex_unlock(&ctx->lock);
     if (!ok) {
         rt_free(dev->rt, a->ptr);
         free(a);
-        return fail(ctx, JUKE_ERR_NOMEM, "out of memory");
+        return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
     }
     *out = a;
     return JUKE_OK;
@@ -1110,7 +1025,7 @@ void juke_array_free(juke_array *a)
         return;
     juke_context *ctx = a->dev->ctx;
     pthread_mutex_lock(&ctx->lock);
-    remove_item((void **)ctx->arrays, &ctx->narrays, a);
+    api_remove((void **)ctx->arrays, &ctx->narrays, a);
     pthread_mutex_unlock(&ctx->lock);
     rt_free(a->dev->rt, a->ptr);
     free(a);
@@ -1121,15 +1036,15 @@ int64_t juke_array_length(const juke_array *a) { return a ? a->length : 0; }
 static juke_status array_copy(juke_array *a, void *host, size_t bytes, bool up)
 {
     if (!a || (!host && bytes))
-        return fail(a ? a->dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_array_%s: NULL argument", up ? "upload" : "download");
+        return api_fail(a ? a->dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_array_%s: NULL argument", up ? "upload" : "download");
     size_t need = (size_t)a->length * juke_sizeof(a->elem);
     if (bytes != need)
-        return fail(a->dev->ctx, JUKE_ERR_ARGUMENT, "juke_array_%s: %zu bytes given, the array holds %zu",
+        return api_fail(a->dev->ctx, JUKE_ERR_ARGUMENT, "juke_array_%s: %zu bytes given, the array holds %zu",
                     up ? "upload" : "download", bytes, need);
     char *err = NULL;
     int rc = up ? rt_upload(a->dev->rt, a->ptr, host, bytes, &err) : rt_download(a->dev->rt, host, a->ptr, bytes, &err);
     if (rc != 0) {
-        juke_status st = fail(a->dev->ctx, JUKE_ERR_DEVICE, "copy %s device: %s", up ? "to" : "from", err ? err : "failed");
+        juke_status st = api_fail(a->dev->ctx, JUKE_ERR_DEVICE, "copy %s device: %s", up ? "to" : "from", err ? err : "failed");
         free(err);
         return st;
     }
@@ -1139,479 +1054,3 @@ static juke_status array_copy(juke_array *a, void *host, size_t bytes, bool up)
 juke_status juke_array_upload(juke_array *a, const void *host, size_t bytes) { return array_copy(a, (void *)host, bytes, true); }
 juke_status juke_array_download(juke_array *a, void *host, size_t bytes) { return array_copy(a, host, bytes, false); }
 
-/* ---- launching ---- */
-
-static void format_value(StrBuf *sb, int64_t bits, int code)
-{
-    switch (code) {
-    case JUKE_T_FLOAT64: {
-        double v;
-        memcpy(&v, &bits, 8);
-        sb_printf(sb, "%.17g", v);
-        break;
-    }
-    case JUKE_T_FLOAT32: {
-        uint32_t b = (uint32_t)bits;
-        float v;
-        memcpy(&v, &b, 4);
-        sb_printf(sb, "%.9gf0", (double)v);
-        break;
-    }
-    case JUKE_T_UINT8: case JUKE_T_UINT16: case JUKE_T_UINT32: case JUKE_T_UINT64:
-        sb_printf(sb, "0x%" PRIx64, (uint64_t)bits);
-        break;
-    default:
-        sb_printf(sb, "%" PRId64, bits);
-    }
-}
-
-/* A kernel fault (runtime/abi.h, fault records): "kernel fault: SIGSEGV
- * (invalid memory access at 0x..., 4 bytes past the end of a 256-byte device
- * array) in work-group (2, 1, 1), work-item (64, 1, 1)". */
-static void format_fault(StrBuf *sb, const JukeExceptionRecord *r)
-{
-    int sig = (int)r->aux;
-    const char *name = sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE"
-                     : sig == SIGILL ? "SIGILL" : "signal";
-    uint64_t addr = (uint64_t)r->index[0];
-    int64_t off = r->index[3], size = r->dims[0];
-    sb_printf(sb, "kernel fault: %s (", name);
-    if (sig == SIGFPE)
-        sb_puts(sb, r->index[1] == FPE_INTDIV ? "integer division by zero"
-                    : r->index[1] == FPE_INTOVF ? "integer overflow" : "arithmetic error");
-    else if (sig == SIGILL)
-        sb_puts(sb, "illegal instruction");
-    else if (r->index[2] == JUKE_FAULT_STACK && size)
-        sb_printf(sb, "stack overflow at 0x%" PRIx64 ": a work-item needed more than its %" PRId64 " KiB of stack",
-                  addr, size / 1024);
-    else if (r->index[2] == JUKE_FAULT_STACK)
-        sb_printf(sb, "stack overflow at 0x%" PRIx64, addr);
-    else {
-        sb_printf(sb, "%s at 0x%" PRIx64, sig == SIGBUS ? "bus error" : "invalid memory access", addr);
-        switch (r->index[2]) {
-        case JUKE_FAULT_ARRAY_AFTER:
-            sb_printf(sb, ", %" PRId64 " bytes past the end of a %" PRId64 "-byte device array", off, size);
-            break;
-        case JUKE_FAULT_ARRAY_BEFORE:
-            sb_printf(sb, ", %" PRId64 " bytes before the start of a %" PRId64 "-byte device array", off, size);
-            break;
-        case JUKE_FAULT_LOCAL_AFTER:
-            sb_printf(sb, ", %" PRId64 " bytes past the end of the group's %" PRId64 " bytes of local memory", off, size);
-            break;
-        case JUKE_FAULT_LOCAL_BEFORE:
-            sb_printf(sb, ", %" PRId64 " bytes before the start of the group's local memory", off);
-            break;
-        }
-    }
-    sb_printf(sb, ") in work-group (%u, %u, %u), work-item (%u, %u, %u)", r->group[0], r->group[1], r->group[2],
-              r->item[0], r->item[1], r->item[2]);
-}
-
-/* One list of a barrier divergence record: "  N <what>: (x, y, z), ..., …". */
-static void format_items(StrBuf *sb, int64_t count, int64_t packed, uint64_t gdims, const char *what)
-{
-    if (count <= 0)
-        return;
-    uint64_t gx = gdims & 0xffff, gy = gdims >> 16 & 0xffff;
-    sb_printf(sb, "\n  %" PRId64 " %s:", count, what);
-    for (int i = 0; i < JUKE_PACKED_ITEMS && i < count; i++) {
-        uint64_t lin = ((uint64_t)packed >> (16 * i) & 0xffff) - 1;
-        if (!gx || !gy)
-            break;
-        sb_printf(sb, "%s (%" PRIu64 ", %" PRIu64 ", %" PRIu64 ")", i ? "," : "", lin % gx + 1, lin / gx % gy + 1,
-                  lin / gx / gy + 1);
-    }
-    if (count > JUKE_PACKED_ITEMS)
-        sb_printf(sb, " and %" PRId64 " more", count - JUKE_PACKED_ITEMS);
-}
-
-/* The message a kernel exception becomes on the host. */
-static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r)
-{
-    StrBuf sb = {0};
-    sb_printf(&sb, "%s: ", k->function);
-    if (r->kind == JUKE_EXC_FAULT) {
-        format_fault(&sb, r);
-        return sb_take(&sb);
-    }
-    switch (r->kind) {
-    case JUKE_EXC_BOUNDS: {
-        /* as Julia words it: "attempt to access 64-element ROCDeviceVector{Float32, 1} at index [65]" */
-        unsigned ni = r->ndims > JUKE_EXC_MAXDIMS ? JUKE_EXC_MAXDIMS : r->ndims;
-        unsigned nd = (r->aux >> 8) & 0xf, shown = nd > JUKE_EXC_MAXDIMS ? JUKE_EXC_MAXDIMS : nd;
-        const char *elem = jtype_name((int)(r->aux & 0xff));
-        sb_puts(&sb, "BoundsError: attempt to access ");
-        if (r->aux & JUKE_BOUNDS_ALLOC) {
-            sb_printf(&sb, "%" PRId64 "-element ", r->dims[1]);
-            if (nd <= 2)
-                sb_printf(&sb, "%s{%s, 3}", nd == 1 ? "ROCDeviceVector" : "ROCDeviceMatrix", elem);
-            else
-                sb_printf(&sb, "ROCDeviceArray{%s, %u, 3}", elem, nd);
-            sb_printf(&sb, " at index [%" PRId64 "]: the launch allocated dynamic local memory for %" PRId64
-                      " element%s (shmem)", r->index[0], r->dims[0], r->dims[0] == 1 ? "" : "s");
-            break;
-        }
-        if (r->aux & JUKE_BOUNDS_TUPLE) {
-            sb_printf(&sb, "NTuple{%" PRId64 ", %s}", r->dims[0], elem);
-        } else {
-            int as = r->aux & JUKE_BOUNDS_LOCAL ? 3 : 1;
-            if (nd == 1)
-                sb_printf(&sb, "%" PRId64 "-element ROCDeviceVector{%s, %d}", r->dims[0], elem, as);
-            else {
-                for (unsigned i = 0; i < shown; i++)
-                    sb_printf(&sb, "%s%" PRId64, i ? "×" : "", r->dims[i]);
-                if (nd > shown)
-                    sb_puts(&sb, "×…");
-                if (nd == 2)
-                    sb_printf(&sb, " ROCDeviceMatrix{%s, %d}", elem, as);
-                else
-                    sb_printf(&sb, " ROCDeviceArray{%s, %u, %d}", elem, nd, as);
-            }
-        }
-        sb_puts(&sb, " at index [");
-        for (unsigned i = 0; i < ni; i++)
-            sb_printf(&sb, "%s%" PRId64, i ? ", " : "", r->index[i]);
-        sb_puts(&sb, "]");
-        break;
-    }
-    case JUKE_EXC_INEXACT:
-        sb_printf(&sb, "InexactError: %s(", jtype_name((int)r->aux));
-        format_value(&sb, r->index[0], (int)r->dims[0]);
-        sb_puts(&sb, ")");
-        break;
-    case JUKE_EXC_DIVIDE:
-        sb_puts(&sb, "DivideError: integer division error");
-        break;
-    case JUKE_EXC_TIMEOUT:
-        sb_printf(&sb, "run-time limit of %g s exceeded: the kernel was cancelled in this loop", (double)r->index[0] * 1e-6);
-        break;
-    case JUKE_EXC_BARRIER:
-        sb_puts(&sb, "barrier divergence: not every work-item of the workgroup reached this barrier");
-        break;
-    default:
-        sb_printf(&sb, "unknown kernel exception (kind %u)", r->kind);
-    }
-    sb_printf(&sb, "\n  at %s:%u:%u\n  in workgroup (%u, %u, %u), work-item (%u, %u, %u)", k->module->name, r->line,
-              r->col, r->group[0], r->group[1], r->group[2], r->item[0], r->item[1], r->item[2]);
-    if (r->kind == JUKE_EXC_BARRIER) {
-        uint64_t gd = (uint64_t)r->dims[3];
-        format_items(&sb, r->index[0], r->index[1], gd, "wait here");
-        format_items(&sb, r->index[2], r->index[3], gd, "have returned");
-        if (r->dims[0] > 0) {
-            StrBuf what = {0};
-            sb_printf(&what, "wait at another barrier, at %s:%u:%u", k->module->name, (unsigned)((uint64_t)r->dims[2] >> 32),
-                      (unsigned)(r->dims[2] & 0xffffffff));
-            char *w = sb_take(&what);
-            format_items(&sb, r->dims[0], r->dims[1], gd, w ? w : "wait at another barrier");
-            free(w);
-        }
-    }
-    /* the source line, when we have it */
-    const SrcFile *f = &k->module->fe->file;
-    const char *p = f->text;
-    for (unsigned l = 1; p && l < r->line && *p; p++)
-        if (*p == '\n')
-            l++;
-    if (p && *p && r->line) {
-        const char *e = strchr(p, '\n');
-        sb_printf(&sb, "\n  %u | %.*s", r->line, (int)(e ? e - p : (long)strlen(p)), p);
-    }
-    return sb_take(&sb);
-}
-
-static juke_status kernel_loaded(juke_kernel *k, juke_device *dev, RtFunction **fn)
-{
-    pthread_mutex_lock(&k->load_lock);
-    for (int i = 0; i < k->nloaded; i++)
-        if (k->loaded[i].dev == dev) {
-            *fn = k->loaded[i].fn;
-            pthread_mutex_unlock(&k->load_lock);
-            return JUKE_OK;
-        }
-    RtModule *mod = NULL;
-    RtFunction *f = NULL;
-    char *err = NULL;
-    if (rt_module_load(dev->rt, k->co.data, k->co.size, &mod, &err) != 0 ||
-        rt_function_get(mod, k->co.kernel_symbol, &f, &err) != 0) {
-        if (mod)
-            rt_module_unload(mod);
-        pthread_mutex_unlock(&k->load_lock);
-        juke_status st = fail(k->ctx, JUKE_ERR_DEVICE, "loading %s on %s: %s", k->function, rt_device_name(dev->rt),
-                              err ? err : "failed");
-        free(err);
-        return st;
-    }
-    if (k->nloaded == k->capl) {
-        int nc = k->capl ? k->capl * 2 : 4;
-        Loaded *nl = realloc(k->loaded, sizeof(Loaded) * (size_t)nc);
-        if (!nl) {
-            rt_module_unload(mod);
-            pthread_mutex_unlock(&k->load_lock);
-            return fail(k->ctx, JUKE_ERR_NOMEM, "out of memory");
-        }
-        k->loaded = nl;
-        k->capl = nc;
-    }
-    k->loaded[k->nloaded++] = (Loaded){dev, mod, f};
-    *fn = f;
-    pthread_mutex_unlock(&k->load_lock);
-    return JUKE_OK;
-}
-
-static juke_status arg_type_names(juke_context *ctx, const juke_arg *args, int nargs, char names[][32])
-{
-    for (int i = 0; i < nargs; i++) {
-        if (args[i].is_array) {
-            juke_array *a = args[i].v.array;
-            if (!a)
-                return fail(ctx, JUKE_ERR_ARGUMENT, "argument %d: NULL array", i + 1);
-            snprintf(names[i], 32, "Array{%s,%d}", jtype_name(a->elem), a->ndims);
-        } else {
-            if (args[i].type < JUKE_BOOL || args[i].type > JUKE_FLOAT64)
-                return fail(ctx, JUKE_ERR_ARGUMENT, "argument %d: unknown scalar type %d", i + 1, (int)args[i].type);
-            snprintf(names[i], 32, "%s", jtype_name(args[i].type));
-        }
-    }
-    return JUKE_OK;
-}
-
-juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
-                            juke_kernel **out)
-{
-    if (out)
-        *out = NULL;
-    if (!dev || !m || !out || (nargs && !args) || nargs < 0 || nargs > 64)
-        return fail(dev ? dev->ctx : m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_kernel_for: bad argument");
-    char names[64][32];
-    const char *tn[64];
-    juke_status st = arg_type_names(m->ctx, args, nargs, names);
-    if (st)
-        return st;
-    for (int i = 0; i < nargs; i++) {
-        tn[i] = names[i];
-        if (args[i].is_array && args[i].v.array->dev != dev)
-            return fail(m->ctx, JUKE_ERR_ARGUMENT, "argument %d: the array lives on another device", i + 1);
-    }
-    juke_options o;
-    pthread_mutex_lock(&m->ctx->lock);
-    o = m->ctx->opts;
-    pthread_mutex_unlock(&m->ctx->lock);
-    o.target = dev->target;
-    return compile_kernel(m, function, tn, nargs, &o, false, out);
-}
-
-juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
-                        const juke_launch_config *cfg)
-{
-    if (!cfg || !dev || !m || !function)
-        return fail(dev ? dev->ctx : m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_launch: NULL %s",
-                    !dev ? "device" : !m ? "module" : !function ? "function name" : "launch configuration");
-    if (nargs < 0 || nargs > 64 || (nargs && !args))
-        return fail(dev->ctx, JUKE_ERR_ARGUMENT, "juke_launch: %d arguments%s (0 to 64, and a non-NULL array of them)",
-                    nargs, nargs && !args ? " but a NULL argument array" : "");
-    juke_context *ctx = dev->ctx;
-    /* the launch memo: a repeated launch finds its kernel without the cache key */
-    uint16_t sig[64];
-    for (int i = 0; i < nargs; i++)
-        sig[i] = args[i].is_array && args[i].v.array
-                     ? (uint16_t)(0x8000 | (args[i].v.array->elem << 4) | args[i].v.array->ndims)
-                     : (uint16_t)args[i].type;
-    size_t flen = strlen(function);
-    unsigned gen = __atomic_load_n(&ctx->opts_gen, __ATOMIC_RELAXED);
-    juke_kernel *k = NULL;
-    RtFunction *fn = NULL;
-    bool memo_ok = flen < sizeof dev->memo[0].function && !ctx->env_dumpdir;
-    if (memo_ok) {
-        pthread_mutex_lock(&dev->lock);
-        for (int e = 0; e < dev->nmemo; e++) {
-            struct LaunchMemo *lm = &dev->memo[e];
-            if (lm->m == m && lm->nargs == nargs && lm->gen == gen && memcmp(lm->function, function, flen + 1) == 0 &&
-                memcmp(lm->sig, sig, sizeof(uint16_t) * (size_t)nargs) == 0) {
-                k = lm->k;
-                fn = lm->fn;
-                break;
-            }
-        }
-        pthread_mutex_unlock(&dev->lock);
-    }
-    juke_status st;
-    if (!k) {
-        st = juke_kernel_for(dev, m, function, args, nargs, &k);
-        if (st)
-            return st;
-    } else {
-        for (int i = 0; i < nargs; i++)
-            if (args[i].is_array && args[i].v.array->dev != dev)
-                return fail(ctx, JUKE_ERR_ARGUMENT, "argument %d: the array lives on another device", i + 1);
-    }
-    if (!(cfg->timeout_s >= 0) || cfg->timeout_s > 1e9)
-        return fail(ctx, JUKE_ERR_ARGUMENT, "%s: run-time limit %g s: expected 0 (none) or positive seconds up to 1e9",
-                    function, cfg->timeout_s);
-    uint32_t grid[3], group[3];
-    for (int d = 0; d < 3; d++) {
-        grid[d] = cfg->gridsize[d] ? cfg->gridsize[d] : 1;
-        group[d] = cfg->groupsize[d] ? cfg->groupsize[d] : 1;
-    }
-    if (!fn) {
-        st = kernel_loaded(k, dev, &fn);
-        if (st)
-            return st;
-        pthread_mutex_lock(&ctx->lock);
-        memo_ok = memo_ok && !ctx->opts.dump_dir; /* dumps are written at every launch: no shortcut */
-        pthread_mutex_unlock(&ctx->lock);
-        if (memo_ok) {
-            pthread_mutex_lock(&dev->lock);
-            struct LaunchMemo *lm = &dev->memo[dev->next_memo];
-            dev->next_memo = (dev->next_memo + 1) % 16;
-            if (dev->nmemo < 16)
-                dev->nmemo++;
-            lm->m = m;
-            memcpy(lm->function, function, flen + 1);
-            lm->nargs = nargs;
-            lm->gen = gen;
-            memcpy(lm->sig, sig, sizeof(uint16_t) * (size_t)nargs);
-            lm->k = k;
-            lm->fn = fn;
-            pthread_mutex_unlock(&dev->lock);
-        }
-    }
-    /* the launch shape: the runtime's one check, here as a bad argument */
-    char *why = NULL;
-    if (rt_check_launch(fn, grid, group, cfg->shmem, &why) != 0) {
-        st = fail(ctx, JUKE_ERR_ARGUMENT, "%s: %s", function, why ? why : "bad launch shape");
-        free(why);
-        return st;
-    }
-    if (k->co.uses_dynamic_lds && cfg->shmem == 0)
-        return fail(ctx, JUKE_ERR_ARGUMENT, "%s uses @ROCDynamicLocalArray but the launch gives no dynamic local memory (shmem = 0)",
-                    function);
-    /* argument bytes (runtime/abi.h) */
-    uint8_t storage[64][16 + 8 * 8];
-    RtArg rargs[64];
-    for (int i = 0; i < nargs; i++) {
-        if (args[i].is_array) {
-            juke_array *a = args[i].v.array;
-            memcpy(storage[i], &a->ptr, 8);
-            memcpy(storage[i] + 8, a->dims, 8 * (size_t)a->ndims);
-            memcpy(storage[i] + 8 + 8 * a->ndims, &a->length, 8);
-            rargs[i] = (RtArg){storage[i], (uint32_t)JUKE_ARRAY_ARG_SIZE(a->ndims), 8};
-        } else {
-            size_t sz = juke_sizeof(args[i].type);
-            if (args[i].type == JUKE_FLOAT32)
-                memcpy(storage[i], &args[i].v.f32, 4);
-            else if (args[i].type == JUKE_FLOAT64)
-                memcpy(storage[i], &args[i].v.f64, 8);
-            else if (args[i].type == JUKE_FLOAT16)
-                memcpy(storage[i], &args[i].v.f16, 2);
-            else if (args[i].type == JUKE_BOOL)
-                storage[i][0] = args[i].v.i != 0;
-            else
-                memcpy(storage[i], &args[i].v.u, sz); /* little-endian: the low bytes */
-            rargs[i] = (RtArg){storage[i], (uint32_t)sz, (uint32_t)sz};
-        }
-    }
-    JukeExceptionRecord exc;
-    char *err = NULL;
-    pthread_mutex_lock(&dev->lock);
-    if (cfg->stream && cfg->stream->dev != dev) {
-        pthread_mutex_unlock(&dev->lock);
-        return fail(ctx, JUKE_ERR_ARGUMENT, "%s: the launch's stream belongs to another device", function);
-    }
-    int rc = rt_launch_on(fn, cfg->stream ? cfg->stream->rt : NULL, rargs, nargs, grid, group, cfg->shmem, !cfg->async,
-                          cfg->timeout_s, &exc, &err);
-    if (cfg->async)
-        dev->last_async = k;
-    pthread_mutex_unlock(&dev->lock);
-    if (rc == 1) {
-        free(err);
-        set_error_str(ctx, exception_message(k, &exc));
-        return JUKE_ERR_KERNEL;
-    }
-    if (rc != 0) {
-        st = fail(ctx, JUKE_ERR_DEVICE, "launching %s: %s", function, err ? err : "failed");
-        free(err);
-        return st;
-    }
-    return JUKE_OK;
-}
-
-/* Wait for a stream of dev (NULL: the device's own) and report a pending kernel exception. */
-static juke_status sync_device(juke_device *dev, RtStream *stream)
-{
-    JukeExceptionRecord exc;
-    char *err = NULL;
-    int rc = stream ? rt_stream_synchronize(stream, &exc, &err) : rt_synchronize(dev->rt, &exc, &err);
-    if (rc == 1) {
-        free(err);
-        pthread_mutex_lock(&dev->lock);
-        juke_kernel *k = dev->last_async;
-        pthread_mutex_unlock(&dev->lock);
-        if (k) {
-            set_error_str(dev->ctx, exception_message(k, &exc));
-            return JUKE_ERR_KERNEL;
-        }
-        return fail(dev->ctx, JUKE_ERR_KERNEL, "a kernel raised an exception (kind %u) at line %u:%u", exc.kind, exc.line,
-                    exc.col);
-    }
-    if (rc != 0) {
-        juke_status st = fail(dev->ctx, JUKE_ERR_DEVICE, "synchronize: %s", err ? err : "failed");
-        free(err);
-        return st;
-    }
-    return JUKE_OK;
-}
-
-juke_status juke_device_synchronize(juke_device *dev)
-{
-    if (!dev)
-        return fail(NULL, JUKE_ERR_ARGUMENT, "juke_device_synchronize: NULL device");
-    return sync_device(dev, NULL);
-}
-
-juke_status juke_stream_create(juke_device *dev, juke_stream **out)
-{
-    if (out)
-        *out = NULL;
-    if (!dev || !out)
-        return fail(dev ? dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_stream_create: NULL argument");
-    juke_stream *s = calloc(1, sizeof *s);
-    char *err = NULL;
-    if (!s)
-        return fail(dev->ctx, JUKE_ERR_NOMEM, "out of memory");
-    if (rt_stream_create(dev->rt, &s->rt, &err) != 0) {
-        free(s);
-        juke_status st = fail(dev->ctx, JUKE_ERR_DEVICE, "%s", err ? err : "cannot create a stream");
-        free(err);
-        return st;
-    }
-    s->dev = dev;
-    pthread_mutex_lock(&dev->lock);
-    bool ok = push((void **)&dev->streams, &dev->nstreams, &dev->capstreams, s);
-    pthread_mutex_unlock(&dev->lock);
-    if (!ok) {
-        rt_stream_destroy(s->rt);
-        free(s);
-        return fail(dev->ctx, JUKE_ERR_NOMEM, "out of memory");
-    }
-    *out = s;
-    return JUKE_OK;
-}
-
-void juke_stream_destroy(juke_stream *s)
-{
-    if (!s)
-        return;
-    juke_device *dev = s->dev;
-    pthread_mutex_lock(&dev->lock);
-    remove_item((void **)dev->streams, &dev->nstreams, s);
-    pthread_mutex_unlock(&dev->lock);
-    rt_stream_destroy(s->rt);
-    free(s);
-}
-
-juke_status juke_stream_synchronize(juke_stream *s)
-{
-    if (!s)
-        return fail(NULL, JUKE_ERR_ARGUMENT, "juke_stream_synchronize: NULL stream");
-    return sync_device(s->dev, s->rt);
-}

@@ -85,7 +85,9 @@ typedef void *(*juke_alloc_fn)(void *ud, void *ptr, size_t oldsize, size_t newsi
 JUKE_API juke_context *juke_context_create_with_allocator(juke_alloc_fn alloc, void *ud);
 /* Destroy a context and everything it owns (modules, kernels, devices, arrays). */
 JUKE_API void juke_context_destroy(juke_context *ctx);
-/* The message of the last failed call made by this thread on ctx ("" if none). */
+/* The message of the last failed call made by this thread on ctx ("" if none).
+ * The context keeps the messages of the 64 threads that failed most recently;
+ * a thread's message stays valid until its next call on ctx. */
 JUKE_API const char *juke_errmsg(juke_context *ctx);
 /* Free a string returned by juke (juke_lowered, juke_typed, ...). */
 JUKE_API void juke_free(void *p);

@@ -1,0 +1,140 @@
+/* api_impl.h: what the files of the embedding API share (api.c: handles and
+ * the pipeline; launch.c: launches, argument checks and exception messages;
+ * kcache.c: the disk cache): the handles' layouts and a few helpers.
+ * Internal; never installed. */
+#ifndef JUKE_API_IMPL_H
+#define JUKE_API_IMPL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "codegen.h"
+#include "frontend.h"
+#include "juke.h"
+#include "kcache.h"
+#include "runtime.h"
+
+/* The per-thread error store: each thread's last message, the most recently
+ * failed thread last. Threads come and go in a host, and pthread_t cannot
+ * say whether one still lives, so the store keeps the JUKE_MAX_ERROR_THREADS
+ * most recent ones (juke.h documents it for juke_errmsg). */
+typedef struct ThreadError {
+    pthread_t tid;
+    char *msg;
+} ThreadError;
+enum { JUKE_MAX_ERROR_THREADS = 64 };
+
+/* Locking. Lock order, outermost first: ctx->lock (the handle lists, the
+ * options, the error store) → dev->lock (a device's launches, its launch
+ * memo and last_async) → k->load_lock (a kernel's assembly listing and its
+ * per-device loaded modules, `loaded`). A thread holding one of them takes
+ * only locks to its right. The runtime's own locks (RtDevice.lock,
+ * RtModule.lock) are innermost. */
+
+typedef struct Loaded {
+    juke_device *dev;
+    RtModule *mod;
+    RtFunction *fn;
+} Loaded;
+
+struct juke_kernel {
+    juke_context *ctx;
+    juke_module *module;
+    char *key;
+    char *function;
+    int id;                 /* <kernel>_<id> in dump directories */
+    char *lowered, *typed, *resources;
+    CodeObject co;
+    double ms_frontend;
+    /* what it was compiled from, to compile again for the assembly when a
+     * kernel compiled for a launch (without it) is asked for it */
+    char **argtypes;
+    int nargs;
+    TargetOptions to;
+    char *to_proc, *to_devlibs;
+    Loaded *loaded;
+    int nloaded, capl;
+    pthread_mutex_t load_lock;
+};
+
+struct juke_module {
+    juke_context *ctx;
+    FeModule *fe;
+    char *name;
+};
+
+struct juke_device {
+    juke_context *ctx;
+    RtDevice *rt;
+    char *target;           /* what kernels are compiled for: "gfx90a", "sm_90", "cpu" */
+    pthread_mutex_t lock;
+    juke_kernel *last_async; /* the last kernel launched asynchronously, for exceptions at synchronize */
+    juke_stream **streams;
+    int nstreams, capstreams;
+    /* Recent launches: (module, function, argument signature, options
+     * generation) → kernel and loaded function, so a repeated launch skips
+     * building the cache key (a few strcmps instead of string formatting). */
+    struct LaunchMemo {
+        juke_module *m;
+        char function[64];
+        int nargs;
+        unsigned gen;
+        uint16_t sig[64];
+        juke_kernel *k;
+        RtFunction *fn;
+    } memo[16];
+    int nmemo, next_memo;
+};
+
+struct juke_stream {
+    juke_device *dev;
+    RtStream *rt;
+};
+
+struct juke_array {
+    juke_device *dev;
+    void *ptr;
+    juke_type elem;
+    int ndims;
+    int64_t dims[8];
+    int64_t length;
+};
+
+struct juke_context {
+    pthread_mutex_t lock;
+    juke_options opts;
+    char *opt_target, *opt_devlibs, *opt_dumpdir, *opt_cachedir;
+    char *env_dumpdir, *env_cachedir;
+    ThreadError *errors;
+    int nerrors, caperrors;
+    juke_module **modules;
+    int nmodules, capmodules;
+    juke_kernel **kernels;
+    int nkernels, capkernels;
+    juke_device **devices;
+    int ndevices, capdevices;
+    juke_array **arrays;
+    int narrays, caparrays;
+    int next_kernel_id;
+    JkAllocator alloc;      /* the host's allocator for the front end's arenas (fn NULL: malloc) */
+    unsigned opts_gen;      /* bumped by juke_set_options: launch memos of older options are stale */
+    Kcache *kc;             /* the on-disk kernel cache's state (kcache.h) */
+};
+
+/* Append item to a growable array of pointers; false when out of memory. */
+bool api_push(void **items, int *n, int *cap, void *item);
+/* Remove item (order not kept). */
+void api_remove(void **items, int *n, void *item);
+/* Make msg (malloc'd, taken) this thread's error message on ctx. */
+void api_set_error(juke_context *ctx, char *msg);
+/* Format this thread's error message on ctx; returns st. */
+juke_status api_fail(juke_context *ctx, juke_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Specialise and compile function for the argument types (cached in memory
+ * and, with a cache directory, on disk); want_asm also makes the listing. */
+juke_status api_compile_kernel(juke_module *m, const char *function, const char *const *argtypes, int nargs,
+                               const juke_options *o, bool want_asm, juke_kernel **out);
+/* Julia's name of a juke_type / JukeTypeCode ("Float32"); "?" if none. */
+const char *api_type_name(int t);
+
+#endif

@@ -1,0 +1,490 @@
+/* launch.c: include/juke.h's launches: the kernel for a launch's argument
+ * types, its code object loaded on the device, the argument bytes, the
+ * launch through the runtime (which checks its shape), streams and
+ * synchronisation, and the message of a kernel exception, worded as Julia
+ * words it. */
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_impl.h"
+
+
+static void format_value(StrBuf *sb, int64_t bits, int code)
+{
+    switch (code) {
+    case JUKE_T_FLOAT64: {
+        double v;
+        memcpy(&v, &bits, 8);
+        sb_printf(sb, "%.17g", v);
+        break;
+    }
+    case JUKE_T_FLOAT32: {
+        uint32_t b = (uint32_t)bits;
+        float v;
+        memcpy(&v, &b, 4);
+        sb_printf(sb, "%.9gf0", (double)v);
+        break;
+    }
+    case JUKE_T_UINT8: case JUKE_T_UINT16: case JUKE_T_UINT32: case JUKE_T_UINT64:
+        sb_printf(sb, "0x%" PRIx64, (uint64_t)bits);
+        break;
+    default:
+        sb_printf(sb, "%" PRId64, bits);
+    }
+}
+
+/* A kernel fault (runtime/abi.h, fault records): "kernel fault: SIGSEGV
+ * (invalid memory access at 0x..., 4 bytes past the end of a 256-byte device
+ * array) in work-group (2, 1, 1), work-item (64, 1, 1)". */
+static void format_fault(StrBuf *sb, const JukeExceptionRecord *r)
+{
+    int sig = (int)r->aux;
+    const char *name = sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE"
+                     : sig == SIGILL ? "SIGILL" : "signal";
+    uint64_t addr = (uint64_t)r->index[0];
+    int64_t off = r->index[3], size = r->dims[0];
+    sb_printf(sb, "kernel fault: %s (", name);
+    if (sig == SIGFPE)
+        sb_puts(sb, r->index[1] == FPE_INTDIV ? "integer division by zero"
+                    : r->index[1] == FPE_INTOVF ? "integer overflow" : "arithmetic error");
+    else if (sig == SIGILL)
+        sb_puts(sb, "illegal instruction");
+    else if (r->index[2] == JUKE_FAULT_STACK && size)
+        sb_printf(sb, "stack overflow at 0x%" PRIx64 ": a work-item needed more than its %" PRId64 " KiB of stack",
+                  addr, size / 1024);
+    else if (r->index[2] == JUKE_FAULT_STACK)
+        sb_printf(sb, "stack overflow at 0x%" PRIx64, addr);
+    else {
+        sb_printf(sb, "%s at 0x%" PRIx64, sig == SIGBUS ? "bus error" : "invalid memory access", addr);
+        switch (r->index[2]) {
+        case JUKE_FAULT_ARRAY_AFTER:
+            sb_printf(sb, ", %" PRId64 " bytes past the end of a %" PRId64 "-byte device array", off, size);
+            break;
+        case JUKE_FAULT_ARRAY_BEFORE:
+            sb_printf(sb, ", %" PRId64 " bytes before the start of a %" PRId64 "-byte device array", off, size);
+            break;
+        case JUKE_FAULT_LOCAL_AFTER:
+            sb_printf(sb, ", %" PRId64 " bytes past the end of the group's %" PRId64 " bytes of local memory", off, size);
+            break;
+        case JUKE_FAULT_LOCAL_BEFORE:
+            sb_printf(sb, ", %" PRId64 " bytes before the start of the group's local memory", off);
+            break;
+        }
+    }
+    sb_printf(sb, ") in work-group (%u, %u, %u), work-item (%u, %u, %u)", r->group[0], r->group[1], r->group[2],
+              r->item[0], r->item[1], r->item[2]);
+}
+
+/* One list of a barrier divergence record: "  N <what>: (x, y, z), ..., …". */
+static void format_items(StrBuf *sb, int64_t count, int64_t packed, uint64_t gdims, const char *what)
+{
+    if (count <= 0)
+        return;
+    uint64_t gx = gdims & 0xffff, gy = gdims >> 16 & 0xffff;
+    sb_printf(sb, "\n  %" PRId64 " %s:", count, what);
+    for (int i = 0; i < JUKE_PACKED_ITEMS && i < count; i++) {
+        uint64_t lin = ((uint64_t)packed >> (16 * i) & 0xffff) - 1;
+        if (!gx || !gy)
+            break;
+        sb_printf(sb, "%s (%" PRIu64 ", %" PRIu64 ", %" PRIu64 ")", i ? "," : "", lin % gx + 1, lin / gx % gy + 1,
+                  lin / gx / gy + 1);
+    }
+    if (count > JUKE_PACKED_ITEMS)
+        sb_printf(sb, " and %" PRId64 " more", count - JUKE_PACKED_ITEMS);
+}
+
+/* The message a kernel exception becomes on the host. */
+static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r)
+{
+    StrBuf sb = {0};
+    sb_printf(&sb, "%s: ", k->function);
+    if (r->kind == JUKE_EXC_FAULT) {
+        format_fault(&sb, r);
+        return sb_take(&sb);
+    }
+    switch (r->kind) {
+    case JUKE_EXC_BOUNDS: {
+        /* as Julia words it: "attempt to access 64-element ROCDeviceVector{Float32, 1} at index [65]" */
+        unsigned ni = r->ndims > JUKE_EXC_MAXDIMS ? JUKE_EXC_MAXDIMS : r->ndims;
+        unsigned nd = (r->aux >> 8) & 0xf, shown = nd > JUKE_EXC_MAXDIMS ? JUKE_EXC_MAXDIMS : nd;
+        const char *elem = api_type_name((int)(r->aux & 0xff));
+        sb_puts(&sb, "BoundsError: attempt to access ");
+        if (r->aux & JUKE_BOUNDS_ALLOC) {
+            sb_printf(&sb, "%" PRId64 "-element ", r->dims[1]);
+            if (nd <= 2)
+                sb_printf(&sb, "%s{%s, 3}", nd == 1 ? "ROCDeviceVector" : "ROCDeviceMatrix", elem);
+            else
+                sb_printf(&sb, "ROCDeviceArray{%s, %u, 3}", elem, nd);
+            sb_printf(&sb, " at index [%" PRId64 "]: the launch allocated dynamic local memory for %" PRId64
+                      " element%s (shmem)", r->index[0], r->dims[0], r->dims[0] == 1 ? "" : "s");
+            break;
+        }
+        if (r->aux & JUKE_BOUNDS_TUPLE) {
+            sb_printf(&sb, "NTuple{%" PRId64 ", %s}", r->dims[0], elem);
+        } else {
+            int as = r->aux & JUKE_BOUNDS_LOCAL ? 3 : 1;
+            if (nd == 1)
+                sb_printf(&sb, "%" PRId64 "-element ROCDeviceVector{%s, %d}", r->dims[0], elem, as);
+            else {
+                for (unsigned i = 0; i < shown; i++)
+                    sb_printf(&sb, "%s%" PRId64, i ? "×" : "", r->dims[i]);
+                if (nd > shown)
+                    sb_puts(&sb, "×…");
+                if (nd == 2)
+                    sb_printf(&sb, " ROCDeviceMatrix{%s, %d}", elem, as);
+                else
+                    sb_printf(&sb, " ROCDeviceArray{%s, %u, %d}", elem, nd, as);
+            }
+        }
+        sb_puts(&sb, " at index [");
+        for (unsigned i = 0; i < ni; i++)
+            sb_printf(&sb, "%s%" PRId64, i ? ", " : "", r->index[i]);
+        sb_puts(&sb, "]");
+        break;
+    }
+    case JUKE_EXC_INEXACT:
+        sb_printf(&sb, "InexactError: %s(", api_type_name((int)r->aux));
+        format_value(&sb, r->index[0], (int)r->dims[0]);
+        sb_puts(&sb, ")");
+        break;
+    case JUKE_EXC_DIVIDE:
+        sb_puts(&sb, "DivideError: integer division error");
+        break;
+    case JUKE_EXC_TIMEOUT:
+        sb_printf(&sb, "run-time limit of %g s exceeded: the kernel was cancelled in this loop", (double)r->index[0] * 1e-6);
+        break;
+    case JUKE_EXC_BARRIER:
+        sb_puts(&sb, "barrier divergence: not every work-item of the workgroup reached this barrier");
+        break;
+    default:
+        sb_printf(&sb, "unknown kernel exception (kind %u)", r->kind);
+    }
+    sb_printf(&sb, "\n  at %s:%u:%u\n  in workgroup (%u, %u, %u), work-item (%u, %u, %u)", k->module->name, r->line,
+              r->col, r->group[0], r->group[1], r->group[2], r->item[0], r->item[1], r->item[2]);
+    if (r->kind == JUKE_EXC_BARRIER) {
+        uint64_t gd = (uint64_t)r->dims[3];
+        format_items(&sb, r->index[0], r->index[1], gd, "wait here");
+        format_items(&sb, r->index[2], r->index[3], gd, "have returned");
+        if (r->dims[0] > 0) {
+            StrBuf what = {0};
+            sb_printf(&what, "wait at another barrier, at %s:%u:%u", k->module->name, (unsigned)((uint64_t)r->dims[2] >> 32),
+                      (unsigned)(r->dims[2] & 0xffffffff));
+            char *w = sb_take(&what);
+            format_items(&sb, r->dims[0], r->dims[1], gd, w ? w : "wait at another barrier");
+            free(w);
+        }
+    }
+    /* the source line, when we have it */
+    const SrcFile *f = &k->module->fe->file;
+    const char *p = f->text;
+    for (unsigned l = 1; p && l < r->line && *p; p++)
+        if (*p == '\n')
+            l++;
+    if (p && *p && r->line) {
+        const char *e = strchr(p, '\n');
+        sb_printf(&sb, "\n  %u | %.*s", r->line, (int)(e ? e - p : (long)strlen(p)), p);
+    }
+    return sb_take(&sb);
+}
+
+static juke_status kernel_loaded(juke_kernel *k, juke_device *dev, RtFunction **fn)
+{
+    pthread_mutex_lock(&k->load_lock);
+    for (int i = 0; i < k->nloaded; i++)
+        if (k->loaded[i].dev == dev) {
+            *fn = k->loaded[i].fn;
+            pthread_mutex_unlock(&k->load_lock);
+            return JUKE_OK;
+        }
+    RtModule *mod = NULL;
+    RtFunction *f = NULL;
+    char *err = NULL;
+    if (rt_module_load(dev->rt, k->co.data, k->co.size, &mod, &err) != 0 ||
+        rt_function_get(mod, k->co.kernel_symbol, &f, &err) != 0) {
+        if (mod)
+            rt_module_unload(mod);
+        pthread_mutex_unlock(&k->load_lock);
+        juke_status st = api_fail(k->ctx, JUKE_ERR_DEVICE, "loading %s on %s: %s", k->function, rt_device_name(dev->rt),
+                              err ? err : "failed");
+        free(err);
+        return st;
+    }
+    if (k->nloaded == k->capl) {
+        int nc = k->capl ? k->capl * 2 : 4;
+        Loaded *nl = realloc(k->loaded, sizeof(Loaded) * (size_t)nc);
+        if (!nl) {
+            rt_module_unload(mod);
+            pthread_mutex_unlock(&k->load_lock);
+            return api_fail(k->ctx, JUKE_ERR_NOMEM, "out of memory");
+        }
+        k->loaded = nl;
+        k->capl = nc;
+    }
+    k->loaded[k->nloaded++] = (Loaded){dev, mod, f};
+    *fn = f;
+    pthread_mutex_unlock(&k->load_lock);
+    return JUKE_OK;
+}
+
+static juke_status arg_type_names(juke_context *ctx, const juke_arg *args, int nargs, char names[][32])
+{
+    for (int i = 0; i < nargs; i++) {
+        if (args[i].is_array) {
+            juke_array *a = args[i].v.array;
+            if (!a)
+                return api_fail(ctx, JUKE_ERR_ARGUMENT, "argument %d: NULL array", i + 1);
+            snprintf(names[i], 32, "Array{%s,%d}", api_type_name(a->elem), a->ndims);
+        } else {
+            if (args[i].type < JUKE_BOOL || args[i].type > JUKE_FLOAT64)
+                return api_fail(ctx, JUKE_ERR_ARGUMENT, "argument %d: unknown scalar type %d", i + 1, (int)args[i].type);
+            snprintf(names[i], 32, "%s", api_type_name(args[i].type));
+        }
+    }
+    return JUKE_OK;
+}
+
+juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
+                            juke_kernel **out)
+{
+    if (out)
+        *out = NULL;
+    if (!dev || !m || !out || (nargs && !args) || nargs < 0 || nargs > 64)
+        return api_fail(dev ? dev->ctx : m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_kernel_for: bad argument");
+    char names[64][32];
+    const char *tn[64];
+    juke_status st = arg_type_names(m->ctx, args, nargs, names);
+    if (st)
+        return st;
+    for (int i = 0; i < nargs; i++) {
+        tn[i] = names[i];
+        if (args[i].is_array && args[i].v.array->dev != dev)
+            return api_fail(m->ctx, JUKE_ERR_ARGUMENT, "argument %d: the array lives on another device", i + 1);
+    }
+    juke_options o;
+    pthread_mutex_lock(&m->ctx->lock);
+    o = m->ctx->opts;
+    pthread_mutex_unlock(&m->ctx->lock);
+    o.target = dev->target;
+    return api_compile_kernel(m, function, tn, nargs, &o, false, out);
+}
+
+juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
+                        const juke_launch_config *cfg)
+{
+    if (!cfg || !dev || !m || !function)
+        return api_fail(dev ? dev->ctx : m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_launch: NULL %s",
+                    !dev ? "device" : !m ? "module" : !function ? "function name" : "launch configuration");
+    if (nargs < 0 || nargs > 64 || (nargs && !args))
+        return api_fail(dev->ctx, JUKE_ERR_ARGUMENT, "juke_launch: %d arguments%s (0 to 64, and a non-NULL array of them)",
+                    nargs, nargs && !args ? " but a NULL argument array" : "");
+    juke_context *ctx = dev->ctx;
+    /* the launch memo: a repeated launch finds its kernel without the cache key */
+    uint16_t sig[64];
+    for (int i = 0; i < nargs; i++)
+        sig[i] = args[i].is_array && args[i].v.array
+                     ? (uint16_t)(0x8000 | (args[i].v.array->elem << 4) | args[i].v.array->ndims)
+                     : (uint16_t)args[i].type;
+    size_t flen = strlen(function);
+    unsigned gen = __atomic_load_n(&ctx->opts_gen, __ATOMIC_RELAXED);
+    juke_kernel *k = NULL;
+    RtFunction *fn = NULL;
+    bool memo_ok = flen < sizeof dev->memo[0].function && !ctx->env_dumpdir;
+    if (memo_ok) {
+        pthread_mutex_lock(&dev->lock);
+        for (int e = 0; e < dev->nmemo; e++) {
+            struct LaunchMemo *lm = &dev->memo[e];
+            if (lm->m == m && lm->nargs == nargs && lm->gen == gen && memcmp(lm->function, function, flen + 1) == 0 &&
+                memcmp(lm->sig, sig, sizeof(uint16_t) * (size_t)nargs) == 0) {
+                k = lm->k;
+                fn = lm->fn;
+                break;
+            }
+        }
+        pthread_mutex_unlock(&dev->lock);
+    }
+    juke_status st;
+    if (!k) {
+        st = juke_kernel_for(dev, m, function, args, nargs, &k);
+        if (st)
+            return st;
+    } else {
+        for (int i = 0; i < nargs; i++)
+            if (args[i].is_array && args[i].v.array->dev != dev)
+                return api_fail(ctx, JUKE_ERR_ARGUMENT, "argument %d: the array lives on another device", i + 1);
+    }
+    if (!(cfg->timeout_s >= 0) || cfg->timeout_s > 1e9)
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: run-time limit %g s: expected 0 (none) or positive seconds up to 1e9",
+                    function, cfg->timeout_s);
+    uint32_t grid[3], group[3];
+    for (int d = 0; d < 3; d++) {
+        grid[d] = cfg->gridsize[d] ? cfg->gridsize[d] : 1;
+        group[d] = cfg->groupsize[d] ? cfg->groupsize[d] : 1;
+    }
+    if (!fn) {
+        st = kernel_loaded(k, dev, &fn);
+        if (st)
+            return st;
+        pthread_mutex_lock(&ctx->lock);
+        memo_ok = memo_ok && !ctx->opts.dump_dir; /* dumps are written at every launch: no shortcut */
+        pthread_mutex_unlock(&ctx->lock);
+        if (memo_ok) {
+            pthread_mutex_lock(&dev->lock);
+            struct LaunchMemo *lm = &dev->memo[dev->next_memo];
+            dev->next_memo = (dev->next_memo + 1) % 16;
+            if (dev->nmemo < 16)
+                dev->nmemo++;
+            lm->m = m;
+            memcpy(lm->function, function, flen + 1);
+            lm->nargs = nargs;
+            lm->gen = gen;
+            memcpy(lm->sig, sig, sizeof(uint16_t) * (size_t)nargs);
+            lm->k = k;
+            lm->fn = fn;
+            pthread_mutex_unlock(&dev->lock);
+        }
+    }
+    /* the launch shape: the runtime's one check, here as a bad argument */
+    char *why = NULL;
+    if (rt_check_launch(fn, grid, group, cfg->shmem, &why) != 0) {
+        st = api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: %s", function, why ? why : "bad launch shape");
+        free(why);
+        return st;
+    }
+    if (k->co.uses_dynamic_lds && cfg->shmem == 0)
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s uses @ROCDynamicLocalArray but the launch gives no dynamic local memory (shmem = 0)",
+                    function);
+    /* argument bytes (runtime/abi.h) */
+    uint8_t storage[64][16 + 8 * 8];
+    RtArg rargs[64];
+    for (int i = 0; i < nargs; i++) {
+        if (args[i].is_array) {
+            juke_array *a = args[i].v.array;
+            memcpy(storage[i], &a->ptr, 8);
+            memcpy(storage[i] + 8, a->dims, 8 * (size_t)a->ndims);
+            memcpy(storage[i] + 8 + 8 * a->ndims, &a->length, 8);
+            rargs[i] = (RtArg){storage[i], (uint32_t)JUKE_ARRAY_ARG_SIZE(a->ndims), 8};
+        } else {
+            size_t sz = juke_sizeof(args[i].type);
+            if (args[i].type == JUKE_FLOAT32)
+                memcpy(storage[i], &args[i].v.f32, 4);
+            else if (args[i].type == JUKE_FLOAT64)
+                memcpy(storage[i], &args[i].v.f64, 8);
+            else if (args[i].type == JUKE_FLOAT16)
+                memcpy(storage[i], &args[i].v.f16, 2);
+            else if (args[i].type == JUKE_BOOL)
+                storage[i][0] = args[i].v.i != 0;
+            else
+                memcpy(storage[i], &args[i].v.u, sz); /* little-endian: the low bytes */
+            rargs[i] = (RtArg){storage[i], (uint32_t)sz, (uint32_t)sz};
+        }
+    }
+    JukeExceptionRecord exc;
+    char *err = NULL;
+    pthread_mutex_lock(&dev->lock);
+    if (cfg->stream && cfg->stream->dev != dev) {
+        pthread_mutex_unlock(&dev->lock);
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: the launch's stream belongs to another device", function);
+    }
+    int rc = rt_launch_on(fn, cfg->stream ? cfg->stream->rt : NULL, rargs, nargs, grid, group, cfg->shmem, !cfg->async,
+                          cfg->timeout_s, &exc, &err);
+    if (cfg->async)
+        dev->last_async = k;
+    pthread_mutex_unlock(&dev->lock);
+    if (rc == 1) {
+        free(err);
+        api_set_error(ctx, exception_message(k, &exc));
+        return JUKE_ERR_KERNEL;
+    }
+    if (rc != 0) {
+        st = api_fail(ctx, JUKE_ERR_DEVICE, "launching %s: %s", function, err ? err : "failed");
+        free(err);
+        return st;
+    }
+    return JUKE_OK;
+}
+
+/* Wait for a stream of dev (NULL: the device's own) and report a pending kernel exception. */
+static juke_status sync_device(juke_device *dev, RtStream *stream)
+{
+    JukeExceptionRecord exc;
+    char *err = NULL;
+    int rc = stream ? rt_stream_synchronize(stream, &exc, &err) : rt_synchronize(dev->rt, &exc, &err);
+    if (rc == 1) {
+        free(err);
+        pthread_mutex_lock(&dev->lock);
+        juke_kernel *k = dev->last_async;
+        pthread_mutex_unlock(&dev->lock);
+        if (k) {
+            api_set_error(dev->ctx, exception_message(k, &exc));
+            return JUKE_ERR_KERNEL;
+        }
+        return api_fail(dev->ctx, JUKE_ERR_KERNEL, "a kernel raised an exception (kind %u) at line %u:%u", exc.kind, exc.line,
+                    exc.col);
+    }
+    if (rc != 0) {
+        juke_status st = api_fail(dev->ctx, JUKE_ERR_DEVICE, "synchronize: %s", err ? err : "failed");
+        free(err);
+        return st;
+    }
+    return JUKE_OK;
+}
+
+juke_status juke_device_synchronize(juke_device *dev)
+{
+    if (!dev)
+        return api_fail(NULL, JUKE_ERR_ARGUMENT, "juke_device_synchronize: NULL device");
+    return sync_device(dev, NULL);
+}
+
+juke_status juke_stream_create(juke_device *dev, juke_stream **out)
+{
+    if (out)
+        *out = NULL;
+    if (!dev || !out)
+        return api_fail(dev ? dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_stream_create: NULL argument");
+    juke_stream *s = calloc(1, sizeof *s);
+    char *err = NULL;
+    if (!s)
+        return api_fail(dev->ctx, JUKE_ERR_NOMEM, "out of memory");
+    if (rt_stream_create(dev->rt, &s->rt, &err) != 0) {
+        free(s);
+        juke_status st = api_fail(dev->ctx, JUKE_ERR_DEVICE, "%s", err ? err : "cannot create a stream");
+        free(err);
+        return st;
+    }
+    s->dev = dev;
+    pthread_mutex_lock(&dev->lock);
+    bool ok = api_push((void **)&dev->streams, &dev->nstreams, &dev->capstreams, s);
+    pthread_mutex_unlock(&dev->lock);
+    if (!ok) {
+        rt_stream_destroy(s->rt);
+        free(s);
+        return api_fail(dev->ctx, JUKE_ERR_NOMEM, "out of memory");
+    }
+    *out = s;
+    return JUKE_OK;
+}
+
+void juke_stream_destroy(juke_stream *s)
+{
+    if (!s)
+        return;
+    juke_device *dev = s->dev;
+    pthread_mutex_lock(&dev->lock);
+    api_remove((void **)dev->streams, &dev->nstreams, s);
+    pthread_mutex_unlock(&dev->lock);
+    rt_stream_destroy(s->rt);
+    free(s);
+}
+
+juke_status juke_stream_synchronize(juke_stream *s)
+{
+    if (!s)
+        return api_fail(NULL, JUKE_ERR_ARGUMENT, "juke_stream_synchronize: NULL stream");
+    return sync_device(s->dev, s->rt);
+}
