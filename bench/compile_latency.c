@@ -506,7 +506,7 @@ int main(int argc, char **argv)
         RtModule *rm = NULL;
         RtFunction *rf = NULL;
         char *err = NULL;
-        if (rt_device_open("cpu", &rd, NULL, &err) || rt_module_load(rd, co, cosize, &rm, &err) ||
+        if (rt_device_open("cpu", 0, &rd, NULL, &err) || rt_module_load(rd, co, cosize, &rm, &err) ||
             rt_function_get(rm, juke_kernel_symbol(k), &rf, &err)) {
             fprintf(stderr, "rt: %s\n", err);
             return 1;

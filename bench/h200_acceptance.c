@@ -770,7 +770,7 @@ int main(int argc, char **argv)
     if (!a.rng)
         a.rng = 88172645463325252ULL;
     char *err = NULL;
-    if (rt_device_open(spec, &a.dev, NULL, &err) != 0) {
+    if (rt_device_open(spec, 0, &a.dev, NULL, &err) != 0) {
         fprintf(stderr, "cannot open device %s: %s\n", spec, err);
         return 1;
     }

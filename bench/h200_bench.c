@@ -720,7 +720,7 @@ int main(int argc, char **argv)
     const char *sections = argc >= 5 ? argv[4] : "mdl";
     b->seed = (uint64_t)time(NULL) ^ 0x5851f42d4c957f2dULL;
     char *err = NULL;
-    if (rt_device_open("cuda", &b->dev, NULL, &err) != 0) {
+    if (rt_device_open("cuda", 0, &b->dev, NULL, &err) != 0) {
         fprintf(stderr, "cannot open cuda: %s\n", err);
         return 1;
     }

@@ -184,6 +184,23 @@ juke_context *juke_context_create(void)
     const char *cd = getenv("JUKE_CACHE_DIR");
     if (cd && *cd)
         ctx->env_cachedir = strdup(cd);
+    for (int i = 0; i < target_count() && i < JK_ARRAY_LEN(ctx->env_devlibs); i++) {
+        const char *name = target_at(i)->devlib_env, *v = name ? getenv(name) : NULL;
+        if (v && *v)
+            ctx->env_devlibs[i] = strdup(v);
+    }
+    const char *spawn = getenv("JUKE_LLD_SPAWN"), *nomemfd = getenv("JUKE_LLD_NO_MEMFD");
+    if (nomemfd && *nomemfd && *nomemfd != '0')
+        ctx->env_linker = JUKE_LINK_SPAWN_TMPDIR;
+    else if (spawn && *spawn && *spawn != '0')
+        ctx->env_linker = JUKE_LINK_SPAWN;
+    const char *threads = getenv("JUKE_CPU_THREADS");
+    if (threads && *threads) {
+        char *end;
+        long v = strtol(threads, &end, 10);
+        if (*end == '\0' && v >= 1 && v <= 1024)
+            ctx->env_cpu_threads = (int)v;
+    }
     return ctx;
 }
 
@@ -221,6 +238,8 @@ void juke_context_destroy(juke_context *ctx)
     free(ctx->opt_cachedir);
     free(ctx->env_dumpdir);
     free(ctx->env_cachedir);
+    for (int i = 0; i < JK_ARRAY_LEN(ctx->env_devlibs); i++)
+        free(ctx->env_devlibs[i]);
     kcache_free(ctx->kc);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
@@ -242,6 +261,11 @@ static juke_status check_options(juke_context *ctx, const juke_options *o)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "code object version %d not supported (4 or 5)", o->code_object_version);
     if (o->wavefront_size && o->wavefront_size != 32 && o->wavefront_size != 64)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "wavefront size %d not supported (32 or 64)", o->wavefront_size);
+    if (o->linker < JUKE_LINK_AUTO || o->linker > JUKE_LINK_SPAWN_TMPDIR)
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "linker %d unknown (JUKE_LINK_AUTO, _SPAWN or _SPAWN_TMPDIR)",
+                        o->linker);
+    if (o->cpu_threads < 0 || o->cpu_threads > 1024)
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "cpu_threads %d out of range (0 to 1024)", o->cpu_threads);
     return JUKE_OK;
 }
 
@@ -670,6 +694,10 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     to.code_object_version = o->code_object_version ? o->code_object_version : 5;
     to.wavefront_size = o->wavefront_size;
     to.devlib_dir = o->device_libs;
+    for (int i = 0; !to.devlib_dir && i < target_count() && i < JK_ARRAY_LEN(ctx->env_devlibs); i++)
+        if (target_at(i)->kind == to.kind)
+            to.devlib_dir = ctx->env_devlibs[i];
+    to.linker = o->linker ? o->linker : ctx->env_linker;
     to.skip_asm = !want_asm && !(o->dump_dir || ctx->env_dumpdir);
 
     juke_kernel *k = calloc(1, sizeof *k);
@@ -873,7 +901,10 @@ juke_status juke_device_open(juke_context *ctx, const char *spec, juke_device **
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "juke_device_open: NULL argument");
     RtDevice *rt = NULL;
     char *err = NULL, *why = NULL;
-    if (rt_device_open(spec ? spec : "auto", &rt, &why, &err) != 0) {
+    pthread_mutex_lock(&ctx->lock);
+    int threads = ctx->opts.cpu_threads ? ctx->opts.cpu_threads : ctx->env_cpu_threads;
+    pthread_mutex_unlock(&ctx->lock);
+    if (rt_device_open(spec ? spec : "auto", threads, &rt, &why, &err) != 0) {
         juke_status st = api_fail(ctx, JUKE_ERR_DEVICE, "%s", err ? err : "could not open the device");
         free(err);
         free(why);

@@ -106,6 +106,11 @@ struct juke_context {
     juke_options opts;
     char *opt_target, *opt_devlibs, *opt_dumpdir, *opt_cachedir;
     char *env_dumpdir, *env_cachedir;
+    /* what the environment said when the context was created: the library
+     * reads it nowhere else */
+    char *env_devlibs[8];   /* per target row (targets.c): $JUKE_DEVICE_LIBS, $JUKE_LIBDEVICE */
+    int env_linker;         /* JUKE_LINK_SPAWN with $JUKE_LLD_SPAWN=1, _TMPDIR with $JUKE_LLD_NO_MEMFD=1 */
+    int env_cpu_threads;    /* $JUKE_CPU_THREADS, 0 if unset or not 1..1024 */
     ThreadError *errors;
     int nerrors, caperrors;
     juke_module **modules;

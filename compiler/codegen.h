@@ -13,9 +13,11 @@ typedef struct TargetOptions {
     int code_object_version; /* AMDGPU: 4 or 5 (0 = 5) */
     int opt_level;           /* 0..3 */
     const char *devlib_dir;  /* ROCm device-library bitcode directory, NULL = search the defaults
-                                ($JUKE_DEVICE_LIBS, /usr/lib/x86_64-linux-gnu/amdgcn/bitcode,
-                                /opt/rocm/amdgcn/bitcode); NVPTX: libdevice path or NULL */
+                                (/usr/lib/x86_64-linux-gnu/amdgcn/bitcode, /opt/rocm/amdgcn/bitcode);
+                                NVPTX: libdevice path or NULL. The API fills it from juke_options or
+                                the environment the context was created in: nothing below reads it. */
     int group_size[3];       /* known workgroup size or zeros */
+    int linker;              /* JUKE_LINK_* (juke.h): ld.lld in process, or spawned, or spawned on files */
     bool skip_asm;           /* leave CodeObject.asm_text NULL (saves a second code generation
                                 when only the code object is wanted, as for a launch) */
 } TargetOptions;

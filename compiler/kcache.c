@@ -230,10 +230,8 @@ static void hash_file(StrBuf *out, const char *path)
  * device libraries hashed once per context and kept. malloc'd. */
 static char *build_identity(Kcache *kc, const TargetOptions *to, bool *no_compiler)
 {
-    const char *e1 = getenv("JUKE_DEVICE_LIBS"), *e2 = getenv("JUKE_LIBDEVICE");
     StrBuf in = {0};
-    sb_printf(&in, "%d|%s|%s|%s|%s", (int)to->kind, to->proc ? to->proc : "", to->devlib_dir ? to->devlib_dir : "",
-              e1 ? e1 : "", e2 ? e2 : "");
+    sb_printf(&in, "%d|%s|%s", (int)to->kind, to->proc ? to->proc : "", to->devlib_dir ? to->devlib_dir : "");
     char *inputs = sb_take(&in);
     *no_compiler = false;
     if (!inputs)

@@ -21,6 +21,7 @@
 #include <llvm-c/Target.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
+#include "juke.h"
 #include "juke_config.h"
 #include "target.h"
 
@@ -279,17 +280,13 @@ bool target_file_exists(const char *path) {
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-bool target_find_devlib(const TargetCtx *tc, const char *env_name, const char *dflt, const char *fallback,
-                        const char *file, bool file_ok, char *path, size_t n, const char **found, StrBuf *looked) {
-    const char *env = getenv(env_name);
+bool target_find_devlib(const TargetCtx *tc, const char *dflt, const char *fallback, const char *file, bool file_ok,
+                        char *path, size_t n, const char **found, StrBuf *looked) {
     const char *cands[2] = {dflt, fallback};
     int ncands = 2;
     /* An explicit choice that is wrong is an error rather than silently replaced. */
     if (tc->opts->devlib_dir && *tc->opts->devlib_dir) {
         cands[0] = tc->opts->devlib_dir;
-        ncands = 1;
-    } else if (env && *env) {
-        cands[0] = env;
         ncands = 1;
     }
     for (int i = 0; i < ncands; i++) {
@@ -600,8 +597,7 @@ bool lld_link_shared(TargetCtx *tc, const uint8_t *obj, size_t objsize, const ch
     *out = NULL;
     *outsize = 0;
 #ifdef JUKE_HAVE_LLD_LIBRARY
-    const char *spawn = getenv("JUKE_LLD_SPAWN");
-    if (!(spawn && *spawn && *spawn != '0')) {
+    if (tc->opts->linker == JUKE_LINK_AUTO) {
         int r = link_in_process(tc, obj, objsize, extra_args, out, outsize);
         if (r >= 0) return r == 1;
     }
@@ -610,9 +606,8 @@ bool lld_link_shared(TargetCtx *tc, const uint8_t *obj, size_t objsize, const ch
         diag_plain(tc->diags, DIAG_USER, "the linker ld.lld was not found at %s (install lld-19)", JUKE_LD_LLD);
         return false;
     }
-    /* JUKE_LLD_NO_MEMFD forces the temporary-directory path (for tests) */
-    const char *nomemfd = getenv("JUKE_LLD_NO_MEMFD");
-    bool unavailable = nomemfd && *nomemfd && *nomemfd != '0';
+    /* JUKE_LINK_SPAWN_TMPDIR forces the temporary-directory path (for tests) */
+    bool unavailable = tc->opts->linker == JUKE_LINK_SPAWN_TMPDIR;
     if (!unavailable && link_with_memfd(tc, obj, objsize, extra_args, out, outsize, &unavailable)) return true;
     if (!unavailable) return false;
     return link_with_tmpdir(tc, obj, objsize, extra_args, out, outsize);

@@ -129,13 +129,14 @@ long target_group_items(const TargetOptions *o, long dflt);
 
 /* Is path a regular file? */
 bool target_file_exists(const char *path);
-/* Find a device library. The candidates: opts->devlib_dir if given, else
- * $env_name if set, else dflt then fallback. A candidate matches when it
+/* Find a device library. The candidates: opts->devlib_dir if given (from
+ * juke_options or the environment, as the API resolved it), else dflt then
+ * fallback. A candidate matches when it
  * is a directory holding `file` or, if file_ok, that file itself. true with
  * the file's path in path[0..n) and the candidate in *found (if found);
  * false with the candidates tried appended to *looked, ", "-separated. */
-bool target_find_devlib(const TargetCtx *tc, const char *env_name, const char *dflt, const char *fallback,
-                        const char *file, bool file_ok, char *path, size_t n, const char **found, StrBuf *looked);
+bool target_find_devlib(const TargetCtx *tc, const char *dflt, const char *fallback, const char *file, bool file_ok,
+                        char *path, size_t n, const char **found, StrBuf *looked);
 
 /* Register every target of the registry with LLVM (once per process; thread-safe). */
 void llvm_init_targets(void);

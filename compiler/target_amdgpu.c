@@ -281,7 +281,7 @@ static bool find_devlibs(TargetCtx *tc, char *dir, size_t n) {
     char path[1024];
     const char *found = NULL;
     StrBuf looked = {0};
-    if (target_find_devlib(tc, "JUKE_DEVICE_LIBS", JUKE_DEVICE_LIBS_DEFAULT, "/opt/rocm/amdgcn/bitcode", "ocml.bc",
+    if (target_find_devlib(tc, JUKE_DEVICE_LIBS_DEFAULT, "/opt/rocm/amdgcn/bitcode", "ocml.bc",
                            false, path, sizeof path, &found, &looked)) {
         snprintf(dir, n, "%s", found);
         sb_free(&looked);
@@ -490,7 +490,7 @@ static void amdgpu_build_identity(const TargetOptions *o, StrBuf *ident, StrBuf 
     char path[1024];
     const char *found = NULL;
     StrBuf looked = {0};
-    if (target_find_devlib(&tc, "JUKE_DEVICE_LIBS", JUKE_DEVICE_LIBS_DEFAULT, "/opt/rocm/amdgcn/bitcode", "ocml.bc",
+    if (target_find_devlib(&tc, JUKE_DEVICE_LIBS_DEFAULT, "/opt/rocm/amdgcn/bitcode", "ocml.bc",
                            false, path, sizeof path, &found, &looked))
         devlib_dir_files(found, files);
     sb_free(&looked);

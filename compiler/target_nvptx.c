@@ -117,7 +117,7 @@ static bool find_libdevice(TargetCtx *tc) {
     if (np->looked) return np->found;
     np->looked = true;
     StrBuf looked = {0};
-    np->found = target_find_devlib(tc, "JUKE_LIBDEVICE", JUKE_LIBDEVICE_DEFAULT,
+    np->found = target_find_devlib(tc, JUKE_LIBDEVICE_DEFAULT,
                                    "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc", "libdevice.10.bc", true,
                                    np->libdevice, sizeof np->libdevice, NULL, &looked);
     if (!np->found) snprintf(np->libdevice, sizeof np->libdevice, "%s", looked.data ? looked.data : "(nowhere)");
@@ -329,7 +329,7 @@ static void nvptx_build_identity(const TargetOptions *o, StrBuf *ident, StrBuf *
     TargetCtx tc = {.opts = o};
     char path[1024];
     StrBuf looked = {0};
-    if (target_find_devlib(&tc, "JUKE_LIBDEVICE", JUKE_LIBDEVICE_DEFAULT,
+    if (target_find_devlib(&tc, JUKE_LIBDEVICE_DEFAULT,
                            "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc", "libdevice.10.bc", true, path,
                            sizeof path, NULL, &looked))
         sb_printf(files, "%s\n", path);

@@ -28,10 +28,10 @@ static const char *const cpu_procs[] = {
 
 static const TargetInfo targets[] = {
     {.kind = TARGET_AMDGPU, .name = "amdgpu", .label = "AMDGPU", .proc_prefix = "gfx", .procs = amdgpu_procs,
-     .default_proc = "gfx90a", .ext = "hsaco", .max_static_local = 65536, .atomic_scope = "agent", .object_what = "an AMDGPU ELF (.hsaco)",
+     .default_proc = "gfx90a", .ext = "hsaco", .max_static_local = 65536, .devlib_env = "JUKE_DEVICE_LIBS", .atomic_scope = "agent", .object_what = "an AMDGPU ELF (.hsaco)",
      .ops = OPS(target_amdgpu_ops)},
     {.kind = TARGET_NVPTX, .name = "nvptx", .label = "NVPTX", .proc_prefix = "sm_", .procs = nvptx_procs,
-     .default_proc = "sm_90", .ext = "ptx", .text_object = true, .max_static_local = 49152, .atomic_scope = "", .object_what = "PTX text (.ptx)",
+     .default_proc = "sm_90", .ext = "ptx", .text_object = true, .max_static_local = 49152, .devlib_env = "JUKE_LIBDEVICE", .atomic_scope = "", .object_what = "PTX text (.ptx)",
      .ops = OPS(target_nvptx_ops)},
     {.kind = TARGET_CPU, .name = "cpu", .label = "CPU", .proc_separator = "cpu:", .procs = cpu_procs,
      .open_procs = true, .ext = "so", .max_static_local = 65536, .atomic_scope = "", .object_what = "a host shared object (.so)",

@@ -32,6 +32,7 @@ typedef struct TargetInfo {
     const char *ext;             /* file extension of its code object: "hsaco", "ptx", "so" */
     bool text_object;            /* the code object is text (PTX): it is stored with its NUL */
     unsigned max_static_local;   /* bytes of static local memory a kernel may have */
+    const char *devlib_env;      /* the environment variable naming its device libraries, NULL: none */
     const char *atomic_scope;    /* LLVM syncscope of device-wide atomics ("agent"), "" for the default */
     const char *object_what;     /* "an AMDGPU ELF (.hsaco)", for help texts */
     const struct TargetOps *ops; /* its code generation; NULL in a build without LLVM */

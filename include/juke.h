@@ -101,14 +101,23 @@ typedef struct juke_options {
     int opt_level;              /* 0..3, default 3 */
     int code_object_version;    /* AMDGPU: 4 or 5, default 5 */
     int wavefront_size;         /* 0 = the processor's default; 32 or 64 */
-    const char *device_libs;    /* ROCm bitcode directory; NULL = $JUKE_DEVICE_LIBS or the defaults */
+    const char *device_libs;    /* the target's device libraries: AMDGPU the ROCm bitcode directory, NVPTX
+                                   libdevice.10.bc; NULL = $JUKE_DEVICE_LIBS (AMDGPU) or $JUKE_LIBDEVICE
+                                   (NVPTX), read when the context was created, or the defaults */
     const char *dump_dir;       /* write every kernel's dumps here (NULL = $JUKE_DUMP_DIR or none) */
     const char *cache_dir;      /* the on-disk kernel cache (NULL = $JUKE_CACHE_DIR or none): compiled
                                    kernels are saved there and reused by later processes, also by a
                                    juke built without LLVM (-Dcompiler=false), which only runs them.
                                    It must be this user's and writable by no one else (juke creates
                                    it 0700); else a warning and no disk cache (juke_set_log_callback) */
+    int linker;                 /* how code objects are linked: JUKE_LINK_AUTO (0: ld.lld as a library where
+                                   juke has it, else spawned), JUKE_LINK_SPAWN (spawn ld.lld; was
+                                   $JUKE_LLD_SPAWN=1), JUKE_LINK_SPAWN_TMPDIR (spawn it on files in a private
+                                   temporary directory rather than a memfd; was $JUKE_LLD_NO_MEMFD=1) */
+    int cpu_threads;            /* worker threads of CPU devices opened afterwards: 0 = $JUKE_CPU_THREADS
+                                   or every core the process may run on; at most 1024 */
 } juke_options;
+enum { JUKE_LINK_AUTO = 0, JUKE_LINK_SPAWN = 1, JUKE_LINK_SPAWN_TMPDIR = 2 };
 JUKE_API void juke_options_default(juke_options *o);
 /* Set the context's default options (copied). */
 JUKE_API juke_status juke_set_options(juke_context *ctx, const juke_options *o);

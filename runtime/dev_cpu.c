@@ -759,15 +759,12 @@ static void *cpu_watchdog_main(void *arg)
 
 /* ---- the device ------------------------------------------------------------ */
 
-static int cpu_count_threads(void)
+/* Worker threads: as many as asked (RtDevice.cpu_threads), else one per core
+ * the process may run on. */
+static int cpu_count_threads(int asked)
 {
-    const char *env = getenv("JUKE_CPU_THREADS");
-    if (env && *env) {
-        char *end;
-        long v = strtol(env, &end, 10);
-        if (*end == '\0' && v >= 1 && v <= 1024)
-            return (int)v;
-    }
+    if (asked >= 1 && asked <= 1024)
+        return asked;
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
         return CPU_COUNT(&set);
@@ -1235,7 +1232,7 @@ static int rt_cpu_open(RtDevice *dev, int index, char **short_why, char **err)
     CpuDev *cd = calloc(1, sizeof *cd);
     if (!cd)
         return rt_fail(err, "cpu: out of memory");
-    cd->nthreads = cpu_count_threads();
+    cd->nthreads = cpu_count_threads(dev->cpu_threads);
     long page = sysconf(_SC_PAGESIZE);
     cd->page = page > 0 ? (size_t)page : 4096;
     cd->workers = calloc((size_t)cd->nthreads, sizeof *cd->workers);

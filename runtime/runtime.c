@@ -152,13 +152,14 @@ static const RtBackend *const rt_backends[] = {&rt_hip_backend, &rt_cuda_backend
 enum { RT_NBACKENDS = sizeof rt_backends / sizeof rt_backends[0] };
 
 /* Try one backend on a fresh device; NULL on failure with *err / *short_why. */
-static RtDevice *rt_try_open(const RtBackend *be, int index, char **short_why, char **err)
+static RtDevice *rt_try_open(const RtBackend *be, int index, int cpu_threads, char **short_why, char **err)
 {
     RtDevice *dev = rt_device_new();
     if (!dev) {
         rt_fail(err, "out of memory opening a device");
         return NULL;
     }
+    dev->cpu_threads = cpu_threads;
     if (be->open(dev, index, short_why, err) != 0) {
         rt_device_delete(dev);
         return NULL;
@@ -168,7 +169,7 @@ static RtDevice *rt_try_open(const RtBackend *be, int index, char **short_why, c
 
 /* "auto": the first backend that opens, with a line saying why the ones
  * before it could not ("auto: no AMD GPU (libamdhip64.so not found); using ..."). */
-static RtDevice *rt_open_auto(char **chosen_why, char **err)
+static RtDevice *rt_open_auto(int cpu_threads, char **chosen_why, char **err)
 {
     char *why[RT_NBACKENDS] = {0};
     RtDevice *dev = NULL;
@@ -176,7 +177,7 @@ static RtDevice *rt_open_auto(char **chosen_why, char **err)
     for (; i < RT_NBACKENDS && !dev; i++) {
         char *e = NULL;
         bool last = i == RT_NBACKENDS - 1;
-        dev = rt_try_open(rt_backends[i], 0, &why[i], last ? err : &e);
+        dev = rt_try_open(rt_backends[i], 0, cpu_threads, &why[i], last ? err : &e);
         free(e);
     }
     if (dev && chosen_why) {
@@ -192,7 +193,7 @@ static RtDevice *rt_open_auto(char **chosen_why, char **err)
     return dev;
 }
 
-int rt_device_open(const char *spec, RtDevice **out, char **chosen_why, char **err)
+int rt_device_open(const char *spec, int cpu_threads, RtDevice **out, char **chosen_why, char **err)
 {
     if (chosen_why)
         *chosen_why = NULL;
@@ -212,9 +213,9 @@ int rt_device_open(const char *spec, RtDevice **out, char **chosen_why, char **e
             be = rt_backends[i];
     }
     if (be) {
-        dev = rt_try_open(be, index, NULL, err);
+        dev = rt_try_open(be, index, cpu_threads, NULL, err);
     } else if (strcmp(spec, "auto") == 0) {
-        dev = rt_open_auto(chosen_why, err);
+        dev = rt_open_auto(cpu_threads, chosen_why, err);
     } else {
         char list[256];
         size_t len = 0;

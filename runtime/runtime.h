@@ -22,8 +22,10 @@ typedef struct RtFunction RtFunction;
 
 /* Open "cpu", "hip", "hip:N", "cuda", "cuda:N" or "auto" (HIP if an AMD GPU
  * is present, else CUDA if an NVIDIA GPU is, else the CPU). For "auto",
- * *chosen_why (if not NULL) gets a malloc'd line saying what was chosen and why. */
-int rt_device_open(const char *spec, RtDevice **out, char **chosen_why, char **err);
+ * *chosen_why (if not NULL) gets a malloc'd line saying what was chosen and why.
+ * cpu_threads: a CPU device's worker threads (0: every core the process may
+ * run on). */
+int rt_device_open(const char *spec, int cpu_threads, RtDevice **out, char **chosen_why, char **err);
 void rt_device_close(RtDevice *dev);
 RtKind rt_device_kind(const RtDevice *dev);
 const char *rt_device_name(const RtDevice *dev);  /* "cpu (2 threads)", "cuda:0 sm_90 (NVIDIA H200)" */

@@ -464,6 +464,47 @@ static void test_streams(void **state)
     juke_context_destroy(ctx); /* s1 and other close with their devices */
 }
 
+/* What used to be read from the environment deep inside the library is a
+ * context option: CPU worker threads and the linker mode (the environment
+ * still sets them, read once when the context is created). */
+static void test_context_options(void **state)
+{
+    juke_context *ctx = juke_context_create();
+    juke_options o;
+    juke_options_default(&o);
+    int threads = 2 + rand() % 5;
+    o.cpu_threads = threads;
+    o.target = "cpu";
+    o.linker = JUKE_LINK_SPAWN;
+    assert_int_equal(juke_set_options(ctx, &o), JUKE_OK);
+    juke_device *dev = NULL;
+    assert_int_equal(juke_device_open(ctx, "cpu", &dev), JUKE_OK);
+    char want[64];
+    snprintf(want, sizeof want, "cpu (%d threads)", threads);
+    assert_string_equal(juke_device_name(dev), want);
+    /* a kernel linked by a spawned ld.lld runs like one linked in process */
+    juke_module *m = NULL;
+    assert_int_equal(juke_module_load_string(ctx, "k.jl",
+                                             "function k!(a)\n    i = workitemIdx().x\n    a[i] = 2f0 * i\n    return\nend\n",
+                                             &m), JUKE_OK);
+    int64_t n = 8 + rand() % 56;
+    juke_array *a = NULL;
+    assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, &n, &a), JUKE_OK);
+    juke_arg args[1] = {juke_arg_array(a)};
+    juke_launch_config cfg = {.groupsize = {(uint32_t)n, 1, 1}, .gridsize = {1, 1, 1}};
+    assert_int_equal(juke_launch(dev, m, "k!", args, 1, &cfg), JUKE_OK);
+    float out[64];
+    assert_int_equal(juke_array_download(a, out, (size_t)n * sizeof(float)), JUKE_OK);
+    for (int64_t i = 0; i < n; i++)
+        assert_true(out[i] == 2.0f * (float)(i + 1));
+    o.cpu_threads = 2000;
+    assert_int_equal(juke_set_options(ctx, &o), JUKE_ERR_ARGUMENT);
+    o.cpu_threads = 0;
+    o.linker = 7;
+    assert_int_equal(juke_set_options(ctx, &o), JUKE_ERR_ARGUMENT);
+    juke_context_destroy(ctx);
+}
+
 int main(void)
 {
     rng = (uint64_t)time(NULL) | 1;
@@ -473,6 +514,7 @@ int main(void)
         cmocka_unit_test(test_dump_dir_env), cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_hip_kernarg_packing), cmocka_unit_test(test_disk_cache),
         cmocka_unit_test(test_host_allocator), cmocka_unit_test(test_streams),
+        cmocka_unit_test(test_context_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

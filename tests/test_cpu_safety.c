@@ -500,7 +500,7 @@ static void rt_fx_open(RtFx *fx)
     uint8_t *image = read_file(SAFETY_FIXTURE_SO, &size);
     assert_non_null(image);
     char *err = NULL;
-    assert_int_equal(rt_device_open("cpu", &fx->dev, NULL, &err), 0);
+    assert_int_equal(rt_device_open("cpu", 0, &fx->dev, NULL, &err), 0);
     if (rt_module_load(fx->dev, image, size, &fx->mod, &err) != 0)
         fail_msg("%s", err);
     free(image);

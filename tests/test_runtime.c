@@ -69,7 +69,7 @@ static int cpu_setup(void **state)
     const char *so = getenv("JUKE_TEST_CPU_FIXTURE"); /* for runs outside the build tree */
     fx->image = read_file(so ? so : FIXTURE_SO, &fx->size);
     assert_non_null(fx->image);
-    assert_int_equal(rt_device_open("cpu", &fx->dev, NULL, &err), 0);
+    assert_int_equal(rt_device_open("cpu", 0, &fx->dev, NULL, &err), 0);
     if (rt_module_load(fx->dev, fx->image, fx->size, &fx->mod, &err) != 0)
         fail_msg("%s", err);
     *state = fx;
@@ -99,14 +99,12 @@ static void test_cpu_device(void **state)
     assert_int_equal(rt_device_max_group_size(fx->dev), 1024);
     assert_int_equal(rt_device_max_local_bytes(fx->dev), 65536);
 
-    setenv("JUKE_CPU_THREADS", "3", 1);
     RtDevice *d3;
     char *err = NULL;
-    assert_int_equal(rt_device_open("cpu", &d3, NULL, &err), 0);
+    assert_int_equal(rt_device_open("cpu", 3, &d3, NULL, &err), 0);
     assert_int_equal(rt_cpu_threads(d3), 3);
     assert_string_equal(rt_device_name(d3), "cpu (3 threads)");
     rt_device_close(d3);
-    unsetenv("JUKE_CPU_THREADS");
 }
 
 static void run_vadd(RtDevice *dev, RtFunction *f, int64_t n, uint32_t group)
@@ -418,7 +416,7 @@ static void test_spec_errors(void **state)
     char *err = NULL;
     const char *bad[] = {"gpu", "hip:", "hip:x", "cuda:-1", "cpu:0", "", "hip:1x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(rt_device_open(bad[i], &d, NULL, &err), -1);
+        assert_int_equal(rt_device_open(bad[i], 0, &d, NULL, &err), -1);
         char want[128];
         snprintf(want, sizeof want, "unknown device '%s': expected hip, hip:N, cuda, cuda:N, cpu, or auto", bad[i]);
         assert_string_equal(err, want);
@@ -432,7 +430,7 @@ static void test_hip_absent(void **state)
     RtDevice *d = NULL;
     char *err = NULL;
     unsetenv("JUKE_HIP_LIBRARY");
-    if (rt_device_open("hip", &d, NULL, &err) == 0) {
+    if (rt_device_open("hip", 0, &d, NULL, &err) == 0) {
         rt_device_close(d); /* a machine with an AMD GPU */
         skip();
     }
@@ -444,12 +442,12 @@ static void test_hip_absent(void **state)
     free(err);
 
     setenv("JUKE_HIP_LIBRARY", "/nonexistent/libamdhip64.so", 1);
-    assert_int_equal(rt_device_open("hip:1", &d, NULL, &err), -1);
+    assert_int_equal(rt_device_open("hip:1", 0, &d, NULL, &err), -1);
     assert_string_equal(err, "no AMD GPU: the HIP runtime (/nonexistent/libamdhip64.so) could not be loaded: "
                              "/nonexistent/libamdhip64.so: cannot open shared object file: No such file or directory");
     free(err);
     setenv("JUKE_HIP_LIBRARY", "libm.so.6", 1);
-    assert_int_equal(rt_device_open("hip", &d, NULL, &err), -1);
+    assert_int_equal(rt_device_open("hip", 0, &d, NULL, &err), -1);
     assert_string_equal(err, "no AMD GPU: libm.so.6 is not a usable HIP runtime: missing symbol hipInit");
     free(err);
     unsetenv("JUKE_HIP_LIBRARY");
@@ -460,7 +458,7 @@ static void test_cuda_absent(void **state)
     RtDevice *d = NULL;
     char *err = NULL;
     unsetenv("JUKE_CUDA_LIBRARY");
-    if (rt_device_open("cuda", &d, NULL, &err) == 0) {
+    if (rt_device_open("cuda", 0, &d, NULL, &err) == 0) {
         rt_device_close(d);
     } else {
         const char *want = "no NVIDIA GPU: the CUDA driver (libcuda.so.1) could not be loaded: ";
@@ -471,12 +469,12 @@ static void test_cuda_absent(void **state)
         free(err);
     }
     setenv("JUKE_CUDA_LIBRARY", "/nonexistent/libcuda.so.1", 1);
-    assert_int_equal(rt_device_open("cuda:0", &d, NULL, &err), -1);
+    assert_int_equal(rt_device_open("cuda:0", 0, &d, NULL, &err), -1);
     assert_string_equal(err, "no NVIDIA GPU: the CUDA driver (/nonexistent/libcuda.so.1) could not be loaded: "
                              "/nonexistent/libcuda.so.1: cannot open shared object file: No such file or directory");
     free(err);
     setenv("JUKE_CUDA_LIBRARY", "libm.so.6", 1);
-    assert_int_equal(rt_device_open("cuda", &d, NULL, &err), -1);
+    assert_int_equal(rt_device_open("cuda", 0, &d, NULL, &err), -1);
     assert_string_equal(err, "no NVIDIA GPU: libm.so.6 is not a usable CUDA driver: missing symbol cuInit");
     free(err);
     unsetenv("JUKE_CUDA_LIBRARY");
@@ -488,7 +486,7 @@ static void test_auto(void **state)
     char *why = NULL, *err = NULL;
     setenv("JUKE_HIP_LIBRARY", "/nonexistent/libamdhip64.so", 1);
     setenv("JUKE_CUDA_LIBRARY", "libm.so.6", 1);
-    assert_int_equal(rt_device_open("auto", &d, &why, &err), 0);
+    assert_int_equal(rt_device_open("auto", 0, &d, &why, &err), 0);
     assert_int_equal(rt_device_kind(d), RT_CPU);
     char want[256];
     snprintf(want, sizeof want,
@@ -500,7 +498,7 @@ static void test_auto(void **state)
     unsetenv("JUKE_HIP_LIBRARY");
     unsetenv("JUKE_CUDA_LIBRARY");
     /* This machine's own answer, whatever it has. */
-    assert_int_equal(rt_device_open("auto", &d, &why, &err), 0);
+    assert_int_equal(rt_device_open("auto", 0, &d, &why, &err), 0);
     assert_true(strncmp(why, "auto: ", 6) == 0);
     print_message("%s\n", why);
     free(why);
@@ -823,7 +821,7 @@ static void test_cuda_device(void **state)
 {
     RtDevice *dev;
     char *err = NULL;
-    if (rt_device_open("cuda", &dev, NULL, &err) != 0) {
+    if (rt_device_open("cuda", 0, &dev, NULL, &err) != 0) {
         free(err);
         skip();
     }

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "juke.h"
 #include "abi.h"
 #include "juke_config.h"
 #include "runtime.h"
@@ -390,9 +391,9 @@ static void test_lld_tmpdir_fallback_leaves_nothing(void **s) {
     const char *old = getenv("TMPDIR");
     char *saved = old ? strdup(old) : NULL;
     setenv("TMPDIR", dir, 1);
-    setenv("JUKE_LLD_NO_MEMFD", "1", 1);
     T t;
     t_setup(&t, TARGET_AMDGPU, "gfx90a");
+    t.o.linker = JUKE_LINK_SPAWN_TMPDIR;
     LLVMValueRef fn = build_store_kernel(&t, "vtmp");
     t_compile_ok(&t, fn, "vtmp");
     assert_true(memcmp(t.co.data, "\177ELF", 4) == 0);
@@ -402,7 +403,6 @@ static void test_lld_tmpdir_fallback_leaves_nothing(void **s) {
     assert_false(lld_link_shared(&t.tc, junk, sizeof junk, NULL, &out, &n));
     assert_non_null(strstr(t.d.text.data, "ld.lld failed"));
     t_free(&t);
-    unsetenv("JUKE_LLD_NO_MEMFD");
     if (saved) setenv("TMPDIR", saved, 1);
     else unsetenv("TMPDIR");
     free(saved);
