@@ -508,6 +508,7 @@ static void test_context_options(void **state)
 int main(void)
 {
     rng = (uint64_t)time(NULL) | 1;
+    srand((unsigned)time(NULL) ^ (unsigned)getpid());
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_module_functions), cmocka_unit_test(test_cache),
         cmocka_unit_test(test_launch_and_launch_false), cmocka_unit_test(test_checks_before_launch),
