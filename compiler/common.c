@@ -104,6 +104,60 @@ void ptrvec_push(Arena *a, PtrVec *v, void *item)
     v->items[v->len++] = item;
 }
 
+/* ---- NameMap: open addressing, linear probing ---- */
+
+static uint32_t name_hash(const char *s)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* The slot holding key, or the empty slot where it would go. */
+static int namemap_slot(const char **keys, int cap, const char *key)
+{
+    int i = (int)(name_hash(key) & (uint32_t)(cap - 1));
+    while (keys[i] && strcmp(keys[i], key) != 0)
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
+void *namemap_get(const NameMap *m, const char *key)
+{
+    if (!m->cap)
+        return NULL;
+    int i = namemap_slot(m->keys, m->cap, key);
+    return m->keys[i] ? m->vals[i] : NULL;
+}
+
+bool namemap_put(Arena *a, NameMap *m, const char *key, void *val)
+{
+    if (2 * (m->len + 1) > m->cap) {
+        int cap = m->cap ? 2 * m->cap : 16;
+        const char **keys = arena_alloc(a, sizeof(char *) * (size_t)cap);
+        void **vals = arena_alloc(a, sizeof(void *) * (size_t)cap);
+        if (!keys || !vals)
+            return false;
+        for (int i = 0; i < m->cap; i++)
+            if (m->keys[i]) {
+                int k = namemap_slot(keys, cap, m->keys[i]);
+                keys[k] = m->keys[i];
+                vals[k] = m->vals[i];
+            }
+        m->keys = keys;
+        m->vals = vals;
+        m->cap = cap;
+    }
+    int i = namemap_slot(m->keys, m->cap, key);
+    if (!m->keys[i]) {
+        m->keys[i] = key;
+        m->len++;
+    }
+    m->vals[i] = val;
+    return true;
+}
+
 /* ---- StrBuf ---- */
 
 static bool sb_reserve(StrBuf *sb, size_t extra)

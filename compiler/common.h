@@ -51,6 +51,18 @@ typedef struct PtrVec {
 } PtrVec;
 void ptrvec_push(Arena *a, PtrVec *v, void *item);
 
+/* A hash map from names to pointers in an arena, for the lookups by name that
+ * a linear scan would make quadratic in the size of a source. Keys are not
+ * copied: they must live as long as the map (arena strings do). */
+typedef struct NameMap {
+    const char **keys;
+    void **vals;
+    int len, cap;   /* cap: 0 or a power of two, at most half full */
+} NameMap;
+void *namemap_get(const NameMap *m, const char *key);     /* NULL if absent */
+/* Add or replace key's value; false (and a->failed) when out of memory. */
+bool namemap_put(Arena *a, NameMap *m, const char *key, void *val);
+
 /* A growable malloc'd string, for dumps and messages that outlive arenas.
  * On allocation failure the buffer sets .failed and keeps what it has. */
 typedef struct StrBuf {

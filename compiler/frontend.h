@@ -15,6 +15,7 @@ typedef struct FeModule {
     int nfuncs;
     ConstDef **consts;
     int nconsts;
+    NameMap func_map, const_map;   /* by name, for fe_find_func / fe_find_const */
 } FeModule;
 
 /* Parse, collect methods and constants, lower every method. On errors,

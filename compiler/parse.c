@@ -1256,9 +1256,12 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
     p->file = file;
     root->kind = AST_FILE;
     root->loc = (SrcLoc){file, 1, 1};
-    p->ntoks = lex_file(a, d, file, &p->toks);
+    /* the tokens are a few times the size of the source and dead once the tree is built */
+    Arena scratch = {.al = a->al};
+    p->ntoks = lex_file(a, &scratch, d, file, &p->toks);
     if (p->ntoks < 0) {
         diag_plain(d, DIAG_NOMEM, "out of memory while parsing %s", file->name);
+        arena_free(&scratch);
         return root;
     }
     for (;;) {
@@ -1296,6 +1299,8 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
     }
     root->kids = (Node **)p->items.items;
     root->nkids = p->items.len;
+    p->toks = NULL;
+    arena_free(&scratch);
     return root;
 }
 

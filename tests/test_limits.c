@@ -59,6 +59,29 @@ static void buf_printf(Buf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
+/* Launch function(a) on the CPU with one work-item, a = [x, 0]; returns a[1] after the run. */
+static float run_cpu_1(juke_context *ctx, juke_module *m, const char *function, float x)
+{
+    juke_device *dev;
+    assert_int_equal(juke_device_open(ctx, "cpu", &dev), JUKE_OK);
+    int64_t n = 2;
+    juke_array *arr;
+    assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, &n, &arr), JUKE_OK);
+    float host[2] = {x, 0};
+    assert_int_equal(juke_array_upload(arr, host, sizeof host), JUKE_OK);
+    juke_arg arg = juke_arg_array(arr);
+    juke_launch_config cfg = {{1, 1, 1}, {1, 1, 1}, 0, false, NULL};
+    juke_status st = juke_launch(dev, m, function, &arg, 1, &cfg);
+    if (st != JUKE_OK)
+        fprintf(stderr, "%s\n", juke_errmsg(ctx));
+    assert_int_equal(st, JUKE_OK);
+    assert_int_equal(juke_device_synchronize(dev), JUKE_OK);
+    assert_int_equal(juke_array_download(arr, host, sizeof host), JUKE_OK);
+    juke_array_free(arr);
+    juke_device_close(dev);
+    return host[0];
+}
+
 /* ---- 1. tuple types ------------------------------------------------------- */
 
 /* h(x) = (x, x) nested `depth` deep: a tuple of 2^depth scalars. */
@@ -164,6 +187,36 @@ static void test_tuple_within_bounds(void **state)
     free(b.s);
 }
 
+/* ---- 2. big sources -------------------------------------------------------- */
+
+/* 5 MB of small functions with random constants (the load used to take time
+ * quadratic in their number): it loads, and the last one, called by a kernel,
+ * computes its value. Speed is measured in bench/RESULTS.md, not here. */
+static void test_big_source(void **state)
+{
+    (void)state;
+    Buf b = {0};
+    int n = 0;
+    int last_c = 0;
+    while (b.len < 5u * 1000 * 1000) {
+        last_c = (int)(rnd() % 97) + 1;
+        buf_printf(&b, "f%d(x) = x * %df0 + 1f0\n", n++, last_c);
+    }
+    buf_printf(&b, "const C%d = 3f0\nfunction k(a)\n    a[1] = f%d(a[1]) + C%d\n    return\nend\n", n, n - 1, n);
+    juke_context *ctx = juke_context_create();
+    juke_module *m;
+    assert_int_equal(juke_module_load_string(ctx, "big.jl", b.s, &m), JUKE_OK);
+    assert_int_equal(juke_module_function_count(m), n + 1);
+    char name[32];
+    snprintf(name, sizeof name, "f%d", n - 1);
+    assert_string_equal(juke_module_function_name(m, n - 1), name);
+    float x = (float)(rnd() % 1000) / 8.0f;
+    float out = run_cpu_1(ctx, m, "k", x);
+    assert_true(out == x * (float)last_c + 1.0f + 3.0f);
+    juke_context_destroy(ctx);
+    free(b.s);
+}
+
 int main(void)
 {
     rng = (uint64_t)time(NULL) * 2654435761u | 1;
@@ -171,6 +224,7 @@ int main(void)
         cmocka_unit_test(test_tuple_nested_calls),
         cmocka_unit_test(test_tuple_function_chain),
         cmocka_unit_test(test_tuple_within_bounds),
+        cmocka_unit_test(test_big_source),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
