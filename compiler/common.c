@@ -1,6 +1,11 @@
 /* common.c: arena, growable buffers and diagnostics shared by every module. */
 #include "common.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -319,4 +324,78 @@ void diag_reset(Diags *d)
     sb_free(&d->text);
     d->nerrors = 0;
     d->first_kind = 0;
+}
+
+/* ---- bounded reads ---- */
+
+JkReadStatus jk_read_file(const char *path, size_t limit, char **data, size_t *len, StrBuf *why)
+{
+    *data = NULL;
+    *len = 0;
+    /* O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        sb_printf(why, "%s", strerror(errno));
+        return JK_READ_OPEN;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        sb_printf(why, "%s", strerror(errno));
+        close(fd);
+        return JK_READ_IO;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        sb_printf(why, "not a regular file");
+        close(fd);
+        return JK_READ_IO;
+    }
+    if ((uint64_t)st.st_size > limit) {
+        sb_printf(why, "file too large (%llu bytes, limit %llu)", (unsigned long long)st.st_size,
+                  (unsigned long long)limit);
+        close(fd);
+        return JK_READ_IO;
+    }
+    /* read to the end rather than st_size bytes: /proc files report size 0,
+     * and a file growing meanwhile is still cut at the limit */
+    size_t most = limit < SIZE_MAX / 4 ? limit + 1 : SIZE_MAX / 4; /* one byte past the limit tells it was passed */
+    size_t cap = (size_t)st.st_size + 1, n = 0;
+    char *buf = malloc(cap + 1);
+    JkReadStatus rs = buf ? JK_READ_OK : JK_READ_NOMEM;
+    while (buf) {
+        if (n == cap) {
+            size_t ncap = cap < most / 2 ? cap * 2 : most;
+            char *nb = ncap > cap ? realloc(buf, ncap + 1) : NULL;
+            if (!nb) {
+                rs = ncap > cap ? JK_READ_NOMEM : JK_READ_IO;
+                if (ncap <= cap)
+                    sb_printf(why, "file too large (more than %llu bytes, limit %llu)", (unsigned long long)limit,
+                              (unsigned long long)limit);
+                break;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        ssize_t r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            sb_printf(why, "%s", strerror(errno));
+            rs = JK_READ_IO;
+            break;
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    close(fd);
+    if (rs == JK_READ_NOMEM)
+        sb_printf(why, "out of memory");
+    if (rs != JK_READ_OK) {
+        free(buf);
+        return rs;
+    }
+    buf[n] = 0;
+    *data = buf;
+    *len = n;
+    return JK_READ_OK;
 }

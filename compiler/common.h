@@ -77,6 +77,22 @@ void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap);
 char *sb_take(StrBuf *sb);   /* the malloc'd string (never NULL unless OOM); buffer reset */
 void sb_free(StrBuf *sb);
 
+/* ---- bounded reads of regular files --------------------------------- */
+/* Default caps, settable per context (juke_options.max_source_bytes): a
+ * source of 256 MiB is thousands of times any real kernel file, and loading
+ * it costs about 130 bytes of memory per byte; an .npy array is read whole
+ * into host memory (then copied to the device), and 16 GiB is past what one
+ * argument of a device with 141 GiB needs while still fitting common hosts. */
+#define JK_MAX_SOURCE_BYTES ((size_t)256 << 20)
+#define JK_MAX_NPY_BYTES ((size_t)16 << 30)
+/* JK_READ_OPEN: could not open it (why: strerror); JK_READ_IO: anything after. */
+typedef enum JkReadStatus { JK_READ_OK = 0, JK_READ_OPEN = -1, JK_READ_IO = -2, JK_READ_NOMEM = -3 } JkReadStatus;
+/* Read the regular file at path whole into *data (malloc'd, NUL-terminated,
+ * *len bytes). FIFOs, devices and directories are refused without blocking
+ * ("not a regular file"), and so is a file of more than limit bytes ("file
+ * too large (N bytes, limit M)"); the message goes to why, without the path. */
+JkReadStatus jk_read_file(const char *path, size_t limit, char **data, size_t *len, StrBuf *why);
+
 /* ---- source files and locations ------------------------------------- */
 typedef struct SrcFile {
     const char *name;   /* as given by the user: "vadd.jl", "<string>" */

@@ -104,6 +104,8 @@ typedef struct juke_options {
     const char *cache_dir;      /* the on-disk kernel cache (NULL = $JUKE_CACHE_DIR or none): compiled
                                    kernels are saved there and reused by later processes, also by a
                                    juke built without LLVM (-Dcompiler=false), which only runs them */
+    size_t max_source_bytes;    /* juke_module_load_file refuses a larger file (0 = 256 MiB); it reads
+                                   regular files only, so /dev/zero or a FIFO is an error, not a hang */
 } juke_options;
 JUKE_API void juke_options_default(juke_options *o);
 /* Set the context's default options (copied). */
@@ -112,7 +114,9 @@ JUKE_API juke_status juke_set_options(juke_context *ctx, const juke_options *o);
 /* ---- modules ------------------------------------------------------------- */
 
 /* Load a source file / a string. On a compile error, *out is NULL and
- * juke_errmsg() has every error found. The name is used in messages. */
+ * juke_errmsg() has every error found. The name is used in messages. A file
+ * must be a regular file of at most juke_options.max_source_bytes, else
+ * JUKE_ERR_IO ("could not read k.jl: not a regular file"). */
 JUKE_API juke_status juke_module_load_file(juke_context *ctx, const char *path, juke_module **out);
 JUKE_API juke_status juke_module_load_string(juke_context *ctx, const char *name, const char *source,
                                              juke_module **out);

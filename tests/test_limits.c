@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "juke.h"
+#include "npy.h"
 
 static uint64_t rng;
 static uint64_t rnd(void)
@@ -217,6 +218,93 @@ static void test_big_source(void **state)
     free(b.s);
 }
 
+/* ---- 3. bounded reads ------------------------------------------------------ */
+
+/* A scratch directory holding a FIFO (no writer: opening it for reading would block). */
+static char *scratch_fifo(char *dir, size_t n, const char *name)
+{
+    snprintf(dir, n, "/tmp/juke_limits_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    char *path = malloc(strlen(dir) + strlen(name) + 2);
+    sprintf(path, "%s/%s", dir, name);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    return path;
+}
+
+static void test_source_not_regular(void **state)
+{
+    (void)state;
+    char dir[64];
+    char *fifo = scratch_fifo(dir, sizeof dir, "k.jl");
+    const char *paths[] = {"/dev/zero", "/dev/urandom", fifo, dir};
+    for (int i = 0; i < 4; i++) {
+        juke_context *ctx = juke_context_create();
+        juke_module *m = (juke_module *)1;
+        assert_int_equal(juke_module_load_file(ctx, paths[i], &m), JUKE_ERR_IO);
+        assert_null(m);
+        char want[256];
+        snprintf(want, sizeof want, "could not read %s: not a regular file", paths[i]);
+        assert_string_equal(juke_errmsg(ctx), want);
+        juke_context_destroy(ctx);
+    }
+    unlink(fifo);
+    free(fifo);
+    rmdir(dir);
+}
+
+/* max_source_bytes: a file one byte over is refused with both sizes; one at the limit loads. */
+static void test_source_size_limit(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/juke_limits_src_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    Buf b = {0};
+    buf_printf(&b, "function k(a)\n    a[1] = %df0\n    return\nend\n", (int)(rnd() % 100000));
+    size_t pad = 100 + rnd() % 1000;
+    for (size_t i = 0; i < pad; i++)
+        buf_printf(&b, "#");
+    assert_int_equal(write(fd, b.s, b.len), (ssize_t)b.len);
+    close(fd);
+    juke_context *ctx = juke_context_create();
+    juke_options o;
+    juke_options_default(&o);
+    o.max_source_bytes = b.len - 1;
+    assert_int_equal(juke_set_options(ctx, &o), JUKE_OK);
+    juke_module *m;
+    assert_int_equal(juke_module_load_file(ctx, path, &m), JUKE_ERR_IO);
+    char want[256];
+    snprintf(want, sizeof want, "could not read %s: file too large (%zu bytes, limit %zu)", path, b.len, b.len - 1);
+    assert_string_equal(juke_errmsg(ctx), want);
+    o.max_source_bytes = b.len;
+    assert_int_equal(juke_set_options(ctx, &o), JUKE_OK);
+    assert_int_equal(juke_module_load_file(ctx, path, &m), JUKE_OK);
+    assert_int_equal(juke_module_function_count(m), 1);
+    juke_context_destroy(ctx);
+    unlink(path);
+    free(b.s);
+}
+
+static void test_npy_not_regular(void **state)
+{
+    (void)state;
+    char dir[64];
+    char *fifo = scratch_fifo(dir, sizeof dir, "a.npy");
+    const char *paths[] = {"/dev/zero", fifo};
+    for (int i = 0; i < 2; i++) {
+        NpyArray a;
+        char *err = NULL;
+        assert_int_equal(npy_read_file(paths[i], &a, &err), -1);
+        char want[256];
+        snprintf(want, sizeof want, "%s: not a regular file", paths[i]);
+        assert_string_equal(err, want);
+        free(err);
+    }
+    unlink(fifo);
+    free(fifo);
+    rmdir(dir);
+}
+
 int main(void)
 {
     rng = (uint64_t)time(NULL) * 2654435761u | 1;
@@ -225,6 +313,9 @@ int main(void)
         cmocka_unit_test(test_tuple_function_chain),
         cmocka_unit_test(test_tuple_within_bounds),
         cmocka_unit_test(test_big_source),
+        cmocka_unit_test(test_source_not_regular),
+        cmocka_unit_test(test_source_size_limit),
+        cmocka_unit_test(test_npy_not_regular),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
