@@ -305,6 +305,36 @@ static void test_npy_not_regular(void **state)
     rmdir(dir);
 }
 
+/* ---- 4. long flat expressions --------------------------------------------- */
+
+/* x + x - 3f0 + x ... with 10,000 terms (rejected as "too deeply nested"
+ * before): compiles for the CPU and computes the value, exact in Float32
+ * since every partial sum is a small integer. */
+static void test_flat_sum(void **state)
+{
+    (void)state;
+    Buf b = {0};
+    float x = (float)(rnd() % 500 + 1);
+    double want = x;
+    buf_printf(&b, "function k(a)\n    x = a[1]\n    a[1] = x");
+    for (int i = 1; i < 10000; i++) {
+        int c = (int)(rnd() % 10);
+        bool minus = rnd() % 2;
+        if (c == 0)
+            buf_printf(&b, minus ? " - x" : " + x");
+        else
+            buf_printf(&b, minus ? " - %df0" : " + %df0", c);
+        want += (minus ? -1 : 1) * (c == 0 ? x : c);
+    }
+    buf_printf(&b, "\n    return\nend\n");
+    juke_context *ctx = juke_context_create();
+    juke_module *m;
+    assert_int_equal(juke_module_load_string(ctx, "sum.jl", b.s, &m), JUKE_OK);
+    assert_true(run_cpu_1(ctx, m, "k", x) == (float)want);
+    juke_context_destroy(ctx);
+    free(b.s);
+}
+
 int main(void)
 {
     rng = (uint64_t)time(NULL) * 2654435761u | 1;
@@ -316,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_source_not_regular),
         cmocka_unit_test(test_source_size_limit),
         cmocka_unit_test(test_npy_not_regular),
+        cmocka_unit_test(test_flat_sum),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
