@@ -239,6 +239,8 @@ void sb_free(StrBuf *sb)
 /* The source line holding loc, with a caret under the column:
  *     4 |     x[i + 1] = 1f0
  *       |     ^                                                          */
+enum { DIAG_CONTEXT = 100 };
+
 static void diag_context(StrBuf *sb, SrcLoc loc)
 {
     if (!loc.file || !loc.file->text || loc.line <= 0)
@@ -250,12 +252,21 @@ static void diag_context(StrBuf *sb, SrcLoc loc)
     const char *e = p;
     while (*e && *e != '\n')
         e++;
+    /* a long line is clipped to DIAG_CONTEXT bytes either side of the caret
+     * (not splitting a UTF-8 character), marked with … where cut */
+    const char *caret = loc.col - 1 < e - p ? p + loc.col - 1 : e;
+    const char *from = caret - p > DIAG_CONTEXT ? caret - DIAG_CONTEXT : p;
+    const char *to = e - caret > DIAG_CONTEXT ? caret + DIAG_CONTEXT : e;
+    while (from > p && (*from & 0xC0) == 0x80)
+        from--;
+    while (to < e && (*to & 0xC0) == 0x80)
+        to++;
     int w = snprintf(NULL, 0, "%d", loc.line);
-    sb_printf(sb, " %d | ", loc.line);
-    sb_putn(sb, p, (size_t)(e - p));
-    sb_printf(sb, "\n %*s | ", w, "");
-    for (int c = 1; c < loc.col && p + c - 1 < e; c++)
-        sb_putn(sb, p[c - 1] == '\t' ? "\t" : " ", 1);
+    sb_printf(sb, " %d | %s", loc.line, from > p ? "…" : "");
+    sb_putn(sb, from, (size_t)(to - from));
+    sb_printf(sb, "%s\n %*s | %s", to < e ? "…" : "", w, "", from > p ? " " : "");
+    for (const char *c = from; c < caret; c++)
+        sb_putn(sb, *c == '\t' ? "\t" : " ", 1);
     sb_puts(sb, "^\n");
 }
 

@@ -335,6 +335,52 @@ static void test_flat_sum(void **state)
     free(b.s);
 }
 
+/* ---- 5. huge error lines --------------------------------------------------- */
+
+/* Display columns of s[0..n): a UTF-8 character is one column. */
+static size_t columns(const char *s, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
+}
+
+/* A 600 KB line with a bad character at a random place: the message is a few
+ * hundred bytes, not the whole line, and the caret stands under the `$`. */
+static void test_long_error_line(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 3; round++) {
+        Buf b = {0};
+        int terms = 100000; /* " + 1f0" each: 600 KB */
+        int bad = round == 0 ? 0 : round == 1 ? 30000 + (int)(rnd() % 40000) : terms - 1;
+        buf_printf(&b, "function k(a)\n    a[1] = 1f0");
+        for (int i = 0; i < terms; i++)
+            buf_printf(&b, i == bad ? " + $" : " + 1f0");
+        buf_printf(&b, "\n    return\nend\n");
+        juke_context *ctx = juke_context_create();
+        juke_module *m;
+        assert_int_equal(juke_module_load_string(ctx, "long.jl", b.s, &m), JUKE_ERR_COMPILE);
+        const char *msg = juke_errmsg(ctx);
+        assert_non_null(strstr(msg, "error: syntax: invalid character \"$\""));
+        assert_true(strlen(msg) < 600);
+        const char *line = strstr(msg, "\n 2 | ");
+        assert_non_null(line);
+        line += 6;
+        const char *caret_line = strstr(line, "\n   | ");
+        assert_non_null(caret_line);
+        const char *dollar = strchr(line, '$');
+        assert_true(dollar && dollar < caret_line);
+        caret_line += 6;
+        const char *caret = strchr(caret_line, '^');
+        assert_non_null(caret);
+        assert_int_equal(columns(line, (size_t)(dollar - line)), (size_t)(caret - caret_line));
+        juke_context_destroy(ctx);
+        free(b.s);
+    }
+}
+
 int main(void)
 {
     rng = (uint64_t)time(NULL) * 2654435761u | 1;
@@ -347,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_source_size_limit),
         cmocka_unit_test(test_npy_not_regular),
         cmocka_unit_test(test_flat_sum),
+        cmocka_unit_test(test_long_error_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
