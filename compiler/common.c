@@ -1,6 +1,8 @@
 /* common.c: arena, growable buffers and diagnostics shared by every module. */
 #include "common.h"
 
+#include <pthread.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -409,4 +411,23 @@ JkReadStatus jk_read_file(const char *path, size_t limit, char **data, size_t *l
     *data = buf;
     *len = n;
     return JK_READ_OK;
+}
+
+/* ---- stack depth ---- */
+
+const char *jk_stack_limit(void)
+{
+    pthread_attr_t attr;
+    void *low;
+    size_t size;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0)
+        return NULL;
+    int rc = pthread_attr_getstack(&attr, &low, &size);
+    pthread_attr_destroy(&attr);
+    if (rc != 0 || !low || size == 0)
+        return NULL;
+    /* a quarter of a small stack, 64 KiB of a large one: enough for
+     * formatting the diagnostic and unwinding from the deepest check */
+    size_t margin = size / 4 < 64 * 1024 ? size / 4 : 64 * 1024;
+    return (const char *)low + margin;
 }

@@ -93,6 +93,18 @@ typedef enum JkReadStatus { JK_READ_OK = 0, JK_READ_OPEN = -1, JK_READ_IO = -2, 
  * too large (N bytes, limit M)"); the message goes to why, without the path. */
 JkReadStatus jk_read_file(const char *path, size_t limit, char **data, size_t *len, StrBuf *why);
 
+/* ---- stack depth ------------------------------------------------------
+ * Recursive walks (parser, lowering) stop with "expression too deeply nested
+ * for the available stack" before the calling thread's stack runs out; a host
+ * may call juke from a thread of 256 KiB or less. */
+/* The address below which this thread's stack is too low to recurse further,
+ * keeping a margin for the code that reports the error; NULL if unknown. */
+const char *jk_stack_limit(void);
+static inline bool jk_stack_exhausted(const char *limit)
+{
+    return limit && (const char *)__builtin_frame_address(0) < limit;
+}
+
 /* ---- source files and locations ------------------------------------- */
 typedef struct SrcFile {
     const char *name;   /* as given by the user: "vadd.jl", "<string>" */

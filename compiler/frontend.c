@@ -200,9 +200,11 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
             diag_error(d, item->loc, "only function definitions and `const` are allowed at the top level of a kernel file");
         }
     }
+    mod->stack_limit = jk_stack_limit();
     for (int i = 0; i < mod->nfuncs; i++)
         for (int k = 0; k < mod->funcs[i]->nmethods; k++)
             lower_method(mod, mod->funcs[i]->methods[k], d);
+    mod->stack_limit = NULL;
     if (mod->arena.failed)
         diag_plain(d, DIAG_NOMEM, "out of memory while loading %s", name);
     if (d->nerrors != before) {

@@ -24,6 +24,7 @@ typedef struct Lower {
     int inbounds;
     int ntemps;
     int depth;
+    const char *stack_limit; /* see jk_stack_limit */
     bool dead;          /* after return/break/continue: the next instruction is unreachable */
     struct {            /* A[...] being lowered, innermost last: what `end` means in its indices */
         int array, dim, nidx;
@@ -163,9 +164,13 @@ static void collect_chain(Lower *L, Node *n);
 
 static void collect_locals(Lower *L, Node *n)
 {
-    if (!n || ++L->depth > 2000) {
-        if (n)
-            L->depth--;
+    if (!n)
+        return;
+    if (++L->depth > 2000 || jk_stack_exhausted(L->stack_limit)) {
+        /* past 2000, lower_expr reports the nesting (its limit is lower) */
+        if (L->depth <= 2000)
+            diag_error(L->d, n->loc, "expression too deeply nested for the available stack");
+        L->depth--;
         return;
     }
     switch (n->kind) {
@@ -632,8 +637,8 @@ static int lower_expr(Lower *L, Node *n)
 {
     if (!n)
         return emit_named(L, "nothing", L->f->loc);
-    if (++L->depth > 1000) {
-        diag_error(L->d, n->loc, "expression too deeply nested");
+    if (++L->depth > 1000 || jk_stack_exhausted(L->stack_limit)) {
+        diag_error(L->d, n->loc, "expression too deeply nested%s", L->depth > 1000 ? "" : " for the available stack");
         L->depth--;
         return emit_named(L, "nothing", n->loc);
     }
@@ -1139,7 +1144,7 @@ bool lower_method(FeModule *mod, Method *m, Diags *d)
 {
     int before = d->nerrors;
     Arena *a = &mod->arena;
-    Lower L = {.a = a, .d = d, .mod = mod, .m = m};
+    Lower L = {.a = a, .d = d, .mod = mod, .m = m, .stack_limit = mod->stack_limit};
     L.f = ir_func_new(a, m->name, m->loc);
     if (!L.f)
         return false;

@@ -381,6 +381,80 @@ static void test_long_error_line(void **state)
     }
 }
 
+/* ---- 6. small thread stacks ----------------------------------------------- */
+
+typedef struct StackCase {
+    const char *src;
+    juke_status st;
+    char msg[512];
+} StackCase;
+
+static void *load_on_thread(void *arg)
+{
+    StackCase *c = arg;
+    juke_context *ctx = juke_context_create();
+    juke_module *m;
+    c->st = juke_module_load_string(ctx, "deep.jl", c->src, &m);
+    snprintf(c->msg, sizeof c->msg, "%s", juke_errmsg(ctx));
+    juke_context_destroy(ctx);
+    return NULL;
+}
+
+/* Load src on a thread with this stack size (0: the default); the status. */
+static juke_status load_with_stack(const char *src, size_t stack, char *msg, size_t n)
+{
+    StackCase c = {src, JUKE_OK, ""};
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    if (stack)
+        assert_int_equal(pthread_attr_setstacksize(&attr, stack), 0);
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, &attr, load_on_thread, &c), 0);
+    pthread_join(t, NULL);
+    pthread_attr_destroy(&attr);
+    snprintf(msg, n, "%s", c.msg);
+    return c.st;
+}
+
+/* a[1] = ((((...1f0...)))) or f(f(f(...))) `depth` deep. */
+static char *nested_source(int depth, bool calls)
+{
+    Buf b = {0};
+    buf_printf(&b, "f(x) = x\nfunction k(a)\n    a[1] = ");
+    for (int i = 0; i < depth; i++)
+        buf_printf(&b, calls ? "f(" : "(");
+    buf_printf(&b, "%df0", (int)(rnd() % 1000));
+    for (int i = 0; i < depth; i++)
+        buf_printf(&b, ")");
+    buf_printf(&b, "\n    return\nend\n");
+    return b.s;
+}
+
+/* Deep nesting is a located error on 64 KiB, 256 KiB and default stacks
+ * (it was a SIGSEGV from depth 150 on 256 KiB); depth 50 loads on 256 KiB. */
+static void test_small_stacks(void **state)
+{
+    (void)state;
+    const size_t stacks[] = {64 * 1024, 256 * 1024, 0};
+    char msg[512];
+    for (int s = 0; s < 3; s++)
+        for (int calls = 0; calls < 2; calls++) {
+            char *src = nested_source(600 + (int)(rnd() % 2000), calls);
+            assert_int_equal(load_with_stack(src, stacks[s], msg, sizeof msg), JUKE_ERR_COMPILE);
+            assert_non_null(strstr(msg, "deep.jl:3:"));
+            assert_non_null(strstr(msg, "error: syntax: expression too deeply nested"));
+            assert_non_null(strstr(msg, "\n   |"));
+            if (s == 0)
+                assert_non_null(strstr(msg, "for the available stack"));
+            free(src);
+            if (s > 0) {
+                src = nested_source(50, calls);
+                assert_int_equal(load_with_stack(src, stacks[s], msg, sizeof msg), JUKE_OK);
+                free(src);
+            }
+        }
+}
+
 int main(void)
 {
     rng = (uint64_t)time(NULL) * 2654435761u | 1;
@@ -394,6 +468,7 @@ int main(void)
         cmocka_unit_test(test_npy_not_regular),
         cmocka_unit_test(test_flat_sum),
         cmocka_unit_test(test_long_error_line),
+        cmocka_unit_test(test_small_stacks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
