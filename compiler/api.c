@@ -343,23 +343,19 @@ juke_status juke_module_load_file(juke_context *ctx, const char *path, juke_modu
         *out = NULL;
     if (!ctx || !path || !out)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "juke_module_load_file: NULL argument");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return api_fail(ctx, JUKE_ERR_IO, "could not read %s: %s", path, strerror(errno));
-    StrBuf sb = {0};
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sb_putn(&sb, buf, n);
-    int rerrno = ferror(f) ? errno : 0;
-    fclose(f);
-    if (rerrno || sb.failed) {
-        sb_free(&sb);
-        return api_fail(ctx, rerrno ? JUKE_ERR_IO : JUKE_ERR_NOMEM, "could not read %s: %s", path,
-                    rerrno ? strerror(rerrno) : "out of memory");
+    pthread_mutex_lock(&ctx->lock);
+    size_t limit = ctx->opts.max_source_bytes ? ctx->opts.max_source_bytes : JK_MAX_SOURCE_BYTES;
+    pthread_mutex_unlock(&ctx->lock);
+    char *text;
+    size_t len;
+    StrBuf why = {0};
+    JkReadStatus rs = jk_read_file(path, limit, &text, &len, &why);
+    if (rs != JK_READ_OK) {
+        juke_status st = api_fail(ctx, rs == JK_READ_NOMEM ? JUKE_ERR_NOMEM : JUKE_ERR_IO, "could not read %s: %s",
+                                  path, why.data ? why.data : "read error");
+        sb_free(&why);
+        return st;
     }
-    size_t len = sb.len;
-    char *text = sb_take(&sb);
     juke_status st = load_text(ctx, path, text, len, out);
     free(text);
     return st;

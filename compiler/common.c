@@ -1,6 +1,13 @@
 /* common.c: arena, growable buffers and diagnostics shared by every module. */
 #include "common.h"
 
+#include <pthread.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +111,60 @@ void ptrvec_push(Arena *a, PtrVec *v, void *item)
     v->items[v->len++] = item;
 }
 
+/* ---- NameMap: open addressing, linear probing ---- */
+
+static uint32_t name_hash(const char *s)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* The slot holding key, or the empty slot where it would go. */
+static int namemap_slot(const char **keys, int cap, const char *key)
+{
+    int i = (int)(name_hash(key) & (uint32_t)(cap - 1));
+    while (keys[i] && strcmp(keys[i], key) != 0)
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
+void *namemap_get(const NameMap *m, const char *key)
+{
+    if (!m->cap)
+        return NULL;
+    int i = namemap_slot(m->keys, m->cap, key);
+    return m->keys[i] ? m->vals[i] : NULL;
+}
+
+bool namemap_put(Arena *a, NameMap *m, const char *key, void *val)
+{
+    if (2 * (m->len + 1) > m->cap) {
+        int cap = m->cap ? 2 * m->cap : 16;
+        const char **keys = arena_alloc(a, sizeof(char *) * (size_t)cap);
+        void **vals = arena_alloc(a, sizeof(void *) * (size_t)cap);
+        if (!keys || !vals)
+            return false;
+        for (int i = 0; i < m->cap; i++)
+            if (m->keys[i]) {
+                int k = namemap_slot(keys, cap, m->keys[i]);
+                keys[k] = m->keys[i];
+                vals[k] = m->vals[i];
+            }
+        m->keys = keys;
+        m->vals = vals;
+        m->cap = cap;
+    }
+    int i = namemap_slot(m->keys, m->cap, key);
+    if (!m->keys[i]) {
+        m->keys[i] = key;
+        m->len++;
+    }
+    m->vals[i] = val;
+    return true;
+}
+
 /* ---- StrBuf ---- */
 
 static bool sb_reserve(StrBuf *sb, size_t extra)
@@ -180,6 +241,8 @@ void sb_free(StrBuf *sb)
 /* The source line holding loc, with a caret under the column:
  *     4 |     x[i + 1] = 1f0
  *       |     ^                                                          */
+enum { DIAG_CONTEXT = 100 };
+
 static void diag_context(StrBuf *sb, SrcLoc loc)
 {
     if (!loc.file || !loc.file->text || loc.line <= 0)
@@ -191,12 +254,21 @@ static void diag_context(StrBuf *sb, SrcLoc loc)
     const char *e = p;
     while (*e && *e != '\n')
         e++;
+    /* a long line is clipped to DIAG_CONTEXT bytes either side of the caret
+     * (not splitting a UTF-8 character), marked with … where cut */
+    const char *caret = loc.col - 1 < e - p ? p + loc.col - 1 : e;
+    const char *from = caret - p > DIAG_CONTEXT ? caret - DIAG_CONTEXT : p;
+    const char *to = e - caret > DIAG_CONTEXT ? caret + DIAG_CONTEXT : e;
+    while (from > p && (*from & 0xC0) == 0x80)
+        from--;
+    while (to < e && (*to & 0xC0) == 0x80)
+        to++;
     int w = snprintf(NULL, 0, "%d", loc.line);
-    sb_printf(sb, " %d | ", loc.line);
-    sb_putn(sb, p, (size_t)(e - p));
-    sb_printf(sb, "\n %*s | ", w, "");
-    for (int c = 1; c < loc.col && p + c - 1 < e; c++)
-        sb_putn(sb, p[c - 1] == '\t' ? "\t" : " ", 1);
+    sb_printf(sb, " %d | %s", loc.line, from > p ? "…" : "");
+    sb_putn(sb, from, (size_t)(to - from));
+    sb_printf(sb, "%s\n %*s | %s", to < e ? "…" : "", w, "", from > p ? " " : "");
+    for (const char *c = from; c < caret; c++)
+        sb_putn(sb, *c == '\t' ? "\t" : " ", 1);
     sb_puts(sb, "^\n");
 }
 
@@ -265,4 +337,97 @@ void diag_reset(Diags *d)
     sb_free(&d->text);
     d->nerrors = 0;
     d->first_kind = 0;
+}
+
+/* ---- bounded reads ---- */
+
+JkReadStatus jk_read_file(const char *path, size_t limit, char **data, size_t *len, StrBuf *why)
+{
+    *data = NULL;
+    *len = 0;
+    /* O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        sb_printf(why, "%s", strerror(errno));
+        return JK_READ_OPEN;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        sb_printf(why, "%s", strerror(errno));
+        close(fd);
+        return JK_READ_IO;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        sb_printf(why, "not a regular file");
+        close(fd);
+        return JK_READ_IO;
+    }
+    if ((uint64_t)st.st_size > limit) {
+        sb_printf(why, "file too large (%llu bytes, limit %llu)", (unsigned long long)st.st_size,
+                  (unsigned long long)limit);
+        close(fd);
+        return JK_READ_IO;
+    }
+    /* read to the end rather than st_size bytes: /proc files report size 0,
+     * and a file growing meanwhile is still cut at the limit */
+    size_t most = limit < SIZE_MAX / 4 ? limit + 1 : SIZE_MAX / 4; /* one byte past the limit tells it was passed */
+    size_t cap = (size_t)st.st_size + 1, n = 0;
+    char *buf = malloc(cap + 1);
+    JkReadStatus rs = buf ? JK_READ_OK : JK_READ_NOMEM;
+    while (buf) {
+        if (n == cap) {
+            size_t ncap = cap < most / 2 ? cap * 2 : most;
+            char *nb = ncap > cap ? realloc(buf, ncap + 1) : NULL;
+            if (!nb) {
+                rs = ncap > cap ? JK_READ_NOMEM : JK_READ_IO;
+                if (ncap <= cap)
+                    sb_printf(why, "file too large (more than %llu bytes, limit %llu)", (unsigned long long)limit,
+                              (unsigned long long)limit);
+                break;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        ssize_t r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            sb_printf(why, "%s", strerror(errno));
+            rs = JK_READ_IO;
+            break;
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    close(fd);
+    if (rs == JK_READ_NOMEM)
+        sb_printf(why, "out of memory");
+    if (rs != JK_READ_OK) {
+        free(buf);
+        return rs;
+    }
+    buf[n] = 0;
+    *data = buf;
+    *len = n;
+    return JK_READ_OK;
+}
+
+/* ---- stack depth ---- */
+
+const char *jk_stack_limit(void)
+{
+    pthread_attr_t attr;
+    void *low;
+    size_t size;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0)
+        return NULL;
+    int rc = pthread_attr_getstack(&attr, &low, &size);
+    pthread_attr_destroy(&attr);
+    if (rc != 0 || !low || size == 0)
+        return NULL;
+    /* a quarter of a small stack, 64 KiB of a large one: enough for
+     * formatting the diagnostic and unwinding from the deepest check */
+    size_t margin = size / 4 < 64 * 1024 ? size / 4 : 64 * 1024;
+    return (const char *)low + margin;
 }

@@ -51,6 +51,18 @@ typedef struct PtrVec {
 } PtrVec;
 void ptrvec_push(Arena *a, PtrVec *v, void *item);
 
+/* A hash map from names to pointers in an arena, for the lookups by name that
+ * a linear scan would make quadratic in the size of a source. Keys are not
+ * copied: they must live as long as the map (arena strings do). */
+typedef struct NameMap {
+    const char **keys;
+    void **vals;
+    int len, cap;   /* cap: 0 or a power of two, at most half full */
+} NameMap;
+void *namemap_get(const NameMap *m, const char *key);     /* NULL if absent */
+/* Add or replace key's value; false (and a->failed) when out of memory. */
+bool namemap_put(Arena *a, NameMap *m, const char *key, void *val);
+
 /* A growable malloc'd string, for dumps and messages that outlive arenas.
  * On allocation failure the buffer sets .failed and keeps what it has. */
 typedef struct StrBuf {
@@ -64,6 +76,34 @@ void sb_printf(StrBuf *sb, const char *fmt, ...) __attribute__((format(printf, 2
 void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap);
 char *sb_take(StrBuf *sb);   /* the malloc'd string (never NULL unless OOM); buffer reset */
 void sb_free(StrBuf *sb);
+
+/* ---- bounded reads of regular files --------------------------------- */
+/* Default caps, settable per context (juke_options.max_source_bytes): a
+ * source of 256 MiB is thousands of times any real kernel file, and loading
+ * it costs about 130 bytes of memory per byte; an .npy array is read whole
+ * into host memory (then copied to the device), and 16 GiB is past what one
+ * argument of a device with 141 GiB needs while still fitting common hosts. */
+#define JK_MAX_SOURCE_BYTES ((size_t)256 << 20)
+#define JK_MAX_NPY_BYTES ((size_t)16 << 30)
+/* JK_READ_OPEN: could not open it (why: strerror); JK_READ_IO: anything after. */
+typedef enum JkReadStatus { JK_READ_OK = 0, JK_READ_OPEN = -1, JK_READ_IO = -2, JK_READ_NOMEM = -3 } JkReadStatus;
+/* Read the regular file at path whole into *data (malloc'd, NUL-terminated,
+ * *len bytes). FIFOs, devices and directories are refused without blocking
+ * ("not a regular file"), and so is a file of more than limit bytes ("file
+ * too large (N bytes, limit M)"); the message goes to why, without the path. */
+JkReadStatus jk_read_file(const char *path, size_t limit, char **data, size_t *len, StrBuf *why);
+
+/* ---- stack depth ------------------------------------------------------
+ * Recursive walks (parser, lowering) stop with "expression too deeply nested
+ * for the available stack" before the calling thread's stack runs out; a host
+ * may call juke from a thread of 256 KiB or less. */
+/* The address below which this thread's stack is too low to recurse further,
+ * keeping a margin for the code that reports the error; NULL if unknown. */
+const char *jk_stack_limit(void);
+static inline bool jk_stack_exhausted(const char *limit)
+{
+    return limit && (const char *)__builtin_frame_address(0) < limit;
+}
 
 /* ---- source files and locations ------------------------------------- */
 typedef struct SrcFile {

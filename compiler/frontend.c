@@ -5,21 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-GenericFunc *fe_find_func(const FeModule *m, const char *name)
-{
-    for (int i = 0; i < m->nfuncs; i++)
-        if (strcmp(m->funcs[i]->name, name) == 0)
-            return m->funcs[i];
-    return NULL;
-}
+GenericFunc *fe_find_func(const FeModule *m, const char *name) { return namemap_get(&m->func_map, name); }
 
-ConstDef *fe_find_const(const FeModule *m, const char *name)
-{
-    for (int i = 0; i < m->nconsts; i++)
-        if (strcmp(m->consts[i]->name, name) == 0)
-            return m->consts[i];
-    return NULL;
-}
+ConstDef *fe_find_const(const FeModule *m, const char *name) { return namemap_get(&m->const_map, name); }
 
 /* function f(a, b::T, ::S) where {T, S <: Real}: the parameters and type variables. */
 static Method *collect_method(FeModule *mod, Node *fn, Diags *d)
@@ -177,6 +165,8 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
                     break;
                 g->name = m->name;
                 mod->funcs[mod->nfuncs++] = g;
+                if (!namemap_put(&mod->arena, &mod->func_map, g->name, g))
+                    break;
             }
             g->methods = arena_grow(&mod->arena, g->methods, g->nmethods, &g->cap, sizeof(Method *), 8);
             if (!g->methods)
@@ -201,6 +191,8 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
             c->loc = item->loc;
             c->value = item->kids[0];
             mod->consts[mod->nconsts++] = c;
+            if (!namemap_put(&mod->arena, &mod->const_map, c->name, c))
+                break;
         } else if (item->kind == AST_ASSIGN && item->kids[0]->kind == AST_IDENT &&
                    fe_find_const(mod, item->kids[0]->name)) {
             diag_error(d, item->loc, "invalid redefinition of constant %s", item->kids[0]->name);
@@ -208,9 +200,11 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
             diag_error(d, item->loc, "only function definitions and `const` are allowed at the top level of a kernel file");
         }
     }
+    mod->stack_limit = jk_stack_limit();
     for (int i = 0; i < mod->nfuncs; i++)
         for (int k = 0; k < mod->funcs[i]->nmethods; k++)
             lower_method(mod, mod->funcs[i]->methods[k], d);
+    mod->stack_limit = NULL;
     if (mod->arena.failed)
         diag_plain(d, DIAG_NOMEM, "out of memory while loading %s", name);
     if (d->nerrors != before) {

@@ -15,6 +15,8 @@ typedef struct FeModule {
     int nfuncs;
     ConstDef **consts;
     int nconsts;
+    NameMap func_map, const_map;   /* by name, for fe_find_func / fe_find_const */
+    const char *stack_limit;       /* of the loading thread, while loading (jk_stack_limit) */
 } FeModule;
 
 /* Parse, collect methods and constants, lower every method. On errors,

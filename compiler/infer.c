@@ -213,11 +213,18 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
     } else if (n->kind == AST_CURLY && n->kids[0]->kind == AST_IDENT) {
         const char *name = n->kids[0]->name;
         if (strcmp(name, "Tuple") == 0) {
-            const Type *fs[32];
-            int nf = n->nkids - 1 < 32 ? n->nkids - 1 : 32;
-            for (int i = 0; i < nf; i++)
+            const Type *fs[TY_MAX_FIELDS];
+            int nf = n->nkids - 1;
+            StrBuf why = {0};
+            for (int i = 0; i < nf && nf <= TY_MAX_FIELDS; i++)
                 if (!(fs[i] = infer_type_expr(c, n->kids[i + 1], tvars, tvals, ntvars, quiet)))
                     return NULL;
+            if (!ty_tuple_fits(fs, nf, &why)) {
+                if (!quiet)
+                    diag_error(c->diags, n->loc, "%s", why.data ? why.data : "tuple type too large");
+                sb_free(&why);
+                return NULL;
+            }
             return ty_tuple(c->types, fs, nf);
         }
         if (strcmp(name, "Type") == 0 && n->nkids == 2) {
@@ -1671,10 +1678,17 @@ static const Type *infer_inst(Infer *I, IrInst *in)
         return NULL;
     }
     case IR_TUPLE: {
-        const Type *fs[64];
-        for (int k = 0; k < in->nargs && k < 64; k++)
-            fs[k] = f->insts[in->args[k]].type;
-        return ty_tuple(T(I), fs, in->nargs < 64 ? in->nargs : 64);
+        const Type *fs[TY_MAX_FIELDS];
+        StrBuf why = {0};
+        if (in->nargs <= TY_MAX_FIELDS)
+            for (int k = 0; k < in->nargs; k++)
+                fs[k] = f->insts[in->args[k]].type;
+        if (!ty_tuple_fits(fs, in->nargs, &why)) {
+            err(I, in->loc, "%s", why.data ? why.data : "tuple type too large");
+            sb_free(&why);
+            return NULL;
+        }
+        return ty_tuple(T(I), fs, in->nargs);
     }
     case IR_GOTOIFNOT: {
         const Type *t = f->insts[in->args[0]].type;

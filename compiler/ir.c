@@ -23,14 +23,14 @@ const char *builtin_name(BuiltinId id)
  * write until the arena's failed flag is seen at the stage boundary. */
 IrFunc *ir_func_new(Arena *a, const char *name, SrcLoc loc)
 {
-    IrFunc *f = arena_alloc(a, sizeof(IrFunc) + sizeof(IrInst) * 32 + sizeof(IrSlot) * 16);
+    IrFunc *f = arena_alloc(a, sizeof(IrFunc) + sizeof(IrInst) * 8 + sizeof(IrSlot) * 4);
     if (f) {
         f->name = name;
         f->loc = loc;
         f->insts = (IrInst *)(f + 1);
-        f->cap = 32;
-        f->slots = (IrSlot *)(f->insts + 32);
-        f->slotcap = 16;
+        f->cap = 8;
+        f->slots = (IrSlot *)(f->insts + 8);
+        f->slotcap = 4;
     }
     return f;
 }

@@ -11,6 +11,7 @@
 
 typedef struct Lexer {
     Arena *a;
+    Arena *scratch;   /* the token array and number spellings: dropped after parsing */
     Diags *d;
     const SrcFile *file;
     const char *s, *end;     /* cursor and end of the text */
@@ -52,7 +53,7 @@ static Token *lex_push(Lexer *L, TokKind kind, const char *start, const char *en
 {
     if (L->oom)
         return NULL;
-    Token *toks = arena_grow(L->a, L->toks, L->n, &L->cap, sizeof(Token), 256);
+    Token *toks = arena_grow(L->scratch, L->toks, L->n, &L->cap, sizeof(Token), 256);
     if (!toks) {
         L->oom = true;
         return NULL;
@@ -324,7 +325,7 @@ static void lex_number(Lexer *L, bool spc)
     }
     /* the literal without '_', with Julia's f exponent spelled e for strtod */
     size_t n = (size_t)(s - start);
-    char *buf = arena_alloc(L->a, n + 1);
+    char *buf = arena_alloc(L->scratch, n + 1);
     Token *t = lex_push(L, is_float ? TK_FLOAT : TK_INT, start, s, spc);
     L->s = s;
     if (!buf || !t) {
@@ -490,10 +491,11 @@ static void lex_skip_space(Lexer *L, bool *spc)
     }
 }
 
-int lex_file(Arena *a, Diags *d, const SrcFile *file, Token **out)
+int lex_file(Arena *a, Arena *scratch, Diags *d, const SrcFile *file, Token **out)
 {
     Lexer L = {0};
     L.a = a;
+    L.scratch = scratch;
     L.d = d;
     L.file = file;
     L.s = file->text ? file->text : "";

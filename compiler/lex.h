@@ -41,13 +41,14 @@ typedef struct Token {
     };
 } Token;
 
-/* Lex the whole file into *out (an arena array ending in one TK_EOF token)
- * and return the number of tokens, or -1 when the arena ran out of memory.
+/* Lex the whole file into *out (an array in scratch ending in one TK_EOF
+ * token; the tokens' texts are in a, so they outlive scratch) and return the
+ * number of tokens, or -1 when an arena ran out of memory.
  * Lexical errors (bad numbers, unterminated comments or strings, invalid
  * UTF-8, NUL bytes, stray characters) are reported to d with a "syntax: "
  * message; the offending bytes are skipped (a bad number still yields a
  * TK_INT of value 0) so that the parser reports only its own errors. */
-int lex_file(Arena *a, Diags *d, const SrcFile *file, Token **out);
+int lex_file(Arena *a, Arena *scratch, Diags *d, const SrcFile *file, Token **out);
 
 /* Decode one UTF-8 code point at s (at most n bytes available). Returns its
  * length in bytes and stores the code point, or returns 0 for an invalid or

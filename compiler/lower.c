@@ -24,6 +24,7 @@ typedef struct Lower {
     int inbounds;
     int ntemps;
     int depth;
+    const char *stack_limit; /* see jk_stack_limit */
     bool dead;          /* after return/break/continue: the next instruction is unreachable */
     struct {            /* A[...] being lowered, innermost last: what `end` means in its indices */
         int array, dim, nidx;
@@ -159,12 +160,17 @@ static void emit_gotoifnot(Lower *L, int cond, int label, SrcLoc loc)
 /* ---- collecting locals: every name assigned in the body is a slot ---- */
 
 static void collect_lhs(Lower *L, Node *lhs);
+static void collect_chain(Lower *L, Node *n);
 
 static void collect_locals(Lower *L, Node *n)
 {
-    if (!n || ++L->depth > 2000) {
-        if (n)
-            L->depth--;
+    if (!n)
+        return;
+    if (++L->depth > 2000 || jk_stack_exhausted(L->stack_limit)) {
+        /* past 2000, lower_expr reports the nesting (its limit is lower) */
+        if (L->depth <= 2000)
+            diag_error(L->d, n->loc, "expression too deeply nested for the available stack");
+        L->depth--;
         return;
     }
     switch (n->kind) {
@@ -190,10 +196,35 @@ static void collect_locals(Lower *L, Node *n)
     case AST_FUNCTION:
         break;
     default:
+        if (n->kind == AST_CALL && n->nkids == 3 && n->kids[1] && n->kids[1]->kind == AST_CALL) {
+            collect_chain(L, n);
+            break;
+        }
         for (int i = 0; i < n->nkids; i++)
             collect_locals(L, n->kids[i]);
     }
     L->depth--;
+}
+
+/* a + b + c + ...: the parser's left-nested binary calls, walked with a loop
+ * (in the order the recursion takes) so that a long sum is not deep nesting. */
+static void collect_chain(Lower *L, Node *n)
+{
+    int len = 0;
+    Node *bottom = n;
+    for (; bottom->kind == AST_CALL && bottom->nkids == 3 && bottom->kids[1]; bottom = bottom->kids[1])
+        len++;
+    Node **spine = arena_alloc(L->a, sizeof(Node *) * (size_t)len);
+    if (!spine)
+        return; /* the arena's failed flag ends the load */
+    Node *k = n;
+    for (int i = 0; i < len; i++, k = k->kids[1]) {
+        spine[i] = k;
+        collect_locals(L, k->kids[0]);
+    }
+    collect_locals(L, bottom);
+    for (int i = len - 1; i >= 0; i--)
+        collect_locals(L, spine[i]->kids[2]);
 }
 
 static void collect_lhs(Lower *L, Node *lhs)
@@ -388,6 +419,42 @@ static int lower_call(Lower *L, Node *n)
     return emit_call(L, n->loc, fn, args, na);
 }
 
+/* Is n a binary call f(a, b) of a function named by a global name, as the
+ * parser builds a + b? */
+static bool chain_link(Lower *L, const Node *n)
+{
+    if (!n || n->kind != AST_CALL || n->nkids != 3 || n->kids[0]->kind != AST_IDENT)
+        return false;
+    const Node *callee = n->kids[0];
+    return (callee->qual || find_slot(L, callee->name) < 0) && !fe_find_const(L->mod, callee->name);
+}
+
+/* a + b + c + ... (left-nested binary calls) with a loop instead of one level
+ * of recursion per operand, so a sum of 100,000 terms is not deep nesting;
+ * the instructions, and their order, are those lower_call would emit. */
+static int lower_chain(Lower *L, Node *n)
+{
+    int len = 0;
+    Node *bottom = n;
+    for (; chain_link(L, bottom); bottom = bottom->kids[1])
+        len++;
+    Node **spine = arena_alloc(L->a, sizeof(Node *) * (size_t)len);
+    int *fns = arena_alloc(L->a, sizeof(int) * (size_t)len);
+    if (!spine || !fns)
+        return emit_named(L, "nothing", n->loc);
+    Node *k = n;
+    for (int i = 0; i < len; i++, k = k->kids[1]) {
+        spine[i] = k;
+        fns[i] = emit_name(L, k->kids[0]->name, k->kids[0]->loc);
+    }
+    int v = lower_expr(L, bottom);
+    for (int i = len - 1; i >= 0; i--) {
+        int args[2] = {v, lower_expr(L, spine[i]->kids[2])};
+        v = emit_call(L, spine[i]->loc, fns[i], args, 2);
+    }
+    return v;
+}
+
 /* AMDGPU.@atomic A[i] op= v, @atomic A[i] = v, @atomic max(A[i], v). */
 static int lower_atomic(Lower *L, Node *n)
 {
@@ -570,8 +637,8 @@ static int lower_expr(Lower *L, Node *n)
 {
     if (!n)
         return emit_named(L, "nothing", L->f->loc);
-    if (++L->depth > 1000) {
-        diag_error(L->d, n->loc, "expression too deeply nested");
+    if (++L->depth > 1000 || jk_stack_exhausted(L->stack_limit)) {
+        diag_error(L->d, n->loc, "expression too deeply nested%s", L->depth > 1000 ? "" : " for the available stack");
         L->depth--;
         return emit_named(L, "nothing", n->loc);
     }
@@ -595,7 +662,7 @@ static int lower_expr(Lower *L, Node *n)
         v = lower_ident(L, n);
         break;
     case AST_CALL:
-        v = lower_call(L, n);
+        v = chain_link(L, n) && chain_link(L, n->kids[1]) ? lower_chain(L, n) : lower_call(L, n);
         break;
     case AST_COMPARISON:
         v = lower_comparison(L, n);
@@ -1077,7 +1144,7 @@ bool lower_method(FeModule *mod, Method *m, Diags *d)
 {
     int before = d->nerrors;
     Arena *a = &mod->arena;
-    Lower L = {.a = a, .d = d, .mod = mod, .m = m};
+    Lower L = {.a = a, .d = d, .mod = mod, .m = m, .stack_limit = mod->stack_limit};
     L.f = ir_func_new(a, m->name, m->loc);
     if (!L.f)
         return false;

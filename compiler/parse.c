@@ -42,6 +42,7 @@ typedef struct Parser {
     int pos;
     int err_pos;        /* token index of the last error */
     int depth;          /* nesting, bounded by PARSE_MAX_DEPTH */
+    const char *stack_limit; /* and by the thread's stack (jk_stack_limit) */
     bool in_brackets;   /* newlines are whitespace (inside ( [ {) */
     bool no_range;      /* `:` ends the expression (the middle of a ? : ) */
     bool space_sep;     /* space-separated macro arguments: `@m a (b)` is two arguments */
@@ -185,6 +186,8 @@ static void parse_enter(Parser *p, SrcLoc loc)
 {
     if (++p->depth > PARSE_MAX_DEPTH)
         parse_fail_at(p, loc, "syntax: expression too deeply nested");
+    if (jk_stack_exhausted(p->stack_limit))
+        parse_fail_at(p, loc, "syntax: expression too deeply nested for the available stack");
 }
 
 /* ---- nodes ---------------------------------------------------------------- */
@@ -1254,11 +1257,15 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
     p->a = a;
     p->d = d;
     p->file = file;
+    p->stack_limit = jk_stack_limit();
     root->kind = AST_FILE;
     root->loc = (SrcLoc){file, 1, 1};
-    p->ntoks = lex_file(a, d, file, &p->toks);
+    /* the tokens are a few times the size of the source and dead once the tree is built */
+    Arena scratch = {.al = a->al};
+    p->ntoks = lex_file(a, &scratch, d, file, &p->toks);
     if (p->ntoks < 0) {
         diag_plain(d, DIAG_NOMEM, "out of memory while parsing %s", file->name);
+        arena_free(&scratch);
         return root;
     }
     for (;;) {
@@ -1296,6 +1303,8 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
     }
     root->kids = (Node **)p->items.items;
     root->nkids = p->items.len;
+    p->toks = NULL;
+    arena_free(&scratch);
     return root;
 }
 

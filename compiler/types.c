@@ -1,6 +1,8 @@
 /* types.c: interning, printing, subtyping and promotion of Julia-like types. */
 #include "types.h"
 
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,9 +90,61 @@ static const Type *intern(TypeTable *t, Type proto)
     return types_add(t, proto);
 }
 
+/* The cached measures of a tuple of these fields, saturating so that no sum overflows. */
+static void tuple_measure(const Type *const *fields, int n, int *depth, int64_t *leaves, int64_t *size, int *align)
+{
+    int64_t off = 0, nl = 0;
+    int d = 0, al = 1;
+    for (int i = 0; i < n; i++) {
+        const Type *f = fields[i];
+        int fal = ty_arg_align(f);
+        int64_t fsz = ty_arg_size(f);
+        off = (off + fal - 1) / fal * fal + fsz;
+        if (off > INT_MAX)
+            off = INT_MAX;
+        nl += f->kind == TY_TUPLE ? f->leaves : 1;
+        if (nl > INT_MAX)
+            nl = INT_MAX;
+        if (f->kind == TY_TUPLE && f->depth > d)
+            d = f->depth;
+        if (fal > al)
+            al = fal;
+    }
+    *depth = d + 1;
+    *leaves = nl;
+    *size = (off + al - 1) / al * al;
+    if (*size > INT_MAX)
+        *size = INT_MAX;
+    *align = al;
+}
+
+bool ty_tuple_fits(const Type *const *fields, int n, StrBuf *why)
+{
+    int depth, align;
+    int64_t leaves, size;
+    if (n > TY_MAX_FIELDS) {
+        sb_printf(why, "tuple type too large (%d fields, limit %d)", n, TY_MAX_FIELDS);
+        return false;
+    }
+    tuple_measure(fields, n, &depth, &leaves, &size, &align);
+    if (depth > TY_MAX_DEPTH)
+        sb_printf(why, "tuple type too deeply nested (depth %d, limit %d)", depth, TY_MAX_DEPTH);
+    else if (leaves > TY_MAX_LEAVES)
+        sb_printf(why, "tuple type too large (%lld scalar values, limit %d)", (long long)leaves, TY_MAX_LEAVES);
+    else if (size > TY_MAX_BYTES)
+        sb_printf(why, "tuple type too large (%lld bytes, limit %d)", (long long)size, TY_MAX_BYTES);
+    else
+        return true;
+    return false;
+}
+
 const Type *ty_tuple(TypeTable *t, const Type **fields, int n)
 {
-    return intern(t, (Type){.kind = TY_TUPLE, .fields = fields, .nfields = n});
+    int depth, align;
+    int64_t leaves, size;
+    tuple_measure(fields, n, &depth, &leaves, &size, &align);
+    return intern(t, (Type){.kind = TY_TUPLE, .fields = fields, .nfields = n, .depth = depth, .leaves = (int)leaves,
+                            .size = (int)size, .align = align});
 }
 const Type *ty_array(TypeTable *t, const Type *elem, int ndims)
 {
@@ -332,15 +386,8 @@ int ty_arg_size(const Type *t)
         return t->bits / 8;
     if (ty_is_array(t))
         return 16 + 8 * t->ndims;
-    if (t->kind == TY_TUPLE) {
-        int off = 0;
-        for (int i = 0; i < t->nfields; i++) {
-            int al = ty_arg_align(t->fields[i]);
-            off = (off + al - 1) / al * al + ty_arg_size(t->fields[i]);
-        }
-        int al = ty_arg_align(t);
-        return (off + al - 1) / al * al;
-    }
+    if (t->kind == TY_TUPLE)
+        return t->size;
     return 0;
 }
 
@@ -350,13 +397,8 @@ int ty_arg_align(const Type *t)
         return t->bits / 8;
     if (ty_is_array(t))
         return 8;
-    if (t->kind == TY_TUPLE) {
-        int al = 1;
-        for (int i = 0; i < t->nfields; i++)
-            if (ty_arg_align(t->fields[i]) > al)
-                al = ty_arg_align(t->fields[i]);
-        return al;
-    }
+    if (t->kind == TY_TUPLE)
+        return t->align;
     return 1;
 }
 
@@ -500,6 +542,8 @@ static const Type *tp_type(TyParser *tp, int depth)
             sb_printf(tp->err, "expected '}' in Tuple type");
             return NULL;
         }
+        if (!ty_tuple_fits(fields, n, tp->err))
+            return NULL;
         return ty_tuple(tp->t, fields, n);
     }
     sb_printf(tp->err, "unknown type \"%s\"", name);

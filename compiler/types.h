@@ -64,6 +64,11 @@ struct Type {
     int nfields;
     const char *name;      /* functions, type variables */
     int id;                /* index in the table; stable within a compilation */
+    /* Tuples, computed once when interned: a nested tuple shares its field
+     * types, so walking it would take time exponential in its depth. */
+    int depth;             /* tuple nesting depth (1 for a flat tuple) */
+    int leaves;            /* scalar values after flattening (saturates at INT_MAX) */
+    int size, align;       /* ty_arg_size / ty_arg_align */
 };
 
 typedef struct TypeTable TypeTable;
@@ -71,6 +76,19 @@ typedef struct TypeTable TypeTable;
 TypeTable *types_new(Arena *a);
 const Type *ty_prim(TypeTable *t, TypeKind k);        /* also TY_NOTHING, TY_DIM3 and the abstract kinds */
 const Type *ty_tuple(TypeTable *t, const Type **fields, int n);
+
+/* Bounds on a tuple type, as Julia's inference bounds tuple types
+ * (MAX_TUPLETYPE_LEN, the tuple complexity limits): past them a kernel could
+ * ask for values exponential in its length, `h(x) = (x, x)` nested 30 deep. */
+enum {
+    TY_MAX_FIELDS = 64,        /* fields of one tuple, as many as a call's arguments */
+    TY_MAX_DEPTH = 16,         /* tuples nested in tuples */
+    TY_MAX_LEAVES = 4096,      /* scalars after flattening: what code generation pays for */
+    TY_MAX_BYTES = 64 * 1024,  /* bytes of a value: far past any register file or stack frame */
+};
+/* Does Tuple{fields...} keep to the bounds above? If not, false with the
+ * message ("tuple type too deeply nested (depth 17, limit 16)") in why. */
+bool ty_tuple_fits(const Type *const *fields, int n, StrBuf *why);
 const Type *ty_array(TypeTable *t, const Type *elem, int ndims);
 const Type *ty_localarray(TypeTable *t, const Type *elem, int ndims);
 const Type *ty_abstractarray(TypeTable *t, const Type *elem, int ndims); /* elem NULL / ndims -1: unconstrained */

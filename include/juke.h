@@ -116,6 +116,8 @@ typedef struct juke_options {
                                    temporary directory rather than a memfd; was $JUKE_LLD_NO_MEMFD=1) */
     int cpu_threads;            /* worker threads of CPU devices opened afterwards: 0 = $JUKE_CPU_THREADS
                                    or every core the process may run on; at most 1024 */
+    size_t max_source_bytes;    /* juke_module_load_file refuses a larger file (0 = 256 MiB); it reads
+                                   regular files only, so /dev/zero or a FIFO is an error, not a hang */
 } juke_options;
 enum { JUKE_LINK_AUTO = 0, JUKE_LINK_SPAWN = 1, JUKE_LINK_SPAWN_TMPDIR = 2 };
 JUKE_API void juke_options_default(juke_options *o);
@@ -138,7 +140,9 @@ JUKE_API void juke_set_log_callback(juke_context *ctx, juke_log_fn fn, void *use
 /* ---- modules ------------------------------------------------------------- */
 
 /* Load a source file / a string. On a compile error, *out is NULL and
- * juke_errmsg() has every error found. The name is used in messages. */
+ * juke_errmsg() has every error found. The name is used in messages. A file
+ * must be a regular file of at most juke_options.max_source_bytes, else
+ * JUKE_ERR_IO ("could not read k.jl: not a regular file"). */
 JUKE_API juke_status juke_module_load_file(juke_context *ctx, const char *path, juke_module **out);
 JUKE_API juke_status juke_module_load_string(juke_context *ctx, const char *name, const char *source,
                                              juke_module **out);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "common.h"
 #include "dumps.h"
 #include "npy.h"
 
@@ -316,32 +317,15 @@ int npy_parse(const void *buf, size_t size, NpyArray *out, char **err)
 int npy_read_file(const char *path, NpyArray *out, char **err)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return rt_fail(err, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 1 << 16, len = 0;
-    uint8_t *buf = malloc(cap);
-    while (buf) {
-        size_t n = fread(buf + len, 1, cap - len, f);
-        len += n;
-        if (len < cap)
-            break;
-        uint8_t *nb = cap < SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    bool rerr = ferror(f);
-    fclose(f);
-    if (!buf)
-        return rt_fail(err, "%s: out of memory reading the file", path);
-    if (rerr) {
-        free(buf);
-        return rt_fail(err, "%s: read error", path);
+    char *buf;
+    size_t len;
+    StrBuf why = {0};
+    JkReadStatus rs = jk_read_file(path, JK_MAX_NPY_BYTES, &buf, &len, &why);
+    if (rs != JK_READ_OK) {
+        rt_fail(err, "%s: %s%s", path, rs == JK_READ_OPEN ? "cannot open: " : "",
+                why.data ? why.data : "read error");
+        sb_free(&why);
+        return -1;
     }
     char *e = NULL;
     int rc = npy_parse(buf, len, out, &e);

@@ -25,6 +25,7 @@
  * JUKE_ERRORS_UPDATE=1 rewrites every expect block with what the library
  * says now (then review the diff of docs/errors.md). */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -551,6 +552,47 @@ static juke_status sc_load_directory(juke_context *ctx, const char **msg)
     return juke_module_load_file(ctx, "/", &m);
 }
 
+/* A load on a thread of 64 KiB stack (as a host may use), of an
+ * expression nested 300 deep: an error, not a SIGSEGV. */
+typedef struct SmallStackLoad {
+    juke_context *ctx;
+    juke_status st;
+    char msg[1024];
+} SmallStackLoad;
+
+static void *small_stack_load(void *arg)
+{
+    SmallStackLoad *l = arg;
+    char src[1024];
+    int n = snprintf(src, sizeof src, "function f(a)\n    a[1] = ");
+    for (int i = 0; i < 300; i++)
+        n += snprintf(src + n, sizeof src - (size_t)n, "(");
+    n += snprintf(src + n, sizeof src - (size_t)n, "1");
+    for (int i = 0; i < 300; i++)
+        n += snprintf(src + n, sizeof src - (size_t)n, ")");
+    snprintf(src + n, sizeof src - (size_t)n, "\n    return\nend\n");
+    juke_module *m = NULL;
+    l->st = juke_module_load_string(l->ctx, "kernel.jl", src, &m);
+    snprintf(l->msg, sizeof l->msg, "%s", juke_errmsg(l->ctx));
+    return NULL;
+}
+
+static juke_status sc_load_small_stack(juke_context *ctx, const char **msg)
+{
+    static SmallStackLoad l;
+    l.ctx = ctx;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 64 * 1024);
+    pthread_t t;
+    if (pthread_create(&t, &attr, small_stack_load, &l) != 0)
+        return JUKE_ERR_ARGUMENT;
+    pthread_join(t, NULL);
+    pthread_attr_destroy(&attr);
+    *msg = l.msg;
+    return l.st;
+}
+
 static juke_module *load_ok(juke_context *ctx)
 {
     juke_module *m = NULL;
@@ -831,6 +873,7 @@ static const ScenarioDef scenario_table[] = {
     {"load-null-out", sc_load_null_out},
     {"load-missing-file", sc_load_missing_file},
     {"load-directory", sc_load_directory},
+    {"load-small-stack", sc_load_small_stack},
     {"compile-null-module", sc_compile_null_module},
     {"compile-null-function", sc_compile_null_function},
     {"compile-unknown-function", sc_compile_unknown_function},

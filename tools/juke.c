@@ -6,11 +6,13 @@
  * Exit status: 0 success, 1 an error the library reported (compile error,
  * kernel exception, missing device, unreadable file), 2 a usage error. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "juke.h"
 #include "dumps.h"
@@ -329,11 +331,12 @@ static int session_open(Cli *cli, Session *s)
     if (!s->ctx)
         return cli_error("out of memory");
     juke_set_log_callback(s->ctx, cli_log, cli);
-    /* Checked here so a typo gets the same message whatever the library's state. */
-    FILE *f = fopen(file, "r");
-    if (!f)
+    /* Checked here so a typo gets the same message whatever the library's state;
+     * O_NONBLOCK so that a FIFO reaches the library's "not a regular file". */
+    int fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return cli_error("could not read '%s': %s", file, strerror(errno));
-    fclose(f);
+    close(fd);
     if ((st = juke_set_options(s->ctx, &cli->opts)) != JUKE_OK)
         return cli_lib_error(s->ctx, st);
     if ((st = juke_module_load_file(s->ctx, file, &s->mod)) != JUKE_OK)
