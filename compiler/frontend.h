@@ -58,6 +58,9 @@ void fe_print_typed(StrBuf *sb, FeCompilation *c);
 
 /* lower.c: lower one method's body into m->lowered. */
 bool lower_method(FeModule *mod, Method *m, Diags *d);
+/* Split each variable of f into webs of the assignments that reach a common
+ * use (split_slots.c states what it requires and guarantees). */
+void split_slots(Arena *a, IrFunc *f, Diags *diags);
 
 /* infer.c */
 Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, int nargs, SrcLoc loc);
