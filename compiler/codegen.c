@@ -1920,7 +1920,7 @@ static LLVMValueRef emit_const(CG *g, IrInst *in)
 {
     const Type *t = in->type;
     if (in->lit == LIT_NONE)
-        return t->kind == TY_BOOL ? LLVMConstInt(i1(g), in->name && strcmp(in->name, "true") == 0, 0) : unit_v(g);
+        return t->kind == TY_BOOL ? LLVMConstInt(i1(g), in->ival == IR_TRUE, 0) : unit_v(g);
     if (ty_is_float(t))
         return LLVMConstReal(prim_t(g, t), in->fval);
     return LLVMConstInt(prim_t(g, t), in->uval, 0);
@@ -2053,8 +2053,7 @@ static void emit_function(CG *g, Spec *s, bool kernel)
             }
             break;
         case IR_GETFIELD: {
-            unsigned k = in->name[0] == 'x' ? 0 : in->name[0] == 'y' ? 1 : 2;
-            v = LLVMBuildExtractValue(g->b, val(g, in->args[0]), k, "");
+            v = LLVMBuildExtractValue(g->b, val(g, in->args[0]), (unsigned)in->ival, "");
             break;
         }
         case IR_TUPLE: {

@@ -1485,7 +1485,7 @@ static const Type *const_type(Infer *I, IrInst *in)
 {
     switch (in->lit) {
     case LIT_NONE:
-        if (in->name && strcmp(in->name, "nothing") == 0)
+        if (in->ival == IR_NOTHING)
             return prim(I, TY_NOTHING);
         return prim(I, TY_BOOL);
     case LIT_INT8: return prim(I, TY_INT8);
@@ -1672,7 +1672,7 @@ static const Type *infer_inst(Infer *I, IrInst *in)
     case IR_CALL: return infer_call(I, in);
     case IR_GETFIELD: {
         const Type *t = f->insts[in->args[0]].type;
-        if (t->kind == TY_DIM3 && (strcmp(in->name, "x") == 0 || strcmp(in->name, "y") == 0 || strcmp(in->name, "z") == 0))
+        if (t->kind == TY_DIM3 && in->ival != IR_FIELD_OTHER)
             return prim(I, TY_INT64);
         err(I, in->loc, "type %s has no field %s", tname(I, t), in->name);
         return NULL;

@@ -17,12 +17,12 @@
 #include "types.h"
 
 typedef enum IrOp {
-    IR_CONST,     /* %k = literal: .lit, .ival/.fval; LIT_NONE with .name "true"/"false"/"nothing" for those */
+    IR_CONST,     /* %k = literal: .lit, .ival/.fval; LIT_NONE with .ival an IrNamedConst for true/false/nothing */
     IR_NAME,      /* %k = a global name: function, built-in, constant or type (.name); typed: resolved by type */
     IR_SLOT,      /* %k = the value of slot .slot */
     IR_ASSIGN,    /* slot .slot = args[0] */
     IR_CALL,      /* %k = args[0](args[1..]); .flags: IRF_INBOUNDS when inside @inbounds */
-    IR_GETFIELD,  /* %k = args[0].name (the x/y/z of workitemIdx() and friends) */
+    IR_GETFIELD,  /* %k = args[0].name, .ival the IrField (the x/y/z of workitemIdx() and friends) */
     IR_TUPLE,     /* %k = (args[0], args[1], ...) */
     IR_LABEL,     /* label .label: */
     IR_GOTO,      /* goto label .label */
@@ -39,6 +39,13 @@ enum {
 
 typedef struct Spec Spec;
 
+/* The constants that are names in Julia (IR_CONST with LIT_NONE: .ival). */
+typedef enum IrNamedConst { IR_NOTHING, IR_TRUE, IR_FALSE } IrNamedConst;
+
+/* Field selection on a value (IR_GETFIELD: .ival): the x/y/z of
+ * workitemIdx() and friends; IR_FIELD_OTHER for any other name (.name). */
+typedef enum IrField { IR_FIELD_OTHER = -1, IR_FIELD_X, IR_FIELD_Y, IR_FIELD_Z } IrField;
+
 typedef struct IrInst {
     IrOp op;
     SrcLoc loc;
@@ -47,7 +54,8 @@ typedef struct IrInst {
     int slot;            /* IR_SLOT, IR_ASSIGN */
     int label;           /* IR_LABEL, IR_GOTO, IR_GOTOIFNOT */
     int flags;
-    const char *name;    /* IR_NAME, IR_GETFIELD; IR_CONST for true/false/nothing */
+    const char *name;    /* IR_NAME, IR_GETFIELD; IR_CONST for true/false/nothing (printing only: .ival
+                            holds the IrNamedConst / IrField that decisions read) */
     LitType lit;         /* IR_CONST */
     union {
         int64_t ival;

@@ -80,11 +80,14 @@ static int emit_const_int(Lower *L, int64_t v, SrcLoc loc)
     return k;
 }
 
-static int emit_named(Lower *L, const char *name, SrcLoc loc)
+/* true, false or nothing: a constant that Julia writes as a name. */
+static int emit_named(Lower *L, IrNamedConst c, SrcLoc loc)
 {
+    static const char *const names[] = {[IR_NOTHING] = "nothing", [IR_TRUE] = "true", [IR_FALSE] = "false"};
     int k = emit(L, IR_CONST, loc);
     L->f->insts[k].lit = LIT_NONE;
-    L->f->insts[k].name = name;
+    L->f->insts[k].ival = c;
+    L->f->insts[k].name = names[c];
     return k;
 }
 
@@ -302,7 +305,7 @@ static int lower_ident(Lower *L, Node *n)
             if (++L->depth > 64) {
                 diag_error(L->d, n->loc, "constant `%s` is defined in terms of itself", n->name);
                 L->depth--;
-                return emit_named(L, "nothing", n->loc);
+                return emit_named(L, IR_NOTHING, n->loc);
             }
             int v = lower_expr(L, c->value);
             L->depth--;
@@ -323,11 +326,11 @@ static int lower_andor(Lower *L, Node *n)
         emit_assign(L, tmp, lower_expr(L, n->kids[1]), n->loc);
         emit_goto(L, lend, n->loc);
         emit_label(L, lshort, n->loc);
-        emit_assign(L, tmp, emit_named(L, "false", n->loc), n->loc);
+        emit_assign(L, tmp, emit_named(L, IR_FALSE, n->loc), n->loc);
     } else {
         int lrhs = lshort;
         emit_gotoifnot(L, a, lrhs, n->loc);
-        emit_assign(L, tmp, emit_named(L, "true", n->loc), n->loc);
+        emit_assign(L, tmp, emit_named(L, IR_TRUE, n->loc), n->loc);
         emit_goto(L, lend, n->loc);
         emit_label(L, lrhs, n->loc);
         emit_assign(L, tmp, lower_expr(L, n->kids[1]), n->loc);
@@ -368,7 +371,7 @@ static int lower_comparison(Lower *L, Node *n)
         left = right;
     }
     emit_label(L, lfalse, n->loc);
-    emit_assign(L, tmp, emit_named(L, "false", n->loc), n->loc);
+    emit_assign(L, tmp, emit_named(L, IR_FALSE, n->loc), n->loc);
     emit_label(L, lend, n->loc);
     return emit_slot_read(L, tmp, n->loc);
 }
@@ -441,7 +444,7 @@ static int lower_chain(Lower *L, Node *n)
     Node **spine = arena_alloc(L->a, sizeof(Node *) * (size_t)len);
     int *fns = arena_alloc(L->a, sizeof(int) * (size_t)len);
     if (!spine || !fns)
-        return emit_named(L, "nothing", n->loc);
+        return emit_named(L, IR_NOTHING, n->loc);
     Node *k = n;
     for (int i = 0; i < len; i++, k = k->kids[1]) {
         spine[i] = k;
@@ -485,7 +488,7 @@ static int lower_atomic(Lower *L, Node *n)
     if (!fn || !ref || ref->kind != AST_REF) {
         diag_error(L->d, n->loc,
                    "AMDGPU.@atomic expects `A[i] op= x` (op one of + - & | ⊻), `A[i] = x`, or `max(A[i], x)` / `min(A[i], x)`");
-        return emit_named(L, "nothing", n->loc);
+        return emit_named(L, IR_NOTHING, n->loc);
     }
     int args[64];
     args[0] = lower_expr(L, ref->kids[0]);
@@ -499,7 +502,7 @@ static int lower_macro(Lower *L, Node *n)
     if (strcmp(n->name, "inbounds") == 0) {
         if (n->nkids != 1) {
             diag_error(L->d, n->loc, "@inbounds takes one expression");
-            return emit_named(L, "nothing", n->loc);
+            return emit_named(L, IR_NOTHING, n->loc);
         }
         L->inbounds++;
         int v = lower_expr(L, n->kids[0]);
@@ -509,12 +512,12 @@ static int lower_macro(Lower *L, Node *n)
     if (strcmp(n->name, "ROCStaticLocalArray") == 0 || strcmp(n->name, "ROCDynamicLocalArray") == 0) {
         if (n->nkids < 2 || n->nkids > 3) {
             diag_error(L->d, n->loc, "@%s takes (T, dims) or (T, dims, zeroinit)", n->name);
-            return emit_named(L, "nothing", n->loc);
+            return emit_named(L, IR_NOTHING, n->loc);
         }
         int args[3];
         args[0] = lower_expr(L, n->kids[0]);
         args[1] = lower_expr(L, n->kids[1]);
-        args[2] = n->nkids == 3 ? lower_expr(L, n->kids[2]) : emit_named(L, "true", n->loc);
+        args[2] = n->nkids == 3 ? lower_expr(L, n->kids[2]) : emit_named(L, IR_TRUE, n->loc);
         return call_named(L, n->name, n->loc, args, 3);
     }
     if (strcmp(n->name, "atomic") == 0)
@@ -535,7 +538,7 @@ static int lower_macro(Lower *L, Node *n)
             return lower_expr(L, n->kids[1]);
     }
     diag_error(L->d, n->loc, "unsupported macro @%s", n->name);
-    return emit_named(L, "nothing", n->loc);
+    return emit_named(L, IR_NOTHING, n->loc);
 }
 
 static void lower_assign_to(Lower *L, Node *lhs, int value, SrcLoc loc);
@@ -622,7 +625,7 @@ static int lower_opassign(Lower *L, Node *n)
     }
     if (lhs->kind != AST_IDENT) {
         diag_error(L->d, lhs->loc, "invalid target of %s=", op);
-        return emit_named(L, "nothing", n->loc);
+        return emit_named(L, IR_NOTHING, n->loc);
     }
     int ops[2] = {lower_expr(L, lhs), lower_expr(L, n->kids[1])};
     int nv = call_named(L, op, n->loc, ops, 2);
@@ -636,11 +639,11 @@ static int block_value(Lower *L, Node *n);
 static int lower_expr(Lower *L, Node *n)
 {
     if (!n)
-        return emit_named(L, "nothing", L->f->loc);
+        return emit_named(L, IR_NOTHING, L->f->loc);
     if (++L->depth > 1000 || jk_stack_exhausted(L->stack_limit)) {
         diag_error(L->d, n->loc, "expression too deeply nested%s", L->depth > 1000 ? "" : " for the available stack");
         L->depth--;
-        return emit_named(L, "nothing", n->loc);
+        return emit_named(L, IR_NOTHING, n->loc);
     }
     int v;
     switch (n->kind) {
@@ -649,14 +652,14 @@ static int lower_expr(Lower *L, Node *n)
         v = lower_literal(L, n);
         break;
     case AST_BOOL:
-        v = emit_named(L, n->ival ? "true" : "false", n->loc);
+        v = emit_named(L, n->ival ? IR_TRUE : IR_FALSE, n->loc);
         break;
     case AST_NOTHING:
-        v = emit_named(L, "nothing", n->loc);
+        v = emit_named(L, IR_NOTHING, n->loc);
         break;
     case AST_STRING:
         diag_error(L->d, n->loc, "strings are not supported in kernels");
-        v = emit_named(L, "nothing", n->loc);
+        v = emit_named(L, IR_NOTHING, n->loc);
         break;
     case AST_IDENT:
         v = lower_ident(L, n);
@@ -685,6 +688,8 @@ static int lower_expr(Lower *L, Node *n)
         int base = lower_expr(L, n->kids[0]);
         v = emit(L, IR_GETFIELD, n->loc);
         L->f->insts[v].name = n->name;
+        L->f->insts[v].ival = !strcmp(n->name, "x") ? IR_FIELD_X : !strcmp(n->name, "y") ? IR_FIELD_Y
+                              : !strcmp(n->name, "z") ? IR_FIELD_Z : IR_FIELD_OTHER;
         ir_set_args(L->a, L->f, v, &base, 1);
         break;
     }
@@ -703,7 +708,7 @@ static int lower_expr(Lower *L, Node *n)
             break;
         }
         diag_error(L->d, n->loc, "parametric types are not values in kernels");
-        v = emit_named(L, "nothing", n->loc);
+        v = emit_named(L, IR_NOTHING, n->loc);
         break;
     case AST_TYPED: {
         /* x::T as an expression: a type assertion, checked by inference */
@@ -726,7 +731,7 @@ static int lower_expr(Lower *L, Node *n)
         break;
     default:
         lower_stmt(L, n);
-        v = emit_named(L, "nothing", n->loc);
+        v = emit_named(L, IR_NOTHING, n->loc);
     }
     L->depth--;
     return v;
@@ -814,7 +819,7 @@ static void lower_if(Lower *L, Node *n, int result_slot)
     emit_label(L, lelse, n->loc);
     Node *e = n->nkids > 2 ? n->kids[2] : NULL;
     if (result_slot >= 0) {
-        int v = e ? lower_block_value(L, e) : emit_named(L, "nothing", n->loc);
+        int v = e ? lower_block_value(L, e) : emit_named(L, IR_NOTHING, n->loc);
         if (v >= 0)
             emit_assign(L, result_slot, v, n->loc);
     } else if (e && e->kind == AST_IF)
@@ -828,7 +833,7 @@ static void lower_if(Lower *L, Node *n, int result_slot)
 static int lower_block_value(Lower *L, Node *n)
 {
     if (!n)
-        return emit_named(L, "nothing", L->f->loc);
+        return emit_named(L, IR_NOTHING, L->f->loc);
     if (n->kind == AST_IF) {
         int tmp = temp_slot(L, "if", n->loc);
         lower_if(L, n, tmp);
@@ -837,7 +842,7 @@ static int lower_block_value(Lower *L, Node *n)
     if (n->kind != AST_BLOCK)
         return lower_expr(L, n);
     if (n->nkids == 0)
-        return emit_named(L, "nothing", n->loc);
+        return emit_named(L, IR_NOTHING, n->loc);
     for (int i = 0; i < n->nkids - 1; i++)
         lower_stmt(L, n->kids[i]);
     Node *last = n->kids[n->nkids - 1];
@@ -852,7 +857,7 @@ static int lower_block_value(Lower *L, Node *n)
 static int block_value(Lower *L, Node *n)
 {
     int v = lower_block_value(L, n);
-    return v >= 0 ? v : emit_named(L, "nothing", n ? n->loc : L->f->loc);
+    return v >= 0 ? v : emit_named(L, IR_NOTHING, n ? n->loc : L->f->loc);
 }
 
 static void lower_stmt(Lower *L, Node *n)
