@@ -1,4 +1,4 @@
-/* test_npy.c: .npy reading and writing (runtime/npy.c): round trips of
+/* test_npy.c: .npy reading and writing (tools/npy.c): round trips of
  * random arrays, C-order files transposed into Julia order, header
  * variants, and malformed files with their exact messages. */
 #include <setjmp.h>
