@@ -70,6 +70,19 @@ static Token *lex_push(Lexer *L, TokKind kind, const char *start, const char *en
     return t;
 }
 
+/* A token whose text is a name, the bytes [name, end) (an identifier, a
+ * keyword, a macro name without its @); the lexer goes on at end. */
+static void lex_push_named(Lexer *L, TokKind kind, const char *start, const char *end, const char *name, bool spc)
+{
+    Token *t = lex_push(L, kind, start, end, spc);
+    if (t) {
+        t->text = arena_strndup(L->a, name, (size_t)(end - name));
+        if (!t->text)
+            L->oom = true;
+    }
+    L->s = end;
+}
+
 int lex_utf8_decode(const char *s, size_t n, uint32_t *cp)
 {
     const unsigned char *u = (const unsigned char *)s;
@@ -534,14 +547,7 @@ int lex_file(Arena *a, Arena *scratch, Diags *d, const SrcFile *file, Token **ou
             const char *e = s + n;
             while ((n = lex_id_char(&L, e, false)) > 0)
                 e += n;
-            bool kw = lex_is_keyword(s, (int)(e - s));
-            Token *t = lex_push(&L, kw ? TK_KEYWORD : TK_IDENT, s, e, spc);
-            if (t) {
-                t->text = arena_strndup(a, s, (size_t)(e - s));
-                if (!t->text)
-                    L.oom = true;
-            }
-            L.s = e;
+            lex_push_named(&L, lex_is_keyword(s, (int)(e - s)) ? TK_KEYWORD : TK_IDENT, s, e, s, spc);
             spc = false;
             continue;
         }
@@ -555,13 +561,7 @@ int lex_file(Arena *a, Arena *scratch, Diags *d, const SrcFile *file, Token **ou
                 spc = true;
                 continue;
             }
-            Token *t = lex_push(&L, TK_MACRO, s, e, spc);
-            if (t) {
-                t->text = arena_strndup(a, s + 1, (size_t)(e - s - 1));
-                if (!t->text)
-                    L.oom = true;
-            }
-            L.s = e;
+            lex_push_named(&L, TK_MACRO, s, e, s + 1, spc);
             spc = false;
             continue;
         }
