@@ -829,12 +829,13 @@ static LLVMValueRef emit_shift(CG *g, BuiltinId op, const Type *t, LLVMValueRef 
 
 static LLVMValueRef call_math(CG *g, const char *name, const Type *t, LLVMValueRef *args, int n)
 {
-    /* Float16 math is done in Float32 and rounded, as Julia does */
-    if (t->kind == TY_FLOAT16 && strcmp(name, "powi") != 0) {
+    /* Float16 math is done in Float32 and rounded, as Julia does (x^n too:
+     * Float16(Float32(x)^n)); the targets' math_fn sees float and double only */
+    if (t->kind == TY_FLOAT16) {
         const Type *f32 = ty_prim(g->types, TY_FLOAT32);
         LLVMValueRef wide[3];
-        for (int i = 0; i < n; i++)
-            wide[i] = conv_wrap(g, args[i], t, f32);
+        for (int i = 0; i < n; i++) /* powi's exponent stays the i32 it is */
+            wide[i] = strcmp(name, "powi") == 0 && i == 1 ? args[i] : conv_wrap(g, args[i], t, f32);
         return conv_wrap(g, call_math(g, name, f32, wide, n), f32, t);
     }
     LLVMTypeRef fty = NULL;

@@ -119,46 +119,8 @@ LLVMValueRef llvm_dynamic_local_array(TargetCtx *tc, const char *name) {
 }
 
 LLVMValueRef llvm_math_libfn(TargetCtx *tc, const char *name, LLVMTypeRef ty, const char *sym, LLVMTypeRef *fty) {
-    bool half = LLVMGetTypeKind(ty) == LLVMHalfTypeKind;
-    LLVMTypeRef lty = half ? LLVMFloatTypeInContext(tc->llctx) : ty;
-    LLVMTypeRef lfty = llvm_math_type(tc, name, lty);
-    LLVMValueRef f = llvm_declare(tc, sym, lfty);
-    if (!half) {
-        *fty = lfty;
-        return f;
-    }
-    return llvm_math_half_wrapper(tc, name, f, lfty, fty);
-}
-
-LLVMValueRef llvm_math_half_wrapper(TargetCtx *tc, const char *name, LLVMValueRef fcallee, LLVMTypeRef ffty,
-                                    LLVMTypeRef *fty) {
-    LLVMTypeRef h = LLVMHalfTypeInContext(tc->llctx), f = LLVMFloatTypeInContext(tc->llctx);
-    unsigned n = LLVMCountParamTypes(ffty);
-    LLVMTypeRef fparams[4], hparams[4];
-    if (n > 4) return NULL;
-    LLVMGetParamTypes(ffty, fparams);
-    for (unsigned i = 0; i < n; i++) hparams[i] = fparams[i] == f ? h : fparams[i];
-    LLVMTypeRef hty = LLVMFunctionType(h, hparams, n, 0);
-    *fty = hty;
-    char wname[96];
-    snprintf(wname, sizeof wname, "__juke_%s_f16", name);
-    LLVMValueRef w = LLVMGetNamedFunction(tc->mod, wname);
-    if (w) return w;
-    w = LLVMAddFunction(tc->mod, wname, hty);
-    LLVMSetLinkage(w, LLVMInternalLinkage);
-    unsigned kind = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
-    LLVMAddAttributeAtIndex(w, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(tc->llctx, kind, 0));
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(tc->llctx);
-    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(tc->llctx, w, "entry"));
-    LLVMValueRef args[4];
-    for (unsigned i = 0; i < n; i++) {
-        LLVMValueRef p = LLVMGetParam(w, i);
-        args[i] = hparams[i] == h ? LLVMBuildFPExt(b, p, f, "") : p;
-    }
-    LLVMValueRef r = LLVMBuildCall2(b, ffty, fcallee, args, n, "");
-    LLVMBuildRet(b, LLVMBuildFPTrunc(b, r, h, ""));
-    LLVMDisposeBuilder(b);
-    return w;
+    *fty = llvm_math_type(tc, name, ty);
+    return llvm_declare(tc, sym, *fty);
 }
 
 /* ---- optimisation, verification, printing ------------------------------ */

@@ -77,8 +77,8 @@ struct TargetOps {
      * emits `unreachable` after it. */
     void (*exit_item)(TargetCtx *tc, LLVMBuilderRef b);
     /* A math function by Julia name ("sin", "atan2", "hypot", "pow", "powi",
-     * "cbrt", "exp10", "expm1", "log1p", ...) for float type ty (half, float
-     * or double): returns the callee value and sets *fty to its function type
+     * "cbrt", "exp10", "expm1", "log1p", ...) for float type ty (float or
+     * double: code generation does Float16 math in Float32): returns the callee value and sets *fty to its function type
      * (ocml/libdevice/libm or an LLVM intrinsic). */
     LLVMValueRef (*math_fn)(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty);
 
@@ -164,14 +164,12 @@ LLVMValueRef llvm_local_array(TargetCtx *tc, const char *name, uint64_t bytes, u
  * in tc->ops->as_local, aligned 16, created on first use; sets
  * tc->uses_dynamic_lds. */
 LLVMValueRef llvm_dynamic_local_array(TargetCtx *tc, const char *name);
-/* The library math function sym implementing `name` for float type ty,
- * declared with llvm_math_type; for half, sym is the float function and the
- * result its llvm_math_half_wrapper. *fty gets the callee's type. */
+/* The library math function sym implementing `name` for float type ty
+ * (float or double: code generation does Float16 math in Float32),
+ * declared with llvm_math_type. *fty gets the callee's type. */
 LLVMValueRef llvm_math_libfn(TargetCtx *tc, const char *name, LLVMTypeRef ty, const char *sym, LLVMTypeRef *fty);
 /* An internal alwaysinline half-precision wrapper "__juke_<name>_f16" around
  * a float function (its float params become half); *fty = its type. */
-LLVMValueRef llvm_math_half_wrapper(TargetCtx *tc, const char *name, LLVMValueRef fcallee, LLVMTypeRef ffty,
-                                    LLVMTypeRef *fty);
 /* Parse LLVM IR text (helpers LLVM-C cannot build, e.g. syncscope fences)
  * and link it into tc->mod. The linker drops local definitions nothing
  * references yet: define helpers external and make them internal after. */

@@ -247,8 +247,7 @@ static LLVMValueRef amdgpu_dynamic_local_bytes(TargetCtx *tc, LLVMBuilderRef b) 
 
 static void amdgpu_exit_item(TargetCtx *tc, LLVMBuilderRef b) { llvm_call_intrinsic(tc, b, "llvm.amdgcn.endpgm"); }
 
-/* ROCm's ocml: __ocml_<name>_f32/_f64 (powi is ocml's pown). Half goes
- * through the float function, as Julia computes most Float16 math. */
+/* ROCm's ocml: __ocml_<name>_f32/_f64 (powi is ocml's pown). */
 static LLVMValueRef amdgpu_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty) {
     if (!llvm_math_arity(name)) {
         diag_plain(tc->diags, DIAG_INTERNAL, "no AMDGPU math function \"%s\"", name);

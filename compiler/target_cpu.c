@@ -237,7 +237,7 @@ static LLVMValueRef cpu_cancel_requested(TargetCtx *tc, LLVMBuilderRef b) {
 
 /* libm: sinf/sin, atan2f/atan2, ... (glibc has exp10); powi is LLVM's
  * llvm.powi. The shared object leaves them undefined: the process that
- * dlopens it has libm. Half goes through the float function. */
+ * dlopens it has libm. */
 static LLVMValueRef cpu_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty) {
     if (!llvm_math_arity(name)) {
         diag_plain(tc->diags, DIAG_INTERNAL, "no CPU math function \"%s\"", name);
@@ -250,15 +250,8 @@ static LLVMValueRef cpu_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty,
         return llvm_math_libfn(tc, name, ty, sym, fty);
     }
     /* libm has no powi */
-    bool half = k == LLVMHalfTypeKind;
-    LLVMTypeRef lty = half ? LLVMFloatTypeInContext(tc->llctx) : ty;
-    LLVMTypeRef lfty, ov[2] = {lty, LLVMInt32TypeInContext(tc->llctx)};
-    LLVMValueRef f = llvm_intrinsic(tc, "llvm.powi", ov, 2, &lfty);
-    if (!half) {
-        *fty = lfty;
-        return f;
-    }
-    return llvm_math_half_wrapper(tc, name, f, lfty, fty);
+    LLVMTypeRef ov[2] = {ty, LLVMInt32TypeInContext(tc->llctx)};
+    return llvm_intrinsic(tc, "llvm.powi", ov, 2, fty);
 }
 
 /* ---- the entry and the table --------------------------------------------- */

@@ -126,7 +126,7 @@ static bool find_libdevice(TargetCtx *tc) {
 }
 
 /* libdevice: __nv_<name>f (float) / __nv_<name> (double); powi is
- * __nv_powif / __nv_powi. Half goes through the float function. Without
+ * __nv_powif / __nv_powi. Without
  * libdevice only the LLVM intrinsics (sqrt, fma, floor, ...) are possible. */
 static LLVMValueRef nvptx_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty) {
     if (!llvm_math_arity(name)) {

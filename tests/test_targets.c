@@ -114,13 +114,20 @@ static LLVMValueRef build_math_kernel(T *t, const char *kname, const char *fname
     LLVMValueRef gid = global_id(t);
     LLVMValueRef p = LLVMBuildGEP2(t->b, ty, LLVMGetParam(fn, 1), &gid, 1, "");
     LLVMValueRef x = LLVMBuildLoad2(t->b, ty, p, "x");
+    /* Float16 math is Float32 math rounded, as code generation emits it:
+     * math_fn sees float and double only */
+    bool half = LLVMGetTypeKind(ty) == LLVMHalfTypeKind;
+    LLVMTypeRef mty = half ? LLVMFloatTypeInContext(t->tc.llctx) : ty;
+    if (half) x = LLVMBuildFPExt(t->b, x, mty, "");
     LLVMTypeRef fty = NULL;
-    LLVMValueRef f = t->tc.ops->math_fn(&t->tc, fname, ty, &fty);
+    LLVMValueRef f = t->tc.ops->math_fn(&t->tc, fname, mty, &fty);
     assert_non_null(f);
     LLVMValueRef args[2] = {x, x};
     if (strcmp(fname, "powi") == 0) args[1] = LLVMConstInt(i32t(t), 3, 0);
     unsigned nargs = LLVMCountParamTypes(fty);
-    store_at(t, ty, LLVMGetParam(fn, 0), gid, LLVMBuildCall2(t->b, fty, f, args, nargs, ""));
+    LLVMValueRef r = LLVMBuildCall2(t->b, fty, f, args, nargs, "");
+    if (half) r = LLVMBuildFPTrunc(t->b, r, ty, "");
+    store_at(t, ty, LLVMGetParam(fn, 0), gid, r);
     LLVMBuildRetVoid(t->b);
     return fn;
 }
