@@ -16,6 +16,7 @@ typedef struct TargetCtx {
     LLVMContextRef llctx;
     LLVMModuleRef mod;
     LLVMTargetMachineRef tm;
+    LLVMRelocMode tm_reloc;   /* what tm was created with */
     const TargetOptions *opts;
     const TargetOps *ops;
     Diags *diags;
