@@ -223,15 +223,19 @@ enum {
     /* A function this big before optimisation (about 500 bounds-checked
      * statements) gets the -O1 pipeline at -O2 and -O3: it has no SLP
      * vectoriser, quadratic in a block's length (3.7 s of 7 s of -O3 for
-     * 10,000 if/else statements), and still folds the repeated checks.
-     * Its code generation runs at level None: the machine scheduler
-     * (collectVRegUses, the DAG's topological sort) and kill-flag upkeep
-     * walk every use of a register per instruction, quadratic when one
-     * hoisted constant has 10,000 uses; splitting the block did not help,
-     * as the register spans all pieces. Level None trades code quality
-     * (fast instruction selection and register allocation) for 6.5 s -> 0.2 s
-     * of x86 emission at 10,000 statements. */
+     * 10,000 if/else statements), and still folds the repeated checks. */
     HUGE_FUNCTION_INSTS = 30000,
+    /* A block this long after optimisation gets code generation at level
+     * None: the machine scheduler (collectVRegUses, the DAG's topological
+     * sort) and kill-flag upkeep walk every use of a register per
+     * instruction, quadratic when one hoisted constant has 10,000 uses in
+     * one block; splitting the block did not help, as the register spans
+     * every piece. Level None (fast instruction selection and register
+     * allocation) took x86 emission from 6.5 s to 0.2 s at 10,000 if/else
+     * statements. Many short blocks keep the full back end: at level None
+     * the fast allocator spills every value live across a block boundary
+     * (12,817 VGPR spills for 2,000 nested branches on gfx90a). */
+    HUGE_BLOCK_INSTS = 4000,
 };
 
 static unsigned block_insts(LLVMBasicBlockRef bb) {
@@ -240,13 +244,16 @@ static unsigned block_insts(LLVMBasicBlockRef bb) {
     return n;
 }
 
-/* The instruction count of the module's largest function definition. */
-static unsigned largest_function_insts(LLVMModuleRef m) {
+/* The instruction count of the module's largest function definition, or
+ * with per_block, of its largest block. */
+static unsigned largest_insts(LLVMModuleRef m, bool per_block) {
     unsigned most = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
         unsigned n = 0;
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-            n += block_insts(bb);
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+            n = per_block ? block_insts(bb) : n + block_insts(bb);
+            if (per_block && n > most) most = n;
+        }
         if (n > most) most = n;
     }
     return most;
@@ -278,8 +285,7 @@ bool llvm_optimize(TargetCtx *tc, int opt_level) {
                          : opt_level == 1 ? "default<O1>"
                          : opt_level == 2 ? "default<O2>"
                                           : "default<O3>";
-    bool huge = opt_level >= 1 && largest_function_insts(tc->mod) > HUGE_FUNCTION_INSTS;
-    if (huge && opt_level >= 2) passes = "default<O1>";
+    if (opt_level >= 2 && largest_insts(tc->mod, false) > HUGE_FUNCTION_INSTS) passes = "default<O1>";
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMErrorRef e = LLVMRunPasses(tc->mod, passes, tc->tm, po);
     LLVMDisposePassBuilderOptions(po);
@@ -289,7 +295,8 @@ bool llvm_optimize(TargetCtx *tc, int opt_level) {
         LLVMDisposeErrorMessage(msg);
         return false;
     }
-    return !huge || recreate_tm_unoptimised(tc);
+    if (opt_level >= 1 && largest_insts(tc->mod, true) > HUGE_BLOCK_INSTS) return recreate_tm_unoptimised(tc);
+    return true;
 }
 
 bool llvm_verify(TargetCtx *tc) {
