@@ -48,14 +48,24 @@ typedef struct CG {
     LLVMValueRef *slots;   /* allocas */
     LLVMBasicBlockRef *labels;
     LLVMBasicBlockRef entry;
-    /* the function's one cold exception block and its phis */
+    /* the cold exception block that takes the next checks, its phis, and
+     * how many checks branch to it */
     LLVMBasicBlockRef throw_bb;
     LLVMValueRef throw_phi[4 + 2 * JUKE_EXC_MAXDIMS + 1];
+    int throw_fanin;
     bool failed;
 } CG;
 
 enum { PHI_KIND, PHI_LINE, PHI_COL, PHI_NDIMS, PHI_IDX0 = 4, PHI_DIM0 = 4 + JUKE_EXC_MAXDIMS,
        PHI_AUX = 4 + 2 * JUKE_EXC_MAXDIMS, PHI_COUNT };
+
+/* Checks per exception block. A phi with n incoming edges makes LLVM
+ * quadratic: IPSCCP revisits all n on each new feasible edge, and
+ * SimplifyCFG removes dead edges one linear search at a time, so a
+ * 10,000-statement kernel (40,000 checks) spent most of its -O3 time there
+ * (bench/RESULTS.md, "Large kernels"). Past this many checks a function
+ * gets another block; kernels with fewer keep exactly one. */
+enum { THROW_FANIN_MAX = 128 };
 
 /* ---- types ---- */
 
@@ -302,8 +312,11 @@ static void mark_unlikely(CG *g, LLVMValueRef br)
 static void check(CG *g, LLVMValueRef fail, int kind, SrcLoc loc, int nidx, LLVMValueRef *idx, int ndim,
                   LLVMValueRef *dims, int aux)
 {
-    if (!g->throw_bb)
+    if (!g->throw_bb || g->throw_fanin == THROW_FANIN_MAX) {
         build_throw_block(g);
+        g->throw_fanin = 0;
+    }
+    g->throw_fanin++;
     LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "ok");
     LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
     LLVMValueRef br = LLVMBuildCondBr(g->b, fail, g->throw_bb, ok);
@@ -1979,6 +1992,7 @@ static void emit_function(CG *g, Spec *s, bool kernel)
     g->f = f;
     g->fn = g->fns[s->index];
     g->throw_bb = NULL;
+    g->throw_fanin = 0;
     g->vals = calloc((size_t)f->ninsts + 1, sizeof(LLVMValueRef));
     g->slots = calloc((size_t)f->nslots + 1, sizeof(LLVMValueRef));
     g->labels = calloc((size_t)f->nlabels + 1, sizeof(LLVMBasicBlockRef));

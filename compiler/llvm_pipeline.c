@@ -56,6 +56,7 @@ bool llvm_create_target_machine(TargetCtx *tc, const char *triple, const char *c
                                                          : LLVMCodeGenLevelAggressive;
     tc->tm = LLVMCreateTargetMachine(target, triple, cpu, features ? features : "", lvl, reloc,
                                      LLVMCodeModelDefault);
+    tc->tm_reloc = reloc;
     if (!tc->tm) {
         diag_plain(tc->diags, DIAG_INTERNAL, "cannot create an LLVM target machine for %s (%s)", triple, cpu);
         return false;
@@ -124,6 +125,69 @@ LLVMValueRef llvm_math_libfn(TargetCtx *tc, const char *name, LLVMTypeRef ty, co
 }
 
 /* ---- optimisation, verification, printing ------------------------------ */
+
+/* Huge kernels (thousands of statements) meet LLVM's superlinear corners;
+ * bench/RESULTS.md, "Large kernels", has the measurements. The limits are
+ * far above what hand-written kernels reach, so their code is unchanged. */
+enum {
+    /* A function this big before optimisation (about 500 bounds-checked
+     * statements) gets the -O1 pipeline at -O2 and -O3: it has no SLP
+     * vectoriser, quadratic in a block's length (3.7 s of 7 s of -O3 for
+     * 10,000 if/else statements), and still folds the repeated checks. */
+    HUGE_FUNCTION_INSTS = 30000,
+    /* A block this long after optimisation gets code generation at level
+     * None: the machine scheduler (collectVRegUses, the DAG's topological
+     * sort) and kill-flag upkeep walk every use of a register per
+     * instruction, quadratic when one hoisted constant has 10,000 uses in
+     * one block; splitting the block did not help, as the register spans
+     * every piece. Level None (fast instruction selection and register
+     * allocation) took x86 emission from 6.5 s to 0.2 s at 10,000 if/else
+     * statements. Many short blocks keep the full back end: at level None
+     * the fast allocator spills every value live across a block boundary
+     * (12,817 VGPR spills for 2,000 nested branches on gfx90a). */
+    HUGE_BLOCK_INSTS = 4000,
+};
+
+static unsigned block_insts(LLVMBasicBlockRef bb) {
+    unsigned n = 0;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) n++;
+    return n;
+}
+
+/* The instruction count of the module's largest function definition, or
+ * with per_block, of its largest block. */
+static unsigned largest_insts(LLVMModuleRef m, bool per_block) {
+    unsigned most = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        unsigned n = 0;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+            n = per_block ? block_insts(bb) : n + block_insts(bb);
+            if (per_block && n > most) most = n;
+        }
+        if (n > most) most = n;
+    }
+    return most;
+}
+
+/* The target machine again, with the same target, processor and features,
+ * at code generation level None. */
+static bool recreate_tm_unoptimised(TargetCtx *tc) {
+    char *triple = LLVMGetTargetMachineTriple(tc->tm), *cpu = LLVMGetTargetMachineCPU(tc->tm);
+    char *features = LLVMGetTargetMachineFeatureString(tc->tm);
+    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(LLVMGetTargetMachineTarget(tc->tm), triple, cpu, features,
+                                                      LLVMCodeGenLevelNone, tc->tm_reloc, LLVMCodeModelDefault);
+    LLVMDisposeMessage(triple);
+    LLVMDisposeMessage(cpu);
+    LLVMDisposeMessage(features);
+    if (!tm) {
+        diag_plain(tc->diags, DIAG_INTERNAL, "cannot create an LLVM target machine for a huge kernel");
+        return false;
+    }
+    LLVMDisposeTargetMachine(tc->tm);
+    tc->tm = tm;
+    return true;
+}
+
 bool llvm_optimize(TargetCtx *tc, int opt_level) {
     /* O0 still inlines alwaysinline helpers; globaldce drops the internalised
      * library functions nothing calls (higher levels do both themselves). */
@@ -131,6 +195,7 @@ bool llvm_optimize(TargetCtx *tc, int opt_level) {
                          : opt_level == 1 ? "default<O1>"
                          : opt_level == 2 ? "default<O2>"
                                           : "default<O3>";
+    if (opt_level >= 2 && largest_insts(tc->mod, false) > HUGE_FUNCTION_INSTS) passes = "default<O1>";
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMErrorRef e = LLVMRunPasses(tc->mod, passes, tc->tm, po);
     LLVMDisposePassBuilderOptions(po);
@@ -140,6 +205,7 @@ bool llvm_optimize(TargetCtx *tc, int opt_level) {
         LLVMDisposeErrorMessage(msg);
         return false;
     }
+    if (opt_level >= 1 && largest_insts(tc->mod, true) > HUGE_BLOCK_INSTS) return recreate_tm_unoptimised(tc);
     return true;
 }
 

@@ -17,6 +17,7 @@ typedef struct TargetCtx {
     LLVMContextRef llctx;
     LLVMModuleRef mod;
     LLVMTargetMachineRef tm;
+    LLVMRelocMode tm_reloc;   /* what tm was created with */
     const TargetOptions *opts;
     const TargetOps *ops;
     Diags *diags;
@@ -96,7 +97,8 @@ struct TargetOps {
 extern const TargetOps target_amdgpu_ops, target_cpu_ops, target_nvptx_ops;
 
 /* ---- shared LLVM helpers (llvm_pipeline.c) ---- */
-/* Run LLVM's new pass manager at the given level ("default<O3>"). */
+/* Run LLVM's new pass manager at the given level ("default<O3>"); huge
+ * kernels get -O1, and one with a huge block a new tc->tm at level None. */
 bool llvm_optimize(TargetCtx *tc, int opt_level);
 /* Verify the module; failures are DIAG_INVALID_IR with LLVM's message. */
 bool llvm_verify(TargetCtx *tc);

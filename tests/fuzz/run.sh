@@ -2,7 +2,7 @@
 # Run one libFuzzer target for a time budget on a working copy of its seed
 # corpus, keeping what it finds.
 #   tests/fuzz/run.sh BUILD_DIR TARGET SECONDS [libFuzzer options...]
-# TARGET: parse, frontend, compile, npy or cache. The working corpus grows in
+# TARGET: parse, frontend, compile, launch, npy or cache. The working corpus grows in
 # BUILD_DIR/fuzz-corpus/TARGET (seeded from tests/fuzz/corpus/ each run);
 # crashes, leaks, timeouts and findings land in BUILD_DIR/fuzz-artifacts/TARGET/.
 # Exits non-zero when the target found something (libFuzzer's status).
@@ -13,6 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 case $target in
     npy) seeds=$here/corpus/npy; maxlen=4096 ;;
     cache) seeds=$here/corpus/cache; maxlen=16384 ;;
+    launch) seeds=$here/corpus/launch; maxlen=4096 ;;
     *) seeds=$here/corpus/kernels; maxlen=4096 ;;
 esac
 work=$build/fuzz-corpus/$target
