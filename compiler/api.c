@@ -261,6 +261,8 @@ static juke_status check_options(juke_context *ctx, const juke_options *o)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "code object version %d not supported (4 or 5)", o->code_object_version);
     if (o->wavefront_size && o->wavefront_size != 32 && o->wavefront_size != 64)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "wavefront size %d not supported (32 or 64)", o->wavefront_size);
+    if (o->debuginfo != JUKE_DEBUGINFO_SOURCE && o->debuginfo != JUKE_DEBUGINFO_NONE)
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "debuginfo %d unknown (JUKE_DEBUGINFO_SOURCE or _NONE)", o->debuginfo);
     if (o->linker < JUKE_LINK_AUTO || o->linker > JUKE_LINK_SPAWN_TMPDIR)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "linker %d unknown (JUKE_LINK_AUTO, _SPAWN or _SPAWN_TMPDIR)",
                         o->linker);
@@ -602,6 +604,9 @@ static char *cache_key(const char *function, const char *const *argtypes, int na
     }
     sb_printf(&sb, ")|%s|O%d|cov%d|w%d|%s", o->target ? o->target : target_default_spec, o->opt_level, o->code_object_version,
               o->wavefront_size, o->device_libs ? o->device_libs : "");
+    /* the dumps differ, not the code */
+    if (o->debuginfo == JUKE_DEBUGINFO_NONE)
+        sb_puts(&sb, "|g0");
     if (sb.failed) {
         sb_free(&sb);
         return NULL;
@@ -695,6 +700,7 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
             to.devlib_dir = ctx->env_devlibs[i];
     to.linker = o->linker ? o->linker : ctx->env_linker;
     to.skip_asm = !want_asm && !(o->dump_dir || ctx->env_dumpdir);
+    to.debug_lines = o->debuginfo == JUKE_DEBUGINFO_SOURCE;
 
     juke_kernel *k = calloc(1, sizeof *k);
     if (!k) {

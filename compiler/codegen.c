@@ -15,6 +15,7 @@
  * Every generated function takes, after its Julia arguments, the exception
  * buffer pointer and (CPU) the JukeCpuState pointer. */
 #include <llvm-c/Analysis.h>
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Linker.h>
 #include <float.h>
@@ -53,6 +54,10 @@ typedef struct CG {
     LLVMBasicBlockRef throw_bb;
     LLVMValueRef throw_phi[4 + 2 * JUKE_EXC_MAXDIMS + 1];
     int throw_fanin;
+    /* line information (TargetOptions.debug_lines): NULL dib when off */
+    LLVMDIBuilderRef dib;
+    LLVMMetadataRef di_cu, di_sp;   /* the compile unit; the function being emitted */
+    LLVMMetadataRef di_file[JUKE_MAX_DEBUG_FILES];
     bool failed;
 } CG;
 
@@ -1985,6 +1990,93 @@ static void check_cancel(CG *g, SrcLoc loc)
         check(g, g->ops->cancel_requested(g->tc, g->b), JUKE_EXC_TIMEOUT, loc, 0, NULL, 0, NULL, 0);
 }
 
+/* The DIFile of src, made once per file; NULL when the table is full (the
+ * function then gets no line information). */
+static LLVMMetadataRef di_file(CG *g, const SrcFile *src)
+{
+    TargetCtx *tc = g->tc;
+    for (int i = 0; i < tc->ndebug_files; i++)
+        if (tc->debug_files[i] == src)
+            return g->di_file[i];
+    if (tc->ndebug_files == JUKE_MAX_DEBUG_FILES)
+        return NULL;
+    const char *name = src && src->name ? src->name : "<unknown>";
+    /* no directory: the dumps name files as the user named them */
+    LLVMMetadataRef f = LLVMDIBuilderCreateFile(g->dib, name, strlen(name), "", 0);
+    tc->debug_files[tc->ndebug_files] = src;
+    g->di_file[tc->ndebug_files++] = f;
+    return f;
+}
+
+/* Start line information for the module: one Julia compile unit, named
+ * after the kernel's file, line tables only. */
+static void di_begin(CG *g, const SrcFile *src)
+{
+    g->dib = LLVMCreateDIBuilder(g->mod);
+    LLVMMetadataRef file = di_file(g, src);
+    static const char producer[] = "juke";
+    g->di_cu = LLVMDIBuilderCreateCompileUnit(g->dib, LLVMDWARFSourceLanguageJulia, file, producer,
+                                              sizeof producer - 1, 1, "", 0, 0, "", 0,
+                                              LLVMDWARFEmissionLineTablesOnly, 0, 0, 0, "", 0, "", 0);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
+    LLVMAddModuleFlag(g->mod, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
+                      LLVMValueAsMetadata(LLVMConstInt(i32, LLVMDebugMetadataVersion(), 0)));
+    LLVMAddModuleFlag(g->mod, LLVMModuleFlagBehaviorWarning, "Dwarf Version", 13,
+                      LLVMValueAsMetadata(LLVMConstInt(i32, 4, 0)));
+}
+
+/* Give g->fn its DISubprogram (the method's name, file and line) and point
+ * the builder there; no-op without line information. */
+static void di_function(CG *g, const Method *m, LLVMDIFlags flags)
+{
+    g->di_sp = NULL;
+    if (!g->dib)
+        return;
+    LLVMMetadataRef file = di_file(g, m->loc.file);
+    if (!file)
+        return;
+    LLVMMetadataRef ty = LLVMDIBuilderCreateSubroutineType(g->dib, file, NULL, 0, LLVMDIFlagZero);
+    size_t ln;
+    const char *linkage = LLVMGetValueName2(g->fn, &ln);
+    g->di_sp = LLVMDIBuilderCreateFunction(g->dib, file, m->name, strlen(m->name), linkage, ln, file,
+                                           (unsigned)m->loc.line, ty, LLVMGetLinkage(g->fn) == LLVMInternalLinkage, 1,
+                                           (unsigned)m->loc.line, flags, 1);
+    LLVMSetSubprogram(g->fn, g->di_sp);
+    LLVMSetCurrentDebugLocation2(g->b, LLVMDIBuilderCreateDebugLocation(g->ctx, (unsigned)m->loc.line,
+                                                                        (unsigned)m->loc.col, g->di_sp, NULL));
+}
+
+/* Functions a target added around the kernel (the CPU's entry wrapper)
+ * take the kernel's subprogram name and line: the kernel inlined into a
+ * function without a subprogram would lose its lines. */
+static void di_wrappers(CG *g, const Method *kernel)
+{
+    for (LLVMValueRef fn = LLVMGetFirstFunction(g->mod); fn; fn = LLVMGetNextFunction(fn)) {
+        if (LLVMIsDeclaration(fn) || LLVMGetSubprogram(fn))
+            continue;
+        g->fn = fn;
+        di_function(g, kernel, LLVMDIFlagArtificial); /* the printer shows the kernel's own frames only */
+        if (!g->di_sp)
+            continue;
+        LLVMMetadataRef loc = LLVMDIBuilderCreateDebugLocation(g->ctx, (unsigned)kernel->loc.line,
+                                                               (unsigned)kernel->loc.col, g->di_sp, NULL);
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+                LLVMInstructionSetDebugLoc(in, loc);
+    }
+    LLVMSetCurrentDebugLocation2(g->b, NULL);
+    g->di_sp = NULL;
+}
+
+/* Attribute what the builder emits next to loc (kept when loc has no line). */
+static void di_at(CG *g, SrcLoc loc)
+{
+    if (g->di_sp && loc.line > 0)
+        LLVMSetCurrentDebugLocation2(g->b, LLVMDIBuilderCreateDebugLocation(g->ctx, (unsigned)loc.line,
+                                                                            (unsigned)(loc.col > 0 ? loc.col : 0),
+                                                                            g->di_sp, NULL));
+}
+
 static void emit_function(CG *g, Spec *s, bool kernel)
 {
     IrFunc *f = s->typed;
@@ -2008,6 +2100,7 @@ static void emit_function(CG *g, Spec *s, bool kernel)
     g->tc->cur_state = g->ops->needs_state_param ? LLVMGetParam(g->fn, (unsigned)np + 1) : NULL;
     g->entry = new_block(g, "top");
     LLVMPositionBuilderAtEnd(g->b, g->entry);
+    di_function(g, s->method, LLVMDIFlagZero);
     /* parameters keep the Julia names (%c, %a); their slots are %c.addr, as clang names them */
     for (int i = 0; i < np; i++)
         LLVMSetValueName2(LLVMGetParam(g->fn, (unsigned)i), f->slots[i].name, strlen(f->slots[i].name));
@@ -2038,6 +2131,7 @@ static void emit_function(CG *g, Spec *s, bool kernel)
         }
         if (in->flags & IRF_DEAD)
             continue;
+        di_at(g, in->loc);
         if (terminated(g)) /* code after a jump that no label reaches */
             LLVMPositionBuilderAtEnd(g->b, new_block(g, "dead"));
         LLVMValueRef v = NULL;
@@ -2110,6 +2204,9 @@ static void emit_function(CG *g, Spec *s, bool kernel)
             LLVMBuildUnreachable(g->b);
         }
 out:
+    /* the next function, or a target's wrapper, must not inherit this scope */
+    LLVMSetCurrentDebugLocation2(g->b, NULL);
+    g->di_sp = NULL;
     free(placed);
     free(g->vals);
     free(g->slots);
@@ -2175,6 +2272,8 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
     if (!ops->init(&tc))
         goto done;
     out->proc = strdup(tc.proc ? tc.proc : "");
+    if (opts->debug_lines)
+        di_begin(&g, specs[0]->method->loc.file);
     /* declare every function first: calls may go forward */
     for (int i = 0; i < nspecs; i++) {
         Spec *s = specs[i];
@@ -2191,6 +2290,10 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
     if (g.failed)
         goto done;
     ops->finish_kernel(&tc, g.fns[0], out->kernel_symbol);
+    if (g.dib) {
+        di_wrappers(&g, specs[0]->method);
+        LLVMDIBuilderFinalize(g.dib);
+    }
     out->static_lds_bytes = tc.static_lds_bytes;
     out->uses_barrier = tc.uses_barrier;
     out->uses_dynamic_lds = tc.uses_dynamic_lds;
@@ -2220,6 +2323,8 @@ done:
     if (ops->fini)
         ops->fini(&tc);
     LLVMDisposeBuilder(g.b);
+    if (g.dib)
+        LLVMDisposeDIBuilder(g.dib);
     if (tc.mod)
         LLVMDisposeModule(tc.mod);
     LLVMContextDispose(tc.llctx);

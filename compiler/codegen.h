@@ -20,7 +20,12 @@ typedef struct TargetOptions {
     int linker;              /* JUKE_LINK_* (juke.h): ld.lld in process, or spawned, or spawned on files */
     bool skip_asm;           /* leave CodeObject.asm_text NULL (saves a second code generation
                                 when only the code object is wanted, as for a launch) */
+    bool debug_lines;        /* source lines in the LLVM and assembly dumps (the code object is
+                                the same either way: it is emitted without them) */
 } TargetOptions;
+
+/* Source files one kernel's line information can name (its own, the prelude's, ...). */
+#define JUKE_MAX_DEBUG_FILES 16
 
 /* The result of compiling one kernel specialisation. Every pointer is
  * malloc'd and owned by the CodeObject (freed by code_object_free). */

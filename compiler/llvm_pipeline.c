@@ -16,6 +16,7 @@
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Linker.h>
 #include <llvm-c/Target.h>
@@ -222,14 +223,616 @@ bool llvm_verify(TargetCtx *tc) {
     return true;
 }
 
-static char *dup_llvm_message(char *s) {
-    char *r = s ? strdup(s) : NULL;
-    LLVMDisposeMessage(s);
+/* ---- assembly with source lines -------------------------------------------
+ * The assembly of a module with line information carries .file/.loc
+ * directives (the DWARF line table, as the assembler would encode it) and the
+ * DWARF sections themselves. The listing a user reads gets a comment with
+ * the file, line and source text wherever the line changes, and loses the
+ * directives, the debug sections and what only they needed (.cfi for
+ * .debug_frame, labels only they reference, PTX's ", debug"): the code object
+ * has none of them either. */
+
+/* Source line `line` (1-based) of src, without its newline; *n its length. */
+static const char *src_line_text(const SrcFile *src, int line, size_t *n)
+{
+    *n = 0;
+    if (!src || !src->text || line < 1)
+        return NULL;
+    const char *p = src->text, *end = src->text + src->len;
+    for (int l = 1; l < line && p < end; l++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            return NULL;
+        p = nl + 1;
+    }
+    const char *e = memchr(p, '\n', (size_t)(end - p));
+    size_t len = e ? (size_t)(e - p) : (size_t)(end - p);
+    while (len && (p[len - 1] == '\r' || p[len - 1] == ' ' || p[len - 1] == '\t'))
+        len--;
+    *n = len;
+    return p;
+}
+
+static const char *skip_ws(const char *p, const char *e)
+{
+    while (p < e && (*p == ' ' || *p == '\t'))
+        p++;
+    return p;
+}
+
+static bool starts(const char *p, const char *e, const char *s)
+{
+    size_t n = strlen(s);
+    return (size_t)(e - p) >= n && memcmp(p, s, n) == 0;
+}
+
+enum { ASM_MAX_FILES = 64 };
+
+/* The last quoted string of [p, e): the file name of a .file directive. */
+static void asm_file_name(const char *p, const char *e, const char **name, size_t *n)
+{
+    const char *close = NULL, *open = NULL;
+    for (const char *q = e; q > p; q--)
+        if (q[-1] == '"') {
+            if (!close)
+                close = q - 1;
+            else {
+                open = q;
+                break;
+            }
+        }
+    *name = open;
+    *n = open && close ? (size_t)(close - open) : 0;
+}
+
+/* Is [p, e) a label that line information alone introduces (".Ltmp3:",
+ * ".Lfunc_begin0:", "$L__tmp0:", "$L__func_begin0:")? *n: the name's length. */
+static bool debug_label(const char *p, const char *e, size_t *n)
+{
+    static const char *const prefixes[] = {".Ltmp", ".Lfunc_begin", ".Lfunc_end", "$L__tmp", "$L__func_begin", "$L__func_end"};
+    if (e <= p || e[-1] != ':')
+        return false;
+    for (int i = 0; i < JK_ARRAY_LEN(prefixes); i++)
+        if (starts(p, e, prefixes[i])) {
+            const char *d = p + strlen(prefixes[i]);
+            if (d == e - 1)
+                return false;
+            for (; d < e - 1; d++)
+                if (*d < '0' || *d > '9')
+                    return false;
+            *n = (size_t)(e - 1 - p);
+            return true;
+        }
+    return false;
+}
+
+/* How often the label [s, s+n) occurs in text as a whole word. */
+static int label_uses(const char *text, const char *s, size_t n)
+{
+    int uses = 0;
+    size_t len = strlen(text);
+    for (const char *q = text; (q = memmem(q, len - (size_t)(q - text), s, n)); q += n) {
+        char after = q[n];
+        if (!((after >= '0' && after <= '9') || (after >= 'a' && after <= 'z') || (after >= 'A' && after <= 'Z') ||
+              after == '_'))
+            uses++;
+    }
+    return uses;
+}
+
+/* The listing of assembly `text` with source-line comments (see above);
+ * malloc'd, NULL when out of memory. */
+static char *annotate_asm(const TargetCtx *tc, const char *text)
+{
+    struct { const char *name; size_t n; const SrcFile *src; } files[ASM_MAX_FILES] = {{0}};
+    /* each assembler's own comment: in x86 GNU syntax ';' separates statements */
+    const char *comment = tc->opts->kind == TARGET_NVPTX ? "//" : tc->opts->kind == TARGET_CPU ? "#" : ";";
+    const char *end = text + strlen(text);
+    /* the file table first: PTX lists it after the code */
+    for (const char *p = text; p < end;) {
+        const char *e = memchr(p, '\n', (size_t)(end - p));
+        if (!e)
+            e = end;
+        const char *q = skip_ws(p, e);
+        if (starts(q, e, ".file") && (q[5] == ' ' || q[5] == '\t')) {
+            long id = strtol(q + 6, NULL, 10);
+            if (id >= 0 && id < ASM_MAX_FILES) {
+                asm_file_name(q, e, &files[id].name, &files[id].n);
+                for (int i = 0; i < tc->ndebug_files; i++) {
+                    const SrcFile *f = tc->debug_files[i];
+                    if (f && f->name && strlen(f->name) == files[id].n && files[id].name &&
+                        memcmp(f->name, files[id].name, files[id].n) == 0)
+                        files[id].src = f;
+                }
+            }
+        }
+        p = e + (e < end);
+    }
+    StrBuf out = {0};
+    long last_file = -1, last_line = -1;
+    bool in_debug = false, ptx_block = false;
+    for (const char *p = text; p < end;) {
+        const char *e = memchr(p, '\n', (size_t)(end - p));
+        if (!e)
+            e = end;
+        const char *q = skip_ws(p, e);
+        const char *next = e + (e < end);
+        bool debug_section = starts(q, e, ".section") && memmem(q, (size_t)(e - q), ".debug_", 7);
+        bool switches = starts(q, e, ".section") || starts(q, e, ".text") || starts(q, e, ".data") ||
+                        starts(q, e, ".bss");
+        if (in_debug) {
+            /* GNU syntax: a debug section runs to the next section; PTX: a { } block */
+            if (ptx_block ? starts(q, e, "}") : switches)
+                in_debug = false;
+            if (in_debug || ptx_block) {
+                p = next;
+                continue;
+            }
+        }
+        if (debug_section) {
+            in_debug = true;
+            ptx_block = comment[0] == '/';
+            p = next;
+            continue;
+        }
+        if ((starts(q, e, ".file") && !memchr(q, '"', 7)) || starts(q, e, ".cfi_")) {
+            p = next;
+            continue;
+        }
+        if (starts(q, e, ".loc") && (q[4] == ' ' || q[4] == '\t')) {
+            char *x;
+            long file = strtol(q + 5, &x, 10), line = strtol(x, NULL, 10);
+            if (line > 0 && (file != last_file || line != last_line) && file >= 0 && file < ASM_MAX_FILES &&
+                files[file].name) {
+                size_t tn;
+                const char *t = src_line_text(files[file].src, (int)line, &tn);
+                sb_printf(&out, "\t%s %.*s:%ld:%s%.*s\n", comment, (int)files[file].n, files[file].name, line,
+                          t ? " " : "", (int)tn, t ? t : "");
+                last_file = file;
+                last_line = line;
+            }
+            p = next;
+            continue;
+        }
+        if (starts(q, e, ".target") && comment[0] == '/') {
+            const char *d = strstr(q, ", debug");
+            if (d && d < e) {
+                sb_putn(&out, p, (size_t)(d - p));
+                sb_putn(&out, d + 7, (size_t)(e - (d + 7)));
+                sb_puts(&out, "\n");
+                p = next;
+                continue;
+            }
+        }
+        sb_putn(&out, p, (size_t)(next - p));
+        p = next;
+    }
+    if (out.failed) {
+        sb_free(&out);
+        return NULL;
+    }
+    char *mid = sb_take(&out);
+    if (!mid)
+        return NULL;
+    /* drop the labels nothing references any more */
+    const char *mend = mid + strlen(mid);
+    for (const char *p = mid; p < mend;) {
+        const char *e = memchr(p, '\n', (size_t)(mend - p));
+        if (!e)
+            e = mend;
+        const char *next = e + (e < mend);
+        size_t n;
+        if (!(debug_label(p, e, &n) && label_uses(mid, p, n) == 1))
+            sb_putn(&out, p, (size_t)(next - p));
+        p = next;
+    }
+    free(mid);
+    if (out.failed) {
+        sb_free(&out);
+        return NULL;
+    }
+    return sb_take(&out);
+}
+
+/* ---- printing with source lines --------------------------------------------
+ * The module is printed by LLVM with its debug metadata; the text is then
+ * rewritten as Julia's code_llvm shows it: a comment line
+ * ";  @ file.jl:5 within `f`" wherever an instruction's source line changes
+ * (";  ┌ @ ..." / "; └" around code inlined from another function), and no
+ * !dbg attachments or debug metadata left over. Other metadata (ranges,
+ * module flags) stays. */
+
+typedef struct MdDef {
+    const char *text; /* what follows "!N = ", up to the end of the line */
+    size_t len;
+    bool keep;
+} MdDef;
+
+typedef struct MdTable {
+    MdDef *defs;
+    int n;
+} MdTable;
+
+typedef struct DbgFrame {
+    int sp, line, file; /* metadata ids; line 0 when unknown */
+} DbgFrame;
+
+enum { DBG_MAX_DEPTH = 32 };
+
+/* The number after the first occurrence of key in [s, s+n) (key ends in "!"
+ * or ": "), or -1. */
+static long md_field_num(const char *s, size_t n, const char *key)
+{
+    size_t kl = strlen(key);
+    for (size_t i = 0; i + kl <= n; i++)
+        if (memcmp(s + i, key, kl) == 0) {
+            const char *p = s + i + kl;
+            if (p >= s + n || *p < '0' || *p > '9')
+                return -1;
+            return strtol(p, NULL, 10);
+        }
+    return -1;
+}
+
+/* The quoted string after key (key ends in '"'), its length in *len; NULL if absent. */
+static const char *md_field_str(const char *s, size_t n, const char *key, size_t *len)
+{
+    size_t kl = strlen(key);
+    for (size_t i = 0; i + kl <= n; i++)
+        if (memcmp(s + i, key, kl) == 0) {
+            const char *p = s + i + kl, *e = memchr(p, '"', (size_t)(s + n - p));
+            if (!e)
+                return NULL;
+            *len = (size_t)(e - p);
+            return p;
+        }
+    return NULL;
+}
+
+static const MdDef *md_get(const MdTable *t, long id)
+{
+    return id >= 0 && id < t->n && t->defs[id].text ? &t->defs[id] : NULL;
+}
+
+static bool md_is(const MdDef *d, const char *kind)
+{
+    if (!d)
+        return false;
+    const char *p = d->text;
+    if (d->len > 9 && memcmp(p, "distinct ", 9) == 0)
+        p += 9;
+    return strncmp(p, kind, strlen(kind)) == 0;
+}
+
+/* For each "!N" (metadata reference) in [s, s+n) outside quoted strings,
+ * call fn(N, arg). */
+static void md_each_ref(const char *s, size_t n, void (*fn)(long, void *), void *arg)
+{
+    bool quoted = false;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"')
+            quoted = !quoted;
+        else if (!quoted && s[i] == '!' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9')
+            fn(strtol(s + i + 1, NULL, 10), arg);
+    }
+}
+
+static void md_mark(long id, void *arg)
+{
+    MdTable *t = arg;
+    if (id < 0 || id >= t->n || !t->defs[id].text || t->defs[id].keep)
+        return;
+    t->defs[id].keep = true;
+    md_each_ref(t->defs[id].text, t->defs[id].len, md_mark, t);
+}
+
+/* Is [s, s+n) the definition "!N = ..."? Sets *id. */
+static bool md_def_line(const char *s, size_t n, long *id)
+{
+    if (n < 2 || s[0] != '!' || s[1] < '0' || s[1] > '9')
+        return false;
+    *id = strtol(s + 1, NULL, 10);
+    return true;
+}
+
+static bool is_debug_flag(const MdTable *t, long id)
+{
+    const MdDef *d = md_get(t, id);
+    if (!d)
+        return false;
+    size_t n;
+    const char *s = md_field_str(d->text, d->len, "!\"", &n);
+    return s && ((n == 18 && memcmp(s, "Debug Info Version", 18) == 0) ||
+                 (n == 13 && memcmp(s, "Dwarf Version", 13) == 0));
+}
+
+/* The line [s, s+n) as printed: no !dbg attachment, no debug module flag;
+ * false if the whole line goes (debug named metadata, a debug node). *dbg
+ * gets the attachment's id or -1. */
+static bool edit_ir_line(const MdTable *t, const char *s, size_t n, StrBuf *out, long *dbg)
+{
+    *dbg = -1;
+    long id;
+    if (md_def_line(s, n, &id)) {
+        if (!md_get(t, id) || !t->defs[id].keep)
+            return false;
+        sb_putn(out, s, n);
+        return true;
+    }
+    if (n >= 12 && memcmp(s, "!llvm.dbg.", 10) == 0)
+        return false;
+    if (n >= 19 && memcmp(s, "!llvm.module.flags ", 19) == 0) {
+        const char *open = memchr(s, '{', n);
+        if (!open)
+            return true;
+        StrBuf list = {0};
+        int kept = 0;
+        for (const char *p = open + 1; p < s + n; p++)
+            if (*p == '!' && p[1] >= '0' && p[1] <= '9') {
+                long f = strtol(p + 1, NULL, 10);
+                if (!is_debug_flag(t, f))
+                    sb_printf(&list, "%s!%ld", kept++ ? ", " : "", f);
+            }
+        if (kept)
+            sb_printf(out, "!llvm.module.flags = !{%s}", list.data);
+        sb_free(&list);
+        return kept > 0;
+    }
+    bool quoted = false;
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"')
+            quoted = !quoted;
+        if (quoted || s[i] != '!' || n - i < 6 || memcmp(s + i, "!dbg !", 6) != 0)
+            continue;
+        size_t start = i, end = i + 6;
+        while (end < n && s[end] >= '0' && s[end] <= '9')
+            end++;
+        *dbg = strtol(s + i + 6, NULL, 10);
+        if (start >= 2 && s[start - 2] == ',' && s[start - 1] == ' ')
+            start -= 2;
+        else if (start >= 1 && s[start - 1] == ' ')
+            start -= 1;
+        sb_putn(out, s + from, start - from);
+        from = end;
+        i = end - 1;
+    }
+    sb_putn(out, s + from, n - from);
+    return true;
+}
+
+/* The subprogram a scope belongs to (through lexical blocks), or -1. */
+static long md_subprogram(const MdTable *t, long scope)
+{
+    for (int hops = 0; hops < 64; hops++) {
+        const MdDef *d = md_get(t, scope);
+        if (!d)
+            return -1;
+        if (md_is(d, "!DISubprogram("))
+            return scope;
+        scope = md_field_num(d->text, d->len, "scope: !");
+    }
+    return -1;
+}
+
+/* The inlining chain of location loc, outermost frame first; returns its depth. */
+static int dbg_chain(const MdTable *t, long loc, DbgFrame *chain)
+{
+    DbgFrame rev[DBG_MAX_DEPTH];
+    int n = 0;
+    while (n < DBG_MAX_DEPTH) {
+        const MdDef *d = md_get(t, loc);
+        if (!d || !md_is(d, "!DILocation("))
+            break;
+        long sp = md_subprogram(t, md_field_num(d->text, d->len, "scope: !"));
+        const MdDef *spd = md_get(t, sp);
+        if (!spd)
+            break;
+        long line = md_field_num(d->text, d->len, "line: ");
+        if (!memmem(spd->text, spd->len, "DIFlagArtificial", 16)) /* a target's wrapper (codegen.c) */
+            rev[n++] = (DbgFrame){(int)sp, line > 0 ? (int)line : 0, (int)md_field_num(spd->text, spd->len, "file: !")};
+        loc = md_field_num(d->text, d->len, "inlinedAt: !");
+    }
+    for (int i = 0; i < n; i++)
+        chain[i] = rev[n - 1 - i];
+    return n;
+}
+
+static void put_bars(StrBuf *out, int n, const char *bar)
+{
+    for (int i = 0; i < n; i++)
+        sb_puts(out, bar);
+}
+
+/* "file.jl:5 within `f`" of a frame, after the prefix the depth asks for. */
+static void put_frame(const MdTable *t, StrBuf *out, DbgFrame f)
+{
+    const MdDef *sp = md_get(t, f.sp), *file = md_get(t, f.file);
+    size_t nn = 0, fn = 0, dn = 0;
+    const char *name = sp ? md_field_str(sp->text, sp->len, "name: \"", &nn) : NULL;
+    const char *fname = file ? md_field_str(file->text, file->len, "filename: \"", &fn) : NULL;
+    const char *dir = file ? md_field_str(file->text, file->len, "directory: \"", &dn) : NULL;
+    sb_puts(out, " @ ");
+    if (dir && dn && fname && fn && fname[0] != '/')
+        sb_printf(out, "%.*s/", (int)dn, dir);
+    sb_printf(out, "%.*s:%d within `%.*s`\n", (int)fn, fname ? fname : "?", f.line, (int)nn, name ? name : "?");
+}
+
+/* Print what changes from chain *cur (depth *ncur) to chain c (depth nc), as
+ * Julia's DILineInfoPrinter does, and make c current. */
+static void dbg_transition(const MdTable *t, StrBuf *out, DbgFrame *cur, int *ncur, const DbgFrame *c, int nc)
+{
+    int k = 0;
+    while (k < *ncur && k < nc && cur[k].sp == c[k].sp && cur[k].line == c[k].line)
+        k++;
+    if (k == *ncur && k == nc)
+        return;
+    bool moved = k < *ncur && k < nc && cur[k].sp == c[k].sp; /* same function, another line */
+    int keep = moved ? k + 1 : k;
+    if (*ncur > keep && keep > 0) {
+        sb_puts(out, "; ");
+        put_bars(out, keep - 1, "│");
+        put_bars(out, *ncur - keep, "└");
+        sb_puts(out, "\n");
+    }
+    if (moved) {
+        sb_puts(out, "; ");
+        put_bars(out, k, "│");
+        put_frame(t, out, c[k]);
+    }
+    for (int d = keep; d < nc; d++) {
+        sb_puts(out, "; ");
+        if (d > 0) {
+            put_bars(out, d - 1, "│");
+            sb_puts(out, "┌");
+        }
+        put_frame(t, out, c[d]);
+    }
+    memmove(cur, c, (size_t)nc * sizeof *c);
+    *ncur = nc;
+}
+
+/* The module text of LLVM with source-line comments and without debug
+ * metadata (see above); malloc'd, NULL when out of memory. */
+static char *annotate_ir(const char *text)
+{
+    size_t len = strlen(text);
+    MdTable t = {0};
+    for (const char *p = text; p < text + len;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        long id;
+        if (md_def_line(p, n, &id) && id >= t.n)
+            t.n = (int)id + 1;
+        p += n + (e ? 1 : 0);
+    }
+    t.defs = calloc((size_t)t.n + 1, sizeof *t.defs);
+    if (!t.defs)
+        return NULL;
+    for (const char *p = text; p < text + len;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        long id;
+        const char *eq = n > 4 ? strstr(p, " = ") : NULL;
+        if (md_def_line(p, n, &id) && eq && eq < p + n && id < t.n) {
+            t.defs[id].text = eq + 3;
+            t.defs[id].len = (size_t)(p + n - (eq + 3));
+        }
+        p += n + (e ? 1 : 0);
+    }
+    /* what the printed lines still reference stays, with what that references */
+    StrBuf line = {0}, out = {0};
+    for (const char *p = text; p < text + len;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        long id, dbg;
+        line.len = 0;
+        if (!md_def_line(p, n, &id) && edit_ir_line(&t, p, n, &line, &dbg) && line.data)
+            md_each_ref(line.data, line.len, md_mark, &t);
+        p += n + (e ? 1 : 0);
+    }
+    DbgFrame cur[DBG_MAX_DEPTH], c[DBG_MAX_DEPTH];
+    int ncur = 0;
+    size_t attrs_at = SIZE_MAX; /* where a "; Function Attrs" line just printed starts */
+    for (const char *p = text; p < text + len;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        long dbg;
+        line.len = 0;
+        if (edit_ir_line(&t, p, n, &line, &dbg)) {
+            if (n >= 7 && memcmp(p, "define ", 7) == 0) {
+                ncur = 0;
+                const MdDef *sp = md_get(&t, dbg);
+                if (sp && md_is(sp, "!DISubprogram(")) {
+                    long l = md_field_num(sp->text, sp->len, "line: ");
+                    cur[0] = (DbgFrame){(int)dbg, l > 0 ? (int)l : 0, (int)md_field_num(sp->text, sp->len, "file: !")};
+                    ncur = 1;
+                    /* above the attributes, as Julia prints it */
+                    char *attrs = attrs_at < out.len ? strndup(out.data + attrs_at, out.len - attrs_at) : NULL;
+                    if (attrs)
+                        out.len = attrs_at;
+                    sb_puts(&out, "; ");
+                    put_frame(&t, &out, cur[0]);
+                    if (attrs)
+                        sb_puts(&out, attrs);
+                    free(attrs);
+                }
+            } else if (n == 1 && p[0] == '}') {
+                if (ncur > 1)
+                    dbg_transition(&t, &out, cur, &ncur, cur, 1);
+                ncur = 0;
+            } else if (dbg >= 0 && ncur > 0) {
+                int nc = dbg_chain(&t, dbg, c);
+                if (nc > 0)
+                    dbg_transition(&t, &out, cur, &ncur, c, nc);
+            }
+            attrs_at = n >= 16 && memcmp(p, "; Function Attrs", 16) == 0 ? out.len : SIZE_MAX;
+            sb_putn(&out, line.data ? line.data : "", line.len);
+            sb_puts(&out, "\n");
+        }
+        p += n + (e ? 1 : 0);
+    }
+    if (len && text[len - 1] != '\n' && out.len)
+        out.len--, out.data[out.len] = 0;
+    sb_free(&line);
+    free(t.defs);
+    if (out.failed) {
+        sb_free(&out);
+        return NULL;
+    }
+    return sb_take(&out);
+}
+
+char *llvm_module_text(LLVMModuleRef m)
+{
+    char *raw = LLVMPrintModuleToString(m);
+    char *r = raw ? annotate_ir(raw) : NULL;
+    LLVMDisposeMessage(raw);
     return r;
 }
 
-char *llvm_module_text(LLVMModuleRef m) { return dup_llvm_message(LLVMPrintModuleToString(m)); }
-char *llvm_function_text(LLVMValueRef fn) { return dup_llvm_message(LLVMPrintValueToString(fn)); }
+/* Printed from the whole module, so the function's !dbg references resolve
+ * against the module's metadata; then cut out with the comment lines above
+ * its "define". */
+char *llvm_function_text(LLVMValueRef fn)
+{
+    char *all = llvm_module_text(LLVMGetGlobalParent(fn));
+    if (!all)
+        return NULL;
+    size_t nl;
+    const char *name = LLVMGetValueName2(fn, &nl);
+    const char *start = NULL, *end = NULL;
+    for (const char *p = all; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (!start && n >= 7 && memcmp(p, "define ", 7) == 0) {
+            const char *at = strstr(p, "@");
+            if (at && at < p + n && strncmp(at + 1, name, nl) == 0 && at[1 + nl] == '(') {
+                start = p;
+                /* the comments above it (attributes, source line) belong to it */
+                while (start > all) {
+                    const char *q = start - 1;
+                    while (q > all && q[-1] != '\n')
+                        q--;
+                    if (*q != ';')
+                        break;
+                    start = q;
+                }
+            }
+        } else if (start && n == 1 && *p == '}') {
+            end = p + 1;
+            break;
+        }
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    char *r = start && end ? strndup(start, (size_t)(end - start) + 1) : NULL;
+    if (r)
+        r[end - start] = '\n', r[end - start + 1] = 0;
+    free(all);
+    return r;
+}
 
 /* The buffer is NUL-terminated (assembly is text); *size excludes the NUL. */
 bool llvm_emit_to_memory(TargetCtx *tc, LLVMCodeGenFileType kind, uint8_t **data, size_t *size) {
@@ -269,6 +872,15 @@ bool llvm_emit_asm_from_copy(TargetCtx *tc, CodeObject *out) {
     bool ok = llvm_emit_to_memory(tc, LLVMAssemblyFile, &text, &n);
     tc->mod = saved;
     LLVMDisposeModule(copy);
+    if (ok && tc->ndebug_files) {
+        char *listing = annotate_asm(tc, (const char *)text);
+        free(text);
+        text = (uint8_t *)listing;
+        if (!listing) {
+            diag_plain(tc->diags, DIAG_NOMEM, "out of memory");
+            ok = false;
+        }
+    }
     if (ok) {
         free(out->asm_text);
         out->asm_text = (char *)text;
@@ -276,9 +888,17 @@ bool llvm_emit_asm_from_copy(TargetCtx *tc, CodeObject *out) {
     return ok;
 }
 
+/* LLVM promises that debug information never changes the code it makes, so
+ * the object of a module stripped of it is the object of a module that
+ * never had it. */
+void llvm_strip_debug_info(TargetCtx *tc) {
+    if (tc->ndebug_files) LLVMStripModuleDebugInfo(tc->mod);
+}
+
 bool llvm_emit_shared_object(TargetCtx *tc, const char *const *lld_args, uint8_t **so, size_t *sosize) {
     uint8_t *obj;
     size_t objsize;
+    llvm_strip_debug_info(tc);
     if (!llvm_emit_to_memory(tc, LLVMObjectFile, &obj, &objsize)) return false;
     bool ok = lld_link_shared(tc, obj, objsize, lld_args, so, sosize);
     free(obj);

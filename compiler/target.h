@@ -31,6 +31,10 @@ typedef struct TargetCtx {
     uint32_t static_lds_bytes;
     bool uses_barrier, uses_dynamic_lds;
     void *priv;               /* the target's own */
+    /* the source files the module's line information names, by DIFile
+     * order (codegen.c fills it; llvm_pipeline.c prints their lines) */
+    const SrcFile *debug_files[JUKE_MAX_DEBUG_FILES];
+    int ndebug_files;
 } TargetCtx;
 
 /* A target's code generation. What else juke knows of the target (names,
@@ -117,6 +121,9 @@ bool llvm_link_bitcode_file(TargetCtx *tc, const char *path, bool only_needed);
 /* Emit assembly into out->asm_text from a clone of tc->mod (code generation
  * mutates the module it runs on). */
 bool llvm_emit_asm_from_copy(TargetCtx *tc, CodeObject *out);
+/* Drop the module's line information before the code object is emitted:
+ * the code object is the same with and without TargetOptions.debug_lines. */
+void llvm_strip_debug_info(TargetCtx *tc);
 /* Emit tc->mod as an object and link it with ld.lld and lld_args
  * (NULL-terminated) into a shared object (*so malloc'd). */
 bool llvm_emit_shared_object(TargetCtx *tc, const char *const *lld_args, uint8_t **so, size_t *sosize);

@@ -291,16 +291,23 @@ static bool nvptx_emit(TargetCtx *tc, CodeObject *out) {
     uint8_t *text;
     size_t n;
     legalize_atomic_orderings(tc);
+    /* PTX is both the listing and the code: the listing with source lines,
+     * when asked, comes from a copy; the code never has them */
+    if (tc->ndebug_files && !tc->opts->skip_asm && !llvm_emit_asm_from_copy(tc, out)) return false;
+    llvm_strip_debug_info(tc);
     if (!llvm_emit_to_memory(tc, LLVMAssemblyFile, &text, &n)) return false;
-    char *copy = malloc(n + 1);
-    if (!copy) {
-        free(text);
-        diag_plain(tc->diags, DIAG_INTERNAL, "out of memory");
-        return false;
+    /* a launch's compile (skip_asm) leaves the listing with source lines to be made on demand */
+    if (!out->asm_text && !(tc->ndebug_files && tc->opts->skip_asm)) {
+        char *copy = malloc(n + 1);
+        if (!copy) {
+            free(text);
+            diag_plain(tc->diags, DIAG_INTERNAL, "out of memory");
+            return false;
+        }
+        memcpy(copy, text, n + 1);
+        out->asm_text = copy;
     }
-    memcpy(copy, text, n + 1);
-    free(out->asm_text);
-    out->asm_text = copy;
+    const char *copy = (const char *)text; /* the code, read below for its resources */
     target_take_code(tc, out, TARGET_NVPTX, text, n, np->symbol);
     long shared = shared_bytes(copy);
     out->static_lds_bytes = (uint32_t)shared;

@@ -118,7 +118,11 @@ typedef struct juke_options {
                                    or every core the process may run on; at most 1024 */
     size_t max_source_bytes;    /* juke_module_load_file refuses a larger file (0 = 256 MiB); it reads
                                    regular files only, so /dev/zero or a FIFO is an error, not a hang */
+    int debuginfo;              /* source lines in the LLVM and assembly dumps: JUKE_DEBUGINFO_SOURCE (0,
+                                   the default) or JUKE_DEBUGINFO_NONE. The code object is the same either
+                                   way: it never carries line information */
 } juke_options;
+enum { JUKE_DEBUGINFO_SOURCE = 0, JUKE_DEBUGINFO_NONE = 1 };
 enum { JUKE_LINK_AUTO = 0, JUKE_LINK_SPAWN = 1, JUKE_LINK_SPAWN_TMPDIR = 2 };
 JUKE_API void juke_options_default(juke_options *o);
 /* Set the context's default options (copied). */

@@ -252,6 +252,14 @@ static int parse_args(Cli *cli, int argc, char **argv)
             if (!(val = opt_value(argc, argv, &i, "--dump-dir")) || !*val)
                 return cli_usage(sub, "--dump-dir needs a directory");
             cli->opts.dump_dir = val;
+        } else if ((ok & OPT_COMPILE) && opt_is(a, "--debuginfo")) {
+            val = opt_value(argc, argv, &i, "--debuginfo");
+            if (val && !strcmp(val, "none"))
+                cli->opts.debuginfo = JUKE_DEBUGINFO_NONE;
+            else if (val && !strcmp(val, "source"))
+                cli->opts.debuginfo = JUKE_DEBUGINFO_SOURCE;
+            else
+                return cli_usage(sub, "--debuginfo expects none or source");
         } else if ((ok & OPT_LLVM) && !strcmp(a, "--raw")) {
             cli->raw = true;
         } else if ((ok & OPT_LLVM) && !strcmp(a, "--module")) {
@@ -619,7 +627,8 @@ static int run_run(Cli *cli)
     "  --code-object-version 4|5  AMDGPU code object version (default 5)\n"                              \
     "  --wavefront-size 32|64     AMDGPU wavefront size (default: the processor's)\n"                    \
     "  --device-libs DIR          ROCm device-library bitcode (default: $JUKE_DEVICE_LIBS or ROCm's)\n" \
-    "  --dump-dir DIR             also write every kernel's dumps into DIR (as $JUKE_DUMP_DIR does)\n"
+    "  --dump-dir DIR             also write every kernel's dumps into DIR (as $JUKE_DUMP_DIR does)\n"   \
+    "  --debuginfo none|source    source lines in the LLVM and assembly dumps (default source)\n"
 
 #define TYPES_HELP                                                                                    \
     "TYPE arguments are Julia types of the host-side arguments: Vector{Float32}, Matrix{Int32},\n"   \
