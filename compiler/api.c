@@ -109,7 +109,8 @@ static juke_status fail_diags(juke_context *ctx, Diags *d)
 {
     juke_status st = d->first_kind == DIAG_INVALID_IR ? JUKE_ERR_INVALID_IR
                      : d->first_kind == DIAG_INTERNAL ? JUKE_ERR_INTERNAL
-                     : d->first_kind == DIAG_NOMEM    ? JUKE_ERR_NOMEM : JUKE_ERR_COMPILE;
+                     : d->first_kind == DIAG_NOMEM    ? JUKE_ERR_NOMEM
+                     : d->first_kind == DIAG_UNSUPPORTED ? JUKE_ERR_UNSUPPORTED : JUKE_ERR_COMPILE;
     char *msg = sb_take(&d->text);
     size_t n = msg ? strlen(msg) : 0;
     if (n && msg[n - 1] == '\n')
@@ -763,6 +764,7 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     KcacheSlot slot;
     kcache_open(ctx->kc, &slot, cdir, function, key, m->fe->file.text, m->fe->file.len, &k->to);
     if (kcache_load(ctx->kc, &slot, &k->lowered, &k->typed, &k->resources, &k->co)) {
+        k->from_disk = true;
         fe_compilation_free(c);
         kcache_close(ctx->kc, &slot);
         goto loaded;

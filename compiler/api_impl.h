@@ -62,6 +62,7 @@ struct juke_kernel {
     char *lowered, *typed, *resources;
     CodeObject co;
     double ms_frontend;
+    bool from_disk;         /* read from the disk cache (kcache_load), not compiled here */
     /* what it was compiled from, to compile again for the assembly when a
      * kernel compiled for a launch (without it) is asked for it */
     char **argtypes;

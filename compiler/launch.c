@@ -704,3 +704,23 @@ juke_status juke_event_elapsed_ms(juke_event *start, juke_event *end, float *ms)
         return event_failed(start->dev, "juke_event_elapsed_ms", err);
     return JUKE_OK;
 }
+
+juke_status juke_kernel_max_groupsize(juke_kernel *k, juke_device *dev, uint32_t *out)
+{
+    if (!k || !dev || !out)
+        return api_fail(k ? k->ctx : dev ? dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_kernel_max_groupsize: NULL argument");
+    RtFunction *fn;
+    const FastLoad *f = __atomic_load_n(&k->fast, __ATOMIC_ACQUIRE);
+    if (f && f->dev == dev) {
+        fn = f->fn;
+    } else {
+        juke_status st = kernel_on_device(k, dev, &fn);
+        if (st)
+            return st;
+    }
+    uint32_t lim = rt_device_max_group_size(dev->rt), kl = rt_function_info(fn)->max_group_size;
+    *out = kl && kl < lim ? kl : lim;
+    return JUKE_OK;
+}
+
+bool juke_kernel_from_disk_cache(const juke_kernel *k) { return k && k->from_disk; }

@@ -109,7 +109,8 @@ typedef struct juke_options {
                                    libdevice.10.bc; NULL = $JUKE_DEVICE_LIBS (AMDGPU) or $JUKE_LIBDEVICE
                                    (NVPTX), read when the context was created, or the defaults */
     const char *dump_dir;       /* write every kernel's dumps here (NULL = $JUKE_DUMP_DIR or none) */
-    const char *cache_dir;      /* the on-disk kernel cache (NULL = $JUKE_CACHE_DIR or none): compiled
+    const char *cache_dir;      /* the on-disk kernel cache (NULL = $JUKE_CACHE_DIR or none; "" = none,
+                                   whatever the environment says): compiled
                                    kernels are saved there and reused by later processes, also by a
                                    juke built without LLVM (-Dcompiler=false), which only runs them.
                                    It must be this user's and writable by no one else (juke creates
@@ -320,6 +321,12 @@ JUKE_API juke_status juke_kernel_get(juke_module *m, const char *function, const
  * as juke_launch. */
 JUKE_API juke_status juke_kernel_launch(juke_kernel *k, juke_device *dev, const juke_arg *args, int nargs,
                                         const juke_launch_config *cfg);
+/* The largest workgroup (work-items) k may run with on dev: the lower of the
+ * kernel's and the device's limits (loads k on dev if needed). */
+JUKE_API juke_status juke_kernel_max_groupsize(juke_kernel *k, juke_device *dev, uint32_t *out);
+/* Whether k was read from the on-disk kernel cache rather than compiled by
+ * this process. */
+JUKE_API bool juke_kernel_from_disk_cache(const juke_kernel *k);
 
 /* ---- events: timing a device's work -------------------------------------- */
 
