@@ -441,7 +441,7 @@ static void *failing_alloc(void *ud, void *p, size_t oldsize, size_t newsize)
 /* One scenario per juke_status a caller can cause. JUKE_ERR_INVALID_IR and
  * JUKE_ERR_INTERNAL are juke's own bugs: no input reaches them, so only
  * their names are checked. JUKE_ERR_UNSUPPORTED needs a build without LLVM
- * (-Dcompiler=false) and is checked there by hand (see the report). */
+ * (-Dcompiler=false): tests/test_unsupported.c runs there. */
 static void test_status_codes(void **state)
 {
     Fixture *f = *state;
