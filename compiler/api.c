@@ -109,7 +109,8 @@ static juke_status fail_diags(juke_context *ctx, Diags *d)
 {
     juke_status st = d->first_kind == DIAG_INVALID_IR ? JUKE_ERR_INVALID_IR
                      : d->first_kind == DIAG_INTERNAL ? JUKE_ERR_INTERNAL
-                     : d->first_kind == DIAG_NOMEM    ? JUKE_ERR_NOMEM : JUKE_ERR_COMPILE;
+                     : d->first_kind == DIAG_NOMEM    ? JUKE_ERR_NOMEM
+                     : d->first_kind == DIAG_UNSUPPORTED ? JUKE_ERR_UNSUPPORTED : JUKE_ERR_COMPILE;
     char *msg = sb_take(&d->text);
     size_t n = msg ? strlen(msg) : 0;
     if (n && msg[n - 1] == '\n')
@@ -215,7 +216,8 @@ void juke_context_destroy(juke_context *ctx)
         kernel_free(ctx->kernels[i]);
     for (int i = 0; i < ctx->narrays; i++) {
         juke_array *a = ctx->arrays[i];
-        rt_free(a->dev->rt, a->ptr);
+        if (!a->borrowed)
+            rt_free(a->dev->rt, a->ptr);
         free(a);
     }
     for (int i = 0; i < ctx->ndevices; i++)
@@ -592,6 +594,27 @@ static void canon_type(StrBuf *sb, const char *t)
     sb_free(&tmp);
 }
 
+uint16_t api_arg_signature(const char *type)
+{
+    StrBuf sb = {0};
+    canon_type(&sb, type);
+    uint16_t sig = API_SIG_NONE;
+    const char *t = sb.failed ? NULL : sb.data;
+    int nd = 0;
+    char elem[16];
+    if (t && sscanf(t, "Array{%15[A-Za-z0-9],%d}", elem, &nd) == 2 && nd >= 1 && nd <= 8) {
+        for (int e = JUKE_BOOL; e <= JUKE_FLOAT64; e++)
+            if (strcmp(elem, api_type_name(e)) == 0)
+                sig = (uint16_t)(0x8000 | e << 4 | nd);
+    } else if (t) {
+        for (int e = JUKE_BOOL; e <= JUKE_FLOAT64; e++)
+            if (strcmp(t, api_type_name(e)) == 0)
+                sig = (uint16_t)e;
+    }
+    sb_free(&sb);
+    return sig;
+}
+
 static char *cache_key(const char *function, const char *const *argtypes, int nargs, const juke_options *o)
 {
     StrBuf sb = {0};
@@ -623,13 +646,16 @@ static juke_status write_dumps_if_asked(juke_kernel *k, const juke_options *o)
 }
 
 /* The pipeline: a compilation with its argument types (new_compilation) →
- * lowered and typed IR → code object. Errors are left in d. */
+ * lowered and typed IR → code object. Errors are left in d; *mismatch (if
+ * not NULL) says whether no method of function took the types at all. */
 static bool run_pipeline(FeCompilation *c, const char *function, const Type **types, int nargs,
                          const TargetOptions *to, Diags *d, char **lowered, char **typed, CodeObject *co,
-                         double *ms_frontend)
+                         double *ms_frontend, bool *mismatch)
 {
     double t0 = now_ms();
     Spec *s = fe_specialize(c, function, types, nargs, (SrcLoc){0});
+    if (mismatch)
+        *mismatch = !s && c->nspecs == 0 && d->first_kind == DIAG_USER;
     if (!s || !fe_check_kernel(c, s))
         return false;
     if (lowered) {
@@ -645,6 +671,16 @@ static bool run_pipeline(FeCompilation *c, const char *function, const Type **ty
     if (ms_frontend)
         *ms_frontend = now_ms() - t0;
     return cg_compile(d, c->types, c->specs, c->nspecs, to, co);
+}
+
+/* Whether a method of function has nargs parameters (kernels have no varargs). */
+static bool takes_nargs(juke_module *m, const char *function, int nargs)
+{
+    const GenericFunc *g = fe_find_func(m->fe, function);
+    for (int i = 0; g && i < g->nmethods; i++)
+        if (g->methods[i]->nparams == nargs)
+            return true;
+    return false;
 }
 
 /* source function + argument types + options → a compiled kernel (cached). */
@@ -721,8 +757,10 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     k->to.devlib_dir = k->to_devlibs;
     pthread_mutex_init(&k->load_lock, NULL);
     bool copied = k->function && k->argtypes && (!to.proc || k->to_proc) && (!to.devlib_dir || k->to_devlibs);
-    for (int i = 0; copied && i < nargs; i++)
+    for (int i = 0; copied && i < nargs; i++) {
         copied = (k->argtypes[i] = strdup(argtypes[i])) != NULL;
+        k->sig[i] = api_arg_signature(argtypes[i]);
+    }
     if (!copied) {
         fe_compilation_free(c);
         kernel_free(k);
@@ -732,14 +770,20 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     KcacheSlot slot;
     kcache_open(ctx->kc, &slot, cdir, function, key, m->fe->file.text, m->fe->file.len, &k->to);
     if (kcache_load(ctx->kc, &slot, &k->lowered, &k->typed, &k->resources, &k->co)) {
+        k->from_disk = true;
         fe_compilation_free(c);
         kcache_close(ctx->kc, &slot);
         goto loaded;
     }
-    bool built = run_pipeline(c, function, types, nargs, &k->to, &d, &k->lowered, &k->typed, &k->co, &k->ms_frontend);
+    bool mismatch = false;
+    bool built = run_pipeline(c, function, types, nargs, &k->to, &d, &k->lowered, &k->typed, &k->co, &k->ms_frontend, &mismatch);
     fe_compilation_free(c);
     if (!built) {
+        /* no method of the kernel takes this many arguments: the caller's
+         * mistake, not the source's (a type no method takes may be either) */
         st = fail_diags(ctx, &d);
+        if (st == JUKE_ERR_COMPILE && mismatch && !takes_nargs(m, function, nargs))
+            st = JUKE_ERR_ARGUMENT;
         diag_reset(&d);
         kernel_free(k);
         kcache_close(ctx->kc, &slot);
@@ -789,7 +833,7 @@ static void ensure_asm(juke_kernel *k)
         FeCompilation *c;
         const Type *types[64];
         if (new_compilation(k->module, (const char *const *)k->argtypes, k->nargs, &d, &c, types) == JUKE_OK) {
-            if (run_pipeline(c, k->function, types, k->nargs, &to, &d, NULL, NULL, &co, NULL)) {
+            if (run_pipeline(c, k->function, types, k->nargs, &to, &d, NULL, NULL, &co, NULL, NULL)) {
                 k->co.asm_text = co.asm_text;
                 co.asm_text = NULL;
                 code_object_free(&co);
@@ -808,6 +852,10 @@ static void kernel_free(juke_kernel *k)
     for (int i = 0; i < k->nloaded; i++)
         rt_module_unload(k->loaded[i].mod);
     free(k->loaded);
+    for (FastLoad *f = k->fast_all, *next; f; f = next) {
+        next = f->next;
+        free(f);
+    }
     free(k->key);
     free(k->function);
     free(k->lowered);
@@ -938,6 +986,11 @@ juke_status juke_device_open(juke_context *ctx, const char *spec, juke_device **
 
 static void device_free(juke_device *dev)
 {
+    for (int i = 0; i < dev->nevents; i++) {
+        rt_event_destroy(dev->events[i]->rt);
+        free(dev->events[i]);
+    }
+    free(dev->events);
     for (int i = 0; i < dev->nstreams; i++) {
         rt_stream_destroy(dev->streams[i]->rt);
         free(dev->streams[i]);
@@ -958,7 +1011,8 @@ void juke_device_close(juke_device *dev)
     for (int i = ctx->narrays - 1; i >= 0; i--)
         if (ctx->arrays[i]->dev == dev) {
             juke_array *a = ctx->arrays[i];
-            rt_free(dev->rt, a->ptr);
+            if (!a->borrowed)
+                rt_free(dev->rt, a->ptr);
             api_remove((void **)ctx->arrays, &ctx->narrays, a);
             free(a);
         }
@@ -970,6 +1024,9 @@ void juke_device_close(juke_device *dev)
                 rt_module_unload(k->loaded[j].mod);
                 k->loaded[j] = k->loaded[--k->nloaded];
             }
+        /* a later device may reuse this one's address */
+        if (k->fast && k->fast->dev == dev)
+            __atomic_store_n(&k->fast, NULL, __ATOMIC_RELEASE);
         pthread_mutex_unlock(&k->load_lock);
     }
     api_remove((void **)ctx->devices, &ctx->ndevices, dev);
@@ -1005,6 +1062,25 @@ static const char *type_names[] = {"?", "Bool", "Int8", "Int16", "Int32", "Int64
 
 const char *api_type_name(int t) { return t >= 1 && t <= JUKE_FLOAT64 ? type_names[t] : "?"; }
 
+/* Check an array's element type and dims for `who` (a function's name) and
+ * return its length in *len. */
+static juke_status check_shape(juke_context *ctx, const char *who, juke_type elem, int ndims, const int64_t *dims,
+                               int64_t *len)
+{
+    if (!juke_sizeof(elem))
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: unknown element type %d", who, (int)elem);
+    if (ndims < 1 || ndims > 8)
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: %d dimensions (1 to 8 supported)", who, ndims);
+    *len = 1;
+    for (int i = 0; i < ndims; i++) {
+        if (dims[i] < 0 || (dims[i] && *len > INT64_MAX / 16 / dims[i]))
+            return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: dimension %d is %" PRId64 "%s", who, i + 1, dims[i],
+                        dims[i] < 0 ? ": dimensions cannot be negative" : ": the array would exceed the address space");
+        *len *= dims[i];
+    }
+    return JUKE_OK;
+}
+
 juke_status juke_array_create(juke_device *dev, juke_type elem, int ndims, const int64_t *dims, juke_array **out)
 {
     if (out)
@@ -1012,17 +1088,10 @@ juke_status juke_array_create(juke_device *dev, juke_type elem, int ndims, const
     if (!dev || !out || (ndims && !dims))
         return api_fail(dev ? dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_array_create: NULL argument");
     juke_context *ctx = dev->ctx;
-    if (!juke_sizeof(elem))
-        return api_fail(ctx, JUKE_ERR_ARGUMENT, "juke_array_create: unknown element type %d", (int)elem);
-    if (ndims < 1 || ndims > 8)
-        return api_fail(ctx, JUKE_ERR_ARGUMENT, "juke_array_create: %d dimensions (1 to 8 supported)", ndims);
-    int64_t len = 1;
-    for (int i = 0; i < ndims; i++) {
-        if (dims[i] < 0 || (dims[i] && len > INT64_MAX / 16 / dims[i]))
-            return api_fail(ctx, JUKE_ERR_ARGUMENT, "juke_array_create: dimension %d is %" PRId64 "%s", i + 1, dims[i],
-                        dims[i] < 0 ? ": dimensions cannot be negative" : ": the array would exceed the address space");
-        len *= dims[i];
-    }
+    int64_t len;
+    juke_status st0 = check_shape(ctx, "juke_array_create", elem, ndims, dims, &len);
+    if (st0)
+        return st0;
     juke_array *a = calloc(1, sizeof *a);
     if (!a)
         return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
@@ -1060,7 +1129,8 @@ void juke_array_free(juke_array *a)
     pthread_mutex_lock(&ctx->lock);
     api_remove((void **)ctx->arrays, &ctx->narrays, a);
     pthread_mutex_unlock(&ctx->lock);
-    rt_free(a->dev->rt, a->ptr);
+    if (!a->borrowed)
+        rt_free(a->dev->rt, a->ptr);
     free(a);
 }
 
@@ -1087,3 +1157,173 @@ static juke_status array_copy(juke_array *a, void *host, size_t bytes, bool up)
 juke_status juke_array_upload(juke_array *a, const void *host, size_t bytes) { return array_copy(a, (void *)host, bytes, true); }
 juke_status juke_array_download(juke_array *a, void *host, size_t bytes) { return array_copy(a, host, bytes, false); }
 
+
+juke_status juke_array_wrap(juke_device *dev, void *devptr, juke_type elem, int ndims, const int64_t *dims,
+                            juke_array **out)
+{
+    if (out)
+        *out = NULL;
+    if (!dev || !out || !dims)
+        return api_fail(dev ? dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_array_wrap: NULL argument");
+    juke_context *ctx = dev->ctx;
+    int64_t len;
+    juke_status st = check_shape(ctx, "juke_array_wrap", elem, ndims, dims, &len);
+    if (st)
+        return st;
+    if (!devptr && len)
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "juke_array_wrap: NULL pointer for %" PRId64 " elements", len);
+    if ((uintptr_t)devptr % juke_sizeof(elem))
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "juke_array_wrap: pointer %p is not aligned to its %zu-byte %s elements",
+                        devptr, juke_sizeof(elem), api_type_name(elem));
+    juke_array *a = calloc(1, sizeof *a);
+    if (!a)
+        return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
+    *a = (juke_array){.dev = dev, .ptr = devptr, .elem = elem, .ndims = ndims, .length = len, .borrowed = true};
+    memcpy(a->dims, dims, sizeof(int64_t) * (size_t)ndims);
+    pthread_mutex_lock(&ctx->lock);
+    bool ok = api_push((void **)&ctx->arrays, &ctx->narrays, &ctx->caparrays, a);
+    pthread_mutex_unlock(&ctx->lock);
+    if (!ok) {
+        free(a);
+        return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
+    }
+    *out = a;
+    return JUKE_OK;
+}
+
+/* Host buffers for fills and copies between devices go in pieces of this
+ * many bytes: a fill of a huge array must not need as much host memory. */
+enum { STAGE_BYTES = 1 << 20 };
+
+juke_status juke_array_fill(juke_array *a, const void *value)
+{
+    if (!a || !value)
+        return api_fail(a ? a->dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_array_fill: NULL argument");
+    size_t es = juke_sizeof(a->elem), total = (size_t)a->length * es;
+    size_t chunk = total < STAGE_BYTES ? total : STAGE_BYTES / es * es;
+    if (!total)
+        return JUKE_OK;
+    uint8_t *buf = malloc(chunk);
+    if (!buf)
+        return api_fail(a->dev->ctx, JUKE_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < chunk; i += es)
+        memcpy(buf + i, value, es);
+    char *err = NULL;
+    for (size_t done = 0; done < total; done += chunk) {
+        size_t n = total - done < chunk ? total - done : chunk;
+        if (rt_upload(a->dev->rt, (uint8_t *)a->ptr + done, buf, n, &err) != 0) {
+            free(buf);
+            juke_status st = api_fail(a->dev->ctx, JUKE_ERR_DEVICE, "juke_array_fill: %s", err ? err : "copy failed");
+            free(err);
+            return st;
+        }
+    }
+    free(buf);
+    return JUKE_OK;
+}
+
+/* Check that [off, off + count) lies within a (`what`: "destination", "source"). */
+static juke_status check_range(juke_context *ctx, const char *who, const char *what, const juke_array *a, int64_t off,
+                               int64_t count)
+{
+    if (off < 0 || count < 0 || off > a->length || count > a->length - off)
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: %s elements [%" PRId64 ", %" PRId64 ") (offset %" PRId64
+                        ", count %" PRId64 ") lie outside its %" PRId64 " elements", who, what, off, off + count, off,
+                        count, a->length);
+    return JUKE_OK;
+}
+
+static juke_status copy_failed(juke_context *ctx, const char *who, char *err)
+{
+    juke_status st = api_fail(ctx, JUKE_ERR_DEVICE, "%s: %s", who, err ? err : "copy failed");
+    free(err);
+    return st;
+}
+
+juke_status juke_array_copy_from_host(juke_array *dst, int64_t dst_offset, const void *src, int64_t count)
+{
+    static const char who[] = "juke_array_copy_from_host";
+    if (!dst || (!src && count))
+        return api_fail(dst ? dst->dev->ctx : NULL, JUKE_ERR_ARGUMENT, "%s: NULL argument", who);
+    juke_status st = check_range(dst->dev->ctx, who, "destination", dst, dst_offset, count);
+    if (st || !count)
+        return st;
+    size_t es = juke_sizeof(dst->elem);
+    char *err = NULL;
+    if (rt_upload(dst->dev->rt, (uint8_t *)dst->ptr + (size_t)dst_offset * es, src, (size_t)count * es, &err) != 0)
+        return copy_failed(dst->dev->ctx, who, err);
+    return JUKE_OK;
+}
+
+juke_status juke_array_copy_to_host(void *dst, const juke_array *src, int64_t src_offset, int64_t count)
+{
+    static const char who[] = "juke_array_copy_to_host";
+    if (!src || (!dst && count))
+        return api_fail(src ? src->dev->ctx : NULL, JUKE_ERR_ARGUMENT, "%s: NULL argument", who);
+    juke_status st = check_range(src->dev->ctx, who, "source", src, src_offset, count);
+    if (st || !count)
+        return st;
+    size_t es = juke_sizeof(src->elem);
+    char *err = NULL;
+    if (rt_download(src->dev->rt, dst, (uint8_t *)src->ptr + (size_t)src_offset * es, (size_t)count * es, &err) != 0)
+        return copy_failed(src->dev->ctx, who, err);
+    return JUKE_OK;
+}
+
+juke_status juke_array_copy(juke_array *dst, int64_t dst_offset, const juke_array *src, int64_t src_offset,
+                            int64_t count)
+{
+    static const char who[] = "juke_array_copy";
+    if (!dst || !src)
+        return api_fail(dst ? dst->dev->ctx : src ? src->dev->ctx : NULL, JUKE_ERR_ARGUMENT, "%s: NULL argument", who);
+    juke_context *ctx = dst->dev->ctx;
+    if (src->dev->ctx != ctx)
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: the arrays belong to different contexts", who);
+    if (src->elem != dst->elem)
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: a %s source and a %s destination (copies do not convert)", who,
+                        api_type_name(src->elem), api_type_name(dst->elem));
+    juke_status st = check_range(ctx, who, "source", src, src_offset, count);
+    if (!st)
+        st = check_range(ctx, who, "destination", dst, dst_offset, count);
+    if (st || !count)
+        return st;
+    size_t es = juke_sizeof(dst->elem), total = (size_t)count * es;
+    uint8_t *d = (uint8_t *)dst->ptr + (size_t)dst_offset * es;
+    const uint8_t *s = (const uint8_t *)src->ptr + (size_t)src_offset * es;
+    char *err = NULL;
+    /* the drivers' copies, like memcpy, leave overlapping ranges undefined */
+    bool overlap = s < d + total && d < s + total;
+    if (src->dev == dst->dev && !overlap) {
+        if (rt_memcpy_d2d(dst->dev->rt, d, s, total, &err) != 0)
+            return copy_failed(ctx, who, err);
+        return JUKE_OK;
+    }
+    /* two devices, or overlapping ranges: through host memory, a piece at a
+     * time (forward pieces would overwrite an overlapping source, so one piece) */
+    size_t chunk = total < STAGE_BYTES || overlap ? total : STAGE_BYTES;
+    uint8_t *buf = malloc(chunk);
+    if (!buf)
+        return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
+    for (size_t done = 0; done < total; done += chunk) {
+        size_t n = total - done < chunk ? total - done : chunk;
+        if (rt_download(src->dev->rt, buf, s + done, n, &err) != 0 || rt_upload(dst->dev->rt, d + done, buf, n, &err) != 0) {
+            free(buf);
+            return copy_failed(ctx, who, err);
+        }
+    }
+    free(buf);
+    return JUKE_OK;
+}
+
+int juke_array_ndims(const juke_array *a) { return a ? a->ndims : 0; }
+
+int64_t juke_array_size(const juke_array *a, int d)
+{
+    if (!a || d < 1)
+        return 0;
+    return d <= a->ndims ? a->dims[d - 1] : 1;
+}
+
+juke_type juke_array_eltype(const juke_array *a) { return a ? a->elem : (juke_type)0; }
+void *juke_array_pointer(const juke_array *a) { return a ? a->ptr : NULL; }
+juke_device *juke_array_device(const juke_array *a) { return a ? a->dev : NULL; }

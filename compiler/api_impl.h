@@ -38,6 +38,21 @@ typedef struct Loaded {
     RtFunction *fn;
 } Loaded;
 
+/* The device a kernel handle last launched on, read without a lock by
+ * juke_kernel_launch: each is written once and published whole, and lives
+ * until the kernel is freed (k->fast_all), so a reader never sees half of
+ * one. */
+typedef struct FastLoad {
+    juke_device *dev;
+    RtFunction *fn;
+    struct FastLoad *next;
+} FastLoad;
+
+/* A launch argument's type in one uint16_t: 0x8000 | elem << 4 | ndims for
+ * an array, the juke_type for a scalar, API_SIG_NONE for a type no juke_arg
+ * has (a tuple, a struct). */
+enum { API_SIG_NONE = 0xffff };
+
 struct juke_kernel {
     juke_context *ctx;
     juke_module *module;
@@ -47,6 +62,7 @@ struct juke_kernel {
     char *lowered, *typed, *resources;
     CodeObject co;
     double ms_frontend;
+    bool from_disk;         /* read from the disk cache (kcache_load), not compiled here */
     /* what it was compiled from, to compile again for the assembly when a
      * kernel compiled for a launch (without it) is asked for it */
     char **argtypes;
@@ -56,6 +72,9 @@ struct juke_kernel {
     Loaded *loaded;
     int nloaded, capl;
     pthread_mutex_t load_lock;
+    uint16_t sig[64];       /* the argument types as launches give them (API_SIG_NONE...) */
+    FastLoad *fast;         /* atomic: see FastLoad */
+    FastLoad *fast_all;     /* every FastLoad made, under load_lock */
 };
 
 struct juke_module {
@@ -72,6 +91,8 @@ struct juke_device {
     juke_kernel *last_async; /* the last kernel launched asynchronously, for exceptions at synchronize */
     juke_stream **streams;
     int nstreams, capstreams;
+    juke_event **events;
+    int nevents, capevents;
     /* Recent launches: (module, function, argument signature, options
      * generation) → kernel and loaded function, so a repeated launch skips
      * building the cache key (a few strcmps instead of string formatting). */
@@ -92,6 +113,12 @@ struct juke_stream {
     RtStream *rt;
 };
 
+struct juke_event {
+    juke_device *dev;
+    RtEvent *rt;
+    bool recorded;          /* recording it is the host's promise to wait on; unrecorded is a bad argument */
+};
+
 struct juke_array {
     juke_device *dev;
     void *ptr;
@@ -99,6 +126,7 @@ struct juke_array {
     int ndims;
     int64_t dims[8];
     int64_t length;
+    bool borrowed;          /* juke_array_wrap: the host's memory, never freed by juke */
 };
 
 struct juke_context {
@@ -139,6 +167,8 @@ juke_status api_fail(juke_context *ctx, juke_status st, const char *fmt, ...) __
  * and, with a cache directory, on disk); want_asm also makes the listing. */
 juke_status api_compile_kernel(juke_module *m, const char *function, const char *const *argtypes, int nargs,
                                const juke_options *o, bool want_asm, juke_kernel **out);
+/* The launch signature (API_SIG_NONE...) of an argument type as juke_compile takes it. */
+uint16_t api_arg_signature(const char *type);
 /* Julia's name of a juke_type / JukeTypeCode ("Float32"); "?" if none. */
 const char *api_type_name(int t);
 

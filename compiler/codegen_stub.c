@@ -13,7 +13,7 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
     (void)nspecs;
     (void)opts;
     memset(out, 0, sizeof *out);
-    diag_plain(d, DIAG_USER,
+    diag_plain(d, DIAG_UNSUPPORTED,
                "this juke was built without LLVM (-Dcompiler=false): it runs kernels from the kernel cache "
                "(JUKE_CACHE_DIR, filled by a full build) but cannot compile `%s` for these argument types",
                specs[0]->method->name);

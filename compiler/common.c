@@ -284,7 +284,7 @@ static void diag_emit(Diags *d, DiagKind kind, bool note, SrcLoc loc, const char
     } else if (d->nerrors > max) {
         return;
     }
-    const char *what = note ? "note" : (kind == DIAG_USER || kind == DIAG_NOMEM) ? "error" : kind == DIAG_INVALID_IR ? "invalid IR" : "internal compiler error";
+    const char *what = note ? "note" : (kind == DIAG_USER || kind == DIAG_NOMEM || kind == DIAG_UNSUPPORTED) ? "error" : kind == DIAG_INVALID_IR ? "invalid IR" : "internal compiler error";
     if (loc.file)
         sb_printf(&d->text, "%s:%d:%d: %s: ", loc.file->name, loc.line, loc.col, what);
     else

@@ -126,7 +126,7 @@ typedef struct SrcLoc {
  *      4 |     x[i + 1] = 1f0
  *        |     ^
  * and appended to the sink; compilation goes on where it can to report more. */
-typedef enum DiagKind { DIAG_USER = 1, DIAG_INVALID_IR, DIAG_INTERNAL, DIAG_NOMEM } DiagKind;
+typedef enum DiagKind { DIAG_USER = 1, DIAG_INVALID_IR, DIAG_INTERNAL, DIAG_NOMEM, DIAG_UNSUPPORTED } DiagKind;
 
 typedef struct Diags {
     StrBuf text;          /* all messages, each ending in a newline */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "api_impl.h"
+#include "targets.h"
 
 
 static void format_value(StrBuf *sb, int64_t bits, int code)
@@ -273,6 +274,92 @@ juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *functi
     return api_compile_kernel(m, function, tn, nargs, &o, false, out);
 }
 
+/* Launch k's function fn, loaded on dev, with arguments the caller checked
+ * (their count, types and devices): the configuration's checks, the
+ * argument bytes (runtime/abi.h), the launch, and its exception as a
+ * message. The launch shape is checked once, by rt_launch_on; only a failure
+ * asks rt_check_launch again, to call a bad shape a bad argument. */
+static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *fn, const juke_arg *args, int nargs,
+                                 const juke_launch_config *cfg)
+{
+    juke_context *ctx = dev->ctx;
+    const char *function = k->function;
+    if (!(cfg->timeout_s >= 0) || cfg->timeout_s > 1e9)
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: run-time limit %g s: expected 0 (none) or positive seconds up to 1e9",
+                    function, cfg->timeout_s);
+    uint32_t grid[3], group[3];
+    for (int d = 0; d < 3; d++) {
+        grid[d] = cfg->gridsize[d] ? cfg->gridsize[d] : 1;
+        group[d] = cfg->groupsize[d] ? cfg->groupsize[d] : 1;
+    }
+    if (k->co.uses_dynamic_lds && cfg->shmem == 0) {
+        char *why = NULL;
+        juke_status st = rt_check_launch(fn, grid, group, cfg->shmem, &why) != 0
+                             ? api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: %s", function, why ? why : "bad launch shape")
+                             : api_fail(ctx, JUKE_ERR_ARGUMENT, "%s uses @ROCDynamicLocalArray but the launch gives no "
+                                        "dynamic local memory (shmem = 0)", function);
+        free(why);
+        return st;
+    }
+    if (cfg->stream && cfg->stream->dev != dev)
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: the launch's stream belongs to another device", function);
+    uint8_t storage[64][16 + 8 * 8];
+    RtArg rargs[64];
+    for (int i = 0; i < nargs; i++) {
+        if (args[i].is_array) {
+            juke_array *a = args[i].v.array;
+            memcpy(storage[i], &a->ptr, 8);
+            memcpy(storage[i] + 8, a->dims, 8 * (size_t)a->ndims);
+            memcpy(storage[i] + 8 + 8 * a->ndims, &a->length, 8);
+            rargs[i] = (RtArg){storage[i], (uint32_t)JUKE_ARRAY_ARG_SIZE(a->ndims), 8};
+        } else {
+            size_t sz = juke_sizeof(args[i].type);
+            if (args[i].type == JUKE_FLOAT32)
+                memcpy(storage[i], &args[i].v.f32, 4);
+            else if (args[i].type == JUKE_FLOAT64)
+                memcpy(storage[i], &args[i].v.f64, 8);
+            else if (args[i].type == JUKE_FLOAT16)
+                memcpy(storage[i], &args[i].v.f16, 2);
+            else if (args[i].type == JUKE_BOOL)
+                storage[i][0] = args[i].v.i != 0;
+            else
+                memcpy(storage[i], &args[i].v.u, sz); /* little-endian: the low bytes */
+            rargs[i] = (RtArg){storage[i], (uint32_t)sz, (uint32_t)sz};
+        }
+    }
+    JukeExceptionRecord exc;
+    char *err = NULL;
+    int rc;
+    /* dev->lock guards last_async only; the runtime serialises the launches */
+    if (cfg->async) {
+        pthread_mutex_lock(&dev->lock);
+        rc = rt_launch_on(fn, cfg->stream ? cfg->stream->rt : NULL, rargs, nargs, grid, group, cfg->shmem, false,
+                          cfg->timeout_s, &exc, &err);
+        dev->last_async = k;
+        pthread_mutex_unlock(&dev->lock);
+    } else {
+        rc = rt_launch_on(fn, cfg->stream ? cfg->stream->rt : NULL, rargs, nargs, grid, group, cfg->shmem, true,
+                          cfg->timeout_s, &exc, &err);
+    }
+    if (rc == 1) {
+        free(err);
+        api_set_error(ctx, exception_message(k, &exc));
+        return JUKE_ERR_KERNEL;
+    }
+    if (rc != 0) {
+        char *why = NULL;
+        juke_status st;
+        if (rt_check_launch(fn, grid, group, cfg->shmem, &why) != 0)
+            st = api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: %s", function, why ? why : "bad launch shape");
+        else
+            st = api_fail(ctx, JUKE_ERR_DEVICE, "launching %s: %s", function, err ? err : "failed");
+        free(why);
+        free(err);
+        return st;
+    }
+    return JUKE_OK;
+}
+
 juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
                         const juke_launch_config *cfg)
 {
@@ -317,14 +404,6 @@ juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, 
             if (args[i].is_array && args[i].v.array->dev != dev)
                 return api_fail(ctx, JUKE_ERR_ARGUMENT, "argument %d: the array lives on another device", i + 1);
     }
-    if (!(cfg->timeout_s >= 0) || cfg->timeout_s > 1e9)
-        return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: run-time limit %g s: expected 0 (none) or positive seconds up to 1e9",
-                    function, cfg->timeout_s);
-    uint32_t grid[3], group[3];
-    for (int d = 0; d < 3; d++) {
-        grid[d] = cfg->gridsize[d] ? cfg->gridsize[d] : 1;
-        group[d] = cfg->groupsize[d] ? cfg->groupsize[d] : 1;
-    }
     if (!fn) {
         st = kernel_loaded(k, dev, &fn);
         if (st)
@@ -348,64 +427,7 @@ juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, 
             pthread_mutex_unlock(&dev->lock);
         }
     }
-    /* the launch shape: the runtime's one check, here as a bad argument */
-    char *why = NULL;
-    if (rt_check_launch(fn, grid, group, cfg->shmem, &why) != 0) {
-        st = api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: %s", function, why ? why : "bad launch shape");
-        free(why);
-        return st;
-    }
-    if (k->co.uses_dynamic_lds && cfg->shmem == 0)
-        return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s uses @ROCDynamicLocalArray but the launch gives no dynamic local memory (shmem = 0)",
-                    function);
-    /* argument bytes (runtime/abi.h) */
-    uint8_t storage[64][16 + 8 * 8];
-    RtArg rargs[64];
-    for (int i = 0; i < nargs; i++) {
-        if (args[i].is_array) {
-            juke_array *a = args[i].v.array;
-            memcpy(storage[i], &a->ptr, 8);
-            memcpy(storage[i] + 8, a->dims, 8 * (size_t)a->ndims);
-            memcpy(storage[i] + 8 + 8 * a->ndims, &a->length, 8);
-            rargs[i] = (RtArg){storage[i], (uint32_t)JUKE_ARRAY_ARG_SIZE(a->ndims), 8};
-        } else {
-            size_t sz = juke_sizeof(args[i].type);
-            if (args[i].type == JUKE_FLOAT32)
-                memcpy(storage[i], &args[i].v.f32, 4);
-            else if (args[i].type == JUKE_FLOAT64)
-                memcpy(storage[i], &args[i].v.f64, 8);
-            else if (args[i].type == JUKE_FLOAT16)
-                memcpy(storage[i], &args[i].v.f16, 2);
-            else if (args[i].type == JUKE_BOOL)
-                storage[i][0] = args[i].v.i != 0;
-            else
-                memcpy(storage[i], &args[i].v.u, sz); /* little-endian: the low bytes */
-            rargs[i] = (RtArg){storage[i], (uint32_t)sz, (uint32_t)sz};
-        }
-    }
-    JukeExceptionRecord exc;
-    char *err = NULL;
-    pthread_mutex_lock(&dev->lock);
-    if (cfg->stream && cfg->stream->dev != dev) {
-        pthread_mutex_unlock(&dev->lock);
-        return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: the launch's stream belongs to another device", function);
-    }
-    int rc = rt_launch_on(fn, cfg->stream ? cfg->stream->rt : NULL, rargs, nargs, grid, group, cfg->shmem, !cfg->async,
-                          cfg->timeout_s, &exc, &err);
-    if (cfg->async)
-        dev->last_async = k;
-    pthread_mutex_unlock(&dev->lock);
-    if (rc == 1) {
-        free(err);
-        api_set_error(ctx, exception_message(k, &exc));
-        return JUKE_ERR_KERNEL;
-    }
-    if (rc != 0) {
-        st = api_fail(ctx, JUKE_ERR_DEVICE, "launching %s: %s", function, err ? err : "failed");
-        free(err);
-        return st;
-    }
-    return JUKE_OK;
+    return launch_loaded(dev, k, fn, args, nargs, cfg);
 }
 
 /* Wait for a stream of dev (NULL: the device's own) and report a pending kernel exception. */
@@ -488,3 +510,217 @@ juke_status juke_stream_synchronize(juke_stream *s)
         return api_fail(NULL, JUKE_ERR_ARGUMENT, "juke_stream_synchronize: NULL stream");
     return sync_device(s->dev, s->rt);
 }
+
+/* ---- kernel handles ---- */
+
+/* fn, k loaded on dev, for juke_kernel_launch: checks that dev runs k's
+ * target, loads k there once, and publishes it as k's fast device. */
+static juke_status kernel_on_device(juke_kernel *k, juke_device *dev, RtFunction **fn)
+{
+    const TargetInfo *t = NULL;
+    const char *proc = NULL;
+    StrBuf err = {0};
+    bool same = target_parse(dev->target, &t, &proc, &err) && t->kind == k->to.kind &&
+                (!proc || !k->to.proc || strcmp(proc, k->to.proc) == 0);
+    sb_free(&err);
+    if (!same)
+        return api_fail(k->ctx, JUKE_ERR_ARGUMENT, "%s was compiled for %s, but %s runs %s", k->function,
+                        k->to.proc ? k->to.proc : target_by_kind(k->to.kind)->name, rt_device_name(dev->rt), dev->target);
+    juke_status st = kernel_loaded(k, dev, fn);
+    if (st)
+        return st;
+    FastLoad *f = malloc(sizeof *f);
+    if (!f)
+        return JUKE_OK; /* no shortcut, still a launch */
+    pthread_mutex_lock(&k->load_lock);
+    *f = (FastLoad){dev, *fn, k->fast_all};
+    k->fast_all = f;
+    __atomic_store_n(&k->fast, f, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&k->load_lock);
+    return JUKE_OK;
+}
+
+/* What argument i should have been, for messages: k's type as given. */
+static juke_status wrong_arg(juke_kernel *k, int i, const juke_arg *a)
+{
+    char got[32] = "";
+    arg_type_names(k->ctx, a, 1, (char (*)[32])got);
+    return api_fail(k->ctx, JUKE_ERR_ARGUMENT, "%s: argument %d is a %s, but the kernel was compiled for %s", k->function,
+                    i + 1, got, k->argtypes[i]);
+}
+
+juke_status juke_kernel_get(juke_module *m, const char *function, const char *const *argtypes, int nargs,
+                            juke_device *dev, juke_kernel **out)
+{
+    if (out)
+        *out = NULL;
+    if (!m || !dev || !out)
+        return api_fail(m ? m->ctx : dev ? dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_kernel_get: NULL %s",
+                        !m ? "module" : !dev ? "device" : "out");
+    if (dev->ctx != m->ctx)
+        return api_fail(m->ctx, JUKE_ERR_ARGUMENT, "juke_kernel_get: the module and the device belong to different contexts");
+    juke_options o;
+    pthread_mutex_lock(&m->ctx->lock);
+    o = m->ctx->opts;
+    pthread_mutex_unlock(&m->ctx->lock);
+    o.target = dev->target;
+    juke_kernel *k;
+    juke_status st = api_compile_kernel(m, function, argtypes, nargs, &o, false, &k);
+    if (st)
+        return st;
+    RtFunction *fn;
+    st = kernel_on_device(k, dev, &fn);
+    if (st)
+        return st;
+    *out = k;
+    return JUKE_OK;
+}
+
+juke_status juke_kernel_launch(juke_kernel *k, juke_device *dev, const juke_arg *args, int nargs,
+                               const juke_launch_config *cfg)
+{
+    if (!k || !dev || !cfg || (nargs && !args))
+        return api_fail(k ? k->ctx : dev ? dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_kernel_launch: NULL %s",
+                        !k ? "kernel" : !dev ? "device" : !cfg ? "launch configuration" : "argument array");
+    if (nargs != k->nargs)
+        return api_fail(k->ctx, JUKE_ERR_ARGUMENT, "%s: %d argument%s given, the kernel was compiled for %d", k->function,
+                        nargs, nargs == 1 ? "" : "s", k->nargs);
+    for (int i = 0; i < nargs; i++) {
+        const juke_arg *a = &args[i];
+        if (a->is_array) {
+            const juke_array *arr = a->v.array;
+            if (!arr)
+                return api_fail(k->ctx, JUKE_ERR_ARGUMENT, "%s: argument %d: NULL array", k->function, i + 1);
+            if (k->sig[i] != (uint16_t)(0x8000 | arr->elem << 4 | arr->ndims))
+                return wrong_arg(k, i, a);
+            if (arr->dev != dev)
+                return api_fail(k->ctx, JUKE_ERR_ARGUMENT, "%s: argument %d: the array lives on another device",
+                                k->function, i + 1);
+        } else if (k->sig[i] != (uint16_t)a->type) {
+            return wrong_arg(k, i, a);
+        }
+    }
+    RtFunction *fn;
+    const FastLoad *f = __atomic_load_n(&k->fast, __ATOMIC_ACQUIRE);
+    if (f && f->dev == dev) {
+        fn = f->fn;
+    } else {
+        if (dev->ctx != k->ctx)
+            return api_fail(k->ctx, JUKE_ERR_ARGUMENT, "%s: the kernel and the device belong to different contexts",
+                            k->function);
+        juke_status st = kernel_on_device(k, dev, &fn);
+        if (st)
+            return st;
+    }
+    return launch_loaded(dev, k, fn, args, nargs, cfg);
+}
+
+/* ---- events ---- */
+
+juke_status juke_event_create(juke_device *dev, juke_event **out)
+{
+    if (out)
+        *out = NULL;
+    if (!dev || !out)
+        return api_fail(dev ? dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_event_create: NULL argument");
+    juke_event *e = calloc(1, sizeof *e);
+    if (!e)
+        return api_fail(dev->ctx, JUKE_ERR_NOMEM, "out of memory");
+    char *err = NULL;
+    if (rt_event_create(dev->rt, &e->rt, &err) != 0) {
+        free(e);
+        juke_status st = api_fail(dev->ctx, JUKE_ERR_DEVICE, "juke_event_create: %s", err ? err : "failed");
+        free(err);
+        return st;
+    }
+    e->dev = dev;
+    pthread_mutex_lock(&dev->lock);
+    bool ok = api_push((void **)&dev->events, &dev->nevents, &dev->capevents, e);
+    pthread_mutex_unlock(&dev->lock);
+    if (!ok) {
+        rt_event_destroy(e->rt);
+        free(e);
+        return api_fail(dev->ctx, JUKE_ERR_NOMEM, "out of memory");
+    }
+    *out = e;
+    return JUKE_OK;
+}
+
+void juke_event_destroy(juke_event *e)
+{
+    if (!e)
+        return;
+    pthread_mutex_lock(&e->dev->lock);
+    api_remove((void **)e->dev->events, &e->dev->nevents, e);
+    pthread_mutex_unlock(&e->dev->lock);
+    rt_event_destroy(e->rt);
+    free(e);
+}
+
+static juke_status event_failed(juke_device *dev, const char *who, char *err)
+{
+    juke_status st = api_fail(dev->ctx, JUKE_ERR_DEVICE, "%s: %s", who, err ? err : "failed");
+    free(err);
+    return st;
+}
+
+juke_status juke_event_record(juke_event *e, juke_stream *s)
+{
+    if (!e)
+        return api_fail(NULL, JUKE_ERR_ARGUMENT, "juke_event_record: NULL event");
+    if (s && s->dev != e->dev)
+        return api_fail(e->dev->ctx, JUKE_ERR_ARGUMENT, "juke_event_record: the stream belongs to another device");
+    char *err = NULL;
+    if (rt_event_record(e->rt, s ? s->rt : NULL, &err) != 0)
+        return event_failed(e->dev, "juke_event_record", err);
+    __atomic_store_n(&e->recorded, true, __ATOMIC_RELEASE);
+    return JUKE_OK;
+}
+
+juke_status juke_event_synchronize(juke_event *e)
+{
+    if (!e)
+        return api_fail(NULL, JUKE_ERR_ARGUMENT, "juke_event_synchronize: NULL event");
+    if (!__atomic_load_n(&e->recorded, __ATOMIC_ACQUIRE))
+        return api_fail(e->dev->ctx, JUKE_ERR_ARGUMENT, "juke_event_synchronize: the event was never recorded");
+    char *err = NULL;
+    if (rt_event_synchronize(e->rt, &err) != 0)
+        return event_failed(e->dev, "juke_event_synchronize", err);
+    return JUKE_OK;
+}
+
+juke_status juke_event_elapsed_ms(juke_event *start, juke_event *end, float *ms)
+{
+    if (!start || !end || !ms)
+        return api_fail(start ? start->dev->ctx : end ? end->dev->ctx : NULL, JUKE_ERR_ARGUMENT,
+                        "juke_event_elapsed_ms: NULL argument");
+    if (start->dev != end->dev)
+        return api_fail(start->dev->ctx, JUKE_ERR_ARGUMENT, "juke_event_elapsed_ms: the events belong to different devices");
+    if (!__atomic_load_n(&start->recorded, __ATOMIC_ACQUIRE) || !__atomic_load_n(&end->recorded, __ATOMIC_ACQUIRE))
+        return api_fail(start->dev->ctx, JUKE_ERR_ARGUMENT, "juke_event_elapsed_ms: the %s event was never recorded",
+                        !start->recorded ? "start" : "end");
+    char *err = NULL;
+    if (rt_event_elapsed_ms(start->rt, end->rt, ms, &err) != 0)
+        return event_failed(start->dev, "juke_event_elapsed_ms", err);
+    return JUKE_OK;
+}
+
+juke_status juke_kernel_max_groupsize(juke_kernel *k, juke_device *dev, uint32_t *out)
+{
+    if (!k || !dev || !out)
+        return api_fail(k ? k->ctx : dev ? dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_kernel_max_groupsize: NULL argument");
+    RtFunction *fn;
+    const FastLoad *f = __atomic_load_n(&k->fast, __ATOMIC_ACQUIRE);
+    if (f && f->dev == dev) {
+        fn = f->fn;
+    } else {
+        juke_status st = kernel_on_device(k, dev, &fn);
+        if (st)
+            return st;
+    }
+    uint32_t lim = rt_device_max_group_size(dev->rt), kl = rt_function_info(fn)->max_group_size;
+    *out = kl && kl < lim ? kl : lim;
+    return JUKE_OK;
+}
+
+bool juke_kernel_from_disk_cache(const juke_kernel *k) { return k && k->from_disk; }

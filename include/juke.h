@@ -8,7 +8,9 @@
  *                  target: a code object plus its dumps. Owned by the context,
  *                  cached by (function, argument types, target options).
  *   juke_device    a place to run kernels: "cpu", "hip[:N]", "cuda[:N]", "auto".
- *   juke_array     device memory with an element type and dims (column-major).
+ *   juke_array     device memory with an element type and dims (column-major);
+ *                  juke's own (juke_array_create) or the host's (juke_array_wrap).
+ *   juke_event     a point in a device's work, for timing it.
  *
  * Errors: every function that can fail returns a juke_status; the message
  * (with file:line:col, the source line and a caret for source errors) is
@@ -47,13 +49,15 @@ typedef struct juke_kernel juke_kernel;
 typedef struct juke_device juke_device;
 typedef struct juke_array juke_array;
 typedef struct juke_stream juke_stream;
+typedef struct juke_event juke_event;
 
 typedef enum juke_status {
     JUKE_OK = 0,
     JUKE_ERR_COMPILE,     /* the source has an error (syntax, types, dispatch, ...) */
     JUKE_ERR_INVALID_IR,  /* a verifier rejected IR: a juke bug, reported as such */
     JUKE_ERR_INTERNAL,    /* an internal compiler error */
-    JUKE_ERR_ARGUMENT,    /* bad API use: NULL handle, wrong argument count or type, bad launch size */
+    JUKE_ERR_ARGUMENT,    /* bad API use: NULL handle, wrong argument count or type, bad launch size,
+                             an out-of-range copy */
     JUKE_ERR_DEVICE,      /* no such device, driver or library missing, device failure */
     JUKE_ERR_KERNEL,      /* a kernel raised an exception (BoundsError, InexactError, DivideError) */
     JUKE_ERR_NOMEM,       /* out of host memory */
@@ -105,7 +109,8 @@ typedef struct juke_options {
                                    libdevice.10.bc; NULL = $JUKE_DEVICE_LIBS (AMDGPU) or $JUKE_LIBDEVICE
                                    (NVPTX), read when the context was created, or the defaults */
     const char *dump_dir;       /* write every kernel's dumps here (NULL = $JUKE_DUMP_DIR or none) */
-    const char *cache_dir;      /* the on-disk kernel cache (NULL = $JUKE_CACHE_DIR or none): compiled
+    const char *cache_dir;      /* the on-disk kernel cache (NULL = $JUKE_CACHE_DIR or none; "" = none,
+                                   whatever the environment says): compiled
                                    kernels are saved there and reused by later processes, also by a
                                    juke built without LLVM (-Dcompiler=false), which only runs them.
                                    It must be this user's and writable by no one else (juke creates
@@ -215,6 +220,33 @@ JUKE_API juke_status juke_array_download(juke_array *a, void *host, size_t bytes
 JUKE_API int64_t juke_array_length(const juke_array *a);
 JUKE_API size_t juke_sizeof(juke_type t);
 
+/* An array over memory the host already owns: devptr is a device pointer of
+ * dev (from hipMalloc on a hip device, cuMemAlloc on a cuda device; host
+ * memory on the CPU device) holding at least length * juke_sizeof(elem)
+ * bytes, aligned to the element. juke never frees it: juke_array_free,
+ * juke_device_close and juke_context_destroy release the handle only, and
+ * the memory must outlive every launch that uses the array. */
+JUKE_API juke_status juke_array_wrap(juke_device *dev, void *devptr, juke_type elem, int ndims, const int64_t *dims,
+                                     juke_array **out);
+/* Set every element to *value (juke_sizeof(elem) bytes of host memory). */
+JUKE_API juke_status juke_array_fill(juke_array *a, const void *value);
+/* Copy count elements between host memory and an array, or between two
+ * arrays of one element type (on one device or two). Offsets count elements
+ * from 0, in column-major order; a range past either array's end is
+ * JUKE_ERR_ARGUMENT and copies nothing. */
+JUKE_API juke_status juke_array_copy_from_host(juke_array *dst, int64_t dst_offset, const void *src, int64_t count);
+JUKE_API juke_status juke_array_copy_to_host(void *dst, const juke_array *src, int64_t src_offset, int64_t count);
+JUKE_API juke_status juke_array_copy(juke_array *dst, int64_t dst_offset, const juke_array *src, int64_t src_offset,
+                                     int64_t count);
+/* The array's shape and storage: ndims; size(a, d) as Julia's, d counting
+ * from 1 (1 past ndims, 0 for a bad d or NULL); the element type (0 for
+ * NULL); the device pointer (a host pointer on the CPU device); its device. */
+JUKE_API int juke_array_ndims(const juke_array *a);
+JUKE_API int64_t juke_array_size(const juke_array *a, int d);
+JUKE_API juke_type juke_array_eltype(const juke_array *a);
+JUKE_API void *juke_array_pointer(const juke_array *a);
+JUKE_API juke_device *juke_array_device(const juke_array *a);
+
 /* ---- launching ------------------------------------------------------------ */
 
 /* A kernel argument: an array or a scalar of one of the primitive types. */
@@ -237,6 +269,14 @@ static inline juke_arg juke_arg_f64(double x) { juke_arg r = {false, JUKE_FLOAT6
 static inline juke_arg juke_arg_i32(int32_t x) { juke_arg r = {false, JUKE_INT32, {0}}; r.v.i = x; return r; }
 static inline juke_arg juke_arg_i64(int64_t x) { juke_arg r = {false, JUKE_INT64, {0}}; r.v.i = x; return r; }
 static inline juke_arg juke_arg_bool(bool x) { juke_arg r = {false, JUKE_BOOL, {0}}; r.v.i = x; return r; }
+static inline juke_arg juke_arg_i8(int8_t x) { juke_arg r = {false, JUKE_INT8, {0}}; r.v.i = x; return r; }
+static inline juke_arg juke_arg_i16(int16_t x) { juke_arg r = {false, JUKE_INT16, {0}}; r.v.i = x; return r; }
+static inline juke_arg juke_arg_u8(uint8_t x) { juke_arg r = {false, JUKE_UINT8, {0}}; r.v.u = x; return r; }
+static inline juke_arg juke_arg_u16(uint16_t x) { juke_arg r = {false, JUKE_UINT16, {0}}; r.v.u = x; return r; }
+static inline juke_arg juke_arg_u32(uint32_t x) { juke_arg r = {false, JUKE_UINT32, {0}}; r.v.u = x; return r; }
+static inline juke_arg juke_arg_u64(uint64_t x) { juke_arg r = {false, JUKE_UINT64, {0}}; r.v.u = x; return r; }
+/* Float16 by its bits (IEEE binary16), as C has no portable half type. */
+static inline juke_arg juke_arg_f16(uint16_t bits) { juke_arg r = {false, JUKE_FLOAT16, {0}}; r.v.f16 = bits; return r; }
 
 typedef struct juke_launch_config {
     uint32_t groupsize[3];     /* work-items per workgroup; zeros count as 1 */
@@ -272,6 +312,39 @@ JUKE_API juke_status juke_launch(juke_device *dev, juke_module *m, const char *f
  * (AMDGPU.jl's launch=false). */
 JUKE_API juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function,
                                      const juke_arg *args, int nargs, juke_kernel **out);
+
+/* A kernel handle for repeated launches: function specialised on argtypes
+ * (as juke_compile takes them), compiled for dev's target and loaded on dev,
+ * once. Launching it skips the name lookup and the cache. */
+JUKE_API juke_status juke_kernel_get(juke_module *m, const char *function, const char *const *argtypes, int nargs,
+                                     juke_device *dev, juke_kernel **out);
+/* Launch k (from juke_kernel_get, juke_compile or juke_kernel_for) on dev,
+ * which must run k's target (k is loaded there on first use). The arguments
+ * must match the types k was compiled for: their count and each one's
+ * type (arrays by element type and ndims), else JUKE_ERR_ARGUMENT. Otherwise
+ * as juke_launch. */
+JUKE_API juke_status juke_kernel_launch(juke_kernel *k, juke_device *dev, const juke_arg *args, int nargs,
+                                        const juke_launch_config *cfg);
+/* The largest workgroup (work-items) k may run with on dev: the lower of the
+ * kernel's and the device's limits (loads k on dev if needed). */
+JUKE_API juke_status juke_kernel_max_groupsize(juke_kernel *k, juke_device *dev, uint32_t *out);
+/* Whether k was read from the on-disk kernel cache rather than compiled by
+ * this process. */
+JUKE_API bool juke_kernel_from_disk_cache(const juke_kernel *k);
+
+/* ---- events: timing a device's work -------------------------------------- */
+
+/* An event of dev (closed with the device). HIP and CUDA use their own
+ * events; the CPU device, whose launches finish before they return, reads a
+ * monotonic clock when the event is recorded. */
+JUKE_API juke_status juke_event_create(juke_device *dev, juke_event **out);
+JUKE_API void juke_event_destroy(juke_event *e);
+/* Mark the point after everything launched so far on s (NULL: the device's own stream). */
+JUKE_API juke_status juke_event_record(juke_event *e, juke_stream *s);
+/* Wait until the work before the recorded point is done. */
+JUKE_API juke_status juke_event_synchronize(juke_event *e);
+/* *ms = milliseconds from start to end, both recorded on one device (waits for end). */
+JUKE_API juke_status juke_event_elapsed_ms(juke_event *start, juke_event *end, float *ms);
 
 #ifdef __cplusplus
 }

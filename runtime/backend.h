@@ -46,6 +46,14 @@ typedef struct RtBackend {
     int (*synchronize)(RtDevice *dev, void *stream, JukeExceptionRecord *exc, char **err);
     int (*stream_create)(RtDevice *dev, void **stream, char **err);
     void (*stream_destroy)(RtDevice *dev, void *stream);
+    /* Events: a mark recorded on a stream (NULL: the device's own) after the
+     * work queued there; wait for it; milliseconds between two recorded
+     * marks. runtime.c checks that both were recorded. */
+    int (*event_create)(RtDevice *dev, void **ev, char **err);
+    void (*event_destroy)(RtDevice *dev, void *ev);
+    int (*event_record)(RtDevice *dev, void *ev, void *stream, char **err);
+    int (*event_synchronize)(RtDevice *dev, void *ev, char **err);
+    int (*event_elapsed)(RtDevice *dev, void *start, void *end, float *ms, char **err);
 } RtBackend;
 
 struct RtDevice {

@@ -1202,6 +1202,32 @@ static int cpu_stream_create(RtDevice *dev, void **stream, char **err)
 
 static void cpu_stream_destroy(RtDevice *dev, void *stream) {}
 
+/* A CPU event is the monotonic clock read at record: every launch has
+ * finished by then. */
+static int cpu_event_create(RtDevice *dev, void **ev, char **err)
+{
+    (void)dev;
+    *ev = calloc(1, sizeof(struct timespec));
+    return *ev ? 0 : rt_fail(err, "out of memory");
+}
+
+static void cpu_event_destroy(RtDevice *dev, void *ev) { free(ev); }
+
+static int cpu_event_record(RtDevice *dev, void *ev, void *stream, char **err)
+{
+    clock_gettime(CLOCK_MONOTONIC, ev);
+    return 0;
+}
+
+static int cpu_event_synchronize(RtDevice *dev, void *ev, char **err) { return 0; }
+
+static int cpu_event_elapsed(RtDevice *dev, void *start, void *end, float *ms, char **err)
+{
+    const struct timespec *a = start, *b = end;
+    *ms = (float)((double)(b->tv_sec - a->tv_sec) * 1e3 + (double)(b->tv_nsec - a->tv_nsec) * 1e-6);
+    return 0;
+}
+
 static int rt_cpu_open(RtDevice *dev, int index, char **short_why, char **err);
 
 const RtBackend rt_cpu_backend = {
@@ -1223,6 +1249,11 @@ const RtBackend rt_cpu_backend = {
     .synchronize = cpu_synchronize,
     .stream_create = cpu_stream_create,
     .stream_destroy = cpu_stream_destroy,
+    .event_create = cpu_event_create,
+    .event_destroy = cpu_event_destroy,
+    .event_record = cpu_event_record,
+    .event_synchronize = cpu_event_synchronize,
+    .event_elapsed = cpu_event_elapsed,
 };
 
 static int rt_cpu_open(RtDevice *dev, int index, char **short_why, char **err)

@@ -61,6 +61,11 @@ typedef struct CudaApi {
     int (*StreamDestroy)(void *);
     int (*StreamSynchronize)(void *);
     int (*StreamQuery)(void *);
+    int (*EventCreate)(void **, unsigned);
+    int (*EventDestroy)(void *);
+    int (*EventRecord)(void *, void *);
+    int (*EventSynchronize)(void *);
+    int (*EventElapsedTime)(float *, void *, void *);
     int (*GetErrorString)(int, const char **);
 } CudaApi;
 
@@ -136,6 +141,11 @@ static int cuda_load_api(CudaApi *a, char **short_why, char **err)
         {"cuStreamDestroy_v2", (void **)&a->StreamDestroy},
         {"cuStreamSynchronize", (void **)&a->StreamSynchronize},
         {"cuStreamQuery", (void **)&a->StreamQuery},
+        {"cuEventCreate", (void **)&a->EventCreate},
+        {"cuEventDestroy_v2", (void **)&a->EventDestroy},
+        {"cuEventRecord", (void **)&a->EventRecord},
+        {"cuEventSynchronize", (void **)&a->EventSynchronize},
+        {"cuEventElapsedTime", (void **)&a->EventElapsedTime},
         {"cuGetErrorString", (void **)&a->GetErrorString},
     };
     a->lib = rt_driver_load(&cuda_driver, syms, sizeof syms / sizeof syms[0], short_why, err);
@@ -585,6 +595,45 @@ static void cuda_stream_destroy(RtDevice *dev, void *stream)
     cd->api.StreamDestroy(stream);
 }
 
+static int cuda_event_create(RtDevice *dev, void **ev, char **err)
+{
+    CudaDev *cd = dev->priv;
+    cd->api.CtxSetCurrent(cd->ctx);
+    int e = cd->api.EventCreate(ev, 0);
+    return e ? rt_fail(err, "cuda: cuEventCreate failed: %s", cuda_errstr(&cd->api, e)) : 0;
+}
+
+static void cuda_event_destroy(RtDevice *dev, void *ev)
+{
+    CudaDev *cd = dev->priv;
+    cd->api.CtxSetCurrent(cd->ctx);
+    cd->api.EventDestroy(ev);
+}
+
+static int cuda_event_record(RtDevice *dev, void *ev, void *stream, char **err)
+{
+    CudaDev *cd = dev->priv;
+    cd->api.CtxSetCurrent(cd->ctx);
+    int e = cd->api.EventRecord(ev, stream ? stream : cd->stream);
+    return e ? rt_fail(err, "cuda: cuEventRecord failed: %s", cuda_errstr(&cd->api, e)) : 0;
+}
+
+static int cuda_event_synchronize(RtDevice *dev, void *ev, char **err)
+{
+    CudaDev *cd = dev->priv;
+    cd->api.CtxSetCurrent(cd->ctx);
+    int e = cd->api.EventSynchronize(ev);
+    return e ? rt_fail(err, "cuda: cuEventSynchronize failed: %s", cuda_errstr(&cd->api, e)) : 0;
+}
+
+static int cuda_event_elapsed(RtDevice *dev, void *start, void *end, float *ms, char **err)
+{
+    CudaDev *cd = dev->priv;
+    cd->api.CtxSetCurrent(cd->ctx);
+    int e = cd->api.EventElapsedTime(ms, start, end);
+    return e ? rt_fail(err, "cuda: cuEventElapsedTime failed: %s", cuda_errstr(&cd->api, e)) : 0;
+}
+
 static int rt_cuda_open(RtDevice *dev, int index, char **short_why, char **err);
 
 const RtBackend rt_cuda_backend = {
@@ -607,6 +656,11 @@ const RtBackend rt_cuda_backend = {
     .synchronize = cuda_sync,
     .stream_create = cuda_stream_create,
     .stream_destroy = cuda_stream_destroy,
+    .event_create = cuda_event_create,
+    .event_destroy = cuda_event_destroy,
+    .event_record = cuda_event_record,
+    .event_synchronize = cuda_event_synchronize,
+    .event_elapsed = cuda_event_elapsed,
 };
 
 static int rt_cuda_open(RtDevice *dev, int index, char **short_why, char **err)

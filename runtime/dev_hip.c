@@ -54,6 +54,11 @@ typedef struct HipApi {
     int (*StreamDestroy)(void *);
     int (*StreamSynchronize)(void *);
     int (*StreamQuery)(void *);
+    int (*EventCreate)(void **);
+    int (*EventDestroy)(void *);
+    int (*EventRecord)(void *, void *);
+    int (*EventSynchronize)(void *);
+    int (*EventElapsedTime)(float *, void *, void *);
     const char *(*GetErrorString)(int);
 } HipApi;
 
@@ -120,6 +125,11 @@ static int hip_load_api(HipApi *a, char **short_why, char **err)
         {"hipStreamDestroy", (void **)&a->StreamDestroy},
         {"hipStreamSynchronize", (void **)&a->StreamSynchronize},
         {"hipStreamQuery", (void **)&a->StreamQuery},
+        {"hipEventCreate", (void **)&a->EventCreate},
+        {"hipEventDestroy", (void **)&a->EventDestroy},
+        {"hipEventRecord", (void **)&a->EventRecord},
+        {"hipEventSynchronize", (void **)&a->EventSynchronize},
+        {"hipEventElapsedTime", (void **)&a->EventElapsedTime},
         {"hipGetErrorString", (void **)&a->GetErrorString},
     };
     a->lib = rt_driver_load(&hip_driver, syms, sizeof syms / sizeof syms[0], short_why, err);
@@ -382,6 +392,45 @@ static void hip_stream_destroy(RtDevice *dev, void *stream)
     hd->api.StreamDestroy(stream);
 }
 
+static int hip_event_create(RtDevice *dev, void **ev, char **err)
+{
+    HipDev *hd = dev->priv;
+    hd->api.SetDevice(hd->index);
+    int e = hd->api.EventCreate(ev);
+    return e ? rt_fail(err, "hip: hipEventCreate failed: %s", hip_errstr(&hd->api, e)) : 0;
+}
+
+static void hip_event_destroy(RtDevice *dev, void *ev)
+{
+    HipDev *hd = dev->priv;
+    hd->api.SetDevice(hd->index);
+    hd->api.EventDestroy(ev);
+}
+
+static int hip_event_record(RtDevice *dev, void *ev, void *stream, char **err)
+{
+    HipDev *hd = dev->priv;
+    hd->api.SetDevice(hd->index);
+    int e = hd->api.EventRecord(ev, stream ? stream : hd->stream);
+    return e ? rt_fail(err, "hip: hipEventRecord failed: %s", hip_errstr(&hd->api, e)) : 0;
+}
+
+static int hip_event_synchronize(RtDevice *dev, void *ev, char **err)
+{
+    HipDev *hd = dev->priv;
+    hd->api.SetDevice(hd->index);
+    int e = hd->api.EventSynchronize(ev);
+    return e ? rt_fail(err, "hip: hipEventSynchronize failed: %s", hip_errstr(&hd->api, e)) : 0;
+}
+
+static int hip_event_elapsed(RtDevice *dev, void *start, void *end, float *ms, char **err)
+{
+    HipDev *hd = dev->priv;
+    hd->api.SetDevice(hd->index);
+    int e = hd->api.EventElapsedTime(ms, start, end);
+    return e ? rt_fail(err, "hip: hipEventElapsedTime failed: %s", hip_errstr(&hd->api, e)) : 0;
+}
+
 static int rt_hip_open(RtDevice *dev, int index, char **short_why, char **err);
 
 const RtBackend rt_hip_backend = {
@@ -404,6 +453,11 @@ const RtBackend rt_hip_backend = {
     .synchronize = hip_synchronize,
     .stream_create = hip_stream_create,
     .stream_destroy = hip_stream_destroy,
+    .event_create = hip_event_create,
+    .event_destroy = hip_event_destroy,
+    .event_record = hip_event_record,
+    .event_synchronize = hip_event_synchronize,
+    .event_elapsed = hip_event_elapsed,
 };
 
 static int rt_hip_open(RtDevice *dev, int index, char **short_why, char **err)

@@ -468,6 +468,70 @@ int rt_stream_synchronize(RtStream *s, JukeExceptionRecord *exc, char **err)
     return s->dev->be->synchronize(s->dev, s->native, exc, err);
 }
 
+struct RtEvent {
+    RtDevice *dev;
+    void *native;
+    bool recorded;  /* the drivers call an unrecorded event an error of their own words */
+};
+
+int rt_event_create(RtDevice *dev, RtEvent **out, char **err)
+{
+    if (err)
+        *err = NULL;
+    RtEvent *e = calloc(1, sizeof *e);
+    if (!e)
+        return rt_fail(err, "out of memory");
+    e->dev = dev;
+    if (dev->be->event_create(dev, &e->native, err) != 0) {
+        free(e);
+        return -1;
+    }
+    *out = e;
+    return 0;
+}
+
+void rt_event_destroy(RtEvent *e)
+{
+    if (!e)
+        return;
+    e->dev->be->event_destroy(e->dev, e->native);
+    free(e);
+}
+
+int rt_event_record(RtEvent *e, RtStream *s, char **err)
+{
+    if (err)
+        *err = NULL;
+    if (s && s->dev != e->dev)
+        return rt_fail(err, "the event and the stream belong to different devices");
+    if (e->dev->be->event_record(e->dev, e->native, s ? s->native : NULL, err) != 0)
+        return -1;
+    e->recorded = true;
+    return 0;
+}
+
+int rt_event_synchronize(RtEvent *e, char **err)
+{
+    if (err)
+        *err = NULL;
+    if (!e->recorded)
+        return rt_fail(err, "the event was never recorded");
+    return e->dev->be->event_synchronize(e->dev, e->native, err);
+}
+
+int rt_event_elapsed_ms(RtEvent *start, RtEvent *end, float *ms, char **err)
+{
+    if (err)
+        *err = NULL;
+    if (start->dev != end->dev)
+        return rt_fail(err, "the two events belong to different devices");
+    if (!start->recorded || !end->recorded)
+        return rt_fail(err, "the %s event was never recorded", !start->recorded ? "start" : "end");
+    if (end->dev->be->event_synchronize(end->dev, end->native, err) != 0)
+        return -1;
+    return start->dev->be->event_elapsed(start->dev, start->native, end->native, ms, err);
+}
+
 int rt_launch(RtFunction *f, const RtArg *args, int nargs, const uint32_t grid[3], const uint32_t group[3],
               uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err)
 {

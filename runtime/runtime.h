@@ -111,6 +111,18 @@ int rt_launch_on(RtFunction *f, RtStream *s, const RtArg *args, int nargs, const
                  const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s, JukeExceptionRecord *exc,
                  char **err);
 
+/* Events: a point in a stream's work, for timing it. Recording marks the
+ * point after everything queued on the stream (NULL: the device's own) so
+ * far; the CPU, whose launches run to completion, reads the wall clock. */
+typedef struct RtEvent RtEvent;
+int rt_event_create(RtDevice *dev, RtEvent **out, char **err);
+void rt_event_destroy(RtEvent *e);
+int rt_event_record(RtEvent *e, RtStream *s, char **err);
+/* Wait until the work before the recorded point is done. */
+int rt_event_synchronize(RtEvent *e, char **err);
+/* Milliseconds from start to end, both recorded on one device (waits for end). */
+int rt_event_elapsed_ms(RtEvent *start, RtEvent *end, float *ms, char **err);
+
 /* Pack explicit arguments into a kernarg buffer following the metadata's
  * offsets (used by the hip backend; exposed for tests). Hidden arguments are
  * zeroed except those the runtime can fill (block counts, group sizes,

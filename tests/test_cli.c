@@ -266,7 +266,7 @@ static void test_usage_errors(void **state)
         {"llvm", "-O", "7", "x.jl", "f", NULL},
         {"gcn", "--target", "cpu", "x.jl", "f", NULL},
         {"compile", "x.jl", "f", NULL},                    /* no -o */
-        {"run", "x.jl", "f", NULL},                        /* no --groupsize */
+        {"run", "--cache-dir", "d", "--no-cache", "x.jl", "f", NULL}, /* two disk caches */
         {"run", "--groupsize", "0", "x.jl", "f", NULL},
         {"run", "--groupsize", "4,a", "x.jl", "f", NULL},
         {"run", "--groupsize", "4", "--out", "3=o.npy", "x.jl", "f", "a.npy", NULL},

@@ -521,6 +521,8 @@ static int update_catalogue(void)
 
 /* ---- scenarios of API misuse (api call NAME) ---- */
 
+#include "errors_capi.inc"
+
 static juke_status sc_load_null_ctx(juke_context *ctx, const char **msg)
 {
     (void)ctx;
@@ -869,6 +871,13 @@ static juke_status sc_cache_rebuilt(juke_context *ctx, const char **msg)
 
 static const ScenarioDef scenario_table[] = {
     {"load-null-context", sc_load_null_ctx},
+    {"wrap-null", sc_wrap_null},
+    {"wrap-misaligned", sc_wrap_misaligned},
+    {"copy-range", sc_copy_range},
+    {"copy-types", sc_copy_types},
+    {"handle-count", sc_handle_count},
+    {"handle-type", sc_handle_type},
+    {"event-unrecorded", sc_event_unrecorded},
     {"load-null-source", sc_load_null_source},
     {"load-null-out", sc_load_null_out},
     {"load-missing-file", sc_load_missing_file},

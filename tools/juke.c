@@ -5,12 +5,14 @@
  *
  * Exit status: 0 success, 1 an error the library reported (compile error,
  * kernel exception, missing device, unreadable file), 2 a usage error. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +20,7 @@
 #include "dumps.h"
 #include "npy.h"
 #include "literal.h"
+#include "runtime.h"
 #include "targets.h"
 
 enum { EXIT_USAGE = 2 };
@@ -46,6 +49,10 @@ typedef struct Cli {
     int nouts;
     char **pos; /* positional arguments: FILE FUNCTION TYPE-or-ARG... */
     int npos;
+    const char *cache_dir;  /* --cache-dir */
+    bool no_cache;          /* --no-cache */
+    bool gridsize_set;
+    char *cache_default;    /* the per-user default, malloc'd */
 } Cli;
 
 typedef int (*SubRun)(Cli *cli);
@@ -198,6 +205,44 @@ static int parse_out_spec(Cli *cli, const char *v)
     return 0;
 }
 
+/* The per-user cache directory, as the XDG base directories put it:
+ * $XDG_CACHE_HOME/juke, else ~/.cache/juke; NULL when neither is known. */
+static char *default_cache_dir(void)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    char *dir = NULL;
+    /* the specification ignores a relative XDG_CACHE_HOME */
+    if (xdg && xdg[0] == '/')
+        return asprintf(&dir, "%s/juke", xdg) < 0 ? NULL : dir;
+    if (home && home[0] == '/')
+        return asprintf(&dir, "%s/.cache/juke", home) < 0 ? NULL : dir;
+    return NULL;
+}
+
+/* The disk cache the command uses: --cache-dir, else $JUKE_CACHE_DIR (the
+ * library reads it: NULL), else the per-user default; --no-cache: none
+ * ("" tells the library so, whatever the environment says). The default
+ * serves run, compile and cache only: a kernel read from the cache has no
+ * LLVM IR or assembly, which the other subcommands and dump directories
+ * show. */
+static const char *cli_cache_dir(Cli *cli)
+{
+    if (cli->no_cache)
+        return "";
+    if (cli->cache_dir)
+        return cli->cache_dir;
+    const char *env = getenv("JUKE_CACHE_DIR"), *dumps = getenv("JUKE_DUMP_DIR");
+    if (env && *env)
+        return NULL;
+    const char *name = cli->sub->name;
+    if ((strcmp(name, "run") && strcmp(name, "compile") && strcmp(name, "cache")) || cli->opts.dump_dir ||
+        (dumps && *dumps))
+        return NULL;
+    if (!cli->cache_default)
+        cli->cache_default = default_cache_dir();
+    return cli->cache_default;
+}
+
 /* Parse argv (after the subcommand name) into cli. Options may come before,
  * between or after the positional arguments; "--" ends them. Returns 0, -1
  * for --help (already printed), or the usage error's exit status. */
@@ -279,6 +324,7 @@ static int parse_args(Cli *cli, int argc, char **argv)
         } else if ((ok & OPT_RUN) && opt_is(a, "--gridsize")) {
             if (!(val = opt_value(argc, argv, &i, "--gridsize")) || !parse_dims3(val, cli->launch.gridsize))
                 return cli_usage(sub, "--gridsize expects X[,Y[,Z]] with positive integers (workgroups)");
+            cli->gridsize_set = true;
         } else if ((ok & OPT_RUN) && opt_is(a, "--shmem")) {
             if (!(val = opt_value(argc, argv, &i, "--shmem")) || !parse_int(val, 0, INT32_MAX, &v))
                 return cli_usage(sub, "--shmem expects a number of bytes");
@@ -301,12 +347,21 @@ static int parse_args(Cli *cli, int argc, char **argv)
                 return r;
         } else if ((ok & OPT_RUN) && (!strcmp(a, "-v") || !strcmp(a, "--verbose"))) {
             cli->verbose = true;
+        } else if (opt_is(a, "--cache-dir")) {
+            if (!(val = opt_value(argc, argv, &i, "--cache-dir")) || !*val)
+                return cli_usage(sub, "--cache-dir needs a directory");
+            cli->cache_dir = val;
+        } else if (!strcmp(a, "--no-cache")) {
+            cli->no_cache = true;
         } else {
             return cli_usage(sub, "unknown option '%s'", a);
         }
     }
     if (cli->npos < sub->min_pos)
         return cli_usage(sub, "missing FILE and FUNCTION");
+    if (cli->cache_dir && cli->no_cache)
+        return cli_usage(sub, "give one of --cache-dir and --no-cache");
+    cli->opts.cache_dir = cli_cache_dir(cli);
     return 0;
 }
 
@@ -569,11 +624,106 @@ static int write_outs(Cli *cli, Session *s, RunArgs *ra)
     return 0;
 }
 
+/* The path an input argument's modified contents go to: "dir/x.npy" →
+ * "dir/x.out.npy", or "dir/x.K.out.npy" when another array argument came
+ * from the same file. malloc'd. */
+static char *modified_path(Cli *cli, int k)
+{
+    const char *in = cli->pos[k + 2];
+    int shared = 0;
+    for (int i = 2; i < cli->npos; i++)
+        shared += !strcmp(cli->pos[i], in);
+    char *p = NULL;
+    int n = (int)strlen(in) - 4; /* without ".npy" */
+    int rc = shared > 1 ? asprintf(&p, "%.*s.%d.out.npy", n, in, k + 1) : asprintf(&p, "%.*s.out.npy", n, in);
+    return rc < 0 ? NULL : p;
+}
+
+/* Without --out: every array argument the kernel modified (its contents
+ * differ from what was read) is written next to its input as NAME.out.npy,
+ * and stderr says so: a run never throws its results away. */
+static int write_modified(Cli *cli, Session *s, RunArgs *ra)
+{
+    for (int k = 0; k < ra->n; k++) {
+        NpyArray *h = &ra->host[k];
+        if (!h->data || !ra->args[k].is_array)
+            continue;
+        size_t bytes = h->length * h->elsize;
+        NpyArray after = *h;
+        after.data = malloc(bytes ? bytes : 1);
+        if (!after.data)
+            return cli_error("out of memory");
+        juke_status st = juke_array_download(ra->args[k].v.array, after.data, bytes);
+        if (st != JUKE_OK) {
+            free(after.data);
+            return cli_lib_error(s->ctx, st);
+        }
+        if (memcmp(after.data, h->data, bytes) == 0) {
+            free(after.data);
+            continue;
+        }
+        char *path = modified_path(cli, k), *err = NULL;
+        int r = 0;
+        if (!path)
+            r = cli_error("out of memory");
+        else if (npy_write_file(path, &after, &err) != 0)
+            r = cli_error("%s", err ? err : "could not write the .npy file");
+        else
+            fprintf(stderr, "juke: argument %d (%s) was modified: wrote %s\n", k + 1, cli->pos[k + 2], path);
+        free(err);
+        free(path);
+        free(after.data);
+        if (r)
+            return r;
+    }
+    return 0;
+}
+
+/* AMDGPU.jl's launch_configuration, simply: without --groupsize, the
+ * kernel's and the device's limit, at most 256 work-items, in x; without
+ * --gridsize, as many groups as cover the first array argument's length (1
+ * if none). A default chosen is reported on stderr. */
+static int default_launch(Cli *cli, Session *s, juke_device *dev, juke_kernel *k, RunArgs *ra)
+{
+    if (!cli->groupsize_set) {
+        uint32_t lim = 0;
+        juke_status st = juke_kernel_max_groupsize(k, dev, &lim);
+        if (st != JUKE_OK)
+            return cli_lib_error(s->ctx, st);
+        cli->launch.groupsize[0] = lim < 256 ? lim : 256;
+        cli->launch.groupsize[1] = cli->launch.groupsize[2] = 1;
+    }
+    int first = -1;
+    for (int i = 0; i < ra->n && first < 0; i++)
+        if (ra->args[i].is_array)
+            first = i;
+    if (!cli->gridsize_set) {
+        uint64_t per = (uint64_t)cli->launch.groupsize[0] * (cli->launch.groupsize[1] ? cli->launch.groupsize[1] : 1) *
+                       (cli->launch.groupsize[2] ? cli->launch.groupsize[2] : 1);
+        uint64_t len = first >= 0 ? (uint64_t)juke_array_length(ra->args[first].v.array) : 1;
+        uint64_t groups = per ? (len + per - 1) / per : 1;
+        if (groups > UINT32_MAX)
+            return cli_error("argument %d's %llu elements need more than 2^32-1 workgroups of %llu: give --gridsize",
+                             first + 1, (unsigned long long)len, (unsigned long long)per);
+        cli->launch.gridsize[0] = groups ? (uint32_t)groups : 1;
+        cli->launch.gridsize[1] = cli->launch.gridsize[2] = 1;
+    }
+    if (!cli->groupsize_set || !cli->gridsize_set) {
+        fprintf(stderr, "juke: launching %s with groupsize %u", cli->pos[1], cli->launch.groupsize[0]);
+        if (cli->launch.groupsize[1] > 1 || cli->launch.groupsize[2] > 1)
+            fprintf(stderr, "×%u×%u", cli->launch.groupsize[1], cli->launch.groupsize[2]);
+        fprintf(stderr, "%s, gridsize %u", cli->groupsize_set ? "" : " (default)", cli->launch.gridsize[0]);
+        if (!cli->gridsize_set)
+            fprintf(stderr, first >= 0 ? " (default: covers argument %d's %lld elements)" : " (default)%.0d", first + 1,
+                    first >= 0 ? (long long)juke_array_length(ra->args[first].v.array) : 0LL);
+        fputc('\n', stderr);
+    }
+    return 0;
+}
+
 static int run_run(Cli *cli)
 {
     const Sub *sub = cli->sub;
-    if (!cli->groupsize_set)
-        return cli_usage(sub, "missing --groupsize X[,Y[,Z]]");
     for (int i = 0; i < cli->nouts; i++) {
         int k = cli->outs[i].arg;
         if (k > cli->npos - 2)
@@ -591,6 +741,7 @@ static int run_run(Cli *cli)
     Session s;
     RunArgs ra = {0};
     juke_device *dev = NULL;
+    juke_kernel *k = NULL;
     int r = session_open(cli, &s);
     if (!r) {
         juke_status st = juke_device_open(s.ctx, cli->device ? cli->device : "auto", &dev);
@@ -603,20 +754,185 @@ static int run_run(Cli *cli)
         r = runargs_make(cli, &s, dev, &ra);
     if (!r) {
         double t0 = now_seconds();
-        juke_status st = juke_launch(dev, s.mod, cli->pos[1], ra.args, ra.n, &cli->launch);
+        juke_status st = juke_kernel_for(dev, s.mod, cli->pos[1], ra.args, ra.n, &k);
+        double t1 = now_seconds();
+        if (st != JUKE_OK)
+            r = cli_lib_error(s.ctx, st);
+        else if (cli->verbose) {
+            const char *cdir = cli->opts.cache_dir ? cli->opts.cache_dir : getenv("JUKE_CACHE_DIR");
+            if (juke_kernel_from_disk_cache(k))
+                fprintf(stderr, "juke: compile: %.3f ms (disk cache hit in %s)\n", (t1 - t0) * 1e3, cdir);
+            else if (!cdir || !*cdir)
+                fprintf(stderr, "juke: compile: %.3f ms (compiled; no disk cache)\n", (t1 - t0) * 1e3);
+            else
+                fprintf(stderr, "juke: compile: %.3f ms (compiled; disk cache miss in %s)\n", (t1 - t0) * 1e3, cdir);
+        }
+    }
+    if (!r)
+        r = default_launch(cli, &s, dev, k, &ra);
+    if (!r) {
+        double t0 = now_seconds();
+        juke_status st = juke_kernel_launch(k, dev, ra.args, ra.n, &cli->launch);
         if (st == JUKE_OK)
             st = juke_device_synchronize(dev);
         double t1 = now_seconds();
         if (st != JUKE_OK)
             r = cli_lib_error(s.ctx, st);
         else if (cli->verbose)
-            fprintf(stderr, "juke: %s ran in %.3f ms (compilation included)\n", cli->pos[1], (t1 - t0) * 1e3);
+            fprintf(stderr, "juke: run: %.3f ms (%s, launch and synchronisation)\n", (t1 - t0) * 1e3, cli->pos[1]);
     }
     if (!r)
-        r = write_outs(cli, &s, &ra);
+        r = cli->nouts ? write_outs(cli, &s, &ra) : write_modified(cli, &s, &ra);
     runargs_free(&ra);
     session_close(&s); /* frees the arrays and the device */
     return r;
+}
+
+/* ---- targets, devices, the cache ----------------------------------------- */
+
+/* juke targets: every row of the target registry (compiler/targets.c). */
+static int run_targets(Cli *cli)
+{
+    (void)cli;
+    for (int i = 0; i < target_count(); i++) {
+        const TargetInfo *t = target_at(i);
+        StrBuf procs = {0};
+        target_list_procs(t, &procs);
+        printf("%-8s %s%s\n", t->name, t->label, t->ops ? "" : " (this build cannot compile for it)");
+        printf("  processors: %s\n", procs.data ? procs.data : "(any the host's LLVM knows)");
+        printf("  default:    %s%s\n", t->default_proc ? t->default_proc : "the host's processor",
+               t->default_proc && !strcmp(t->default_proc, target_default_spec) ? "   (juke's default target)" : "");
+        printf("  spec:       %s%s%s%s, code object .%s\n", t->name, t->proc_prefix ? ", " : "",
+               t->proc_prefix ? t->proc_prefix : "", t->proc_prefix ? "NAME" : "", t->ext);
+        sb_free(&procs);
+    }
+    printf("\ndefault target: %s\n", target_default_spec);
+    return finish_stdout();
+}
+
+/* juke devices: what "auto" picks and why, then each kind of device. */
+static int run_devices(Cli *cli)
+{
+    (void)cli;
+    RtDevice *d = NULL;
+    char *why = NULL, *err = NULL;
+    if (rt_device_open("auto", 0, &d, &why, &err) == 0) {
+        printf("auto: %s\n", rt_device_name(d));
+        if (why)
+            printf("  why: %s\n", why);
+        rt_device_close(d);
+    } else {
+        printf("auto: none (%s)\n", err ? err : "no device");
+    }
+    free(why);
+    free(err);
+    static const char *const specs[] = {"hip", "cuda", "cpu"};
+    for (int i = 0; i < 3; i++) {
+        why = err = NULL;
+        if (rt_device_open(specs[i], 0, &d, NULL, &err) == 0) {
+            printf("%-5s %s, max groupsize %u, %u bytes of local memory per group\n", specs[i], rt_device_name(d),
+                   rt_device_max_group_size(d), rt_device_max_local_bytes(d));
+            rt_device_close(d);
+        } else {
+            const char *e = err ? err : "not available";
+            printf("%-5s not available: %.*s\n", specs[i], (int)strcspn(e, "\n"), e);
+        }
+        free(err);
+    }
+    return finish_stdout();
+}
+
+/* An entry of juke's disk cache (compiler/kcache.c's format): its first
+ * line, and from its key line the function and the target. */
+static bool cache_entry_info(int dfd, const char *name, char *function, size_t fsz, char *target, size_t tsz)
+{
+    int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return false;
+    char buf[4096];
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = 0;
+    if (strncmp(buf, "JUKE-KERNEL-CACHE ", 18) != 0)
+        return false;
+    const char *key = strstr(buf, "\nkey: ");
+    snprintf(function, fsz, "?");
+    snprintf(target, tsz, "?");
+    if (key) {
+        /* key: function/nargs(types)|target|O3|... */
+        key += 6;
+        const char *slash = strchr(key, '/'), *close = strstr(key, ")|");
+        if (slash)
+            snprintf(function, fsz, "%.*s", (int)(slash - key), key);
+        if (close)
+            snprintf(target, tsz, "%.*s", (int)strcspn(close + 2, "|\n"), close + 2);
+    }
+    return true;
+}
+
+/* juke cache path | list | clear. */
+static int run_cache(Cli *cli)
+{
+    const char *what = cli->npos ? cli->pos[0] : "list";
+    if (strcmp(what, "path") && strcmp(what, "list") && strcmp(what, "clear"))
+        return cli_usage(cli->sub, "unknown cache action '%s' (path, list, clear)", what);
+    const char *dir = cli->opts.cache_dir ? cli->opts.cache_dir : getenv("JUKE_CACHE_DIR");
+    if (!dir || !*dir) {
+        if (!strcmp(what, "path"))
+            return cli_error("no disk cache (%s)", cli->no_cache ? "--no-cache" : "neither $XDG_CACHE_HOME nor $HOME is set");
+        printf("no disk cache\n");
+        return finish_stdout();
+    }
+    if (!strcmp(what, "path")) {
+        printf("%s\n", dir);
+        return finish_stdout();
+    }
+    DIR *dp = opendir(dir);
+    if (!dp) {
+        if (errno == ENOENT) {
+            printf("%s: empty (the directory does not exist yet)\n", dir);
+            return finish_stdout();
+        }
+        return cli_error("could not open the cache directory '%s': %s", dir, strerror(errno));
+    }
+    int dfd = dirfd(dp), count = 0, failed = 0;
+    unsigned long long total = 0;
+    bool clear = !strcmp(what, "clear");
+    struct dirent *de;
+    while ((de = readdir(dp))) {
+        if (!ends_with(de->d_name, ".jkc"))
+            continue;
+        char function[128], target[64];
+        struct stat st;
+        if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        /* only juke's: an interrupted write's temporary, or an entry by its first line */
+        bool tmp = strncmp(de->d_name, ".tmp-", 5) == 0;
+        if (!tmp && !cache_entry_info(dfd, de->d_name, function, sizeof function, target, sizeof target))
+            continue;
+        if (clear) {
+            if (unlinkat(dfd, de->d_name, 0) != 0) {
+                fprintf(stderr, "juke: error: could not remove %s/%s: %s\n", dir, de->d_name, strerror(errno));
+                failed++;
+                continue;
+            }
+        } else if (!tmp) {
+            if (!count)
+                printf("%-32s %-10s %10s  %s\n", "FUNCTION", "TARGET", "BYTES", "ENTRY");
+            printf("%-32s %-10s %10lld  %s\n", function, target, (long long)st.st_size, de->d_name);
+        }
+        count++;
+        total += (unsigned long long)st.st_size;
+    }
+    closedir(dp);
+    if (clear)
+        printf("removed %d entr%s (%llu bytes) from %s\n", count - failed, count - failed == 1 ? "y" : "ies", total, dir);
+    else
+        printf("%d entr%s, %llu bytes in %s\n", count, count == 1 ? "y" : "ies", total, dir);
+    int r = finish_stdout();
+    return failed ? 1 : r;
 }
 
 /* ---- the subcommands ------------------------------------------------------ */
@@ -662,24 +978,40 @@ static const Sub subs[] = {
      "PTX text for sm_*, a shared object for cpu.\n\n"
      "  -o OUT                     the file to write\n"},
     {"run",
-     "[--device D] --groupsize X[,Y[,Z]] [--gridsize X[,Y[,Z]]] [--shmem BYTES] [--timeout S]\n"
+     "[--device D] [--groupsize X[,Y[,Z]]] [--gridsize X[,Y[,Z]]] [--shmem BYTES] [--timeout S]\n"
      "                [--out K=PATH.npy]... [-v] FILE FUNCTION ARG...",
      "run a kernel on a device with .npy arrays and literals",
      2, OPT_COMPILE | OPT_RUN, JUKE_DUMP_ASM, run_run,
      "Run FUNCTION on a device. An ARG ending in .npy is an array read from that file (a C-order\n"
      "array is read as NPZ.jl reads it); any other ARG is a Julia literal: 2.5f0 (Float32), 2.5,\n"
      "1e-3 (Float64), 3, -3 (Int64), 0x1f (UInt8), true, Int32(7), UInt8(1), Float16(1.5).\n"
-     "Kernel exceptions (BoundsError, ...) are reported with exit status 1.\n\n"
+     "Kernel exceptions (BoundsError, ...) are reported with exit status 1. Without --out, every\n"
+     "array argument the kernel modified is written next to its input as NAME.out.npy (stderr\n"
+     "says which).\n\n"
      "  --device D                 auto (default: an AMD GPU, else an NVIDIA GPU, else the CPU),\n"
      "                             cpu, hip, hip:N, cuda, cuda:N\n"
-     "  --groupsize X[,Y[,Z]]      work-items per workgroup (required)\n"
-     "  --gridsize X[,Y[,Z]]       workgroups, as in AMDGPU.jl (default 1)\n"
+     "  --groupsize X[,Y[,Z]]      work-items per workgroup (default: the kernel's and device's\n"
+     "                             limit, at most 256; stderr says what was chosen)\n"
+     "  --gridsize X[,Y[,Z]]       workgroups, as in AMDGPU.jl (default: enough groups to cover\n"
+     "                             the first array argument's length)\n"
      "  --shmem BYTES              dynamic local memory per workgroup\n"
      "  --timeout S                run-time limit in seconds (0 = none): the CPU cancels the kernel\n"
      "  --out K=PATH.npy           after the run, write argument K (1-based, an array) to PATH\n"
-     "  -v                         print the device chosen and the time taken, on stderr\n"
+     "  -v                         print the device, the compile time (and whether the disk cache\n"
+     "                             had the kernel) and the run time, on stderr\n"
      "  -O N, --device-libs DIR, --dump-dir DIR, --code-object-version, --wavefront-size\n"
      "                             as for the other subcommands (the target is the device's)\n"},
+    {"targets", "", "the targets and processors juke compiles for", 0, 0, JUKE_DUMP_ASM, run_targets,
+     "List every code-generation target, its processors and its default; juke's default\n"
+     "target is marked.\n"},
+    {"devices", "", "the devices here, and what --device auto picks and why", 0, 0, JUKE_DUMP_ASM, run_devices,
+     "Say which device --device auto picks and why, then whether each kind of device (hip,\n"
+     "cuda, cpu) can be opened here.\n"},
+    {"cache", "[--cache-dir DIR | --no-cache] list|clear|path", "the disk cache of compiled kernels", 0, 0, JUKE_DUMP_ASM,
+     run_cache,
+     "list (default): each entry of the disk cache with its function, target and size.\n"
+     "clear: remove juke's entries (*.jkc files that are juke's), nothing else.\n"
+     "path: print the cache directory.\n"},
     {"help", "[SUBCOMMAND]", "the help of a subcommand", 0, 0, JUKE_DUMP_ASM, run_help_sub, "Print the help of SUBCOMMAND, or juke's.\n"},
 };
 
@@ -691,10 +1023,29 @@ static const Sub *find_sub(const char *name)
     return NULL;
 }
 
+#define COMMON_OPTIONS_HELP                                                                               \
+    "  --cache-dir DIR            the disk cache of compiled kernels (default: $JUKE_CACHE_DIR, else\n"    \
+    "                             $XDG_CACHE_HOME/juke or ~/.cache/juke)\n"                               \
+    "  --no-cache                 no disk cache\n"
+
+/* Every environment variable juke reads (the library, the runtime and this command). */
+#define ENVIRONMENT_HELP                                                                                  \
+    "  JUKE_DUMP_DIR              write every compiled kernel's dumps there (as --dump-dir)\n"            \
+    "  JUKE_CACHE_DIR             the disk cache (as --cache-dir)\n"                                      \
+    "  XDG_CACHE_HOME, HOME       where the default disk cache lives\n"                                   \
+    "  JUKE_DEVICE_LIBS           AMDGPU: the ROCm device-library bitcode directory\n"                    \
+    "  JUKE_LIBDEVICE             NVPTX: libdevice.10.bc\n"                                               \
+    "  JUKE_LLD_SPAWN=1           link with a spawned ld.lld rather than lld as a library\n"              \
+    "  JUKE_LLD_NO_MEMFD=1        spawn ld.lld on files in a private temporary directory\n"               \
+    "  JUKE_CPU_THREADS           worker threads of the CPU device (1..1024)\n"                           \
+    "  JUKE_HIP_LIBRARY           the HIP runtime to load (default libamdhip64.so)\n"                     \
+    "  JUKE_CUDA_LIBRARY          the CUDA driver to load (default libcuda.so.1)\n"                       \
+    "  TMPDIR                     where temporary files go (spawned linker, CPU code objects)\n"
+
 static void print_main_help(FILE *f)
 {
     fprintf(f, "usage: juke SUBCOMMAND [OPTIONS] FILE FUNCTION TYPE-or-ARG...\n"
-               "       juke --help | --version | help SUBCOMMAND\n\n"
+               "       juke --help | --help-all | --version | --man | --completion bash|zsh | help SUBCOMMAND\n\n"
                "juke %s compiles GPU kernels written in a Julia subset (as AMDGPU.jl users write them)\n"
                "and shows every stage, like @code_lowered, @code_typed and @device_code_*.\n\n"
                "subcommands:\n",
@@ -703,8 +1054,9 @@ static void print_main_help(FILE *f)
         fprintf(f, "  %-10s %s\n", subs[i].name, subs[i].summary);
     }
     fprintf(f, "\nThe compiling subcommands take these options:\n" COMPILE_OPTIONS_HELP
-               "\nEnvironment: JUKE_DUMP_DIR (write every kernel's dumps there), JUKE_DEVICE_LIBS.\n"
-               "Exit status: 0 success, 1 compile error, kernel exception or device error, 2 usage error.\n"
+               "\nEvery subcommand takes these:\n" COMMON_OPTIONS_HELP
+               "\nEnvironment:\n" ENVIRONMENT_HELP
+               "\nExit status: 0 success, 1 compile error, kernel exception or device error, 2 usage error.\n"
                "See docs/cli.md for more.\n");
 }
 
@@ -713,6 +1065,7 @@ static void print_help(const Sub *sub)
     printf("usage: juke %s %s\n\n%s", sub->name, sub->synopsis, sub->help);
     if (sub->opts & OPT_COMPILE && sub->run != run_run)
         printf("\noptions:\n" COMPILE_OPTIONS_HELP);
+    printf("\n%s" COMMON_OPTIONS_HELP, sub->opts & OPT_COMPILE && sub->run != run_run ? "" : "options:\n");
     printf("\nExit status: 0 success, 1 an error the library reported, 2 a usage error.\n");
 }
 
@@ -729,10 +1082,188 @@ static int run_help_sub(Cli *cli)
     return 0;
 }
 
+/* ---- the help as a man page and as shell completion ----------------------- */
+
+static void print_help_all(void)
+{
+    print_main_help(stdout);
+    for (int i = 0; i < (int)(sizeof subs / sizeof subs[0]); i++) {
+        printf("\n");
+        print_help(&subs[i]);
+    }
+}
+
+/* text as roff lines inside .nf: backslashes doubled, no line starting a request */
+static void roff_text(const char *text)
+{
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        if (*p == '.' || *p == '\'')
+            fputs("\\&", stdout);
+        for (size_t k = 0; k < n; k++)
+            fputs(p[k] == '\\' ? "\\e" : p[k] == '-' ? "\\-" : (char[2]){p[k], 0}, stdout);
+        fputc('\n', stdout);
+        p += n + (p[n] == '\n');
+    }
+}
+
+/* juke --man: juke(1) in roff, from the same texts as --help. */
+static int print_man(void)
+{
+    printf(".TH JUKE 1 \"\" \"juke %s\" \"User Commands\"\n.SH NAME\njuke \\- compile and run GPU kernels written "
+           "in a Julia subset\n.SH SYNOPSIS\n.nf\n",
+           juke_version());
+    for (int i = 0; i < (int)(sizeof subs / sizeof subs[0]); i++) {
+        printf("\\fBjuke %s\\fR ", subs[i].name);
+        roff_text(*subs[i].synopsis ? subs[i].synopsis : "\n");
+    }
+    printf(".fi\n.SH DESCRIPTION\njuke compiles GPU kernels written in a Julia subset (as AMDGPU.jl users write "
+           "them) for AMD GPUs, NVIDIA GPUs and the CPU, shows every stage like @code_lowered, @code_typed and "
+           "@device_code_*, and runs kernels on arrays read from .npy files.\n.SH SUBCOMMANDS\n");
+    for (int i = 0; i < (int)(sizeof subs / sizeof subs[0]); i++) {
+        printf(".SS %s\n", subs[i].name);
+        roff_text(subs[i].summary);
+        printf(".PP\n.nf\n");
+        roff_text(subs[i].help);
+        printf(".fi\n");
+    }
+    printf(".SH OPTIONS\nThe compiling subcommands take:\n.PP\n.nf\n");
+    roff_text(COMPILE_OPTIONS_HELP);
+    printf(".fi\n.PP\nEvery subcommand takes:\n.PP\n.nf\n");
+    roff_text(COMMON_OPTIONS_HELP);
+    printf(".fi\n.SH ENVIRONMENT\n.nf\n");
+    roff_text(ENVIRONMENT_HELP);
+    printf(".fi\n.SH EXIT STATUS\n0 success, 1 an error the library reported (compile error, kernel exception, "
+           "device error, unreadable file), 2 a usage error.\n.SH SEE ALSO\ndocs/cli.md in juke's sources.\n");
+    return finish_stdout();
+}
+
+/* Is word one of list's " "-separated words? */
+static bool has_word(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = list; p && *p; p += strcspn(p, " "), p += *p == ' ')
+        if (strncmp(p, word, n) == 0 && (p[n] == ' ' || !p[n]))
+            return true;
+    return false;
+}
+
+/* Append to sb, " "-separated, every option a help text names at a line's
+ * start ("  --target T", "  -O N, -ON"), so completion knows what the help
+ * says and nothing else. */
+static void help_options(StrBuf *sb, const char *text)
+{
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        if (strncmp(p, "  -", 3) != 0)
+            continue;
+        const char *q = p + 2;
+        for (;;) {
+            size_t n = strcspn(q, " ,=\n");
+            char opt[64];
+            snprintf(opt, sizeof opt, "%.*s", (int)n, q);
+            /* "-ON" is -O with its value attached, not an option of its own */
+            if (!has_word(sb->data, opt) && strcmp(opt, "-ON") != 0)
+                sb_printf(sb, "%s%s", sb->len ? " " : "", opt);
+            /* "-O N, --opt-level N": the next spelling on the line */
+            const char *c = strstr(q, ", -");
+            const char *eol = strchr(q, '\n');
+            if (!c || (eol && c > eol))
+                break;
+            q = c + 2;
+        }
+    }
+}
+
+/* The options a subcommand takes, as completion offers them. */
+static char *sub_options(const Sub *sub)
+{
+    StrBuf sb = {0};
+    help_options(&sb, sub->help);
+    if (sub->opts & OPT_COMPILE && sub->run != run_run)
+        help_options(&sb, COMPILE_OPTIONS_HELP);
+    help_options(&sb, COMMON_OPTIONS_HELP);
+    sb_puts(&sb, " --help");
+    return sb_take(&sb);
+}
+
+/* juke --completion bash|zsh: a completion script from the subcommand
+ * table and the help texts (tools/completion/ holds their output). */
+static int print_completion(const char *shell)
+{
+    int nsubs = (int)(sizeof subs / sizeof subs[0]);
+    StrBuf targets = {0};
+    for (int i = 0; i < target_count(); i++) {
+        const TargetInfo *t = target_at(i);
+        sb_printf(&targets, "%s%s", i ? " " : "", t->name);
+        for (int j = 0; t->procs && t->procs[j]; j++)
+            sb_printf(&targets, " %s%s", t->proc_prefix || !t->proc_separator ? "" : t->proc_separator, t->procs[j]);
+    }
+    if (!strcmp(shell, "bash")) {
+        printf("# bash completion for juke %s (generated by `juke --completion bash`)\n_juke()\n{\n"
+               "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} opts\n"
+               "    if [ \"$COMP_CWORD\" -eq 1 ]; then\n        COMPREPLY=($(compgen -W \"",
+               juke_version());
+        for (int i = 0; i < nsubs; i++)
+            printf("%s ", subs[i].name);
+        printf("--help --help-all --version --man --completion\" -- \"$cur\"))\n        return\n    fi\n"
+               "    case $prev in\n"
+               "        --target) COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")); return ;;\n"
+               "        --device) COMPREPLY=($(compgen -W \"auto cpu hip cuda\" -- \"$cur\")); return ;;\n"
+               "        --completion) COMPREPLY=($(compgen -W \"bash zsh\" -- \"$cur\")); return ;;\n"
+               "        --cache-dir|--dump-dir|--device-libs) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n"
+               "    esac\n    case ${COMP_WORDS[1]} in\n",
+               targets.data ? targets.data : "");
+        for (int i = 0; i < nsubs; i++) {
+            char *o = sub_options(&subs[i]);
+            printf("        %s) opts=\"%s\" ;;\n", subs[i].name, o ? o : "");
+            free(o);
+        }
+        printf("    esac\n    if [[ $cur == -* ]]; then\n        COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
+               "    elif [ \"${COMP_WORDS[1]}\" = cache ]; then\n"
+               "        COMPREPLY=($(compgen -W \"list clear path\" -- \"$cur\"))\n"
+               "    elif [ \"${COMP_WORDS[1]}\" = help ]; then\n        COMPREPLY=($(compgen -W \"");
+        for (int i = 0; i < nsubs; i++)
+            printf("%s%s", i ? " " : "", subs[i].name);
+        printf("\" -- \"$cur\"))\n    else\n        COMPREPLY=($(compgen -f -- \"$cur\"))\n    fi\n}\n"
+               "complete -o filenames -F _juke juke\n");
+    } else if (!strcmp(shell, "zsh")) {
+        printf("#compdef juke\n# zsh completion for juke %s (generated by `juke --completion zsh`)\n_juke() {\n"
+               "  local -a subs opts\n  subs=(\n", juke_version());
+        for (int i = 0; i < nsubs; i++) {
+            printf("    '%s:", subs[i].name);
+            for (const char *c = subs[i].summary; *c; c++)
+                printf(*c == '\'' ? "'\\''" : "%c", *c);
+            printf("'\n");
+        }
+        printf("  )\n  if (( CURRENT == 2 )); then\n    _describe 'subcommand' subs\n    return\n  fi\n"
+               "  case $words[CURRENT-1] in\n"
+               "    --target) compadd -- %s; return ;;\n"
+               "    --device) compadd -- auto cpu hip cuda; return ;;\n"
+               "    --cache-dir|--dump-dir|--device-libs) _directories; return ;;\n"
+               "  esac\n  case $words[2] in\n",
+               targets.data ? targets.data : "");
+        for (int i = 0; i < nsubs; i++) {
+            char *o = sub_options(&subs[i]);
+            printf("    %s) opts=(%s) ;;\n", subs[i].name, o ? o : "");
+            free(o);
+        }
+        printf("  esac\n  if [[ $PREFIX == -* ]]; then\n    compadd -- $opts\n"
+               "  elif [[ $words[2] == cache ]]; then\n    compadd -- list clear path\n"
+               "  elif [[ $words[2] == help ]]; then\n    _describe 'subcommand' subs\n"
+               "  else\n    _files\n  fi\n}\n_juke \"$@\"\n");
+    } else {
+        sb_free(&targets);
+        return cli_usage(NULL, "--completion expects bash or zsh, got '%s'", shell);
+    }
+    sb_free(&targets);
+    return finish_stdout();
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        return cli_usage(NULL, "missing subcommand (lowered, typed, llvm, gcn, asm, resources, compile, run)");
+        return cli_usage(NULL, "missing subcommand (lowered, typed, llvm, gcn, asm, resources, compile, run, targets, "
+                               "devices, cache)");
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         print_main_help(stdout);
         return 0;
@@ -741,6 +1272,14 @@ int main(int argc, char **argv)
         printf("juke %s\n", juke_version());
         return 0;
     }
+    if (!strcmp(argv[1], "--help-all")) {
+        print_help_all();
+        return finish_stdout();
+    }
+    if (!strcmp(argv[1], "--man"))
+        return print_man();
+    if (!strcmp(argv[1], "--completion"))
+        return argc == 3 ? print_completion(argv[2]) : cli_usage(NULL, "--completion expects bash or zsh");
     const Sub *sub = find_sub(argv[1]);
     if (!sub)
         return cli_usage(NULL, "unknown subcommand '%s'", argv[1]);
@@ -749,5 +1288,6 @@ int main(int argc, char **argv)
     if (r == 0)
         r = sub->run(&cli);
     free(cli.pos);
+    free(cli.cache_default);
     return r < 0 ? 0 : r;
 }
