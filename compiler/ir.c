@@ -6,17 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const builtin_names[] = {
-#define X(id, name) name,
-    JK_BUILTINS(X)
-#undef X
-};
-
-const char *builtin_name(BuiltinId id)
-{
-    return (unsigned)id < BI__COUNT ? builtin_names[id] : "?";
-}
-
 /* The first instructions and slots come with the function, so that f->insts
  * and f->slots are never NULL: when growing them later fails, ir_emit and
  * ir_new_slot return index 0, which stays a valid (if meaningless) place to
