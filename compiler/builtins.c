@@ -6,19 +6,14 @@
 #define N(...) ((const char *const[]){__VA_ARGS__, NULL})
 #define N0 NULL
 const BuiltinRow builtin_rows[BI__COUNT] = {
-#define B(id_, printed_, names_, type_, type_cx_, flags_, math_, arity_)                                      \
-    [id_] = {.id = id_, .printed = printed_, .names = names_, .type = type_, .type_complex = type_cx_,        \
+#define B(id_, printed_, names_, type_, type_cx_, flags_, math_, arity_, emit_, emit_cx_)                          \
+    [id_] = {.id = id_, .printed = printed_, .names = names_, .type = type_, .type_complex = type_cx_,            \
              .flags = flags_, .math = math_, .math_arity = arity_},
 #include "builtins.def"
 #undef B
 };
 #undef N
 #undef N0
-
-const char *builtin_name(BuiltinId id)
-{
-    return (unsigned)id < BI__COUNT ? builtin_rows[id].printed : "?";
-}
 
 const BuiltinRow *builtin_lookup(const char *name)
 {
@@ -27,14 +22,6 @@ const BuiltinRow *builtin_lookup(const char *name)
             if (strcmp(*nm, name) == 0)
                 return &builtin_rows[i];
     return NULL;
-}
-
-int builtin_math_arity(const char *name)
-{
-    for (int i = 0; i < BI__COUNT; i++)
-        if (builtin_rows[i].math && strcmp(builtin_rows[i].math, name) == 0)
-            return builtin_rows[i].math_arity;
-    return 0;
 }
 
 /* No method: the typing rule of a row that no Julia name calls with such arguments. */

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 typedef enum BuiltinId {
-#define B(id, printed, names, type, type_cx, flags, math, arity) id,
+#define B(id, printed, names, type, type_cx, flags, math, arity, emit, emit_cx) id,
 #include "builtins.def"
 #undef B
     BI__COUNT
@@ -40,7 +40,7 @@ struct BuiltinRow {
     int math_arity;
 };
 
-#define B(id, printed, names, type, type_cx, flags, math, arity) BuiltinTypeRule type, type_cx;
+#define B(id, printed, names, type, type_cx, flags, math, arity, emit, emit_cx) BuiltinTypeRule type, type_cx;
 #include "builtins.def"
 #undef B
 
