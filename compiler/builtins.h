@@ -48,6 +48,9 @@ extern const BuiltinRow builtin_rows[BI__COUNT];
 
 const char *builtin_name(BuiltinId id);
 
+/* Row id's BF_ flags (0 for an id out of range). */
+unsigned builtin_flags(BuiltinId id);
+
 /* The row a Julia name calls, or NULL. */
 const BuiltinRow *builtin_lookup(const char *name);
 

@@ -501,6 +501,8 @@ static const Type *infer_name(Infer *I, IrInst *in)
 {
     const char *name = in->name;
     Method *m = I->spec->method;
+    if (in->builtin != BI_NONE) /* an internal helper lowering calls by id */
+        return ty_function(T(I), name);
     for (int i = 0; i < m->ntvars; i++) {
         if (strcmp(m->tvars[i], name) != 0)
             continue;
@@ -621,6 +623,9 @@ static const Type *infer_call(Infer *I, IrInst *in)
         infer_err(I, in->loc, "MethodError: objects of type %s are not callable", infer_tname(I, ft));
         return NULL;
     }
+    const IrInst *callee = &I->f->insts[in->args[0]];
+    if (callee->op == IR_NAME && callee->builtin != BI_NONE)
+        return infer_builtin(I, in, &builtin_rows[callee->builtin], callee->name, a, n);
     GenericFunc *g = fe_find_func(I->c->mod, ft->name);
     if (g) {
         /* argument types are final once known, so dispatch happens once */

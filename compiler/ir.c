@@ -316,6 +316,19 @@ bool ir_verify(const IrFunc *f, Diags *d)
             diag_kind_error(d, DIAG_INVALID_IR, in->loc, "%s: value %d has no type after inference", f->name, i);
             ok = false;
         }
+        /* each built-in row's contract (builtins.def): a typed call names a user function or a built-in that
+         * code generation knows, and carries an operand type where the row needs one */
+        if (f->typed && in->op == IR_CALL && !in->callee && in->type &&
+            (in->builtin == BI_NONE || (builtin_flags(in->builtin) & BF_FRONT))) {
+            diag_kind_error(d, DIAG_INVALID_IR, in->loc, "%s: call %d is not resolved after inference (%s)", f->name, i,
+                            builtin_name(in->builtin));
+            ok = false;
+        }
+        if (f->typed && in->op == IR_CALL && !in->callee && (builtin_flags(in->builtin) & BF_OPTYPE) && !in->optype) {
+            diag_kind_error(d, DIAG_INVALID_IR, in->loc, "%s: built-in %s (value %d) has no operand type", f->name,
+                            builtin_name(in->builtin), i);
+            ok = false;
+        }
     }
     for (int i = 0; i < f->ninsts; i++) {
         const IrInst *in = &f->insts[i];
