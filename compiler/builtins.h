@@ -18,6 +18,7 @@ enum {
     BF_OPTYPE = 1 << 0,     /* a typed call carries an operand type (IrInst.optype) */
     BF_CONVERGENT = 1 << 1, /* every work-item of a workgroup reaches it together */
     BF_FRONT = 1 << 2,      /* its typing rule always resolves to another row */
+    BF_BY_ID = 1 << 3,      /* lowering calls it by id: no Julia name reaches it */
 };
 
 struct Infer;
