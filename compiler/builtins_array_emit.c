@@ -1,7 +1,7 @@
 /* builtins_array_emit.c: emit rules (LLVM IR) of arrays, tuples as collections and pointers (rows in builtins.def). */
 #include "codegen_impl.h"
 
-/* getindex. */
+/* The LLVM value of `getindex`. */
 LLVMValueRef emit_getindex(CG *g, IrInst *in)
 {
     int n = in->nargs - 1;
@@ -13,7 +13,7 @@ LLVMValueRef emit_getindex(CG *g, IrInst *in)
     return from_mem(g, v, at->elem);
 }
 
-/* setindex. */
+/* The LLVM value of `setindex!`. */
 LLVMValueRef emit_setindex(CG *g, IrInst *in)
 {
     int n = in->nargs - 1;
@@ -25,7 +25,7 @@ LLVMValueRef emit_setindex(CG *g, IrInst *in)
     return unit_v(g);
 }
 
-/* length. */
+/* The LLVM value of `length`. */
 LLVMValueRef emit_length(CG *g, IrInst *in)
 {
     const Type *at = aty(g, in, 0);
@@ -40,7 +40,7 @@ LLVMValueRef emit_length(CG *g, IrInst *in)
     return arr_len(g, arg(g, in, 0));
 }
 
-/* size. */
+/* The LLVM value of `size`. */
 LLVMValueRef emit_size(CG *g, IrInst *in)
 {
     const Type *rt = in->type;
@@ -50,7 +50,7 @@ LLVMValueRef emit_size(CG *g, IrInst *in)
     return r;
 }
 
-/* size_d, axes_d. */
+/* The LLVM value of `size(A, d)` and `axes(A, d) and eachindex(A)`. */
 LLVMValueRef emit_size_axes_d(CG *g, IrInst *in)
 {
     int n = in->nargs - 1;
@@ -68,7 +68,7 @@ LLVMValueRef emit_size_axes_d(CG *g, IrInst *in)
     return in->builtin == BI_SIZE_D ? sz : unit_range(g, ci64(g, 1), sz);
 }
 
-/* axes. */
+/* The LLVM value of `axes`. */
 LLVMValueRef emit_axes(CG *g, IrInst *in)
 {
     const Type *rt = in->type;
@@ -78,20 +78,20 @@ LLVMValueRef emit_axes(CG *g, IrInst *in)
     return r;
 }
 
-/* eltype. */
+/* The LLVM value of `eltype`. */
 LLVMValueRef emit_eltype(CG *g, IrInst *in)
 {
     (void)in;
     return unit_v(g);
 }
 
-/* ndims. */
+/* The LLVM value of `ndims`. */
 LLVMValueRef emit_ndims(CG *g, IrInst *in)
 {
     return ci64(g, aty(g, in, 0)->ndims);
 }
 
-/* tuple_getindex. */
+/* The LLVM value of `t[i] of a tuple`. */
 LLVMValueRef emit_tuple_getindex(CG *g, IrInst *in)
 {
     bool inb = (in->flags & IRF_INBOUNDS) != 0;
@@ -115,13 +115,13 @@ LLVMValueRef emit_tuple_getindex(CG *g, IrInst *in)
     return r;
 }
 
-/* tuple_length. */
+/* The LLVM value of `length of a tuple`. */
 LLVMValueRef emit_tuple_length(CG *g, IrInst *in)
 {
     return ci64(g, aty(g, in, 0)->nfields);
 }
 
-/* sum, prod, maximum, minimum. */
+/* The LLVM value of `sum`, `prod`, `maximum` and `minimum`. */
 LLVMValueRef emit_tuple_reduce(CG *g, IrInst *in)
 {
     const Type *t = in->optype;
@@ -145,7 +145,7 @@ LLVMValueRef emit_tuple_reduce(CG *g, IrInst *in)
     return r;
 }
 
-/* pointer. */
+/* The LLVM value of `pointer`. */
 LLVMValueRef emit_pointer(CG *g, IrInst *in)
 {
     int n = in->nargs - 1;
@@ -154,7 +154,7 @@ LLVMValueRef emit_pointer(CG *g, IrInst *in)
     return n == 1 ? p : ptr_offset(g, at->elem, p, arg(g, in, 1), aty(g, in, 1));
 }
 
-/* unsafe_load, unsafe_store. */
+/* The LLVM value of `unsafe_load` and `unsafe_store!`. */
 LLVMValueRef emit_unsafe_load_store(CG *g, IrInst *in)
 {
     int n = in->nargs - 1;

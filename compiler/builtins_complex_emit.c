@@ -2,14 +2,14 @@
  * row's complex emit rule (rows in builtins.def). */
 #include "codegen_impl.h"
 
-/* Complex complextype (complex arguments). */
+/* The LLVM value of `#complextype` with a complex argument or result. */
 LLVMValueRef emit_cx_complextype(CG *g, IrInst *in)
 {
     (void)in;
     return unit_v(g);
 }
 
-/* Complex uplus (complex arguments). */
+/* The LLVM value of `unary +` with a complex argument or result. */
 LLVMValueRef emit_cx_uplus(CG *g, IrInst *in)
 {
     const Type *ct = in->optype;
@@ -18,7 +18,7 @@ LLVMValueRef emit_cx_uplus(CG *g, IrInst *in)
     return emit_cx_neg(g, in); /* which converts and stops there for unary + */
 }
 
-/* Complex neg (complex arguments). */
+/* The LLVM value of `unary -` with a complex argument or result. */
 LLVMValueRef emit_cx_neg(CG *g, IrInst *in)
 {
     const Type *ct = in->optype;
@@ -29,7 +29,7 @@ LLVMValueRef emit_cx_neg(CG *g, IrInst *in)
     return cx_make(g, ct, part_neg(g, e, cx_re(g, z)), part_neg(g, e, cx_im(g, z)));
 }
 
-/* Complex add, sub, mul (complex arguments). */
+/* The LLVM value of `+`, `-` and `*` with a complex argument or result. */
 LLVMValueRef emit_cx_arith(CG *g, IrInst *in)
 {
     const Type *ct = in->optype;
@@ -77,7 +77,7 @@ LLVMValueRef emit_cx_arith(CG *g, IrInst *in)
     return acc;
 }
 
-/* Complex fdiv (complex arguments). */
+/* The LLVM value of `/` with a complex argument or result. */
 LLVMValueRef emit_cx_fdiv(CG *g, IrInst *in)
 {
     const Type *ct = in->optype;
@@ -103,7 +103,7 @@ LLVMValueRef emit_cx_fdiv(CG *g, IrInst *in)
                    part_mul(g, e, arg(g, in, 0), at, cx_im(g, w), p));
 }
 
-/* Complex inv (complex arguments). */
+/* The LLVM value of `inv` with a complex argument or result. */
 LLVMValueRef emit_cx_inv(CG *g, IrInst *in)
 {
     const Type *ct = in->optype;
@@ -112,7 +112,7 @@ LLVMValueRef emit_cx_inv(CG *g, IrInst *in)
     return cx_inv(g, cx_conv(g, arg(g, in, 0), zt, e), e);
 }
 
-/* Complex literal_pow (complex arguments). */
+/* The LLVM value of `x^n for a literal n` with a complex argument or result. */
 LLVMValueRef emit_cx_literal_pow(CG *g, IrInst *in)
 {
     const Type *ct = in->optype;
@@ -132,7 +132,7 @@ LLVMValueRef emit_cx_literal_pow(CG *g, IrInst *in)
     return k == 2 ? r : cx_mul(g, e, r, e, z, zt->elem);
 }
 
-/* Complex eq, ne, egal, negal (complex arguments). */
+/* The LLVM value of `==`, `!=`, `===` and `!==` with a complex argument or result. */
 LLVMValueRef emit_cx_equality(CG *g, IrInst *in)
 {
     const Type *ct = in->optype;
@@ -150,7 +150,7 @@ LLVMValueRef emit_cx_equality(CG *g, IrInst *in)
     return in->builtin == BI_EQ || in->builtin == BI_EGAL ? eq : LLVMBuildNot(g->b, eq, "");
 }
 
-/* Complex abs (complex arguments). */
+/* The LLVM value of `abs` with a complex argument or result. */
 LLVMValueRef emit_cx_abs(CG *g, IrInst *in)
 {
     const Type *ct = in->optype;
@@ -160,7 +160,7 @@ LLVMValueRef emit_cx_abs(CG *g, IrInst *in)
     return call_math(g, "hypot", ct, xy, 2);
 }
 
-/* Complex abs2 (complex arguments). */
+/* The LLVM value of `abs2` with a complex argument or result. */
 LLVMValueRef emit_cx_abs2(CG *g, IrInst *in)
 {
     const Type *ct = in->optype;
@@ -170,7 +170,7 @@ LLVMValueRef emit_cx_abs2(CG *g, IrInst *in)
                     part_mul(g, ct, cx_im(g, z), pt, cx_im(g, z), pt));
 }
 
-/* Complex isnan, isinf, isfinite (complex arguments). */
+/* The LLVM value of `isnan`, `isinf` and `isfinite` with a complex argument or result. */
 LLVMValueRef emit_cx_fpred(CG *g, IrInst *in)
 {
     const Type *pt = aty(g, in, 0)->elem;
@@ -185,7 +185,7 @@ LLVMValueRef emit_cx_fpred(CG *g, IrInst *in)
     return LLVMBuildAnd(g->b, fcmp(g, LLVMRealOLT, fabs_(g, r), inf), fcmp(g, LLVMRealOLT, fabs_(g, i), inf), "");
 }
 
-/* Complex exp (complex arguments). */
+/* The LLVM value of `exp` with a complex argument or result. */
 LLVMValueRef emit_cx_exp(CG *g, IrInst *in)
 {
     const Type *ct = in->optype;
@@ -193,7 +193,7 @@ LLVMValueRef emit_cx_exp(CG *g, IrInst *in)
     return cx_exp(g, cx_conv(g, arg(g, in, 0), aty(g, in, 0), e), e);
 }
 
-/* Complex zero, one (complex arguments). */
+/* The LLVM value of `zero` and `one` with a complex argument or result. */
 LLVMValueRef emit_cx_typeval(CG *g, IrInst *in)
 {
     const Type *ct = in->optype;
@@ -201,13 +201,13 @@ LLVMValueRef emit_cx_typeval(CG *g, IrInst *in)
     return cx_make(g, ct, iconst_or_f(g, e, in->builtin == BI_ONE), zero_of(g, e));
 }
 
-/* Complex ifelse (complex arguments). */
+/* The LLVM value of `ifelse` with a complex argument or result. */
 LLVMValueRef emit_cx_ifelse(CG *g, IrInst *in)
 {
     return LLVMBuildSelect(g->b, arg(g, in, 0), arg(g, in, 1), arg(g, in, 2), "");
 }
 
-/* Complex complex (complex arguments). */
+/* The LLVM value of `complex` with a complex argument or result. */
 LLVMValueRef emit_cx_complex(CG *g, IrInst *in)
 {
     const Type *ct = in->optype;
@@ -223,7 +223,7 @@ LLVMValueRef emit_cx_complex(CG *g, IrInst *in)
     return cx_make(g, ct, re, im);
 }
 
-/* Complex real, imag, conj, reim, angle (complex arguments). */
+/* The LLVM value of `real`, `imag`, `conj`, `reim` and `angle` with a complex argument or result. */
 LLVMValueRef emit_cx_part(CG *g, IrInst *in)
 {
     const Type *ct = in->optype;
@@ -252,7 +252,7 @@ LLVMValueRef emit_cx_part(CG *g, IrInst *in)
     }
 }
 
-/* Complex cis (complex arguments). */
+/* The LLVM value of `cis` with a complex argument or result. */
 LLVMValueRef emit_cx_cis(CG *g, IrInst *in)
 {
     const Type *ct = in->optype;

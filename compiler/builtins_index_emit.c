@@ -1,13 +1,27 @@
 /* builtins_index_emit.c: emit rules (LLVM IR) of ranges and the work-item index intrinsics (rows in builtins.def). */
 #include "codegen_impl.h"
 
-/* range. */
+static LLVMValueRef dim3(CG *g, LLVMValueRef (*hook)(TargetCtx *, LLVMBuilderRef, int), int plus, bool times_dim)
+{
+    LLVMValueRef r = LLVMGetUndef(lt(g, ty_prim(g->types, TY_DIM3)));
+    for (int d = 0; d < 3; d++) {
+        LLVMValueRef v = LLVMBuildZExt(g->b, hook(g->tc, g->b, d), i64(g), "");
+        if (times_dim)
+            v = LLVMBuildMul(g->b, v, LLVMBuildZExt(g->b, g->ops->workgroup_dim(g->tc, g->b, d), i64(g), ""), "");
+        if (plus)
+            v = LLVMBuildAdd(g->b, v, ci64(g, plus), "");
+        r = LLVMBuildInsertValue(g->b, r, v, (unsigned)d, "");
+    }
+    return r;
+}
+
+/* The LLVM value of `a:b`. */
 LLVMValueRef emit_range(CG *g, IrInst *in)
 {
     return unit_range(g, arg_as(g, in, 0, ty_prim(g->types, TY_INT64)), arg_as(g, in, 1, ty_prim(g->types, TY_INT64)));
 }
 
-/* steprange. */
+/* The LLVM value of `a:s:b`. */
 LLVMValueRef emit_steprange(CG *g, IrInst *in)
 {
     const Type *i64t = ty_prim(g->types, TY_INT64);
@@ -22,7 +36,7 @@ LLVMValueRef emit_steprange(CG *g, IrInst *in)
     return make_range(g, a, s, LLVMBuildSelect(g->b, empty, LLVMBuildSub(g->b, a, s, ""), last, ""));
 }
 
-/* first, step, last. */
+/* The LLVM value of `first`, `step` and `last`. */
 LLVMValueRef emit_rangefn(CG *g, IrInst *in)
 {
     const Type *rt = in->type;
@@ -31,7 +45,7 @@ LLVMValueRef emit_rangefn(CG *g, IrInst *in)
     return conv_wrap(g, LLVMBuildExtractValue(g->b, arg(g, in, 0), field, ""), ty_prim(g->types, TY_INT64), rt);
 }
 
-/* in. */
+/* The LLVM value of `in`. */
 LLVMValueRef emit_in(CG *g, IrInst *in)
 {
     int n = in->nargs - 1;
@@ -56,42 +70,42 @@ LLVMValueRef emit_in(CG *g, IrInst *in)
     return inr;
 }
 
-/* workitemidx. */
+/* The LLVM value of `workitemIdx`. */
 LLVMValueRef emit_workitemidx(CG *g, IrInst *in)
 {
     (void)in;
     return dim3(g, g->ops->workitem_id, 1, false);
 }
 
-/* workgroupidx. */
+/* The LLVM value of `workgroupIdx`. */
 LLVMValueRef emit_workgroupidx(CG *g, IrInst *in)
 {
     (void)in;
     return dim3(g, g->ops->workgroup_id, 1, false);
 }
 
-/* workgroupdim. */
+/* The LLVM value of `workgroupDim`. */
 LLVMValueRef emit_workgroupdim(CG *g, IrInst *in)
 {
     (void)in;
     return dim3(g, g->ops->workgroup_dim, 0, false);
 }
 
-/* gridgroupdim. */
+/* The LLVM value of `gridGroupDim`. */
 LLVMValueRef emit_gridgroupdim(CG *g, IrInst *in)
 {
     (void)in;
     return dim3(g, g->ops->grid_groups, 0, false);
 }
 
-/* griditemdim. */
+/* The LLVM value of `gridItemDim`. */
 LLVMValueRef emit_griditemdim(CG *g, IrInst *in)
 {
     (void)in;
     return dim3(g, g->ops->grid_groups, 0, true);
 }
 
-/* wavefrontsize. */
+/* The LLVM value of `wavefrontsize`. */
 LLVMValueRef emit_wavefrontsize(CG *g, IrInst *in)
 {
     (void)in;
