@@ -134,17 +134,20 @@ static void test_rows_are_well_formed(void **state)
 static void test_math_column(void **state)
 {
     (void)state;
-    int unary = 0;
     for (int i = 0; i < BI__COUNT; i++)
-        if (builtin_rows[i].math) {
+        if (builtin_rows[i].math)
             assert_int_equal(builtin_math_arity(builtin_rows[i].math), builtin_rows[i].math_arity);
-            unary += builtin_rows[i].math_arity == 1;
-        }
+    /* the functions the back end's list named before it read the table */
+    static const char *const unary[] = {"sin",  "cos",  "tan",   "asin",  "acos",  "atan", "sinh",  "cosh",
+                                        "tanh", "exp",  "exp2",  "exp10", "expm1", "log",  "log2",  "log10",
+                                        "log1p", "cbrt", "sqrt", "asinh", "acosh", "atanh"};
+    for (size_t i = 0; i < sizeof unary / sizeof *unary; i++)
+        assert_int_equal(builtin_math_arity(unary[i]), 1);
+    assert_int_equal(builtin_math_arity("pow"), 2);
     assert_int_equal(builtin_math_arity("sin"), 1);
     assert_int_equal(builtin_math_arity("atan2"), 2);
     assert_int_equal(builtin_math_arity("hypot"), 2);
-    assert_int_equal(builtin_math_arity("sinpi_not_a_row"), 0);
-    assert_int_equal(unary, 22);
+    assert_int_equal(builtin_math_arity("no_such_function"), 0);
 }
 
 /* A typed function `f(x) = builtin(x, x)` of Float32, the call's builtin and optype as given. */
