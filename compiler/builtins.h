@@ -1,7 +1,8 @@
 /* builtins.h: every built-in function and device intrinsic, one row each in builtins.def.
  * Inference finds a row by a call's name and runs its typing rule, which sets IrInst.builtin (the row, or
- * the row it resolves to) and IrInst.optype; code generation runs the emit rule of IrInst.builtin
- * (builtins_emit.def). The typing rules live in builtins_<family>.c, front end only, without LLVM. */
+ * the row it resolves to) and IrInst.optype; code generation runs the emit rule of IrInst.builtin's row.
+ * The typing rules live in builtins_<family>.c (front end, no LLVM), the emit rules in
+ * builtins_<family>_emit.c (LLVM build only, declared in codegen_impl.h). */
 #ifndef JUKE_BUILTINS_H
 #define JUKE_BUILTINS_H
 
