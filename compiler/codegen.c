@@ -26,43 +26,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "frontend.h"
-#include "target.h"
-#include "abi.h"
-
-typedef struct CG {
-    TargetCtx *tc;
-    const TargetOps *ops;
-    LLVMContextRef ctx;
-    LLVMModuleRef mod;
-    LLVMBuilderRef b;
-    TypeTable *types;
-    Diags *d;
-    Spec **specs;
-    int nspecs;
-    LLVMValueRef *fns;     /* per spec */
-    /* the function being emitted */
-    Spec *spec;
-    IrFunc *f;
-    LLVMValueRef fn;
-    LLVMValueRef *vals;    /* per instruction */
-    LLVMValueRef *slots;   /* allocas */
-    LLVMBasicBlockRef *labels;
-    LLVMBasicBlockRef entry;
-    /* the cold exception block that takes the next checks, its phis, and
-     * how many checks branch to it */
-    LLVMBasicBlockRef throw_bb;
-    LLVMValueRef throw_phi[4 + 2 * JUKE_EXC_MAXDIMS + 1];
-    int throw_fanin;
-    /* line information (TargetOptions.debug_lines): NULL dib when off */
-    LLVMDIBuilderRef dib;
-    LLVMMetadataRef di_cu, di_sp;   /* the compile unit; the function being emitted */
-    LLVMMetadataRef di_file[JUKE_MAX_DEBUG_FILES];
-    bool failed;
-} CG;
-
-enum { PHI_KIND, PHI_LINE, PHI_COL, PHI_NDIMS, PHI_IDX0 = 4, PHI_DIM0 = 4 + JUKE_EXC_MAXDIMS,
-       PHI_AUX = 4 + 2 * JUKE_EXC_MAXDIMS, PHI_COUNT };
+#include "codegen_impl.h"
 
 /* Checks per exception block. A phi with n incoming edges makes LLVM
  * quadratic: IPSCCP revisits all n on each new feasible edge, and
@@ -74,22 +38,22 @@ enum { THROW_FANIN_MAX = 128 };
 
 /* ---- types ---- */
 
-static LLVMTypeRef i1(CG *g) { return LLVMInt1TypeInContext(g->ctx); }
-static LLVMTypeRef i8(CG *g) { return LLVMInt8TypeInContext(g->ctx); }
-static LLVMTypeRef i32(CG *g) { return LLVMInt32TypeInContext(g->ctx); }
-static LLVMTypeRef i64(CG *g) { return LLVMInt64TypeInContext(g->ctx); }
-static LLVMTypeRef unit_t(CG *g) { return LLVMStructTypeInContext(g->ctx, NULL, 0, 0); }
-static LLVMValueRef unit_v(CG *g) { return LLVMGetUndef(unit_t(g)); }
-static LLVMValueRef ci64(CG *g, int64_t v) { return LLVMConstInt(i64(g), (unsigned long long)v, 1); }
-static LLVMValueRef ci32(CG *g, int64_t v) { return LLVMConstInt(i32(g), (unsigned long long)v, 1); }
+LLVMTypeRef i1(CG *g) { return LLVMInt1TypeInContext(g->ctx); }
+LLVMTypeRef i8(CG *g) { return LLVMInt8TypeInContext(g->ctx); }
+LLVMTypeRef i32(CG *g) { return LLVMInt32TypeInContext(g->ctx); }
+LLVMTypeRef i64(CG *g) { return LLVMInt64TypeInContext(g->ctx); }
+LLVMTypeRef unit_t(CG *g) { return LLVMStructTypeInContext(g->ctx, NULL, 0, 0); }
+LLVMValueRef unit_v(CG *g) { return LLVMGetUndef(unit_t(g)); }
+LLVMValueRef ci64(CG *g, int64_t v) { return LLVMConstInt(i64(g), (unsigned long long)v, 1); }
+LLVMValueRef ci32(CG *g, int64_t v) { return LLVMConstInt(i32(g), (unsigned long long)v, 1); }
 
-static bool is_unit(const Type *t)
+bool is_unit(const Type *t)
 {
     return t->kind == TY_NOTHING || t->kind == TY_FUNCTION || t->kind == TY_TYPE || t->kind == TY_ANY ||
            !ty_is_concrete(t);
 }
 
-static LLVMTypeRef prim_t(CG *g, const Type *t)
+LLVMTypeRef prim_t(CG *g, const Type *t)
 {
     switch (t->kind) {
     case TY_BOOL: return i1(g);
@@ -100,12 +64,12 @@ static LLVMTypeRef prim_t(CG *g, const Type *t)
     }
 }
 
-static LLVMTypeRef lt(CG *g, const Type *t);
+LLVMTypeRef lt(CG *g, const Type *t);
 
 /* { ptr, dims, length } for device arrays; local arrays add the elements
  * their memory really holds (a dynamic one may declare more than the launch
  * allocated: checked accesses stop at this). */
-static LLVMTypeRef array_t(CG *g, const Type *t)
+LLVMTypeRef array_t(CG *g, const Type *t)
 {
     LLVMTypeRef f[4] = {
         LLVMPointerTypeInContext(g->ctx, t->kind == TY_ARRAY ? g->ops->as_global : g->ops->as_local),
@@ -113,7 +77,7 @@ static LLVMTypeRef array_t(CG *g, const Type *t)
     return LLVMStructTypeInContext(g->ctx, f, t->kind == TY_LOCALARRAY ? 4 : 3, 0);
 }
 
-static LLVMTypeRef lt(CG *g, const Type *t)
+LLVMTypeRef lt(CG *g, const Type *t)
 {
     if (ty_is_prim(t))
         return prim_t(g, t);
@@ -144,21 +108,21 @@ static LLVMTypeRef lt(CG *g, const Type *t)
 }
 
 /* Memory and kernel-argument type: Bool is a byte there. */
-static LLVMTypeRef mem_t(CG *g, const Type *t) { return t->kind == TY_BOOL ? i8(g) : lt(g, t); }
+LLVMTypeRef mem_t(CG *g, const Type *t) { return t->kind == TY_BOOL ? i8(g) : lt(g, t); }
 
-static LLVMValueRef to_mem(CG *g, LLVMValueRef v, const Type *t)
+LLVMValueRef to_mem(CG *g, LLVMValueRef v, const Type *t)
 {
     return t->kind == TY_BOOL ? LLVMBuildZExt(g->b, v, i8(g), "") : v;
 }
 
-static LLVMValueRef from_mem(CG *g, LLVMValueRef v, const Type *t)
+LLVMValueRef from_mem(CG *g, LLVMValueRef v, const Type *t)
 {
     return t->kind == TY_BOOL ? LLVMBuildICmp(g->b, LLVMIntNE, v, LLVMConstInt(i8(g), 0, 0), "") : v;
 }
 
 /* ---- intrinsics and helpers ---- */
 
-static LLVMValueRef intrinsic(CG *g, const char *name, LLVMTypeRef *over, int nover, LLVMValueRef *args, int nargs)
+LLVMValueRef intrinsic(CG *g, const char *name, LLVMTypeRef *over, int nover, LLVMValueRef *args, int nargs)
 {
     unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
     LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->mod, id, over, (size_t)nover);
@@ -166,28 +130,28 @@ static LLVMValueRef intrinsic(CG *g, const char *name, LLVMTypeRef *over, int no
     return LLVMBuildCall2(g->b, fty, fn, args, (unsigned)nargs, "");
 }
 
-static LLVMValueRef intr1(CG *g, const char *name, LLVMValueRef x)
+LLVMValueRef intr1(CG *g, const char *name, LLVMValueRef x)
 {
     LLVMTypeRef t = LLVMTypeOf(x);
     return intrinsic(g, name, &t, 1, &x, 1);
 }
 
-static LLVMValueRef intr2(CG *g, const char *name, LLVMValueRef x, LLVMValueRef y)
+LLVMValueRef intr2(CG *g, const char *name, LLVMValueRef x, LLVMValueRef y)
 {
     LLVMTypeRef t = LLVMTypeOf(x);
     LLVMValueRef a[2] = {x, y};
     return intrinsic(g, name, &t, 1, a, 2);
 }
 
-static LLVMValueRef fconst(CG *g, const Type *t, double v) { return LLVMConstReal(prim_t(g, t), v); }
+LLVMValueRef fconst(CG *g, const Type *t, double v) { return LLVMConstReal(prim_t(g, t), v); }
 
-static LLVMValueRef iconst(CG *g, const Type *t, int64_t v)
+LLVMValueRef iconst(CG *g, const Type *t, int64_t v)
 {
     return LLVMConstInt(prim_t(g, t), (unsigned long long)v, ty_is_signed(t));
 }
 
 /* Numeric conversion that cannot fail (promotion, x % T, unsafe_trunc). */
-static LLVMValueRef conv_wrap(CG *g, LLVMValueRef v, const Type *from, const Type *to)
+LLVMValueRef conv_wrap(CG *g, LLVMValueRef v, const Type *from, const Type *to)
 {
     if (from == to)
         return v;
@@ -213,11 +177,11 @@ static LLVMValueRef conv_wrap(CG *g, LLVMValueRef v, const Type *from, const Typ
     return ty_is_signed(from) ? LLVMBuildSExt(g->b, v, tt, "") : LLVMBuildZExt(g->b, v, tt, "");
 }
 
-static LLVMValueRef val(CG *g, int v) { return g->vals[v]; }
-static const Type *vty(CG *g, int v) { return g->f->insts[v].type; }
-static LLVMValueRef arg(CG *g, IrInst *in, int k) { return val(g, in->args[k + 1]); }
-static const Type *aty(CG *g, IrInst *in, int k) { return vty(g, in->args[k + 1]); }
-static LLVMValueRef arg_as(CG *g, IrInst *in, int k, const Type *t) { return conv_wrap(g, arg(g, in, k), aty(g, in, k), t); }
+LLVMValueRef val(CG *g, int v) { return g->vals[v]; }
+const Type *vty(CG *g, int v) { return g->f->insts[v].type; }
+LLVMValueRef arg(CG *g, IrInst *in, int k) { return val(g, in->args[k + 1]); }
+const Type *aty(CG *g, IrInst *in, int k) { return vty(g, in->args[k + 1]); }
+LLVMValueRef arg_as(CG *g, IrInst *in, int k, const Type *t) { return conv_wrap(g, arg(g, in, k), aty(g, in, k), t); }
 
 /* ---- exceptions ----
  * Every check branches (unlikely, by branch weights) to one cold block per
@@ -243,7 +207,7 @@ _Static_assert(offsetof(JukeExceptionRecord, index) == 24 &&
                    sizeof(JukeExceptionRecord) == 48 + 16 * JUKE_EXC_MAXDIMS,
                "index, dims, group and item are exc_record_t's members 6-9, in this order, unpadded");
 
-static LLVMTypeRef exc_record_t(CG *g)
+LLVMTypeRef exc_record_t(CG *g)
 {
     LLVMTypeRef f[12] = {i32(g), i32(g), i32(g), i32(g), i32(g), i32(g),
                          LLVMArrayType2(i64(g), JUKE_EXC_MAXDIMS), LLVMArrayType2(i64(g), JUKE_EXC_MAXDIMS),
@@ -251,7 +215,7 @@ static LLVMTypeRef exc_record_t(CG *g)
     return LLVMStructTypeInContext(g->ctx, f, 10, 0);
 }
 
-static void build_throw_block(CG *g)
+void build_throw_block(CG *g)
 {
     LLVMBasicBlockRef saved = LLVMGetInsertBlock(g->b);
     g->throw_bb = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "throw");
@@ -301,7 +265,7 @@ static void build_throw_block(CG *g)
 
 /* Branch weights on a conditional branch whose true edge is (almost) never
  * taken: as llvm.expect would give, but present at every -O level. */
-static void mark_unlikely(CG *g, LLVMValueRef br)
+void mark_unlikely(CG *g, LLVMValueRef br)
 {
     LLVMMetadataRef w[3] = {LLVMMDStringInContext2(g->ctx, "branch_weights", 14),
                             LLVMValueAsMetadata(ci32(g, 1)), LLVMValueAsMetadata(ci32(g, 1 << 20))};
@@ -314,7 +278,7 @@ static void mark_unlikely(CG *g, LLVMValueRef br)
  * values from idx (the indices; the value for InexactError) and ndim from
  * dims (the array's dims; the source type for InexactError); aux as
  * runtime/abi.h describes it for each kind. */
-static void check(CG *g, LLVMValueRef fail, int kind, SrcLoc loc, int nidx, LLVMValueRef *idx, int ndim,
+void check(CG *g, LLVMValueRef fail, int kind, SrcLoc loc, int nidx, LLVMValueRef *idx, int ndim,
                   LLVMValueRef *dims, int aux)
 {
     if (!g->throw_bb || g->throw_fanin == THROW_FANIN_MAX) {
@@ -341,7 +305,7 @@ static void check(CG *g, LLVMValueRef fail, int kind, SrcLoc loc, int nidx, LLVM
     LLVMPositionBuilderAtEnd(g->b, ok);
 }
 
-static int type_code(const Type *t)
+int type_code(const Type *t)
 {
     static const int codes[] = {
         [TY_BOOL] = JUKE_T_BOOL, [TY_INT8] = JUKE_T_INT8, [TY_INT16] = JUKE_T_INT16, [TY_INT32] = JUKE_T_INT32,
@@ -354,13 +318,13 @@ static int type_code(const Type *t)
 
 /* What a BoundsError record says of the array (runtime/abi.h): its element
  * type, its number of dims and whether it is in local memory. */
-static int bounds_aux(const Type *at)
+int bounds_aux(const Type *at)
 {
     return type_code(at->elem) | (at->ndims & 0xf) << 8 | (at->kind == TY_LOCALARRAY ? JUKE_BOUNDS_LOCAL : 0);
 }
 
 /* The value's bits as an i64, for the InexactError record. */
-static LLVMValueRef bits64(CG *g, LLVMValueRef v, const Type *t)
+LLVMValueRef bits64(CG *g, LLVMValueRef v, const Type *t)
 {
     if (ty_is_float(t))
         v = LLVMBuildBitCast(g->b, v, LLVMIntTypeInContext(g->ctx, (unsigned)t->bits), "");
@@ -369,7 +333,7 @@ static LLVMValueRef bits64(CG *g, LLVMValueRef v, const Type *t)
 }
 
 /* Julia's convert(to, v): InexactError unless the value is represented exactly. */
-static LLVMValueRef conv_checked(CG *g, LLVMValueRef v, const Type *from, const Type *to, SrcLoc loc)
+LLVMValueRef conv_checked(CG *g, LLVMValueRef v, const Type *from, const Type *to, SrcLoc loc)
 {
     if (from == to || ty_is_float(to))
         return conv_wrap(g, v, from, to);
@@ -424,10 +388,10 @@ static LLVMValueRef conv_checked(CG *g, LLVMValueRef v, const Type *from, const 
 
 /* ---- arrays ---- */
 
-static LLVMValueRef arr_ptr(CG *g, LLVMValueRef a) { return LLVMBuildExtractValue(g->b, a, 0, ""); }
-static LLVMValueRef arr_len(CG *g, LLVMValueRef a) { return LLVMBuildExtractValue(g->b, a, 2, ""); }
-static LLVMValueRef arr_cap(CG *g, LLVMValueRef a) { return LLVMBuildExtractValue(g->b, a, 3, ""); }
-static LLVMValueRef arr_dim(CG *g, LLVMValueRef a, int d)
+LLVMValueRef arr_ptr(CG *g, LLVMValueRef a) { return LLVMBuildExtractValue(g->b, a, 0, ""); }
+LLVMValueRef arr_len(CG *g, LLVMValueRef a) { return LLVMBuildExtractValue(g->b, a, 2, ""); }
+LLVMValueRef arr_cap(CG *g, LLVMValueRef a) { return LLVMBuildExtractValue(g->b, a, 3, ""); }
+LLVMValueRef arr_dim(CG *g, LLVMValueRef a, int d)
 {
     LLVMValueRef dims = LLVMBuildExtractValue(g->b, a, 1, "");
     return LLVMBuildExtractValue(g->b, dims, (unsigned)d, "");
@@ -436,7 +400,7 @@ static LLVMValueRef arr_dim(CG *g, LLVMValueRef a, int d)
 /* nuw nsw on an index computation known to stay within [0, length): a
  * checked access after its check, or one under @inbounds (whose promise
  * Julia also lets the compiler assume). Constants pass through. */
-static LLVMValueRef no_wrap(LLVMValueRef v)
+LLVMValueRef no_wrap(LLVMValueRef v)
 {
     if (LLVMIsAInstruction(v)) {
         LLVMSetNUW(v, 1);
@@ -450,7 +414,7 @@ static LLVMValueRef no_wrap(LLVMValueRef v)
  * shmem holds. The record (JUKE_BOUNDS_ALLOC) gives the linear index, the
  * elements allocated and those declared. For a static array the capacity is
  * its length and the check folds away. */
-static void check_allocated(CG *g, IrInst *in, const Type *at, LLVMValueRef a, LLVMValueRef lin)
+void check_allocated(CG *g, IrInst *in, const Type *at, LLVMValueRef a, LLVMValueRef lin)
 {
     LLVMValueRef cap = arr_cap(g, a);
     LLVMValueRef fail = LLVMBuildICmp(g->b, LLVMIntUGE, lin, cap, "");
@@ -461,7 +425,7 @@ static void check_allocated(CG *g, IrInst *in, const Type *at, LLVMValueRef a, L
 }
 
 /* The element pointer of A[idx...] (1-based, column-major), bounds-checked unless inbounds. */
-static LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, int first, int nidx, bool inbounds)
+LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, int first, int nidx, bool inbounds)
 {
     LLVMValueRef idx[16];
     const Type *i64t = ty_prim(g->types, TY_INT64);
@@ -505,11 +469,11 @@ static LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, 
     return LLVMBuildInBoundsGEP2(g->b, mem_t(g, at->elem), arr_ptr(g, a), &lin, 1, "");
 }
 
-static unsigned elem_align(const Type *elem) { return (unsigned)(elem->bits >= 8 ? elem->bits / 8 : 1); }
+unsigned elem_align(const Type *elem) { return (unsigned)(elem->bits >= 8 ? elem->bits / 8 : 1); }
 
 /* A local array descriptor: { ptr, dims, length, capacity }; cap NULL: the
  * length (a static array's memory holds exactly its elements). */
-static LLVMValueRef make_array(CG *g, const Type *at, LLVMValueRef ptr, LLVMValueRef *dims, int nd, LLVMValueRef cap)
+LLVMValueRef make_array(CG *g, const Type *at, LLVMValueRef ptr, LLVMValueRef *dims, int nd, LLVMValueRef cap)
 {
     LLVMValueRef v = LLVMGetUndef(array_t(g, at));
     v = LLVMBuildInsertValue(g->b, v, ptr, 0, "");
@@ -524,328 +488,20 @@ static LLVMValueRef make_array(CG *g, const Type *at, LLVMValueRef ptr, LLVMValu
     return LLVMBuildInsertValue(g->b, v, cap ? cap : len, 3, "");
 }
 
-static LLVMValueRef linear_item_and_size(CG *g, LLVMValueRef *size)
-{
-    LLVMValueRef id = ci32(g, 0), sz = ci32(g, 1);
-    for (int d = 2; d >= 0; d--) {
-        LLVMValueRef dim = g->ops->workgroup_dim(g->tc, g->b, d);
-        id = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, id, dim, ""), g->ops->workitem_id(g->tc, g->b, d), "");
-        sz = LLVMBuildMul(g->b, sz, dim, "");
-    }
-    *size = LLVMBuildZExt(g->b, sz, i64(g), "");
-    return LLVMBuildZExt(g->b, id, i64(g), "");
-}
+/* ---- pointers ---- */
 
-/* zeroinit: the group's work-items clear the array together, then meet at a barrier. */
-static void zero_fill(CG *g, LLVMValueRef ptr, const Type *elem, LLVMValueRef len, SrcLoc loc)
-{
-    LLVMValueRef step;
-    LLVMValueRef start = linear_item_and_size(g, &step);
-    LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
-    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "zero.loop");
-    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "zero.body");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "zero.done");
-    LLVMBuildBr(g->b, loop);
-    LLVMPositionBuilderAtEnd(g->b, loop);
-    LLVMValueRef k = LLVMBuildPhi(g->b, i64(g), "");
-    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, k, len, ""), body, done);
-    LLVMPositionBuilderAtEnd(g->b, body);
-    LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, mem_t(g, elem), ptr, &k, 1, "");
-    LLVMSetAlignment(LLVMBuildStore(g->b, LLVMConstNull(mem_t(g, elem)), p), elem_align(elem));
-    LLVMValueRef next = LLVMBuildAdd(g->b, k, step, "");
-    LLVMBuildBr(g->b, loop);
-    LLVMAddIncoming(k, &start, &pre, 1);
-    LLVMAddIncoming(k, &next, &body, 1);
-    LLVMPositionBuilderAtEnd(g->b, done);
-    g->ops->barrier(g->tc, g->b, loc);
-    g->tc->uses_barrier = true;
-}
-
-static LLVMValueRef emit_local_array(CG *g, IrInst *in)
-{
-    const Type *at = in->type, *elem = at->elem;
-    LLVMValueRef dims[8];
-    LLVMValueRef ptr, cap = NULL;
-    int nd = at->ndims;
-    LLVMValueRef zi = arg(g, in, 2);
-    bool zeroinit = !LLVMIsAConstantInt(zi) || LLVMConstIntGetZExtValue(zi) != 0;
-    if (in->builtin == BI_STATIC_LOCAL) {
-        int64_t cd[8];
-        infer_const_dims(g->f, in->args[2], cd, 8);
-        uint64_t count = 1;
-        for (int k = 0; k < nd; k++) {
-            dims[k] = ci64(g, cd[k]);
-            count *= (uint64_t)cd[k];
-        }
-        unsigned align = elem_align(elem) < 16 ? 16 : elem_align(elem);
-        ptr = g->ops->static_local(g->tc, g->b, "local", count * elem_align(elem), align);
-    } else {
-        const Type *dt = aty(g, in, 1);
-        const Type *i64t = ty_prim(g->types, TY_INT64);
-        if (dt->kind == TY_TUPLE) {
-            for (int k = 0; k < nd; k++)
-                dims[k] = conv_wrap(g, LLVMBuildExtractValue(g->b, arg(g, in, 1), (unsigned)k, ""), dt->fields[k], i64t);
-        } else {
-            dims[0] = conv_wrap(g, arg(g, in, 1), dt, i64t);
-        }
-        /* a negative extent is an empty one, as Base.OneTo(n) makes it */
-        for (int k = 0; k < nd; k++)
-            dims[k] = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, dims[k], ci64(g, 0), ""), ci64(g, 0),
-                                      dims[k], "");
-        ptr = g->ops->dynamic_local(g->tc, g->b);
-        cap = LLVMBuildUDiv(g->b, g->ops->dynamic_local_bytes(g->tc, g->b), ci64(g, elem_align(elem)), "");
-        g->tc->uses_dynamic_lds = true;
-    }
-    LLVMValueRef a = make_array(g, at, ptr, dims, nd, cap);
-    if (zeroinit) {
-        /* only what the launch allocated, however much the array declares */
-        LLVMValueRef len = arr_len(g, a), n = cap ? arr_cap(g, a) : len;
-        if (cap)
-            n = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, len, n, ""), len, n, "");
-        zero_fill(g, ptr, elem, n, in->loc);
-    }
-    return a;
-}
-
-/* ---- atomics ----
- * LLVM-C 19 cannot set an atomic's sync scope, so each atomic is a tiny
- * always-inline helper parsed from IR text with syncscope("agent") on GPUs. */
-/* The syncscope clause of a device-wide atomic on this target ("" for LLVM's
- * default, the system scope), from the target's row in targets.c. */
-static void atomic_scope(CG *g, char *buf, size_t n)
-{
-    const char *scope = target_by_kind(g->tc->opts->kind)->atomic_scope;
-    if (scope && *scope)
-        snprintf(buf, n, "syncscope(\"%s\")", scope);
-    else
-        buf[0] = 0;
-}
-
-static LLVMValueRef atomic_helper(CG *g, const char *name, const char *text)
-{
-    LLVMValueRef fn = LLVMGetNamedFunction(g->mod, name);
-    if (fn)
-        return fn;
-    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text, strlen(text), "atomic");
-    LLVMModuleRef m2 = NULL;
-    char *msg = NULL;
-    if (LLVMParseIRInContext(g->ctx, buf, &m2, &msg)) {
-        diag_plain(g->d, DIAG_INTERNAL, "atomic helper: %s", msg ? msg : "parse error");
-        LLVMDisposeMessage(msg);
-        g->failed = true;
-        return NULL;
-    }
-    LLVMSetDataLayout(m2, LLVMGetDataLayoutStr(g->mod));
-    LLVMSetTarget(m2, LLVMGetTarget(g->mod));
-    LLVMLinkModules2(g->mod, m2);
-    fn = LLVMGetNamedFunction(g->mod, name);
-    if (fn)
-        LLVMSetLinkage(fn, LLVMInternalLinkage);
-    return fn;
-}
-
-/* atomicrmw `op` on the element at p (address space as); returns the old value. */
-static LLVMValueRef atomic_rmw(CG *g, BuiltinId id, const Type *elem, unsigned as, LLVMValueRef p, LLVMValueRef v)
-{
-    bool fl = ty_is_float(elem), sg = ty_is_signed(elem);
-    const char *op;
-    switch (id) {
-    case BI_ATOMIC_ADD: op = fl ? "fadd" : "add"; break;
-    case BI_ATOMIC_SUB: op = fl ? "fsub" : "sub"; break;
-    case BI_ATOMIC_AND: op = "and"; break;
-    case BI_ATOMIC_OR: op = "or"; break;
-    case BI_ATOMIC_XOR: op = "xor"; break;
-    case BI_ATOMIC_MAX: op = fl ? "fmax" : sg ? "max" : "umax"; break;
-    case BI_ATOMIC_MIN: op = fl ? "fmin" : sg ? "min" : "umin"; break;
-    default: op = "xchg"; break;
-    }
-    char *tyname = LLVMPrintTypeToString(mem_t(g, elem));
-    char name[128], text[1024];
-    snprintf(name, sizeof name, "__juke_atomic_%s_%s_as%u", op, tyname, as);
-    char scope[64];
-    atomic_scope(g, scope, sizeof scope);
-    snprintf(text, sizeof text,
-             "define hidden %s @%s(ptr addrspace(%u) %%p, %s %%v) alwaysinline {\n"
-             "  %%o = atomicrmw %s ptr addrspace(%u) %%p, %s %%v %s monotonic, align %u\n"
-             "  ret %s %%o\n}\n",
-             tyname, name, as, tyname, op, as, tyname, scope, elem_align(elem), tyname);
-    LLVMDisposeMessage(tyname);
-    LLVMValueRef fn = atomic_helper(g, name, text);
-    if (!fn)
-        return LLVMGetUndef(prim_t(g, elem));
-    LLVMTypeRef pt[2] = {LLVMPointerTypeInContext(g->ctx, as), mem_t(g, elem)};
-    LLVMTypeRef fty = LLVMFunctionType(mem_t(g, elem), pt, 2, 0);
-    LLVMValueRef cargs[2] = {p, to_mem(g, v, elem)};
-    return from_mem(g, LLVMBuildCall2(g->b, fty, fn, cargs, 2, ""), elem);
-}
-
-/* atomic_cas!(p, cmp, new): cmpxchg on the element's bits (floats compare
- * bitwise, as AMDGPU.jl does); returns the old value. */
-static LLVMValueRef atomic_cas(CG *g, const Type *elem, unsigned as, LLVMValueRef p, LLVMValueRef cmp, LLVMValueRef nv)
-{
-    LLVMTypeRef ity = LLVMIntTypeInContext(g->ctx, elem->kind == TY_BOOL ? 8 : (unsigned)elem->bits);
-    char name[128], text[1024];
-    unsigned bits = LLVMGetIntTypeWidth(ity);
-    snprintf(name, sizeof name, "__juke_atomic_cas_i%u_as%u", bits, as);
-    char scope[64];
-    atomic_scope(g, scope, sizeof scope);
-    snprintf(text, sizeof text,
-             "define hidden i%u @%s(ptr addrspace(%u) %%p, i%u %%c, i%u %%n) alwaysinline {\n"
-             "  %%r = cmpxchg ptr addrspace(%u) %%p, i%u %%c, i%u %%n %s monotonic monotonic, align %u\n"
-             "  %%o = extractvalue { i%u, i1 } %%r, 0\n"
-             "  ret i%u %%o\n}\n",
-             bits, name, as, bits, bits, as, bits, bits, scope, elem_align(elem), bits, bits);
-    LLVMValueRef fn = atomic_helper(g, name, text);
-    if (!fn)
-        return LLVMGetUndef(prim_t(g, elem));
-    LLVMValueRef c = to_mem(g, cmp, elem), n = to_mem(g, nv, elem);
-    if (ty_is_float(elem)) {
-        c = LLVMBuildBitCast(g->b, c, ity, "");
-        n = LLVMBuildBitCast(g->b, n, ity, "");
-    }
-    LLVMTypeRef pt[3] = {LLVMPointerTypeInContext(g->ctx, as), ity, ity};
-    LLVMValueRef cargs[3] = {p, c, n};
-    LLVMValueRef old = LLVMBuildCall2(g->b, LLVMFunctionType(ity, pt, 3, 0), fn, cargs, 3, "");
-    if (ty_is_float(elem))
-        old = LLVMBuildBitCast(g->b, old, prim_t(g, elem), "");
-    return from_mem(g, old, elem);
-}
-
-static unsigned ptr_as(CG *g, const Type *pt) { return pt->step ? g->ops->as_local : g->ops->as_global; }
-
-/* AMDGPU.@atomic A[i] op= v (returns the new value) and the pointer API
- * atomic_add!(pointer(A, i), v) (returns the old one, as AMDGPU.jl does). */
-static LLVMValueRef emit_atomic(CG *g, IrInst *in)
-{
-    const Type *at = aty(g, in, 0), *elem = at->elem;
-    int n = in->nargs - 1;
-    LLVMValueRef v = conv_checked(g, arg(g, in, n - 1), aty(g, in, n - 1), elem, in->loc);
-    if (at->kind == TY_PTR)
-        return atomic_rmw(g, in->builtin, elem, ptr_as(g, at), arg(g, in, 0), v);
-    LLVMValueRef p = elem_ptr(g, in, at, arg(g, in, 0), 1, n - 2, (in->flags & IRF_INBOUNDS) != 0);
-    unsigned as = at->kind == TY_ARRAY ? g->ops->as_global : g->ops->as_local;
-    LLVMValueRef old = atomic_rmw(g, in->builtin, elem, as, p, v);
-    bool fl = ty_is_float(elem), sg = ty_is_signed(elem);
-    /* the value after the update */
-    switch (in->builtin) {
-    case BI_ATOMIC_ADD: return fl ? LLVMBuildFAdd(g->b, old, v, "") : LLVMBuildAdd(g->b, old, v, "");
-    case BI_ATOMIC_SUB: return fl ? LLVMBuildFSub(g->b, old, v, "") : LLVMBuildSub(g->b, old, v, "");
-    case BI_ATOMIC_AND: return LLVMBuildAnd(g->b, old, v, "");
-    case BI_ATOMIC_OR: return LLVMBuildOr(g->b, old, v, "");
-    case BI_ATOMIC_XOR: return LLVMBuildXor(g->b, old, v, "");
-    case BI_ATOMIC_MAX:
-        return fl ? intr2(g, "llvm.maxnum", old, v)
-                  : LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, sg ? LLVMIntSGT : LLVMIntUGT, old, v, ""), old, v, "");
-    case BI_ATOMIC_MIN:
-        return fl ? intr2(g, "llvm.minnum", old, v)
-                  : LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, sg ? LLVMIntSLT : LLVMIntULT, old, v, ""), old, v, "");
-    default: return v;
-    }
-}
+unsigned ptr_as(CG *g, const Type *pt) { return pt->step ? g->ops->as_local : g->ops->as_global; }
 
 /* The pointer p + (i - 1) elements (unsafe_load(p, i), pointer(A, i)): unchecked. */
-static LLVMValueRef ptr_offset(CG *g, const Type *elem, LLVMValueRef p, LLVMValueRef i, const Type *it)
+LLVMValueRef ptr_offset(CG *g, const Type *elem, LLVMValueRef p, LLVMValueRef i, const Type *it)
 {
     LLVMValueRef k = LLVMBuildSub(g->b, conv_wrap(g, i, it, ty_prim(g->types, TY_INT64)), ci64(g, 1), "");
     return LLVMBuildGEP2(g->b, mem_t(g, elem), p, &k, 1, "");
 }
 
-/* ---- integer division family (Julia semantics, DivideError checks) ---- */
-
-static LLVMValueRef emit_intdiv(CG *g, IrInst *in, const Type *t, LLVMValueRef x, LLVMValueRef y)
-{
-    bool sg = ty_is_signed(t);
-    LLVMTypeRef lty = LLVMTypeOf(x);
-    LLVMValueRef zero = LLVMConstInt(lty, 0, 0), one = LLVMConstInt(lty, 1, 0);
-    LLVMValueRef fail = LLVMBuildICmp(g->b, LLVMIntEQ, y, zero, "");
-    LLVMValueRef minus1 = sg ? LLVMBuildICmp(g->b, LLVMIntEQ, y, LLVMConstAllOnes(lty), "") : NULL;
-    if (t->kind == TY_BOOL) {
-        /* Bool ÷ Bool: y must be true */
-        check(g, fail, JUKE_EXC_DIVIDE, in->loc, 0, NULL, 0, NULL, 0);
-        return in->builtin == BI_REM || in->builtin == BI_MOD ? LLVMConstInt(lty, 0, 0) : x;
-    }
-    if (sg && (in->builtin == BI_DIV || in->builtin == BI_FLD || in->builtin == BI_CLD)) {
-        LLVMValueRef minv = LLVMConstInt(lty, 1ULL << (t->bits - 1), 0);
-        fail = LLVMBuildOr(g->b, fail, LLVMBuildAnd(g->b, minus1, LLVMBuildICmp(g->b, LLVMIntEQ, x, minv, ""), ""), "");
-    }
-    check(g, fail, JUKE_EXC_DIVIDE, in->loc, 0, NULL, 0, NULL, 0);
-    /* y == -1 is safe from here on except for rem/mod of typemin: use a divisor of 1 there (result 0 / -x) */
-    LLVMValueRef ysafe = sg ? LLVMBuildSelect(g->b, minus1, one, y, "") : y;
-    LLVMValueRef q = sg ? LLVMBuildSDiv(g->b, x, ysafe, "") : LLVMBuildUDiv(g->b, x, ysafe, "");
-    if (sg)
-        q = LLVMBuildSelect(g->b, minus1, LLVMBuildNeg(g->b, x, ""), q, "");
-    LLVMValueRef r = sg ? LLVMBuildSRem(g->b, x, ysafe, "") : LLVMBuildURem(g->b, x, ysafe, "");
-    if (sg)
-        r = LLVMBuildSelect(g->b, minus1, zero, r, "");
-    LLVMValueRef rnz = LLVMBuildICmp(g->b, LLVMIntNE, r, zero, "");
-    switch (in->builtin) {
-    case BI_DIV: return q;
-    case BI_REM: return r;
-    case BI_MOD:
-        if (!sg)
-            return r;
-        /* r + y when r and y have opposite signs */
-        return LLVMBuildSelect(g->b, LLVMBuildAnd(g->b, rnz, LLVMBuildICmp(g->b, LLVMIntSLT, LLVMBuildXor(g->b, r, y, ""), zero, ""), ""),
-                               LLVMBuildAdd(g->b, r, y, ""), r, "");
-    case BI_FLD:
-        if (!sg)
-            return q;
-        return LLVMBuildSelect(g->b, LLVMBuildAnd(g->b, rnz, LLVMBuildICmp(g->b, LLVMIntSLT, LLVMBuildXor(g->b, x, y, ""), zero, ""), ""),
-                               LLVMBuildSub(g->b, q, one, ""), q, "");
-    case BI_CLD:
-        if (!sg)
-            return LLVMBuildAdd(g->b, q, LLVMBuildZExt(g->b, rnz, lty, ""), "");
-        return LLVMBuildSelect(g->b, LLVMBuildAnd(g->b, rnz, LLVMBuildICmp(g->b, LLVMIntSGE, LLVMBuildXor(g->b, x, y, ""), zero, ""), ""),
-                               LLVMBuildAdd(g->b, q, one, ""), q, "");
-    default: return q;
-    }
-}
-
-static LLVMValueRef emit_floatdiv(CG *g, IrInst *in, LLVMValueRef x, LLVMValueRef y)
-{
-    LLVMValueRef r = LLVMBuildFRem(g->b, x, y, "");
-    LLVMValueRef zero = LLVMConstReal(LLVMTypeOf(x), 0);
-    switch (in->builtin) {
-    case BI_REM: return r;
-    case BI_DIV: return intr1(g, "llvm.trunc", LLVMBuildFDiv(g->b, LLVMBuildFSub(g->b, x, r, ""), y, ""));
-    case BI_MOD: {
-        /* r == 0 ? copysign(0, y) : (r > 0) == (y > 0) ? r : r + y */
-        LLVMValueRef same = LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildFCmp(g->b, LLVMRealOGT, r, zero, ""),
-                                          LLVMBuildFCmp(g->b, LLVMRealOGT, y, zero, ""), "");
-        LLVMValueRef m = LLVMBuildSelect(g->b, same, r, LLVMBuildFAdd(g->b, r, y, ""), "");
-        return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOEQ, r, zero, ""), intr2(g, "llvm.copysign", zero, y), m, "");
-    }
-    case BI_FLD: return intr1(g, "llvm.floor", LLVMBuildFDiv(g->b, LLVMBuildFSub(g->b, x, emit_floatdiv(g, &(IrInst){.builtin = BI_MOD}, x, y), ""), y, ""));
-    case BI_CLD: return LLVMBuildFNeg(g->b, intr1(g, "llvm.floor", LLVMBuildFDiv(g->b, LLVMBuildFNeg(g->b, x, ""), y, "")), "");
-    default: return LLVMBuildFDiv(g->b, x, y, "");
-    }
-}
-
-/* Julia's shifts: any shift count; counts past the width give 0 (or -1 for >> of negatives);
- * a negative count shifts the other way. */
-static LLVMValueRef emit_shift(CG *g, BuiltinId op, const Type *t, LLVMValueRef x, LLVMValueRef n, const Type *nt)
-{
-    LLVMTypeRef lty = LLVMTypeOf(x);
-    unsigned bits = LLVMGetIntTypeWidth(lty);
-    LLVMValueRef n64 = conv_wrap(g, n, nt, ty_prim(g->types, ty_is_signed(nt) ? TY_INT64 : TY_UINT64));
-    LLVMValueRef neg = ty_is_signed(nt) ? LLVMBuildICmp(g->b, LLVMIntSLT, n64, ci64(g, 0), "") : LLVMConstInt(i1(g), 0, 0);
-    LLVMValueRef mag = LLVMBuildSelect(g->b, neg, LLVMBuildNeg(g->b, n64, ""), n64, "");
-    LLVMValueRef big = LLVMBuildICmp(g->b, LLVMIntUGE, mag, ci64(g, bits), "");
-    LLVMValueRef amt = LLVMBuildTrunc(g->b, LLVMBuildSelect(g->b, big, ci64(g, bits - 1), mag, ""), lty, "");
-    if (bits == 64)
-        amt = LLVMBuildSelect(g->b, big, LLVMConstInt(lty, 63, 0), mag, "");
-    LLVMValueRef zero = LLVMConstInt(lty, 0, 0);
-    LLVMValueRef left = LLVMBuildSelect(g->b, big, zero, LLVMBuildShl(g->b, x, amt, ""), "");
-    LLVMValueRef lright = LLVMBuildSelect(g->b, big, zero, LLVMBuildLShr(g->b, x, amt, ""), "");
-    LLVMValueRef right = op == BI_LSHR || !ty_is_signed(t) ? lright : LLVMBuildAShr(g->b, x, amt, "");
-    if (op == BI_SHL)
-        return LLVMBuildSelect(g->b, neg, right, left, "");
-    return LLVMBuildSelect(g->b, neg, left, right, "");
-}
-
 /* ---- math ---- */
 
-static LLVMValueRef call_math(CG *g, const char *name, const Type *t, LLVMValueRef *args, int n)
+LLVMValueRef call_math(CG *g, const char *name, const Type *t, LLVMValueRef *args, int n)
 {
     /* Float16 math is done in Float32 and rounded, as Julia does (x^n too:
      * Float16(Float32(x)^n)); the targets' math_fn sees float and double only */
@@ -868,7 +524,7 @@ static LLVMValueRef call_math(CG *g, const char *name, const Type *t, LLVMValueR
 }
 
 /* signbit(x) of any primitive as an i1. */
-static LLVMValueRef signbit_of(CG *g, LLVMValueRef x, const Type *xt)
+LLVMValueRef signbit_of(CG *g, LLVMValueRef x, const Type *xt)
 {
     if (ty_is_float(xt)) {
         LLVMTypeRef ity = LLVMIntTypeInContext(g->ctx, (unsigned)xt->bits);
@@ -879,7 +535,7 @@ static LLVMValueRef signbit_of(CG *g, LLVMValueRef x, const Type *xt)
     return LLVMConstInt(i1(g), 0, 0);
 }
 
-static LLVMValueRef float_min_max(CG *g, bool is_max, const Type *t, LLVMValueRef x, LLVMValueRef y)
+LLVMValueRef float_min_max(CG *g, bool is_max, const Type *t, LLVMValueRef x, LLVMValueRef y)
 {
     /* Julia: NaN wins, and -0.0 < 0.0 */
     LLVMValueRef diff = LLVMBuildFSub(g->b, x, y, "");
@@ -889,7 +545,7 @@ static LLVMValueRef float_min_max(CG *g, bool is_max, const Type *t, LLVMValueRe
     return LLVMBuildSelect(g->b, anynan, diff, pick, "");
 }
 
-static LLVMValueRef emit_minmax(CG *g, bool is_max, const Type *t, LLVMValueRef x, LLVMValueRef y)
+LLVMValueRef emit_minmax(CG *g, bool is_max, const Type *t, LLVMValueRef x, LLVMValueRef y)
 {
     if (ty_is_float(t))
         return float_min_max(g, is_max, t, x, y);
@@ -897,7 +553,7 @@ static LLVMValueRef emit_minmax(CG *g, bool is_max, const Type *t, LLVMValueRef 
     return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, p, x, y, ""), x, y, "");
 }
 
-static LLVMValueRef emit_cmp(CG *g, BuiltinId op, const Type *t, LLVMValueRef x, LLVMValueRef y)
+LLVMValueRef emit_cmp(CG *g, BuiltinId op, const Type *t, LLVMValueRef x, LLVMValueRef y)
 {
     if (ty_is_float(t)) {
         if (op == BI_EGAL || op == BI_NEGAL) {
@@ -926,7 +582,7 @@ static LLVMValueRef emit_cmp(CG *g, BuiltinId op, const Type *t, LLVMValueRef x,
 }
 
 /* Integer comparison of mixed signedness is exact in Julia (-1 < 0x01 is true). */
-static LLVMValueRef emit_compare(CG *g, IrInst *in)
+LLVMValueRef emit_compare(CG *g, IrInst *in)
 {
     const Type *a = aty(g, in, 0), *b = aty(g, in, 1), *t = in->optype;
     BuiltinId op = in->builtin;
@@ -963,7 +619,7 @@ static LLVMValueRef emit_compare(CG *g, IrInst *in)
 
 /* ---- ranges ---- */
 
-static LLVMValueRef make_range(CG *g, LLVMValueRef start, LLVMValueRef step, LLVMValueRef stop)
+LLVMValueRef make_range(CG *g, LLVMValueRef start, LLVMValueRef step, LLVMValueRef stop)
 {
     LLVMValueRef r = LLVMGetUndef(lt(g, ty_range(g->types, 0)));
     r = LLVMBuildInsertValue(g->b, r, start, 0, "");
@@ -971,157 +627,19 @@ static LLVMValueRef make_range(CG *g, LLVMValueRef start, LLVMValueRef step, LLV
     return LLVMBuildInsertValue(g->b, r, stop, 2, "");
 }
 
-static LLVMValueRef unit_range(CG *g, LLVMValueRef a, LLVMValueRef b)
+LLVMValueRef unit_range(CG *g, LLVMValueRef a, LLVMValueRef b)
 {
     /* stop = b >= a ? b : a - 1 */
     LLVMValueRef stop = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, b, a, ""), b, LLVMBuildSub(g->b, a, ci64(g, 1), ""), "");
     return make_range(g, a, ci64(g, 1), stop);
 }
 
-static LLVMValueRef range_nonempty(CG *g, LLVMValueRef r)
+LLVMValueRef range_nonempty(CG *g, LLVMValueRef r)
 {
     LLVMValueRef start = LLVMBuildExtractValue(g->b, r, 0, ""), step = LLVMBuildExtractValue(g->b, r, 1, "");
     LLVMValueRef stop = LLVMBuildExtractValue(g->b, r, 2, "");
     return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, step, ci64(g, 0), ""),
                            LLVMBuildICmp(g->b, LLVMIntSLE, start, stop, ""), LLVMBuildICmp(g->b, LLVMIntSGE, start, stop, ""), "");
-}
-
-/* ---- built-in calls ---- */
-
-static LLVMValueRef dim3(CG *g, LLVMValueRef (*hook)(TargetCtx *, LLVMBuilderRef, int), int plus, bool times_dim)
-{
-    LLVMValueRef r = LLVMGetUndef(lt(g, ty_prim(g->types, TY_DIM3)));
-    for (int d = 0; d < 3; d++) {
-        LLVMValueRef v = LLVMBuildZExt(g->b, hook(g->tc, g->b, d), i64(g), "");
-        if (times_dim)
-            v = LLVMBuildMul(g->b, v, LLVMBuildZExt(g->b, g->ops->workgroup_dim(g->tc, g->b, d), i64(g), ""), "");
-        if (plus)
-            v = LLVMBuildAdd(g->b, v, ci64(g, plus), "");
-        r = LLVMBuildInsertValue(g->b, r, v, (unsigned)d, "");
-    }
-    return r;
-}
-
-static LLVMValueRef typeval(CG *g, BuiltinId id, const Type *t)
-{
-    if (ty_is_float(t)) {
-        switch (id) {
-        case BI_ZERO: return fconst(g, t, 0);
-        case BI_ONE: return fconst(g, t, 1);
-        case BI_TYPEMIN: return fconst(g, t, -INFINITY);
-        case BI_TYPEMAX: return fconst(g, t, INFINITY);
-        default: return fconst(g, t, t->bits == 16 ? ldexp(1, -10) : t->bits == 32 ? (double)ldexpf(1, -23) : ldexp(1, -52));
-        }
-    }
-    if (t->kind == TY_BOOL)
-        return LLVMConstInt(i1(g), id == BI_ONE || id == BI_TYPEMAX, 0);
-    switch (id) {
-    case BI_ZERO: return iconst(g, t, 0);
-    case BI_ONE: return iconst(g, t, 1);
-    case BI_TYPEMIN: return ty_is_signed(t) ? LLVMConstInt(prim_t(g, t), 1ULL << (t->bits - 1), 0) : iconst(g, t, 0);
-    default: return ty_is_signed(t) ? LLVMConstInt(prim_t(g, t), (t->bits == 64 ? ~0ULL : (1ULL << t->bits) - 1) >> 1, 0)
-                                    : LLVMConstAllOnes(prim_t(g, t));
-    }
-}
-
-static LLVMValueRef emit_pow(CG *g, IrInst *in)
-{
-    const Type *t = in->optype;
-    if (in->builtin == BI_LITERAL_POW) {
-        int64_t k = g->f->insts[in->args[2]].ival;
-        LLVMValueRef x = arg_as(g, in, 0, t);
-        bool fl = ty_is_float(t);
-        LLVMValueRef one = fl ? fconst(g, t, 1) : iconst(g, t, 1);
-        LLVMValueRef r = one;
-        int64_t m = k < 0 ? -k : k;
-        if (m >= 1)
-            r = x;
-        for (int64_t i = 1; i < m; i++)
-            r = fl ? LLVMBuildFMul(g->b, r, x, "") : LLVMBuildMul(g->b, r, x, "");
-        if (k < 0)
-            r = LLVMBuildFDiv(g->b, one, r, "");
-        return r;
-    }
-    const Type *bt = aty(g, in, 0), *et = aty(g, in, 1);
-    if (ty_is_float(t) && ty_is_int(et) && bt == t) {
-        LLVMValueRef args[2] = {arg(g, in, 0), conv_wrap(g, arg(g, in, 1), et, ty_prim(g->types, TY_INT32))};
-        return call_math(g, "powi", t, args, 2);
-    }
-    if (ty_is_float(t)) {
-        LLVMValueRef args[2] = {arg_as(g, in, 0, t), arg_as(g, in, 1, t)};
-        return call_math(g, "pow", t, args, 2);
-    }
-    /* integer power by squaring: loop in IR */
-    LLVMValueRef x = arg(g, in, 0), n = conv_wrap(g, arg(g, in, 1), et, ty_prim(g->types, TY_INT64));
-    LLVMTypeRef lty = LLVMTypeOf(x);
-    LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
-    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "ipow");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "ipow.done");
-    LLVMBuildBr(g->b, loop);
-    LLVMPositionBuilderAtEnd(g->b, loop);
-    LLVMValueRef acc = LLVMBuildPhi(g->b, lty, ""), base = LLVMBuildPhi(g->b, lty, ""), e = LLVMBuildPhi(g->b, i64(g), "");
-    LLVMValueRef odd = LLVMBuildTrunc(g->b, e, i1(g), "");
-    LLVMValueRef acc2 = LLVMBuildSelect(g->b, odd, LLVMBuildMul(g->b, acc, base, ""), acc, "");
-    LLVMValueRef base2 = LLVMBuildMul(g->b, base, base, "");
-    LLVMValueRef e2 = LLVMBuildLShr(g->b, e, ci64(g, 1), "");
-    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, e2, ci64(g, 0), ""), loop, done);
-    LLVMValueRef one = LLVMConstInt(lty, 1, 0);
-    LLVMAddIncoming(acc, (LLVMValueRef[]){one, acc2}, (LLVMBasicBlockRef[]){pre, loop}, 2);
-    LLVMAddIncoming(base, (LLVMValueRef[]){x, base2}, (LLVMBasicBlockRef[]){pre, loop}, 2);
-    LLVMAddIncoming(e, (LLVMValueRef[]){n, e2}, (LLVMBasicBlockRef[]){pre, loop}, 2);
-    LLVMPositionBuilderAtEnd(g->b, done);
-    /* n <= 0: x^0 == 1 (negative powers of integers are a DomainError in Julia; 1 here) */
-    return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, n, ci64(g, 0), ""), acc2, one, "");
-}
-
-/* ldexp(x, n) for Float32/Float64 as musl's scalbn: at most two exact
- * scalings bring n into the normal range, so only the last product rounds
- * (a subnormal result is rounded once, as Julia's ldexp rounds it). */
-static LLVMValueRef emit_scalbn(CG *g, const Type *t, LLVMValueRef x, LLVMValueRef n64)
-{
-    bool d = t->bits == 64;
-    int emax = d ? 1023 : 127, emin = d ? -1022 : -126, mant = d ? 53 : 24;
-    LLVMTypeRef ft = prim_t(g, t);
-    LLVMValueRef big = LLVMConstReal(ft, ldexp(1, emax)), small = LLVMConstReal(ft, ldexp(1, emin + mant));
-    LLVMValueRef y = x, n = n64;
-    for (int step = 0; step < 2; step++) {
-        LLVMValueRef hi = LLVMBuildICmp(g->b, LLVMIntSGT, n, ci64(g, emax), "");
-        LLVMValueRef lo = LLVMBuildICmp(g->b, LLVMIntSLT, n, ci64(g, emin), "");
-        y = LLVMBuildSelect(g->b, hi, LLVMBuildFMul(g->b, y, big, ""),
-                            LLVMBuildSelect(g->b, lo, LLVMBuildFMul(g->b, y, small, ""), y, ""), "");
-        n = LLVMBuildSelect(g->b, hi, LLVMBuildSub(g->b, n, ci64(g, emax), ""),
-                            LLVMBuildSelect(g->b, lo, LLVMBuildAdd(g->b, n, ci64(g, -emin - mant), ""), n, ""), "");
-    }
-    n = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, n, ci64(g, emax), ""), ci64(g, emax), n, "");
-    n = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, n, ci64(g, emin), ""), ci64(g, emin), n, "");
-    LLVMTypeRef ity = LLVMIntTypeInContext(g->ctx, (unsigned)t->bits);
-    LLVMValueRef e = LLVMBuildShl(g->b, LLVMBuildTrunc(g->b, LLVMBuildAdd(g->b, n, ci64(g, emax), ""), ity, ""),
-                                  LLVMConstInt(ity, (unsigned long long)(mant - 1), 0), "");
-    return LLVMBuildFMul(g->b, y, LLVMBuildBitCast(g->b, e, ft, ""), "");
-}
-
-/* nextfloat / prevfloat (base/float.jl's nextfloat(x, ±1)) on the bits:
- * NaN stays, ±Inf saturate (nextfloat(-Inf) is -floatmax), ±0 step to the
- * smallest subnormal of the direction's sign. */
-static LLVMValueRef emit_nextfloat(CG *g, const Type *t, LLVMValueRef x, bool up)
-{
-    LLVMTypeRef ity = LLVMIntTypeInContext(g->ctx, (unsigned)t->bits);
-    unsigned long long sign = 1ULL << (t->bits - 1);
-    LLVMValueRef bits = LLVMBuildBitCast(g->b, x, ity, "");
-    LLVMValueRef mag = LLVMBuildAnd(g->b, bits, LLVMConstInt(ity, sign - 1, 0), "");
-    LLVMValueRef neg = LLVMBuildICmp(g->b, LLVMIntSLT, bits, LLVMConstInt(ity, 0, 0), "");
-    LLVMValueRef inf = LLVMBuildBitCast(g->b, LLVMConstReal(prim_t(g, t), INFINITY), ity, "");
-    LLVMValueRef one = LLVMConstInt(ity, 1, 0);
-    /* moving away from zero: magnitude + 1 unless infinite; towards zero: magnitude - 1, and from
-     * zero to the other sign's smallest subnormal */
-    LLVMValueRef away = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, mag, inf, ""), bits,
-                                        LLVMBuildAdd(g->b, bits, one, ""), "");
-    LLVMValueRef zero_to = LLVMConstInt(ity, up ? 1 : sign | 1, 0);
-    LLVMValueRef toward = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, mag, LLVMConstInt(ity, 0, 0), ""), zero_to,
-                                          LLVMBuildSub(g->b, bits, one, ""), "");
-    LLVMValueRef r = up ? LLVMBuildSelect(g->b, neg, toward, away, "") : LLVMBuildSelect(g->b, neg, away, toward, "");
-    LLVMValueRef nan = LLVMBuildFCmp(g->b, LLVMRealUNO, x, x, "");
-    return LLVMBuildSelect(g->b, nan, x, LLVMBuildBitCast(g->b, r, prim_t(g, t), ""), "");
 }
 
 /* ---- complex numbers ----
@@ -1133,13 +651,13 @@ static LLVMValueRef emit_nextfloat(CG *g, const Type *t, LLVMValueRef x, bool up
  * (z * inv(w) one size up, rounded back), integers by Smith's algorithm
  * in Float64. */
 
-static LLVMValueRef iconst_or_f(CG *g, const Type *t, int v) { return ty_is_float(t) ? fconst(g, t, v) : iconst(g, t, v); }
-static const Type *part_type_cg(const Type *t) { return t->kind == TY_COMPLEX ? t->elem : t; }
-static LLVMValueRef zero_of(CG *g, const Type *t) { return ty_is_float(t) ? fconst(g, t, 0) : iconst(g, t, 0); }
-static LLVMValueRef cx_re(CG *g, LLVMValueRef z) { return LLVMBuildExtractValue(g->b, z, 0, ""); }
-static LLVMValueRef cx_im(CG *g, LLVMValueRef z) { return LLVMBuildExtractValue(g->b, z, 1, ""); }
+LLVMValueRef iconst_or_f(CG *g, const Type *t, int v) { return ty_is_float(t) ? fconst(g, t, v) : iconst(g, t, v); }
+const Type *part_type_cg(const Type *t) { return t->kind == TY_COMPLEX ? t->elem : t; }
+LLVMValueRef zero_of(CG *g, const Type *t) { return ty_is_float(t) ? fconst(g, t, 0) : iconst(g, t, 0); }
+LLVMValueRef cx_re(CG *g, LLVMValueRef z) { return LLVMBuildExtractValue(g->b, z, 0, ""); }
+LLVMValueRef cx_im(CG *g, LLVMValueRef z) { return LLVMBuildExtractValue(g->b, z, 1, ""); }
 
-static LLVMValueRef cx_make(CG *g, const Type *ct, LLVMValueRef re, LLVMValueRef im)
+LLVMValueRef cx_make(CG *g, const Type *ct, LLVMValueRef re, LLVMValueRef im)
 {
     LLVMValueRef z = LLVMGetUndef(lt(g, ct));
     z = LLVMBuildInsertValue(g->b, z, re, 0, "");
@@ -1147,7 +665,7 @@ static LLVMValueRef cx_make(CG *g, const Type *ct, LLVMValueRef re, LLVMValueRef
 }
 
 /* A complex value converted part by part to Complex{e}. */
-static LLVMValueRef cx_conv(CG *g, LLVMValueRef z, const Type *from, const Type *e)
+LLVMValueRef cx_conv(CG *g, LLVMValueRef z, const Type *from, const Type *e)
 {
     if (from->elem == e)
         return z;
@@ -1155,23 +673,23 @@ static LLVMValueRef cx_conv(CG *g, LLVMValueRef z, const Type *from, const Type 
                    conv_wrap(g, cx_im(g, z), from->elem, e));
 }
 
-static LLVMValueRef part_add(CG *g, const Type *e, LLVMValueRef x, LLVMValueRef y)
+LLVMValueRef part_add(CG *g, const Type *e, LLVMValueRef x, LLVMValueRef y)
 {
     return ty_is_float(e) ? LLVMBuildFAdd(g->b, x, y, "") : LLVMBuildAdd(g->b, x, y, "");
 }
-static LLVMValueRef part_sub(CG *g, const Type *e, LLVMValueRef x, LLVMValueRef y)
+LLVMValueRef part_sub(CG *g, const Type *e, LLVMValueRef x, LLVMValueRef y)
 {
     return ty_is_float(e) ? LLVMBuildFSub(g->b, x, y, "") : LLVMBuildSub(g->b, x, y, "");
 }
-static LLVMValueRef part_neg(CG *g, const Type *e, LLVMValueRef x)
+LLVMValueRef part_neg(CG *g, const Type *e, LLVMValueRef x)
 {
     return ty_is_float(e) ? LLVMBuildFNeg(g->b, x, "") : LLVMBuildNeg(g->b, x, "");
 }
-static LLVMValueRef part_div(CG *g, LLVMValueRef x, LLVMValueRef y) { return LLVMBuildFDiv(g->b, x, y, ""); }
+LLVMValueRef part_div(CG *g, LLVMValueRef x, LLVMValueRef y) { return LLVMBuildFDiv(g->b, x, y, ""); }
 
 /* x * y in part type e, x of type xt and y of type yt: a Bool times a
  * number is Julia's strong zero (ifelse(b, y, copysign(zero(y), y))). */
-static LLVMValueRef part_mul(CG *g, const Type *e, LLVMValueRef x, const Type *xt, LLVMValueRef y, const Type *yt)
+LLVMValueRef part_mul(CG *g, const Type *e, LLVMValueRef x, const Type *xt, LLVMValueRef y, const Type *yt)
 {
     if (xt->kind == TY_BOOL && yt->kind == TY_BOOL)
         return conv_wrap(g, LLVMBuildAnd(g->b, x, y, ""), xt, e);
@@ -1191,7 +709,7 @@ static LLVMValueRef part_mul(CG *g, const Type *e, LLVMValueRef x, const Type *x
 }
 
 /* z * w for complex values of part types zt, wt; the result in part type e. */
-static LLVMValueRef cx_mul(CG *g, const Type *e, LLVMValueRef z, const Type *zt, LLVMValueRef w, const Type *wt)
+LLVMValueRef cx_mul(CG *g, const Type *e, LLVMValueRef z, const Type *zt, LLVMValueRef w, const Type *wt)
 {
     LLVMValueRef a = cx_re(g, z), b = cx_im(g, z), c = cx_re(g, w), d = cx_im(g, w);
     LLVMValueRef re = part_sub(g, e, part_mul(g, e, a, zt, c, wt), part_mul(g, e, b, zt, d, wt));
@@ -1199,14 +717,14 @@ static LLVMValueRef cx_mul(CG *g, const Type *e, LLVMValueRef z, const Type *zt,
     return cx_make(g, ty_complex(g->types, e), re, im);
 }
 
-static LLVMValueRef f64c(CG *g, double v) { return LLVMConstReal(LLVMDoubleTypeInContext(g->ctx), v); }
-static LLVMValueRef fabs_(CG *g, LLVMValueRef x) { return intr1(g, "llvm.fabs", x); }
-static LLVMValueRef sel(CG *g, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildSelect(g->b, c, a, b, ""); }
-static LLVMValueRef fcmp(CG *g, LLVMRealPredicate p, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildFCmp(g->b, p, a, b, ""); }
-static LLVMValueRef cfmul(CG *g, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildFMul(g->b, a, b, ""); }
+LLVMValueRef f64c(CG *g, double v) { return LLVMConstReal(LLVMDoubleTypeInContext(g->ctx), v); }
+LLVMValueRef fabs_(CG *g, LLVMValueRef x) { return intr1(g, "llvm.fabs", x); }
+LLVMValueRef sel(CG *g, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildSelect(g->b, c, a, b, ""); }
+LLVMValueRef fcmp(CG *g, LLVMRealPredicate p, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildFCmp(g->b, p, a, b, ""); }
+LLVMValueRef cfmul(CG *g, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildFMul(g->b, a, b, ""); }
 
 /* inv(w::ComplexF64), base/complex.jl. */
-static LLVMValueRef cx_inv_f64(CG *g, LLVMValueRef w)
+LLVMValueRef cx_inv_f64(CG *g, LLVMValueRef w)
 {
     const Type *f64 = ty_prim(g->types, TY_FLOAT64);
     LLVMValueRef c = cx_re(g, w), d = cx_im(g, w);
@@ -1234,7 +752,7 @@ static LLVMValueRef cx_inv_f64(CG *g, LLVMValueRef w)
 }
 
 /* robust_cdiv2 of base/complex.jl. */
-static LLVMValueRef robust_cdiv2(CG *g, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, LLVMValueRef d,
+LLVMValueRef robust_cdiv2(CG *g, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, LLVMValueRef d,
                                  LLVMValueRef r, LLVMValueRef t)
 {
     LLVMValueRef zero = f64c(g, 0);
@@ -1246,7 +764,7 @@ static LLVMValueRef robust_cdiv2(CG *g, LLVMValueRef a, LLVMValueRef b, LLVMValu
 }
 
 /* z / w for ComplexF64: the robust algorithm, scaled (a no-op scale of 1.0 when not needed). */
-static LLVMValueRef cx_div_f64(CG *g, LLVMValueRef z, LLVMValueRef w)
+LLVMValueRef cx_div_f64(CG *g, LLVMValueRef z, LLVMValueRef w)
 {
     const Type *f64 = ty_prim(g->types, TY_FLOAT64);
     LLVMValueRef a = cx_re(g, z), b = cx_im(g, z), c = cx_re(g, w), d = cx_im(g, w);
@@ -1277,7 +795,7 @@ static LLVMValueRef cx_div_f64(CG *g, LLVMValueRef z, LLVMValueRef w)
 }
 
 /* inv(z) for a complex float part type e (Float32/Float16 widen one size, as Julia does). */
-static LLVMValueRef cx_inv(CG *g, LLVMValueRef z, const Type *e)
+LLVMValueRef cx_inv(CG *g, LLVMValueRef z, const Type *e)
 {
     if (e->kind == TY_FLOAT64)
         return cx_inv_f64(g, z);
@@ -1286,7 +804,7 @@ static LLVMValueRef cx_inv(CG *g, LLVMValueRef z, const Type *e)
 }
 
 /* z / w with both parts already of type e (a float type), Julia's method for e. */
-static LLVMValueRef cx_div(CG *g, LLVMValueRef z, LLVMValueRef w, const Type *e)
+LLVMValueRef cx_div(CG *g, LLVMValueRef z, LLVMValueRef w, const Type *e)
 {
     if (e->kind == TY_FLOAT64)
         return cx_div_f64(g, z, w);
@@ -1297,7 +815,7 @@ static LLVMValueRef cx_div(CG *g, LLVMValueRef z, LLVMValueRef w, const Type *e)
 }
 
 /* The generic /(a::Complex{T}, b::Complex{T}) (Smith's algorithm) for integer parts, in Float64. */
-static LLVMValueRef cx_div_smith(CG *g, LLVMValueRef z, LLVMValueRef w, const Type *e)
+LLVMValueRef cx_div_smith(CG *g, LLVMValueRef z, LLVMValueRef w, const Type *e)
 {
     const Type *f64 = ty_prim(g->types, TY_FLOAT64);
     LLVMValueRef are = conv_wrap(g, cx_re(g, z), e, f64), aim = conv_wrap(g, cx_im(g, z), e, f64);
@@ -1313,7 +831,7 @@ static LLVMValueRef cx_div_smith(CG *g, LLVMValueRef z, LLVMValueRef w, const Ty
 }
 
 /* exp(z), base/complex.jl, for a float part type e. */
-static LLVMValueRef cx_exp(CG *g, LLVMValueRef z, const Type *e)
+LLVMValueRef cx_exp(CG *g, LLVMValueRef z, const Type *e)
 {
     LLVMValueRef zr = cx_re(g, z), zi = cx_im(g, z);
     LLVMValueRef zero = fconst(g, e, 0), nan = fconst(g, e, NAN), inf = fconst(g, e, INFINITY);
@@ -1351,7 +869,7 @@ static bool complex_call(CG *g, IrInst *in)
 }
 
 /* The parts of argument k: a real has none (*im = NULL). */
-static LLVMValueRef cx_arg_parts(CG *g, IrInst *in, int k, LLVMValueRef *im, const Type **pt)
+LLVMValueRef cx_arg_parts(CG *g, IrInst *in, int k, LLVMValueRef *im, const Type **pt)
 {
     const Type *t = aty(g, in, k);
     LLVMValueRef v = arg(g, in, k);
@@ -1365,572 +883,38 @@ static LLVMValueRef cx_arg_parts(CG *g, IrInst *in, int k, LLVMValueRef *im, con
     return v;
 }
 
-static LLVMValueRef emit_complex(CG *g, IrInst *in)
-{
-    const Type *ct = in->optype, *rt = in->type;
-    const Type *e = ct && ct->kind == TY_COMPLEX ? ct->elem : ct;
-    const Type *f64 = ty_prim(g->types, TY_FLOAT64);
-    int n = in->nargs - 1;
-    switch (in->builtin) {
-    case BI_COMPLEXTYPE:
-        return unit_v(g);
-    case BI_UPLUS:
-        if (!ct)
-            return arg(g, in, 0);
-        /* fall through */
-    case BI_NEG: {
-        LLVMValueRef z = cx_conv(g, arg(g, in, 0), aty(g, in, 0), e);
-        if (in->builtin == BI_UPLUS)
-            return z;
-        return cx_make(g, ct, part_neg(g, e, cx_re(g, z)), part_neg(g, e, cx_im(g, z)));
-    }
-    case BI_ADD: case BI_SUB: case BI_MUL: {
-        const Type *xt;
-        LLVMValueRef xi, xr = cx_arg_parts(g, in, 0, &xi, &xt);
-        LLVMValueRef acc = NULL;
-        for (int k = 1; k < n; k++) {
-            const Type *yt;
-            LLVMValueRef yi, yr = cx_arg_parts(g, in, k, &yi, &yt);
-            LLVMValueRef re, im;
-            if (in->builtin == BI_MUL) {
-                if (xi && yi) {
-                    LLVMValueRef z = cx_mul(g, e, cx_make(g, ty_complex(g->types, xt), xr, xi), xt,
-                                            cx_make(g, ty_complex(g->types, yt), yr, yi), yt);
-                    re = cx_re(g, z);
-                    im = cx_im(g, z);
-                } else if (xi) { /* z * x = Complex(x * real(z), x * imag(z)) */
-                    re = part_mul(g, e, yr, yt, xr, xt);
-                    im = part_mul(g, e, yr, yt, xi, xt);
-                } else {
-                    re = part_mul(g, e, xr, xt, yr, yt);
-                    im = part_mul(g, e, xr, xt, yi, yt);
-                }
-            } else {
-                LLVMValueRef a = conv_wrap(g, xr, xt, e), c = conv_wrap(g, yr, yt, e);
-                re = in->builtin == BI_ADD ? part_add(g, e, a, c) : part_sub(g, e, a, c);
-                if (xi && yi) {
-                    LLVMValueRef b = conv_wrap(g, xi, xt, e), d = conv_wrap(g, yi, yt, e);
-                    im = in->builtin == BI_ADD ? part_add(g, e, b, d) : part_sub(g, e, b, d);
-                } else if (xi) {
-                    im = conv_wrap(g, xi, xt, e);
-                } else {
-                    im = conv_wrap(g, yi, yt, e);
-                    if (in->builtin == BI_SUB)
-                        im = part_neg(g, e, im);
-                }
-            }
-            xr = re;
-            xi = im;
-            xt = e;
-            acc = cx_make(g, ct, re, im);
-        }
-        return acc;
-    }
-    case BI_FDIV: {
-        const Type *at = aty(g, in, 0), *bt = aty(g, in, 1);
-        if (at->kind == TY_COMPLEX && bt->kind == TY_COMPLEX) {
-            const Type *p = ty_promote(g->types, at->elem, bt->elem);
-            LLVMValueRef z = cx_conv(g, arg(g, in, 0), at, p), w = cx_conv(g, arg(g, in, 1), bt, p);
-            return ty_is_float(p) ? cx_div(g, z, w, p) : cx_div_smith(g, z, w, p);
-        }
-        if (at->kind == TY_COMPLEX) { /* Complex(real(z) / x, imag(z) / x) */
-            LLVMValueRef z = arg(g, in, 0), x = conv_wrap(g, arg(g, in, 1), bt, e);
-            return cx_make(g, ct, part_div(g, conv_wrap(g, cx_re(g, z), at->elem, e), x),
-                           part_div(g, conv_wrap(g, cx_im(g, z), at->elem, e), x));
-        }
-        /* a / z = a * inv(T(z)), T the promoted complex type (integers: inv(float(z))) */
-        const Type *p = ty_promote(g->types, at, bt->elem);
-        if (!ty_is_float(p))
-            p = f64;
-        LLVMValueRef w = cx_inv(g, cx_conv(g, arg(g, in, 1), bt, p), p);
-        return cx_make(g, ct, part_mul(g, e, arg(g, in, 0), at, cx_re(g, w), p), part_mul(g, e, arg(g, in, 0), at, cx_im(g, w), p));
-    }
-    case BI_INV: {
-        const Type *zt = aty(g, in, 0);
-        return cx_inv(g, cx_conv(g, arg(g, in, 0), zt, e), e);
-    }
-    case BI_LITERAL_POW: {
-        int64_t k = g->f->insts[in->args[2]].ival;
-        const Type *zt = aty(g, in, 0);
-        LLVMValueRef z = arg(g, in, 0);
-        if (k == 0)
-            return cx_make(g, ct, iconst_or_f(g, e, 1), zero_of(g, e));
-        if (k == 1)
-            return cx_conv(g, z, zt, e);
-        if (k < 0) {
-            LLVMValueRef i = cx_inv(g, cx_conv(g, z, zt, e), e);
-            return k == -1 ? i : cx_mul(g, e, i, e, i, e);
-        }
-        LLVMValueRef r = cx_mul(g, e, z, zt->elem, z, zt->elem);
-        return k == 2 ? r : cx_mul(g, e, r, e, z, zt->elem);
-    }
-    case BI_EQ: case BI_NE: case BI_EGAL: case BI_NEGAL: {
-        if (!ct)
-            return emit_compare(g, in);
-        LLVMValueRef xi, yi;
-        const Type *xt, *yt;
-        LLVMValueRef xr = cx_arg_parts(g, in, 0, &xi, &xt), yr = cx_arg_parts(g, in, 1, &yi, &yt);
-        BuiltinId op = in->builtin == BI_EGAL || in->builtin == BI_NEGAL ? BI_EGAL : BI_EQ;
-        LLVMValueRef re = emit_cmp(g, op, e, conv_wrap(g, xr, xt, e), conv_wrap(g, yr, yt, e));
-        LLVMValueRef im = emit_cmp(g, op, e, xi ? conv_wrap(g, xi, xt, e) : zero_of(g, e), yi ? conv_wrap(g, yi, yt, e) : zero_of(g, e));
-        LLVMValueRef eq = LLVMBuildAnd(g->b, re, im, "");
-        return in->builtin == BI_EQ || in->builtin == BI_EGAL ? eq : LLVMBuildNot(g->b, eq, "");
-    }
-    case BI_ABS: {
-        const Type *zt = aty(g, in, 0);
-        LLVMValueRef xy[2] = {conv_wrap(g, cx_re(g, arg(g, in, 0)), zt->elem, ct), conv_wrap(g, cx_im(g, arg(g, in, 0)), zt->elem, ct)};
-        return call_math(g, "hypot", ct, xy, 2);
-    }
-    case BI_ABS2: {
-        const Type *pt = aty(g, in, 0)->elem;
-        LLVMValueRef z = arg(g, in, 0);
-        return part_add(g, ct, part_mul(g, ct, cx_re(g, z), pt, cx_re(g, z), pt), part_mul(g, ct, cx_im(g, z), pt, cx_im(g, z), pt));
-    }
-    case BI_ISNAN: case BI_ISINF: case BI_ISFINITE: {
-        const Type *pt = aty(g, in, 0)->elem;
-        LLVMValueRef z = arg(g, in, 0), r = cx_re(g, z), i = cx_im(g, z);
-        if (!ty_is_float(pt))
-            return LLVMConstInt(i1(g), in->builtin == BI_ISFINITE, 0);
-        LLVMValueRef inf = fconst(g, pt, INFINITY);
-        if (in->builtin == BI_ISNAN)
-            return LLVMBuildOr(g->b, fcmp(g, LLVMRealUNO, r, r), fcmp(g, LLVMRealUNO, i, i), "");
-        if (in->builtin == BI_ISINF)
-            return LLVMBuildOr(g->b, fcmp(g, LLVMRealOEQ, fabs_(g, r), inf), fcmp(g, LLVMRealOEQ, fabs_(g, i), inf), "");
-        return LLVMBuildAnd(g->b, fcmp(g, LLVMRealOLT, fabs_(g, r), inf), fcmp(g, LLVMRealOLT, fabs_(g, i), inf), "");
-    }
-    case BI_EXP:
-        return cx_exp(g, cx_conv(g, arg(g, in, 0), aty(g, in, 0), e), e);
-    case BI_ZERO: case BI_ONE:
-        return cx_make(g, ct, iconst_or_f(g, e, in->builtin == BI_ONE), zero_of(g, e));
-    case BI_IFELSE:
-        return LLVMBuildSelect(g->b, arg(g, in, 0), arg(g, in, 1), arg(g, in, 2), "");
-    case BI_COMPLEX: {
-        int k0 = aty(g, in, 0)->kind == TY_TYPE ? 1 : 0; /* convert(Complex{T}, x) */
-        const Type *at = aty(g, in, k0);
-        if (at->kind == TY_COMPLEX)
-            return cx_make(g, ct, conv_checked(g, cx_re(g, arg(g, in, k0)), at->elem, e, in->loc),
-                           conv_checked(g, cx_im(g, arg(g, in, k0)), at->elem, e, in->loc));
-        LLVMValueRef re = conv_checked(g, arg(g, in, k0), at, e, in->loc);
-        LLVMValueRef im = n - k0 == 2 ? conv_checked(g, arg(g, in, k0 + 1), aty(g, in, k0 + 1), e, in->loc) : zero_of(g, e);
-        return cx_make(g, ct, re, im);
-    }
-    case BI_REAL: case BI_IMAG: case BI_CONJ: case BI_REIM: case BI_ANGLE: {
-        const Type *at = aty(g, in, 0);
-        LLVMValueRef v = arg(g, in, 0);
-        LLVMValueRef re = at->kind == TY_COMPLEX ? cx_re(g, v) : v;
-        LLVMValueRef im = at->kind == TY_COMPLEX ? cx_im(g, v) : zero_of(g, at);
-        const Type *pt = part_type_cg(at);
-        switch (in->builtin) {
-        case BI_REAL: return re;
-        case BI_IMAG: return im;
-        case BI_CONJ:
-            if (at->kind != TY_COMPLEX)
-                return v;
-            return cx_make(g, ct, conv_wrap(g, re, pt, ct->elem), part_neg(g, ct->elem, conv_wrap(g, im, pt, ct->elem)));
-        case BI_REIM: {
-            LLVMValueRef r = LLVMGetUndef(lt(g, rt));
-            r = LLVMBuildInsertValue(g->b, r, re, 0, "");
-            return LLVMBuildInsertValue(g->b, r, im, 1, "");
-        }
-        default: { /* atan(imag(z), real(z)) */
-            LLVMValueRef xy[2] = {conv_wrap(g, im, pt, ct), conv_wrap(g, re, pt, ct)};
-            return call_math(g, "atan2", ct, xy, 2);
-        }
-        }
-    }
-    case BI_CIS: {
-        LLVMValueRef x = arg_as(g, in, 0, e);
-        return cx_make(g, ct, call_math(g, "cos", e, &x, 1), call_math(g, "sin", e, &x, 1));
-    }
-    default:
-        diag_kind_error(g->d, DIAG_INTERNAL, in->loc, "code generation for built-in %s on complex numbers is missing",
-                        builtin_name(in->builtin));
-        g->failed = true;
-        return LLVMGetUndef(lt(g, rt));
-    }
-}
-
+/* A built-in call: its row's emit rule (builtins.def; the rules are in builtins_<family>_emit.c), the
+ * complex one when an argument or the result is complex. */
 static LLVMValueRef emit_builtin(CG *g, IrInst *in)
 {
-    const Type *t = in->optype, *rt = in->type;
-    int n = in->nargs - 1;
-    bool inb = (in->flags & IRF_INBOUNDS) != 0;
-    if (complex_call(g, in))
-        return emit_complex(g, in);
-    switch (in->builtin) {
-    case BI_ADD: case BI_SUB: case BI_MUL: {
-        LLVMValueRef r = arg_as(g, in, 0, t);
-        for (int k = 1; k < n; k++) {
-            LLVMValueRef y = arg_as(g, in, k, t);
-            if (ty_is_float(t))
-                r = in->builtin == BI_ADD ? LLVMBuildFAdd(g->b, r, y, "") : in->builtin == BI_SUB ? LLVMBuildFSub(g->b, r, y, "")
-                                                                                                   : LLVMBuildFMul(g->b, r, y, "");
-            else
-                r = in->builtin == BI_ADD ? LLVMBuildAdd(g->b, r, y, "") : in->builtin == BI_SUB ? LLVMBuildSub(g->b, r, y, "")
-                                                                                                  : LLVMBuildMul(g->b, r, y, "");
-        }
-        return r;
-    }
-    case BI_NEG:
-        return ty_is_float(t) ? LLVMBuildFNeg(g->b, arg_as(g, in, 0, t), "") : LLVMBuildNeg(g->b, arg_as(g, in, 0, t), "");
-    case BI_UPLUS:
-        return t ? arg_as(g, in, 0, t) : arg(g, in, 0);
-    case BI_FDIV:
-        return LLVMBuildFDiv(g->b, arg_as(g, in, 0, t), arg_as(g, in, 1, t), "");
-    case BI_DIV: case BI_REM: case BI_MOD: case BI_FLD: case BI_CLD:
-        if (ty_is_float(t))
-            return emit_floatdiv(g, in, arg_as(g, in, 0, t), arg_as(g, in, 1, t));
-        return emit_intdiv(g, in, t, arg_as(g, in, 0, t), arg_as(g, in, 1, t));
-    case BI_POW: case BI_LITERAL_POW:
-        return emit_pow(g, in);
-    case BI_EQ: case BI_NE: case BI_LT: case BI_LE: case BI_GT: case BI_GE: case BI_EGAL: case BI_NEGAL:
-        return emit_compare(g, in);
-    case BI_NOT:
-        return LLVMBuildNot(g->b, arg(g, in, 0), "");
-    case BI_BNOT:
-        return LLVMBuildNot(g->b, arg(g, in, 0), "");
-    case BI_AND: return LLVMBuildAnd(g->b, arg_as(g, in, 0, t), arg_as(g, in, 1, t), "");
-    case BI_OR: return LLVMBuildOr(g->b, arg_as(g, in, 0, t), arg_as(g, in, 1, t), "");
-    case BI_XOR: return LLVMBuildXor(g->b, arg_as(g, in, 0, t), arg_as(g, in, 1, t), "");
-    case BI_SHL: case BI_SHR: case BI_LSHR:
-        return emit_shift(g, in->builtin, t, arg(g, in, 0), arg(g, in, 1), aty(g, in, 1));
-    case BI_IFELSE:
-        return LLVMBuildSelect(g->b, arg(g, in, 0), arg(g, in, 1), arg(g, in, 2), "");
-    case BI_CONVERT:
-        return conv_checked(g, arg(g, in, n - 1), aty(g, in, n - 1), t, in->loc);
-    case BI_MODTYPE:
-        return conv_wrap(g, arg(g, in, 0), aty(g, in, 0), t);
-    case BI_UNSAFE_TRUNC:
-        return conv_wrap(g, arg(g, in, 1), aty(g, in, 1), t);
-    case BI_TRUNC: case BI_ROUND: case BI_FLOOR: case BI_CEIL: {
-        static const char *names[] = {[BI_TRUNC] = "llvm.trunc", [BI_ROUND] = "llvm.roundeven", [BI_FLOOR] = "llvm.floor",
-                                      [BI_CEIL] = "llvm.ceil"};
-        LLVMValueRef x = arg(g, in, n - 1);
-        const Type *xt = aty(g, in, n - 1);
-        if (ty_is_float(xt))
-            x = intr1(g, names[in->builtin], x);
-        return t ? conv_checked(g, x, xt, t, in->loc) : x;
-    }
-    case BI_ABS: {
-        LLVMValueRef x = arg(g, in, 0);
-        if (ty_is_float(rt))
-            return intr1(g, "llvm.fabs", x);
-        if (!ty_is_signed(rt))
-            return x;
-        return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, x, LLVMConstInt(LLVMTypeOf(x), 0, 0), ""),
-                               LLVMBuildNeg(g->b, x, ""), x, "");
-    }
-    case BI_SIGN: {
-        LLVMValueRef x = arg(g, in, 0);
-        LLVMTypeRef lty = LLVMTypeOf(x);
-        if (ty_is_float(rt)) {
-            LLVMValueRef zero = LLVMConstReal(lty, 0);
-            LLVMValueRef keep = LLVMBuildFCmp(g->b, LLVMRealUEQ, x, zero, ""); /* 0, -0 or NaN: itself */
-            return LLVMBuildSelect(g->b, keep, x, intr2(g, "llvm.copysign", LLVMConstReal(lty, 1), x), "");
-        }
-        if (rt->kind == TY_BOOL)
-            return x;
-        LLVMValueRef zero = LLVMConstInt(lty, 0, 0);
-        LLVMValueRef pos = LLVMBuildZExt(g->b, LLVMBuildICmp(g->b, ty_is_signed(rt) ? LLVMIntSGT : LLVMIntUGT, x, zero, ""), lty, "");
-        if (!ty_is_signed(rt))
-            return pos;
-        return LLVMBuildSub(g->b, pos, LLVMBuildZExt(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, x, zero, ""), lty, ""), "");
-    }
-    case BI_MIN: case BI_MAX: {
-        LLVMValueRef r = arg_as(g, in, 0, t);
-        for (int k = 1; k < n; k++)
-            r = emit_minmax(g, in->builtin == BI_MAX, t, r, arg_as(g, in, k, t));
-        return r;
-    }
-    case BI_CLAMP: {
-        LLVMValueRef x = arg_as(g, in, 0, t), lo = arg_as(g, in, 1, t), hi = arg_as(g, in, 2, t);
-        LLVMValueRef gt = emit_cmp(g, BI_GT, t, x, hi), ltv = emit_cmp(g, BI_LT, t, x, lo);
-        return LLVMBuildSelect(g->b, gt, hi, LLVMBuildSelect(g->b, ltv, lo, x, ""), "");
-    }
-    case BI_ISEVEN: case BI_ISODD: {
-        LLVMValueRef bit = LLVMBuildTrunc(g->b, arg(g, in, 0), i1(g), "");
-        return in->builtin == BI_ISODD ? bit : LLVMBuildNot(g->b, bit, "");
-    }
-    case BI_COPYSIGN: {
-        LLVMValueRef x = arg(g, in, 0);
-        if (ty_is_float(t)) {
-            const Type *yt = aty(g, in, 1);
-            LLVMValueRef y = ty_is_float(yt) ? conv_wrap(g, arg(g, in, 1), yt, t)
-                                             : LLVMBuildSIToFP(g->b, arg(g, in, 1), prim_t(g, t), "");
-            return intr2(g, "llvm.copysign", x, y);
-        }
-        if (!ty_is_signed(t))
-            return x;
-        const Type *yt = aty(g, in, 1);
-        LLVMValueRef yneg = ty_is_float(yt) ? LLVMBuildFCmp(g->b, LLVMRealOLT, arg(g, in, 1), LLVMConstReal(LLVMTypeOf(arg(g, in, 1)), 0), "")
-                            : ty_is_signed(yt) ? LLVMBuildICmp(g->b, LLVMIntSLT, arg(g, in, 1), LLVMConstInt(LLVMTypeOf(arg(g, in, 1)), 0, 0), "")
-                                               : LLVMConstInt(i1(g), 0, 0);
-        LLVMValueRef xneg = LLVMBuildICmp(g->b, LLVMIntSLT, x, LLVMConstInt(LLVMTypeOf(x), 0, 0), "");
-        return LLVMBuildSelect(g->b, LLVMBuildXor(g->b, xneg, yneg, ""), LLVMBuildNeg(g->b, x, ""), x, "");
-    }
-    case BI_SIGNBIT: case BI_ISNAN: case BI_ISINF: case BI_ISFINITE: {
-        const Type *xt = aty(g, in, 0);
-        LLVMValueRef x = arg(g, in, 0);
-        if (!ty_is_float(xt)) {
-            if (in->builtin == BI_SIGNBIT)
-                return signbit_of(g, x, xt);
-            return LLVMConstInt(i1(g), in->builtin == BI_ISFINITE, 0);
-        }
-        if (in->builtin == BI_SIGNBIT)
-            return signbit_of(g, x, xt);
-        if (in->builtin == BI_ISNAN)
-            return LLVMBuildFCmp(g->b, LLVMRealUNO, x, x, "");
-        LLVMValueRef ax = intr1(g, "llvm.fabs", x), inf = LLVMConstReal(LLVMTypeOf(x), INFINITY);
-        return in->builtin == BI_ISINF ? LLVMBuildFCmp(g->b, LLVMRealOEQ, ax, inf, "") : LLVMBuildFCmp(g->b, LLVMRealOLT, ax, inf, "");
-    }
-    case BI_SQRT: return intr1(g, "llvm.sqrt", arg_as(g, in, 0, t));
-    case BI_FMA: return intrinsic(g, "llvm.fma", (LLVMTypeRef[]){prim_t(g, t)}, 1,
-                                  (LLVMValueRef[]){arg_as(g, in, 0, t), arg_as(g, in, 1, t), arg_as(g, in, 2, t)}, 3);
-    case BI_MULADD:
-        if (ty_is_float(t))
-            return intrinsic(g, "llvm.fmuladd", (LLVMTypeRef[]){prim_t(g, t)}, 1,
-                             (LLVMValueRef[]){arg_as(g, in, 0, t), arg_as(g, in, 1, t), arg_as(g, in, 2, t)}, 3);
-        return LLVMBuildAdd(g->b, LLVMBuildMul(g->b, arg_as(g, in, 0, t), arg_as(g, in, 1, t), ""), arg_as(g, in, 2, t), "");
-    case BI_CBRT: case BI_EXP: case BI_EXP2: case BI_EXP10: case BI_EXPM1: case BI_LOG: case BI_LOG2: case BI_LOG10:
-    case BI_LOG1P: case BI_SIN: case BI_COS: case BI_TAN: case BI_ASIN: case BI_ACOS: case BI_ATAN: case BI_SINH:
-    case BI_COSH: case BI_TANH: case BI_ASINH: case BI_ACOSH: case BI_ATANH: {
-        LLVMValueRef x = arg_as(g, in, 0, t);
-        return call_math(g, builtin_name(in->builtin), t, &x, 1);
-    }
-    case BI_ATAN2: case BI_HYPOT: {
-        LLVMValueRef xy[2] = {arg_as(g, in, 0, t), arg_as(g, in, 1, t)};
-        return call_math(g, in->builtin == BI_ATAN2 ? "atan2" : "hypot", t, xy, 2);
-    }
-    case BI_ZERO: case BI_ONE: case BI_TYPEMIN: case BI_TYPEMAX: case BI_EPS:
-        return typeval(g, in->builtin, t);
-    case BI_GETINDEX: {
-        const Type *at = aty(g, in, 0);
-        LLVMValueRef p = elem_ptr(g, in, at, arg(g, in, 0), 1, n - 1, inb);
-        LLVMValueRef v = LLVMBuildLoad2(g->b, mem_t(g, at->elem), p, "");
-        LLVMSetAlignment(v, elem_align(at->elem));
-        return from_mem(g, v, at->elem);
-    }
-    case BI_SETINDEX: {
-        const Type *at = aty(g, in, 0);
-        LLVMValueRef v = conv_checked(g, arg(g, in, 1), aty(g, in, 1), at->elem, in->loc);
-        LLVMValueRef p = elem_ptr(g, in, at, arg(g, in, 0), 2, n - 2, inb);
-        LLVMSetAlignment(LLVMBuildStore(g->b, to_mem(g, v, at->elem), p), elem_align(at->elem));
-        return unit_v(g);
-    }
-    case BI_LENGTH: {
-        const Type *at = aty(g, in, 0);
-        if (at->kind == TY_RANGE) {
-            LLVMValueRef r = arg(g, in, 0);
-            LLVMValueRef start = LLVMBuildExtractValue(g->b, r, 0, ""), step = LLVMBuildExtractValue(g->b, r, 1, "");
-            LLVMValueRef stop = LLVMBuildExtractValue(g->b, r, 2, "");
-            LLVMValueRef len = LLVMBuildAdd(g->b, LLVMBuildSDiv(g->b, LLVMBuildSub(g->b, stop, start, ""), step, ""), ci64(g, 1), "");
-            return LLVMBuildSelect(g->b, range_nonempty(g, r), len, ci64(g, 0), "");
-        }
-        return arr_len(g, arg(g, in, 0));
-    }
-    case BI_SIZE: {
-        LLVMValueRef r = LLVMGetUndef(lt(g, rt));
-        for (int d = 0; d < rt->nfields; d++)
-            r = LLVMBuildInsertValue(g->b, r, arr_dim(g, arg(g, in, 0), d), (unsigned)d, "");
-        return r;
-    }
-    case BI_SIZE_D: case BI_AXES_D: {
-        const Type *at = aty(g, in, 0);
-        LLVMValueRef sz;
-        if (n == 1) { /* eachindex(A) */
-            sz = arr_len(g, arg(g, in, 0));
-        } else {
-            LLVMValueRef d = conv_wrap(g, arg(g, in, 1), aty(g, in, 1), ty_prim(g->types, TY_INT64));
-            sz = ci64(g, 1); /* size(A, d) for d > ndims is 1 */
-            for (int k = at->ndims - 1; k >= 0; k--)
-                sz = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, d, ci64(g, k + 1), ""), arr_dim(g, arg(g, in, 0), k), sz, "");
-        }
-        return in->builtin == BI_SIZE_D ? sz : unit_range(g, ci64(g, 1), sz);
-    }
-    case BI_AXES: {
-        LLVMValueRef r = LLVMGetUndef(lt(g, rt));
-        for (int d = 0; d < rt->nfields; d++)
-            r = LLVMBuildInsertValue(g->b, r, unit_range(g, ci64(g, 1), arr_dim(g, arg(g, in, 0), d)), (unsigned)d, "");
-        return r;
-    }
-    case BI_ELTYPE:
-        return unit_v(g);
-    case BI_NDIMS:
-        return ci64(g, aty(g, in, 0)->ndims);
-    case BI_TUPLE_GETINDEX: {
-        int64_t k;
-        const Type *tt = aty(g, in, 0);
-        if (infer_const_int(g->f, in->args[2], &k, 0))
-            return LLVMBuildExtractValue(g->b, arg(g, in, 0), (unsigned)(k - 1), "");
-        /* a homogeneous tuple with a run-time index: pick with selects (bounds-checked) */
-        LLVMValueRef idx = conv_wrap(g, arg(g, in, 1), aty(g, in, 1), ty_prim(g->types, TY_INT64));
-        int nf = tt->kind == TY_DIM3 ? 3 : tt->nfields;
-        if (!inb)
-            check(g, LLVMBuildICmp(g->b, LLVMIntUGE, LLVMBuildSub(g->b, idx, ci64(g, 1), ""), ci64(g, nf), ""), JUKE_EXC_BOUNDS,
-                  in->loc, 1, &idx, 1, (LLVMValueRef[]){ci64(g, nf)},
-                  JUKE_BOUNDS_TUPLE | (tt->kind == TY_DIM3 ? JUKE_T_INT64 : nf ? type_code(tt->fields[0]) : 0));
-        LLVMValueRef r = LLVMBuildExtractValue(g->b, arg(g, in, 0), 0, "");
-        for (int f = 1; f < nf; f++)
-            r = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, idx, ci64(g, f + 1), ""),
-                                LLVMBuildExtractValue(g->b, arg(g, in, 0), (unsigned)f, ""), r, "");
-        return r;
-    }
-    case BI_TUPLE_LENGTH:
-        return ci64(g, aty(g, in, 0)->nfields);
-    case BI_RANGE:
-        return unit_range(g, arg_as(g, in, 0, ty_prim(g->types, TY_INT64)), arg_as(g, in, 1, ty_prim(g->types, TY_INT64)));
-    case BI_STEPRANGE: {
-        const Type *i64t = ty_prim(g->types, TY_INT64);
-        LLVMValueRef a = arg_as(g, in, 0, i64t), s = arg_as(g, in, 1, i64t), b = arg_as(g, in, 2, i64t);
-        /* Julia's steprange_last: the last element actually reached, or start - step when empty */
-        LLVMValueRef s0 = LLVMBuildICmp(g->b, LLVMIntEQ, s, ci64(g, 0), "");
-        check(g, s0, JUKE_EXC_DIVIDE, in->loc, 0, NULL, 0, NULL, 0);
-        LLVMValueRef empty = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, s, ci64(g, 0), ""),
-                                             LLVMBuildICmp(g->b, LLVMIntSLT, b, a, ""), LLVMBuildICmp(g->b, LLVMIntSGT, b, a, ""), "");
-        LLVMValueRef last = LLVMBuildSub(g->b, b, LLVMBuildSRem(g->b, LLVMBuildSub(g->b, b, a, ""), s, ""), "");
-        return make_range(g, a, s, LLVMBuildSelect(g->b, empty, LLVMBuildSub(g->b, a, s, ""), last, ""));
-    }
-    case BI_FIRST: case BI_STEP: case BI_LAST: {
-        /* ranges are stored as three Int64s; the result has the range's element type */
-        unsigned field = in->builtin == BI_FIRST ? 0 : in->builtin == BI_STEP ? 1 : 2;
-        return conv_wrap(g, LLVMBuildExtractValue(g->b, arg(g, in, 0), field, ""), ty_prim(g->types, TY_INT64), rt);
-    }
-    case BI_IN: {
-        if (n == 1)
-            return range_nonempty(g, arg(g, in, 0));
-        LLVMValueRef x = arg_as(g, in, 0, ty_prim(g->types, TY_INT64)), r = arg(g, in, 1);
-        LLVMValueRef start = LLVMBuildExtractValue(g->b, r, 0, ""), step = LLVMBuildExtractValue(g->b, r, 1, "");
-        LLVMValueRef stop = LLVMBuildExtractValue(g->b, r, 2, "");
-        LLVMValueRef up = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, x, start, ""), LLVMBuildICmp(g->b, LLVMIntSLE, x, stop, ""), "");
-        LLVMValueRef down = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSLE, x, start, ""), LLVMBuildICmp(g->b, LLVMIntSGE, x, stop, ""), "");
-        LLVMValueRef inr = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, step, ci64(g, 0), ""), up, down, "");
-        if (aty(g, in, 1)->step) {
-            LLVMValueRef ss = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, step, ci64(g, 0), ""), ci64(g, 1), step, "");
-            inr = LLVMBuildAnd(g->b, inr, LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildSRem(g->b, LLVMBuildSub(g->b, x, start, ""), ss, ""), ci64(g, 0), ""), "");
-        }
-        return inr;
-    }
-    case BI_WORKITEMIDX: return dim3(g, g->ops->workitem_id, 1, false);
-    case BI_WORKGROUPIDX: return dim3(g, g->ops->workgroup_id, 1, false);
-    case BI_WORKGROUPDIM: return dim3(g, g->ops->workgroup_dim, 0, false);
-    case BI_GRIDGROUPDIM: return dim3(g, g->ops->grid_groups, 0, false);
-    case BI_GRIDITEMDIM: return dim3(g, g->ops->grid_groups, 0, true);
-    case BI_WAVEFRONTSIZE: return ci64(g, g->tc->wavefront_size);
-    case BI_SYNC_WORKGROUP:
-        g->ops->barrier(g->tc, g->b, in->loc);
-        g->tc->uses_barrier = true;
-        return unit_v(g);
-    case BI_STATIC_LOCAL: case BI_DYNAMIC_LOCAL:
-        return emit_local_array(g, in);
-    case BI_ATOMIC_ADD: case BI_ATOMIC_SUB: case BI_ATOMIC_AND: case BI_ATOMIC_OR: case BI_ATOMIC_XOR:
-    case BI_ATOMIC_MAX: case BI_ATOMIC_MIN: case BI_ATOMIC_XCHG:
-        return emit_atomic(g, in);
-    case BI_SINCOS: {
-        LLVMValueRef x = arg_as(g, in, 0, t);
-        LLVMValueRef r = LLVMGetUndef(lt(g, rt));
-        r = LLVMBuildInsertValue(g->b, r, call_math(g, "sin", t, &x, 1), 0, "");
-        return LLVMBuildInsertValue(g->b, r, call_math(g, "cos", t, &x, 1), 1, "");
-    }
-    case BI_LDEXP: {
-        LLVMValueRef n64 = conv_wrap(g, arg(g, in, 1), aty(g, in, 1), ty_prim(g->types, TY_INT64));
-        if (aty(g, in, 1)->kind == TY_UINT64) /* a huge unsigned count is a huge positive one */
-            n64 = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, n64, ci64(g, 0), ""), ci64(g, 1 << 20), n64, "");
-        if (t->kind == TY_FLOAT16) {
-            const Type *f32 = ty_prim(g->types, TY_FLOAT32);
-            return conv_wrap(g, emit_scalbn(g, f32, conv_wrap(g, arg(g, in, 0), t, f32), n64), f32, t);
-        }
-        return emit_scalbn(g, t, arg(g, in, 0), n64);
-    }
-    case BI_ABS2: {
-        LLVMValueRef x = arg(g, in, 0);
-        if (ty_is_float(t))
-            return LLVMBuildFMul(g->b, x, x, "");
-        return t->kind == TY_BOOL ? x : LLVMBuildMul(g->b, x, x, "");
-    }
-    case BI_INV:
-        return LLVMBuildFDiv(g->b, fconst(g, t, 1), arg_as(g, in, 0, t), "");
-    case BI_FLIPSIGN: {
-        LLVMValueRef x = arg_as(g, in, 0, t);
-        LLVMValueRef nx = ty_is_float(t) ? LLVMBuildFNeg(g->b, x, "") : LLVMBuildNeg(g->b, x, "");
-        return LLVMBuildSelect(g->b, signbit_of(g, arg(g, in, 1), aty(g, in, 1)), nx, x, "");
-    }
-    case BI_LEADING_ZEROS: case BI_TRAILING_ZEROS: case BI_COUNT_ONES: case BI_COUNT_ZEROS: {
-        LLVMValueRef x = arg(g, in, 0), r;
-        LLVMTypeRef xt = LLVMTypeOf(x);
-        if (in->builtin == BI_LEADING_ZEROS || in->builtin == BI_TRAILING_ZEROS)
-            r = intrinsic(g, in->builtin == BI_LEADING_ZEROS ? "llvm.ctlz" : "llvm.cttz", &xt, 1,
-                          (LLVMValueRef[]){x, LLVMConstInt(i1(g), 0, 0)}, 2);
-        else
-            r = intr1(g, "llvm.ctpop", x);
-        if (in->builtin == BI_COUNT_ZEROS)
-            r = LLVMBuildSub(g->b, LLVMConstInt(xt, LLVMGetIntTypeWidth(xt), 0), r, "");
-        return LLVMGetIntTypeWidth(xt) == 64 ? r : LLVMBuildZExt(g->b, r, i64(g), "");
-    }
-    case BI_BSWAP: {
-        LLVMValueRef x = arg(g, in, 0);
-        return rt->bits <= 8 ? x : intr1(g, "llvm.bswap", x);
-    }
-    case BI_REINTERPRET: {
-        const Type *xt = aty(g, in, 1);
-        LLVMValueRef x = arg(g, in, 1);
-        if (xt == t)
-            return x;
-        if (xt->kind == TY_BOOL)
-            x = LLVMBuildZExt(g->b, x, i8(g), "");
-        return LLVMBuildBitCast(g->b, x, prim_t(g, t), "");
-    }
-    case BI_NEXTFLOAT: case BI_PREVFLOAT:
-        return emit_nextfloat(g, t, arg(g, in, 0), in->builtin == BI_NEXTFLOAT);
-    case BI_SUM: case BI_PROD: case BI_MAXIMUM: case BI_MINIMUM: {
-        const Type *tt = aty(g, in, 0);
-        if (tt->nfields == 0)
-            return iconst(g, t, 1); /* prod(()) */
-        LLVMValueRef r = NULL;
-        for (int f = 0; f < tt->nfields; f++) {
-            LLVMValueRef x = conv_wrap(g, LLVMBuildExtractValue(g->b, arg(g, in, 0), (unsigned)f, ""), tt->fields[f], t);
-            if (!r)
-                r = x;
-            else if (in->builtin == BI_SUM)
-                r = ty_is_float(t) ? LLVMBuildFAdd(g->b, r, x, "") : LLVMBuildAdd(g->b, r, x, "");
-            else if (in->builtin == BI_PROD)
-                r = ty_is_float(t) ? LLVMBuildFMul(g->b, r, x, "") : t->kind == TY_BOOL ? LLVMBuildAnd(g->b, r, x, "")
-                                                                                        : LLVMBuildMul(g->b, r, x, "");
-            else
-                r = emit_minmax(g, in->builtin == BI_MAXIMUM, t, r, x);
-        }
-        return r;
-    }
-    case BI_POINTER: {
-        const Type *at = aty(g, in, 0);
-        LLVMValueRef p = arr_ptr(g, arg(g, in, 0));
-        return n == 1 ? p : ptr_offset(g, at->elem, p, arg(g, in, 1), aty(g, in, 1));
-    }
-    case BI_ATOMIC_CAS: {
-        const Type *pt = aty(g, in, 0);
-        LLVMValueRef c = conv_checked(g, arg(g, in, 1), aty(g, in, 1), t, in->loc);
-        LLVMValueRef nv = conv_checked(g, arg(g, in, 2), aty(g, in, 2), t, in->loc);
-        return atomic_cas(g, t, ptr_as(g, pt), arg(g, in, 0), c, nv);
-    }
-    case BI_UNSAFE_LOAD: case BI_UNSAFE_STORE: {
-        const Type *pt = aty(g, in, 0), *elem = pt->elem;
-        LLVMValueRef p = arg(g, in, 0);
-        int ik = in->builtin == BI_UNSAFE_LOAD ? 1 : 2;
-        if (n > ik)
-            p = ptr_offset(g, elem, p, arg(g, in, ik), aty(g, in, ik));
-        if (in->builtin == BI_UNSAFE_LOAD) {
-            LLVMValueRef v = LLVMBuildLoad2(g->b, mem_t(g, elem), p, "");
-            LLVMSetAlignment(v, elem_align(elem));
-            return from_mem(g, v, elem);
-        }
-        LLVMValueRef v = conv_checked(g, arg(g, in, 1), aty(g, in, 1), elem, in->loc);
-        LLVMSetAlignment(LLVMBuildStore(g->b, to_mem(g, v, elem), p), elem_align(elem));
-        return arg(g, in, 0);
-    }
-    default:
-        diag_kind_error(g->d, DIAG_INTERNAL, in->loc, "code generation for built-in %s is missing", builtin_name(in->builtin));
-        g->failed = true;
-        return LLVMGetUndef(lt(g, rt));
-    }
+    static BuiltinEmitRule *const rules[BI__COUNT] = {
+#define B(id, printed, names, type, type_cx, flags, math, arity, emit, emit_cx) [id] = emit,
+#include "builtins.def"
+#undef B
+    };
+    static BuiltinEmitRule *const complex_rules[BI__COUNT] = {
+#define B(id, printed, names, type, type_cx, flags, math, arity, emit, emit_cx) [id] = emit_cx,
+#include "builtins.def"
+#undef B
+    };
+    return (complex_call(g, in) ? complex_rules : rules)[in->builtin](g, in);
+}
+
+/* The emit rule of a row that never reaches code generation: an internal error. */
+LLVMValueRef emit_none(CG *g, IrInst *in)
+{
+    diag_kind_error(g->d, DIAG_INTERNAL, in->loc, "code generation for built-in %s is missing", builtin_name(in->builtin));
+    g->failed = true;
+    return LLVMGetUndef(lt(g, in->type));
+}
+
+/* The complex emit rule of a row without one: an internal error. */
+LLVMValueRef emit_cx_none(CG *g, IrInst *in)
+{
+    diag_kind_error(g->d, DIAG_INTERNAL, in->loc, "code generation for built-in %s on complex numbers is missing",
+                    builtin_name(in->builtin));
+    g->failed = true;
+    return LLVMGetUndef(lt(g, in->type));
 }
 
 /* ---- functions ---- */

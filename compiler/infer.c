@@ -12,23 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend.h"
+#include "builtins_type.h"
 
-typedef struct Infer {
-    FeCompilation *c;
-    Spec *spec;
-    IrFunc *f;
-    bool *reach;
-    bool report;     /* the final pass: emit diagnostics */
-    bool changed;
-    bool failed;
-} Infer;
-
-static TypeTable *T(Infer *I) { return I->c->types; }
-static const Type *prim(Infer *I, TypeKind k) { return ty_prim(I->c->types, k); }
-
-static void err(Infer *I, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void err(Infer *I, SrcLoc loc, const char *fmt, ...)
+/* (contracts of the infer_ functions the typing rules share: builtins_type.h) */
+void infer_err(Infer *I, SrcLoc loc, const char *fmt, ...)
 {
     I->failed = true;
     if (!I->report)
@@ -39,7 +26,7 @@ static void err(Infer *I, SrcLoc loc, const char *fmt, ...)
     va_end(ap);
 }
 
-static const char *tname(Infer *I, const Type *t) { return ty_name(&I->c->arena, t); }
+const char *infer_tname(Infer *I, const Type *t) { return ty_name(&I->c->arena, t); }
 
 /* A variable's source name: split slots print as x@_5 (see lower.c) but are `x` to the user. */
 static const char *var_name(Infer *I, const char *slot_name)
@@ -476,949 +463,22 @@ Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, i
     return specialize(c, best, argtypes, nargs, best_tvals, loc);
 }
 
-/* ---- built-ins ---- */
+/* ---- built-ins (builtins.def; the typing rules are in builtins_<family>.c) ---- */
 
-static const Type *unify_prim_args(Infer *I, const Type **a, int n)
+const Type *infer_no_method(Infer *I, IrInst *in, const char *name, const Type **a, int n)
 {
-    const Type *p = a[0];
-    for (int i = 1; i < n && p; i++)
-        p = ty_promote(T(I), p, a[i]);
-    return p;
-}
-
-static bool all_prim(const Type **a, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (!ty_is_prim(a[i]))
-            return false;
-    return true;
-}
-
-static bool all_int(const Type **a, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (!ty_is_int(a[i]))
-            return false;
-    return true;
-}
-
-static const Type *float_of(Infer *I, const Type *t)
-{
-    return ty_is_float(t) ? t : prim(I, TY_FLOAT64);
-}
-
-typedef enum BKind {
-    BK_ARITH,     /* + - * (and unary - +) */
-    BK_FDIV,
-    BK_IDIV,      /* div rem mod fld cld ÷ % */
-    BK_POW,
-    BK_CMP,
-    BK_NOT, BK_BNOT, BK_BITWISE, BK_SHIFT, BK_IFELSE,
-    BK_CONVERT, BK_UNSAFE_TRUNC, BK_ROUNDING, BK_SAME1 /* abs sign */, BK_MINMAX, BK_CLAMP, BK_INTPRED,
-    BK_COPYSIGN, BK_FPRED, BK_MATH1, BK_MATH2, BK_MATH3, BK_TYPEVAL, BK_EPS,
-    BK_GETINDEX, BK_SETINDEX, BK_LENGTH, BK_SIZE, BK_AXES, BK_ELTYPE, BK_NDIMS, BK_EACHINDEX,
-    BK_RANGE, BK_RANGEFN, BK_IN, BK_NONEMPTY, BK_ITERVAL,
-    BK_INDEX3, BK_WAVESIZE, BK_SYNC, BK_LOCAL, BK_ATOMIC, BK_TYPEASSERT,
-    BK_ABS2, BK_INV, BK_FLIPSIGN, BK_SINCOS, BK_LDEXP, BK_BITCOUNT, BK_BSWAP, BK_REINTERPRET, BK_SIGNED,
-    BK_UNSIGNED, BK_FLOAT, BK_NEXTFLOAT, BK_TUPLE_REDUCE, BK_FIRSTINDEX, BK_LASTINDEX, BK_POINTER, BK_ATOMIC_CAS,
-    BK_UNSAFE_LOAD, BK_UNSAFE_STORE, BK_COMPLEX, BK_COMPLEX_PART, BK_CIS, BK_COMPLEXTYPE,
-} BKind;
-
-static const struct BuiltinSpec {
-    const char *name;
-    BKind kind;
-    BuiltinId id;
-} builtin_table[] = {
-    {"+", BK_ARITH, BI_ADD}, {"-", BK_ARITH, BI_SUB}, {"*", BK_ARITH, BI_MUL}, {"/", BK_FDIV, BI_FDIV},
-    {"÷", BK_IDIV, BI_DIV}, {"div", BK_IDIV, BI_DIV}, {"%", BK_IDIV, BI_REM}, {"rem", BK_IDIV, BI_REM},
-    {"mod", BK_IDIV, BI_MOD}, {"fld", BK_IDIV, BI_FLD}, {"cld", BK_IDIV, BI_CLD}, {"^", BK_POW, BI_POW},
-    {"==", BK_CMP, BI_EQ}, {"!=", BK_CMP, BI_NE}, {"<", BK_CMP, BI_LT}, {"<=", BK_CMP, BI_LE},
-    {">", BK_CMP, BI_GT}, {">=", BK_CMP, BI_GE}, {"===", BK_CMP, BI_EGAL}, {"!==", BK_CMP, BI_NEGAL},
-    {"isequal", BK_CMP, BI_EGAL}, {"isless", BK_CMP, BI_LT},
-    {"!", BK_NOT, BI_NOT}, {"~", BK_BNOT, BI_BNOT}, {"&", BK_BITWISE, BI_AND}, {"|", BK_BITWISE, BI_OR},
-    {"⊻", BK_BITWISE, BI_XOR}, {"xor", BK_BITWISE, BI_XOR}, {"<<", BK_SHIFT, BI_SHL}, {">>", BK_SHIFT, BI_SHR},
-    {">>>", BK_SHIFT, BI_LSHR}, {"ifelse", BK_IFELSE, BI_IFELSE}, {"convert", BK_CONVERT, BI_CONVERT},
-    {"unsafe_trunc", BK_UNSAFE_TRUNC, BI_UNSAFE_TRUNC}, {"trunc", BK_ROUNDING, BI_TRUNC},
-    {"round", BK_ROUNDING, BI_ROUND}, {"floor", BK_ROUNDING, BI_FLOOR}, {"ceil", BK_ROUNDING, BI_CEIL},
-    {"abs", BK_SAME1, BI_ABS}, {"sign", BK_SAME1, BI_SIGN}, {"min", BK_MINMAX, BI_MIN}, {"max", BK_MINMAX, BI_MAX},
-    {"clamp", BK_CLAMP, BI_CLAMP}, {"iseven", BK_INTPRED, BI_ISEVEN}, {"isodd", BK_INTPRED, BI_ISODD},
-    {"copysign", BK_COPYSIGN, BI_COPYSIGN}, {"signbit", BK_FPRED, BI_SIGNBIT}, {"isnan", BK_FPRED, BI_ISNAN},
-    {"isinf", BK_FPRED, BI_ISINF}, {"isfinite", BK_FPRED, BI_ISFINITE},
-    {"sqrt", BK_MATH1, BI_SQRT}, {"cbrt", BK_MATH1, BI_CBRT}, {"exp", BK_MATH1, BI_EXP}, {"exp2", BK_MATH1, BI_EXP2},
-    {"exp10", BK_MATH1, BI_EXP10}, {"expm1", BK_MATH1, BI_EXPM1}, {"log", BK_MATH1, BI_LOG}, {"log2", BK_MATH1, BI_LOG2},
-    {"log10", BK_MATH1, BI_LOG10}, {"log1p", BK_MATH1, BI_LOG1P}, {"sin", BK_MATH1, BI_SIN}, {"cos", BK_MATH1, BI_COS},
-    {"tan", BK_MATH1, BI_TAN}, {"asin", BK_MATH1, BI_ASIN}, {"acos", BK_MATH1, BI_ACOS}, {"atan", BK_MATH1, BI_ATAN},
-    {"sinh", BK_MATH1, BI_SINH}, {"cosh", BK_MATH1, BI_COSH}, {"tanh", BK_MATH1, BI_TANH},
-    {"hypot", BK_MATH2, BI_HYPOT}, {"fma", BK_MATH3, BI_FMA}, {"muladd", BK_MATH3, BI_MULADD},
-    {"zero", BK_TYPEVAL, BI_ZERO}, {"one", BK_TYPEVAL, BI_ONE}, {"typemin", BK_TYPEVAL, BI_TYPEMIN},
-    {"typemax", BK_TYPEVAL, BI_TYPEMAX}, {"eps", BK_EPS, BI_EPS},
-    {"getindex", BK_GETINDEX, BI_GETINDEX}, {"setindex!", BK_SETINDEX, BI_SETINDEX}, {"length", BK_LENGTH, BI_LENGTH},
-    {"size", BK_SIZE, BI_SIZE}, {"axes", BK_AXES, BI_AXES}, {"eltype", BK_ELTYPE, BI_ELTYPE},
-    {"ndims", BK_NDIMS, BI_NDIMS}, {"eachindex", BK_EACHINDEX, BI_RANGE}, {":", BK_RANGE, BI_RANGE},
-    {"first", BK_RANGEFN, BI_FIRST}, {"last", BK_RANGEFN, BI_LAST}, {"step", BK_RANGEFN, BI_STEP},
-    {"in", BK_IN, BI_IN}, {"∈", BK_IN, BI_IN}, {"#nonempty", BK_NONEMPTY, BI_IN},
-    {"#iterval", BK_ITERVAL, BI_MODTYPE},
-    {"workitemIdx", BK_INDEX3, BI_WORKITEMIDX}, {"threadIdx", BK_INDEX3, BI_WORKITEMIDX},
-    {"workgroupIdx", BK_INDEX3, BI_WORKGROUPIDX}, {"blockIdx", BK_INDEX3, BI_WORKGROUPIDX},
-    {"workgroupDim", BK_INDEX3, BI_WORKGROUPDIM}, {"blockDim", BK_INDEX3, BI_WORKGROUPDIM},
-    {"gridGroupDim", BK_INDEX3, BI_GRIDGROUPDIM}, {"gridItemDim", BK_INDEX3, BI_GRIDITEMDIM},
-    {"wavefrontsize", BK_WAVESIZE, BI_WAVEFRONTSIZE}, {"sync_workgroup", BK_SYNC, BI_SYNC_WORKGROUP},
-    {"sync_threads", BK_SYNC, BI_SYNC_WORKGROUP},
-    {"ROCStaticLocalArray", BK_LOCAL, BI_STATIC_LOCAL}, {"ROCDynamicLocalArray", BK_LOCAL, BI_DYNAMIC_LOCAL},
-    {"atomic_add!", BK_ATOMIC, BI_ATOMIC_ADD}, {"atomic_sub!", BK_ATOMIC, BI_ATOMIC_SUB},
-    {"atomic_and!", BK_ATOMIC, BI_ATOMIC_AND}, {"atomic_or!", BK_ATOMIC, BI_ATOMIC_OR},
-    {"atomic_xor!", BK_ATOMIC, BI_ATOMIC_XOR}, {"atomic_max!", BK_ATOMIC, BI_ATOMIC_MAX},
-    {"atomic_min!", BK_ATOMIC, BI_ATOMIC_MIN}, {"atomic_xchg!", BK_ATOMIC, BI_ATOMIC_XCHG},
-    {"typeassert", BK_TYPEASSERT, BI_NONE},
-    {"asinh", BK_MATH1, BI_ASINH}, {"acosh", BK_MATH1, BI_ACOSH}, {"atanh", BK_MATH1, BI_ATANH},
-    {"abs2", BK_ABS2, BI_ABS2}, {"inv", BK_INV, BI_INV}, {"flipsign", BK_FLIPSIGN, BI_FLIPSIGN},
-    {"sincos", BK_SINCOS, BI_SINCOS}, {"ldexp", BK_LDEXP, BI_LDEXP},
-    {"leading_zeros", BK_BITCOUNT, BI_LEADING_ZEROS}, {"trailing_zeros", BK_BITCOUNT, BI_TRAILING_ZEROS},
-    {"count_ones", BK_BITCOUNT, BI_COUNT_ONES}, {"count_zeros", BK_BITCOUNT, BI_COUNT_ZEROS},
-    {"bswap", BK_BSWAP, BI_BSWAP}, {"reinterpret", BK_REINTERPRET, BI_REINTERPRET},
-    {"signed", BK_SIGNED, BI_MODTYPE}, {"unsigned", BK_UNSIGNED, BI_MODTYPE}, {"float", BK_FLOAT, BI_CONVERT},
-    {"nextfloat", BK_NEXTFLOAT, BI_NEXTFLOAT}, {"prevfloat", BK_NEXTFLOAT, BI_PREVFLOAT},
-    {"sum", BK_TUPLE_REDUCE, BI_SUM}, {"prod", BK_TUPLE_REDUCE, BI_PROD},
-    {"maximum", BK_TUPLE_REDUCE, BI_MAXIMUM}, {"minimum", BK_TUPLE_REDUCE, BI_MINIMUM},
-    {"firstindex", BK_FIRSTINDEX, BI_ONE}, {"lastindex", BK_LASTINDEX, BI_LENGTH},
-    {"pointer", BK_POINTER, BI_POINTER}, {"atomic_cas!", BK_ATOMIC_CAS, BI_ATOMIC_CAS},
-    {"unsafe_load", BK_UNSAFE_LOAD, BI_UNSAFE_LOAD}, {"unsafe_store!", BK_UNSAFE_STORE, BI_UNSAFE_STORE},
-    {"complex", BK_COMPLEX, BI_COMPLEX}, {"real", BK_COMPLEX_PART, BI_REAL}, {"imag", BK_COMPLEX_PART, BI_IMAG},
-    {"conj", BK_COMPLEX_PART, BI_CONJ}, {"reim", BK_COMPLEX_PART, BI_REIM}, {"angle", BK_COMPLEX_PART, BI_ANGLE},
-    {"cis", BK_CIS, BI_CIS}, {"#complextype", BK_COMPLEXTYPE, BI_COMPLEXTYPE},
-};
-
-/* The integer type of the other signedness and the same width (signed(UInt8) is Int8). */
-static const Type *flip_signedness(Infer *I, const Type *t)
-{
-    static const TypeKind s[] = {TY_INT8, TY_INT16, TY_INT32, TY_INT64}, u[] = {TY_UINT8, TY_UINT16, TY_UINT32, TY_UINT64};
-    for (int i = 0; i < 4; i++) {
-        if (t->kind == s[i])
-            return prim(I, u[i]);
-        if (t->kind == u[i])
-            return prim(I, s[i]);
-    }
+    infer_err(I, in->loc, "MethodError: no method matching %s", sig_text(I, name, a, n));
     return NULL;
 }
 
-static const struct BuiltinSpec *builtin_lookup(const char *name)
+/* The type of a call of built-in `row` by `name`; a complex argument selects the row's complex typing rule. */
+static const Type *infer_builtin(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
 {
-    for (int i = 0; i < JK_ARRAY_LEN(builtin_table); i++)
-        if (strcmp(builtin_table[i].name, name) == 0)
-            return &builtin_table[i];
-    return NULL;
-}
-
-
-static const Type *no_method(Infer *I, IrInst *in, const char *name, const Type **a, int n)
-{
-    err(I, in->loc, "MethodError: no method matching %s", sig_text(I, name, a, n));
-    return NULL;
-}
-
-static bool is_const_int(Infer *I, int v, int64_t *out) { return infer_const_int(I->f, v, out, 0); }
-
-/* ---- complex numbers ----
- * Complex{T} values follow base/complex.jl: arithmetic with reals works on
- * the parts (so Bool parts keep Julia's strong zero: Inf * im is 0.0 + Inf*im),
- * the result's part type is the promotion of the parts (Bool arithmetic
- * other than * gives Int64), division follows Julia's algorithms per part
- * type (see codegen.c). */
-
-static bool is_number(const Type *t) { return ty_is_prim(t) || (t->kind == TY_COMPLEX && t->elem); }
-static const Type *part_type(const Type *t) { return t->kind == TY_COMPLEX ? t->elem : t; }
-
-static bool any_complex(const Type **a, int n)
-{
+    in->builtin = row->id;
     for (int i = 0; i < n; i++)
         if (a[i]->kind == TY_COMPLEX)
-            return true;
-    return false;
-}
-
-/* The promoted part type of numbers (real or complex); NULL if one is not a number. */
-static const Type *promote_parts(Infer *I, const Type **a, int n)
-{
-    const Type *p = NULL;
-    for (int i = 0; i < n; i++) {
-        if (!is_number(a[i]))
-            return NULL;
-        p = p ? ty_promote(T(I), p, part_type(a[i])) : part_type(a[i]);
-    }
-    return p;
-}
-
-static const Type *complex_of(Infer *I, const Type *e) { return ty_complex(T(I), e); }
-
-/* Complex{T}(...) / complex(...) / convert(Complex{T}, x): the arguments' types a, n. */
-static const Type *infer_complex_ctor(Infer *I, IrInst *in, const Type *target, const Type **a, int n)
-{
-    if (n < 1 || n > 2 || !is_number(a[0]) || (n == 2 && (!ty_is_prim(a[0]) || !ty_is_prim(a[1]))))
-        return NULL;
-    const Type *e = target ? target : promote_parts(I, a, n);
-    if (!e || !ty_is_prim(e))
-        return NULL;
-    in->builtin = BI_COMPLEX;
-    in->optype = complex_of(I, e);
-    return in->optype;
-}
-
-static const Type *infer_complex(Infer *I, IrInst *in, const struct BuiltinSpec *bs, const Type **a, int n)
-{
-    const int *args = in->args + 1;
-    const Type *e = promote_parts(I, a, n);
-    switch (bs->kind) {
-    case BK_ARITH:
-        if (!e || n < 1 || (n == 1 && bs->id == BI_MUL) || (n > 2 && bs->id == BI_SUB))
-            break;
-        if (n == 1)
-            in->builtin = bs->id == BI_SUB ? BI_NEG : BI_UPLUS;
-        /* Bool parts: only * of a Bool part with a Bool stays Bool (im * true) */
-        if (e->kind == TY_BOOL && !(bs->id == BI_MUL && n == 2 && (a[0]->kind != TY_COMPLEX || a[1]->kind != TY_COMPLEX)))
-            e = prim(I, TY_INT64);
-        in->optype = complex_of(I, e);
-        return in->optype;
-    case BK_FDIV:
-        if (!e || n != 2)
-            break;
-        /* complex / real divides the parts (integer parts give Float64); real / complex is
-         * a * inv(z) in the promoted type; complex / complex of integers uses Float64 */
-        in->optype = complex_of(I, ty_is_float(e) ? e : prim(I, TY_FLOAT64));
-        return in->optype;
-    case BK_POW: {
-        int64_t k;
-        if (n == 2 && a[0]->kind == TY_COMPLEX && ty_is_int(a[1]) && I->f->insts[args[1]].op == IR_CONST &&
-            is_const_int(I, args[1], &k) && k >= -2 && k <= 3) {
-            in->builtin = BI_LITERAL_POW;
-            e = a[0]->elem;
-            if (k < 0 && !ty_is_float(e))
-                e = prim(I, TY_FLOAT64);
-            else if (k >= 2 && e->kind == TY_BOOL)
-                e = prim(I, TY_INT64);
-            in->optype = complex_of(I, e);
-            return in->optype;
-        }
-        if (n == 2) {
-            err(I, in->loc, "z^n of a complex number is supported for a literal n from -2 to 3 (z^2 is z*z)");
-            return NULL;
-        }
-        break;
-    }
-    case BK_CMP:
-        if (n == 2 && (bs->id == BI_EGAL || bs->id == BI_NEGAL) && a[0] != a[1]) {
-            in->optype = NULL;
-            return prim(I, TY_BOOL);
-        }
-        if (n == 2 && e && bs->id != BI_LT && bs->id != BI_LE && bs->id != BI_GT && bs->id != BI_GE) {
-            in->optype = complex_of(I, e);
-            return prim(I, TY_BOOL);
-        }
-        break;
-    case BK_SAME1: /* abs(z) = hypot(real(z), imag(z)) */
-        if (n == 1 && bs->id == BI_ABS) {
-            in->optype = float_of(I, a[0]->elem);
-            return in->optype;
-        }
-        break;
-    case BK_ABS2: /* real(z)*real(z) + imag(z)*imag(z) */
-        if (n == 1) {
-            in->optype = a[0]->elem->kind == TY_BOOL ? prim(I, TY_INT64) : a[0]->elem;
-            return in->optype;
-        }
-        break;
-    case BK_INV:
-        if (n == 1) {
-            in->optype = complex_of(I, float_of(I, a[0]->elem));
-            return in->optype;
-        }
-        break;
-    case BK_FPRED:
-        if (n == 1 && bs->id != BI_SIGNBIT)
-            return prim(I, TY_BOOL);
-        break;
-    case BK_MATH1:
-        if (n == 1 && bs->id == BI_EXP) {
-            in->optype = complex_of(I, float_of(I, a[0]->elem));
-            return in->optype;
-        }
-        break;
-    case BK_TYPEVAL:
-        if (n == 1 && (bs->id == BI_ZERO || bs->id == BI_ONE)) {
-            in->optype = a[0];
-            return a[0];
-        }
-        break;
-    case BK_IFELSE:
-        if (n == 3 && a[0]->kind == TY_BOOL && a[1] == a[2])
-            return a[1];
-        break;
-    case BK_COMPLEX:
-        if (n == 1) {
-            in->optype = a[0];
-            return a[0];
-        }
-        break;
-    case BK_CONVERT:
-        if (n == 2 && a[0]->kind == TY_TYPE && a[0]->elem->kind == TY_COMPLEX) {
-            const Type *r = infer_complex_ctor(I, in, a[0]->elem->elem, a + 1, 1);
-            if (r)
-                return r;
-        }
-        break;
-    case BK_COMPLEX_PART:
-        if (n != 1)
-            break;
-        if (bs->id == BI_CONJ) { /* -imag(z) of a Bool part is an Int64 */
-            in->optype = a[0]->elem->kind == TY_BOOL ? complex_of(I, prim(I, TY_INT64)) : a[0];
-            return in->optype;
-        }
-        if (bs->id == BI_REIM) {
-            const Type *f[2] = {a[0]->elem, a[0]->elem};
-            return ty_tuple(T(I), f, 2);
-        }
-        if (bs->id == BI_ANGLE) {
-            in->optype = float_of(I, a[0]->elem);
-            return in->optype;
-        }
-        return a[0]->elem;
-    case BK_SETINDEX:
-    case BK_ATOMIC:
-    case BK_UNSAFE_STORE:
-        if (n >= 2 && (ty_is_array(a[0]) || a[0]->kind == TY_PTR)) {
-            err(I, in->loc, "cannot store a %s into memory of %s: arrays of complex numbers are not supported in "
-                            "kernels (store real(z) and imag(z))", tname(I, a[1]->kind == TY_COMPLEX ? a[1] : a[n - 1]),
-                tname(I, a[0]->elem));
-            return NULL;
-        }
-        break;
-    case BK_TYPEASSERT:
-        if (n == 2 && a[1]->kind == TY_TYPE && ty_subtype(a[0], a[1]->elem)) {
-            in->builtin = BI_UPLUS;
-            in->optype = NULL;
-            return a[0];
-        }
-        break;
-    default:
-        break;
-    }
-    return no_method(I, in, bs->name, a, n);
-}
-
-/* The type of a built-in call; sets in->builtin and in->optype. a/n: argument types. */
-static const Type *infer_builtin(Infer *I, IrInst *in, const struct BuiltinSpec *bs, const Type **a, int n)
-{
-    const char *name = bs->name;
-    const int *args = in->args + 1;
-    in->builtin = bs->id;
-    if (any_complex(a, n))
-        return infer_complex(I, in, bs, a, n);
-    switch (bs->kind) {
-    case BK_ARITH:
-        if (n == 1 && ty_is_prim(a[0]) && bs->id != BI_MUL) {
-            in->builtin = bs->id == BI_SUB ? BI_NEG : BI_UPLUS;
-            in->optype = a[0]->kind == TY_BOOL ? prim(I, TY_INT64) : a[0];
-            return in->optype;
-        }
-        if (n >= 2 && all_prim(a, n)) {
-            const Type *p = unify_prim_args(I, a, n);
-            if (p->kind == TY_BOOL)
-                p = prim(I, TY_INT64);
-            if (n > 2 && bs->id == BI_SUB)
-                break;
-            in->optype = p;
-            return p;
-        }
-        break;
-    case BK_FDIV:
-        if (n == 2 && all_prim(a, 2)) {
-            const Type *p = unify_prim_args(I, a, 2);
-            in->optype = ty_is_float(p) ? p : prim(I, TY_FLOAT64);
-            return in->optype;
-        }
-        break;
-    case BK_IDIV:
-        if (n == 2 && ty_is_prim(a[0]) && a[1]->kind == TY_TYPE && bs->id == BI_REM && ty_is_int(a[1]->elem) &&
-            ty_is_int(a[0])) {
-            in->builtin = BI_MODTYPE; /* x % T */
-            in->optype = a[1]->elem;
-            return in->optype;
-        }
-        if (n == 2 && all_prim(a, 2)) {
-            const Type *p = unify_prim_args(I, a, 2);
-            if (p->kind == TY_BOOL)
-                p = a[0]->kind == TY_BOOL && a[1]->kind == TY_BOOL ? p : prim(I, TY_INT64);
-            in->optype = p;
-            return p;
-        }
-        break;
-    case BK_POW:
-        if (n == 2 && all_prim(a, 2)) {
-            int64_t k;
-            if (ty_is_int(a[1]) && is_const_int(I, args[1], &k) && I->f->insts[args[1]].op == IR_CONST && k >= -2 &&
-                k <= 3) {
-                /* Julia's literal_pow: x^-1 is inv(x), x^-2 inv(x)^2, so an integer base gives a Float64 */
-                in->builtin = BI_LITERAL_POW;
-                in->optype = a[0]->kind == TY_BOOL ? prim(I, TY_BOOL) : a[0];
-                if (k < 0 && !ty_is_float(a[0]))
-                    in->optype = prim(I, TY_FLOAT64);
-                return in->optype;
-            }
-            if (ty_is_int(a[1])) {
-                in->optype = a[0];
-                return a[0];
-            }
-            in->optype = unify_prim_args(I, a, 2);
-            if (!ty_is_float(in->optype))
-                in->optype = prim(I, TY_FLOAT64);
-            return in->optype;
-        }
-        break;
-    case BK_CMP:
-        if (n == 2 && (bs->id == BI_EGAL || bs->id == BI_NEGAL) && a[0] != a[1]) {
-            in->optype = NULL; /* values of different types are never egal (1 === 1.0 is false) */
-            return prim(I, TY_BOOL);
-        }
-        if (n == 2 && all_prim(a, 2)) {
-            in->optype = unify_prim_args(I, a, 2);
-            return prim(I, TY_BOOL);
-        }
-        if (n == 2 && (bs->id == BI_EGAL || bs->id == BI_NEGAL || bs->id == BI_EQ || bs->id == BI_NE)) {
-            /* comparing values of different kinds (x === nothing): a constant */
-            in->optype = NULL;
-            return prim(I, TY_BOOL);
-        }
-        break;
-    case BK_NOT:
-        if (n == 1 && a[0]->kind == TY_BOOL) /* Julia 1.x has no ! on integers (use ~) */
-            return a[0];
-        break;
-    case BK_BNOT:
-        if (n == 1 && ty_is_int(a[0]))
-            return a[0];
-        break;
-    case BK_BITWISE:
-        if (n == 2 && all_int(a, 2)) {
-            in->optype = unify_prim_args(I, a, 2);
-            return in->optype;
-        }
-        break;
-    case BK_SHIFT:
-        if (n == 2 && all_int(a, 2)) {
-            in->optype = a[0];
-            return a[0];
-        }
-        break;
-    case BK_IFELSE:
-        if (n == 3 && a[0]->kind == TY_BOOL) {
-            if (a[1] == a[2])
-                return a[1];
-            err(I, in->loc, "ifelse(cond, a, b) needs a and b of one type; got %s and %s", tname(I, a[1]), tname(I, a[2]));
-            return NULL;
-        }
-        break;
-    case BK_CONVERT:
-        if (n == 2 && a[0]->kind == TY_TYPE && ty_is_prim(a[0]->elem) && ty_is_prim(a[1])) {
-            in->optype = a[0]->elem;
-            return in->optype;
-        }
-        if (n == 2 && a[0]->kind == TY_TYPE && a[0]->elem->kind == TY_COMPLEX) {
-            const Type *r = infer_complex_ctor(I, in, a[0]->elem->elem, a + 1, 1);
-            if (r)
-                return r;
-        }
-        break;
-    case BK_UNSAFE_TRUNC:
-        if (n == 2 && a[0]->kind == TY_TYPE && ty_is_int(a[0]->elem) && ty_is_prim(a[1])) {
-            in->optype = a[0]->elem;
-            return in->optype;
-        }
-        break;
-    case BK_ROUNDING:
-        if (n == 1 && ty_is_prim(a[0])) {
-            in->optype = NULL;
-            return a[0];
-        }
-        if (n == 2 && a[0]->kind == TY_TYPE && ty_is_prim(a[0]->elem) && ty_is_prim(a[1])) {
-            in->optype = a[0]->elem;
-            return in->optype;
-        }
-        break;
-    case BK_SAME1:
-        if (n == 1 && ty_is_prim(a[0]))
-            return a[0];
-        break;
-    case BK_MINMAX:
-        if (n >= 2 && all_prim(a, n)) {
-            in->optype = unify_prim_args(I, a, n);
-            return in->optype;
-        }
-        break;
-    case BK_CLAMP:
-        if (n == 3 && all_prim(a, 3)) {
-            in->optype = unify_prim_args(I, a, 3);
-            return in->optype;
-        }
-        break;
-    case BK_INTPRED:
-        if (n == 1 && ty_is_int(a[0]))
-            return prim(I, TY_BOOL);
-        break;
-    case BK_COPYSIGN:
-        if (n == 2 && all_prim(a, 2)) {
-            in->optype = a[0];
-            return a[0];
-        }
-        break;
-    case BK_FPRED:
-        if (n == 1 && ty_is_prim(a[0]))
-            return prim(I, TY_BOOL);
-        break;
-    case BK_MATH1:
-        if (n == 1 && ty_is_prim(a[0])) {
-            in->optype = float_of(I, a[0]);
-            return in->optype;
-        }
-        if (n == 2 && bs->id == BI_ATAN && all_prim(a, 2)) {
-            in->builtin = BI_ATAN2;
-            in->optype = float_of(I, unify_prim_args(I, a, 2));
-            return in->optype;
-        }
-        break;
-    case BK_MATH2:
-        if (n == 2 && all_prim(a, 2)) {
-            in->optype = float_of(I, unify_prim_args(I, a, 2));
-            return in->optype;
-        }
-        break;
-    case BK_MATH3:
-        if (n == 3 && all_prim(a, 3)) {
-            const Type *p = unify_prim_args(I, a, 3);
-            in->optype = bs->id == BI_FMA ? float_of(I, p) : p;
-            if (in->optype->kind == TY_BOOL)
-                in->optype = prim(I, TY_INT64);
-            return in->optype;
-        }
-        break;
-    case BK_TYPEVAL:
-        if (n == 1) {
-            const Type *t = a[0]->kind == TY_TYPE ? a[0]->elem : a[0];
-            if (ty_is_prim(t) || (t->kind == TY_COMPLEX && t->elem && (bs->id == BI_ZERO || bs->id == BI_ONE))) {
-                in->optype = t;
-                return t;
-            }
-        }
-        break;
-    case BK_EPS:
-        if (n == 1) {
-            const Type *t = a[0]->kind == TY_TYPE ? a[0]->elem : a[0];
-            if (ty_is_float(t)) {
-                in->optype = t;
-                return t;
-            }
-        }
-        break;
-    case BK_GETINDEX:
-        if (n >= 1 && ty_is_array(a[0])) {
-            if (n == 1 && a[0]->ndims == 0)
-                return a[0]->elem;
-            for (int i = 1; i < n; i++)
-                if (!ty_is_int(a[i]) || a[i]->kind == TY_BOOL)
-                    return no_method(I, in, "getindex", a, n);
-            if (n - 1 != 1 && n - 1 != a[0]->ndims) {
-                err(I, in->loc, "indexing a %d-dimensional array with %d indices is not supported (use %s%d)",
-                    a[0]->ndims, n - 1, a[0]->ndims > 1 ? "1 or " : "", a[0]->ndims);
-                return NULL;
-            }
-            return a[0]->elem;
-        }
-        if (n == 2 && a[0]->kind == TY_TUPLE && ty_is_int(a[1])) {
-            in->builtin = BI_TUPLE_GETINDEX;
-            int64_t k;
-            if (is_const_int(I, args[1], &k)) {
-                if (k < 1 || k > a[0]->nfields) {
-                    err(I, in->loc, "BoundsError: attempt to access %s at index [%lld]", tname(I, a[0]), (long long)k);
-                    return NULL;
-                }
-                return a[0]->fields[k - 1];
-            }
-            for (int i = 1; i < a[0]->nfields; i++)
-                if (a[0]->fields[i] != a[0]->fields[0]) {
-                    err(I, in->loc, "indexing the heterogeneous %s needs a constant index", tname(I, a[0]));
-                    return NULL;
-                }
-            if (a[0]->nfields > 0)
-                return a[0]->fields[0];
-        }
-        if (n == 2 && a[0]->kind == TY_DIM3 && ty_is_int(a[1])) {
-            in->builtin = BI_TUPLE_GETINDEX;
-            return prim(I, TY_INT64);
-        }
-        break;
-    case BK_SETINDEX:
-        if (n >= 2 && ty_is_array(a[0])) {
-            for (int i = 2; i < n; i++)
-                if (!ty_is_int(a[i]) || a[i]->kind == TY_BOOL)
-                    return no_method(I, in, "setindex!", a, n);
-            if (n - 2 != 1 && n - 2 != a[0]->ndims) {
-                err(I, in->loc, "indexing a %d-dimensional array with %d indices is not supported (use %s%d)",
-                    a[0]->ndims, n - 2, a[0]->ndims > 1 ? "1 or " : "", a[0]->ndims);
-                return NULL;
-            }
-            if (!ty_is_prim(a[1])) {
-                err(I, in->loc, "MethodError: cannot convert a value of type %s to %s", tname(I, a[1]), tname(I, a[0]->elem));
-                return NULL;
-            }
-            in->optype = a[0]->elem;
-            return prim(I, TY_NOTHING);
-        }
-        break;
-    case BK_LENGTH:
-        if (n == 1 && (ty_is_array(a[0]) || a[0]->kind == TY_RANGE)) {
-            return prim(I, TY_INT64);
-        }
-        if (n == 1 && a[0]->kind == TY_TUPLE) {
-            in->builtin = BI_TUPLE_LENGTH;
-            return prim(I, TY_INT64);
-        }
-        break;
-    case BK_SIZE:
-        if (n == 1 && ty_is_array(a[0])) {
-            const Type *f[8];
-            for (int i = 0; i < a[0]->ndims && i < 8; i++)
-                f[i] = prim(I, TY_INT64);
-            return ty_tuple(T(I), f, a[0]->ndims);
-        }
-        if (n == 2 && ty_is_array(a[0]) && ty_is_int(a[1])) {
-            in->builtin = BI_SIZE_D;
-            return prim(I, TY_INT64);
-        }
-        break;
-    case BK_AXES:
-        if (n == 1 && ty_is_array(a[0])) {
-            const Type *f[8];
-            for (int i = 0; i < a[0]->ndims && i < 8; i++)
-                f[i] = ty_range(T(I), 0);
-            return ty_tuple(T(I), f, a[0]->ndims);
-        }
-        if (n == 2 && ty_is_array(a[0]) && ty_is_int(a[1])) {
-            in->builtin = BI_AXES_D;
-            return ty_range(T(I), 0);
-        }
-        break;
-    case BK_ELTYPE:
-        if (n == 1 && ty_is_array(a[0]))
-            return ty_typeof_type(T(I), a[0]->elem);
-        if (n == 1 && a[0]->kind == TY_RANGE)
-            return ty_typeof_type(T(I), a[0]->elem);
-        break;
-    case BK_NDIMS:
-        if (n == 1 && ty_is_array(a[0]))
-            return prim(I, TY_INT64);
-        break;
-    case BK_EACHINDEX:
-        if (n == 1 && ty_is_array(a[0])) {
-            in->builtin = BI_AXES_D; /* eachindex(A) == 1:length(A) (codegen: axes_d with no dim) */
-            return ty_range(T(I), 0);
-        }
-        break;
-    case BK_RANGE:
-        /* a:b and a:s:b are ranges of promote_type(a, b) (Julia's (:)); Bool ends make Int64 */
-        if ((n == 2 || n == 3) && all_int(a, n)) {
-            const Type *e = ty_promote(T(I), a[0], a[n - 1]);
-            if (e->kind == TY_BOOL)
-                e = prim(I, TY_INT64);
-            if (n == 3)
-                in->builtin = BI_STEPRANGE;
-            return ty_range_of(T(I), e, n == 3);
-        }
-        break;
-    case BK_RANGEFN:
-        /* first/last/step of a UnitRange{Int32} are Int32, as in Julia */
-        if (n == 1 && a[0]->kind == TY_RANGE)
-            return a[0]->elem && ty_is_int(a[0]->elem) ? a[0]->elem : prim(I, TY_INT64);
-        break;
-    case BK_IN:
-        if (n == 2 && ty_is_int(a[0]) && a[1]->kind == TY_RANGE)
-            return prim(I, TY_BOOL);
-        break;
-    case BK_NONEMPTY:
-        if (n == 1 && a[0]->kind == TY_RANGE)
-            return prim(I, TY_BOOL);
-        if (n == 1) {
-            err(I, in->loc, "a for loop iterates over a range (a:b, a:s:b, axes(A, d), eachindex(A)); got %s",
-                tname(I, a[0]));
-            return NULL;
-        }
-        break;
-    case BK_ITERVAL:
-        /* the loop variable: the Int64 counter as the range's element type (exact) */
-        if (n == 2 && a[1]->kind == TY_RANGE) {
-            if (a[1]->elem == a[0]) {
-                in->builtin = BI_UPLUS;
-                in->optype = NULL;
-            } else {
-                in->optype = a[1]->elem;
-            }
-            return a[1]->elem;
-        }
-        break;
-    case BK_INDEX3:
-        if (n == 0)
-            return prim(I, TY_DIM3);
-        break;
-    case BK_WAVESIZE:
-        if (n == 0)
-            return prim(I, TY_INT64);
-        break;
-    case BK_SYNC:
-        if (n == 0)
-            return prim(I, TY_NOTHING);
-        break;
-    case BK_LOCAL:
-        if (n == 3 && a[0]->kind == TY_TYPE && ty_is_prim(a[0]->elem) && a[2]->kind == TY_BOOL) {
-            int64_t dims[8];
-            int nd;
-            if (bs->id == BI_STATIC_LOCAL) {
-                nd = infer_const_dims(I->f, args[1], dims, 8);
-                if (nd < 0) {
-                    err(I, in->loc, "@ROCStaticLocalArray needs constant dims (an integer or a tuple of integers known "
-                                    "at compile time); use @ROCDynamicLocalArray for sizes known at launch");
-                    return NULL;
-                }
-                int64_t total = 1;
-                for (int i = 0; i < nd; i++) {
-                    if (dims[i] < 0 || dims[i] > (1 << 20)) {
-                        err(I, in->loc, "local array dimension %lld out of range", (long long)dims[i]);
-                        return NULL;
-                    }
-                    total *= dims[i];
-                }
-                if (total * (a[0]->elem->bits / 8) > 65536) {
-                    err(I, in->loc, "@ROCStaticLocalArray of %lld bytes exceeds the 65536 bytes of local memory a "
-                                    "workgroup can have", (long long)(total * (a[0]->elem->bits / 8)));
-                    return NULL;
-                }
-            } else {
-                if (ty_is_int(a[1]))
-                    nd = 1;
-                else if (a[1]->kind == TY_TUPLE && all_int(a[1]->fields, a[1]->nfields))
-                    nd = a[1]->nfields;
-                else
-                    return no_method(I, in, "@ROCDynamicLocalArray", a, n);
-            }
-            in->optype = a[0]->elem;
-            return ty_localarray(T(I), a[0]->elem, nd);
-        }
-        if (n == 3 && a[0]->kind != TY_TYPE) {
-            err(I, in->loc, "the first argument of @%s must be an element type such as Float32", name);
-            return NULL;
-        }
-        break;
-    case BK_ATOMIC:
-        /* the pointer API (AMDGPU.atomic_add!(pointer(A, i), v)): returns the old value */
-        if (n == 2 && a[0]->kind == TY_PTR && ty_is_prim(a[1])) {
-            if (ty_is_float(a[0]->elem) && bs->id != BI_ATOMIC_ADD && bs->id != BI_ATOMIC_SUB &&
-                bs->id != BI_ATOMIC_MAX && bs->id != BI_ATOMIC_MIN && bs->id != BI_ATOMIC_XCHG) {
-                err(I, in->loc, "%s: bitwise operations need an integer pointer, not %s", name, tname(I, a[0]));
-                return NULL;
-            }
-            in->optype = a[0]->elem;
-            return a[0]->elem;
-        }
-        if (n >= 3 && ty_is_array(a[0]) && ty_is_prim(a[n - 1])) {
-            for (int i = 1; i < n - 1; i++)
-                if (!ty_is_int(a[i]))
-                    return no_method(I, in, name, a, n);
-            if (n - 2 != 1 && n - 2 != a[0]->ndims)
-                return no_method(I, in, name, a, n);
-            if (ty_is_float(a[0]->elem) && bs->id != BI_ATOMIC_ADD && bs->id != BI_ATOMIC_SUB &&
-                bs->id != BI_ATOMIC_MAX && bs->id != BI_ATOMIC_MIN && bs->id != BI_ATOMIC_XCHG) {
-                err(I, in->loc, "AMDGPU.@atomic: bitwise operations need an integer array, not %s", tname(I, a[0]));
-                return NULL;
-            }
-            in->optype = a[0]->elem;
-            return a[0]->elem;
-        }
-        break;
-    case BK_ABS2:
-        if (n == 1 && ty_is_prim(a[0])) { /* x * x */
-            in->optype = a[0];
-            return a[0];
-        }
-        break;
-    case BK_INV:
-        if (n == 1 && ty_is_prim(a[0])) { /* one(x) / x: integers give Float64 */
-            in->optype = float_of(I, a[0]);
-            return in->optype;
-        }
-        break;
-    case BK_FLIPSIGN:
-        /* ifelse(signbit(y), -x, x) in x's type (Bool x negates to Int64) */
-        if (n == 2 && all_prim(a, 2)) {
-            in->optype = a[0]->kind == TY_BOOL ? prim(I, TY_INT64) : a[0];
-            return in->optype;
-        }
-        break;
-    case BK_SINCOS:
-        if (n == 1 && ty_is_prim(a[0])) {
-            in->optype = float_of(I, a[0]);
-            const Type *f[2] = {in->optype, in->optype};
-            return ty_tuple(T(I), f, 2);
-        }
-        break;
-    case BK_LDEXP:
-        if (n == 2 && ty_is_float(a[0]) && ty_is_int(a[1])) {
-            in->optype = a[0];
-            return a[0];
-        }
-        break;
-    case BK_BITCOUNT:
-        if (n == 1 && ty_is_int(a[0]) && a[0]->kind != TY_BOOL)
-            return prim(I, TY_INT64);
-        break;
-    case BK_BSWAP:
-        if (n == 1 && ty_is_int(a[0]))
-            return a[0];
-        break;
-    case BK_REINTERPRET:
-        if (n == 2 && a[0]->kind == TY_TYPE && ty_is_prim(a[0]->elem) && ty_is_prim(a[1])) {
-            if (a[0]->elem->bits != a[1]->bits) {
-                err(I, in->loc, "bitcast: argument size does not match size of target type (reinterpret(%s, ::%s))",
-                    tname(I, a[0]->elem), tname(I, a[1]));
-                return NULL;
-            }
-            if (a[0]->elem->kind == TY_BOOL && a[1]->kind != TY_BOOL) {
-                err(I, in->loc, "reinterpret(Bool, x) is not supported in kernels (use x != 0)");
-                return NULL;
-            }
-            in->optype = a[0]->elem;
-            return in->optype;
-        }
-        break;
-    case BK_SIGNED:
-    case BK_UNSIGNED:
-        /* signed(x::Unsigned) and unsigned(x::Signed) reinterpret the bits (they wrap); the same
-         * signedness is x itself */
-        if (n == 1 && ty_is_int(a[0]) && a[0]->kind != TY_BOOL) {
-            bool want_signed = bs->kind == BK_SIGNED;
-            in->optype = ty_is_signed(a[0]) == want_signed ? a[0] : flip_signedness(I, a[0]);
-            return in->optype;
-        }
-        break;
-    case BK_FLOAT:
-        if (n == 1 && ty_is_prim(a[0])) { /* float(x): integers and Bool become Float64 */
-            in->optype = float_of(I, a[0]);
-            return in->optype;
-        }
-        break;
-    case BK_NEXTFLOAT:
-        if (n == 1 && ty_is_float(a[0])) {
-            in->optype = a[0];
-            return a[0];
-        }
-        break;
-    case BK_TUPLE_REDUCE:
-        /* sum(t) is +(t...) and prod(t) is *(t...) (base/tuple.jl); maximum/minimum fold max/min */
-        if (n == 1 && a[0]->kind == TY_TUPLE && all_prim(a[0]->fields, a[0]->nfields)) {
-            int nf = a[0]->nfields;
-            if (nf == 0 && bs->id == BI_PROD) {
-                in->optype = prim(I, TY_INT64);
-                return in->optype;
-            }
-            if (nf == 0) {
-                err(I, in->loc, "MethodError: reducing over an empty collection is not allowed (%s of an empty tuple)",
-                    name);
-                return NULL;
-            }
-            const Type *p = unify_prim_args(I, a[0]->fields, nf);
-            if (p->kind == TY_BOOL && bs->id == BI_SUM)
-                p = prim(I, TY_INT64);
-            in->optype = p;
-            return p;
-        }
-        break;
-    case BK_FIRSTINDEX:
-        if ((n == 1 && (ty_is_array(a[0]) || a[0]->kind == TY_TUPLE || a[0]->kind == TY_RANGE)) ||
-            (n == 2 && ty_is_array(a[0]) && ty_is_int(a[1]))) {
-            in->optype = prim(I, TY_INT64);
-            return in->optype;
-        }
-        break;
-    case BK_LASTINDEX:
-        if (n == 1 && ty_is_array(a[0]))
-            return prim(I, TY_INT64);
-        if (n == 1 && a[0]->kind == TY_TUPLE) {
-            in->builtin = BI_TUPLE_LENGTH;
-            return prim(I, TY_INT64);
-        }
-        if (n == 2 && ty_is_array(a[0]) && ty_is_int(a[1])) {
-            in->builtin = BI_SIZE_D;
-            return prim(I, TY_INT64);
-        }
-        break;
-    case BK_POINTER:
-        /* pointer(A[, i]): Core.LLVMPtr{T, AS} to element i (1 by default), unchecked as in Julia */
-        if ((n == 1 || (n == 2 && ty_is_int(a[1]) && a[1]->kind != TY_BOOL)) && ty_is_array(a[0]))
-            return ty_ptr(T(I), a[0]->elem, a[0]->kind == TY_LOCALARRAY);
-        break;
-    case BK_ATOMIC_CAS:
-        if (n == 3 && a[0]->kind == TY_PTR && ty_is_prim(a[1]) && ty_is_prim(a[2])) {
-            in->optype = a[0]->elem;
-            return in->optype;
-        }
-        break;
-    case BK_UNSAFE_LOAD:
-        if (a[0]->kind == TY_PTR && (n == 1 || (n == 2 && ty_is_int(a[1]) && a[1]->kind != TY_BOOL)))
-            return a[0]->elem;
-        break;
-    case BK_UNSAFE_STORE: /* unsafe_store!(p, v[, i]) converts v and returns p */
-        if (n >= 2 && a[0]->kind == TY_PTR && ty_is_prim(a[1]) && (n == 2 || (n == 3 && ty_is_int(a[2]) && a[2]->kind != TY_BOOL))) {
-            in->optype = a[0]->elem;
-            return a[0];
-        }
-        break;
-    case BK_COMPLEX:
-        if (n >= 1) {
-            const Type *r = infer_complex_ctor(I, in, NULL, a, n);
-            if (r)
-                return r;
-        }
-        break;
-    case BK_COMPLEX_PART:
-        /* real(x) = x, imag(x) = zero(x), conj(x) = x, reim(x) = (x, zero(x)), angle(x) = atan(0, x) */
-        if (n == 1 && ty_is_prim(a[0])) {
-            if (bs->id == BI_REIM) {
-                const Type *f[2] = {a[0], a[0]};
-                return ty_tuple(T(I), f, 2);
-            }
-            in->optype = bs->id == BI_ANGLE ? float_of(I, a[0]) : a[0];
-            return in->optype;
-        }
-        break;
-    case BK_CIS: /* cis(x) = Complex(cos(x), sin(x)) */
-        if (n == 1 && ty_is_prim(a[0])) {
-            in->optype = complex_of(I, float_of(I, a[0]));
-            return in->optype;
-        }
-        break;
-    case BK_COMPLEXTYPE: /* Complex{T} as a value */
-        if (n == 1 && a[0]->kind == TY_TYPE && ty_is_prim(a[0]->elem))
-            return ty_typeof_type(T(I), complex_of(I, a[0]->elem));
-        break;
-    case BK_TYPEASSERT:
-        if (n == 2 && a[1]->kind == TY_TYPE) {
-            if (ty_subtype(a[0], a[1]->elem)) {
-                in->builtin = BI_UPLUS;
-                in->optype = NULL;
-                return a[0];
-            }
-            err(I, in->loc, "TypeError: in typeassert, expected %s, got a value of type %s", tname(I, a[1]->elem),
-                tname(I, a[0]));
-            return NULL;
-        }
-        break;
-    }
-    return no_method(I, in, name, a, n);
+            return row->type_complex(I, in, row, name, a, n);
+    return row->type(I, in, row, name, a, n);
 }
 
 /* ---- names ---- */
@@ -1441,6 +501,8 @@ static const Type *infer_name(Infer *I, IrInst *in)
 {
     const char *name = in->name;
     Method *m = I->spec->method;
+    if (in->builtin != BI_NONE) /* an internal helper lowering calls by id */
+        return ty_function(T(I), name);
     for (int i = 0; i < m->ntvars; i++) {
         if (strcmp(m->tvars[i], name) != 0)
             continue;
@@ -1455,7 +517,7 @@ static const Type *infer_name(Infer *I, IrInst *in)
             in->name = NULL;
             return prim(I, TY_INT64);
         }
-        err(I, in->loc, "the `where` parameter `%s` has no value for this call", name);
+        infer_err(I, in->loc, "the `where` parameter `%s` has no value for this call", name);
         return NULL;
     }
     if (fe_find_func(I->c->mod, name))
@@ -1477,7 +539,7 @@ static const Type *infer_name(Infer *I, IrInst *in)
         return prim(I, TY_FLOAT16);
     if (strcmp(name, "nothing") == 0)
         return prim(I, TY_NOTHING);
-    err(I, in->loc, "UndefVarError: `%s` not defined", name);
+    infer_err(I, in->loc, "UndefVarError: `%s` not defined", name);
     return NULL;
 }
 
@@ -1499,7 +561,7 @@ static const Type *const_type(Infer *I, IrInst *in)
     case LIT_FLOAT32: return prim(I, TY_FLOAT32);
     case LIT_FLOAT64: return prim(I, TY_FLOAT64);
     default:
-        err(I, in->loc, "unsupported literal");
+        infer_err(I, in->loc, "unsupported literal");
         return NULL;
     }
 }
@@ -1537,7 +599,7 @@ static const Type *infer_call(Infer *I, IrInst *in)
     for (int i = 0; i < n; i++) {
         a[i] = I->f->insts[in->args[i + 1]].type;
         if (a[i]->kind == TY_ANY) {
-            err(I, I->f->insts[in->args[i + 1]].loc,
+            infer_err(I, I->f->insts[in->args[i + 1]].loc,
                 "this value has no single concrete type (its branches give different types); a kernel cannot box it");
             return NULL;
         }
@@ -1551,16 +613,19 @@ static const Type *infer_call(Infer *I, IrInst *in)
         }
         /* Complex(re[, im]), ComplexF32(re[, im]), Complex{T}(z) */
         if (ft->elem->kind == TY_COMPLEX) {
-            const Type *r = infer_complex_ctor(I, in, ft->elem->elem, a, n);
+            const Type *r = builtin_type_complex_ctor(I, in, ft->elem->elem, a, n);
             if (r)
                 return r;
         }
-        return no_method(I, in, tname(I, ft->elem), a, n);
+        return infer_no_method(I, in, infer_tname(I, ft->elem), a, n);
     }
     if (ft->kind != TY_FUNCTION) {
-        err(I, in->loc, "MethodError: objects of type %s are not callable", tname(I, ft));
+        infer_err(I, in->loc, "MethodError: objects of type %s are not callable", infer_tname(I, ft));
         return NULL;
     }
+    const IrInst *callee = &I->f->insts[in->args[0]];
+    if (callee->op == IR_NAME && callee->builtin != BI_NONE)
+        return infer_builtin(I, in, &builtin_rows[callee->builtin], callee->name, a, n);
     GenericFunc *g = fe_find_func(I->c->mod, ft->name);
     if (g) {
         /* argument types are final once known, so dispatch happens once */
@@ -1579,12 +644,12 @@ static const Type *infer_call(Infer *I, IrInst *in)
         in->callee = s;
         return s->rettype;
     }
-    const struct BuiltinSpec *bs = builtin_lookup(ft->name);
+    const BuiltinRow *bs = builtin_lookup(ft->name);
     if (!bs) {
-        err(I, in->loc, "UndefVarError: `%s` not defined", ft->name);
+        infer_err(I, in->loc, "UndefVarError: `%s` not defined", ft->name);
         return NULL;
     }
-    return infer_builtin(I, in, bs, a, n);
+    return infer_builtin(I, in, bs, ft->name, a, n);
 }
 
 /* ---- the fixpoint ---- */
@@ -1639,7 +704,7 @@ static const Type *infer_inst(Infer *I, IrInst *in)
             if (assigned)
                 I->failed = true;
             else
-                err(I, in->loc, "UndefVarError: `%s` not defined", var_name(I, s->name));
+                infer_err(I, in->loc, "UndefVarError: `%s` not defined", var_name(I, s->name));
         }
         return s->type;
     }
@@ -1662,8 +727,8 @@ static const Type *infer_inst(Infer *I, IrInst *in)
                     diag_error(I->c->diags, in->loc,
                                "variable `%s` has type %s here but %s at %d:%d, and both reach one use; a kernel "
                                "variable must keep one concrete type (Julia would box it, a GPU cannot)",
-                               v, tname(I, t), tname(I, s->type), s->loc.line, s->loc.col);
-                    diag_note(I->c->diags, s->loc, "`%s` has type %s here", v, tname(I, s->type));
+                               v, infer_tname(I, t), infer_tname(I, s->type), s->loc.line, s->loc.col);
+                    diag_note(I->c->diags, s->loc, "`%s` has type %s here", v, infer_tname(I, s->type));
                 }
             }
         }
@@ -1674,7 +739,7 @@ static const Type *infer_inst(Infer *I, IrInst *in)
         const Type *t = f->insts[in->args[0]].type;
         if (t->kind == TY_DIM3 && in->ival != IR_FIELD_OTHER)
             return prim(I, TY_INT64);
-        err(I, in->loc, "type %s has no field %s", tname(I, t), in->name);
+        infer_err(I, in->loc, "type %s has no field %s", infer_tname(I, t), in->name);
         return NULL;
     }
     case IR_TUPLE: {
@@ -1684,7 +749,7 @@ static const Type *infer_inst(Infer *I, IrInst *in)
             for (int k = 0; k < in->nargs; k++)
                 fs[k] = f->insts[in->args[k]].type;
         if (!ty_tuple_fits(fs, in->nargs, &why)) {
-            err(I, in->loc, "%s", why.data ? why.data : "tuple type too large");
+            infer_err(I, in->loc, "%s", why.data ? why.data : "tuple type too large");
             sb_free(&why);
             return NULL;
         }
@@ -1693,7 +758,7 @@ static const Type *infer_inst(Infer *I, IrInst *in)
     case IR_GOTOIFNOT: {
         const Type *t = f->insts[in->args[0]].type;
         if (t->kind != TY_BOOL)
-            err(I, in->loc, "TypeError: non-boolean (%s) used in boolean context", tname(I, t));
+            infer_err(I, in->loc, "TypeError: non-boolean (%s) used in boolean context", infer_tname(I, t));
         return NULL;
     }
     case IR_RETURN: {

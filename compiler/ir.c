@@ -6,17 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const builtin_names[] = {
-#define X(id, name) name,
-    JK_BUILTINS(X)
-#undef X
-};
-
-const char *builtin_name(BuiltinId id)
-{
-    return (unsigned)id < BI__COUNT ? builtin_names[id] : "?";
-}
-
 /* The first instructions and slots come with the function, so that f->insts
  * and f->slots are never NULL: when growing them later fails, ir_emit and
  * ir_new_slot return index 0, which stays a valid (if meaningless) place to
@@ -325,6 +314,19 @@ bool ir_verify(const IrFunc *f, Diags *d)
         if (f->typed && in->op != IR_LABEL && in->op != IR_GOTO && in->op != IR_GOTOIFNOT && in->op != IR_RETURN &&
             in->op != IR_ASSIGN && !in->type) {
             diag_kind_error(d, DIAG_INVALID_IR, in->loc, "%s: value %d has no type after inference", f->name, i);
+            ok = false;
+        }
+        /* each built-in row's contract (builtins.def): a typed call names a user function or a built-in that
+         * code generation knows, and carries an operand type where the row needs one */
+        if (f->typed && in->op == IR_CALL && !in->callee && in->type &&
+            (in->builtin == BI_NONE || (builtin_flags(in->builtin) & BF_FRONT))) {
+            diag_kind_error(d, DIAG_INVALID_IR, in->loc, "%s: call %d is not resolved after inference (%s)", f->name, i,
+                            builtin_name(in->builtin));
+            ok = false;
+        }
+        if (f->typed && in->op == IR_CALL && !in->callee && (builtin_flags(in->builtin) & BF_OPTYPE) && !in->optype) {
+            diag_kind_error(d, DIAG_INVALID_IR, in->loc, "%s: built-in %s (value %d) has no operand type", f->name,
+                            builtin_name(in->builtin), i);
             ok = false;
         }
     }

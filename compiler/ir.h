@@ -64,7 +64,8 @@ typedef struct IrInst {
     };
     /* ---- typed IR only ---- */
     const Type *type;    /* the value's type (NULL for instructions that define no value) */
-    BuiltinId builtin;   /* IR_CALL to a built-in: which one (BI_NONE otherwise) */
+    BuiltinId builtin;   /* IR_CALL to a built-in: which one (BI_NONE otherwise); also lowered IR_NAME of an
+                            internal helper lowering calls by id */
     Spec *callee;        /* IR_CALL to a user function: the specialisation called */
     const Type *optype;  /* IR_CALL built-ins: the type the operands were promoted to (or the
                             target type of a conversion); NULL where it does not apply */

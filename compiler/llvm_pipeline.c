@@ -1397,17 +1397,9 @@ bool llvm_link_ir_text(TargetCtx *tc, const char *name, const char *ir) {
 
 /* Julia name -> number of float arguments (powi: 1 float + i32); 0 unknown. */
 int llvm_math_arity(const char *name) {
-    static const char *const unary[] = {"sin",   "cos",  "tan",   "asin", "acos",  "atan",  "sinh",
-                                        "cosh",  "tanh", "exp",   "exp2", "exp10", "expm1", "log",
-                                        "log2",  "log10", "log1p", "cbrt", "sqrt", "asinh", "acosh",
-                                        "atanh"};
-    static const char *const binary[] = {"atan2", "hypot", "pow"};
-    for (int i = 0; i < JK_ARRAY_LEN(unary); i++)
-        if (strcmp(unary[i], name) == 0) return 1;
-    for (int i = 0; i < JK_ARRAY_LEN(binary); i++)
-        if (strcmp(binary[i], name) == 0) return 2;
+    /* powi is pow's integer-exponent form, which only code generation calls */
     if (strcmp(name, "powi") == 0) return 1;
-    return 0;
+    return builtin_math_arity(name);
 }
 
 /* The function type of a library math function for float type ty. */

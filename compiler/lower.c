@@ -120,6 +120,15 @@ static int call_named(Lower *L, const char *fname, SrcLoc loc, const int *args, 
     return emit_call(L, loc, emit_name(L, fname, loc), args, nargs);
 }
 
+/* A call of an internal helper (builtins.def) by its id: no user function can take its place. The callee's
+ * name is the row's printed one, for dumps. */
+static int call_builtin(Lower *L, BuiltinId id, SrcLoc loc, const int *args, int nargs)
+{
+    int callee = emit_name(L, builtin_name(id), loc);
+    L->f->insts[callee].builtin = id;
+    return emit_call(L, loc, callee, args, nargs);
+}
+
 static void emit_assign(Lower *L, int slot, int value, SrcLoc loc)
 {
     if (L->f->slots[slot].decl_type) {
@@ -704,7 +713,7 @@ static int lower_expr(Lower *L, Node *n)
         if (n->nkids == 2 && n->kids[0]->kind == AST_IDENT && strcmp(n->kids[0]->name, "Complex") == 0) {
             /* Complex{T} as a value (Complex{Float32}(a, b)): a type inference resolves */
             int t = lower_expr(L, n->kids[1]);
-            v = call_named(L, "#complextype", n->loc, &t, 1);
+            v = call_builtin(L, BI_COMPLEXTYPE, n->loc, &t, 1);
             break;
         }
         diag_error(L->d, n->loc, "parametric types are not values in kernels");
@@ -763,13 +772,13 @@ static void lower_for(Lower *L, Node *n)
     emit_assign(L, r, lower_expr(L, n->kids[1]), loc);
     int rv = emit_slot_read(L, r, loc);
     int lend = ir_new_label(L->f), ltop = ir_new_label(L->f), lcont = ir_new_label(L->f);
-    emit_gotoifnot(L, call_named(L, "#nonempty", loc, &rv, 1), lend, loc);
+    emit_gotoifnot(L, call_builtin(L, BI_NONEMPTY, loc, &rv, 1), lend, loc);
     emit_assign(L, cnt, call_named(L, "first", loc, &rv, 1), loc);
     emit_assign(L, stop, call_named(L, "last", loc, &rv, 1), loc);
     emit_label(L, ltop, loc);
     /* the counter is an Int64; the variable takes the range's element type */
     int it[2] = {emit_slot_read(L, cnt, loc), emit_slot_read(L, r, loc)};
-    lower_assign_to(L, var, call_named(L, "#iterval", loc, it, 2), loc);
+    lower_assign_to(L, var, call_builtin(L, BI_ITERVAL, loc, it, 2), loc);
     if (L->nloops == JK_ARRAY_LEN(L->loops)) {
         diag_error(L->d, loc, "loops nested too deeply");
         return;

@@ -1,0 +1,56 @@
+/* builtins_sync.c: typing rules of barriers and local memory (rows in builtins.def). */
+#include "builtins_type.h"
+
+/* sync_workgroup(): nothing. */
+const Type *type_sync(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
+{
+    (void)row;
+    if (n == 0)
+        return prim(I, TY_NOTHING);
+    return infer_no_method(I, in, name, a, n);
+}
+
+/* @ROCStaticLocalArray / @ROCDynamicLocalArray(T, dims, zeroinit): a local array of T. */
+const Type *type_local(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
+{
+    const int *args = in->args + 1;
+    if (n == 3 && a[0]->kind == TY_TYPE && ty_is_prim(a[0]->elem) && a[2]->kind == TY_BOOL) {
+        int64_t dims[8];
+        int nd;
+        if (row->id == BI_STATIC_LOCAL) {
+            nd = infer_const_dims(I->f, args[1], dims, 8);
+            if (nd < 0) {
+                infer_err(I, in->loc, "@ROCStaticLocalArray needs constant dims (an integer or a tuple of integers known "
+                                "at compile time); use @ROCDynamicLocalArray for sizes known at launch");
+                return NULL;
+            }
+            int64_t total = 1;
+            for (int i = 0; i < nd; i++) {
+                if (dims[i] < 0 || dims[i] > (1 << 20)) {
+                    infer_err(I, in->loc, "local array dimension %lld out of range", (long long)dims[i]);
+                    return NULL;
+                }
+                total *= dims[i];
+            }
+            if (total * (a[0]->elem->bits / 8) > 65536) {
+                infer_err(I, in->loc, "@ROCStaticLocalArray of %lld bytes exceeds the 65536 bytes of local memory a "
+                                "workgroup can have", (long long)(total * (a[0]->elem->bits / 8)));
+                return NULL;
+            }
+        } else {
+            if (ty_is_int(a[1]))
+                nd = 1;
+            else if (a[1]->kind == TY_TUPLE && all_int(a[1]->fields, a[1]->nfields))
+                nd = a[1]->nfields;
+            else
+                return infer_no_method(I, in, "@ROCDynamicLocalArray", a, n);
+        }
+        in->optype = a[0]->elem;
+        return ty_localarray(T(I), a[0]->elem, nd);
+    }
+    if (n == 3 && a[0]->kind != TY_TYPE) {
+        infer_err(I, in->loc, "the first argument of @%s must be an element type such as Float32", name);
+        return NULL;
+    }
+    return infer_no_method(I, in, name, a, n);
+}

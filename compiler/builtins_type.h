@@ -1,0 +1,60 @@
+/* builtins_type.h: what the typing rules (builtins_<family>.c) share with inference (infer.c). Front end
+ * only: no LLVM. */
+#ifndef JUKE_BUILTINS_TYPE_H
+#define JUKE_BUILTINS_TYPE_H
+
+#include "frontend.h"
+
+/* One inference of one specialisation (infer.c). */
+typedef struct Infer {
+    FeCompilation *c;
+    Spec *spec;
+    IrFunc *f;
+    bool *reach;
+    bool report;     /* the final pass: emit diagnostics */
+    bool changed;
+    bool failed;
+} Infer;
+
+/* A user error at loc; only reported in inference's final pass. */
+void infer_err(Infer *I, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+const char *infer_tname(Infer *I, const Type *t);
+/* "MethodError: no method matching name(::A, ::B)"; returns NULL. */
+const Type *infer_no_method(Infer *I, IrInst *in, const char *name, const Type **a, int n);
+
+/* Complex{T}(...) / complex(...) / convert(Complex{T}, x) with target part type `target` (NULL: promote the
+ * arguments'); NULL if there is no such method (no diagnostic). */
+const Type *builtin_type_complex_ctor(Infer *I, IrInst *in, const Type *target, const Type **a, int n);
+
+static inline TypeTable *T(Infer *I) { return I->c->types; }
+static inline const Type *prim(Infer *I, TypeKind k) { return ty_prim(I->c->types, k); }
+static inline bool is_const_int(Infer *I, int v, int64_t *out) { return infer_const_int(I->f, v, out, 0); }
+
+static inline const Type *unify_prim_args(Infer *I, const Type **a, int n)
+{
+    const Type *p = a[0];
+    for (int i = 1; i < n && p; i++)
+        p = ty_promote(T(I), p, a[i]);
+    return p;
+}
+
+static inline bool all_prim(const Type **a, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!ty_is_prim(a[i]))
+            return false;
+    return true;
+}
+
+static inline bool all_int(const Type **a, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!ty_is_int(a[i]))
+            return false;
+    return true;
+}
+
+static inline const Type *float_of(Infer *I, const Type *t) { return ty_is_float(t) ? t : prim(I, TY_FLOAT64); }
+static inline const Type *complex_of(Infer *I, const Type *e) { return ty_complex(T(I), e); }
+
+#endif
