@@ -931,7 +931,7 @@ juke_status juke_kernel_write_dumps(juke_kernel *k, const char *dir)
     DumpSet ds = {k->lowered, k->typed, k->co.llvm_unopt, k->co.llvm_opt, k->co.asm_text, k->resources,
                   k->co.data, k->co.size, code_object_ext(k->co.kind)};
     char *err = NULL;
-    if (dumps_write_dir(dir, k->function, k->id, &ds, &err) != 0) {
+    if (dumps_write_dir(dir, k->function, k->key, &ds, &err) != 0) {
         /* dumps_write_dir's messages start with "juke: " already */
         const char *msg = err ? err : "writing dumps failed";
         juke_status st = api_fail(k->ctx, JUKE_ERR_IO, "%s", strncmp(msg, "juke: ", 6) == 0 ? msg + 6 : msg);

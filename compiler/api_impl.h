@@ -58,7 +58,7 @@ struct juke_kernel {
     juke_module *module;
     char *key;
     char *function;
-    int id;                 /* <kernel>_<id> in dump directories */
+    int id;                 /* order of compilation in its context */
     char *lowered, *typed, *resources;
     CodeObject co;
     double ms_frontend;

@@ -195,8 +195,12 @@ JUKE_API const char *juke_kernel_dump(juke_kernel *k, juke_dump which);
 JUKE_API const void *juke_kernel_code_object(juke_kernel *k, size_t *size);
 /* The kernel's symbol name in its code object. */
 JUKE_API const char *juke_kernel_symbol(juke_kernel *k);
-/* Write <kernel>_<n>.lowered.jl, .typed.jl, .unopt.ll, .opt.ll, .asm, .resources.txt and
- * the code object (.hsaco / .ptx / .so) into dir (created if missing). */
+/* Write <kernel>_<hash>.lowered.jl, .typed.jl, .unopt.ll, .opt.ll, .asm, .resources.txt
+ * and the code object (.hsaco / .ptx / .so) into dir (created if missing). The
+ * hash is six hex digits over the argument types, target and options
+ * (vadd!_3fa2c1.typed.jl), so each specialisation has its own files and gets
+ * the same names in every process. Each file is written whole (a temporary
+ * file renamed over it), so processes sharing dir never see half a file. */
 JUKE_API juke_status juke_kernel_write_dumps(juke_kernel *k, const char *dir);
 
 /* ---- devices and arrays --------------------------------------------------- */

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,14 +292,28 @@ int dumps_write_file_atomic(const char *path, const void *data, size_t size, cha
     return dumps_write_file_parts(path, &part, 1, err);
 }
 
+/* FNV-1a (64 bits): a hash with no state and no table, so two processes,
+ * or two builds, name the same specialisation alike. */
+void dumps_key_hash(const char *key, char out[DUMPS_HASH_LEN + 1])
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const unsigned char *c = (const unsigned char *)(key ? key : ""); *c; c++)
+        h = (h ^ *c) * 0x100000001b3ull;
+    /* fold the high bits in: FNV's low bits alone mix the last bytes poorly */
+    h ^= h >> 32;
+    snprintf(out, DUMPS_HASH_LEN + 1, "%06llx", (unsigned long long)(h & 0xffffff));
+}
+
 /* The kernel name as a file-name stem: Julia names may hold '!' and Unicode
  * (kept); a '/' would make a path and control characters make unreadable
  * listings, so both become '_'. */
-static char *dumps_stem(const char *kernel, int n)
+static char *dumps_stem(const char *kernel, const char *key)
 {
     const char *k = kernel && *kernel ? kernel : "kernel";
+    char hash[DUMPS_HASH_LEN + 1];
+    dumps_key_hash(key, hash);
     char *s = NULL;
-    if (asprintf(&s, "%s_%d", k, n) < 0)
+    if (asprintf(&s, "%s_%s", k, hash) < 0)
         return NULL;
     for (unsigned char *c = (unsigned char *)s; *c; c++)
         if (*c == '/' || *c < 0x20 || *c == 0x7f)
@@ -306,7 +321,7 @@ static char *dumps_stem(const char *kernel, int n)
     return s;
 }
 
-int dumps_write_dir(const char *dir, const char *kernel, int n, const DumpSet *ds, char **err)
+int dumps_write_dir(const char *dir, const char *kernel, const char *key, const DumpSet *ds, char **err)
 {
     if (err)
         *err = NULL;
@@ -314,7 +329,7 @@ int dumps_write_dir(const char *dir, const char *kernel, int n, const DumpSet *d
         return dumps_fail(err, "juke: no dumps to write");
     if (dumps_mkdirs(dir, err) != 0)
         return -1;
-    char *stem = dumps_stem(kernel, n);
+    char *stem = dumps_stem(kernel, key);
     if (!stem)
         return dumps_fail(err, "juke: out of memory");
 

@@ -9,25 +9,34 @@
 
 /* The texts of one kernel. A NULL member writes no file for it. */
 typedef struct DumpSet {
-    const char *lowered;      /* <kernel>_<n>.lowered.jl */
-    const char *typed;        /* <kernel>_<n>.typed.jl */
-    const char *llvm_unopt;   /* <kernel>_<n>.unopt.ll */
-    const char *llvm_opt;     /* <kernel>_<n>.opt.ll */
-    const char *asm_text;     /* <kernel>_<n>.asm */
-    const char *resources;    /* <kernel>_<n>.resources.txt */
-    const void *code_object;  /* <kernel>_<n>.<code_object_ext>, code_object_size bytes */
+    const char *lowered;      /* <kernel>_<hash>.lowered.jl */
+    const char *typed;        /* <kernel>_<hash>.typed.jl */
+    const char *llvm_unopt;   /* <kernel>_<hash>.unopt.ll */
+    const char *llvm_opt;     /* <kernel>_<hash>.opt.ll */
+    const char *asm_text;     /* <kernel>_<hash>.asm */
+    const char *resources;    /* <kernel>_<hash>.resources.txt */
+    const void *code_object;  /* <kernel>_<hash>.<code_object_ext>, code_object_size bytes */
     size_t code_object_size;
     const char *code_object_ext; /* "hsaco", "ptx", "so"; NULL = "bin" */
 } DumpSet;
 
 /* Write the files of ds into dir, creating dir and its parents if missing.
- * The file stem is "<kernel>_<n>", where kernel keeps Julia's characters
- * ('!' included) but '/' and control characters become '_'. Each file is
+ * The file stem is "<kernel>_<hash>" (vadd!_3fa2c1), where kernel keeps
+ * Julia's characters ('!' included) but '/' and control characters become
+ * '_', and hash is dumps_key_hash(key): one name per specialisation, the same
+ * in every process, so a Float64 kernel does not overwrite the Float32 one. Each file is
  * written through dumps_write_file_parts, so a reader never sees half a
  * file. Returns 0, or -1 with *err (malloc'd, when err is
  * not NULL) naming the path and the reason; files written before the failure
  * stay. */
-int dumps_write_dir(const char *dir, const char *kernel, int n, const DumpSet *ds, char **err);
+int dumps_write_dir(const char *dir, const char *kernel, const char *key, const DumpSet *ds, char **err);
+
+/* Hex digits in a dump file's hash. */
+#define DUMPS_HASH_LEN 6
+
+/* The short hash of a kernel's cache key (argument types, target, options)
+ * that names its dump files: DUMPS_HASH_LEN lower-case hex digits. */
+void dumps_key_hash(const char *key, char out[DUMPS_HASH_LEN + 1]);
 
 /* Create dir and its parents (mkdir -p). Returns 0, or -1 with *err as above. */
 int dumps_mkdirs(const char *dir, char **err);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "juke.h"
+#include "colour.h"
 #include "dumps.h"
 #include "npy.h"
 #include "literal.h"
@@ -70,6 +71,20 @@ typedef struct Sub {
 
 /* ---- messages --------------------------------------------------------- */
 
+/* --color, the command's one piece of process state: it is about the
+ * process's own stderr, which every message function below writes to,
+ * several without a Cli at hand. The library never sees it. */
+static ColourMode cli_colour_mode = COLOUR_AUTO;
+
+/* Write a diagnostic text to stderr, coloured as clang does on a terminal. */
+static void cli_put_err(const char *text)
+{
+    if (colour_wanted(cli_colour_mode, STDERR_FILENO))
+        colour_put_diag(stderr, text);
+    else
+        fputs(text, stderr);
+}
+
 /* A usage error: one line, a pointer to the help, exit status 2. */
 static int cli_usage(const Sub *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int cli_usage(const Sub *sub, const char *fmt, ...)
@@ -96,7 +111,12 @@ static int cli_lib_error(juke_context *ctx, juke_status st)
     size_t first = strcspn(msg, "\n");
     const char *e = strstr(msg, ": error: ");
     bool located = strncmp(msg, "juke: ", 6) == 0 || (e && (size_t)(e - msg) < first);
-    fprintf(stderr, "%s%s%s", located ? "" : "juke: error: ", msg, msg[strlen(msg) - 1] == '\n' ? "" : "\n");
+    char *text = NULL;
+    if (asprintf(&text, "%s%s%s", located ? "" : "juke: error: ", msg, msg[strlen(msg) - 1] == '\n' ? "" : "\n") < 0)
+        fprintf(stderr, "%s%s\n", located ? "" : "juke: error: ", msg);
+    else
+        cli_put_err(text);
+    free(text);
     return 1;
 }
 
@@ -105,10 +125,16 @@ static int cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("juke: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
+    char *msg = NULL, *text = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0)
+        msg = NULL;
     va_end(ap);
-    fputc('\n', stderr);
+    if (msg && asprintf(&text, "juke: error: %s\n", msg) >= 0)
+        cli_put_err(text);
+    else
+        fputs("juke: error: out of memory\n", stderr);
+    free(text);
+    free(msg);
     return 1;
 }
 
@@ -270,6 +296,10 @@ static int parse_args(Cli *cli, int argc, char **argv)
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             print_help(sub);
             return -1;
+        } else if (opt_is(a, "--color") || opt_is(a, "--colour")) {
+            if (!(val = opt_value(argc, argv, &i, strncmp(a, "--colour", 8) == 0 ? "--colour" : "--color")) ||
+                !colour_parse_mode(val, &cli_colour_mode))
+                return cli_usage(sub, "--color expects auto, always or never");
         } else if ((ok & OPT_COMPILE) && !(ok & OPT_RUN) && opt_is(a, "--target")) {
             if (!(val = opt_value(argc, argv, &i, "--target")) || !*val)
                 return cli_usage(sub, "--target needs a value (gfx90a, gfx942, gfx1100, sm_90, cpu, ...)");
@@ -379,10 +409,12 @@ typedef struct Session {
 static void cli_log(void *user, juke_log_level level, const char *msg)
 {
     const Cli *cli = user;
-    if (level == JUKE_LOG_WARNING)
-        fprintf(stderr, "juke: warning: %s\n", msg);
-    else if (cli->verbose)
-        fprintf(stderr, "juke: note: %s\n", msg);
+    if (level != JUKE_LOG_WARNING && !cli->verbose)
+        return;
+    char *text = NULL;
+    if (asprintf(&text, "juke: %s: %s\n", level == JUKE_LOG_WARNING ? "warning" : "note", msg) >= 0)
+        cli_put_err(text);
+    free(text);
 }
 
 static int session_open(Cli *cli, Session *s)
@@ -455,7 +487,13 @@ static int run_frontend(Cli *cli)
         if (st != JUKE_OK) {
             r = cli_lib_error(s.ctx, st);
         } else {
-            print_text(out ? out : "");
+            if (colour_wanted(cli_colour_mode, STDOUT_FILENO)) {
+                colour_put_ir(stdout, out ? out : "");
+                if (out && *out && out[strlen(out) - 1] != '\n')
+                    putchar('\n');
+            } else {
+                print_text(out ? out : "");
+            }
             r = finish_stdout();
         }
         juke_free(out);
@@ -1026,7 +1064,8 @@ static const Sub *find_sub(const char *name)
 #define COMMON_OPTIONS_HELP                                                                               \
     "  --cache-dir DIR            the disk cache of compiled kernels (default: $JUKE_CACHE_DIR, else\n"    \
     "                             $XDG_CACHE_HOME/juke or ~/.cache/juke)\n"                               \
-    "  --no-cache                 no disk cache\n"
+    "  --no-cache                 no disk cache\n"                                                       \
+    "  --color=auto|always|never  colour types and errors (auto: on a terminal, unless $NO_COLOR is set)\n"
 
 /* Every environment variable juke reads (the library, the runtime and this command). */
 #define ENVIRONMENT_HELP                                                                                  \
@@ -1040,6 +1079,8 @@ static const Sub *find_sub(const char *name)
     "  JUKE_CPU_THREADS           worker threads of the CPU device (1..1024)\n"                           \
     "  JUKE_HIP_LIBRARY           the HIP runtime to load (default libamdhip64.so)\n"                     \
     "  JUKE_CUDA_LIBRARY          the CUDA driver to load (default libcuda.so.1)\n"                       \
+    "  NO_COLOR                   set and not empty: no colour under --color=auto\n"                     \
+    "  TERM                       dumb: no colour under --color=auto\n"                                  \
     "  TMPDIR                     where temporary files go (spawned linker, CPU code objects)\n"
 
 static void print_main_help(FILE *f)

@@ -13,18 +13,18 @@ _juke()
         --cache-dir|--dump-dir|--device-libs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
     case ${COMP_WORDS[1]} in
-        lowered) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --cache-dir --no-cache --help" ;;
-        typed) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --cache-dir --no-cache --help" ;;
-        llvm) opts="--raw --module --target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --cache-dir --no-cache --help" ;;
-        gcn) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --cache-dir --no-cache --help" ;;
-        asm) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --cache-dir --no-cache --help" ;;
-        resources) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --cache-dir --no-cache --help" ;;
-        compile) opts="-o --target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --cache-dir --no-cache --help" ;;
-        run) opts="--device --groupsize --gridsize --shmem --timeout --out -v -O --device-libs --dump-dir --code-object-version --wavefront-size --cache-dir --no-cache --help" ;;
-        targets) opts="--cache-dir --no-cache --help" ;;
-        devices) opts="--cache-dir --no-cache --help" ;;
-        cache) opts="--cache-dir --no-cache --help" ;;
-        help) opts="--cache-dir --no-cache --help" ;;
+        lowered) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --cache-dir --no-cache --color --help" ;;
+        typed) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --cache-dir --no-cache --color --help" ;;
+        llvm) opts="--raw --module --target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --cache-dir --no-cache --color --help" ;;
+        gcn) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --cache-dir --no-cache --color --help" ;;
+        asm) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --cache-dir --no-cache --color --help" ;;
+        resources) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --cache-dir --no-cache --color --help" ;;
+        compile) opts="-o --target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --cache-dir --no-cache --color --help" ;;
+        run) opts="--device --groupsize --gridsize --shmem --timeout --out -v -O --device-libs --dump-dir --code-object-version --wavefront-size --cache-dir --no-cache --color --help" ;;
+        targets) opts="--cache-dir --no-cache --color --help" ;;
+        devices) opts="--cache-dir --no-cache --color --help" ;;
+        cache) opts="--cache-dir --no-cache --color --help" ;;
+        help) opts="--cache-dir --no-cache --color --help" ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
