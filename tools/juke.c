@@ -299,6 +299,10 @@ static int parse_args(Cli *cli, int argc, char **argv)
                 return cli_usage(sub, "--out expects K=PATH.npy");
             if ((r = parse_out_spec(cli, val)) != 0)
                 return r;
+        } else if ((ok & OPT_RUN) && opt_is(a, "--trace")) {
+            if (!(val = opt_value(argc, argv, &i, "--trace")) || !*val)
+                return cli_usage(sub, "--trace needs a file");
+            cli->opts.trace_path = val;
         } else if ((ok & OPT_RUN) && (!strcmp(a, "-v") || !strcmp(a, "--verbose"))) {
             cli->verbose = true;
         } else {
@@ -663,7 +667,7 @@ static const Sub subs[] = {
      "  -o OUT                     the file to write\n"},
     {"run",
      "[--device D] --groupsize X[,Y[,Z]] [--gridsize X[,Y[,Z]]] [--shmem BYTES] [--timeout S]\n"
-     "                [--out K=PATH.npy]... [-v] FILE FUNCTION ARG...",
+     "                [--out K=PATH.npy]... [--trace FILE] [-v] FILE FUNCTION ARG...",
      "run a kernel on a device with .npy arrays and literals",
      2, OPT_COMPILE | OPT_RUN, JUKE_DUMP_ASM, run_run,
      "Run FUNCTION on a device. An ARG ending in .npy is an array read from that file (a C-order\n"
@@ -678,6 +682,8 @@ static const Sub subs[] = {
      "  --timeout S                run-time limit in seconds (0 = none): the CPU cancels the kernel\n"
      "  --out K=PATH.npy           after the run, write argument K (1-based, an array) to PATH\n"
      "  -v                         print the device chosen and the time taken, on stderr\n"
+     "  --trace FILE               write a timeline (compile stages, cache, load, launch, the kernel\n"
+     "                             on the device, copies) as Chrome/Perfetto JSON (as $JUKE_TRACE does)\n"
      "  -O N, --device-libs DIR, --dump-dir DIR, --code-object-version, --wavefront-size\n"
      "                             as for the other subcommands (the target is the device's)\n"},
     {"help", "[SUBCOMMAND]", "the help of a subcommand", 0, 0, JUKE_DUMP_ASM, run_help_sub, "Print the help of SUBCOMMAND, or juke's.\n"},
