@@ -182,6 +182,9 @@ juke_context *juke_context_create(void)
     const char *dd = getenv("JUKE_DUMP_DIR");
     if (dd && *dd)
         ctx->env_dumpdir = strdup(dd);
+    const char *tp = getenv("JUKE_TRACE");
+    if (tp && *tp)
+        api_trace_start(ctx, tp); /* no way to fail here: a bad path stays untraced */
     const char *cd = getenv("JUKE_CACHE_DIR");
     if (cd && *cd)
         ctx->env_cachedir = strdup(cd);
@@ -242,6 +245,10 @@ void juke_context_destroy(juke_context *ctx)
     free(ctx->env_cachedir);
     for (int i = 0; i < JK_ARRAY_LEN(ctx->env_devlibs); i++)
         free(ctx->env_devlibs[i]);
+    char *terr = NULL;
+    if (ctx->trace && trace_finish(ctx->trace, &terr) != 0)
+        kcache_log(ctx->kc, JUKE_LOG_WARNING, terr ? terr : "the trace could not be written");
+    free(terr);
     kcache_free(ctx->kc);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
@@ -278,6 +285,8 @@ juke_status juke_set_options(juke_context *ctx, const juke_options *o)
     if (!ctx || !o)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "juke_set_options: NULL argument");
     juke_status st = check_options(ctx, o);
+    if (!st && o->trace_path)
+        st = api_trace_start(ctx, o->trace_path);
     if (st)
         return st;
     pthread_mutex_lock(&ctx->lock);
@@ -295,6 +304,7 @@ juke_status juke_set_options(juke_context *ctx, const juke_options *o)
     ctx->opts.target = ctx->opt_target;
     ctx->opts.device_libs = ctx->opt_devlibs;
     ctx->opts.dump_dir = ctx->opt_dumpdir;
+    ctx->opts.trace_path = NULL; /* the trace keeps its own copy */
     pthread_mutex_unlock(&ctx->lock);
     return JUKE_OK;
 }
@@ -316,7 +326,10 @@ juke_status juke_module_load_string(juke_context *ctx, const char *name, const c
 static juke_status load_text(juke_context *ctx, const char *name, const char *source, size_t len, juke_module **out)
 {
     Diags d = {0};
+    double t0 = api_trace(ctx) ? trace_now_us() : 0;
     FeModule *fe = fe_load_with(ctx->alloc.fn ? &ctx->alloc : NULL, name ? name : "<string>", source, len, &d);
+    if (api_trace(ctx))
+        trace_host(ctx->trace, "compile", "parse", t0, trace_now_us() - t0, NULL);
     if (!fe)
         return fail_diags(ctx, &d);
     diag_reset(&d);
@@ -683,6 +696,23 @@ static bool takes_nargs(juke_module *m, const char *function, int nargs)
     return false;
 }
 
+/* The stages of k's compile that began at start_us (trace_now_us's clock) on
+ * the trace: run_pipeline and cg_compile run them back to back, so each
+ * starts where the one before ended. */
+static void trace_compile_stages(Trace *tr, const juke_kernel *k, double start_us)
+{
+    const char *names[] = {"infer", "LLVM IR", "optimise", "code object", "link"};
+    double ms[] = {k->ms_frontend, k->co.ms_codegen, k->co.ms_optimize, k->co.ms_emit - k->co.ms_link, k->co.ms_link};
+    char args[160];
+    snprintf(args, sizeof args, "\"kernel\": \"%.100s\"", k->function);
+    double s = start_us;
+    for (int i = 0; i < 5; i++) {
+        if (i < 4 || ms[i] > 0)
+            trace_host(tr, "compile", names[i], s, ms[i] * 1e3, args);
+        s += ms[i] * 1e3;
+    }
+}
+
 /* source function + argument types + options → a compiled kernel (cached). */
 juke_status api_compile_kernel(juke_module *m, const char *function, const char *const *argtypes, int nargs,
                                   const juke_options *o, bool want_asm, juke_kernel **out)
@@ -699,16 +729,21 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     char *key = cache_key(function, argtypes, nargs, o);
     if (!key)
         return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
+    double t_mem = trace_now_us();
     pthread_mutex_lock(&ctx->lock);
     for (int i = 0; i < ctx->nkernels; i++)
         if (ctx->kernels[i]->module == m && strcmp(ctx->kernels[i]->key, key) == 0) {
             juke_kernel *k = ctx->kernels[i];
             pthread_mutex_unlock(&ctx->lock);
+            if (api_trace(ctx))
+                trace_host(ctx->trace, "cache", "cache hit (memory)", t_mem, trace_now_us() - t_mem, NULL);
             free(key);
             *out = k;
             return write_dumps_if_asked(k, o);
         }
     pthread_mutex_unlock(&ctx->lock);
+    if (api_trace(ctx))
+        trace_host(ctx->trace, "cache", "cache miss (memory)", t_mem, trace_now_us() - t_mem, NULL);
 
     TargetOptions to = {0};
     StrBuf terr = {0};
@@ -769,14 +804,22 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     const char *cdir = o->cache_dir ? o->cache_dir : ctx->env_cachedir;
     KcacheSlot slot;
     kcache_open(ctx->kc, &slot, cdir, function, key, m->fe->file.text, m->fe->file.len, &k->to);
-    if (kcache_load(ctx->kc, &slot, &k->lowered, &k->typed, &k->resources, &k->co)) {
+    double t_disk = trace_now_us();
+    bool disk_hit = kcache_load(ctx->kc, &slot, &k->lowered, &k->typed, &k->resources, &k->co);
+    if (cdir && api_trace(ctx))
+        trace_host(ctx->trace, "cache", disk_hit ? "cache hit (disk)" : "cache miss (disk)", t_disk,
+                   trace_now_us() - t_disk, NULL);
+    if (disk_hit) {
         k->from_disk = true;
         fe_compilation_free(c);
         kcache_close(ctx->kc, &slot);
         goto loaded;
     }
     bool mismatch = false;
+    double t_build = trace_now_us();
     bool built = run_pipeline(c, function, types, nargs, &k->to, &d, &k->lowered, &k->typed, &k->co, &k->ms_frontend, &mismatch);
+    if (built && api_trace(ctx))
+        trace_compile_stages(ctx->trace, k, t_build);
     fe_compilation_free(c);
     if (!built) {
         /* no method of the kernel takes this many arguments: the caller's
@@ -973,6 +1016,7 @@ juke_status juke_device_open(juke_context *ctx, const char *spec, juke_device **
     const char *arch = kind == RT_CPU ? "cpu" : rt_device_arch(rt);
     dev->target = strndup(arch, strcspn(arch, ":"));
     pthread_mutex_init(&dev->lock, NULL);
+    api_trace_attach(dev);
     pthread_mutex_lock(&ctx->lock);
     bool ok = api_push((void **)&ctx->devices, &ctx->ndevices, &ctx->capdevices, dev);
     pthread_mutex_unlock(&ctx->lock);
@@ -1145,7 +1189,13 @@ static juke_status array_copy(juke_array *a, void *host, size_t bytes, bool up)
         return api_fail(a->dev->ctx, JUKE_ERR_ARGUMENT, "juke_array_%s: %zu bytes given, the array holds %zu",
                     up ? "upload" : "download", bytes, need);
     char *err = NULL;
+    double t0 = api_trace(a->dev->ctx) ? trace_now_us() : 0;
     int rc = up ? rt_upload(a->dev->rt, a->ptr, host, bytes, &err) : rt_download(a->dev->rt, host, a->ptr, bytes, &err);
+    if (api_trace(a->dev->ctx)) {
+        char args[48];
+        snprintf(args, sizeof args, "\"bytes\": %zu", bytes);
+        trace_host(a->dev->ctx->trace, "copy", up ? "upload" : "download", t0, trace_now_us() - t0, args);
+    }
     if (rc != 0) {
         juke_status st = api_fail(a->dev->ctx, JUKE_ERR_DEVICE, "copy %s device: %s", up ? "to" : "from", err ? err : "failed");
         free(err);
@@ -1327,3 +1377,49 @@ int64_t juke_array_size(const juke_array *a, int d)
 juke_type juke_array_eltype(const juke_array *a) { return a ? a->elem : (juke_type)0; }
 void *juke_array_pointer(const juke_array *a) { return a ? a->ptr : NULL; }
 juke_device *juke_array_device(const juke_array *a) { return a ? a->dev : NULL; }
+
+/* ---- the timeline (trace.c) ---- */
+
+/* RtTrace's callback: a kernel's span on the device that ran it. */
+static void trace_kernel_span(void *user, const RtStream *stream, const char *name, double start_us, double end_us)
+{
+    juke_device *dev = user;
+    Trace *tr = api_trace(dev->ctx);
+    if (tr)
+        trace_device(tr, dev, rt_device_name(dev->rt), stream, "kernel", name, start_us, end_us - start_us, NULL);
+}
+
+void api_trace_attach(juke_device *dev)
+{
+    if (api_trace(dev->ctx))
+        rt_device_set_trace(dev->rt, &(RtTrace){trace_kernel_span, dev});
+}
+
+juke_status api_trace_start(juke_context *ctx, const char *path)
+{
+    char *err = NULL;
+    pthread_mutex_lock(&ctx->lock);
+    Trace *tr = ctx->trace;
+    if (tr && strcmp(trace_path(tr), path) == 0) {
+        pthread_mutex_unlock(&ctx->lock);
+        return JUKE_OK;
+    }
+    int rc = 0;
+    if (tr)
+        rc = trace_retarget(tr, path, &err);
+    else if ((tr = trace_new(path, &err)) != NULL) {
+        __atomic_store_n(&ctx->trace, tr, __ATOMIC_RELEASE);
+        for (int i = 0; i < ctx->ndevices; i++)
+            api_trace_attach(ctx->devices[i]);
+    } else
+        rc = -1;
+    pthread_mutex_unlock(&ctx->lock);
+    if (rc != 0) {
+        /* dumps.c's messages start "juke: ", as the command prints them; here the caller adds its own */
+        const char *why = err && strncmp(err, "juke: ", 6) == 0 ? err + 6 : err;
+        juke_status st = err ? api_fail(ctx, JUKE_ERR_IO, "trace: %s", why) : api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
+        free(err);
+        return st;
+    }
+    return JUKE_OK;
+}

@@ -14,6 +14,7 @@
 #include "juke.h"
 #include "kcache.h"
 #include "runtime.h"
+#include "trace.h"
 
 /* The per-thread error store: each thread's last message, the most recently
  * failed thread last. Threads come and go in a host, and pthread_t cannot
@@ -153,6 +154,9 @@ struct juke_context {
     JkAllocator alloc;      /* the host's allocator for the front end's arenas (fn NULL: malloc) */
     unsigned opts_gen;      /* bumped by juke_set_options: launch memos of older options are stale */
     Kcache *kc;             /* the on-disk kernel cache's state (kcache.h) */
+    /* the timeline ($JUKE_TRACE or juke_options.trace_path): set once, then
+     * only retargeted, freed at destroy; read with api_trace */
+    Trace *trace;
 };
 
 /* Append item to a growable array of pointers; false when out of memory. */
@@ -169,6 +173,14 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
                                const juke_options *o, bool want_asm, juke_kernel **out);
 /* The launch signature (API_SIG_NONE...) of an argument type as juke_compile takes it. */
 uint16_t api_arg_signature(const char *type);
+/* The context's trace, NULL when tracing is off: one load on the launch path. */
+static inline Trace *api_trace(juke_context *ctx) { return __atomic_load_n(&ctx->trace, __ATOMIC_ACQUIRE); }
+/* Have dev's runtime report its kernels' device spans to ctx's trace. */
+void api_trace_attach(juke_device *dev);
+/* Start tracing ctx to path, or send the trace there from now on (what was
+ * recorded goes to the old file first). */
+juke_status api_trace_start(juke_context *ctx, const char *path);
+
 /* Julia's name of a juke_type / JukeTypeCode ("Float32"); "?" if none. */
 const char *api_type_name(int t);
 

@@ -1302,6 +1302,7 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
     if (!ops->emit(&tc, out))
         goto done;
     out->ms_emit = now_ms() - t2;
+    out->ms_link = tc.ms_link;
     ok = true;
 done:
     if (ops->fini)

@@ -103,6 +103,8 @@ static void kc_log(Kcache *kc, juke_log_level level, const char *fmt, ...)
     pthread_mutex_unlock(&kc->log_lock);
 }
 
+void kcache_log(Kcache *kc, juke_log_level level, const char *msg) { kc_log(kc, level, "%s", msg); }
+
 /* ---- the key ---- */
 
 static void hex128(char out[33], XXH128_hash_t h)

@@ -61,6 +61,8 @@ Kcache *kcache_new(void);
 void kcache_free(Kcache *kc);
 /* Send notes and warnings to fn (NULL: nowhere). */
 void kcache_set_log(Kcache *kc, juke_log_fn fn, void *user);
+/* Send msg to the context's log (the trace's write failure at destroy uses it too). */
+void kcache_log(Kcache *kc, juke_log_level level, const char *msg);
 
 /* The key of parts: *key_line (request, source hash, juke version, machine),
  * *build (hex hash of parts->build, NULL if it is NULL) and *file (the entry's

@@ -205,8 +205,11 @@ static juke_status kernel_loaded(juke_kernel *k, juke_device *dev, RtFunction **
     RtModule *mod = NULL;
     RtFunction *f = NULL;
     char *err = NULL;
-    if (rt_module_load(dev->rt, k->co.data, k->co.size, &mod, &err) != 0 ||
-        rt_function_get(mod, k->co.kernel_symbol, &f, &err) != 0) {
+    double t0 = api_trace(k->ctx) ? trace_now_us() : 0;
+    int rc = rt_module_load(dev->rt, k->co.data, k->co.size, &mod, &err);
+    if (api_trace(k->ctx))
+        trace_host(k->ctx->trace, "load", "module load", t0, trace_now_us() - t0, NULL);
+    if (rc != 0 || rt_function_get(mod, k->co.kernel_symbol, &f, &err) != 0) {
         if (mod)
             rt_module_unload(mod);
         pthread_mutex_unlock(&k->load_lock);
@@ -360,8 +363,8 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
     return JUKE_OK;
 }
 
-juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
-                        const juke_launch_config *cfg)
+static juke_status launch(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
+                          const juke_launch_config *cfg)
 {
     if (!cfg || !dev || !m || !function)
         return api_fail(dev ? dev->ctx : m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_launch: NULL %s",
@@ -430,6 +433,9 @@ juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, 
     return launch_loaded(dev, k, fn, args, nargs, cfg);
 }
 
+static void trace_call(Trace *tr, const char *cat, const char *name, double start_us, const juke_stream *s,
+                       juke_status st);
+
 /* Wait for a stream of dev (NULL: the device's own) and report a pending kernel exception. */
 static juke_status sync_device(juke_device *dev, RtStream *stream)
 {
@@ -460,7 +466,12 @@ juke_status juke_device_synchronize(juke_device *dev)
 {
     if (!dev)
         return api_fail(NULL, JUKE_ERR_ARGUMENT, "juke_device_synchronize: NULL device");
-    return sync_device(dev, NULL);
+    Trace *tr = api_trace(dev->ctx);
+    double t0 = tr ? trace_now_us() : 0;
+    juke_status st = sync_device(dev, NULL);
+    if (tr)
+        trace_call(tr, "sync", "synchronize", t0, NULL, st);
+    return st;
 }
 
 juke_status juke_stream_create(juke_device *dev, juke_stream **out)
@@ -508,7 +519,34 @@ juke_status juke_stream_synchronize(juke_stream *s)
 {
     if (!s)
         return api_fail(NULL, JUKE_ERR_ARGUMENT, "juke_stream_synchronize: NULL stream");
-    return sync_device(s->dev, s->rt);
+    Trace *tr = api_trace(s->dev->ctx);
+    double t0 = tr ? trace_now_us() : 0;
+    juke_status st = sync_device(s->dev, s->rt);
+    if (tr)
+        trace_call(tr, "sync", "synchronize stream", t0, s, st);
+    return st;
+}
+
+/* A call of juke_launch / a synchronisation on the host track of the trace,
+ * from start_us to now; only called when tracing is on. */
+static void trace_call(Trace *tr, const char *cat, const char *name, double start_us, const juke_stream *s,
+                       juke_status st)
+{
+    char args[96];
+    snprintf(args, sizeof args, "\"stream\": %s, \"status\": %d", s ? "\"own\"" : "\"device\"", (int)st);
+    trace_host(tr, cat, name, start_us, trace_now_us() - start_us, args);
+}
+
+juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
+                        const juke_launch_config *cfg)
+{
+    Trace *tr = dev ? api_trace(dev->ctx) : NULL;
+    if (__builtin_expect(tr == NULL, 1))
+        return launch(dev, m, function, args, nargs, cfg);
+    double t0 = trace_now_us();
+    juke_status st = launch(dev, m, function, args, nargs, cfg);
+    trace_call(tr, "launch", function ? function : "?", t0, cfg ? cfg->stream : NULL, st);
+    return st;
 }
 
 /* ---- kernel handles ---- */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -900,7 +901,11 @@ bool llvm_emit_shared_object(TargetCtx *tc, const char *const *lld_args, uint8_t
     size_t objsize;
     llvm_strip_debug_info(tc);
     if (!llvm_emit_to_memory(tc, LLVMObjectFile, &obj, &objsize)) return false;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     bool ok = lld_link_shared(tc, obj, objsize, lld_args, so, sosize);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    tc->ms_link = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     free(obj);
     return ok;
 }

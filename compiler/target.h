@@ -23,6 +23,7 @@ typedef struct TargetCtx {
     Diags *diags;
     const char *proc;         /* resolved processor */
     int wavefront_size;       /* resolved */
+    double ms_link;           /* time in ld.lld, part of the emit stage (a trace shows it) */
     /* set by codegen.c while it emits a function: the hidden parameters every
      * generated function carries (see docs/abi.md) */
     LLVMValueRef cur_exc;     /* exception-buffer pointer (global address space) */

@@ -3,7 +3,13 @@
 # dumps at every stage, then run it on the best device present (an AMD GPU,
 # else an NVIDIA GPU, else the CPU) with random inputs and check the result.
 # Run after ./setup.sh; BUILD_DIR picks another build directory.
+# --trace FILE: also write a timeline of the run (Chrome/Perfetto trace JSON, see docs/cli.md).
 set -euo pipefail
+trace=
+if [[ ${1:-} == --trace ]]; then
+    [[ -n ${2:-} ]] || { echo "usage: examples/demo.sh [--trace FILE]" >&2; exit 2; }
+    trace=$(realpath -m "$2")
+fi
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
 juke=$build/juke
@@ -34,3 +40,6 @@ show "all dumps and the code object as files" "$juke" compile --target gfx90a --
 ls -l "$dumps"
 show "run on the best device present, 1_000_003 random elements" \
     "$build/examples/vadd_host" --no-dumps "$kernel"
+if [[ -n $trace ]]; then
+    show "the same run, traced into $trace" env JUKE_TRACE="$trace" "$build/examples/vadd_host" --no-dumps "$kernel"
+fi

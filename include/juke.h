@@ -126,6 +126,12 @@ typedef struct juke_options {
     int debuginfo;              /* source lines in the LLVM and assembly dumps: JUKE_DEBUGINFO_SOURCE (0,
                                    the default) or JUKE_DEBUGINFO_NONE. The code object is the same either
                                    way: it never carries line information */
+    const char *trace_path;     /* write a timeline of the context (compiles per stage, cache hits and misses,
+                                   module loads, launches, kernels on the device per stream, copies) to this
+                                   file as Chrome/Perfetto trace JSON, at juke_context_destroy and as it grows
+                                   (NULL = $JUKE_TRACE, read at juke_context_create, or none). The file is
+                                   written at once, so an unwritable path fails here (JUKE_ERR_IO). A later
+                                   path moves the whole trace there; NULL keeps tracing where it goes */
 } juke_options;
 enum { JUKE_DEBUGINFO_SOURCE = 0, JUKE_DEBUGINFO_NONE = 1 };
 enum { JUKE_LINK_AUTO = 0, JUKE_LINK_SPAWN = 1, JUKE_LINK_SPAWN_TMPDIR = 2 };

@@ -65,6 +65,7 @@ struct RtDevice {
     int cpu_threads;           /* cpu backend only */
     pthread_mutex_t lock;      /* serialises launches (and exception-record reads) */
     void *priv;                /* the backend's state */
+    RtTrace trace;             /* device-side timing (rt_device_set_trace) */
 };
 
 struct RtModule {

@@ -122,6 +122,17 @@ int rt_event_record(RtEvent *e, RtStream *s, char **err);
 int rt_event_synchronize(RtEvent *e, char **err);
 /* Milliseconds from start to end, both recorded on one device (waits for end). */
 int rt_event_elapsed_ms(RtEvent *start, RtEvent *end, float *ms, char **err);
+/* Device-side timing for a trace (compiler/trace.c): when kernel is set,
+ * the runtime reports each kernel's execution on the device, in
+ * CLOCK_MONOTONIC microseconds (rt_now_us): the CPU its launch's wall time,
+ * as the launch returns. stream is the launch's RtStream (NULL: the
+ * device's own). Set before launching; NULL kernel turns it off. */
+typedef struct RtTrace {
+    void (*kernel)(void *user, const RtStream *stream, const char *name, double start_us, double end_us);
+    void *user;
+} RtTrace;
+void rt_device_set_trace(RtDevice *dev, const RtTrace *trace);
+double rt_now_us(void);
 
 /* Pack explicit arguments into a kernarg buffer following the metadata's
  * offsets (used by the hip backend; exposed for tests). Hidden arguments are

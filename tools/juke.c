@@ -375,6 +375,10 @@ static int parse_args(Cli *cli, int argc, char **argv)
                 return cli_usage(sub, "--out expects K=PATH.npy");
             if ((r = parse_out_spec(cli, val)) != 0)
                 return r;
+        } else if ((ok & OPT_RUN) && opt_is(a, "--trace")) {
+            if (!(val = opt_value(argc, argv, &i, "--trace")) || !*val)
+                return cli_usage(sub, "--trace needs a file");
+            cli->opts.trace_path = val;
         } else if ((ok & OPT_RUN) && (!strcmp(a, "-v") || !strcmp(a, "--verbose"))) {
             cli->verbose = true;
         } else if (opt_is(a, "--cache-dir")) {
@@ -1017,7 +1021,7 @@ static const Sub subs[] = {
      "  -o OUT                     the file to write\n"},
     {"run",
      "[--device D] [--groupsize X[,Y[,Z]]] [--gridsize X[,Y[,Z]]] [--shmem BYTES] [--timeout S]\n"
-     "                [--out K=PATH.npy]... [-v] FILE FUNCTION ARG...",
+     "                [--out K=PATH.npy]... [--trace FILE] [-v] FILE FUNCTION ARG...",
      "run a kernel on a device with .npy arrays and literals",
      2, OPT_COMPILE | OPT_RUN, JUKE_DUMP_ASM, run_run,
      "Run FUNCTION on a device. An ARG ending in .npy is an array read from that file (a C-order\n"
@@ -1037,6 +1041,8 @@ static const Sub subs[] = {
      "  --out K=PATH.npy           after the run, write argument K (1-based, an array) to PATH\n"
      "  -v                         print the device, the compile time (and whether the disk cache\n"
      "                             had the kernel) and the run time, on stderr\n"
+     "  --trace FILE               write a timeline (compile stages, cache, load, launch, the kernel\n"
+     "                             on the device, copies) as Chrome/Perfetto JSON (as $JUKE_TRACE does)\n"
      "  -O N, --device-libs DIR, --dump-dir DIR, --code-object-version, --wavefront-size\n"
      "                             as for the other subcommands (the target is the device's)\n"},
     {"targets", "", "the targets and processors juke compiles for", 0, 0, JUKE_DUMP_ASM, run_targets,
@@ -1079,6 +1085,7 @@ static const Sub *find_sub(const char *name)
     "  JUKE_CPU_THREADS           worker threads of the CPU device (1..1024)\n"                           \
     "  JUKE_HIP_LIBRARY           the HIP runtime to load (default libamdhip64.so)\n"                     \
     "  JUKE_CUDA_LIBRARY          the CUDA driver to load (default libcuda.so.1)\n"                       \
+    "  JUKE_TRACE                 write a Chrome/Perfetto timeline there (as juke run --trace)\n"         \
     "  NO_COLOR                   set and not empty: no colour under --color=auto\n"                     \
     "  TERM                       dumb: no colour under --color=auto\n"                                  \
     "  TMPDIR                     where temporary files go (spawned linker, CPU code objects)\n"
