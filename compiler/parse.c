@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { PARSE_MAX_DEPTH = 500 };
+enum { PARSE_MAX_DEPTH = 500, PARSE_OUTER = 4 };
 
 typedef struct Parser {
     Arena *a;
@@ -43,6 +43,7 @@ typedef struct Parser {
     int err_pos;        /* token index of the last error */
     int depth;          /* nesting, bounded by PARSE_MAX_DEPTH */
     const char *stack_limit; /* and by the thread's stack (jk_stack_limit) */
+    SrcLoc outer[PARSE_OUTER]; /* where the outermost nesting levels began */
     bool in_brackets;   /* newlines are whitespace (inside ( [ {) */
     bool no_range;      /* `:` ends the expression (the middle of a ? : ) */
     bool space_sep;     /* space-separated macro arguments: `@m a (b)` is two arguments */
@@ -182,12 +183,19 @@ static _Noreturn void parse_extra_token(Parser *p, const Token *t)
     parse_fail_at(p, t->loc, "syntax: extra token \"%s\" after end of expression", tok_desc(p, t));
 }
 
+/* One level deeper. Running out of stack is reported at the expression
+ * whose nesting went too deep (where its outermost levels began), not at
+ * the level where the stack ran out: that depends on the frame sizes of the
+ * build (a sanitizer's are several times larger), and the message must not. */
 static void parse_enter(Parser *p, SrcLoc loc)
 {
-    if (++p->depth > PARSE_MAX_DEPTH)
+    if (++p->depth <= PARSE_OUTER)
+        p->outer[p->depth - 1] = loc;
+    if (p->depth > PARSE_MAX_DEPTH)
         parse_fail_at(p, loc, "syntax: expression too deeply nested");
     if (jk_stack_exhausted(p->stack_limit))
-        parse_fail_at(p, loc, "syntax: expression too deeply nested for the available stack");
+        parse_fail_at(p, p->depth > PARSE_OUTER ? p->outer[PARSE_OUTER - 1] : loc,
+                      "syntax: expression too deeply nested for the available stack");
 }
 
 /* ---- nodes ---------------------------------------------------------------- */

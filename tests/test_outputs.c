@@ -126,6 +126,12 @@ static Run run_juke(const char *const *shim_kv, const char *const *args)
         dup2(fo, 1);
         dup2(fe, 2);
         if (shim_kv) {
+            /* under AddressSanitizer the shim precedes ASan's runtime in the
+             * library list, which ASan refuses unless told this is meant */
+            const char *asan = getenv("ASAN_OPTIONS");
+            char opts[1024];
+            snprintf(opts, sizeof opts, "%s%sverify_asan_link_order=0", asan ? asan : "", asan && *asan ? ":" : "");
+            setenv("ASAN_OPTIONS", opts, 1);
             setenv("LD_PRELOAD", env.shim, 1);
             setenv("JUKE_ENOSPC_DIR", env.full, 1);
             for (int i = 0; shim_kv[i]; i++)
