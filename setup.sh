@@ -12,6 +12,7 @@ packages=(
     llvm-19-dev lld-19 liblld-19-dev clang-19 g++
     libcmocka-dev libmsgpack-dev libxxhash-dev
     libamdhip64-dev rocm-device-libs
+    clang-format-19
 )
 
 missing=()

@@ -48,13 +48,13 @@ typedef struct Case {
 } Case;
 
 static const Case cases[] = {
-    {"vadd", "vadd.jl", "vadd!", 3, {"Vector{Float32}", "Vector{Float32}", "Vector{Float32}"}, 1},
-    {"diffusion2d", "diffusion2d.jl", "diffusion2d!", 3, {"Matrix{Float64}", "Matrix{Float64}", "Float64"}, 3},
-    {"block_sum", "block_sum.jl", "block_sum!", 2, {"Vector{Float32}", "Vector{Float32}"}, 4},
-    {"mathfuns", "mathfuns.jl", "mathfuns!", 2, {"Vector{Float32}", "Vector{Float32}"}, 5},
+    { "vadd", "vadd.jl", "vadd!", 3, { "Vector{Float32}", "Vector{Float32}", "Vector{Float32}" }, 1 },
+    { "diffusion2d", "diffusion2d.jl", "diffusion2d!", 3, { "Matrix{Float64}", "Matrix{Float64}", "Float64" }, 3 },
+    { "block_sum", "block_sum.jl", "block_sum!", 2, { "Vector{Float32}", "Vector{Float32}" }, 4 },
+    { "mathfuns", "mathfuns.jl", "mathfuns!", 2, { "Vector{Float32}", "Vector{Float32}" }, 5 },
 };
 #define NCASES 4
-static const char *targets[] = {"gfx90a", "sm_90", "cpu"};
+static const char *targets[] = { "gfx90a", "sm_90", "cpu" };
 #define NTARGETS 3
 
 /* wall-clock stages (the resources dump's for front end .. code object),
@@ -62,8 +62,8 @@ static const char *targets[] = {"gfx90a", "sm_90", "cpu"};
  * children it waited for, i.e. a spawned ld.lld): on a shared machine the
  * wall times grow with the load, the CPU time much less. */
 enum { S_CTX, S_PARSE, S_FRONT, S_IR, S_OPT, S_CODE, S_TOTAL, S_CPU, NSTAGE };
-static const char *stage_names[NSTAGE] = {"context", "parse", "front_end", "llvm_ir", "optimise", "code_object", "total",
-                                          "cpu"};
+static const char *stage_names[NSTAGE] = { "context",  "parse",       "front_end", "llvm_ir",
+                                           "optimise", "code_object", "total",     "cpu" };
 
 static double now_ms(void)
 {
@@ -78,8 +78,9 @@ static double cpu_ms(void)
     struct rusage self, kids;
     getrusage(RUSAGE_SELF, &self);
     getrusage(RUSAGE_CHILDREN, &kids);
-    double us = (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + kids.ru_utime.tv_sec + kids.ru_stime.tv_sec) * 1e6 +
-                (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + kids.ru_utime.tv_usec + kids.ru_stime.tv_usec);
+    double us =
+        (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + kids.ru_utime.tv_sec + kids.ru_stime.tv_sec) * 1e6 +
+        (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + kids.ru_utime.tv_usec + kids.ru_stime.tv_usec);
     return us / 1e3;
 }
 
@@ -253,8 +254,7 @@ static double emit_only_ms(const char *module_text, int runs, double *cpu_med)
     double *t = malloc(sizeof(double) * (size_t)runs), *tc = malloc(sizeof(double) * (size_t)runs);
     for (int r = 0; r < runs; r++) {
         LLVMContextRef c = LLVMContextCreate();
-        LLVMMemoryBufferRef mb =
-            LLVMCreateMemoryBufferWithMemoryRangeCopy(module_text, strlen(module_text), "module");
+        LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(module_text, strlen(module_text), "module");
         LLVMModuleRef m = NULL;
         if (LLVMParseIRInContext(c, mb, &m, &err)) {
             fprintf(stderr, "parse: %s\n", err);
@@ -360,7 +360,8 @@ int main(int argc, char **argv)
     double *samp = malloc(sizeof(double) * (size_t)runs * NSTAGE);
 
     /* 1a. first compile in a fresh process (before this process touches LLVM) */
-    printf("\n== cold, first compile in a fresh process (ms, medians): context, parse, front end, LLVM IR, optimise, code object,"
+    printf("\n== cold, first compile in a fresh process (ms, medians): context, parse, front end, LLVM IR, optimise, "
+           "code object,"
            " total, CPU; then the minimum total\n");
     for (int t = 0; t < NTARGETS; t++)
         for (int i = 0; i < NCASES; i++) {
@@ -391,7 +392,8 @@ int main(int argc, char **argv)
     /* 1b. a new context in a warm process; for the targets that link with
      * ld.lld (gfx90a, cpu), once with lld in process (when this build has it)
      * and once spawning ld.lld-19 (JUKE_LLD_SPAWN=1) */
-    printf("\n== cold, new context in a warm process (ms, medians): context, parse, front end, LLVM IR, optimise, code object,"
+    printf("\n== cold, new context in a warm process (ms, medians): context, parse, front end, LLVM IR, optimise, code "
+           "object,"
            " total, CPU; then the minimum total\n");
     for (int spawn = 0; spawn <= 1; spawn++) {
         if (spawn)
@@ -448,12 +450,12 @@ int main(int argc, char **argv)
             return 1;
         /* juke_kernel_for: arrays of the right types on the cpu device */
         juke_arg args[4];
-        juke_array *arrs[4] = {0};
+        juke_array *arrs[4] = { 0 };
         for (int a = 0; a < cases[i].nargs; a++) {
             const char *ty = cases[i].types[a];
             if (strncmp(ty, "Vector", 6) == 0 || strncmp(ty, "Matrix", 6) == 0) {
                 int nd = ty[0] == 'V' ? 1 : 2;
-                int64_t dims[2] = {8, 8};
+                int64_t dims[2] = { 8, 8 };
                 juke_array_create(cpu, strstr(ty, "Float64") ? JUKE_FLOAT64 : JUKE_FLOAT32, nd, dims, &arrs[a]);
                 args[a] = juke_arg_array(arrs[a]);
             } else {
@@ -488,15 +490,16 @@ int main(int argc, char **argv)
 
     /* 3. juke_launch vs rt_launch of the same empty kernel on the CPU device */
     {
-        printf("\n== launch path on the CPU device: juke_launch vs rt_launch, empty kernel, 1 work-item (ns per launch)\n");
+        printf("\n== launch path on the CPU device: juke_launch vs rt_launch, empty kernel, 1 work-item (ns per "
+               "launch)\n");
         juke_module *m = NULL;
         if (juke_module_load_string(ctx, "empty.jl", "function empty!(x)\n    return\nend\n", &m))
             return 1;
-        int64_t dims[1] = {16};
+        int64_t dims[1] = { 16 };
         juke_array *x = NULL;
         juke_array_create(cpu, JUKE_FLOAT32, 1, dims, &x);
         juke_arg a = juke_arg_array(x);
-        juke_launch_config cfg = {{1, 1, 1}, {1, 1, 1}, 0, false};
+        juke_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, false };
         juke_kernel *k = NULL;
         juke_kernel_for(cpu, m, "empty!", &a, 1, &k);
         juke_launch(cpu, m, "empty!", &a, 1, &cfg);
@@ -511,12 +514,12 @@ int main(int argc, char **argv)
             fprintf(stderr, "rt: %s\n", err);
             return 1;
         }
-        float host[16] = {0};
+        float host[16] = { 0 };
         void *dptr = NULL;
         rt_alloc(rd, sizeof host, &dptr, &err);
-        uint64_t w[3] = {(uint64_t)(uintptr_t)dptr, 16, 16};
-        RtArg ra = {w, 24, 8};
-        uint32_t grid[3] = {1, 1, 1}, group[3] = {1, 1, 1};
+        uint64_t w[3] = { (uint64_t)(uintptr_t)dptr, 16, 16 };
+        RtArg ra = { w, 24, 8 };
+        uint32_t grid[3] = { 1, 1, 1 }, group[3] = { 1, 1, 1 };
         const int N = 5000;
         double tj[31], tr[31];
         for (int r = 0; r < 31; r++) {
@@ -541,7 +544,7 @@ int main(int argc, char **argv)
     /* 4. ld.lld's share: spawn it on the kernel's relocatable object (made by llc-19 from the optimised module) */
     printf("\n== process spawns (ms): /bin/true, ld.lld-19 -shared on the kernel's object (gfx90a)\n");
     {
-        char *tru[] = {"/bin/true", NULL};
+        char *tru[] = { "/bin/true", NULL };
         double mt = median_cmd(tru, runs * 3, NULL, NULL);
         printf("/bin/true spawn+wait: %.3f ms\n", mt);
         printf("RESULT spawn_true_ms=%.3f\n", mt);
@@ -551,7 +554,7 @@ int main(int argc, char **argv)
         ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
         if (sl > 0) {
             self[sl] = '\0';
-            char *noop[] = {self, "--noop", NULL};
+            char *noop[] = { self, "--noop", NULL };
             double sc = 0, smin = 0;
             double ms = median_cmd(noop, runs * 3, &sc, &smin);
             printf("this program's start-up (libLLVM.so.19 loaded, nothing run): %.3f ms (min %.3f, CPU %.3f)\n", ms,
@@ -559,7 +562,7 @@ int main(int argc, char **argv)
             printf("RESULT self_startup_ms=%.3f min=%.3f cpu=%.3f\n", ms, smin, sc);
         }
         /* ld.lld-19 is linked against libLLVM.so.19: its start-up alone */
-        char *ver[] = {"ld.lld-19", "--version", NULL};
+        char *ver[] = { "ld.lld-19", "--version", NULL };
         double vc = 0, vmin = 0;
         double mv = median_cmd(ver, runs * 3, &vc, &vmin);
         printf("ld.lld-19 --version (start-up only): %.3f ms (min %.3f, CPU %.3f)\n", mv, vmin, vc);
@@ -580,15 +583,17 @@ int main(int argc, char **argv)
             fclose(f);
             char objarg[300];
             snprintf(objarg, sizeof objarg, "-o=%s", obj);
-            char *llc[] = {"llc-19", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-filetype=obj", "-O3", ll, objarg, NULL};
+            char *llc[] = { "llc-19", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-filetype=obj", "-O3", ll, objarg,
+                            NULL };
             if (time_cmd(llc, false, NULL) < 0) {
                 printf("llc-19 failed for %s\n", cases[i].name);
                 continue;
             }
             double emc = 0, em = emit_only_ms(juke_kernel_dump(k, JUKE_DUMP_LLVM_MODULE), runs, &emc);
-            printf("%-12s LLVM gfx90a object emission alone (in process): %.3f ms (CPU %.3f)\n", cases[i].name, em, emc);
+            printf("%-12s LLVM gfx90a object emission alone (in process): %.3f ms (CPU %.3f)\n", cases[i].name, em,
+                   emc);
             printf("RESULT emit_only %s ms=%.3f cpu=%.3f\n", cases[i].name, em, emc);
-            char *lld[] = {"ld.lld-19", "-shared", "--no-undefined", "-o", "-", obj, NULL}; /* as juke runs it */
+            char *lld[] = { "ld.lld-19", "-shared", "--no-undefined", "-o", "-", obj, NULL }; /* as juke runs it */
             double lc = 0, lmin = 0;
             double ml = median_cmd(lld, runs * 3, &lc, &lmin);
             printf("%-12s ld.lld-19 spawn+link: %.3f ms (min %.3f, CPU %.3f)\n", cases[i].name, ml, lmin, lc);
@@ -597,21 +602,43 @@ int main(int argc, char **argv)
     }
 
     /* 5. hipcc and nvcc on the HIP/CUDA C++ twins */
-    printf("\n== hipcc --genco -O3 --offload-arch=gfx90a (HIP C++ twins, bench/hip/kernels.hip), and nvcc -O3 -ptx -arch=sm_90 (ms)\n");
+    printf("\n== hipcc --genco -O3 --offload-arch=gfx90a (HIP C++ twins, bench/hip/kernels.hip), and nvcc -O3 -ptx "
+           "-arch=sm_90 (ms)\n");
     {
         char hipsrc[2048];
-        snprintf(hipsrc, sizeof hipsrc, "%s", getenv("JUKE_BENCH_HIP") ? getenv("JUKE_BENCH_HIP") : "bench/hip/kernels.hip");
+        snprintf(hipsrc, sizeof hipsrc, "%s",
+                 getenv("JUKE_BENCH_HIP") ? getenv("JUKE_BENCH_HIP") : "bench/hip/kernels.hip");
         for (int i = 0; i < NCASES; i++) {
             char def[32];
             snprintf(def, sizeof def, "-DKERNEL=%d", cases[i].hip_kernel);
-            char *hip[] = {"hipcc", "--genco", "-O3", "--offload-arch=gfx90a", def, hipsrc, "-o", "/tmp/juke-bench-hip.hsaco", NULL};
-            char *clang[] = {"clang++-15", "-std=c++11", "-isystem", "/usr/lib/llvm-15/lib/clang/15.0.6/include/..",
-                             "-isystem", "/usr/hsa/include", "--hip-version=5.2.21153", "--rocm-path=/usr",
-                             "--offload-arch=gfx90a", "-mllvm", "-amdgpu-early-inline-all=true", "-mllvm",
-                             "-amdgpu-function-calls=false", "--hip-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
-                             "--cuda-device-only", "-O3", def, "-x", "hip", hipsrc, "-o", "/tmp/juke-bench-hip.hsaco", NULL};
-            char *nvcc[] = {"/usr/local/cuda/bin/nvcc", "-O3", "-ptx", "-arch=sm_90", def, "-x", "cu", hipsrc, "-o",
-                            "/tmp/juke-bench-nvcc.ptx", NULL};
+            char *hip[] = { "hipcc", "--genco", "-O3", "--offload-arch=gfx90a",
+                            def,     hipsrc,    "-o",  "/tmp/juke-bench-hip.hsaco",
+                            NULL };
+            char *clang[] = { "clang++-15",
+                              "-std=c++11",
+                              "-isystem",
+                              "/usr/lib/llvm-15/lib/clang/15.0.6/include/..",
+                              "-isystem",
+                              "/usr/hsa/include",
+                              "--hip-version=5.2.21153",
+                              "--rocm-path=/usr",
+                              "--offload-arch=gfx90a",
+                              "-mllvm",
+                              "-amdgpu-early-inline-all=true",
+                              "-mllvm",
+                              "-amdgpu-function-calls=false",
+                              "--hip-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+                              "--cuda-device-only",
+                              "-O3",
+                              def,
+                              "-x",
+                              "hip",
+                              hipsrc,
+                              "-o",
+                              "/tmp/juke-bench-hip.hsaco",
+                              NULL };
+            char *nvcc[] = { "/usr/local/cuda/bin/nvcc", "-O3", "-ptx", "-arch=sm_90", def, "-x", "cu", hipsrc, "-o",
+                             "/tmp/juke-bench-nvcc.ptx", NULL };
             double hc, hmin, cc, cmin, nc, nmin;
             double mh = median_cmd(hip, runs, &hc, &hmin), mc = median_cmd(clang, runs, &cc, &cmin),
                    mn = median_cmd(nvcc, runs, &nc, &nmin);

@@ -44,26 +44,29 @@ static inline int cudrv_load(CuDrv *d)
         fprintf(stderr, "libcuda.so.1: %s\n", dlerror());
         return -1;
     }
-    struct { const char *name; void **slot; } s[] = {
-        {"cuModuleLoadData", (void **)&d->ModuleLoadData},
-        {"cuModuleGetFunction", (void **)&d->ModuleGetFunction},
-        {"cuLaunchKernel", (void **)&d->LaunchKernel},
-        {"cuEventCreate", (void **)&d->EventCreate},
-        {"cuEventRecord", (void **)&d->EventRecord},
-        {"cuEventSynchronize", (void **)&d->EventSynchronize},
-        {"cuEventElapsedTime", (void **)&d->EventElapsedTime},
-        {"cuEventDestroy_v2", (void **)&d->EventDestroy},
-        {"cuStreamSynchronize", (void **)&d->StreamSynchronize},
-        {"cuMemcpyDtoDAsync_v2", (void **)&d->MemcpyDtoDAsync},
-        {"cuMemsetD32Async", (void **)&d->MemsetD32Async},
-        {"cuMemAlloc_v2", (void **)&d->MemAlloc},
-        {"cuMemFree_v2", (void **)&d->MemFree},
-        {"cuMemcpyDtoH_v2", (void **)&d->MemcpyDtoH},
-        {"cuFuncGetAttribute", (void **)&d->FuncGetAttribute},
-        {"cuGetErrorString", (void **)&d->GetErrorString},
-        {"cuCtxGetCurrent", (void **)&d->CtxGetCurrent},
-        {"cuDriverGetVersion", (void **)&d->DriverGetVersion},
-        {"cuDeviceGetAttribute", (void **)&d->DeviceGetAttribute},
+    struct {
+        const char *name;
+        void **slot;
+    } s[] = {
+        { "cuModuleLoadData", (void **)&d->ModuleLoadData },
+        { "cuModuleGetFunction", (void **)&d->ModuleGetFunction },
+        { "cuLaunchKernel", (void **)&d->LaunchKernel },
+        { "cuEventCreate", (void **)&d->EventCreate },
+        { "cuEventRecord", (void **)&d->EventRecord },
+        { "cuEventSynchronize", (void **)&d->EventSynchronize },
+        { "cuEventElapsedTime", (void **)&d->EventElapsedTime },
+        { "cuEventDestroy_v2", (void **)&d->EventDestroy },
+        { "cuStreamSynchronize", (void **)&d->StreamSynchronize },
+        { "cuMemcpyDtoDAsync_v2", (void **)&d->MemcpyDtoDAsync },
+        { "cuMemsetD32Async", (void **)&d->MemsetD32Async },
+        { "cuMemAlloc_v2", (void **)&d->MemAlloc },
+        { "cuMemFree_v2", (void **)&d->MemFree },
+        { "cuMemcpyDtoH_v2", (void **)&d->MemcpyDtoH },
+        { "cuFuncGetAttribute", (void **)&d->FuncGetAttribute },
+        { "cuGetErrorString", (void **)&d->GetErrorString },
+        { "cuCtxGetCurrent", (void **)&d->CtxGetCurrent },
+        { "cuDriverGetVersion", (void **)&d->DriverGetVersion },
+        { "cuDeviceGetAttribute", (void **)&d->DeviceGetAttribute },
     };
     for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
         if (!(*s[i].slot = dlsym(d->lib, s[i].name))) {

@@ -26,9 +26,9 @@
 typedef struct Acc {
     RtDevice *dev;
     const char *dir;
-    const char *ext;          /* "ptx" for cuda, "hsaco" for hip, "so" for cpu */
+    const char *ext; /* "ptx" for cuda, "hsaco" for hip, "so" for cpu */
     uint64_t rng;
-    char msg[512];            /* why the current case failed */
+    char msg[512]; /* why the current case failed */
     RtModule *mods[N_ACCEPTANCE_SIGS];
     RtFunction *fns[N_ACCEPTANCE_SIGS];
     void *allocs[64];
@@ -42,9 +42,18 @@ static uint64_t rnd(Acc *a)
     a->rng ^= a->rng << 17;
     return a->rng;
 }
-static double unif(Acc *a, double lo, double hi) { return lo + (hi - lo) * (double)(rnd(a) >> 11) / 9007199254740992.0; }
-static int64_t irange(Acc *a, int64_t lo, int64_t hi) { return lo + (int64_t)(rnd(a) % (uint64_t)(hi - lo + 1)); }
-static uint32_t cdiv(int64_t a, int64_t b) { return (uint32_t)((a + b - 1) / b); }
+static double unif(Acc *a, double lo, double hi)
+{
+    return lo + (hi - lo) * (double)(rnd(a) >> 11) / 9007199254740992.0;
+}
+static int64_t irange(Acc *a, int64_t lo, int64_t hi)
+{
+    return lo + (int64_t)(rnd(a) % (uint64_t)(hi - lo + 1));
+}
+static uint32_t cdiv(int64_t a, int64_t b)
+{
+    return (uint32_t)((a + b - 1) / b);
+}
 
 static bool failf(Acc *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static bool failf(Acc *a, const char *fmt, ...)
@@ -163,37 +172,37 @@ typedef struct ArgBytes {
 
 static RtArg arr_arg(ArgBytes *b, void *ptr, int nd, int64_t d0, int64_t d1, int64_t d2)
 {
-    int64_t d[3] = {d0, d1, d2}, len = 1;
+    int64_t d[3] = { d0, d1, d2 }, len = 1;
     b->w[0] = (uint64_t)(uintptr_t)ptr;
     for (int i = 0; i < nd; i++) {
         b->w[1 + i] = (uint64_t)d[i];
         len *= d[i];
     }
     b->w[1 + nd] = (uint64_t)len;
-    return (RtArg){b->w, (uint32_t)JUKE_ARRAY_ARG_SIZE(nd), 8};
+    return (RtArg){ b->w, (uint32_t)JUKE_ARRAY_ARG_SIZE(nd), 8 };
 }
 
 static RtArg f32_arg(ArgBytes *b, float x)
 {
     memcpy(b->w, &x, 4);
-    return (RtArg){b->w, 4, 4};
+    return (RtArg){ b->w, 4, 4 };
 }
 static RtArg f64_arg(ArgBytes *b, double x)
 {
     memcpy(b->w, &x, 8);
-    return (RtArg){b->w, 8, 8};
+    return (RtArg){ b->w, 8, 8 };
 }
 static RtArg i32_arg(ArgBytes *b, int32_t x)
 {
     memcpy(b->w, &x, 4);
-    return (RtArg){b->w, 4, 4};
+    return (RtArg){ b->w, 4, 4 };
 }
 
 /* A synchronous launch; 0 ok, 1 kernel exception (in *exc), -1 failure. */
 static int launch_exc(Acc *a, int idx, const RtArg *args, int n, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t bx,
                       uint32_t by, uint32_t bz, uint32_t shmem, JukeExceptionRecord *exc)
 {
-    uint32_t grid[3] = {gx, gy, gz}, group[3] = {bx, by, bz};
+    uint32_t grid[3] = { gx, gy, gz }, group[3] = { bx, by, bz };
     char *err = NULL;
     int rc = rt_launch(a->fns[idx], args, n, grid, group, shmem, true, exc, &err);
     if (rc < 0) {
@@ -241,7 +250,7 @@ static bool case_vadd(Acc *a, int idx)
     void *dc = dbuf(a, 4 * (n + pad), c0), *da = dbuf(a, 4 * n, x), *db = dbuf(a, 4 * n, y);
     CHECK(dc && da && db);
     ArgBytes b[3];
-    RtArg args[3] = {arr_arg(&b[0], dc, 1, n, 0, 0), arr_arg(&b[1], da, 1, n, 0, 0), arr_arg(&b[2], db, 1, n, 0, 0)};
+    RtArg args[3] = { arr_arg(&b[0], dc, 1, n, 0, 0), arr_arg(&b[1], da, 1, n, 0, 0), arr_arg(&b[2], db, 1, n, 0, 0) };
     CHECK(launch(a, idx, args, 3, cdiv(n, 256), 1, 1, 256, 1, 1, 0));
     CHECK(dget(a, c, dc, 4 * (n + pad)));
     for (int64_t i = 0; i < n; i++)
@@ -275,7 +284,7 @@ static bool case_memcopy(Acc *a, int idx, bool f32)
     void *ds = dbuf(a, es * n, src), *dd = dbuf(a, es * n, dst);
     CHECK(ds && dd);
     ArgBytes b[2];
-    RtArg args[2] = {arr_arg(&b[0], dd, 1, n, 0, 0), arr_arg(&b[1], ds, 1, n, 0, 0)};
+    RtArg args[2] = { arr_arg(&b[0], dd, 1, n, 0, 0), arr_arg(&b[1], ds, 1, n, 0, 0) };
     CHECK(launch(a, idx, args, 2, cdiv(n, 256), 1, 1, 256, 1, 1, 0));
     CHECK(dget(a, dst, dd, es * n));
     if (memcmp(dst, src, es * n) != 0) {
@@ -304,8 +313,8 @@ static bool case_diffusion(Acc *a, int idx, bool f32)
     void *dA = dbuf(a, es * ax * ay, f32 ? (void *)Af : (void *)A), *dN = dbuf(a, es * nx * ny, NULL);
     CHECK(dA && dN);
     ArgBytes b[3];
-    RtArg args[3] = {arr_arg(&b[0], dN, 2, nx, ny, 0), arr_arg(&b[1], dA, 2, ax, ay, 0),
-                     f32 ? f32_arg(&b[2], hf) : f64_arg(&b[2], h)};
+    RtArg args[3] = { arr_arg(&b[0], dN, 2, nx, ny, 0), arr_arg(&b[1], dA, 2, ax, ay, 0),
+                      f32 ? f32_arg(&b[2], hf) : f64_arg(&b[2], h) };
     CHECK(launch(a, idx, args, 3, cdiv(nx, 32), cdiv(ny, 8), 1, 32, 8, 1, 0));
     CHECK(dget(a, f32 ? (void *)Anf : (void *)An, dN, es * nx * ny));
 #define AT(X, i, j) X[(i) + ax * (j)]
@@ -319,7 +328,8 @@ static bool case_diffusion(Acc *a, int idx, bool f32)
                 CHECK(close_rel(a, Anf[i + nx * j], want, fabs(want), 1e-5, "A_new(Float32)", i + nx * j));
             } else {
                 double c = AT(A, i + 1, j + 1);
-                double want = c + h * (AT(A, i, j + 1) + AT(A, i + 2, j + 1) + AT(A, i + 1, j) + AT(A, i + 1, j + 2) - 4.0 * c);
+                double want =
+                    c + h * (AT(A, i, j + 1) + AT(A, i + 2, j + 1) + AT(A, i + 1, j) + AT(A, i + 1, j + 2) - 4.0 * c);
                 CHECK(close_rel(a, An[i + nx * j], want, fabs(want), 1e-12, "A_new(Float64)", i + nx * j));
             }
         }
@@ -343,7 +353,7 @@ static bool case_saxpy(Acc *a, int idx)
     void *dy = dbuf(a, 4 * n, y), *dx = dbuf(a, 4 * n, x);
     CHECK(dy && dx);
     ArgBytes b[3];
-    RtArg args[3] = {arr_arg(&b[0], dy, 1, n, 0, 0), f32_arg(&b[1], s), arr_arg(&b[2], dx, 1, n, 0, 0)};
+    RtArg args[3] = { arr_arg(&b[0], dy, 1, n, 0, 0), f32_arg(&b[1], s), arr_arg(&b[2], dx, 1, n, 0, 0) };
     CHECK(launch(a, idx, args, 3, cdiv(n, 128), 1, 1, 128, 1, 1, 0));
     CHECK(dget(a, y, dy, 4 * n));
     for (int64_t i = 0; i < n; i++)
@@ -364,7 +374,7 @@ static bool case_block_sum(Acc *a, int idx)
     void *dout = dbuf(a, 4 * ng, NULL), *dx = dbuf(a, 4 * n, x);
     CHECK(dout && dx);
     ArgBytes b[2];
-    RtArg args[2] = {arr_arg(&b[0], dout, 1, ng, 0, 0), arr_arg(&b[1], dx, 1, n, 0, 0)};
+    RtArg args[2] = { arr_arg(&b[0], dout, 1, ng, 0, 0), arr_arg(&b[1], dx, 1, n, 0, 0) };
     CHECK(launch(a, idx, args, 2, (uint32_t)ng, 1, 1, 256, 1, 1, 0));
     CHECK(dget(a, o, dout, 4 * ng));
     for (int64_t g = 0; g < ng; g++) {
@@ -391,7 +401,7 @@ static bool case_matmul(Acc *a, int idx)
     void *dC = dbuf(a, 4 * M * N, NULL), *dA = dbuf(a, 4 * M * K, A), *dB = dbuf(a, 4 * K * N, B);
     CHECK(dC && dA && dB);
     ArgBytes b[3];
-    RtArg args[3] = {arr_arg(&b[0], dC, 2, M, N, 0), arr_arg(&b[1], dA, 2, M, K, 0), arr_arg(&b[2], dB, 2, K, N, 0)};
+    RtArg args[3] = { arr_arg(&b[0], dC, 2, M, N, 0), arr_arg(&b[1], dA, 2, M, K, 0), arr_arg(&b[2], dB, 2, K, N, 0) };
     CHECK(launch(a, idx, args, 3, cdiv(M, 16), cdiv(N, 16), 1, 16, 16, 1, 0));
     CHECK(dget(a, C, dC, 4 * M * N));
     for (int64_t j = 0; j < N; j++)
@@ -411,7 +421,7 @@ static bool case_histogram(Acc *a, int idx)
 {
     bool ok = false;
     int64_t n = 20011, nb = 17;
-    int32_t *data = malloc(4 * n), bins[17] = {0}, want[17] = {0};
+    int32_t *data = malloc(4 * n), bins[17] = { 0 }, want[17] = { 0 };
     for (int64_t i = 0; i < n; i++) {
         data[i] = (int32_t)irange(a, 1, nb);
         want[data[i] - 1]++;
@@ -419,7 +429,7 @@ static bool case_histogram(Acc *a, int idx)
     void *db = dbuf(a, 4 * nb, bins), *dd = dbuf(a, 4 * n, data);
     CHECK(db && dd);
     ArgBytes b[2];
-    RtArg args[2] = {arr_arg(&b[0], db, 1, nb, 0, 0), arr_arg(&b[1], dd, 1, n, 0, 0)};
+    RtArg args[2] = { arr_arg(&b[0], db, 1, nb, 0, 0), arr_arg(&b[1], dd, 1, n, 0, 0) };
     CHECK(launch(a, idx, args, 2, cdiv(n, 256), 1, 1, 256, 1, 1, 0));
     CHECK(dget(a, bins, db, 4 * nb));
     for (int i = 0; i < nb; i++)
@@ -444,7 +454,7 @@ static bool case_oob(Acc *a, int idx, int vadd_idx)
     void *dx = dbuf(a, 4 * 64, x);
     CHECK(dx);
     ArgBytes b[1];
-    RtArg args[1] = {arr_arg(&b[0], dx, 1, 64, 0, 0)};
+    RtArg args[1] = { arr_arg(&b[0], dx, 1, 64, 0, 0) };
     JukeExceptionRecord exc;
     memset(&exc, 0, sizeof exc);
     int rc = launch_exc(a, idx, args, 1, 1, 1, 1, 64, 1, 1, 0, &exc);
@@ -471,8 +481,8 @@ static bool case_oob(Acc *a, int idx, int vadd_idx)
     void *da = dbuf(a, 4 * n, va), *db = dbuf(a, 4 * n, vb), *dc = dbuf(a, 4 * n, NULL);
     CHECK(da && db && dc);
     ArgBytes vbuf[3];
-    RtArg vargs[3] = {arr_arg(&vbuf[0], dc, 1, n, 0, 0), arr_arg(&vbuf[1], da, 1, n, 0, 0),
-                      arr_arg(&vbuf[2], db, 1, n, 0, 0)};
+    RtArg vargs[3] = { arr_arg(&vbuf[0], dc, 1, n, 0, 0), arr_arg(&vbuf[1], da, 1, n, 0, 0),
+                       arr_arg(&vbuf[2], db, 1, n, 0, 0) };
     CHECK(launch(a, vadd_idx, vargs, 3, cdiv(n, 256), 1, 1, 256, 1, 1, 0));
     CHECK(dget(a, vc, dc, 4 * n));
     for (int i = 0; i < n; i++)
@@ -507,7 +517,7 @@ static bool case_mathfuns(Acc *a, int idx, bool f32)
     void *dy = dbuf(a, es * n, NULL), *dx = dbuf(a, es * n, f32 ? (void *)xf : (void *)x);
     CHECK(dy && dx);
     ArgBytes b[2];
-    RtArg args[2] = {arr_arg(&b[0], dy, 1, n, 0, 0), arr_arg(&b[1], dx, 1, n, 0, 0)};
+    RtArg args[2] = { arr_arg(&b[0], dy, 1, n, 0, 0), arr_arg(&b[1], dx, 1, n, 0, 0) };
     CHECK(launch(a, idx, args, 2, cdiv(n, 64), 1, 1, 64, 1, 1, 0));
     CHECK(dget(a, f32 ? (void *)yf : (void *)y, dy, es * n));
     for (int64_t i = 0; i < n; i++) {
@@ -531,7 +541,7 @@ static bool case_transpose(Acc *a, int idx)
     void *dout = dbuf(a, 4 * M * N, NULL), *din = dbuf(a, 4 * M * N, in);
     CHECK(dout && din);
     ArgBytes b[2];
-    RtArg args[2] = {arr_arg(&b[0], dout, 2, N, M, 0), arr_arg(&b[1], din, 2, M, N, 0)};
+    RtArg args[2] = { arr_arg(&b[0], dout, 2, N, M, 0), arr_arg(&b[1], din, 2, M, N, 0) };
     CHECK(launch(a, idx, args, 2, cdiv(M, 16), cdiv(N, 16), 1, 16, 16, 1, 0));
     CHECK(dget(a, o, dout, 4 * M * N));
     for (int64_t i = 0; i < M; i++)
@@ -554,9 +564,13 @@ static bool case_intops(Acc *a, int idx, bool i64)
     int64_t *x8 = malloc(8 * n), *y8 = malloc(8 * n), *o8 = malloc(8 * n);
     for (int64_t i = 0; i < n; i++) {
         x[i] = (int32_t)irange(a, -2000000000, 2000000000);
-        do y[i] = (int32_t)irange(a, -100000, 100000); while (!y[i]);
+        do
+            y[i] = (int32_t)irange(a, -100000, 100000);
+        while (!y[i]);
         x8[i] = irange(a, -4000000000000000000LL, 4000000000000000000LL);
-        do y8[i] = irange(a, -100000000000LL, 100000000000LL); while (!y8[i]);
+        do
+            y8[i] = irange(a, -100000000000LL, 100000000000LL);
+        while (!y8[i]);
         if (i % 7 == 0)
             y[i] = x[i], y8[i] = x8[i];
         if (i % 11 == 0)
@@ -567,7 +581,8 @@ static bool case_intops(Acc *a, int idx, bool i64)
          *db = dbuf(a, es * n, i64 ? (void *)y8 : (void *)y);
     CHECK(dout && da && db);
     ArgBytes b[3];
-    RtArg args[3] = {arr_arg(&b[0], dout, 1, n, 0, 0), arr_arg(&b[1], da, 1, n, 0, 0), arr_arg(&b[2], db, 1, n, 0, 0)};
+    RtArg args[3] = { arr_arg(&b[0], dout, 1, n, 0, 0), arr_arg(&b[1], da, 1, n, 0, 0),
+                      arr_arg(&b[2], db, 1, n, 0, 0) };
     CHECK(launch(a, idx, args, 3, cdiv(n, 64), 1, 1, 64, 1, 1, 0));
     CHECK(dget(a, i64 ? (void *)o8 : (void *)o, dout, es * n));
     for (int64_t i = 0; i < n; i++) {
@@ -601,7 +616,7 @@ static bool case_dispatch(Acc *a, int idx, int which)
     void *dy = dbuf(a, es * n, NULL), *dx = dbuf(a, es * n, src);
     CHECK(dy && dx);
     ArgBytes b[2];
-    RtArg args[2] = {arr_arg(&b[0], dy, 1, n, 0, 0), arr_arg(&b[1], dx, 1, n, 0, 0)};
+    RtArg args[2] = { arr_arg(&b[0], dy, 1, n, 0, 0), arr_arg(&b[1], dx, 1, n, 0, 0) };
     CHECK(launch(a, idx, args, 2, cdiv(n, 64), 1, 1, 64, 1, 1, 0));
     CHECK(dget(a, dst, dy, es * n));
     for (int i = 0; i < n; i++) {
@@ -626,7 +641,7 @@ static bool case_indices3d(Acc *a, int idx)
     void *d = dbuf(a, 8 * X * Y * Z, o);
     CHECK(d);
     ArgBytes b[1];
-    RtArg args[1] = {arr_arg(&b[0], d, 3, X, Y, Z)};
+    RtArg args[1] = { arr_arg(&b[0], d, 3, X, Y, Z) };
     CHECK(launch(a, idx, args, 1, 3, 2, 2, 4, 4, 4, 0));
     CHECK(dget(a, o, d, 8 * X * Y * Z));
     for (int64_t k = 1; k <= Z; k++)
@@ -653,8 +668,8 @@ static bool case_mandelbrot(Acc *a, int idx)
     void *d = dbuf(a, 4 * w * h, NULL);
     CHECK(d);
     ArgBytes b[6];
-    RtArg args[6] = {arr_arg(&b[0], d, 2, w, h, 0), f32_arg(&b[1], xmin), f32_arg(&b[2], xmax),
-                     f32_arg(&b[3], ymin),           f32_arg(&b[4], ymax), i32_arg(&b[5], maxiter)};
+    RtArg args[6] = { arr_arg(&b[0], d, 2, w, h, 0), f32_arg(&b[1], xmin), f32_arg(&b[2], xmax),
+                      f32_arg(&b[3], ymin),          f32_arg(&b[4], ymax), i32_arg(&b[5], maxiter) };
     CHECK(launch(a, idx, args, 6, cdiv(w, 16), cdiv(h, 16), 1, 16, 16, 1, 0));
     CHECK(dget(a, it, d, 4 * w * h));
     for (int64_t j = 1; j <= h; j++)
@@ -681,7 +696,7 @@ static bool case_dynamic_shmem(Acc *a, int idx)
     void *dy = dbuf(a, 4 * n, NULL), *dx = dbuf(a, 4 * n, x);
     CHECK(dy && dx);
     ArgBytes b[2];
-    RtArg args[2] = {arr_arg(&b[0], dy, 1, n, 0, 0), arr_arg(&b[1], dx, 1, n, 0, 0)};
+    RtArg args[2] = { arr_arg(&b[0], dy, 1, n, 0, 0), arr_arg(&b[1], dx, 1, n, 0, 0) };
     CHECK(launch(a, idx, args, 2, (uint32_t)(n / 128), 1, 1, 128, 1, 1, 128 * 4));
     CHECK(dget(a, y, dy, 4 * n));
     for (int64_t g = 0; g < n / 128; g++)
@@ -810,6 +825,7 @@ int main(int argc, char **argv)
         if (a.mods[i])
             rt_module_unload(a.mods[i]);
     rt_device_close(a.dev);
-    printf("h200_acceptance: %d passed, %d failed (%d signatures of %d kernels)\n", npass, nfail, N_ACCEPTANCE_SIGS, 15);
+    printf("h200_acceptance: %d passed, %d failed (%d signatures of %d kernels)\n", npass, nfail, N_ACCEPTANCE_SIGS,
+           15);
     return nfail ? 1 : 0;
 }

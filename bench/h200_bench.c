@@ -39,20 +39,21 @@ typedef struct Bench {
     uint64_t seed;
     /* twins.cubin */
     void *tw_mod;
-    void *tw_memcopy[2], *tw_diff[2], *tw_memcopy64[2], *tw_diff64[2], *tw_memcopyvec[2], *tw_empty, *tw_fill[2], *tw_check_copy[2], *tw_check_diff[2];
+    void *tw_memcopy[2], *tw_diff[2], *tw_memcopy64[2], *tw_diff64[2], *tw_memcopyvec[2], *tw_empty, *tw_fill[2],
+        *tw_check_copy[2], *tw_check_diff[2];
     /* juke's code objects */
     RtModule *jm[9];
     RtFunction *j_memcopy[2], *j_diff[2], *j_empty;
     RtFunction *j_memcopy_chk[2], *j_diff_chk[2]; /* without @inbounds: bounds-checked (section c) */
     char ptxdir[1024];
-    CuDptr counts;           /* 2 x u64 on the device, for the checkers */
+    CuDptr counts; /* 2 x u64 on the device, for the checkers */
 } Bench;
 
 #define CK(b, call)                                                                                                    \
     do {                                                                                                               \
         int e_ = (call);                                                                                               \
         if (e_ != 0) {                                                                                                 \
-            fprintf(stderr, "%s:%d: %s failed: %s (%d)\n", __FILE__, __LINE__, #call, cudrv_err(&(b)->cu, e_), e_);   \
+            fprintf(stderr, "%s:%d: %s failed: %s (%d)\n", __FILE__, __LINE__, #call, cudrv_err(&(b)->cu, e_), e_);    \
             exit(1);                                                                                                   \
         }                                                                                                              \
     } while (0)
@@ -116,7 +117,8 @@ static RtFunction *load_juke(Bench *b, int slot, const char *name, char **ptx_ou
     sym[k] = '\0';
     char *err = NULL;
     RtFunction *f = NULL;
-    if (rt_module_load(b->dev, ptx, size, &b->jm[slot], &err) != 0 || rt_function_get(b->jm[slot], sym, &f, &err) != 0) {
+    if (rt_module_load(b->dev, ptx, size, &b->jm[slot], &err) != 0 ||
+        rt_function_get(b->jm[slot], sym, &f, &err) != 0) {
         fprintf(stderr, "%s: %s\n", path, err);
         exit(1);
     }
@@ -147,7 +149,7 @@ static void raw_launch(Bench *b, void *fn, uint32_t gx, uint32_t gy, uint32_t bx
 static void juke_launch(Bench *b, RtFunction *f, const RtArg *args, int n, uint32_t gx, uint32_t gy, uint32_t bx,
                         uint32_t by)
 {
-    uint32_t grid[3] = {gx, gy, 1}, group[3] = {bx, by, 1};
+    uint32_t grid[3] = { gx, gy, 1 }, group[3] = { bx, by, 1 };
     char *err = NULL;
     if (rt_launch(f, args, n, grid, group, 0, false, NULL, &err) != 0) {
         fprintf(stderr, "rt_launch: %s\n", err);
@@ -170,7 +172,7 @@ static void fill(Bench *b, int f32, CuDptr p, long n, double lo, double hi)
 {
     uint64_t seed = b->seed = b->seed * 6364136223846793005ULL + 1442695040888963407ULL;
     float lof = (float)lo, hif = (float)hi;
-    void *params[5] = {&p, &n, &seed, f32 ? (void *)&lof : (void *)&lo, f32 ? (void *)&hif : (void *)&hi};
+    void *params[5] = { &p, &n, &seed, f32 ? (void *)&lof : (void *)&lo, f32 ? (void *)&hif : (void *)&hi };
     raw_launch(b, b->tw_fill[f32], 132 * 16, 1, 256, 1, params);
 }
 
@@ -188,7 +190,7 @@ static void read_counts(Bench *b, unsigned long long c[2])
 /* A variant to time: what one launch does. nvcc64 is the twin with 64-bit
  * indices (a diagnostic: what Julia's Int index arithmetic costs). */
 typedef enum { V_JUKE, V_NVCC, V_NVCC64, V_MEMCPY, NV } VKind;
-static const char *vname[NV] = {"juke", "nvcc", "nvcc_i64", "memcpy"};
+static const char *vname[NV] = { "juke", "nvcc", "nvcc_i64", "memcpy" };
 
 typedef struct Launch {
     VKind kind;
@@ -275,8 +277,8 @@ static void bench_memcopy(Bench *b)
                 L[v].by = 1;
             }
             L[V_JUKE].jf = b->j_memcopy[f32];
-            L[V_JUKE].jargs[0] = (RtArg){wd, 24, 8};
-            L[V_JUKE].jargs[1] = (RtArg){ws, 24, 8};
+            L[V_JUKE].jargs[0] = (RtArg){ wd, 24, 8 };
+            L[V_JUKE].jargs[1] = (RtArg){ ws, 24, 8 };
             L[V_JUKE].jn = 2;
             L[V_NVCC].rf = b->tw_memcopy[f32];
             L[V_NVCC].rparams[0] = &dst;
@@ -289,9 +291,9 @@ static void bench_memcopy(Bench *b)
             L[V_MEMCPY].dst = dst;
             L[V_MEMCPY].src = src;
             L[V_MEMCPY].bytes = (size_t)n * es;
-            int ns[NV] = {0};
+            int ns[NV] = { 0 };
             bool ok = true;
-            unsigned long long bad_total[NV] = {0};
+            unsigned long long bad_total[NV] = { 0 };
             for (int round = 0; round < 2; round++)
                 for (int v = 0; v < NV; v++) {
                     /* fresh input, poisoned output, one launch, check, then time */
@@ -299,7 +301,7 @@ static void bench_memcopy(Bench *b)
                     poison(b, dst, (size_t)n * es);
                     do_launch(b, &L[v]);
                     CK(b, b->cu.MemsetD32Async(b->counts, 0, 4, b->stream));
-                    void *cp[4] = {&dst, &src, &n, &b->counts};
+                    void *cp[4] = { &dst, &src, &n, &b->counts };
                     raw_launch(b, b->tw_check_copy[f32], 132 * 8, 1, 256, 1, cp);
                     unsigned long long c[2];
                     read_counts(b, c);
@@ -340,7 +342,8 @@ static void bench_diffusion(Bench *b)
     printf("\n== diffusion2d: T_eff = (n^2 + (n+2)^2)*sizeof(T) / median time; groupsize (32, 8); %d reps x 2 rounds\n",
            b->reps);
     printf("%-8s %-6s %9s %9s %9s %9s %9s %9s %9s %s\n", "T", "n", "juke us", "nvcc us", "nvcc64us", "juke GB/s",
-           "nvcc GB/s", "nv64 GB/s", "juke/nvcc", "check: juke, nvcc, nvcc_i64 (outside tol / not bitwise = Julia-order ref)");
+           "nvcc GB/s", "nv64 GB/s", "juke/nvcc",
+           "check: juke, nvcc, nvcc_i64 (outside tol / not bitwise = Julia-order ref)");
     const int maxn = 16384;
     CuDptr A, An;
     CK(b, b->cu.MemAlloc(&A, (size_t)(maxn + 2) * (maxn + 2) * 8));
@@ -373,9 +376,9 @@ static void bench_diffusion(Bench *b)
                 L[v].by = 8;
             }
             L[V_JUKE].jf = b->j_diff[f32];
-            L[V_JUKE].jargs[0] = (RtArg){wn, 32, 8};
-            L[V_JUKE].jargs[1] = (RtArg){wa, 32, 8};
-            L[V_JUKE].jargs[2] = (RtArg){&wh, (uint32_t)es, (uint32_t)es};
+            L[V_JUKE].jargs[0] = (RtArg){ wn, 32, 8 };
+            L[V_JUKE].jargs[1] = (RtArg){ wa, 32, 8 };
+            L[V_JUKE].jargs[2] = (RtArg){ &wh, (uint32_t)es, (uint32_t)es };
             L[V_JUKE].jn = 3;
             L[V_NVCC].rf = b->tw_diff[f32];
             L[V_NVCC].rparams[0] = &An;
@@ -388,8 +391,8 @@ static void bench_diffusion(Bench *b)
             L[V_NVCC64].rf = b->tw_diff64[f32];
             L[V_NVCC64].rparams[3] = &nxl;
             L[V_NVCC64].rparams[4] = &nyl;
-            int ns[ND] = {0};
-            unsigned long long bad[ND] = {0}, inexact[ND] = {0};
+            int ns[ND] = { 0 };
+            unsigned long long bad[ND] = { 0 }, inexact[ND] = { 0 };
             for (int round = 0; round < 2; round++)
                 for (int v = 0; v < ND; v++) {
                     fill(b, f32, A, (long)(ax * ay), 0.0, 1.0);
@@ -397,7 +400,7 @@ static void bench_diffusion(Bench *b)
                     do_launch(b, &L[v]);
                     CK(b, b->cu.MemsetD32Async(b->counts, 0, 4, b->stream));
                     double tol = f32 ? 1e-5 : 1e-12;
-                    void *cp[7] = {&An, &A, f32 ? (void *)&hf : (void *)&h, &nx, &ny, &tol, &b->counts};
+                    void *cp[7] = { &An, &A, f32 ? (void *)&hf : (void *)&h, &nx, &ny, &tol, &b->counts };
                     raw_launch(b, b->tw_check_diff[f32], 132 * 8, 1, 256, 1, cp);
                     unsigned long long c[2];
                     read_counts(b, c);
@@ -456,8 +459,8 @@ static void bench_memcopy_vec(Bench *b)
             memset(L, 0, sizeof L);
             L[0].kind = V_JUKE;
             L[0].jf = b->j_memcopy[f32];
-            L[0].jargs[0] = (RtArg){wd, 24, 8};
-            L[0].jargs[1] = (RtArg){ws, 24, 8};
+            L[0].jargs[0] = (RtArg){ wd, 24, 8 };
+            L[0].jargs[1] = (RtArg){ ws, 24, 8 };
             L[0].jn = 2;
             L[0].gx = (uint32_t)((n + 255) / 256);
             L[1].kind = V_NVCC;
@@ -475,15 +478,15 @@ static void bench_memcopy_vec(Bench *b)
                 L[v].bx = 256;
                 L[v].by = 1;
             }
-            int ns[3] = {0};
-            unsigned long long bad[3] = {0};
+            int ns[3] = { 0 };
+            unsigned long long bad[3] = { 0 };
             for (int round = 0; round < 2; round++)
                 for (int v = 0; v < 3; v++) {
                     fill(b, f32, src, n, -1e6, 1e6);
                     poison(b, dst, (size_t)n * es);
                     do_launch(b, &L[v]);
                     CK(b, b->cu.MemsetD32Async(b->counts, 0, 4, b->stream));
-                    void *cp[4] = {&dst, &src, &n, &b->counts};
+                    void *cp[4] = { &dst, &src, &n, &b->counts };
                     raw_launch(b, b->tw_check_copy[f32], 132 * 8, 1, 256, 1, cp);
                     unsigned long long c[2];
                     read_counts(b, c);
@@ -540,8 +543,8 @@ static void bench_checked(Bench *b)
                     setup_array_arg(w0, y, 1, n, 0);
                     setup_array_arg(w1, x, 1, n, 0);
                     L[v].jf = v ? b->j_memcopy_chk[f32] : b->j_memcopy[f32];
-                    L[v].jargs[0] = (RtArg){w0, 24, 8};
-                    L[v].jargs[1] = (RtArg){w1, 24, 8};
+                    L[v].jargs[0] = (RtArg){ w0, 24, 8 };
+                    L[v].jargs[1] = (RtArg){ w1, 24, 8 };
                     L[v].jn = 2;
                     L[v].gx = (uint32_t)((n + 255) / 256);
                     L[v].gy = 1;
@@ -555,9 +558,9 @@ static void bench_checked(Bench *b)
                     else
                         memcpy(&wh, &h, 8);
                     L[v].jf = v ? b->j_diff_chk[f32] : b->j_diff[f32];
-                    L[v].jargs[0] = (RtArg){w0, 32, 8};
-                    L[v].jargs[1] = (RtArg){w1, 32, 8};
-                    L[v].jargs[2] = (RtArg){&wh, (uint32_t)es, (uint32_t)es};
+                    L[v].jargs[0] = (RtArg){ w0, 32, 8 };
+                    L[v].jargs[1] = (RtArg){ w1, 32, 8 };
+                    L[v].jargs[2] = (RtArg){ &wh, (uint32_t)es, (uint32_t)es };
                     L[v].jn = 3;
                     L[v].gx = (uint32_t)((nx + 31) / 32);
                     L[v].gy = (uint32_t)((ny + 7) / 8);
@@ -565,8 +568,8 @@ static void bench_checked(Bench *b)
                     L[v].by = 8;
                 }
             }
-            int ns[2] = {0};
-            unsigned long long bad[2] = {0};
+            int ns[2] = { 0 };
+            unsigned long long bad[2] = { 0 };
             long len_in = kind == 0 ? n : (long)(nx + 2) * (ny + 2), len_out = kind == 0 ? n : (long)nx * ny;
             for (int round = 0; round < 2; round++)
                 for (int v = 0; v < 2; v++) {
@@ -576,11 +579,11 @@ static void bench_checked(Bench *b)
                     CK(b, b->cu.MemsetD32Async(b->counts, 0, 4, b->stream));
                     if (kind == 0) {
                         long nn = n;
-                        void *cp[4] = {&y, &x, &nn, &b->counts};
+                        void *cp[4] = { &y, &x, &nn, &b->counts };
                         raw_launch(b, b->tw_check_copy[f32], 132 * 8, 1, 256, 1, cp);
                     } else {
                         double tol = f32 ? 1e-5 : 1e-12;
-                        void *cp[7] = {&y, &x, f32 ? (void *)&hf : (void *)&h, &nx, &ny, &tol, &b->counts};
+                        void *cp[7] = { &y, &x, f32 ? (void *)&hf : (void *)&h, &nx, &ny, &tol, &b->counts };
                         raw_launch(b, b->tw_check_diff[f32], 132 * 8, 1, 256, 1, cp);
                     }
                     unsigned long long c[2];
@@ -600,8 +603,8 @@ static void bench_checked(Bench *b)
                    f32 ? "Float32" : "Float64", size, med[0] * 1e3, med[1] * 1e3, med[1] / med[0],
                    bad[0] || bad[1] ? "BAD" : "ok");
             printf("RESULT checked %s %s %s inbounds_us=%.3f checked_us=%.3f ratio=%.4f check=%s\n",
-                   kind == 0 ? "memcopy" : "diffusion2d", f32 ? "Float32" : "Float64", size, med[0] * 1e3,
-                   med[1] * 1e3, med[1] / med[0], bad[0] || bad[1] ? "BAD" : "ok");
+                   kind == 0 ? "memcopy" : "diffusion2d", f32 ? "Float32" : "Float64", size, med[0] * 1e3, med[1] * 1e3,
+                   med[1] / med[0], bad[0] || bad[1] ? "BAD" : "ok");
             fflush(stdout);
         }
     for (int v = 0; v < 2; v++)
@@ -630,15 +633,16 @@ static void bench_launch(Bench *b, const char *ptx, size_t ptxsize)
     CK(b, b->cu.MemAlloc(&excbuf, sizeof(JukeExceptionRecord)));
     uint64_t w[3];
     setup_array_arg(w, buf, 1, 1024, 0);
-    RtArg jarg = {w, 24, 8};
+    RtArg jarg = { w, 24, 8 };
     long n = 1024;
-    void *raw_params[2] = {w, &excbuf};
-    void *nv_params[2] = {&buf, &n};
-    uint32_t grid[3] = {1, 1, 1}, group[3] = {32, 1, 1};
+    void *raw_params[2] = { w, &excbuf };
+    void *nv_params[2] = { &buf, &n };
+    uint32_t grid[3] = { 1, 1, 1 }, group[3] = { 32, 1, 1 };
     double *t[3];
     for (int v = 0; v < 3; v++)
         t[v] = malloc(sizeof(double) * NB);
-    const char *names[3] = {"juke rt_launch (async)", "raw cuLaunchKernel, juke's PTX", "raw cuLaunchKernel, nvcc cubin"};
+    const char *names[3] = { "juke rt_launch (async)", "raw cuLaunchKernel, juke's PTX",
+                             "raw cuLaunchKernel, nvcc cubin" };
     for (int it = -5; it < NB; it++) {
         for (int vv = 0; vv < 3; vv++) {
             int v = (vv + (it & 1)) % 3; /* rotate the order */
@@ -667,7 +671,10 @@ static void bench_launch(Bench *b, const char *ptx, size_t ptxsize)
     for (int v = 0; v < 3; v++) {
         med[v] = median(t[v], NB);
         printf("%-34s %8.3f us/launch (min batch %.3f)\n", names[v], med[v], t[v][0]);
-        printf("RESULT launch_async %s median_us=%.4f min_us=%.4f\n", v == 0 ? "juke_rt_launch" : v == 1 ? "raw_juke_ptx" : "raw_nvcc",
+        printf("RESULT launch_async %s median_us=%.4f min_us=%.4f\n",
+               v == 0   ? "juke_rt_launch"
+               : v == 1 ? "raw_juke_ptx"
+                        : "raw_nvcc",
                med[v], t[v][0]);
     }
     printf("juke - raw (same PTX): %+.3f us per launch\n", med[0] - med[1]);
@@ -697,7 +704,8 @@ static void bench_launch(Bench *b, const char *ptx, size_t ptxsize)
     double ms0 = median(s[0], NS), ms1 = median(s[1], NS);
     printf("%-34s %8.3f us (launch + wait + exception check)\n", "juke rt_launch (sync)", ms0);
     printf("%-34s %8.3f us (launch + cuStreamSynchronize)\n", "raw cuLaunchKernel + sync", ms1);
-    printf("RESULT launch_sync juke_rt_launch median_us=%.4f\nRESULT launch_sync raw_juke_ptx median_us=%.4f\n", ms0, ms1);
+    printf("RESULT launch_sync juke_rt_launch median_us=%.4f\nRESULT launch_sync raw_juke_ptx median_us=%.4f\n", ms0,
+           ms1);
     for (int v = 0; v < 3; v++)
         free(t[v]);
     free(s[0]);
@@ -757,8 +765,8 @@ int main(int argc, char **argv)
     b->tw_check_copy[1] = tw_fn(b, "check_copy_u32");
     b->tw_check_diff[0] = tw_fn(b, "check_diffusion_f64");
     b->tw_check_diff[1] = tw_fn(b, "check_diffusion_f32");
-    const char *twn[] = {"memcopy_f64", "memcopy_f32", "diffusion2d_f64", "diffusion2d_f32", "empty_kernel"};
-    void *twf[] = {b->tw_memcopy[0], b->tw_memcopy[1], b->tw_diff[0], b->tw_diff[1], b->tw_empty};
+    const char *twn[] = { "memcopy_f64", "memcopy_f32", "diffusion2d_f64", "diffusion2d_f32", "empty_kernel" };
+    void *twf[] = { b->tw_memcopy[0], b->tw_memcopy[1], b->tw_diff[0], b->tw_diff[1], b->tw_empty };
     for (int i = 0; i < 5; i++) {
         int regs = 0;
         b->cu.FuncGetAttribute(&regs, 4 /* CU_FUNC_ATTRIBUTE_NUM_REGS */, twf[i]);

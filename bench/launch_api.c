@@ -56,8 +56,8 @@ int main(int argc, char **argv)
     juke_array *x;
     if (juke_array_create(dev, JUKE_FLOAT32, 1, &n, &x))
         return fprintf(stderr, "%s\n", juke_errmsg(ctx)), 1;
-    juke_arg args[1] = {juke_arg_array(x)};
-    juke_launch_config cfg = {{32, 1, 1}, {1, 1, 1}, 0, true};
+    juke_arg args[1] = { juke_arg_array(x) };
+    juke_launch_config cfg = { { 32, 1, 1 }, { 1, 1, 1 }, 0, true };
     juke_kernel *k;
     if (juke_kernel_for(dev, m, "empty!", args, 1, &k) || juke_launch(dev, m, "empty!", args, 1, &cfg) ||
         juke_device_synchronize(dev)) {
@@ -78,9 +78,12 @@ int main(int argc, char **argv)
     if (!load || !getf || !launch || !sync || load(&mod, ptx) || getf(&fn, mod, juke_kernel_symbol(k)))
         return fprintf(stderr, "launch_api: raw module load failed\n"), 1;
     /* raw parameters: the array descriptor (pointer, dim, length) and a NULL exception pointer */
-    struct { void *p; int64_t d, len; } desc = {NULL, n, n};
+    struct {
+        void *p;
+        int64_t d, len;
+    } desc = { NULL, n, n };
     void *excp = NULL;
-    void *params[2] = {&desc, &excp};
+    void *params[2] = { &desc, &excp };
     double *tj = malloc(sizeof(double) * (size_t)nb), *tr = malloc(sizeof(double) * (size_t)nb);
     for (int b = 0; b < nb; b++) {
         double t0 = now_us();

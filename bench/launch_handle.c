@@ -59,7 +59,7 @@ int main(int argc, char **argv)
     juke_module *m;
     juke_device *dev;
     juke_kernel *k;
-    const char *types[1] = {"Vector{Float32}"};
+    const char *types[1] = { "Vector{Float32}" };
     int64_t n = 1024;
     juke_array *x;
     if (juke_set_options(ctx, &o) || juke_module_load_string(ctx, "nop.jl", src, &m) ||
@@ -68,8 +68,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "launch_handle: %s\n", juke_errmsg(ctx));
         return 1;
     }
-    juke_arg args[1] = {juke_arg_array(x)};
-    juke_launch_config cfg = {{1, 1, 1}, {1, 1, 1}, 0, false};
+    juke_arg args[1] = { juke_arg_array(x) };
+    juke_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, false };
     /* the runtime alone: its own CPU device, the same code object */
     RtDevice *rd;
     RtModule *rm;
@@ -88,8 +88,8 @@ int main(int argc, char **argv)
     __builtin_memcpy(desc, &buf, 8);
     __builtin_memcpy(desc + 8, &len, 8);
     __builtin_memcpy(desc + 16, &len, 8);
-    RtArg ra[1] = {{desc, (uint32_t)JUKE_ARRAY_ARG_SIZE(1), 8}};
-    uint32_t grid[3] = {1, 1, 1}, group[3] = {1, 1, 1};
+    RtArg ra[1] = { { desc, (uint32_t)JUKE_ARRAY_ARG_SIZE(1), 8 } };
+    uint32_t grid[3] = { 1, 1, 1 }, group[3] = { 1, 1, 1 };
     JukeExceptionRecord exc;
     if (juke_launch(dev, m, "nop!", args, 1, &cfg) || juke_kernel_launch(k, dev, args, 1, &cfg)) {
         fprintf(stderr, "launch_handle: %s\n", juke_errmsg(ctx));
@@ -127,7 +127,8 @@ int main(int argc, char **argv)
     qsort(dh, (size_t)nb, sizeof(double), cmp);
     qsort(dn, (size_t)nb, sizeof(double), cmp);
     printf("RESULT launch_handle min_batch rt_launch_on_ns=%.1f juke_kernel_launch_ns=%.1f juke_launch_ns=%.1f "
-           "(the least contended batch of each)\n", tr[0], th[0], tn[0]);
+           "(the least contended batch of each)\n",
+           tr[0], th[0], tn[0]);
     printf("RESULT launch_handle rt_launch_on_ns=%.1f juke_kernel_launch_ns=%.1f juke_launch_ns=%.1f "
            "handle_overhead_ns=%.1f name_overhead_ns=%.1f (medians of %d batches of %d sync launches of an empty "
            "kernel, interleaved; overheads: median of per-batch differences; %s)\n",
@@ -164,7 +165,8 @@ int main(int argc, char **argv)
     qsort(dn, (size_t)nb, sizeof(double), cmp);
     printf("RESULT launch_handle_api_only rt_launch_on_ns=%.1f juke_kernel_launch_ns=%.1f juke_launch_ns=%.1f "
            "handle_overhead_ns=%.1f name_overhead_ns=%.1f (backend launch replaced by a return; medians of %d "
-           "batches of %d)\n", tr[nb / 2], th[nb / 2], tn[nb / 2], dh[nb / 2], dn[nb / 2], nb, bs);
+           "batches of %d)\n",
+           tr[nb / 2], th[nb / 2], tn[nb / 2], dh[nb / 2], dn[nb / 2], nb, bs);
     rt_free(rd, buf);
     rt_module_unload(rm);
     rt_device_close(rd);

@@ -31,16 +31,16 @@ int main(int argc, char **argv)
     juke_context *ctx = juke_context_create();
     juke_device *dev;
     juke_module *m;
-    if (juke_device_open(ctx, "cpu", &dev) || juke_module_load_string(ctx, "e.jl",
-                                                                      "function empty!(x)\n    return\nend\n", &m)) {
+    if (juke_device_open(ctx, "cpu", &dev) ||
+        juke_module_load_string(ctx, "e.jl", "function empty!(x)\n    return\nend\n", &m)) {
         fprintf(stderr, "%s\n", juke_errmsg(ctx));
         return 1;
     }
-    int64_t dims[1] = {16};
+    int64_t dims[1] = { 16 };
     juke_array *a;
     juke_array_create(dev, JUKE_FLOAT32, 1, dims, &a);
-    juke_arg args[1] = {juke_arg_array(a)};
-    juke_launch_config cfg = {.groupsize = {1, 1, 1}, .gridsize = {1, 1, 1}};
+    juke_arg args[1] = { juke_arg_array(a) };
+    juke_launch_config cfg = { .groupsize = { 1, 1, 1 }, .gridsize = { 1, 1, 1 } };
     if (juke_launch(dev, m, "empty!", args, 1, &cfg)) {
         fprintf(stderr, "%s\n", juke_errmsg(ctx));
         return 1;

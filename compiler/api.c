@@ -69,7 +69,7 @@ void api_set_error(juke_context *ctx, char *msg)
             /* the most recent failure goes last: eviction takes the oldest */
             free(ctx->errors[i].msg);
             memmove(ctx->errors + i, ctx->errors + i + 1, sizeof(ThreadError) * (size_t)(ctx->nerrors - i - 1));
-            ctx->errors[ctx->nerrors - 1] = (ThreadError){self, msg};
+            ctx->errors[ctx->nerrors - 1] = (ThreadError){ self, msg };
             pthread_mutex_unlock(&ctx->lock);
             return;
         }
@@ -90,13 +90,13 @@ void api_set_error(juke_context *ctx, char *msg)
         ctx->errors = ne;
         ctx->caperrors = nc;
     }
-    ctx->errors[ctx->nerrors++] = (ThreadError){self, msg};
+    ctx->errors[ctx->nerrors++] = (ThreadError){ self, msg };
     pthread_mutex_unlock(&ctx->lock);
 }
 
 juke_status api_fail(juke_context *ctx, juke_status st, const char *fmt, ...)
 {
-    StrBuf sb = {0};
+    StrBuf sb = { 0 };
     va_list ap;
     va_start(ap, fmt);
     sb_vprintf(&sb, fmt, ap);
@@ -107,10 +107,11 @@ juke_status api_fail(juke_context *ctx, juke_status st, const char *fmt, ...)
 
 static juke_status fail_diags(juke_context *ctx, Diags *d)
 {
-    juke_status st = d->first_kind == DIAG_INVALID_IR ? JUKE_ERR_INVALID_IR
-                     : d->first_kind == DIAG_INTERNAL ? JUKE_ERR_INTERNAL
-                     : d->first_kind == DIAG_NOMEM    ? JUKE_ERR_NOMEM
-                     : d->first_kind == DIAG_UNSUPPORTED ? JUKE_ERR_UNSUPPORTED : JUKE_ERR_COMPILE;
+    juke_status st = d->first_kind == DIAG_INVALID_IR    ? JUKE_ERR_INVALID_IR
+                     : d->first_kind == DIAG_INTERNAL    ? JUKE_ERR_INTERNAL
+                     : d->first_kind == DIAG_NOMEM       ? JUKE_ERR_NOMEM
+                     : d->first_kind == DIAG_UNSUPPORTED ? JUKE_ERR_UNSUPPORTED
+                                                         : JUKE_ERR_COMPILE;
     char *msg = sb_take(&d->text);
     size_t n = msg ? strlen(msg) : 0;
     if (n && msg[n - 1] == '\n')
@@ -134,18 +135,28 @@ const char *juke_errmsg(juke_context *ctx)
     return r;
 }
 
-void juke_free(void *p) { free(p); }
+void juke_free(void *p)
+{
+    free(p);
+}
 
-const char *juke_version(void) { return JUKE_VERSION_STRING; }
+const char *juke_version(void)
+{
+    return JUKE_VERSION_STRING;
+}
 
 const char *juke_status_name(juke_status s)
 {
-    static const char *names[] = {"ok", "compile error", "invalid IR", "internal compiler error", "bad argument",
-                                  "device error", "kernel exception", "out of memory", "I/O error", "unsupported"};
+    static const char *names[] = { "ok",           "compile error", "invalid IR",       "internal compiler error",
+                                   "bad argument", "device error",  "kernel exception", "out of memory",
+                                   "I/O error",    "unsupported" };
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown status";
 }
 
-static char *xstrdup(const char *s) { return s ? strdup(s) : NULL; }
+static char *xstrdup(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
 
 /* ---- contexts ---- */
 
@@ -267,7 +278,8 @@ static juke_status check_options(juke_context *ctx, const juke_options *o)
     if (o->opt_level < 0 || o->opt_level > 3)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "optimisation level %d out of range (0 to 3)", o->opt_level);
     if (o->code_object_version && o->code_object_version != 4 && o->code_object_version != 5)
-        return api_fail(ctx, JUKE_ERR_ARGUMENT, "code object version %d not supported (4 or 5)", o->code_object_version);
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "code object version %d not supported (4 or 5)",
+                        o->code_object_version);
     if (o->wavefront_size && o->wavefront_size != 32 && o->wavefront_size != 64)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "wavefront size %d not supported (32 or 64)", o->wavefront_size);
     if (o->debuginfo != JUKE_DEBUGINFO_SOURCE && o->debuginfo != JUKE_DEBUGINFO_NONE)
@@ -325,7 +337,7 @@ juke_status juke_module_load_string(juke_context *ctx, const char *name, const c
 /* Load source text of len bytes (NUL bytes inside are reported with their location). */
 static juke_status load_text(juke_context *ctx, const char *name, const char *source, size_t len, juke_module **out)
 {
-    Diags d = {0};
+    Diags d = { 0 };
     double t0 = api_trace(ctx) ? trace_now_us() : 0;
     FeModule *fe = fe_load_with(ctx->alloc.fn ? &ctx->alloc : NULL, name ? name : "<string>", source, len, &d);
     if (api_trace(ctx))
@@ -365,7 +377,7 @@ juke_status juke_module_load_file(juke_context *ctx, const char *path, juke_modu
     pthread_mutex_unlock(&ctx->lock);
     char *text;
     size_t len;
-    StrBuf why = {0};
+    StrBuf why = { 0 };
     JkReadStatus rs = jk_read_file(path, limit, &text, &len, &why);
     if (rs != JK_READ_OK) {
         juke_status st = api_fail(ctx, rs == JK_READ_NOMEM ? JUKE_ERR_NOMEM : JUKE_ERR_IO, "could not read %s: %s",
@@ -407,7 +419,10 @@ void juke_module_free(juke_module *m)
     free(m);
 }
 
-int juke_module_function_count(const juke_module *m) { return m ? m->fe->nfuncs : 0; }
+int juke_module_function_count(const juke_module *m)
+{
+    return m ? m->fe->nfuncs : 0;
+}
 
 const char *juke_module_function_name(const juke_module *m, int i)
 {
@@ -422,11 +437,11 @@ static juke_status parse_types(juke_context *ctx, FeCompilation *c, const char *
     if (nargs < 0 || nargs > 64 || (nargs && !argtypes))
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "bad argument type list (%d types)", nargs);
     for (int i = 0; i < nargs; i++) {
-        StrBuf err = {0};
+        StrBuf err = { 0 };
         out[i] = argtypes[i] ? ty_parse(c->types, argtypes[i], &err) : NULL;
         if (!out[i]) {
             juke_status st = api_fail(ctx, JUKE_ERR_ARGUMENT, "argument type %d (\"%s\"): %s", i + 1,
-                                  argtypes[i] ? argtypes[i] : "(null)", err.data ? err.data : "missing");
+                                      argtypes[i] ? argtypes[i] : "(null)", err.data ? err.data : "missing");
             sb_free(&err);
             return st;
         }
@@ -458,11 +473,11 @@ static juke_status check_function(juke_module *m, const char *function)
     if (!function)
         return api_fail(m->ctx, JUKE_ERR_ARGUMENT, "no function name given");
     if (!fe_find_func(m->fe, function)) {
-        StrBuf sb = {0};
+        StrBuf sb = { 0 };
         for (int i = 0; i < m->fe->nfuncs; i++)
             sb_printf(&sb, "%s%s", i ? ", " : "", m->fe->funcs[i]->name);
         juke_status st = api_fail(m->ctx, JUKE_ERR_COMPILE, "UndefVarError: `%s` not defined in %s (it defines: %s)",
-                              function, m->name, sb.data ? sb.data : "no functions");
+                                  function, m->name, sb.data ? sb.data : "no functions");
         sb_free(&sb);
         return st;
     }
@@ -475,15 +490,15 @@ static juke_status check_function(juke_module *m, const char *function)
 static juke_status print_specialised(juke_module *m, const char *function, const char *const *argtypes, int nargs,
                                      bool typed, char **out)
 {
-    Diags d = {0};
+    Diags d = { 0 };
     FeCompilation *c;
     const Type *types[64];
     juke_status st = new_compilation(m, argtypes, nargs, &d, &c, types);
     if (st)
         return st;
-    Spec *s = fe_specialize(c, function, types, nargs, (SrcLoc){0});
+    Spec *s = fe_specialize(c, function, types, nargs, (SrcLoc){ 0 });
     if (s) {
-        StrBuf sb = {0};
+        StrBuf sb = { 0 };
         if (typed)
             fe_print_typed(&sb, c);
         else
@@ -512,7 +527,7 @@ juke_status juke_lowered(juke_module *m, const char *function, const char *const
         return print_specialised(m, function, argtypes, nargs, false, out);
     /* without types: every method, as @code_lowered shows a generic function */
     GenericFunc *g = fe_find_func(m->fe, function);
-    StrBuf sb = {0};
+    StrBuf sb = { 0 };
     for (int i = 0; i < g->nmethods; i++) {
         if (i)
             sb_puts(&sb, "\n");
@@ -555,7 +570,6 @@ void code_object_free(CodeObject *co)
 }
 
 
-
 /* The target spec's kind and processor, from the registry (targets.c). */
 static bool parse_target(const char *target, TargetOptions *to, StrBuf *err)
 {
@@ -572,7 +586,7 @@ static bool parse_target(const char *target, TargetOptions *to, StrBuf *err)
  * anywhere have different keys. */
 static void canon_type(StrBuf *sb, const char *t)
 {
-    StrBuf tmp = {0};
+    StrBuf tmp = { 0 };
     for (const char *p = t; *p; p++)
         if (*p != ' ' && *p != '\t')
             sb_putn(&tmp, p, 1);
@@ -585,8 +599,10 @@ static void canon_type(StrBuf *sb, const char *t)
     char empty[1] = "";
     char *buf = tmp.data ? tmp.data : empty;
     size_t n = tmp.len;
-    static const struct { const char *alias; int nd; } arrays[] = {
-        {"Vector{", 1}, {"Matrix{", 2}, {"ROCVector{", 1}, {"ROCMatrix{", 2}};
+    static const struct {
+        const char *alias;
+        int nd;
+    } arrays[] = { { "Vector{", 1 }, { "Matrix{", 2 }, { "ROCVector{", 1 }, { "ROCMatrix{", 2 } };
     for (int i = 0; i < 4; i++) {
         size_t l = strlen(arrays[i].alias);
         if (strncmp(buf, arrays[i].alias, l) == 0 && n > l && buf[n - 1] == '}') {
@@ -609,7 +625,7 @@ static void canon_type(StrBuf *sb, const char *t)
 
 uint16_t api_arg_signature(const char *type)
 {
-    StrBuf sb = {0};
+    StrBuf sb = { 0 };
     canon_type(&sb, type);
     uint16_t sig = API_SIG_NONE;
     const char *t = sb.failed ? NULL : sb.data;
@@ -630,7 +646,7 @@ uint16_t api_arg_signature(const char *type)
 
 static char *cache_key(const char *function, const char *const *argtypes, int nargs, const juke_options *o)
 {
-    StrBuf sb = {0};
+    StrBuf sb = { 0 };
     /* the count too: one type "A,B" and the two types A and B spell alike */
     sb_printf(&sb, "%s/%d(", function, nargs);
     for (int i = 0; i < nargs; i++) {
@@ -638,8 +654,8 @@ static char *cache_key(const char *function, const char *const *argtypes, int na
             sb_puts(&sb, ",");
         canon_type(&sb, argtypes[i]);
     }
-    sb_printf(&sb, ")|%s|O%d|cov%d|w%d|%s", o->target ? o->target : target_default_spec, o->opt_level, o->code_object_version,
-              o->wavefront_size, o->device_libs ? o->device_libs : "");
+    sb_printf(&sb, ")|%s|O%d|cov%d|w%d|%s", o->target ? o->target : target_default_spec, o->opt_level,
+              o->code_object_version, o->wavefront_size, o->device_libs ? o->device_libs : "");
     /* the dumps differ, not the code */
     if (o->debuginfo == JUKE_DEBUGINFO_NONE)
         sb_puts(&sb, "|g0");
@@ -650,7 +666,10 @@ static char *cache_key(const char *function, const char *const *argtypes, int na
     return sb_take(&sb);
 }
 
-static const char *code_object_ext(TargetKind k) { return target_by_kind(k)->ext; }
+static const char *code_object_ext(TargetKind k)
+{
+    return target_by_kind(k)->ext;
+}
 
 static juke_status write_dumps_if_asked(juke_kernel *k, const juke_options *o)
 {
@@ -661,23 +680,22 @@ static juke_status write_dumps_if_asked(juke_kernel *k, const juke_options *o)
 /* The pipeline: a compilation with its argument types (new_compilation) →
  * lowered and typed IR → code object. Errors are left in d; *mismatch (if
  * not NULL) says whether no method of function took the types at all. */
-static bool run_pipeline(FeCompilation *c, const char *function, const Type **types, int nargs,
-                         const TargetOptions *to, Diags *d, char **lowered, char **typed, CodeObject *co,
-                         double *ms_frontend, bool *mismatch)
+static bool run_pipeline(FeCompilation *c, const char *function, const Type **types, int nargs, const TargetOptions *to,
+                         Diags *d, char **lowered, char **typed, CodeObject *co, double *ms_frontend, bool *mismatch)
 {
     double t0 = now_ms();
-    Spec *s = fe_specialize(c, function, types, nargs, (SrcLoc){0});
+    Spec *s = fe_specialize(c, function, types, nargs, (SrcLoc){ 0 });
     if (mismatch)
         *mismatch = !s && c->nspecs == 0 && d->first_kind == DIAG_USER;
     if (!s || !fe_check_kernel(c, s))
         return false;
     if (lowered) {
-        StrBuf sb = {0};
+        StrBuf sb = { 0 };
         ir_print(&sb, s->method->lowered);
         *lowered = sb_take(&sb);
     }
     if (typed) {
-        StrBuf sb = {0};
+        StrBuf sb = { 0 };
         fe_print_typed(&sb, c);
         *typed = sb_take(&sb);
     }
@@ -701,8 +719,8 @@ static bool takes_nargs(juke_module *m, const char *function, int nargs)
  * starts where the one before ended. */
 static void trace_compile_stages(Trace *tr, const juke_kernel *k, double start_us)
 {
-    const char *names[] = {"infer", "LLVM IR", "optimise", "code object", "link"};
-    double ms[] = {k->ms_frontend, k->co.ms_codegen, k->co.ms_optimize, k->co.ms_emit - k->co.ms_link, k->co.ms_link};
+    const char *names[] = { "infer", "LLVM IR", "optimise", "code object", "link" };
+    double ms[] = { k->ms_frontend, k->co.ms_codegen, k->co.ms_optimize, k->co.ms_emit - k->co.ms_link, k->co.ms_link };
     char args[160];
     snprintf(args, sizeof args, "\"kernel\": \"%.100s\"", k->function);
     double s = start_us;
@@ -715,7 +733,7 @@ static void trace_compile_stages(Trace *tr, const juke_kernel *k, double start_u
 
 /* source function + argument types + options → a compiled kernel (cached). */
 juke_status api_compile_kernel(juke_module *m, const char *function, const char *const *argtypes, int nargs,
-                                  const juke_options *o, bool want_asm, juke_kernel **out)
+                               const juke_options *o, bool want_asm, juke_kernel **out)
 {
     juke_context *ctx = m->ctx;
     juke_status st = check_function(m, function);
@@ -745,15 +763,15 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     if (api_trace(ctx))
         trace_host(ctx->trace, "cache", "cache miss (memory)", t_mem, trace_now_us() - t_mem, NULL);
 
-    TargetOptions to = {0};
-    StrBuf terr = {0};
+    TargetOptions to = { 0 };
+    StrBuf terr = { 0 };
     if (!parse_target(o->target, &to, &terr)) {
         st = api_fail(ctx, JUKE_ERR_ARGUMENT, "%s", terr.data);
         sb_free(&terr);
         free(key);
         return st;
     }
-    Diags d = {0};
+    Diags d = { 0 };
     FeCompilation *c;
     const Type *types[64];
     st = new_compilation(m, argtypes, nargs, &d, &c, types);
@@ -817,7 +835,8 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     }
     bool mismatch = false;
     double t_build = trace_now_us();
-    bool built = run_pipeline(c, function, types, nargs, &k->to, &d, &k->lowered, &k->typed, &k->co, &k->ms_frontend, &mismatch);
+    bool built =
+        run_pipeline(c, function, types, nargs, &k->to, &d, &k->lowered, &k->typed, &k->co, &k->ms_frontend, &mismatch);
     if (built && api_trace(ctx))
         trace_compile_stages(ctx->trace, k, t_build);
     fe_compilation_free(c);
@@ -834,7 +853,7 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     }
     diag_reset(&d);
     {
-        StrBuf sb = {0};
+        StrBuf sb = { 0 };
         sb_puts(&sb, k->co.resources ? k->co.resources : "");
         sb_printf(&sb, "compile time:      front end %.2f ms, LLVM IR %.2f ms, optimise %.2f ms, code object %.2f ms\n",
                   k->ms_frontend, k->co.ms_codegen, k->co.ms_optimize, k->co.ms_emit);
@@ -872,7 +891,7 @@ static void ensure_asm(juke_kernel *k)
         TargetOptions to = k->to;
         to.skip_asm = false;
         CodeObject co;
-        Diags d = {0};
+        Diags d = { 0 };
         FeCompilation *c;
         const Type *types[64];
         if (new_compilation(k->module, (const char *const *)k->argtypes, k->nargs, &d, &c, types) == JUKE_OK) {
@@ -949,9 +968,7 @@ const char *juke_kernel_dump(juke_kernel *k, juke_dump which)
     case JUKE_DUMP_LLVM_RAW: return k->co.llvm_unopt;
     case JUKE_DUMP_LLVM: return k->co.llvm_opt_kernel;
     case JUKE_DUMP_LLVM_MODULE: return k->co.llvm_opt;
-    case JUKE_DUMP_ASM:
-        ensure_asm(k);
-        return k->co.asm_text;
+    case JUKE_DUMP_ASM: ensure_asm(k); return k->co.asm_text;
     case JUKE_DUMP_RESOURCES: return k->resources;
     default: return NULL;
     }
@@ -964,15 +981,18 @@ const void *juke_kernel_code_object(juke_kernel *k, size_t *size)
     return k ? k->co.data : NULL;
 }
 
-const char *juke_kernel_symbol(juke_kernel *k) { return k ? k->co.kernel_symbol : NULL; }
+const char *juke_kernel_symbol(juke_kernel *k)
+{
+    return k ? k->co.kernel_symbol : NULL;
+}
 
 juke_status juke_kernel_write_dumps(juke_kernel *k, const char *dir)
 {
     if (!k || !dir)
         return api_fail(k ? k->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_kernel_write_dumps: NULL argument");
     ensure_asm(k);
-    DumpSet ds = {k->lowered, k->typed, k->co.llvm_unopt, k->co.llvm_opt, k->co.asm_text, k->resources,
-                  k->co.data, k->co.size, code_object_ext(k->co.kind)};
+    DumpSet ds = { k->lowered, k->typed,   k->co.llvm_unopt,           k->co.llvm_opt, k->co.asm_text, k->resources,
+                   k->co.data, k->co.size, code_object_ext(k->co.kind) };
     char *err = NULL;
     if (dumps_write_dir(dir, k->function, k->key, &ds, &err) != 0) {
         /* dumps_write_dir's messages start with "juke: " already */
@@ -1078,7 +1098,10 @@ void juke_device_close(juke_device *dev)
     device_free(dev);
 }
 
-const char *juke_device_name(juke_device *dev) { return dev ? rt_device_name(dev->rt) : NULL; }
+const char *juke_device_name(juke_device *dev)
+{
+    return dev ? rt_device_name(dev->rt) : NULL;
+}
 
 /* juke.h's juke_type and abi.h's JukeTypeCode are one numbering: the API
  * passes a juke_type where the ABI records a JukeTypeCode. */
@@ -1093,18 +1116,29 @@ _Static_assert((int)JUKE_BOOL == JUKE_T_BOOL && (int)JUKE_INT8 == JUKE_T_INT8 &&
 size_t juke_sizeof(juke_type t)
 {
     switch (t) {
-    case JUKE_BOOL: case JUKE_INT8: case JUKE_UINT8: return 1;
-    case JUKE_INT16: case JUKE_UINT16: case JUKE_FLOAT16: return 2;
-    case JUKE_INT32: case JUKE_UINT32: case JUKE_FLOAT32: return 4;
-    case JUKE_INT64: case JUKE_UINT64: case JUKE_FLOAT64: return 8;
+    case JUKE_BOOL:
+    case JUKE_INT8:
+    case JUKE_UINT8: return 1;
+    case JUKE_INT16:
+    case JUKE_UINT16:
+    case JUKE_FLOAT16: return 2;
+    case JUKE_INT32:
+    case JUKE_UINT32:
+    case JUKE_FLOAT32: return 4;
+    case JUKE_INT64:
+    case JUKE_UINT64:
+    case JUKE_FLOAT64: return 8;
     default: return 0;
     }
 }
 
-static const char *type_names[] = {"?", "Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32",
-                                   "UInt64", "Float16", "Float32", "Float64"};
+static const char *type_names[] = { "?",      "Bool",   "Int8",   "Int16",   "Int32",   "Int64",  "UInt8",
+                                    "UInt16", "UInt32", "UInt64", "Float16", "Float32", "Float64" };
 
-const char *api_type_name(int t) { return t >= 1 && t <= JUKE_FLOAT64 ? type_names[t] : "?"; }
+const char *api_type_name(int t)
+{
+    return t >= 1 && t <= JUKE_FLOAT64 ? type_names[t] : "?";
+}
 
 /* Check an array's element type and dims for `who` (a function's name) and
  * return its length in *len. */
@@ -1119,7 +1153,8 @@ static juke_status check_shape(juke_context *ctx, const char *who, juke_type ele
     for (int i = 0; i < ndims; i++) {
         if (dims[i] < 0 || (dims[i] && *len > INT64_MAX / 16 / dims[i]))
             return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: dimension %d is %" PRId64 "%s", who, i + 1, dims[i],
-                        dims[i] < 0 ? ": dimensions cannot be negative" : ": the array would exceed the address space");
+                            dims[i] < 0 ? ": dimensions cannot be negative"
+                                        : ": the array would exceed the address space");
         *len *= dims[i];
     }
     return JUKE_OK;
@@ -1143,8 +1178,8 @@ juke_status juke_array_create(juke_device *dev, juke_type elem, int ndims, const
     char *err = NULL;
     if (rt_alloc(dev->rt, bytes ? bytes : 1, &a->ptr, &err) != 0) {
         free(a);
-        juke_status st = api_fail(ctx, JUKE_ERR_DEVICE, "allocating %zu bytes on %s: %s", bytes, rt_device_name(dev->rt),
-                              err ? err : "failed");
+        juke_status st = api_fail(ctx, JUKE_ERR_DEVICE, "allocating %zu bytes on %s: %s", bytes,
+                                  rt_device_name(dev->rt), err ? err : "failed");
         free(err);
         return st;
     }
@@ -1178,16 +1213,20 @@ void juke_array_free(juke_array *a)
     free(a);
 }
 
-int64_t juke_array_length(const juke_array *a) { return a ? a->length : 0; }
+int64_t juke_array_length(const juke_array *a)
+{
+    return a ? a->length : 0;
+}
 
 static juke_status array_copy(juke_array *a, void *host, size_t bytes, bool up)
 {
     if (!a || (!host && bytes))
-        return api_fail(a ? a->dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_array_%s: NULL argument", up ? "upload" : "download");
+        return api_fail(a ? a->dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_array_%s: NULL argument",
+                        up ? "upload" : "download");
     size_t need = (size_t)a->length * juke_sizeof(a->elem);
     if (bytes != need)
         return api_fail(a->dev->ctx, JUKE_ERR_ARGUMENT, "juke_array_%s: %zu bytes given, the array holds %zu",
-                    up ? "upload" : "download", bytes, need);
+                        up ? "upload" : "download", bytes, need);
     char *err = NULL;
     double t0 = api_trace(a->dev->ctx) ? trace_now_us() : 0;
     int rc = up ? rt_upload(a->dev->rt, a->ptr, host, bytes, &err) : rt_download(a->dev->rt, host, a->ptr, bytes, &err);
@@ -1197,15 +1236,22 @@ static juke_status array_copy(juke_array *a, void *host, size_t bytes, bool up)
         trace_host(a->dev->ctx->trace, "copy", up ? "upload" : "download", t0, trace_now_us() - t0, args);
     }
     if (rc != 0) {
-        juke_status st = api_fail(a->dev->ctx, JUKE_ERR_DEVICE, "copy %s device: %s", up ? "to" : "from", err ? err : "failed");
+        juke_status st =
+            api_fail(a->dev->ctx, JUKE_ERR_DEVICE, "copy %s device: %s", up ? "to" : "from", err ? err : "failed");
         free(err);
         return st;
     }
     return JUKE_OK;
 }
 
-juke_status juke_array_upload(juke_array *a, const void *host, size_t bytes) { return array_copy(a, (void *)host, bytes, true); }
-juke_status juke_array_download(juke_array *a, void *host, size_t bytes) { return array_copy(a, host, bytes, false); }
+juke_status juke_array_upload(juke_array *a, const void *host, size_t bytes)
+{
+    return array_copy(a, (void *)host, bytes, true);
+}
+juke_status juke_array_download(juke_array *a, void *host, size_t bytes)
+{
+    return array_copy(a, host, bytes, false);
+}
 
 
 juke_status juke_array_wrap(juke_device *dev, void *devptr, juke_type elem, int ndims, const int64_t *dims,
@@ -1223,12 +1269,13 @@ juke_status juke_array_wrap(juke_device *dev, void *devptr, juke_type elem, int 
     if (!devptr && len)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "juke_array_wrap: NULL pointer for %" PRId64 " elements", len);
     if ((uintptr_t)devptr % juke_sizeof(elem))
-        return api_fail(ctx, JUKE_ERR_ARGUMENT, "juke_array_wrap: pointer %p is not aligned to its %zu-byte %s elements",
-                        devptr, juke_sizeof(elem), api_type_name(elem));
+        return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                        "juke_array_wrap: pointer %p is not aligned to its %zu-byte %s elements", devptr,
+                        juke_sizeof(elem), api_type_name(elem));
     juke_array *a = calloc(1, sizeof *a);
     if (!a)
         return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
-    *a = (juke_array){.dev = dev, .ptr = devptr, .elem = elem, .ndims = ndims, .length = len, .borrowed = true};
+    *a = (juke_array){ .dev = dev, .ptr = devptr, .elem = elem, .ndims = ndims, .length = len, .borrowed = true };
     memcpy(a->dims, dims, sizeof(int64_t) * (size_t)ndims);
     pthread_mutex_lock(&ctx->lock);
     bool ok = api_push((void **)&ctx->arrays, &ctx->narrays, &ctx->caparrays, a);
@@ -1277,9 +1324,10 @@ static juke_status check_range(juke_context *ctx, const char *who, const char *w
                                int64_t count)
 {
     if (off < 0 || count < 0 || off > a->length || count > a->length - off)
-        return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: %s elements [%" PRId64 ", %" PRId64 ") (offset %" PRId64
-                        ", count %" PRId64 ") lie outside its %" PRId64 " elements", who, what, off, off + count, off,
-                        count, a->length);
+        return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                        "%s: %s elements [%" PRId64 ", %" PRId64 ") (offset %" PRId64 ", count %" PRId64
+                        ") lie outside its %" PRId64 " elements",
+                        who, what, off, off + count, off, count, a->length);
     return JUKE_OK;
 }
 
@@ -1356,7 +1404,8 @@ juke_status juke_array_copy(juke_array *dst, int64_t dst_offset, const juke_arra
         return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
     for (size_t done = 0; done < total; done += chunk) {
         size_t n = total - done < chunk ? total - done : chunk;
-        if (rt_download(src->dev->rt, buf, s + done, n, &err) != 0 || rt_upload(dst->dev->rt, d + done, buf, n, &err) != 0) {
+        if (rt_download(src->dev->rt, buf, s + done, n, &err) != 0 ||
+            rt_upload(dst->dev->rt, d + done, buf, n, &err) != 0) {
             free(buf);
             return copy_failed(ctx, who, err);
         }
@@ -1365,7 +1414,10 @@ juke_status juke_array_copy(juke_array *dst, int64_t dst_offset, const juke_arra
     return JUKE_OK;
 }
 
-int juke_array_ndims(const juke_array *a) { return a ? a->ndims : 0; }
+int juke_array_ndims(const juke_array *a)
+{
+    return a ? a->ndims : 0;
+}
 
 int64_t juke_array_size(const juke_array *a, int d)
 {
@@ -1374,9 +1426,18 @@ int64_t juke_array_size(const juke_array *a, int d)
     return d <= a->ndims ? a->dims[d - 1] : 1;
 }
 
-juke_type juke_array_eltype(const juke_array *a) { return a ? a->elem : (juke_type)0; }
-void *juke_array_pointer(const juke_array *a) { return a ? a->ptr : NULL; }
-juke_device *juke_array_device(const juke_array *a) { return a ? a->dev : NULL; }
+juke_type juke_array_eltype(const juke_array *a)
+{
+    return a ? a->elem : (juke_type)0;
+}
+void *juke_array_pointer(const juke_array *a)
+{
+    return a ? a->ptr : NULL;
+}
+juke_device *juke_array_device(const juke_array *a)
+{
+    return a ? a->dev : NULL;
+}
 
 /* ---- the timeline (trace.c) ---- */
 
@@ -1392,7 +1453,7 @@ static void trace_kernel_span(void *user, const RtStream *stream, const char *na
 void api_trace_attach(juke_device *dev)
 {
     if (api_trace(dev->ctx))
-        rt_device_set_trace(dev->rt, &(RtTrace){trace_kernel_span, dev});
+        rt_device_set_trace(dev->rt, &(RtTrace){ trace_kernel_span, dev });
 }
 
 juke_status api_trace_start(juke_context *ctx, const char *path)
@@ -1417,7 +1478,8 @@ juke_status api_trace_start(juke_context *ctx, const char *path)
     if (rc != 0) {
         /* dumps.c's messages start "juke: ", as the command prints them; here the caller adds its own */
         const char *why = err && strncmp(err, "juke: ", 6) == 0 ? err + 6 : err;
-        juke_status st = err ? api_fail(ctx, JUKE_ERR_IO, "trace: %s", why) : api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
+        juke_status st =
+            err ? api_fail(ctx, JUKE_ERR_IO, "trace: %s", why) : api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
         free(err);
         return st;
     }

@@ -59,11 +59,11 @@ struct juke_kernel {
     juke_module *module;
     char *key;
     char *function;
-    int id;                 /* order of compilation in its context */
+    int id; /* order of compilation in its context */
     char *lowered, *typed, *resources;
     CodeObject co;
     double ms_frontend;
-    bool from_disk;         /* read from the disk cache (kcache_load), not compiled here */
+    bool from_disk; /* read from the disk cache (kcache_load), not compiled here */
     /* what it was compiled from, to compile again for the assembly when a
      * kernel compiled for a launch (without it) is asked for it */
     char **argtypes;
@@ -73,9 +73,9 @@ struct juke_kernel {
     Loaded *loaded;
     int nloaded, capl;
     pthread_mutex_t load_lock;
-    uint16_t sig[64];       /* the argument types as launches give them (API_SIG_NONE...) */
-    FastLoad *fast;         /* atomic: see FastLoad */
-    FastLoad *fast_all;     /* every FastLoad made, under load_lock */
+    uint16_t sig[64];   /* the argument types as launches give them (API_SIG_NONE...) */
+    FastLoad *fast;     /* atomic: see FastLoad */
+    FastLoad *fast_all; /* every FastLoad made, under load_lock */
 };
 
 struct juke_module {
@@ -87,7 +87,7 @@ struct juke_module {
 struct juke_device {
     juke_context *ctx;
     RtDevice *rt;
-    char *target;           /* what kernels are compiled for: "gfx90a", "sm_90", "cpu" */
+    char *target; /* what kernels are compiled for: "gfx90a", "sm_90", "cpu" */
     pthread_mutex_t lock;
     juke_kernel *last_async; /* the last kernel launched asynchronously, for exceptions at synchronize */
     juke_stream **streams;
@@ -117,7 +117,7 @@ struct juke_stream {
 struct juke_event {
     juke_device *dev;
     RtEvent *rt;
-    bool recorded;          /* recording it is the host's promise to wait on; unrecorded is a bad argument */
+    bool recorded; /* recording it is the host's promise to wait on; unrecorded is a bad argument */
 };
 
 struct juke_array {
@@ -127,7 +127,7 @@ struct juke_array {
     int ndims;
     int64_t dims[8];
     int64_t length;
-    bool borrowed;          /* juke_array_wrap: the host's memory, never freed by juke */
+    bool borrowed; /* juke_array_wrap: the host's memory, never freed by juke */
 };
 
 struct juke_context {
@@ -137,9 +137,9 @@ struct juke_context {
     char *env_dumpdir, *env_cachedir;
     /* what the environment said when the context was created: the library
      * reads it nowhere else */
-    char *env_devlibs[8];   /* per target row (targets.c): $JUKE_DEVICE_LIBS, $JUKE_LIBDEVICE */
-    int env_linker;         /* JUKE_LINK_SPAWN with $JUKE_LLD_SPAWN=1, _TMPDIR with $JUKE_LLD_NO_MEMFD=1 */
-    int env_cpu_threads;    /* $JUKE_CPU_THREADS, 0 if unset or not 1..1024 */
+    char *env_devlibs[8]; /* per target row (targets.c): $JUKE_DEVICE_LIBS, $JUKE_LIBDEVICE */
+    int env_linker;       /* JUKE_LINK_SPAWN with $JUKE_LLD_SPAWN=1, _TMPDIR with $JUKE_LLD_NO_MEMFD=1 */
+    int env_cpu_threads;  /* $JUKE_CPU_THREADS, 0 if unset or not 1..1024 */
     ThreadError *errors;
     int nerrors, caperrors;
     juke_module **modules;
@@ -151,9 +151,9 @@ struct juke_context {
     juke_array **arrays;
     int narrays, caparrays;
     int next_kernel_id;
-    JkAllocator alloc;      /* the host's allocator for the front end's arenas (fn NULL: malloc) */
-    unsigned opts_gen;      /* bumped by juke_set_options: launch memos of older options are stale */
-    Kcache *kc;             /* the on-disk kernel cache's state (kcache.h) */
+    JkAllocator alloc; /* the host's allocator for the front end's arenas (fn NULL: malloc) */
+    unsigned opts_gen; /* bumped by juke_set_options: launch memos of older options are stale */
+    Kcache *kc;        /* the on-disk kernel cache's state (kcache.h) */
     /* the timeline ($JUKE_TRACE or juke_options.trace_path): set once, then
      * only retargeted, freed at destroy; read with api_trace */
     Trace *trace;
@@ -174,7 +174,10 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
 /* The launch signature (API_SIG_NONE...) of an argument type as juke_compile takes it. */
 uint16_t api_arg_signature(const char *type);
 /* The context's trace, NULL when tracing is off: one load on the launch path. */
-static inline Trace *api_trace(juke_context *ctx) { return __atomic_load_n(&ctx->trace, __ATOMIC_ACQUIRE); }
+static inline Trace *api_trace(juke_context *ctx)
+{
+    return __atomic_load_n(&ctx->trace, __ATOMIC_ACQUIRE);
+}
 /* Have dev's runtime report its kernels' device spans to ctx's trace. */
 void api_trace_attach(juke_device *dev);
 /* Start tracing ctx to path, or send the trace there from now on (what was

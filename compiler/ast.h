@@ -10,12 +10,12 @@
 /* Node kinds, with the layout of kids[] for each. */
 typedef enum NodeKind {
     /* ---- atoms ---- */
-    AST_INT,        /* integer literal: .ival (or .uval), .lit = its Julia type (LIT_INT64, LIT_UINT8...) */
-    AST_FLOAT,      /* float literal: .fval, .lit = LIT_FLOAT64 / LIT_FLOAT32 */
-    AST_BOOL,       /* true/false: .ival 1/0 */
-    AST_NOTHING,    /* nothing */
-    AST_STRING,     /* "..." (only for error messages someone may write): .name = contents */
-    AST_IDENT,      /* identifier or operator used as a value (`+` in `reduce(+, ...)`): .name.
+    AST_INT,     /* integer literal: .ival (or .uval), .lit = its Julia type (LIT_INT64, LIT_UINT8...) */
+    AST_FLOAT,   /* float literal: .fval, .lit = LIT_FLOAT64 / LIT_FLOAT32 */
+    AST_BOOL,    /* true/false: .ival 1/0 */
+    AST_NOTHING, /* nothing */
+    AST_STRING,  /* "..." (only for error messages someone may write): .name = contents */
+    AST_IDENT,   /* identifier or operator used as a value (`+` in `reduce(+, ...)`): .name.
                        A qualified name AMDGPU.foo or Base.foo is folded to .name = "foo" with .qual = "AMDGPU". */
     /* ---- expressions ---- */
     AST_CALL,       /* f(args...): kids[0] = callee, kids[1..] = arguments.
@@ -40,35 +40,45 @@ typedef enum NodeKind {
                        kids = arguments (one expression for `@inbounds expr`; for the @ROC... forms
                        the parenthesised arguments) */
     /* ---- assignment ---- */
-    AST_ASSIGN,     /* lhs = rhs: kids[0] = lhs (IDENT, REF, TUPLE of lhs, TYPED), kids[1] = rhs */
-    AST_OPASSIGN,   /* lhs op= rhs: .name = the operator without '=' ("+", "÷", "⊻", "<<"...), kids[0] = lhs, kids[1] = rhs */
+    AST_ASSIGN, /* lhs = rhs: kids[0] = lhs (IDENT, REF, TUPLE of lhs, TYPED), kids[1] = rhs */
+    AST_OPASSIGN, /* lhs op= rhs: .name = the operator without '=' ("+", "÷", "⊻", "<<"...), kids[0] = lhs, kids[1] = rhs */
     /* ---- statements ---- */
-    AST_BLOCK,      /* begin ... end, function bodies, branches: kids = statements */
-    AST_IF,         /* if c; a; elseif c2; b; else; d; end: kids[0] = cond, kids[1] = then BLOCK,
+    AST_BLOCK, /* begin ... end, function bodies, branches: kids = statements */
+    AST_IF,    /* if c; a; elseif c2; b; else; d; end: kids[0] = cond, kids[1] = then BLOCK,
                        kids[2] = else part: NULL, a BLOCK, or another AST_IF for elseif */
-    AST_WHILE,      /* kids[0] = cond, kids[1] = body BLOCK */
-    AST_FOR,        /* for i in iter (also `i = iter`, `i ∈ iter`): kids[0] = loop variable (IDENT),
+    AST_WHILE, /* kids[0] = cond, kids[1] = body BLOCK */
+    AST_FOR,   /* for i in iter (also `i = iter`, `i ∈ iter`): kids[0] = loop variable (IDENT),
                        kids[1] = iterable expression, kids[2] = body BLOCK.
                        `for i in a, j in b` nests: the parser builds FOR(i, a, BLOCK[FOR(j, b, body)]). */
     AST_BREAK,
     AST_CONTINUE,
-    AST_RETURN,     /* kids[0] = value or NULL */
-    AST_LOCAL,      /* local x, y = 1: kids = declarations (IDENT, TYPED or ASSIGN) */
+    AST_RETURN, /* kids[0] = value or NULL */
+    AST_LOCAL,  /* local x, y = 1: kids = declarations (IDENT, TYPED or ASSIGN) */
     /* ---- top level ---- */
-    AST_FUNCTION,   /* function f(args) where {T} ... end, or f(x) = expr:
+    AST_FUNCTION, /* function f(args) where {T} ... end, or f(x) = expr:
                        .name = function name, kids[0] = AST_TUPLE of parameters (each IDENT, TYPED, or
                        ASSIGN for a default value), kids[1] = body BLOCK, kids[2] = AST_TUPLE of where
                        parameters (IDENT or SUBTYPE) or NULL, kids[3] = return type annotation or NULL.
                        .flags: FN_INLINE, FN_NOINLINE. */
-    AST_CONST,      /* const NAME = value: .name, kids[0] = value */
-    AST_FILE,       /* the whole file: kids = top-level items (FUNCTION, CONST, and anything else
+    AST_CONST,    /* const NAME = value: .name, kids[0] = value */
+    AST_FILE,     /* the whole file: kids = top-level items (FUNCTION, CONST, and anything else
                        the parser found at top level, which lowering rejects with a clear error) */
 } NodeKind;
 
 typedef enum LitType {
-    LIT_NONE, LIT_INT8, LIT_INT16, LIT_INT32, LIT_INT64, LIT_INT128,
-    LIT_UINT8, LIT_UINT16, LIT_UINT32, LIT_UINT64, LIT_UINT128,
-    LIT_FLOAT32, LIT_FLOAT64,
+    LIT_NONE,
+    LIT_INT8,
+    LIT_INT16,
+    LIT_INT32,
+    LIT_INT64,
+    LIT_INT128,
+    LIT_UINT8,
+    LIT_UINT16,
+    LIT_UINT32,
+    LIT_UINT64,
+    LIT_UINT128,
+    LIT_FLOAT32,
+    LIT_FLOAT64,
 } LitType;
 
 enum { FN_INLINE = 1, FN_NOINLINE = 2, NODE_INBOUNDS = 4 };
@@ -76,10 +86,10 @@ enum { FN_INLINE = 1, FN_NOINLINE = 2, NODE_INBOUNDS = 4 };
 typedef struct Node Node;
 struct Node {
     NodeKind kind;
-    SrcLoc loc;          /* where the construct starts; for calls of binary operators, the operator */
-    const char *name;    /* see the kinds above */
-    const char *qual;    /* module qualifier ("AMDGPU", "Base", "Core") or NULL */
-    const char **ops;    /* AST_COMPARISON: nkids-1 operator names */
+    SrcLoc loc;       /* where the construct starts; for calls of binary operators, the operator */
+    const char *name; /* see the kinds above */
+    const char *qual; /* module qualifier ("AMDGPU", "Base", "Core") or NULL */
+    const char **ops; /* AST_COMPARISON: nkids-1 operator names */
     Node **kids;
     int nkids;
     int flags;

@@ -3,12 +3,18 @@
 
 #include <string.h>
 
-#define N(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define N(...) ((const char *const[]){ __VA_ARGS__, NULL })
 #define N0 NULL
 const BuiltinRow builtin_rows[BI__COUNT] = {
-#define B(id_, printed_, names_, type_, type_cx_, flags_, math_, arity_, emit_, emit_cx_)                          \
-    [id_] = {.id = id_, .printed = printed_, .names = names_, .type = type_, .type_complex = type_cx_,            \
-             .flags = flags_, .math = math_, .math_arity = arity_},
+#define B(id_, printed_, names_, type_, type_cx_, flags_, math_, arity_, emit_, emit_cx_)                              \
+    [id_] = { .id = id_,                                                                                               \
+              .printed = printed_,                                                                                     \
+              .names = names_,                                                                                         \
+              .type = type_,                                                                                           \
+              .type_complex = type_cx_,                                                                                \
+              .flags = flags_,                                                                                         \
+              .math = math_,                                                                                           \
+              .math_arity = arity_ },
 #include "builtins.def"
 #undef B
 };

@@ -29,8 +29,8 @@ typedef struct BuiltinRow BuiltinRow;
 
 /* A typing rule: the type of a call of `row` by the Julia name `name` with argument types a[0..n), or NULL
  * after a diagnostic; sets in->builtin and in->optype. */
-typedef const struct Type *BuiltinTypeRule(struct Infer *I, struct IrInst *in, const BuiltinRow *row,
-                                           const char *name, const struct Type **a, int n);
+typedef const struct Type *BuiltinTypeRule(struct Infer *I, struct IrInst *in, const BuiltinRow *row, const char *name,
+                                           const struct Type **a, int n);
 
 struct BuiltinRow {
     BuiltinId id;

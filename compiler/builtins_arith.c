@@ -5,7 +5,8 @@
 /* The integer type of the other signedness and the same width (signed(UInt8) is Int8). */
 static const Type *flip_signedness(Infer *I, const Type *t)
 {
-    static const TypeKind s[] = {TY_INT8, TY_INT16, TY_INT32, TY_INT64}, u[] = {TY_UINT8, TY_UINT16, TY_UINT32, TY_UINT64};
+    static const TypeKind s[] = { TY_INT8, TY_INT16, TY_INT32, TY_INT64 },
+                          u[] = { TY_UINT8, TY_UINT16, TY_UINT32, TY_UINT64 };
     for (int i = 0; i < 4; i++) {
         if (t->kind == s[i])
             return prim(I, u[i]);
@@ -160,7 +161,8 @@ const Type *type_ifelse(Infer *I, IrInst *in, const BuiltinRow *row, const char 
     if (n == 3 && a[0]->kind == TY_BOOL) {
         if (a[1] == a[2])
             return a[1];
-        infer_err(I, in->loc, "ifelse(cond, a, b) needs a and b of one type; got %s and %s", infer_tname(I, a[1]), infer_tname(I, a[2]));
+        infer_err(I, in->loc, "ifelse(cond, a, b) needs a and b of one type; got %s and %s", infer_tname(I, a[1]),
+                  infer_tname(I, a[2]));
         return NULL;
     }
     return infer_no_method(I, in, name, a, n);
@@ -327,7 +329,7 @@ const Type *type_reinterpret(Infer *I, IrInst *in, const BuiltinRow *row, const 
     if (n == 2 && a[0]->kind == TY_TYPE && ty_is_prim(a[0]->elem) && ty_is_prim(a[1])) {
         if (a[0]->elem->bits != a[1]->bits) {
             infer_err(I, in->loc, "bitcast: argument size does not match size of target type (reinterpret(%s, ::%s))",
-                infer_tname(I, a[0]->elem), infer_tname(I, a[1]));
+                      infer_tname(I, a[0]->elem), infer_tname(I, a[1]));
             return NULL;
         }
         if (a[0]->elem->kind == TY_BOOL && a[1]->kind != TY_BOOL) {
@@ -415,8 +417,8 @@ const Type *type_typeassert(Infer *I, IrInst *in, const BuiltinRow *row, const c
             in->optype = NULL;
             return a[0];
         }
-        infer_err(I, in->loc, "TypeError: in typeassert, expected %s, got a value of type %s", infer_tname(I, a[1]->elem),
-            infer_tname(I, a[0]));
+        infer_err(I, in->loc, "TypeError: in typeassert, expected %s, got a value of type %s",
+                  infer_tname(I, a[1]->elem), infer_tname(I, a[0]));
         return NULL;
     }
     return infer_no_method(I, in, name, a, n);

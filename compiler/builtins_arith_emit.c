@@ -36,18 +36,21 @@ static LLVMValueRef emit_intdiv(CG *g, IrInst *in, const Type *t, LLVMValueRef x
         if (!sg)
             return r;
         /* r + y when r and y have opposite signs */
-        return LLVMBuildSelect(g->b, LLVMBuildAnd(g->b, rnz, LLVMBuildICmp(g->b, LLVMIntSLT, LLVMBuildXor(g->b, r, y, ""), zero, ""), ""),
-                               LLVMBuildAdd(g->b, r, y, ""), r, "");
+        return LLVMBuildSelect(
+            g->b, LLVMBuildAnd(g->b, rnz, LLVMBuildICmp(g->b, LLVMIntSLT, LLVMBuildXor(g->b, r, y, ""), zero, ""), ""),
+            LLVMBuildAdd(g->b, r, y, ""), r, "");
     case BI_FLD:
         if (!sg)
             return q;
-        return LLVMBuildSelect(g->b, LLVMBuildAnd(g->b, rnz, LLVMBuildICmp(g->b, LLVMIntSLT, LLVMBuildXor(g->b, x, y, ""), zero, ""), ""),
-                               LLVMBuildSub(g->b, q, one, ""), q, "");
+        return LLVMBuildSelect(
+            g->b, LLVMBuildAnd(g->b, rnz, LLVMBuildICmp(g->b, LLVMIntSLT, LLVMBuildXor(g->b, x, y, ""), zero, ""), ""),
+            LLVMBuildSub(g->b, q, one, ""), q, "");
     case BI_CLD:
         if (!sg)
             return LLVMBuildAdd(g->b, q, LLVMBuildZExt(g->b, rnz, lty, ""), "");
-        return LLVMBuildSelect(g->b, LLVMBuildAnd(g->b, rnz, LLVMBuildICmp(g->b, LLVMIntSGE, LLVMBuildXor(g->b, x, y, ""), zero, ""), ""),
-                               LLVMBuildAdd(g->b, q, one, ""), q, "");
+        return LLVMBuildSelect(
+            g->b, LLVMBuildAnd(g->b, rnz, LLVMBuildICmp(g->b, LLVMIntSGE, LLVMBuildXor(g->b, x, y, ""), zero, ""), ""),
+            LLVMBuildAdd(g->b, q, one, ""), q, "");
     default: return q;
     }
 }
@@ -64,10 +67,16 @@ static LLVMValueRef emit_floatdiv(CG *g, IrInst *in, LLVMValueRef x, LLVMValueRe
         LLVMValueRef same = LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildFCmp(g->b, LLVMRealOGT, r, zero, ""),
                                           LLVMBuildFCmp(g->b, LLVMRealOGT, y, zero, ""), "");
         LLVMValueRef m = LLVMBuildSelect(g->b, same, r, LLVMBuildFAdd(g->b, r, y, ""), "");
-        return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOEQ, r, zero, ""), intr2(g, "llvm.copysign", zero, y), m, "");
+        return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOEQ, r, zero, ""), intr2(g, "llvm.copysign", zero, y),
+                               m, "");
     }
-    case BI_FLD: return intr1(g, "llvm.floor", LLVMBuildFDiv(g->b, LLVMBuildFSub(g->b, x, emit_floatdiv(g, &(IrInst){.builtin = BI_MOD}, x, y), ""), y, ""));
-    case BI_CLD: return LLVMBuildFNeg(g->b, intr1(g, "llvm.floor", LLVMBuildFDiv(g->b, LLVMBuildFNeg(g->b, x, ""), y, "")), "");
+    case BI_FLD:
+        return intr1(g, "llvm.floor",
+                     LLVMBuildFDiv(g->b,
+                                   LLVMBuildFSub(g->b, x, emit_floatdiv(g, &(IrInst){ .builtin = BI_MOD }, x, y), ""),
+                                   y, ""));
+    case BI_CLD:
+        return LLVMBuildFNeg(g->b, intr1(g, "llvm.floor", LLVMBuildFDiv(g->b, LLVMBuildFNeg(g->b, x, ""), y, "")), "");
     default: return LLVMBuildFDiv(g->b, x, y, "");
     }
 }
@@ -79,7 +88,8 @@ static LLVMValueRef emit_shift(CG *g, BuiltinId op, const Type *t, LLVMValueRef 
     LLVMTypeRef lty = LLVMTypeOf(x);
     unsigned bits = LLVMGetIntTypeWidth(lty);
     LLVMValueRef n64 = conv_wrap(g, n, nt, ty_prim(g->types, ty_is_signed(nt) ? TY_INT64 : TY_UINT64));
-    LLVMValueRef neg = ty_is_signed(nt) ? LLVMBuildICmp(g->b, LLVMIntSLT, n64, ci64(g, 0), "") : LLVMConstInt(i1(g), 0, 0);
+    LLVMValueRef neg =
+        ty_is_signed(nt) ? LLVMBuildICmp(g->b, LLVMIntSLT, n64, ci64(g, 0), "") : LLVMConstInt(i1(g), 0, 0);
     LLVMValueRef mag = LLVMBuildSelect(g->b, neg, LLVMBuildNeg(g->b, n64, ""), n64, "");
     LLVMValueRef big = LLVMBuildICmp(g->b, LLVMIntUGE, mag, ci64(g, bits), "");
     LLVMValueRef amt = LLVMBuildTrunc(g->b, LLVMBuildSelect(g->b, big, ci64(g, bits - 1), mag, ""), lty, "");
@@ -114,11 +124,11 @@ LLVMValueRef emit_power(CG *g, IrInst *in)
     }
     const Type *bt = aty(g, in, 0), *et = aty(g, in, 1);
     if (ty_is_float(t) && ty_is_int(et) && bt == t) {
-        LLVMValueRef args[2] = {arg(g, in, 0), conv_wrap(g, arg(g, in, 1), et, ty_prim(g->types, TY_INT32))};
+        LLVMValueRef args[2] = { arg(g, in, 0), conv_wrap(g, arg(g, in, 1), et, ty_prim(g->types, TY_INT32)) };
         return call_math(g, "powi", t, args, 2);
     }
     if (ty_is_float(t)) {
-        LLVMValueRef args[2] = {arg_as(g, in, 0, t), arg_as(g, in, 1, t)};
+        LLVMValueRef args[2] = { arg_as(g, in, 0, t), arg_as(g, in, 1, t) };
         return call_math(g, "pow", t, args, 2);
     }
     /* integer power by squaring: loop in IR */
@@ -129,16 +139,17 @@ LLVMValueRef emit_power(CG *g, IrInst *in)
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "ipow.done");
     LLVMBuildBr(g->b, loop);
     LLVMPositionBuilderAtEnd(g->b, loop);
-    LLVMValueRef acc = LLVMBuildPhi(g->b, lty, ""), base = LLVMBuildPhi(g->b, lty, ""), e = LLVMBuildPhi(g->b, i64(g), "");
+    LLVMValueRef acc = LLVMBuildPhi(g->b, lty, ""), base = LLVMBuildPhi(g->b, lty, ""),
+                 e = LLVMBuildPhi(g->b, i64(g), "");
     LLVMValueRef odd = LLVMBuildTrunc(g->b, e, i1(g), "");
     LLVMValueRef acc2 = LLVMBuildSelect(g->b, odd, LLVMBuildMul(g->b, acc, base, ""), acc, "");
     LLVMValueRef base2 = LLVMBuildMul(g->b, base, base, "");
     LLVMValueRef e2 = LLVMBuildLShr(g->b, e, ci64(g, 1), "");
     LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, e2, ci64(g, 0), ""), loop, done);
     LLVMValueRef one = LLVMConstInt(lty, 1, 0);
-    LLVMAddIncoming(acc, (LLVMValueRef[]){one, acc2}, (LLVMBasicBlockRef[]){pre, loop}, 2);
-    LLVMAddIncoming(base, (LLVMValueRef[]){x, base2}, (LLVMBasicBlockRef[]){pre, loop}, 2);
-    LLVMAddIncoming(e, (LLVMValueRef[]){n, e2}, (LLVMBasicBlockRef[]){pre, loop}, 2);
+    LLVMAddIncoming(acc, (LLVMValueRef[]){ one, acc2 }, (LLVMBasicBlockRef[]){ pre, loop }, 2);
+    LLVMAddIncoming(base, (LLVMValueRef[]){ x, base2 }, (LLVMBasicBlockRef[]){ pre, loop }, 2);
+    LLVMAddIncoming(e, (LLVMValueRef[]){ n, e2 }, (LLVMBasicBlockRef[]){ pre, loop }, 2);
     LLVMPositionBuilderAtEnd(g->b, done);
     /* n <= 0: x^0 == 1 (negative powers of integers are a DomainError in Julia; 1 here) */
     return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, n, ci64(g, 0), ""), acc2, one, "");
@@ -161,8 +172,8 @@ static LLVMValueRef emit_nextfloat(CG *g, const Type *t, LLVMValueRef x, bool up
     LLVMValueRef away = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, mag, inf, ""), bits,
                                         LLVMBuildAdd(g->b, bits, one, ""), "");
     LLVMValueRef zero_to = LLVMConstInt(ity, up ? 1 : sign | 1, 0);
-    LLVMValueRef toward = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, mag, LLVMConstInt(ity, 0, 0), ""), zero_to,
-                                          LLVMBuildSub(g->b, bits, one, ""), "");
+    LLVMValueRef toward = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, mag, LLVMConstInt(ity, 0, 0), ""),
+                                          zero_to, LLVMBuildSub(g->b, bits, one, ""), "");
     LLVMValueRef r = up ? LLVMBuildSelect(g->b, neg, toward, away, "") : LLVMBuildSelect(g->b, neg, away, toward, "");
     LLVMValueRef nan = LLVMBuildFCmp(g->b, LLVMRealUNO, x, x, "");
     return LLVMBuildSelect(g->b, nan, x, LLVMBuildBitCast(g->b, r, prim_t(g, t), ""), "");
@@ -176,7 +187,8 @@ static LLVMValueRef typeval(CG *g, BuiltinId id, const Type *t)
         case BI_ONE: return fconst(g, t, 1);
         case BI_TYPEMIN: return fconst(g, t, -INFINITY);
         case BI_TYPEMAX: return fconst(g, t, INFINITY);
-        default: return fconst(g, t, t->bits == 16 ? ldexp(1, -10) : t->bits == 32 ? (double)ldexpf(1, -23) : ldexp(1, -52));
+        default:
+            return fconst(g, t, t->bits == 16 ? ldexp(1, -10) : t->bits == 32 ? (double)ldexpf(1, -23) : ldexp(1, -52));
         }
     }
     if (t->kind == TY_BOOL)
@@ -185,8 +197,9 @@ static LLVMValueRef typeval(CG *g, BuiltinId id, const Type *t)
     case BI_ZERO: return iconst(g, t, 0);
     case BI_ONE: return iconst(g, t, 1);
     case BI_TYPEMIN: return ty_is_signed(t) ? LLVMConstInt(prim_t(g, t), 1ULL << (t->bits - 1), 0) : iconst(g, t, 0);
-    default: return ty_is_signed(t) ? LLVMConstInt(prim_t(g, t), (t->bits == 64 ? ~0ULL : (1ULL << t->bits) - 1) >> 1, 0)
-                                    : LLVMConstAllOnes(prim_t(g, t));
+    default:
+        return ty_is_signed(t) ? LLVMConstInt(prim_t(g, t), (t->bits == 64 ? ~0ULL : (1ULL << t->bits) - 1) >> 1, 0)
+                               : LLVMConstAllOnes(prim_t(g, t));
     }
 }
 
@@ -320,7 +333,8 @@ LLVMValueRef emit_rounding(CG *g, IrInst *in)
     const Type *t = in->optype;
     int n = in->nargs - 1;
     static const char *names[] = {
-        [BI_TRUNC] = "llvm.trunc", [BI_ROUND] = "llvm.roundeven", [BI_FLOOR] = "llvm.floor", [BI_CEIL] = "llvm.ceil"};
+        [BI_TRUNC] = "llvm.trunc", [BI_ROUND] = "llvm.roundeven", [BI_FLOOR] = "llvm.floor", [BI_CEIL] = "llvm.ceil"
+    };
     LLVMValueRef x = arg(g, in, n - 1);
     const Type *xt = aty(g, in, n - 1);
     if (ty_is_float(xt))
@@ -472,7 +486,7 @@ LLVMValueRef emit_bitcount(CG *g, IrInst *in)
     LLVMTypeRef xt = LLVMTypeOf(x);
     if (in->builtin == BI_LEADING_ZEROS || in->builtin == BI_TRAILING_ZEROS)
         r = intrinsic(g, in->builtin == BI_LEADING_ZEROS ? "llvm.ctlz" : "llvm.cttz", &xt, 1,
-                      (LLVMValueRef[]){x, LLVMConstInt(i1(g), 0, 0)}, 2);
+                      (LLVMValueRef[]){ x, LLVMConstInt(i1(g), 0, 0) }, 2);
     else
         r = intr1(g, "llvm.ctpop", x);
     if (in->builtin == BI_COUNT_ZEROS)

@@ -14,7 +14,7 @@ const Type *type_getindex(Infer *I, IrInst *in, const BuiltinRow *row, const cha
                 return infer_no_method(I, in, "getindex", a, n);
         if (n - 1 != 1 && n - 1 != a[0]->ndims) {
             infer_err(I, in->loc, "indexing a %d-dimensional array with %d indices is not supported (use %s%d)",
-                a[0]->ndims, n - 1, a[0]->ndims > 1 ? "1 or " : "", a[0]->ndims);
+                      a[0]->ndims, n - 1, a[0]->ndims > 1 ? "1 or " : "", a[0]->ndims);
             return NULL;
         }
         return a[0]->elem;
@@ -24,7 +24,8 @@ const Type *type_getindex(Infer *I, IrInst *in, const BuiltinRow *row, const cha
         int64_t k;
         if (is_const_int(I, args[1], &k)) {
             if (k < 1 || k > a[0]->nfields) {
-                infer_err(I, in->loc, "BoundsError: attempt to access %s at index [%lld]", infer_tname(I, a[0]), (long long)k);
+                infer_err(I, in->loc, "BoundsError: attempt to access %s at index [%lld]", infer_tname(I, a[0]),
+                          (long long)k);
                 return NULL;
             }
             return a[0]->fields[k - 1];
@@ -54,11 +55,12 @@ const Type *type_setindex(Infer *I, IrInst *in, const BuiltinRow *row, const cha
                 return infer_no_method(I, in, "setindex!", a, n);
         if (n - 2 != 1 && n - 2 != a[0]->ndims) {
             infer_err(I, in->loc, "indexing a %d-dimensional array with %d indices is not supported (use %s%d)",
-                a[0]->ndims, n - 2, a[0]->ndims > 1 ? "1 or " : "", a[0]->ndims);
+                      a[0]->ndims, n - 2, a[0]->ndims > 1 ? "1 or " : "", a[0]->ndims);
             return NULL;
         }
         if (!ty_is_prim(a[1])) {
-            infer_err(I, in->loc, "MethodError: cannot convert a value of type %s to %s", infer_tname(I, a[1]), infer_tname(I, a[0]->elem));
+            infer_err(I, in->loc, "MethodError: cannot convert a value of type %s to %s", infer_tname(I, a[1]),
+                      infer_tname(I, a[0]->elem));
             return NULL;
         }
         in->optype = a[0]->elem;
@@ -189,8 +191,8 @@ const Type *type_tuple_reduce(Infer *I, IrInst *in, const BuiltinRow *row, const
             return in->optype;
         }
         if (nf == 0) {
-            infer_err(I, in->loc, "MethodError: reducing over an empty collection is not allowed (%s of an empty tuple)",
-                name);
+            infer_err(I, in->loc,
+                      "MethodError: reducing over an empty collection is not allowed (%s of an empty tuple)", name);
             return NULL;
         }
         const Type *p = unify_prim_args(I, a[0]->fields, nf);
@@ -225,7 +227,8 @@ const Type *type_unsafe_load(Infer *I, IrInst *in, const BuiltinRow *row, const 
 const Type *type_unsafe_store(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
 {
     (void)row;
-    if (n >= 2 && a[0]->kind == TY_PTR && ty_is_prim(a[1]) && (n == 2 || (n == 3 && ty_is_int(a[2]) && a[2]->kind != TY_BOOL))) {
+    if (n >= 2 && a[0]->kind == TY_PTR && ty_is_prim(a[1]) &&
+        (n == 2 || (n == 3 && ty_is_int(a[2]) && a[2]->kind != TY_BOOL))) {
         in->optype = a[0]->elem;
         return a[0];
     }

@@ -104,7 +104,7 @@ LLVMValueRef emit_tuple_getindex(CG *g, IrInst *in)
     int nf = tt->kind == TY_DIM3 ? 3 : tt->nfields;
     if (!inb)
         check(g, LLVMBuildICmp(g->b, LLVMIntUGE, LLVMBuildSub(g->b, idx, ci64(g, 1), ""), ci64(g, nf), ""),
-              JUKE_EXC_BOUNDS, in->loc, 1, &idx, 1, (LLVMValueRef[]){ci64(g, nf)},
+              JUKE_EXC_BOUNDS, in->loc, 1, &idx, 1, (LLVMValueRef[]){ ci64(g, nf) },
               JUKE_BOUNDS_TUPLE | (tt->kind == TY_DIM3 ? JUKE_T_INT64
                                    : nf                ? type_code(tt->fields[0])
                                                        : 0));

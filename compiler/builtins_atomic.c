@@ -22,7 +22,8 @@ const Type *type_atomic(Infer *I, IrInst *in, const BuiltinRow *row, const char 
             return infer_no_method(I, in, name, a, n);
         if (ty_is_float(a[0]->elem) && row->id != BI_ATOMIC_ADD && row->id != BI_ATOMIC_SUB &&
             row->id != BI_ATOMIC_MAX && row->id != BI_ATOMIC_MIN && row->id != BI_ATOMIC_XCHG) {
-            infer_err(I, in->loc, "AMDGPU.@atomic: bitwise operations need an integer array, not %s", infer_tname(I, a[0]));
+            infer_err(I, in->loc, "AMDGPU.@atomic: bitwise operations need an integer array, not %s",
+                      infer_tname(I, a[0]));
             return NULL;
         }
         in->optype = a[0]->elem;

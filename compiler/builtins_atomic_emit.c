@@ -71,9 +71,9 @@ static LLVMValueRef atomic_rmw(CG *g, BuiltinId id, const Type *elem, unsigned a
     LLVMValueRef fn = atomic_helper(g, name, text);
     if (!fn)
         return LLVMGetUndef(prim_t(g, elem));
-    LLVMTypeRef pt[2] = {LLVMPointerTypeInContext(g->ctx, as), mem_t(g, elem)};
+    LLVMTypeRef pt[2] = { LLVMPointerTypeInContext(g->ctx, as), mem_t(g, elem) };
     LLVMTypeRef fty = LLVMFunctionType(mem_t(g, elem), pt, 2, 0);
-    LLVMValueRef cargs[2] = {p, to_mem(g, v, elem)};
+    LLVMValueRef cargs[2] = { p, to_mem(g, v, elem) };
     return from_mem(g, LLVMBuildCall2(g->b, fty, fn, cargs, 2, ""), elem);
 }
 
@@ -101,8 +101,8 @@ static LLVMValueRef atomic_cas(CG *g, const Type *elem, unsigned as, LLVMValueRe
         c = LLVMBuildBitCast(g->b, c, ity, "");
         n = LLVMBuildBitCast(g->b, n, ity, "");
     }
-    LLVMTypeRef pt[3] = {LLVMPointerTypeInContext(g->ctx, as), ity, ity};
-    LLVMValueRef cargs[3] = {p, c, n};
+    LLVMTypeRef pt[3] = { LLVMPointerTypeInContext(g->ctx, as), ity, ity };
+    LLVMValueRef cargs[3] = { p, c, n };
     LLVMValueRef old = LLVMBuildCall2(g->b, LLVMFunctionType(ity, pt, 3, 0), fn, cargs, 3, "");
     if (ty_is_float(elem))
         old = LLVMBuildBitCast(g->b, old, prim_t(g, elem), "");

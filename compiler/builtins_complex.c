@@ -6,8 +6,14 @@
  * (Bool arithmetic other than * gives Int64), division follows Julia's algorithms per part type. */
 #include "builtins_type.h"
 
-static bool is_number(const Type *t) { return ty_is_prim(t) || (t->kind == TY_COMPLEX && t->elem); }
-static const Type *part_type(const Type *t) { return t->kind == TY_COMPLEX ? t->elem : t; }
+static bool is_number(const Type *t)
+{
+    return ty_is_prim(t) || (t->kind == TY_COMPLEX && t->elem);
+}
+static const Type *part_type(const Type *t)
+{
+    return t->kind == TY_COMPLEX ? t->elem : t;
+}
 
 /* The promoted part type of numbers (real or complex); NULL if one is not a number. */
 static const Type *promote_parts(Infer *I, const Type **a, int n)
@@ -52,7 +58,7 @@ const Type *type_complex_part(Infer *I, IrInst *in, const BuiltinRow *row, const
     /* real(x) = x, imag(x) = zero(x), conj(x) = x, reim(x) = (x, zero(x)), angle(x) = atan(0, x) */
     if (n == 1 && ty_is_prim(a[0])) {
         if (row->id == BI_REIM) {
-            const Type *f[2] = {a[0], a[0]};
+            const Type *f[2] = { a[0], a[0] };
             return ty_tuple(T(I), f, 2);
         }
         in->optype = row->id == BI_ANGLE ? float_of(I, a[0]) : a[0];
@@ -115,23 +121,23 @@ const Type *type_cx_pow(Infer *I, IrInst *in, const BuiltinRow *row, const char 
     const Type *e = promote_parts(I, a, n);
     (void)row;
     const int *args = in->args + 1;
-int64_t k;
-if (n == 2 && a[0]->kind == TY_COMPLEX && ty_is_int(a[1]) && I->f->insts[args[1]].op == IR_CONST &&
-    is_const_int(I, args[1], &k) && k >= -2 && k <= 3) {
-    in->builtin = BI_LITERAL_POW;
-    e = a[0]->elem;
-    if (k < 0 && !ty_is_float(e))
-        e = prim(I, TY_FLOAT64);
-    else if (k >= 2 && e->kind == TY_BOOL)
-        e = prim(I, TY_INT64);
-    in->optype = complex_of(I, e);
-    return in->optype;
-}
-if (n == 2) {
-    infer_err(I, in->loc, "z^n of a complex number is supported for a literal n from -2 to 3 (z^2 is z*z)");
-    return NULL;
-}
-return infer_no_method(I, in, name, a, n);
+    int64_t k;
+    if (n == 2 && a[0]->kind == TY_COMPLEX && ty_is_int(a[1]) && I->f->insts[args[1]].op == IR_CONST &&
+        is_const_int(I, args[1], &k) && k >= -2 && k <= 3) {
+        in->builtin = BI_LITERAL_POW;
+        e = a[0]->elem;
+        if (k < 0 && !ty_is_float(e))
+            e = prim(I, TY_FLOAT64);
+        else if (k >= 2 && e->kind == TY_BOOL)
+            e = prim(I, TY_INT64);
+        in->optype = complex_of(I, e);
+        return in->optype;
+    }
+    if (n == 2) {
+        infer_err(I, in->loc, "z^n of a complex number is supported for a literal n from -2 to 3 (z^2 is z*z)");
+        return NULL;
+    }
+    return infer_no_method(I, in, name, a, n);
 }
 
 /* == != === !== with a complex operand (ordering has no method). */
@@ -251,7 +257,7 @@ const Type *type_cx_complex_part(Infer *I, IrInst *in, const BuiltinRow *row, co
         return in->optype;
     }
     if (row->id == BI_REIM) {
-        const Type *f[2] = {a[0]->elem, a[0]->elem};
+        const Type *f[2] = { a[0]->elem, a[0]->elem };
         return ty_tuple(T(I), f, 2);
     }
     if (row->id == BI_ANGLE) {
@@ -279,9 +285,10 @@ const Type *type_cx_store(Infer *I, IrInst *in, const BuiltinRow *row, const cha
 {
     (void)row;
     if (n >= 2 && (ty_is_array(a[0]) || a[0]->kind == TY_PTR)) {
-        infer_err(I, in->loc, "cannot store a %s into memory of %s: arrays of complex numbers are not supported in "
-                        "kernels (store real(z) and imag(z))", infer_tname(I, a[1]->kind == TY_COMPLEX ? a[1] : a[n - 1]),
-            infer_tname(I, a[0]->elem));
+        infer_err(I, in->loc,
+                  "cannot store a %s into memory of %s: arrays of complex numbers are not supported in "
+                  "kernels (store real(z) and imag(z))",
+                  infer_tname(I, a[1]->kind == TY_COMPLEX ? a[1] : a[n - 1]), infer_tname(I, a[0]->elem));
         return NULL;
     }
     return infer_no_method(I, in, name, a, n);

@@ -155,8 +155,8 @@ LLVMValueRef emit_cx_abs(CG *g, IrInst *in)
 {
     const Type *ct = in->optype;
     const Type *zt = aty(g, in, 0);
-    LLVMValueRef xy[2] = {conv_wrap(g, cx_re(g, arg(g, in, 0)), zt->elem, ct),
-                          conv_wrap(g, cx_im(g, arg(g, in, 0)), zt->elem, ct)};
+    LLVMValueRef xy[2] = { conv_wrap(g, cx_re(g, arg(g, in, 0)), zt->elem, ct),
+                           conv_wrap(g, cx_im(g, arg(g, in, 0)), zt->elem, ct) };
     return call_math(g, "hypot", ct, xy, 2);
 }
 
@@ -246,7 +246,7 @@ LLVMValueRef emit_cx_part(CG *g, IrInst *in)
         return LLVMBuildInsertValue(g->b, r, im, 1, "");
     }
     default: { /* atan(imag(z), real(z)) */
-        LLVMValueRef xy[2] = {conv_wrap(g, im, pt, ct), conv_wrap(g, re, pt, ct)};
+        LLVMValueRef xy[2] = { conv_wrap(g, im, pt, ct), conv_wrap(g, re, pt, ct) };
         return call_math(g, "atan2", ct, xy, 2);
     }
     }

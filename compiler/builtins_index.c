@@ -46,7 +46,7 @@ const Type *type_nonempty(Infer *I, IrInst *in, const BuiltinRow *row, const cha
         return prim(I, TY_BOOL);
     if (n == 1) {
         infer_err(I, in->loc, "a for loop iterates over a range (a:b, a:s:b, axes(A, d), eachindex(A)); got %s",
-            infer_tname(I, a[0]));
+                  infer_tname(I, a[0]));
         return NULL;
     }
     return infer_no_method(I, in, name, a, n);

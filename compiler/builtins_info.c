@@ -9,8 +9,8 @@ static const struct {
     int arity;
     unsigned flags;
 } info[BI__COUNT] = {
-#define B(id, printed_, names, type, type_cx, flags_, math_, arity_, emit, emit_cx)                               \
-    [id] = {.printed = printed_, .math = math_, .arity = arity_, .flags = flags_},
+#define B(id, printed_, names, type, type_cx, flags_, math_, arity_, emit, emit_cx)                                    \
+    [id] = { .printed = printed_, .math = math_, .arity = arity_, .flags = flags_ },
 #include "builtins.def"
 #undef B
 };

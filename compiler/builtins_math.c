@@ -46,7 +46,7 @@ const Type *type_sincos(Infer *I, IrInst *in, const BuiltinRow *row, const char 
     (void)row;
     if (n == 1 && ty_is_prim(a[0])) {
         in->optype = float_of(I, a[0]);
-        const Type *f[2] = {in->optype, in->optype};
+        const Type *f[2] = { in->optype, in->optype };
         return ty_tuple(T(I), f, 2);
     }
     return infer_no_method(I, in, name, a, n);

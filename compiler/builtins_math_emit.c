@@ -38,8 +38,8 @@ LLVMValueRef emit_sqrt(CG *g, IrInst *in)
 LLVMValueRef emit_fma(CG *g, IrInst *in)
 {
     const Type *t = in->optype;
-    return intrinsic(g, "llvm.fma", (LLVMTypeRef[]){prim_t(g, t)}, 1,
-                     (LLVMValueRef[]){arg_as(g, in, 0, t), arg_as(g, in, 1, t), arg_as(g, in, 2, t)}, 3);
+    return intrinsic(g, "llvm.fma", (LLVMTypeRef[]){ prim_t(g, t) }, 1,
+                     (LLVMValueRef[]){ arg_as(g, in, 0, t), arg_as(g, in, 1, t), arg_as(g, in, 2, t) }, 3);
 }
 
 /* The LLVM value of `muladd`. */
@@ -47,8 +47,8 @@ LLVMValueRef emit_muladd(CG *g, IrInst *in)
 {
     const Type *t = in->optype;
     if (ty_is_float(t))
-        return intrinsic(g, "llvm.fmuladd", (LLVMTypeRef[]){prim_t(g, t)}, 1,
-                         (LLVMValueRef[]){arg_as(g, in, 0, t), arg_as(g, in, 1, t), arg_as(g, in, 2, t)}, 3);
+        return intrinsic(g, "llvm.fmuladd", (LLVMTypeRef[]){ prim_t(g, t) }, 1,
+                         (LLVMValueRef[]){ arg_as(g, in, 0, t), arg_as(g, in, 1, t), arg_as(g, in, 2, t) }, 3);
     return LLVMBuildAdd(g->b, LLVMBuildMul(g->b, arg_as(g, in, 0, t), arg_as(g, in, 1, t), ""), arg_as(g, in, 2, t),
                         "");
 }
@@ -66,7 +66,7 @@ LLVMValueRef emit_math1(CG *g, IrInst *in)
 LLVMValueRef emit_math2(CG *g, IrInst *in)
 {
     const Type *t = in->optype;
-    LLVMValueRef xy[2] = {arg_as(g, in, 0, t), arg_as(g, in, 1, t)};
+    LLVMValueRef xy[2] = { arg_as(g, in, 0, t), arg_as(g, in, 1, t) };
     return call_math(g, builtin_rows[in->builtin].math, t, xy, 2);
 }
 

@@ -20,8 +20,9 @@ const Type *type_local(Infer *I, IrInst *in, const BuiltinRow *row, const char *
         if (row->id == BI_STATIC_LOCAL) {
             nd = infer_const_dims(I->f, args[1], dims, 8);
             if (nd < 0) {
-                infer_err(I, in->loc, "@ROCStaticLocalArray needs constant dims (an integer or a tuple of integers known "
-                                "at compile time); use @ROCDynamicLocalArray for sizes known at launch");
+                infer_err(I, in->loc,
+                          "@ROCStaticLocalArray needs constant dims (an integer or a tuple of integers known "
+                          "at compile time); use @ROCDynamicLocalArray for sizes known at launch");
                 return NULL;
             }
             int64_t total = 1;
@@ -33,8 +34,10 @@ const Type *type_local(Infer *I, IrInst *in, const BuiltinRow *row, const char *
                 total *= dims[i];
             }
             if (total * (a[0]->elem->bits / 8) > 65536) {
-                infer_err(I, in->loc, "@ROCStaticLocalArray of %lld bytes exceeds the 65536 bytes of local memory a "
-                                "workgroup can have", (long long)(total * (a[0]->elem->bits / 8)));
+                infer_err(I, in->loc,
+                          "@ROCStaticLocalArray of %lld bytes exceeds the 65536 bytes of local memory a "
+                          "workgroup can have",
+                          (long long)(total * (a[0]->elem->bits / 8)));
                 return NULL;
             }
         } else {

@@ -61,7 +61,8 @@ LLVMValueRef emit_local(CG *g, IrInst *in)
         const Type *i64t = ty_prim(g->types, TY_INT64);
         if (dt->kind == TY_TUPLE) {
             for (int k = 0; k < nd; k++)
-                dims[k] = conv_wrap(g, LLVMBuildExtractValue(g->b, arg(g, in, 1), (unsigned)k, ""), dt->fields[k], i64t);
+                dims[k] =
+                    conv_wrap(g, LLVMBuildExtractValue(g->b, arg(g, in, 1), (unsigned)k, ""), dt->fields[k], i64t);
         } else {
             dims[0] = conv_wrap(g, arg(g, in, 1), dt, i64t);
         }
@@ -91,4 +92,3 @@ LLVMValueRef emit_sync(CG *g, IrInst *in)
     g->tc->uses_barrier = true;
     return unit_v(g);
 }
-

@@ -11,7 +11,7 @@ typedef struct Infer {
     Spec *spec;
     IrFunc *f;
     bool *reach;
-    bool report;     /* the final pass: emit diagnostics */
+    bool report; /* the final pass: emit diagnostics */
     bool changed;
     bool failed;
 } Infer;
@@ -26,9 +26,18 @@ const Type *infer_no_method(Infer *I, IrInst *in, const char *name, const Type *
  * arguments'); NULL if there is no such method (no diagnostic). */
 const Type *builtin_type_complex_ctor(Infer *I, IrInst *in, const Type *target, const Type **a, int n);
 
-static inline TypeTable *T(Infer *I) { return I->c->types; }
-static inline const Type *prim(Infer *I, TypeKind k) { return ty_prim(I->c->types, k); }
-static inline bool is_const_int(Infer *I, int v, int64_t *out) { return infer_const_int(I->f, v, out, 0); }
+static inline TypeTable *T(Infer *I)
+{
+    return I->c->types;
+}
+static inline const Type *prim(Infer *I, TypeKind k)
+{
+    return ty_prim(I->c->types, k);
+}
+static inline bool is_const_int(Infer *I, int v, int64_t *out)
+{
+    return infer_const_int(I->f, v, out, 0);
+}
 
 static inline const Type *unify_prim_args(Infer *I, const Type **a, int n)
 {
@@ -54,7 +63,13 @@ static inline bool all_int(const Type **a, int n)
     return true;
 }
 
-static inline const Type *float_of(Infer *I, const Type *t) { return ty_is_float(t) ? t : prim(I, TY_FLOAT64); }
-static inline const Type *complex_of(Infer *I, const Type *e) { return ty_complex(T(I), e); }
+static inline const Type *float_of(Infer *I, const Type *t)
+{
+    return ty_is_float(t) ? t : prim(I, TY_FLOAT64);
+}
+static inline const Type *complex_of(Infer *I, const Type *e)
+{
+    return ty_complex(T(I), e);
+}
 
 #endif

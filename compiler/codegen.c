@@ -38,14 +38,38 @@ enum { THROW_FANIN_MAX = 128 };
 
 /* ---- types ---- */
 
-LLVMTypeRef i1(CG *g) { return LLVMInt1TypeInContext(g->ctx); }
-LLVMTypeRef i8(CG *g) { return LLVMInt8TypeInContext(g->ctx); }
-LLVMTypeRef i32(CG *g) { return LLVMInt32TypeInContext(g->ctx); }
-LLVMTypeRef i64(CG *g) { return LLVMInt64TypeInContext(g->ctx); }
-LLVMTypeRef unit_t(CG *g) { return LLVMStructTypeInContext(g->ctx, NULL, 0, 0); }
-LLVMValueRef unit_v(CG *g) { return LLVMGetUndef(unit_t(g)); }
-LLVMValueRef ci64(CG *g, int64_t v) { return LLVMConstInt(i64(g), (unsigned long long)v, 1); }
-LLVMValueRef ci32(CG *g, int64_t v) { return LLVMConstInt(i32(g), (unsigned long long)v, 1); }
+LLVMTypeRef i1(CG *g)
+{
+    return LLVMInt1TypeInContext(g->ctx);
+}
+LLVMTypeRef i8(CG *g)
+{
+    return LLVMInt8TypeInContext(g->ctx);
+}
+LLVMTypeRef i32(CG *g)
+{
+    return LLVMInt32TypeInContext(g->ctx);
+}
+LLVMTypeRef i64(CG *g)
+{
+    return LLVMInt64TypeInContext(g->ctx);
+}
+LLVMTypeRef unit_t(CG *g)
+{
+    return LLVMStructTypeInContext(g->ctx, NULL, 0, 0);
+}
+LLVMValueRef unit_v(CG *g)
+{
+    return LLVMGetUndef(unit_t(g));
+}
+LLVMValueRef ci64(CG *g, int64_t v)
+{
+    return LLVMConstInt(i64(g), (unsigned long long)v, 1);
+}
+LLVMValueRef ci32(CG *g, int64_t v)
+{
+    return LLVMConstInt(i32(g), (unsigned long long)v, 1);
+}
 
 bool is_unit(const Type *t)
 {
@@ -71,9 +95,8 @@ LLVMTypeRef lt(CG *g, const Type *t);
  * allocated: checked accesses stop at this). */
 LLVMTypeRef array_t(CG *g, const Type *t)
 {
-    LLVMTypeRef f[4] = {
-        LLVMPointerTypeInContext(g->ctx, t->kind == TY_ARRAY ? g->ops->as_global : g->ops->as_local),
-        LLVMArrayType2(i64(g), (uint64_t)t->ndims), i64(g), i64(g)};
+    LLVMTypeRef f[4] = { LLVMPointerTypeInContext(g->ctx, t->kind == TY_ARRAY ? g->ops->as_global : g->ops->as_local),
+                         LLVMArrayType2(i64(g), (uint64_t)t->ndims), i64(g), i64(g) };
     return LLVMStructTypeInContext(g->ctx, f, t->kind == TY_LOCALARRAY ? 4 : 3, 0);
 }
 
@@ -83,8 +106,7 @@ LLVMTypeRef lt(CG *g, const Type *t)
         return prim_t(g, t);
     switch (t->kind) {
     case TY_ARRAY:
-    case TY_LOCALARRAY:
-        return array_t(g, t);
+    case TY_LOCALARRAY: return array_t(g, t);
     case TY_TUPLE: {
         LLVMTypeRef f[64];
         for (int i = 0; i < t->nfields && i < 64; i++)
@@ -93,22 +115,23 @@ LLVMTypeRef lt(CG *g, const Type *t)
     }
     case TY_DIM3:
     case TY_RANGE: {
-        LLVMTypeRef f[3] = {i64(g), i64(g), i64(g)};
+        LLVMTypeRef f[3] = { i64(g), i64(g), i64(g) };
         return LLVMStructTypeInContext(g->ctx, f, 3, 0);
     }
-    case TY_PTR:
-        return LLVMPointerTypeInContext(g->ctx, t->step ? g->ops->as_local : g->ops->as_global);
+    case TY_PTR: return LLVMPointerTypeInContext(g->ctx, t->step ? g->ops->as_local : g->ops->as_global);
     case TY_COMPLEX: {
-        LLVMTypeRef f[2] = {prim_t(g, t->elem), prim_t(g, t->elem)};
+        LLVMTypeRef f[2] = { prim_t(g, t->elem), prim_t(g, t->elem) };
         return LLVMStructTypeInContext(g->ctx, f, 2, 0);
     }
-    default:
-        return unit_t(g);
+    default: return unit_t(g);
     }
 }
 
 /* Memory and kernel-argument type: Bool is a byte there. */
-LLVMTypeRef mem_t(CG *g, const Type *t) { return t->kind == TY_BOOL ? i8(g) : lt(g, t); }
+LLVMTypeRef mem_t(CG *g, const Type *t)
+{
+    return t->kind == TY_BOOL ? i8(g) : lt(g, t);
+}
 
 LLVMValueRef to_mem(CG *g, LLVMValueRef v, const Type *t)
 {
@@ -139,11 +162,14 @@ LLVMValueRef intr1(CG *g, const char *name, LLVMValueRef x)
 LLVMValueRef intr2(CG *g, const char *name, LLVMValueRef x, LLVMValueRef y)
 {
     LLVMTypeRef t = LLVMTypeOf(x);
-    LLVMValueRef a[2] = {x, y};
+    LLVMValueRef a[2] = { x, y };
     return intrinsic(g, name, &t, 1, a, 2);
 }
 
-LLVMValueRef fconst(CG *g, const Type *t, double v) { return LLVMConstReal(prim_t(g, t), v); }
+LLVMValueRef fconst(CG *g, const Type *t, double v)
+{
+    return LLVMConstReal(prim_t(g, t), v);
+}
 
 LLVMValueRef iconst(CG *g, const Type *t, int64_t v)
 {
@@ -177,11 +203,26 @@ LLVMValueRef conv_wrap(CG *g, LLVMValueRef v, const Type *from, const Type *to)
     return ty_is_signed(from) ? LLVMBuildSExt(g->b, v, tt, "") : LLVMBuildZExt(g->b, v, tt, "");
 }
 
-LLVMValueRef val(CG *g, int v) { return g->vals[v]; }
-const Type *vty(CG *g, int v) { return g->f->insts[v].type; }
-LLVMValueRef arg(CG *g, IrInst *in, int k) { return val(g, in->args[k + 1]); }
-const Type *aty(CG *g, IrInst *in, int k) { return vty(g, in->args[k + 1]); }
-LLVMValueRef arg_as(CG *g, IrInst *in, int k, const Type *t) { return conv_wrap(g, arg(g, in, k), aty(g, in, k), t); }
+LLVMValueRef val(CG *g, int v)
+{
+    return g->vals[v];
+}
+const Type *vty(CG *g, int v)
+{
+    return g->f->insts[v].type;
+}
+LLVMValueRef arg(CG *g, IrInst *in, int k)
+{
+    return val(g, in->args[k + 1]);
+}
+const Type *aty(CG *g, IrInst *in, int k)
+{
+    return vty(g, in->args[k + 1]);
+}
+LLVMValueRef arg_as(CG *g, IrInst *in, int k, const Type *t)
+{
+    return conv_wrap(g, arg(g, in, k), aty(g, in, k), t);
+}
 
 /* ---- exceptions ----
  * Every check branches (unlikely, by branch weights) to one cold block per
@@ -209,9 +250,16 @@ _Static_assert(offsetof(JukeExceptionRecord, index) == 24 &&
 
 LLVMTypeRef exc_record_t(CG *g)
 {
-    LLVMTypeRef f[12] = {i32(g), i32(g), i32(g), i32(g), i32(g), i32(g),
-                         LLVMArrayType2(i64(g), JUKE_EXC_MAXDIMS), LLVMArrayType2(i64(g), JUKE_EXC_MAXDIMS),
-                         LLVMArrayType2(i32(g), 3), LLVMArrayType2(i32(g), 3)};
+    LLVMTypeRef f[12] = { i32(g),
+                          i32(g),
+                          i32(g),
+                          i32(g),
+                          i32(g),
+                          i32(g),
+                          LLVMArrayType2(i64(g), JUKE_EXC_MAXDIMS),
+                          LLVMArrayType2(i64(g), JUKE_EXC_MAXDIMS),
+                          LLVMArrayType2(i32(g), 3),
+                          LLVMArrayType2(i32(g), 3) };
     return LLVMStructTypeInContext(g->ctx, f, 10, 0);
 }
 
@@ -234,22 +282,28 @@ void build_throw_block(CG *g)
     LLVMBuildCondBr(g->b, LLVMBuildExtractValue(g->b, cx, 1, ""), won, done);
     LLVMPositionBuilderAtEnd(g->b, won);
     for (unsigned k = 1; k <= 5; k++) {
-        static const int phis[] = {0, PHI_KIND, PHI_LINE, PHI_COL, PHI_NDIMS, PHI_AUX};
+        static const int phis[] = { 0, PHI_KIND, PHI_LINE, PHI_COL, PHI_NDIMS, PHI_AUX };
         LLVMBuildStore(g->b, g->throw_phi[phis[k]], LLVMBuildStructGEP2(g->b, rt, exc, k, ""));
     }
     for (int k = 0; k < JUKE_EXC_MAXDIMS; k++) {
-        LLVMValueRef ix[2] = {ci32(g, 0), ci32(g, k)};
+        LLVMValueRef ix[2] = { ci32(g, 0), ci32(g, k) };
         LLVMBuildStore(g->b, g->throw_phi[PHI_IDX0 + k],
-                       LLVMBuildGEP2(g->b, LLVMArrayType2(i64(g), JUKE_EXC_MAXDIMS), LLVMBuildStructGEP2(g->b, rt, exc, 6, ""), ix, 2, ""));
+                       LLVMBuildGEP2(g->b, LLVMArrayType2(i64(g), JUKE_EXC_MAXDIMS),
+                                     LLVMBuildStructGEP2(g->b, rt, exc, 6, ""), ix, 2, ""));
         LLVMBuildStore(g->b, g->throw_phi[PHI_DIM0 + k],
-                       LLVMBuildGEP2(g->b, LLVMArrayType2(i64(g), JUKE_EXC_MAXDIMS), LLVMBuildStructGEP2(g->b, rt, exc, 7, ""), ix, 2, ""));
+                       LLVMBuildGEP2(g->b, LLVMArrayType2(i64(g), JUKE_EXC_MAXDIMS),
+                                     LLVMBuildStructGEP2(g->b, rt, exc, 7, ""), ix, 2, ""));
     }
     for (int d = 0; d < 3; d++) {
-        LLVMValueRef ix[2] = {ci32(g, 0), ci32(g, d)};
+        LLVMValueRef ix[2] = { ci32(g, 0), ci32(g, d) };
         LLVMValueRef gid = LLVMBuildAdd(g->b, g->ops->workgroup_id(g->tc, g->b, d), ci32(g, 1), "");
         LLVMValueRef iid = LLVMBuildAdd(g->b, g->ops->workitem_id(g->tc, g->b, d), ci32(g, 1), "");
-        LLVMBuildStore(g->b, gid, LLVMBuildGEP2(g->b, LLVMArrayType2(i32(g), 3), LLVMBuildStructGEP2(g->b, rt, exc, 8, ""), ix, 2, ""));
-        LLVMBuildStore(g->b, iid, LLVMBuildGEP2(g->b, LLVMArrayType2(i32(g), 3), LLVMBuildStructGEP2(g->b, rt, exc, 9, ""), ix, 2, ""));
+        LLVMBuildStore(
+            g->b, gid,
+            LLVMBuildGEP2(g->b, LLVMArrayType2(i32(g), 3), LLVMBuildStructGEP2(g->b, rt, exc, 8, ""), ix, 2, ""));
+        LLVMBuildStore(
+            g->b, iid,
+            LLVMBuildGEP2(g->b, LLVMArrayType2(i32(g), 3), LLVMBuildStructGEP2(g->b, rt, exc, 9, ""), ix, 2, ""));
     }
     LLVMBuildFence(g->b, LLVMAtomicOrderingRelease, 0, "");
     LLVMValueRef st = LLVMBuildStore(g->b, ci32(g, 2), flag);
@@ -267,8 +321,8 @@ void build_throw_block(CG *g)
  * taken: as llvm.expect would give, but present at every -O level. */
 void mark_unlikely(CG *g, LLVMValueRef br)
 {
-    LLVMMetadataRef w[3] = {LLVMMDStringInContext2(g->ctx, "branch_weights", 14),
-                            LLVMValueAsMetadata(ci32(g, 1)), LLVMValueAsMetadata(ci32(g, 1 << 20))};
+    LLVMMetadataRef w[3] = { LLVMMDStringInContext2(g->ctx, "branch_weights", 14), LLVMValueAsMetadata(ci32(g, 1)),
+                             LLVMValueAsMetadata(ci32(g, 1 << 20)) };
     LLVMSetMetadata(br, LLVMGetMDKindIDInContext(g->ctx, "prof", 4),
                     LLVMMetadataAsValue(g->ctx, LLVMMDNodeInContext2(g->ctx, w, 3)));
 }
@@ -278,8 +332,8 @@ void mark_unlikely(CG *g, LLVMValueRef br)
  * values from idx (the indices; the value for InexactError) and ndim from
  * dims (the array's dims; the source type for InexactError); aux as
  * runtime/abi.h describes it for each kind. */
-void check(CG *g, LLVMValueRef fail, int kind, SrcLoc loc, int nidx, LLVMValueRef *idx, int ndim,
-                  LLVMValueRef *dims, int aux)
+void check(CG *g, LLVMValueRef fail, int kind, SrcLoc loc, int nidx, LLVMValueRef *idx, int ndim, LLVMValueRef *dims,
+           int aux)
 {
     if (!g->throw_bb || g->throw_fanin == THROW_FANIN_MAX) {
         build_throw_block(g);
@@ -308,10 +362,10 @@ void check(CG *g, LLVMValueRef fail, int kind, SrcLoc loc, int nidx, LLVMValueRe
 int type_code(const Type *t)
 {
     static const int codes[] = {
-        [TY_BOOL] = JUKE_T_BOOL, [TY_INT8] = JUKE_T_INT8, [TY_INT16] = JUKE_T_INT16, [TY_INT32] = JUKE_T_INT32,
-        [TY_INT64] = JUKE_T_INT64, [TY_UINT8] = JUKE_T_UINT8, [TY_UINT16] = JUKE_T_UINT16,
-        [TY_UINT32] = JUKE_T_UINT32, [TY_UINT64] = JUKE_T_UINT64, [TY_FLOAT16] = JUKE_T_FLOAT16,
-        [TY_FLOAT32] = JUKE_T_FLOAT32, [TY_FLOAT64] = JUKE_T_FLOAT64,
+        [TY_BOOL] = JUKE_T_BOOL,       [TY_INT8] = JUKE_T_INT8,       [TY_INT16] = JUKE_T_INT16,
+        [TY_INT32] = JUKE_T_INT32,     [TY_INT64] = JUKE_T_INT64,     [TY_UINT8] = JUKE_T_UINT8,
+        [TY_UINT16] = JUKE_T_UINT16,   [TY_UINT32] = JUKE_T_UINT32,   [TY_UINT64] = JUKE_T_UINT64,
+        [TY_FLOAT16] = JUKE_T_FLOAT16, [TY_FLOAT32] = JUKE_T_FLOAT32, [TY_FLOAT64] = JUKE_T_FLOAT64,
     };
     return ty_is_prim(t) ? codes[t->kind] : 0;
 }
@@ -329,7 +383,8 @@ LLVMValueRef bits64(CG *g, LLVMValueRef v, const Type *t)
     if (ty_is_float(t))
         v = LLVMBuildBitCast(g->b, v, LLVMIntTypeInContext(g->ctx, (unsigned)t->bits), "");
     return LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 64 ? v
-           : ty_is_signed(t) ? LLVMBuildSExt(g->b, v, i64(g), "") : LLVMBuildZExt(g->b, v, i64(g), "");
+           : ty_is_signed(t)                        ? LLVMBuildSExt(g->b, v, i64(g), "")
+                                                    : LLVMBuildZExt(g->b, v, i64(g), "");
 }
 
 /* Julia's convert(to, v): InexactError unless the value is represented exactly. */
@@ -356,11 +411,12 @@ LLVMValueRef conv_checked(CG *g, LLVMValueRef v, const Type *from, const Type *t
         LLVMValueRef inr = LLVMBuildAnd(g->b, LLVMBuildFCmp(g->b, LLVMRealOGE, v, LLVMConstReal(LLVMTypeOf(v), lo), ""),
                                         LLVMBuildFCmp(g->b, LLVMRealOLT, v, LLVMConstReal(LLVMTypeOf(v), hi), ""), "");
         fail = LLVMBuildNot(g->b, LLVMBuildAnd(g->b, integral, inr, ""), "");
-        check(g, fail, JUKE_EXC_INEXACT, loc, 1, (LLVMValueRef[]){bits64(g, v, from)}, 1,
-              (LLVMValueRef[]){ci64(g, type_code(from))}, type_code(to));
+        check(g, fail, JUKE_EXC_INEXACT, loc, 1, (LLVMValueRef[]){ bits64(g, v, from) }, 1,
+              (LLVMValueRef[]){ ci64(g, type_code(from)) }, type_code(to));
         if (to->kind == TY_BOOL)
             return LLVMBuildFCmp(g->b, LLVMRealONE, v, LLVMConstReal(LLVMTypeOf(v), 0), "");
-        return ty_is_signed(to) ? LLVMBuildFPToSI(g->b, v, prim_t(g, to), "") : LLVMBuildFPToUI(g->b, v, prim_t(g, to), "");
+        return ty_is_signed(to) ? LLVMBuildFPToSI(g->b, v, prim_t(g, to), "")
+                                : LLVMBuildFPToUI(g->b, v, prim_t(g, to), "");
     }
     if (from->kind == TY_BOOL)
         return LLVMBuildZExt(g->b, v, prim_t(g, to), "");
@@ -372,15 +428,17 @@ LLVMValueRef conv_checked(CG *g, LLVMValueRef v, const Type *from, const Type *t
         fail = LLVMBuildICmp(g->b, LLVMIntNE, back, v, "");
         if (ty_is_signed(from) != ty_is_signed(to)) {
             /* a sign change: the value must be non-negative in both views */
-            LLVMValueRef neg_from = ty_is_signed(from) ? LLVMBuildICmp(g->b, LLVMIntSLT, v, LLVMConstInt(LLVMTypeOf(v), 0, 0), "")
-                                                       : LLVMConstInt(i1(g), 0, 0);
-            LLVMValueRef neg_to = ty_is_signed(to) ? LLVMBuildICmp(g->b, LLVMIntSLT, r, LLVMConstInt(LLVMTypeOf(r), 0, 0), "")
-                                                   : LLVMConstInt(i1(g), 0, 0);
+            LLVMValueRef neg_from = ty_is_signed(from)
+                                        ? LLVMBuildICmp(g->b, LLVMIntSLT, v, LLVMConstInt(LLVMTypeOf(v), 0, 0), "")
+                                        : LLVMConstInt(i1(g), 0, 0);
+            LLVMValueRef neg_to = ty_is_signed(to)
+                                      ? LLVMBuildICmp(g->b, LLVMIntSLT, r, LLVMConstInt(LLVMTypeOf(r), 0, 0), "")
+                                      : LLVMConstInt(i1(g), 0, 0);
             fail = LLVMBuildOr(g->b, fail, LLVMBuildOr(g->b, neg_from, neg_to, ""), "");
         }
     }
-    check(g, fail, JUKE_EXC_INEXACT, loc, 1, (LLVMValueRef[]){bits64(g, v, from)}, 1,
-          (LLVMValueRef[]){ci64(g, type_code(from))}, type_code(to));
+    check(g, fail, JUKE_EXC_INEXACT, loc, 1, (LLVMValueRef[]){ bits64(g, v, from) }, 1,
+          (LLVMValueRef[]){ ci64(g, type_code(from)) }, type_code(to));
     if (to->kind == TY_BOOL)
         return LLVMBuildTrunc(g->b, v, i1(g), "");
     return conv_wrap(g, v, from, to);
@@ -388,9 +446,18 @@ LLVMValueRef conv_checked(CG *g, LLVMValueRef v, const Type *from, const Type *t
 
 /* ---- arrays ---- */
 
-LLVMValueRef arr_ptr(CG *g, LLVMValueRef a) { return LLVMBuildExtractValue(g->b, a, 0, ""); }
-LLVMValueRef arr_len(CG *g, LLVMValueRef a) { return LLVMBuildExtractValue(g->b, a, 2, ""); }
-LLVMValueRef arr_cap(CG *g, LLVMValueRef a) { return LLVMBuildExtractValue(g->b, a, 3, ""); }
+LLVMValueRef arr_ptr(CG *g, LLVMValueRef a)
+{
+    return LLVMBuildExtractValue(g->b, a, 0, "");
+}
+LLVMValueRef arr_len(CG *g, LLVMValueRef a)
+{
+    return LLVMBuildExtractValue(g->b, a, 2, "");
+}
+LLVMValueRef arr_cap(CG *g, LLVMValueRef a)
+{
+    return LLVMBuildExtractValue(g->b, a, 3, "");
+}
 LLVMValueRef arr_dim(CG *g, LLVMValueRef a, int d)
 {
     LLVMValueRef dims = LLVMBuildExtractValue(g->b, a, 1, "");
@@ -419,7 +486,7 @@ void check_allocated(CG *g, IrInst *in, const Type *at, LLVMValueRef a, LLVMValu
     LLVMValueRef cap = arr_cap(g, a);
     LLVMValueRef fail = LLVMBuildICmp(g->b, LLVMIntUGE, lin, cap, "");
     LLVMValueRef idx = LLVMBuildAdd(g->b, lin, ci64(g, 1), "");
-    LLVMValueRef dims[2] = {cap, arr_len(g, a)};
+    LLVMValueRef dims[2] = { cap, arr_len(g, a) };
     check(g, fail, JUKE_EXC_BOUNDS, in->loc, 1, &idx, 2, dims,
           type_code(at->elem) | (at->ndims & 0xf) << 8 | JUKE_BOUNDS_LOCAL | JUKE_BOUNDS_ALLOC);
 }
@@ -454,8 +521,9 @@ LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, int fir
         if (!inbounds) {
             LLVMValueRef fail = LLVMConstInt(i1(g), 0, 0);
             for (int k = 0; k < nidx; k++)
-                fail = LLVMBuildOr(g->b, fail,
-                                   LLVMBuildICmp(g->b, LLVMIntUGE, LLVMBuildSub(g->b, idx[k], ci64(g, 1), ""), dims[k], ""), "");
+                fail = LLVMBuildOr(
+                    g->b, fail,
+                    LLVMBuildICmp(g->b, LLVMIntUGE, LLVMBuildSub(g->b, idx[k], ci64(g, 1), ""), dims[k], ""), "");
             check(g, fail, JUKE_EXC_BOUNDS, in->loc, nidx, idx, nidx, dims, bounds_aux(at));
         }
         /* checked or promised in bounds: every step stays in [0, length) */
@@ -469,7 +537,10 @@ LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, int fir
     return LLVMBuildInBoundsGEP2(g->b, mem_t(g, at->elem), arr_ptr(g, a), &lin, 1, "");
 }
 
-unsigned elem_align(const Type *elem) { return (unsigned)(elem->bits >= 8 ? elem->bits / 8 : 1); }
+unsigned elem_align(const Type *elem)
+{
+    return (unsigned)(elem->bits >= 8 ? elem->bits / 8 : 1);
+}
 
 /* A local array descriptor: { ptr, dims, length, capacity }; cap NULL: the
  * length (a static array's memory holds exactly its elements). */
@@ -490,7 +561,10 @@ LLVMValueRef make_array(CG *g, const Type *at, LLVMValueRef ptr, LLVMValueRef *d
 
 /* ---- pointers ---- */
 
-unsigned ptr_as(CG *g, const Type *pt) { return pt->step ? g->ops->as_local : g->ops->as_global; }
+unsigned ptr_as(CG *g, const Type *pt)
+{
+    return pt->step ? g->ops->as_local : g->ops->as_global;
+}
 
 /* The pointer p + (i - 1) elements (unsafe_load(p, i), pointer(A, i)): unchecked. */
 LLVMValueRef ptr_offset(CG *g, const Type *elem, LLVMValueRef p, LLVMValueRef i, const Type *it)
@@ -549,7 +623,8 @@ LLVMValueRef emit_minmax(CG *g, bool is_max, const Type *t, LLVMValueRef x, LLVM
 {
     if (ty_is_float(t))
         return float_min_max(g, is_max, t, x, y);
-    LLVMIntPredicate p = is_max ? (ty_is_signed(t) ? LLVMIntSGT : LLVMIntUGT) : (ty_is_signed(t) ? LLVMIntSLT : LLVMIntULT);
+    LLVMIntPredicate p =
+        is_max ? (ty_is_signed(t) ? LLVMIntSGT : LLVMIntUGT) : (ty_is_signed(t) ? LLVMIntSLT : LLVMIntULT);
     return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, p, x, y, ""), x, y, "");
 }
 
@@ -559,20 +634,24 @@ LLVMValueRef emit_cmp(CG *g, BuiltinId op, const Type *t, LLVMValueRef x, LLVMVa
         if (op == BI_EGAL || op == BI_NEGAL) {
             unsigned bits = (unsigned)t->bits;
             LLVMTypeRef ity = LLVMIntTypeInContext(g->ctx, bits);
-            LLVMValueRef nx = LLVMBuildFCmp(g->b, LLVMRealUNO, x, x, ""), ny = LLVMBuildFCmp(g->b, LLVMRealUNO, y, y, "");
-            LLVMValueRef same = LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildBitCast(g->b, x, ity, ""), LLVMBuildBitCast(g->b, y, ity, ""), "");
+            LLVMValueRef nx = LLVMBuildFCmp(g->b, LLVMRealUNO, x, x, ""),
+                         ny = LLVMBuildFCmp(g->b, LLVMRealUNO, y, y, "");
+            LLVMValueRef same = LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildBitCast(g->b, x, ity, ""),
+                                              LLVMBuildBitCast(g->b, y, ity, ""), "");
             same = LLVMBuildOr(g->b, same, LLVMBuildAnd(g->b, nx, ny, ""), "");
             return op == BI_EGAL ? same : LLVMBuildNot(g->b, same, "");
         }
-        static const LLVMRealPredicate fp[] = {[BI_EQ] = LLVMRealOEQ, [BI_NE] = LLVMRealUNE, [BI_LT] = LLVMRealOLT,
-                                               [BI_LE] = LLVMRealOLE, [BI_GT] = LLVMRealOGT, [BI_GE] = LLVMRealOGE};
+        static const LLVMRealPredicate fp[] = { [BI_EQ] = LLVMRealOEQ, [BI_NE] = LLVMRealUNE, [BI_LT] = LLVMRealOLT,
+                                                [BI_LE] = LLVMRealOLE, [BI_GT] = LLVMRealOGT, [BI_GE] = LLVMRealOGE };
         return LLVMBuildFCmp(g->b, fp[op], x, y, "");
     }
     bool sg = ty_is_signed(t);
     LLVMIntPredicate p;
     switch (op) {
-    case BI_EQ: case BI_EGAL: p = LLVMIntEQ; break;
-    case BI_NE: case BI_NEGAL: p = LLVMIntNE; break;
+    case BI_EQ:
+    case BI_EGAL: p = LLVMIntEQ; break;
+    case BI_NE:
+    case BI_NEGAL: p = LLVMIntNE; break;
     case BI_LT: p = sg ? LLVMIntSLT : LLVMIntULT; break;
     case BI_LE: p = sg ? LLVMIntSLE : LLVMIntULE; break;
     case BI_GT: p = sg ? LLVMIntSGT : LLVMIntUGT; break;
@@ -588,8 +667,8 @@ LLVMValueRef emit_compare(CG *g, IrInst *in)
     BuiltinId op = in->builtin;
     if (!t)
         return LLVMConstInt(i1(g), (op == BI_EGAL || op == BI_EQ) ? a == b : a != b, 0);
-    if (ty_is_int(a) && ty_is_int(b) && a->kind != TY_BOOL && b->kind != TY_BOOL && ty_is_signed(a) != ty_is_signed(b) &&
-        !ty_is_float(t)) {
+    if (ty_is_int(a) && ty_is_int(b) && a->kind != TY_BOOL && b->kind != TY_BOOL &&
+        ty_is_signed(a) != ty_is_signed(b) && !ty_is_float(t)) {
         /* widen both to a signed type one step wider where possible; for 64-bit compare with sign tests */
         const Type *s = ty_is_signed(a) ? a : b;
         LLVMValueRef sv = ty_is_signed(a) ? arg(g, in, 0) : arg(g, in, 1);
@@ -607,9 +686,12 @@ LLVMValueRef emit_compare(CG *g, IrInst *in)
         bool s_is_left = ty_is_signed(a);
         LLVMValueRef when_neg;
         switch (op) {
-        case BI_EQ: case BI_EGAL: when_neg = LLVMConstInt(i1(g), 0, 0); break;
-        case BI_NE: case BI_NEGAL: when_neg = LLVMConstInt(i1(g), 1, 0); break;
-        case BI_LT: case BI_LE: when_neg = LLVMConstInt(i1(g), s_is_left, 0); break;
+        case BI_EQ:
+        case BI_EGAL: when_neg = LLVMConstInt(i1(g), 0, 0); break;
+        case BI_NE:
+        case BI_NEGAL: when_neg = LLVMConstInt(i1(g), 1, 0); break;
+        case BI_LT:
+        case BI_LE: when_neg = LLVMConstInt(i1(g), s_is_left, 0); break;
         default: when_neg = LLVMConstInt(i1(g), !s_is_left, 0); break;
         }
         return LLVMBuildSelect(g->b, neg, when_neg, ucmp, "");
@@ -630,7 +712,8 @@ LLVMValueRef make_range(CG *g, LLVMValueRef start, LLVMValueRef step, LLVMValueR
 LLVMValueRef unit_range(CG *g, LLVMValueRef a, LLVMValueRef b)
 {
     /* stop = b >= a ? b : a - 1 */
-    LLVMValueRef stop = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, b, a, ""), b, LLVMBuildSub(g->b, a, ci64(g, 1), ""), "");
+    LLVMValueRef stop =
+        LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, b, a, ""), b, LLVMBuildSub(g->b, a, ci64(g, 1), ""), "");
     return make_range(g, a, ci64(g, 1), stop);
 }
 
@@ -639,7 +722,8 @@ LLVMValueRef range_nonempty(CG *g, LLVMValueRef r)
     LLVMValueRef start = LLVMBuildExtractValue(g->b, r, 0, ""), step = LLVMBuildExtractValue(g->b, r, 1, "");
     LLVMValueRef stop = LLVMBuildExtractValue(g->b, r, 2, "");
     return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, step, ci64(g, 0), ""),
-                           LLVMBuildICmp(g->b, LLVMIntSLE, start, stop, ""), LLVMBuildICmp(g->b, LLVMIntSGE, start, stop, ""), "");
+                           LLVMBuildICmp(g->b, LLVMIntSLE, start, stop, ""),
+                           LLVMBuildICmp(g->b, LLVMIntSGE, start, stop, ""), "");
 }
 
 /* ---- complex numbers ----
@@ -651,11 +735,26 @@ LLVMValueRef range_nonempty(CG *g, LLVMValueRef r)
  * (z * inv(w) one size up, rounded back), integers by Smith's algorithm
  * in Float64. */
 
-LLVMValueRef iconst_or_f(CG *g, const Type *t, int v) { return ty_is_float(t) ? fconst(g, t, v) : iconst(g, t, v); }
-const Type *part_type_cg(const Type *t) { return t->kind == TY_COMPLEX ? t->elem : t; }
-LLVMValueRef zero_of(CG *g, const Type *t) { return ty_is_float(t) ? fconst(g, t, 0) : iconst(g, t, 0); }
-LLVMValueRef cx_re(CG *g, LLVMValueRef z) { return LLVMBuildExtractValue(g->b, z, 0, ""); }
-LLVMValueRef cx_im(CG *g, LLVMValueRef z) { return LLVMBuildExtractValue(g->b, z, 1, ""); }
+LLVMValueRef iconst_or_f(CG *g, const Type *t, int v)
+{
+    return ty_is_float(t) ? fconst(g, t, v) : iconst(g, t, v);
+}
+const Type *part_type_cg(const Type *t)
+{
+    return t->kind == TY_COMPLEX ? t->elem : t;
+}
+LLVMValueRef zero_of(CG *g, const Type *t)
+{
+    return ty_is_float(t) ? fconst(g, t, 0) : iconst(g, t, 0);
+}
+LLVMValueRef cx_re(CG *g, LLVMValueRef z)
+{
+    return LLVMBuildExtractValue(g->b, z, 0, "");
+}
+LLVMValueRef cx_im(CG *g, LLVMValueRef z)
+{
+    return LLVMBuildExtractValue(g->b, z, 1, "");
+}
 
 LLVMValueRef cx_make(CG *g, const Type *ct, LLVMValueRef re, LLVMValueRef im)
 {
@@ -685,7 +784,10 @@ LLVMValueRef part_neg(CG *g, const Type *e, LLVMValueRef x)
 {
     return ty_is_float(e) ? LLVMBuildFNeg(g->b, x, "") : LLVMBuildNeg(g->b, x, "");
 }
-LLVMValueRef part_div(CG *g, LLVMValueRef x, LLVMValueRef y) { return LLVMBuildFDiv(g->b, x, y, ""); }
+LLVMValueRef part_div(CG *g, LLVMValueRef x, LLVMValueRef y)
+{
+    return LLVMBuildFDiv(g->b, x, y, "");
+}
 
 /* x * y in part type e, x of type xt and y of type yt: a Bool times a
  * number is Julia's strong zero (ifelse(b, y, copysign(zero(y), y))). */
@@ -717,11 +819,26 @@ LLVMValueRef cx_mul(CG *g, const Type *e, LLVMValueRef z, const Type *zt, LLVMVa
     return cx_make(g, ty_complex(g->types, e), re, im);
 }
 
-LLVMValueRef f64c(CG *g, double v) { return LLVMConstReal(LLVMDoubleTypeInContext(g->ctx), v); }
-LLVMValueRef fabs_(CG *g, LLVMValueRef x) { return intr1(g, "llvm.fabs", x); }
-LLVMValueRef sel(CG *g, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildSelect(g->b, c, a, b, ""); }
-LLVMValueRef fcmp(CG *g, LLVMRealPredicate p, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildFCmp(g->b, p, a, b, ""); }
-LLVMValueRef cfmul(CG *g, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildFMul(g->b, a, b, ""); }
+LLVMValueRef f64c(CG *g, double v)
+{
+    return LLVMConstReal(LLVMDoubleTypeInContext(g->ctx), v);
+}
+LLVMValueRef fabs_(CG *g, LLVMValueRef x)
+{
+    return intr1(g, "llvm.fabs", x);
+}
+LLVMValueRef sel(CG *g, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b)
+{
+    return LLVMBuildSelect(g->b, c, a, b, "");
+}
+LLVMValueRef fcmp(CG *g, LLVMRealPredicate p, LLVMValueRef a, LLVMValueRef b)
+{
+    return LLVMBuildFCmp(g->b, p, a, b, "");
+}
+LLVMValueRef cfmul(CG *g, LLVMValueRef a, LLVMValueRef b)
+{
+    return LLVMBuildFMul(g->b, a, b, "");
+}
 
 /* inv(w::ComplexF64), base/complex.jl. */
 LLVMValueRef cx_inv_f64(CG *g, LLVMValueRef w)
@@ -745,15 +862,16 @@ LLVMValueRef cx_inv_f64(CG *g, LLVMValueRef w)
     LLVMValueRef res = cx_make(g, ty_complex(g->types, f64), cfmul(g, p, s), cfmul(g, q, s));
     /* an infinite part: complex(copysign(0.0, c), flipsign(-0.0, d)) from the unscaled parts */
     LLVMValueRef c0 = cx_re(g, w), d0 = cx_im(g, w), inf = f64c(g, INFINITY);
-    LLVMValueRef isinf = LLVMBuildOr(g->b, fcmp(g, LLVMRealOEQ, fabs_(g, c0), inf), fcmp(g, LLVMRealOEQ, fabs_(g, d0), inf), "");
+    LLVMValueRef isinf =
+        LLVMBuildOr(g->b, fcmp(g, LLVMRealOEQ, fabs_(g, c0), inf), fcmp(g, LLVMRealOEQ, fabs_(g, d0), inf), "");
     LLVMValueRef zi = sel(g, signbit_of(g, d0, f64), f64c(g, 0.0), f64c(g, -0.0));
     LLVMValueRef zres = cx_make(g, ty_complex(g->types, f64), intr2(g, "llvm.copysign", f64c(g, 0), c0), zi);
     return sel(g, isinf, zres, res);
 }
 
 /* robust_cdiv2 of base/complex.jl. */
-LLVMValueRef robust_cdiv2(CG *g, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, LLVMValueRef d,
-                                 LLVMValueRef r, LLVMValueRef t)
+LLVMValueRef robust_cdiv2(CG *g, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, LLVMValueRef d, LLVMValueRef r,
+                          LLVMValueRef t)
 {
     LLVMValueRef zero = f64c(g, 0);
     LLVMValueRef br = cfmul(g, b, r);
@@ -855,11 +973,16 @@ LLVMValueRef cx_exp(CG *g, LLVMValueRef z, const Type *e)
 static bool complex_call(CG *g, IrInst *in)
 {
     switch (in->builtin) {
-    case BI_COMPLEX: case BI_REAL: case BI_IMAG: case BI_CONJ: case BI_REIM: case BI_CIS: case BI_ANGLE:
-    case BI_COMPLEXTYPE:
-        return true;
-    case BI_TUPLE_GETINDEX: case BI_TUPLE_LENGTH:
-        return false;
+    case BI_COMPLEX:
+    case BI_REAL:
+    case BI_IMAG:
+    case BI_CONJ:
+    case BI_REIM:
+    case BI_CIS:
+    case BI_ANGLE:
+    case BI_COMPLEXTYPE: return true;
+    case BI_TUPLE_GETINDEX:
+    case BI_TUPLE_LENGTH: return false;
     default:
         for (int k = 1; k < in->nargs; k++)
             if (vty(g, in->args[k])->kind == TY_COMPLEX)
@@ -903,7 +1026,8 @@ static LLVMValueRef emit_builtin(CG *g, IrInst *in)
 /* The emit rule of a row that never reaches code generation: an internal error. */
 LLVMValueRef emit_none(CG *g, IrInst *in)
 {
-    diag_kind_error(g->d, DIAG_INTERNAL, in->loc, "code generation for built-in %s is missing", builtin_name(in->builtin));
+    diag_kind_error(g->d, DIAG_INTERNAL, in->loc, "code generation for built-in %s is missing",
+                    builtin_name(in->builtin));
     g->failed = true;
     return LLVMGetUndef(lt(g, in->type));
 }
@@ -941,11 +1065,20 @@ static LLVMValueRef emit_name(CG *g, IrInst *in)
     return unit_v(g);
 }
 
-static LLVMBasicBlockRef new_block(CG *g, const char *name) { return LLVMAppendBasicBlockInContext(g->ctx, g->fn, name); }
+static LLVMBasicBlockRef new_block(CG *g, const char *name)
+{
+    return LLVMAppendBasicBlockInContext(g->ctx, g->fn, name);
+}
 
-static bool terminated(CG *g) { return LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(g->b)) != NULL; }
+static bool terminated(CG *g)
+{
+    return LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(g->b)) != NULL;
+}
 
-static bool returns_value(const Type *t) { return !is_unit(t); }
+static bool returns_value(const Type *t)
+{
+    return !is_unit(t);
+}
 
 static LLVMTypeRef fn_type(CG *g, Spec *s, bool kernel)
 {
@@ -999,9 +1132,9 @@ static void di_begin(CG *g, const SrcFile *src)
     g->dib = LLVMCreateDIBuilder(g->mod);
     LLVMMetadataRef file = di_file(g, src);
     static const char producer[] = "juke";
-    g->di_cu = LLVMDIBuilderCreateCompileUnit(g->dib, LLVMDWARFSourceLanguageJulia, file, producer,
-                                              sizeof producer - 1, 1, "", 0, 0, "", 0,
-                                              LLVMDWARFEmissionLineTablesOnly, 0, 0, 0, "", 0, "", 0);
+    g->di_cu =
+        LLVMDIBuilderCreateCompileUnit(g->dib, LLVMDWARFSourceLanguageJulia, file, producer, sizeof producer - 1, 1, "",
+                                       0, 0, "", 0, LLVMDWARFEmissionLineTablesOnly, 0, 0, 0, "", 0, "", 0);
     LLVMTypeRef i32 = LLVMInt32TypeInContext(g->ctx);
     LLVMAddModuleFlag(g->mod, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
                       LLVMValueAsMetadata(LLVMConstInt(i32, LLVMDebugMetadataVersion(), 0)));
@@ -1026,8 +1159,8 @@ static void di_function(CG *g, const Method *m, LLVMDIFlags flags)
                                            (unsigned)m->loc.line, ty, LLVMGetLinkage(g->fn) == LLVMInternalLinkage, 1,
                                            (unsigned)m->loc.line, flags, 1);
     LLVMSetSubprogram(g->fn, g->di_sp);
-    LLVMSetCurrentDebugLocation2(g->b, LLVMDIBuilderCreateDebugLocation(g->ctx, (unsigned)m->loc.line,
-                                                                        (unsigned)m->loc.col, g->di_sp, NULL));
+    LLVMSetCurrentDebugLocation2(
+        g->b, LLVMDIBuilderCreateDebugLocation(g->ctx, (unsigned)m->loc.line, (unsigned)m->loc.col, g->di_sp, NULL));
 }
 
 /* Functions a target added around the kernel (the CPU's entry wrapper)
@@ -1123,7 +1256,8 @@ static void emit_function(CG *g, Spec *s, bool kernel)
         case IR_CONST: v = emit_const(g, in); break;
         case IR_NAME: v = emit_name(g, in); break;
         case IR_SLOT:
-            v = g->slots[in->slot] ? LLVMBuildLoad2(g->b, lt(g, in->type), g->slots[in->slot], "") : LLVMGetUndef(lt(g, in->type));
+            v = g->slots[in->slot] ? LLVMBuildLoad2(g->b, lt(g, in->type), g->slots[in->slot], "")
+                                   : LLVMGetUndef(lt(g, in->type));
             break;
         case IR_ASSIGN:
             if (g->slots[in->slot] && !is_unit(f->slots[in->slot].type))
@@ -1174,8 +1308,7 @@ static void emit_function(CG *g, Spec *s, bool kernel)
             else
                 LLVMBuildRetVoid(g->b);
             break;
-        default:
-            break;
+        default: break;
         }
         g->vals[i] = v;
     }
@@ -1236,7 +1369,7 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
         return false;
     }
     double t0 = now_ms();
-    TargetCtx tc = {0};
+    TargetCtx tc = { 0 };
     tc.llctx = LLVMContextCreate();
     tc.opts = opts;
     tc.ops = ops;
@@ -1245,7 +1378,9 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
     snprintf(modname, sizeof modname, "%s", specs[0]->method->name);
     tc.mod = LLVMModuleCreateWithNameInContext(modname, tc.llctx);
     bool ok = false;
-    CG g = {.tc = &tc, .ops = ops, .ctx = tc.llctx, .mod = tc.mod, .types = types, .d = d, .specs = specs, .nspecs = nspecs};
+    CG g = {
+        .tc = &tc, .ops = ops, .ctx = tc.llctx, .mod = tc.mod, .types = types, .d = d, .specs = specs, .nspecs = nspecs
+    };
     g.b = LLVMCreateBuilderInContext(tc.llctx);
     g.fns = calloc((size_t)nspecs + 1, sizeof(LLVMValueRef));
     out->kernel_symbol = kernel_symbol(specs[0]->method->name);

@@ -31,16 +31,16 @@ typedef struct TargetOptions {
  * malloc'd and owned by the CodeObject (freed by code_object_free). */
 typedef struct CodeObject {
     TargetKind kind;
-    char *proc;               /* resolved processor name */
-    uint8_t *data;            /* AMDGPU: ELF code object (hsaco); NVPTX: PTX text (NUL-terminated,
+    char *proc;    /* resolved processor name */
+    uint8_t *data; /* AMDGPU: ELF code object (hsaco); NVPTX: PTX text (NUL-terminated,
                                  size excludes the NUL); CPU: ELF shared object */
     size_t size;
-    char *kernel_symbol;      /* the kernel's symbol name in the code object */
-    char *llvm_unopt;         /* the whole module before optimisation */
-    char *llvm_opt;           /* the whole module after optimisation (and library linking) */
-    char *llvm_opt_kernel;    /* just the kernel function's definition, optimised */
-    char *asm_text;           /* GCN assembly / PTX / x86 assembly */
-    char *resources;          /* the resource report (text, see ir-dumps/) */
+    char *kernel_symbol;   /* the kernel's symbol name in the code object */
+    char *llvm_unopt;      /* the whole module before optimisation */
+    char *llvm_opt;        /* the whole module after optimisation (and library linking) */
+    char *llvm_opt_kernel; /* just the kernel function's definition, optimised */
+    char *asm_text;        /* GCN assembly / PTX / x86 assembly */
+    char *resources;       /* the resource report (text, see ir-dumps/) */
     /* resources, from the code object's metadata where the target has it */
     int vgprs, sgprs, agprs, lds_bytes, scratch_bytes, vgpr_spills, sgpr_spills;
     int wavefront_size, max_flat_workgroup_size, kernarg_size, occupancy;
@@ -54,8 +54,7 @@ typedef struct CodeObject {
  * specialisation reachable from it) to a code object for the target.
  * Returns false with errors in d (a bad target, a missing library, invalid
  * IR found by LLVM's verifier, or an internal error). */
-bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs,
-                const TargetOptions *opts, CodeObject *out);
+bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const TargetOptions *opts, CodeObject *out);
 void code_object_free(CodeObject *co);
 
 /* What besides juke and the request decides the code a compile for `to`

@@ -21,13 +21,13 @@ typedef struct CG {
     Diags *d;
     Spec **specs;
     int nspecs;
-    LLVMValueRef *fns;     /* per spec */
+    LLVMValueRef *fns; /* per spec */
     /* the function being emitted */
     Spec *spec;
     IrFunc *f;
     LLVMValueRef fn;
-    LLVMValueRef *vals;    /* per instruction */
-    LLVMValueRef *slots;   /* allocas */
+    LLVMValueRef *vals;  /* per instruction */
+    LLVMValueRef *slots; /* allocas */
     LLVMBasicBlockRef *labels;
     LLVMBasicBlockRef entry;
     /* the cold exception block that takes the next checks, its phis, and
@@ -37,13 +37,21 @@ typedef struct CG {
     int throw_fanin;
     /* line information (TargetOptions.debug_lines): NULL dib when off */
     LLVMDIBuilderRef dib;
-    LLVMMetadataRef di_cu, di_sp;   /* the compile unit; the function being emitted */
+    LLVMMetadataRef di_cu, di_sp; /* the compile unit; the function being emitted */
     LLVMMetadataRef di_file[JUKE_MAX_DEBUG_FILES];
     bool failed;
 } CG;
 
-enum { PHI_KIND, PHI_LINE, PHI_COL, PHI_NDIMS, PHI_IDX0 = 4, PHI_DIM0 = 4 + JUKE_EXC_MAXDIMS,
-       PHI_AUX = 4 + 2 * JUKE_EXC_MAXDIMS, PHI_COUNT };
+enum {
+    PHI_KIND,
+    PHI_LINE,
+    PHI_COL,
+    PHI_NDIMS,
+    PHI_IDX0 = 4,
+    PHI_DIM0 = 4 + JUKE_EXC_MAXDIMS,
+    PHI_AUX = 4 + 2 * JUKE_EXC_MAXDIMS,
+    PHI_COUNT
+};
 
 /* An emit rule: the LLVM value of built-in call `in` (builtins.def's emit columns). */
 typedef LLVMValueRef BuiltinEmitRule(CG *g, IrInst *in);
@@ -82,8 +90,8 @@ LLVMValueRef arg_as(CG *g, IrInst *in, int k, const Type *t);
 LLVMTypeRef exc_record_t(CG *g);
 void build_throw_block(CG *g);
 void mark_unlikely(CG *g, LLVMValueRef br);
-void check(CG *g, LLVMValueRef fail, int kind, SrcLoc loc, int nidx, LLVMValueRef *idx, int ndim,
-                  LLVMValueRef *dims, int aux);
+void check(CG *g, LLVMValueRef fail, int kind, SrcLoc loc, int nidx, LLVMValueRef *idx, int ndim, LLVMValueRef *dims,
+           int aux);
 int type_code(const Type *t);
 int bounds_aux(const Type *at);
 LLVMValueRef bits64(CG *g, LLVMValueRef v, const Type *t);
@@ -127,8 +135,8 @@ LLVMValueRef sel(CG *g, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef fcmp(CG *g, LLVMRealPredicate p, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef cfmul(CG *g, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef cx_inv_f64(CG *g, LLVMValueRef w);
-LLVMValueRef robust_cdiv2(CG *g, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, LLVMValueRef d,
-                                 LLVMValueRef r, LLVMValueRef t);
+LLVMValueRef robust_cdiv2(CG *g, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, LLVMValueRef d, LLVMValueRef r,
+                          LLVMValueRef t);
 LLVMValueRef cx_div_f64(CG *g, LLVMValueRef z, LLVMValueRef w);
 LLVMValueRef cx_inv(CG *g, LLVMValueRef z, const Type *e);
 LLVMValueRef cx_div(CG *g, LLVMValueRef z, LLVMValueRef w, const Type *e);

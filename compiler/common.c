@@ -57,7 +57,10 @@ char *arena_strndup(Arena *a, const char *s, size_t n)
     return p;
 }
 
-char *arena_strdup(Arena *a, const char *s) { return arena_strndup(a, s, strlen(s)); }
+char *arena_strdup(Arena *a, const char *s)
+{
+    return arena_strndup(a, s, strlen(s));
+}
 
 char *arena_printf(Arena *a, const char *fmt, ...)
 {
@@ -195,7 +198,10 @@ void sb_putn(StrBuf *sb, const char *s, size_t n)
     sb->data[sb->len] = 0;
 }
 
-void sb_puts(StrBuf *sb, const char *s) { sb_putn(sb, s, strlen(s)); }
+void sb_puts(StrBuf *sb, const char *s)
+{
+    sb_putn(sb, s, strlen(s));
+}
 
 void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap)
 {
@@ -284,7 +290,10 @@ static void diag_emit(Diags *d, DiagKind kind, bool note, SrcLoc loc, const char
     } else if (d->nerrors > max) {
         return;
     }
-    const char *what = note ? "note" : (kind == DIAG_USER || kind == DIAG_NOMEM || kind == DIAG_UNSUPPORTED) ? "error" : kind == DIAG_INVALID_IR ? "invalid IR" : "internal compiler error";
+    const char *what = note                                                                    ? "note"
+                       : (kind == DIAG_USER || kind == DIAG_NOMEM || kind == DIAG_UNSUPPORTED) ? "error"
+                       : kind == DIAG_INVALID_IR                                               ? "invalid IR"
+                                                 : "internal compiler error";
     if (loc.file)
         sb_printf(&d->text, "%s:%d:%d: %s: ", loc.file->name, loc.line, loc.col, what);
     else
@@ -327,7 +336,7 @@ void diag_plain(Diags *d, DiagKind kind, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    SrcLoc none = {0};
+    SrcLoc none = { 0 };
     diag_emit(d, kind, false, none, fmt, ap);
     va_end(ap);
 }

@@ -29,10 +29,10 @@ typedef struct JkAllocator {
 typedef struct Arena {
     ArenaBlock *head;
     bool failed;
-    const JkAllocator *al;  /* NULL: malloc and free */
+    const JkAllocator *al; /* NULL: malloc and free */
 } Arena;
 
-void *arena_alloc(Arena *a, size_t size);          /* zeroed, 16-byte aligned */
+void *arena_alloc(Arena *a, size_t size); /* zeroed, 16-byte aligned */
 char *arena_strdup(Arena *a, const char *s);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_printf(Arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -57,9 +57,9 @@ void ptrvec_push(Arena *a, PtrVec *v, void *item);
 typedef struct NameMap {
     const char **keys;
     void **vals;
-    int len, cap;   /* cap: 0 or a power of two, at most half full */
+    int len, cap; /* cap: 0 or a power of two, at most half full */
 } NameMap;
-void *namemap_get(const NameMap *m, const char *key);     /* NULL if absent */
+void *namemap_get(const NameMap *m, const char *key); /* NULL if absent */
 /* Add or replace key's value; false (and a->failed) when out of memory. */
 bool namemap_put(Arena *a, NameMap *m, const char *key, void *val);
 
@@ -74,7 +74,7 @@ void sb_puts(StrBuf *sb, const char *s);
 void sb_putn(StrBuf *sb, const char *s, size_t n);
 void sb_printf(StrBuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap);
-char *sb_take(StrBuf *sb);   /* the malloc'd string (never NULL unless OOM); buffer reset */
+char *sb_take(StrBuf *sb); /* the malloc'd string (never NULL unless OOM); buffer reset */
 void sb_free(StrBuf *sb);
 
 /* ---- bounded reads of regular files --------------------------------- */
@@ -107,8 +107,8 @@ static inline bool jk_stack_exhausted(const char *limit)
 
 /* ---- source files and locations ------------------------------------- */
 typedef struct SrcFile {
-    const char *name;   /* as given by the user: "vadd.jl", "<string>" */
-    const char *text;   /* NUL-terminated */
+    const char *name; /* as given by the user: "vadd.jl", "<string>" */
+    const char *text; /* NUL-terminated */
     size_t len;
 } SrcFile;
 
@@ -129,10 +129,10 @@ typedef struct SrcLoc {
 typedef enum DiagKind { DIAG_USER = 1, DIAG_INVALID_IR, DIAG_INTERNAL, DIAG_NOMEM, DIAG_UNSUPPORTED } DiagKind;
 
 typedef struct Diags {
-    StrBuf text;          /* all messages, each ending in a newline */
+    StrBuf text; /* all messages, each ending in a newline */
     int nerrors;
-    DiagKind first_kind;  /* kind of the first error (0 if none) */
-    int max_errors;       /* stop recording after this many (0 = 20) */
+    DiagKind first_kind; /* kind of the first error (0 if none) */
+    int max_errors;      /* stop recording after this many (0 = 20) */
 } Diags;
 
 void diag_error(Diags *d, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

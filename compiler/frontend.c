@@ -5,9 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-GenericFunc *fe_find_func(const FeModule *m, const char *name) { return namemap_get(&m->func_map, name); }
+GenericFunc *fe_find_func(const FeModule *m, const char *name)
+{
+    return namemap_get(&m->func_map, name);
+}
 
-ConstDef *fe_find_const(const FeModule *m, const char *name) { return namemap_get(&m->const_map, name); }
+ConstDef *fe_find_const(const FeModule *m, const char *name)
+{
+    return namemap_get(&m->const_map, name);
+}
 
 /* function f(a, b::T, ::S) where {T, S <: Real}: the parameters and type variables. */
 static Method *collect_method(FeModule *mod, Node *fn, Diags *d)
@@ -37,8 +43,9 @@ static Method *collect_method(FeModule *mod, Node *fn, Diags *d)
             if (p->kids[0] && p->kids[0]->kind != AST_IDENT)
                 diag_error(d, p->loc, "invalid function parameter");
         } else {
-            diag_error(d, p->loc, "%s", p->kind == AST_ASSIGN ? "default parameter values are not supported in kernels"
-                                                              : "invalid function parameter");
+            diag_error(d, p->loc, "%s",
+                       p->kind == AST_ASSIGN ? "default parameter values are not supported in kernels"
+                                             : "invalid function parameter");
         }
         for (int k = 0; k < i; k++)
             if (pp->name && m->params[k].name && strcmp(pp->name, m->params[k].name) == 0)
@@ -70,8 +77,7 @@ static Method *collect_method(FeModule *mod, Node *fn, Diags *d)
  * which juke keeps per call site), besides @inline / @noinline. */
 static bool definition_macro(const char *name)
 {
-    static const char *const names[] = {"inline", "noinline", "propagate_inbounds", "fastmath", "inbounds",
-                                        "views"};
+    static const char *const names[] = { "inline", "noinline", "propagate_inbounds", "fastmath", "inbounds", "views" };
     for (int i = 0; i < JK_ARRAY_LEN(names); i++)
         if (strcmp(names[i], name) == 0)
             return true;
@@ -125,7 +131,7 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
         return NULL;
     }
     if (memchr(text, 0, len)) {
-        SrcLoc loc = {&mod->file, 1, 1};
+        SrcLoc loc = { &mod->file, 1, 1 };
         const char *z = memchr(text, 0, len);
         for (const char *p = text; p < z; p++) {
             loc.col++;
@@ -180,7 +186,8 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
                 continue;
             }
             if (fe_find_func(mod, item->name)) {
-                diag_error(d, item->loc, "cannot assign a value to the constant %s: it is already a function", item->name);
+                diag_error(d, item->loc, "cannot assign a value to the constant %s: it is already a function",
+                           item->name);
                 continue;
             }
             mod->consts = arena_grow(&mod->arena, mod->consts, mod->nconsts, &ccap, sizeof(ConstDef *), 8);
@@ -197,7 +204,8 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
                    fe_find_const(mod, item->kids[0]->name)) {
             diag_error(d, item->loc, "invalid redefinition of constant %s", item->kids[0]->name);
         } else {
-            diag_error(d, item->loc, "only function definitions and `const` are allowed at the top level of a kernel file");
+            diag_error(d, item->loc,
+                       "only function definitions and `const` are allowed at the top level of a kernel file");
         }
     }
     mod->stack_limit = jk_stack_limit();

@@ -15,8 +15,8 @@ typedef struct FeModule {
     int nfuncs;
     ConstDef **consts;
     int nconsts;
-    NameMap func_map, const_map;   /* by name, for fe_find_func / fe_find_const */
-    const char *stack_limit;       /* of the loading thread, while loading (jk_stack_limit) */
+    NameMap func_map, const_map; /* by name, for fe_find_func / fe_find_const */
+    const char *stack_limit;     /* of the loading thread, while loading (jk_stack_limit) */
 } FeModule;
 
 /* Parse, collect methods and constants, lower every method. On errors,
@@ -37,9 +37,9 @@ typedef struct FeCompilation {
     TypeTable *types;
     const FeModule *mod;
     Diags *diags;
-    Spec **specs;         /* specs[0] is the entry */
+    Spec **specs; /* specs[0] is the entry */
     int nspecs, cap;
-    Spec **stack;         /* the inference stack, to find recursion */
+    Spec **stack; /* the inference stack, to find recursion */
     int depth;
 } FeCompilation;
 

@@ -26,7 +26,10 @@ void infer_err(Infer *I, SrcLoc loc, const char *fmt, ...)
     va_end(ap);
 }
 
-const char *infer_tname(Infer *I, const Type *t) { return ty_name(&I->c->arena, t); }
+const char *infer_tname(Infer *I, const Type *t)
+{
+    return ty_name(&I->c->arena, t);
+}
 
 /* A variable's source name: split slots print as x@_5 (see lower.c) but are `x` to the user. */
 static const char *var_name(Infer *I, const char *slot_name)
@@ -38,7 +41,7 @@ static const char *var_name(Infer *I, const char *slot_name)
 /* "name(::T1, ::T2)" for MethodError messages. */
 static const char *sig_text(Infer *I, const char *name, const Type **args, int n)
 {
-    StrBuf sb = {0};
+    StrBuf sb = { 0 };
     sb_printf(&sb, "%s(", name);
     for (int i = 0; i < n; i++) {
         sb_puts(&sb, i ? ", ::" : "::");
@@ -71,12 +74,18 @@ bool infer_const_int(const IrFunc *f, int v, int64_t *out, int depth)
         if (in->nargs != 3 || !infer_const_int(f, in->args[1], &a, depth + 1) ||
             !infer_const_int(f, in->args[2], &b, depth + 1))
             return false;
-        if (strcmp(op, "+") == 0) *out = (int64_t)((uint64_t)a + (uint64_t)b);
-        else if (strcmp(op, "-") == 0) *out = (int64_t)((uint64_t)a - (uint64_t)b);
-        else if (strcmp(op, "*") == 0) *out = (int64_t)((uint64_t)a * (uint64_t)b);
-        else if ((strcmp(op, "÷") == 0 || strcmp(op, "div") == 0) && b != 0 && !(b == -1 && a == INT64_MIN)) *out = a / b;
-        else if (strcmp(op, "<<") == 0 && b >= 0 && b < 63) *out = (int64_t)((uint64_t)a << b);
-        else return false;
+        if (strcmp(op, "+") == 0)
+            *out = (int64_t)((uint64_t)a + (uint64_t)b);
+        else if (strcmp(op, "-") == 0)
+            *out = (int64_t)((uint64_t)a - (uint64_t)b);
+        else if (strcmp(op, "*") == 0)
+            *out = (int64_t)((uint64_t)a * (uint64_t)b);
+        else if ((strcmp(op, "÷") == 0 || strcmp(op, "div") == 0) && b != 0 && !(b == -1 && a == INT64_MIN))
+            *out = a / b;
+        else if (strcmp(op, "<<") == 0 && b >= 0 && b < 63)
+            *out = (int64_t)((uint64_t)a << b);
+        else
+            return false;
         return true;
     }
     return false;
@@ -135,7 +144,7 @@ static const Type *complex_type_named(TypeTable *t, const char *name)
  * level into IDENT.qual). */
 static bool is_module_path(const Node *n)
 {
-    static const char *const mods[] = {"AMDGPU", "Device", "Base", "Core", "Runtime", "Math"};
+    static const char *const mods[] = { "AMDGPU", "Device", "Base", "Core", "Runtime", "Math" };
     if (!n || (n->kind != AST_IDENT && n->kind != AST_DOT))
         return false;
     if (n->kind == AST_DOT && !is_module_path(n->kids[0]))
@@ -154,7 +163,7 @@ static const Node *strip_module_path(FeCompilation *c, const Node *n)
         Node *id = arena_alloc(&c->arena, sizeof(Node));
         if (!id)
             return n;
-        *id = (Node){.kind = AST_IDENT, .loc = n->loc, .name = n->name};
+        *id = (Node){ .kind = AST_IDENT, .loc = n->loc, .name = n->name };
         return id;
     }
     if (n && n->kind == AST_CURLY && n->kids[0]->kind == AST_DOT && is_module_path(n->kids[0]->kids[0])) {
@@ -202,7 +211,7 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
         if (strcmp(name, "Tuple") == 0) {
             const Type *fs[TY_MAX_FIELDS];
             int nf = n->nkids - 1;
-            StrBuf why = {0};
+            StrBuf why = { 0 };
             for (int i = 0; i < nf && nf <= TY_MAX_FIELDS; i++)
                 if (!(fs[i] = infer_type_expr(c, n->kids[i + 1], tvars, tvals, ntvars, quiet)))
                     return NULL;
@@ -239,7 +248,7 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
             return t;
     }
     if (!quiet) {
-        StrBuf sb = {0};
+        StrBuf sb = { 0 };
         ast_print(&sb, n);
         diag_error(c->diags, n->loc, "UndefVarError: type `%s` not defined", sb.data ? sb.data : "?");
         sb_free(&sb);
@@ -329,8 +338,8 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
 /* The declared parameter types of a method, type variables as their bounds. */
 static const Type *param_decl(FeCompilation *c, Method *m, int i)
 {
-    Binding b = {m->tvars, NULL, m->tvar_bounds, m->ntvars};
-    const Type *vals[32] = {0};
+    Binding b = { m->tvars, NULL, m->tvar_bounds, m->ntvars };
+    const Type *vals[32] = { 0 };
     for (int k = 0; k < m->ntvars && k < 32; k++)
         vals[k] = m->tvar_bounds[k] ? infer_type_expr(c, m->tvar_bounds[k], NULL, NULL, 0, true) : NULL;
     b.vals = vals;
@@ -400,8 +409,8 @@ Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, i
         Method *m = g->methods[i];
         if (m->nparams != nargs || m->ntvars > 32)
             continue;
-        const Type *vals[32] = {0};
-        Binding b = {m->tvars, vals, m->tvar_bounds, m->ntvars};
+        const Type *vals[32] = { 0 };
+        Binding b = { m->tvars, vals, m->tvar_bounds, m->ntvars };
         bool ok = true;
         for (int k = 0; k < nargs && ok; k++)
             ok = match_type(c, m->params[k].type_expr, argtypes[k], &b, 0);
@@ -414,7 +423,7 @@ Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, i
             memcpy(best_tvals, vals, sizeof vals);
         }
     }
-    StrBuf sb = {0};
+    StrBuf sb = { 0 };
     if (!best) {
         sb_printf(&sb, "MethodError: no method matching %s(", g->name);
         for (int i = 0; i < nargs; i++) {
@@ -531,7 +540,8 @@ static const Type *infer_name(Infer *I, IrInst *in)
         return ty_typeof_type(T(I), t);
     if (strcmp(name, "im") == 0) /* the imaginary unit: Complex{Bool}(false, true) */
         return ty_complex(T(I), prim(I, TY_BOOL));
-    if (strcmp(name, "Inf") == 0 || strcmp(name, "NaN") == 0 || strcmp(name, "Inf64") == 0 || strcmp(name, "NaN64") == 0)
+    if (strcmp(name, "Inf") == 0 || strcmp(name, "NaN") == 0 || strcmp(name, "Inf64") == 0 ||
+        strcmp(name, "NaN64") == 0)
         return prim(I, TY_FLOAT64);
     if (strcmp(name, "Inf32") == 0 || strcmp(name, "NaN32") == 0)
         return prim(I, TY_FLOAT32);
@@ -560,9 +570,7 @@ static const Type *const_type(Infer *I, IrInst *in)
     case LIT_UINT64: return prim(I, TY_UINT64);
     case LIT_FLOAT32: return prim(I, TY_FLOAT32);
     case LIT_FLOAT64: return prim(I, TY_FLOAT64);
-    default:
-        infer_err(I, in->loc, "unsupported literal");
-        return NULL;
+    default: infer_err(I, in->loc, "unsupported literal"); return NULL;
     }
 }
 
@@ -599,7 +607,8 @@ static const Type *infer_call(Infer *I, IrInst *in)
     for (int i = 0; i < n; i++) {
         a[i] = I->f->insts[in->args[i + 1]].type;
         if (a[i]->kind == TY_ANY) {
-            infer_err(I, I->f->insts[in->args[i + 1]].loc,
+            infer_err(
+                I, I->f->insts[in->args[i + 1]].loc,
                 "this value has no single concrete type (its branches give different types); a kernel cannot box it");
             return NULL;
         }
@@ -744,7 +753,7 @@ static const Type *infer_inst(Infer *I, IrInst *in)
     }
     case IR_TUPLE: {
         const Type *fs[TY_MAX_FIELDS];
-        StrBuf why = {0};
+        StrBuf why = { 0 };
         if (in->nargs <= TY_MAX_FIELDS)
             for (int k = 0; k < in->nargs; k++)
                 fs[k] = f->insts[in->args[k]].type;
@@ -772,8 +781,7 @@ static const Type *infer_inst(Infer *I, IrInst *in)
         }
         return NULL;
     }
-    default:
-        return NULL;
+    default: return NULL;
     }
 }
 
@@ -846,7 +854,7 @@ static bool infer_body(FeCompilation *c, Spec *s)
     for (int i = 0; i < f->nparams; i++)
         f->slots[i].type = s->argtypes[i];
     s->typed = f;
-    Infer I = {.c = c, .spec = s, .f = f, .reach = reach};
+    Infer I = { .c = c, .spec = s, .f = f, .reach = reach };
     compute_reach(&I);
     for (int iter = 0; iter < f->ninsts + 8; iter++) {
         I.changed = false;
@@ -877,8 +885,8 @@ static bool infer_body(FeCompilation *c, Spec *s)
                 args_typed = false;
         if (!args_typed)
             continue;
-        if (in->op == IR_ASSIGN || in->op == IR_GOTOIFNOT || (!in->type && in->op != IR_RETURN && in->op != IR_LABEL &&
-                                                               in->op != IR_GOTO)) {
+        if (in->op == IR_ASSIGN || in->op == IR_GOTOIFNOT ||
+            (!in->type && in->op != IR_RETURN && in->op != IR_LABEL && in->op != IR_GOTO)) {
             const Type *t = infer_inst(&I, in);
             if (t && !in->type)
                 in->type = t;
@@ -903,7 +911,7 @@ static Spec *specialize(FeCompilation *c, Method *m, const Type **argtypes, int 
         if (!same)
             continue;
         if (s->state == SPEC_INFERRING) {
-            StrBuf sb = {0};
+            StrBuf sb = { 0 };
             for (int k = 0; k < c->depth; k++)
                 sb_printf(&sb, "%s → ", c->stack[k]->method->name);
             sb_puts(&sb, m->name);

@@ -52,7 +52,10 @@ int ir_new_slot(Arena *a, IrFunc *f, const char *name, SrcLoc loc)
     return f->nslots++;
 }
 
-int ir_new_label(IrFunc *f) { return f->nlabels++; }
+int ir_new_label(IrFunc *f)
+{
+    return f->nlabels++;
+}
 
 void ir_set_args(Arena *a, IrFunc *f, int inst, const int *args, int nargs)
 {
@@ -106,9 +109,10 @@ static void print_const(StrBuf *sb, const IrInst *in)
         }
         break;
     }
-    case LIT_UINT8: case LIT_UINT16: case LIT_UINT32: case LIT_UINT64:
-        sb_printf(sb, "0x%" PRIx64, in->uval);
-        break;
+    case LIT_UINT8:
+    case LIT_UINT16:
+    case LIT_UINT32:
+    case LIT_UINT64: sb_printf(sb, "0x%" PRIx64, in->uval); break;
     default: sb_printf(sb, "%" PRId64, in->ival); break;
     }
 }
@@ -143,8 +147,8 @@ void ir_print(StrBuf *sb, const IrFunc *f)
             num[i] = ++k;
     /* Labels print as L1, L2, ... in order of appearance; a run of adjacent labels
      * is one place (printed once), and a label no goto names is not printed. */
-    int *rep = calloc((size_t)f->nlabels + 1, sizeof(int));   /* label -> first label of its run */
-    int *lnum = calloc((size_t)f->nlabels + 1, sizeof(int));  /* representative -> printed number */
+    int *rep = calloc((size_t)f->nlabels + 1, sizeof(int));  /* label -> first label of its run */
+    int *lnum = calloc((size_t)f->nlabels + 1, sizeof(int)); /* representative -> printed number */
     if (!rep || !lnum) {
         free(num);
         free(rep);
@@ -254,8 +258,7 @@ void ir_print(StrBuf *sb, const IrFunc *f)
             else
                 sb_puts(sb, "nothing");
             break;
-        default:
-            break;
+        default: break;
         }
         if (f->typed && in->type && in->op != IR_GOTO && in->op != IR_GOTOIFNOT && in->op != IR_LABEL &&
             in->op != IR_RETURN) {
@@ -287,17 +290,20 @@ bool ir_verify(const IrFunc *f, Diags *d)
         for (int a = 0; a < in->nargs; a++) {
             int v = in->args[a];
             if (v < 0 || v >= f->ninsts || v == i) {
-                diag_kind_error(d, DIAG_INVALID_IR, in->loc, "%s: instruction %d uses undefined value %d", f->name, i, v);
+                diag_kind_error(d, DIAG_INVALID_IR, in->loc, "%s: instruction %d uses undefined value %d", f->name, i,
+                                v);
                 ok = false;
             }
         }
         if ((in->op == IR_SLOT || in->op == IR_ASSIGN) && (in->slot < 0 || in->slot >= f->nslots)) {
-            diag_kind_error(d, DIAG_INVALID_IR, in->loc, "%s: instruction %d uses slot %d of %d", f->name, i, in->slot, f->nslots);
+            diag_kind_error(d, DIAG_INVALID_IR, in->loc, "%s: instruction %d uses slot %d of %d", f->name, i, in->slot,
+                            f->nslots);
             ok = false;
         }
         if (in->op == IR_LABEL || in->op == IR_GOTO || in->op == IR_GOTOIFNOT) {
             if (in->label < 0 || in->label >= f->nlabels) {
-                diag_kind_error(d, DIAG_INVALID_IR, in->loc, "%s: instruction %d names label %d of %d", f->name, i, in->label, f->nlabels);
+                diag_kind_error(d, DIAG_INVALID_IR, in->loc, "%s: instruction %d names label %d of %d", f->name, i,
+                                in->label, f->nlabels);
                 ok = false;
             } else if (in->op == IR_LABEL) {
                 if (label_seen[in->label]) {

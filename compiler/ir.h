@@ -31,9 +31,9 @@ typedef enum IrOp {
 } IrOp;
 
 enum {
-    IRF_INBOUNDS = 1, /* inside @inbounds: no bounds check */
-    IRF_DEAD = 2,     /* typed IR: unreachable */
-    IRF_FAILED = 4,   /* typed IR: inference already reported this call's error */
+    IRF_INBOUNDS = 1,   /* inside @inbounds: no bounds check */
+    IRF_DEAD = 2,       /* typed IR: unreachable */
+    IRF_FAILED = 4,     /* typed IR: inference already reported this call's error */
     IRF_IRRATIONAL = 8, /* IR_CONST: π, a Float64 literal that takes the float type it meets (Irrational) */
 };
 
@@ -49,34 +49,34 @@ typedef enum IrField { IR_FIELD_OTHER = -1, IR_FIELD_X, IR_FIELD_Y, IR_FIELD_Z }
 typedef struct IrInst {
     IrOp op;
     SrcLoc loc;
-    int *args;           /* value ids (instruction indices) */
+    int *args; /* value ids (instruction indices) */
     int nargs;
-    int slot;            /* IR_SLOT, IR_ASSIGN */
-    int label;           /* IR_LABEL, IR_GOTO, IR_GOTOIFNOT */
+    int slot;  /* IR_SLOT, IR_ASSIGN */
+    int label; /* IR_LABEL, IR_GOTO, IR_GOTOIFNOT */
     int flags;
-    const char *name;    /* IR_NAME, IR_GETFIELD; IR_CONST for true/false/nothing (printing only: .ival
+    const char *name; /* IR_NAME, IR_GETFIELD; IR_CONST for true/false/nothing (printing only: .ival
                             holds the IrNamedConst / IrField that decisions read) */
-    LitType lit;         /* IR_CONST */
+    LitType lit;      /* IR_CONST */
     union {
         int64_t ival;
         uint64_t uval;
         double fval;
     };
     /* ---- typed IR only ---- */
-    const Type *type;    /* the value's type (NULL for instructions that define no value) */
-    BuiltinId builtin;   /* IR_CALL to a built-in: which one (BI_NONE otherwise); also lowered IR_NAME of an
+    const Type *type;   /* the value's type (NULL for instructions that define no value) */
+    BuiltinId builtin;  /* IR_CALL to a built-in: which one (BI_NONE otherwise); also lowered IR_NAME of an
                             internal helper lowering calls by id */
-    Spec *callee;        /* IR_CALL to a user function: the specialisation called */
-    const Type *optype;  /* IR_CALL built-ins: the type the operands were promoted to (or the
+    Spec *callee;       /* IR_CALL to a user function: the specialisation called */
+    const Type *optype; /* IR_CALL built-ins: the type the operands were promoted to (or the
                             target type of a conversion); NULL where it does not apply */
 } IrInst;
 
 typedef struct IrSlot {
-    const char *name;    /* source name; "#temp" style names for compiler temporaries */
-    SrcLoc loc;          /* first definition */
+    const char *name; /* source name; "#temp" style names for compiler temporaries */
+    SrcLoc loc;       /* first definition */
     bool is_param;
     struct Node *decl_type; /* x::T = ... declares the slot's type (lowering converts stores) */
-    const Type *type;    /* typed IR */
+    const Type *type;       /* typed IR */
 } IrSlot;
 
 typedef struct IrFunc {
@@ -86,29 +86,29 @@ typedef struct IrFunc {
     int ninsts, cap;
     IrSlot *slots;
     int nslots, slotcap;
-    int nparams;         /* slots 0..nparams-1 are the parameters */
+    int nparams; /* slots 0..nparams-1 are the parameters */
     int nlabels;
     bool typed;
 } IrFunc;
 
 /* ---- the front end's view of a source: methods and constants ---------- */
 typedef struct Param {
-    const char *name;    /* NULL for an anonymous ::T parameter */
-    Node *type_expr;     /* NULL when unannotated (Any) */
+    const char *name; /* NULL for an anonymous ::T parameter */
+    Node *type_expr;  /* NULL when unannotated (Any) */
     SrcLoc loc;
 } Param;
 
 typedef struct Method {
     const char *name;
     SrcLoc loc;
-    Node *def;           /* the AST_FUNCTION */
+    Node *def; /* the AST_FUNCTION */
     Param *params;
     int nparams;
-    const char **tvars;  /* where {T, S <: Real} */
-    Node **tvar_bounds;  /* bound expression or NULL */
+    const char **tvars; /* where {T, S <: Real} */
+    Node **tvar_bounds; /* bound expression or NULL */
     int ntvars;
-    int flags;           /* FN_INLINE / FN_NOINLINE */
-    IrFunc *lowered;     /* lowered once, shared by every specialisation */
+    int flags;       /* FN_INLINE / FN_NOINLINE */
+    IrFunc *lowered; /* lowered once, shared by every specialisation */
 } Method;
 
 typedef struct GenericFunc {
@@ -128,11 +128,11 @@ struct Spec {
     Method *method;
     const Type **argtypes;
     int nargs;
-    const Type **tvals;   /* values of the method's where-parameters */
+    const Type **tvals; /* values of the method's where-parameters */
     IrFunc *typed;
     const Type *rettype;
-    int state;            /* SPEC_INFERRING while on the inference stack, SPEC_DONE, SPEC_FAILED */
-    int index;            /* order of creation in the compilation (0 = the kernel) */
+    int state;             /* SPEC_INFERRING while on the inference stack, SPEC_DONE, SPEC_FAILED */
+    int index;             /* order of creation in the compilation (0 = the kernel) */
     const char *llvm_name; /* mangled name used by code generation */
 };
 enum { SPEC_INFERRING = 1, SPEC_DONE, SPEC_FAILED };

@@ -40,14 +40,14 @@ struct Kcache {
     pthread_mutex_t log_lock; /* one callback at a time, as juke.h promises */
     juke_log_fn log;
     void *user;
-    char **reported;          /* directories refused and already reported */
+    char **reported; /* directories refused and already reported */
     int nreported;
     struct IdentMemo {
-        char *inputs;         /* what decides the identity (target, libraries' places) */
-        char *ident;          /* the identity, library hashes included */
+        char *inputs; /* what decides the identity (target, libraries' places) */
+        char *ident;  /* the identity, library hashes included */
     } *ids;
     int nids;
-    char *machine;            /* kcache_host_machine(), once */
+    char *machine; /* kcache_host_machine(), once */
 };
 
 Kcache *kcache_new(void)
@@ -91,7 +91,7 @@ static void kc_log(Kcache *kc, juke_log_level level, const char *fmt, ...)
 {
     pthread_mutex_lock(&kc->log_lock);
     if (kc->log) {
-        StrBuf sb = {0};
+        StrBuf sb = { 0 };
         va_list ap;
         va_start(ap, fmt);
         sb_vprintf(&sb, fmt, ap);
@@ -103,7 +103,10 @@ static void kc_log(Kcache *kc, juke_log_level level, const char *fmt, ...)
     pthread_mutex_unlock(&kc->log_lock);
 }
 
-void kcache_log(Kcache *kc, juke_log_level level, const char *msg) { kc_log(kc, level, "%s", msg); }
+void kcache_log(Kcache *kc, juke_log_level level, const char *msg)
+{
+    kc_log(kc, level, "%s", msg);
+}
 
 /* ---- the key ---- */
 
@@ -114,7 +117,7 @@ static void hex128(char out[33], XXH128_hash_t h)
 
 char *kcache_host_machine(void)
 {
-    StrBuf sb = {0};
+    StrBuf sb = { 0 };
 #if defined(__x86_64__) || defined(__i386__)
     unsigned a, b, c, d;
     unsigned max = __get_cpuid_max(0, NULL);
@@ -168,7 +171,7 @@ bool kcache_make_key(const KcacheKeyParts *parts, const char *function, char **k
 {
     char src[33], bh[33];
     hex128(src, XXH3_128bits(parts->source ? parts->source : "", parts->source ? parts->source_len : 0));
-    StrBuf sb = {0};
+    StrBuf sb = { 0 };
     put_escaped(&sb, parts->request);
     sb_printf(&sb, "|src %s|juke %s|machine ", src, JUKE_VERSION_STRING);
     put_escaped(&sb, parts->machine && *parts->machine ? parts->machine : "-");
@@ -180,11 +183,14 @@ bool kcache_make_key(const KcacheKeyParts *parts, const char *function, char **k
     }
     /* the readable part of the name is cut at 64 characters (file names
      * have a limit); the hash of the whole key line tells entries apart */
-    StrBuf fn = {0};
+    StrBuf fn = { 0 };
     int n = 0;
     for (const unsigned char *c = (const unsigned char *)function; *c && n < 64; c++, n++)
-        sb_printf(&fn, (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_'
-                           ? "%c" : "_%02X", *c);
+        sb_printf(&fn,
+                  (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_'
+                      ? "%c"
+                      : "_%02X",
+                  *c);
     if (*key_line)
         sb_printf(&fn, "-%016" PRIx64 ".jkc", (uint64_t)XXH3_64bits(*key_line, strlen(*key_line)));
     *file = sb_take(&fn);
@@ -232,7 +238,7 @@ static void hash_file(StrBuf *out, const char *path)
  * device libraries hashed once per context and kept. malloc'd. */
 static char *build_identity(Kcache *kc, const TargetOptions *to, bool *no_compiler)
 {
-    StrBuf in = {0};
+    StrBuf in = { 0 };
     sb_printf(&in, "%d|%s|%s", (int)to->kind, to->proc ? to->proc : "", to->devlib_dir ? to->devlib_dir : "");
     char *inputs = sb_take(&in);
     *no_compiler = false;
@@ -247,7 +253,7 @@ static char *build_identity(Kcache *kc, const TargetOptions *to, bool *no_compil
             return r;
         }
     pthread_mutex_unlock(&kc->lock);
-    StrBuf ident = {0}, files = {0};
+    StrBuf ident = { 0 }, files = { 0 };
     if (!cg_build_identity(to, &ident, &files)) {
         *no_compiler = true;
         sb_free(&ident);
@@ -306,7 +312,7 @@ static void refuse_dir(Kcache *kc, const char *dir, const char *fmt, ...)
             kc->nreported++;
     }
     pthread_mutex_unlock(&kc->lock);
-    StrBuf sb = {0};
+    StrBuf sb = { 0 };
     va_list ap;
     va_start(ap, fmt);
     sb_vprintf(&sb, fmt, ap);
@@ -357,14 +363,14 @@ static int open_dir(Kcache *kc, const char *dir)
         close(fd);
         refuse_dir(kc, dir, "is writable by %s (mode %04o)",
                    (st.st_mode & S_IWGRP) && (st.st_mode & S_IWOTH) ? "group and others"
-                   : st.st_mode & S_IWGRP ? "its group" : "others",
+                   : st.st_mode & S_IWGRP                           ? "its group"
+                                                                    : "others",
                    (unsigned)(st.st_mode & 07777));
         return -1;
     }
     if (st.st_uid != geteuid()) {
         close(fd);
-        refuse_dir(kc, dir, "belongs to uid %u, not to this user (uid %u)", (unsigned)st.st_uid,
-                   (unsigned)geteuid());
+        refuse_dir(kc, dir, "belongs to uid %u, not to this user (uid %u)", (unsigned)st.st_uid, (unsigned)geteuid());
         return -1;
     }
     return fd;
@@ -376,10 +382,13 @@ static int open_dir(Kcache *kc, const char *dir)
  * outside [A-Za-z0-9_] as _XX. */
 static char *symbol_of(const char *name)
 {
-    StrBuf sb = {0};
+    StrBuf sb = { 0 };
     for (const unsigned char *c = (const unsigned char *)name; *c; c++)
-        sb_printf(&sb, (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_'
-                           ? "%c" : "_%02X", *c);
+        sb_printf(&sb,
+                  (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_'
+                      ? "%c"
+                      : "_%02X",
+                  *c);
     return sb_take(&sb);
 }
 
@@ -406,7 +415,7 @@ bool kcache_open(Kcache *kc, KcacheSlot *s, const char *dir, const char *functio
             return false;
         }
     }
-    KcacheKeyParts parts = {request, source, source_len, machine, ident};
+    KcacheKeyParts parts = { request, source, source_len, machine, ident };
     bool ok = kcache_make_key(&parts, function, &s->key_line, &s->build, &s->name);
     free(machine);
     s->kind = to->kind;
@@ -483,8 +492,8 @@ bool kcache_load(Kcache *kc, KcacheSlot *s, char **lowered, char **typed, char *
         got += (size_t)n;
     }
     close(fd);
-    const char *why = got != size ? "changed while it was read"
-                                  : kcache_parse(s, data, size, lowered, typed, resources, co);
+    const char *why =
+        got != size ? "changed while it was read" : kcache_parse(s, data, size, lowered, typed, resources, co);
     free(data);
     return why ? refuse(s, why) : true;
 }
@@ -505,7 +514,10 @@ static const char *field(const char **p, const char *end, const char *name, cons
     return NULL;
 }
 
-static bool same(const char *v, size_t n, const char *s) { return strlen(s) == n && memcmp(v, s, n) == 0; }
+static bool same(const char *v, size_t n, const char *s)
+{
+    return strlen(s) == n && memcmp(v, s, n) == 0;
+}
 
 /* A decimal number of at most 12 digits (no sign, no blanks). */
 static bool number(const char *v, size_t n, uint64_t *out)
@@ -536,7 +548,10 @@ static bool identifier(const char *v, size_t n, size_t max, bool punct)
     return true;
 }
 
-static uint32_t lds_limit(TargetKind k) { return target_by_kind(k)->max_static_local; }
+static uint32_t lds_limit(TargetKind k)
+{
+    return target_by_kind(k)->max_static_local;
+}
 
 const char *kcache_parse(const KcacheSlot *s, const uint8_t *data, size_t size, char **lowered, char **typed,
                          char **resources, CodeObject *co)
@@ -613,7 +628,7 @@ const char *kcache_parse(const KcacheSlot *s, const uint8_t *data, size_t size, 
     if (memchr(p, 0, (size_t)(sz[0] + sz[1] + sz[2])))
         return "is malformed";
     if (target_by_kind(s->kind)->text_object ? sz[3] < 2 || code[sz[3] - 1] != 0 || memchr(code, 0, (size_t)sz[3] - 1)
-                                : sz[3] < 64 || memcmp(code, "\177ELF", 4) != 0)
+                                             : sz[3] < 64 || memcmp(code, "\177ELF", 4) != 0)
         return "has a code section that is no code object of its target";
     if (!lowered)
         return NULL;
@@ -648,9 +663,10 @@ uint8_t *kcache_format(const KcacheSlot *s, const char *lowered, const char *typ
 {
     const char *l = lowered ? lowered : "", *t = typed ? typed : "", *r = resources ? resources : "";
     size_t code = target_by_kind(co->kind)->text_object ? co->size + 1 : co->size;
-    StrBuf body = {0};
-    sb_printf(&body, "key: %s\nbuild: %s\nsymbol: %s\nkind: %d\nproc: %s\nstatic_lds: %u\nbarrier: %d\n"
-                     "dynamic_lds: %d\nmax_group: %d\nsections: %zu %zu %zu %zu\n",
+    StrBuf body = { 0 };
+    sb_printf(&body,
+              "key: %s\nbuild: %s\nsymbol: %s\nkind: %d\nproc: %s\nstatic_lds: %u\nbarrier: %d\n"
+              "dynamic_lds: %d\nmax_group: %d\nsections: %zu %zu %zu %zu\n",
               s->key_line, s->build ? s->build : "-", co->kernel_symbol ? co->kernel_symbol : "", (int)co->kind,
               co->proc && *co->proc ? co->proc : "-", co->static_lds_bytes, co->uses_barrier, co->uses_dynamic_lds,
               co->max_flat_workgroup_size, strlen(l), strlen(t), strlen(r), code);
@@ -664,7 +680,7 @@ uint8_t *kcache_format(const KcacheSlot *s, const char *lowered, const char *typ
     }
     char sum[33];
     hex128(sum, XXH3_128bits(body.data, body.len));
-    StrBuf sb = {0};
+    StrBuf sb = { 0 };
     sb_printf(&sb, "%s%s%s\n", KCACHE_MAGIC, KCACHE_SUM, sum);
     sb_putn(&sb, body.data, body.len);
     sb_free(&body);
@@ -691,7 +707,8 @@ void kcache_save(Kcache *kc, KcacheSlot *s, const char *lowered, const char *typ
         clock_gettime(CLOCK_REALTIME, &ts);
         int fd = -1;
         for (int i = 0; i < 8 && fd < 0; i++) {
-            snprintf(tmp, sizeof tmp, ".tmp-%ld-%lx-%d.jkc", (long)getpid(), (unsigned long)(ts.tv_nsec ^ (long)&ts), i);
+            snprintf(tmp, sizeof tmp, ".tmp-%ld-%lx-%d.jkc", (long)getpid(), (unsigned long)(ts.tv_nsec ^ (long)&ts),
+                     i);
             fd = openat(s->dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
             if (fd < 0 && errno != EEXIST)
                 break;

@@ -36,22 +36,22 @@ typedef struct Kcache Kcache;
  * dfd < 0 when there is no usable disk cache for this compile. */
 typedef struct KcacheSlot {
     int dfd;
-    char *dir, *name;       /* for messages: the directory as given, the entry's file name */
-    char *key_line;         /* the request and machine part of the key */
-    char *build;            /* the build identity's hash (hex), NULL without a compiler */
-    char *symbol;           /* the kernel symbol the function name implies */
+    char *dir, *name; /* for messages: the directory as given, the entry's file name */
+    char *key_line;   /* the request and machine part of the key */
+    char *build;      /* the build identity's hash (hex), NULL without a compiler */
+    char *symbol;     /* the kernel symbol the function name implies */
     TargetKind kind;
-    const char *proc;       /* the processor asked for, NULL for the default */
-    char *bad;              /* why the entry found was refused (NULL if none) */
+    const char *proc; /* the processor asked for, NULL for the default */
+    char *bad;        /* why the entry found was refused (NULL if none) */
 } KcacheSlot;
 
 /* The parts a key is made of (kcache_make_key). */
 typedef struct KcacheKeyParts {
-    const char *request;    /* function(canonical types)|target|options (api.c's in-memory key) */
-    const char *source;     /* the module's source text */
+    const char *request; /* function(canonical types)|target|options (api.c's in-memory key) */
+    const char *source;  /* the module's source text */
     size_t source_len;
-    const char *machine;    /* the machine the code must run on ("" for GPUs: the target names it) */
-    const char *build;      /* the build identity (LLVM version, host CPU name and features, device
+    const char *machine; /* the machine the code must run on ("" for GPUs: the target names it) */
+    const char *build;   /* the build identity (LLVM version, host CPU name and features, device
                                library hashes), NULL without a compiler */
 } KcacheKeyParts;
 
@@ -68,8 +68,7 @@ void kcache_log(Kcache *kc, juke_log_level level, const char *msg);
  * *build (hex hash of parts->build, NULL if it is NULL) and *file (the entry's
  * file name, from function and a hash of the key line). All malloc'd; false
  * when out of memory. */
-bool kcache_make_key(const KcacheKeyParts *parts, const char *function, char **key_line, char **build,
-                     char **file);
+bool kcache_make_key(const KcacheKeyParts *parts, const char *function, char **key_line, char **build, char **file);
 /* The host CPU's identity as the key's machine part (cpuid: vendor,
  * family/model/stepping, feature words, the OS-enabled state). malloc'd. */
 char *kcache_host_machine(void);

@@ -31,11 +31,11 @@ static void format_value(StrBuf *sb, int64_t bits, int code)
         sb_printf(sb, "%.9gf0", (double)v);
         break;
     }
-    case JUKE_T_UINT8: case JUKE_T_UINT16: case JUKE_T_UINT32: case JUKE_T_UINT64:
-        sb_printf(sb, "0x%" PRIx64, (uint64_t)bits);
-        break;
-    default:
-        sb_printf(sb, "%" PRId64, bits);
+    case JUKE_T_UINT8:
+    case JUKE_T_UINT16:
+    case JUKE_T_UINT32:
+    case JUKE_T_UINT64: sb_printf(sb, "0x%" PRIx64, (uint64_t)bits); break;
+    default: sb_printf(sb, "%" PRId64, bits);
     }
 }
 
@@ -45,14 +45,18 @@ static void format_value(StrBuf *sb, int64_t bits, int code)
 static void format_fault(StrBuf *sb, const JukeExceptionRecord *r)
 {
     int sig = (int)r->aux;
-    const char *name = sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE"
-                     : sig == SIGILL ? "SIGILL" : "signal";
+    const char *name = sig == SIGSEGV  ? "SIGSEGV"
+                       : sig == SIGBUS ? "SIGBUS"
+                       : sig == SIGFPE ? "SIGFPE"
+                       : sig == SIGILL ? "SIGILL"
+                                       : "signal";
     uint64_t addr = (uint64_t)r->index[0];
     int64_t off = r->index[3], size = r->dims[0];
     sb_printf(sb, "kernel fault: %s (", name);
     if (sig == SIGFPE)
-        sb_puts(sb, r->index[1] == FPE_INTDIV ? "integer division by zero"
-                    : r->index[1] == FPE_INTOVF ? "integer overflow" : "arithmetic error");
+        sb_puts(sb, r->index[1] == FPE_INTDIV   ? "integer division by zero"
+                    : r->index[1] == FPE_INTOVF ? "integer overflow"
+                                                : "arithmetic error");
     else if (sig == SIGILL)
         sb_puts(sb, "illegal instruction");
     else if (r->index[2] == JUKE_FAULT_STACK && size)
@@ -70,7 +74,8 @@ static void format_fault(StrBuf *sb, const JukeExceptionRecord *r)
             sb_printf(sb, ", %" PRId64 " bytes before the start of a %" PRId64 "-byte device array", off, size);
             break;
         case JUKE_FAULT_LOCAL_AFTER:
-            sb_printf(sb, ", %" PRId64 " bytes past the end of the group's %" PRId64 " bytes of local memory", off, size);
+            sb_printf(sb, ", %" PRId64 " bytes past the end of the group's %" PRId64 " bytes of local memory", off,
+                      size);
             break;
         case JUKE_FAULT_LOCAL_BEFORE:
             sb_printf(sb, ", %" PRId64 " bytes before the start of the group's local memory", off);
@@ -102,7 +107,7 @@ static void format_items(StrBuf *sb, int64_t count, int64_t packed, uint64_t gdi
 /* The message a kernel exception becomes on the host. */
 static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r)
 {
-    StrBuf sb = {0};
+    StrBuf sb = { 0 };
     sb_printf(&sb, "%s: ", k->function);
     if (r->kind == JUKE_EXC_FAULT) {
         format_fault(&sb, r);
@@ -121,8 +126,10 @@ static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r)
                 sb_printf(&sb, "%s{%s, 3}", nd == 1 ? "ROCDeviceVector" : "ROCDeviceMatrix", elem);
             else
                 sb_printf(&sb, "ROCDeviceArray{%s, %u, 3}", elem, nd);
-            sb_printf(&sb, " at index [%" PRId64 "]: the launch allocated dynamic local memory for %" PRId64
-                      " element%s (shmem)", r->index[0], r->dims[0], r->dims[0] == 1 ? "" : "s");
+            sb_printf(&sb,
+                      " at index [%" PRId64 "]: the launch allocated dynamic local memory for %" PRId64
+                      " element%s (shmem)",
+                      r->index[0], r->dims[0], r->dims[0] == 1 ? "" : "s");
             break;
         }
         if (r->aux & JUKE_BOUNDS_TUPLE) {
@@ -153,17 +160,15 @@ static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r)
         format_value(&sb, r->index[0], (int)r->dims[0]);
         sb_puts(&sb, ")");
         break;
-    case JUKE_EXC_DIVIDE:
-        sb_puts(&sb, "DivideError: integer division error");
-        break;
+    case JUKE_EXC_DIVIDE: sb_puts(&sb, "DivideError: integer division error"); break;
     case JUKE_EXC_TIMEOUT:
-        sb_printf(&sb, "run-time limit of %g s exceeded: the kernel was cancelled in this loop", (double)r->index[0] * 1e-6);
+        sb_printf(&sb, "run-time limit of %g s exceeded: the kernel was cancelled in this loop",
+                  (double)r->index[0] * 1e-6);
         break;
     case JUKE_EXC_BARRIER:
         sb_puts(&sb, "barrier divergence: not every work-item of the workgroup reached this barrier");
         break;
-    default:
-        sb_printf(&sb, "unknown kernel exception (kind %u)", r->kind);
+    default: sb_printf(&sb, "unknown kernel exception (kind %u)", r->kind);
     }
     sb_printf(&sb, "\n  at %s:%u:%u\n  in workgroup (%u, %u, %u), work-item (%u, %u, %u)", k->module->name, r->line,
               r->col, r->group[0], r->group[1], r->group[2], r->item[0], r->item[1], r->item[2]);
@@ -172,9 +177,9 @@ static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r)
         format_items(&sb, r->index[0], r->index[1], gd, "wait here");
         format_items(&sb, r->index[2], r->index[3], gd, "have returned");
         if (r->dims[0] > 0) {
-            StrBuf what = {0};
-            sb_printf(&what, "wait at another barrier, at %s:%u:%u", k->module->name, (unsigned)((uint64_t)r->dims[2] >> 32),
-                      (unsigned)(r->dims[2] & 0xffffffff));
+            StrBuf what = { 0 };
+            sb_printf(&what, "wait at another barrier, at %s:%u:%u", k->module->name,
+                      (unsigned)((uint64_t)r->dims[2] >> 32), (unsigned)(r->dims[2] & 0xffffffff));
             char *w = sb_take(&what);
             format_items(&sb, r->dims[0], r->dims[1], gd, w ? w : "wait at another barrier");
             free(w);
@@ -214,7 +219,7 @@ static juke_status kernel_loaded(juke_kernel *k, juke_device *dev, RtFunction **
             rt_module_unload(mod);
         pthread_mutex_unlock(&k->load_lock);
         juke_status st = api_fail(k->ctx, JUKE_ERR_DEVICE, "loading %s on %s: %s", k->function, rt_device_name(dev->rt),
-                              err ? err : "failed");
+                                  err ? err : "failed");
         free(err);
         return st;
     }
@@ -229,7 +234,7 @@ static juke_status kernel_loaded(juke_kernel *k, juke_device *dev, RtFunction **
         k->loaded = nl;
         k->capl = nc;
     }
-    k->loaded[k->nloaded++] = (Loaded){dev, mod, f};
+    k->loaded[k->nloaded++] = (Loaded){ dev, mod, f };
     *fn = f;
     pthread_mutex_unlock(&k->load_lock);
     return JUKE_OK;
@@ -245,7 +250,8 @@ static juke_status arg_type_names(juke_context *ctx, const juke_arg *args, int n
             snprintf(names[i], 32, "Array{%s,%d}", api_type_name(a->elem), a->ndims);
         } else {
             if (args[i].type < JUKE_BOOL || args[i].type > JUKE_FLOAT64)
-                return api_fail(ctx, JUKE_ERR_ARGUMENT, "argument %d: unknown scalar type %d", i + 1, (int)args[i].type);
+                return api_fail(ctx, JUKE_ERR_ARGUMENT, "argument %d: unknown scalar type %d", i + 1,
+                                (int)args[i].type);
             snprintf(names[i], 32, "%s", api_type_name(args[i].type));
         }
     }
@@ -288,8 +294,9 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
     juke_context *ctx = dev->ctx;
     const char *function = k->function;
     if (!(cfg->timeout_s >= 0) || cfg->timeout_s > 1e9)
-        return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: run-time limit %g s: expected 0 (none) or positive seconds up to 1e9",
-                    function, cfg->timeout_s);
+        return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                        "%s: run-time limit %g s: expected 0 (none) or positive seconds up to 1e9", function,
+                        cfg->timeout_s);
     uint32_t grid[3], group[3];
     for (int d = 0; d < 3; d++) {
         grid[d] = cfg->gridsize[d] ? cfg->gridsize[d] : 1;
@@ -299,8 +306,10 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
         char *why = NULL;
         juke_status st = rt_check_launch(fn, grid, group, cfg->shmem, &why) != 0
                              ? api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: %s", function, why ? why : "bad launch shape")
-                             : api_fail(ctx, JUKE_ERR_ARGUMENT, "%s uses @ROCDynamicLocalArray but the launch gives no "
-                                        "dynamic local memory (shmem = 0)", function);
+                             : api_fail(ctx, JUKE_ERR_ARGUMENT,
+                                        "%s uses @ROCDynamicLocalArray but the launch gives no "
+                                        "dynamic local memory (shmem = 0)",
+                                        function);
         free(why);
         return st;
     }
@@ -314,7 +323,7 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
             memcpy(storage[i], &a->ptr, 8);
             memcpy(storage[i] + 8, a->dims, 8 * (size_t)a->ndims);
             memcpy(storage[i] + 8 + 8 * a->ndims, &a->length, 8);
-            rargs[i] = (RtArg){storage[i], (uint32_t)JUKE_ARRAY_ARG_SIZE(a->ndims), 8};
+            rargs[i] = (RtArg){ storage[i], (uint32_t)JUKE_ARRAY_ARG_SIZE(a->ndims), 8 };
         } else {
             size_t sz = juke_sizeof(args[i].type);
             if (args[i].type == JUKE_FLOAT32)
@@ -327,7 +336,7 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
                 storage[i][0] = args[i].v.i != 0;
             else
                 memcpy(storage[i], &args[i].v.u, sz); /* little-endian: the low bytes */
-            rargs[i] = (RtArg){storage[i], (uint32_t)sz, (uint32_t)sz};
+            rargs[i] = (RtArg){ storage[i], (uint32_t)sz, (uint32_t)sz };
         }
     }
     JukeExceptionRecord exc;
@@ -367,11 +376,18 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
                           const juke_launch_config *cfg)
 {
     if (!cfg || !dev || !m || !function)
-        return api_fail(dev ? dev->ctx : m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_launch: NULL %s",
-                    !dev ? "device" : !m ? "module" : !function ? "function name" : "launch configuration");
+        return api_fail(dev ? dev->ctx
+                        : m ? m->ctx
+                            : NULL,
+                        JUKE_ERR_ARGUMENT, "juke_launch: NULL %s",
+                        !dev        ? "device"
+                        : !m        ? "module"
+                        : !function ? "function name"
+                                    : "launch configuration");
     if (nargs < 0 || nargs > 64 || (nargs && !args))
-        return api_fail(dev->ctx, JUKE_ERR_ARGUMENT, "juke_launch: %d arguments%s (0 to 64, and a non-NULL array of them)",
-                    nargs, nargs && !args ? " but a NULL argument array" : "");
+        return api_fail(dev->ctx, JUKE_ERR_ARGUMENT,
+                        "juke_launch: %d arguments%s (0 to 64, and a non-NULL array of them)", nargs,
+                        nargs && !args ? " but a NULL argument array" : "");
     juke_context *ctx = dev->ctx;
     /* the launch memo: a repeated launch finds its kernel without the cache key */
     uint16_t sig[64];
@@ -451,8 +467,8 @@ static juke_status sync_device(juke_device *dev, RtStream *stream)
             api_set_error(dev->ctx, exception_message(k, &exc));
             return JUKE_ERR_KERNEL;
         }
-        return api_fail(dev->ctx, JUKE_ERR_KERNEL, "a kernel raised an exception (kind %u) at line %u:%u", exc.kind, exc.line,
-                    exc.col);
+        return api_fail(dev->ctx, JUKE_ERR_KERNEL, "a kernel raised an exception (kind %u) at line %u:%u", exc.kind,
+                        exc.line, exc.col);
     }
     if (rc != 0) {
         juke_status st = api_fail(dev->ctx, JUKE_ERR_DEVICE, "synchronize: %s", err ? err : "failed");
@@ -557,13 +573,14 @@ static juke_status kernel_on_device(juke_kernel *k, juke_device *dev, RtFunction
 {
     const TargetInfo *t = NULL;
     const char *proc = NULL;
-    StrBuf err = {0};
+    StrBuf err = { 0 };
     bool same = target_parse(dev->target, &t, &proc, &err) && t->kind == k->to.kind &&
                 (!proc || !k->to.proc || strcmp(proc, k->to.proc) == 0);
     sb_free(&err);
     if (!same)
         return api_fail(k->ctx, JUKE_ERR_ARGUMENT, "%s was compiled for %s, but %s runs %s", k->function,
-                        k->to.proc ? k->to.proc : target_by_kind(k->to.kind)->name, rt_device_name(dev->rt), dev->target);
+                        k->to.proc ? k->to.proc : target_by_kind(k->to.kind)->name, rt_device_name(dev->rt),
+                        dev->target);
     juke_status st = kernel_loaded(k, dev, fn);
     if (st)
         return st;
@@ -571,7 +588,7 @@ static juke_status kernel_on_device(juke_kernel *k, juke_device *dev, RtFunction
     if (!f)
         return JUKE_OK; /* no shortcut, still a launch */
     pthread_mutex_lock(&k->load_lock);
-    *f = (FastLoad){dev, *fn, k->fast_all};
+    *f = (FastLoad){ dev, *fn, k->fast_all };
     k->fast_all = f;
     __atomic_store_n(&k->fast, f, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&k->load_lock);
@@ -582,9 +599,9 @@ static juke_status kernel_on_device(juke_kernel *k, juke_device *dev, RtFunction
 static juke_status wrong_arg(juke_kernel *k, int i, const juke_arg *a)
 {
     char got[32] = "";
-    arg_type_names(k->ctx, a, 1, (char (*)[32])got);
-    return api_fail(k->ctx, JUKE_ERR_ARGUMENT, "%s: argument %d is a %s, but the kernel was compiled for %s", k->function,
-                    i + 1, got, k->argtypes[i]);
+    arg_type_names(k->ctx, a, 1, (char(*)[32])got);
+    return api_fail(k->ctx, JUKE_ERR_ARGUMENT, "%s: argument %d is a %s, but the kernel was compiled for %s",
+                    k->function, i + 1, got, k->argtypes[i]);
 }
 
 juke_status juke_kernel_get(juke_module *m, const char *function, const char *const *argtypes, int nargs,
@@ -593,10 +610,16 @@ juke_status juke_kernel_get(juke_module *m, const char *function, const char *co
     if (out)
         *out = NULL;
     if (!m || !dev || !out)
-        return api_fail(m ? m->ctx : dev ? dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_kernel_get: NULL %s",
-                        !m ? "module" : !dev ? "device" : "out");
+        return api_fail(m     ? m->ctx
+                        : dev ? dev->ctx
+                              : NULL,
+                        JUKE_ERR_ARGUMENT, "juke_kernel_get: NULL %s",
+                        !m     ? "module"
+                        : !dev ? "device"
+                               : "out");
     if (dev->ctx != m->ctx)
-        return api_fail(m->ctx, JUKE_ERR_ARGUMENT, "juke_kernel_get: the module and the device belong to different contexts");
+        return api_fail(m->ctx, JUKE_ERR_ARGUMENT,
+                        "juke_kernel_get: the module and the device belong to different contexts");
     juke_options o;
     pthread_mutex_lock(&m->ctx->lock);
     o = m->ctx->opts;
@@ -618,11 +641,17 @@ juke_status juke_kernel_launch(juke_kernel *k, juke_device *dev, const juke_arg 
                                const juke_launch_config *cfg)
 {
     if (!k || !dev || !cfg || (nargs && !args))
-        return api_fail(k ? k->ctx : dev ? dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_kernel_launch: NULL %s",
-                        !k ? "kernel" : !dev ? "device" : !cfg ? "launch configuration" : "argument array");
+        return api_fail(k     ? k->ctx
+                        : dev ? dev->ctx
+                              : NULL,
+                        JUKE_ERR_ARGUMENT, "juke_kernel_launch: NULL %s",
+                        !k     ? "kernel"
+                        : !dev ? "device"
+                        : !cfg ? "launch configuration"
+                               : "argument array");
     if (nargs != k->nargs)
-        return api_fail(k->ctx, JUKE_ERR_ARGUMENT, "%s: %d argument%s given, the kernel was compiled for %d", k->function,
-                        nargs, nargs == 1 ? "" : "s", k->nargs);
+        return api_fail(k->ctx, JUKE_ERR_ARGUMENT, "%s: %d argument%s given, the kernel was compiled for %d",
+                        k->function, nargs, nargs == 1 ? "" : "s", k->nargs);
     for (int i = 0; i < nargs; i++) {
         const juke_arg *a = &args[i];
         if (a->is_array) {
@@ -730,10 +759,13 @@ juke_status juke_event_synchronize(juke_event *e)
 juke_status juke_event_elapsed_ms(juke_event *start, juke_event *end, float *ms)
 {
     if (!start || !end || !ms)
-        return api_fail(start ? start->dev->ctx : end ? end->dev->ctx : NULL, JUKE_ERR_ARGUMENT,
-                        "juke_event_elapsed_ms: NULL argument");
+        return api_fail(start ? start->dev->ctx
+                        : end ? end->dev->ctx
+                              : NULL,
+                        JUKE_ERR_ARGUMENT, "juke_event_elapsed_ms: NULL argument");
     if (start->dev != end->dev)
-        return api_fail(start->dev->ctx, JUKE_ERR_ARGUMENT, "juke_event_elapsed_ms: the events belong to different devices");
+        return api_fail(start->dev->ctx, JUKE_ERR_ARGUMENT,
+                        "juke_event_elapsed_ms: the events belong to different devices");
     if (!__atomic_load_n(&start->recorded, __ATOMIC_ACQUIRE) || !__atomic_load_n(&end->recorded, __ATOMIC_ACQUIRE))
         return api_fail(start->dev->ctx, JUKE_ERR_ARGUMENT, "juke_event_elapsed_ms: the %s event was never recorded",
                         !start->recorded ? "start" : "end");
@@ -746,7 +778,10 @@ juke_status juke_event_elapsed_ms(juke_event *start, juke_event *end, float *ms)
 juke_status juke_kernel_max_groupsize(juke_kernel *k, juke_device *dev, uint32_t *out)
 {
     if (!k || !dev || !out)
-        return api_fail(k ? k->ctx : dev ? dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_kernel_max_groupsize: NULL argument");
+        return api_fail(k     ? k->ctx
+                        : dev ? dev->ctx
+                              : NULL,
+                        JUKE_ERR_ARGUMENT, "juke_kernel_max_groupsize: NULL argument");
     RtFunction *fn;
     const FastLoad *f = __atomic_load_n(&k->fast, __ATOMIC_ACQUIRE);
     if (f && f->dev == dev) {
@@ -761,4 +796,7 @@ juke_status juke_kernel_max_groupsize(juke_kernel *k, juke_device *dev, uint32_t
     return JUKE_OK;
 }
 
-bool juke_kernel_from_disk_cache(const juke_kernel *k) { return k && k->from_disk; }
+bool juke_kernel_from_disk_cache(const juke_kernel *k)
+{
+    return k && k->from_disk;
+}

@@ -11,10 +11,10 @@
 
 typedef struct Lexer {
     Arena *a;
-    Arena *scratch;   /* the token array and number spellings: dropped after parsing */
+    Arena *scratch; /* the token array and number spellings: dropped after parsing */
     Diags *d;
     const SrcFile *file;
-    const char *s, *end;     /* cursor and end of the text */
+    const char *s, *end; /* cursor and end of the text */
     const char *line_start;
     int line;
     Token *toks;
@@ -23,19 +23,17 @@ typedef struct Lexer {
 } Lexer;
 
 static const char *const lex_keywords[] = {
-    "begin", "while", "if", "for", "try", "return", "break", "continue", "function", "macro", "quote",
-    "let", "local", "global", "const", "do", "struct", "module", "baremodule", "using", "import",
-    "export", "end", "else", "elseif", "catch", "finally", "true", "false", "where", "in", "isa",
+    "begin", "while", "if",     "for",   "try",     "return", "break",  "continue",   "function", "macro",  "quote",
+    "let",   "local", "global", "const", "do",      "struct", "module", "baremodule", "using",    "import", "export",
+    "end",   "else",  "elseif", "catch", "finally", "true",   "false",  "where",      "in",       "isa",
 };
 
 /* ASCII operators and punctuation, longest first so the first match wins. */
 static const char *const lex_ascii_ops[] = {
-    ">>>=",
-    ">>>", ">>=", "<<=", "===", "!==", "...",
-    "==", "!=", "<=", ">=", "<:", ">:", "&&", "||", "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=",
-    "<<", ">>", "::", "->", "//", "..", "=>", "|>", "<|", "\\=",
-    "+", "-", "*", "/", "%", "^", "&", "|", "~", "!", "<", ">", "=", "?", ":", ".", ",", ";",
-    "(", ")", "[", "]", "{", "}", "\\",
+    ">>>=", ">>>", ">>=", "<<=", "===", "!==", "...", "==", "!=", "<=", ">=", "<:", ">:", "&&", "||",
+    "+=",   "-=",  "*=",  "/=",  "%=",  "^=",  "&=",  "|=", "<<", ">>", "::", "->", "//", "..", "=>",
+    "|>",   "<|",  "\\=", "+",   "-",   "*",   "/",   "%",  "^",  "&",  "|",  "~",  "!",  "<",  ">",
+    "=",    "?",   ":",   ".",   ",",   ";",   "(",   ")",  "[",  "]",  "{",  "}",  "\\",
 };
 
 /* Unicode operators (UTF-8), longest first. */
@@ -45,7 +43,7 @@ static const char *const lex_unicode_ops[] = {
 
 static SrcLoc lex_loc(Lexer *L, const char *at)
 {
-    SrcLoc loc = {L->file, L->line, (int)(at - L->line_start) + 1};
+    SrcLoc loc = { L->file, L->line, (int)(at - L->line_start) + 1 };
     return loc;
 }
 
@@ -141,8 +139,14 @@ static bool lex_unicode_id_char(uint32_t cp)
     return true;
 }
 
-static bool lex_is_digit(char c) { return c >= '0' && c <= '9'; }
-static bool lex_ascii_id_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static bool lex_is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+static bool lex_ascii_id_start(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
 
 /* Length of the identifier character at s (0 if none); `first` excludes digits and '!'. */
 static int lex_id_char(Lexer *L, const char *s, bool first)
@@ -199,8 +203,8 @@ static bool lex_prev_is_value(Lexer *L)
         return true;
     if (t->kind == TK_KEYWORD && strcmp(t->text, "end") == 0)
         return true;
-    return t->kind == TK_OP && (strcmp(t->text, ")") == 0 || strcmp(t->text, "]") == 0 ||
-                                strcmp(t->text, "}") == 0 || strcmp(t->text, "'") == 0);
+    return t->kind == TK_OP && (strcmp(t->text, ")") == 0 || strcmp(t->text, "]") == 0 || strcmp(t->text, "}") == 0 ||
+                                strcmp(t->text, "'") == 0);
 }
 
 /* e, E or f followed by an optionally signed digit: an exponent. */
@@ -214,7 +218,10 @@ static bool lex_exponent_at(Lexer *L, const char *s)
     return s < L->end && lex_is_digit(*s);
 }
 
-static bool lex_op_char(char c) { return c && strchr("+-*/\\^%&|<>=!~:?.", c) != NULL; }
+static bool lex_op_char(char c)
+{
+    return c && strchr("+-*/\\^%&|<>=!~:?.", c) != NULL;
+}
 
 /* Digits in the given base with '_' allowed between digits; returns the end. */
 static const char *lex_digits(Lexer *L, const char *s, int base, int *ndigits)
@@ -222,14 +229,20 @@ static const char *lex_digits(Lexer *L, const char *s, int base, int *ndigits)
     int n = 0;
     for (; s < L->end; s++) {
         char c = *s;
-        int v = lex_is_digit(c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : 99;
+        int v = lex_is_digit(c)          ? c - '0'
+                : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+                : (c >= 'A' && c <= 'F') ? c - 'A' + 10
+                                         : 99;
         if (v < base) {
             n++;
             continue;
         }
         if (c == '_' && n > 0 && s + 1 < L->end) {
             char d = s[1];
-            int w = lex_is_digit(d) ? d - '0' : (d >= 'a' && d <= 'f') ? d - 'a' + 10 : (d >= 'A' && d <= 'F') ? d - 'A' + 10 : 99;
+            int w = lex_is_digit(d)          ? d - '0'
+                    : (d >= 'a' && d <= 'f') ? d - 'a' + 10
+                    : (d >= 'A' && d <= 'F') ? d - 'A' + 10
+                                             : 99;
             if (w < base)
                 continue;
         }
@@ -395,7 +408,7 @@ static void lex_string(Lexer *L, bool spc)
     SrcLoc loc = lex_loc(L, start);
     bool triple = L->end - start >= 3 && start[1] == '"' && start[2] == '"';
     const char *s = start + (triple ? 3 : 1);
-    StrBuf sb = {0};
+    StrBuf sb = { 0 };
     bool closed = false;
     int line = L->line;
     const char *ls = L->line_start;
@@ -506,7 +519,7 @@ static void lex_skip_space(Lexer *L, bool *spc)
 
 int lex_file(Arena *a, Arena *scratch, Diags *d, const SrcFile *file, Token **out)
 {
-    Lexer L = {0};
+    Lexer L = { 0 };
     L.a = a;
     L.scratch = scratch;
     L.d = d;

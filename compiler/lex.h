@@ -14,26 +14,26 @@
 #include "common.h"
 
 typedef enum TokKind {
-    TK_EOF,      /* always the last token */
-    TK_NL,       /* a newline outside comments and strings */
-    TK_INT,      /* integer literal: .uval/.ival with .lit (LIT_INT64, LIT_UINT8..LIT_UINT64) */
-    TK_FLOAT,    /* float literal: .fval with .lit (LIT_FLOAT64, LIT_FLOAT32) */
-    TK_STRING,   /* "...": .text = contents with escapes resolved */
-    TK_CHAR,     /* 'c' (recognised only to reject it clearly) */
-    TK_IDENT,    /* identifier: .text */
-    TK_KEYWORD,  /* reserved word (function, end, if, in, isa, where, true, ...): .text */
-    TK_MACRO,    /* @name: .text = name without '@' */
-    TK_OP,       /* operator or punctuation, including ( ) [ ] { } , ; : :: . ? =: .text as written */
+    TK_EOF,     /* always the last token */
+    TK_NL,      /* a newline outside comments and strings */
+    TK_INT,     /* integer literal: .uval/.ival with .lit (LIT_INT64, LIT_UINT8..LIT_UINT64) */
+    TK_FLOAT,   /* float literal: .fval with .lit (LIT_FLOAT64, LIT_FLOAT32) */
+    TK_STRING,  /* "...": .text = contents with escapes resolved */
+    TK_CHAR,    /* 'c' (recognised only to reject it clearly) */
+    TK_IDENT,   /* identifier: .text */
+    TK_KEYWORD, /* reserved word (function, end, if, in, isa, where, true, ...): .text */
+    TK_MACRO,   /* @name: .text = name without '@' */
+    TK_OP,      /* operator or punctuation, including ( ) [ ] { } , ; : :: . ? =: .text as written */
 } TokKind;
 
 typedef struct Token {
     TokKind kind;
-    bool spc;           /* whitespace, a comment or a line start precedes this token */
+    bool spc; /* whitespace, a comment or a line start precedes this token */
     LitType lit;
-    SrcLoc loc;         /* of the token's first byte */
-    const char *start;  /* the token's bytes in the source */
+    SrcLoc loc;        /* of the token's first byte */
+    const char *start; /* the token's bytes in the source */
     int len;
-    const char *text;   /* NUL-terminated, see the kinds above; never NULL */
+    const char *text; /* NUL-terminated, see the kinds above; never NULL */
     union {
         int64_t ival;
         uint64_t uval;

@@ -23,7 +23,8 @@
 
 LLD_HAS_DRIVER(elf)
 
-namespace {
+namespace
+{
 std::mutex lld_lock;
 bool lld_broken = false;
 } // namespace
@@ -39,7 +40,7 @@ extern "C" int juke_lld_elf_link(int argc, const char *const *argv, char **err)
     std::string out, errs;
     llvm::raw_string_ostream os(out), es(errs);
     std::vector<const char *> args(argv, argv + argc);
-    lld::Result r = lld::lldMain(args, os, es, {{lld::Gnu, &lld::elf::link}});
+    lld::Result r = lld::lldMain(args, os, es, { { lld::Gnu, &lld::elf::link } });
     es.flush();
     if (!r.canRunAgain)
         lld_broken = true;

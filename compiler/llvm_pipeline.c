@@ -30,20 +30,23 @@
 extern char **environ;
 
 /* ---- target initialisation -------------------------------------------- */
-static void init_targets_once(void) {
+static void init_targets_once(void)
+{
     for (int i = 0; i < target_count(); i++)
         target_at(i)->ops->llvm_init();
 }
 
 /* LLVM's target registry is process-wide; registering is idempotent but not
  * thread-safe, hence once per process. */
-void llvm_init_targets(void) {
+void llvm_init_targets(void)
+{
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, init_targets_once);
 }
 
 bool llvm_create_target_machine(TargetCtx *tc, const char *triple, const char *cpu, const char *features,
-                                LLVMRelocMode reloc) {
+                                LLVMRelocMode reloc)
+{
     llvm_init_targets();
     LLVMTargetRef target = NULL;
     char *err = NULL;
@@ -56,8 +59,7 @@ bool llvm_create_target_machine(TargetCtx *tc, const char *triple, const char *c
                               : tc->opts->opt_level == 1 ? LLVMCodeGenLevelLess
                               : tc->opts->opt_level == 2 ? LLVMCodeGenLevelDefault
                                                          : LLVMCodeGenLevelAggressive;
-    tc->tm = LLVMCreateTargetMachine(target, triple, cpu, features ? features : "", lvl, reloc,
-                                     LLVMCodeModelDefault);
+    tc->tm = LLVMCreateTargetMachine(target, triple, cpu, features ? features : "", lvl, reloc, LLVMCodeModelDefault);
     tc->tm_reloc = reloc;
     if (!tc->tm) {
         diag_plain(tc->diags, DIAG_INTERNAL, "cannot create an LLVM target machine for %s (%s)", triple, cpu);
@@ -70,37 +72,44 @@ bool llvm_create_target_machine(TargetCtx *tc, const char *triple, const char *c
     return true;
 }
 
-void llvm_dispose_target_machine(TargetCtx *tc) {
-    if (tc->tm) LLVMDisposeTargetMachine(tc->tm);
+void llvm_dispose_target_machine(TargetCtx *tc)
+{
+    if (tc->tm)
+        LLVMDisposeTargetMachine(tc->tm);
     tc->tm = NULL;
 }
 
-LLVMValueRef llvm_intrinsic(TargetCtx *tc, const char *name, LLVMTypeRef *overloads, unsigned n,
-                            LLVMTypeRef *fty) {
+LLVMValueRef llvm_intrinsic(TargetCtx *tc, const char *name, LLVMTypeRef *overloads, unsigned n, LLVMTypeRef *fty)
+{
     unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-    if (!id) return NULL;
+    if (!id)
+        return NULL;
     LLVMValueRef f = LLVMGetIntrinsicDeclaration(tc->mod, id, overloads, n);
-    if (fty) *fty = LLVMIntrinsicGetType(tc->llctx, id, overloads, n);
+    if (fty)
+        *fty = LLVMIntrinsicGetType(tc->llctx, id, overloads, n);
     return f;
 }
 
-LLVMValueRef llvm_declare(TargetCtx *tc, const char *name, LLVMTypeRef fty) {
+LLVMValueRef llvm_declare(TargetCtx *tc, const char *name, LLVMTypeRef fty)
+{
     LLVMValueRef f = LLVMGetNamedFunction(tc->mod, name);
-    if (!f) f = LLVMAddFunction(tc->mod, name, fty);
+    if (!f)
+        f = LLVMAddFunction(tc->mod, name, fty);
     return f;
 }
 
-LLVMValueRef llvm_call_intrinsic(TargetCtx *tc, LLVMBuilderRef b, const char *name) {
+LLVMValueRef llvm_call_intrinsic(TargetCtx *tc, LLVMBuilderRef b, const char *name)
+{
     LLVMTypeRef fty;
     LLVMValueRef f = llvm_intrinsic(tc, name, NULL, 0, &fty);
     return LLVMBuildCall2(b, fty, f, NULL, 0, "");
 }
 
 /* Local memory cannot be initialised: the initializer says "anything". */
-LLVMValueRef llvm_local_array(TargetCtx *tc, const char *name, uint64_t bytes, unsigned align, bool poison) {
+LLVMValueRef llvm_local_array(TargetCtx *tc, const char *name, uint64_t bytes, unsigned align, bool poison)
+{
     LLVMTypeRef t = LLVMArrayType2(LLVMInt8TypeInContext(tc->llctx), bytes);
-    LLVMValueRef g = LLVMAddGlobalInAddressSpace(tc->mod, t, name && *name ? name : "__juke_local",
-                                                 tc->ops->as_local);
+    LLVMValueRef g = LLVMAddGlobalInAddressSpace(tc->mod, t, name && *name ? name : "__juke_local", tc->ops->as_local);
     LLVMSetLinkage(g, LLVMInternalLinkage);
     LLVMSetInitializer(g, poison ? LLVMGetPoison(t) : LLVMGetUndef(t));
     uint64_t a = align ? align : 16;
@@ -109,7 +118,8 @@ LLVMValueRef llvm_local_array(TargetCtx *tc, const char *name, uint64_t bytes, u
     return g;
 }
 
-LLVMValueRef llvm_dynamic_local_array(TargetCtx *tc, const char *name) {
+LLVMValueRef llvm_dynamic_local_array(TargetCtx *tc, const char *name)
+{
     LLVMValueRef g = LLVMGetNamedGlobal(tc->mod, name);
     if (!g) {
         LLVMTypeRef t = LLVMArrayType2(LLVMInt8TypeInContext(tc->llctx), 0);
@@ -121,7 +131,8 @@ LLVMValueRef llvm_dynamic_local_array(TargetCtx *tc, const char *name) {
     return g;
 }
 
-LLVMValueRef llvm_math_libfn(TargetCtx *tc, const char *name, LLVMTypeRef ty, const char *sym, LLVMTypeRef *fty) {
+LLVMValueRef llvm_math_libfn(TargetCtx *tc, const char *name, LLVMTypeRef ty, const char *sym, LLVMTypeRef *fty)
+{
     *fty = llvm_math_type(tc, name, ty);
     return llvm_declare(tc, sym, *fty);
 }
@@ -150,30 +161,36 @@ enum {
     HUGE_BLOCK_INSTS = 4000,
 };
 
-static unsigned block_insts(LLVMBasicBlockRef bb) {
+static unsigned block_insts(LLVMBasicBlockRef bb)
+{
     unsigned n = 0;
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) n++;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        n++;
     return n;
 }
 
 /* The instruction count of the module's largest function definition, or
  * with per_block, of its largest block. */
-static unsigned largest_insts(LLVMModuleRef m, bool per_block) {
+static unsigned largest_insts(LLVMModuleRef m, bool per_block)
+{
     unsigned most = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
         unsigned n = 0;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
             n = per_block ? block_insts(bb) : n + block_insts(bb);
-            if (per_block && n > most) most = n;
+            if (per_block && n > most)
+                most = n;
         }
-        if (n > most) most = n;
+        if (n > most)
+            most = n;
     }
     return most;
 }
 
 /* The target machine again, with the same target, processor and features,
  * at code generation level None. */
-static bool recreate_tm_unoptimised(TargetCtx *tc) {
+static bool recreate_tm_unoptimised(TargetCtx *tc)
+{
     char *triple = LLVMGetTargetMachineTriple(tc->tm), *cpu = LLVMGetTargetMachineCPU(tc->tm);
     char *features = LLVMGetTargetMachineFeatureString(tc->tm);
     LLVMTargetMachineRef tm = LLVMCreateTargetMachine(LLVMGetTargetMachineTarget(tc->tm), triple, cpu, features,
@@ -190,14 +207,16 @@ static bool recreate_tm_unoptimised(TargetCtx *tc) {
     return true;
 }
 
-bool llvm_optimize(TargetCtx *tc, int opt_level) {
+bool llvm_optimize(TargetCtx *tc, int opt_level)
+{
     /* O0 still inlines alwaysinline helpers; globaldce drops the internalised
      * library functions nothing calls (higher levels do both themselves). */
     const char *passes = opt_level <= 0   ? "always-inline,globaldce"
                          : opt_level == 1 ? "default<O1>"
                          : opt_level == 2 ? "default<O2>"
                                           : "default<O3>";
-    if (opt_level >= 2 && largest_insts(tc->mod, false) > HUGE_FUNCTION_INSTS) passes = "default<O1>";
+    if (opt_level >= 2 && largest_insts(tc->mod, false) > HUGE_FUNCTION_INSTS)
+        passes = "default<O1>";
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMErrorRef e = LLVMRunPasses(tc->mod, passes, tc->tm, po);
     LLVMDisposePassBuilderOptions(po);
@@ -207,15 +226,18 @@ bool llvm_optimize(TargetCtx *tc, int opt_level) {
         LLVMDisposeErrorMessage(msg);
         return false;
     }
-    if (opt_level >= 1 && largest_insts(tc->mod, true) > HUGE_BLOCK_INSTS) return recreate_tm_unoptimised(tc);
+    if (opt_level >= 1 && largest_insts(tc->mod, true) > HUGE_BLOCK_INSTS)
+        return recreate_tm_unoptimised(tc);
     return true;
 }
 
-bool llvm_verify(TargetCtx *tc) {
+bool llvm_verify(TargetCtx *tc)
+{
     char *msg = NULL;
     if (LLVMVerifyModule(tc->mod, LLVMReturnStatusAction, &msg)) {
         size_t n = msg ? strlen(msg) : 0;
-        while (n && msg[n - 1] == '\n') msg[--n] = 0;
+        while (n && msg[n - 1] == '\n')
+            msg[--n] = 0;
         diag_plain(tc->diags, DIAG_INVALID_IR, "LLVM IR verification failed:\n%s", msg ? msg : "");
         LLVMDisposeMessage(msg);
         return false;
@@ -290,7 +312,8 @@ static void asm_file_name(const char *p, const char *e, const char **name, size_
  * ".Lfunc_begin0:", "$L__tmp0:", "$L__func_begin0:")? *n: the name's length. */
 static bool debug_label(const char *p, const char *e, size_t *n)
 {
-    static const char *const prefixes[] = {".Ltmp", ".Lfunc_begin", ".Lfunc_end", "$L__tmp", "$L__func_begin", "$L__func_end"};
+    static const char *const prefixes[] = { ".Ltmp",   ".Lfunc_begin",   ".Lfunc_end",
+                                            "$L__tmp", "$L__func_begin", "$L__func_end" };
     if (e <= p || e[-1] != ':')
         return false;
     for (int i = 0; i < JK_ARRAY_LEN(prefixes); i++)
@@ -325,7 +348,11 @@ static int label_uses(const char *text, const char *s, size_t n)
  * malloc'd, NULL when out of memory. */
 static char *annotate_asm(const TargetCtx *tc, const char *text)
 {
-    struct { const char *name; size_t n; const SrcFile *src; } files[ASM_MAX_FILES] = {{0}};
+    struct {
+        const char *name;
+        size_t n;
+        const SrcFile *src;
+    } files[ASM_MAX_FILES] = { { 0 } };
     /* each assembler's own comment: in x86 GNU syntax ';' separates statements */
     const char *comment = tc->opts->kind == TARGET_NVPTX ? "//" : tc->opts->kind == TARGET_CPU ? "#" : ";";
     const char *end = text + strlen(text);
@@ -349,7 +376,7 @@ static char *annotate_asm(const TargetCtx *tc, const char *text)
         }
         p = e + (e < end);
     }
-    StrBuf out = {0};
+    StrBuf out = { 0 };
     long last_file = -1, last_line = -1;
     bool in_debug = false, ptx_block = false;
     for (const char *p = text; p < end;) {
@@ -359,8 +386,8 @@ static char *annotate_asm(const TargetCtx *tc, const char *text)
         const char *q = skip_ws(p, e);
         const char *next = e + (e < end);
         bool debug_section = starts(q, e, ".section") && memmem(q, (size_t)(e - q), ".debug_", 7);
-        bool switches = starts(q, e, ".section") || starts(q, e, ".text") || starts(q, e, ".data") ||
-                        starts(q, e, ".bss");
+        bool switches =
+            starts(q, e, ".section") || starts(q, e, ".text") || starts(q, e, ".data") || starts(q, e, ".bss");
         if (in_debug) {
             /* GNU syntax: a debug section runs to the next section; PTX: a { } block */
             if (ptx_block ? starts(q, e, "}") : switches)
@@ -543,8 +570,8 @@ static bool is_debug_flag(const MdTable *t, long id)
         return false;
     size_t n;
     const char *s = md_field_str(d->text, d->len, "!\"", &n);
-    return s && ((n == 18 && memcmp(s, "Debug Info Version", 18) == 0) ||
-                 (n == 13 && memcmp(s, "Dwarf Version", 13) == 0));
+    return s &&
+           ((n == 18 && memcmp(s, "Debug Info Version", 18) == 0) || (n == 13 && memcmp(s, "Dwarf Version", 13) == 0));
 }
 
 /* The line [s, s+n) as printed: no !dbg attachment, no debug module flag;
@@ -566,7 +593,7 @@ static bool edit_ir_line(const MdTable *t, const char *s, size_t n, StrBuf *out,
         const char *open = memchr(s, '{', n);
         if (!open)
             return true;
-        StrBuf list = {0};
+        StrBuf list = { 0 };
         int kept = 0;
         for (const char *p = open + 1; p < s + n; p++)
             if (*p == '!' && p[1] >= '0' && p[1] <= '9') {
@@ -631,7 +658,8 @@ static int dbg_chain(const MdTable *t, long loc, DbgFrame *chain)
             break;
         long line = md_field_num(d->text, d->len, "line: ");
         if (!memmem(spd->text, spd->len, "DIFlagArtificial", 16)) /* a target's wrapper (codegen.c) */
-            rev[n++] = (DbgFrame){(int)sp, line > 0 ? (int)line : 0, (int)md_field_num(spd->text, spd->len, "file: !")};
+            rev[n++] =
+                (DbgFrame){ (int)sp, line > 0 ? (int)line : 0, (int)md_field_num(spd->text, spd->len, "file: !") };
         loc = md_field_num(d->text, d->len, "inlinedAt: !");
     }
     for (int i = 0; i < n; i++)
@@ -698,7 +726,7 @@ static void dbg_transition(const MdTable *t, StrBuf *out, DbgFrame *cur, int *nc
 static char *annotate_ir(const char *text)
 {
     size_t len = strlen(text);
-    MdTable t = {0};
+    MdTable t = { 0 };
     for (const char *p = text; p < text + len;) {
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) : strlen(p);
@@ -722,7 +750,7 @@ static char *annotate_ir(const char *text)
         p += n + (e ? 1 : 0);
     }
     /* what the printed lines still reference stays, with what that references */
-    StrBuf line = {0}, out = {0};
+    StrBuf line = { 0 }, out = { 0 };
     for (const char *p = text; p < text + len;) {
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) : strlen(p);
@@ -746,7 +774,8 @@ static char *annotate_ir(const char *text)
                 const MdDef *sp = md_get(&t, dbg);
                 if (sp && md_is(sp, "!DISubprogram(")) {
                     long l = md_field_num(sp->text, sp->len, "line: ");
-                    cur[0] = (DbgFrame){(int)dbg, l > 0 ? (int)l : 0, (int)md_field_num(sp->text, sp->len, "file: !")};
+                    cur[0] =
+                        (DbgFrame){ (int)dbg, l > 0 ? (int)l : 0, (int)md_field_num(sp->text, sp->len, "file: !") };
                     ncur = 1;
                     /* above the attributes, as Julia prints it */
                     char *attrs = attrs_at < out.len ? strndup(out.data + attrs_at, out.len - attrs_at) : NULL;
@@ -836,7 +865,8 @@ char *llvm_function_text(LLVMValueRef fn)
 }
 
 /* The buffer is NUL-terminated (assembly is text); *size excludes the NUL. */
-bool llvm_emit_to_memory(TargetCtx *tc, LLVMCodeGenFileType kind, uint8_t **data, size_t *size) {
+bool llvm_emit_to_memory(TargetCtx *tc, LLVMCodeGenFileType kind, uint8_t **data, size_t *size)
+{
     char *err = NULL;
     LLVMMemoryBufferRef buf = NULL;
     *data = NULL;
@@ -865,7 +895,8 @@ bool llvm_emit_to_memory(TargetCtx *tc, LLVMCodeGenFileType kind, uint8_t **data
 /* Code generation rewrites IR (on AMDGPU: LDS and kernel-argument
  * lowering), so the assembly is produced from a copy and the object, later,
  * from the module itself. */
-bool llvm_emit_asm_from_copy(TargetCtx *tc, CodeObject *out) {
+bool llvm_emit_asm_from_copy(TargetCtx *tc, CodeObject *out)
+{
     LLVMModuleRef saved = tc->mod, copy = LLVMCloneModule(tc->mod);
     tc->mod = copy;
     uint8_t *text;
@@ -892,15 +923,19 @@ bool llvm_emit_asm_from_copy(TargetCtx *tc, CodeObject *out) {
 /* LLVM promises that debug information never changes the code it makes, so
  * the object of a module stripped of it is the object of a module that
  * never had it. */
-void llvm_strip_debug_info(TargetCtx *tc) {
-    if (tc->ndebug_files) LLVMStripModuleDebugInfo(tc->mod);
+void llvm_strip_debug_info(TargetCtx *tc)
+{
+    if (tc->ndebug_files)
+        LLVMStripModuleDebugInfo(tc->mod);
 }
 
-bool llvm_emit_shared_object(TargetCtx *tc, const char *const *lld_args, uint8_t **so, size_t *sosize) {
+bool llvm_emit_shared_object(TargetCtx *tc, const char *const *lld_args, uint8_t **so, size_t *sosize)
+{
     uint8_t *obj;
     size_t objsize;
     llvm_strip_debug_info(tc);
-    if (!llvm_emit_to_memory(tc, LLVMObjectFile, &obj, &objsize)) return false;
+    if (!llvm_emit_to_memory(tc, LLVMObjectFile, &obj, &objsize))
+        return false;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     bool ok = lld_link_shared(tc, obj, objsize, lld_args, so, sosize);
@@ -910,32 +945,37 @@ bool llvm_emit_shared_object(TargetCtx *tc, const char *const *lld_args, uint8_t
     return ok;
 }
 
-void target_take_code(TargetCtx *tc, CodeObject *out, TargetKind kind, uint8_t *data, size_t size,
-                      const char *symbol) {
+void target_take_code(TargetCtx *tc, CodeObject *out, TargetKind kind, uint8_t *data, size_t size, const char *symbol)
+{
     free(out->data);
     out->data = data;
     out->size = size;
     out->kind = kind;
-    if (!out->proc) out->proc = strdup(tc->proc);
-    if (!out->kernel_symbol && symbol) out->kernel_symbol = strdup(symbol);
+    if (!out->proc)
+        out->proc = strdup(tc->proc);
+    if (!out->kernel_symbol && symbol)
+        out->kernel_symbol = strdup(symbol);
     out->uses_barrier = tc->uses_barrier;
     out->uses_dynamic_lds = tc->uses_dynamic_lds;
 }
 
-long target_group_items(const TargetOptions *o, long dflt) {
+long target_group_items(const TargetOptions *o, long dflt)
+{
     const int *g = o->group_size;
     return g[0] > 0 ? (long)g[0] * (g[1] > 0 ? g[1] : 1) * (g[2] > 0 ? g[2] : 1) : dflt;
 }
 
 /* ---- device libraries ------------------------------------------------------ */
-bool target_file_exists(const char *path) {
+bool target_file_exists(const char *path)
+{
     struct stat st;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 bool target_find_devlib(const TargetCtx *tc, const char *dflt, const char *fallback, const char *file, bool file_ok,
-                        char *path, size_t n, const char **found, StrBuf *looked) {
-    const char *cands[2] = {dflt, fallback};
+                        char *path, size_t n, const char **found, StrBuf *looked)
+{
+    const char *cands[2] = { dflt, fallback };
     int ncands = 2;
     /* An explicit choice that is wrong is an error rather than silently replaced. */
     if (tc->opts->devlib_dir && *tc->opts->devlib_dir) {
@@ -944,9 +984,11 @@ bool target_find_devlib(const TargetCtx *tc, const char *dflt, const char *fallb
     }
     for (int i = 0; i < ncands; i++) {
         snprintf(path, n, "%s", cands[i]);
-        if (!file_ok || !target_file_exists(path)) snprintf(path, n, "%s/%s", cands[i], file);
+        if (!file_ok || !target_file_exists(path))
+            snprintf(path, n, "%s/%s", cands[i], file);
         if (target_file_exists(path)) {
-            if (found) *found = cands[i];
+            if (found)
+                *found = cands[i];
             return true;
         }
         sb_printf(looked, "%s%s", i ? ", " : "", cands[i]);
@@ -962,9 +1004,11 @@ bool target_find_devlib(const TargetCtx *tc, const char *dflt, const char *fallb
  * are close-on-exec in this process so concurrent spawns from other threads
  * do not inherit them; posix_spawn's dup2 clears the flag in the child. */
 
-static int memfd_high(const char *name) {
+static int memfd_high(const char *name)
+{
     int fd = memfd_create(name, MFD_CLOEXEC);
-    if (fd < 0) return -1;
+    if (fd < 0)
+        return -1;
     if (fd < 10) { /* keep clear of 0..3, which the child's dup2s use */
         int hi = fcntl(fd, F_DUPFD_CLOEXEC, 10);
         close(fd);
@@ -973,11 +1017,13 @@ static int memfd_high(const char *name) {
     return fd;
 }
 
-static bool write_all(int fd, const uint8_t *p, size_t n) {
+static bool write_all(int fd, const uint8_t *p, size_t n)
+{
     while (n) {
         ssize_t w = write(fd, p, n);
         if (w < 0) {
-            if (errno == EINTR) continue;
+            if (errno == EINTR)
+                continue;
             return false;
         }
         p += w;
@@ -988,17 +1034,22 @@ static bool write_all(int fd, const uint8_t *p, size_t n) {
 
 /* Read the whole file behind fd from its start into a malloc'd buffer
  * (NUL-terminated, *n excludes the NUL). */
-static uint8_t *read_all_fd(int fd, size_t *n) {
+static uint8_t *read_all_fd(int fd, size_t *n)
+{
     struct stat st;
     *n = 0;
-    if (fstat(fd, &st) != 0 || lseek(fd, 0, SEEK_SET) < 0) return NULL;
+    if (fstat(fd, &st) != 0 || lseek(fd, 0, SEEK_SET) < 0)
+        return NULL;
     size_t sz = (size_t)st.st_size, got = 0;
     uint8_t *p = malloc(sz + 1);
-    if (!p) return NULL;
+    if (!p)
+        return NULL;
     while (got < sz) {
         ssize_t r = read(fd, p + got, sz - got);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
         got += (size_t)r;
     }
     p[got] = 0;
@@ -1007,13 +1058,14 @@ static uint8_t *read_all_fd(int fd, size_t *n) {
 }
 
 /* argv: ld.lld -shared [extra...] -o OUT IN */
-static int build_argv(const char **argv, int max, const char *const *extra, const char *outpath,
-                      const char *inpath) {
+static int build_argv(const char **argv, int max, const char *const *extra, const char *outpath, const char *inpath)
+{
     int n = 0;
     argv[n++] = JUKE_LD_LLD;
     argv[n++] = "-shared";
     argv[n++] = "--threads=1"; /* a tiny link: starting lld's thread pool costs more than it saves */
-    for (int i = 0; extra && extra[i] && n < max - 5; i++) argv[n++] = extra[i];
+    for (int i = 0; extra && extra[i] && n < max - 5; i++)
+        argv[n++] = extra[i];
     argv[n++] = "-o";
     argv[n++] = outpath;
     argv[n++] = inpath;
@@ -1023,7 +1075,8 @@ static int build_argv(const char **argv, int max, const char *const *extra, cons
 
 /* Spawn ld.lld and wait. Returns false with a message in *why when it could
  * not run or failed; stderr_fd holds what it printed. */
-static bool run_lld(TargetCtx *tc, const char **argv, posix_spawn_file_actions_t *fa, int stderr_fd) {
+static bool run_lld(TargetCtx *tc, const char **argv, posix_spawn_file_actions_t *fa, int stderr_fd)
+{
     pid_t pid;
     int rc = posix_spawn(&pid, JUKE_LD_LLD, fa, NULL, (char *const *)argv, environ);
     if (rc != 0) {
@@ -1040,10 +1093,12 @@ static bool run_lld(TargetCtx *tc, const char **argv, posix_spawn_file_actions_t
             return false;
         }
     }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return true;
     size_t n = 0;
     uint8_t *msg = stderr_fd >= 0 ? read_all_fd(stderr_fd, &n) : NULL;
-    while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r')) msg[--n] = 0;
+    while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r'))
+        msg[--n] = 0;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && n == 0)
         diag_plain(tc->diags, DIAG_USER, "the linker ld.lld could not be started from %s", JUKE_LD_LLD);
     else
@@ -1053,12 +1108,14 @@ static bool run_lld(TargetCtx *tc, const char **argv, posix_spawn_file_actions_t
     return false;
 }
 
-static bool link_with_memfd(TargetCtx *tc, const uint8_t *obj, size_t objsize, const char *const *extra,
-                            uint8_t **out, size_t *outsize, bool *unavailable) {
+static bool link_with_memfd(TargetCtx *tc, const uint8_t *obj, size_t objsize, const char *const *extra, uint8_t **out,
+                            size_t *outsize, bool *unavailable)
+{
     int infd = memfd_high("juke-obj"), outfd = -1, errfd = -1;
     bool ok = false;
     *unavailable = infd < 0;
-    if (infd < 0) return false;
+    if (infd < 0)
+        return false;
     outfd = memfd_high("juke-so");
     errfd = memfd_high("juke-lld-err");
     if (outfd < 0 || errfd < 0) {
@@ -1088,14 +1145,18 @@ static bool link_with_memfd(TargetCtx *tc, const uint8_t *obj, size_t objsize, c
         }
     }
 done:
-    if (infd >= 0) close(infd);
-    if (outfd >= 0) close(outfd);
-    if (errfd >= 0) close(errfd);
+    if (infd >= 0)
+        close(infd);
+    if (outfd >= 0)
+        close(outfd);
+    if (errfd >= 0)
+        close(errfd);
     return ok;
 }
 
-static bool link_with_tmpdir(TargetCtx *tc, const uint8_t *obj, size_t objsize, const char *const *extra,
-                             uint8_t **out, size_t *outsize) {
+static bool link_with_tmpdir(TargetCtx *tc, const uint8_t *obj, size_t objsize, const char *const *extra, uint8_t **out,
+                             size_t *outsize)
+{
     const char *base = getenv("TMPDIR");
     char dir[512], in[600], so[600], errp[600];
     snprintf(dir, sizeof dir, "%s/juke-lld-XXXXXX", base && *base ? base : "/tmp");
@@ -1123,15 +1184,18 @@ static bool link_with_tmpdir(TargetCtx *tc, const uint8_t *obj, size_t objsize, 
     if (ok) {
         int sofd = open(so, O_RDONLY | O_CLOEXEC);
         *out = sofd >= 0 ? read_all_fd(sofd, outsize) : NULL;
-        if (sofd >= 0) close(sofd);
+        if (sofd >= 0)
+            close(sofd);
         if (!*out) {
             diag_plain(tc->diags, DIAG_INTERNAL, "cannot read ld.lld's output");
             ok = false;
         }
     }
 done:
-    if (infd >= 0) close(infd);
-    if (errfd >= 0) close(errfd);
+    if (infd >= 0)
+        close(infd);
+    if (errfd >= 0)
+        close(errfd);
     unlink(in);
     unlink(so);
     unlink(errp);
@@ -1152,7 +1216,8 @@ typedef struct PipeDrain {
     bool failed;
 } PipeDrain;
 
-static void *pipe_drain(void *arg) {
+static void *pipe_drain(void *arg)
+{
     PipeDrain *d = arg;
     for (;;) {
         if (d->len == d->cap) {
@@ -1162,16 +1227,20 @@ static void *pipe_drain(void *arg) {
                 d->failed = true;
                 uint8_t sink[4096]; /* read on to EOF so the writer never blocks */
                 ssize_t r;
-                while ((r = read(d->fd, sink, sizeof sink)) > 0 || (r < 0 && errno == EINTR)) {}
+                while ((r = read(d->fd, sink, sizeof sink)) > 0 || (r < 0 && errno == EINTR)) {
+                }
                 return NULL;
             }
             d->data = p;
             d->cap = cap;
         }
         ssize_t r = read(d->fd, d->data + d->len, d->cap - d->len);
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) d->failed = true;
-        if (r <= 0) return NULL;
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            d->failed = true;
+        if (r <= 0)
+            return NULL;
         d->len += (size_t)r;
     }
 }
@@ -1185,10 +1254,12 @@ static void *pipe_drain(void *arg) {
  * --no-mmap-output-file, it keeps the output in memory and writes it on
  * commit, touching no signal state. Returns 1 on success, 0 on failure
  * (diagnosed), -1 when lld cannot run in process (the caller spawns it). */
-static int link_in_process(TargetCtx *tc, const uint8_t *obj, size_t objsize, const char *const *extra,
-                           uint8_t **out, size_t *outsize) {
+static int link_in_process(TargetCtx *tc, const uint8_t *obj, size_t objsize, const char *const *extra, uint8_t **out,
+                           size_t *outsize)
+{
     int infd = memfd_create("juke-obj", MFD_CLOEXEC);
-    if (infd < 0) return -1;
+    if (infd < 0)
+        return -1;
     if (!write_all(infd, obj, objsize)) {
         close(infd);
         return -1;
@@ -1198,7 +1269,7 @@ static int link_in_process(TargetCtx *tc, const uint8_t *obj, size_t objsize, co
         close(infd);
         return -1;
     }
-    PipeDrain drain = {.fd = pfd[0]};
+    PipeDrain drain = { .fd = pfd[0] };
     pthread_t reader;
     if (pthread_create(&reader, NULL, pipe_drain, &drain) != 0) {
         close(pfd[0]);
@@ -1206,9 +1277,10 @@ static int link_in_process(TargetCtx *tc, const uint8_t *obj, size_t objsize, co
         close(infd);
         return -1;
     }
-    const char *more[64] = {"--no-mmap-output-file"};
+    const char *more[64] = { "--no-mmap-output-file" };
     int nmore = 1;
-    for (int i = 0; extra && extra[i] && nmore < 63; i++) more[nmore++] = extra[i];
+    for (int i = 0; extra && extra[i] && nmore < 63; i++)
+        more[nmore++] = extra[i];
     more[nmore] = NULL;
     char so[64], in[64];
     snprintf(so, sizeof so, "/proc/self/fd/%d", pfd[1]);
@@ -1235,7 +1307,8 @@ static int link_in_process(TargetCtx *tc, const uint8_t *obj, size_t objsize, co
         }
     } else if (rc == -1) {
         size_t n = err ? strlen(err) : 0;
-        while (n && (err[n - 1] == '\n' || err[n - 1] == '\r')) err[--n] = 0;
+        while (n && (err[n - 1] == '\n' || err[n - 1] == '\r'))
+            err[--n] = 0;
         diag_plain(tc->diags, DIAG_INTERNAL, "ld.lld failed: %s", err ? err : "(no message)");
         result = 0;
     }
@@ -1245,14 +1318,16 @@ static int link_in_process(TargetCtx *tc, const uint8_t *obj, size_t objsize, co
 }
 #endif
 
-bool lld_link_shared(TargetCtx *tc, const uint8_t *obj, size_t objsize, const char *const *extra_args,
-                     uint8_t **out, size_t *outsize) {
+bool lld_link_shared(TargetCtx *tc, const uint8_t *obj, size_t objsize, const char *const *extra_args, uint8_t **out,
+                     size_t *outsize)
+{
     *out = NULL;
     *outsize = 0;
 #ifdef JUKE_HAVE_LLD_LIBRARY
     if (tc->opts->linker == JUKE_LINK_AUTO) {
         int r = link_in_process(tc, obj, objsize, extra_args, out, outsize);
-        if (r >= 0) return r == 1;
+        if (r >= 0)
+            return r == 1;
     }
 #endif
     if (access(JUKE_LD_LLD, X_OK) != 0) {
@@ -1261,8 +1336,10 @@ bool lld_link_shared(TargetCtx *tc, const uint8_t *obj, size_t objsize, const ch
     }
     /* JUKE_LINK_SPAWN_TMPDIR forces the temporary-directory path (for tests) */
     bool unavailable = tc->opts->linker == JUKE_LINK_SPAWN_TMPDIR;
-    if (!unavailable && link_with_memfd(tc, obj, objsize, extra_args, out, outsize, &unavailable)) return true;
-    if (!unavailable) return false;
+    if (!unavailable && link_with_memfd(tc, obj, objsize, extra_args, out, outsize, &unavailable))
+        return true;
+    if (!unavailable)
+        return false;
     return link_with_tmpdir(tc, obj, objsize, extra_args, out, outsize);
 }
 
@@ -1272,26 +1349,32 @@ typedef struct NameList {
     int len, cap;
 } NameList;
 
-static bool names_push(NameList *l, const char *s, size_t n) {
+static bool names_push(NameList *l, const char *s, size_t n)
+{
     if (l->len == l->cap) {
         int cap = l->cap ? l->cap * 2 : 256;
         char **p = realloc(l->names, (size_t)cap * sizeof *p);
-        if (!p) return false;
+        if (!p)
+            return false;
         l->names = p;
         l->cap = cap;
     }
     char *c = strndup(s, n);
-    if (!c) return false;
+    if (!c)
+        return false;
     l->names[l->len++] = c;
     return true;
 }
 
-static void names_free(NameList *l) {
-    for (int i = 0; i < l->len; i++) free(l->names[i]);
+static void names_free(NameList *l)
+{
+    for (int i = 0; i < l->len; i++)
+        free(l->names[i]);
     free(l->names);
 }
 
-static bool is_kernel_cc(LLVMValueRef f) {
+static bool is_kernel_cc(LLVMValueRef f)
+{
     unsigned cc = LLVMGetFunctionCallConv(f);
     return cc == LLVMAMDGPUKERNELCallConv || cc == LLVMPTXKernelCallConv;
 }
@@ -1301,9 +1384,12 @@ static bool is_kernel_cc(LLVMValueRef f) {
  * generic processor, and an inliner refuses callees whose target-cpu or
  * target-features are not a subset of the caller's. Local linkage needs
  * default visibility. */
-static void adopt_library_global(LLVMValueRef g, bool is_fn) {
-    if (LLVMIsDeclaration(g)) return;
-    if (is_fn && is_kernel_cc(g)) return;
+static void adopt_library_global(LLVMValueRef g, bool is_fn)
+{
+    if (LLVMIsDeclaration(g))
+        return;
+    if (is_fn && is_kernel_cc(g))
+        return;
     LLVMSetLinkage(g, LLVMInternalLinkage);
     LLVMSetVisibility(g, LLVMDefaultVisibility);
     if (is_fn) {
@@ -1312,7 +1398,8 @@ static void adopt_library_global(LLVMValueRef g, bool is_fn) {
     }
 }
 
-bool llvm_link_bitcode_file(TargetCtx *tc, const char *path, bool only_needed) {
+bool llvm_link_bitcode_file(TargetCtx *tc, const char *path, bool only_needed)
+{
     LLVMMemoryBufferRef buf = NULL;
     char *err = NULL;
     if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &err)) {
@@ -1332,17 +1419,19 @@ bool llvm_link_bitcode_file(TargetCtx *tc, const char *path, bool only_needed) {
     LLVMSetTarget(lib, LLVMGetTarget(tc->mod));
     LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(tc->mod));
     /* Remember what the library defines: LLVMLinkModules2 consumes it. */
-    NameList fns = {0}, globals = {0};
+    NameList fns = { 0 }, globals = { 0 };
     bool oom = false;
     for (LLVMValueRef f = LLVMGetFirstFunction(lib); f; f = LLVMGetNextFunction(f)) {
         size_t n;
         const char *s = LLVMGetValueName2(f, &n);
-        if (!LLVMIsDeclaration(f) && !names_push(&fns, s, n)) oom = true;
+        if (!LLVMIsDeclaration(f) && !names_push(&fns, s, n))
+            oom = true;
     }
     for (LLVMValueRef g = LLVMGetFirstGlobal(lib); g; g = LLVMGetNextGlobal(g)) {
         size_t n;
         const char *s = LLVMGetValueName2(g, &n);
-        if (!LLVMIsDeclaration(g) && !names_push(&globals, s, n)) oom = true;
+        if (!LLVMIsDeclaration(g) && !names_push(&globals, s, n))
+            oom = true;
     }
     if (oom) {
         names_free(&fns);
@@ -1360,11 +1449,13 @@ bool llvm_link_bitcode_file(TargetCtx *tc, const char *path, bool only_needed) {
     if (only_needed) {
         for (int i = 0; i < fns.len; i++) {
             LLVMValueRef f = LLVMGetNamedFunction(tc->mod, fns.names[i]);
-            if (f) adopt_library_global(f, true);
+            if (f)
+                adopt_library_global(f, true);
         }
         for (int i = 0; i < globals.len; i++) {
             LLVMValueRef g = LLVMGetNamedGlobal(tc->mod, globals.names[i]);
-            if (g) adopt_library_global(g, false);
+            if (g)
+                adopt_library_global(g, false);
         }
     }
     names_free(&fns);
@@ -1372,17 +1463,20 @@ bool llvm_link_bitcode_file(TargetCtx *tc, const char *path, bool only_needed) {
     return true;
 }
 
-bool llvm_module_calls_prefix(LLVMModuleRef m, const char *prefix) {
+bool llvm_module_calls_prefix(LLVMModuleRef m, const char *prefix)
+{
     size_t pn = strlen(prefix);
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
         size_t n;
         const char *s = LLVMGetValueName2(f, &n);
-        if (n >= pn && memcmp(s, prefix, pn) == 0 && LLVMIsDeclaration(f) && LLVMGetFirstUse(f)) return true;
+        if (n >= pn && memcmp(s, prefix, pn) == 0 && LLVMIsDeclaration(f) && LLVMGetFirstUse(f))
+            return true;
     }
     return false;
 }
 
-bool llvm_link_ir_text(TargetCtx *tc, const char *name, const char *ir) {
+bool llvm_link_ir_text(TargetCtx *tc, const char *name, const char *ir)
+{
     LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), name);
     LLVMModuleRef m = NULL;
     char *err = NULL;
@@ -1401,23 +1495,28 @@ bool llvm_link_ir_text(TargetCtx *tc, const char *name, const char *ir) {
 }
 
 /* Julia name -> number of float arguments (powi: 1 float + i32); 0 unknown. */
-int llvm_math_arity(const char *name) {
+int llvm_math_arity(const char *name)
+{
     /* powi is pow's integer-exponent form, which only code generation calls */
-    if (strcmp(name, "powi") == 0) return 1;
+    if (strcmp(name, "powi") == 0)
+        return 1;
     return builtin_math_arity(name);
 }
 
 /* The function type of a library math function for float type ty. */
-LLVMTypeRef llvm_math_type(TargetCtx *tc, const char *name, LLVMTypeRef ty) {
-    LLVMTypeRef p[2] = {ty, ty};
-    if (strcmp(name, "powi") == 0) p[1] = LLVMInt32TypeInContext(tc->llctx);
+LLVMTypeRef llvm_math_type(TargetCtx *tc, const char *name, LLVMTypeRef ty)
+{
+    LLVMTypeRef p[2] = { ty, ty };
+    if (strcmp(name, "powi") == 0)
+        p[1] = LLVMInt32TypeInContext(tc->llctx);
     int n = strcmp(name, "powi") == 0 ? 2 : llvm_math_arity(name);
     return LLVMFunctionType(ty, p, (unsigned)n, 0);
 }
 
 /* ---- the build identity, for the disk cache ---- */
 
-bool cg_build_identity(const TargetOptions *to, StrBuf *ident, StrBuf *files) {
+bool cg_build_identity(const TargetOptions *to, StrBuf *ident, StrBuf *files)
+{
     unsigned major, minor, patch;
     LLVMGetVersion(&major, &minor, &patch);
     sb_printf(ident, "llvm %u.%u.%u", major, minor, patch);

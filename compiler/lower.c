@@ -25,8 +25,8 @@ typedef struct Lower {
     int ntemps;
     int depth;
     const char *stack_limit; /* see jk_stack_limit */
-    bool dead;          /* after return/break/continue: the next instruction is unreachable */
-    struct {            /* A[...] being lowered, innermost last: what `end` means in its indices */
+    bool dead;               /* after return/break/continue: the next instruction is unreachable */
+    struct {                 /* A[...] being lowered, innermost last: what `end` means in its indices */
         int array, dim, nidx;
     } ends[32];
     int nends;
@@ -83,7 +83,7 @@ static int emit_const_int(Lower *L, int64_t v, SrcLoc loc)
 /* true, false or nothing: a constant that Julia writes as a name. */
 static int emit_named(Lower *L, IrNamedConst c, SrcLoc loc)
 {
-    static const char *const names[] = {[IR_NOTHING] = "nothing", [IR_TRUE] = "true", [IR_FALSE] = "false"};
+    static const char *const names[] = { [IR_NOTHING] = "nothing", [IR_TRUE] = "true", [IR_FALSE] = "false" };
     int k = emit(L, IR_CONST, loc);
     L->f->insts[k].lit = LIT_NONE;
     L->f->insts[k].ival = c;
@@ -133,7 +133,7 @@ static void emit_assign(Lower *L, int slot, int value, SrcLoc loc)
 {
     if (L->f->slots[slot].decl_type) {
         /* x::T = v converts every value stored into x, as Julia does */
-        int args[2] = {lower_expr(L, L->f->slots[slot].decl_type), value};
+        int args[2] = { lower_expr(L, L->f->slots[slot].decl_type), value };
         value = call_named(L, "convert", loc, args, 2);
     }
     int k = emit(L, IR_ASSIGN, loc);
@@ -205,8 +205,7 @@ static void collect_locals(Lower *L, Node *n)
                 collect_lhs(L, k);
         }
         break;
-    case AST_FUNCTION:
-        break;
+    case AST_FUNCTION: break;
     default:
         if (n->kind == AST_CALL && n->nkids == 3 && n->kids[1] && n->kids[1]->kind == AST_CALL) {
             collect_chain(L, n);
@@ -286,7 +285,7 @@ static int lower_end(Lower *L, Node *n)
     int a = L->ends[L->nends - 1].array;
     if (L->ends[L->nends - 1].nidx == 1)
         return call_named(L, "length", n->loc, &a, 1);
-    int args[2] = {a, emit_const_int(L, L->ends[L->nends - 1].dim, n->loc)};
+    int args[2] = { a, emit_const_int(L, L->ends[L->nends - 1].dim, n->loc) };
     return call_named(L, "size", n->loc, args, 2);
 }
 
@@ -369,7 +368,7 @@ static int lower_comparison(Lower *L, Node *n)
     int left = lower_expr(L, n->kids[0]);
     for (int i = 1; i < n->nkids; i++) {
         int right = lower_expr(L, n->kids[i]);
-        int args[2] = {left, right};
+        int args[2] = { left, right };
         int c = call_named(L, n->ops[i - 1], n->loc, args, 2);
         if (i == n->nkids - 1) {
             emit_assign(L, tmp, c, n->loc);
@@ -406,7 +405,7 @@ static int lower_indices(Lower *L, Node *ref, int array, int *out, int max)
     }
     bool push = L->nends < JK_ARRAY_LEN(L->ends);
     if (push)
-        L->ends[L->nends++] = (typeof(L->ends[0])){array, 0, n};
+        L->ends[L->nends++] = (typeof(L->ends[0])){ array, 0, n };
     for (int i = 0; i < n; i++) {
         if (push)
             L->ends[L->nends - 1].dim = i + 1;
@@ -461,7 +460,7 @@ static int lower_chain(Lower *L, Node *n)
     }
     int v = lower_expr(L, bottom);
     for (int i = len - 1; i >= 0; i--) {
-        int args[2] = {v, lower_expr(L, spine[i]->kids[2])};
+        int args[2] = { v, lower_expr(L, spine[i]->kids[2]) };
         v = emit_call(L, spine[i]->loc, fns[i], args, 2);
     }
     return v;
@@ -470,9 +469,11 @@ static int lower_chain(Lower *L, Node *n)
 /* AMDGPU.@atomic A[i] op= v, @atomic A[i] = v, @atomic max(A[i], v). */
 static int lower_atomic(Lower *L, Node *n)
 {
-    static const struct { const char *op, *fn; } ops[] = {
-        {"+", "atomic_add!"}, {"-", "atomic_sub!"}, {"&", "atomic_and!"}, {"|", "atomic_or!"},
-        {"⊻", "atomic_xor!"}, {"xor", "atomic_xor!"}, {"max", "atomic_max!"}, {"min", "atomic_min!"},
+    static const struct {
+        const char *op, *fn;
+    } ops[] = {
+        { "+", "atomic_add!" }, { "-", "atomic_sub!" },   { "&", "atomic_and!" },   { "|", "atomic_or!" },
+        { "⊻", "atomic_xor!" }, { "xor", "atomic_xor!" }, { "max", "atomic_max!" }, { "min", "atomic_min!" },
     };
     Node *e = n->nkids == 1 ? n->kids[0] : NULL;
     const char *fn = NULL;
@@ -496,7 +497,8 @@ static int lower_atomic(Lower *L, Node *n)
     }
     if (!fn || !ref || ref->kind != AST_REF) {
         diag_error(L->d, n->loc,
-                   "AMDGPU.@atomic expects `A[i] op= x` (op one of + - & | ⊻), `A[i] = x`, or `max(A[i], x)` / `min(A[i], x)`");
+                   "AMDGPU.@atomic expects `A[i] op= x` (op one of + - & | ⊻), `A[i] = x`, or `max(A[i], x)` / "
+                   "`min(A[i], x)`");
         return emit_named(L, IR_NOTHING, n->loc);
     }
     int args[64];
@@ -535,8 +537,8 @@ static int lower_macro(Lower *L, Node *n)
      * IEEE semantics here (allowed: it only permits faster code), @simd and
      * @unroll leave loop transformations to LLVM; `@simd ivdep for` and
      * `@unroll 4 for` carry an option before the loop */
-    static const char *const noops[] = {"inline", "noinline", "fastmath", "simd", "unroll", "propagate_inbounds",
-                                        "views"};
+    static const char *const noops[] = { "inline", "noinline",           "fastmath", "simd",
+                                         "unroll", "propagate_inbounds", "views" };
     for (int i = 0; i < JK_ARRAY_LEN(noops); i++) {
         if (strcmp(n->name, noops[i]) != 0)
             continue;
@@ -576,20 +578,17 @@ static void lower_assign_to(Lower *L, Node *lhs, int value, SrcLoc loc)
         if (lhs->kids[0])
             lower_assign_to(L, lhs->kids[0], value, loc);
         return;
-    case AST_REF:
-        lower_setindex(L, lhs, value, loc);
-        return;
+    case AST_REF: lower_setindex(L, lhs, value, loc); return;
     case AST_TUPLE:
         for (int i = 0; i < lhs->nkids; i++) {
-            int args[2] = {value, emit_const_int(L, i + 1, lhs->kids[i]->loc)};
+            int args[2] = { value, emit_const_int(L, i + 1, lhs->kids[i]->loc) };
             lower_assign_to(L, lhs->kids[i], call_named(L, "getindex", lhs->kids[i]->loc, args, 2), loc);
         }
         return;
     case AST_DOT:
         diag_error(L->d, lhs->loc, "assigning to a field (`x.%s = ...`) is not supported in kernels", lhs->name);
         return;
-    default:
-        diag_error(L->d, lhs->loc, "invalid assignment target");
+    default: diag_error(L->d, lhs->loc, "invalid assignment target");
     }
 }
 
@@ -622,7 +621,7 @@ static int lower_opassign(Lower *L, Node *n)
         int ni = lower_indices(L, lhs, arr, idx + 1, 60);
         idx[0] = arr;
         int old = call_named(L, "getindex", lhs->loc, idx, ni + 1);
-        int ops[2] = {old, lower_expr(L, n->kids[1])};
+        int ops[2] = { old, lower_expr(L, n->kids[1]) };
         int nv = call_named(L, op, n->loc, ops, 2);
         int sargs[64];
         sargs[0] = arr;
@@ -636,7 +635,7 @@ static int lower_opassign(Lower *L, Node *n)
         diag_error(L->d, lhs->loc, "invalid target of %s=", op);
         return emit_named(L, IR_NOTHING, n->loc);
     }
-    int ops[2] = {lower_expr(L, lhs), lower_expr(L, n->kids[1])};
+    int ops[2] = { lower_expr(L, lhs), lower_expr(L, n->kids[1]) };
     int nv = call_named(L, op, n->loc, ops, 2);
     lower_assign_to(L, lhs, nv, n->loc);
     return nv;
@@ -657,35 +656,19 @@ static int lower_expr(Lower *L, Node *n)
     int v;
     switch (n->kind) {
     case AST_INT:
-    case AST_FLOAT:
-        v = lower_literal(L, n);
-        break;
-    case AST_BOOL:
-        v = emit_named(L, n->ival ? IR_TRUE : IR_FALSE, n->loc);
-        break;
-    case AST_NOTHING:
-        v = emit_named(L, IR_NOTHING, n->loc);
-        break;
+    case AST_FLOAT: v = lower_literal(L, n); break;
+    case AST_BOOL: v = emit_named(L, n->ival ? IR_TRUE : IR_FALSE, n->loc); break;
+    case AST_NOTHING: v = emit_named(L, IR_NOTHING, n->loc); break;
     case AST_STRING:
         diag_error(L->d, n->loc, "strings are not supported in kernels");
         v = emit_named(L, IR_NOTHING, n->loc);
         break;
-    case AST_IDENT:
-        v = lower_ident(L, n);
-        break;
-    case AST_CALL:
-        v = chain_link(L, n) && chain_link(L, n->kids[1]) ? lower_chain(L, n) : lower_call(L, n);
-        break;
-    case AST_COMPARISON:
-        v = lower_comparison(L, n);
-        break;
+    case AST_IDENT: v = lower_ident(L, n); break;
+    case AST_CALL: v = chain_link(L, n) && chain_link(L, n->kids[1]) ? lower_chain(L, n) : lower_call(L, n); break;
+    case AST_COMPARISON: v = lower_comparison(L, n); break;
     case AST_AND:
-    case AST_OR:
-        v = lower_andor(L, n);
-        break;
-    case AST_TERNARY:
-        v = lower_ternary(L, n);
-        break;
+    case AST_OR: v = lower_andor(L, n); break;
+    case AST_TERNARY: v = lower_ternary(L, n); break;
     case AST_REF: {
         int args[64];
         args[0] = lower_expr(L, n->kids[0]);
@@ -697,8 +680,10 @@ static int lower_expr(Lower *L, Node *n)
         int base = lower_expr(L, n->kids[0]);
         v = emit(L, IR_GETFIELD, n->loc);
         L->f->insts[v].name = n->name;
-        L->f->insts[v].ival = !strcmp(n->name, "x") ? IR_FIELD_X : !strcmp(n->name, "y") ? IR_FIELD_Y
-                              : !strcmp(n->name, "z") ? IR_FIELD_Z : IR_FIELD_OTHER;
+        L->f->insts[v].ival = !strcmp(n->name, "x")   ? IR_FIELD_X
+                              : !strcmp(n->name, "y") ? IR_FIELD_Y
+                              : !strcmp(n->name, "z") ? IR_FIELD_Z
+                                                      : IR_FIELD_OTHER;
         ir_set_args(L->a, L->f, v, &base, 1);
         break;
     }
@@ -721,26 +706,16 @@ static int lower_expr(Lower *L, Node *n)
         break;
     case AST_TYPED: {
         /* x::T as an expression: a type assertion, checked by inference */
-        int args[2] = {lower_expr(L, n->kids[0]), lower_expr(L, n->kids[1])};
+        int args[2] = { lower_expr(L, n->kids[0]), lower_expr(L, n->kids[1]) };
         v = call_named(L, "typeassert", n->loc, args, 2);
         break;
     }
-    case AST_MACROCALL:
-        v = lower_macro(L, n);
-        break;
-    case AST_ASSIGN:
-        v = lower_assign(L, n);
-        break;
-    case AST_OPASSIGN:
-        v = lower_opassign(L, n);
-        break;
+    case AST_MACROCALL: v = lower_macro(L, n); break;
+    case AST_ASSIGN: v = lower_assign(L, n); break;
+    case AST_OPASSIGN: v = lower_opassign(L, n); break;
     case AST_BLOCK:
-    case AST_IF:
-        v = block_value(L, n);
-        break;
-    default:
-        lower_stmt(L, n);
-        v = emit_named(L, IR_NOTHING, n->loc);
+    case AST_IF: v = block_value(L, n); break;
+    default: lower_stmt(L, n); v = emit_named(L, IR_NOTHING, n->loc);
     }
     L->depth--;
     return v;
@@ -777,21 +752,21 @@ static void lower_for(Lower *L, Node *n)
     emit_assign(L, stop, call_named(L, "last", loc, &rv, 1), loc);
     emit_label(L, ltop, loc);
     /* the counter is an Int64; the variable takes the range's element type */
-    int it[2] = {emit_slot_read(L, cnt, loc), emit_slot_read(L, r, loc)};
+    int it[2] = { emit_slot_read(L, cnt, loc), emit_slot_read(L, r, loc) };
     lower_assign_to(L, var, call_builtin(L, BI_ITERVAL, loc, it, 2), loc);
     if (L->nloops == JK_ARRAY_LEN(L->loops)) {
         diag_error(L->d, loc, "loops nested too deeply");
         return;
     }
-    L->loops[L->nloops++] = (Loop){lend, lcont};
+    L->loops[L->nloops++] = (Loop){ lend, lcont };
     lower_body(L, n->kids[2]);
     L->nloops--;
     emit_label(L, lcont, loc);
     int c = emit_slot_read(L, cnt, loc);
-    int cmp[2] = {c, emit_slot_read(L, stop, loc)};
+    int cmp[2] = { c, emit_slot_read(L, stop, loc) };
     emit_gotoifnot(L, call_named(L, "!=", loc, cmp, 2), lend, loc);
     int rv2 = emit_slot_read(L, r, loc);
-    int add[2] = {c, call_named(L, "step", loc, &rv2, 1)};
+    int add[2] = { c, call_named(L, "step", loc, &rv2, 1) };
     emit_assign(L, cnt, call_named(L, "+", loc, add, 2), loc);
     emit_goto(L, ltop, loc);
     emit_label(L, lend, loc);
@@ -806,7 +781,7 @@ static void lower_while(Lower *L, Node *n)
         diag_error(L->d, n->loc, "loops nested too deeply");
         return;
     }
-    L->loops[L->nloops++] = (Loop){lend, ltop};
+    L->loops[L->nloops++] = (Loop){ lend, ltop };
     lower_body(L, n->kids[1]);
     L->nloops--;
     emit_goto(L, ltop, n->loc);
@@ -874,18 +849,10 @@ static void lower_stmt(Lower *L, Node *n)
     if (!n)
         return;
     switch (n->kind) {
-    case AST_IF:
-        lower_if(L, n, -1);
-        break;
-    case AST_WHILE:
-        lower_while(L, n);
-        break;
-    case AST_FOR:
-        lower_for(L, n);
-        break;
-    case AST_BLOCK:
-        lower_body(L, n);
-        break;
+    case AST_IF: lower_if(L, n, -1); break;
+    case AST_WHILE: lower_while(L, n); break;
+    case AST_FOR: lower_for(L, n); break;
+    case AST_BLOCK: lower_body(L, n); break;
     case AST_BREAK:
     case AST_CONTINUE:
         if (!L->nloops) {
@@ -911,9 +878,7 @@ static void lower_stmt(Lower *L, Node *n)
     case AST_FUNCTION:
         diag_error(L->d, n->loc, "nested function definitions (closures) are not supported in kernels");
         break;
-    case AST_CONST:
-        diag_error(L->d, n->loc, "`const` is only allowed at top level");
-        break;
+    case AST_CONST: diag_error(L->d, n->loc, "`const` is only allowed at top level"); break;
     case AST_MACROCALL:
         if (strcmp(n->name, "inbounds") == 0 && n->nkids == 1) {
             L->inbounds++;
@@ -923,8 +888,7 @@ static void lower_stmt(Lower *L, Node *n)
         }
         lower_expr(L, n);
         break;
-    default:
-        lower_expr(L, n);
+    default: lower_expr(L, n);
     }
 }
 
@@ -932,7 +896,7 @@ bool lower_method(FeModule *mod, Method *m, Diags *d)
 {
     int before = d->nerrors;
     Arena *a = &mod->arena;
-    Lower L = {.a = a, .d = d, .mod = mod, .m = m, .stack_limit = mod->stack_limit};
+    Lower L = { .a = a, .d = d, .mod = mod, .m = m, .stack_limit = mod->stack_limit };
     L.f = ir_func_new(a, m->name, m->loc);
     if (!L.f)
         return false;

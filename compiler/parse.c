@@ -40,17 +40,17 @@ typedef struct Parser {
     Token *toks;
     int ntoks;
     int pos;
-    int err_pos;        /* token index of the last error */
-    int depth;          /* nesting, bounded by PARSE_MAX_DEPTH */
-    const char *stack_limit; /* and by the thread's stack (jk_stack_limit) */
+    int err_pos;               /* token index of the last error */
+    int depth;                 /* nesting, bounded by PARSE_MAX_DEPTH */
+    const char *stack_limit;   /* and by the thread's stack (jk_stack_limit) */
     SrcLoc outer[PARSE_OUTER]; /* where the outermost nesting levels began */
-    bool in_brackets;   /* newlines are whitespace (inside ( [ {) */
-    bool no_range;      /* `:` ends the expression (the middle of a ? : ) */
-    bool space_sep;     /* space-separated macro arguments: `@m a (b)` is two arguments */
-    bool in_index;      /* inside A[...]: `end` and `begin` are values */
+    bool in_brackets;          /* newlines are whitespace (inside ( [ {) */
+    bool no_range;             /* `:` ends the expression (the middle of a ? : ) */
+    bool space_sep;            /* space-separated macro arguments: `@m a (b)` is two arguments */
+    bool in_index;             /* inside A[...]: `end` and `begin` are values */
     bool oom;
-    PtrVec items;       /* the file's top-level items */
-    int item_start;     /* token index where the current item began */
+    PtrVec items;   /* the file's top-level items */
+    int item_start; /* token index where the current item began */
     jmp_buf jb;
 } Parser;
 
@@ -61,7 +61,7 @@ typedef struct ParseMode {
 
 static ParseMode parse_save(Parser *p)
 {
-    ParseMode m = {p->in_brackets, p->no_range, p->space_sep, p->in_index};
+    ParseMode m = { p->in_brackets, p->no_range, p->space_sep, p->in_index };
     return m;
 }
 
@@ -104,9 +104,18 @@ static Token *parse_next(Parser *p)
     return t;
 }
 
-static bool tok_is(const Token *t, TokKind k, const char *text) { return t->kind == k && strcmp(t->text, text) == 0; }
-static bool tok_op(const Token *t, const char *text) { return tok_is(t, TK_OP, text); }
-static bool tok_kw(const Token *t, const char *text) { return tok_is(t, TK_KEYWORD, text); }
+static bool tok_is(const Token *t, TokKind k, const char *text)
+{
+    return t->kind == k && strcmp(t->text, text) == 0;
+}
+static bool tok_op(const Token *t, const char *text)
+{
+    return tok_is(t, TK_OP, text);
+}
+static bool tok_kw(const Token *t, const char *text)
+{
+    return tok_is(t, TK_KEYWORD, text);
+}
 
 static bool parse_accept(Parser *p, const char *op)
 {
@@ -166,7 +175,8 @@ static _Noreturn void parse_unexpected(Parser *p, const Token *t)
         parse_fail_at(p, t->loc, "syntax: unexpected newline");
     if (t->kind == TK_CHAR)
         parse_fail_at(p, t->loc, "syntax: character literals are not supported in kernels");
-    if (t->kind == TK_OP && t->text[0] == '.' && t->len > 1 && strcmp(t->text, "..") != 0 && strcmp(t->text, "...") != 0)
+    if (t->kind == TK_OP && t->text[0] == '.' && t->len > 1 && strcmp(t->text, "..") != 0 &&
+        strcmp(t->text, "...") != 0)
         parse_fail_at(p, t->loc, "syntax: broadcasting \"%s\" is not supported in kernels", t->text);
     parse_fail_at(p, t->loc, "syntax: unexpected \"%s\"", tok_desc(p, t));
 }
@@ -176,10 +186,12 @@ static _Noreturn void parse_extra_token(Parser *p, const Token *t)
 {
     if (t->kind == TK_OP && t->text[0] == '.' && t->len > 1)
         parse_unexpected(p, t);
-    if (tok_kw(t, "end") || tok_kw(t, "else") || tok_kw(t, "elseif") || tok_op(t, ")") || tok_op(t, "]") || tok_op(t, "}"))
+    if (tok_kw(t, "end") || tok_kw(t, "else") || tok_kw(t, "elseif") || tok_op(t, ")") || tok_op(t, "]") ||
+        tok_op(t, "}"))
         parse_unexpected(p, t);
     if (tok_op(t, "->"))
-        parse_fail_at(p, t->loc, "syntax: anonymous functions (->) are not supported in kernels; define a named function");
+        parse_fail_at(p, t->loc,
+                      "syntax: anonymous functions (->) are not supported in kernels; define a named function");
     parse_fail_at(p, t->loc, "syntax: extra token \"%s\" after end of expression", tok_desc(p, t));
 }
 
@@ -257,7 +269,7 @@ static Node *node_call1(Parser *p, SrcLoc loc, const char *op, Node *a)
 /* An AST printed into the arena, for messages. */
 static const char *node_text(Parser *p, const Node *n)
 {
-    StrBuf sb = {0};
+    StrBuf sb = { 0 };
     ast_print(&sb, n);
     const char *s = arena_strndup(p->a, sb.data ? sb.data : "", sb.len > 60 ? 60 : sb.len);
     sb_free(&sb);
@@ -266,11 +278,13 @@ static const char *node_text(Parser *p, const Node *n)
 
 /* ---- operator classes ---------------------------------------------------- */
 
-static const char *const op_sum[] = {"+", "-", "|", "⊻"};
-static const char *const op_times[] = {"*", "/", "÷", "%", "&", "\\"};
-static const char *const op_shift[] = {"<<", ">>", ">>>"};
-static const char *const op_cmp[] = {"==", "!=", "≠", "===", "!==", "<", "<=", "≤", ">", ">=", "≥", "<:", ">:", "∈", "∉"};
-static const char *const op_assign[] = {"+=", "-=", "*=", "/=", "÷=", "%=", "^=", "&=", "|=", "⊻=", "<<=", ">>=", ">>>=", "\\="};
+static const char *const op_sum[] = { "+", "-", "|", "⊻" };
+static const char *const op_times[] = { "*", "/", "÷", "%", "&", "\\" };
+static const char *const op_shift[] = { "<<", ">>", ">>>" };
+static const char *const op_cmp[] = { "==", "!=", "≠", "===", "!==", "<", "<=", "≤",
+                                      ">",  ">=", "≥", "<:",  ">:",  "∈", "∉" };
+static const char *const op_assign[] = { "+=", "-=", "*=", "/=",  "÷=",  "%=",   "^=",
+                                         "&=", "|=", "⊻=", "<<=", ">>=", ">>>=", "\\=" };
 
 static bool in_list(const char *s, const char *const *list, int n)
 {
@@ -488,13 +502,13 @@ static Node *parse_function(Parser *p)
     }
     if (!parse_accept(p, "("))
         parse_fail_at(p, parse_peek(p)->loc, "syntax: expected \"(\" after function name \"%s\"", name->text);
-    PtrVec params = {0};
+    PtrVec params = { 0 };
     parse_list(p, &params, ")", "argument list");
     Node *ptuple = node_from_vec(p, AST_TUPLE, name->loc, &params);
     Node *rettype = NULL;
     if (parse_accept(p, "::"))
         rettype = parse_postfix(p);
-    PtrVec where = {0};
+    PtrVec where = { 0 };
     while (tok_kw(parse_peek(p), "where"))
         parse_where(p, &where);
     Node *body = parse_block(p);
@@ -532,7 +546,7 @@ static Node *parse_block(Parser *p)
     p->in_brackets = p->no_range = p->space_sep = p->in_index = false;
     SrcLoc loc = parse_peek(p)->loc;
     parse_enter(p, loc);
-    PtrVec stmts = {0};
+    PtrVec stmts = { 0 };
     for (;;) {
         while (parse_peek(p)->kind == TK_NL || tok_op(parse_peek(p), ";"))
             p->pos++;
@@ -598,7 +612,7 @@ static Node *parse_while(Parser *p)
 static Node *parse_for(Parser *p)
 {
     Token *kw = parse_next(p);
-    PtrVec specs = {0};
+    PtrVec specs = { 0 };
     do {
         SrcLoc loc = parse_peek(p)->loc;
         ParseMode m = parse_save(p);
@@ -635,7 +649,7 @@ static Node *parse_for(Parser *p)
 static Node *parse_local(Parser *p)
 {
     Token *kw = parse_next(p);
-    PtrVec decls = {0};
+    PtrVec decls = { 0 };
     do {
         Node *d = parse_assign(p, false);
         Node *x = d->kind == AST_ASSIGN ? d->kids[0] : d;
@@ -677,7 +691,7 @@ static Node *parse_return(Parser *p)
 /* Macros whose space-separated form takes exactly one statement. */
 static bool macro_takes_stmt(const char *name)
 {
-    static const char *const names[] = {"inbounds", "inline", "noinline", "atomic", "fastmath", "simd", "views"};
+    static const char *const names[] = { "inbounds", "inline", "noinline", "atomic", "fastmath", "simd", "views" };
     return IN_LIST(name, names);
 }
 
@@ -689,7 +703,7 @@ static bool macro_takes_stmt(const char *name)
 static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
 {
     Token *t = parse_next(p);
-    PtrVec args = {0};
+    PtrVec args = { 0 };
     Token *nx = parse_peek(p);
     if (tok_op(nx, "(") && !nx->spc) {
         p->pos++;
@@ -780,10 +794,10 @@ static Node *parse_keyword(Parser *p, Token *t)
         n = parse_local(p);
     else if (strcmp(k, "const") == 0)
         n = parse_const(p);
-    else if (strcmp(k, "global") == 0 || strcmp(k, "let") == 0 || strcmp(k, "try") == 0 ||
-             strcmp(k, "struct") == 0 || strcmp(k, "module") == 0 || strcmp(k, "baremodule") == 0 ||
-             strcmp(k, "macro") == 0 || strcmp(k, "quote") == 0 || strcmp(k, "using") == 0 ||
-             strcmp(k, "import") == 0 || strcmp(k, "export") == 0 || strcmp(k, "do") == 0)
+    else if (strcmp(k, "global") == 0 || strcmp(k, "let") == 0 || strcmp(k, "try") == 0 || strcmp(k, "struct") == 0 ||
+             strcmp(k, "module") == 0 || strcmp(k, "baremodule") == 0 || strcmp(k, "macro") == 0 ||
+             strcmp(k, "quote") == 0 || strcmp(k, "using") == 0 || strcmp(k, "import") == 0 ||
+             strcmp(k, "export") == 0 || strcmp(k, "do") == 0)
         parse_fail_at(p, t->loc, "syntax: \"%s\" is not supported in kernels", k);
     else
         parse_unexpected(p, t);
@@ -799,9 +813,7 @@ static Node *parse_primary(Parser *p)
     Token *t = parse_peek(p);
     switch (t->kind) {
     case TK_INT:
-    case TK_FLOAT:
-        p->pos++;
-        return parse_literal(p, t);
+    case TK_FLOAT: p->pos++; return parse_literal(p, t);
     case TK_STRING: {
         p->pos++;
         Node *n = node_new(p, AST_STRING, t->loc, 0);
@@ -825,10 +837,8 @@ static Node *parse_primary(Parser *p)
         p->depth--;
         return n;
     }
-    case TK_OP:
-        break;
-    default:
-        parse_unexpected(p, t);
+    case TK_OP: break;
+    default: parse_unexpected(p, t);
     }
     Token *nx = parse_peek2(p);
     if (tok_op(t, "(")) {
@@ -847,7 +857,7 @@ static Node *parse_primary(Parser *p)
                 p->pos++;
                 n = e;
             } else if (tok_op(c, ",")) {
-                PtrVec elems = {0};
+                PtrVec elems = { 0 };
                 vec_push(p, &elems, e);
                 p->pos++;
                 parse_list(p, &elems, ")", "tuple");
@@ -900,13 +910,13 @@ static Node *parse_postfix(Parser *p)
             break;
         if (tok_op(t, "(")) {
             p->pos++;
-            PtrVec args = {0};
+            PtrVec args = { 0 };
             vec_push(p, &args, e);
             parse_list(p, &args, ")", "argument list");
             e = node_from_vec(p, AST_CALL, start, &args);
         } else if (tok_op(t, "[")) {
             p->pos++;
-            PtrVec args = {0};
+            PtrVec args = { 0 };
             vec_push(p, &args, e);
             bool saved = p->in_index;
             p->in_index = true;
@@ -915,7 +925,7 @@ static Node *parse_postfix(Parser *p)
             e = node_from_vec(p, AST_REF, start, &args);
         } else if (tok_op(t, "{")) {
             p->pos++;
-            PtrVec args = {0};
+            PtrVec args = { 0 };
             vec_push(p, &args, e);
             parse_list(p, &args, "}", "type parameters");
             e = node_from_vec(p, AST_CURLY, start, &args);
@@ -1038,7 +1048,8 @@ static Node *parse_unary(Parser *p)
         }
     }
     /* -(a, b) is the call -(a, b) */
-    if (x->kind == AST_TUPLE && tok_op(nx, "(") && !nx->spc && x->loc.col == nx->loc.col && x->loc.line == nx->loc.line) {
+    if (x->kind == AST_TUPLE && tok_op(nx, "(") && !nx->spc && x->loc.col == nx->loc.col &&
+        x->loc.line == nx->loc.line) {
         Node *c = node_new(p, AST_CALL, t->loc, x->nkids + 1);
         c->kids[0] = node_ident(p, t->loc, t->text);
         for (int i = 0; i < x->nkids; i++)
@@ -1064,7 +1075,7 @@ static Node *parse_level(Parser *p, int lv)
         const char *op = lv == LV_OR ? "||" : "&&";
         if (!tok_op(parse_peek(p), op))
             return lhs;
-        PtrVec ops = {0}, locs = {0};
+        PtrVec ops = { 0 }, locs = { 0 };
         vec_push(p, &ops, lhs);
         while (tok_op(parse_peek(p), op)) {
             p->pos++;
@@ -1089,7 +1100,7 @@ static Node *parse_level(Parser *p, int lv)
     case LV_CMP: {
         if (!tok_is_cmp(parse_peek(p)) || (p->space_sep && parse_peek(p)->spc && !parse_peek2(p)->spc))
             return lhs;
-        PtrVec kids = {0}, ops = {0};
+        PtrVec kids = { 0 }, ops = { 0 };
         SrcLoc oploc = parse_peek(p)->loc;
         vec_push(p, &kids, lhs);
         while (tok_is_cmp(parse_peek(p)) && !(p->space_sep && parse_peek(p)->spc && !parse_peek2(p)->spc)) {
@@ -1177,7 +1188,7 @@ static Node *parse_tuple_expr(Parser *p)
     Node *e = parse_ternary(p);
     if (!tok_op(parse_peek(p), ","))
         return e;
-    PtrVec elems = {0};
+    PtrVec elems = { 0 };
     vec_push(p, &elems, e);
     while (parse_accept(p, ",")) {
         parse_skip_newlines(p);
@@ -1193,7 +1204,7 @@ static Node *parse_assign(Parser *p, bool allow_tuple)
 {
     SrcLoc start = parse_peek(p)->loc;
     Node *lhs = allow_tuple ? parse_tuple_expr(p) : parse_ternary(p);
-    PtrVec where = {0};
+    PtrVec where = { 0 };
     Token *wt = parse_peek(p);
     while (tok_kw(parse_peek(p), "where"))
         parse_where(p, &where);
@@ -1234,7 +1245,10 @@ static Node *parse_assign(Parser *p, bool allow_tuple)
 }
 
 /* stmt := assign (keyword statements are primaries, see parse_keyword) */
-static Node *parse_stmt(Parser *p) { return parse_assign(p, true); }
+static Node *parse_stmt(Parser *p)
+{
+    return parse_assign(p, true);
+}
 
 /* ---- the file --------------------------------------------------------------- */
 
@@ -1267,9 +1281,9 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
     p->file = file;
     p->stack_limit = jk_stack_limit();
     root->kind = AST_FILE;
-    root->loc = (SrcLoc){file, 1, 1};
+    root->loc = (SrcLoc){ file, 1, 1 };
     /* the tokens are a few times the size of the source and dead once the tree is built */
-    Arena scratch = {.al = a->al};
+    Arena scratch = { .al = a->al };
     p->ntoks = lex_file(a, &scratch, d, file, &p->toks);
     if (p->ntoks < 0) {
         diag_plain(d, DIAG_NOMEM, "out of memory while parsing %s", file->name);
@@ -1324,7 +1338,21 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
  * @inbounds(x[i] = 1); blocks print one statement per line, indented by four
  * spaces. */
 
-enum { PR_ASSIGN = 1, PR_TERNARY, PR_OR, PR_AND, PR_CMP, PR_RANGE, PR_SUM, PR_TIMES, PR_SHIFT, PR_UNARY, PR_POWER, PR_DECL, PR_ATOM };
+enum {
+    PR_ASSIGN = 1,
+    PR_TERNARY,
+    PR_OR,
+    PR_AND,
+    PR_CMP,
+    PR_RANGE,
+    PR_SUM,
+    PR_TIMES,
+    PR_SHIFT,
+    PR_UNARY,
+    PR_POWER,
+    PR_DECL,
+    PR_ATOM
+};
 
 static bool print_is_op(const char *s, int nargs, int *prec)
 {
@@ -1355,38 +1383,27 @@ static int print_prec(const Node *n)
         return PR_ATOM;
     int prec;
     switch (n->kind) {
-    case AST_INT:
-        return n->lit == LIT_INT64 && n->ival < 0 ? PR_UNARY : PR_ATOM;
-    case AST_FLOAT:
-        return signbit(n->fval) ? PR_UNARY : PR_ATOM;
+    case AST_INT: return n->lit == LIT_INT64 && n->ival < 0 ? PR_UNARY : PR_ATOM;
+    case AST_FLOAT: return signbit(n->fval) ? PR_UNARY : PR_ATOM;
     case AST_CALL:
         if (n->nkids >= 1 && n->kids[0] && n->kids[0]->kind == AST_IDENT && !n->kids[0]->qual &&
             print_is_op(n->kids[0]->name, n->nkids - 1, &prec))
             return prec;
         return PR_ATOM;
-    case AST_COMPARISON:
-        return PR_CMP;
-    case AST_AND:
-        return PR_AND;
-    case AST_OR:
-        return PR_OR;
-    case AST_TERNARY:
-        return PR_TERNARY;
-    case AST_TYPED:
-        return PR_DECL;
-    case AST_SUBTYPE:
-        return PR_CMP;
+    case AST_COMPARISON: return PR_CMP;
+    case AST_AND: return PR_AND;
+    case AST_OR: return PR_OR;
+    case AST_TERNARY: return PR_TERNARY;
+    case AST_TYPED: return PR_DECL;
+    case AST_SUBTYPE: return PR_CMP;
     case AST_ASSIGN:
     case AST_OPASSIGN:
     case AST_FUNCTION:
     case AST_CONST:
     case AST_LOCAL:
-    case AST_RETURN:
-        return PR_ASSIGN;
-    case AST_TUPLE:
-        return PR_ATOM;
-    default:
-        return PR_ATOM;
+    case AST_RETURN: return PR_ASSIGN;
+    case AST_TUPLE: return PR_ATOM;
+    default: return PR_ATOM;
     }
 }
 
@@ -1548,15 +1565,9 @@ static void print_node(StrBuf *sb, const Node *n, int indent)
         default: sb_printf(sb, "%lld", (long long)n->ival); break;
         }
         break;
-    case AST_FLOAT:
-        print_float(sb, n->fval, n->lit == LIT_FLOAT32);
-        break;
-    case AST_BOOL:
-        sb_puts(sb, n->ival ? "true" : "false");
-        break;
-    case AST_NOTHING:
-        sb_puts(sb, "nothing");
-        break;
+    case AST_FLOAT: print_float(sb, n->fval, n->lit == LIT_FLOAT32); break;
+    case AST_BOOL: sb_puts(sb, n->ival ? "true" : "false"); break;
+    case AST_NOTHING: sb_puts(sb, "nothing"); break;
     case AST_STRING:
         sb_puts(sb, "\"");
         for (const char *s = n->name ? n->name : ""; *s; s++) {
@@ -1697,12 +1708,8 @@ static void print_node(StrBuf *sb, const Node *n, int indent)
         print_indent(sb, indent);
         sb_puts(sb, "end");
         break;
-    case AST_BREAK:
-        sb_puts(sb, "break");
-        break;
-    case AST_CONTINUE:
-        sb_puts(sb, "continue");
-        break;
+    case AST_BREAK: sb_puts(sb, "break"); break;
+    case AST_CONTINUE: sb_puts(sb, "continue"); break;
     case AST_RETURN:
         sb_puts(sb, "return");
         if (n->nkids > 0 && n->kids[0]) {
@@ -1718,9 +1725,7 @@ static void print_node(StrBuf *sb, const Node *n, int indent)
             print_node(sb, n->kids[i], indent);
         }
         break;
-    case AST_FUNCTION:
-        print_function(sb, n, indent);
-        break;
+    case AST_FUNCTION: print_function(sb, n, indent); break;
     case AST_CONST:
         sb_printf(sb, "const %s = ", n->name ? n->name : "?");
         print_node(sb, n->kids[0], indent);
@@ -1736,4 +1741,7 @@ static void print_node(StrBuf *sb, const Node *n, int indent)
     }
 }
 
-void ast_print(StrBuf *sb, const Node *n) { print_node(sb, n, 0); }
+void ast_print(StrBuf *sb, const Node *n)
+{
+    print_node(sb, n, 0);
+}

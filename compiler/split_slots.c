@@ -24,15 +24,15 @@
 
 typedef struct Split {
     int nblocks;
-    int *block_of;   /* instruction -> block */
-    int *first;      /* block -> first instruction */
-    int *succ;       /* block -> up to two successors (-1 = none) */
-    int ndefs;       /* parameter entry definitions first, then one per IR_ASSIGN */
+    int *block_of; /* instruction -> block */
+    int *first;    /* block -> first instruction */
+    int *succ;     /* block -> up to two successors (-1 = none) */
+    int ndefs;     /* parameter entry definitions first, then one per IR_ASSIGN */
     int *def_slot;
-    int *def_inst;   /* -1 for a parameter's entry definition */
-    int *inst_def;   /* IR_ASSIGN instruction -> its definition */
-    int *parent;     /* union-find over definitions */
-    uint64_t *in;    /* nblocks * words: definitions reaching each block's start */
+    int *def_inst; /* -1 for a parameter's entry definition */
+    int *inst_def; /* IR_ASSIGN instruction -> its definition */
+    int *parent;   /* union-find over definitions */
+    uint64_t *in;  /* nblocks * words: definitions reaching each block's start */
     int words;
 } Split;
 
@@ -71,7 +71,7 @@ void split_slots(Arena *a, IrFunc *f, Diags *diags)
     int n = f->ninsts;
     if (!n || a->failed)
         return;
-    Split S = {0};
+    Split S = { 0 };
     S.block_of = arena_alloc(a, sizeof(int) * (size_t)n);
     S.first = arena_alloc(a, sizeof(int) * (size_t)(n + 1));
     S.inst_def = arena_alloc(a, sizeof(int) * (size_t)n);
@@ -237,4 +237,3 @@ void split_slots(Arena *a, IrFunc *f, Diags *diags)
             in->slot = web_slot[uf_find(S.parent, use_def[i])];
     }
 }
-

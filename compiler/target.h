@@ -17,21 +17,21 @@ typedef struct TargetCtx {
     LLVMContextRef llctx;
     LLVMModuleRef mod;
     LLVMTargetMachineRef tm;
-    LLVMRelocMode tm_reloc;   /* what tm was created with */
+    LLVMRelocMode tm_reloc; /* what tm was created with */
     const TargetOptions *opts;
     const TargetOps *ops;
     Diags *diags;
-    const char *proc;         /* resolved processor */
-    int wavefront_size;       /* resolved */
-    double ms_link;           /* time in ld.lld, part of the emit stage (a trace shows it) */
+    const char *proc;   /* resolved processor */
+    int wavefront_size; /* resolved */
+    double ms_link;     /* time in ld.lld, part of the emit stage (a trace shows it) */
     /* set by codegen.c while it emits a function: the hidden parameters every
      * generated function carries (see docs/abi.md) */
-    LLVMValueRef cur_exc;     /* exception-buffer pointer (global address space) */
-    LLVMValueRef cur_state;   /* CPU: the JukeCpuState pointer; NULL on GPUs */
+    LLVMValueRef cur_exc;   /* exception-buffer pointer (global address space) */
+    LLVMValueRef cur_state; /* CPU: the JukeCpuState pointer; NULL on GPUs */
     /* filled while emitting, read when finishing */
     uint32_t static_lds_bytes;
     bool uses_barrier, uses_dynamic_lds;
-    void *priv;               /* the target's own */
+    void *priv; /* the target's own */
     /* the source files the module's line information names, by DIFile
      * order (codegen.c fills it; llvm_pipeline.c prints their lines) */
     const SrcFile *debug_files[JUKE_MAX_DEBUG_FILES];
@@ -41,9 +41,9 @@ typedef struct TargetCtx {
 /* A target's code generation. What else juke knows of the target (names,
  * processors, file extension, atomic scope) is its row in targets.c. */
 struct TargetOps {
-    unsigned as_global;       /* address space of device arrays */
-    unsigned as_local;        /* address space of local (LDS / shared) memory */
-    bool needs_state_param;   /* every function gets a trailing JukeCpuState* parameter */
+    unsigned as_global;     /* address space of device arrays */
+    unsigned as_local;      /* address space of local (LDS / shared) memory */
+    bool needs_state_param; /* every function gets a trailing JukeCpuState* parameter */
 
     /* Register the target with LLVM (called once per process, for every
      * target in the registry). */
@@ -69,8 +69,7 @@ struct TargetOps {
     void (*barrier)(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc);
     /* A static local array of `bytes` bytes: returns a pointer in as_local.
      * (AMDGPU/NVPTX: an internal global; CPU: st->lds + offset.) */
-    LLVMValueRef (*static_local)(TargetCtx *tc, LLVMBuilderRef b, const char *name,
-                                 uint64_t bytes, unsigned align);
+    LLVMValueRef (*static_local)(TargetCtx *tc, LLVMBuilderRef b, const char *name, uint64_t bytes, unsigned align);
     /* The base of the dynamic local segment (pointer in as_local). */
     LLVMValueRef (*dynamic_local)(TargetCtx *tc, LLVMBuilderRef b);
     /* The bytes of that segment the launch really allocated, as an i64. */
@@ -107,14 +106,14 @@ extern const TargetOps target_amdgpu_ops, target_cpu_ops, target_nvptx_ops;
 bool llvm_optimize(TargetCtx *tc, int opt_level);
 /* Verify the module; failures are DIAG_INVALID_IR with LLVM's message. */
 bool llvm_verify(TargetCtx *tc);
-char *llvm_module_text(LLVMModuleRef m);                   /* malloc'd */
-char *llvm_function_text(LLVMValueRef fn);                 /* malloc'd */
+char *llvm_module_text(LLVMModuleRef m);   /* malloc'd */
+char *llvm_function_text(LLVMValueRef fn); /* malloc'd */
 /* Emit an object file or assembly into memory. */
 bool llvm_emit_to_memory(TargetCtx *tc, LLVMCodeGenFileType kind, uint8_t **data, size_t *size);
 /* Link an object into a shared object with ld.lld (found at build time):
  * in memory as far as ld.lld allows, no file left behind. */
-bool lld_link_shared(TargetCtx *tc, const uint8_t *obj, size_t objsize, const char *const *extra_args,
-                     uint8_t **out, size_t *outsize);
+bool lld_link_shared(TargetCtx *tc, const uint8_t *obj, size_t objsize, const char *const *extra_args, uint8_t **out,
+                     size_t *outsize);
 /* Load a bitcode file and link it into tc->mod (only what is used is kept
  * after internalisation). */
 bool llvm_link_bitcode_file(TargetCtx *tc, const char *path, bool only_needed);
@@ -131,8 +130,7 @@ bool llvm_emit_shared_object(TargetCtx *tc, const char *const *lld_args, uint8_t
 /* Give out the finished code (data, size: out owns them now) and what every
  * target fills alike: kind, processor (tc->proc) and kernel symbol (unless
  * set), barrier and dynamic-local use. */
-void target_take_code(TargetCtx *tc, CodeObject *out, TargetKind kind, uint8_t *data, size_t size,
-                      const char *symbol);
+void target_take_code(TargetCtx *tc, CodeObject *out, TargetKind kind, uint8_t *data, size_t size, const char *symbol);
 /* Work-items per group from o->group_size (unset y/z count 1); dflt when the
  * size is not given. */
 long target_group_items(const TargetOptions *o, long dflt);
@@ -158,8 +156,7 @@ void llvm_dispose_target_machine(TargetCtx *tc);
 /* The declaration of an LLVM intrinsic by name ("llvm.amdgcn.workitem.id.x"),
  * with its overload types; *fty (if not NULL) gets its function type. NULL if
  * LLVM does not know the name. */
-LLVMValueRef llvm_intrinsic(TargetCtx *tc, const char *name, LLVMTypeRef *overloads, unsigned n,
-                            LLVMTypeRef *fty);
+LLVMValueRef llvm_intrinsic(TargetCtx *tc, const char *name, LLVMTypeRef *overloads, unsigned n, LLVMTypeRef *fty);
 /* The function `name` of type fty, declared if the module lacks it. */
 LLVMValueRef llvm_declare(TargetCtx *tc, const char *name, LLVMTypeRef fty);
 /* A call of the argument-less, non-overloaded intrinsic `name` (e.g.

@@ -16,56 +16,62 @@
  * wave64 (gfx9) or wave32 (gfx10+; half of it for wave64). */
 typedef struct AmdProc {
     const char *name;
-    const char *isa_file;    /* suffix of oclc_isa_version_<suffix>.bc */
-    int isa_version;         /* the value that file defines */
-    bool rdna;               /* gfx10+: wave32 by default, wave64 optional */
-    int vgpr_budget;         /* VGPRs per lane per SIMD (wave64 on gfx9, wave32 on RDNA) */
-    int vgpr_granule;        /* allocation granule (wave64 on gfx9, wave32 on RDNA) */
-    bool unified_agprs;      /* gfx90a/gfx94x: AGPRs come from the same 512 */
-    bool separate_agprs;     /* gfx908: 256 AGPRs beside 256 VGPRs */
-    int max_waves;           /* waves per SIMD */
-    bool sgpr_limited;       /* gfx9: 800 SGPRs per SIMD limit occupancy */
-    int lds_per_unit;        /* bytes of LDS per CU (CDNA) or WGP (RDNA) */
+    const char *isa_file; /* suffix of oclc_isa_version_<suffix>.bc */
+    int isa_version;      /* the value that file defines */
+    bool rdna;            /* gfx10+: wave32 by default, wave64 optional */
+    int vgpr_budget;      /* VGPRs per lane per SIMD (wave64 on gfx9, wave32 on RDNA) */
+    int vgpr_granule;     /* allocation granule (wave64 on gfx9, wave32 on RDNA) */
+    bool unified_agprs;   /* gfx90a/gfx94x: AGPRs come from the same 512 */
+    bool separate_agprs;  /* gfx908: 256 AGPRs beside 256 VGPRs */
+    int max_waves;        /* waves per SIMD */
+    bool sgpr_limited;    /* gfx9: 800 SGPRs per SIMD limit occupancy */
+    int lds_per_unit;     /* bytes of LDS per CU (CDNA) or WGP (RDNA) */
 } AmdProc;
 
 static const AmdProc amd_procs[] = {
-    {"gfx906", "906", 9006, false, 256, 4, false, false, 10, true, 65536},
-    {"gfx908", "908", 9008, false, 256, 4, false, true, 10, true, 65536},
-    {"gfx90a", "90a", 9010, false, 512, 8, true, false, 8, true, 65536},
-    {"gfx940", "940", 9400, false, 512, 8, true, false, 8, true, 65536},
-    {"gfx941", "941", 9401, false, 512, 8, true, false, 8, true, 65536},
-    {"gfx942", "942", 9402, false, 512, 8, true, false, 8, true, 65536},
-    {"gfx1030", "1030", 10300, true, 1024, 16, false, false, 16, false, 131072},
-    {"gfx1100", "1100", 11000, true, 1536, 24, false, false, 16, false, 131072},
-    {"gfx1101", "1101", 11001, true, 1536, 24, false, false, 16, false, 131072},
-    {"gfx1102", "1102", 11002, true, 1024, 16, false, false, 16, false, 131072},
-    {"gfx1200", "1200", 12000, true, 1536, 24, false, false, 16, false, 131072},
-    {"gfx1201", "1201", 12001, true, 1536, 24, false, false, 16, false, 131072},
+    { "gfx906", "906", 9006, false, 256, 4, false, false, 10, true, 65536 },
+    { "gfx908", "908", 9008, false, 256, 4, false, true, 10, true, 65536 },
+    { "gfx90a", "90a", 9010, false, 512, 8, true, false, 8, true, 65536 },
+    { "gfx940", "940", 9400, false, 512, 8, true, false, 8, true, 65536 },
+    { "gfx941", "941", 9401, false, 512, 8, true, false, 8, true, 65536 },
+    { "gfx942", "942", 9402, false, 512, 8, true, false, 8, true, 65536 },
+    { "gfx1030", "1030", 10300, true, 1024, 16, false, false, 16, false, 131072 },
+    { "gfx1100", "1100", 11000, true, 1536, 24, false, false, 16, false, 131072 },
+    { "gfx1101", "1101", 11001, true, 1536, 24, false, false, 16, false, 131072 },
+    { "gfx1102", "1102", 11002, true, 1024, 16, false, false, 16, false, 131072 },
+    { "gfx1200", "1200", 12000, true, 1536, 24, false, false, 16, false, 131072 },
+    { "gfx1201", "1201", 12001, true, 1536, 24, false, false, 16, false, 131072 },
 };
 
 typedef struct AmdPriv {
     const AmdProc *proc;
-    int cov;                 /* code object version: 4 or 5 */
-    char *symbol;            /* the (first) kernel's symbol */
-    char *devlib_dir;        /* where the device libraries were found, for the report */
+    int cov;          /* code object version: 4 or 5 */
+    char *symbol;     /* the (first) kernel's symbol */
+    char *devlib_dir; /* where the device libraries were found, for the report */
     bool linked_ocml;
 } AmdPriv;
 
-static AmdPriv *amd(TargetCtx *tc) { return tc->priv; }
+static AmdPriv *amd(TargetCtx *tc)
+{
+    return tc->priv;
+}
 
-static const AmdProc *find_proc(const char *name) {
+static const AmdProc *find_proc(const char *name)
+{
     for (int i = 0; i < JK_ARRAY_LEN(amd_procs); i++)
-        if (strcmp(amd_procs[i].name, name) == 0) return &amd_procs[i];
+        if (strcmp(amd_procs[i].name, name) == 0)
+            return &amd_procs[i];
     return NULL;
 }
 
-static bool amdgpu_init(TargetCtx *tc) {
+static bool amdgpu_init(TargetCtx *tc)
+{
     const TargetOptions *o = tc->opts;
     const TargetInfo *info = target_by_kind(TARGET_AMDGPU);
     const char *name = o->proc && *o->proc ? o->proc : info->default_proc;
     const AmdProc *p = target_proc_listed(info, name) ? find_proc(name) : NULL;
     if (!p) {
-        StrBuf known = {0};
+        StrBuf known = { 0 };
         target_list_procs(info, &known);
         diag_plain(tc->diags, DIAG_USER, "unknown AMDGPU target \"%s\"; known targets: %s", name,
                    known.data ? known.data : "");
@@ -98,15 +104,16 @@ static bool amdgpu_init(TargetCtx *tc) {
     tc->proc = p->name;
     tc->wavefront_size = wave;
     const char *features = !p->rdna ? "" : wave == 64 ? "+wavefrontsize64" : "+wavefrontsize32";
-    if (!llvm_create_target_machine(tc, "amdgcn-amd-amdhsa", p->name, features, LLVMRelocPIC)) return false;
+    if (!llvm_create_target_machine(tc, "amdgcn-amd-amdhsa", p->name, features, LLVMRelocPIC))
+        return false;
     /* LLVM 19 takes the code object version from this module flag. */
     LLVMValueRef v = LLVMConstInt(LLVMInt32TypeInContext(tc->llctx), (unsigned long long)cov * 100, 0);
-    LLVMAddModuleFlag(tc->mod, LLVMModuleFlagBehaviorError, "amdhsa_code_object_version", 26,
-                      LLVMValueAsMetadata(v));
+    LLVMAddModuleFlag(tc->mod, LLVMModuleFlagBehaviorError, "amdhsa_code_object_version", 26, LLVMValueAsMetadata(v));
     return true;
 }
 
-static void amdgpu_fini(TargetCtx *tc) {
+static void amdgpu_fini(TargetCtx *tc)
+{
     AmdPriv *ap = amd(tc);
     if (ap) {
         free(ap->symbol);
@@ -118,30 +125,33 @@ static void amdgpu_fini(TargetCtx *tc) {
 }
 
 /* ---- device intrinsics ---------------------------------------------------- */
-static const char xyz[3] = {'x', 'y', 'z'};
+static const char xyz[3] = { 'x', 'y', 'z' };
 
-static LLVMValueRef amdgpu_workitem_id(TargetCtx *tc, LLVMBuilderRef b, int dim) {
+static LLVMValueRef amdgpu_workitem_id(TargetCtx *tc, LLVMBuilderRef b, int dim)
+{
     char name[40];
     snprintf(name, sizeof name, "llvm.amdgcn.workitem.id.%c", xyz[dim]);
     return llvm_call_intrinsic(tc, b, name);
 }
 
-static LLVMValueRef amdgpu_workgroup_id(TargetCtx *tc, LLVMBuilderRef b, int dim) {
+static LLVMValueRef amdgpu_workgroup_id(TargetCtx *tc, LLVMBuilderRef b, int dim)
+{
     char name[40];
     snprintf(name, sizeof name, "llvm.amdgcn.workgroup.id.%c", xyz[dim]);
     return llvm_call_intrinsic(tc, b, name);
 }
 
 /* Attach !invariant.load, !noundef and (if lo < hi) !range [lo, hi) to a load. */
-static void mark_load(TargetCtx *tc, LLVMValueRef ld, unsigned bits, uint64_t lo, uint64_t hi) {
+static void mark_load(TargetCtx *tc, LLVMValueRef ld, unsigned bits, uint64_t lo, uint64_t hi)
+{
     LLVMContextRef c = tc->llctx;
     LLVMValueRef empty = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0));
     LLVMSetMetadata(ld, LLVMGetMDKindIDInContext(c, "invariant.load", 14), empty);
     LLVMSetMetadata(ld, LLVMGetMDKindIDInContext(c, "noundef", 7), empty);
     if (lo < hi) {
         LLVMTypeRef t = LLVMIntTypeInContext(c, bits);
-        LLVMMetadataRef r[2] = {LLVMValueAsMetadata(LLVMConstInt(t, lo, 0)),
-                                LLVMValueAsMetadata(LLVMConstInt(t, hi, 0))};
+        LLVMMetadataRef r[2] = { LLVMValueAsMetadata(LLVMConstInt(t, lo, 0)),
+                                 LLVMValueAsMetadata(LLVMConstInt(t, hi, 0)) };
         LLVMSetMetadata(ld, LLVMGetMDKindIDInContext(c, "range", 5),
                         LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, r, 2)));
     }
@@ -149,7 +159,8 @@ static void mark_load(TargetCtx *tc, LLVMValueRef ld, unsigned bits, uint64_t lo
 
 /* Load an integer of `bits` at byte offset off from the pointer an intrinsic returns. */
 static LLVMValueRef load_from(TargetCtx *tc, LLVMBuilderRef b, const char *intr, unsigned off, unsigned bits,
-                              uint64_t lo, uint64_t hi) {
+                              uint64_t lo, uint64_t hi)
+{
     LLVMValueRef base = llvm_call_intrinsic(tc, b, intr);
     LLVMTypeRef i8 = LLVMInt8TypeInContext(tc->llctx), it = LLVMIntTypeInContext(tc->llctx, bits);
     LLVMValueRef idx = LLVMConstInt(LLVMInt64TypeInContext(tc->llctx), off, 0);
@@ -167,14 +178,16 @@ static LLVMValueRef load_from(TargetCtx *tc, LLVMBuilderRef b, const char *intr,
  * hsa_kernel_dispatch_packet_t):
  *   4  workgroup_size_x/y/z       u16 x3
  *   12 grid_size_x/y/z            u32 x3 (in work-items) */
-static LLVMValueRef amdgpu_workgroup_dim(TargetCtx *tc, LLVMBuilderRef b, int dim) {
+static LLVMValueRef amdgpu_workgroup_dim(TargetCtx *tc, LLVMBuilderRef b, int dim)
+{
     LLVMValueRef v = amd(tc)->cov >= 5
                          ? load_from(tc, b, "llvm.amdgcn.implicitarg.ptr", 12 + 2 * (unsigned)dim, 16, 1, 1025)
                          : load_from(tc, b, "llvm.amdgcn.dispatch.ptr", 4 + 2 * (unsigned)dim, 16, 1, 1025);
     return LLVMBuildZExt(b, v, LLVMInt32TypeInContext(tc->llctx), "");
 }
 
-static LLVMValueRef amdgpu_grid_groups(TargetCtx *tc, LLVMBuilderRef b, int dim) {
+static LLVMValueRef amdgpu_grid_groups(TargetCtx *tc, LLVMBuilderRef b, int dim)
+{
     if (amd(tc)->cov >= 5)
         return load_from(tc, b, "llvm.amdgcn.implicitarg.ptr", 4 * (unsigned)dim, 32, 1, 0);
     LLVMValueRef items = load_from(tc, b, "llvm.amdgcn.dispatch.ptr", 12 + 4 * (unsigned)dim, 32, 1, 0);
@@ -183,24 +196,25 @@ static LLVMValueRef amdgpu_grid_groups(TargetCtx *tc, LLVMBuilderRef b, int dim)
 
 /* LLVM-C 19 cannot build a fence with a sync scope, so the barrier is a
  * small helper written in IR and inlined. */
-static const char amdgpu_barrier_ir[] =
-    "define void @__juke_workgroup_barrier() #0 {\n"
-    "  fence syncscope(\"workgroup\") release\n"
-    "  call void @llvm.amdgcn.s.barrier()\n"
-    "  fence syncscope(\"workgroup\") acquire\n"
-    "  ret void\n"
-    "}\n"
-    "declare void @llvm.amdgcn.s.barrier() #1\n"
-    "attributes #0 = { alwaysinline convergent nounwind }\n"
-    "attributes #1 = { convergent nounwind willreturn }\n";
+static const char amdgpu_barrier_ir[] = "define void @__juke_workgroup_barrier() #0 {\n"
+                                        "  fence syncscope(\"workgroup\") release\n"
+                                        "  call void @llvm.amdgcn.s.barrier()\n"
+                                        "  fence syncscope(\"workgroup\") acquire\n"
+                                        "  ret void\n"
+                                        "}\n"
+                                        "declare void @llvm.amdgcn.s.barrier() #1\n"
+                                        "attributes #0 = { alwaysinline convergent nounwind }\n"
+                                        "attributes #1 = { convergent nounwind willreturn }\n";
 
-static void amdgpu_barrier(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc) {
+static void amdgpu_barrier(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc)
+{
     (void)loc;
     LLVMValueRef f = LLVMGetNamedFunction(tc->mod, "__juke_workgroup_barrier");
     if (!f) {
         /* external while linking (the linker skips unreferenced local
          * definitions), internal afterwards */
-        if (!llvm_link_ir_text(tc, "amdgpu-barrier", amdgpu_barrier_ir)) return;
+        if (!llvm_link_ir_text(tc, "amdgpu-barrier", amdgpu_barrier_ir))
+            return;
         f = LLVMGetNamedFunction(tc->mod, "__juke_workgroup_barrier");
         if (!f) {
             diag_plain(tc->diags, DIAG_INTERNAL, "the AMDGPU barrier helper did not link");
@@ -216,13 +230,15 @@ static void amdgpu_barrier(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc) {
 /* LDS cannot be initialised, so the global's initializer is poison; the
  * code generator zeroes it when the kernel asks. */
 static LLVMValueRef amdgpu_static_local(TargetCtx *tc, LLVMBuilderRef b, const char *name, uint64_t bytes,
-                                        unsigned align) {
+                                        unsigned align)
+{
     return llvm_local_array(tc, name, bytes, align, true);
 }
 
 /* HIP's `extern __shared__`: an external zero-sized LDS variable, which
  * LLVM places after the static LDS of each kernel that uses it. */
-static LLVMValueRef amdgpu_dynamic_local(TargetCtx *tc, LLVMBuilderRef b) {
+static LLVMValueRef amdgpu_dynamic_local(TargetCtx *tc, LLVMBuilderRef b)
+{
     return llvm_dynamic_local_array(tc, "__juke_dynamic_lds");
 }
 
@@ -231,7 +247,8 @@ static LLVMValueRef amdgpu_dynamic_local(TargetCtx *tc, LLVMBuilderRef b) {
  * packet's group_segment_size (u32 at offset 28: static + dynamic bytes, as
  * HIP sets it) less the dynamic segment's own LDS address (where LLVM placed
  * it, after the static LDS) gives the same. */
-static LLVMValueRef amdgpu_dynamic_local_bytes(TargetCtx *tc, LLVMBuilderRef b) {
+static LLVMValueRef amdgpu_dynamic_local_bytes(TargetCtx *tc, LLVMBuilderRef b)
+{
     LLVMTypeRef i32 = LLVMInt32TypeInContext(tc->llctx), i64 = LLVMInt64TypeInContext(tc->llctx);
     LLVMValueRef v;
     if (amd(tc)->cov >= 5) {
@@ -245,10 +262,14 @@ static LLVMValueRef amdgpu_dynamic_local_bytes(TargetCtx *tc, LLVMBuilderRef b) 
     return LLVMBuildZExt(b, v, i64, "");
 }
 
-static void amdgpu_exit_item(TargetCtx *tc, LLVMBuilderRef b) { llvm_call_intrinsic(tc, b, "llvm.amdgcn.endpgm"); }
+static void amdgpu_exit_item(TargetCtx *tc, LLVMBuilderRef b)
+{
+    llvm_call_intrinsic(tc, b, "llvm.amdgcn.endpgm");
+}
 
 /* ROCm's ocml: __ocml_<name>_f32/_f64 (powi is ocml's pown). */
-static LLVMValueRef amdgpu_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty) {
+static LLVMValueRef amdgpu_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty)
+{
     if (!llvm_math_arity(name)) {
         diag_plain(tc->diags, DIAG_INTERNAL, "no AMDGPU math function \"%s\"", name);
         return NULL;
@@ -259,29 +280,34 @@ static LLVMValueRef amdgpu_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef 
     return llvm_math_libfn(tc, name, ty, sym, fty);
 }
 
-static void amdgpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol) {
+static void amdgpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol)
+{
     LLVMSetFunctionCallConv(fn, LLVMAMDGPUKERNELCallConv);
     LLVMSetLinkage(fn, LLVMExternalLinkage);
     LLVMSetVisibility(fn, LLVMProtectedVisibility);
     char fw[32] = "1,1024";
     long n = target_group_items(tc->opts, 0);
-    if (n >= 1 && n <= 1024) snprintf(fw, sizeof fw, "%ld,%ld", n, n);
+    if (n >= 1 && n <= 1024)
+        snprintf(fw, sizeof fw, "%ld,%ld", n, n);
     LLVMAddTargetDependentFunctionAttr(fn, "amdgpu-flat-work-group-size", fw);
     unsigned np = LLVMCountParams(fn);
-    if (np > 0) LLVMSetValueName2(LLVMGetParam(fn, np - 1), "__juke_exception", 16);
+    if (np > 0)
+        LLVMSetValueName2(LLVMGetParam(fn, np - 1), "__juke_exception", 16);
     AmdPriv *ap = amd(tc);
-    if (!ap->symbol && symbol) ap->symbol = strdup(symbol);
+    if (!ap->symbol && symbol)
+        ap->symbol = strdup(symbol);
 }
 
 /* ---- device libraries --------------------------------------------------- */
 /* The directory holding ocml.bc: the option if given, else
  * $JUKE_DEVICE_LIBS if set, else the build's default, then /opt/rocm. */
-static bool find_devlibs(TargetCtx *tc, char *dir, size_t n) {
+static bool find_devlibs(TargetCtx *tc, char *dir, size_t n)
+{
     char path[1024];
     const char *found = NULL;
-    StrBuf looked = {0};
-    if (target_find_devlib(tc, JUKE_DEVICE_LIBS_DEFAULT, "/opt/rocm/amdgcn/bitcode", "ocml.bc",
-                           false, path, sizeof path, &found, &looked)) {
+    StrBuf looked = { 0 };
+    if (target_find_devlib(tc, JUKE_DEVICE_LIBS_DEFAULT, "/opt/rocm/amdgcn/bitcode", "ocml.bc", false, path,
+                           sizeof path, &found, &looked)) {
         snprintf(dir, n, "%s", found);
         sb_free(&looked);
         return true;
@@ -294,7 +320,8 @@ static bool find_devlibs(TargetCtx *tc, char *dir, size_t n) {
     return false;
 }
 
-static bool link_lib(TargetCtx *tc, const char *dir, const char *file) {
+static bool link_lib(TargetCtx *tc, const char *dir, const char *file)
+{
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, file);
     if (!target_file_exists(path)) {
@@ -307,11 +334,14 @@ static bool link_lib(TargetCtx *tc, const char *dir, const char *file) {
 /* An oclc control constant, shaped as the oclc_*.bc files define them:
  *   @NAME = linkonce_odr protected local_unnamed_addr addrspace(4) constant iN V
  * (internal here: it is used only inside this module). */
-static void define_oclc_constant(TargetCtx *tc, const char *name, unsigned bits, unsigned long long v) {
+static void define_oclc_constant(TargetCtx *tc, const char *name, unsigned bits, unsigned long long v)
+{
     LLVMTypeRef t = LLVMIntTypeInContext(tc->llctx, bits);
     LLVMValueRef g = LLVMGetNamedGlobal(tc->mod, name);
-    if (g && !LLVMIsDeclaration(g)) return;
-    if (!g) g = LLVMAddGlobalInAddressSpace(tc->mod, t, name, 4);
+    if (g && !LLVMIsDeclaration(g))
+        return;
+    if (!g)
+        g = LLVMAddGlobalInAddressSpace(tc->mod, t, name, 4);
     LLVMSetInitializer(g, LLVMConstInt(t, v, 0));
     LLVMSetGlobalConstant(g, 1);
     LLVMSetLinkage(g, LLVMInternalLinkage);
@@ -319,15 +349,20 @@ static void define_oclc_constant(TargetCtx *tc, const char *name, unsigned bits,
     LLVMSetAlignment(g, bits / 8 ? bits / 8 : 1);
 }
 
-static bool amdgpu_link_libraries(TargetCtx *tc) {
-    if (!llvm_module_calls_prefix(tc->mod, "__ocml_") && !llvm_module_calls_prefix(tc->mod, "__ockl_")) return true;
+static bool amdgpu_link_libraries(TargetCtx *tc)
+{
+    if (!llvm_module_calls_prefix(tc->mod, "__ocml_") && !llvm_module_calls_prefix(tc->mod, "__ockl_"))
+        return true;
     AmdPriv *ap = amd(tc);
     char dir[1024];
-    if (!find_devlibs(tc, dir, sizeof dir)) return false;
+    if (!find_devlibs(tc, dir, sizeof dir))
+        return false;
     free(ap->devlib_dir);
     ap->devlib_dir = strdup(dir);
-    if (llvm_module_calls_prefix(tc->mod, "__ocml_") && !link_lib(tc, dir, "ocml.bc")) return false;
-    if (llvm_module_calls_prefix(tc->mod, "__ockl_") && !link_lib(tc, dir, "ockl.bc")) return false;
+    if (llvm_module_calls_prefix(tc->mod, "__ocml_") && !link_lib(tc, dir, "ocml.bc"))
+        return false;
+    if (llvm_module_calls_prefix(tc->mod, "__ockl_") && !link_lib(tc, dir, "ockl.bc"))
+        return false;
     ap->linked_ocml = true;
     /* The control constants the libraries read (ROCm's clang links the
      * same set for every compile). */
@@ -336,19 +371,23 @@ static bool amdgpu_link_libraries(TargetCtx *tc) {
     char path[1200];
     snprintf(path, sizeof path, "%s/%s", dir, file);
     if (target_file_exists(path)) {
-        if (!llvm_link_bitcode_file(tc, path, true)) return false;
+        if (!llvm_link_bitcode_file(tc, path, true))
+            return false;
     } else {
         /* older device libraries (Debian's 5.2) lack gfx941+ files */
         define_oclc_constant(tc, "__oclc_ISA_version", 32, (unsigned long long)ap->proc->isa_version);
     }
-    const char *ctl[] = {tc->wavefront_size == 64 ? "oclc_wavefrontsize64_on.bc" : "oclc_wavefrontsize64_off.bc",
-                         ap->cov >= 5 ? "oclc_abi_version_500.bc" : "oclc_abi_version_400.bc",
-                         "oclc_finite_only_off.bc", "oclc_daz_opt_off.bc", "oclc_correctly_rounded_sqrt_on.bc",
-                         "oclc_unsafe_math_off.bc"};
+    const char *ctl[] = { tc->wavefront_size == 64 ? "oclc_wavefrontsize64_on.bc" : "oclc_wavefrontsize64_off.bc",
+                          ap->cov >= 5 ? "oclc_abi_version_500.bc" : "oclc_abi_version_400.bc",
+                          "oclc_finite_only_off.bc",
+                          "oclc_daz_opt_off.bc",
+                          "oclc_correctly_rounded_sqrt_on.bc",
+                          "oclc_unsafe_math_off.bc" };
     for (int i = 0; i < JK_ARRAY_LEN(ctl); i++) {
         snprintf(path, sizeof path, "%s/%s", dir, ctl[i]);
         if (target_file_exists(path)) {
-            if (!llvm_link_bitcode_file(tc, path, true)) return false;
+            if (!llvm_link_bitcode_file(tc, path, true))
+                return false;
         } else if (i == 1) {
             define_oclc_constant(tc, "__oclc_ABI_version", 32, (unsigned long long)ap->cov * 100);
         } else {
@@ -376,11 +415,14 @@ typedef struct Occupancy {
     const char *limit;
 } Occupancy;
 
-static int roundup(int v, int g) { return g > 0 ? (v + g - 1) / g * g : v; }
+static int roundup(int v, int g)
+{
+    return g > 0 ? (v + g - 1) / g * g : v;
+}
 
-static Occupancy amdgpu_occupancy(const AmdProc *p, int wave, int vgprs, int agprs, int sgprs, int lds,
-                                  int group_items) {
-    Occupancy o = {p->max_waves, "the hardware's wave slots"};
+static Occupancy amdgpu_occupancy(const AmdProc *p, int wave, int vgprs, int agprs, int sgprs, int lds, int group_items)
+{
+    Occupancy o = { p->max_waves, "the hardware's wave slots" };
     int budget = p->vgpr_budget, granule = p->vgpr_granule;
     if (p->rdna && wave == 64) {
         budget /= 2;
@@ -389,33 +431,41 @@ static Occupancy amdgpu_occupancy(const AmdProc *p, int wave, int vgprs, int agp
     int v = p->unified_agprs ? roundup(vgprs, 4) + agprs : vgprs;
     v = roundup(v < 1 ? 1 : v, granule);
     int w = budget / v;
-    if (w < o.waves) o = (Occupancy){w, "VGPRs"};
+    if (w < o.waves)
+        o = (Occupancy){ w, "VGPRs" };
     if (p->separate_agprs && agprs > 0) {
         w = 256 / roundup(agprs, 4);
-        if (w < o.waves) o = (Occupancy){w, "AGPRs"};
+        if (w < o.waves)
+            o = (Occupancy){ w, "AGPRs" };
     }
     if (p->sgpr_limited && sgprs > 0) {
         w = 800 / roundup(sgprs, 16);
-        if (w < o.waves) o = (Occupancy){w, "SGPRs"};
+        if (w < o.waves)
+            o = (Occupancy){ w, "SGPRs" };
     }
     if (lds > 0) {
         int groups = p->lds_per_unit / lds;
         int wpg = (group_items + wave - 1) / wave;
         w = groups * wpg / 4;
-        if (w < o.waves) o = (Occupancy){w, "LDS"};
+        if (w < o.waves)
+            o = (Occupancy){ w, "LDS" };
     }
-    if (o.waves < 0) o.waves = 0;
+    if (o.waves < 0)
+        o.waves = 0;
     return o;
 }
 
 /* ---- emission ------------------------------------------------------------ */
-static bool amdgpu_emit(TargetCtx *tc, CodeObject *out) {
+static bool amdgpu_emit(TargetCtx *tc, CodeObject *out)
+{
     AmdPriv *ap = amd(tc);
-    if (!tc->opts->skip_asm && !llvm_emit_asm_from_copy(tc, out)) return false;
-    static const char *const lld_args[] = {"--no-undefined", NULL};
+    if (!tc->opts->skip_asm && !llvm_emit_asm_from_copy(tc, out))
+        return false;
+    static const char *const lld_args[] = { "--no-undefined", NULL };
     uint8_t *so;
     size_t sosize;
-    if (!llvm_emit_shared_object(tc, lld_args, &so, &sosize)) return false;
+    if (!llvm_emit_shared_object(tc, lld_args, &so, &sosize))
+        return false;
     target_take_code(tc, out, TARGET_AMDGPU, so, sosize, ap->symbol);
     out->static_lds_bytes = tc->static_lds_bytes;
     out->wavefront_size = tc->wavefront_size;
@@ -425,7 +475,7 @@ static bool amdgpu_emit(TargetCtx *tc, CodeObject *out) {
     char *err = NULL;
     const char *sym = ap->symbol ? ap->symbol : out->kernel_symbol;
     bool have = info && sym && amdgpu_meta_read(so, sosize, sym, info, &err) == 0;
-    StrBuf r = {0};
+    StrBuf r = { 0 };
     sb_printf(&r, "kernel:            %s\n", sym ? sym : "?");
     sb_printf(&r, "target:            %s (wave%d, code object v%d)\n", ap->proc->name, tc->wavefront_size, ap->cov);
     if (have) {
@@ -436,13 +486,14 @@ static bool amdgpu_emit(TargetCtx *tc, CodeObject *out) {
         out->scratch_bytes = (int)info->scratch_bytes;
         out->vgpr_spills = (int)info->vgpr_spills;
         out->sgpr_spills = (int)info->sgpr_spills;
-        if (info->wavefront_size) out->wavefront_size = (int)info->wavefront_size;
+        if (info->wavefront_size)
+            out->wavefront_size = (int)info->wavefront_size;
         out->max_flat_workgroup_size = (int)info->max_group_size;
         out->kernarg_size = (int)info->kernarg_size;
         const int *g = tc->opts->group_size;
         int items = (int)target_group_items(tc->opts, 256);
-        Occupancy occ = amdgpu_occupancy(ap->proc, out->wavefront_size, out->vgprs, out->agprs, out->sgprs,
-                                         out->lds_bytes, items);
+        Occupancy occ =
+            amdgpu_occupancy(ap->proc, out->wavefront_size, out->vgprs, out->agprs, out->sgprs, out->lds_bytes, items);
         out->occupancy = occ.waves;
         sb_printf(&r, "VGPRs:             %d    AGPRs: %d    SGPRs: %d\n", out->vgprs, out->agprs, out->sgprs);
         sb_printf(&r, "LDS:               %d bytes (static)%s   scratch: %d bytes   spills: VGPR %d, SGPR %d\n",
@@ -456,7 +507,8 @@ static bool amdgpu_emit(TargetCtx *tc, CodeObject *out) {
         sb_printf(&r, "resources:         unavailable (%s)\n", err ? err : "no kernel symbol");
     }
     sb_printf(&r, "barrier:           %s\n", tc->uses_barrier ? "yes" : "no");
-    if (ap->linked_ocml) sb_printf(&r, "device libraries:  %s\n", ap->devlib_dir);
+    if (ap->linked_ocml)
+        sb_printf(&r, "device libraries:  %s\n", ap->devlib_dir);
     free(err);
     free(info);
     free(out->resources);
@@ -466,9 +518,11 @@ static bool amdgpu_emit(TargetCtx *tc, CodeObject *out) {
 
 /* Every file of a device-library directory that a compile may link (ocml,
  * ockl and the oclc control libraries), one path a line. */
-static void devlib_dir_files(const char *dir, StrBuf *files) {
+static void devlib_dir_files(const char *dir, StrBuf *files)
+{
     DIR *d = opendir(dir);
-    if (!d) return;
+    if (!d)
+        return;
     struct dirent *e;
     while ((e = readdir(d))) {
         const char *n = e->d_name;
@@ -483,19 +537,21 @@ static void devlib_dir_files(const char *dir, StrBuf *files) {
 /* The device-library files a compile for o may link: every ocml, ockl and
  * oclc file of the directory the compile would use (a superset of what is
  * linked: the key must exist before compiling). */
-static void amdgpu_build_identity(const TargetOptions *o, StrBuf *ident, StrBuf *files) {
+static void amdgpu_build_identity(const TargetOptions *o, StrBuf *ident, StrBuf *files)
+{
     (void)ident;
-    TargetCtx tc = {.opts = o};
+    TargetCtx tc = { .opts = o };
     char path[1024];
     const char *found = NULL;
-    StrBuf looked = {0};
-    if (target_find_devlib(&tc, JUKE_DEVICE_LIBS_DEFAULT, "/opt/rocm/amdgcn/bitcode", "ocml.bc",
-                           false, path, sizeof path, &found, &looked))
+    StrBuf looked = { 0 };
+    if (target_find_devlib(&tc, JUKE_DEVICE_LIBS_DEFAULT, "/opt/rocm/amdgcn/bitcode", "ocml.bc", false, path,
+                           sizeof path, &found, &looked))
         devlib_dir_files(found, files);
     sb_free(&looked);
 }
 
-static void amdgpu_llvm_init(void) {
+static void amdgpu_llvm_init(void)
+{
     LLVMInitializeAMDGPUTargetInfo();
     LLVMInitializeAMDGPUTarget();
     LLVMInitializeAMDGPUTargetMC();

@@ -29,8 +29,19 @@ _Static_assert(offsetof(JukeCpuState, group) == 12 && offsetof(JukeCpuState, gro
                    offsetof(JukeCpuState, dynamic_lds_bytes) == 80 && offsetof(JukeCpuState, cancel) == 88 &&
                    sizeof(JukeCpuState) == 96,
                "the CPU state layout below assumes LP64");
-enum { ST_ITEM, ST_GROUP, ST_GROUP_DIM, ST_GRID_GROUPS, ST_LDS, ST_BARRIER, ST_EXIT_ITEM, ST_RUNTIME,
-       ST_DYNAMIC_LDS_BYTES, ST_CANCEL, ST_NFIELDS };
+enum {
+    ST_ITEM,
+    ST_GROUP,
+    ST_GROUP_DIM,
+    ST_GRID_GROUPS,
+    ST_LDS,
+    ST_BARRIER,
+    ST_EXIT_ITEM,
+    ST_RUNTIME,
+    ST_DYNAMIC_LDS_BYTES,
+    ST_CANCEL,
+    ST_NFIELDS
+};
 
 /* JukeCpuKernelInfo (abi.h): { ptr name, ptr entry, i32 kernarg_size,
  * i32 static_lds_bytes, i32 uses_barrier, i32 max_group_size }: 32 bytes. */
@@ -46,18 +57,22 @@ typedef struct CpuKernel {
 typedef struct CpuPriv {
     char *cpu, *features, *triple;
     LLVMTypeRef state_ty;
-    uint64_t lds_total;        /* static local bytes allocated so far (module-wide) */
-    LLVMValueRef lds_end;      /* internal constant i64: align16(lds_total), set when finishing */
+    uint64_t lds_total;   /* static local bytes allocated so far (module-wide) */
+    LLVMValueRef lds_end; /* internal constant i64: align16(lds_total), set when finishing */
     CpuKernel *kernels;
     int nkernels;
     char *symbol;
     uint32_t kernarg_size;
 } CpuPriv;
 
-static CpuPriv *cpu(TargetCtx *tc) { return tc->priv; }
+static CpuPriv *cpu(TargetCtx *tc)
+{
+    return tc->priv;
+}
 
 /* A listed CPU, or the host's own under whatever name LLVM gives it. */
-static bool cpu_proc_known(const char *proc) {
+static bool cpu_proc_known(const char *proc)
+{
     if (target_proc_listed(target_by_kind(TARGET_CPU), proc))
         return true;
     char *host = LLVMGetHostCPUName();
@@ -66,11 +81,12 @@ static bool cpu_proc_known(const char *proc) {
     return same;
 }
 
-static bool cpu_init(TargetCtx *tc) {
+static bool cpu_init(TargetCtx *tc)
+{
     const char *want = tc->opts->proc;
     bool native = !want || !*want || strcmp(want, "native") == 0;
     if (!native && !cpu_proc_known(want)) {
-        StrBuf known = {0};
+        StrBuf known = { 0 };
         target_list_procs(target_by_kind(TARGET_CPU), &known);
         diag_plain(tc->diags, DIAG_USER, "unknown CPU \"%s\"; known CPUs: %s", want, known.data ? known.data : "");
         sb_free(&known);
@@ -103,20 +119,23 @@ static bool cpu_init(TargetCtx *tc) {
     tc->proc = cp->cpu;
     /* work-items run one after another: no lanes to speak of */
     tc->wavefront_size = 1;
-    if (!llvm_create_target_machine(tc, cp->triple, cp->cpu, cp->features, LLVMRelocPIC)) return false;
+    if (!llvm_create_target_machine(tc, cp->triple, cp->cpu, cp->features, LLVMRelocPIC))
+        return false;
     LLVMTypeRef i32 = LLVMInt32TypeInContext(tc->llctx), a3 = LLVMArrayType2(i32, 3);
     LLVMTypeRef ptr = LLVMPointerTypeInContext(tc->llctx, 0);
     LLVMTypeRef i64 = LLVMInt64TypeInContext(tc->llctx);
-    LLVMTypeRef fields[ST_NFIELDS] = {a3, a3, a3, a3, ptr, ptr, ptr, ptr, i64, ptr};
+    LLVMTypeRef fields[ST_NFIELDS] = { a3, a3, a3, a3, ptr, ptr, ptr, ptr, i64, ptr };
     cp->state_ty = LLVMStructCreateNamed(tc->llctx, "JukeCpuState");
     LLVMStructSetBody(cp->state_ty, fields, ST_NFIELDS, 0);
     return true;
 }
 
-static void cpu_fini(TargetCtx *tc) {
+static void cpu_fini(TargetCtx *tc)
+{
     CpuPriv *cp = cpu(tc);
     if (cp) {
-        for (int i = 0; i < cp->nkernels; i++) free(cp->kernels[i].name);
+        for (int i = 0; i < cp->nkernels; i++)
+            free(cp->kernels[i].name);
         free(cp->kernels);
         free(cp->cpu);
         free(cp->features);
@@ -129,15 +148,17 @@ static void cpu_fini(TargetCtx *tc) {
 }
 
 /* ---- the state --------------------------------------------------------- */
-static LLVMValueRef state_field_ptr(TargetCtx *tc, LLVMBuilderRef b, int field, int elem) {
+static LLVMValueRef state_field_ptr(TargetCtx *tc, LLVMBuilderRef b, int field, int elem)
+{
     LLVMTypeRef i32 = LLVMInt32TypeInContext(tc->llctx);
-    LLVMValueRef idx[3] = {LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, (unsigned)field, 0),
-                           LLVMConstInt(i32, (unsigned)elem, 0)};
+    LLVMValueRef idx[3] = { LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, (unsigned)field, 0),
+                            LLVMConstInt(i32, (unsigned)elem, 0) };
     return LLVMBuildInBoundsGEP2(b, cpu(tc)->state_ty, tc->cur_state, idx, elem >= 0 ? 3 : 2, "");
 }
 
 /* The fields a work-item reads never change while its entry runs. */
-static LLVMValueRef load_state(TargetCtx *tc, LLVMBuilderRef b, int field, int elem, LLVMTypeRef t) {
+static LLVMValueRef load_state(TargetCtx *tc, LLVMBuilderRef b, int field, int elem, LLVMTypeRef t)
+{
     LLVMValueRef v = LLVMBuildLoad2(b, t, state_field_ptr(tc, b, field, elem), "");
     LLVMContextRef c = tc->llctx;
     LLVMValueRef empty = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0));
@@ -146,21 +167,31 @@ static LLVMValueRef load_state(TargetCtx *tc, LLVMBuilderRef b, int field, int e
     return v;
 }
 
-static LLVMValueRef load_u32(TargetCtx *tc, LLVMBuilderRef b, int field, int dim) {
+static LLVMValueRef load_u32(TargetCtx *tc, LLVMBuilderRef b, int field, int dim)
+{
     return load_state(tc, b, field, dim, LLVMInt32TypeInContext(tc->llctx));
 }
 
-static LLVMValueRef cpu_workitem_id(TargetCtx *tc, LLVMBuilderRef b, int d) { return load_u32(tc, b, ST_ITEM, d); }
-static LLVMValueRef cpu_workgroup_id(TargetCtx *tc, LLVMBuilderRef b, int d) { return load_u32(tc, b, ST_GROUP, d); }
-static LLVMValueRef cpu_workgroup_dim(TargetCtx *tc, LLVMBuilderRef b, int d) {
+static LLVMValueRef cpu_workitem_id(TargetCtx *tc, LLVMBuilderRef b, int d)
+{
+    return load_u32(tc, b, ST_ITEM, d);
+}
+static LLVMValueRef cpu_workgroup_id(TargetCtx *tc, LLVMBuilderRef b, int d)
+{
+    return load_u32(tc, b, ST_GROUP, d);
+}
+static LLVMValueRef cpu_workgroup_dim(TargetCtx *tc, LLVMBuilderRef b, int d)
+{
     return load_u32(tc, b, ST_GROUP_DIM, d);
 }
-static LLVMValueRef cpu_grid_groups(TargetCtx *tc, LLVMBuilderRef b, int d) {
+static LLVMValueRef cpu_grid_groups(TargetCtx *tc, LLVMBuilderRef b, int d)
+{
     return load_u32(tc, b, ST_GRID_GROUPS, d);
 }
 
 /* Call st->FIELD(st). */
-static LLVMValueRef call_state_fn(TargetCtx *tc, LLVMBuilderRef b, int field) {
+static LLVMValueRef call_state_fn(TargetCtx *tc, LLVMBuilderRef b, int field)
+{
     LLVMTypeRef ptr = LLVMPointerTypeInContext(tc->llctx, 0);
     LLVMValueRef f = load_state(tc, b, field, -1, ptr);
     LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(tc->llctx), &ptr, 1, 0);
@@ -169,32 +200,35 @@ static LLVMValueRef call_state_fn(TargetCtx *tc, LLVMBuilderRef b, int field) {
 }
 
 /* st->barrier(st, line, col): the runtime names the barrier when work-items diverge. */
-static void cpu_barrier(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc) {
+static void cpu_barrier(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc)
+{
     LLVMTypeRef ptr = LLVMPointerTypeInContext(tc->llctx, 0), i32 = LLVMInt32TypeInContext(tc->llctx);
     LLVMValueRef f = load_state(tc, b, ST_BARRIER, -1, ptr);
-    LLVMTypeRef params[3] = {ptr, i32, i32};
+    LLVMTypeRef params[3] = { ptr, i32, i32 };
     LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(tc->llctx), params, 3, 0);
-    LLVMValueRef args[3] = {tc->cur_state, LLVMConstInt(i32, (unsigned)(loc.line > 0 ? loc.line : 0), 0),
-                            LLVMConstInt(i32, (unsigned)(loc.col > 0 ? loc.col : 0), 0)};
+    LLVMValueRef args[3] = { tc->cur_state, LLVMConstInt(i32, (unsigned)(loc.line > 0 ? loc.line : 0), 0),
+                             LLVMConstInt(i32, (unsigned)(loc.col > 0 ? loc.col : 0), 0) };
     LLVMBuildCall2(b, fty, f, args, 3, "");
     tc->uses_barrier = true;
 }
 
-static void cpu_exit_item(TargetCtx *tc, LLVMBuilderRef b) {
+static void cpu_exit_item(TargetCtx *tc, LLVMBuilderRef b)
+{
     LLVMValueRef call = call_state_fn(tc, b, ST_EXIT_ITEM);
     unsigned k = LLVMGetEnumAttributeKindForName("noreturn", 8);
     LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(tc->llctx, k, 0));
 }
 
-static LLVMValueRef lds_at(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef off) {
+static LLVMValueRef lds_at(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef off)
+{
     LLVMValueRef base = load_state(tc, b, ST_LDS, -1, LLVMPointerTypeInContext(tc->llctx, 0));
     return LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(tc->llctx), base, &off, 1, "");
 }
 
 /* Static local arrays get consecutive offsets in st->lds (each aligned as
  * asked); the runtime allocates static_lds_bytes (+ dynamic) per group. */
-static LLVMValueRef cpu_static_local(TargetCtx *tc, LLVMBuilderRef b, const char *name, uint64_t bytes,
-                                     unsigned align) {
+static LLVMValueRef cpu_static_local(TargetCtx *tc, LLVMBuilderRef b, const char *name, uint64_t bytes, unsigned align)
+{
     CpuPriv *cp = cpu(tc);
     uint64_t a = align ? align : 16;
     uint64_t off = (cp->lds_total + a - 1) / a * a;
@@ -206,7 +240,8 @@ static LLVMValueRef cpu_static_local(TargetCtx *tc, LLVMBuilderRef b, const char
 /* The dynamic segment starts at align16(static total), known only when the
  * kernel is finished: read it from an internal constant whose initializer
  * finish_kernel sets; the optimiser folds the load. */
-static LLVMValueRef cpu_dynamic_local(TargetCtx *tc, LLVMBuilderRef b) {
+static LLVMValueRef cpu_dynamic_local(TargetCtx *tc, LLVMBuilderRef b)
+{
     CpuPriv *cp = cpu(tc);
     LLVMTypeRef i64 = LLVMInt64TypeInContext(tc->llctx);
     if (!cp->lds_end) {
@@ -220,13 +255,15 @@ static LLVMValueRef cpu_dynamic_local(TargetCtx *tc, LLVMBuilderRef b) {
     return lds_at(tc, b, off);
 }
 
-static LLVMValueRef cpu_dynamic_local_bytes(TargetCtx *tc, LLVMBuilderRef b) {
+static LLVMValueRef cpu_dynamic_local_bytes(TargetCtx *tc, LLVMBuilderRef b)
+{
     return load_state(tc, b, ST_DYNAMIC_LDS_BYTES, -1, LLVMInt64TypeInContext(tc->llctx));
 }
 
 /* *st->cancel != 0, a relaxed atomic load: the watchdog thread writes it
  * while the loop runs, so it must be read again at every back-edge. */
-static LLVMValueRef cpu_cancel_requested(TargetCtx *tc, LLVMBuilderRef b) {
+static LLVMValueRef cpu_cancel_requested(TargetCtx *tc, LLVMBuilderRef b)
+{
     LLVMTypeRef i32 = LLVMInt32TypeInContext(tc->llctx);
     LLVMValueRef flag = load_state(tc, b, ST_CANCEL, -1, LLVMPointerTypeInContext(tc->llctx, 0));
     LLVMValueRef v = LLVMBuildLoad2(b, i32, flag, "");
@@ -238,7 +275,8 @@ static LLVMValueRef cpu_cancel_requested(TargetCtx *tc, LLVMBuilderRef b) {
 /* libm: sinf/sin, atan2f/atan2, ... (glibc has exp10); powi is LLVM's
  * llvm.powi. The shared object leaves them undefined: the process that
  * dlopens it has libm. */
-static LLVMValueRef cpu_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty) {
+static LLVMValueRef cpu_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty)
+{
     if (!llvm_math_arity(name)) {
         diag_plain(tc->diags, DIAG_INTERNAL, "no CPU math function \"%s\"", name);
         return NULL;
@@ -250,12 +288,13 @@ static LLVMValueRef cpu_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty,
         return llvm_math_libfn(tc, name, ty, sym, fty);
     }
     /* libm has no powi */
-    LLVMTypeRef ov[2] = {ty, LLVMInt32TypeInContext(tc->llctx)};
+    LLVMTypeRef ov[2] = { ty, LLVMInt32TypeInContext(tc->llctx) };
     return llvm_intrinsic(tc, "llvm.powi", ov, 2, fty);
 }
 
 /* ---- the entry and the table --------------------------------------------- */
-static LLVMValueRef const_cstring(TargetCtx *tc, const char *s, const char *gname) {
+static LLVMValueRef const_cstring(TargetCtx *tc, const char *s, const char *gname)
+{
     LLVMValueRef init = LLVMConstStringInContext(tc->llctx, s, (unsigned)strlen(s), 0);
     LLVMValueRef g = LLVMAddGlobal(tc->mod, LLVMTypeOf(init), gname);
     LLVMSetInitializer(g, init);
@@ -267,27 +306,35 @@ static LLVMValueRef const_cstring(TargetCtx *tc, const char *s, const char *gnam
 
 /* (Re)build juke_cpu_kernels / juke_cpu_nkernels from every kernel finished
  * so far; static LDS and barrier use are module-wide (one total for all). */
-static void build_table(TargetCtx *tc) {
+static void build_table(TargetCtx *tc)
+{
     CpuPriv *cp = cpu(tc);
     LLVMContextRef c = tc->llctx;
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c), ptr = LLVMPointerTypeInContext(c, 0);
-    LLVMTypeRef fields[6] = {ptr, ptr, i32, i32, i32, i32};
+    LLVMTypeRef fields[6] = { ptr, ptr, i32, i32, i32, i32 };
     LLVMTypeRef info_ty = LLVMStructTypeInContext(c, fields, 6, 0);
     LLVMValueRef old = LLVMGetNamedGlobal(tc->mod, JUKE_CPU_TABLE_SYMBOL);
-    if (old) LLVMDeleteGlobal(old);
+    if (old)
+        LLVMDeleteGlobal(old);
     old = LLVMGetNamedGlobal(tc->mod, JUKE_CPU_COUNT_SYMBOL);
-    if (old) LLVMDeleteGlobal(old);
+    if (old)
+        LLVMDeleteGlobal(old);
     unsigned maxg = (unsigned)target_group_items(tc->opts, 0);
     LLVMValueRef *elems = calloc((size_t)cp->nkernels + 1, sizeof *elems);
-    if (!elems) return;
+    if (!elems)
+        return;
     for (int i = 0; i < cp->nkernels; i++) {
         char gname[48];
         snprintf(gname, sizeof gname, "__juke_kernel_name.%d", i);
         LLVMValueRef name = LLVMGetNamedGlobal(tc->mod, gname);
-        if (!name) name = const_cstring(tc, cp->kernels[i].name, gname);
-        LLVMValueRef v[6] = {name, cp->kernels[i].entry, LLVMConstInt(i32, cp->kernels[i].kernarg_size, 0),
-                             LLVMConstInt(i32, cp->lds_total, 0), LLVMConstInt(i32, tc->uses_barrier ? JUKE_CPU_BARRIER_LOC : 0, 0),
-                             LLVMConstInt(i32, maxg, 0)};
+        if (!name)
+            name = const_cstring(tc, cp->kernels[i].name, gname);
+        LLVMValueRef v[6] = { name,
+                              cp->kernels[i].entry,
+                              LLVMConstInt(i32, cp->kernels[i].kernarg_size, 0),
+                              LLVMConstInt(i32, cp->lds_total, 0),
+                              LLVMConstInt(i32, tc->uses_barrier ? JUKE_CPU_BARRIER_LOC : 0, 0),
+                              LLVMConstInt(i32, maxg, 0) };
         elems[i] = LLVMConstNamedStruct(info_ty, v, 6);
     }
     LLVMValueRef arr = LLVMConstArray2(info_ty, elems, (uint64_t)cp->nkernels);
@@ -309,7 +356,8 @@ static void build_table(TargetCtx *tc) {
  * i64} is 16+8N bytes aligned 8; Bool is one byte), then the exception
  * pointer at the next 8-aligned offset, and calls the kernel function
  * fn(args..., exception, st). */
-static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol) {
+static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol)
+{
     CpuPriv *cp = cpu(tc);
     LLVMContextRef c = tc->llctx;
     LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i8 = LLVMInt8TypeInContext(c);
@@ -328,7 +376,7 @@ static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol
     char bname[256];
     snprintf(bname, sizeof bname, "%s.body", symbol);
     LLVMSetValueName2(fn, bname, strlen(bname));
-    LLVMTypeRef eparams[2] = {ptr, ptr};
+    LLVMTypeRef eparams[2] = { ptr, ptr };
     LLVMValueRef entry = LLVMAddFunction(tc->mod, symbol, LLVMFunctionType(LLVMVoidTypeInContext(c), eparams, 2, 0));
     LLVMSetLinkage(entry, LLVMInternalLinkage);
     LLVMValueRef kernarg = LLVMGetParam(entry, 0), st = LLVMGetParam(entry, 1);
@@ -355,7 +403,8 @@ static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol
         LLVMValueRef v = LLVMBuildLoad2(b, mt, p, "");
         /* the runtime's buffer is only guaranteed byte-aligned */
         LLVMSetAlignment(v, 1);
-        if (is_bool) v = LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstInt(i8, 0, 0), "");
+        if (is_bool)
+            v = LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstInt(i8, 0, 0), "");
         args[i] = v;
         off += size;
     }
@@ -371,7 +420,7 @@ static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol
         return;
     }
     cp->kernels = k;
-    k[cp->nkernels++] = (CpuKernel){strdup(symbol), entry, (uint32_t)off};
+    k[cp->nkernels++] = (CpuKernel){ strdup(symbol), entry, (uint32_t)off };
     if (!cp->symbol) {
         cp->symbol = strdup(symbol);
         cp->kernarg_size = (uint32_t)off;
@@ -379,38 +428,49 @@ static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol
     build_table(tc);
 }
 
-static bool cpu_link_libraries(TargetCtx *tc) { return true; }
+static bool cpu_link_libraries(TargetCtx *tc)
+{
+    return true;
+}
 
 /* The full path of a shared library this process has loaded, or NULL. */
-static char *loaded_library_path(const char *soname) {
+static char *loaded_library_path(const char *soname)
+{
     void *h = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
-    if (!h) return NULL;
+    if (!h)
+        return NULL;
     struct link_map *lm = NULL;
     char *path = NULL;
-    if (dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name && lm->l_name[0] == '/') path = strdup(lm->l_name);
+    if (dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name && lm->l_name[0] == '/')
+        path = strdup(lm->l_name);
     dlclose(h);
     return path;
 }
 
-static bool cpu_emit(TargetCtx *tc, CodeObject *out) {
+static bool cpu_emit(TargetCtx *tc, CodeObject *out)
+{
     CpuPriv *cp = cpu(tc);
-    if (!tc->opts->skip_asm && !llvm_emit_asm_from_copy(tc, out)) return false;
+    if (!tc->opts->skip_asm && !llvm_emit_asm_from_copy(tc, out))
+        return false;
     /* The object calls libm (sinf, ...) and, for Float16 without F16C,
      * libgcc's __extendhfsf2 / __truncsfhf2: record them as DT_NEEDED (when
      * used) so the shared object loads in any process. This process has
      * both loaded (LLVM needs them); their paths are taken from it. */
     char *libm = loaded_library_path("libm.so.6"), *libgcc = loaded_library_path("libgcc_s.so.1");
-    const char *lld_args[8] = {"-z", "noexecstack", "--as-needed"};
+    const char *lld_args[8] = { "-z", "noexecstack", "--as-needed" };
     int na = 3;
-    if (libm) lld_args[na++] = libm;
-    if (libgcc) lld_args[na++] = libgcc;
+    if (libm)
+        lld_args[na++] = libm;
+    if (libgcc)
+        lld_args[na++] = libgcc;
     lld_args[na] = NULL;
     uint8_t *so;
     size_t sosize;
     bool ok = llvm_emit_shared_object(tc, lld_args, &so, &sosize);
     free(libm);
     free(libgcc);
-    if (!ok) return false;
+    if (!ok)
+        return false;
     target_take_code(tc, out, TARGET_CPU, so, sosize, cp->symbol);
     out->static_lds_bytes = (uint32_t)cp->lds_total;
     out->lds_bytes = (int)cp->lds_total;
@@ -419,9 +479,8 @@ static bool cpu_emit(TargetCtx *tc, CodeObject *out) {
     out->vgprs = out->sgprs = out->agprs = -1;
     out->occupancy = -1;
     out->max_flat_workgroup_size = (int)target_group_items(tc->opts, 0);
-    StrBuf r = {0};
-    sb_printf(&r, "kernel:            %s (entry, through %s)\n", cp->symbol ? cp->symbol : "?",
-              JUKE_CPU_TABLE_SYMBOL);
+    StrBuf r = { 0 };
+    sb_printf(&r, "kernel:            %s (entry, through %s)\n", cp->symbol ? cp->symbol : "?", JUKE_CPU_TABLE_SYMBOL);
     sb_printf(&r, "target:            %s, cpu %s\n", cp->triple, cp->cpu);
     sb_printf(&r, "local memory:      %llu bytes (static)%s\n", (unsigned long long)cp->lds_total,
               tc->uses_dynamic_lds ? " + dynamic at align16(static)" : "");
@@ -434,7 +493,8 @@ static bool cpu_emit(TargetCtx *tc, CodeObject *out) {
 }
 
 /* The host CPU as LLVM sees it: code for "native" depends on it. */
-static void cpu_build_identity(const TargetOptions *o, StrBuf *ident, StrBuf *files) {
+static void cpu_build_identity(const TargetOptions *o, StrBuf *ident, StrBuf *files)
+{
     (void)o;
     (void)files;
     char *c = LLVMGetHostCPUName(), *f = LLVMGetHostCPUFeatures();
@@ -443,7 +503,8 @@ static void cpu_build_identity(const TargetOptions *o, StrBuf *ident, StrBuf *fi
     LLVMDisposeMessage(f);
 }
 
-static void cpu_llvm_init(void) {
+static void cpu_llvm_init(void)
+{
     LLVMInitializeX86TargetInfo();
     LLVMInitializeX86Target();
     LLVMInitializeX86TargetMC();
@@ -474,4 +535,3 @@ const TargetOps target_cpu_ops = {
     .link_libraries = cpu_link_libraries,
     .emit = cpu_emit,
 };
-

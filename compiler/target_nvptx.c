@@ -12,17 +12,21 @@
 typedef struct NvPriv {
     char *symbol;
     char proc[16];
-    char libdevice[1024];    /* "" until looked up; resolved path when found */
+    char libdevice[1024]; /* "" until looked up; resolved path when found */
     bool looked, found, linked;
 } NvPriv;
 
-static NvPriv *nv(TargetCtx *tc) { return tc->priv; }
+static NvPriv *nv(TargetCtx *tc)
+{
+    return tc->priv;
+}
 
-static bool nvptx_init(TargetCtx *tc) {
+static bool nvptx_init(TargetCtx *tc)
+{
     const TargetInfo *info = target_by_kind(TARGET_NVPTX);
     const char *name = tc->opts->proc && *tc->opts->proc ? tc->opts->proc : info->default_proc;
     if (!target_proc_listed(info, name)) {
-        StrBuf known = {0};
+        StrBuf known = { 0 };
         target_list_procs(info, &known);
         diag_plain(tc->diags, DIAG_USER, "unknown NVPTX target \"%s\"; known targets: %s", name,
                    known.data ? known.data : "");
@@ -46,14 +50,16 @@ static bool nvptx_init(TargetCtx *tc) {
     /* PTX ISA 7.8 covers sm_50..sm_90 and keeps older drivers working;
      * sm_90a needs 8.0. */
     const char *features = strcmp(name, "sm_90a") == 0 ? "+ptx80" : "+ptx78";
-    if (!llvm_create_target_machine(tc, "nvptx64-nvidia-cuda", name, features, LLVMRelocDefault)) return false;
+    if (!llvm_create_target_machine(tc, "nvptx64-nvidia-cuda", name, features, LLVMRelocDefault))
+        return false;
     /* libdevice's __nvvm_reflect("__CUDA_FTZ") reads this: no flush to zero */
     LLVMAddModuleFlag(tc->mod, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
                       LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(tc->llctx), 0, 0)));
     return true;
 }
 
-static void nvptx_fini(TargetCtx *tc) {
+static void nvptx_fini(TargetCtx *tc)
+{
     NvPriv *np = nv(tc);
     if (np) {
         free(np->symbol);
@@ -63,19 +69,33 @@ static void nvptx_fini(TargetCtx *tc) {
     llvm_dispose_target_machine(tc);
 }
 
-static LLVMValueRef sreg(TargetCtx *tc, LLVMBuilderRef b, const char *reg, int dim) {
+static LLVMValueRef sreg(TargetCtx *tc, LLVMBuilderRef b, const char *reg, int dim)
+{
     char name[48];
     snprintf(name, sizeof name, "llvm.nvvm.read.ptx.sreg.%s.%c", reg, "xyz"[dim]);
     return llvm_call_intrinsic(tc, b, name);
 }
 
-static LLVMValueRef nvptx_workitem_id(TargetCtx *tc, LLVMBuilderRef b, int d) { return sreg(tc, b, "tid", d); }
-static LLVMValueRef nvptx_workgroup_id(TargetCtx *tc, LLVMBuilderRef b, int d) { return sreg(tc, b, "ctaid", d); }
-static LLVMValueRef nvptx_workgroup_dim(TargetCtx *tc, LLVMBuilderRef b, int d) { return sreg(tc, b, "ntid", d); }
-static LLVMValueRef nvptx_grid_groups(TargetCtx *tc, LLVMBuilderRef b, int d) { return sreg(tc, b, "nctaid", d); }
+static LLVMValueRef nvptx_workitem_id(TargetCtx *tc, LLVMBuilderRef b, int d)
+{
+    return sreg(tc, b, "tid", d);
+}
+static LLVMValueRef nvptx_workgroup_id(TargetCtx *tc, LLVMBuilderRef b, int d)
+{
+    return sreg(tc, b, "ctaid", d);
+}
+static LLVMValueRef nvptx_workgroup_dim(TargetCtx *tc, LLVMBuilderRef b, int d)
+{
+    return sreg(tc, b, "ntid", d);
+}
+static LLVMValueRef nvptx_grid_groups(TargetCtx *tc, LLVMBuilderRef b, int d)
+{
+    return sreg(tc, b, "nctaid", d);
+}
 
 /* bar.sync orders shared and global memory among the block's threads. */
-static void nvptx_barrier(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc) {
+static void nvptx_barrier(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc)
+{
     (void)loc;
     llvm_call_intrinsic(tc, b, "llvm.nvvm.barrier0");
     tc->uses_barrier = true;
@@ -83,18 +103,21 @@ static void nvptx_barrier(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc) {
 
 /* Shared memory cannot be initialised: undef initializer. */
 static LLVMValueRef nvptx_static_local(TargetCtx *tc, LLVMBuilderRef b, const char *name, uint64_t bytes,
-                                       unsigned align) {
+                                       unsigned align)
+{
     return llvm_local_array(tc, name, bytes, align, false);
 }
 
 /* CUDA's `extern __shared__`: `.extern .shared .align 16 .b8 NAME[]`,
  * sized by the launch's dynamic shared memory bytes. */
-static LLVMValueRef nvptx_dynamic_local(TargetCtx *tc, LLVMBuilderRef b) {
+static LLVMValueRef nvptx_dynamic_local(TargetCtx *tc, LLVMBuilderRef b)
+{
     return llvm_dynamic_local_array(tc, "__juke_dynamic_shmem");
 }
 
 /* PTX's %dynamic_smem_size (PTX ISA 4.1); LLVM 19 has no intrinsic for it. */
-static LLVMValueRef nvptx_dynamic_local_bytes(TargetCtx *tc, LLVMBuilderRef b) {
+static LLVMValueRef nvptx_dynamic_local_bytes(TargetCtx *tc, LLVMBuilderRef b)
+{
     LLVMTypeRef i32 = LLVMInt32TypeInContext(tc->llctx);
     LLVMTypeRef fty = LLVMFunctionType(i32, NULL, 0, 0);
     static const char text[] = "mov.u32 $0, %dynamic_smem_size;";
@@ -103,7 +126,8 @@ static LLVMValueRef nvptx_dynamic_local_bytes(TargetCtx *tc, LLVMBuilderRef b) {
     return LLVMBuildZExt(b, v, LLVMInt64TypeInContext(tc->llctx), "");
 }
 
-static void nvptx_exit_item(TargetCtx *tc, LLVMBuilderRef b) {
+static void nvptx_exit_item(TargetCtx *tc, LLVMBuilderRef b)
+{
     LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(tc->llctx), NULL, 0, 0);
     LLVMValueRef a = LLVMGetInlineAsm(fty, "exit;", 5, "", 0, 1, 0, LLVMInlineAsmDialectATT, 0);
     LLVMBuildCall2(b, fty, a, NULL, 0, "");
@@ -112,15 +136,17 @@ static void nvptx_exit_item(TargetCtx *tc, LLVMBuilderRef b) {
 /* libdevice.10.bc: opts->devlib_dir (the file, or a directory holding it)
  * if given, else $JUKE_LIBDEVICE if set, else the build's default and
  * Debian's CUDA toolkit. */
-static bool find_libdevice(TargetCtx *tc) {
+static bool find_libdevice(TargetCtx *tc)
+{
     NvPriv *np = nv(tc);
-    if (np->looked) return np->found;
+    if (np->looked)
+        return np->found;
     np->looked = true;
-    StrBuf looked = {0};
-    np->found = target_find_devlib(tc, JUKE_LIBDEVICE_DEFAULT,
-                                   "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc", "libdevice.10.bc", true,
-                                   np->libdevice, sizeof np->libdevice, NULL, &looked);
-    if (!np->found) snprintf(np->libdevice, sizeof np->libdevice, "%s", looked.data ? looked.data : "(nowhere)");
+    StrBuf looked = { 0 };
+    np->found = target_find_devlib(tc, JUKE_LIBDEVICE_DEFAULT, "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc",
+                                   "libdevice.10.bc", true, np->libdevice, sizeof np->libdevice, NULL, &looked);
+    if (!np->found)
+        snprintf(np->libdevice, sizeof np->libdevice, "%s", looked.data ? looked.data : "(nowhere)");
     sb_free(&looked);
     return np->found;
 }
@@ -128,7 +154,8 @@ static bool find_libdevice(TargetCtx *tc) {
 /* libdevice: __nv_<name>f (float) / __nv_<name> (double); powi is
  * __nv_powif / __nv_powi. Without
  * libdevice only the LLVM intrinsics (sqrt, fma, floor, ...) are possible. */
-static LLVMValueRef nvptx_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty) {
+static LLVMValueRef nvptx_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty)
+{
     if (!llvm_math_arity(name)) {
         diag_plain(tc->diags, DIAG_INTERNAL, "no NVPTX math function \"%s\"", name);
         return NULL;
@@ -143,19 +170,22 @@ static LLVMValueRef nvptx_math_fn(TargetCtx *tc, const char *name, LLVMTypeRef t
     return llvm_math_libfn(tc, name, ty, sym, fty);
 }
 
-static LLVMMetadataRef md_i32(TargetCtx *tc, int v) {
+static LLVMMetadataRef md_i32(TargetCtx *tc, int v)
+{
     return LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(tc->llctx), (unsigned)v, 0));
 }
 
-static void annotate(TargetCtx *tc, LLVMValueRef fn, const char *key, int v) {
-    LLVMMetadataRef ops[3] = {LLVMValueAsMetadata(fn), LLVMMDStringInContext2(tc->llctx, key, strlen(key)),
-                              md_i32(tc, v)};
+static void annotate(TargetCtx *tc, LLVMValueRef fn, const char *key, int v)
+{
+    LLVMMetadataRef ops[3] = { LLVMValueAsMetadata(fn), LLVMMDStringInContext2(tc->llctx, key, strlen(key)),
+                               md_i32(tc, v) };
     LLVMAddNamedMetadataOperand(tc->mod, "nvvm.annotations",
                                 LLVMMetadataAsValue(tc->llctx, LLVMMDNodeInContext2(tc->llctx, ops, 3)));
 }
 
 /* LLVM 19 marks kernels by !nvvm.annotations !{ptr @k, !"kernel", i32 1}. */
-static void nvptx_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol) {
+static void nvptx_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol)
+{
     LLVMSetLinkage(fn, LLVMExternalLinkage);
     annotate(tc, fn, "kernel", 1);
     const int *g = tc->opts->group_size;
@@ -165,34 +195,41 @@ static void nvptx_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symb
         annotate(tc, fn, "maxntidz", g[2] > 0 ? g[2] : 1);
     }
     unsigned n = LLVMCountParams(fn);
-    if (n > 0) LLVMSetValueName2(LLVMGetParam(fn, n - 1), "__juke_exception", 16);
+    if (n > 0)
+        LLVMSetValueName2(LLVMGetParam(fn, n - 1), "__juke_exception", 16);
     /* LLVM renames PTX parameters NAME_param_N, so the name above never reaches
      * the PTX; this comment line tells the runtime (dev_cuda.c) instead. */
     if (symbol) {
         char marker[256];
         int ml = snprintf(marker, sizeof marker, "// juke-exception-arg: %s\n", symbol);
-        if (ml > 0 && (size_t)ml < sizeof marker) LLVMAppendModuleInlineAsm(tc->mod, marker, (size_t)ml);
+        if (ml > 0 && (size_t)ml < sizeof marker)
+            LLVMAppendModuleInlineAsm(tc->mod, marker, (size_t)ml);
     }
     NvPriv *np = nv(tc);
-    if (!np->symbol && symbol) np->symbol = strdup(symbol);
+    if (!np->symbol && symbol)
+        np->symbol = strdup(symbol);
 }
 
-static bool nvptx_link_libraries(TargetCtx *tc) {
-    if (!llvm_module_calls_prefix(tc->mod, "__nv_")) return true;
+static bool nvptx_link_libraries(TargetCtx *tc)
+{
+    if (!llvm_module_calls_prefix(tc->mod, "__nv_"))
+        return true;
     if (!find_libdevice(tc)) {
         diag_plain(tc->diags, DIAG_USER, "libdevice not found at %s (needed for math functions on NVPTX)",
                    nv(tc)->libdevice);
         return false;
     }
-    if (!llvm_link_bitcode_file(tc, nv(tc)->libdevice, true)) return false;
+    if (!llvm_link_bitcode_file(tc, nv(tc)->libdevice, true))
+        return false;
     nv(tc)->linked = true;
     return true;
 }
 
 /* Sum of `.reg .TYPE %x<N>;` declarations by type, over the whole PTX. */
-static void count_regs(const char *ptx, StrBuf *r) {
-    static const char *const types[] = {"pred", "b16", "b32", "b64", "f32", "f64"};
-    long counts[6] = {0};
+static void count_regs(const char *ptx, StrBuf *r)
+{
+    static const char *const types[] = { "pred", "b16", "b32", "b64", "f32", "f64" };
+    long counts[6] = { 0 };
     for (const char *p = strstr(ptx, ".reg ."); p; p = strstr(p + 1, ".reg .")) {
         const char *t = p + 6;
         for (int i = 0; i < 6; i++) {
@@ -200,27 +237,33 @@ static void count_regs(const char *ptx, StrBuf *r) {
             if (strncmp(t, types[i], n) == 0 && t[n] == ' ') {
                 const char *lt = strchr(t, '<');
                 const char *nl = strchr(t, '\n');
-                if (lt && (!nl || lt < nl)) counts[i] += strtol(lt + 1, NULL, 10);
+                if (lt && (!nl || lt < nl))
+                    counts[i] += strtol(lt + 1, NULL, 10);
             }
         }
     }
     sb_puts(r, "virtual registers: ");
-    for (int i = 0; i < 6; i++) sb_printf(r, "%s%s %ld", i ? ", " : "", types[i], counts[i]);
+    for (int i = 0; i < 6; i++)
+        sb_printf(r, "%s%s %ld", i ? ", " : "", types[i], counts[i]);
     sb_puts(r, "\n");
 }
 
 /* Bytes of `.shared ... NAME[N]` (static) and `.param ... [N]` / scalar params. */
-static long shared_bytes(const char *ptx) {
+static long shared_bytes(const char *ptx)
+{
     long total = 0;
     for (const char *p = strstr(ptx, ".shared ."); p; p = strstr(p + 1, ".shared .")) {
-        if (p >= ptx + 8 && strncmp(p - 8, ".extern ", 8) == 0) continue;
+        if (p >= ptx + 8 && strncmp(p - 8, ".extern ", 8) == 0)
+            continue;
         const char *nl = strchr(p, '\n'), *lb = strchr(p, '[');
-        if (lb && (!nl || lb < nl)) total += strtol(lb + 1, NULL, 10);
+        if (lb && (!nl || lb < nl))
+            total += strtol(lb + 1, NULL, 10);
     }
     return total;
 }
 
-static long param_bytes(const char *ptx) {
+static long param_bytes(const char *ptx)
+{
     long total = 0;
     const char *e = strstr(ptx, ".entry");
     for (const char *p = e ? strstr(e, ".param .") : NULL; p; p = strstr(p + 1, ".param .")) {
@@ -230,7 +273,8 @@ static long param_bytes(const char *ptx) {
         } else if (t[0] == 'u' || t[0] == 's' || t[0] == 'b' || t[0] == 'f') {
             total += strtol(t + 1, NULL, 10) / 8;
         }
-        if (strchr(p, ')') && nl && strchr(p, ')') < nl) break;
+        if (strchr(p, ')') && nl && strchr(p, ')') < nl)
+            break;
     }
     return total;
 }
@@ -245,7 +289,8 @@ static long param_bytes(const char *ptx) {
  * store), and a monotonic load then membar.sys as an acquire load; so every
  * fence becomes membar.sys and every stronger load or store that pair. Only
  * the exception path has them: nothing changes on the hot path. */
-static void legalize_atomic_orderings(TargetCtx *tc) {
+static void legalize_atomic_orderings(TargetCtx *tc)
+{
     LLVMTypeRef vt = LLVMFunctionType(LLVMVoidTypeInContext(tc->llctx), NULL, 0, 0);
     LLVMValueRef membar = NULL;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(tc->llctx);
@@ -273,29 +318,37 @@ static void legalize_atomic_orderings(TargetCtx *tc) {
                 if (fence_before || fence_after) {
                     if (!membar) {
                         membar = LLVMGetNamedFunction(tc->mod, "llvm.nvvm.membar.sys");
-                        if (!membar) membar = LLVMAddFunction(tc->mod, "llvm.nvvm.membar.sys", vt);
+                        if (!membar)
+                            membar = LLVMAddFunction(tc->mod, "llvm.nvvm.membar.sys", vt);
                     }
-                    if (fence_after && next) LLVMPositionBuilderBefore(b, next);
-                    else if (fence_after) LLVMPositionBuilderAtEnd(b, bb);
-                    else LLVMPositionBuilderBefore(b, in);
+                    if (fence_after && next)
+                        LLVMPositionBuilderBefore(b, next);
+                    else if (fence_after)
+                        LLVMPositionBuilderAtEnd(b, bb);
+                    else
+                        LLVMPositionBuilderBefore(b, in);
                     LLVMBuildCall2(b, vt, membar, NULL, 0, "");
                 }
-                if (op == LLVMFence) LLVMInstructionEraseFromParent(in);
+                if (op == LLVMFence)
+                    LLVMInstructionEraseFromParent(in);
                 in = next;
             }
     LLVMDisposeBuilder(b);
 }
 
-static bool nvptx_emit(TargetCtx *tc, CodeObject *out) {
+static bool nvptx_emit(TargetCtx *tc, CodeObject *out)
+{
     NvPriv *np = nv(tc);
     uint8_t *text;
     size_t n;
     legalize_atomic_orderings(tc);
     /* PTX is both the listing and the code: the listing with source lines,
      * when asked, comes from a copy; the code never has them */
-    if (tc->ndebug_files && !tc->opts->skip_asm && !llvm_emit_asm_from_copy(tc, out)) return false;
+    if (tc->ndebug_files && !tc->opts->skip_asm && !llvm_emit_asm_from_copy(tc, out))
+        return false;
     llvm_strip_debug_info(tc);
-    if (!llvm_emit_to_memory(tc, LLVMAssemblyFile, &text, &n)) return false;
+    if (!llvm_emit_to_memory(tc, LLVMAssemblyFile, &text, &n))
+        return false;
     /* a launch's compile (skip_asm) leaves the listing with source lines to be made on demand */
     if (!out->asm_text && !(tc->ndebug_files && tc->opts->skip_asm)) {
         char *copy = malloc(n + 1);
@@ -316,14 +369,15 @@ static bool nvptx_emit(TargetCtx *tc, CodeObject *out) {
     out->kernarg_size = (int)param_bytes(copy);
     out->vgprs = out->sgprs = out->agprs = out->occupancy = -1;
     out->max_flat_workgroup_size = (int)target_group_items(tc->opts, 1024);
-    StrBuf r = {0};
+    StrBuf r = { 0 };
     sb_printf(&r, "kernel:            %s\n", np->symbol ? np->symbol : "?");
     sb_printf(&r, "target:            %s (PTX, warp 32)\n", tc->proc);
     count_regs(copy, &r);
     sb_printf(&r, "shared memory:     %ld bytes (static)%s\n", shared, tc->uses_dynamic_lds ? " + dynamic" : "");
     sb_printf(&r, "params:            %ld bytes\n", (long)out->kernarg_size);
     sb_printf(&r, "barrier:           %s\n", tc->uses_barrier ? "yes" : "no");
-    if (np->linked) sb_printf(&r, "libdevice:         %s\n", np->libdevice);
+    if (np->linked)
+        sb_printf(&r, "libdevice:         %s\n", np->libdevice);
     sb_puts(&r, "note:              final register allocation happens in the CUDA driver's JIT\n");
     free(out->resources);
     out->resources = sb_take(&r);
@@ -331,19 +385,20 @@ static bool nvptx_emit(TargetCtx *tc, CodeObject *out) {
 }
 
 /* libdevice, the one library a compile for o may link. */
-static void nvptx_build_identity(const TargetOptions *o, StrBuf *ident, StrBuf *files) {
+static void nvptx_build_identity(const TargetOptions *o, StrBuf *ident, StrBuf *files)
+{
     (void)ident;
-    TargetCtx tc = {.opts = o};
+    TargetCtx tc = { .opts = o };
     char path[1024];
-    StrBuf looked = {0};
-    if (target_find_devlib(&tc, JUKE_LIBDEVICE_DEFAULT,
-                           "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc", "libdevice.10.bc", true, path,
-                           sizeof path, NULL, &looked))
+    StrBuf looked = { 0 };
+    if (target_find_devlib(&tc, JUKE_LIBDEVICE_DEFAULT, "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc",
+                           "libdevice.10.bc", true, path, sizeof path, NULL, &looked))
         sb_printf(files, "%s\n", path);
     sb_free(&looked);
 }
 
-static void nvptx_llvm_init(void) {
+static void nvptx_llvm_init(void)
+{
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();

@@ -13,34 +13,67 @@
 const char target_default_spec[] = "gfx90a";
 
 static const char *const amdgpu_procs[] = {
-    "gfx906", "gfx908", "gfx90a", "gfx940", "gfx941", "gfx942", "gfx1030",
+    "gfx906",  "gfx908",  "gfx90a",  "gfx940",  "gfx941",  "gfx942", "gfx1030",
     "gfx1100", "gfx1101", "gfx1102", "gfx1200", "gfx1201", NULL,
 };
 static const char *const nvptx_procs[] = {
-    "sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72",
+    "sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70",  "sm_72",
     "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a", NULL,
 };
 static const char *const cpu_procs[] = {
-    "native", "x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4", "haswell", "broadwell", "skylake",
-    "skylake-avx512", "cascadelake", "icelake-server", "sapphirerapids", "znver1", "znver2", "znver3",
-    "znver4", NULL,
+    "native",  "x86-64",         "x86-64-v2",   "x86-64-v3",      "x86-64-v4",      "haswell", "broadwell",
+    "skylake", "skylake-avx512", "cascadelake", "icelake-server", "sapphirerapids", "znver1",  "znver2",
+    "znver3",  "znver4",         NULL,
 };
 
 static const TargetInfo targets[] = {
-    {.kind = TARGET_AMDGPU, .name = "amdgpu", .label = "AMDGPU", .proc_prefix = "gfx", .procs = amdgpu_procs,
-     .default_proc = "gfx90a", .ext = "hsaco", .max_static_local = 65536, .devlib_env = "JUKE_DEVICE_LIBS", .atomic_scope = "agent", .object_what = "an AMDGPU ELF (.hsaco)",
-     .ops = OPS(target_amdgpu_ops)},
-    {.kind = TARGET_NVPTX, .name = "nvptx", .label = "NVPTX", .proc_prefix = "sm_", .procs = nvptx_procs,
-     .default_proc = "sm_90", .ext = "ptx", .text_object = true, .max_static_local = 49152, .devlib_env = "JUKE_LIBDEVICE", .atomic_scope = "", .object_what = "PTX text (.ptx)",
-     .ops = OPS(target_nvptx_ops)},
-    {.kind = TARGET_CPU, .name = "cpu", .label = "CPU", .proc_separator = "cpu:", .procs = cpu_procs,
-     .open_procs = true, .ext = "so", .max_static_local = 65536, .atomic_scope = "", .object_what = "a host shared object (.so)",
-     .ops = OPS(target_cpu_ops)},
+    { .kind = TARGET_AMDGPU,
+      .name = "amdgpu",
+      .label = "AMDGPU",
+      .proc_prefix = "gfx",
+      .procs = amdgpu_procs,
+      .default_proc = "gfx90a",
+      .ext = "hsaco",
+      .max_static_local = 65536,
+      .devlib_env = "JUKE_DEVICE_LIBS",
+      .atomic_scope = "agent",
+      .object_what = "an AMDGPU ELF (.hsaco)",
+      .ops = OPS(target_amdgpu_ops) },
+    { .kind = TARGET_NVPTX,
+      .name = "nvptx",
+      .label = "NVPTX",
+      .proc_prefix = "sm_",
+      .procs = nvptx_procs,
+      .default_proc = "sm_90",
+      .ext = "ptx",
+      .text_object = true,
+      .max_static_local = 49152,
+      .devlib_env = "JUKE_LIBDEVICE",
+      .atomic_scope = "",
+      .object_what = "PTX text (.ptx)",
+      .ops = OPS(target_nvptx_ops) },
+    { .kind = TARGET_CPU,
+      .name = "cpu",
+      .label = "CPU",
+      .proc_separator = "cpu:",
+      .procs = cpu_procs,
+      .open_procs = true,
+      .ext = "so",
+      .max_static_local = 65536,
+      .atomic_scope = "",
+      .object_what = "a host shared object (.so)",
+      .ops = OPS(target_cpu_ops) },
 };
 
-int target_count(void) { return JK_ARRAY_LEN(targets); }
+int target_count(void)
+{
+    return JK_ARRAY_LEN(targets);
+}
 
-const TargetInfo *target_at(int i) { return i >= 0 && i < target_count() ? &targets[i] : NULL; }
+const TargetInfo *target_at(int i)
+{
+    return i >= 0 && i < target_count() ? &targets[i] : NULL;
+}
 
 const TargetInfo *target_by_kind(TargetKind kind)
 {

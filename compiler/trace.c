@@ -30,15 +30,15 @@ typedef struct TraceProc {
 struct Trace {
     pthread_mutex_t lock;
     char *path;
-    StrBuf ev;              /* events, each preceded by ",\n" but the first */
+    StrBuf ev; /* events, each preceded by ",\n" but the first */
     size_t next_flush;
-    double origin_us;       /* timestamps are written relative to this */
+    double origin_us; /* timestamps are written relative to this */
     TraceTrack *tracks;
     int ntracks, captracks;
     TraceProc *procs;
     int nprocs, capprocs;
     int host_tids;
-    bool failed;            /* out of memory once: the events are incomplete */
+    bool failed; /* out of memory once: the events are incomplete */
 };
 
 double trace_now_us(void)
@@ -61,7 +61,10 @@ static void json_escape(StrBuf *sb, const char *s)
     }
 }
 
-static void event_sep(Trace *t) { sb_puts(&t->ev, t->ev.len ? ",\n" : "\n"); }
+static void event_sep(Trace *t)
+{
+    sb_puts(&t->ev, t->ev.len ? ",\n" : "\n");
+}
 
 static void meta(Trace *t, const char *what, int pid, int tid, const char *name)
 {
@@ -86,7 +89,7 @@ static int track(Trace *t, int pid, const void *key, int tid_if_new, const char 
         t->tracks = n;
         t->captracks = nc;
     }
-    t->tracks[t->ntracks++] = (TraceTrack){pid, tid_if_new, key};
+    t->tracks[t->ntracks++] = (TraceTrack){ pid, tid_if_new, key };
     meta(t, "thread_name", pid, tid_if_new, name);
     return tid_if_new;
 }
@@ -94,7 +97,9 @@ static int track(Trace *t, int pid, const void *key, int tid_if_new, const char 
 static int write_file(Trace *t, char **err)
 {
     static const char head[] = "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[", tail[] = "\n]}\n";
-    DumpPart parts[3] = {{head, sizeof head - 1}, {t->ev.data ? t->ev.data : "", t->ev.len}, {tail, sizeof tail - 1}};
+    DumpPart parts[3] = { { head, sizeof head - 1 },
+                          { t->ev.data ? t->ev.data : "", t->ev.len },
+                          { tail, sizeof tail - 1 } };
     return dumps_write_file_parts(t->path, parts, 3, err);
 }
 
@@ -118,7 +123,10 @@ Trace *trace_new(const char *path, char **err)
     return t;
 }
 
-const char *trace_path(const Trace *t) { return t->path; }
+const char *trace_path(const Trace *t)
+{
+    return t->path;
+}
 
 int trace_retarget(Trace *t, const char *path, char **err)
 {
@@ -227,7 +235,7 @@ void trace_device(Trace *t, const void *dev, const char *dev_name, const void *s
             t->capprocs = nc;
         }
         p = &t->procs[t->nprocs];
-        *p = (TraceProc){dev, TRACE_HOST_PID + 1 + t->nprocs, 0};
+        *p = (TraceProc){ dev, TRACE_HOST_PID + 1 + t->nprocs, 0 };
         t->nprocs++;
         meta(t, "process_name", p->pid, 0, dev_name);
     }

@@ -17,7 +17,7 @@ static const struct {
     const char *name;
     int bits, flags;
 } prim_info[] = {
-#define X(k, n, b, f) [k] = {n, b, f},
+#define X(k, n, b, f) [k] = { n, b, f },
     JK_PRIMS(X)
 #undef X
 };
@@ -44,7 +44,7 @@ TypeTable *types_new(Arena *a)
         return NULL;
     t->arena = a;
     for (int k = 0; k < TY__COUNT; k++) {
-        Type proto = {.kind = (TypeKind)k};
+        Type proto = { .kind = (TypeKind)k };
         if (k <= TY_FLOAT64) {
             proto.bits = prim_info[k].bits;
             proto.flags = prim_info[k].flags;
@@ -58,7 +58,10 @@ TypeTable *types_new(Arena *a)
     return t;
 }
 
-const Type *ty_prim(TypeTable *t, TypeKind k) { return t->prims[k]; }
+const Type *ty_prim(TypeTable *t, TypeKind k)
+{
+    return t->prims[k];
+}
 
 static bool same_shape(const Type *a, const Type *b)
 {
@@ -143,54 +146,65 @@ const Type *ty_tuple(TypeTable *t, const Type **fields, int n)
     int depth, align;
     int64_t leaves, size;
     tuple_measure(fields, n, &depth, &leaves, &size, &align);
-    return intern(t, (Type){.kind = TY_TUPLE, .fields = fields, .nfields = n, .depth = depth, .leaves = (int)leaves,
-                            .size = (int)size, .align = align});
+    return intern(t, (Type){ .kind = TY_TUPLE,
+                             .fields = fields,
+                             .nfields = n,
+                             .depth = depth,
+                             .leaves = (int)leaves,
+                             .size = (int)size,
+                             .align = align });
 }
 const Type *ty_array(TypeTable *t, const Type *elem, int ndims)
 {
-    return intern(t, (Type){.kind = TY_ARRAY, .elem = elem, .ndims = ndims});
+    return intern(t, (Type){ .kind = TY_ARRAY, .elem = elem, .ndims = ndims });
 }
 const Type *ty_localarray(TypeTable *t, const Type *elem, int ndims)
 {
-    return intern(t, (Type){.kind = TY_LOCALARRAY, .elem = elem, .ndims = ndims});
+    return intern(t, (Type){ .kind = TY_LOCALARRAY, .elem = elem, .ndims = ndims });
 }
 const Type *ty_abstractarray(TypeTable *t, const Type *elem, int ndims)
 {
-    return intern(t, (Type){.kind = TY_ABSTRACTARRAY, .elem = elem, .ndims = ndims});
+    return intern(t, (Type){ .kind = TY_ABSTRACTARRAY, .elem = elem, .ndims = ndims });
 }
 const Type *ty_range(TypeTable *t, int step)
 {
-    return intern(t, (Type){.kind = TY_RANGE, .elem = t->prims[TY_INT64], .step = step});
+    return intern(t, (Type){ .kind = TY_RANGE, .elem = t->prims[TY_INT64], .step = step });
 }
 const Type *ty_range_of(TypeTable *t, const Type *elem, int step)
 {
-    return intern(t, (Type){.kind = TY_RANGE, .elem = elem, .step = step});
+    return intern(t, (Type){ .kind = TY_RANGE, .elem = elem, .step = step });
 }
 const Type *ty_function(TypeTable *t, const char *name)
 {
-    return intern(t, (Type){.kind = TY_FUNCTION, .name = name});
+    return intern(t, (Type){ .kind = TY_FUNCTION, .name = name });
 }
 const Type *ty_typeof_type(TypeTable *t, const Type *ty)
 {
-    return intern(t, (Type){.kind = TY_TYPE, .elem = ty});
+    return intern(t, (Type){ .kind = TY_TYPE, .elem = ty });
 }
 const Type *ty_typevar(TypeTable *t, const char *name, const Type *bound)
 {
-    return intern(t, (Type){.kind = TY_TYPEVAR, .name = name, .elem = bound});
+    return intern(t, (Type){ .kind = TY_TYPEVAR, .name = name, .elem = bound });
 }
 const Type *ty_ptr(TypeTable *t, const Type *elem, bool local)
 {
-    return intern(t, (Type){.kind = TY_PTR, .elem = elem, .step = local});
+    return intern(t, (Type){ .kind = TY_PTR, .elem = elem, .step = local });
 }
 const Type *ty_complex(TypeTable *t, const Type *elem)
 {
-    return intern(t, (Type){.kind = TY_COMPLEX, .elem = elem});
+    return intern(t, (Type){ .kind = TY_COMPLEX, .elem = elem });
 }
 
 static const char *abstract_names[TY__COUNT] = {
-    [TY_NOTHING] = "Nothing", [TY_DIM3] = "@NamedTuple{x::Int64, y::Int64, z::Int64}",
-    [TY_ANY] = "Any", [TY_NUMBER] = "Number", [TY_REAL] = "Real", [TY_INTEGER] = "Integer",
-    [TY_SIGNED] = "Signed", [TY_UNSIGNED] = "Unsigned", [TY_ABSTRACTFLOAT] = "AbstractFloat",
+    [TY_NOTHING] = "Nothing",
+    [TY_DIM3] = "@NamedTuple{x::Int64, y::Int64, z::Int64}",
+    [TY_ANY] = "Any",
+    [TY_NUMBER] = "Number",
+    [TY_REAL] = "Real",
+    [TY_INTEGER] = "Integer",
+    [TY_SIGNED] = "Signed",
+    [TY_UNSIGNED] = "Unsigned",
+    [TY_ABSTRACTFLOAT] = "AbstractFloat",
 };
 
 void ty_print(StrBuf *sb, const Type *ty)
@@ -228,9 +242,7 @@ void ty_print(StrBuf *sb, const Type *ty)
         }
         sb_puts(sb, "}");
         return;
-    case TY_FUNCTION:
-        sb_printf(sb, "typeof(%s)", ty->name);
-        return;
+    case TY_FUNCTION: sb_printf(sb, "typeof(%s)", ty->name); return;
     case TY_TYPE:
         sb_puts(sb, "Type{");
         ty_print(sb, ty->elem);
@@ -249,9 +261,7 @@ void ty_print(StrBuf *sb, const Type *ty)
             sb_puts(sb, "}");
         }
         return;
-    case TY_TYPEVAR:
-        sb_puts(sb, ty->name);
-        return;
+    case TY_TYPEVAR: sb_puts(sb, ty->name); return;
     case TY_PTR:
         sb_puts(sb, "Core.LLVMPtr{");
         ty_print(sb, ty->elem);
@@ -268,14 +278,13 @@ void ty_print(StrBuf *sb, const Type *ty)
         ty_print(sb, ty->elem);
         sb_puts(sb, "}");
         return;
-    default:
-        sb_puts(sb, abstract_names[ty->kind] ? abstract_names[ty->kind] : "?");
+    default: sb_puts(sb, abstract_names[ty->kind] ? abstract_names[ty->kind] : "?");
     }
 }
 
 const char *ty_name(Arena *a, const Type *ty)
 {
-    StrBuf sb = {0};
+    StrBuf sb = { 0 };
     ty_print(&sb, ty);
     char *s = arena_strdup(a, sb.data ? sb.data : "?");
     sb_free(&sb);
@@ -285,18 +294,22 @@ const char *ty_name(Arena *a, const Type *ty)
 bool ty_is_concrete(const Type *t)
 {
     switch (t->kind) {
-    case TY_ANY: case TY_NUMBER: case TY_REAL: case TY_INTEGER: case TY_SIGNED: case TY_UNSIGNED:
-    case TY_ABSTRACTFLOAT: case TY_ABSTRACTARRAY: case TY_TYPEVAR:
-        return false;
-    case TY_COMPLEX:
-        return t->elem && ty_is_concrete(t->elem);
+    case TY_ANY:
+    case TY_NUMBER:
+    case TY_REAL:
+    case TY_INTEGER:
+    case TY_SIGNED:
+    case TY_UNSIGNED:
+    case TY_ABSTRACTFLOAT:
+    case TY_ABSTRACTARRAY:
+    case TY_TYPEVAR: return false;
+    case TY_COMPLEX: return t->elem && ty_is_concrete(t->elem);
     case TY_TUPLE:
         for (int i = 0; i < t->nfields; i++)
             if (!ty_is_concrete(t->fields[i]))
                 return false;
         return true;
-    default:
-        return true;
+    default: return true;
     }
 }
 
@@ -306,19 +319,15 @@ bool ty_subtype(const Type *a, const Type *b)
         return true;
     switch (b->kind) {
     case TY_NUMBER:
-        return ty_is_prim(a) || a->kind == TY_COMPLEX || a->kind == TY_NUMBER || a->kind == TY_REAL || a->kind == TY_INTEGER ||
-               a->kind == TY_SIGNED || a->kind == TY_UNSIGNED || a->kind == TY_ABSTRACTFLOAT;
+        return ty_is_prim(a) || a->kind == TY_COMPLEX || a->kind == TY_NUMBER || a->kind == TY_REAL ||
+               a->kind == TY_INTEGER || a->kind == TY_SIGNED || a->kind == TY_UNSIGNED || a->kind == TY_ABSTRACTFLOAT;
     case TY_REAL:
         return ty_is_prim(a) || a->kind == TY_REAL || a->kind == TY_INTEGER || a->kind == TY_SIGNED ||
                a->kind == TY_UNSIGNED || a->kind == TY_ABSTRACTFLOAT;
-    case TY_INTEGER:
-        return ty_is_int(a) || a->kind == TY_SIGNED || a->kind == TY_UNSIGNED;
-    case TY_SIGNED:
-        return ty_is_int(a) && ty_is_signed(a);
-    case TY_UNSIGNED:
-        return ty_is_int(a) && !ty_is_signed(a) && a->kind != TY_BOOL;
-    case TY_ABSTRACTFLOAT:
-        return ty_is_float(a);
+    case TY_INTEGER: return ty_is_int(a) || a->kind == TY_SIGNED || a->kind == TY_UNSIGNED;
+    case TY_SIGNED: return ty_is_int(a) && ty_is_signed(a);
+    case TY_UNSIGNED: return ty_is_int(a) && !ty_is_signed(a) && a->kind != TY_BOOL;
+    case TY_ABSTRACTFLOAT: return ty_is_float(a);
     case TY_ABSTRACTARRAY:
         if (a->kind != TY_ARRAY && a->kind != TY_LOCALARRAY && a->kind != TY_ABSTRACTARRAY)
             return false;
@@ -329,8 +338,7 @@ bool ty_subtype(const Type *a, const Type *b)
         if (b->elem && b->elem->kind == TY_TYPEVAR && b->elem->elem && a->elem && !ty_subtype(a->elem, b->elem->elem))
             return false;
         return true;
-    case TY_TYPEVAR:
-        return !b->elem || ty_subtype(a, b->elem);
+    case TY_TYPEVAR: return !b->elem || ty_subtype(a, b->elem);
     case TY_TUPLE:
         if (a->kind != TY_TUPLE || a->nfields != b->nfields)
             return false;
@@ -339,11 +347,11 @@ bool ty_subtype(const Type *a, const Type *b)
                 return false;
         return true;
     case TY_COMPLEX: /* Complex (elem NULL) is every Complex{T} */
-        return a->kind == TY_COMPLEX && (!b->elem || (a->elem && ty_subtype(a->elem, b->elem) && b->elem->kind == TY_TYPEVAR));
+        return a->kind == TY_COMPLEX &&
+               (!b->elem || (a->elem && ty_subtype(a->elem, b->elem) && b->elem->kind == TY_TYPEVAR));
     case TY_TYPE:
         return a->kind == TY_TYPE && (b->elem->kind == TY_TYPEVAR ? ty_subtype(a->elem, b->elem) : a->elem == b->elem);
-    default:
-        return false;
+    default: return false;
     }
 }
 
@@ -459,10 +467,15 @@ const Type *ty_lookup_name(TypeTable *t, const char *name)
     for (int k = 0; k <= TY_FLOAT64; k++)
         if (strcmp(prim_info[k].name, name) == 0)
             return t->prims[k];
-    static const struct { const char *n; TypeKind k; } more[] = {
-        {"Nothing", TY_NOTHING}, {"Any", TY_ANY}, {"Number", TY_NUMBER}, {"Real", TY_REAL},
-        {"Integer", TY_INTEGER}, {"Signed", TY_SIGNED}, {"Unsigned", TY_UNSIGNED},
-        {"AbstractFloat", TY_ABSTRACTFLOAT}, {"Int", TY_INT64}, {"UInt", TY_UINT64},
+    static const struct {
+        const char *n;
+        TypeKind k;
+    } more[] = {
+        { "Nothing", TY_NOTHING },   { "Any", TY_ANY },
+        { "Number", TY_NUMBER },     { "Real", TY_REAL },
+        { "Integer", TY_INTEGER },   { "Signed", TY_SIGNED },
+        { "Unsigned", TY_UNSIGNED }, { "AbstractFloat", TY_ABSTRACTFLOAT },
+        { "Int", TY_INT64 },         { "UInt", TY_UINT64 },
     };
     for (int i = 0; i < JK_ARRAY_LEN(more); i++)
         if (strcmp(more[i].n, name) == 0)
@@ -486,8 +499,8 @@ static const Type *tp_type(TyParser *tp, int depth)
         return prim;
     }
     bool vec = strcmp(name, "Vector") == 0, mat = strcmp(name, "Matrix") == 0;
-    if (vec || mat || strcmp(name, "Array") == 0 || strcmp(name, "ROCArray") == 0 ||
-        strcmp(name, "ROCVector") == 0 || strcmp(name, "ROCMatrix") == 0) {
+    if (vec || mat || strcmp(name, "Array") == 0 || strcmp(name, "ROCArray") == 0 || strcmp(name, "ROCVector") == 0 ||
+        strcmp(name, "ROCMatrix") == 0) {
         vec = vec || strcmp(name, "ROCVector") == 0;
         mat = mat || strcmp(name, "ROCMatrix") == 0;
         if (!tp_expect(tp, '{')) {
@@ -552,8 +565,8 @@ static const Type *tp_type(TyParser *tp, int depth)
 
 const Type *ty_parse(TypeTable *t, const char *text, StrBuf *err)
 {
-    StrBuf local = {0};
-    TyParser tp = {t, text, err ? err : &local};
+    StrBuf local = { 0 };
+    TyParser tp = { t, text, err ? err : &local };
     const Type *ty = tp_type(&tp, 0);
     if (ty) {
         tp_space(&tp);

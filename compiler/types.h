@@ -8,18 +8,18 @@
 #include "common.h"
 
 /* X(kind, julia name, bits, flags) for the primitive types. */
-#define JK_PRIMS(X)                                  \
-    X(TY_BOOL, "Bool", 8, TF_INTEGER)                \
-    X(TY_INT8, "Int8", 8, TF_INTEGER | TF_SIGNED)    \
-    X(TY_INT16, "Int16", 16, TF_INTEGER | TF_SIGNED) \
-    X(TY_INT32, "Int32", 32, TF_INTEGER | TF_SIGNED) \
-    X(TY_INT64, "Int64", 64, TF_INTEGER | TF_SIGNED) \
-    X(TY_UINT8, "UInt8", 8, TF_INTEGER)              \
-    X(TY_UINT16, "UInt16", 16, TF_INTEGER)           \
-    X(TY_UINT32, "UInt32", 32, TF_INTEGER)           \
-    X(TY_UINT64, "UInt64", 64, TF_INTEGER)           \
-    X(TY_FLOAT16, "Float16", 16, TF_FLOAT)           \
-    X(TY_FLOAT32, "Float32", 32, TF_FLOAT)           \
+#define JK_PRIMS(X)                                                                                                    \
+    X(TY_BOOL, "Bool", 8, TF_INTEGER)                                                                                  \
+    X(TY_INT8, "Int8", 8, TF_INTEGER | TF_SIGNED)                                                                      \
+    X(TY_INT16, "Int16", 16, TF_INTEGER | TF_SIGNED)                                                                   \
+    X(TY_INT32, "Int32", 32, TF_INTEGER | TF_SIGNED)                                                                   \
+    X(TY_INT64, "Int64", 64, TF_INTEGER | TF_SIGNED)                                                                   \
+    X(TY_UINT8, "UInt8", 8, TF_INTEGER)                                                                                \
+    X(TY_UINT16, "UInt16", 16, TF_INTEGER)                                                                             \
+    X(TY_UINT32, "UInt32", 32, TF_INTEGER)                                                                             \
+    X(TY_UINT64, "UInt64", 64, TF_INTEGER)                                                                             \
+    X(TY_FLOAT16, "Float16", 16, TF_FLOAT)                                                                             \
+    X(TY_FLOAT32, "Float32", 32, TF_FLOAT)                                                                             \
     X(TY_FLOAT64, "Float64", 64, TF_FLOAT)
 
 enum { TF_INTEGER = 1, TF_SIGNED = 2, TF_FLOAT = 4 };
@@ -28,17 +28,17 @@ typedef enum TypeKind {
 #define X(k, n, b, f) k,
     JK_PRIMS(X)
 #undef X
-    TY_NOTHING,      /* Nothing, the type of `nothing` */
-    TY_TUPLE,        /* Tuple{fields...} */
-    TY_ARRAY,        /* a device array in global memory: elem, ndims (ROCDeviceArray{T,N,1}) */
-    TY_LOCALARRAY,   /* a local-memory (LDS) array: elem, ndims (ROCDeviceArray{T,N,3}) */
-    TY_RANGE,        /* UnitRange{T} (step == 0 means unit) or StepRange{T,T}: .elem = T (an integer type) */
-    TY_FUNCTION,     /* typeof(f) for a function f (user or built-in): .name */
-    TY_TYPE,         /* Type{T}: the type of a type used as a value (Float32 in zero(Float32)): .elem = T */
-    TY_DIM3,         /* (x=..., y=..., z=...) of Int64, what workitemIdx() and friends return */
-    TY_PTR,          /* Core.LLVMPtr{T, AS} from pointer(A, i): .elem = T, .step = 1 for local memory (AS 3),
+        TY_NOTHING, /* Nothing, the type of `nothing` */
+    TY_TUPLE,       /* Tuple{fields...} */
+    TY_ARRAY,       /* a device array in global memory: elem, ndims (ROCDeviceArray{T,N,1}) */
+    TY_LOCALARRAY,  /* a local-memory (LDS) array: elem, ndims (ROCDeviceArray{T,N,3}) */
+    TY_RANGE,       /* UnitRange{T} (step == 0 means unit) or StepRange{T,T}: .elem = T (an integer type) */
+    TY_FUNCTION,    /* typeof(f) for a function f (user or built-in): .name */
+    TY_TYPE,        /* Type{T}: the type of a type used as a value (Float32 in zero(Float32)): .elem = T */
+    TY_DIM3,        /* (x=..., y=..., z=...) of Int64, what workitemIdx() and friends return */
+    TY_PTR,         /* Core.LLVMPtr{T, AS} from pointer(A, i): .elem = T, .step = 1 for local memory (AS 3),
                         0 for global (AS 1) */
-    TY_COMPLEX,      /* Complex{T}: .elem = T, a primitive number type (ComplexF32 is Complex{Float32}) */
+    TY_COMPLEX,     /* Complex{T}: .elem = T, a primitive number type (ComplexF32 is Complex{Float32}) */
     /* ---- abstract types, for dispatch and annotations ---- */
     TY_ANY,
     TY_NUMBER,
@@ -55,36 +55,36 @@ typedef enum TypeKind {
 typedef struct Type Type;
 struct Type {
     TypeKind kind;
-    int bits;              /* primitives: width in bits */
-    int flags;             /* TF_* for primitives */
-    int ndims;             /* arrays */
-    int step;              /* TY_RANGE: 0 = UnitRange, 1 = StepRange */
-    const Type *elem;      /* arrays, ranges, Type{T}, type-variable bound */
-    const Type **fields;   /* tuples */
+    int bits;            /* primitives: width in bits */
+    int flags;           /* TF_* for primitives */
+    int ndims;           /* arrays */
+    int step;            /* TY_RANGE: 0 = UnitRange, 1 = StepRange */
+    const Type *elem;    /* arrays, ranges, Type{T}, type-variable bound */
+    const Type **fields; /* tuples */
     int nfields;
-    const char *name;      /* functions, type variables */
-    int id;                /* index in the table; stable within a compilation */
+    const char *name; /* functions, type variables */
+    int id;           /* index in the table; stable within a compilation */
     /* Tuples, computed once when interned: a nested tuple shares its field
      * types, so walking it would take time exponential in its depth. */
-    int depth;             /* tuple nesting depth (1 for a flat tuple) */
-    int leaves;            /* scalar values after flattening (saturates at INT_MAX) */
-    int size, align;       /* ty_arg_size / ty_arg_align */
+    int depth;       /* tuple nesting depth (1 for a flat tuple) */
+    int leaves;      /* scalar values after flattening (saturates at INT_MAX) */
+    int size, align; /* ty_arg_size / ty_arg_align */
 };
 
 typedef struct TypeTable TypeTable;
 
 TypeTable *types_new(Arena *a);
-const Type *ty_prim(TypeTable *t, TypeKind k);        /* also TY_NOTHING, TY_DIM3 and the abstract kinds */
+const Type *ty_prim(TypeTable *t, TypeKind k); /* also TY_NOTHING, TY_DIM3 and the abstract kinds */
 const Type *ty_tuple(TypeTable *t, const Type **fields, int n);
 
 /* Bounds on a tuple type, as Julia's inference bounds tuple types
  * (MAX_TUPLETYPE_LEN, the tuple complexity limits): past them a kernel could
  * ask for values exponential in its length, `h(x) = (x, x)` nested 30 deep. */
 enum {
-    TY_MAX_FIELDS = 64,        /* fields of one tuple, as many as a call's arguments */
-    TY_MAX_DEPTH = 16,         /* tuples nested in tuples */
-    TY_MAX_LEAVES = 4096,      /* scalars after flattening: what code generation pays for */
-    TY_MAX_BYTES = 64 * 1024,  /* bytes of a value: far past any register file or stack frame */
+    TY_MAX_FIELDS = 64,       /* fields of one tuple, as many as a call's arguments */
+    TY_MAX_DEPTH = 16,        /* tuples nested in tuples */
+    TY_MAX_LEAVES = 4096,     /* scalars after flattening: what code generation pays for */
+    TY_MAX_BYTES = 64 * 1024, /* bytes of a value: far past any register file or stack frame */
 };
 /* Does Tuple{fields...} keep to the bounds above? If not, false with the
  * message ("tuple type too deeply nested (depth 17, limit 16)") in why. */
@@ -97,7 +97,7 @@ const Type *ty_range(TypeTable *t, int step);
  * keeps every range as three Int64s, the element type only types the values taken from it. */
 const Type *ty_range_of(TypeTable *t, const Type *elem, int step);
 const Type *ty_function(TypeTable *t, const char *name);
-const Type *ty_typeof_type(TypeTable *t, const Type *ty);   /* Type{ty} */
+const Type *ty_typeof_type(TypeTable *t, const Type *ty); /* Type{ty} */
 const Type *ty_typevar(TypeTable *t, const char *name, const Type *bound);
 const Type *ty_ptr(TypeTable *t, const Type *elem, bool local);
 const Type *ty_complex(TypeTable *t, const Type *elem);
@@ -107,11 +107,26 @@ const Type *ty_complex(TypeTable *t, const Type *elem);
 void ty_print(StrBuf *sb, const Type *ty);
 const char *ty_name(Arena *a, const Type *ty);
 
-static inline bool ty_is_int(const Type *t) { return t->kind <= TY_UINT64 && (t->flags & TF_INTEGER); }
-static inline bool ty_is_float(const Type *t) { return t->kind >= TY_FLOAT16 && t->kind <= TY_FLOAT64; }
-static inline bool ty_is_prim(const Type *t) { return t->kind <= TY_FLOAT64; }
-static inline bool ty_is_signed(const Type *t) { return (t->flags & TF_SIGNED) != 0; }
-static inline bool ty_is_array(const Type *t) { return t->kind == TY_ARRAY || t->kind == TY_LOCALARRAY; }
+static inline bool ty_is_int(const Type *t)
+{
+    return t->kind <= TY_UINT64 && (t->flags & TF_INTEGER);
+}
+static inline bool ty_is_float(const Type *t)
+{
+    return t->kind >= TY_FLOAT16 && t->kind <= TY_FLOAT64;
+}
+static inline bool ty_is_prim(const Type *t)
+{
+    return t->kind <= TY_FLOAT64;
+}
+static inline bool ty_is_signed(const Type *t)
+{
+    return (t->flags & TF_SIGNED) != 0;
+}
+static inline bool ty_is_array(const Type *t)
+{
+    return t->kind == TY_ARRAY || t->kind == TY_LOCALARRAY;
+}
 bool ty_is_concrete(const Type *t);
 /* Is a <: b? Type variables in b are not bound here (see dispatch). */
 bool ty_subtype(const Type *a, const Type *b);

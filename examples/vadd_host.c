@@ -69,12 +69,15 @@ static int fail(juke_context *ctx, const char *what)
 /* Print the kernel's dumps for gfx90a (compiling needs no GPU). */
 static int print_dumps(juke_context *ctx, juke_module *m)
 {
-    static const char *const types[] = {"Vector{Float32}", "Vector{Float32}", "Vector{Float32}"};
-    static const struct { juke_dump which; const char *title; } dumps[] = {
-        {JUKE_DUMP_TYPED, "typed IR (@code_typed)"},
-        {JUKE_DUMP_LLVM, "optimised LLVM IR (@device_code_llvm)"},
-        {JUKE_DUMP_ASM, "GCN assembly (@device_code_gcn)"},
-        {JUKE_DUMP_RESOURCES, "resources"},
+    static const char *const types[] = { "Vector{Float32}", "Vector{Float32}", "Vector{Float32}" };
+    static const struct {
+        juke_dump which;
+        const char *title;
+    } dumps[] = {
+        { JUKE_DUMP_TYPED, "typed IR (@code_typed)" },
+        { JUKE_DUMP_LLVM, "optimised LLVM IR (@device_code_llvm)" },
+        { JUKE_DUMP_ASM, "GCN assembly (@device_code_gcn)" },
+        { JUKE_DUMP_RESOURCES, "resources" },
     };
     juke_options opts;
     juke_options_default(&opts);
@@ -147,8 +150,8 @@ int main(int argc, char **argv)
 
     /* vadd!(c, a, b): one work-item per element, 256 to a workgroup;
      * gridsize counts workgroups, as in AMDGPU.jl since 0.5. */
-    juke_arg args[3] = {juke_arg_array(dc), juke_arg_array(da), juke_arg_array(db)};
-    juke_launch_config cfg = {.groupsize = {256, 1, 1}, .gridsize = {(uint32_t)((n + 255) / 256), 1, 1}};
+    juke_arg args[3] = { juke_arg_array(dc), juke_arg_array(da), juke_arg_array(db) };
+    juke_launch_config cfg = { .groupsize = { 256, 1, 1 }, .gridsize = { (uint32_t)((n + 255) / 256), 1, 1 } };
     if (juke_launch(dev, m, "vadd!", args, 3, &cfg) != JUKE_OK || juke_device_synchronize(dev) != JUKE_OK) {
         status = fail(ctx, "launching vadd!");
         goto out;
@@ -161,8 +164,8 @@ int main(int argc, char **argv)
     int64_t wrong = 0;
     for (int64_t i = 0; i < n; i++)
         if (c[i] != a[i] + b[i] && wrong++ < 5)
-            fprintf(stderr, "vadd!: c[%lld] = %.9g, expected %.9g + %.9g = %.9g\n", (long long)i + 1,
-                    (double)c[i], (double)a[i], (double)b[i], (double)(a[i] + b[i]));
+            fprintf(stderr, "vadd!: c[%lld] = %.9g, expected %.9g + %.9g = %.9g\n", (long long)i + 1, (double)c[i],
+                    (double)a[i], (double)b[i], (double)(a[i] + b[i]));
     if (wrong) {
         printf("vadd!: FAILED (%lld of %lld elements wrong)\n", (long long)wrong, (long long)n);
         goto out;

@@ -32,7 +32,7 @@ static float random_f32(uint64_t *state)
     return (float)((int64_t)(x >> 51) - 4096) / 4096.0f;
 }
 
-static const char *const vadd_types[3] = {"Vector{Float32}", "Vector{Float32}", "Vector{Float32}"};
+static const char *const vadd_types[3] = { "Vector{Float32}", "Vector{Float32}", "Vector{Float32}" };
 
 /* Run vadd! ROUNDS times on dev over three wrapped pointers of N Float32s
  * each, timed between two events. */
@@ -48,8 +48,8 @@ static int run_vadd(juke_context *ctx, juke_module *m, juke_device *dev, void *c
         fprintf(stderr, "wrap_buffers: %s\n", juke_errmsg(ctx));
         return 1;
     }
-    juke_arg args[3] = {juke_arg_array(ac), juke_arg_array(aa), juke_arg_array(ab)};
-    juke_launch_config cfg = {{256, 1, 1}, {(N + 255) / 256, 1, 1}, 0, true};
+    juke_arg args[3] = { juke_arg_array(ac), juke_arg_array(aa), juke_arg_array(ab) };
+    juke_launch_config cfg = { { 256, 1, 1 }, { (N + 255) / 256, 1, 1 }, 0, true };
     float ms = 0;
     if (juke_event_record(t0, NULL))
         goto fail;
@@ -103,10 +103,22 @@ typedef struct Driver {
 } Driver;
 
 static Driver drv;
-static int hip_alloc(void **p, size_t n) { return drv.hipMalloc(p, n); }
-static int hip_free(void *p) { return drv.hipFree(p); }
-static int hip_h2d(void *d, const void *s, size_t n) { return drv.hipMemcpy(d, s, n, 1); }
-static int hip_d2h(void *d, const void *s, size_t n) { return drv.hipMemcpy(d, s, n, 2); }
+static int hip_alloc(void **p, size_t n)
+{
+    return drv.hipMalloc(p, n);
+}
+static int hip_free(void *p)
+{
+    return drv.hipFree(p);
+}
+static int hip_h2d(void *d, const void *s, size_t n)
+{
+    return drv.hipMemcpy(d, s, n, 1);
+}
+static int hip_d2h(void *d, const void *s, size_t n)
+{
+    return drv.hipMemcpy(d, s, n, 2);
+}
 static int cu_alloc(void **p, size_t n)
 {
     uint64_t d = 0;
@@ -114,9 +126,18 @@ static int cu_alloc(void **p, size_t n)
     *p = (void *)(uintptr_t)d;
     return e;
 }
-static int cu_free(void *p) { return drv.cuMemFree((uint64_t)(uintptr_t)p); }
-static int cu_h2d(void *d, const void *s, size_t n) { return drv.cuMemcpyHtoD((uint64_t)(uintptr_t)d, s, n); }
-static int cu_d2h(void *d, const void *s, size_t n) { return drv.cuMemcpyDtoH(d, (uint64_t)(uintptr_t)s, n); }
+static int cu_free(void *p)
+{
+    return drv.cuMemFree((uint64_t)(uintptr_t)p);
+}
+static int cu_h2d(void *d, const void *s, size_t n)
+{
+    return drv.cuMemcpyHtoD((uint64_t)(uintptr_t)d, s, n);
+}
+static int cu_d2h(void *d, const void *s, size_t n)
+{
+    return drv.cuMemcpyDtoH(d, (uint64_t)(uintptr_t)s, n);
+}
 
 #define SYM(lib, field, name) (*(void **)&drv.field = dlsym(lib, name))
 
@@ -128,8 +149,15 @@ static int load_driver(const char *devname)
         if (!drv.lib || !SYM(drv.lib, hipMalloc, "hipMalloc") || !SYM(drv.lib, hipFree, "hipFree") ||
             !SYM(drv.lib, hipMemcpy, "hipMemcpy"))
             return -1;
-        drv = (Driver){.lib = drv.lib, .name = "hipMalloc", .alloc = hip_alloc, .free = hip_free, .h2d = hip_h2d,
-                       .d2h = hip_d2h, .hipMalloc = drv.hipMalloc, .hipFree = drv.hipFree, .hipMemcpy = drv.hipMemcpy};
+        drv = (Driver){ .lib = drv.lib,
+                        .name = "hipMalloc",
+                        .alloc = hip_alloc,
+                        .free = hip_free,
+                        .h2d = hip_h2d,
+                        .d2h = hip_d2h,
+                        .hipMalloc = drv.hipMalloc,
+                        .hipFree = drv.hipFree,
+                        .hipMemcpy = drv.hipMemcpy };
         return 0;
     }
     drv.lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);

@@ -67,9 +67,18 @@ typedef enum juke_status {
 
 /* Julia's primitive types, as element and scalar types. */
 typedef enum juke_type {
-    JUKE_BOOL = 1, JUKE_INT8, JUKE_INT16, JUKE_INT32, JUKE_INT64,
-    JUKE_UINT8, JUKE_UINT16, JUKE_UINT32, JUKE_UINT64,
-    JUKE_FLOAT16, JUKE_FLOAT32, JUKE_FLOAT64,
+    JUKE_BOOL = 1,
+    JUKE_INT8,
+    JUKE_INT16,
+    JUKE_INT32,
+    JUKE_INT64,
+    JUKE_UINT8,
+    JUKE_UINT16,
+    JUKE_UINT32,
+    JUKE_UINT64,
+    JUKE_FLOAT16,
+    JUKE_FLOAT32,
+    JUKE_FLOAT64,
 } juke_type;
 
 /* ---- contexts ------------------------------------------------------------ */
@@ -101,32 +110,32 @@ JUKE_API const char *juke_version(void);
 /* Compilation options. Zero-initialise and set what you need;
  * juke_options_default fills the defaults. */
 typedef struct juke_options {
-    const char *target;         /* "gfx90a" (default for AMDGPU), any gfx name, "sm_90"..., "cpu" */
-    int opt_level;              /* 0..3, default 3 */
-    int code_object_version;    /* AMDGPU: 4 or 5, default 5 */
-    int wavefront_size;         /* 0 = the processor's default; 32 or 64 */
-    const char *device_libs;    /* the target's device libraries: AMDGPU the ROCm bitcode directory, NVPTX
+    const char *target;      /* "gfx90a" (default for AMDGPU), any gfx name, "sm_90"..., "cpu" */
+    int opt_level;           /* 0..3, default 3 */
+    int code_object_version; /* AMDGPU: 4 or 5, default 5 */
+    int wavefront_size;      /* 0 = the processor's default; 32 or 64 */
+    const char *device_libs; /* the target's device libraries: AMDGPU the ROCm bitcode directory, NVPTX
                                    libdevice.10.bc; NULL = $JUKE_DEVICE_LIBS (AMDGPU) or $JUKE_LIBDEVICE
                                    (NVPTX), read when the context was created, or the defaults */
-    const char *dump_dir;       /* write every kernel's dumps here (NULL = $JUKE_DUMP_DIR or none) */
-    const char *cache_dir;      /* the on-disk kernel cache (NULL = $JUKE_CACHE_DIR or none; "" = none,
+    const char *dump_dir;    /* write every kernel's dumps here (NULL = $JUKE_DUMP_DIR or none) */
+    const char *cache_dir;   /* the on-disk kernel cache (NULL = $JUKE_CACHE_DIR or none; "" = none,
                                    whatever the environment says): compiled
                                    kernels are saved there and reused by later processes, also by a
                                    juke built without LLVM (-Dcompiler=false), which only runs them.
                                    It must be this user's and writable by no one else (juke creates
                                    it 0700); else a warning and no disk cache (juke_set_log_callback) */
-    int linker;                 /* how code objects are linked: JUKE_LINK_AUTO (0: ld.lld as a library where
+    int linker;              /* how code objects are linked: JUKE_LINK_AUTO (0: ld.lld as a library where
                                    juke has it, else spawned), JUKE_LINK_SPAWN (spawn ld.lld; was
                                    $JUKE_LLD_SPAWN=1), JUKE_LINK_SPAWN_TMPDIR (spawn it on files in a private
                                    temporary directory rather than a memfd; was $JUKE_LLD_NO_MEMFD=1) */
-    int cpu_threads;            /* worker threads of CPU devices opened afterwards: 0 = $JUKE_CPU_THREADS
+    int cpu_threads;         /* worker threads of CPU devices opened afterwards: 0 = $JUKE_CPU_THREADS
                                    or every core the process may run on; at most 1024 */
-    size_t max_source_bytes;    /* juke_module_load_file refuses a larger file (0 = 256 MiB); it reads
+    size_t max_source_bytes; /* juke_module_load_file refuses a larger file (0 = 256 MiB); it reads
                                    regular files only, so /dev/zero or a FIFO is an error, not a hang */
-    int debuginfo;              /* source lines in the LLVM and assembly dumps: JUKE_DEBUGINFO_SOURCE (0,
+    int debuginfo;           /* source lines in the LLVM and assembly dumps: JUKE_DEBUGINFO_SOURCE (0,
                                    the default) or JUKE_DEBUGINFO_NONE. The code object is the same either
                                    way: it never carries line information */
-    const char *trace_path;     /* write a timeline of the context (compiles per stage, cache hits and misses,
+    const char *trace_path;  /* write a timeline of the context (compiles per stage, cache hits and misses,
                                    module loads, launches, kernels on the device per stream, copies) to this
                                    file as Chrome/Perfetto trace JSON, at juke_context_destroy and as it grows
                                    (NULL = $JUKE_TRACE, read at juke_context_create, or none). The file is
@@ -172,28 +181,28 @@ JUKE_API const char *juke_module_function_name(const juke_module *m, int i);
 
 /* The lowered IR of a function's methods (like @code_lowered); with types
  * given, only the method that dispatch picks. *out is malloc'd (juke_free). */
-JUKE_API juke_status juke_lowered(juke_module *m, const char *function, const char *const *argtypes,
-                                  int nargs, char **out);
+JUKE_API juke_status juke_lowered(juke_module *m, const char *function, const char *const *argtypes, int nargs,
+                                  char **out);
 /* The typed IR of the specialisation (like @code_typed), callees included. */
-JUKE_API juke_status juke_typed(juke_module *m, const char *function, const char *const *argtypes,
-                                int nargs, char **out);
+JUKE_API juke_status juke_typed(juke_module *m, const char *function, const char *const *argtypes, int nargs,
+                                char **out);
 
 /* ---- kernels: specialise and compile -------------------------------------- */
 
 /* Specialise a function on argument types and compile it for opts->target
  * (NULL opts = the context's options). The kernel is cached: a second call
  * with the same function, types and options returns the same handle. */
-JUKE_API juke_status juke_compile(juke_module *m, const char *function, const char *const *argtypes,
-                                  int nargs, const juke_options *opts, juke_kernel **out);
+JUKE_API juke_status juke_compile(juke_module *m, const char *function, const char *const *argtypes, int nargs,
+                                  const juke_options *opts, juke_kernel **out);
 
 typedef enum juke_dump {
-    JUKE_DUMP_LOWERED,    /* @code_lowered */
-    JUKE_DUMP_TYPED,      /* @code_typed */
-    JUKE_DUMP_LLVM_RAW,   /* the LLVM module before optimisation */
-    JUKE_DUMP_LLVM,       /* the kernel function after optimisation */
-    JUKE_DUMP_LLVM_MODULE,/* the whole module after optimisation */
-    JUKE_DUMP_ASM,        /* GCN assembly, PTX or host assembly */
-    JUKE_DUMP_RESOURCES,  /* VGPRs, SGPRs, LDS, scratch, occupancy, compile times */
+    JUKE_DUMP_LOWERED,     /* @code_lowered */
+    JUKE_DUMP_TYPED,       /* @code_typed */
+    JUKE_DUMP_LLVM_RAW,    /* the LLVM module before optimisation */
+    JUKE_DUMP_LLVM,        /* the kernel function after optimisation */
+    JUKE_DUMP_LLVM_MODULE, /* the whole module after optimisation */
+    JUKE_DUMP_ASM,         /* GCN assembly, PTX or host assembly */
+    JUKE_DUMP_RESOURCES,   /* VGPRs, SGPRs, LDS, scratch, occupancy, compile times */
 } juke_dump;
 /* A dump of a compiled kernel; valid while the kernel lives. */
 JUKE_API const char *juke_kernel_dump(juke_kernel *k, juke_dump which);
@@ -262,40 +271,105 @@ JUKE_API juke_device *juke_array_device(const juke_array *a);
 /* A kernel argument: an array or a scalar of one of the primitive types. */
 typedef struct juke_arg {
     bool is_array;
-    juke_type type;            /* the scalar's type (ignored for arrays) */
+    juke_type type; /* the scalar's type (ignored for arrays) */
     union {
         juke_array *array;
-        int64_t i;             /* Bool, Int8..Int64 */
-        uint64_t u;            /* UInt8..UInt64 */
+        int64_t i;  /* Bool, Int8..Int64 */
+        uint64_t u; /* UInt8..UInt64 */
         float f32;
         double f64;
-        uint16_t f16;          /* Float16 bits */
+        uint16_t f16; /* Float16 bits */
     } v;
 } juke_arg;
 
-static inline juke_arg juke_arg_array(juke_array *a) { juke_arg r = {true, (juke_type)0, {0}}; r.v.array = a; return r; }
-static inline juke_arg juke_arg_f32(float x) { juke_arg r = {false, JUKE_FLOAT32, {0}}; r.v.f32 = x; return r; }
-static inline juke_arg juke_arg_f64(double x) { juke_arg r = {false, JUKE_FLOAT64, {0}}; r.v.f64 = x; return r; }
-static inline juke_arg juke_arg_i32(int32_t x) { juke_arg r = {false, JUKE_INT32, {0}}; r.v.i = x; return r; }
-static inline juke_arg juke_arg_i64(int64_t x) { juke_arg r = {false, JUKE_INT64, {0}}; r.v.i = x; return r; }
-static inline juke_arg juke_arg_bool(bool x) { juke_arg r = {false, JUKE_BOOL, {0}}; r.v.i = x; return r; }
-static inline juke_arg juke_arg_i8(int8_t x) { juke_arg r = {false, JUKE_INT8, {0}}; r.v.i = x; return r; }
-static inline juke_arg juke_arg_i16(int16_t x) { juke_arg r = {false, JUKE_INT16, {0}}; r.v.i = x; return r; }
-static inline juke_arg juke_arg_u8(uint8_t x) { juke_arg r = {false, JUKE_UINT8, {0}}; r.v.u = x; return r; }
-static inline juke_arg juke_arg_u16(uint16_t x) { juke_arg r = {false, JUKE_UINT16, {0}}; r.v.u = x; return r; }
-static inline juke_arg juke_arg_u32(uint32_t x) { juke_arg r = {false, JUKE_UINT32, {0}}; r.v.u = x; return r; }
-static inline juke_arg juke_arg_u64(uint64_t x) { juke_arg r = {false, JUKE_UINT64, {0}}; r.v.u = x; return r; }
+static inline juke_arg juke_arg_array(juke_array *a)
+{
+    juke_arg r = { true, (juke_type)0, { 0 } };
+    r.v.array = a;
+    return r;
+}
+static inline juke_arg juke_arg_f32(float x)
+{
+    juke_arg r = { false, JUKE_FLOAT32, { 0 } };
+    r.v.f32 = x;
+    return r;
+}
+static inline juke_arg juke_arg_f64(double x)
+{
+    juke_arg r = { false, JUKE_FLOAT64, { 0 } };
+    r.v.f64 = x;
+    return r;
+}
+static inline juke_arg juke_arg_i32(int32_t x)
+{
+    juke_arg r = { false, JUKE_INT32, { 0 } };
+    r.v.i = x;
+    return r;
+}
+static inline juke_arg juke_arg_i64(int64_t x)
+{
+    juke_arg r = { false, JUKE_INT64, { 0 } };
+    r.v.i = x;
+    return r;
+}
+static inline juke_arg juke_arg_bool(bool x)
+{
+    juke_arg r = { false, JUKE_BOOL, { 0 } };
+    r.v.i = x;
+    return r;
+}
+static inline juke_arg juke_arg_i8(int8_t x)
+{
+    juke_arg r = { false, JUKE_INT8, { 0 } };
+    r.v.i = x;
+    return r;
+}
+static inline juke_arg juke_arg_i16(int16_t x)
+{
+    juke_arg r = { false, JUKE_INT16, { 0 } };
+    r.v.i = x;
+    return r;
+}
+static inline juke_arg juke_arg_u8(uint8_t x)
+{
+    juke_arg r = { false, JUKE_UINT8, { 0 } };
+    r.v.u = x;
+    return r;
+}
+static inline juke_arg juke_arg_u16(uint16_t x)
+{
+    juke_arg r = { false, JUKE_UINT16, { 0 } };
+    r.v.u = x;
+    return r;
+}
+static inline juke_arg juke_arg_u32(uint32_t x)
+{
+    juke_arg r = { false, JUKE_UINT32, { 0 } };
+    r.v.u = x;
+    return r;
+}
+static inline juke_arg juke_arg_u64(uint64_t x)
+{
+    juke_arg r = { false, JUKE_UINT64, { 0 } };
+    r.v.u = x;
+    return r;
+}
 /* Float16 by its bits (IEEE binary16), as C has no portable half type. */
-static inline juke_arg juke_arg_f16(uint16_t bits) { juke_arg r = {false, JUKE_FLOAT16, {0}}; r.v.f16 = bits; return r; }
+static inline juke_arg juke_arg_f16(uint16_t bits)
+{
+    juke_arg r = { false, JUKE_FLOAT16, { 0 } };
+    r.v.f16 = bits;
+    return r;
+}
 
 typedef struct juke_launch_config {
-    uint32_t groupsize[3];     /* work-items per workgroup; zeros count as 1 */
-    uint32_t gridsize[3];      /* workgroups (as AMDGPU.jl since 0.5); zeros count as 1 */
-    uint32_t shmem;            /* dynamic local memory in bytes */
-    bool async;                /* GPU devices: return before the kernel ends; exceptions
+    uint32_t groupsize[3]; /* work-items per workgroup; zeros count as 1 */
+    uint32_t gridsize[3];  /* workgroups (as AMDGPU.jl since 0.5); zeros count as 1 */
+    uint32_t shmem;        /* dynamic local memory in bytes */
+    bool async;            /* GPU devices: return before the kernel ends; exceptions
                                   then surface at juke_device_synchronize / juke_stream_synchronize */
-    juke_stream *stream;       /* the stream to launch on; NULL = the device's own */
-    double timeout_s;          /* run-time limit in seconds (fractions allowed); 0 = none. On the CPU a
+    juke_stream *stream;   /* the stream to launch on; NULL = the device's own */
+    double timeout_s;      /* run-time limit in seconds (fractions allowed); 0 = none. On the CPU a
                                   kernel past it is cancelled at its next loop iteration: JUKE_ERR_KERNEL,
                                   "run-time limit of S s exceeded", and the device stays usable. On GPUs
                                   (synchronous launches) juke stops waiting: JUKE_ERR_DEVICE, and the
@@ -316,12 +390,12 @@ JUKE_API juke_status juke_stream_synchronize(juke_stream *s);
  * fail before anything runs. A kernel exception returns JUKE_ERR_KERNEL with
  * a message naming the kernel, the exception, file:line, the index and dims,
  * the workgroup and work-item; the device stays usable. */
-JUKE_API juke_status juke_launch(juke_device *dev, juke_module *m, const char *function,
-                                 const juke_arg *args, int nargs, const juke_launch_config *cfg);
+JUKE_API juke_status juke_launch(juke_device *dev, juke_module *m, const char *function, const juke_arg *args,
+                                 int nargs, const juke_launch_config *cfg);
 /* The compiled kernel for these arguments on this device without launching
  * (AMDGPU.jl's launch=false). */
-JUKE_API juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function,
-                                     const juke_arg *args, int nargs, juke_kernel **out);
+JUKE_API juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args,
+                                     int nargs, juke_kernel **out);
 
 /* A kernel handle for repeated launches: function specialised on argtypes
  * (as juke_compile takes them), compiled for dev's target and loaded on dev,

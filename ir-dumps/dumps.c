@@ -57,8 +57,8 @@ int dumps_mkdirs(const char *dir, char **err)
             return r;
         }
         if (!dumps_is_dir(path)) {
-            int r = dumps_fail(err, "juke: cannot create directory '%s': '%s' exists and is not a directory",
-                               dir, path);
+            int r =
+                dumps_fail(err, "juke: cannot create directory '%s': '%s' exists and is not a directory", dir, path);
             free(path);
             return r;
         }
@@ -92,7 +92,7 @@ static int dumps_write_parts(int fd, const DumpPart *parts, int nparts)
 
 /* Where a write to a path lands. */
 typedef struct DumpTarget {
-    char *path;     /* the file to create, replace or write into (symlinks followed) */
+    char *path; /* the file to create, replace or write into (symlinks followed) */
     bool exists;
     bool in_place;  /* not a regular file, or an open file named through /proc: write into it */
     struct stat st; /* of an existing target */
@@ -288,7 +288,7 @@ int dumps_write_file_parts(const char *path, const DumpPart *parts, int nparts, 
 
 int dumps_write_file_atomic(const char *path, const void *data, size_t size, char **err)
 {
-    DumpPart part = {data, size};
+    DumpPart part = { data, size };
     return dumps_write_file_parts(path, &part, 1, err);
 }
 
@@ -338,14 +338,14 @@ int dumps_write_dir(const char *dir, const char *kernel, const char *key, const 
         const void *data;
         size_t size;
     } files[] = {
-        {"lowered.jl", ds->lowered, ds->lowered ? strlen(ds->lowered) : 0},
-        {"typed.jl", ds->typed, ds->typed ? strlen(ds->typed) : 0},
-        {"unopt.ll", ds->llvm_unopt, ds->llvm_unopt ? strlen(ds->llvm_unopt) : 0},
-        {"opt.ll", ds->llvm_opt, ds->llvm_opt ? strlen(ds->llvm_opt) : 0},
-        {"asm", ds->asm_text, ds->asm_text ? strlen(ds->asm_text) : 0},
-        {"resources.txt", ds->resources, ds->resources ? strlen(ds->resources) : 0},
-        {ds->code_object_ext && *ds->code_object_ext ? ds->code_object_ext : "bin", ds->code_object,
-         ds->code_object_size},
+        { "lowered.jl", ds->lowered, ds->lowered ? strlen(ds->lowered) : 0 },
+        { "typed.jl", ds->typed, ds->typed ? strlen(ds->typed) : 0 },
+        { "unopt.ll", ds->llvm_unopt, ds->llvm_unopt ? strlen(ds->llvm_unopt) : 0 },
+        { "opt.ll", ds->llvm_opt, ds->llvm_opt ? strlen(ds->llvm_opt) : 0 },
+        { "asm", ds->asm_text, ds->asm_text ? strlen(ds->asm_text) : 0 },
+        { "resources.txt", ds->resources, ds->resources ? strlen(ds->resources) : 0 },
+        { ds->code_object_ext && *ds->code_object_ext ? ds->code_object_ext : "bin", ds->code_object,
+          ds->code_object_size },
     };
     size_t dirlen = strlen(dir);
     while (dirlen > 1 && dir[dirlen - 1] == '/')

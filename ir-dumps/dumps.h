@@ -9,13 +9,13 @@
 
 /* The texts of one kernel. A NULL member writes no file for it. */
 typedef struct DumpSet {
-    const char *lowered;      /* <kernel>_<hash>.lowered.jl */
-    const char *typed;        /* <kernel>_<hash>.typed.jl */
-    const char *llvm_unopt;   /* <kernel>_<hash>.unopt.ll */
-    const char *llvm_opt;     /* <kernel>_<hash>.opt.ll */
-    const char *asm_text;     /* <kernel>_<hash>.asm */
-    const char *resources;    /* <kernel>_<hash>.resources.txt */
-    const void *code_object;  /* <kernel>_<hash>.<code_object_ext>, code_object_size bytes */
+    const char *lowered;     /* <kernel>_<hash>.lowered.jl */
+    const char *typed;       /* <kernel>_<hash>.typed.jl */
+    const char *llvm_unopt;  /* <kernel>_<hash>.unopt.ll */
+    const char *llvm_opt;    /* <kernel>_<hash>.opt.ll */
+    const char *asm_text;    /* <kernel>_<hash>.asm */
+    const char *resources;   /* <kernel>_<hash>.resources.txt */
+    const void *code_object; /* <kernel>_<hash>.<code_object_ext>, code_object_size bytes */
     size_t code_object_size;
     const char *code_object_ext; /* "hsaco", "ptx", "so"; NULL = "bin" */
 } DumpSet;

@@ -49,25 +49,26 @@ enum {
 #define JUKE_EXC_MAXDIMS 4
 #define JUKE_BOUNDS_LOCAL 0x1000 /* aux of a BoundsError: the array is in local memory */
 #define JUKE_BOUNDS_TUPLE 0x2000 /* aux of a BoundsError: a tuple, not an array */
-#define JUKE_BOUNDS_ALLOC 0x4000 /* aux of a BoundsError: a dynamic local array indexed past the memory the
+#define JUKE_BOUNDS_ALLOC                                                                                              \
+    0x4000 /* aux of a BoundsError: a dynamic local array indexed past the memory the
                                     launch allocated; index[0] is the linear index, dims[0] the elements
                                     allocated, dims[1] the elements the array declares */
 
 typedef struct JukeExceptionRecord {
-    uint32_t flag;        /* 0 none, 1 being written, 2 complete */
-    uint32_t kind;        /* JUKE_EXC_* */
-    uint32_t line, col;   /* source location of the failing check, in the kernel's file */
-    uint32_t ndims;       /* BoundsError: number of indices recorded */
-    uint32_t aux;         /* InexactError: JukeTypeCode of the target type; BoundsError: the array's element
+    uint32_t flag;                   /* 0 none, 1 being written, 2 complete */
+    uint32_t kind;                   /* JUKE_EXC_* */
+    uint32_t line, col;              /* source location of the failing check, in the kernel's file */
+    uint32_t ndims;                  /* BoundsError: number of indices recorded */
+    uint32_t aux;                    /* InexactError: JukeTypeCode of the target type; BoundsError: the array's element
                              JukeTypeCode (bits 0-7), its number of dims (bits 8-11), JUKE_BOUNDS_LOCAL,
                              JUKE_BOUNDS_TUPLE (a tuple indexed at run time: dims[0] is its length) */
     int64_t index[JUKE_EXC_MAXDIMS]; /* BoundsError: the 1-based indices (ndims of them: one for a linear index);
                                         InexactError: index[0] = value bits */
     int64_t dims[JUKE_EXC_MAXDIMS];  /* BoundsError: the array's dims (aux says how many); InexactError: dims[0] =
                                         JukeTypeCode of the source */
-    uint32_t group[3];    /* 1-based workgroup index (x, y, z) */
-    uint32_t item[3];     /* 1-based work-item index within the group */
-} JukeExceptionRecord;    /* 112 bytes */
+    uint32_t group[3];               /* 1-based workgroup index (x, y, z) */
+    uint32_t item[3];                /* 1-based work-item index within the group */
+} JukeExceptionRecord;               /* 112 bytes */
 
 /* Fault records (JUKE_EXC_FAULT), written by the CPU runtime, never by
  * compiled code: line = col = 0 (the faulting instruction has no source
@@ -98,9 +99,18 @@ enum {
 /* Element and scalar type codes used across the ABI (exception records,
  * .npy files, the runtime's arrays). */
 typedef enum JukeTypeCode {
-    JUKE_T_BOOL = 1, JUKE_T_INT8, JUKE_T_INT16, JUKE_T_INT32, JUKE_T_INT64,
-    JUKE_T_UINT8, JUKE_T_UINT16, JUKE_T_UINT32, JUKE_T_UINT64,
-    JUKE_T_FLOAT16, JUKE_T_FLOAT32, JUKE_T_FLOAT64,
+    JUKE_T_BOOL = 1,
+    JUKE_T_INT8,
+    JUKE_T_INT16,
+    JUKE_T_INT32,
+    JUKE_T_INT64,
+    JUKE_T_UINT8,
+    JUKE_T_UINT16,
+    JUKE_T_UINT32,
+    JUKE_T_UINT64,
+    JUKE_T_FLOAT16,
+    JUKE_T_FLOAT32,
+    JUKE_T_FLOAT64,
 } JukeTypeCode;
 
 /* ---- the CPU target -------------------------------------------------------
@@ -117,27 +127,27 @@ struct JukeCpuState {
                                 compiler chose, the dynamic segment at align16(static_lds_bytes);
                                 zeroed by the runtime before the group starts */
     void (*barrier)(JukeCpuState *st, uint32_t line, uint32_t col);
-                             /* sync_workgroup() at line:col of the kernel's file: returns when
+    /* sync_workgroup() at line:col of the kernel's file: returns when
                                 every work-item of the group has reached that barrier (the
                                 runtime reports barrier divergence otherwise). Code objects
                                 whose uses_barrier is 1 (older juke) pass st alone. */
     void (*exit_item)(JukeCpuState *st); /* never returns: ends this work-item (after an exception) */
-    void *runtime;           /* the runtime's own */
-    uint64_t dynamic_lds_bytes; /* bytes of the dynamic segment the launch allocated (shmem) */
-    const uint32_t *cancel;  /* nonzero once the launch's run-time limit passed: every loop back-edge
+    void *runtime;                       /* the runtime's own */
+    uint64_t dynamic_lds_bytes;          /* bytes of the dynamic segment the launch allocated (shmem) */
+    const uint32_t *cancel;              /* nonzero once the launch's run-time limit passed: every loop back-edge
                                 reads it (relaxed atomic) and raises JUKE_EXC_TIMEOUT */
 };
 
 typedef void (*JukeCpuEntry)(const void *kernarg, JukeCpuState *st);
 
 typedef struct JukeCpuKernelInfo {
-    const char *name;           /* the kernel's symbol name, as on the GPU targets */
+    const char *name; /* the kernel's symbol name, as on the GPU targets */
     JukeCpuEntry entry;
-    uint32_t kernarg_size;      /* bytes, exception pointer included */
+    uint32_t kernarg_size; /* bytes, exception pointer included */
     uint32_t static_lds_bytes;
-    uint32_t uses_barrier;      /* 0: work-items may run to completion one after another;
+    uint32_t uses_barrier;   /* 0: work-items may run to completion one after another;
                                    JUKE_CPU_BARRIER_LOC: barrier() takes the location */
-    uint32_t max_group_size;    /* 0 = no limit beyond the runtime's */
+    uint32_t max_group_size; /* 0 = no limit beyond the runtime's */
 } JukeCpuKernelInfo;
 
 #define JUKE_CPU_BARRIER_LOC 2

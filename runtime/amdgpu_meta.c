@@ -154,24 +154,43 @@ static bool meta_msgpack_sane(const uint8_t *p, size_t n)
             skip = b & 0x1f;
         } else {
             switch (b) {
-            case 0xc4: case 0xd9: lenbytes = 1; break;
-            case 0xc5: case 0xda: lenbytes = 2; break;
-            case 0xc6: case 0xdb: lenbytes = 4; break;
-            case 0xc7: lenbytes = 1; skip = 1; break;
-            case 0xc8: lenbytes = 2; skip = 1; break;
-            case 0xc9: lenbytes = 4; skip = 1; break;
+            case 0xc4:
+            case 0xd9: lenbytes = 1; break;
+            case 0xc5:
+            case 0xda: lenbytes = 2; break;
+            case 0xc6:
+            case 0xdb: lenbytes = 4; break;
+            case 0xc7:
+                lenbytes = 1;
+                skip = 1;
+                break;
+            case 0xc8:
+                lenbytes = 2;
+                skip = 1;
+                break;
+            case 0xc9:
+                lenbytes = 4;
+                skip = 1;
+                break;
             case 0xca: skip = 4; break;
             case 0xcb: skip = 8; break;
-            case 0xcc: case 0xd0: skip = 1; break;
-            case 0xcd: case 0xd1: skip = 2; break;
-            case 0xce: case 0xd2: skip = 4; break;
-            case 0xcf: case 0xd3: skip = 8; break;
+            case 0xcc:
+            case 0xd0: skip = 1; break;
+            case 0xcd:
+            case 0xd1: skip = 2; break;
+            case 0xce:
+            case 0xd2: skip = 4; break;
+            case 0xcf:
+            case 0xd3: skip = 8; break;
             case 0xd4: skip = 2; break;
             case 0xd5: skip = 3; break;
             case 0xd6: skip = 5; break;
             case 0xd7: skip = 9; break;
             case 0xd8: skip = 17; break;
-            case 0xdc: case 0xdd: case 0xde: case 0xdf: {
+            case 0xdc:
+            case 0xdd:
+            case 0xde:
+            case 0xdf: {
                 int nb = (b == 0xdc || b == 0xde) ? 2 : 4;
                 if (n - pos < (size_t)nb)
                     return false;
@@ -200,8 +219,7 @@ static bool meta_msgpack_sane(const uint8_t *p, size_t n)
 
 /* Decode the metadata and hand back its kernel list (the unpacked zone
  * stays alive in *up until the caller destroys it). */
-static int meta_kernels(const void *elf, size_t size, msgpack_unpacked *up, const msgpack_object **kernels,
-                        char **err)
+static int meta_kernels(const void *elf, size_t size, msgpack_unpacked *up, const msgpack_object **kernels, char **err)
 {
     const uint8_t *desc;
     size_t desc_len;
@@ -295,8 +313,10 @@ static int meta_read_args(const msgpack_object *kmap, const char *kname, RtFunct
             return rt_fail(err, "AMDGPU metadata of kernel '%s': argument %u lacks .value_kind", kname, i + 1);
         meta_get_str(a, ".name", ai.name, sizeof ai.name);
         if ((uint64_t)ai.offset + ai.size > out->kernarg_size)
-            return rt_fail(err, "AMDGPU metadata of kernel '%s': argument %u (offset %u, %u bytes) lies outside "
-                           "the %u-byte kernel-argument segment", kname, i + 1, ai.offset, ai.size, out->kernarg_size);
+            return rt_fail(err,
+                           "AMDGPU metadata of kernel '%s': argument %u (offset %u, %u bytes) lies outside "
+                           "the %u-byte kernel-argument segment",
+                           kname, i + 1, ai.offset, ai.size, out->kernarg_size);
         ai.hidden = strncmp(ai.value_kind, "hidden_", 7) == 0;
         ai.align = meta_align(ai.size);
         if (ai.hidden)
@@ -352,16 +372,19 @@ int amdgpu_meta_read(const void *elf, size_t size, const char *kernel, RtFunctio
         goto done;
     }
     /* The rest are informative; a bad value reads as 0. */
-    struct { const char *key; uint32_t *dst; } fields[] = {
-        {".group_segment_fixed_size", &out->static_lds_bytes},
-        {".private_segment_fixed_size", &out->scratch_bytes},
-        {".max_flat_workgroup_size", &out->max_group_size},
-        {".wavefront_size", &out->wavefront_size},
-        {".sgpr_count", &out->sgprs},
-        {".vgpr_count", &out->vgprs},
-        {".agpr_count", &out->agprs},
-        {".sgpr_spill_count", &out->sgpr_spills},
-        {".vgpr_spill_count", &out->vgpr_spills},
+    struct {
+        const char *key;
+        uint32_t *dst;
+    } fields[] = {
+        { ".group_segment_fixed_size", &out->static_lds_bytes },
+        { ".private_segment_fixed_size", &out->scratch_bytes },
+        { ".max_flat_workgroup_size", &out->max_group_size },
+        { ".wavefront_size", &out->wavefront_size },
+        { ".sgpr_count", &out->sgprs },
+        { ".vgpr_count", &out->vgprs },
+        { ".agpr_count", &out->agprs },
+        { ".sgpr_spill_count", &out->sgpr_spills },
+        { ".vgpr_spill_count", &out->vgpr_spills },
     };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (meta_get_u32(kmap, fields[i].key, fields[i].dst) != 1)

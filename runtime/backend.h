@@ -17,9 +17,9 @@
  * in runtime.c's table, which parses device specs and orders "auto" from it. */
 typedef struct RtBackend {
     RtKind kind;
-    const char *spec;          /* "hip": the device spec's name */
-    bool indexed;              /* "hip:N" names device N */
-    const char *absent;        /* "no AMD GPU": what "auto" says when it cannot open one; NULL: always there */
+    const char *spec;   /* "hip": the device spec's name */
+    bool indexed;       /* "hip:N" names device N */
+    const char *absent; /* "no AMD GPU": what "auto" says when it cannot open one; NULL: always there */
     /* Fill dev (name, arch, limits, priv, be) for device `index`. On failure
      * the backend releases what it acquired (runtime.c frees dev), and *err
      * says why, starting with "<absent>: " when the driver or device is
@@ -41,8 +41,8 @@ typedef struct RtBackend {
     /* stream: the backend's native stream, NULL for the device's own;
      * timeout_s > 0: the run-time limit of a synchronous launch */
     int (*launch)(RtFunction *f, void *stream, const RtArg *args, int nargs, const uint32_t grid[3],
-                  const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s,
-                  JukeExceptionRecord *exc, char **err);
+                  const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s, JukeExceptionRecord *exc,
+                  char **err);
     int (*synchronize)(RtDevice *dev, void *stream, JukeExceptionRecord *exc, char **err);
     int (*stream_create)(RtDevice *dev, void **stream, char **err);
     void (*stream_destroy)(RtDevice *dev, void *stream);
@@ -62,16 +62,16 @@ struct RtDevice {
     char arch[64];
     uint32_t max_group_size;
     uint32_t max_local_bytes;
-    int cpu_threads;           /* cpu backend only */
-    pthread_mutex_t lock;      /* serialises launches (and exception-record reads) */
-    void *priv;                /* the backend's state */
-    RtTrace trace;             /* device-side timing (rt_device_set_trace) */
+    int cpu_threads;      /* cpu backend only */
+    pthread_mutex_t lock; /* serialises launches (and exception-record reads) */
+    void *priv;           /* the backend's state */
+    RtTrace trace;        /* device-side timing (rt_device_set_trace) */
 };
 
 struct RtModule {
     RtDevice *dev;
-    RtFunction *functions;     /* those handed out, freed at unload */
-    pthread_mutex_t lock;      /* guards `functions` */
+    RtFunction *functions; /* those handed out, freed at unload */
+    pthread_mutex_t lock;  /* guards `functions` */
     void *priv;
 };
 
@@ -111,16 +111,16 @@ static inline int rt_check_nargs(const RtFunctionInfo *info, int nargs, char **e
 {
     uint32_t nexp = info->nargs - (info->has_exception_arg && info->nargs > 0 ? 1u : 0u);
     if (nargs < 0 || (uint32_t)nargs != nexp)
-        return rt_fail(err, "%s: %d argument%s given, the kernel expects %u", info->name, nargs,
-                       nargs == 1 ? "" : "s", nexp);
+        return rt_fail(err, "%s: %d argument%s given, the kernel expects %u", info->name, nargs, nargs == 1 ? "" : "s",
+                       nexp);
     return 0;
 }
 
 static inline int rt_check_arg_size(const RtFunctionInfo *info, const RtArg *args, int i, char **err)
 {
     if (args[i].size != info->args[i].size)
-        return rt_fail(err, "argument %d of %s: %u bytes given, the kernel expects %u", i + 1, info->name,
-                       args[i].size, info->args[i].size);
+        return rt_fail(err, "argument %d of %s: %u bytes given, the kernel expects %u", i + 1, info->name, args[i].size,
+                       info->args[i].size);
     return 0;
 }
 
@@ -133,14 +133,14 @@ int rt_exception_take(JukeExceptionRecord *rec, JukeExceptionRecord *exc);
 
 /* What a GPU backend's messages call its driver, and where to find it. */
 typedef struct RtDriver {
-    const char *no_gpu;        /* "no AMD GPU": starts each "no device" error */
-    const char *what;          /* "HIP runtime" */
-    const char *env;           /* "JUKE_HIP_LIBRARY": a path that replaces `names` */
-    const char *const *names;  /* sonames tried in order; names[0] is the one messages name */
+    const char *no_gpu;       /* "no AMD GPU": starts each "no device" error */
+    const char *what;         /* "HIP runtime" */
+    const char *env;          /* "JUKE_HIP_LIBRARY": a path that replaces `names` */
+    const char *const *names; /* sonames tried in order; names[0] is the one messages name */
     size_t nnames;
-    const char *spec;          /* "hip", as in the device spec "hip:N" */
-    const char *init;          /* "hipInit" */
-    const char *count;         /* "hipGetDeviceCount" */
+    const char *spec;  /* "hip", as in the device spec "hip:N" */
+    const char *init;  /* "hipInit" */
+    const char *count; /* "hipGetDeviceCount" */
 } RtDriver;
 
 /* An entry point to resolve: its symbol and where its address goes. */

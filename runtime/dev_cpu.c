@@ -59,29 +59,29 @@ typedef struct CpuWorker {
     bool started;
     uint8_t *lds;
     size_t lds_cap;
-    JukeCpuState *states;     /* one per work-item (fibers) or [0] (sequential) */
+    JukeCpuState *states; /* one per work-item (fibers) or [0] (sequential) */
     FiberCtx *ctx;
     uint8_t *status;
-    uint32_t cap;             /* items the arrays above hold */
-    uint8_t *stacks;          /* mmap'd: per fiber a guard page then CPU_FIBER_STACK bytes */
+    uint32_t cap;    /* items the arrays above hold */
+    uint8_t *stacks; /* mmap'd: per fiber a guard page then CPU_FIBER_STACK bytes */
     size_t stacks_len;
     uint32_t nstacks;
-    uint64_t *bloc;           /* per fiber: the barrier it waits at, line << 32 | col */
+    uint64_t *bloc;            /* per fiber: the barrier it waits at, line << 32 | col */
     uint64_t loc_any, loc_all; /* this round's barrier locations or-ed and and-ed: equal if all are one */
-    uint8_t *lds_map;         /* mmap'd: a guard page, lds_cap bytes, a guard page */
+    uint8_t *lds_map;          /* mmap'd: a guard page, lds_cap bytes, a guard page */
     size_t lds_map_len;
-    FiberCtx sched;           /* the group scheduler, resumed when a fiber yields */
-    jmp_buf seq_jmp;          /* sequential mode: exit_item returns to the item loop */
+    FiberCtx sched;  /* the group scheduler, resumed when a fiber yields */
+    jmp_buf seq_jmp; /* sequential mode: exit_item returns to the item loop */
     /* fault recovery: the handler records the fault here and jumps back */
     sigjmp_buf fault_jmp;
     int fault_sig, fault_code;
     uintptr_t fault_addr, fault_sp;
-    uint8_t *alt;             /* this worker thread's signal stack (pool workers) */
+    uint8_t *alt; /* this worker thread's signal stack (pool workers) */
 } CpuWorker;
 
 /* A device array: its data, and the mapping that holds it between guard pages. */
 typedef struct CpuBlock {
-    uintptr_t data;           /* 0: an empty slot */
+    uintptr_t data; /* 0: an empty slot */
     size_t bytes;
     uint8_t *map;
     size_t map_len;
@@ -89,13 +89,13 @@ typedef struct CpuBlock {
 
 struct CpuDev {
     int nthreads;
-    CpuWorker *workers;       /* [0] is the launching thread's */
+    CpuWorker *workers; /* [0] is the launching thread's */
     size_t page;
     pthread_mutex_t mu;
     pthread_cond_t start_cv, done_cv;
-    uint64_t generation;      /* bumped per launch; workers run each generation once */
+    uint64_t generation; /* bumped per launch; workers run each generation once */
     bool quit;
-    int active;               /* pool workers still busy with this generation */
+    int active; /* pool workers still busy with this generation */
     /* the current launch */
     const JukeCpuKernelInfo *k;
     const void *kernarg;
@@ -109,7 +109,7 @@ struct CpuDev {
     /* the run-time limit: the watchdog sets `cancel`, which every loop
      * back-edge of the kernel reads (JukeCpuState.cancel) */
     uint32_t cancel;
-    pthread_cond_t wd_cv;     /* CLOCK_MONOTONIC; wakes the watchdog when the launch ends */
+    pthread_cond_t wd_cv; /* CLOCK_MONOTONIC; wakes the watchdog when the launch ends */
     bool wd_done;
     struct timespec wd_deadline;
     /* the live device arrays, an open-addressed table keyed by data pointer */
@@ -120,14 +120,17 @@ struct CpuDev {
 
 typedef struct CpuModule {
     void *handle;
-    int fd;                   /* memfd kept open: dlopen matches "/proc/self/fd/N" names */
+    int fd; /* memfd kept open: dlopen matches "/proc/self/fd/N" names */
     const JukeCpuKernelInfo *table;
     uint32_t count;
 } CpuModule;
 
 /* ---- work-items ------------------------------------------------------------ */
 
-static void cpu_seq_barrier(JukeCpuState *st, uint32_t line, uint32_t col) { (void)st, (void)line, (void)col; }
+static void cpu_seq_barrier(JukeCpuState *st, uint32_t line, uint32_t col)
+{
+    (void)st, (void)line, (void)col;
+}
 
 static void cpu_seq_exit(JukeCpuState *st)
 {
@@ -180,11 +183,23 @@ __asm__(".text\n"
         "    ud2\n"
         ".size rt_cpu_fiber_start, .-rt_cpu_fiber_start\n");
 
-static void cpu_fiber_to_sched(CpuWorker *w, uint32_t i) { rt_cpu_fiber_switch(&w->ctx[i].sp, w->sched.sp); }
-static void cpu_fiber_resume(CpuWorker *w, uint32_t i) { rt_cpu_fiber_switch(&w->sched.sp, w->ctx[i].sp); }
+static void cpu_fiber_to_sched(CpuWorker *w, uint32_t i)
+{
+    rt_cpu_fiber_switch(&w->ctx[i].sp, w->sched.sp);
+}
+static void cpu_fiber_resume(CpuWorker *w, uint32_t i)
+{
+    rt_cpu_fiber_switch(&w->sched.sp, w->ctx[i].sp);
+}
 #else
-static void cpu_fiber_to_sched(CpuWorker *w, uint32_t i) { swapcontext(&w->ctx[i], &w->sched); }
-static void cpu_fiber_resume(CpuWorker *w, uint32_t i) { swapcontext(&w->sched, &w->ctx[i]); }
+static void cpu_fiber_to_sched(CpuWorker *w, uint32_t i)
+{
+    swapcontext(&w->ctx[i], &w->sched);
+}
+static void cpu_fiber_resume(CpuWorker *w, uint32_t i)
+{
+    swapcontext(&w->sched, &w->ctx[i]);
+}
 #endif
 
 /* The barrier of sync_workgroup() at line:col: wait there until the scheduler
@@ -204,7 +219,10 @@ static void cpu_fiber_barrier(JukeCpuState *st, uint32_t line, uint32_t col)
 /* Code objects of older juke (uses_barrier 1) call barrier(st) without a
  * location: every barrier is "line 0", so only items that returned early
  * can be told apart. */
-static void cpu_fiber_barrier_noloc(JukeCpuState *st) { cpu_fiber_barrier(st, 0, 0); }
+static void cpu_fiber_barrier_noloc(JukeCpuState *st)
+{
+    cpu_fiber_barrier(st, 0, 0);
+}
 
 /* A finished fiber is never resumed: its saved context is simply dropped. */
 static void cpu_fiber_exit(JukeCpuState *st)
@@ -244,7 +262,7 @@ static int cpu_fiber_init(CpuWorker *w, uint32_t i, JukeCpuState *st, uint8_t *b
     sp[5] = 0;                                 /* rbx */
     sp[6] = 0;                                 /* rbp */
     sp[7] = (uint64_t)(uintptr_t)rt_cpu_fiber_start;
-    sp[8] = 0;                                 /* rt_cpu_fiber_start's frame: rsp is 16-aligned before its call */
+    sp[8] = 0; /* rt_cpu_fiber_start's frame: rsp is 16-aligned before its call */
     w->ctx[i].sp = sp;
     (void)err;
 #else
@@ -283,8 +301,8 @@ static int cpu_worker_reserve(CpuWorker *w, uint32_t n, bool fibers, char **err)
     if (fibers && n > w->nstacks) {
         size_t slot = CPU_FIBER_STACK + w->cd->page;
         size_t len = slot * n;
-        uint8_t *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
-                          -1, 0);
+        uint8_t *p =
+            mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
         if (p == MAP_FAILED)
             return rt_fail(err, "cpu: cannot map %zu bytes of work-item stacks: %s", len, strerror(errno));
         for (uint32_t i = 0; i < n; i++)
@@ -319,7 +337,7 @@ static int cpu_worker_reserve(CpuWorker *w, uint32_t n, bool fibers, char **err)
  * when the last launch ends. */
 static pthread_mutex_t cpu_sig_mu = PTHREAD_MUTEX_INITIALIZER;
 static int cpu_sig_users;
-static const int cpu_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+static const int cpu_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL };
 #define CPU_NSIGS ((int)(sizeof cpu_sigs / sizeof cpu_sigs[0]))
 static struct sigaction cpu_sig_prev[CPU_NSIGS];
 static _Thread_local CpuWorker *cpu_running;
@@ -407,7 +425,8 @@ static void cpu_signals_release(void)
  * handler (on the worker threads for good; lent to a launching thread). */
 static uint8_t *cpu_alt_stack_map(size_t page)
 {
-    uint8_t *p = mmap(NULL, page + CPU_ALT_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    uint8_t *p =
+        mmap(NULL, page + CPU_ALT_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
     mprotect(p, page, PROT_NONE);
@@ -665,10 +684,10 @@ static int cpu_run_group(CpuWorker *w, uint64_t gi, char **err)
         return -1;
     memset(lds, 0, cd->lds_bytes);
     JukeCpuState proto = {
-        .group = {(uint32_t)(gi % cd->grid[0]), (uint32_t)(gi / cd->grid[0] % cd->grid[1]),
-                  (uint32_t)(gi / cd->grid[0] / cd->grid[1])},
-        .group_dim = {gd[0], gd[1], gd[2]},
-        .grid_groups = {cd->grid[0], cd->grid[1], cd->grid[2]},
+        .group = { (uint32_t)(gi % cd->grid[0]), (uint32_t)(gi / cd->grid[0] % cd->grid[1]),
+                   (uint32_t)(gi / cd->grid[0] / cd->grid[1]) },
+        .group_dim = { gd[0], gd[1], gd[2] },
+        .grid_groups = { cd->grid[0], cd->grid[1], cd->grid[2] },
         .lds = lds,
         .runtime = w,
         .dynamic_lds_bytes = cd->dynamic_lds_bytes,
@@ -717,7 +736,7 @@ static void *cpu_worker_main(void *arg)
     CpuDev *cd = w->cd;
     uint64_t seen = 0;
     /* The thread is juke's: its signal stack stays for its lifetime. */
-    stack_t ss = {.ss_sp = w->alt ? w->alt + cd->page : NULL, .ss_size = CPU_ALT_STACK, .ss_flags = 0};
+    stack_t ss = { .ss_sp = w->alt ? w->alt + cd->page : NULL, .ss_size = CPU_ALT_STACK, .ss_flags = 0 };
     if (w->alt)
         sigaltstack(&ss, NULL);
     pthread_mutex_lock(&cd->mu);
@@ -905,7 +924,7 @@ static int cpu_alloc(RtDevice *dev, size_t bytes, void **devptr, char **err)
         munmap(map, len);
         return rt_fail(err, "cpu: out of memory allocating %zu bytes: %s", bytes, strerror(e));
     }
-    CpuBlock b = {((uintptr_t)(map + page + body) - bytes) & ~(uintptr_t)63, bytes, map, len};
+    CpuBlock b = { ((uintptr_t)(map + page + body) - bytes) & ~(uintptr_t)63, bytes, map, len };
     pthread_mutex_lock(&cd->blocks_mu);
     bool ok = cpu_block_add(cd, b);
     pthread_mutex_unlock(&cd->blocks_mu);
@@ -1065,8 +1084,9 @@ static int cpu_function_get(RtFunction *f, const char *name, char **err)
 /* ---- launches ----------------------------------------------------------------
  * Kernel-argument buffer (abi.h): each explicit argument at the next offset
  * aligned to its alignment, then the exception-record pointer aligned to 8. */
-static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs, const uint32_t grid[3], const uint32_t group[3],
-                      uint32_t shmem_bytes, bool sync, double timeout_s, JukeExceptionRecord *exc, char **err)
+static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs, const uint32_t grid[3],
+                      const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s,
+                      JukeExceptionRecord *exc, char **err)
 {
     RtDevice *dev = f->mod->dev;
     CpuDev *cd = dev->priv;
@@ -1082,8 +1102,9 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
     off = (off + 7) & ~(size_t)7;
     size_t total = off + 8;
     if (k->kernarg_size && total != k->kernarg_size)
-        return rt_fail(err, "launch of %s: the arguments take %zu bytes, the kernel expects %u (check their number and types)",
-                       k->name, total - 8, k->kernarg_size - 8);
+        return rt_fail(
+            err, "launch of %s: the arguments take %zu bytes, the kernel expects %u (check their number and types)",
+            k->name, total - 8, k->kernarg_size - 8);
     uint64_t small[64];
     uint8_t *buf = total <= sizeof small ? (uint8_t *)small : calloc(1, total);
     if (!buf)
@@ -1104,8 +1125,9 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
     /* The launching thread runs groups too: lend it a signal stack for the
      * launch if it has none, and give it back after (the host's own, if it
      * has one, serves as it is). */
-    stack_t host_ss, lent = {.ss_sp = cd->workers[0].alt ? cd->workers[0].alt + cd->page : NULL,
-                             .ss_size = CPU_ALT_STACK, .ss_flags = 0};
+    stack_t host_ss, lent = { .ss_sp = cd->workers[0].alt ? cd->workers[0].alt + cd->page : NULL,
+                              .ss_size = CPU_ALT_STACK,
+                              .ss_flags = 0 };
     bool lend = lent.ss_sp && sigaltstack(NULL, &host_ss) == 0 && (host_ss.ss_flags & SS_DISABLE);
     if (lend)
         lend = sigaltstack(&lent, NULL) == 0;
@@ -1191,7 +1213,10 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
 }
 
 /* CPU launches finish before rt_launch returns, exceptions included. */
-static int cpu_synchronize(RtDevice *dev, void *stream, JukeExceptionRecord *exc, char **err) { return 0; }
+static int cpu_synchronize(RtDevice *dev, void *stream, JukeExceptionRecord *exc, char **err)
+{
+    return 0;
+}
 
 /* CPU launches run to completion: a stream only needs to be a distinct handle. */
 static int cpu_stream_create(RtDevice *dev, void **stream, char **err)
@@ -1211,7 +1236,10 @@ static int cpu_event_create(RtDevice *dev, void **ev, char **err)
     return *ev ? 0 : rt_fail(err, "out of memory");
 }
 
-static void cpu_event_destroy(RtDevice *dev, void *ev) { free(ev); }
+static void cpu_event_destroy(RtDevice *dev, void *ev)
+{
+    free(ev);
+}
 
 static int cpu_event_record(RtDevice *dev, void *ev, void *stream, char **err)
 {
@@ -1219,7 +1247,10 @@ static int cpu_event_record(RtDevice *dev, void *ev, void *stream, char **err)
     return 0;
 }
 
-static int cpu_event_synchronize(RtDevice *dev, void *ev, char **err) { return 0; }
+static int cpu_event_synchronize(RtDevice *dev, void *ev, char **err)
+{
+    return 0;
+}
 
 static int cpu_event_elapsed(RtDevice *dev, void *start, void *end, float *ms, char **err)
 {

@@ -55,8 +55,8 @@ typedef struct CudaApi {
     int (*ModuleGetFunction)(void **, void *, const char *);
     int (*FuncGetAttribute)(int *, int, void *);
     int (*FuncSetAttribute)(void *, int, int);
-    int (*LaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *,
-                        void **, void **);
+    int (*LaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **,
+                        void **);
     int (*StreamCreate)(void **, unsigned);
     int (*StreamDestroy)(void *);
     int (*StreamSynchronize)(void *);
@@ -73,21 +73,21 @@ typedef struct CudaDev {
     CudaApi api;
     int ordinal;
     int cudev;
-    void *ctx;                      /* the primary context, made current at each entry */
+    void *ctx; /* the primary context, made current at each entry */
     void *stream;
-    JukeExceptionRecord *exc_host;  /* mapped pinned memory */
-    CuPtr exc_dev;                  /* its device address; the last kernel parameter points here */
+    JukeExceptionRecord *exc_host; /* mapped pinned memory */
+    CuPtr exc_dev;                 /* its device address; the last kernel parameter points here */
 } CudaDev;
 
 typedef struct CudaModule {
     void *mod;
-    char *ptx;                      /* NUL-terminated copy, for the .entry parameter lists */
+    char *ptx; /* NUL-terminated copy, for the .entry parameter lists */
     size_t size;
 } CudaModule;
 
 typedef struct CudaFunction {
     void *fn;
-    int dyn_shared_set;             /* the opted-in dynamic shared memory limit, 0 = default */
+    int dyn_shared_set; /* the opted-in dynamic shared memory limit, 0 = default */
 } CudaFunction;
 
 static const char *cuda_errstr(const CudaApi *a, int e)
@@ -98,7 +98,7 @@ static const char *cuda_errstr(const CudaApi *a, int e)
     return s ? s : "unknown error";
 }
 
-static const char *const cuda_sonames[] = {"libcuda.so.1"};
+static const char *const cuda_sonames[] = { "libcuda.so.1" };
 
 static const RtDriver cuda_driver = {
     .no_gpu = "no NVIDIA GPU",
@@ -115,38 +115,38 @@ static int cuda_load_api(CudaApi *a, char **short_why, char **err)
 {
     memset(a, 0, sizeof *a);
     const RtDriverSym syms[] = {
-        {"cuInit", (void **)&a->Init},
-        {"cuDeviceGetCount", (void **)&a->DeviceGetCount},
-        {"cuDeviceGet", (void **)&a->DeviceGet},
-        {"cuDeviceGetName", (void **)&a->DeviceGetName},
-        {"cuDeviceGetAttribute", (void **)&a->DeviceGetAttribute},
-        {"cuDevicePrimaryCtxRetain", (void **)&a->PrimaryCtxRetain},
-        {"cuDevicePrimaryCtxRelease_v2", (void **)&a->PrimaryCtxRelease},
-        {"cuCtxSetCurrent", (void **)&a->CtxSetCurrent},
-        {"cuMemAlloc_v2", (void **)&a->MemAlloc},
-        {"cuMemFree_v2", (void **)&a->MemFree},
-        {"cuMemcpyHtoD_v2", (void **)&a->MemcpyHtoD},
-        {"cuMemcpyDtoH_v2", (void **)&a->MemcpyDtoH},
-        {"cuMemcpyDtoD_v2", (void **)&a->MemcpyDtoD},
-        {"cuMemHostAlloc", (void **)&a->MemHostAlloc},
-        {"cuMemFreeHost", (void **)&a->MemFreeHost},
-        {"cuMemHostGetDevicePointer_v2", (void **)&a->MemHostGetDevicePointer},
-        {"cuModuleLoadDataEx", (void **)&a->ModuleLoadDataEx},
-        {"cuModuleUnload", (void **)&a->ModuleUnload},
-        {"cuModuleGetFunction", (void **)&a->ModuleGetFunction},
-        {"cuFuncGetAttribute", (void **)&a->FuncGetAttribute},
-        {"cuFuncSetAttribute", (void **)&a->FuncSetAttribute},
-        {"cuLaunchKernel", (void **)&a->LaunchKernel},
-        {"cuStreamCreate", (void **)&a->StreamCreate},
-        {"cuStreamDestroy_v2", (void **)&a->StreamDestroy},
-        {"cuStreamSynchronize", (void **)&a->StreamSynchronize},
-        {"cuStreamQuery", (void **)&a->StreamQuery},
-        {"cuEventCreate", (void **)&a->EventCreate},
-        {"cuEventDestroy_v2", (void **)&a->EventDestroy},
-        {"cuEventRecord", (void **)&a->EventRecord},
-        {"cuEventSynchronize", (void **)&a->EventSynchronize},
-        {"cuEventElapsedTime", (void **)&a->EventElapsedTime},
-        {"cuGetErrorString", (void **)&a->GetErrorString},
+        { "cuInit", (void **)&a->Init },
+        { "cuDeviceGetCount", (void **)&a->DeviceGetCount },
+        { "cuDeviceGet", (void **)&a->DeviceGet },
+        { "cuDeviceGetName", (void **)&a->DeviceGetName },
+        { "cuDeviceGetAttribute", (void **)&a->DeviceGetAttribute },
+        { "cuDevicePrimaryCtxRetain", (void **)&a->PrimaryCtxRetain },
+        { "cuDevicePrimaryCtxRelease_v2", (void **)&a->PrimaryCtxRelease },
+        { "cuCtxSetCurrent", (void **)&a->CtxSetCurrent },
+        { "cuMemAlloc_v2", (void **)&a->MemAlloc },
+        { "cuMemFree_v2", (void **)&a->MemFree },
+        { "cuMemcpyHtoD_v2", (void **)&a->MemcpyHtoD },
+        { "cuMemcpyDtoH_v2", (void **)&a->MemcpyDtoH },
+        { "cuMemcpyDtoD_v2", (void **)&a->MemcpyDtoD },
+        { "cuMemHostAlloc", (void **)&a->MemHostAlloc },
+        { "cuMemFreeHost", (void **)&a->MemFreeHost },
+        { "cuMemHostGetDevicePointer_v2", (void **)&a->MemHostGetDevicePointer },
+        { "cuModuleLoadDataEx", (void **)&a->ModuleLoadDataEx },
+        { "cuModuleUnload", (void **)&a->ModuleUnload },
+        { "cuModuleGetFunction", (void **)&a->ModuleGetFunction },
+        { "cuFuncGetAttribute", (void **)&a->FuncGetAttribute },
+        { "cuFuncSetAttribute", (void **)&a->FuncSetAttribute },
+        { "cuLaunchKernel", (void **)&a->LaunchKernel },
+        { "cuStreamCreate", (void **)&a->StreamCreate },
+        { "cuStreamDestroy_v2", (void **)&a->StreamDestroy },
+        { "cuStreamSynchronize", (void **)&a->StreamSynchronize },
+        { "cuStreamQuery", (void **)&a->StreamQuery },
+        { "cuEventCreate", (void **)&a->EventCreate },
+        { "cuEventDestroy_v2", (void **)&a->EventDestroy },
+        { "cuEventRecord", (void **)&a->EventRecord },
+        { "cuEventSynchronize", (void **)&a->EventSynchronize },
+        { "cuEventElapsedTime", (void **)&a->EventElapsedTime },
+        { "cuGetErrorString", (void **)&a->GetErrorString },
     };
     a->lib = rt_driver_load(&cuda_driver, syms, sizeof syms / sizeof syms[0], short_why, err);
     return a->lib ? 0 : -1;
@@ -456,8 +456,8 @@ static int cuda_module_load(RtModule *m, const void *image, size_t size, char **
     memcpy(ptx, image, size);
     ptx[size] = '\0';
     char log[8192] = "";
-    int opts[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-    void *vals[2] = {log, (void *)(uintptr_t)sizeof log};
+    int opts[2] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
+    void *vals[2] = { log, (void *)(uintptr_t)sizeof log };
     cd->api.CtxSetCurrent(cd->ctx);
     int e = cd->api.ModuleLoadDataEx(&cm->mod, ptx, 2, opts, vals);
     if (e != 0) {
@@ -513,7 +513,10 @@ static int cuda_function_get(RtFunction *f, const char *name, char **err)
     return 0;
 }
 
-static void cuda_function_free(RtFunction *f) { free(f->priv); }
+static void cuda_function_free(RtFunction *f)
+{
+    free(f->priv);
+}
 
 /* Wait for the stream (at most timeout_s seconds when > 0); 1 with *exc
  * filled if a kernel raised an exception. */
@@ -526,8 +529,10 @@ static int cuda_wait(RtDevice *dev, void *stream, double timeout_s, JukeExceptio
     int e = timeout_s > 0 ? rt_poll_stream(cd->api.StreamQuery, s, CUDA_ERROR_NOT_READY, timeout_s)
                           : cd->api.StreamSynchronize(s);
     if (timeout_s > 0 && e == CUDA_ERROR_NOT_READY)
-        return rt_fail(err, "cuda: run-time limit of %g s exceeded: juke stopped waiting, but the kernel may still be "
-                       "running; the device is busy until it ends (a CUDA kernel cannot be cancelled)", timeout_s);
+        return rt_fail(err,
+                       "cuda: run-time limit of %g s exceeded: juke stopped waiting, but the kernel may still be "
+                       "running; the device is busy until it ends (a CUDA kernel cannot be cancelled)",
+                       timeout_s);
     if (e != 0)
         return rt_fail(err, "cuda: a kernel failed: %s", cuda_errstr(&cd->api, e));
     pthread_mutex_lock(&dev->lock);
@@ -561,8 +566,8 @@ static int cuda_launch(RtFunction *f, void *stream, const RtArg *args, int nargs
         __atomic_load_n(&cf->dyn_shared_set, __ATOMIC_RELAXED) < need) {
         int e = cd->api.FuncSetAttribute(cf->fn, CU_FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES, need);
         if (e != 0)
-            return rt_fail(err, "cuda: %s: cannot allow %u bytes of dynamic shared memory: %s", info->name,
-                           shmem_bytes, cuda_errstr(&cd->api, e));
+            return rt_fail(err, "cuda: %s: cannot allow %u bytes of dynamic shared memory: %s", info->name, shmem_bytes,
+                           cuda_errstr(&cd->api, e));
         __atomic_store_n(&cf->dyn_shared_set, need, __ATOMIC_RELAXED);
     }
     int e = cd->api.LaunchKernel(cf->fn, grid[0], grid[1], grid[2], group[0], group[1], group[2], shmem_bytes,
@@ -679,8 +684,8 @@ static int rt_cuda_open(RtDevice *dev, int index, char **short_why, char **err)
     int count = 0, ec = 0, e = a->Init(0);
     if (e == 0)
         ec = a->DeviceGetCount(&count);
-    if (rt_driver_check_devices(&cuda_driver, index, e, e ? cuda_errstr(a, e) : "", ec,
-                                ec ? cuda_errstr(a, ec) : "", count, short_why, err) != 0)
+    if (rt_driver_check_devices(&cuda_driver, index, e, e ? cuda_errstr(a, e) : "", ec, ec ? cuda_errstr(a, ec) : "",
+                                count, short_why, err) != 0)
         goto fail;
     cd->ordinal = index;
     if ((e = a->DeviceGet(&cd->cudev, index)) != 0) {
@@ -719,8 +724,8 @@ static int rt_cuda_open(RtDevice *dev, int index, char **short_why, char **err)
     a->DeviceGetAttribute(&major, CU_ATTR_CC_MAJOR, cd->cudev);
     a->DeviceGetAttribute(&minor, CU_ATTR_CC_MINOR, cd->cudev);
     snprintf(dev->arch, sizeof dev->arch, "sm_%d%d", major, minor);
-    dev->max_group_size = a->DeviceGetAttribute(&v, CU_ATTR_MAX_THREADS_PER_BLOCK, cd->cudev) == 0 && v > 0
-                              ? (uint32_t)v : 1024;
+    dev->max_group_size =
+        a->DeviceGetAttribute(&v, CU_ATTR_MAX_THREADS_PER_BLOCK, cd->cudev) == 0 && v > 0 ? (uint32_t)v : 1024;
     if (a->DeviceGetAttribute(&v, CU_ATTR_MAX_SHARED_PER_BLOCK_OPTIN, cd->cudev) == 0 && v > 0)
         dev->max_local_bytes = (uint32_t)v;
     else if (a->DeviceGetAttribute(&v, CU_ATTR_MAX_SHARED_PER_BLOCK, cd->cudev) == 0 && v > 0)

@@ -72,13 +72,13 @@ typedef struct HipDev {
 
 typedef struct HipModule {
     void *mod;
-    uint8_t *image;                /* a copy: function_get reads its metadata */
+    uint8_t *image; /* a copy: function_get reads its metadata */
     size_t size;
 } HipModule;
 
 typedef struct HipFunction {
     void *fn;
-    uint8_t *kernarg;              /* packed under the device lock, copied by the launch */
+    uint8_t *kernarg; /* packed under the device lock, copied by the launch */
     size_t kernarg_cap;
 } HipFunction;
 
@@ -88,7 +88,7 @@ static const char *hip_errstr(const HipApi *a, int e)
     return s ? s : "unknown error";
 }
 
-static const char *const hip_sonames[] = {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"};
+static const char *const hip_sonames[] = { "libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5" };
 
 static const RtDriver hip_driver = {
     .no_gpu = "no AMD GPU",
@@ -106,31 +106,31 @@ static int hip_load_api(HipApi *a, char **short_why, char **err)
 {
     memset(a, 0, sizeof *a);
     const RtDriverSym syms[] = {
-        {"hipInit", (void **)&a->Init},
-        {"hipGetDeviceCount", (void **)&a->GetDeviceCount},
-        {"hipSetDevice", (void **)&a->SetDevice},
-        {"hipDeviceGetAttribute", (void **)&a->DeviceGetAttribute},
-        {"hipDeviceGetName", (void **)&a->DeviceGetName},
-        {"hipMalloc", (void **)&a->Malloc},
-        {"hipFree", (void **)&a->Free},
-        {"hipMemcpy", (void **)&a->Memcpy},
-        {"hipHostMalloc", (void **)&a->HostMalloc},
-        {"hipHostFree", (void **)&a->HostFree},
-        {"hipHostGetDevicePointer", (void **)&a->HostGetDevicePointer},
-        {"hipModuleLoadData", (void **)&a->ModuleLoadData},
-        {"hipModuleUnload", (void **)&a->ModuleUnload},
-        {"hipModuleGetFunction", (void **)&a->ModuleGetFunction},
-        {"hipModuleLaunchKernel", (void **)&a->ModuleLaunchKernel},
-        {"hipStreamCreate", (void **)&a->StreamCreate},
-        {"hipStreamDestroy", (void **)&a->StreamDestroy},
-        {"hipStreamSynchronize", (void **)&a->StreamSynchronize},
-        {"hipStreamQuery", (void **)&a->StreamQuery},
-        {"hipEventCreate", (void **)&a->EventCreate},
-        {"hipEventDestroy", (void **)&a->EventDestroy},
-        {"hipEventRecord", (void **)&a->EventRecord},
-        {"hipEventSynchronize", (void **)&a->EventSynchronize},
-        {"hipEventElapsedTime", (void **)&a->EventElapsedTime},
-        {"hipGetErrorString", (void **)&a->GetErrorString},
+        { "hipInit", (void **)&a->Init },
+        { "hipGetDeviceCount", (void **)&a->GetDeviceCount },
+        { "hipSetDevice", (void **)&a->SetDevice },
+        { "hipDeviceGetAttribute", (void **)&a->DeviceGetAttribute },
+        { "hipDeviceGetName", (void **)&a->DeviceGetName },
+        { "hipMalloc", (void **)&a->Malloc },
+        { "hipFree", (void **)&a->Free },
+        { "hipMemcpy", (void **)&a->Memcpy },
+        { "hipHostMalloc", (void **)&a->HostMalloc },
+        { "hipHostFree", (void **)&a->HostFree },
+        { "hipHostGetDevicePointer", (void **)&a->HostGetDevicePointer },
+        { "hipModuleLoadData", (void **)&a->ModuleLoadData },
+        { "hipModuleUnload", (void **)&a->ModuleUnload },
+        { "hipModuleGetFunction", (void **)&a->ModuleGetFunction },
+        { "hipModuleLaunchKernel", (void **)&a->ModuleLaunchKernel },
+        { "hipStreamCreate", (void **)&a->StreamCreate },
+        { "hipStreamDestroy", (void **)&a->StreamDestroy },
+        { "hipStreamSynchronize", (void **)&a->StreamSynchronize },
+        { "hipStreamQuery", (void **)&a->StreamQuery },
+        { "hipEventCreate", (void **)&a->EventCreate },
+        { "hipEventDestroy", (void **)&a->EventDestroy },
+        { "hipEventRecord", (void **)&a->EventRecord },
+        { "hipEventSynchronize", (void **)&a->EventSynchronize },
+        { "hipEventElapsedTime", (void **)&a->EventElapsedTime },
+        { "hipGetErrorString", (void **)&a->GetErrorString },
     };
     a->lib = rt_driver_load(&hip_driver, syms, sizeof syms / sizeof syms[0], short_why, err);
     if (!a->lib)
@@ -328,8 +328,10 @@ static int hip_sync_locked(RtDevice *dev, void *stream, double timeout_s, JukeEx
     int e = timeout_s > 0 ? rt_poll_stream(hd->api.StreamQuery, s, HIP_ERROR_NOT_READY, timeout_s)
                           : hd->api.StreamSynchronize(s);
     if (timeout_s > 0 && e == HIP_ERROR_NOT_READY)
-        return rt_fail(err, "hip: run-time limit of %g s exceeded: juke stopped waiting, but the kernel may still be "
-                       "running; the device is busy until it ends or is reset (HIP cannot cancel a kernel)", timeout_s);
+        return rt_fail(err,
+                       "hip: run-time limit of %g s exceeded: juke stopped waiting, but the kernel may still be "
+                       "running; the device is busy until it ends or is reset (HIP cannot cancel a kernel)",
+                       timeout_s);
     if (e != 0)
         return rt_fail(err, "hip: a kernel failed: %s", hip_errstr(&hd->api, e));
     return rt_exception_take(hd->exc_host, exc);
@@ -343,15 +345,15 @@ static int hip_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
     HipDev *hd = dev->priv;
     HipFunction *hf = f->priv;
     pthread_mutex_lock(&dev->lock);
-    int n = rt_pack_kernargs(&f->info, args, nargs, hd->exc_dev, grid, group, shmem_bytes, hf->kernarg,
-                             hf->kernarg_cap, err);
+    int n = rt_pack_kernargs(&f->info, args, nargs, hd->exc_dev, grid, group, shmem_bytes, hf->kernarg, hf->kernarg_cap,
+                             err);
     if (n < 0) {
         pthread_mutex_unlock(&dev->lock);
         return -1;
     }
     size_t size = (size_t)n;
-    void *extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, hf->kernarg, HIP_LAUNCH_PARAM_BUFFER_SIZE, &size,
-                     HIP_LAUNCH_PARAM_END};
+    void *extra[] = { HIP_LAUNCH_PARAM_BUFFER_POINTER, hf->kernarg, HIP_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                      HIP_LAUNCH_PARAM_END };
     hd->api.SetDevice(hd->index);
     int e = hd->api.ModuleLaunchKernel(hf->fn, grid[0], grid[1], grid[2], group[0], group[1], group[2], shmem_bytes,
                                        stream ? stream : hd->stream, NULL, extra);

@@ -148,7 +148,7 @@ static void rt_device_delete(RtDevice *dev)
 
 /* Every device backend, in the order "auto" tries them: AMD GPUs first, the
  * CPU, always there, last. */
-static const RtBackend *const rt_backends[] = {&rt_hip_backend, &rt_cuda_backend, &rt_cpu_backend};
+static const RtBackend *const rt_backends[] = { &rt_hip_backend, &rt_cuda_backend, &rt_cpu_backend };
 enum { RT_NBACKENDS = sizeof rt_backends / sizeof rt_backends[0] };
 
 /* Try one backend on a fresh device; NULL on failure with *err / *short_why. */
@@ -171,7 +171,7 @@ static RtDevice *rt_try_open(const RtBackend *be, int index, int cpu_threads, ch
  * before it could not ("auto: no AMD GPU (libamdhip64.so not found); using ..."). */
 static RtDevice *rt_open_auto(int cpu_threads, char **chosen_why, char **err)
 {
-    char *why[RT_NBACKENDS] = {0};
+    char *why[RT_NBACKENDS] = { 0 };
     RtDevice *dev = NULL;
     int i = 0;
     for (; i < RT_NBACKENDS && !dev; i++) {
@@ -238,12 +238,30 @@ void rt_device_close(RtDevice *dev)
     rt_device_delete(dev);
 }
 
-RtKind rt_device_kind(const RtDevice *dev) { return dev->be->kind; }
-const char *rt_device_name(const RtDevice *dev) { return dev->name; }
-const char *rt_device_arch(const RtDevice *dev) { return dev->arch; }
-uint32_t rt_device_max_group_size(const RtDevice *dev) { return dev->max_group_size; }
-uint32_t rt_device_max_local_bytes(const RtDevice *dev) { return dev->max_local_bytes; }
-int rt_cpu_threads(const RtDevice *dev) { return dev->be->kind == RT_CPU ? dev->cpu_threads : 0; }
+RtKind rt_device_kind(const RtDevice *dev)
+{
+    return dev->be->kind;
+}
+const char *rt_device_name(const RtDevice *dev)
+{
+    return dev->name;
+}
+const char *rt_device_arch(const RtDevice *dev)
+{
+    return dev->arch;
+}
+uint32_t rt_device_max_group_size(const RtDevice *dev)
+{
+    return dev->max_group_size;
+}
+uint32_t rt_device_max_local_bytes(const RtDevice *dev)
+{
+    return dev->max_local_bytes;
+}
+int rt_cpu_threads(const RtDevice *dev)
+{
+    return dev->be->kind == RT_CPU ? dev->cpu_threads : 0;
+}
 
 /* ---- memory ------------------------------------------------------------ */
 
@@ -344,7 +362,10 @@ int rt_function_get(RtModule *m, const char *name, RtFunction **out, char **err)
     return 0;
 }
 
-const RtFunctionInfo *rt_function_info(const RtFunction *f) { return &f->info; }
+const RtFunctionInfo *rt_function_info(const RtFunction *f)
+{
+    return &f->info;
+}
 
 /* ---- launches ------------------------------------------------------------- */
 
@@ -368,19 +389,20 @@ int rt_check_launch(const RtFunction *f, const uint32_t grid[3], const uint32_t 
         return rt_fail(err, "groupsize %u×%u×%u has a zero dimension", group[0], group[1], group[2]);
     uint64_t items = (uint64_t)group[0] * group[1] * group[2];
     if (items > dev->max_group_size)
-        return rt_fail(err, "groupsize %u×%u×%u = %llu work-items exceeds the device's limit of %u", group[0],
-                       group[1], group[2], (unsigned long long)items, dev->max_group_size);
+        return rt_fail(err, "groupsize %u×%u×%u = %llu work-items exceeds the device's limit of %u", group[0], group[1],
+                       group[2], (unsigned long long)items, dev->max_group_size);
     if (f->info.max_group_size && items > f->info.max_group_size)
         return rt_fail(err, "groupsize %llu exceeds the kernel's limit of %u", (unsigned long long)items,
                        f->info.max_group_size);
     uint64_t lds = (((uint64_t)f->info.static_lds_bytes + 15) & ~(uint64_t)15) + shmem_bytes;
     if (lds > dev->max_local_bytes)
-        return rt_fail(err, "%llu bytes of local memory (%u static + %u dynamic) exceed the device's %u bytes per workgroup",
+        return rt_fail(err,
+                       "%llu bytes of local memory (%u static + %u dynamic) exceed the device's %u bytes per workgroup",
                        (unsigned long long)lds, f->info.static_lds_bytes, shmem_bytes, dev->max_local_bytes);
     /* Grid limits, so that no count wraps: CUDA takes gridDim.x < 2^31 and
      * y, z < 2^16 workgroups; HIP's dispatch packet holds the work-items per
      * dimension in 32 bits; the CPU hands out 32-bit work-item and group ids. */
-    static const uint32_t cuda_groups[3] = {0x7fffffffu, 65535u, 65535u};
+    static const uint32_t cuda_groups[3] = { 0x7fffffffu, 65535u, 65535u };
     const char *who = dev->be->kind == RT_CUDA ? "CUDA" : dev->be->kind == RT_HIP ? "HIP" : "the CPU device";
     for (int d = 0; d < 3; d++) {
         if (dev->be->kind == RT_CUDA && grid[d] > cuda_groups[d])
@@ -388,10 +410,12 @@ int rt_check_launch(const RtFunction *f, const uint32_t grid[3], const uint32_t 
                            grid[2], grid[d], "xyz"[d], cuda_groups[d]);
         uint64_t dim_items = (uint64_t)grid[d] * group[d];
         if (dev->be->kind != RT_CUDA && dim_items > UINT32_MAX)
-            return rt_fail(err, "gridsize %u×%u×%u of groupsize %u×%u×%u: %llu work-items in %c exceed %s's limit of "
-                           "2^32-1 (%s)", grid[0], grid[1], grid[2], group[0], group[1], group[2],
-                           (unsigned long long)dim_items, "xyz"[d], who,
-                           dev->be->kind == RT_HIP ? "the dispatch packet's grid size is 32-bit" : "work-item ids are 32-bit");
+            return rt_fail(
+                err,
+                "gridsize %u×%u×%u of groupsize %u×%u×%u: %llu work-items in %c exceed %s's limit of "
+                "2^32-1 (%s)",
+                grid[0], grid[1], grid[2], group[0], group[1], group[2], (unsigned long long)dim_items, "xyz"[d], who,
+                dev -> be -> kind == RT_HIP ? "the dispatch packet's grid size is 32-bit" : "work-item ids are 32-bit");
     }
     /* Julia's Int (Int64) numbers the work-items of a launch. */
     unsigned __int128 total = (unsigned __int128)grid[0] * grid[1] * grid[2] * items;
@@ -416,7 +440,7 @@ int rt_poll_stream(int (*query)(void *), void *stream, int not_ready, double tim
         clock_gettime(CLOCK_MONOTONIC, &now);
         if ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9 >= timeout_s)
             return not_ready;
-        struct timespec nap = {0, nap_ns};
+        struct timespec nap = { 0, nap_ns };
         nanosleep(&nap, NULL);
         if (nap_ns < 1000000)
             nap_ns *= 2;
@@ -471,7 +495,7 @@ int rt_stream_synchronize(RtStream *s, JukeExceptionRecord *exc, char **err)
 struct RtEvent {
     RtDevice *dev;
     void *native;
-    bool recorded;  /* the drivers call an unrecorded event an error of their own words */
+    bool recorded; /* the drivers call an unrecorded event an error of their own words */
 };
 
 int rt_event_create(RtDevice *dev, RtEvent **out, char **err)
@@ -574,7 +598,7 @@ int rt_launch_on(RtFunction *f, RtStream *st, const RtArg *args, int nargs, cons
 
 void rt_device_set_trace(RtDevice *dev, const RtTrace *trace)
 {
-    dev->trace = trace ? *trace : (RtTrace){0};
+    dev->trace = trace ? *trace : (RtTrace){ 0 };
 }
 
 double rt_now_us(void)
@@ -607,9 +631,8 @@ static void rt_put_le(uint8_t *p, uint32_t size, uint64_t v)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
-int rt_pack_kernargs(const RtFunctionInfo *info, const RtArg *args, int nargs, void *exc_ptr,
-                     const uint32_t grid[3], const uint32_t group[3], uint32_t shmem_bytes,
-                     uint8_t *buf, size_t bufsize, char **err)
+int rt_pack_kernargs(const RtFunctionInfo *info, const RtArg *args, int nargs, void *exc_ptr, const uint32_t grid[3],
+                     const uint32_t group[3], uint32_t shmem_bytes, uint8_t *buf, size_t bufsize, char **err)
 {
     const char *k = info->name;
     if (rt_check_nargs(info, nargs, err) != 0)

@@ -28,10 +28,10 @@ typedef struct RtFunction RtFunction;
 int rt_device_open(const char *spec, int cpu_threads, RtDevice **out, char **chosen_why, char **err);
 void rt_device_close(RtDevice *dev);
 RtKind rt_device_kind(const RtDevice *dev);
-const char *rt_device_name(const RtDevice *dev);  /* "cpu (2 threads)", "cuda:0 sm_90 (NVIDIA H200)" */
-const char *rt_device_arch(const RtDevice *dev);  /* "gfx90a", "sm_90", "x86-64" */
+const char *rt_device_name(const RtDevice *dev); /* "cpu (2 threads)", "cuda:0 sm_90 (NVIDIA H200)" */
+const char *rt_device_arch(const RtDevice *dev); /* "gfx90a", "sm_90", "x86-64" */
 uint32_t rt_device_max_group_size(const RtDevice *dev);
-uint32_t rt_device_max_local_bytes(const RtDevice *dev);  /* local memory per workgroup */
+uint32_t rt_device_max_local_bytes(const RtDevice *dev); /* local memory per workgroup */
 
 /* Device memory. On the CPU, device pointers are host pointers. */
 int rt_alloc(RtDevice *dev, size_t bytes, void **devptr, char **err);
@@ -50,20 +50,20 @@ void rt_module_unload(RtModule *m);
  * (AMDGPU msgpack notes; the CPU table; for PTX the .entry parameter list). */
 typedef struct RtArgInfo {
     uint32_t offset, size, align;
-    bool hidden;              /* AMDGPU hidden argument (filled by the runtime / HIP) */
-    char name[48];            /* ".name" when present */
-    char value_kind[32];      /* "by_value", "global_buffer", "hidden_block_count_x", ... */
+    bool hidden;         /* AMDGPU hidden argument (filled by the runtime / HIP) */
+    char name[48];       /* ".name" when present */
+    char value_kind[32]; /* "by_value", "global_buffer", "hidden_block_count_x", ... */
 } RtArgInfo;
 
 typedef struct RtFunctionInfo {
     char name[128];
-    uint32_t kernarg_size;        /* whole segment, hidden arguments included */
-    uint32_t nargs;               /* explicit arguments, the exception pointer included */
-    RtArgInfo args[64];           /* explicit first, then hidden */
-    uint32_t nall;                /* explicit + hidden */
-    uint32_t static_lds_bytes;    /* group_segment_fixed_size */
-    uint32_t max_group_size;      /* max_flat_workgroup_size, 0 = unknown */
-    bool has_exception_arg;       /* the last explicit argument is __juke_exception */
+    uint32_t kernarg_size;     /* whole segment, hidden arguments included */
+    uint32_t nargs;            /* explicit arguments, the exception pointer included */
+    RtArgInfo args[64];        /* explicit first, then hidden */
+    uint32_t nall;             /* explicit + hidden */
+    uint32_t static_lds_bytes; /* group_segment_fixed_size */
+    uint32_t max_group_size;   /* max_flat_workgroup_size, 0 = unknown */
+    bool has_exception_arg;    /* the last explicit argument is __juke_exception */
     uint32_t vgprs, sgprs, agprs, scratch_bytes, wavefront_size, vgpr_spills, sgpr_spills;
 } RtFunctionInfo;
 
@@ -138,9 +138,8 @@ double rt_now_us(void);
  * offsets (used by the hip backend; exposed for tests). Hidden arguments are
  * zeroed except those the runtime can fill (block counts, group sizes,
  * grid dims) from grid/group. Returns the bytes written or -1. */
-int rt_pack_kernargs(const RtFunctionInfo *info, const RtArg *args, int nargs, void *exc_ptr,
-                     const uint32_t grid[3], const uint32_t group[3], uint32_t shmem_bytes,
-                     uint8_t *buf, size_t bufsize, char **err);
+int rt_pack_kernargs(const RtFunctionInfo *info, const RtArg *args, int nargs, void *exc_ptr, const uint32_t grid[3],
+                     const uint32_t group[3], uint32_t shmem_bytes, uint8_t *buf, size_t bufsize, char **err);
 
 /* Parse the AMDGPU code object's metadata (the NT_AMDGPU_METADATA msgpack
  * note) for one kernel (by name, or its ".kd" symbol name). */

@@ -17,20 +17,38 @@ static inline double mathfuns_ref(double v)
 
 /* intops.jl: Julia's div, rem, mod, fld, cld, bit operations and shifts; the
  * sum wraps (computed in the unsigned twin U). */
-#define JL_INTOPS(T, U)                                                                                            \
-    static inline T jl_div_##T(T x, T y) { return x / y; }                                                       \
-    static inline T jl_rem_##T(T x, T y) { return x % y; }                                                       \
-    static inline T jl_mod_##T(T x, T y) { T r = x % y; return (r != 0 && ((r ^ y) < 0)) ? r + y : r; }       \
-    static inline T jl_fld_##T(T x, T y) { T q = x / y; return (x % y != 0 && ((x ^ y) < 0)) ? q - 1 : q; }  \
-    static inline T jl_cld_##T(T x, T y) { T q = x / y; return (x % y != 0 && ((x ^ y) >= 0)) ? q + 1 : q; } \
-    static inline T intops_ref_##T(T x, T y)                                                                       \
-    {                                                                                                              \
-        U r = (U)jl_div_##T(x, y) + (U)jl_rem_##T(x, y) + (U)jl_mod_##T(x, y) + (U)jl_fld_##T(x, y) +            \
-              (U)jl_cld_##T(x, y);                                                                                 \
-        r += (U)((x & y) | (x ^ y));                                                                              \
-        r += ((U)x << 2) + (U)(T)(x >> 1) + ((U)x >> 3);                                                          \
-        r += (U)(x > y ? x : y) + (U)(x == y ? 1 : 0);                                                            \
-        return (T)r;                                                                                               \
+#define JL_INTOPS(T, U)                                                                                                \
+    static inline T jl_div_##T(T x, T y)                                                                               \
+    {                                                                                                                  \
+        return x / y;                                                                                                  \
+    }                                                                                                                  \
+    static inline T jl_rem_##T(T x, T y)                                                                               \
+    {                                                                                                                  \
+        return x % y;                                                                                                  \
+    }                                                                                                                  \
+    static inline T jl_mod_##T(T x, T y)                                                                               \
+    {                                                                                                                  \
+        T r = x % y;                                                                                                   \
+        return (r != 0 && ((r ^ y) < 0)) ? r + y : r;                                                                  \
+    }                                                                                                                  \
+    static inline T jl_fld_##T(T x, T y)                                                                               \
+    {                                                                                                                  \
+        T q = x / y;                                                                                                   \
+        return (x % y != 0 && ((x ^ y) < 0)) ? q - 1 : q;                                                              \
+    }                                                                                                                  \
+    static inline T jl_cld_##T(T x, T y)                                                                               \
+    {                                                                                                                  \
+        T q = x / y;                                                                                                   \
+        return (x % y != 0 && ((x ^ y) >= 0)) ? q + 1 : q;                                                             \
+    }                                                                                                                  \
+    static inline T intops_ref_##T(T x, T y)                                                                           \
+    {                                                                                                                  \
+        U r = (U)jl_div_##T(x, y) + (U)jl_rem_##T(x, y) + (U)jl_mod_##T(x, y) + (U)jl_fld_##T(x, y) +                  \
+              (U)jl_cld_##T(x, y);                                                                                     \
+        r += (U)((x & y) | (x ^ y));                                                                                   \
+        r += ((U)x << 2) + (U)(T)(x >> 1) + ((U)x >> 3);                                                               \
+        r += (U)(x > y ? x : y) + (U)(x == y ? 1 : 0);                                                                 \
+        return (T)r;                                                                                                   \
     }
 JL_INTOPS(int32_t, uint32_t)
 JL_INTOPS(int64_t, uint64_t)

@@ -15,4 +15,7 @@ __attribute__((constructor)) static void leave_marker(void)
     }
 }
 
-int juke_evil_fixture_symbol(void) { return 42; }
+int juke_evil_fixture_symbol(void)
+{
+    return 42;
+}

@@ -72,7 +72,10 @@ typedef struct BsumArgs {
 } BsumArgs;
 
 /* Code objects of older juke (uses_barrier 1, as in the table below) call barrier(st). */
-static void old_barrier(JukeCpuState *st) { ((void (*)(JukeCpuState *))(void (*)(void))st->barrier)(st); }
+static void old_barrier(JukeCpuState *st)
+{
+    ((void (*)(JukeCpuState *))(void (*)(void))st->barrier)(st);
+}
 
 static void bsum(const void *kernarg, JukeCpuState *st)
 {
@@ -134,7 +137,8 @@ static void whoami(const void *kernarg, JukeCpuState *st)
 static void coords(const void *kernarg, JukeCpuState *st)
 {
     const Arr1 *out = kernarg;
-    uint64_t gl = st->group[0] + (uint64_t)st->grid_groups[0] * (st->group[1] + (uint64_t)st->grid_groups[1] * st->group[2]);
+    uint64_t gl =
+        st->group[0] + (uint64_t)st->grid_groups[0] * (st->group[1] + (uint64_t)st->grid_groups[1] * st->group[2]);
     uint64_t il = st->item[0] + (uint64_t)st->group_dim[0] * (st->item[1] + (uint64_t)st->group_dim[1] * st->item[2]);
     uint64_t per = (uint64_t)st->group_dim[0] * st->group_dim[1] * st->group_dim[2];
     int32_t *o = (int32_t *)out->ptr + 6 * (gl * per + il);
@@ -145,10 +149,8 @@ static void coords(const void *kernarg, JukeCpuState *st)
 }
 
 EXPORT const JukeCpuKernelInfo juke_cpu_kernels[] = {
-    {"vadd", vadd, sizeof(VaddArgs), 0, 0, 0},
-    {"bsum", bsum, sizeof(BsumArgs), 1024 * sizeof(float), 1, 1024},
-    {"boom", boom, sizeof(BoomArgs), 0, 0, 0},
-    {"whoami", whoami, 32, 0, 0, 0},
-    {"coords", coords, 32, 0, 0, 256},
+    { "vadd", vadd, sizeof(VaddArgs), 0, 0, 0 }, { "bsum", bsum, sizeof(BsumArgs), 1024 * sizeof(float), 1, 1024 },
+    { "boom", boom, sizeof(BoomArgs), 0, 0, 0 }, { "whoami", whoami, 32, 0, 0, 0 },
+    { "coords", coords, 32, 0, 0, 256 },
 };
 EXPORT const uint32_t juke_cpu_nkernels = sizeof juke_cpu_kernels / sizeof juke_cpu_kernels[0];

@@ -68,9 +68,9 @@ static void sendsig(const void *kernarg, JukeCpuState *st)
 }
 
 EXPORT const JukeCpuKernelInfo juke_cpu_kernels[] = {
-    {"deep", deep, sizeof(DeepArgs), 0, 0, 0},
-    {"deep_fibers", deep_fibers, sizeof(DeepArgs), 0, JUKE_CPU_BARRIER_LOC, 0},
-    {"divide", divide, sizeof(DivArgs), 0, 0, 0},
-    {"sendsig", sendsig, 16, 0, 0, 0},
+    { "deep", deep, sizeof(DeepArgs), 0, 0, 0 },
+    { "deep_fibers", deep_fibers, sizeof(DeepArgs), 0, JUKE_CPU_BARRIER_LOC, 0 },
+    { "divide", divide, sizeof(DivArgs), 0, 0, 0 },
+    { "sendsig", sendsig, 16, 0, 0, 0 },
 };
 EXPORT const uint32_t juke_cpu_nkernels = sizeof juke_cpu_kernels / sizeof juke_cpu_kernels[0];

@@ -48,7 +48,10 @@ static size_t shim_budget(void)
     return s && *s ? (size_t)strtoull(s, NULL, 10) : (size_t)-1;
 }
 
-static int shim_full(void) { return used >= shim_budget(); }
+static int shim_full(void)
+{
+    return used >= shim_budget();
+}
 
 static int shim_fsync_fails(void)
 {

@@ -35,7 +35,7 @@ typedef struct Env {
     uint64_t rng;
     char dir[1024];
     bool cli;
-    const char *juke;      /* the juke binary (cli mode) */
+    const char *juke; /* the juke binary (cli mode) */
     char tmp[256];
     int nfiles;
     HostArr *arrays[64];
@@ -53,8 +53,14 @@ static uint64_t rnd(void)
     env.rng ^= env.rng << 17;
     return env.rng;
 }
-static double unif(double lo, double hi) { return lo + (hi - lo) * (double)(rnd() >> 11) / 9007199254740992.0; }
-static int64_t irange(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1)); }
+static double unif(double lo, double hi)
+{
+    return lo + (hi - lo) * (double)(rnd() >> 11) / 9007199254740992.0;
+}
+static int64_t irange(int64_t lo, int64_t hi)
+{
+    return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1));
+}
 
 static juke_module *load(const char *file)
 {
@@ -71,10 +77,10 @@ static juke_module *load(const char *file)
 }
 
 static const JukeTypeCode npy_code[] = {
-    [JUKE_BOOL] = JUKE_T_BOOL, [JUKE_INT8] = JUKE_T_INT8, [JUKE_INT16] = JUKE_T_INT16, [JUKE_INT32] = JUKE_T_INT32,
-    [JUKE_INT64] = JUKE_T_INT64, [JUKE_UINT8] = JUKE_T_UINT8, [JUKE_UINT16] = JUKE_T_UINT16,
-    [JUKE_UINT32] = JUKE_T_UINT32, [JUKE_UINT64] = JUKE_T_UINT64, [JUKE_FLOAT16] = JUKE_T_FLOAT16,
-    [JUKE_FLOAT32] = JUKE_T_FLOAT32, [JUKE_FLOAT64] = JUKE_T_FLOAT64,
+    [JUKE_BOOL] = JUKE_T_BOOL,       [JUKE_INT8] = JUKE_T_INT8,       [JUKE_INT16] = JUKE_T_INT16,
+    [JUKE_INT32] = JUKE_T_INT32,     [JUKE_INT64] = JUKE_T_INT64,     [JUKE_UINT8] = JUKE_T_UINT8,
+    [JUKE_UINT16] = JUKE_T_UINT16,   [JUKE_UINT32] = JUKE_T_UINT32,   [JUKE_UINT64] = JUKE_T_UINT64,
+    [JUKE_FLOAT16] = JUKE_T_FLOAT16, [JUKE_FLOAT32] = JUKE_T_FLOAT32, [JUKE_FLOAT64] = JUKE_T_FLOAT64,
 };
 
 static juke_array *cli_arr(juke_type t, int nd, const int64_t *dims, const void *data)
@@ -82,7 +88,7 @@ static juke_array *cli_arr(juke_type t, int nd, const int64_t *dims, const void 
     HostArr *h = calloc(1, sizeof *h);
     h->t = t;
     h->nd = nd;
-    NpyArray a = {.type = npy_code[t], .ndims = nd, .elsize = juke_sizeof(t), .length = 1};
+    NpyArray a = { .type = npy_code[t], .ndims = nd, .elsize = juke_sizeof(t), .length = 1 };
     for (int i = 0; i < nd; i++) {
         h->dims[i] = a.dims[i] = dims[i];
         a.length *= (size_t)dims[i];
@@ -103,7 +109,7 @@ static juke_array *cli_arr(juke_type t, int nd, const int64_t *dims, const void 
 
 static juke_array *arr(juke_type t, int nd, int64_t d0, int64_t d1, int64_t d2, const void *data)
 {
-    int64_t dims[3] = {d0, d1, d2};
+    int64_t dims[3] = { d0, d1, d2 };
     if (env.cli)
         return cli_arr(t, nd, dims, data);
     juke_array *a = NULL;
@@ -163,7 +169,8 @@ static int cli_launch(const char *fn, juke_arg *args, int n, uint32_t gx, uint32
                        env.juke, bx, by, bz, gx, gy, gz, shmem);
     for (int i = 0; i < n; i++)
         if (args[i].is_array)
-            len += snprintf(cmd + len, sizeof cmd - (size_t)len, " --out %d='%s'", i + 1, ((HostArr *)args[i].v.array)->out);
+            len += snprintf(cmd + len, sizeof cmd - (size_t)len, " --out %d='%s'", i + 1,
+                            ((HostArr *)args[i].v.array)->out);
     len += snprintf(cmd + len, sizeof cmd - (size_t)len, " '%s/%s' '%s'", env.dir, cur_file, fn);
     for (int i = 0; i < n; i++) {
         char lit[128];
@@ -204,13 +211,16 @@ static void launch(juke_module *m, const char *fn, juke_arg *args, int n, uint32
             fail_msg("juke run %s: exit %d:\n%s", fn, rc, env.last_output);
         return;
     }
-    juke_launch_config cfg = {{bx, by, bz}, {gx, gy, gz}, shmem, false};
+    juke_launch_config cfg = { { bx, by, bz }, { gx, gy, gz }, shmem, false };
     juke_status st = juke_launch(env.dev, m, fn, args, n, &cfg);
     if (st)
         fail_msg("launch %s: %s: %s", fn, juke_status_name(st), juke_errmsg(env.ctx));
 }
 
-static uint32_t cdiv(int64_t a, int64_t b) { return (uint32_t)((a + b - 1) / b); }
+static uint32_t cdiv(int64_t a, int64_t b)
+{
+    return (uint32_t)((a + b - 1) / b);
+}
 
 static void close_rel(double got, double want, double scale, double tol, const char *what, int64_t i)
 {
@@ -234,7 +244,7 @@ static void test_vadd(void **state)
     }
     juke_array *da = arr(JUKE_FLOAT32, 1, n, 0, 0, a), *db = arr(JUKE_FLOAT32, 1, n, 0, 0, b),
                *dc = arr(JUKE_FLOAT32, 1, n, 0, 0, c);
-    juke_arg args[3] = {juke_arg_array(dc), juke_arg_array(da), juke_arg_array(db)};
+    juke_arg args[3] = { juke_arg_array(dc), juke_arg_array(da), juke_arg_array(db) };
     launch(m, "vadd!", args, 3, cdiv(n, 256), 1, 1, 256, 1, 1, 0);
     download(dc, c, JUKE_FLOAT32);
     for (int64_t i = 0; i < n; i++)
@@ -256,12 +266,12 @@ static void test_memcopy(void **state)
         s32[i] = (float)unif(-1e6, 1e6);
     }
     juke_array *a = arr(JUKE_FLOAT64, 1, n, 0, 0, s64), *b = arr(JUKE_FLOAT64, 1, n, 0, 0, d64);
-    juke_arg args[2] = {juke_arg_array(b), juke_arg_array(a)};
+    juke_arg args[2] = { juke_arg_array(b), juke_arg_array(a) };
     launch(m, "memcopy!", args, 2, cdiv(n, 256), 1, 1, 256, 1, 1, 0);
     download(b, d64, JUKE_FLOAT64);
     assert_memory_equal(d64, s64, 8 * n);
     juke_array *c = arr(JUKE_FLOAT32, 1, n, 0, 0, s32), *d = arr(JUKE_FLOAT32, 1, n, 0, 0, d32);
-    juke_arg args2[2] = {juke_arg_array(d), juke_arg_array(c)};
+    juke_arg args2[2] = { juke_arg_array(d), juke_arg_array(c) };
     launch(m, "memcopy!", args2, 2, cdiv(n, 256), 1, 1, 256, 1, 1, 0);
     download(d, d32, JUKE_FLOAT32);
     assert_memory_equal(d32, s32, 4 * n);
@@ -283,7 +293,7 @@ static void run_diffusion(juke_module *m, bool f32)
     juke_type t = f32 ? JUKE_FLOAT32 : JUKE_FLOAT64;
     juke_array *dA = arr(t, 2, ax, ay, 0, f32 ? (void *)Af : (void *)A);
     juke_array *dN = arr(t, 2, nx, ny, 0, NULL);
-    juke_arg args[3] = {juke_arg_array(dN), juke_arg_array(dA), f32 ? juke_arg_f32(hf) : juke_arg_f64(h)};
+    juke_arg args[3] = { juke_arg_array(dN), juke_arg_array(dA), f32 ? juke_arg_f32(hf) : juke_arg_f64(h) };
     launch(m, "diffusion2d!", args, 3, cdiv(nx, 32), cdiv(ny, 8), 1, 32, 8, 1, 0);
     if (f32)
         download(dN, Anf, t);
@@ -301,7 +311,8 @@ static void run_diffusion(juke_module *m, bool f32)
                 close_rel(got, want, fabs(want), 1e-5, "diffusion2d(Float32)", i);
             } else {
                 double c = AT(A, i + 1, j + 1);
-                want = c + h * (AT(A, i, j + 1) + AT(A, i + 2, j + 1) + AT(A, i + 1, j) + AT(A, i + 1, j + 2) - 4.0 * c);
+                want =
+                    c + h * (AT(A, i, j + 1) + AT(A, i + 2, j + 1) + AT(A, i + 1, j) + AT(A, i + 1, j + 2) - 4.0 * c);
                 got = An[i + nx * j];
                 close_rel(got, want, fabs(want), 1e-12, "diffusion2d(Float64)", i);
             }
@@ -331,7 +342,7 @@ static void test_saxpy(void **state)
     }
     float a = (float)unif(0.5, 3);
     juke_array *dy = arr(JUKE_FLOAT32, 1, n, 0, 0, y), *dx = arr(JUKE_FLOAT32, 1, n, 0, 0, x);
-    juke_arg args[3] = {juke_arg_array(dy), juke_arg_f32(a), juke_arg_array(dx)};
+    juke_arg args[3] = { juke_arg_array(dy), juke_arg_f32(a), juke_arg_array(dx) };
     launch(m, "saxpy!", args, 3, cdiv(n, 128), 1, 1, 128, 1, 1, 0);
     download(dy, y, JUKE_FLOAT32);
     for (int64_t i = 0; i < n; i++)
@@ -349,7 +360,7 @@ static void test_block_sum(void **state)
     for (int64_t i = 0; i < n; i++)
         x[i] = (float)unif(-1, 1);
     juke_array *dout = arr(JUKE_FLOAT32, 1, ng, 0, 0, NULL), *dx = arr(JUKE_FLOAT32, 1, n, 0, 0, x);
-    juke_arg args[2] = {juke_arg_array(dout), juke_arg_array(dx)};
+    juke_arg args[2] = { juke_arg_array(dout), juke_arg_array(dx) };
     launch(m, "block_sum!", args, 2, (uint32_t)ng, 1, 1, 256, 1, 1, 0);
     download(dout, out, JUKE_FLOAT32);
     for (int64_t g = 0; g < ng; g++) {
@@ -374,7 +385,7 @@ static void test_matmul(void **state)
         B[i] = (float)unif(-1, 1);
     juke_array *dC = arr(JUKE_FLOAT32, 2, M, N, 0, NULL), *dA = arr(JUKE_FLOAT32, 2, M, K, 0, A),
                *dB = arr(JUKE_FLOAT32, 2, K, N, 0, B);
-    juke_arg args[3] = {juke_arg_array(dC), juke_arg_array(dA), juke_arg_array(dB)};
+    juke_arg args[3] = { juke_arg_array(dC), juke_arg_array(dA), juke_arg_array(dB) };
     launch(m, "matmul!", args, 3, cdiv(M, 16), cdiv(N, 16), 1, 16, 16, 1, 0);
     download(dC, C, JUKE_FLOAT32);
     for (int64_t j = 0; j < N; j++)
@@ -393,13 +404,13 @@ static void test_histogram(void **state)
     (void)state;
     juke_module *m = load("histogram.jl");
     int64_t n = 20011, nb = 17;
-    int32_t *data = malloc(4 * n), *bins = calloc(nb, 4), want[17] = {0};
+    int32_t *data = malloc(4 * n), *bins = calloc(nb, 4), want[17] = { 0 };
     for (int64_t i = 0; i < n; i++) {
         data[i] = (int32_t)irange(1, nb);
         want[data[i] - 1]++;
     }
     juke_array *db = arr(JUKE_INT32, 1, nb, 0, 0, bins), *dd = arr(JUKE_INT32, 1, n, 0, 0, data);
-    juke_arg args[2] = {juke_arg_array(db), juke_arg_array(dd)};
+    juke_arg args[2] = { juke_arg_array(db), juke_arg_array(dd) };
     launch(m, "histogram!", args, 2, cdiv(n, 256), 1, 1, 256, 1, 1, 0);
     download(db, bins, JUKE_INT32);
     assert_memory_equal(bins, want, 4 * nb);
@@ -415,8 +426,8 @@ static void test_oob(void **state)
     for (int i = 0; i < 64; i++)
         x[i] = (float)unif(-1, 1);
     juke_array *dx = arr(JUKE_FLOAT32, 1, 64, 0, 0, x);
-    juke_arg args[1] = {juke_arg_array(dx)};
-    juke_launch_config cfg = {{64, 1, 1}, {1, 1, 1}, 0, false};
+    juke_arg args[1] = { juke_arg_array(dx) };
+    juke_launch_config cfg = { { 64, 1, 1 }, { 1, 1, 1 }, 0, false };
     juke_status st = JUKE_ERR_KERNEL;
     const char *msg;
     if (env.cli) {
@@ -439,7 +450,7 @@ static void test_oob(void **state)
         a[i] = (float)unif(-1, 1), b[i] = (float)unif(-1, 1);
     juke_array *da = arr(JUKE_FLOAT32, 1, n, 0, 0, a), *db = arr(JUKE_FLOAT32, 1, n, 0, 0, b),
                *dc = arr(JUKE_FLOAT32, 1, n, 0, 0, NULL);
-    juke_arg vargs[3] = {juke_arg_array(dc), juke_arg_array(da), juke_arg_array(db)};
+    juke_arg vargs[3] = { juke_arg_array(dc), juke_arg_array(da), juke_arg_array(db) };
     launch(v, "vadd!", vargs, 3, cdiv(n, 256), 1, 1, 256, 1, 1, 0);
     download(dc, c, JUKE_FLOAT32);
     for (int i = 0; i < n; i++)
@@ -463,7 +474,7 @@ static void run_mathfuns(juke_module *m, bool f32)
         xf[i] = (float)x[i];
     }
     juke_array *dy = arr(t, 1, n, 0, 0, NULL), *dx = arr(t, 1, n, 0, 0, f32 ? (void *)xf : (void *)x);
-    juke_arg args[2] = {juke_arg_array(dy), juke_arg_array(dx)};
+    juke_arg args[2] = { juke_arg_array(dy), juke_arg_array(dx) };
     launch(m, "mathfuns!", args, 2, cdiv(n, 64), 1, 1, 64, 1, 1, 0);
     if (f32)
         download(dy, yf, t);
@@ -473,7 +484,8 @@ static void run_mathfuns(juke_module *m, bool f32)
         double v = f32 ? xf[i] : x[i];
         double want = mathfuns_ref(v); /* the exact value; Float32 results are within rounding of it */
         double scale = fabs(v * v * v) + 10 + fabs(v) * 4;
-        close_rel(f32 ? yf[i] : y[i], want, scale, f32 ? 1e-5 : 1e-12, f32 ? "mathfuns(Float32)" : "mathfuns(Float64)", i);
+        close_rel(f32 ? yf[i] : y[i], want, scale, f32 ? 1e-5 : 1e-12, f32 ? "mathfuns(Float32)" : "mathfuns(Float64)",
+                  i);
     }
     free(x), free(y), free(xf), free(yf);
 }
@@ -496,7 +508,7 @@ static void test_transpose(void **state)
     for (int64_t i = 0; i < M * N; i++)
         in[i] = (float)unif(-100, 100);
     juke_array *dout = arr(JUKE_FLOAT32, 2, N, M, 0, NULL), *din = arr(JUKE_FLOAT32, 2, M, N, 0, in);
-    juke_arg args[2] = {juke_arg_array(dout), juke_arg_array(din)};
+    juke_arg args[2] = { juke_arg_array(dout), juke_arg_array(din) };
     launch(m, "transpose!", args, 2, cdiv(M, 16), cdiv(N, 16), 1, 16, 16, 1, 0);
     download(dout, out, JUKE_FLOAT32);
     for (int64_t i = 0; i < M; i++)
@@ -516,24 +528,30 @@ static void test_intops(void **state)
     int64_t *a8 = malloc(8 * n), *b8 = malloc(8 * n), *o8 = malloc(8 * n);
     for (int64_t i = 0; i < n; i++) {
         a[i] = (int32_t)irange(-2000000000, 2000000000);
-        do b[i] = (int32_t)irange(-100000, 100000); while (!b[i]);
+        do
+            b[i] = (int32_t)irange(-100000, 100000);
+        while (!b[i]);
         a8[i] = irange(-4000000000000000000LL, 4000000000000000000LL);
-        do b8[i] = irange(-100000000000LL, 100000000000LL); while (!b8[i]);
+        do
+            b8[i] = irange(-100000000000LL, 100000000000LL);
+        while (!b8[i]);
         if (i % 7 == 0)
             b[i] = a[i], b8[i] = a8[i]; /* x == y case */
         if (i % 11 == 0)
             b[i] = (int32_t)irange(-5, 5) | 1, b8[i] = irange(-5, 5) | 1;
     }
-    juke_array *da = arr(JUKE_INT32, 1, n, 0, 0, a), *db = arr(JUKE_INT32, 1, n, 0, 0, b), *dout = arr(JUKE_INT32, 1, n, 0, 0, NULL);
-    juke_arg args[3] = {juke_arg_array(dout), juke_arg_array(da), juke_arg_array(db)};
+    juke_array *da = arr(JUKE_INT32, 1, n, 0, 0, a), *db = arr(JUKE_INT32, 1, n, 0, 0, b),
+               *dout = arr(JUKE_INT32, 1, n, 0, 0, NULL);
+    juke_arg args[3] = { juke_arg_array(dout), juke_arg_array(da), juke_arg_array(db) };
     launch(m, "intops!", args, 3, cdiv(n, 64), 1, 1, 64, 1, 1, 0);
     download(dout, o, JUKE_INT32);
     for (int64_t i = 0; i < n; i++)
         if (o[i] != intops_ref_int32_t(a[i], b[i]))
             fail_msg("intops(Int32)[%lld]: x=%d y=%d got %d want %d", (long long)i, a[i], b[i], o[i],
                      intops_ref_int32_t(a[i], b[i]));
-    juke_array *ea = arr(JUKE_INT64, 1, n, 0, 0, a8), *eb = arr(JUKE_INT64, 1, n, 0, 0, b8), *eo = arr(JUKE_INT64, 1, n, 0, 0, NULL);
-    juke_arg args8[3] = {juke_arg_array(eo), juke_arg_array(ea), juke_arg_array(eb)};
+    juke_array *ea = arr(JUKE_INT64, 1, n, 0, 0, a8), *eb = arr(JUKE_INT64, 1, n, 0, 0, b8),
+               *eo = arr(JUKE_INT64, 1, n, 0, 0, NULL);
+    juke_arg args8[3] = { juke_arg_array(eo), juke_arg_array(ea), juke_arg_array(eb) };
     launch(m, "intops!", args8, 3, cdiv(n, 64), 1, 1, 64, 1, 1, 0);
     download(eo, o8, JUKE_INT64);
     for (int64_t i = 0; i < n; i++)
@@ -558,15 +576,15 @@ static void test_dispatch(void **state)
         xi[i] = (int32_t)irange(-1000000, 1000000);
     }
     juke_array *a = arr(JUKE_FLOAT32, 1, n, 0, 0, NULL), *b = arr(JUKE_FLOAT32, 1, n, 0, 0, xf);
-    juke_arg args[2] = {juke_arg_array(a), juke_arg_array(b)};
+    juke_arg args[2] = { juke_arg_array(a), juke_arg_array(b) };
     launch(m, "apply_scale!", args, 2, cdiv(n, 64), 1, 1, 64, 1, 1, 0);
     download(a, yf, JUKE_FLOAT32);
     juke_array *c = arr(JUKE_FLOAT64, 1, n, 0, 0, NULL), *d = arr(JUKE_FLOAT64, 1, n, 0, 0, xd);
-    juke_arg args2[2] = {juke_arg_array(c), juke_arg_array(d)};
+    juke_arg args2[2] = { juke_arg_array(c), juke_arg_array(d) };
     launch(m, "apply_scale!", args2, 2, cdiv(n, 64), 1, 1, 64, 1, 1, 0);
     download(c, yd, JUKE_FLOAT64);
     juke_array *e = arr(JUKE_INT32, 1, n, 0, 0, NULL), *f = arr(JUKE_INT32, 1, n, 0, 0, xi);
-    juke_arg args3[2] = {juke_arg_array(e), juke_arg_array(f)};
+    juke_arg args3[2] = { juke_arg_array(e), juke_arg_array(f) };
     launch(m, "apply_scale!", args3, 2, cdiv(n, 64), 1, 1, 64, 1, 1, 0);
     download(e, yi, JUKE_INT32);
     for (int i = 0; i < n; i++) {
@@ -586,7 +604,7 @@ static void test_indices3d(void **state)
     for (int64_t i = 0; i < X * Y * Z; i++)
         out[i] = (int64_t)rnd();
     juke_array *d = arr(JUKE_INT64, 3, X, Y, Z, out);
-    juke_arg args[1] = {juke_arg_array(d)};
+    juke_arg args[1] = { juke_arg_array(d) };
     launch(m, "indices3d!", args, 1, 3, 2, 2, 4, 4, 4, 0);
     download(d, out, JUKE_INT64);
     for (int64_t k = 1; k <= Z; k++)
@@ -607,15 +625,16 @@ static void test_mandelbrot(void **state)
           ymax = (float)unif(1.1, 1.3);
     int32_t maxiter = (int32_t)irange(50, 200);
     juke_array *d = arr(JUKE_INT32, 2, w, h, 0, NULL);
-    juke_arg args[6] = {juke_arg_array(d), juke_arg_f32(xmin), juke_arg_f32(xmax), juke_arg_f32(ymin),
-                        juke_arg_f32(ymax), juke_arg_i32(maxiter)};
+    juke_arg args[6] = { juke_arg_array(d),  juke_arg_f32(xmin), juke_arg_f32(xmax),
+                         juke_arg_f32(ymin), juke_arg_f32(ymax), juke_arg_i32(maxiter) };
     launch(m, "mandelbrot!", args, 6, cdiv(w, 16), cdiv(h, 16), 1, 16, 16, 1, 0);
     download(d, it, JUKE_INT32);
     for (int64_t j = 1; j <= h; j++)
         for (int64_t i = 1; i <= w; i++) {
             int32_t want = mandel_ref(i, j, w, h, xmin, xmax, ymin, ymax, maxiter);
             if (it[(i - 1) + w * (j - 1)] != want)
-                fail_msg("mandelbrot[%lld,%lld] = %d, want %d", (long long)i, (long long)j, it[(i - 1) + w * (j - 1)], want);
+                fail_msg("mandelbrot[%lld,%lld] = %d, want %d", (long long)i, (long long)j, it[(i - 1) + w * (j - 1)],
+                         want);
         }
     free(it);
 }
@@ -630,7 +649,7 @@ static void test_dynamic_shmem(void **state)
     for (int64_t i = 0; i < n; i++)
         x[i] = (float)unif(-1, 1);
     juke_array *dy = arr(JUKE_FLOAT32, 1, n, 0, 0, NULL), *dx = arr(JUKE_FLOAT32, 1, n, 0, 0, x);
-    juke_arg args[2] = {juke_arg_array(dy), juke_arg_array(dx)};
+    juke_arg args[2] = { juke_arg_array(dy), juke_arg_array(dx) };
     launch(m, "reverse_groups!", args, 2, (uint32_t)(n / 128), 1, 1, 128, 1, 1, 128 * 4);
     download(dy, y, JUKE_FLOAT32);
     for (int64_t g = 0; g < n / 128; g++)
@@ -688,11 +707,11 @@ static int teardown_cli(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_vadd),       cmocka_unit_test(test_memcopy),    cmocka_unit_test(test_diffusion2d),
-        cmocka_unit_test(test_saxpy),      cmocka_unit_test(test_block_sum),  cmocka_unit_test(test_matmul),
-        cmocka_unit_test(test_histogram),  cmocka_unit_test(test_oob),        cmocka_unit_test(test_mathfuns),
-        cmocka_unit_test(test_transpose),  cmocka_unit_test(test_intops),     cmocka_unit_test(test_dispatch),
-        cmocka_unit_test(test_indices3d),  cmocka_unit_test(test_mandelbrot), cmocka_unit_test(test_dynamic_shmem),
+        cmocka_unit_test(test_vadd),      cmocka_unit_test(test_memcopy),    cmocka_unit_test(test_diffusion2d),
+        cmocka_unit_test(test_saxpy),     cmocka_unit_test(test_block_sum),  cmocka_unit_test(test_matmul),
+        cmocka_unit_test(test_histogram), cmocka_unit_test(test_oob),        cmocka_unit_test(test_mathfuns),
+        cmocka_unit_test(test_transpose), cmocka_unit_test(test_intops),     cmocka_unit_test(test_dispatch),
+        cmocka_unit_test(test_indices3d), cmocka_unit_test(test_mandelbrot), cmocka_unit_test(test_dynamic_shmem),
     };
     int failed = cmocka_run_group_tests_name("acceptance through the API (cpu)", tests, setup, teardown);
     if (argc > 1) {

@@ -58,12 +58,12 @@ typedef struct Case {
 } Case;
 
 static const Case cases[] = {
-    {"vadd.jl", "vadd!", {"Vector{Float32}", "Vector{Float32}", "Vector{Float32}"}, 3},
-    {"block_sum.jl", "block_sum!", {"Vector{Float32}", "Vector{Float32}"}, 2},
-    {"dispatch.jl", "apply_scale!", {"Vector{Int32}", "Vector{Int32}"}, 2},
-    {"mandelbrot.jl", "mandelbrot!", {"Matrix{Int32}", "Float32", "Float32", "Float32", "Float32", "Int32"}, 6},
-    {"intops.jl", "intops!", {"Vector{Int64}", "Vector{Int64}", "Vector{Int64}"}, 3},
-    {"transpose.jl", "transpose!", {"Matrix{Float32}", "Matrix{Float32}"}, 2},
+    { "vadd.jl", "vadd!", { "Vector{Float32}", "Vector{Float32}", "Vector{Float32}" }, 3 },
+    { "block_sum.jl", "block_sum!", { "Vector{Float32}", "Vector{Float32}" }, 2 },
+    { "dispatch.jl", "apply_scale!", { "Vector{Int32}", "Vector{Int32}" }, 2 },
+    { "mandelbrot.jl", "mandelbrot!", { "Matrix{Int32}", "Float32", "Float32", "Float32", "Float32", "Int32" }, 6 },
+    { "intops.jl", "intops!", { "Vector{Int64}", "Vector{Int64}", "Vector{Int64}" }, 3 },
+    { "transpose.jl", "transpose!", { "Matrix{Float32}", "Matrix{Float32}" }, 2 },
 };
 
 typedef enum Outcome { OUT_OK, OUT_ERROR } Outcome;
@@ -72,8 +72,8 @@ typedef enum Outcome { OUT_OK, OUT_ERROR } Outcome;
  * code generation (to know whether a failure at N can fall in codegen). */
 static Outcome compile_once(const Case *cs, const char *text, FailAlloc *fa, bool codegen, long *nfe, char **msg)
 {
-    JkAllocator al = {fail_alloc, fa, 1};
-    Diags d = {0};
+    JkAllocator al = { fail_alloc, fa, 1 };
+    Diags d = { 0 };
     Outcome out = OUT_ERROR;
     FeModule *m = fe_load_with(&al, cs->file, text, strlen(text), &d);
     if (m) {
@@ -82,7 +82,7 @@ static Outcome compile_once(const Case *cs, const char *text, FailAlloc *fa, boo
             const Type *types[6];
             bool ok = true;
             for (int i = 0; i < cs->ntypes && ok; i++) {
-                StrBuf err = {0};
+                StrBuf err = { 0 };
                 types[i] = ty_parse(c->types, cs->types[i], &err);
                 ok = types[i] != NULL;
                 if (!ok) /* no arena memory for the type: an error, as the API reports it */
@@ -90,19 +90,19 @@ static Outcome compile_once(const Case *cs, const char *text, FailAlloc *fa, boo
                                err.data ? err.data : "out of memory");
                 sb_free(&err);
             }
-            Spec *s = ok ? fe_specialize(c, cs->function, types, cs->ntypes, (SrcLoc){0}) : NULL;
+            Spec *s = ok ? fe_specialize(c, cs->function, types, cs->ntypes, (SrcLoc){ 0 }) : NULL;
             if (s) {
-                StrBuf sb = {0};
+                StrBuf sb = { 0 };
                 fe_print_typed(&sb, c);
                 sb_free(&sb);
             }
             if (nfe)
                 *nfe = fa->calls;
             if (s && codegen) {
-                TargetOptions to = {0};
+                TargetOptions to = { 0 };
                 to.kind = TARGET_CPU;
                 to.opt_level = 0;
-                CodeObject co = {0};
+                CodeObject co = { 0 };
                 if (cg_compile(&d, c->types, c->specs, c->nspecs, &to, &co))
                     out = OUT_OK;
                 code_object_free(&co);
@@ -141,7 +141,7 @@ static void test_case(void **state)
     const Case *cs = *state;
     char *text = read_kernel(cs->file);
     /* a clean run: how many allocations, and it must succeed */
-    FailAlloc fa = {0};
+    FailAlloc fa = { 0 };
     long nfe = 0;
     char *msg = NULL;
     if (compile_once(cs, text, &fa, true, &nfe, &msg) != OUT_OK)
@@ -151,7 +151,7 @@ static void test_case(void **state)
     assert_true(total > 10);
     int errors = 0;
     for (long n = 1; n <= total; n++) {
-        FailAlloc f = {0, n, 0, 0};
+        FailAlloc f = { 0, n, 0, 0 };
         msg = NULL;
         Outcome o = compile_once(cs, text, &f, n > nfe, NULL, &msg);
         if (f.live_bytes != 0)
@@ -174,6 +174,6 @@ int main(void)
 {
     struct CMUnitTest tests[sizeof cases / sizeof cases[0]];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        tests[i] = (struct CMUnitTest){cases[i].file, test_case, NULL, NULL, (void *)&cases[i]};
+        tests[i] = (struct CMUnitTest){ cases[i].file, test_case, NULL, NULL, (void *)&cases[i] };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -109,9 +109,12 @@ static juke_kernel *compile_for(juke_context *ctx, juke_module *m, const char *f
 /* The processor field of e_flags (LLVM's EF_AMDGPU_MACH_AMDGCN_*). */
 static int amdgpu_mach(const char *proc)
 {
-    static const struct { const char *name; int mach; } t[] = {
-        {"gfx906", 0x02f}, {"gfx908", 0x030}, {"gfx90a", 0x03f}, {"gfx942", 0x04c}, {"gfx1030", 0x036},
-        {"gfx1100", 0x041}, {"gfx1101", 0x046}, {"gfx1201", 0x04e},
+    static const struct {
+        const char *name;
+        int mach;
+    } t[] = {
+        { "gfx906", 0x02f },  { "gfx908", 0x030 },  { "gfx90a", 0x03f },  { "gfx942", 0x04c },
+        { "gfx1030", 0x036 }, { "gfx1100", 0x041 }, { "gfx1101", 0x046 }, { "gfx1201", 0x04e },
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (strcmp(t[i].name, proc) == 0)
@@ -151,8 +154,7 @@ static const char *metadata_note(const void *elf, size_t size, size_t *len)
         while (off + sizeof(Elf64_Nhdr) <= end && end <= size) {
             const Elf64_Nhdr *n = (const Elf64_Nhdr *)(base + off);
             size_t name_off = off + sizeof *n, desc_off = name_off + ((n->n_namesz + 3) & ~3u);
-            if (n->n_type == NT_AMDGPU_METADATA && n->n_namesz == 7 &&
-                memcmp(base + name_off, "AMDGPU", 7) == 0) {
+            if (n->n_type == NT_AMDGPU_METADATA && n->n_namesz == 7 && memcmp(base + name_off, "AMDGPU", 7) == 0) {
                 *len = n->n_descsz;
                 return (const char *)base + desc_off;
             }
@@ -189,9 +191,12 @@ static int metadata_version(const void *elf, size_t size)
  * scalar its natural size and alignment. */
 static void abi_size_align(const char *type, uint32_t *size, uint32_t *align)
 {
-    static const struct { const char *name; uint32_t size; } scalars[] = {
-        {"Bool", 1}, {"Int8", 1}, {"UInt8", 1}, {"Int16", 2}, {"UInt16", 2}, {"Float16", 2},
-        {"Int32", 4}, {"UInt32", 4}, {"Float32", 4}, {"Int64", 8}, {"UInt64", 8}, {"Float64", 8},
+    static const struct {
+        const char *name;
+        uint32_t size;
+    } scalars[] = {
+        { "Bool", 1 },  { "Int8", 1 },   { "UInt8", 1 },   { "Int16", 2 }, { "UInt16", 2 }, { "Float16", 2 },
+        { "Int32", 4 }, { "UInt32", 4 }, { "Float32", 4 }, { "Int64", 8 }, { "UInt64", 8 }, { "Float64", 8 },
     };
     int nd = 0;
     if (strncmp(type, "Vector{", 7) == 0)
@@ -258,8 +263,7 @@ static void check_metadata(juke_kernel *k, const char *const *types, int nargs, 
     if ((int)info->wavefront_size != wave)
         fail_msg("%s: wavefront size %u, expected %d", what, info->wavefront_size, wave);
     if (info->scratch_bytes != 0 || info->vgpr_spills || info->sgpr_spills)
-        fail_msg("%s: scratch %u bytes, spills %u/%u", what, info->scratch_bytes, info->vgpr_spills,
-                 info->sgpr_spills);
+        fail_msg("%s: scratch %u bytes, spills %u/%u", what, info->scratch_bytes, info->vgpr_spills, info->sgpr_spills);
     free(info);
 }
 
@@ -322,9 +326,21 @@ static void compile_all_for(const char *target, int wave)
         fail_msg("%d of %d acceptance signatures did not compile for %s", failed, N_ACCEPTANCE_SIGS, target);
 }
 
-static void test_acceptance_gfx90a(void **state) { (void)state; compile_all_for("gfx90a", 64); }
-static void test_acceptance_gfx942(void **state) { (void)state; compile_all_for("gfx942", 64); }
-static void test_acceptance_gfx1100(void **state) { (void)state; compile_all_for("gfx1100", 32); }
+static void test_acceptance_gfx90a(void **state)
+{
+    (void)state;
+    compile_all_for("gfx90a", 64);
+}
+static void test_acceptance_gfx942(void **state)
+{
+    (void)state;
+    compile_all_for("gfx942", 64);
+}
+static void test_acceptance_gfx1100(void **state)
+{
+    (void)state;
+    compile_all_for("gfx1100", 32);
+}
 
 /* cg_compile's verifier (llvm_verify) rejects broken IR as DIAG_INVALID_IR:
  * a function whose block has no terminator, and a use of a value of the
@@ -332,8 +348,8 @@ static void test_acceptance_gfx1100(void **state) { (void)state; compile_all_for
 static void test_llvm_verify_rejects(void **state)
 {
     (void)state;
-    TargetCtx tc = {0};
-    Diags d = {0};
+    TargetCtx tc = { 0 };
+    Diags d = { 0 };
     tc.diags = &d;
     tc.llctx = LLVMContextCreate();
     tc.mod = LLVMModuleCreateWithNameInContext("broken", tc.llctx);
@@ -350,13 +366,16 @@ static void test_llvm_verify_rejects(void **state)
 
 /* ---- other processors and options --------------------------------------- */
 
-static const char *const vadd_types[] = {"Vector{Float32}", "Vector{Float32}", "Vector{Float32}"};
+static const char *const vadd_types[] = { "Vector{Float32}", "Vector{Float32}", "Vector{Float32}" };
 
 static void test_other_processors(void **state)
 {
     (void)state;
-    static const struct { const char *proc; int wave; } procs[] = {
-        {"gfx906", 64}, {"gfx908", 64}, {"gfx1030", 32}, {"gfx1101", 32}, {"gfx1201", 32},
+    static const struct {
+        const char *proc;
+        int wave;
+    } procs[] = {
+        { "gfx906", 64 }, { "gfx908", 64 }, { "gfx1030", 32 }, { "gfx1101", 32 }, { "gfx1201", 32 },
     };
     juke_context *ctx = juke_context_create();
     juke_module *m = load_acceptance(ctx, "vadd.jl");
@@ -386,8 +405,8 @@ static void test_unknown_target(void **state)
     const char *msg = juke_errmsg(ctx);
     assert_non_null(strstr(msg, "gfx9999"));
     assert_non_null(strstr(msg, "known targets"));
-    static const char *const known[] = {"gfx906", "gfx908", "gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1101",
-                                        "gfx1201"};
+    static const char *const known[] = { "gfx906",  "gfx908",  "gfx90a",  "gfx942",
+                                         "gfx1030", "gfx1100", "gfx1101", "gfx1201" };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (!strstr(msg, known[i]))
             fail_msg("the unknown-target message does not list %s: %s", known[i], msg);
@@ -462,10 +481,13 @@ typedef struct ExpectState {
     int lineno;
 } ExpectState;
 
-static const struct { const char *name; juke_dump which; } dump_names[] = {
-    {"lowered", JUKE_DUMP_LOWERED}, {"typed", JUKE_DUMP_TYPED}, {"raw", JUKE_DUMP_LLVM_RAW},
-    {"llvm", JUKE_DUMP_LLVM}, {"module", JUKE_DUMP_LLVM_MODULE}, {"gcn", JUKE_DUMP_ASM},
-    {"resources", JUKE_DUMP_RESOURCES},
+static const struct {
+    const char *name;
+    juke_dump which;
+} dump_names[] = {
+    { "lowered", JUKE_DUMP_LOWERED },     { "typed", JUKE_DUMP_TYPED },        { "raw", JUKE_DUMP_LLVM_RAW },
+    { "llvm", JUKE_DUMP_LLVM },           { "module", JUKE_DUMP_LLVM_MODULE }, { "gcn", JUKE_DUMP_ASM },
+    { "resources", JUKE_DUMP_RESOURCES },
 };
 
 static void expect_fail(ExpectState *es, const char *fmt, ...)
@@ -492,7 +514,7 @@ static void expect_kernel(ExpectState *es, char *spec)
         return;
     }
     char *path = strncmp(words[0], "./", 2) == 0 ? path_join(source_root(), words[0] + 2)
-                                                  : path_join(acceptance_dir(), words[0]);
+                                                 : path_join(acceptance_dir(), words[0]);
     if (es->mod)
         juke_module_free(es->mod);
     es->mod = NULL;
@@ -609,7 +631,7 @@ static void test_dump_expectations(void **state)
     DIR *d = opendir(dir);
     if (!d)
         fail_msg("cannot open %s", dir);
-    ExpectState es = {0};
+    ExpectState es = { 0 };
     es.ctx = juke_context_create();
     int files = 0;
     for (struct dirent *e; (e = readdir(d));) {
@@ -631,14 +653,14 @@ static void test_dump_expectations(void **state)
 
 /* ---- dump directories ----------------------------------------------------- */
 
-static const char *const dump_suffixes[7] = {".lowered.jl", ".typed.jl", ".unopt.ll", ".opt.ll",
-                                             ".asm", ".resources.txt", ".hsaco"};
+static const char *const dump_suffixes[7] = { ".lowered.jl", ".typed.jl",      ".unopt.ll", ".opt.ll",
+                                              ".asm",        ".resources.txt", ".hsaco" };
 
 /* dir holds exactly `per` non-empty files with each suffix of stem prefix;
  * returns the path of the (last) .hsaco in *hsaco when asked. */
 static void check_dump_dir(const char *dir, const char *prefix, int per, char **hsaco)
 {
-    int seen[7] = {0};
+    int seen[7] = { 0 };
     DIR *d = opendir(dir);
     if (!d)
         fail_msg("no dump directory %s", dir);
@@ -725,8 +747,8 @@ static void test_dump_dir_cli(void **state)
         if (strncmp(environ[i], "JUKE_DUMP_DIR=", 14) != 0)
             env[j++] = environ[i];
     env[j++] = env_dump;
-    char *argv[] = {(char *)juke_exe, "compile", "--target", "gfx90a", "-o", out, src, "vadd!",
-                    "Vector{Float32}", "Vector{Float32}", "Vector{Float32}", NULL};
+    char *argv[] = { (char *)juke_exe, "compile",         "--target",        "gfx90a",          "-o", out, src,
+                     "vadd!",          "Vector{Float32}", "Vector{Float32}", "Vector{Float32}", NULL };
     pid_t pid;
     assert_int_equal(posix_spawn(&pid, juke_exe, NULL, NULL, argv, env), 0);
     int status;
@@ -786,7 +808,7 @@ static void test_dump_dir_api(void **state)
     juke_options_default(&o);
     o.dump_dir = opt_dir;
     juke_module *mb = load_acceptance(ctx, "block_sum.jl");
-    const char *bt[] = {"Vector{Float32}", "Vector{Float32}"};
+    const char *bt[] = { "Vector{Float32}", "Vector{Float32}" };
     assert_int_equal(juke_compile(mb, "block_sum!", bt, 2, &o, &k), JUKE_OK);
     check_dump_dir(opt_dir, "block_sum!_", 1, NULL);
     /* juke_kernel_write_dumps itself */
@@ -807,16 +829,11 @@ int main(int argc, char **argv)
 {
     juke_exe = argc > 1 ? argv[1] : NULL;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_llvm_verify_rejects),
-        cmocka_unit_test(test_acceptance_gfx90a),
-        cmocka_unit_test(test_acceptance_gfx942),
-        cmocka_unit_test(test_acceptance_gfx1100),
-        cmocka_unit_test(test_other_processors),
-        cmocka_unit_test(test_unknown_target),
-        cmocka_unit_test(test_wavefront_size),
-        cmocka_unit_test(test_code_object_versions),
-        cmocka_unit_test(test_dump_expectations),
-        cmocka_unit_test(test_dump_dir_cli),
+        cmocka_unit_test(test_llvm_verify_rejects), cmocka_unit_test(test_acceptance_gfx90a),
+        cmocka_unit_test(test_acceptance_gfx942),   cmocka_unit_test(test_acceptance_gfx1100),
+        cmocka_unit_test(test_other_processors),    cmocka_unit_test(test_unknown_target),
+        cmocka_unit_test(test_wavefront_size),      cmocka_unit_test(test_code_object_versions),
+        cmocka_unit_test(test_dump_expectations),   cmocka_unit_test(test_dump_dir_cli),
         cmocka_unit_test(test_dump_dir_api),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,26 +16,25 @@
 #include "juke.h"
 #include "runtime.h"
 
-static const char *src =
-    "# two methods of one function and a kernel\n"
-    "twice(x::Integer) = 2x\n"
-    "twice(x::AbstractFloat) = x + x\n"
-    "function k!(y, x)\n"
-    "    i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n"
-    "    if i <= length(y)\n"
-    "        @inbounds y[i] = twice(x[i])\n"
-    "    end\n"
-    "    return\n"
-    "end\n"
-    "function dyn!(y)\n"
-    "    buf = @ROCDynamicLocalArray(Float32, workgroupDim().x)\n"
-    "    buf[workitemIdx().x] = 1f0\n"
-    "    return\n"
-    "end\n"
-    "function bad!(y)\n"
-    "    y[length(y) + 1] = 0\n"
-    "    return\n"
-    "end\n";
+static const char *src = "# two methods of one function and a kernel\n"
+                         "twice(x::Integer) = 2x\n"
+                         "twice(x::AbstractFloat) = x + x\n"
+                         "function k!(y, x)\n"
+                         "    i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n"
+                         "    if i <= length(y)\n"
+                         "        @inbounds y[i] = twice(x[i])\n"
+                         "    end\n"
+                         "    return\n"
+                         "end\n"
+                         "function dyn!(y)\n"
+                         "    buf = @ROCDynamicLocalArray(Float32, workgroupDim().x)\n"
+                         "    buf[workitemIdx().x] = 1f0\n"
+                         "    return\n"
+                         "end\n"
+                         "function bad!(y)\n"
+                         "    y[length(y) + 1] = 0\n"
+                         "    return\n"
+                         "end\n";
 
 static uint64_t rng;
 static uint64_t rnd(void)
@@ -62,7 +61,7 @@ static void test_module_functions(void **state)
     assert_non_null(strstr(text, "twice(x) @ api.jl:2"));
     assert_non_null(strstr(text, "twice(x) @ api.jl:3"));
     juke_free(text);
-    const char *f32[] = {"Float32"};
+    const char *f32[] = { "Float32" };
     assert_int_equal(juke_lowered(m, "twice", f32, 1, &text), JUKE_OK);
     assert_non_null(strstr(text, "@ api.jl:3"));
     assert_null(strstr(text, "@ api.jl:2"));
@@ -78,8 +77,8 @@ static void test_cache(void **state)
     juke_context *ctx = juke_context_create();
     juke_module *m;
     assert_int_equal(juke_module_load_string(ctx, "api.jl", src, &m), JUKE_OK);
-    const char *t1[] = {"Vector{Float32}", "Vector{Int32}"};
-    const char *t2[] = {"Vector{Float32}", "Vector{Float64}"};
+    const char *t1[] = { "Vector{Float32}", "Vector{Int32}" };
+    const char *t2[] = { "Vector{Float32}", "Vector{Float64}" };
     juke_options o;
     juke_options_default(&o);
     o.target = "cpu";
@@ -87,7 +86,7 @@ static void test_cache(void **state)
     assert_int_equal(juke_compile(m, "k!", t1, 2, &o, &a), JUKE_OK);
     assert_int_equal(juke_compile(m, "k!", t1, 2, &o, &b), JUKE_OK);
     assert_ptr_equal(a, b); /* same function, types and options: the cached kernel */
-    const char *t1b[] = {"Array{Float32, 1}", "ROCVector{Int32}"};
+    const char *t1b[] = { "Array{Float32, 1}", "ROCVector{Int32}" };
     assert_int_equal(juke_compile(m, "k!", t1b, 2, &o, &b), JUKE_OK);
     assert_ptr_equal(a, b); /* the same types written another way */
     assert_int_equal(juke_compile(m, "k!", t2, 2, &o, &c), JUKE_OK);
@@ -102,7 +101,10 @@ static void test_cache(void **state)
     assert_non_null(strstr(juke_kernel_dump(d, JUKE_DUMP_RESOURCES), "VGPRs"));
     size_t size = 0;
     const unsigned char *co = juke_kernel_code_object(d, &size);
-    assert_true(size > 64 && memcmp(co, "\x7f" "ELF", 4) == 0);
+    assert_true(size > 64 && memcmp(co,
+                                    "\x7f"
+                                    "ELF",
+                                    4) == 0);
     assert_string_equal(juke_kernel_symbol(d), "k_21");
     juke_context_destroy(ctx);
 }
@@ -124,11 +126,11 @@ static void test_launch_and_launch_false(void **state)
     assert_int_equal(juke_array_create(dev, JUKE_INT32, 1, &n, &dx), JUKE_OK);
     assert_int_equal(juke_array_create(dev, JUKE_INT32, 1, &n, &dy), JUKE_OK);
     assert_int_equal(juke_array_upload(dx, x, sizeof x), JUKE_OK);
-    juke_arg args[2] = {juke_arg_array(dy), juke_arg_array(dx)};
+    juke_arg args[2] = { juke_arg_array(dy), juke_arg_array(dx) };
     juke_kernel *k1, *k2;
     /* launch=false: the compiled kernel without running it, then the launch hits the cache */
     assert_int_equal(juke_kernel_for(dev, m, "k!", args, 2, &k1), JUKE_OK);
-    juke_launch_config cfg = {{64, 1, 1}, {16, 1, 1}, 0, false};
+    juke_launch_config cfg = { { 64, 1, 1 }, { 16, 1, 1 }, 0, false };
     assert_int_equal(juke_launch(dev, m, "k!", args, 2, &cfg), JUKE_OK);
     assert_int_equal(juke_kernel_for(dev, m, "k!", args, 2, &k2), JUKE_OK);
     assert_ptr_equal(k1, k2);
@@ -152,26 +154,26 @@ static void test_checks_before_launch(void **state)
     int64_t n = 64;
     juke_array *y;
     assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, &n, &y), JUKE_OK);
-    juke_arg one[1] = {juke_arg_array(y)};
-    juke_launch_config cfg = {{64, 1, 1}, {1, 1, 1}, 0, false};
+    juke_arg one[1] = { juke_arg_array(y) };
+    juke_launch_config cfg = { { 64, 1, 1 }, { 1, 1, 1 }, 0, false };
     /* wrong arity: no method, the caller's mistake */
     assert_int_equal(juke_launch(dev, m, "k!", one, 1, &cfg), JUKE_ERR_ARGUMENT);
     assert_non_null(strstr(juke_errmsg(ctx), "MethodError: no method matching k!(::ROCDeviceArray{Float32, 1, 1})"));
     /* a group above the device's limit */
-    juke_launch_config big = {{2048, 1, 1}, {1, 1, 1}, 0, false};
+    juke_launch_config big = { { 2048, 1, 1 }, { 1, 1, 1 }, 0, false };
     assert_int_equal(juke_launch(dev, m, "dyn!", one, 1, &big), JUKE_ERR_ARGUMENT);
     assert_non_null(strstr(juke_errmsg(ctx), "exceeds the device's limit of 1024"));
     /* dynamic local memory the launch does not give */
     assert_int_equal(juke_launch(dev, m, "dyn!", one, 1, &cfg), JUKE_ERR_ARGUMENT);
     assert_non_null(strstr(juke_errmsg(ctx), "gives no dynamic local memory"));
     /* too much of it */
-    juke_launch_config huge = {{64, 1, 1}, {1, 1, 1}, 1 << 20, false};
+    juke_launch_config huge = { { 64, 1, 1 }, { 1, 1, 1 }, 1 << 20, false };
     assert_int_equal(juke_launch(dev, m, "dyn!", one, 1, &huge), JUKE_ERR_ARGUMENT);
     assert_non_null(strstr(juke_errmsg(ctx), "bytes of local memory"));
     cfg.shmem = 256;
     assert_int_equal(juke_launch(dev, m, "dyn!", one, 1, &cfg), JUKE_OK);
     /* an exception of an asynchronous launch: the error names the kernel */
-    juke_launch_config as = {{64, 1, 1}, {1, 1, 1}, 0, true};
+    juke_launch_config as = { { 64, 1, 1 }, { 1, 1, 1 }, 0, true };
     juke_status st = juke_launch(dev, m, "bad!", one, 1, &as);
     if (st == JUKE_OK)
         st = juke_device_synchronize(dev);
@@ -212,8 +214,8 @@ static void test_dump_dir_env(void **state)
     juke_array *x, *y;
     assert_int_equal(juke_array_create(dev, JUKE_FLOAT64, 1, &n, &x), JUKE_OK);
     assert_int_equal(juke_array_create(dev, JUKE_FLOAT64, 1, &n, &y), JUKE_OK);
-    juke_arg args[2] = {juke_arg_array(y), juke_arg_array(x)};
-    juke_launch_config cfg = {{64, 1, 1}, {1, 1, 1}, 0, false};
+    juke_arg args[2] = { juke_arg_array(y), juke_arg_array(x) };
+    juke_launch_config cfg = { { 64, 1, 1 }, { 1, 1, 1 }, 0, false };
     assert_int_equal(juke_launch(dev, m, "k!", args, 2, &cfg), JUKE_OK);
     assert_int_equal(count_files(dir, "k!_"), 7);
     /* a cached kernel writes its dumps again (after they were removed) */
@@ -237,9 +239,9 @@ static void test_null_arguments(void **state)
     assert_non_null(strstr(juke_errmsg(ctx), "could not read /nonexistent/k.jl"));
     assert_int_equal(juke_compile(NULL, "k", NULL, 0, NULL, NULL), JUKE_ERR_ARGUMENT);
     assert_null(juke_kernel_dump(NULL, JUKE_DUMP_TYPED));
-    assert_int_equal(juke_device_open(ctx, "hip", &(juke_device *){0}), JUKE_ERR_DEVICE);
+    assert_int_equal(juke_device_open(ctx, "hip", &(juke_device *){ 0 }), JUKE_ERR_DEVICE);
     assert_non_null(strstr(juke_errmsg(ctx), "no AMD GPU"));
-    assert_int_equal(juke_device_open(ctx, "tpu", &(juke_device *){0}), JUKE_ERR_DEVICE);
+    assert_int_equal(juke_device_open(ctx, "tpu", &(juke_device *){ 0 }), JUKE_ERR_DEVICE);
     assert_non_null(strstr(juke_errmsg(ctx), "unknown device"));
     juke_context_destroy(ctx);
 }
@@ -252,7 +254,7 @@ static void test_hip_kernarg_packing(void **state)
     juke_context *ctx = juke_context_create();
     juke_module *m;
     assert_int_equal(juke_module_load_string(ctx, "api.jl", src, &m), JUKE_OK);
-    const char *types[] = {"Matrix{Float32}", "Vector{Int64}"};
+    const char *types[] = { "Matrix{Float32}", "Vector{Int64}" };
     juke_options o;
     juke_options_default(&o);
     juke_kernel *k;
@@ -276,8 +278,8 @@ static void test_hip_kernarg_packing(void **state)
         a0[i] = (uint8_t)rnd();
     for (size_t i = 0; i < sizeof a1; i++)
         a1[i] = (uint8_t)rnd();
-    RtArg args[2] = {{a0, 32, 8}, {a1, 24, 8}};
-    uint32_t grid[3] = {7, 5, 1}, group[3] = {16, 8, 1};
+    RtArg args[2] = { { a0, 32, 8 }, { a1, 24, 8 } };
+    uint32_t grid[3] = { 7, 5, 1 }, group[3] = { 16, 8, 1 };
     void *exc = (void *)(uintptr_t)0x1234567890abcdefULL;
     int n = rt_pack_kernargs(&info, args, 2, exc, grid, group, 0, buf, sizeof buf, &err);
     assert_true(n >= (int)info.kernarg_size);
@@ -299,7 +301,7 @@ static void test_hip_kernarg_packing(void **state)
     }
     assert_int_equal(seen, 4); /* code object v5 has them, and the kernel reads them */
     /* a wrong argument size is refused with a message */
-    RtArg bad[2] = {{a0, 24, 8}, {a1, 24, 8}};
+    RtArg bad[2] = { { a0, 24, 8 }, { a1, 24, 8 } };
     assert_int_equal(rt_pack_kernargs(&info, bad, 2, exc, grid, group, 0, buf, sizeof buf, &err), -1);
     assert_non_null(err);
     free(err);
@@ -313,7 +315,7 @@ static void test_disk_cache(void **state)
     (void)state;
     char dir[] = "/tmp/juke-api-cache-XXXXXX";
     assert_non_null(mkdtemp(dir));
-    const char *types[] = {"Vector{Float32}", "Vector{Float32}"};
+    const char *types[] = { "Vector{Float32}", "Vector{Float32}" };
     juke_options o;
     juke_options_default(&o);
     o.target = "cpu";
@@ -342,8 +344,8 @@ static void test_disk_cache(void **state)
     assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, &n, &dx), JUKE_OK);
     assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, &n, &dy), JUKE_OK);
     assert_int_equal(juke_array_upload(dx, x, sizeof x), JUKE_OK);
-    juke_arg args[2] = {juke_arg_array(dy), juke_arg_array(dx)};
-    juke_launch_config cfg = {{64, 1, 1}, {2, 1, 1}, 0, false};
+    juke_arg args[2] = { juke_arg_array(dy), juke_arg_array(dx) };
+    juke_launch_config cfg = { { 64, 1, 1 }, { 2, 1, 1 }, 0, false };
     assert_int_equal(juke_set_options(c2, &o), JUKE_OK);
     assert_int_equal(juke_launch(dev, m2, "k!", args, 2, &cfg), JUKE_OK);
     assert_int_equal(juke_array_download(dy, y, sizeof y), JUKE_OK);
@@ -396,20 +398,20 @@ static void *counting_alloc(void *ud, void *ptr, size_t oldsize, size_t newsize)
 static void test_host_allocator(void **state)
 {
     (void)state;
-    Counting c = {0};
+    Counting c = { 0 };
     juke_context *ctx = juke_context_create_with_allocator(counting_alloc, &c);
     juke_module *m;
     assert_int_equal(juke_module_load_string(ctx, "api.jl", src, &m), JUKE_OK);
     size_t after_load = c.calls;
     assert_true(after_load > 0);
-    const char *types[] = {"Vector{Float32}", "Vector{Float32}"};
+    const char *types[] = { "Vector{Float32}", "Vector{Float32}" };
     char *text = NULL;
     assert_int_equal(juke_typed(m, "k!", types, 2, &text), JUKE_OK);
     juke_free(text);
     assert_true(c.calls > after_load); /* the compilation's arena too */
     juke_context_destroy(ctx);
     assert_int_equal(c.live_bytes, 0);
-    Counting f = {.fail_after = 1};
+    Counting f = { .fail_after = 1 };
     ctx = juke_context_create_with_allocator(counting_alloc, &f);
     assert_int_equal(juke_module_load_string(ctx, "api.jl", src, &m), JUKE_ERR_NOMEM);
     assert_non_null(strstr(juke_errmsg(ctx), "out of memory"));
@@ -440,16 +442,16 @@ static void test_streams(void **state)
     assert_int_equal(juke_array_create(dev, JUKE_INT64, 1, &n, &dx), JUKE_OK);
     assert_int_equal(juke_array_create(dev, JUKE_INT64, 1, &n, &dy), JUKE_OK);
     assert_int_equal(juke_array_upload(dx, x, sizeof x), JUKE_OK);
-    juke_arg args[2] = {juke_arg_array(dy), juke_arg_array(dx)};
-    juke_launch_config cfg = {{64, 1, 1}, {4, 1, 1}, 0, true, s1};
+    juke_arg args[2] = { juke_arg_array(dy), juke_arg_array(dx) };
+    juke_launch_config cfg = { { 64, 1, 1 }, { 4, 1, 1 }, 0, true, s1 };
     assert_int_equal(juke_launch(dev, m, "k!", args, 2, &cfg), JUKE_OK);
     assert_int_equal(juke_stream_synchronize(s1), JUKE_OK);
     assert_int_equal(juke_array_download(dy, y, sizeof y), JUKE_OK);
     for (int i = 0; i < n; i++)
         assert_int_equal(y[i], 2 * x[i]);
     /* an exception on s2 surfaces at its synchronisation, naming the kernel */
-    juke_arg one[1] = {juke_arg_array(dy)};
-    juke_launch_config bad = {{64, 1, 1}, {1, 1, 1}, 0, true, s2};
+    juke_arg one[1] = { juke_arg_array(dy) };
+    juke_launch_config bad = { { 64, 1, 1 }, { 1, 1, 1 }, 0, true, s2 };
     juke_status st = juke_launch(dev, m, "bad!", one, 1, &bad);
     if (st == JUKE_OK)
         st = juke_stream_synchronize(s2);
@@ -484,14 +486,15 @@ static void test_context_options(void **state)
     assert_string_equal(juke_device_name(dev), want);
     /* a kernel linked by a spawned ld.lld runs like one linked in process */
     juke_module *m = NULL;
-    assert_int_equal(juke_module_load_string(ctx, "k.jl",
-                                             "function k!(a)\n    i = workitemIdx().x\n    a[i] = 2f0 * i\n    return\nend\n",
-                                             &m), JUKE_OK);
+    assert_int_equal(
+        juke_module_load_string(ctx, "k.jl",
+                                "function k!(a)\n    i = workitemIdx().x\n    a[i] = 2f0 * i\n    return\nend\n", &m),
+        JUKE_OK);
     int64_t n = 8 + rand() % 56;
     juke_array *a = NULL;
     assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, &n, &a), JUKE_OK);
-    juke_arg args[1] = {juke_arg_array(a)};
-    juke_launch_config cfg = {.groupsize = {(uint32_t)n, 1, 1}, .gridsize = {1, 1, 1}};
+    juke_arg args[1] = { juke_arg_array(a) };
+    juke_launch_config cfg = { .groupsize = { (uint32_t)n, 1, 1 }, .gridsize = { 1, 1, 1 } };
     assert_int_equal(juke_launch(dev, m, "k!", args, 1, &cfg), JUKE_OK);
     float out[64];
     assert_int_equal(juke_array_download(a, out, (size_t)n * sizeof(float)), JUKE_OK);
@@ -510,11 +513,16 @@ int main(void)
     rng = (uint64_t)time(NULL) | 1;
     srand((unsigned)time(NULL) ^ (unsigned)getpid());
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_module_functions), cmocka_unit_test(test_cache),
-        cmocka_unit_test(test_launch_and_launch_false), cmocka_unit_test(test_checks_before_launch),
-        cmocka_unit_test(test_dump_dir_env), cmocka_unit_test(test_null_arguments),
-        cmocka_unit_test(test_hip_kernarg_packing), cmocka_unit_test(test_disk_cache),
-        cmocka_unit_test(test_host_allocator), cmocka_unit_test(test_streams),
+        cmocka_unit_test(test_module_functions),
+        cmocka_unit_test(test_cache),
+        cmocka_unit_test(test_launch_and_launch_false),
+        cmocka_unit_test(test_checks_before_launch),
+        cmocka_unit_test(test_dump_dir_env),
+        cmocka_unit_test(test_null_arguments),
+        cmocka_unit_test(test_hip_kernarg_packing),
+        cmocka_unit_test(test_disk_cache),
+        cmocka_unit_test(test_host_allocator),
+        cmocka_unit_test(test_streams),
         cmocka_unit_test(test_context_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

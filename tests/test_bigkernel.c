@@ -39,7 +39,10 @@ static uint64_t rng_next(uint64_t *s)
 }
 
 /* A float in [-2, 2) with two decimals, so that its source text is exact. */
-static float rng_const(uint64_t *s) { return (float)((int)(rng_next(s) % 400) - 200) / 100.0f; }
+static float rng_const(uint64_t *s)
+{
+    return (float)((int)(rng_next(s) % 400) - 200) / 100.0f;
+}
 
 typedef struct Buf {
     char *p;
@@ -68,7 +71,7 @@ static void put(Buf *b, const char *fmt, ...)
  * j = length(a) + 1 - i reads another element than a[i]. */
 static char *kernel_source(const Stmt *st, int n)
 {
-    Buf b = {malloc(1 << 16), 0, 1 << 16};
+    Buf b = { malloc(1 << 16), 0, 1 << 16 };
     assert_non_null(b.p);
     b.p[0] = 0;
     put(&b, "function big!(a, b, x)\n"
@@ -79,20 +82,20 @@ static char *kernel_source(const Stmt *st, int n)
         const float *k = st[s].k;
         switch (st[s].kind) {
         case S_IFELSE:
-            put(&b, "        if a[i] > %.2ff0\n            a[i] -= 1f0\n        else\n            a[i] += 2f0\n"
-                    "        end\n", k[0]);
+            put(&b,
+                "        if a[i] > %.2ff0\n            a[i] -= 1f0\n        else\n            a[i] += 2f0\n"
+                "        end\n",
+                k[0]);
             break;
         case S_NESTED:
-            put(&b, "        if a[i] > %.2ff0\n            if b[j] > %.2ff0\n                a[i] -= x\n"
-                    "            else\n                b[j] += 0.5f0\n            end\n"
-                    "        elseif a[i] < %.2ff0\n            a[i] *= 0.75f0\n        end\n", k[0], k[1], k[2]);
+            put(&b,
+                "        if a[i] > %.2ff0\n            if b[j] > %.2ff0\n                a[i] -= x\n"
+                "            else\n                b[j] += 0.5f0\n            end\n"
+                "        elseif a[i] < %.2ff0\n            a[i] *= 0.75f0\n        end\n",
+                k[0], k[1], k[2]);
             break;
-        case S_AXPY:
-            put(&b, "        a[i] += x * %.2ff0\n", k[0]);
-            break;
-        case S_CROSS:
-            put(&b, "        b[j] = b[j] * 0.5f0 + a[i] * %.2ff0\n", k[0]);
-            break;
+        case S_AXPY: put(&b, "        a[i] += x * %.2ff0\n", k[0]); break;
+        case S_CROSS: put(&b, "        b[j] = b[j] * 0.5f0 + a[i] * %.2ff0\n", k[0]); break;
         }
     }
     put(&b, "    end\n    return\nend\n");
@@ -160,8 +163,8 @@ static void test_big_branchy_kernel(void **state)
     juke_module *m = NULL;
     if (juke_module_load_string(ctx, "big.jl", src, &m) != JUKE_OK)
         fail_msg("load: %s", juke_errmsg(ctx));
-    const char *types[] = {"Vector{Float32}", "Vector{Float32}", "Float32"};
-    static const char *const targets[] = {"gfx90a", "cpu"};
+    const char *types[] = { "Vector{Float32}", "Vector{Float32}", "Float32" };
+    static const char *const targets[] = { "gfx90a", "cpu" };
     for (int t = 0; t < 2; t++) {
         juke_options o;
         juke_options_default(&o);
@@ -193,16 +196,16 @@ static void test_big_branchy_kernel(void **state)
     assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, &n, &db), JUKE_OK);
     assert_int_equal(juke_array_upload(da, a, NELEMS * sizeof *a), JUKE_OK);
     assert_int_equal(juke_array_upload(db, b, NELEMS * sizeof *b), JUKE_OK);
-    juke_arg args[3] = {juke_arg_array(da), juke_arg_array(db), juke_arg_f32(x)};
-    juke_launch_config cfg = {{64, 1, 1}, {(NELEMS + 63) / 64, 1, 1}, 0, false, NULL};
+    juke_arg args[3] = { juke_arg_array(da), juke_arg_array(db), juke_arg_f32(x) };
+    juke_launch_config cfg = { { 64, 1, 1 }, { (NELEMS + 63) / 64, 1, 1 }, 0, false, NULL };
     if (juke_launch(dev, m, "big!", args, 3, &cfg) != JUKE_OK)
         fail_msg("launch: %s", juke_errmsg(ctx));
     assert_int_equal(juke_array_download(da, a, NELEMS * sizeof *a), JUKE_OK);
     assert_int_equal(juke_array_download(db, b, NELEMS * sizeof *b), JUKE_OK);
     for (int i = 0; i < NELEMS; i++) {
         if (a[i] != ra[i] || b[i] != rb[i])
-            fail_msg("seed %llu: element %d: a %.9g (want %.9g), b %.9g (want %.9g)", (unsigned long long)seed,
-                     i + 1, a[i], ra[i], b[i], rb[i]);
+            fail_msg("seed %llu: element %d: a %.9g (want %.9g), b %.9g (want %.9g)", (unsigned long long)seed, i + 1,
+                     a[i], ra[i], b[i], rb[i]);
     }
     juke_array_free(da);
     juke_array_free(db);

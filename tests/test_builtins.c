@@ -138,9 +138,9 @@ static void test_math_column(void **state)
         if (builtin_rows[i].math)
             assert_int_equal(builtin_math_arity(builtin_rows[i].math), builtin_rows[i].math_arity);
     /* the functions the back end's list named before it read the table */
-    static const char *const unary[] = {"sin",  "cos",  "tan",   "asin",  "acos",  "atan", "sinh",  "cosh",
-                                        "tanh", "exp",  "exp2",  "exp10", "expm1", "log",  "log2",  "log10",
-                                        "log1p", "cbrt", "sqrt", "asinh", "acosh", "atanh"};
+    static const char *const unary[] = { "sin",   "cos",  "tan",  "asin",  "acos",  "atan", "sinh", "cosh",
+                                         "tanh",  "exp",  "exp2", "exp10", "expm1", "log",  "log2", "log10",
+                                         "log1p", "cbrt", "sqrt", "asinh", "acosh", "atanh" };
     for (size_t i = 0; i < sizeof unary / sizeof *unary; i++)
         assert_int_equal(builtin_math_arity(unary[i]), 1);
     assert_int_equal(builtin_math_arity("pow"), 2);
@@ -153,7 +153,7 @@ static void test_math_column(void **state)
 /* A typed function `f(x) = builtin(x, x)` of Float32, the call's builtin and optype as given. */
 static IrFunc *typed_call(Arena *a, TypeTable *tt, BuiltinId id, const Type *optype)
 {
-    SrcLoc loc = {0};
+    SrcLoc loc = { 0 };
     IrFunc *f = ir_func_new(a, "f", loc);
     f->typed = true;
     const Type *f32 = ty_prim(tt, TY_FLOAT32);
@@ -165,7 +165,7 @@ static IrFunc *typed_call(Arena *a, TypeTable *tt, BuiltinId id, const Type *opt
     f->insts[x].fval = (double)(rnd() % 1000) / 7.0 + 1.0;
     f->insts[x].type = f32;
     int c = ir_emit(a, f, IR_CALL, loc);
-    ir_set_args(a, f, c, (int[]){fn, x, x}, 3);
+    ir_set_args(a, f, c, (int[]){ fn, x, x }, 3);
     f->insts[c].type = f32;
     f->insts[c].builtin = id;
     f->insts[c].optype = optype;
@@ -179,10 +179,10 @@ static IrFunc *typed_call(Arena *a, TypeTable *tt, BuiltinId id, const Type *opt
 static void test_verify_checks_row_contracts(void **state)
 {
     (void)state;
-    Arena a = {0};
+    Arena a = { 0 };
     TypeTable *tt = types_new(&a);
     const Type *f32 = ty_prim(tt, TY_FLOAT32);
-    Diags d = {0};
+    Diags d = { 0 };
     assert_true(ir_verify(typed_call(&a, tt, BI_ADD, f32), &d));
     assert_int_equal(d.nerrors, 0);
     assert_false(ir_verify(typed_call(&a, tt, BI_ADD, NULL), &d));
@@ -198,17 +198,16 @@ static void test_verify_checks_row_contracts(void **state)
     arena_free(&a);
 }
 
-static const char *const src =
-    "function loop!(y, x, n)\n"
-    "    i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n"
-    "    s = 0f0\n"
-    "    for k in Int32(1):Int32(2):n\n"
-    "        s += x[i] * Float32(k)\n"
-    "    end\n"
-    "    z = Complex{Float32}(x[i], s)\n"
-    "    y[i] = abs2(z) + sqrt(abs(x[i]))\n"
-    "    return\n"
-    "end\n";
+static const char *const src = "function loop!(y, x, n)\n"
+                               "    i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n"
+                               "    s = 0f0\n"
+                               "    for k in Int32(1):Int32(2):n\n"
+                               "        s += x[i] * Float32(k)\n"
+                               "    end\n"
+                               "    z = Complex{Float32}(x[i], s)\n"
+                               "    y[i] = abs2(z) + sqrt(abs(x[i]))\n"
+                               "    return\n"
+                               "end\n";
 
 /* The helpers lowering calls by id (#nonempty, #iterval converting the counter to Int32, #complextype)
  * compute what Julia does. */
@@ -230,8 +229,8 @@ static void test_helpers_called_by_id_run(void **state)
     assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, &n, &dx), JUKE_OK);
     assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, &n, &dy), JUKE_OK);
     assert_int_equal(juke_array_upload(dx, x, sizeof x), JUKE_OK);
-    juke_arg args[3] = {juke_arg_array(dy), juke_arg_array(dx), juke_arg_i32(stop)};
-    juke_launch_config cfg = {{64, 1, 1}, {NX / 64, 1, 1}, 0, false};
+    juke_arg args[3] = { juke_arg_array(dy), juke_arg_array(dx), juke_arg_i32(stop) };
+    juke_launch_config cfg = { { 64, 1, 1 }, { NX / 64, 1, 1 }, 0, false };
     assert_int_equal(juke_launch(dev, m, "loop!", args, 3, &cfg), JUKE_OK);
     assert_int_equal(juke_array_download(dy, y, sizeof y), JUKE_OK);
     for (int i = 0; i < NX; i++) {

@@ -34,14 +34,13 @@ static uint64_t rnd(void)
     return rng;
 }
 
-static const char *src =
-    "function axpy!(y, x, a)\n"
-    "    i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n"
-    "    if i <= length(y)\n"
-    "        @inbounds y[i] = a * x[i] + y[i]\n"
-    "    end\n"
-    "    return\n"
-    "end\n";
+static const char *src = "function axpy!(y, x, a)\n"
+                         "    i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n"
+                         "    if i <= length(y)\n"
+                         "        @inbounds y[i] = a * x[i] + y[i]\n"
+                         "    end\n"
+                         "    return\n"
+                         "end\n";
 
 typedef struct Log {
     char text[8192];
@@ -88,7 +87,7 @@ static void run_axpy(const char *dir, Log *log)
     assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, &n, &dy), JUKE_OK);
     assert_int_equal(juke_array_upload(dx, x, sizeof(float) * (size_t)n), JUKE_OK);
     assert_int_equal(juke_array_upload(dy, y, sizeof(float) * (size_t)n), JUKE_OK);
-    juke_arg args[3] = {juke_arg_array(dy), juke_arg_array(dx), juke_arg_f32(a)};
+    juke_arg args[3] = { juke_arg_array(dy), juke_arg_array(dx), juke_arg_f32(a) };
     juke_launch_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.groupsize[0] = 64;
@@ -315,19 +314,21 @@ static void test_bit_flips(void **state)
 static void test_bad_fields(void **state)
 {
     (void)state;
-    static const struct { const char *name, *value, *why; } cases[] = {
-        {"max_group", "0x400", "maximum group size"},
-        {"max_group", "2048", "maximum group size"},
-        {"symbol", "evil", "another kernel symbol"},
-        {"symbol", "axpy_21;rm", "another kernel symbol"},
-        {"kind", "7", "another target"},
-        {"kind", "1", "another target"},
-        {"static_lds", "70000", "beyond the target's limit"},
-        {"static_lds", "-1", "beyond the target's limit"},
-        {"proc", "../../x", "another processor"},
-        {"build", "0123456789abcdef0123456789abcdef", "another compiler"},
-        {"sections", "1 2 3", "malformed"},
-        {"barrier", "2", "malformed"},
+    static const struct {
+        const char *name, *value, *why;
+    } cases[] = {
+        { "max_group", "0x400", "maximum group size" },
+        { "max_group", "2048", "maximum group size" },
+        { "symbol", "evil", "another kernel symbol" },
+        { "symbol", "axpy_21;rm", "another kernel symbol" },
+        { "kind", "7", "another target" },
+        { "kind", "1", "another target" },
+        { "static_lds", "70000", "beyond the target's limit" },
+        { "static_lds", "-1", "beyond the target's limit" },
+        { "proc", "../../x", "another processor" },
+        { "build", "0123456789abcdef0123456789abcdef", "another compiler" },
+        { "sections", "1 2 3", "malformed" },
+        { "barrier", "2", "malformed" },
     };
     char dir[300], entry[600];
     fresh_cache(dir, sizeof dir, entry, sizeof entry);
@@ -401,7 +402,8 @@ static void test_refused_directories(void **state)
     assert_int_equal(chmod(dir, 0777), 0);
     Log log;
     run_axpy(dir, &log);
-    if (log.warnings != 1 || !strstr(log.text, "is writable by group and others (mode 0777); compiling without the disk cache"))
+    if (log.warnings != 1 ||
+        !strstr(log.text, "is writable by group and others (mode 0777); compiling without the disk cache"))
         fail_msg("expected the refusal, got:\n%s", log.text);
     assert_int_equal(find_entry(dir, entry, sizeof entry), 0); /* nothing written there */
     assert_int_equal(chmod(dir, 0720), 0);
@@ -427,7 +429,7 @@ static void test_key_parts(void **state)
     const char *req = "f/1(Array{Float32,1})|cpu|O3|cov5|w0|";
     const char *b1 = "llvm 19.1.7|host sapphirerapids +avx512f,+avx2,+sse4.2";
     const char *b2 = "llvm 19.1.7|host sapphirerapids -avx512f,+avx2,+sse4.2";
-    KcacheKeyParts p1 = {req, "src", 3, "x86 GenuineIntel 1:806f8", b1}, p2 = p1;
+    KcacheKeyParts p1 = { req, "src", 3, "x86 GenuineIntel 1:806f8", b1 }, p2 = p1;
     char *k1, *bd1, *f1, *k2, *bd2, *f2;
     assert_true(kcache_make_key(&p1, "f", &k1, &bd1, &f1));
     p2.build = b2;
@@ -474,7 +476,7 @@ static void test_long_types(void **state)
     strcpy(t1 + 14 + zeros, "1}");
     strcpy(t2, t1);
     t2[14 + zeros] = '2';
-    const char *a1[] = {t1}, *a2[] = {t2};
+    const char *a1[] = { t1 }, *a2[] = { t2 };
     juke_options o;
     juke_options_default(&o);
     o.target = "cpu";

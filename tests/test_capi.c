@@ -16,22 +16,21 @@
 
 #include "juke.h"
 
-static const char *src =
-    "function axpy!(y, a, x)\n"
-    "    i = (workgroupIdx().x - 1) * workgroupDim().x + workitemIdx().x\n"
-    "    if i <= length(y)\n"
-    "        @inbounds y[i] = a * x[i] + y[i]\n"
-    "    end\n"
-    "    return\n"
-    "end\n"
-    "function store!(y, v)\n"
-    "    y[1] = v\n"
-    "    return\n"
-    "end\n"
-    "function oob!(y)\n"
-    "    y[length(y) + 1] = 0f0\n"
-    "    return\n"
-    "end\n";
+static const char *src = "function axpy!(y, a, x)\n"
+                         "    i = (workgroupIdx().x - 1) * workgroupDim().x + workitemIdx().x\n"
+                         "    if i <= length(y)\n"
+                         "        @inbounds y[i] = a * x[i] + y[i]\n"
+                         "    end\n"
+                         "    return\n"
+                         "end\n"
+                         "function store!(y, v)\n"
+                         "    y[1] = v\n"
+                         "    return\n"
+                         "end\n"
+                         "function oob!(y)\n"
+                         "    y[length(y) + 1] = 0f0\n"
+                         "    return\n"
+                         "end\n";
 
 static uint64_t rng;
 static uint64_t rnd(void)
@@ -41,9 +40,12 @@ static uint64_t rnd(void)
     rng ^= rng << 17;
     return rng;
 }
-static float rndf(void) { return (float)(rnd() % 20001) / 1000.0f - 10.0f; }
+static float rndf(void)
+{
+    return (float)(rnd() % 20001) / 1000.0f - 10.0f;
+}
 
-static const char *axpy_types[] = {"Vector{Float32}", "Float32", "Vector{Float32}"};
+static const char *axpy_types[] = { "Vector{Float32}", "Float32", "Vector{Float32}" };
 
 typedef struct Fixture {
     juke_context *ctx;
@@ -99,8 +101,8 @@ static void test_wrap_cpu(void **state)
     juke_kernel *k;
     assert_int_equal(juke_kernel_get(m, "axpy!", axpy_types, 3, dev, &k), JUKE_OK);
     float a = rndf();
-    juke_arg args[3] = {juke_arg_array(ay), juke_arg_f32(a), juke_arg_array(ax)};
-    juke_launch_config cfg = {{64, 1, 1}, {(uint32_t)((n + 63) / 64), 1, 1}, 0, false};
+    juke_arg args[3] = { juke_arg_array(ay), juke_arg_f32(a), juke_arg_array(ax) };
+    juke_launch_config cfg = { { 64, 1, 1 }, { (uint32_t)((n + 63) / 64), 1, 1 }, 0, false };
     assert_int_equal(juke_kernel_launch(k, dev, args, 3, &cfg), JUKE_OK);
     for (int64_t i = 0; i < n; i++)
         assert_float_equal(y[i], a * x[i] + y0[i], 1e-4);
@@ -184,8 +186,10 @@ static void test_fill_and_copies(void **state)
     /* out of range: nothing copied, a clear message */
     assert_int_equal(juke_array_copy_to_host(h, a, n - 2, 3), JUKE_ERR_ARGUMENT);
     char want[160];
-    snprintf(want, sizeof want, "juke_array_copy_to_host: source elements [%lld, %lld) (offset %lld, count 3) lie outside "
-             "its %lld elements", (long long)n - 2, (long long)n + 1, (long long)n - 2, (long long)n);
+    snprintf(want, sizeof want,
+             "juke_array_copy_to_host: source elements [%lld, %lld) (offset %lld, count 3) lie outside "
+             "its %lld elements",
+             (long long)n - 2, (long long)n + 1, (long long)n - 2, (long long)n);
     assert_string_equal(juke_errmsg(f->ctx), want);
     assert_int_equal(juke_array_copy_from_host(a, -1, part, 1), JUKE_ERR_ARGUMENT);
     assert_int_equal(juke_array_copy(b, 1, a, 0, n), JUKE_ERR_ARGUMENT);
@@ -193,7 +197,8 @@ static void test_fill_and_copies(void **state)
     juke_array *fl;
     assert_int_equal(juke_array_create(f->cpu, JUKE_FLOAT32, 1, &n, &fl), JUKE_OK);
     assert_int_equal(juke_array_copy(fl, 0, a, 0, 1), JUKE_ERR_ARGUMENT);
-    assert_string_equal(juke_errmsg(f->ctx), "juke_array_copy: a Int32 source and a Float32 destination (copies do not convert)");
+    assert_string_equal(juke_errmsg(f->ctx),
+                        "juke_array_copy: a Int32 source and a Float32 destination (copies do not convert)");
     assert_int_equal(juke_array_fill(a, NULL), JUKE_ERR_ARGUMENT);
     free(h);
     free(h2);
@@ -205,7 +210,7 @@ static void test_fill_and_copies(void **state)
 static void test_getters(void **state)
 {
     Fixture *f = *state;
-    int64_t dims[3] = {1 + (int64_t)(rnd() % 9), 1 + (int64_t)(rnd() % 9), 1 + (int64_t)(rnd() % 9)};
+    int64_t dims[3] = { 1 + (int64_t)(rnd() % 9), 1 + (int64_t)(rnd() % 9), 1 + (int64_t)(rnd() % 9) };
     juke_array *a;
     assert_int_equal(juke_array_create(f->cpu, JUKE_UINT16, 3, dims, &a), JUKE_OK);
     assert_int_equal(juke_array_ndims(a), 3);
@@ -235,20 +240,20 @@ static void test_kernel_handle_checks(void **state)
     assert_int_equal(juke_array_create(f->cpu, JUKE_FLOAT32, 1, &n, &y), JUKE_OK);
     assert_int_equal(juke_array_create(f->cpu, JUKE_FLOAT32, 1, &n, &x), JUKE_OK);
     assert_int_equal(juke_array_create(f->cpu, JUKE_INT32, 1, &n, &xi), JUKE_OK);
-    juke_launch_config cfg = {{16, 1, 1}, {1, 1, 1}, 0, false};
-    juke_arg two[2] = {juke_arg_array(y), juke_arg_f32(1)};
+    juke_launch_config cfg = { { 16, 1, 1 }, { 1, 1, 1 }, 0, false };
+    juke_arg two[2] = { juke_arg_array(y), juke_arg_f32(1) };
     assert_int_equal(juke_kernel_launch(k, f->cpu, two, 2, &cfg), JUKE_ERR_ARGUMENT);
     assert_string_equal(juke_errmsg(f->ctx), "axpy!: 2 arguments given, the kernel was compiled for 3");
-    juke_arg wrong[3] = {juke_arg_array(y), juke_arg_f64(1), juke_arg_array(x)};
+    juke_arg wrong[3] = { juke_arg_array(y), juke_arg_f64(1), juke_arg_array(x) };
     assert_int_equal(juke_kernel_launch(k, f->cpu, wrong, 3, &cfg), JUKE_ERR_ARGUMENT);
     assert_string_equal(juke_errmsg(f->ctx), "axpy!: argument 2 is a Float64, but the kernel was compiled for Float32");
-    juke_arg wrong_arr[3] = {juke_arg_array(y), juke_arg_f32(1), juke_arg_array(xi)};
+    juke_arg wrong_arr[3] = { juke_arg_array(y), juke_arg_f32(1), juke_arg_array(xi) };
     assert_int_equal(juke_kernel_launch(k, f->cpu, wrong_arr, 3, &cfg), JUKE_ERR_ARGUMENT);
     assert_string_equal(juke_errmsg(f->ctx),
                         "axpy!: argument 3 is a Array{Int32,1}, but the kernel was compiled for Vector{Float32}");
     /* a bad shape is still a bad argument, and the handle stays usable */
-    juke_arg ok[3] = {juke_arg_array(y), juke_arg_f32(2), juke_arg_array(x)};
-    juke_launch_config big = {{4096, 1, 1}, {1, 1, 1}, 0, false};
+    juke_arg ok[3] = { juke_arg_array(y), juke_arg_f32(2), juke_arg_array(x) };
+    juke_launch_config big = { { 4096, 1, 1 }, { 1, 1, 1 }, 0, false };
     assert_int_equal(juke_kernel_launch(k, f->cpu, ok, 3, &big), JUKE_ERR_ARGUMENT);
     assert_non_null(strstr(juke_errmsg(f->ctx), "axpy!: groupsize 4096×1×1 = 4096 work-items exceeds"));
     float ones[16], xs[16], out[16];
@@ -267,11 +272,11 @@ static void test_kernel_handle_checks(void **state)
     juke_array *other;
     assert_int_equal(juke_device_open(f->ctx, "cpu", &cpu2), JUKE_OK);
     assert_int_equal(juke_array_create(cpu2, JUKE_FLOAT32, 1, &n, &other), JUKE_OK);
-    juke_arg far[3] = {juke_arg_array(other), juke_arg_f32(2), juke_arg_array(x)};
+    juke_arg far[3] = { juke_arg_array(other), juke_arg_f32(2), juke_arg_array(x) };
     assert_int_equal(juke_kernel_launch(k, f->cpu, far, 3, &cfg), JUKE_ERR_ARGUMENT);
     assert_string_equal(juke_errmsg(f->ctx), "axpy!: argument 1: the array lives on another device");
     /* the same handle on a second device: loaded there on first use */
-    juke_arg there[3] = {juke_arg_array(other), juke_arg_f32(2), juke_arg_array(other)};
+    juke_arg there[3] = { juke_arg_array(other), juke_arg_f32(2), juke_arg_array(other) };
     assert_int_equal(juke_kernel_launch(k, cpu2, there, 3, &cfg), JUKE_OK);
     juke_device_close(cpu2);
     assert_int_equal(juke_kernel_launch(k, f->cpu, ok, 3, &cfg), JUKE_OK);
@@ -295,13 +300,16 @@ static void test_kernel_handle_checks(void **state)
 static void test_arg_helpers(void **state)
 {
     Fixture *f = *state;
-    static const struct { juke_type t; const char *vec, *scalar; } types[] = {
-        {JUKE_BOOL, "Vector{Bool}", "Bool"},       {JUKE_INT8, "Vector{Int8}", "Int8"},
-        {JUKE_INT16, "Vector{Int16}", "Int16"},    {JUKE_INT32, "Vector{Int32}", "Int32"},
-        {JUKE_INT64, "Vector{Int64}", "Int64"},    {JUKE_UINT8, "Vector{UInt8}", "UInt8"},
-        {JUKE_UINT16, "Vector{UInt16}", "UInt16"}, {JUKE_UINT32, "Vector{UInt32}", "UInt32"},
-        {JUKE_UINT64, "Vector{UInt64}", "UInt64"}, {JUKE_FLOAT16, "Vector{Float16}", "Float16"},
-        {JUKE_FLOAT32, "Vector{Float32}", "Float32"}, {JUKE_FLOAT64, "Vector{Float64}", "Float64"},
+    static const struct {
+        juke_type t;
+        const char *vec, *scalar;
+    } types[] = {
+        { JUKE_BOOL, "Vector{Bool}", "Bool" },          { JUKE_INT8, "Vector{Int8}", "Int8" },
+        { JUKE_INT16, "Vector{Int16}", "Int16" },       { JUKE_INT32, "Vector{Int32}", "Int32" },
+        { JUKE_INT64, "Vector{Int64}", "Int64" },       { JUKE_UINT8, "Vector{UInt8}", "UInt8" },
+        { JUKE_UINT16, "Vector{UInt16}", "UInt16" },    { JUKE_UINT32, "Vector{UInt32}", "UInt32" },
+        { JUKE_UINT64, "Vector{UInt64}", "UInt64" },    { JUKE_FLOAT16, "Vector{Float16}", "Float16" },
+        { JUKE_FLOAT32, "Vector{Float32}", "Float32" }, { JUKE_FLOAT64, "Vector{Float64}", "Float64" },
     };
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         juke_type t = types[i].t;
@@ -309,7 +317,10 @@ static void test_arg_helpers(void **state)
         uint64_t bits = rnd();
         juke_arg v;
         switch (t) {
-        case JUKE_BOOL: bits &= 1; v = juke_arg_bool(bits != 0); break;
+        case JUKE_BOOL:
+            bits &= 1;
+            v = juke_arg_bool(bits != 0);
+            break;
         case JUKE_INT8: v = juke_arg_i8((int8_t)bits); break;
         case JUKE_INT16: v = juke_arg_i16((int16_t)bits); break;
         case JUKE_INT32: v = juke_arg_i32((int32_t)bits); break;
@@ -318,11 +329,24 @@ static void test_arg_helpers(void **state)
         case JUKE_UINT16: v = juke_arg_u16((uint16_t)bits); break;
         case JUKE_UINT32: v = juke_arg_u32((uint32_t)bits); break;
         case JUKE_UINT64: v = juke_arg_u64(bits); break;
-        case JUKE_FLOAT16: bits = (uint16_t)(0x3c00 + bits % 0x800); v = juke_arg_f16((uint16_t)bits); break;
-        case JUKE_FLOAT32: { float x = rndf(); memcpy(&bits, &x, 4); v = juke_arg_f32(x); break; }
-        default: { double x = rndf(); memcpy(&bits, &x, 8); v = juke_arg_f64(x); break; }
+        case JUKE_FLOAT16:
+            bits = (uint16_t)(0x3c00 + bits % 0x800);
+            v = juke_arg_f16((uint16_t)bits);
+            break;
+        case JUKE_FLOAT32: {
+            float x = rndf();
+            memcpy(&bits, &x, 4);
+            v = juke_arg_f32(x);
+            break;
         }
-        const char *tn[2] = {types[i].vec, types[i].scalar};
+        default: {
+            double x = rndf();
+            memcpy(&bits, &x, 8);
+            v = juke_arg_f64(x);
+            break;
+        }
+        }
+        const char *tn[2] = { types[i].vec, types[i].scalar };
         juke_kernel *k;
         assert_int_equal(juke_kernel_get(f->m, "store!", tn, 2, f->cpu, &k), JUKE_OK);
         int64_t n = 2;
@@ -330,8 +354,8 @@ static void test_arg_helpers(void **state)
         assert_int_equal(juke_array_create(f->cpu, t, 1, &n, &y), JUKE_OK);
         uint64_t zero = 0, got = 0;
         assert_int_equal(juke_array_fill(y, &zero), JUKE_OK);
-        juke_arg args[2] = {juke_arg_array(y), v};
-        juke_launch_config cfg = {{1, 1, 1}, {1, 1, 1}, 0, false};
+        juke_arg args[2] = { juke_arg_array(y), v };
+        juke_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, false };
         assert_int_equal(juke_kernel_launch(k, f->cpu, args, 2, &cfg), JUKE_OK);
         assert_int_equal(juke_array_copy_to_host(&got, y, 0, 1), JUKE_OK);
         uint64_t mask = sz == 8 ? ~0ull : (1ull << (8 * sz)) - 1;
@@ -354,7 +378,7 @@ static void test_events_cpu(void **state)
     assert_int_equal(juke_event_synchronize(a), JUKE_ERR_ARGUMENT);
     assert_int_equal(juke_event_record(a, NULL), JUKE_OK);
     long sleep_ms = 15 + (long)(rnd() % 20);
-    struct timespec ts = {0, sleep_ms * 1000000L};
+    struct timespec ts = { 0, sleep_ms * 1000000L };
     nanosleep(&ts, NULL);
     juke_stream *s;
     assert_int_equal(juke_stream_create(f->cpu, &s), JUKE_OK);
@@ -402,8 +426,8 @@ static void test_gpu_wrap_events(void **state)
     juke_event *e0, *e1;
     assert_int_equal(juke_event_create(dev, &e0), JUKE_OK);
     assert_int_equal(juke_event_create(dev, &e1), JUKE_OK);
-    juke_arg args[3] = {juke_arg_array(y), juke_arg_f32(a), juke_arg_array(x)};
-    juke_launch_config cfg = {{256, 1, 1}, {(uint32_t)(n / 256), 1, 1}, 0, true};
+    juke_arg args[3] = { juke_arg_array(y), juke_arg_f32(a), juke_arg_array(x) };
+    juke_launch_config cfg = { { 256, 1, 1 }, { (uint32_t)(n / 256), 1, 1 }, 0, true };
     assert_int_equal(juke_event_record(e0, NULL), JUKE_OK);
     assert_int_equal(juke_kernel_launch(k, dev, args, 3, &cfg), JUKE_OK);
     assert_int_equal(juke_event_record(e1, NULL), JUKE_OK);
@@ -456,8 +480,8 @@ static void test_status_codes(void **state)
     int64_t n = 4;
     juke_array *y;
     assert_int_equal(juke_array_create(f->cpu, JUKE_FLOAT32, 1, &n, &y), JUKE_OK);
-    juke_arg one[1] = {juke_arg_array(y)};
-    juke_launch_config cfg = {{4, 1, 1}, {1, 1, 1}, 0, false};
+    juke_arg one[1] = { juke_arg_array(y) };
+    juke_launch_config cfg = { { 4, 1, 1 }, { 1, 1, 1 }, 0, false };
     assert_int_equal(juke_launch(f->cpu, f->m, "axpy!", one, 1, &cfg), JUKE_ERR_ARGUMENT);
     /* DEVICE: no such device */
     juke_device *d;
@@ -465,7 +489,8 @@ static void test_status_codes(void **state)
     assert_int_equal(juke_device_open(ctx, "cuda:4095", &d), JUKE_ERR_DEVICE);
     /* KERNEL: an exception in the kernel */
     assert_int_equal(juke_launch(f->cpu, f->m, "oob!", one, 1, &cfg), JUKE_ERR_KERNEL);
-    assert_non_null(strstr(juke_errmsg(ctx), "oob!: BoundsError: attempt to access 4-element ROCDeviceVector{Float32, 1} at index [5]"));
+    assert_non_null(strstr(juke_errmsg(ctx),
+                           "oob!: BoundsError: attempt to access 4-element ROCDeviceVector{Float32, 1} at index [5]"));
     /* NOMEM: the host's allocator refuses */
     fail_n = 2;
     juke_context *small = juke_context_create_with_allocator(failing_alloc, NULL);
@@ -474,8 +499,9 @@ static void test_status_codes(void **state)
     /* IO: no such file */
     assert_int_equal(juke_module_load_file(ctx, "/nonexistent/juke/k.jl", &m), JUKE_ERR_IO);
     /* the names, one each, for every code */
-    const char *names[] = {"ok", "compile error", "invalid IR", "internal compiler error", "bad argument",
-                           "device error", "kernel exception", "out of memory", "I/O error", "unsupported"};
+    const char *names[] = { "ok",           "compile error", "invalid IR",       "internal compiler error",
+                            "bad argument", "device error",  "kernel exception", "out of memory",
+                            "I/O error",    "unsupported" };
     for (int s = JUKE_OK; s <= JUKE_ERR_UNSUPPORTED; s++)
         assert_string_equal(juke_status_name((juke_status)s), names[s]);
 }

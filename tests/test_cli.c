@@ -105,7 +105,7 @@ static void run_free(Run *r)
 static Run run_juke_v(const Env *e, const char *env_kv, const char *const *args)
 {
     char *out_path = path_in(e, "stdout.txt"), *err_path = path_in(e, "stderr.txt");
-    const char *argv[64] = {e->juke};
+    const char *argv[64] = { e->juke };
     int n = 1;
     for (; args[n - 1]; n++) {
         assert_true(n < 63);
@@ -131,8 +131,8 @@ static Run run_juke_v(const Env *e, const char *env_kv, const char *const *args)
     int ws;
     while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
         ;
-    Run r = {WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws), read_all(out_path, NULL),
-             read_all(err_path, NULL)};
+    Run r = { WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws), read_all(out_path, NULL),
+              read_all(err_path, NULL) };
     assert_non_null(r.out);
     assert_non_null(r.err);
     free(out_path);
@@ -140,7 +140,7 @@ static Run run_juke_v(const Env *e, const char *env_kv, const char *const *args)
     return r;
 }
 
-#define RUN_JUKE(e, env_kv, ...) run_juke_v((e), (env_kv), (const char *const[]){__VA_ARGS__, NULL})
+#define RUN_JUKE(e, env_kv, ...) run_juke_v((e), (env_kv), (const char *const[]){ __VA_ARGS__, NULL })
 
 /* Assert an exit status, showing what juke said when it differs. */
 static void expect_status(const Run *r, int status)
@@ -185,8 +185,9 @@ static float random_f32(uint64_t *s)
 
 static void write_npy_f32(const char *path, const float *x, int64_t n)
 {
-    NpyArray a = {.type = JUKE_T_FLOAT32, .ndims = 1, .dims = {n}, .elsize = 4, .length = (size_t)n,
-                  .data = (void *)x};
+    NpyArray a = {
+        .type = JUKE_T_FLOAT32, .ndims = 1, .dims = { n }, .elsize = 4, .length = (size_t)n, .data = (void *)x
+    };
     char *err = NULL;
     if (npy_write_file(path, &a, &err) != 0)
         print_error("npy_write_file: %s\n", err ? err : "?");
@@ -221,7 +222,7 @@ static void skip_if_unsupported(juke_context *ctx, juke_status st, const char *w
 /* need: 0 the front end (typed IR), 1 compiling for gfx90a, 2 running on the CPU. */
 static void require_library(const Env *e, int need)
 {
-    static const char *const types[] = {"Vector{Float32}", "Vector{Float32}", "Vector{Float32}"};
+    static const char *const types[] = { "Vector{Float32}", "Vector{Float32}", "Vector{Float32}" };
     juke_context *ctx = juke_context_create();
     assert_non_null(ctx);
     char *path;
@@ -258,21 +259,21 @@ static void test_usage_errors(void **state)
 {
     const Env *e = *state;
     static const char *const cases[][10] = {
-        {NULL},
-        {"frobnicate", NULL},
-        {"typed", NULL},
-        {"typed", "file.jl", NULL},
-        {"llvm", "--bogus", "x.jl", "f", NULL},
-        {"llvm", "-O", "7", "x.jl", "f", NULL},
-        {"gcn", "--target", "cpu", "x.jl", "f", NULL},
-        {"compile", "x.jl", "f", NULL},                    /* no -o */
-        {"run", "--cache-dir", "d", "--no-cache", "x.jl", "f", NULL}, /* two disk caches */
-        {"run", "--groupsize", "0", "x.jl", "f", NULL},
-        {"run", "--groupsize", "4,a", "x.jl", "f", NULL},
-        {"run", "--groupsize", "4", "--out", "3=o.npy", "x.jl", "f", "a.npy", NULL},
-        {"run", "--groupsize", "4", "--out", "1=o.npy", "x.jl", "f", "2.5", NULL},
-        {"run", "--groupsize", "4", "--target", "gfx90a", "x.jl", "f", NULL},
-        {"help", "nosuch", NULL},
+        { NULL },
+        { "frobnicate", NULL },
+        { "typed", NULL },
+        { "typed", "file.jl", NULL },
+        { "llvm", "--bogus", "x.jl", "f", NULL },
+        { "llvm", "-O", "7", "x.jl", "f", NULL },
+        { "gcn", "--target", "cpu", "x.jl", "f", NULL },
+        { "compile", "x.jl", "f", NULL },                               /* no -o */
+        { "run", "--cache-dir", "d", "--no-cache", "x.jl", "f", NULL }, /* two disk caches */
+        { "run", "--groupsize", "0", "x.jl", "f", NULL },
+        { "run", "--groupsize", "4,a", "x.jl", "f", NULL },
+        { "run", "--groupsize", "4", "--out", "3=o.npy", "x.jl", "f", "a.npy", NULL },
+        { "run", "--groupsize", "4", "--out", "1=o.npy", "x.jl", "f", "2.5", NULL },
+        { "run", "--groupsize", "4", "--target", "gfx90a", "x.jl", "f", NULL },
+        { "help", "nosuch", NULL },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Run r = run_juke_v(e, NULL, cases[i]);
@@ -298,8 +299,7 @@ static void test_bad_literal(void **state)
     const Env *e = *state;
     char *k = path_in(e, "saxpy.jl");
     write_text(k, saxpy_src);
-    Run r = RUN_JUKE(e, NULL, "run", "--device", "cpu", "--groupsize", "4", k, "saxpy!", "y.npy", "Int8(300)",
-                     "x.npy");
+    Run r = RUN_JUKE(e, NULL, "run", "--device", "cpu", "--groupsize", "4", k, "saxpy!", "y.npy", "Int8(300)", "x.npy");
     expect_status(&r, 2);
     expect_contains(r.err, "InexactError");
     run_free(&r);
@@ -309,7 +309,7 @@ static void test_bad_literal(void **state)
 static void test_help(void **state)
 {
     const Env *e = *state;
-    static const char *const subs[] = {"lowered", "typed", "llvm", "gcn", "asm", "resources", "compile", "run"};
+    static const char *const subs[] = { "lowered", "typed", "llvm", "gcn", "asm", "resources", "compile", "run" };
     Run r = RUN_JUKE(e, NULL, "--help");
     expect_status(&r, 0);
     expect_contains(r.out, "usage: juke");
@@ -379,8 +379,10 @@ static void test_literals(void **state)
     assert_true(lit_parse("Float32(0.1)", &a, &why) && a.type == JUKE_FLOAT32 && a.v.f32 == (float)0.1);
     assert_true(lit_parse("Inf32", &a, &why) && a.type == JUKE_FLOAT32 && isinf(a.v.f32));
     assert_true(lit_parse("NaN", &a, &why) && a.type == JUKE_FLOAT64 && isnan(a.v.f64));
-    static const char *const bad[] = {"Int32(7.5)", "UInt8(256)", "UInt8(-1)", "Int8(128)", "Bool(2)",
-                                      "abc", "1e", "Int32(", "Foo(1)", "9223372036854775808", "0x", "--1"};
+    static const char *const bad[] = {
+        "Int32(7.5)", "UInt8(256)", "UInt8(-1)", "Int8(128)",           "Bool(2)", "abc",
+        "1e",         "Int32(",     "Foo(1)",    "9223372036854775808", "0x",      "--1"
+    };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         why = NULL;
         if (lit_parse(bad[i], &a, &why))
@@ -420,7 +422,7 @@ static void test_float16_rounding(void **state)
     }
     assert_int_equal(lit_f64_to_f16(65520.0), 0x7c00); /* rounds up to Inf */
     assert_int_equal(lit_f64_to_f16(65519.0), 0x7bff);
-    assert_int_equal(lit_f64_to_f16(0x1p-25), 0x0000);  /* a tie to even: 0 */
+    assert_int_equal(lit_f64_to_f16(0x1p-25), 0x0000); /* a tie to even: 0 */
     assert_int_equal(lit_f64_to_f16(0x1.8p-25), 0x0001);
 }
 
@@ -449,13 +451,13 @@ static void test_dumps_dir(void **state)
     unsigned char obj[333];
     for (size_t i = 0; i < sizeof obj; i++)
         obj[i] = (unsigned char)next_random(&s);
-    DumpSet ds = {text[0], text[1], text[2], text[3], text[4], text[5], obj, sizeof obj, "hsaco"};
+    DumpSet ds = { text[0], text[1], text[2], text[3], text[4], text[5], obj, sizeof obj, "hsaco" };
     char *dir = path_in(e, "dumps/a/b/");
     char *err = NULL;
     /* the hash is FNV-1a, computed here by hand, so the names stay put */
     assert_int_equal(dumps_write_dir(dir, "vadd!", "vadd!/3(Float32)", &ds, &err), 0);
     assert_null(err);
-    static const char *const suffixes[] = {"lowered.jl", "typed.jl", "unopt.ll", "opt.ll", "asm", "resources.txt"};
+    static const char *const suffixes[] = { "lowered.jl", "typed.jl", "unopt.ll", "opt.ll", "asm", "resources.txt" };
     for (int i = 0; i < 6; i++) {
         char *p;
         assert_true(asprintf(&p, "%svadd!_a0efb2.%s", dir, suffixes[i]) > 0);
@@ -477,7 +479,7 @@ static void test_dumps_dir(void **state)
 
     /* '/' and control characters become '_'; NULL members write nothing;
      * writing again replaces. */
-    DumpSet few = {.typed = text[2], .code_object = obj, .code_object_size = 5, .code_object_ext = "so"};
+    DumpSet few = { .typed = text[2], .code_object = obj, .code_object_size = 5, .code_object_ext = "so" };
     assert_int_equal(dumps_write_dir(dir, "a/b\nc", "a/b/2", &few, &err), 0);
     assert_true(asprintf(&p, "%sa_b_c_c41314.typed.jl", dir) > 0);
     got = read_all(p, NULL);
@@ -588,11 +590,11 @@ static void test_e2e_dumps(void **state)
     assert_true(size > 64);
     assert_memory_equal(obj, "\177ELF", 4);
     free(obj);
-    static const char *const suffixes[] = {".lowered.jl", ".typed.jl", ".unopt.ll", ".opt.ll", ".asm",
-                                           ".resources.txt", ".hsaco"};
+    static const char *const suffixes[] = { ".lowered.jl", ".typed.jl",      ".unopt.ll", ".opt.ll",
+                                            ".asm",        ".resources.txt", ".hsaco" };
     DIR *d = opendir(dumpdir);
     assert_non_null(d);
-    int found[7] = {0};
+    int found[7] = { 0 };
     struct dirent *de;
     while ((de = readdir(d)))
         for (int i = 0; i < 7; i++)
@@ -621,14 +623,20 @@ static void test_e2e_dumps(void **state)
     free(dumpdir2);
 
     /* Each dump subcommand prints something of its kind. */
-    static const struct { const char *sub, *flag, *target, *needle; } dumps[] = {
-        {"llvm", NULL, "gfx90a", "define"},   {"llvm", "--raw", "gfx90a", "define"},
-        {"llvm", "--module", "gfx90a", "define"}, {"gcn", NULL, "gfx90a", "s_endpgm"},
-        {"asm", NULL, "gfx942", "s_endpgm"},  {"resources", NULL, "gfx90a", "VGPR"},
-        {"asm", NULL, "cpu", "ret"},          {"llvm", "-O0", "cpu", "define"},
+    static const struct {
+        const char *sub, *flag, *target, *needle;
+    } dumps[] = {
+        { "llvm", NULL, "gfx90a", "define" },
+        { "llvm", "--raw", "gfx90a", "define" },
+        { "llvm", "--module", "gfx90a", "define" },
+        { "gcn", NULL, "gfx90a", "s_endpgm" },
+        { "asm", NULL, "gfx942", "s_endpgm" },
+        { "resources", NULL, "gfx90a", "VGPR" },
+        { "asm", NULL, "cpu", "ret" },
+        { "llvm", "-O0", "cpu", "define" },
     };
     for (size_t i = 0; i < sizeof dumps / sizeof dumps[0]; i++) {
-        const char *args[12] = {dumps[i].sub, "--target", dumps[i].target};
+        const char *args[12] = { dumps[i].sub, "--target", dumps[i].target };
         int n = 3;
         if (dumps[i].flag)
             args[n++] = dumps[i].flag;
@@ -668,8 +676,8 @@ static void test_e2e_run_vadd(void **state)
     char grid[32], out[300];
     snprintf(grid, sizeof grid, "%lld", (long long)((n + 255) / 256));
     snprintf(out, sizeof out, "1=%s", pout);
-    Run r = RUN_JUKE(e, NULL, "run", "--device", "cpu", "--groupsize", "256", "--gridsize", grid, "--out", out,
-                     "-v", vadd, "vadd!", pc, pa, pb);
+    Run r = RUN_JUKE(e, NULL, "run", "--device", "cpu", "--groupsize", "256", "--gridsize", grid, "--out", out, "-v",
+                     vadd, "vadd!", pc, pa, pb);
     expect_status(&r, 0);
     expect_contains(r.err, "cpu");
     run_free(&r);
@@ -742,7 +750,7 @@ static void test_registry_targets(void **state)
     juke_context *ctx = juke_context_create();
     juke_module *m = NULL;
     assert_int_equal(juke_module_load_file(ctx, vadd, &m), JUKE_OK);
-    const char *types[] = {"Vector{Float32}", "Vector{Float32}", "Vector{Float32}"};
+    const char *types[] = { "Vector{Float32}", "Vector{Float32}", "Vector{Float32}" };
     int checked = 0;
     for (int i = 0; i < target_count(); i++) {
         const TargetInfo *t = target_at(i);
@@ -791,7 +799,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_cli JUKE_EXE\n");
         return 2;
     }
-    Env env = {.juke = argv[1]};
+    Env env = { .juke = argv[1] };
     env.src_root = getenv("JUKE_SOURCE_ROOT") ? getenv("JUKE_SOURCE_ROOT") : ".";
     const char *acc = getenv("JUKE_ACCEPTANCE_DIR");
     struct stat st;
@@ -804,18 +812,12 @@ int main(int argc, char **argv)
     }
     void *state = &env;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_prestate(test_usage_errors, state),
-        cmocka_unit_test_prestate(test_missing_file, state),
-        cmocka_unit_test_prestate(test_bad_literal, state),
-        cmocka_unit_test_prestate(test_help, state),
-        cmocka_unit_test_prestate(test_literals, state),
-        cmocka_unit_test_prestate(test_float16_rounding, state),
-        cmocka_unit_test_prestate(test_dumps_dir, state),
-        cmocka_unit_test_prestate(test_e2e_typed, state),
-        cmocka_unit_test_prestate(test_e2e_dumps, state),
-        cmocka_unit_test_prestate(test_e2e_run_vadd, state),
-        cmocka_unit_test_prestate(test_e2e_run_oob, state),
-        cmocka_unit_test_prestate(test_registry_targets, state),
+        cmocka_unit_test_prestate(test_usage_errors, state), cmocka_unit_test_prestate(test_missing_file, state),
+        cmocka_unit_test_prestate(test_bad_literal, state),  cmocka_unit_test_prestate(test_help, state),
+        cmocka_unit_test_prestate(test_literals, state),     cmocka_unit_test_prestate(test_float16_rounding, state),
+        cmocka_unit_test_prestate(test_dumps_dir, state),    cmocka_unit_test_prestate(test_e2e_typed, state),
+        cmocka_unit_test_prestate(test_e2e_dumps, state),    cmocka_unit_test_prestate(test_e2e_run_vadd, state),
+        cmocka_unit_test_prestate(test_e2e_run_oob, state),  cmocka_unit_test_prestate(test_registry_targets, state),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     if (!failed) {

@@ -60,7 +60,7 @@ static Out run(const char *env, const char *args)
     snprintf(cmd, sizeof cmd, "cd '%s' && env XDG_CACHE_HOME='%s/xdg' %s '%s' %s >out.txt 2>err.txt", tmp, tmp,
              env ? env : "", juke, args);
     int st = system(cmd);
-    Out o = {WIFEXITED(st) ? WEXITSTATUS(st) : -1, NULL, NULL};
+    Out o = { WIFEXITED(st) ? WEXITSTATUS(st) : -1, NULL, NULL };
     char p[512];
     snprintf(p, sizeof p, "%s/out.txt", tmp);
     o.out = read_all(p);
@@ -95,7 +95,7 @@ static void write_f32(const char *name, const float *v, int n)
 {
     char p[512], *err = NULL;
     snprintf(p, sizeof p, "%s/%s", tmp, name);
-    NpyArray a = {JUKE_T_FLOAT32, 1, {n}, 4, (size_t)n, (void *)v};
+    NpyArray a = { JUKE_T_FLOAT32, 1, { n }, 4, (size_t)n, (void *)v };
     assert_int_equal(npy_write_file(p, &a, &err), 0);
 }
 
@@ -169,8 +169,10 @@ static void test_cache_and_run(void **state)
     expect_in(o.err, "(compiled; disk cache miss in ");
     expect_in(o.err, "juke: run: ");
     char want[160];
-    snprintf(want, sizeof want, "juke: launching vadd! with groupsize 256 (default), gridsize %d (default: covers "
-             "argument 1's %d elements)", (n + 255) / 256, n);
+    snprintf(want, sizeof want,
+             "juke: launching vadd! with groupsize 256 (default), gridsize %d (default: covers "
+             "argument 1's %d elements)",
+             (n + 255) / 256, n);
     expect_in(o.err, want);
     expect_in(o.err, "juke: argument 1 (c.npy) was modified: wrote c.out.npy\n");
     assert_null(strstr(o.err, "a.npy) was modified"));
@@ -226,10 +228,11 @@ static void test_help_environment(void **state)
     assert_int_equal(o.status, 0);
     const char *root = getenv("JUKE_SOURCE_ROOT");
     assert_non_null(root);
-    static const char *const files[] = {"compiler/api.c", "compiler/llvm_pipeline.c", "compiler/targets.c",
-                                        "runtime/runtime.c", "runtime/dev_cpu.c", "runtime/dev_hip.c",
-                                        "runtime/dev_cuda.c", "tools/juke.c"};
-    static const char *const marks[] = {"getenv(\"", ".env = \"", ".devlib_env = \""};
+    static const char *const files[] = { "compiler/api.c",     "compiler/llvm_pipeline.c",
+                                         "compiler/targets.c", "runtime/runtime.c",
+                                         "runtime/dev_cpu.c",  "runtime/dev_hip.c",
+                                         "runtime/dev_cuda.c", "tools/juke.c" };
+    static const char *const marks[] = { "getenv(\"", ".env = \"", ".devlib_env = \"" };
     int found = 0;
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char p[512];
@@ -255,7 +258,8 @@ static void test_completion_and_man(void **state)
 {
     (void)state;
     const char *root = getenv("JUKE_SOURCE_ROOT");
-    static const char *const shells[][2] = {{"bash", "tools/completion/juke.bash"}, {"zsh", "tools/completion/_juke"}};
+    static const char *const shells[][2] = { { "bash", "tools/completion/juke.bash" },
+                                             { "zsh", "tools/completion/_juke" } };
     for (int i = 0; i < 2; i++) {
         char args[64], p[512];
         snprintf(args, sizeof args, "--completion %s", shells[i][0]);

@@ -101,7 +101,7 @@ static Run run_pipe(const char *term, const char *no_color, const char *const *a
     close(po[1]);
     close(pe[1]);
     /* stderr is small; reading stdout to the end first cannot block the child */
-    Run r = {slurp_fd(po[0]), NULL, 0};
+    Run r = { slurp_fd(po[0]), NULL, 0 };
     r.err = slurp_fd(pe[0]);
     close(po[0]);
     close(pe[0]);
@@ -121,7 +121,7 @@ static Run run_pty(const char *term, const char *no_color, const char *const *ar
         execv(juke_bin, (char *const *)args);
         _exit(127);
     }
-    Run r = {slurp_fd(master), strdup(""), 0};
+    Run r = { slurp_fd(master), strdup(""), 0 };
     close(master);
     assert_int_equal(waitpid(p, &r.status, 0), p);
     return r;
@@ -133,7 +133,10 @@ static void run_free(Run *r)
     free(r->err);
 }
 
-static int exit_code(const Run *r) { return WIFEXITED(r->status) ? WEXITSTATUS(r->status) : -1; }
+static int exit_code(const Run *r)
+{
+    return WIFEXITED(r->status) ? WEXITSTATUS(r->status) : -1;
+}
 
 /* The text with ANSI escapes and (for a pty) carriage returns removed. */
 static char *strip(const char *s)
@@ -165,7 +168,7 @@ static int count(const char *s, const char *needle)
     return n;
 }
 
-#define ARGS(...) ((const char *const[]){juke_bin, __VA_ARGS__, NULL})
+#define ARGS(...) ((const char *const[]){ juke_bin, __VA_ARGS__, NULL })
 
 /* --color=always: each `::T` and only those are cyan, comments are plain,
  * and without the escapes the text is --color=never's. */
@@ -266,14 +269,12 @@ static void test_plain(void **state)
         const char *term, *no_color, *flag;
         bool coloured;
     } ptys[] = {
-        {"xterm", NULL, "--color=auto", true},      /* a terminal colours by default */
-        {"xterm-256color", "", "--color=auto", true}, /* an empty NO_COLOR is no request */
-        {"xterm", "1", "--color=auto", false},      /* NO_COLOR */
-        {"xterm", "yes", "--color=auto", false},
-        {"dumb", NULL, "--color=auto", false},      /* TERM=dumb */
-        {NULL, NULL, "--color=auto", false},        /* no TERM */
-        {"xterm", NULL, "--color=never", false},
-        {"dumb", "1", "--color=always", true},      /* asked for: always */
+        { "xterm", NULL, "--color=auto", true },        /* a terminal colours by default */
+        { "xterm-256color", "", "--color=auto", true }, /* an empty NO_COLOR is no request */
+        { "xterm", "1", "--color=auto", false },        /* NO_COLOR */
+        { "xterm", "yes", "--color=auto", false },      { "dumb", NULL, "--color=auto", false }, /* TERM=dumb */
+        { NULL, NULL, "--color=auto", false },                                                   /* no TERM */
+        { "xterm", NULL, "--color=never", false },      { "dumb", "1", "--color=always", true }, /* asked for: always */
     };
     for (size_t i = 0; i < sizeof ptys / sizeof ptys[0]; i++) {
         Run t = run_pty(ptys[i].term, ptys[i].no_color, ARGS("typed", ptys[i].flag, good_path, "f!", vec, vec));
@@ -281,8 +282,8 @@ static void test_plain(void **state)
         assert_int_equal(exit_code(&t), 0);
         assert_int_equal(exit_code(&e), 1);
         bool tc = strstr(t.out, CYAN "::") != NULL, ec = strstr(e.out, ESC "[1;31merror:") != NULL;
-        if (tc != ptys[i].coloured || ec != ptys[i].coloured || (!ptys[i].coloured && (strchr(t.out, '\033') ||
-                                                                                        strchr(e.out, '\033'))))
+        if (tc != ptys[i].coloured || ec != ptys[i].coloured ||
+            (!ptys[i].coloured && (strchr(t.out, '\033') || strchr(e.out, '\033'))))
             fail_msg("TERM=%s NO_COLOR=%s %s: %s colour, got:\n%s\n%s", ptys[i].term ? ptys[i].term : "(unset)",
                      ptys[i].no_color ? ptys[i].no_color : "(unset)", ptys[i].flag,
                      ptys[i].coloured ? "expected" : "no", t.out, e.out);
@@ -295,8 +296,9 @@ static void test_plain(void **state)
 static void test_option(void **state)
 {
     (void)state;
-    Run r = run_pipe("xterm", NULL, ARGS("llvm", "--target", "cpu", "--color=always", good_path, "f!",
-                                         "Vector{Float32}", "Vector{Float32}"));
+    Run r = run_pipe(
+        "xterm", NULL,
+        ARGS("llvm", "--target", "cpu", "--color=always", good_path, "f!", "Vector{Float32}", "Vector{Float32}"));
     assert_int_equal(exit_code(&r), 0);
     assert_null(strchr(r.out, '\033')); /* only the typed and lowered IR have colours */
     run_free(&r);
@@ -329,8 +331,8 @@ static void test_colourers(void **state)
     colour_put_diag(f, "k.jl:3:4: warning: w\nk.jl:1:1: note: here\n 3 | a ^ b\n   |   ^~~\nplain: text\n");
     fclose(f);
     assert_string_equal(buf, ESC "[1mk.jl:3:4:" RESET " " ESC "[1;35mwarning:" RESET " " ESC "[1mw" RESET "\n" ESC
-                             "[1mk.jl:1:1:" RESET " " ESC "[1;36mnote:" RESET " " ESC "[1mhere" RESET
-                             "\n 3 | a ^ b\n   |   " ESC "[1;32m^~~" RESET "\nplain: text\n");
+                                 "[1mk.jl:1:1:" RESET " " ESC "[1;36mnote:" RESET " " ESC "[1mhere" RESET
+                                 "\n 3 | a ^ b\n   |   " ESC "[1;32m^~~" RESET "\nplain: text\n");
     free(buf);
     ColourMode m;
     assert_true(colour_parse_mode("never", &m) && m == COLOUR_NEVER);
@@ -356,7 +358,7 @@ int main(int argc, char **argv)
     juke_bin = argv[1];
     rng = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
     rnd();
-    static const char *const elts[] = {"Float32", "Float64", "Int32", "Float16", "UInt8"};
+    static const char *const elts[] = { "Float32", "Float64", "Int32", "Float16", "UInt8" };
     elt = elts[rnd() % 5];
     snprintf(badname, sizeof badname, "undef_%04x", (unsigned)(rnd() & 0xffff));
     printf("# element type %s, undefined name %s\n", elt, badname);
@@ -365,7 +367,8 @@ int main(int argc, char **argv)
     if (asprintf(&good_path, "%s/good.jl", workdir) < 0 || asprintf(&bad_path, "%s/bad.jl", workdir) < 0)
         return 1;
     char *src = NULL;
-    if (asprintf(&src, "function f!(y, x)\n    i = workitemIdx().x\n    @inbounds y[i] = x[i] * x[i]\n    return\nend\n") < 0)
+    if (asprintf(&src,
+                 "function f!(y, x)\n    i = workitemIdx().x\n    @inbounds y[i] = x[i] * x[i]\n    return\nend\n") < 0)
         return 1;
     write_file(good_path, src);
     free(src);
@@ -374,8 +377,8 @@ int main(int argc, char **argv)
     write_file(bad_path, src);
     free(src);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_colourers),   cmocka_unit_test(test_typed_always), cmocka_unit_test(test_error_always),
-        cmocka_unit_test(test_plain),       cmocka_unit_test(test_option),
+        cmocka_unit_test(test_colourers), cmocka_unit_test(test_typed_always), cmocka_unit_test(test_error_always),
+        cmocka_unit_test(test_plain),     cmocka_unit_test(test_option),
     };
     int r = cmocka_run_group_tests(tests, NULL, NULL);
     unlink(good_path);

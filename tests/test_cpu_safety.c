@@ -34,71 +34,73 @@ static uint64_t rnd(void)
     rng ^= rng << 17;
     return rng;
 }
-static uint64_t rnd_in(uint64_t lo, uint64_t hi) { return lo + rnd() % (hi - lo + 1); }
+static uint64_t rnd_in(uint64_t lo, uint64_t hi)
+{
+    return lo + rnd() % (hi - lo + 1);
+}
 
-static const char *src =
-    "function oob_read!(out, x, off)\n"                 /* 1 */
-    "    i = workitemIdx().x\n"
-    "    @inbounds out[i] = x[i + off]\n"
-    "    return\n"
-    "end\n"                                             /* 5 */
-    "function oob_write!(x, off, v)\n"
-    "    i = workitemIdx().x\n"
-    "    @inbounds x[i + off] = v\n"
-    "    return\n"
-    "end\n"                                             /* 10 */
-    "function early!(x, m)\n"
-    "    i = workitemIdx().x\n"
-    "    if i > m\n"
-    "        return\n"
-    "    end\n"                                         /* 15 */
-    "    sync_workgroup()\n"
-    "    @inbounds x[i] = 1f0\n"
-    "    return\n"
-    "end\n"
-    "function branch!(x, m)\n"                          /* 20 */
-    "    i = workitemIdx().x\n"
-    "    if i <= m\n"
-    "        sync_workgroup()\n"
-    "    end\n"
-    "    @inbounds x[i] = 2f0\n"                        /* 25 */
-    "    return\n"
-    "end\n"
-    "function two!(x)\n"
-    "    j = workitemIdx().y\n"
-    "    if j == 1\n"                                   /* 30 */
-    "        sync_workgroup()\n"
-    "    else\n"
-    "      sync_workgroup()\n"
-    "    end\n"
-    "    @inbounds x[workitemIdx().x] = 3f0\n"          /* 35 */
-    "    return\n"
-    "end\n"
-    "function bsum!(out, x)\n"
-    "    item = workitemIdx().x\n"
-    "    n = workgroupDim().x\n"                        /* 40 */
-    "    shared = @ROCStaticLocalArray(Float32, 256, false)\n"
-    "    i = (workgroupIdx().x - 1) * n + item\n"
-    "    @inbounds shared[item] = i <= length(x) ? x[i] : 0f0\n"
-    "    d = n ÷ 2\n"
-    "    while d > 0\n"                                 /* 45 */
-    "        sync_workgroup()\n"
-    "        if item <= d\n"
-    "            @inbounds shared[item] += shared[item + d]\n"
-    "        end\n"
-    "        d ÷= 2\n"                                  /* 50 */
-    "    end\n"
-    "    if item == 1\n"
-    "        @inbounds out[workgroupIdx().x] = shared[1]\n"
-    "    end\n"
-    "    return\n"                                      /* 55 */
-    "end\n"
-    "function local_oob!(x, k)\n"
-    "    s = @ROCStaticLocalArray(Float32, 64, false)\n"
-    "    @inbounds s[workitemIdx().x + k] = 1f0\n"
-    "    @inbounds x[1] = s[1]\n"                       /* 60 */
-    "    return\n"
-    "end\n";
+static const char *src = "function oob_read!(out, x, off)\n" /* 1 */
+                         "    i = workitemIdx().x\n"
+                         "    @inbounds out[i] = x[i + off]\n"
+                         "    return\n"
+                         "end\n" /* 5 */
+                         "function oob_write!(x, off, v)\n"
+                         "    i = workitemIdx().x\n"
+                         "    @inbounds x[i + off] = v\n"
+                         "    return\n"
+                         "end\n" /* 10 */
+                         "function early!(x, m)\n"
+                         "    i = workitemIdx().x\n"
+                         "    if i > m\n"
+                         "        return\n"
+                         "    end\n" /* 15 */
+                         "    sync_workgroup()\n"
+                         "    @inbounds x[i] = 1f0\n"
+                         "    return\n"
+                         "end\n"
+                         "function branch!(x, m)\n" /* 20 */
+                         "    i = workitemIdx().x\n"
+                         "    if i <= m\n"
+                         "        sync_workgroup()\n"
+                         "    end\n"
+                         "    @inbounds x[i] = 2f0\n" /* 25 */
+                         "    return\n"
+                         "end\n"
+                         "function two!(x)\n"
+                         "    j = workitemIdx().y\n"
+                         "    if j == 1\n" /* 30 */
+                         "        sync_workgroup()\n"
+                         "    else\n"
+                         "      sync_workgroup()\n"
+                         "    end\n"
+                         "    @inbounds x[workitemIdx().x] = 3f0\n" /* 35 */
+                         "    return\n"
+                         "end\n"
+                         "function bsum!(out, x)\n"
+                         "    item = workitemIdx().x\n"
+                         "    n = workgroupDim().x\n" /* 40 */
+                         "    shared = @ROCStaticLocalArray(Float32, 256, false)\n"
+                         "    i = (workgroupIdx().x - 1) * n + item\n"
+                         "    @inbounds shared[item] = i <= length(x) ? x[i] : 0f0\n"
+                         "    d = n ÷ 2\n"
+                         "    while d > 0\n" /* 45 */
+                         "        sync_workgroup()\n"
+                         "        if item <= d\n"
+                         "            @inbounds shared[item] += shared[item + d]\n"
+                         "        end\n"
+                         "        d ÷= 2\n" /* 50 */
+                         "    end\n"
+                         "    if item == 1\n"
+                         "        @inbounds out[workgroupIdx().x] = shared[1]\n"
+                         "    end\n"
+                         "    return\n" /* 55 */
+                         "end\n"
+                         "function local_oob!(x, k)\n"
+                         "    s = @ROCStaticLocalArray(Float32, 64, false)\n"
+                         "    @inbounds s[workitemIdx().x + k] = 1f0\n"
+                         "    @inbounds x[1] = s[1]\n" /* 60 */
+                         "    return\n"
+                         "end\n";
 
 typedef struct Fx {
     juke_context *ctx;
@@ -136,7 +138,7 @@ static juke_array *array_of(Fx *fx, juke_type t, int64_t n, const void *host)
 
 static juke_status launch(Fx *fx, const char *fn, juke_arg *args, int nargs, uint32_t gx, uint32_t gy)
 {
-    juke_launch_config cfg = {{gx, gy, 1}, {1, 1, 1}, 0, false};
+    juke_launch_config cfg = { { gx, gy, 1 }, { 1, 1, 1 }, 0, false };
     return juke_launch(fx->dev, fx->m, fn, args, nargs, &cfg);
 }
 
@@ -160,7 +162,7 @@ static void expect_usable(Fx *fx)
     for (int64_t i = 0; i < n; i++)
         x[i] = rnd() | 1;
     juke_array *dx = array_of(fx, JUKE_UINT64, n, x), *dout = array_of(fx, JUKE_UINT64, n, NULL);
-    juke_arg args[3] = {juke_arg_array(dout), juke_arg_array(dx), juke_arg_i64(0)};
+    juke_arg args[3] = { juke_arg_array(dout), juke_arg_array(dx), juke_arg_i64(0) };
     if (launch(fx, "oob_read!", args, 3, (uint32_t)n, 1) != JUKE_OK)
         fail_msg("%s", juke_errmsg(fx->ctx));
     assert_int_equal(juke_array_download(dout, out, (size_t)n * 8), JUKE_OK);
@@ -186,7 +188,7 @@ static void test_oob_read(void **state)
         for (int64_t i = 0; i < n; i++)
             x[i] = rnd() | 1;
         juke_array *dx = array_of(fx, JUKE_UINT64, n, x), *dout = array_of(fx, JUKE_UINT64, group, NULL);
-        juke_arg args[3] = {juke_arg_array(dout), juke_arg_array(dx), juke_arg_i64(off)};
+        juke_arg args[3] = { juke_arg_array(dout), juke_arg_array(dx), juke_arg_i64(off) };
         assert_int_equal(launch(fx, "oob_read!", args, 3, (uint32_t)group, 1), JUKE_ERR_KERNEL);
         expect_msg(fx, "oob_read!: kernel fault: SIGSEGV (invalid memory access at 0x");
         expect_msg(fx, "past the end of a %" PRId64 "-byte device array) in work-group (1, 1, 1)", n * 8);
@@ -233,7 +235,7 @@ static void test_oob_write(void **state)
         juke_array *dx = array_of(fx, JUKE_FLOAT32, n, x);
         float v = (float)(rnd() % 100) + 0.25f;
         int64_t off = n - (int64_t)rnd_in(0, 16 < n ? 16 : (uint64_t)n);
-        juke_arg args[3] = {juke_arg_array(dx), juke_arg_i64(off), juke_arg_f32(v)};
+        juke_arg args[3] = { juke_arg_array(dx), juke_arg_i64(off), juke_arg_f32(v) };
         assert_int_equal(launch(fx, "oob_write!", args, 3, (uint32_t)group, 1), JUKE_ERR_KERNEL);
         expect_msg(fx, "oob_write!: kernel fault: SIGSEGV (invalid memory access at 0x");
         expect_msg(fx, "past the end of a %" PRId64 "-byte device array)", n * 4);
@@ -264,7 +266,7 @@ static void test_local_overrun(void **state)
 {
     Fx *fx = *state;
     juke_array *dx = array_of(fx, JUKE_FLOAT32, 4, NULL);
-    juke_arg args[2] = {juke_arg_array(dx), juke_arg_i64((int64_t)rnd_in(1, 64))};
+    juke_arg args[2] = { juke_arg_array(dx), juke_arg_i64((int64_t)rnd_in(1, 64)) };
     assert_int_equal(launch(fx, "local_oob!", args, 2, 64, 1), JUKE_ERR_KERNEL);
     expect_msg(fx, "local_oob!: kernel fault: SIGSEGV (invalid memory access at 0x");
     expect_msg(fx, "past the end of the group's 256 bytes of local memory)");
@@ -288,7 +290,7 @@ static void test_divergence_early_return(void **state)
     for (int round = 0; round < 4; round++) {
         int64_t group = (int64_t)rnd_in(2, 1024), m = (int64_t)rnd_in(1, (uint64_t)group - 1);
         juke_array *dx = array_of(fx, JUKE_FLOAT32, group, NULL);
-        juke_arg args[2] = {juke_arg_array(dx), juke_arg_i64(m)};
+        juke_arg args[2] = { juke_arg_array(dx), juke_arg_i64(m) };
         assert_int_equal(launch(fx, "early!", args, 2, (uint32_t)group, 1), JUKE_ERR_KERNEL);
         char items[256];
         expect_msg(fx, "early!: barrier divergence: not every work-item of the workgroup reached this barrier\n"
@@ -309,7 +311,7 @@ static void test_divergence_branch(void **state)
     for (int round = 0; round < 4; round++) {
         int64_t group = (int64_t)rnd_in(2, 1024), m = (int64_t)rnd_in(1, (uint64_t)group - 1);
         juke_array *dx = array_of(fx, JUKE_FLOAT32, group, NULL);
-        juke_arg args[2] = {juke_arg_array(dx), juke_arg_i64(m)};
+        juke_arg args[2] = { juke_arg_array(dx), juke_arg_i64(m) };
         assert_int_equal(launch(fx, "branch!", args, 2, (uint32_t)group, 1), JUKE_ERR_KERNEL);
         char items[256];
         expect_msg(fx, "branch!: barrier divergence: not every work-item of the workgroup reached this barrier\n"
@@ -335,7 +337,7 @@ static void test_divergence_two_barriers(void **state)
     for (int round = 0; round < 4; round++) {
         int64_t gx = (int64_t)rnd_in(1, 300);
         juke_array *dx = array_of(fx, JUKE_FLOAT32, gx, NULL);
-        juke_arg args[1] = {juke_arg_array(dx)};
+        juke_arg args[1] = { juke_arg_array(dx) };
         assert_int_equal(launch(fx, "two!", args, 1, (uint32_t)gx, 2), JUKE_ERR_KERNEL);
         expect_msg(fx, "two!: barrier divergence: not every work-item of the workgroup reached this barrier\n"
                        "  at kernel.jl:31:9\n");
@@ -368,8 +370,8 @@ static void test_barrier_loop_correct(void **state)
         for (int64_t i = 0; i < n; i++)
             x[i] = (float)rnd_in(1, 64);
         juke_array *dx = array_of(fx, JUKE_FLOAT32, n, x), *dout = array_of(fx, JUKE_FLOAT32, ngroups, NULL);
-        juke_arg args[2] = {juke_arg_array(dout), juke_arg_array(dx)};
-        juke_launch_config cfg = {{(uint32_t)group, 1, 1}, {(uint32_t)ngroups, 1, 1}, 0, false};
+        juke_arg args[2] = { juke_arg_array(dout), juke_arg_array(dx) };
+        juke_launch_config cfg = { { (uint32_t)group, 1, 1 }, { (uint32_t)ngroups, 1, 1 }, 0, false };
         if (juke_launch(fx->dev, fx->m, "bsum!", args, 2, &cfg) != JUKE_OK)
             fail_msg("%s", juke_errmsg(fx->ctx));
         assert_int_equal(juke_array_download(dout, out, (size_t)ngroups * 4), JUKE_OK);
@@ -432,10 +434,10 @@ static void launches_keep_state(Fx *fx)
     sig_expect_same(&before, "a launch");
     int64_t n = (int64_t)rnd_in(1, 100);
     juke_array *dx = array_of(fx, JUKE_FLOAT32, n, NULL);
-    juke_arg args[3] = {juke_arg_array(dx), juke_arg_i64(n), juke_arg_f32(1.5f)};
+    juke_arg args[3] = { juke_arg_array(dx), juke_arg_i64(n), juke_arg_f32(1.5f) };
     assert_int_equal(launch(fx, "oob_write!", args, 3, 64, 1), JUKE_ERR_KERNEL);
     sig_expect_same(&before, "a faulting launch");
-    juke_arg dargs[2] = {juke_arg_array(dx), juke_arg_i64(1)};
+    juke_arg dargs[2] = { juke_arg_array(dx), juke_arg_i64(1) };
     assert_int_equal(launch(fx, "early!", dargs, 2, 2, 1), JUKE_ERR_KERNEL);
     sig_expect_same(&before, "a diverging launch");
     juke_array_free(dx);
@@ -453,11 +455,11 @@ static void test_signal_state(void **state)
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
     sigemptyset(&sa.sa_mask);
     sigaddset(&sa.sa_mask, SIGUSR2);
-    int sigs[3] = {SIGSEGV, SIGBUS, SIGFPE};
+    int sigs[3] = { SIGSEGV, SIGBUS, SIGFPE };
     for (int i = 0; i < 3; i++)
         sigaction(sigs[i], &sa, &old[i]);
     static char altmem[1 << 16];
-    stack_t ss = {.ss_sp = altmem, .ss_size = sizeof altmem, .ss_flags = 0}, oldss;
+    stack_t ss = { .ss_sp = altmem, .ss_size = sizeof altmem, .ss_flags = 0 }, oldss;
     assert_int_equal(sigaltstack(&ss, &oldss), 0);
     launches_keep_state(fx);
     assert_int_equal(sigaltstack(&oldss, NULL), 0);
@@ -518,7 +520,7 @@ static int rt_run(RtFx *fx, const char *name, RtArg *args, int nargs, uint32_t g
     char *err = NULL;
     if (rt_function_get(fx->mod, name, &f, &err) != 0)
         fail_msg("%s", err);
-    uint32_t grid[3] = {1, 1, 1}, gs[3] = {group, 1, 1};
+    uint32_t grid[3] = { 1, 1, 1 }, gs[3] = { group, 1, 1 };
     int rc = rt_launch(f, args, nargs, grid, gs, 0, true, exc, &err);
     if (rc < 0)
         fail_msg("%s: %s", name, err);
@@ -534,12 +536,15 @@ static void test_stack_overflow(void **state)
     rt_fx_open(&fx);
     SigState before;
     sig_snapshot(&before);
-    const char *names[2] = {"deep_fibers", "deep"};
+    const char *names[2] = { "deep_fibers", "deep" };
     for (int k = 0; k < 2; k++) {
         uint32_t group = (uint32_t)rnd_in(1, 8);
-        int64_t out[8] = {0}, depth = (int64_t)rnd_in(1, 50);
-        struct { int64_t depth; int64_t *out; } a = {depth, out};
-        RtArg args[2] = {{&a.depth, 8, 8}, {&a.out, 8, 8}};
+        int64_t out[8] = { 0 }, depth = (int64_t)rnd_in(1, 50);
+        struct {
+            int64_t depth;
+            int64_t *out;
+        } a = { depth, out };
+        RtArg args[2] = { { &a.depth, 8, 8 }, { &a.out, 8, 8 } };
         JukeExceptionRecord exc;
         assert_int_equal(rt_run(&fx, names[k], args, 2, group, &exc), 0); /* shallow: fine */
         for (uint32_t i = 0; i < group; i++)
@@ -562,9 +567,12 @@ static void test_sigfpe(void **state)
     (void)state;
     RtFx fx;
     rt_fx_open(&fx);
-    int64_t out[4] = {0};
-    struct { int64_t num, den; int64_t *out; } a = {(int64_t)rnd_in(1, 1000000), 0, out};
-    RtArg args[3] = {{&a.num, 8, 8}, {&a.den, 8, 8}, {&a.out, 8, 8}};
+    int64_t out[4] = { 0 };
+    struct {
+        int64_t num, den;
+        int64_t *out;
+    } a = { (int64_t)rnd_in(1, 1000000), 0, out };
+    RtArg args[3] = { { &a.num, 8, 8 }, { &a.den, 8, 8 }, { &a.out, 8, 8 } };
     JukeExceptionRecord exc;
     assert_int_equal(rt_run(&fx, "divide", args, 3, 4, &exc), 1);
     assert_int_equal(exc.kind, JUKE_EXC_FAULT);
@@ -591,7 +599,7 @@ static void test_signal_chained(void **state)
     sigaction(SIGSEGV, &sa, &old);
     host_handled = 0;
     int64_t sig = SIGSEGV;
-    RtArg args[1] = {{&sig, 8, 8}};
+    RtArg args[1] = { { &sig, 8, 8 } };
     JukeExceptionRecord exc;
     assert_int_equal(rt_run(&fx, "sendsig", args, 1, 1, &exc), 0);
     assert_int_equal(host_handled, 1);

@@ -27,11 +27,18 @@ typedef struct Case {
 } Case;
 
 static const Case cases[] = {
-    {"vadd.jl", "vadd!", 3, {"Vector{Float32}", "Vector{Float32}", "Vector{Float32}"}, ";  @ vadd.jl:5 within `vadd!`"},
-    {"diffusion2d.jl", "diffusion2d!", 3, {"Matrix{Float64}", "Matrix{Float64}", "Float64"},
-     ";  @ diffusion2d.jl:6 within `diffusion2d!`"},
+    { "vadd.jl",
+      "vadd!",
+      3,
+      { "Vector{Float32}", "Vector{Float32}", "Vector{Float32}" },
+      ";  @ vadd.jl:5 within `vadd!`" },
+    { "diffusion2d.jl",
+      "diffusion2d!",
+      3,
+      { "Matrix{Float64}", "Matrix{Float64}", "Float64" },
+      ";  @ diffusion2d.jl:6 within `diffusion2d!`" },
 };
-static const char *const targets[] = {"gfx90a", "sm_90", "cpu"};
+static const char *const targets[] = { "gfx90a", "sm_90", "cpu" };
 
 static char *read_text(const char *path)
 {
@@ -114,8 +121,8 @@ static void test_llvm_dump_lines(void **state)
             juke_context *c0, *c1;
             juke_kernel *k0 = compile(&c0, &cases[i], targets[t], JUKE_DEBUGINFO_NONE);
             juke_kernel *k1 = compile(&c1, &cases[i], targets[t], JUKE_DEBUGINFO_SOURCE);
-            const char *kinds[] = {"LLVM", "LLVM module", "raw LLVM"};
-            juke_dump which[] = {JUKE_DUMP_LLVM, JUKE_DUMP_LLVM_MODULE, JUKE_DUMP_LLVM_RAW};
+            const char *kinds[] = { "LLVM", "LLVM module", "raw LLVM" };
+            juke_dump which[] = { JUKE_DUMP_LLVM, JUKE_DUMP_LLVM_MODULE, JUKE_DUMP_LLVM_RAW };
             for (int w = 0; w < 3; w++) {
                 const char *with = juke_kernel_dump(k1, which[w]), *without = juke_kernel_dump(k0, which[w]);
                 assert_non_null(with);
@@ -160,10 +167,10 @@ typedef struct Golden {
 } Golden;
 
 static const Golden goldens[] = {
-    {"vadd.llvm.ll", &cases[0], JUKE_DUMP_LLVM},
-    {"vadd.gcn.s", &cases[0], JUKE_DUMP_ASM},
-    {"diffusion2d.llvm.ll", &cases[1], JUKE_DUMP_LLVM},
-    {"diffusion2d.gcn.s", &cases[1], JUKE_DUMP_ASM},
+    { "vadd.llvm.ll", &cases[0], JUKE_DUMP_LLVM },
+    { "vadd.gcn.s", &cases[0], JUKE_DUMP_ASM },
+    { "diffusion2d.llvm.ll", &cases[1], JUKE_DUMP_LLVM },
+    { "diffusion2d.gcn.s", &cases[1], JUKE_DUMP_ASM },
 };
 
 static void check_golden(void **state)

@@ -61,7 +61,7 @@ static char *kernel_src(void)
  * only in the element type, and one of another target. */
 static const struct {
     const char *target, *type;
-} specs[] = {{"gfx90a", "Vector{Float32}"}, {"gfx90a", "Vector{Float64}"}, {"cpu", "Vector{Float32}"}};
+} specs[] = { { "gfx90a", "Vector{Float32}" }, { "gfx90a", "Vector{Float64}" }, { "cpu", "Vector{Float32}" } };
 #define NSPECS 3
 
 static juke_kernel *compile_spec(juke_context *ctx, juke_module *m, int i)
@@ -69,7 +69,7 @@ static juke_kernel *compile_spec(juke_context *ctx, juke_module *m, int i)
     juke_options o;
     juke_options_default(&o);
     o.target = specs[i].target;
-    const char *t[2] = {specs[i].type, specs[i].type};
+    const char *t[2] = { specs[i].type, specs[i].type };
     juke_kernel *k = NULL;
     if (juke_compile(m, "k!", t, 2, &o, &k) != JUKE_OK)
         return NULL;
@@ -203,7 +203,7 @@ static int writer(const char *src, const char *dir, unsigned mask, int rounds)
     juke_module *m;
     if (!ctx || juke_module_load_string(ctx, "names.jl", src, &m) != JUKE_OK)
         return 2;
-    juke_kernel *k[NSPECS] = {0};
+    juke_kernel *k[NSPECS] = { 0 };
     for (int i = 0; i < NSPECS; i++)
         if ((mask & (1u << i)) && !(k[i] = compile_spec(ctx, m, i))) {
             fprintf(stderr, "compile %d: %s\n", i, juke_errmsg(ctx));
@@ -258,7 +258,7 @@ static void test_names_per_specialisation(void **state)
     int hidden, n = list_dir(dir, names, 64, &hidden);
     assert_int_equal(hidden, 0);
     assert_int_equal(n, 7 * NSPECS);
-    char stems[NSPECS][16] = {{0}};
+    char stems[NSPECS][16] = { { 0 } };
     int nstems = 0;
     for (int i = 0; i < n; i++) {
         assert_true(strncmp(names[i], "k!_", 3) == 0);
@@ -357,11 +357,11 @@ static void test_concurrent_writers(void **state)
             if (d)
                 closedir(d);
             /* the parent closes the pipe when the writers are done */
-            struct timespec ts = {0, 1000000};
+            struct timespec ts = { 0, 1000000 };
             fd_set fds;
             FD_ZERO(&fds);
             FD_SET(pipefd[0], &fds);
-            struct timeval tv = {0, 0};
+            struct timeval tv = { 0, 0 };
             if (select(pipefd[0] + 1, &fds, NULL, NULL, &tv) > 0)
                 break;
             nanosleep(&ts, NULL);

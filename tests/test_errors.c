@@ -44,8 +44,8 @@
 typedef struct Entry {
     char id[16];
     char title[160];
-    char *source;       /* NULL if none */
-    char *npy;          /* unescaped bytes */
+    char *source; /* NULL if none */
+    char *npy;    /* unescaped bytes */
     size_t npy_len;
     char *run;
     char *expect;
@@ -110,7 +110,7 @@ static char *unescape(const char *s, size_t *len)
         }
         p++;
         if (*p == 'x' && p[1] && p[2]) {
-            char hex[3] = {p[1], p[2], 0};
+            char hex[3] = { p[1], p[2], 0 };
             out[k++] = (char)strtol(hex, NULL, 16);
             p += 2;
         } else if (*p == 'n') {
@@ -156,7 +156,7 @@ static void parse_catalogue(void)
                 memcpy(e->title, colon + 1, tl);
             }
         } else if (e && strncmp(line, "```", 3) == 0 && line[3] != '\n') {
-            char tag[128] = {0};
+            char tag[128] = { 0 };
             size_t tl = (size_t)(nl - line - 3);
             memcpy(tag, line + 3, tl < sizeof tag - 1 ? tl : sizeof tag - 1);
             char *body = next;
@@ -331,8 +331,8 @@ static void run_cli(const Entry *e, char **w, int nw, Outcome *out)
 
 static juke_type type_named(const char *s, size_t n)
 {
-    static const char *names[] = {"Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16",
-                                  "UInt32", "UInt64", "Float16", "Float32", "Float64"};
+    static const char *names[] = { "Bool",   "Int8",   "Int16",  "Int32",   "Int64",   "UInt8",
+                                   "UInt16", "UInt32", "UInt64", "Float16", "Float32", "Float64" };
     for (int i = 0; i < 12; i++)
         if (strlen(names[i]) == n && strncmp(names[i], s, n) == 0)
             return (juke_type)(JUKE_BOOL + i);
@@ -402,7 +402,7 @@ static void run_api(const Entry *e, char **w, int nw, Outcome *out)
         juke_device *dev = NULL;
         st = juke_device_open(ctx, "cpu", &dev);
         assert_int_equal(st, JUKE_OK);
-        juke_launch_config cfg = {{1, 1, 1}, {1, 1, 1}, 0, false};
+        juke_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, false };
         juke_arg args[64];
         int na = 0;
         for (int i = 3; i < nw; i++) {
@@ -441,7 +441,7 @@ static void run_api(const Entry *e, char **w, int nw, Outcome *out)
                 assert_non_null(eq);
                 juke_type t = type_named(w[i], (size_t)(eq - w[i]));
                 assert_true(t != 0);
-                juke_arg a = {false, t, {0}};
+                juke_arg a = { false, t, { 0 } };
                 if (t == JUKE_FLOAT32)
                     a.v.f32 = strtof(eq + 1, NULL);
                 else if (t == JUKE_FLOAT64)
@@ -479,12 +479,12 @@ static void test_entry(void **state)
 {
     const Entry *e = *state;
     assert_non_null(e->expect);
-    Outcome o = {{0}, NULL};
+    Outcome o = { { 0 }, NULL };
     run_entry(e, &o);
     char *got = normalise(o.message), *want = normalise(e->expect);
     if (strcmp(o.status, e->status) != 0 || strcmp(got, want) != 0)
-        fail_msg("%s:%s\n--- status: expected %s, got %s\n--- expected:\n%s\n--- got:\n%s\n", e->id, e->title, e->status,
-                 o.status, want, got);
+        fail_msg("%s:%s\n--- status: expected %s, got %s\n--- expected:\n%s\n--- got:\n%s\n", e->id, e->title,
+                 e->status, o.status, want, got);
     free(got);
     free(want);
     free(o.message);
@@ -501,7 +501,7 @@ static int update_catalogue(void)
         Entry *e = &cat.entries[i];
         if (!e->expect)
             continue;
-        Outcome o = {{0}, NULL};
+        Outcome o = { { 0 }, NULL };
         run_entry(e, &o);
         /* the fence line before the body: rewrite its status too */
         size_t fence = e->expect_begin - 1;
@@ -540,7 +540,10 @@ static juke_status sc_load_null_source(juke_context *ctx, const char **msg)
     return juke_module_load_string(ctx, "k.jl", NULL, &m);
 }
 
-static juke_status sc_load_null_out(juke_context *ctx, const char **msg) { return juke_module_load_string(ctx, "k.jl", "f() = nothing", NULL); }
+static juke_status sc_load_null_out(juke_context *ctx, const char **msg)
+{
+    return juke_module_load_string(ctx, "k.jl", "f() = nothing", NULL);
+}
 
 static juke_status sc_load_missing_file(juke_context *ctx, const char **msg)
 {
@@ -598,8 +601,7 @@ static juke_status sc_load_small_stack(juke_context *ctx, const char **msg)
 static juke_module *load_ok(juke_context *ctx)
 {
     juke_module *m = NULL;
-    assert_int_equal(juke_module_load_string(ctx, "kernel.jl",
-                                             "function f(x)\n    x[1] = 1f0\n    return\nend\n", &m),
+    assert_int_equal(juke_module_load_string(ctx, "kernel.jl", "function f(x)\n    x[1] = 1f0\n    return\nend\n", &m),
                      JUKE_OK);
     return m;
 }
@@ -608,7 +610,7 @@ static juke_status sc_compile_null_module(juke_context *ctx, const char **msg)
 {
     (void)ctx;
     juke_kernel *k = NULL;
-    const char *t[] = {"Vector{Float32}"};
+    const char *t[] = { "Vector{Float32}" };
     juke_status st = juke_compile(NULL, "f", t, 1, NULL, &k);
     assert_null(k);
     *msg = juke_errmsg(NULL);
@@ -619,7 +621,7 @@ static juke_status sc_compile_null_function(juke_context *ctx, const char **msg)
 {
     juke_module *m = load_ok(ctx);
     juke_kernel *k = NULL;
-    const char *t[] = {"Vector{Float32}"};
+    const char *t[] = { "Vector{Float32}" };
     return juke_compile(m, NULL, t, 1, NULL, &k);
 }
 
@@ -627,7 +629,7 @@ static juke_status sc_compile_unknown_function(juke_context *ctx, const char **m
 {
     juke_module *m = load_ok(ctx);
     juke_kernel *k = NULL;
-    const char *t[] = {"Vector{Float32}"};
+    const char *t[] = { "Vector{Float32}" };
     return juke_compile(m, "g", t, 1, NULL, &k);
 }
 
@@ -642,7 +644,7 @@ static juke_status sc_compile_negative_nargs(juke_context *ctx, const char **msg
 {
     juke_module *m = load_ok(ctx);
     juke_kernel *k = NULL;
-    const char *t[] = {"Vector{Float32}"};
+    const char *t[] = { "Vector{Float32}" };
     return juke_compile(m, "f", t, -1, NULL, &k);
 }
 
@@ -686,51 +688,51 @@ static juke_device *cpu(juke_context *ctx)
 static juke_status sc_array_zero_dims(juke_context *ctx, const char **msg)
 {
     juke_array *a = NULL;
-    int64_t dims[1] = {4};
+    int64_t dims[1] = { 4 };
     return juke_array_create(cpu(ctx), JUKE_FLOAT32, 0, dims, &a);
 }
 
 static juke_status sc_array_nine_dims(juke_context *ctx, const char **msg)
 {
     juke_array *a = NULL;
-    int64_t dims[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    int64_t dims[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
     return juke_array_create(cpu(ctx), JUKE_FLOAT32, 9, dims, &a);
 }
 
 static juke_status sc_array_negative_dim(juke_context *ctx, const char **msg)
 {
     juke_array *a = NULL;
-    int64_t dims[2] = {4, -3};
+    int64_t dims[2] = { 4, -3 };
     return juke_array_create(cpu(ctx), JUKE_FLOAT32, 2, dims, &a);
 }
 
 static juke_status sc_array_bad_type(juke_context *ctx, const char **msg)
 {
     juke_array *a = NULL;
-    int64_t dims[1] = {4};
+    int64_t dims[1] = { 4 };
     return juke_array_create(cpu(ctx), (juke_type)42, 1, dims, &a);
 }
 
 static juke_status sc_array_huge(juke_context *ctx, const char **msg)
 {
     juke_array *a = NULL;
-    int64_t dims[2] = {INT64_C(1) << 40, INT64_C(1) << 30};
+    int64_t dims[2] = { INT64_C(1) << 40, INT64_C(1) << 30 };
     return juke_array_create(cpu(ctx), JUKE_FLOAT64, 2, dims, &a);
 }
 
 static juke_status sc_upload_wrong_size(juke_context *ctx, const char **msg)
 {
     juke_array *a = NULL;
-    int64_t dims[1] = {16};
+    int64_t dims[1] = { 16 };
     assert_int_equal(juke_array_create(cpu(ctx), JUKE_FLOAT32, 1, dims, &a), JUKE_OK);
-    float host[15] = {1};
+    float host[15] = { 1 };
     return juke_array_upload(a, host, sizeof host);
 }
 
 static juke_status sc_download_wrong_size(juke_context *ctx, const char **msg)
 {
     juke_array *a = NULL;
-    int64_t dims[1] = {16};
+    int64_t dims[1] = { 16 };
     assert_int_equal(juke_array_create(cpu(ctx), JUKE_FLOAT32, 1, dims, &a), JUKE_OK);
     double host[16];
     return juke_array_download(a, host, sizeof host);
@@ -739,7 +741,7 @@ static juke_status sc_download_wrong_size(juke_context *ctx, const char **msg)
 static juke_status sc_upload_null_host(juke_context *ctx, const char **msg)
 {
     juke_array *a = NULL;
-    int64_t dims[1] = {16};
+    int64_t dims[1] = { 16 };
     assert_int_equal(juke_array_create(cpu(ctx), JUKE_FLOAT32, 1, dims, &a), JUKE_OK);
     return juke_array_upload(a, NULL, 64);
 }
@@ -748,7 +750,7 @@ static juke_status sc_launch_null_config(juke_context *ctx, const char **msg)
 {
     juke_module *m = load_ok(ctx);
     juke_array *a = NULL;
-    int64_t dims[1] = {16};
+    int64_t dims[1] = { 16 };
     juke_device *d = cpu(ctx);
     assert_int_equal(juke_array_create(d, JUKE_FLOAT32, 1, dims, &a), JUKE_OK);
     juke_arg arg = juke_arg_array(a);
@@ -758,8 +760,8 @@ static juke_status sc_launch_null_config(juke_context *ctx, const char **msg)
 static juke_status sc_launch_bad_scalar_type(juke_context *ctx, const char **msg)
 {
     juke_module *m = load_ok(ctx);
-    juke_arg arg = {false, (juke_type)99, {0}};
-    juke_launch_config cfg = {{1, 1, 1}, {1, 1, 1}, 0, false};
+    juke_arg arg = { false, (juke_type)99, { 0 } };
+    juke_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, false };
     return juke_launch(cpu(ctx), m, "f", &arg, 1, &cfg);
 }
 
@@ -767,10 +769,10 @@ static juke_status sc_launch_other_device(juke_context *ctx, const char **msg)
 {
     juke_module *m = load_ok(ctx);
     juke_array *a = NULL;
-    int64_t dims[1] = {16};
+    int64_t dims[1] = { 16 };
     assert_int_equal(juke_array_create(cpu(ctx), JUKE_FLOAT32, 1, dims, &a), JUKE_OK);
     juke_arg arg = juke_arg_array(a);
-    juke_launch_config cfg = {{1, 1, 1}, {1, 1, 1}, 0, false};
+    juke_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, false };
     return juke_launch(cpu(ctx), m, "f", &arg, 1, &cfg);
 }
 
@@ -778,7 +780,7 @@ static juke_status sc_write_dumps_unwritable(juke_context *ctx, const char **msg
 {
     juke_module *m = load_ok(ctx);
     juke_kernel *k = NULL;
-    const char *t[] = {"Vector{Float32}"};
+    const char *t[] = { "Vector{Float32}" };
     juke_options o;
     juke_options_default(&o);
     o.target = "cpu";
@@ -825,7 +827,7 @@ static juke_status sc_cache_rebuilt(juke_context *ctx, const char **msg)
     char dir[] = "/tmp/juke-errors-cache-XXXXXX";
     assert_non_null(mkdtemp(dir));
     const char *src = "function f(a)\n    a[1] = 1f0\n    return\nend\n";
-    const char *types[] = {"Vector{Float32}"};
+    const char *types[] = { "Vector{Float32}" };
     juke_options o;
     juke_options_default(&o);
     o.target = "cpu";
@@ -870,43 +872,43 @@ static juke_status sc_cache_rebuilt(juke_context *ctx, const char **msg)
 }
 
 static const ScenarioDef scenario_table[] = {
-    {"load-null-context", sc_load_null_ctx},
-    {"wrap-null", sc_wrap_null},
-    {"wrap-misaligned", sc_wrap_misaligned},
-    {"copy-range", sc_copy_range},
-    {"copy-types", sc_copy_types},
-    {"handle-count", sc_handle_count},
-    {"handle-type", sc_handle_type},
-    {"event-unrecorded", sc_event_unrecorded},
-    {"load-null-source", sc_load_null_source},
-    {"load-null-out", sc_load_null_out},
-    {"load-missing-file", sc_load_missing_file},
-    {"load-directory", sc_load_directory},
-    {"load-small-stack", sc_load_small_stack},
-    {"compile-null-module", sc_compile_null_module},
-    {"compile-null-function", sc_compile_null_function},
-    {"compile-unknown-function", sc_compile_unknown_function},
-    {"compile-null-types", sc_compile_null_types},
-    {"compile-negative-nargs", sc_compile_negative_nargs},
-    {"options-opt-level", sc_set_options_opt},
-    {"options-code-object-version", sc_set_options_cov},
-    {"options-wavefront-size", sc_set_options_wave},
-    {"device-unknown", sc_device_unknown},
-    {"array-zero-dims", sc_array_zero_dims},
-    {"array-nine-dims", sc_array_nine_dims},
-    {"array-negative-dim", sc_array_negative_dim},
-    {"array-bad-element-type", sc_array_bad_type},
-    {"array-too-large", sc_array_huge},
-    {"upload-wrong-size", sc_upload_wrong_size},
-    {"download-wrong-size", sc_download_wrong_size},
-    {"upload-null-host", sc_upload_null_host},
-    {"launch-null-config", sc_launch_null_config},
-    {"launch-bad-scalar-type", sc_launch_bad_scalar_type},
-    {"launch-array-of-other-device", sc_launch_other_device},
-    {"write-dumps-unwritable", sc_write_dumps_unwritable},
-    {"synchronize-null-device", sc_sync_null_device},
-    {"null-handles", sc_null_handles},
-    {"cache-rebuilt", sc_cache_rebuilt},
+    { "load-null-context", sc_load_null_ctx },
+    { "wrap-null", sc_wrap_null },
+    { "wrap-misaligned", sc_wrap_misaligned },
+    { "copy-range", sc_copy_range },
+    { "copy-types", sc_copy_types },
+    { "handle-count", sc_handle_count },
+    { "handle-type", sc_handle_type },
+    { "event-unrecorded", sc_event_unrecorded },
+    { "load-null-source", sc_load_null_source },
+    { "load-null-out", sc_load_null_out },
+    { "load-missing-file", sc_load_missing_file },
+    { "load-directory", sc_load_directory },
+    { "load-small-stack", sc_load_small_stack },
+    { "compile-null-module", sc_compile_null_module },
+    { "compile-null-function", sc_compile_null_function },
+    { "compile-unknown-function", sc_compile_unknown_function },
+    { "compile-null-types", sc_compile_null_types },
+    { "compile-negative-nargs", sc_compile_negative_nargs },
+    { "options-opt-level", sc_set_options_opt },
+    { "options-code-object-version", sc_set_options_cov },
+    { "options-wavefront-size", sc_set_options_wave },
+    { "device-unknown", sc_device_unknown },
+    { "array-zero-dims", sc_array_zero_dims },
+    { "array-nine-dims", sc_array_nine_dims },
+    { "array-negative-dim", sc_array_negative_dim },
+    { "array-bad-element-type", sc_array_bad_type },
+    { "array-too-large", sc_array_huge },
+    { "upload-wrong-size", sc_upload_wrong_size },
+    { "download-wrong-size", sc_download_wrong_size },
+    { "upload-null-host", sc_upload_null_host },
+    { "launch-null-config", sc_launch_null_config },
+    { "launch-bad-scalar-type", sc_launch_bad_scalar_type },
+    { "launch-array-of-other-device", sc_launch_other_device },
+    { "write-dumps-unwritable", sc_write_dumps_unwritable },
+    { "synchronize-null-device", sc_sync_null_device },
+    { "null-handles", sc_null_handles },
+    { "cache-rebuilt", sc_cache_rebuilt },
 };
 
 static const ScenarioDef *find_scenario(const char *name)
@@ -932,10 +934,10 @@ int main(void)
     if (getenv("JUKE_ERRORS_UPDATE"))
         return update_catalogue();
     struct CMUnitTest *tests = calloc((size_t)cat.n, sizeof *tests);
-    char (*names)[200] = calloc((size_t)cat.n, sizeof *names);
+    char(*names)[200] = calloc((size_t)cat.n, sizeof *names);
     for (int i = 0; i < cat.n; i++) {
         snprintf(names[i], sizeof names[i], "%s:%s", cat.entries[i].id, cat.entries[i].title);
-        tests[i] = (struct CMUnitTest){names[i], test_entry, NULL, NULL, &cat.entries[i]};
+        tests[i] = (struct CMUnitTest){ names[i], test_entry, NULL, NULL, &cat.entries[i] };
     }
     int rc = _cmocka_run_group_tests("errors", tests, (size_t)cat.n, NULL, NULL);
     printf("# %d catalogue entries in %s\n", cat.n, cat.path);

@@ -17,23 +17,27 @@
 #include "juke.h"
 
 typedef struct Golden {
-    const char *golden;   /* file name under tests/golden */
-    const char *source;   /* file name under tests/kernels/acceptance */
+    const char *golden; /* file name under tests/golden */
+    const char *source; /* file name under tests/kernels/acceptance */
     const char *function;
-    bool typed;           /* juke_typed, else juke_lowered */
+    bool typed; /* juke_typed, else juke_lowered */
     int nargs;
     const char *types[8];
 } Golden;
 
 static const Golden goldens[] = {
-    {"vadd.typed.jl", "vadd.jl", "vadd!", true, 3, {"Vector{Float32}", "Vector{Float32}", "Vector{Float32}"}},
-    {"mandelbrot.typed.jl", "mandelbrot.jl", "mandelbrot!", true, 6,
-     {"Matrix{Int32}", "Float32", "Float32", "Float32", "Float32", "Int32"}},
-    {"block_sum.typed.jl", "block_sum.jl", "block_sum!", true, 2, {"Vector{Float32}", "Vector{Float32}"}},
-    {"dispatch_float32.typed.jl", "dispatch.jl", "apply_scale!", true, 2, {"Vector{Float32}", "Vector{Float32}"}},
-    {"dispatch_int32.typed.jl", "dispatch.jl", "apply_scale!", true, 2, {"Vector{Int32}", "Vector{Int32}"}},
-    {"intops_int32.typed.jl", "intops.jl", "intops!", true, 3, {"Vector{Int32}", "Vector{Int32}", "Vector{Int32}"}},
-    {"mandelbrot.lowered.jl", "mandelbrot.jl", "mandelbrot!", false, 0, {NULL}},
+    { "vadd.typed.jl", "vadd.jl", "vadd!", true, 3, { "Vector{Float32}", "Vector{Float32}", "Vector{Float32}" } },
+    { "mandelbrot.typed.jl",
+      "mandelbrot.jl",
+      "mandelbrot!",
+      true,
+      6,
+      { "Matrix{Int32}", "Float32", "Float32", "Float32", "Float32", "Int32" } },
+    { "block_sum.typed.jl", "block_sum.jl", "block_sum!", true, 2, { "Vector{Float32}", "Vector{Float32}" } },
+    { "dispatch_float32.typed.jl", "dispatch.jl", "apply_scale!", true, 2, { "Vector{Float32}", "Vector{Float32}" } },
+    { "dispatch_int32.typed.jl", "dispatch.jl", "apply_scale!", true, 2, { "Vector{Int32}", "Vector{Int32}" } },
+    { "intops_int32.typed.jl", "intops.jl", "intops!", true, 3, { "Vector{Int32}", "Vector{Int32}", "Vector{Int32}" } },
+    { "mandelbrot.lowered.jl", "mandelbrot.jl", "mandelbrot!", false, 0, { NULL } },
 };
 
 static char *read_text(const char *path)

@@ -132,10 +132,10 @@ static const struct {
     const char *name;
     juke_type t;
 } type_names[] = {
-    {"Bool", JUKE_BOOL},     {"Int8", JUKE_INT8},       {"Int16", JUKE_INT16},     {"Int32", JUKE_INT32},
-    {"Int64", JUKE_INT64},   {"Int", JUKE_INT64},       {"UInt8", JUKE_UINT8},     {"UInt16", JUKE_UINT16},
-    {"UInt32", JUKE_UINT32}, {"UInt64", JUKE_UINT64},   {"UInt", JUKE_UINT64},     {"Float16", JUKE_FLOAT16},
-    {"Float32", JUKE_FLOAT32}, {"Float64", JUKE_FLOAT64},
+    { "Bool", JUKE_BOOL },       { "Int8", JUKE_INT8 },       { "Int16", JUKE_INT16 }, { "Int32", JUKE_INT32 },
+    { "Int64", JUKE_INT64 },     { "Int", JUKE_INT64 },       { "UInt8", JUKE_UINT8 }, { "UInt16", JUKE_UINT16 },
+    { "UInt32", JUKE_UINT32 },   { "UInt64", JUKE_UINT64 },   { "UInt", JUKE_UINT64 }, { "Float16", JUKE_FLOAT16 },
+    { "Float32", JUKE_FLOAT32 }, { "Float64", JUKE_FLOAT64 },
 };
 
 static bool type_by_name(const char *s, size_t n, juke_type *out)
@@ -156,8 +156,14 @@ static const char *type_name(juke_type t)
     return "?";
 }
 
-static bool is_float_type(juke_type t) { return t == JUKE_FLOAT16 || t == JUKE_FLOAT32 || t == JUKE_FLOAT64; }
-static bool is_unsigned_type(juke_type t) { return t >= JUKE_UINT8 && t <= JUKE_UINT64; }
+static bool is_float_type(juke_type t)
+{
+    return t == JUKE_FLOAT16 || t == JUKE_FLOAT32 || t == JUKE_FLOAT64;
+}
+static bool is_unsigned_type(juke_type t)
+{
+    return t >= JUKE_UINT8 && t <= JUKE_UINT64;
+}
 
 /* ---- values in directives ---- */
 
@@ -366,7 +372,7 @@ static int parse_list(Cursor *c, Val **out)
 
 typedef struct LArg {
     char name[64];
-    char host_type[64];  /* "Vector{Float32}" for juke_typed */
+    char host_type[64]; /* "Vector{Float32}" for juke_typed */
     bool is_array;
     juke_type type;
     int nd;
@@ -390,10 +396,14 @@ static void store(void *host, juke_type t, int64_t i, const Val *v)
     int64_t x = v->is_float ? (int64_t)v->f : v->i;
     switch (t) {
     case JUKE_BOOL: ((uint8_t *)host)[i] = x != 0; break;
-    case JUKE_INT8: case JUKE_UINT8: ((uint8_t *)host)[i] = (uint8_t)x; break;
-    case JUKE_INT16: case JUKE_UINT16: ((uint16_t *)host)[i] = (uint16_t)x; break;
-    case JUKE_INT32: case JUKE_UINT32: ((uint32_t *)host)[i] = (uint32_t)x; break;
-    case JUKE_INT64: case JUKE_UINT64: ((uint64_t *)host)[i] = (uint64_t)x; break;
+    case JUKE_INT8:
+    case JUKE_UINT8: ((uint8_t *)host)[i] = (uint8_t)x; break;
+    case JUKE_INT16:
+    case JUKE_UINT16: ((uint16_t *)host)[i] = (uint16_t)x; break;
+    case JUKE_INT32:
+    case JUKE_UINT32: ((uint32_t *)host)[i] = (uint32_t)x; break;
+    case JUKE_INT64:
+    case JUKE_UINT64: ((uint64_t *)host)[i] = (uint64_t)x; break;
     case JUKE_FLOAT16: ((uint16_t *)host)[i] = f32_to_f16((float)f); break;
     case JUKE_FLOAT32: ((float *)host)[i] = (float)f; break;
     case JUKE_FLOAT64: ((double *)host)[i] = f; break;
@@ -403,7 +413,7 @@ static void store(void *host, juke_type t, int64_t i, const Val *v)
 /* Element i of a host array as a Val. */
 static Val load_elem(const void *host, juke_type t, int64_t i)
 {
-    Val v = {.type = t};
+    Val v = { .type = t };
     switch (t) {
     case JUKE_BOOL: v.i = ((const uint8_t *)host)[i]; break;
     case JUKE_INT8: v.i = ((const int8_t *)host)[i]; break;
@@ -412,10 +422,20 @@ static Val load_elem(const void *host, juke_type t, int64_t i)
     case JUKE_UINT16: v.i = ((const uint16_t *)host)[i]; break;
     case JUKE_INT32: v.i = ((const int32_t *)host)[i]; break;
     case JUKE_UINT32: v.i = ((const uint32_t *)host)[i]; break;
-    case JUKE_INT64: case JUKE_UINT64: v.i = ((const int64_t *)host)[i]; break;
-    case JUKE_FLOAT16: v.is_float = true; v.f = f16_to_f32(((const uint16_t *)host)[i]); break;
-    case JUKE_FLOAT32: v.is_float = true; v.f = ((const float *)host)[i]; break;
-    case JUKE_FLOAT64: v.is_float = true; v.f = ((const double *)host)[i]; break;
+    case JUKE_INT64:
+    case JUKE_UINT64: v.i = ((const int64_t *)host)[i]; break;
+    case JUKE_FLOAT16:
+        v.is_float = true;
+        v.f = f16_to_f32(((const uint16_t *)host)[i]);
+        break;
+    case JUKE_FLOAT32:
+        v.is_float = true;
+        v.f = ((const float *)host)[i];
+        break;
+    case JUKE_FLOAT64:
+        v.is_float = true;
+        v.f = ((const double *)host)[i];
+        break;
     }
     return v;
 }
@@ -489,7 +509,7 @@ static bool parse_arg(Cursor *c, LArg *a)
             nv = (int)(hi.i - lo.i + 1);
             vals = calloc((size_t)(nv > 0 ? nv : 1), sizeof(Val));
             for (int i = 0; i < nv; i++)
-                vals[i] = (Val){.i = lo.i + i, .type = JUKE_INT64};
+                vals[i] = (Val){ .i = lo.i + i, .type = JUKE_INT64 };
             a->nd = 1;
             a->dims[0] = nv;
         } else {
@@ -658,7 +678,7 @@ static int collect_directives(char *src, Directive *out, int max)
                 t[k] = 0;
                 while (k && (t[k - 1] == '\r' || t[k - 1] == ' '))
                     t[--k] = 0;
-                out[n++] = (Directive){line, t};
+                out[n++] = (Directive){ line, t };
             }
         }
         line++;
@@ -671,7 +691,7 @@ static int collect_directives(char *src, Directive *out, int max)
 
 typedef struct ExpErr {
     char msg[512];
-    int line, col;  /* 0 = not given */
+    int line, col; /* 0 = not given */
     bool matched;
 } ExpErr;
 
@@ -767,7 +787,7 @@ static bool vals_equal(const Val *got, const Val *want, juke_type t)
 
 static void check_array(FileCheck *fc, Directive *d, Run *r, const char *rest)
 {
-    Cursor c = {.p = rest, .file = fc->path, .line = d->line};
+    Cursor c = { .p = rest, .file = fc->path, .line = d->line };
     char name[64];
     if (!ident(&c, name, sizeof name)) {
         fc_fail(fc, d->line, "bad expectation");
@@ -815,8 +835,7 @@ static void check_array(FileCheck *fc, Directive *d, Run *r, const char *rest)
             bool ok;
             if (approx && is_float_type(a->type)) {
                 double w = want[i].is_float ? want[i].f : (double)want[i].i;
-                ok = (isnan(w) && isnan(got.f)) || got.f == w ||
-                     fabs(got.f - w) <= rtol * fmax(fabs(w), 1e-300);
+                ok = (isnan(w) && isnan(got.f)) || got.f == w || fabs(got.f - w) <= rtol * fmax(fabs(w), 1e-300);
             } else {
                 ok = vals_equal(&got, &want[i], a->type);
             }
@@ -847,15 +866,16 @@ static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
         }
         args[i] = a->arg;
     }
-    juke_launch_config cfg = {{r->group[0], r->group[1], r->group[2]}, {r->grid[0], r->grid[1], r->grid[2]},
-                              r->shmem, false};
+    juke_launch_config cfg = {
+        { r->group[0], r->group[1], r->group[2] }, { r->grid[0], r->grid[1], r->grid[2] }, r->shmem, false
+    };
     return juke_launch(env.dev, m, r->fn, args, r->nargs, &cfg);
 }
 
 static void run_file(void **state)
 {
     const char *path = *state;
-    FileCheck fc = {.path = path};
+    FileCheck fc = { .path = path };
     const char *slash = strrchr(path, '/');
     fc.base = slash ? slash + 1 : path;
     char *src = read_text(path);
@@ -909,7 +929,7 @@ static void run_file(void **state)
         errors_checked = true;
     }
 
-    Run run = {0};
+    Run run = { 0 };
     bool have_run = false;
     juke_status lst = JUKE_OK;
     char *lmsg = NULL;
@@ -918,7 +938,7 @@ static void run_file(void **state)
         const char *t = d->text;
         if (strncmp(t, "run:", 4) == 0) {
             free_run(&run);
-            Cursor c = {.p = t + 4, .file = path, .line = d->line};
+            Cursor c = { .p = t + 4, .file = path, .line = d->line };
             if (!parse_run(&c, &run)) {
                 fc_fail(&fc, d->line, "bad run directive: %s", c.err);
                 have_run = false;
@@ -1007,7 +1027,10 @@ static void run_file(void **state)
 
 /* ---- discovery ---- */
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 static int list_dir(const char *dir, char **out, int n, int max)
 {

@@ -27,62 +27,61 @@ static uint32_t rnd(void)
     return (uint32_t)(rng_state >> 33);
 }
 
-static const char *src =
-    "function fill_dyn(x, n)\n"
-    "    s = @ROCDynamicLocalArray(Float32, n)\n"
-    "    t = workitemIdx().x\n"
-    "    for i in t:workgroupDim().x:n\n"
-    "        s[i] = Float32(i)\n"
-    "    end\n"
-    "    sync_workgroup()\n"
-    "    acc = 0f0\n"
-    "    for i in 1:n\n"
-    "        acc += s[i]\n"
-    "    end\n"
-    "    x[t] = acc\n"
-    "    return\n"
-    "end\n"
-    "function zero_dyn(x, n)\n"
-    "    s = @ROCDynamicLocalArray(Float32, n, true)\n"
-    "    x[1] = Float32(length(s))\n"
-    "    x[2] = Float32(size(s, 1))\n"
-    "    return\n"
-    "end\n"
-    "function const_dims(x)\n"
-    "    s = @ROCDynamicLocalArray(Float32, (4, 100000))\n"
-    "    s[1, 1] = x[1]\n"
-    "    s[4, 2] = x[2]\n"
-    "    x[3] = s[1, 1] + s[4, 2]\n"
-    "    return\n"
-    "end\n"
-    "function const_dims_zero(x)\n"
-    "    s = @ROCDynamicLocalArray(Float32, (4, 100000), true)\n"
-    "    x[1] = s[1, 1] + s[4, 1]\n"
-    "    return\n"
-    "end\n"
-    "function spin(x)\n"
-    "    i = 0\n"
-    "    while x[1] >= 0f0\n"
-    "        i += 1\n"
-    "    end\n"
-    "    x[2] = Float32(i)\n"
-    "    return\n"
-    "end\n"
-    "function count_up(x, n)\n"
-    "    acc = 0\n"
-    "    for i in 1:n\n"
-    "        acc += i % 7\n"
-    "    end\n"
-    "    x[1] = acc\n"
-    "    return\n"
-    "end\n"
-    "function vadd(c, a, b)\n"
-    "    i = (workgroupIdx().x - 1) * workgroupDim().x + workitemIdx().x\n"
-    "    if i <= length(c)\n"
-    "        c[i] = a[i] + b[i]\n"
-    "    end\n"
-    "    return\n"
-    "end\n";
+static const char *src = "function fill_dyn(x, n)\n"
+                         "    s = @ROCDynamicLocalArray(Float32, n)\n"
+                         "    t = workitemIdx().x\n"
+                         "    for i in t:workgroupDim().x:n\n"
+                         "        s[i] = Float32(i)\n"
+                         "    end\n"
+                         "    sync_workgroup()\n"
+                         "    acc = 0f0\n"
+                         "    for i in 1:n\n"
+                         "        acc += s[i]\n"
+                         "    end\n"
+                         "    x[t] = acc\n"
+                         "    return\n"
+                         "end\n"
+                         "function zero_dyn(x, n)\n"
+                         "    s = @ROCDynamicLocalArray(Float32, n, true)\n"
+                         "    x[1] = Float32(length(s))\n"
+                         "    x[2] = Float32(size(s, 1))\n"
+                         "    return\n"
+                         "end\n"
+                         "function const_dims(x)\n"
+                         "    s = @ROCDynamicLocalArray(Float32, (4, 100000))\n"
+                         "    s[1, 1] = x[1]\n"
+                         "    s[4, 2] = x[2]\n"
+                         "    x[3] = s[1, 1] + s[4, 2]\n"
+                         "    return\n"
+                         "end\n"
+                         "function const_dims_zero(x)\n"
+                         "    s = @ROCDynamicLocalArray(Float32, (4, 100000), true)\n"
+                         "    x[1] = s[1, 1] + s[4, 1]\n"
+                         "    return\n"
+                         "end\n"
+                         "function spin(x)\n"
+                         "    i = 0\n"
+                         "    while x[1] >= 0f0\n"
+                         "        i += 1\n"
+                         "    end\n"
+                         "    x[2] = Float32(i)\n"
+                         "    return\n"
+                         "end\n"
+                         "function count_up(x, n)\n"
+                         "    acc = 0\n"
+                         "    for i in 1:n\n"
+                         "        acc += i % 7\n"
+                         "    end\n"
+                         "    x[1] = acc\n"
+                         "    return\n"
+                         "end\n"
+                         "function vadd(c, a, b)\n"
+                         "    i = (workgroupIdx().x - 1) * workgroupDim().x + workitemIdx().x\n"
+                         "    if i <= length(c)\n"
+                         "        c[i] = a[i] + b[i]\n"
+                         "    end\n"
+                         "    return\n"
+                         "end\n";
 
 typedef struct Fx {
     juke_context *ctx;
@@ -130,8 +129,8 @@ static void check_vadd(Fx *fx)
         b[i] = (float)(rnd() % 1000) * 0.25f;
     }
     juke_array *A = farray(fx, n, a), *B = farray(fx, n, b), *C = farray(fx, n, NULL);
-    juke_arg args[3] = {juke_arg_array(C), juke_arg_array(A), juke_arg_array(B)};
-    juke_launch_config cfg = {{64, 1, 1}, {(uint32_t)((n + 63) / 64), 1, 1}, 0, false};
+    juke_arg args[3] = { juke_arg_array(C), juke_arg_array(A), juke_arg_array(B) };
+    juke_launch_config cfg = { { 64, 1, 1 }, { (uint32_t)((n + 63) / 64), 1, 1 }, 0, false };
     assert_int_equal(juke_launch(fx->dev, fx->m, "vadd", args, 3, &cfg), JUKE_OK);
     assert_int_equal(juke_array_download(C, c, (size_t)n * 4), JUKE_OK);
     for (int64_t i = 0; i < n; i++)
@@ -150,19 +149,21 @@ static void test_dynamic_beyond_allocation(void **state)
 {
     Fx *fx = *state;
     for (int round = 0; round < 12; round++) {
-        uint32_t cap = 1 + rnd() % 256;     /* Float32 elements allocated */
+        uint32_t cap = 1 + rnd() % 256;       /* Float32 elements allocated */
         uint32_t shmem = cap * 4 + rnd() % 4; /* a ragged tail holds no whole element */
         int64_t n = cap + 1 + rnd() % (cap * 3 + 1);
         uint32_t group = 1u << (rnd() % 6);
         float x[64];
         juke_array *X = farray(fx, 64, NULL);
-        juke_arg args[2] = {juke_arg_array(X), juke_arg_i64(n)};
-        juke_launch_config cfg = {{group, 1, 1}, {1 + rnd() % 4, 1, 1}, shmem, false};
+        juke_arg args[2] = { juke_arg_array(X), juke_arg_i64(n) };
+        juke_launch_config cfg = { { group, 1, 1 }, { 1 + rnd() % 4, 1, 1 }, shmem, false };
         assert_int_equal(juke_launch(fx->dev, fx->m, "fill_dyn", args, 2, &cfg), JUKE_ERR_KERNEL);
         /* the first work-item to step past the allocation reports its index */
         char want[200], tail[120];
-        snprintf(want, sizeof want, "fill_dyn: BoundsError: attempt to access %lld-element ROCDeviceVector{Float32, 3} "
-                 "at index [", (long long)n);
+        snprintf(want, sizeof want,
+                 "fill_dyn: BoundsError: attempt to access %lld-element ROCDeviceVector{Float32, 3} "
+                 "at index [",
+                 (long long)n);
         snprintf(tail, sizeof tail, "]: the launch allocated dynamic local memory for %u element%s (shmem)\n", cap,
                  cap == 1 ? "" : "s");
         const char *msg = juke_errmsg(fx->ctx);
@@ -192,10 +193,10 @@ static void test_zeroinit_negative(void **state)
         int64_t n = -1 - (int64_t)(rnd() % 100000);
         if (round == 3)
             n = INT64_MIN;
-        float x[2] = {(float)(rnd() % 100) + 1, (float)(rnd() % 100) + 1};
+        float x[2] = { (float)(rnd() % 100) + 1, (float)(rnd() % 100) + 1 };
         juke_array *X = farray(fx, 2, x);
-        juke_arg args[2] = {juke_arg_array(X), juke_arg_i64(n)};
-        juke_launch_config cfg = {{1 + rnd() % 64, 1, 1}, {1, 1, 1}, 16 * (1 + rnd() % 8), false};
+        juke_arg args[2] = { juke_arg_array(X), juke_arg_i64(n) };
+        juke_launch_config cfg = { { 1 + rnd() % 64, 1, 1 }, { 1, 1, 1 }, 16 * (1 + rnd() % 8), false };
         assert_int_equal(juke_launch(fx->dev, fx->m, "zero_dyn", args, 2, &cfg), JUKE_OK);
         assert_int_equal(juke_array_download(X, x, sizeof x), JUKE_OK);
         assert_true(x[0] == 0.0f && x[1] == 0.0f);
@@ -209,10 +210,10 @@ static void test_zeroinit_negative(void **state)
 static void test_const_dims_beyond_allocation(void **state)
 {
     Fx *fx = *state;
-    float x[3] = {(float)(rnd() % 1000), (float)(rnd() % 1000), -1};
+    float x[3] = { (float)(rnd() % 1000), (float)(rnd() % 1000), -1 };
     juke_array *X = farray(fx, 3, x);
-    juke_arg args[1] = {juke_arg_array(X)};
-    juke_launch_config cfg = {{1, 1, 1}, {1, 1, 1}, 16, false};
+    juke_arg args[1] = { juke_arg_array(X) };
+    juke_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 16, false };
     assert_int_equal(juke_launch(fx->dev, fx->m, "const_dims_zero", args, 1, &cfg), JUKE_OK);
     float y[3];
     assert_int_equal(juke_array_download(X, y, sizeof y), JUKE_OK);
@@ -234,14 +235,14 @@ static void test_grid_overflow_api(void **state)
 {
     Fx *fx = *state;
     juke_array *X = farray(fx, 3, NULL);
-    juke_arg args[1] = {juke_arg_array(X)};
-    juke_launch_config cfg = {{1, 1, 1}, {4194304, 2097152, 2097152}, 0, false};
+    juke_arg args[1] = { juke_arg_array(X) };
+    juke_launch_config cfg = { { 1, 1, 1 }, { 4194304, 2097152, 2097152 }, 0, false };
     assert_int_equal(juke_launch(fx->dev, fx->m, "spin", args, 1, &cfg), JUKE_ERR_ARGUMENT);
     assert_string_equal(juke_errmsg(fx->ctx), "spin: gridsize 4194304×2097152×2097152 of groupsize 1×1×1: "
                                               "18446744073709551616 work-items in all exceed the limit of 2^63-1");
     /* work-items per dimension past the 32-bit ids, at a random split */
     uint32_t group = 1u << (1 + rnd() % 10);
-    juke_launch_config dim = {{group, 1, 1}, {(uint32_t)(0x100000000ull / group), 1, 1}, 0, false};
+    juke_launch_config dim = { { group, 1, 1 }, { (uint32_t)(0x100000000ull / group), 1, 1 }, 0, false };
     assert_int_equal(juke_launch(fx->dev, fx->m, "spin", args, 1, &dim), JUKE_ERR_ARGUMENT);
     assert_non_null(strstr(juke_errmsg(fx->ctx), "4294967296 work-items in x exceed the CPU device's limit of 2^32-1"));
     juke_array_free(X);
@@ -250,7 +251,7 @@ static void test_grid_overflow_api(void **state)
 /* Run juke with args; its exit status, stderr in buf. */
 static int run_juke(char *buf, size_t n, ...)
 {
-    const char *argv[32] = {juke_cmd};
+    const char *argv[32] = { juke_cmd };
     int k = 1;
     va_list ap;
     va_start(ap, n);
@@ -320,10 +321,10 @@ static void test_timeout_cancels(void **state)
 {
     Fx *fx = *state;
     for (int round = 0; round < 2; round++) {
-        float x[2] = {(float)(rnd() % 100), 0};
+        float x[2] = { (float)(rnd() % 100), 0 };
         juke_array *X = farray(fx, 2, x);
-        juke_arg args[1] = {juke_arg_array(X)};
-        juke_launch_config cfg = {{1 + rnd() % 128, 1, 1}, {1 + rnd() % 16, 1, 1}, 0, false};
+        juke_arg args[1] = { juke_arg_array(X) };
+        juke_launch_config cfg = { { 1 + rnd() % 128, 1, 1 }, { 1 + rnd() % 16, 1, 1 }, 0, false };
         cfg.timeout_s = 0.5;
         double t0 = now_s();
         assert_int_equal(juke_launch(fx->dev, fx->m, "spin", args, 1, &cfg), JUKE_ERR_KERNEL);
@@ -349,18 +350,18 @@ static void test_timeout_zero_is_none(void **state)
         juke_array *X;
         assert_int_equal(juke_array_create(fx->dev, JUKE_INT64, 1, &dims, &X), JUKE_OK);
         assert_int_equal(juke_array_upload(X, &zero, 8), JUKE_OK);
-        juke_arg args[2] = {juke_arg_array(X), juke_arg_i64(n)};
-        juke_launch_config cfg = {{1, 1, 1}, {1, 1, 1}, 0, false};
+        juke_arg args[2] = { juke_arg_array(X), juke_arg_i64(n) };
+        juke_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, false };
         cfg.timeout_s = round == 0 ? 0 : 30;
         assert_int_equal(juke_launch(fx->dev, fx->m, "count_up", args, 2, &cfg), JUKE_OK);
         assert_int_equal(juke_array_download(X, &got, 8), JUKE_OK);
         assert_int_equal(got, want);
         juke_array_free(X);
     }
-    juke_launch_config bad = {{1, 1, 1}, {1, 1, 1}, 0, false};
+    juke_launch_config bad = { { 1, 1, 1 }, { 1, 1, 1 }, 0, false };
     bad.timeout_s = -1;
     juke_array *X = farray(fx, 2, NULL);
-    juke_arg args[1] = {juke_arg_array(X)};
+    juke_arg args[1] = { juke_arg_array(X) };
     assert_int_equal(juke_launch(fx->dev, fx->m, "spin", args, 1, &bad), JUKE_ERR_ARGUMENT);
     juke_array_free(X);
 }

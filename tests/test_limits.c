@@ -68,10 +68,10 @@ static float run_cpu_1(juke_context *ctx, juke_module *m, const char *function, 
     int64_t n = 2;
     juke_array *arr;
     assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, &n, &arr), JUKE_OK);
-    float host[2] = {x, 0};
+    float host[2] = { x, 0 };
     assert_int_equal(juke_array_upload(arr, host, sizeof host), JUKE_OK);
     juke_arg arg = juke_arg_array(arr);
-    juke_launch_config cfg = {{1, 1, 1}, {1, 1, 1}, 0, false, NULL};
+    juke_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, false, NULL };
     juke_status st = juke_launch(dev, m, function, &arg, 1, &cfg);
     if (st != JUKE_OK)
         fprintf(stderr, "%s\n", juke_errmsg(ctx));
@@ -90,7 +90,7 @@ static void test_tuple_nested_calls(void **state)
 {
     (void)state;
     for (int depth = 13; depth <= 40; depth += 27) {
-        Buf b = {0};
+        Buf b = { 0 };
         buf_printf(&b, "h(x) = (x, x)\nfunction k(a)\n    t = ");
         for (int i = 0; i < depth; i++)
             buf_printf(&b, "h(");
@@ -101,7 +101,7 @@ static void test_tuple_nested_calls(void **state)
         juke_context *ctx = juke_context_create();
         juke_module *m;
         assert_int_equal(juke_module_load_string(ctx, "t.jl", b.s, &m), JUKE_OK);
-        const char *ty[] = {"Vector{Float32}"};
+        const char *ty[] = { "Vector{Float32}" };
         char *text = NULL;
         double t0 = now();
         assert_int_equal(juke_typed(m, "k", ty, 1, &text), JUKE_ERR_COMPILE);
@@ -118,7 +118,7 @@ static void test_tuple_nested_calls(void **state)
 static void test_tuple_function_chain(void **state)
 {
     (void)state;
-    Buf b = {0};
+    Buf b = { 0 };
     buf_printf(&b, "g1(x) = (x, x)\n");
     for (int i = 2; i <= 28; i++)
         buf_printf(&b, "g%d(x) = g%d(g%d(x))\n", i, i - 1, i - 1);
@@ -126,7 +126,7 @@ static void test_tuple_function_chain(void **state)
     juke_context *ctx = juke_context_create();
     juke_module *m;
     assert_int_equal(juke_module_load_string(ctx, "c.jl", b.s, &m), JUKE_OK);
-    const char *ty[] = {"Vector{Float32}"};
+    const char *ty[] = { "Vector{Float32}" };
     juke_kernel *k = NULL;
     juke_options o;
     juke_options_default(&o);
@@ -142,7 +142,7 @@ static void test_tuple_function_chain(void **state)
 static void test_tuple_within_bounds(void **state)
 {
     (void)state;
-    Buf b = {0};
+    Buf b = { 0 };
     buf_printf(&b, "h(x) = (x, x)\nfunction k(a)\n    t = ");
     for (int i = 0; i < 12; i++)
         buf_printf(&b, "h(");
@@ -167,10 +167,10 @@ static void test_tuple_within_bounds(void **state)
     int64_t n = 2;
     juke_array *arr;
     assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, &n, &arr), JUKE_OK);
-    float host[2] = {(float)(rnd() % 1000) + 0.5f, 0};
+    float host[2] = { (float)(rnd() % 1000) + 0.5f, 0 };
     assert_int_equal(juke_array_upload(arr, host, sizeof host), JUKE_OK);
     juke_arg arg = juke_arg_array(arr);
-    juke_launch_config cfg = {0};
+    juke_launch_config cfg = { 0 };
     cfg.groupsize[0] = cfg.groupsize[1] = cfg.groupsize[2] = 1;
     cfg.gridsize[0] = cfg.gridsize[1] = cfg.gridsize[2] = 1;
     assert_int_equal(juke_launch(dev, m, "k", &arg, 1, &cfg), JUKE_OK);
@@ -178,7 +178,7 @@ static void test_tuple_within_bounds(void **state)
     float out[2];
     assert_int_equal(juke_array_download(arr, out, sizeof out), JUKE_OK);
     assert_true(out[1] == host[0]);
-    const char *ty[] = {"Vector{Float32}"};
+    const char *ty[] = { "Vector{Float32}" };
     char *text = NULL;
     assert_int_equal(juke_typed(m, "d", ty, 1, &text), JUKE_ERR_COMPILE);
     assert_non_null(strstr(juke_errmsg(ctx), "b.jl:7:8: error: tuple type too deeply nested (depth 17, limit 16)"));
@@ -196,7 +196,7 @@ static void test_tuple_within_bounds(void **state)
 static void test_big_source(void **state)
 {
     (void)state;
-    Buf b = {0};
+    Buf b = { 0 };
     int n = 0;
     int last_c = 0;
     while (b.len < 5u * 1000 * 1000) {
@@ -236,7 +236,7 @@ static void test_source_not_regular(void **state)
     (void)state;
     char dir[64];
     char *fifo = scratch_fifo(dir, sizeof dir, "k.jl");
-    const char *paths[] = {"/dev/zero", "/dev/urandom", fifo, dir};
+    const char *paths[] = { "/dev/zero", "/dev/urandom", fifo, dir };
     for (int i = 0; i < 4; i++) {
         juke_context *ctx = juke_context_create();
         juke_module *m = (juke_module *)1;
@@ -259,7 +259,7 @@ static void test_source_size_limit(void **state)
     char path[] = "/tmp/juke_limits_src_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
-    Buf b = {0};
+    Buf b = { 0 };
     buf_printf(&b, "function k(a)\n    a[1] = %df0\n    return\nend\n", (int)(rnd() % 100000));
     size_t pad = 100 + rnd() % 1000;
     for (size_t i = 0; i < pad; i++)
@@ -290,7 +290,7 @@ static void test_npy_not_regular(void **state)
     (void)state;
     char dir[64];
     char *fifo = scratch_fifo(dir, sizeof dir, "a.npy");
-    const char *paths[] = {"/dev/zero", fifo};
+    const char *paths[] = { "/dev/zero", fifo };
     for (int i = 0; i < 2; i++) {
         NpyArray a;
         char *err = NULL;
@@ -313,7 +313,7 @@ static void test_npy_not_regular(void **state)
 static void test_flat_sum(void **state)
 {
     (void)state;
-    Buf b = {0};
+    Buf b = { 0 };
     float x = (float)(rnd() % 500 + 1);
     double want = x;
     buf_printf(&b, "function k(a)\n    x = a[1]\n    a[1] = x");
@@ -352,7 +352,7 @@ static void test_long_error_line(void **state)
 {
     (void)state;
     for (int round = 0; round < 3; round++) {
-        Buf b = {0};
+        Buf b = { 0 };
         int terms = 100000; /* " + 1f0" each: 600 KB */
         int bad = round == 0 ? 0 : round == 1 ? 30000 + (int)(rnd() % 40000) : terms - 1;
         buf_printf(&b, "function k(a)\n    a[1] = 1f0");
@@ -403,7 +403,7 @@ static void *load_on_thread(void *arg)
 /* Load src on a thread with this stack size (0: the default); the status. */
 static juke_status load_with_stack(const char *src, size_t stack, char *msg, size_t n)
 {
-    StackCase c = {src, JUKE_OK, ""};
+    StackCase c = { src, JUKE_OK, "" };
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     if (stack)
@@ -419,7 +419,7 @@ static juke_status load_with_stack(const char *src, size_t stack, char *msg, siz
 /* a[1] = ((((...1f0...)))) or f(f(f(...))) `depth` deep. */
 static char *nested_source(int depth, bool calls)
 {
-    Buf b = {0};
+    Buf b = { 0 };
     buf_printf(&b, "f(x) = x\nfunction k(a)\n    a[1] = ");
     for (int i = 0; i < depth; i++)
         buf_printf(&b, calls ? "f(" : "(");
@@ -446,7 +446,7 @@ static char *nested_source(int depth, bool calls)
 static void test_small_stacks(void **state)
 {
     (void)state;
-    const size_t stacks[] = {64 * 1024, 256 * 1024, 0};
+    const size_t stacks[] = { 64 * 1024, 256 * 1024, 0 };
     char msg[512];
     for (int s = 0; s < 3; s++)
         for (int calls = 0; calls < 2; calls++) {
@@ -472,16 +472,11 @@ int main(void)
 {
     rng = (uint64_t)time(NULL) * 2654435761u | 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tuple_nested_calls),
-        cmocka_unit_test(test_tuple_function_chain),
-        cmocka_unit_test(test_tuple_within_bounds),
-        cmocka_unit_test(test_big_source),
-        cmocka_unit_test(test_source_not_regular),
-        cmocka_unit_test(test_source_size_limit),
-        cmocka_unit_test(test_npy_not_regular),
-        cmocka_unit_test(test_flat_sum),
-        cmocka_unit_test(test_long_error_line),
-        cmocka_unit_test(test_small_stacks),
+        cmocka_unit_test(test_tuple_nested_calls),  cmocka_unit_test(test_tuple_function_chain),
+        cmocka_unit_test(test_tuple_within_bounds), cmocka_unit_test(test_big_source),
+        cmocka_unit_test(test_source_not_regular),  cmocka_unit_test(test_source_size_limit),
+        cmocka_unit_test(test_npy_not_regular),     cmocka_unit_test(test_flat_sum),
+        cmocka_unit_test(test_long_error_line),     cmocka_unit_test(test_small_stacks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

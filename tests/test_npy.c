@@ -64,9 +64,9 @@ static const struct {
     JukeTypeCode t;
     size_t size;
 } types[] = {
-    {JUKE_T_BOOL, 1},  {JUKE_T_INT8, 1},   {JUKE_T_INT16, 2},   {JUKE_T_INT32, 4},
-    {JUKE_T_INT64, 8}, {JUKE_T_UINT8, 1},  {JUKE_T_UINT16, 2},  {JUKE_T_UINT32, 4},
-    {JUKE_T_UINT64, 8}, {JUKE_T_FLOAT16, 2}, {JUKE_T_FLOAT32, 4}, {JUKE_T_FLOAT64, 8},
+    { JUKE_T_BOOL, 1 },   { JUKE_T_INT8, 1 },    { JUKE_T_INT16, 2 },   { JUKE_T_INT32, 4 },
+    { JUKE_T_INT64, 8 },  { JUKE_T_UINT8, 1 },   { JUKE_T_UINT16, 2 },  { JUKE_T_UINT32, 4 },
+    { JUKE_T_UINT64, 8 }, { JUKE_T_FLOAT16, 2 }, { JUKE_T_FLOAT32, 4 }, { JUKE_T_FLOAT64, 8 },
 };
 
 static void test_round_trip(void **state)
@@ -113,7 +113,7 @@ static void test_round_trip(void **state)
         }
     }
     /* an empty array */
-    NpyArray e = {.type = JUKE_T_FLOAT32, .ndims = 2, .dims = {0, 3}, .elsize = 4, .length = 0, .data = NULL};
+    NpyArray e = { .type = JUKE_T_FLOAT32, .ndims = 2, .dims = { 0, 3 }, .elsize = 4, .length = 0, .data = NULL };
     char *err = NULL;
     assert_int_equal(npy_write_file(path, &e, &err), 0);
     NpyArray b;
@@ -128,7 +128,7 @@ static void test_round_trip(void **state)
 static void test_c_order(void **state)
 {
     /* C (2, 3) int32 [[0 1 2] [3 4 5]]: Julia column-major 0 3 1 4 2 5 */
-    int32_t c[6] = {0, 1, 2, 3, 4, 5};
+    int32_t c[6] = { 0, 1, 2, 3, 4, 5 };
     size_t size;
     uint8_t *img = make_npy(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), }", c, sizeof c, &size);
     NpyArray a;
@@ -137,7 +137,7 @@ static void test_c_order(void **state)
     assert_int_equal(a.ndims, 2);
     assert_int_equal(a.dims[0], 2);
     assert_int_equal(a.dims[1], 3);
-    int32_t want[6] = {0, 3, 1, 4, 2, 5};
+    int32_t want[6] = { 0, 3, 1, 4, 2, 5 };
     assert_memory_equal(a.data, want, sizeof want);
     npy_free(&a);
     free(img);
@@ -183,7 +183,7 @@ static void test_c_order(void **state)
 
 static void test_header_variants(void **state)
 {
-    uint8_t data[16] = {1, 0, 2, 0, 3, 0, 4, 0};
+    uint8_t data[16] = { 1, 0, 2, 0, 3, 0, 4, 0 };
     const char *ok[] = {
         "{\"descr\": \"<u2\", \"fortran_order\": False, \"shape\": (4,)}",
         "{'shape': (4L,), 'fortran_order': False, 'descr': '<u2'}",
@@ -203,7 +203,7 @@ static void test_header_variants(void **state)
         free(img);
     }
     /* a scalar, and booleans normalised to 0/1 */
-    uint8_t bools[3] = {0, 7, 1};
+    uint8_t bools[3] = { 0, 7, 1 };
     size_t size;
     uint8_t *img = make_npy(1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", bools, 3, &size);
     NpyArray a;
@@ -240,7 +240,7 @@ static void expect_error(const uint8_t *img, size_t size, const char *want)
 
 static void expect_header_error(int major, const char *header, size_t dlen, const char *want)
 {
-    uint8_t data[64] = {0};
+    uint8_t data[64] = { 0 };
     size_t size;
     uint8_t *img = make_npy(major, header, data, dlen, &size);
     expect_error(img, size, want);
@@ -251,12 +251,13 @@ static void test_malformed(void **state)
 {
     expect_error((const uint8_t *)"\x93NUMP", 5, "truncated .npy file: 5 bytes, the preamble alone takes 10");
     expect_error((const uint8_t *)"PK\x03\x04 not an npy file", 22, "not a .npy file: bad magic (expected \\x93NUMPY)");
-    uint8_t v4[16] = {0x93, 'N', 'U', 'M', 'P', 'Y', 4, 0, 0, 0};
+    uint8_t v4[16] = { 0x93, 'N', 'U', 'M', 'P', 'Y', 4, 0, 0, 0 };
     expect_error(v4, sizeof v4, "unsupported .npy format version 4.0");
-    uint8_t v2short[11] = {0x93, 'N', 'U', 'M', 'P', 'Y', 2, 0, 0, 0, 0};
+    uint8_t v2short[11] = { 0x93, 'N', 'U', 'M', 'P', 'Y', 2, 0, 0, 0, 0 };
     expect_error(v2short, sizeof v2short, "truncated .npy file: 11 bytes, the preamble alone takes 12");
-    uint8_t longhdr[20] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, 0xff, 0x00, '{'};
-    expect_error(longhdr, sizeof longhdr, "truncated .npy file: the header takes 255 bytes, only 10 follow the preamble");
+    uint8_t longhdr[20] = { 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, 0xff, 0x00, '{' };
+    expect_error(longhdr, sizeof longhdr,
+                 "truncated .npy file: the header takes 255 bytes, only 10 follow the preamble");
 
     expect_header_error(1, "['descr', '<f4']", 0, "malformed .npy header: it is not a dict");
     expect_header_error(1, "{'descr': '<f4', 'fortran_order': False}", 0, "malformed .npy header: no 'shape'");
@@ -329,11 +330,8 @@ static void test_fuzz(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip),
-        cmocka_unit_test(test_c_order),
-        cmocka_unit_test(test_header_variants),
-        cmocka_unit_test(test_malformed),
-        cmocka_unit_test(test_fuzz),
+        cmocka_unit_test(test_round_trip), cmocka_unit_test(test_c_order), cmocka_unit_test(test_header_variants),
+        cmocka_unit_test(test_malformed),  cmocka_unit_test(test_fuzz),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

@@ -111,7 +111,7 @@ typedef struct Run {
 static Run run_juke(const char *const *shim_kv, const char *const *args)
 {
     char *err_path = path_in(env.tmp, "stderr.txt"), *out_path = path_in(env.tmp, "stdout.txt");
-    const char *argv[32] = {env.juke};
+    const char *argv[32] = { env.juke };
     int n = 1;
     for (; args[n - 1]; n++)
         argv[n] = args[n - 1];
@@ -143,14 +143,14 @@ static Run run_juke(const char *const *shim_kv, const char *const *args)
     int ws;
     while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
         ;
-    Run r = {WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws), read_all(err_path, NULL)};
+    Run r = { WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws), read_all(err_path, NULL) };
     assert_non_null(r.err);
     free(err_path);
     free(out_path);
     return r;
 }
 
-#define JUKE(shim, ...) run_juke((shim), (const char *const[]){__VA_ARGS__, NULL})
+#define JUKE(shim, ...) run_juke((shim), (const char *const[]){ __VA_ARGS__, NULL })
 
 static void expect_status(const Run *r, int status)
 {
@@ -201,8 +201,8 @@ static void expect_same_bytes(const char *path, const char *want, size_t n)
     free(got);
 }
 
-static const char *const no_space[] = {"JUKE_ENOSPC_AFTER=100", NULL};
-static const char *const fsync_fails[] = {"JUKE_ENOSPC_FSYNC=1", NULL};
+static const char *const no_space[] = { "JUKE_ENOSPC_AFTER=100", NULL };
+static const char *const fsync_fails[] = { "JUKE_ENOSPC_FSYNC=1", NULL };
 
 /* compile -o over an existing file on a full disk: exit 1, the message, the
  * old bytes, no temporary. Both a write that runs out of space and an fsync
@@ -211,7 +211,7 @@ static void test_compile_full_disk(void **state)
 {
     (void)state;
     char *obj = path_in(env.full, "vadd.hsaco");
-    const char *const *modes[] = {no_space, fsync_fails};
+    const char *const *modes[] = { no_space, fsync_fails };
     for (int m = 0; m < 2; m++) {
         size_t n = 3000 + next_random() % 5000;
         char *old = write_random(obj, n);
@@ -223,7 +223,7 @@ static void test_compile_full_disk(void **state)
         expect_contains(r.err, "No space left on device");
         free(r.err);
         expect_same_bytes(obj, old, n);
-        expect_only(env.full, (const char *const[]){"vadd.hsaco", NULL});
+        expect_only(env.full, (const char *const[]){ "vadd.hsaco", NULL });
         free(old);
     }
     /* and with room, the same command replaces it and keeps its mode */
@@ -240,15 +240,16 @@ static void test_compile_full_disk(void **state)
     struct stat st;
     assert_int_equal(stat(obj, &st), 0);
     assert_int_equal(st.st_mode & 07777, 0640);
-    expect_only(env.full, (const char *const[]){"vadd.hsaco", NULL});
+    expect_only(env.full, (const char *const[]){ "vadd.hsaco", NULL });
     unlink(obj);
     free(obj);
 }
 
 static void write_npy_f32(const char *path, const float *x, int64_t n)
 {
-    NpyArray a = {.type = JUKE_T_FLOAT32, .ndims = 1, .dims = {n}, .elsize = 4, .length = (size_t)n,
-                  .data = (void *)x};
+    NpyArray a = {
+        .type = JUKE_T_FLOAT32, .ndims = 1, .dims = { n }, .elsize = 4, .length = (size_t)n, .data = (void *)x
+    };
     char *err = NULL;
     if (npy_write_file(path, &a, &err) != 0)
         print_error("npy_write_file: %s\n", err ? err : "?");
@@ -276,7 +277,7 @@ static void test_run_out_full_disk(void **state)
     assert_true(oldn > N * 4);
     char out[400];
     snprintf(out, sizeof out, "1=%s", pc);
-    const char *const *modes[] = {(const char *const[]){"JUKE_ENOSPC_AFTER=73728", NULL}, fsync_fails};
+    const char *const *modes[] = { (const char *const[]){ "JUKE_ENOSPC_AFTER=73728", NULL }, fsync_fails };
     for (int m = 0; m < 2; m++) {
         Run r = JUKE(modes[m], "run", "--device", "cpu", "--groupsize", "256", "--gridsize", "79", "--out", out,
                      env.kernel, "vadd!", pc, pa, pb);
@@ -286,7 +287,7 @@ static void test_run_out_full_disk(void **state)
         expect_contains(r.err, "No space left on device");
         free(r.err);
         expect_same_bytes(pc, old, oldn);
-        expect_only(env.full, (const char *const[]){"a.npy", "b.npy", "c.npy", NULL});
+        expect_only(env.full, (const char *const[]){ "a.npy", "b.npy", "c.npy", NULL });
     }
     /* with room the result is written whole */
     Run r = JUKE(NULL, "run", "--device", "cpu", "--groupsize", "256", "--gridsize", "79", "--out", out, env.kernel,
@@ -300,7 +301,7 @@ static void test_run_out_full_disk(void **state)
     for (int i = 0; i < N; i++)
         assert_true(((float *)got.data)[i] == a[i] + b[i]);
     npy_free(&got);
-    expect_only(env.full, (const char *const[]){"a.npy", "b.npy", "c.npy", NULL});
+    expect_only(env.full, (const char *const[]){ "a.npy", "b.npy", "c.npy", NULL });
     unlink(pa);
     unlink(pb);
     unlink(pc);
@@ -336,7 +337,7 @@ static void test_fifo_in_place(void **state)
     /* a second name for the FIFO, to release the reader if juke replaced the first */
     char *alias = path_in(env.tmp, "out.fifo.alias");
     assert_int_equal(link(fifo, alias), 0);
-    FifoReader fr = {fifo, NULL, 0};
+    FifoReader fr = { fifo, NULL, 0 };
     pthread_t t;
     assert_int_equal(pthread_create(&t, NULL, fifo_read, &fr), 0);
     struct stat st;
@@ -501,10 +502,8 @@ int main(int argc, char **argv)
         return 1;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_compile_full_disk),
-        cmocka_unit_test(test_run_out_full_disk),
-        cmocka_unit_test(test_fifo_in_place),
-        cmocka_unit_test(test_symlinks_and_devices),
+        cmocka_unit_test(test_compile_full_disk), cmocka_unit_test(test_run_out_full_disk),
+        cmocka_unit_test(test_fifo_in_place),     cmocka_unit_test(test_symlinks_and_devices),
         cmocka_unit_test(test_own_char_device),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

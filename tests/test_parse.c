@@ -41,7 +41,10 @@ static Parsed *parse_text_n(const char *name, const char *src, size_t len)
     return p;
 }
 
-static Parsed *parse_text(const char *src) { return parse_text_n("t.jl", src, strlen(src)); }
+static Parsed *parse_text(const char *src)
+{
+    return parse_text_n("t.jl", src, strlen(src));
+}
 
 static void done(Parsed *p)
 {
@@ -51,7 +54,10 @@ static void done(Parsed *p)
     free(p);
 }
 
-static const char *errs(Parsed *p) { return p->diags.text.data ? p->diags.text.data : ""; }
+static const char *errs(Parsed *p)
+{
+    return p->diags.text.data ? p->diags.text.data : "";
+}
 
 /* ---- an S-expression dump: the tree's shape, independent of ast_print ---- */
 
@@ -70,13 +76,15 @@ static void sexp(StrBuf *sb, const Node *n)
     default: break;
     }
     static const char *const names[] = {
-        [AST_CALL] = "call", [AST_COMPARISON] = "cmp", [AST_AND] = "&&", [AST_OR] = "||",
-        [AST_TERNARY] = "?", [AST_REF] = "ref", [AST_DOT] = "dot", [AST_TUPLE] = "tuple",
-        [AST_CURLY] = "curly", [AST_TYPED] = "::", [AST_SUBTYPE] = "<:", [AST_MACROCALL] = "macro",
-        [AST_ASSIGN] = "=", [AST_OPASSIGN] = "op=", [AST_BLOCK] = "block", [AST_IF] = "if",
-        [AST_WHILE] = "while", [AST_FOR] = "for", [AST_BREAK] = "break", [AST_CONTINUE] = "continue",
-        [AST_RETURN] = "return", [AST_LOCAL] = "local", [AST_FUNCTION] = "function", [AST_CONST] = "const",
-        [AST_FILE] = "file", [AST_STRING] = "string",
+        [AST_CALL] = "call",   [AST_COMPARISON] = "cmp",    [AST_AND] = "&&",
+        [AST_OR] = "||",       [AST_TERNARY] = "?",         [AST_REF] = "ref",
+        [AST_DOT] = "dot",     [AST_TUPLE] = "tuple",       [AST_CURLY] = "curly",
+        [AST_TYPED] = "::",    [AST_SUBTYPE] = "<:",        [AST_MACROCALL] = "macro",
+        [AST_ASSIGN] = "=",    [AST_OPASSIGN] = "op=",      [AST_BLOCK] = "block",
+        [AST_IF] = "if",       [AST_WHILE] = "while",       [AST_FOR] = "for",
+        [AST_BREAK] = "break", [AST_CONTINUE] = "continue", [AST_RETURN] = "return",
+        [AST_LOCAL] = "local", [AST_FUNCTION] = "function", [AST_CONST] = "const",
+        [AST_FILE] = "file",   [AST_STRING] = "string",
     };
     sb_printf(sb, "(%s", names[n->kind]);
     if (n->name && n->kind != AST_STRING)
@@ -112,7 +120,7 @@ static const Node *rhs_of(Parsed *p)
 static void check_sexp(const char *src, const char *want)
 {
     Parsed *p = parse_text(src);
-    StrBuf sb = {0};
+    StrBuf sb = { 0 };
     sexp(&sb, stmt(p));
     if (strcmp(sb.data, want) != 0)
         fprintf(stderr, "source: %s\n  got:  %s\n  want: %s\n", src, sb.data, want);
@@ -125,14 +133,14 @@ static void check_sexp(const char *src, const char *want)
 static void check_print(const char *src, const char *want)
 {
     Parsed *p = parse_text(src);
-    StrBuf sb = {0};
+    StrBuf sb = { 0 };
     ast_print(&sb, stmt(p));
     if (strcmp(sb.data, want) != 0)
         fprintf(stderr, "source: %s\n  got:  %s\n  want: %s\n", src, sb.data, want);
     assert_string_equal(sb.data, want);
     /* the printed form parses back to the same tree */
     Parsed *q = parse_text(sb.data);
-    StrBuf a = {0}, b = {0};
+    StrBuf a = { 0 }, b = { 0 };
     sexp(&a, stmt(p));
     sexp(&b, stmt(q));
     assert_string_equal(a.data, b.data);
@@ -202,7 +210,7 @@ static void test_acceptance_all_parse(void **state)
         for (int i = 0; i < p->root->nkids; i++)
             has_fn |= p->root->kids[i]->kind == AST_FUNCTION;
         assert_true(has_fn);
-        StrBuf sb = {0}, a = {0}, b = {0};
+        StrBuf sb = { 0 }, a = { 0 }, b = { 0 };
         ast_print(&sb, p->root);
         Parsed *q = parse_text(sb.data);
         if (q->diags.nerrors)
@@ -617,13 +625,16 @@ static void check_error(const char *src, const char *want_first_line)
 static void test_errors(void **state)
 {
     (void)state;
-    check_error("function vadd!(c)\n    x = 1\n", "t.jl:3:1: error: syntax: incomplete: \"function\" at t.jl:1 requires end");
-    check_error("function f()\n  if x\n    y\nend\n", "t.jl:5:1: error: syntax: incomplete: \"function\" at t.jl:1 requires end");
+    check_error("function vadd!(c)\n    x = 1\n",
+                "t.jl:3:1: error: syntax: incomplete: \"function\" at t.jl:1 requires end");
+    check_error("function f()\n  if x\n    y\nend\n",
+                "t.jl:5:1: error: syntax: incomplete: \"function\" at t.jl:1 requires end");
     check_error("x = f(a))\n", "t.jl:1:9: error: syntax: unexpected \")\"");
     check_error("x = 1 x\n", "t.jl:1:7: error: syntax: extra token \"x\" after end of expression");
     check_error("y = 1.2.3\n", "t.jl:1:5: error: syntax: invalid numeric constant \"1.2.3\"");
     check_error("y = 1\n#= never closed\n", "t.jl:2:1: error: syntax: unterminated block comment");
-    check_error("x = 99999999999999999999\n", "t.jl:1:5: error: syntax: integer literal too large \"99999999999999999999\"");
+    check_error("x = 99999999999999999999\n",
+                "t.jl:1:5: error: syntax: integer literal too large \"99999999999999999999\"");
     check_error("x = (1, 2\n", "t.jl:2:1: error: syntax: incomplete: premature end of input");
     check_error("x = c ? a\n", "t.jl:1:10: error: syntax: colon expected in \"?\" expression");
     check_error("function f(x + 1)\nend\n", "t.jl:1:14: error: syntax: invalid function argument \"x + 1\"");
@@ -687,12 +698,12 @@ static void test_deep_nesting(void **state)
     (void)state;
     const int N = 100000;
     const char *pieces[][3] = {
-        {"x = ", "(", ""}, {"x = ", "-", ""}, {"x = a", "^a", ""}, {"x = a", "[a", ""},
-        {"x = f", "(f", ""}, {"", "@m ", ""}, {"x = a", " = a", ""}, {"x = c", " ? a : c", ""},
-        {"", "if x\n", ""}, {"x = 2", "(2", ""}, {"x = ", "begin ", ""}, {"x = T", "{T", ""},
+        { "x = ", "(", "" },   { "x = ", "-", "" },   { "x = a", "^a", "" },    { "x = a", "[a", "" },
+        { "x = f", "(f", "" }, { "", "@m ", "" },     { "x = a", " = a", "" },  { "x = c", " ? a : c", "" },
+        { "", "if x\n", "" },  { "x = 2", "(2", "" }, { "x = ", "begin ", "" }, { "x = T", "{T", "" },
     };
     for (int k = 0; k < JK_ARRAY_LEN(pieces); k++) {
-        StrBuf sb = {0};
+        StrBuf sb = { 0 };
         sb_puts(&sb, pieces[k][0]);
         for (int i = 0; i < N; i++)
             sb_puts(&sb, pieces[k][1]);
@@ -704,7 +715,7 @@ static void test_deep_nesting(void **state)
         sb_free(&sb);
     }
     /* long flat chains are not nesting */
-    StrBuf sb = {0};
+    StrBuf sb = { 0 };
     sb_puts(&sb, "x = a");
     for (int i = 0; i < N; i++)
         sb_puts(&sb, i % 3 == 0 ? " + a" : i % 3 == 1 ? " || a" : " < a");
@@ -739,33 +750,101 @@ static void test_garbage(void **state)
 {
     (void)state;
     static const char *const fixed[] = {
-        "", "\n\n\n", "(", ")", "[", "]", "{", "}", "@", "@@", "'", "\"", "#=", "=#", "function", "end",
-        "function f(", "function f(x", "f(x) =", "x =", "x = ,", "a ? b", "A[", "if", "for", "for i", "for i in",
-        "@inbounds", "AMDGPU.@", "AMDGPU.", "x::", "::", "...", ".", "..", "1.", "1e", "0x", "0b", "0o", "1f",
-        "\xef\xbb\xbf", "\xc3", "\xe2\x8a", "÷÷÷", "≤≤", "x'''", "\"\"\"", "where", "local", "const", "return return",
-        "-", "- -", "^", "a^", "2(", "3n(", "(a,", "(;)", "begin", "@m(", "f(x) where", "f(x) where {", "x.@m",
-        "x.(", "a .+", "#= #= =#", "elseif", "else", "break break", "@inline 1", "@inline x = 1",
+        "",
+        "\n\n\n",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "@",
+        "@@",
+        "'",
+        "\"",
+        "#=",
+        "=#",
+        "function",
+        "end",
+        "function f(",
+        "function f(x",
+        "f(x) =",
+        "x =",
+        "x = ,",
+        "a ? b",
+        "A[",
+        "if",
+        "for",
+        "for i",
+        "for i in",
+        "@inbounds",
+        "AMDGPU.@",
+        "AMDGPU.",
+        "x::",
+        "::",
+        "...",
+        ".",
+        "..",
+        "1.",
+        "1e",
+        "0x",
+        "0b",
+        "0o",
+        "1f",
+        "\xef\xbb\xbf",
+        "\xc3",
+        "\xe2\x8a",
+        "÷÷÷",
+        "≤≤",
+        "x'''",
+        "\"\"\"",
+        "where",
+        "local",
+        "const",
+        "return return",
+        "-",
+        "- -",
+        "^",
+        "a^",
+        "2(",
+        "3n(",
+        "(a,",
+        "(;)",
+        "begin",
+        "@m(",
+        "f(x) where",
+        "f(x) where {",
+        "x.@m",
+        "x.(",
+        "a .+",
+        "#= #= =#",
+        "elseif",
+        "else",
+        "break break",
+        "@inline 1",
+        "@inline x = 1",
     };
     for (int i = 0; i < JK_ARRAY_LEN(fixed); i++) {
         Parsed *p = parse_text(fixed[i]);
         assert_non_null(p->root);
-        StrBuf sb = {0};
+        StrBuf sb = { 0 };
         ast_print(&sb, p->root);
         sb_free(&sb);
         done(p);
     }
     /* random token soup and random bytes, from a random seed */
     static const char *const vocab[] = {
-        "function", "end", "if", "elseif", "else", "while", "for", "in", "=", "(", ")", "[", "]", "{", "}",
-        ",", ";", "\n", "x", "f", "1", "1.5", "0x1f", "1f0", "@inbounds", "@m", "AMDGPU", ".", "@atomic",
-        "+", "-", "*", "^", "::", "<:", "where", "?", ":", "&&", "||", "return", "begin", "local", "const",
-        "\"s\"", "'", "#", "#=", "=#", "÷", "⊻", "≤", "∈", "2x", " ", "+=", "<<=", "...", ".+", "Base",
-        "true", "nothing", "-1", "a:b:c", "\xff", "\xe2",
+        "function", "end", "if",        "elseif", "else",   "while", "for",     "in",     "=",     "(",     ")",
+        "[",        "]",   "{",         "}",      ",",      ";",     "\n",      "x",      "f",     "1",     "1.5",
+        "0x1f",     "1f0", "@inbounds", "@m",     "AMDGPU", ".",     "@atomic", "+",      "-",     "*",     "^",
+        "::",       "<:",  "where",     "?",      ":",      "&&",    "||",      "return", "begin", "local", "const",
+        "\"s\"",    "'",   "#",         "#=",     "=#",     "÷",     "⊻",       "≤",      "∈",     "2x",    " ",
+        "+=",       "<<=", "...",       ".+",     "Base",   "true",  "nothing", "-1",     "a:b:c", "\xff",  "\xe2",
     };
     uint64_t seed = ((uint64_t)time(NULL) << 20) ^ (uint64_t)clock() ^ 0x9e3779b97f4a7c15ull;
     fprintf(stderr, "test_garbage seed: %llu\n", (unsigned long long)seed);
     for (int iter = 0; iter < 2000; iter++) {
-        StrBuf sb = {0};
+        StrBuf sb = { 0 };
         int n = (int)(rng_next(&seed) % 120);
         bool bytes = rng_next(&seed) % 4 == 0;
         for (int i = 0; i < n; i++) {
@@ -780,7 +859,7 @@ static void test_garbage(void **state)
         }
         Parsed *p = parse_text_n("g.jl", sb.data ? sb.data : "", sb.len);
         assert_non_null(p->root);
-        StrBuf out = {0};
+        StrBuf out = { 0 };
         ast_print(&out, p->root);
         sb_free(&out);
         done(p);

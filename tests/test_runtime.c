@@ -52,8 +52,14 @@ static uint64_t rnd(void)
     return rng_state;
 }
 
-static RtArg arg_of(const void *p, uint32_t size, uint32_t align) { return (RtArg){p, size, align}; }
-static Arr1 arr1(void *p, int64_t n) { return (Arr1){p, n, n}; }
+static RtArg arg_of(const void *p, uint32_t size, uint32_t align)
+{
+    return (RtArg){ p, size, align };
+}
+static Arr1 arr1(void *p, int64_t n)
+{
+    return (Arr1){ p, n, n };
+}
 
 typedef struct CpuFixture {
     RtDevice *dev;
@@ -121,8 +127,8 @@ static void run_vadd(RtDevice *dev, RtFunction *f, int64_t n, uint32_t group)
     assert_int_equal(rt_upload(dev, da, a, n * 4, &err), 0);
     assert_int_equal(rt_upload(dev, db, b, n * 4, &err), 0);
     Arr1 A = arr1(da, n), B = arr1(db, n), C = arr1(dc, n);
-    RtArg args[3] = {arg_of(&A, 24, 8), arg_of(&B, 24, 8), arg_of(&C, 24, 8)};
-    uint32_t grid[3] = {(uint32_t)((n + group - 1) / group), 1, 1}, gs[3] = {group, 1, 1};
+    RtArg args[3] = { arg_of(&A, 24, 8), arg_of(&B, 24, 8), arg_of(&C, 24, 8) };
+    uint32_t grid[3] = { (uint32_t)((n + group - 1) / group), 1, 1 }, gs[3] = { group, 1, 1 };
     JukeExceptionRecord exc;
     int rc = rt_launch(f, args, 3, grid, gs, 0, true, &exc, &err);
     if (rc != 0)
@@ -162,13 +168,13 @@ static void test_cpu_coords(void **state)
     RtFunction *f;
     char *err = NULL;
     assert_int_equal(rt_function_get(fx->mod, "coords", &f, &err), 0);
-    uint32_t grid[3] = {3, 2, 4}, group[3] = {5, 3, 2};
+    uint32_t grid[3] = { 3, 2, 4 }, group[3] = { 5, 3, 2 };
     size_t total = 3 * 2 * 4 * 5 * 3 * 2;
     int32_t *out;
     assert_int_equal(rt_alloc(fx->dev, total * 24, (void **)&out, &err), 0);
     memset(out, 0xff, total * 24);
     Arr1 O = arr1(out, (int64_t)total * 6);
-    RtArg args[1] = {arg_of(&O, 24, 8)};
+    RtArg args[1] = { arg_of(&O, 24, 8) };
     assert_int_equal(rt_launch(f, args, 1, grid, group, 0, true, NULL, &err), 0);
     size_t k = 0;
     for (uint32_t gz = 0; gz < grid[2]; gz++)
@@ -186,23 +192,25 @@ static void test_cpu_coords(void **state)
                             assert_int_equal(o[5], gz);
                         }
     /* coords says at most 256 work-items a group; the device says 1024. */
-    uint32_t big[3] = {16, 16, 2};
+    uint32_t big[3] = { 16, 16, 2 };
     assert_int_equal(rt_launch(f, args, 1, grid, big, 0, true, NULL, &err), -1);
     assert_string_equal(err, "launch of coords: groupsize 512 exceeds the kernel's limit of 256");
     free(err);
-    uint32_t huge[3] = {1025, 1, 1};
+    uint32_t huge[3] = { 1025, 1, 1 };
     RtFunction *v;
     assert_int_equal(rt_function_get(fx->mod, "vadd", &v, &err), 0);
     Arr1 z = arr1(out, 0);
-    RtArg vargs[3] = {arg_of(&z, 24, 8), arg_of(&z, 24, 8), arg_of(&z, 24, 8)};
+    RtArg vargs[3] = { arg_of(&z, 24, 8), arg_of(&z, 24, 8), arg_of(&z, 24, 8) };
     assert_int_equal(rt_launch(v, vargs, 3, grid, huge, 0, true, NULL, &err), -1);
     char want[200];
-    snprintf(want, sizeof want, "launch of vadd: groupsize 1025×1×1 = 1025 work-items exceeds the device's limit of 1024");
+    snprintf(want, sizeof want,
+             "launch of vadd: groupsize 1025×1×1 = 1025 work-items exceeds the device's limit of 1024");
     assert_string_equal(err, want);
     free(err);
     /* wrong argument layout */
     assert_int_equal(rt_launch(v, vargs, 2, grid, group, 0, true, NULL, &err), -1);
-    assert_string_equal(err, "launch of vadd: the arguments take 48 bytes, the kernel expects 72 (check their number and types)");
+    assert_string_equal(
+        err, "launch of vadd: the arguments take 48 bytes, the kernel expects 72 (check their number and types)");
     free(err);
     rt_free(fx->dev, out);
 }
@@ -225,9 +233,9 @@ static void test_cpu_bsum_barrier(void **state)
             x[i] = (float)(rnd() % 64 + 1); /* small integers: the sums are exact */
         Arr1 X = arr1(x, n), O = arr1(out, ngroups), Z = arr1(zeroed, ngroups);
         int64_t raise_at = 0, lds_bytes = 4096 + shmem;
-        RtArg args[5] = {arg_of(&X, 24, 8), arg_of(&O, 24, 8), arg_of(&Z, 24, 8), arg_of(&raise_at, 8, 8),
-                         arg_of(&lds_bytes, 8, 8)};
-        uint32_t grid[3] = {ngroups, 1, 1}, gs[3] = {group, 1, 1};
+        RtArg args[5] = { arg_of(&X, 24, 8), arg_of(&O, 24, 8), arg_of(&Z, 24, 8), arg_of(&raise_at, 8, 8),
+                          arg_of(&lds_bytes, 8, 8) };
+        uint32_t grid[3] = { ngroups, 1, 1 }, gs[3] = { group, 1, 1 };
         int rc = rt_launch(f, args, 5, grid, gs, shmem, true, NULL, &err);
         if (rc != 0)
             fail_msg("bsum launch: %s", err);
@@ -271,8 +279,8 @@ static void test_cpu_exception(void **state)
     int64_t n = (int64_t)(rnd() % 3000 + 10);
     int64_t *x = calloc(n + 64, 8);
     Arr1 X = arr1(x, n);
-    RtArg args[2] = {arg_of(&X, 24, 8), arg_of(&n, 8, 8)};
-    uint32_t grid[3] = {(uint32_t)(n / 64 + 1), 1, 1}, gs[3] = {64, 1, 1};
+    RtArg args[2] = { arg_of(&X, 24, 8), arg_of(&n, 8, 8) };
+    uint32_t grid[3] = { (uint32_t)(n / 64 + 1), 1, 1 }, gs[3] = { 64, 1, 1 };
     JukeExceptionRecord exc;
     assert_int_equal(rt_launch(f, args, 2, grid, gs, 0, false, &exc, &err), 1);
     assert_int_equal(exc.kind, JUKE_EXC_BOUNDS);
@@ -287,7 +295,7 @@ static void test_cpu_exception(void **state)
     assert_int_equal(rt_synchronize(fx->dev, &exc, &err), 0);
     /* The device is usable afterwards: a grid exactly n wide raises nothing. */
     memset(x, 0, (n + 64) * 8);
-    uint32_t grid1[3] = {(uint32_t)n, 1, 1}, one[3] = {1, 1, 1};
+    uint32_t grid1[3] = { (uint32_t)n, 1, 1 }, one[3] = { 1, 1, 1 };
     assert_int_equal(rt_launch(f, args, 2, grid1, one, 0, true, &exc, &err), 0);
     for (int64_t i = 0; i < n; i++)
         assert_int_equal(x[i], i + 1);
@@ -311,10 +319,10 @@ static void test_cpu_threads(void **state)
     RtFunction *f;
     char *err = NULL;
     assert_int_equal(rt_function_get(fx->mod, "whoami", &f, &err), 0);
-    uint64_t tids[64] = {0};
+    uint64_t tids[64] = { 0 };
     Arr1 T = arr1(tids, 64);
-    RtArg args[1] = {arg_of(&T, 24, 8)};
-    uint32_t grid[3] = {64, 1, 1}, gs[3] = {1, 1, 1};
+    RtArg args[1] = { arg_of(&T, 24, 8) };
+    uint32_t grid[3] = { 64, 1, 1 }, gs[3] = { 1, 1, 1 };
     assert_int_equal(rt_launch(f, args, 1, grid, gs, 0, true, NULL, &err), 0);
     qsort(tids, 64, 8, cmp_u64);
     int distinct = 1;
@@ -343,8 +351,8 @@ static void *hammer(void *p)
             c[i] = 0;
         }
         Arr1 A = arr1(a, N), B = arr1(b, N), C = arr1(c, N);
-        RtArg args[3] = {arg_of(&A, 24, 8), arg_of(&B, 24, 8), arg_of(&C, 24, 8)};
-        uint32_t grid[3] = {N / 32 + 1, 1, 1}, gs[3] = {32, 1, 1};
+        RtArg args[3] = { arg_of(&A, 24, 8), arg_of(&B, 24, 8), arg_of(&C, 24, 8) };
+        uint32_t grid[3] = { N / 32 + 1, 1, 1 }, gs[3] = { 32, 1, 1 };
         if (rt_launch(h->f, args, 3, grid, gs, 0, true, NULL, NULL) != 0)
             return NULL;
         for (int i = 0; i < N; i++)
@@ -364,7 +372,7 @@ static void test_cpu_concurrent_launches(void **state)
     Hammer h[3];
     pthread_t t[3];
     for (int i = 0; i < 3; i++) {
-        h[i] = (Hammer){fx->dev, f, 0};
+        h[i] = (Hammer){ fx->dev, f, 0 };
         pthread_create(&t[i], NULL, hammer, &h[i]);
     }
     for (int i = 0; i < 3; i++) {
@@ -414,7 +422,7 @@ static void test_spec_errors(void **state)
 {
     RtDevice *d;
     char *err = NULL;
-    const char *bad[] = {"gpu", "hip:", "hip:x", "cuda:-1", "cpu:0", "", "hip:1x"};
+    const char *bad[] = { "gpu", "hip:", "hip:x", "cuda:-1", "cpu:0", "", "hip:1x" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(rt_device_open(bad[i], 0, &d, NULL, &err), -1);
         char want[128];
@@ -534,8 +542,8 @@ static void test_amdgpu_meta(void **state)
     assert_int_equal(info.wavefront_size, 64);
     assert_int_equal(info.max_group_size, 1024);
     assert_true(info.kernarg_size >= 100);
-    const char *names4[] = {"x", "n", "a", "__juke_exception"};
-    uint32_t offs[] = {0, 8, 16, 24}, sizes[] = {8, 4, 8, 8};
+    const char *names4[] = { "x", "n", "a", "__juke_exception" };
+    uint32_t offs[] = { 0, 8, 16, 24 }, sizes[] = { 8, 4, 8, 8 };
     for (int i = 0; i < 4; i++) {
         assert_string_equal(info.args[i].name, names4[i]);
         assert_int_equal(info.args[i].offset, offs[i]);
@@ -559,8 +567,8 @@ static void test_amdgpu_meta(void **state)
     int32_t n = (int32_t)(rnd() % 100000 + 1);
     double a = (double)(rnd() % 1000 + 1) / 3;
     void *exc = (void *)(uintptr_t)(rnd() | 8);
-    RtArg args[3] = {arg_of(&xp, 8, 8), arg_of(&n, 4, 4), arg_of(&a, 8, 8)};
-    uint32_t grid[3] = {(uint32_t)(rnd() % 1000 + 1), 3, 1}, group[3] = {64, 2, 1};
+    RtArg args[3] = { arg_of(&xp, 8, 8), arg_of(&n, 4, 4), arg_of(&a, 8, 8) };
+    uint32_t grid[3] = { (uint32_t)(rnd() % 1000 + 1), 3, 1 }, group[3] = { 64, 2, 1 };
     uint8_t buf[512];
     memset(buf, 0xaa, sizeof buf);
     assert_int_equal(rt_pack_kernargs(&info, args, 3, exc, grid, group, 96, buf, sizeof buf, &err),
@@ -695,20 +703,20 @@ static void test_pack_hidden(void **state)
     info.kernarg_size = 96;
     info.nargs = 2;
     info.has_exception_arg = true;
-    info.args[0] = (RtArgInfo){.offset = 0, .size = 2, .align = 2, .value_kind = "by_value"};
-    info.args[1] = (RtArgInfo){.offset = 8, .size = 8, .align = 8, .name = "__juke_exception",
-                               .value_kind = "global_buffer"};
-    const char *kinds[] = {"hidden_block_count_z", "hidden_group_size_z", "hidden_dynamic_lds_size",
-                           "hidden_grid_dims", "hidden_hostcall_buffer", "hidden_remainder_x"};
-    uint32_t offs[] = {16, 20, 24, 28, 32, 40}, sizes[] = {4, 2, 4, 2, 8, 2};
+    info.args[0] = (RtArgInfo){ .offset = 0, .size = 2, .align = 2, .value_kind = "by_value" };
+    info.args[1] =
+        (RtArgInfo){ .offset = 8, .size = 8, .align = 8, .name = "__juke_exception", .value_kind = "global_buffer" };
+    const char *kinds[] = { "hidden_block_count_z", "hidden_group_size_z",    "hidden_dynamic_lds_size",
+                            "hidden_grid_dims",     "hidden_hostcall_buffer", "hidden_remainder_x" };
+    uint32_t offs[] = { 16, 20, 24, 28, 32, 40 }, sizes[] = { 4, 2, 4, 2, 8, 2 };
     for (int i = 0; i < 6; i++) {
-        info.args[2 + i] = (RtArgInfo){.offset = offs[i], .size = sizes[i], .align = sizes[i], .hidden = true};
+        info.args[2 + i] = (RtArgInfo){ .offset = offs[i], .size = sizes[i], .align = sizes[i], .hidden = true };
         snprintf(info.args[2 + i].value_kind, 32, "%s", kinds[i]);
     }
     info.nall = 8;
     uint16_t h = 0x1234;
-    RtArg args[1] = {arg_of(&h, 2, 2)};
-    uint32_t grid[3] = {5, 1, 7}, group[3] = {8, 4, 3};
+    RtArg args[1] = { arg_of(&h, 2, 2) };
+    uint32_t grid[3] = { 5, 1, 7 }, group[3] = { 8, 4, 3 };
     uint8_t buf[96];
     char *err = NULL;
     assert_int_equal(rt_pack_kernargs(&info, args, 1, NULL, grid, group, 1234, buf, sizeof buf, &err), 96);
@@ -726,7 +734,7 @@ static void test_pack_hidden(void **state)
     assert_int_equal(u16, 3);
     for (int b = 32; b < 42; b++)
         assert_int_equal(buf[b], 0);
-    uint32_t flat[3] = {9, 1, 1}, g1[3] = {64, 1, 1};
+    uint32_t flat[3] = { 9, 1, 1 }, g1[3] = { 64, 1, 1 };
     assert_int_equal(rt_pack_kernargs(&info, args, 1, NULL, flat, g1, 0, buf, sizeof buf, &err), 96);
     memcpy(&u16, buf + 28, 2);
     assert_int_equal(u16, 1);
@@ -754,7 +762,7 @@ static void test_ptx_parse(void **state)
     char *err = NULL;
     assert_int_equal(ptx_entry_info(ptx_vadd, strlen(ptx_vadd), "vadd", &info, &err), 0);
     assert_int_equal(info.nargs, 5);
-    uint32_t offs[] = {0, 24, 48, 52, 56}, sizes[] = {24, 24, 4, 1, 8}, aligns[] = {8, 8, 4, 1, 8};
+    uint32_t offs[] = { 0, 24, 48, 52, 56 }, sizes[] = { 24, 24, 4, 1, 8 }, aligns[] = { 8, 8, 4, 1, 8 };
     for (int i = 0; i < 5; i++) {
         assert_int_equal(info.args[i].offset, offs[i]);
         assert_int_equal(info.args[i].size, sizes[i]);
@@ -800,8 +808,8 @@ static const char *ptx_cuda_vadd =
     "  .reg .pred %p<4>;\n  .reg .b32 %r<8>;\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<20>;\n"
     "  mov.u32 %r1, %ctaid.x;\n  mov.u32 %r2, %ntid.x;\n  mov.u32 %r3, %tid.x;\n"
     "  mad.lo.s32 %r4, %r1, %r2, %r3;\n  cvt.u64.u32 %rd1, %r4;\n"
-    "  ld.param.u64 %rd2, [vadd_param_2+16];\n"     /* c.length */
-    "  ld.param.u64 %rd3, [vadd_param_3];\n"        /* limit: raise at this index */
+    "  ld.param.u64 %rd2, [vadd_param_2+16];\n" /* c.length */
+    "  ld.param.u64 %rd3, [vadd_param_3];\n"    /* limit: raise at this index */
     "  setp.eq.u64 %p1, %rd1, %rd3;\n  @%p1 bra RAISE;\n"
     "  setp.ge.u64 %p2, %rd1, %rd2;\n  @%p2 bra DONE;\n"
     "  ld.param.u64 %rd4, [vadd_param_0];\n  ld.param.u64 %rd5, [vadd_param_1];\n"
@@ -848,8 +856,8 @@ static void test_cuda_device(void **state)
     assert_int_equal(rt_upload(dev, db, b, n * 4, &err), 0);
     Arr1 A = arr1(da, n), B = arr1(db, n), C = arr1(dc, n);
     uint64_t never = UINT64_MAX;
-    RtArg args[4] = {arg_of(&A, 24, 8), arg_of(&B, 24, 8), arg_of(&C, 24, 8), arg_of(&never, 8, 8)};
-    uint32_t grid[3] = {(uint32_t)(n / 256 + 1), 1, 1}, gs[3] = {256, 1, 1};
+    RtArg args[4] = { arg_of(&A, 24, 8), arg_of(&B, 24, 8), arg_of(&C, 24, 8), arg_of(&never, 8, 8) };
+    uint32_t grid[3] = { (uint32_t)(n / 256 + 1), 1, 1 }, gs[3] = { 256, 1, 1 };
     JukeExceptionRecord exc;
     assert_int_equal(rt_launch(f, args, 4, grid, gs, 0, true, &exc, &err), 0);
     assert_int_equal(rt_download(dev, c, dc, n * 4, &err), 0);
@@ -891,14 +899,14 @@ static void test_cuda_device(void **state)
     int (*raw_sync)(void *) = lib ? dlsym(lib, "cuStreamSynchronize") : NULL;
     void *fn = *(void **)f->priv; /* CudaFunction's first field */
     uint64_t zero_exc = 0;
-    void *params[5] = {&A, &B, &C, &never, &zero_exc};
+    void *params[5] = { &A, &B, &C, &never, &zero_exc };
     double t_rt = 0, t_raw = 0;
     for (int round = 0; round < 3; round++) {
         for (int batch = 0; batch < 100; batch++) {
             struct timespec t0, t1, t2, t3;
             clock_gettime(CLOCK_MONOTONIC, &t0);
             for (int r = 0; r < 100; r++)
-                rt_launch(f, args, 4, (uint32_t[3]){1, 1, 1}, (uint32_t[3]){32, 1, 1}, 0, false, NULL, NULL);
+                rt_launch(f, args, 4, (uint32_t[3]){ 1, 1, 1 }, (uint32_t[3]){ 32, 1, 1 }, 0, false, NULL, NULL);
             clock_gettime(CLOCK_MONOTONIC, &t1);
             rt_synchronize(dev, NULL, NULL);
             if (raw_launch) {

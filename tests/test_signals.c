@@ -94,7 +94,7 @@ static uint64_t next_random(uint64_t *s)
  * link (gfx90a goes through lld). */
 static void compile_for(juke_module *m, const char *target, juke_context *ctx)
 {
-    static const char *const types[] = {"Vector{Float32}", "Vector{Float32}", "Float32"};
+    static const char *const types[] = { "Vector{Float32}", "Vector{Float32}", "Float32" };
     juke_options o;
     juke_options_default(&o);
     o.target = target;
@@ -132,13 +132,13 @@ static void use_juke_once(uint64_t seed)
     for (int i = 0; i < N; i++)
         x[i] = (float)(int)(next_random(&s) % 2001 - 1000) / 8.0f;
     float a = (float)(int)(next_random(&s) % 31 + 1) / 4.0f;
-    int64_t dims[1] = {N};
+    int64_t dims[1] = { N };
     juke_array *ax = NULL, *ay = NULL;
     assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, dims, &ax), JUKE_OK);
     assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, dims, &ay), JUKE_OK);
     assert_int_equal(juke_array_upload(ax, x, sizeof x), JUKE_OK);
-    juke_arg args[3] = {juke_arg_array(ay), juke_arg_array(ax), juke_arg_f32(a)};
-    juke_launch_config cfg = {.groupsize = {64, 1, 1}, .gridsize = {(N + 63) / 64, 1, 1}};
+    juke_arg args[3] = { juke_arg_array(ay), juke_arg_array(ax), juke_arg_f32(a) };
+    juke_launch_config cfg = { .groupsize = { 64, 1, 1 }, .gridsize = { (N + 63) / 64, 1, 1 } };
     juke_status st = juke_launch(dev, m, "scale!", args, 3, &cfg);
     if (st != JUKE_OK)
         print_error("launch: %s\n", juke_errmsg(ctx));
@@ -188,18 +188,21 @@ static void test_sigusr1_kills(void **state)
 
 /* A host's own handler and alternate stack stay in place through juke calls. */
 static volatile sig_atomic_t host_got;
-static void host_handler(int sig) { host_got = sig; }
+static void host_handler(int sig)
+{
+    host_got = sig;
+}
 
 static void test_host_handler_kept(void **state)
 {
     (void)state;
-    struct sigaction sa = {0}, old_term, old_usr1;
+    struct sigaction sa = { 0 }, old_term, old_usr1;
     sa.sa_handler = host_handler;
     sigemptyset(&sa.sa_mask);
     assert_int_equal(sigaction(SIGTERM, &sa, &old_term), 0);
     assert_int_equal(sigaction(SIGUSR1, &sa, &old_usr1), 0);
     static char altstack[64 * 1024];
-    stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack}, old_ss;
+    stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack }, old_ss;
     assert_int_equal(sigaltstack(&ss, &old_ss), 0);
     SigState before, after;
     sig_record(&before);

@@ -26,31 +26,30 @@
 
 #define NTHREADS 8
 
-static const char *const kernels_src =
-    "function scale!(y, x, a)\n"
-    "    i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n"
-    "    if i <= length(y)\n"
-    "        @inbounds y[i] = a * x[i]\n"
-    "    end\n"
-    "    return\n"
-    "end\n"
-    "function vadd!(c, a, b)\n"
-    "    i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n"
-    "    if i <= length(c)\n"
-    "        @inbounds c[i] = a[i] + b[i]\n"
-    "    end\n"
-    "    return\n"
-    "end\n"
-    "function iota!(x, k)\n"
-    "    i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n"
-    "    if i <= length(x)\n"
-    "        x[i] = i * k\n"
-    "    end\n"
-    "    return\n"
-    "end\n";
+static const char *const kernels_src = "function scale!(y, x, a)\n"
+                                       "    i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n"
+                                       "    if i <= length(y)\n"
+                                       "        @inbounds y[i] = a * x[i]\n"
+                                       "    end\n"
+                                       "    return\n"
+                                       "end\n"
+                                       "function vadd!(c, a, b)\n"
+                                       "    i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n"
+                                       "    if i <= length(c)\n"
+                                       "        @inbounds c[i] = a[i] + b[i]\n"
+                                       "    end\n"
+                                       "    return\n"
+                                       "end\n"
+                                       "function iota!(x, k)\n"
+                                       "    i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n"
+                                       "    if i <= length(x)\n"
+                                       "        x[i] = i * k\n"
+                                       "    end\n"
+                                       "    return\n"
+                                       "end\n";
 
 typedef struct Shared {
-    juke_context *ctx;      /* NULL: each thread makes its own */
+    juke_context *ctx; /* NULL: each thread makes its own */
     juke_module *mod;
     juke_device *dev;
     uint64_t seed;
@@ -99,7 +98,7 @@ static juke_array *make_array(Worker *w, juke_context *ctx, juke_device *dev, ju
 static bool launch(Worker *w, juke_context *ctx, juke_device *dev, juke_module *m, const char *fn, juke_arg *args,
                    int nargs, int64_t n)
 {
-    juke_launch_config cfg = {{64, 1, 1}, {(uint32_t)((n + 63) / 64), 1, 1}, 0, false};
+    juke_launch_config cfg = { { 64, 1, 1 }, { (uint32_t)((n + 63) / 64), 1, 1 }, 0, false };
     juke_status st = juke_launch(dev, m, fn, args, nargs, &cfg);
     if (st) {
         failf(w, "thread %d: launch %s: %s: %s", w->id, fn, juke_status_name(st), juke_errmsg(ctx));
@@ -128,7 +127,7 @@ static void round_(Worker *w, juke_context *ctx, juke_device *dev, juke_module *
         double a = (double)(next(rng) % 7 + 1);
         juke_array *ya = make_array(w, ctx, dev, t, n, NULL);
         juke_array *xa = make_array(w, ctx, dev, t, n, f64 ? (void *)x : (void *)xf);
-        juke_arg args[3] = {juke_arg_array(ya), juke_arg_array(xa), f64 ? juke_arg_f64(a) : juke_arg_f32((float)a)};
+        juke_arg args[3] = { juke_arg_array(ya), juke_arg_array(xa), f64 ? juke_arg_f64(a) : juke_arg_f32((float)a) };
         if (ya && xa && launch(w, ctx, dev, m, "scale!", args, 3, n)) {
             double *y = malloc(sizeof(double) * (size_t)n);
             float *yf = malloc(sizeof(float) * (size_t)n);
@@ -163,7 +162,7 @@ static void round_(Worker *w, juke_context *ctx, juke_device *dev, juke_module *
         juke_array *ca = make_array(w, ctx, dev, t, n, NULL);
         juke_array *aa = make_array(w, ctx, dev, t, n, i64 ? (void *)a : (void *)a4);
         juke_array *ba = make_array(w, ctx, dev, t, n, i64 ? (void *)b : (void *)b4);
-        juke_arg args[3] = {juke_arg_array(ca), juke_arg_array(aa), juke_arg_array(ba)};
+        juke_arg args[3] = { juke_arg_array(ca), juke_arg_array(aa), juke_arg_array(ba) };
         if (ca && aa && ba && launch(w, ctx, dev, m, "vadd!", args, 3, n)) {
             juke_array_download(ca, i64 ? (void *)c : (void *)c4, (size_t)n * juke_sizeof(t));
             for (int64_t i = 0; i < n; i++)
@@ -179,7 +178,7 @@ static void round_(Worker *w, juke_context *ctx, juke_device *dev, juke_module *
     } else { /* iota! with an Int64 scale */
         int64_t k = (int64_t)(next(rng) % 50) + 2;
         juke_array *xa = make_array(w, ctx, dev, JUKE_INT64, n, NULL);
-        juke_arg args[2] = {juke_arg_array(xa), juke_arg_i64(k)};
+        juke_arg args[2] = { juke_arg_array(xa), juke_arg_i64(k) };
         if (xa && launch(w, ctx, dev, m, "iota!", args, 2, n)) {
             int64_t *x = malloc(8 * (size_t)n);
             juke_array_download(xa, x, 8 * (size_t)n);
@@ -200,7 +199,7 @@ static void own_error(Worker *w, juke_context *ctx, juke_module *m)
 {
     char fn[32];
     snprintf(fn, sizeof fn, "nosuch%d", w->id);
-    const char *t[] = {"Vector{Float32}"};
+    const char *t[] = { "Vector{Float32}" };
     juke_kernel *k = NULL;
     juke_options o;
     juke_options_default(&o);
@@ -280,7 +279,7 @@ static uint64_t seed(void)
 static void test_shared_context(void **state)
 {
     (void)state;
-    Shared sh = {0};
+    Shared sh = { 0 };
     sh.seed = seed();
     print_message("# seed %llu\n", (unsigned long long)sh.seed);
     sh.ctx = juke_context_create();
@@ -298,7 +297,7 @@ static void test_shared_context(void **state)
 static void test_separate_contexts(void **state)
 {
     (void)state;
-    Shared sh = {0};
+    Shared sh = { 0 };
     sh.seed = seed();
     print_message("# seed %llu\n", (unsigned long long)sh.seed);
     run_workers(&sh);
@@ -315,7 +314,7 @@ typedef struct Same {
 static void *compile_same(void *arg)
 {
     Same *s = arg;
-    const char *t[] = {"Vector{Float32}", "Vector{Float32}", "Float32"};
+    const char *t[] = { "Vector{Float32}", "Vector{Float32}", "Float32" };
     juke_options o;
     juke_options_default(&o);
     o.target = "cpu";
@@ -332,7 +331,7 @@ static void test_same_kernel_once(void **state)
     pthread_t th[NTHREADS];
     Same s[NTHREADS];
     for (int i = 0; i < NTHREADS; i++) {
-        s[i] = (Same){m, NULL, JUKE_OK};
+        s[i] = (Same){ m, NULL, JUKE_OK };
         assert_int_equal(pthread_create(&th[i], NULL, compile_same, &s[i]), 0);
     }
     for (int i = 0; i < NTHREADS; i++)

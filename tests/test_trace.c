@@ -21,14 +21,13 @@
 
 #include "juke.h"
 
-static const char *const src =
-    "function axpy!(y, x, a)\n"
-    "    i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n"
-    "    if i <= length(y)\n"
-    "        @inbounds y[i] = y[i] + a * x[i]\n"
-    "    end\n"
-    "    return\n"
-    "end\n";
+static const char *const src = "function axpy!(y, x, a)\n"
+                               "    i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n"
+                               "    if i <= length(y)\n"
+                               "        @inbounds y[i] = y[i] + a * x[i]\n"
+                               "    end\n"
+                               "    return\n"
+                               "end\n";
 
 static char tmpdir[256];
 static uint64_t rng;
@@ -41,7 +40,10 @@ static uint64_t next_rand(void)
     return rng;
 }
 
-static float rand_f(void) { return (float)(next_rand() % 2000001) / 1000.0f - 1000.0f; }
+static float rand_f(void)
+{
+    return (float)(next_rand() % 2000001) / 1000.0f - 1000.0f;
+}
 
 /* Run tests/trace_check.py on path with extra arguments; its exit status. */
 static int check_trace(const char *path, const char *extra)
@@ -86,7 +88,7 @@ static void job_init(Job *j, juke_device *dev, juke_module *m, int n)
         j->hy[i] = rand_f();
     }
     j->a = rand_f();
-    int64_t dims[1] = {n};
+    int64_t dims[1] = { n };
     assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, dims, &j->x), JUKE_OK);
     assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, dims, &j->y), JUKE_OK);
     assert_int_equal(juke_array_upload(j->x, j->hx, sizeof(float) * (size_t)n), JUKE_OK);
@@ -95,8 +97,8 @@ static void job_init(Job *j, juke_device *dev, juke_module *m, int n)
 
 static juke_status job_launch(Job *j, juke_stream *s, bool async)
 {
-    juke_arg args[3] = {juke_arg_array(j->y), juke_arg_array(j->x), juke_arg_f32(j->a)};
-    juke_launch_config cfg = {.groupsize = {64, 1, 1}, .gridsize = {(uint32_t)(j->n + 63) / 64, 1, 1}};
+    juke_arg args[3] = { juke_arg_array(j->y), juke_arg_array(j->x), juke_arg_f32(j->a) };
+    juke_launch_config cfg = { .groupsize = { 64, 1, 1 }, .gridsize = { (uint32_t)(j->n + 63) / 64, 1, 1 } };
     cfg.stream = s;
     cfg.async = async;
     return juke_launch(j->dev, j->m, "axpy!", args, 3, &cfg);
@@ -144,7 +146,7 @@ static void trace_compiles_launches_streams_copies(void **state)
     assert_int_equal(juke_device_synchronize(dev), JUKE_OK);
     /* a hit in memory */
     juke_kernel *k;
-    juke_arg args[3] = {juke_arg_array(j.y), juke_arg_array(j.x), juke_arg_f32(j.a)};
+    juke_arg args[3] = { juke_arg_array(j.y), juke_arg_array(j.x), juke_arg_f32(j.a) };
     assert_int_equal(juke_kernel_for(dev, m, "axpy!", args, 3, &k), JUKE_OK);
     /* two streams, asynchronous, each synchronised */
     juke_stream *s1, *s2;

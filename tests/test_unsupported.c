@@ -21,7 +21,7 @@ static void test_compile_unsupported(void **state)
     juke_options o;
     juke_options_default(&o);
     o.target = "cpu";
-    const char *t[] = {"Vector{Float32}"};
+    const char *t[] = { "Vector{Float32}" };
     juke_kernel *k;
     assert_int_equal(juke_compile(m, "f", t, 1, &o, &k), JUKE_ERR_UNSUPPORTED);
     assert_non_null(strstr(juke_errmsg(ctx), "built without LLVM (-Dcompiler=false)"));
@@ -30,6 +30,6 @@ static void test_compile_unsupported(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_compile_unsupported)};
+    const struct CMUnitTest tests[] = { cmocka_unit_test(test_compile_unsupported) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

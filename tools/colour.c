@@ -15,7 +15,7 @@
 
 bool colour_parse_mode(const char *s, ColourMode *out)
 {
-    static const char *const names[] = {"auto", "always", "never"};
+    static const char *const names[] = { "auto", "always", "never" };
     for (int i = 0; i < 3; i++)
         if (s && strcmp(s, names[i]) == 0) {
             *out = (ColourMode)i;
@@ -122,7 +122,7 @@ void colour_put_diag(FILE *f, const char *text)
 {
     static const struct {
         const char *word, *colour;
-    } kinds[] = {{"error:", BOLD_RED}, {"warning:", BOLD_MAGENTA}, {"note:", BOLD_CYAN}};
+    } kinds[] = { { "error:", BOLD_RED }, { "warning:", BOLD_MAGENTA }, { "note:", BOLD_CYAN } };
     const char *s = text;
     while (*s) {
         size_t n = strcspn(s, "\n");

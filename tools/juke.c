@@ -46,14 +46,17 @@ typedef struct Cli {
     const char *device;
     bool groupsize_set;
     juke_launch_config launch;
-    struct { int arg; const char *path; } outs[CLI_MAX_OUTS];
+    struct {
+        int arg;
+        const char *path;
+    } outs[CLI_MAX_OUTS];
     int nouts;
     char **pos; /* positional arguments: FILE FUNCTION TYPE-or-ARG... */
     int npos;
-    const char *cache_dir;  /* --cache-dir */
-    bool no_cache;          /* --no-cache */
+    const char *cache_dir; /* --cache-dir */
+    bool no_cache;         /* --no-cache */
     bool gridsize_set;
-    char *cache_default;    /* the per-user default, malloc'd */
+    char *cache_default; /* the per-user default, malloc'd */
 } Cli;
 
 typedef int (*SubRun)(Cli *cli);
@@ -64,9 +67,9 @@ typedef struct Sub {
     const char *summary;  /* one line for `juke --help` */
     int min_pos;          /* positional arguments required (FILE FUNCTION ...) */
     unsigned opts;
-    juke_dump dump;       /* for the dump-printing subcommands */
+    juke_dump dump; /* for the dump-printing subcommands */
     SubRun run;
-    const char *help;     /* description and subcommand-specific options */
+    const char *help; /* description and subcommand-specific options */
 } Sub;
 
 /* ---- messages --------------------------------------------------------- */
@@ -456,8 +459,7 @@ static int compile_kernel(Cli *cli, Session *s, juke_kernel **k)
     int r = session_open(cli, s);
     if (r)
         return r;
-    juke_status st = juke_compile(s->mod, cli->pos[1], (const char *const *)cli->pos + 2, cli->npos - 2,
-                                  &cli->opts, k);
+    juke_status st = juke_compile(s->mod, cli->pos[1], (const char *const *)cli->pos + 2, cli->npos - 2, &cli->opts, k);
     return st == JUKE_OK ? 0 : cli_lib_error(s->ctx, st);
 }
 
@@ -485,9 +487,8 @@ static int run_frontend(Cli *cli)
     if (!r) {
         const char *const *types = (const char *const *)cli->pos + 2;
         int ntypes = cli->npos - 2;
-        juke_status st = cli->sub->dump == JUKE_DUMP_LOWERED
-                             ? juke_lowered(s.mod, cli->pos[1], types, ntypes, &out)
-                             : juke_typed(s.mod, cli->pos[1], types, ntypes, &out);
+        juke_status st = cli->sub->dump == JUKE_DUMP_LOWERED ? juke_lowered(s.mod, cli->pos[1], types, ntypes, &out)
+                                                             : juke_typed(s.mod, cli->pos[1], types, ntypes, &out);
         if (st != JUKE_OK) {
             r = cli_lib_error(s.ctx, st);
         } else {
@@ -512,7 +513,7 @@ static bool is_amdgpu_target(const char *t)
 {
     const TargetInfo *info;
     const char *proc;
-    StrBuf err = {0};
+    StrBuf err = { 0 };
     bool known = target_parse(t, &info, &proc, &err);
     sb_free(&err);
     return !known || info->kind == TARGET_AMDGPU;
@@ -522,9 +523,9 @@ static bool is_amdgpu_target(const char *t)
 static int run_dump(Cli *cli)
 {
     static const char *const dump_names[] = {
-        [JUKE_DUMP_LOWERED] = "lowered IR", [JUKE_DUMP_TYPED] = "typed IR",
+        [JUKE_DUMP_LOWERED] = "lowered IR",           [JUKE_DUMP_TYPED] = "typed IR",
         [JUKE_DUMP_LLVM_RAW] = "unoptimised LLVM IR", [JUKE_DUMP_LLVM] = "optimised LLVM IR",
-        [JUKE_DUMP_LLVM_MODULE] = "LLVM module", [JUKE_DUMP_ASM] = "assembly",
+        [JUKE_DUMP_LLVM_MODULE] = "LLVM module",      [JUKE_DUMP_ASM] = "assembly",
         [JUKE_DUMP_RESOURCES] = "resource usage",
     };
     juke_dump which = cli->sub->dump;
@@ -627,8 +628,8 @@ static int runargs_make(Cli *cli, Session *s, juke_device *dev, RunArgs *ra)
             return r;
         }
         if (h->ndims < 1)
-            return cli_error("argument %d: '%s' holds a 0-dimensional array; kernels take arrays of 1 to 8 dims",
-                             i + 1, text);
+            return cli_error("argument %d: '%s' holds a 0-dimensional array; kernels take arrays of 1 to 8 dims", i + 1,
+                             text);
         juke_array *arr = NULL;
         juke_status st = juke_array_create(dev, (juke_type)h->type, h->ndims, h->dims, &arr);
         if (st == JUKE_OK)
@@ -781,7 +782,7 @@ static int run_run(Cli *cli)
             return cli_usage(sub, "argument %d '%s': %s", i - 1, cli->pos[i], why);
     }
     Session s;
-    RunArgs ra = {0};
+    RunArgs ra = { 0 };
     juke_device *dev = NULL;
     juke_kernel *k = NULL;
     int r = session_open(cli, &s);
@@ -838,7 +839,7 @@ static int run_targets(Cli *cli)
     (void)cli;
     for (int i = 0; i < target_count(); i++) {
         const TargetInfo *t = target_at(i);
-        StrBuf procs = {0};
+        StrBuf procs = { 0 };
         target_list_procs(t, &procs);
         printf("%-8s %s%s\n", t->name, t->label, t->ops ? "" : " (this build cannot compile for it)");
         printf("  processors: %s\n", procs.data ? procs.data : "(any the host's LLVM knows)");
@@ -868,7 +869,7 @@ static int run_devices(Cli *cli)
     }
     free(why);
     free(err);
-    static const char *const specs[] = {"hip", "cuda", "cpu"};
+    static const char *const specs[] = { "hip", "cuda", "cpu" };
     for (int i = 0; i < 3; i++) {
         why = err = NULL;
         if (rt_device_open(specs[i], 0, &d, NULL, &err) == 0) {
@@ -923,7 +924,8 @@ static int run_cache(Cli *cli)
     const char *dir = cli->opts.cache_dir ? cli->opts.cache_dir : getenv("JUKE_CACHE_DIR");
     if (!dir || !*dir) {
         if (!strcmp(what, "path"))
-            return cli_error("no disk cache (%s)", cli->no_cache ? "--no-cache" : "neither $XDG_CACHE_HOME nor $HOME is set");
+            return cli_error("no disk cache (%s)",
+                             cli->no_cache ? "--no-cache" : "neither $XDG_CACHE_HOME nor $HOME is set");
         printf("no disk cache\n");
         return finish_stdout();
     }
@@ -970,7 +972,8 @@ static int run_cache(Cli *cli)
     }
     closedir(dp);
     if (clear)
-        printf("removed %d entr%s (%llu bytes) from %s\n", count - failed, count - failed == 1 ? "y" : "ies", total, dir);
+        printf("removed %d entr%s (%llu bytes) from %s\n", count - failed, count - failed == 1 ? "y" : "ies", total,
+               dir);
     else
         printf("%d entr%s, %llu bytes in %s\n", count, count == 1 ? "y" : "ies", total, dir);
     int r = finish_stdout();
@@ -979,84 +982,87 @@ static int run_cache(Cli *cli)
 
 /* ---- the subcommands ------------------------------------------------------ */
 
-#define COMPILE_OPTIONS_HELP                                                                              \
-    "  --target T                 gfx90a (default), gfx942, gfx1100, any gfx name, sm_90..., cpu\n"       \
-    "  -O N, -ON                  optimisation level 0..3 (default 3)\n"                                  \
-    "  --code-object-version 4|5  AMDGPU code object version (default 5)\n"                              \
-    "  --wavefront-size 32|64     AMDGPU wavefront size (default: the processor's)\n"                    \
-    "  --device-libs DIR          ROCm device-library bitcode (default: $JUKE_DEVICE_LIBS or ROCm's)\n" \
-    "  --dump-dir DIR             also write every kernel's dumps into DIR (as $JUKE_DUMP_DIR does)\n"   \
+#define COMPILE_OPTIONS_HELP                                                                                           \
+    "  --target T                 gfx90a (default), gfx942, gfx1100, any gfx name, sm_90..., cpu\n"                    \
+    "  -O N, -ON                  optimisation level 0..3 (default 3)\n"                                               \
+    "  --code-object-version 4|5  AMDGPU code object version (default 5)\n"                                            \
+    "  --wavefront-size 32|64     AMDGPU wavefront size (default: the processor's)\n"                                  \
+    "  --device-libs DIR          ROCm device-library bitcode (default: $JUKE_DEVICE_LIBS or ROCm's)\n"                \
+    "  --dump-dir DIR             also write every kernel's dumps into DIR (as $JUKE_DUMP_DIR does)\n"                 \
     "  --debuginfo none|source    source lines in the LLVM and assembly dumps (default source)\n"
 
-#define TYPES_HELP                                                                                    \
-    "TYPE arguments are Julia types of the host-side arguments: Vector{Float32}, Matrix{Int32},\n"   \
+#define TYPES_HELP                                                                                                     \
+    "TYPE arguments are Julia types of the host-side arguments: Vector{Float32}, Matrix{Int32},\n"                     \
     "Array{Float64,3}, Float32, Int32, Bool, ...\n"
 
 static int run_help_sub(Cli *cli);
 
 static const Sub subs[] = {
-    {"lowered", "FILE FUNCTION [TYPE...]", "the lowered IR (@code_lowered)", 2, OPT_COMPILE, JUKE_DUMP_LOWERED, run_frontend,
-     "Print the lowered IR of FUNCTION's methods (like @code_lowered); with TYPEs, only the\n"
-     "method dispatch picks for them.\n\n" TYPES_HELP},
-    {"typed", "FILE FUNCTION TYPE...", "the typed IR (@code_typed)", 2, OPT_COMPILE, JUKE_DUMP_TYPED, run_frontend,
-     "Print the typed IR of FUNCTION specialised on the TYPEs, callees included\n"
-     "(like @code_typed).\n\n" TYPES_HELP},
-    {"llvm", "[--raw] [--module] [OPTIONS] FILE FUNCTION TYPE...", "the LLVM IR (@device_code_llvm)", 2, OPT_COMPILE | OPT_LLVM, JUKE_DUMP_LLVM,
-     run_dump,
-     "Print the kernel's LLVM IR after optimisation (like @device_code_llvm).\n\n"
-     "  --raw                      the whole module before optimisation\n"
-     "  --module                   the whole module after optimisation, not only the kernel\n"},
-    {"gcn", "[OPTIONS] FILE FUNCTION TYPE...", "the GCN assembly (@device_code_gcn)", 2, OPT_COMPILE, JUKE_DUMP_ASM, run_dump,
-     "Print the kernel's GCN assembly for an AMDGPU target (like @device_code_gcn).\n"},
-    {"asm", "[OPTIONS] FILE FUNCTION TYPE...", "the assembly of any target (GCN, PTX, x86-64)", 2, OPT_COMPILE, JUKE_DUMP_ASM, run_dump,
-     "Print the kernel's assembly for any target: GCN for gfx*, PTX for sm_*, host\n"
-     "assembly for cpu.\n"},
-    {"resources", "[OPTIONS] FILE FUNCTION TYPE...", "registers, local memory, scratch, occupancy", 2, OPT_COMPILE, JUKE_DUMP_RESOURCES, run_dump,
-     "Print the kernel's resource usage: VGPRs, SGPRs, local memory, scratch, occupancy,\n"
-     "compile times.\n"},
-    {"compile", "[OPTIONS] -o OUT FILE FUNCTION TYPE...", "write the code object (.hsaco, .ptx, .so)", 2, OPT_COMPILE | OPT_OUTPUT, JUKE_DUMP_ASM,
-     run_compile,
-     "Compile the kernel and write its code object to OUT: an AMDGPU ELF (.hsaco) for gfx*,\n"
-     "PTX text for sm_*, a shared object for cpu.\n\n"
-     "  -o OUT                     the file to write\n"},
-    {"run",
-     "[--device D] [--groupsize X[,Y[,Z]]] [--gridsize X[,Y[,Z]]] [--shmem BYTES] [--timeout S]\n"
-     "                [--out K=PATH.npy]... [--trace FILE] [-v] FILE FUNCTION ARG...",
-     "run a kernel on a device with .npy arrays and literals",
-     2, OPT_COMPILE | OPT_RUN, JUKE_DUMP_ASM, run_run,
-     "Run FUNCTION on a device. An ARG ending in .npy is an array read from that file (a C-order\n"
-     "array is read as NPZ.jl reads it); any other ARG is a Julia literal: 2.5f0 (Float32), 2.5,\n"
-     "1e-3 (Float64), 3, -3 (Int64), 0x1f (UInt8), true, Int32(7), UInt8(1), Float16(1.5).\n"
-     "Kernel exceptions (BoundsError, ...) are reported with exit status 1. Without --out, every\n"
-     "array argument the kernel modified is written next to its input as NAME.out.npy (stderr\n"
-     "says which).\n\n"
-     "  --device D                 auto (default: an AMD GPU, else an NVIDIA GPU, else the CPU),\n"
-     "                             cpu, hip, hip:N, cuda, cuda:N\n"
-     "  --groupsize X[,Y[,Z]]      work-items per workgroup (default: the kernel's and device's\n"
-     "                             limit, at most 256; stderr says what was chosen)\n"
-     "  --gridsize X[,Y[,Z]]       workgroups, as in AMDGPU.jl (default: enough groups to cover\n"
-     "                             the first array argument's length)\n"
-     "  --shmem BYTES              dynamic local memory per workgroup\n"
-     "  --timeout S                run-time limit in seconds (0 = none): the CPU cancels the kernel\n"
-     "  --out K=PATH.npy           after the run, write argument K (1-based, an array) to PATH\n"
-     "  -v                         print the device, the compile time (and whether the disk cache\n"
-     "                             had the kernel) and the run time, on stderr\n"
-     "  --trace FILE               write a timeline (compile stages, cache, load, launch, the kernel\n"
-     "                             on the device, copies) as Chrome/Perfetto JSON (as $JUKE_TRACE does)\n"
-     "  -O N, --device-libs DIR, --dump-dir DIR, --code-object-version, --wavefront-size\n"
-     "                             as for the other subcommands (the target is the device's)\n"},
-    {"targets", "", "the targets and processors juke compiles for", 0, 0, JUKE_DUMP_ASM, run_targets,
-     "List every code-generation target, its processors and its default; juke's default\n"
-     "target is marked.\n"},
-    {"devices", "", "the devices here, and what --device auto picks and why", 0, 0, JUKE_DUMP_ASM, run_devices,
-     "Say which device --device auto picks and why, then whether each kind of device (hip,\n"
-     "cuda, cpu) can be opened here.\n"},
-    {"cache", "[--cache-dir DIR | --no-cache] list|clear|path", "the disk cache of compiled kernels", 0, 0, JUKE_DUMP_ASM,
-     run_cache,
-     "list (default): each entry of the disk cache with its function, target and size.\n"
-     "clear: remove juke's entries (*.jkc files that are juke's), nothing else.\n"
-     "path: print the cache directory.\n"},
-    {"help", "[SUBCOMMAND]", "the help of a subcommand", 0, 0, JUKE_DUMP_ASM, run_help_sub, "Print the help of SUBCOMMAND, or juke's.\n"},
+    { "lowered", "FILE FUNCTION [TYPE...]", "the lowered IR (@code_lowered)", 2, OPT_COMPILE, JUKE_DUMP_LOWERED,
+      run_frontend,
+      "Print the lowered IR of FUNCTION's methods (like @code_lowered); with TYPEs, only the\n"
+      "method dispatch picks for them.\n\n" TYPES_HELP },
+    { "typed", "FILE FUNCTION TYPE...", "the typed IR (@code_typed)", 2, OPT_COMPILE, JUKE_DUMP_TYPED, run_frontend,
+      "Print the typed IR of FUNCTION specialised on the TYPEs, callees included\n"
+      "(like @code_typed).\n\n" TYPES_HELP },
+    { "llvm", "[--raw] [--module] [OPTIONS] FILE FUNCTION TYPE...", "the LLVM IR (@device_code_llvm)", 2,
+      OPT_COMPILE | OPT_LLVM, JUKE_DUMP_LLVM, run_dump,
+      "Print the kernel's LLVM IR after optimisation (like @device_code_llvm).\n\n"
+      "  --raw                      the whole module before optimisation\n"
+      "  --module                   the whole module after optimisation, not only the kernel\n" },
+    { "gcn", "[OPTIONS] FILE FUNCTION TYPE...", "the GCN assembly (@device_code_gcn)", 2, OPT_COMPILE, JUKE_DUMP_ASM,
+      run_dump, "Print the kernel's GCN assembly for an AMDGPU target (like @device_code_gcn).\n" },
+    { "asm", "[OPTIONS] FILE FUNCTION TYPE...", "the assembly of any target (GCN, PTX, x86-64)", 2, OPT_COMPILE,
+      JUKE_DUMP_ASM, run_dump,
+      "Print the kernel's assembly for any target: GCN for gfx*, PTX for sm_*, host\n"
+      "assembly for cpu.\n" },
+    { "resources", "[OPTIONS] FILE FUNCTION TYPE...", "registers, local memory, scratch, occupancy", 2, OPT_COMPILE,
+      JUKE_DUMP_RESOURCES, run_dump,
+      "Print the kernel's resource usage: VGPRs, SGPRs, local memory, scratch, occupancy,\n"
+      "compile times.\n" },
+    { "compile", "[OPTIONS] -o OUT FILE FUNCTION TYPE...", "write the code object (.hsaco, .ptx, .so)", 2,
+      OPT_COMPILE | OPT_OUTPUT, JUKE_DUMP_ASM, run_compile,
+      "Compile the kernel and write its code object to OUT: an AMDGPU ELF (.hsaco) for gfx*,\n"
+      "PTX text for sm_*, a shared object for cpu.\n\n"
+      "  -o OUT                     the file to write\n" },
+    { "run",
+      "[--device D] [--groupsize X[,Y[,Z]]] [--gridsize X[,Y[,Z]]] [--shmem BYTES] [--timeout S]\n"
+      "                [--out K=PATH.npy]... [--trace FILE] [-v] FILE FUNCTION ARG...",
+      "run a kernel on a device with .npy arrays and literals", 2, OPT_COMPILE | OPT_RUN, JUKE_DUMP_ASM, run_run,
+      "Run FUNCTION on a device. An ARG ending in .npy is an array read from that file (a C-order\n"
+      "array is read as NPZ.jl reads it); any other ARG is a Julia literal: 2.5f0 (Float32), 2.5,\n"
+      "1e-3 (Float64), 3, -3 (Int64), 0x1f (UInt8), true, Int32(7), UInt8(1), Float16(1.5).\n"
+      "Kernel exceptions (BoundsError, ...) are reported with exit status 1. Without --out, every\n"
+      "array argument the kernel modified is written next to its input as NAME.out.npy (stderr\n"
+      "says which).\n\n"
+      "  --device D                 auto (default: an AMD GPU, else an NVIDIA GPU, else the CPU),\n"
+      "                             cpu, hip, hip:N, cuda, cuda:N\n"
+      "  --groupsize X[,Y[,Z]]      work-items per workgroup (default: the kernel's and device's\n"
+      "                             limit, at most 256; stderr says what was chosen)\n"
+      "  --gridsize X[,Y[,Z]]       workgroups, as in AMDGPU.jl (default: enough groups to cover\n"
+      "                             the first array argument's length)\n"
+      "  --shmem BYTES              dynamic local memory per workgroup\n"
+      "  --timeout S                run-time limit in seconds (0 = none): the CPU cancels the kernel\n"
+      "  --out K=PATH.npy           after the run, write argument K (1-based, an array) to PATH\n"
+      "  -v                         print the device, the compile time (and whether the disk cache\n"
+      "                             had the kernel) and the run time, on stderr\n"
+      "  --trace FILE               write a timeline (compile stages, cache, load, launch, the kernel\n"
+      "                             on the device, copies) as Chrome/Perfetto JSON (as $JUKE_TRACE does)\n"
+      "  -O N, --device-libs DIR, --dump-dir DIR, --code-object-version, --wavefront-size\n"
+      "                             as for the other subcommands (the target is the device's)\n" },
+    { "targets", "", "the targets and processors juke compiles for", 0, 0, JUKE_DUMP_ASM, run_targets,
+      "List every code-generation target, its processors and its default; juke's default\n"
+      "target is marked.\n" },
+    { "devices", "", "the devices here, and what --device auto picks and why", 0, 0, JUKE_DUMP_ASM, run_devices,
+      "Say which device --device auto picks and why, then whether each kind of device (hip,\n"
+      "cuda, cpu) can be opened here.\n" },
+    { "cache", "[--cache-dir DIR | --no-cache] list|clear|path", "the disk cache of compiled kernels", 0, 0,
+      JUKE_DUMP_ASM, run_cache,
+      "list (default): each entry of the disk cache with its function, target and size.\n"
+      "clear: remove juke's entries (*.jkc files that are juke's), nothing else.\n"
+      "path: print the cache directory.\n" },
+    { "help", "[SUBCOMMAND]", "the help of a subcommand", 0, 0, JUKE_DUMP_ASM, run_help_sub,
+      "Print the help of SUBCOMMAND, or juke's.\n" },
 };
 
 static const Sub *find_sub(const char *name)
@@ -1067,43 +1073,43 @@ static const Sub *find_sub(const char *name)
     return NULL;
 }
 
-#define COMMON_OPTIONS_HELP                                                                               \
-    "  --cache-dir DIR            the disk cache of compiled kernels (default: $JUKE_CACHE_DIR, else\n"    \
-    "                             $XDG_CACHE_HOME/juke or ~/.cache/juke)\n"                               \
-    "  --no-cache                 no disk cache\n"                                                       \
+#define COMMON_OPTIONS_HELP                                                                                            \
+    "  --cache-dir DIR            the disk cache of compiled kernels (default: $JUKE_CACHE_DIR, else\n"                \
+    "                             $XDG_CACHE_HOME/juke or ~/.cache/juke)\n"                                            \
+    "  --no-cache                 no disk cache\n"                                                                     \
     "  --color=auto|always|never  colour types and errors (auto: on a terminal, unless $NO_COLOR is set)\n"
 
 /* Every environment variable juke reads (the library, the runtime and this command). */
-#define ENVIRONMENT_HELP                                                                                  \
-    "  JUKE_DUMP_DIR              write every compiled kernel's dumps there (as --dump-dir)\n"            \
-    "  JUKE_CACHE_DIR             the disk cache (as --cache-dir)\n"                                      \
-    "  XDG_CACHE_HOME, HOME       where the default disk cache lives\n"                                   \
-    "  JUKE_DEVICE_LIBS           AMDGPU: the ROCm device-library bitcode directory\n"                    \
-    "  JUKE_LIBDEVICE             NVPTX: libdevice.10.bc\n"                                               \
-    "  JUKE_LLD_SPAWN=1           link with a spawned ld.lld rather than lld as a library\n"              \
-    "  JUKE_LLD_NO_MEMFD=1        spawn ld.lld on files in a private temporary directory\n"               \
-    "  JUKE_CPU_THREADS           worker threads of the CPU device (1..1024)\n"                           \
-    "  JUKE_HIP_LIBRARY           the HIP runtime to load (default libamdhip64.so)\n"                     \
-    "  JUKE_CUDA_LIBRARY          the CUDA driver to load (default libcuda.so.1)\n"                       \
-    "  JUKE_TRACE                 write a Chrome/Perfetto timeline there (as juke run --trace)\n"         \
-    "  NO_COLOR                   set and not empty: no colour under --color=auto\n"                     \
-    "  TERM                       dumb: no colour under --color=auto\n"                                  \
+#define ENVIRONMENT_HELP                                                                                               \
+    "  JUKE_DUMP_DIR              write every compiled kernel's dumps there (as --dump-dir)\n"                         \
+    "  JUKE_CACHE_DIR             the disk cache (as --cache-dir)\n"                                                   \
+    "  XDG_CACHE_HOME, HOME       where the default disk cache lives\n"                                                \
+    "  JUKE_DEVICE_LIBS           AMDGPU: the ROCm device-library bitcode directory\n"                                 \
+    "  JUKE_LIBDEVICE             NVPTX: libdevice.10.bc\n"                                                            \
+    "  JUKE_LLD_SPAWN=1           link with a spawned ld.lld rather than lld as a library\n"                           \
+    "  JUKE_LLD_NO_MEMFD=1        spawn ld.lld on files in a private temporary directory\n"                            \
+    "  JUKE_CPU_THREADS           worker threads of the CPU device (1..1024)\n"                                        \
+    "  JUKE_HIP_LIBRARY           the HIP runtime to load (default libamdhip64.so)\n"                                  \
+    "  JUKE_CUDA_LIBRARY          the CUDA driver to load (default libcuda.so.1)\n"                                    \
+    "  JUKE_TRACE                 write a Chrome/Perfetto timeline there (as juke run --trace)\n"                      \
+    "  NO_COLOR                   set and not empty: no colour under --color=auto\n"                                   \
+    "  TERM                       dumb: no colour under --color=auto\n"                                                \
     "  TMPDIR                     where temporary files go (spawned linker, CPU code objects)\n"
 
 static void print_main_help(FILE *f)
 {
-    fprintf(f, "usage: juke SUBCOMMAND [OPTIONS] FILE FUNCTION TYPE-or-ARG...\n"
-               "       juke --help | --help-all | --version | --man | --completion bash|zsh | help SUBCOMMAND\n\n"
-               "juke %s compiles GPU kernels written in a Julia subset (as AMDGPU.jl users write them)\n"
-               "and shows every stage, like @code_lowered, @code_typed and @device_code_*.\n\n"
-               "subcommands:\n",
+    fprintf(f,
+            "usage: juke SUBCOMMAND [OPTIONS] FILE FUNCTION TYPE-or-ARG...\n"
+            "       juke --help | --help-all | --version | --man | --completion bash|zsh | help SUBCOMMAND\n\n"
+            "juke %s compiles GPU kernels written in a Julia subset (as AMDGPU.jl users write them)\n"
+            "and shows every stage, like @code_lowered, @code_typed and @device_code_*.\n\n"
+            "subcommands:\n",
             juke_version());
     for (int i = 0; i < (int)(sizeof subs / sizeof subs[0]); i++) {
         fprintf(f, "  %-10s %s\n", subs[i].name, subs[i].summary);
     }
     fprintf(f, "\nThe compiling subcommands take these options:\n" COMPILE_OPTIONS_HELP
-               "\nEvery subcommand takes these:\n" COMMON_OPTIONS_HELP
-               "\nEnvironment:\n" ENVIRONMENT_HELP
+               "\nEvery subcommand takes these:\n" COMMON_OPTIONS_HELP "\nEnvironment:\n" ENVIRONMENT_HELP
                "\nExit status: 0 success, 1 compile error, kernel exception or device error, 2 usage error.\n"
                "See docs/cli.md for more.\n");
 }
@@ -1149,7 +1155,7 @@ static void roff_text(const char *text)
         if (*p == '.' || *p == '\'')
             fputs("\\&", stdout);
         for (size_t k = 0; k < n; k++)
-            fputs(p[k] == '\\' ? "\\e" : p[k] == '-' ? "\\-" : (char[2]){p[k], 0}, stdout);
+            fputs(p[k] == '\\' ? "\\e" : p[k] == '-' ? "\\-" : (char[2]){ p[k], 0 }, stdout);
         fputc('\n', stdout);
         p += n + (p[n] == '\n');
     }
@@ -1225,7 +1231,7 @@ static void help_options(StrBuf *sb, const char *text)
 /* The options a subcommand takes, as completion offers them. */
 static char *sub_options(const Sub *sub)
 {
-    StrBuf sb = {0};
+    StrBuf sb = { 0 };
     help_options(&sb, sub->help);
     if (sub->opts & OPT_COMPILE && sub->run != run_run)
         help_options(&sb, COMPILE_OPTIONS_HELP);
@@ -1239,7 +1245,7 @@ static char *sub_options(const Sub *sub)
 static int print_completion(const char *shell)
 {
     int nsubs = (int)(sizeof subs / sizeof subs[0]);
-    StrBuf targets = {0};
+    StrBuf targets = { 0 };
     for (int i = 0; i < target_count(); i++) {
         const TargetInfo *t = target_at(i);
         sb_printf(&targets, "%s%s", i ? " " : "", t->name);
@@ -1276,7 +1282,8 @@ static int print_completion(const char *shell)
                "complete -o filenames -F _juke juke\n");
     } else if (!strcmp(shell, "zsh")) {
         printf("#compdef juke\n# zsh completion for juke %s (generated by `juke --completion zsh`)\n_juke() {\n"
-               "  local -a subs opts\n  subs=(\n", juke_version());
+               "  local -a subs opts\n  subs=(\n",
+               juke_version());
         for (int i = 0; i < nsubs; i++) {
             printf("    '%s:", subs[i].name);
             for (const char *c = subs[i].summary; *c; c++)
@@ -1331,7 +1338,7 @@ int main(int argc, char **argv)
     const Sub *sub = find_sub(argv[1]);
     if (!sub)
         return cli_usage(NULL, "unknown subcommand '%s'", argv[1]);
-    Cli cli = {.sub = sub};
+    Cli cli = { .sub = sub };
     int r = parse_args(&cli, argc - 2, argv + 2);
     if (r == 0)
         r = sub->run(&cli);

@@ -32,7 +32,7 @@ uint16_t lit_f64_to_f16(double x)
     if (rem > half || (rem == half && (q & 1)))
         q++;
     if (e < -14)
-        return sign | (uint16_t)q; /* q == 1024 is the smallest normal, as bits */
+        return sign | (uint16_t)q;                                  /* q == 1024 is the smallest normal, as bits */
     uint32_t r = ((uint32_t)(e + 15) << 10) + (uint32_t)(q - 1024); /* a carry bumps the exponent */
     return sign | (uint16_t)(r >= 0x7c00 ? 0x7c00 : r);
 }
@@ -45,15 +45,25 @@ typedef struct Lit {
     double f;
 } Lit;
 
-static bool lit_is_float(juke_type t) { return t == JUKE_FLOAT16 || t == JUKE_FLOAT32 || t == JUKE_FLOAT64; }
-static bool lit_is_unsigned(juke_type t) { return t >= JUKE_UINT8 && t <= JUKE_UINT64; }
+static bool lit_is_float(juke_type t)
+{
+    return t == JUKE_FLOAT16 || t == JUKE_FLOAT32 || t == JUKE_FLOAT64;
+}
+static bool lit_is_unsigned(juke_type t)
+{
+    return t >= JUKE_UINT8 && t <= JUKE_UINT64;
+}
 
-static const struct { const char *name; juke_type type; int bits; } lit_types[] = {
-    {"Bool", JUKE_BOOL, 1},      {"Int8", JUKE_INT8, 8},       {"Int16", JUKE_INT16, 16},
-    {"Int32", JUKE_INT32, 32},   {"Int64", JUKE_INT64, 64},    {"Int", JUKE_INT64, 64},
-    {"UInt8", JUKE_UINT8, 8},    {"UInt16", JUKE_UINT16, 16},  {"UInt32", JUKE_UINT32, 32},
-    {"UInt64", JUKE_UINT64, 64}, {"UInt", JUKE_UINT64, 64},    {"Float16", JUKE_FLOAT16, 16},
-    {"Float32", JUKE_FLOAT32, 32}, {"Float64", JUKE_FLOAT64, 64},
+static const struct {
+    const char *name;
+    juke_type type;
+    int bits;
+} lit_types[] = {
+    { "Bool", JUKE_BOOL, 1 },        { "Int8", JUKE_INT8, 8 },        { "Int16", JUKE_INT16, 16 },
+    { "Int32", JUKE_INT32, 32 },     { "Int64", JUKE_INT64, 64 },     { "Int", JUKE_INT64, 64 },
+    { "UInt8", JUKE_UINT8, 8 },      { "UInt16", JUKE_UINT16, 16 },   { "UInt32", JUKE_UINT32, 32 },
+    { "UInt64", JUKE_UINT64, 64 },   { "UInt", JUKE_UINT64, 64 },     { "Float16", JUKE_FLOAT16, 16 },
+    { "Float32", JUKE_FLOAT32, 32 }, { "Float64", JUKE_FLOAT64, 64 },
 };
 
 /* Julia's unsigned literals take the smallest type holding their digits
@@ -103,10 +113,14 @@ static bool parse_plain_literal(const char *text, Lit *out)
     }
     bool neg = buf[0] == '-';
     const char *s = buf + (buf[0] == '-' || buf[0] == '+');
-    static const struct { const char *name; juke_type type; double v; } specials[] = {
-        {"Inf", JUKE_FLOAT64, INFINITY},   {"Inf64", JUKE_FLOAT64, INFINITY}, {"Inf32", JUKE_FLOAT32, INFINITY},
-        {"Inf16", JUKE_FLOAT16, INFINITY}, {"NaN", JUKE_FLOAT64, NAN},        {"NaN64", JUKE_FLOAT64, NAN},
-        {"NaN32", JUKE_FLOAT32, NAN},      {"NaN16", JUKE_FLOAT16, NAN},
+    static const struct {
+        const char *name;
+        juke_type type;
+        double v;
+    } specials[] = {
+        { "Inf", JUKE_FLOAT64, INFINITY },   { "Inf64", JUKE_FLOAT64, INFINITY }, { "Inf32", JUKE_FLOAT32, INFINITY },
+        { "Inf16", JUKE_FLOAT16, INFINITY }, { "NaN", JUKE_FLOAT64, NAN },        { "NaN64", JUKE_FLOAT64, NAN },
+        { "NaN32", JUKE_FLOAT32, NAN },      { "NaN16", JUKE_FLOAT16, NAN },
     };
     for (int i = 0; i < (int)(sizeof specials / sizeof specials[0]); i++)
         if (!strcmp(s, specials[i].name)) {
@@ -250,12 +264,15 @@ static bool parse_literal(const char *text, Lit *out, const char **why)
 
 static juke_arg lit_to_arg(const Lit *l)
 {
-    juke_arg a = {false, l->type, {0}};
+    juke_arg a = { false, l->type, { 0 } };
     switch (l->type) {
     case JUKE_FLOAT16: a.v.f16 = lit_f64_to_f16(l->f); break;
     case JUKE_FLOAT32: a.v.f32 = (float)l->f; break;
     case JUKE_FLOAT64: a.v.f64 = l->f; break;
-    case JUKE_UINT8: case JUKE_UINT16: case JUKE_UINT32: case JUKE_UINT64: a.v.u = l->u; break;
+    case JUKE_UINT8:
+    case JUKE_UINT16:
+    case JUKE_UINT32:
+    case JUKE_UINT64: a.v.u = l->u; break;
     default: a.v.i = l->i; break;
     }
     return a;

@@ -24,10 +24,10 @@ static const struct {
     int size;
     const char *julia;
 } npy_types[] = {
-    {JUKE_T_BOOL, 'b', 1, "Bool"},       {JUKE_T_INT8, 'i', 1, "Int8"},     {JUKE_T_INT16, 'i', 2, "Int16"},
-    {JUKE_T_INT32, 'i', 4, "Int32"},     {JUKE_T_INT64, 'i', 8, "Int64"},   {JUKE_T_UINT8, 'u', 1, "UInt8"},
-    {JUKE_T_UINT16, 'u', 2, "UInt16"},   {JUKE_T_UINT32, 'u', 4, "UInt32"}, {JUKE_T_UINT64, 'u', 8, "UInt64"},
-    {JUKE_T_FLOAT16, 'f', 2, "Float16"}, {JUKE_T_FLOAT32, 'f', 4, "Float32"}, {JUKE_T_FLOAT64, 'f', 8, "Float64"},
+    { JUKE_T_BOOL, 'b', 1, "Bool" },       { JUKE_T_INT8, 'i', 1, "Int8" },       { JUKE_T_INT16, 'i', 2, "Int16" },
+    { JUKE_T_INT32, 'i', 4, "Int32" },     { JUKE_T_INT64, 'i', 8, "Int64" },     { JUKE_T_UINT8, 'u', 1, "UInt8" },
+    { JUKE_T_UINT16, 'u', 2, "UInt16" },   { JUKE_T_UINT32, 'u', 4, "UInt32" },   { JUKE_T_UINT64, 'u', 8, "UInt64" },
+    { JUKE_T_FLOAT16, 'f', 2, "Float16" }, { JUKE_T_FLOAT32, 'f', 4, "Float32" }, { JUKE_T_FLOAT64, 'f', 8, "Float64" },
 };
 #define NPY_NTYPES (sizeof npy_types / sizeof npy_types[0])
 
@@ -164,7 +164,7 @@ static int npy_descr(const char *s, size_t n, NpyArray *out, char **err)
 
 static int npy_header(const char *h, size_t len, NpyArray *out, bool *fortran, char **err)
 {
-    NpyLex lx = {h, h + len};
+    NpyLex lx = { h, h + len };
     bool have_descr = false, have_order = false, have_shape = false;
     if (!npy_eat(&lx, '{'))
         return rt_fail(err, "malformed .npy header: it is not a dict");
@@ -181,7 +181,8 @@ static int npy_header(const char *h, size_t len, NpyArray *out, bool *fortran, c
             const char *s;
             size_t sn;
             if (!npy_string(&lx, &s, &sn))
-                return rt_fail(err, "malformed .npy header: 'descr' is not a string (structured dtypes are not supported)");
+                return rt_fail(err,
+                               "malformed .npy header: 'descr' is not a string (structured dtypes are not supported)");
             if (npy_descr(s, sn, out, err) != 0)
                 return -1;
             have_descr = true;
@@ -210,8 +211,10 @@ static int npy_header(const char *h, size_t len, NpyArray *out, bool *fortran, c
     if (lx.p < lx.end && *lx.p != '\0')
         return rt_fail(err, "malformed .npy header: text after the dict");
     if (!have_descr || !have_order || !have_shape)
-        return rt_fail(err, "malformed .npy header: no '%s'", !have_descr ? "descr" : !have_order ? "fortran_order"
-                                                                                                    : "shape");
+        return rt_fail(err, "malformed .npy header: no '%s'",
+                       !have_descr   ? "descr"
+                       : !have_order ? "fortran_order"
+                                     : "shape");
     return 0;
 }
 
@@ -221,7 +224,7 @@ static int npy_header(const char *h, size_t len, NpyArray *out, bool *fortran, c
 static void npy_c_to_f(const uint8_t *src, uint8_t *dst, const NpyArray *a)
 {
     int k = a->ndims;
-    int64_t idx[NPY_MAXDIMS] = {0};
+    int64_t idx[NPY_MAXDIMS] = { 0 };
     size_t fstride[NPY_MAXDIMS];
     size_t s = 1;
     for (int j = 0; j < k; j++) {
@@ -293,8 +296,10 @@ int npy_parse(const void *buf, size_t size, NpyArray *out, char **err)
         for (int j = 0; j < out->ndims && sl + 24 < sizeof shape; j++)
             sl += (size_t)snprintf(shape + sl, sizeof shape - sl, "%s%lld", j ? "×" : "", (long long)out->dims[j]);
         rt_fail(err, "truncated .npy data: a %s%s%s array needs %zu bytes, the file holds %zu", shape,
-                out->ndims == 0 ? "scalar " : out->ndims == 1 ? "-element " : " ", npy_julia_type_name(out->type),
-                bytes, have);
+                out->ndims == 0   ? "scalar "
+                : out->ndims == 1 ? "-element "
+                                  : " ",
+                npy_julia_type_name(out->type), bytes, have);
         memset(out, 0, sizeof *out);
         return -1;
     }
@@ -319,11 +324,10 @@ int npy_read_file(const char *path, NpyArray *out, char **err)
     memset(out, 0, sizeof *out);
     char *buf;
     size_t len;
-    StrBuf why = {0};
+    StrBuf why = { 0 };
     JkReadStatus rs = jk_read_file(path, JK_MAX_NPY_BYTES, &buf, &len, &why);
     if (rs != JK_READ_OK) {
-        rt_fail(err, "%s: %s%s", path, rs == JK_READ_OPEN ? "cannot open: " : "",
-                why.data ? why.data : "read error");
+        rt_fail(err, "%s: %s%s", path, rs == JK_READ_OPEN ? "cannot open: " : "", why.data ? why.data : "read error");
         sb_free(&why);
         return -1;
     }
@@ -341,8 +345,8 @@ int npy_write_file(const char *path, const NpyArray *a, char **err)
 {
     const char *descr = NULL;
     static const char *const descrs[] = {
-        [JUKE_T_BOOL] = "|b1",   [JUKE_T_INT8] = "|i1",   [JUKE_T_INT16] = "<i2",    [JUKE_T_INT32] = "<i4",
-        [JUKE_T_INT64] = "<i8",  [JUKE_T_UINT8] = "|u1",  [JUKE_T_UINT16] = "<u2",   [JUKE_T_UINT32] = "<u4",
+        [JUKE_T_BOOL] = "|b1",   [JUKE_T_INT8] = "|i1",    [JUKE_T_INT16] = "<i2",   [JUKE_T_INT32] = "<i4",
+        [JUKE_T_INT64] = "<i8",  [JUKE_T_UINT8] = "|u1",   [JUKE_T_UINT16] = "<u2",  [JUKE_T_UINT32] = "<u4",
         [JUKE_T_UINT64] = "<u8", [JUKE_T_FLOAT16] = "<f2", [JUKE_T_FLOAT32] = "<f4", [JUKE_T_FLOAT64] = "<f8",
     };
     if ((int)a->type >= JUKE_T_BOOL && (int)a->type <= JUKE_T_FLOAT64)
@@ -376,9 +380,9 @@ int npy_write_file(const char *path, const NpyArray *a, char **err)
         return rt_fail(err, "%s: .npy header too long", path);
     memset(header + hl, ' ', hlen - (size_t)hl - 1);
     header[hlen - 1] = '\n';
-    uint8_t pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (uint8_t)(hlen & 0xff), (uint8_t)(hlen >> 8)};
+    uint8_t pre[10] = { 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (uint8_t)(hlen & 0xff), (uint8_t)(hlen >> 8) };
     /* through the one file writer: a failed write keeps the old file whole */
-    DumpPart parts[3] = {{pre, 10}, {header, hlen}, {a->data, length * elsize}};
+    DumpPart parts[3] = { { pre, 10 }, { header, hlen }, { a->data, length * elsize } };
     char *why = NULL;
     if (dumps_write_file_parts(path, parts, 3, &why) != 0) {
         const char *msg = why ? why : "cannot write the file";

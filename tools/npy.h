@@ -16,11 +16,11 @@
 
 typedef struct NpyArray {
     JukeTypeCode type;
-    int ndims;                  /* 0 for a scalar array */
-    int64_t dims[NPY_MAXDIMS];  /* Julia dims */
+    int ndims;                 /* 0 for a scalar array */
+    int64_t dims[NPY_MAXDIMS]; /* Julia dims */
     size_t elsize;
-    size_t length;              /* product of dims */
-    void *data;                 /* malloc'd, column-major */
+    size_t length; /* product of dims */
+    void *data;    /* malloc'd, column-major */
 } NpyArray;
 
 /* Parse a .npy image in memory. Returns 0, or -1 with *err (malloc'd) saying

@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    static const TargetKind kinds[4] = {TARGET_CPU, TARGET_AMDGPU, TARGET_NVPTX, TARGET_CPU};
+    static const TargetKind kinds[4] = { TARGET_CPU, TARGET_AMDGPU, TARGET_NVPTX, TARGET_CPU };
     KcacheSlot s;
     memset(&s, 0, sizeof s);
     s.dfd = -1;

@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     juke_status s = juke_module_load_string(st->ctx, "fuzz.jl", text, &mod);
     fz_check_finding(s == JUKE_ERR_INVALID_IR, s == JUKE_ERR_INTERNAL, "load", juke_errmsg(st->ctx));
     if (s == JUKE_OK) {
-        Diags d = {0};
+        Diags d = { 0 };
         FeModule *m = fe_load("fuzz.jl", text, size, &d);
         diag_reset(&d);
         FzSig sigs[FZ_MAXSIG];
@@ -71,7 +71,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 o.target = st->targets[t];
                 juke_kernel *k = NULL;
                 s = juke_compile(mod, sigs[i].func, tn, sigs[i].nargs, &o, &k);
-                fz_check_finding(s == JUKE_ERR_INVALID_IR, s == JUKE_ERR_INTERNAL, st->targets[t], juke_errmsg(st->ctx));
+                fz_check_finding(s == JUKE_ERR_INVALID_IR, s == JUKE_ERR_INTERNAL, st->targets[t],
+                                 juke_errmsg(st->ctx));
                 if (s == JUKE_OK) {
                     size_t sz = 0;
                     if (!juke_kernel_code_object(k, &sz) || sz == 0 || !juke_kernel_symbol(k))

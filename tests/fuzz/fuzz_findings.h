@@ -22,8 +22,8 @@ static void fz_check_finding(int is_invalid_ir, int is_internal, const char *wha
         return;
     if (msg && strstr(msg, "out of memory"))
         return;
-    fprintf(stderr, "\n==== juke fuzz finding (%s): %s ====\n%s\n", is_invalid_ir ? "invalid IR" : "internal compiler error",
-            what, msg ? msg : "(no message)");
+    fprintf(stderr, "\n==== juke fuzz finding (%s): %s ====\n%s\n",
+            is_invalid_ir ? "invalid IR" : "internal compiler error", what, msg ? msg : "(no message)");
     /* Replaying a regression file in the cmocka test must fail, not trap. */
 #ifdef JUKE_FUZZ_REPLAY
     fz_replay_failed = 1;

@@ -25,14 +25,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(text, data, size);
     text[size] = 0;
-    Diags d = {0};
+    Diags d = { 0 };
     FeModule *m = fe_load("fuzz.jl", text, size, &d);
     check(&d, "fe_load");
     diag_reset(&d);
     if (m) {
         for (int i = 0; i < m->nfuncs; i++)
             for (int k = 0; k < m->funcs[i]->nmethods; k++) {
-                StrBuf sb = {0};
+                StrBuf sb = { 0 };
                 ir_print(&sb, m->funcs[i]->methods[k]->lowered);
                 sb_free(&sb);
             }
@@ -46,16 +46,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const Type *types[FZ_MAXARGS];
             bool ok = true;
             for (int a = 0; a < sigs[s].nargs && ok; a++) {
-                StrBuf err = {0};
+                StrBuf err = { 0 };
                 types[a] = ty_parse(c->types, sigs[s].types[a], &err);
                 ok = types[a] != NULL;
                 sb_free(&err);
             }
             if (ok) {
-                Spec *sp = fe_specialize(c, sigs[s].func, types, sigs[s].nargs, (SrcLoc){0});
+                Spec *sp = fe_specialize(c, sigs[s].func, types, sigs[s].nargs, (SrcLoc){ 0 });
                 check(&d, sigs[s].func);
                 if (sp) {
-                    StrBuf sb = {0};
+                    StrBuf sb = { 0 };
                     fe_print_typed(&sb, c);
                     sb_free(&sb);
                 }

@@ -77,7 +77,8 @@ static int fl_bounded(const char *src)
     if (fors > 3)
         return 0;
     for (const char *p = src; *p; p++) {
-        if (*p >= '0' && *p <= '9' && (p == src || !strchr("_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.", p[-1]))) {
+        if (*p >= '0' && *p <= '9' &&
+            (p == src || !strchr("_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.", p[-1]))) {
             char *end;
             unsigned long long v = strtoull(p, &end, 0);
             if (v > KMAX || end - p > 6)
@@ -98,7 +99,7 @@ static void fl_strip_inbounds(char *s)
 typedef struct FlArg {
     juke_arg arg;
     juke_array *arr;
-    uint8_t *host;   /* CANARY | bytes | CANARY */
+    uint8_t *host; /* CANARY | bytes | CANARY */
     size_t bytes;
 } FlArg;
 
@@ -106,10 +107,10 @@ static const struct {
     const char *name;
     juke_type t;
 } fl_types[] = {
-    {"Bool", JUKE_BOOL},       {"Int8", JUKE_INT8},       {"Int16", JUKE_INT16},     {"Int32", JUKE_INT32},
-    {"Int64", JUKE_INT64},     {"Int", JUKE_INT64},       {"UInt8", JUKE_UINT8},     {"UInt16", JUKE_UINT16},
-    {"UInt32", JUKE_UINT32},   {"UInt64", JUKE_UINT64},   {"UInt", JUKE_UINT64},     {"Float16", JUKE_FLOAT16},
-    {"Float32", JUKE_FLOAT32}, {"Float64", JUKE_FLOAT64},
+    { "Bool", JUKE_BOOL },       { "Int8", JUKE_INT8 },       { "Int16", JUKE_INT16 }, { "Int32", JUKE_INT32 },
+    { "Int64", JUKE_INT64 },     { "Int", JUKE_INT64 },       { "UInt8", JUKE_UINT8 }, { "UInt16", JUKE_UINT16 },
+    { "UInt32", JUKE_UINT32 },   { "UInt64", JUKE_UINT64 },   { "UInt", JUKE_UINT64 }, { "Float16", JUKE_FLOAT16 },
+    { "Float32", JUKE_FLOAT32 }, { "Float64", JUKE_FLOAT64 },
 };
 
 static int fl_elem(const char *name, size_t n, juke_type *t)
@@ -130,10 +131,14 @@ static void fl_fill(uint8_t *p, juke_type t, int64_t n, uint64_t *rng)
         double d = (double)(int64_t)(fl_rand(rng) % 801 - 400) / 100.0;
         switch (t) {
         case JUKE_BOOL: p[i] = (uint8_t)(v & 1); break;
-        case JUKE_INT8: case JUKE_UINT8: ((int8_t *)p)[i] = (int8_t)v; break;
-        case JUKE_INT16: case JUKE_UINT16: ((int16_t *)p)[i] = (int16_t)v; break;
-        case JUKE_INT32: case JUKE_UINT32: ((int32_t *)p)[i] = (int32_t)v; break;
-        case JUKE_INT64: case JUKE_UINT64: ((int64_t *)p)[i] = v; break;
+        case JUKE_INT8:
+        case JUKE_UINT8: ((int8_t *)p)[i] = (int8_t)v; break;
+        case JUKE_INT16:
+        case JUKE_UINT16: ((int16_t *)p)[i] = (int16_t)v; break;
+        case JUKE_INT32:
+        case JUKE_UINT32: ((int32_t *)p)[i] = (int32_t)v; break;
+        case JUKE_INT64:
+        case JUKE_UINT64: ((int64_t *)p)[i] = v; break;
         case JUKE_FLOAT16: ((uint16_t *)p)[i] = (uint16_t)(0x3c00 + (fl_rand(rng) % 0x400)); break; /* 1..2 */
         case JUKE_FLOAT32: ((float *)p)[i] = (float)d; break;
         case JUKE_FLOAT64: ((double *)p)[i] = d; break;
@@ -231,8 +236,8 @@ static void fl_vadd_still_works(FlState *st, uint64_t *rng)
         juke_array_upload(db, b, sizeof b) || juke_array_upload(dc, c, sizeof c)) {
         fz_check_finding(0, 1, "vadd arrays", juke_errmsg(st->ctx));
     } else {
-        juke_arg args[3] = {juke_arg_array(dc), juke_arg_array(da), juke_arg_array(db)};
-        juke_launch_config cfg = {{16, 1, 1}, {3, 1, 1}, 0, false, NULL};
+        juke_arg args[3] = { juke_arg_array(dc), juke_arg_array(da), juke_arg_array(db) };
+        juke_launch_config cfg = { { 16, 1, 1 }, { 3, 1, 1 }, 0, false, NULL };
         juke_status s = juke_launch(st->dev, st->vadd, "fz_vadd!", args, 3, &cfg);
         if (s != JUKE_OK || juke_array_download(dc, c, sizeof c) != JUKE_OK)
             fz_check_finding(0, 1, "vadd after the kernel failed", juke_errmsg(st->ctx));
@@ -261,8 +266,9 @@ static void fl_launch(FlState *st, juke_module *mod, const FzSig *sig, uint64_t 
         jargs[n] = args[n].arg;
     }
     if (ok) {
-        juke_launch_config cfg = {{(uint32_t)(1 + fl_rand(&rng) % 16), 1, 1}, {(uint32_t)(1 + fl_rand(&rng) % 3), 1, 1},
-                                  0, false, NULL};
+        juke_launch_config cfg = {
+            { (uint32_t)(1 + fl_rand(&rng) % 16), 1, 1 }, { (uint32_t)(1 + fl_rand(&rng) % 3), 1, 1 }, 0, false, NULL
+        };
         juke_status s = juke_launch(st->dev, mod, sig->func, jargs, n, &cfg);
         if (getenv("FUZZ_LAUNCH_VERBOSE")) /* what each launch answered, to see the target reach the device */
             fprintf(stderr, "fuzz_launch: %s: %s %s\n", sig->func, juke_status_name(s), s ? juke_errmsg(st->ctx) : "");
@@ -303,7 +309,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     juke_status s = juke_module_load_string(st->ctx, "fuzz.jl", text, &mod);
     fz_check_finding(s == JUKE_ERR_INVALID_IR, s == JUKE_ERR_INTERNAL, "load", juke_errmsg(st->ctx));
     if (s == JUKE_OK) {
-        Diags d = {0};
+        Diags d = { 0 };
         FeModule *m = fe_load("fuzz.jl", text, size, &d);
         diag_reset(&d);
         FzSig sigs[FZ_MAXSIG];

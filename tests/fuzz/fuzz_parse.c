@@ -16,12 +16,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(text, data, size);
     text[size] = 0;
-    SrcFile file = {"fuzz.jl", text, size};
-    Arena arena = {0};
-    Diags diags = {0};
+    SrcFile file = { "fuzz.jl", text, size };
+    Arena arena = { 0 };
+    Diags diags = { 0 };
     Node *root = parse_file(&arena, &diags, &file);
     if (root) {
-        StrBuf sb = {0};
+        StrBuf sb = { 0 };
         ast_print(&sb, root);
         sb_free(&sb);
     }

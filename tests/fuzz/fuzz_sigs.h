@@ -25,9 +25,11 @@ typedef struct FzSig {
 } FzSig;
 
 static const char *const fz_type_pool[] = {
-    "Vector{Float32}", "Vector{Float64}", "Vector{Int32}", "Matrix{Float32}", "Matrix{Float64}",
-    "Vector{Int64}", "Array{Int64,3}", "Float32", "Int32", "Int64", "Float64", "Bool", "UInt8",
-    "Vector{UInt32}", "Float16", "Vector{Float16}", "Matrix{Int32}", "Vector{Bool}", "Int8", "UInt64",
+    "Vector{Float32}", "Vector{Float64}", "Vector{Int32}",  "Matrix{Float32}",
+    "Matrix{Float64}", "Vector{Int64}",   "Array{Int64,3}", "Float32",
+    "Int32",           "Int64",           "Float64",        "Bool",
+    "UInt8",           "Vector{UInt32}",  "Float16",        "Vector{Float16}",
+    "Matrix{Int32}",   "Vector{Bool}",    "Int8",           "UInt64",
 };
 
 static uint64_t fz_hash(const uint8_t *d, size_t n)
@@ -49,7 +51,7 @@ static int fz_sigs_from_comments(const char *src, FzSig *out, int max)
             char line[1024];
             memcpy(line, p + 5, len - 5);
             line[len - 5] = 0;
-            FzSig s = {0};
+            FzSig s = { 0 };
             char *q = line;
             while (*q == ' ')
                 q++;
@@ -85,8 +87,8 @@ static int fz_sigs_from_comments(const char *src, FzSig *out, int max)
  * varied by h. */
 static int fz_derive_sigs(const FeModule *m, uint64_t h, FzSig *out, int max, int per_func)
 {
-    static const char *const concrete[] = {"Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16",
-                                           "UInt32", "UInt64", "Float16", "Float32", "Float64", "Int", "UInt"};
+    static const char *const concrete[] = { "Bool",   "Int8",   "Int16",   "Int32",   "Int64",   "UInt8", "UInt16",
+                                            "UInt32", "UInt64", "Float16", "Float32", "Float64", "Int",   "UInt" };
     const int npool = (int)(sizeof fz_type_pool / sizeof fz_type_pool[0]);
     int k = 0;
     for (int f = 0; f < m->nfuncs && k < max; f++) {
@@ -95,7 +97,7 @@ static int fz_derive_sigs(const FeModule *m, uint64_t h, FzSig *out, int max, in
             continue;
         for (int v = 0; v < per_func && k < max; v++) {
             const Method *me = g->methods[v % g->nmethods];
-            FzSig s = {0};
+            FzSig s = { 0 };
             strcpy(s.func, g->name);
             for (int i = 0; i < me->nparams && i < FZ_MAXARGS; i++) {
                 const char *t = NULL;

@@ -83,6 +83,6 @@ int main(int argc, char **argv)
 {
     replay.argc = argc;
     replay.argv = argv;
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_replay)};
+    const struct CMUnitTest tests[] = { cmocka_unit_test(test_replay) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
