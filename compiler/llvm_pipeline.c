@@ -742,8 +742,10 @@ static char *annotate_ir(const char *text)
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) : strlen(p);
         long id;
-        const char *eq = n > 4 ? strstr(p, " = ") : NULL;
-        if (md_def_line(p, n, &id) && eq && eq < p + n && id < t.n) {
+        /* searched within the line: a strstr over the rest of the module per
+         * metadata line is quadratic in the module's size */
+        const char *eq = n > 4 ? memmem(p, n, " = ", 3) : NULL;
+        if (md_def_line(p, n, &id) && eq && id < t.n) {
             t.defs[id].text = eq + 3;
             t.defs[id].len = (size_t)(p + n - (eq + 3));
         }
