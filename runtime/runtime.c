@@ -151,6 +151,11 @@ static void rt_device_delete(RtDevice *dev)
 static const RtBackend *const rt_backends[] = { &rt_hip_backend, &rt_cuda_backend, &rt_cpu_backend };
 enum { RT_NBACKENDS = sizeof rt_backends / sizeof rt_backends[0] };
 
+const char *rt_backend_spec(int i)
+{
+    return i >= 0 && i < RT_NBACKENDS ? rt_backends[i]->spec : NULL;
+}
+
 /* Try one backend on a fresh device; NULL on failure with *err / *short_why. */
 static RtDevice *rt_try_open(const RtBackend *be, int index, int cpu_threads, char **short_why, char **err)
 {

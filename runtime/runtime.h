@@ -26,6 +26,9 @@ typedef struct RtFunction RtFunction;
  * cpu_threads: a CPU device's worker threads (0: every core the process may
  * run on). */
 int rt_device_open(const char *spec, int cpu_threads, RtDevice **out, char **chosen_why, char **err);
+/* The device backends' spec names ("hip", "cuda", "cpu"), in the order
+ * "auto" tries them: i from 0 while it returns non-NULL. */
+const char *rt_backend_spec(int i);
 void rt_device_close(RtDevice *dev);
 RtKind rt_device_kind(const RtDevice *dev);
 const char *rt_device_name(const RtDevice *dev); /* "cpu (2 threads)", "cuda:0 sm_90 (NVIDIA H200)" */

@@ -8,7 +8,7 @@ _juke()
     fi
     case $prev in
         --target) COMPREPLY=($(compgen -W "amdgpu gfx906 gfx908 gfx90a gfx940 gfx941 gfx942 gfx1030 gfx1100 gfx1101 gfx1102 gfx1200 gfx1201 nvptx sm_50 sm_52 sm_53 sm_60 sm_61 sm_62 sm_70 sm_72 sm_75 sm_80 sm_86 sm_87 sm_89 sm_90 sm_90a cpu cpu:native cpu:x86-64 cpu:x86-64-v2 cpu:x86-64-v3 cpu:x86-64-v4 cpu:haswell cpu:broadwell cpu:skylake cpu:skylake-avx512 cpu:cascadelake cpu:icelake-server cpu:sapphirerapids cpu:znver1 cpu:znver2 cpu:znver3 cpu:znver4" -- "$cur")); return ;;
-        --device) COMPREPLY=($(compgen -W "auto cpu hip cuda" -- "$cur")); return ;;
+        --device) COMPREPLY=($(compgen -W "auto hip cuda cpu" -- "$cur")); return ;;
         --completion) COMPREPLY=($(compgen -W "bash zsh" -- "$cur")); return ;;
         --cache-dir|--dump-dir|--device-libs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
