@@ -15,6 +15,7 @@ typedef enum NodeKind {
     AST_BOOL,    /* true/false: .ival 1/0 */
     AST_NOTHING, /* nothing */
     AST_STRING,  /* "..." (only for error messages someone may write): .name = contents */
+    AST_SYMBOL,  /* :name, a Symbol literal (the mode of @rocprintf :lane): .name */
     AST_IDENT,   /* identifier or operator used as a value (`+` in `reduce(+, ...)`): .name.
                        A qualified name AMDGPU.foo or Base.foo is folded to .name = "foo" with .qual = "AMDGPU". */
     /* ---- expressions ---- */

@@ -740,7 +740,7 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
 
 static bool is_module_name(const char *s)
 {
-    return strcmp(s, "AMDGPU") == 0 || strcmp(s, "Base") == 0 || strcmp(s, "Core") == 0;
+    return strcmp(s, "AMDGPU") == 0 || strcmp(s, "Base") == 0 || strcmp(s, "Core") == 0 || strcmp(s, "Device") == 0;
 }
 
 static Node *parse_literal(Parser *p, Token *t)
@@ -874,6 +874,12 @@ static Node *parse_primary(Parser *p)
         p->depth--;
         return n;
     }
+    if (tok_op(t, ":") && nx->kind == TK_IDENT && !nx->spc) {
+        p->pos += 2;
+        Node *n = node_new(p, AST_SYMBOL, t->loc, 0);
+        n->name = nx->text;
+        return n;
+    }
     if (tok_op(t, "::")) {
         p->pos++;
         Node *n = node_new(p, AST_TYPED, t->loc, 2);
@@ -934,9 +940,10 @@ static Node *parse_postfix(Parser *p)
             if (f->kind == TK_IDENT && !f->spc) {
                 p->pos += 1;
                 parse_next(p);
-                if (e->kind == AST_IDENT && !e->qual && is_module_name(e->name)) {
+                if (e->kind == AST_IDENT && is_module_name(e->name) && (!e->qual || is_module_name(e->qual))) {
+                    /* AMDGPU.x, Device.x, AMDGPU.Device.x: the outermost module names it */
                     Node *q = node_ident(p, start, f->text);
-                    q->qual = e->name;
+                    q->qual = e->qual ? e->qual : e->name;
                     e = q;
                 } else {
                     Node *d = node_new(p, AST_DOT, start, 1);
@@ -944,11 +951,12 @@ static Node *parse_postfix(Parser *p)
                     d->name = f->text;
                     e = d;
                 }
-            } else if (f->kind == TK_MACRO && e->kind == AST_IDENT && !e->qual && is_module_name(e->name)) {
+            } else if (f->kind == TK_MACRO && e->kind == AST_IDENT && is_module_name(e->name) &&
+                       (!e->qual || is_module_name(e->qual))) {
                 p->pos++;
                 parse_peek(p);
                 parse_enter(p, start);
-                e = parse_macro(p, start, e->name);
+                e = parse_macro(p, start, e->qual ? e->qual : e->name);
                 p->depth--;
             } else if (tok_op(f, "(")) {
                 parse_fail_at(p, t->loc, "syntax: broadcast calls f.(x) are not supported in kernels");
@@ -1582,6 +1590,7 @@ static void print_node(StrBuf *sb, const Node *n, int indent)
         }
         sb_puts(sb, "\"");
         break;
+    case AST_SYMBOL: sb_printf(sb, ":%s", n->name); break;
     case AST_IDENT:
         if (n->qual)
             sb_printf(sb, "%s.", n->qual);
