@@ -568,9 +568,10 @@ int rt_launch(RtFunction *f, const RtArg *args, int nargs, const uint32_t grid[3
 }
 
 int rt_launch_on(RtFunction *f, RtStream *st, const RtArg *args, int nargs, const uint32_t grid[3],
-                 const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s, JukeExceptionRecord *exc,
-                 char **err)
+                 const uint32_t group[3], uint32_t shmem_bytes, unsigned flags, double timeout_s,
+                 JukeExceptionRecord *exc, char **err)
 {
+    bool sync = flags & RT_LAUNCH_SYNC;
     if (err)
         *err = NULL;
     if (st && st->dev != f->mod->dev)
@@ -594,11 +595,11 @@ int rt_launch_on(RtFunction *f, RtStream *st, const RtArg *args, int nargs, cons
     if (__builtin_expect(dev->trace.kernel != NULL, 0) && dev->be->kind == RT_CPU) {
         /* the CPU runs the kernel to completion inside the call: its wall time is the device span */
         double t0 = rt_now_us();
-        int rc = dev->be->launch(f, native, args, nargs, grid, group, shmem_bytes, sync, timeout_s, exc, err);
+        int rc = dev->be->launch(f, native, args, nargs, grid, group, shmem_bytes, flags, timeout_s, exc, err);
         dev->trace.kernel(dev->trace.user, st, f->info.name, t0, rt_now_us());
         return rc;
     }
-    return dev->be->launch(f, native, args, nargs, grid, group, shmem_bytes, sync, timeout_s, exc, err);
+    return dev->be->launch(f, native, args, nargs, grid, group, shmem_bytes, flags, timeout_s, exc, err);
 }
 
 void rt_device_set_trace(RtDevice *dev, const RtTrace *trace)
