@@ -42,7 +42,11 @@
  * The targets mode (`test_lang --targets gfx90a,gfx942,gfx1100,sm_90`, the
  * `lang_targets` test): instead of running on the cpu device, every run's
  * signature is compiled for each of those targets (juke_compile), which must
- * succeed; files that expect compile errors are skipped. */
+ * succeed; files that expect compile errors are skipped. With `--cache-dir
+ * DIR` the kernels are saved in that disk cache, for a GPU machine without
+ * LLVM (bench/prepare_h200.sh): there `test_lang --device cuda` (built
+ * against the runtime-only libjuke as bench/lang_gpu) runs every file on the
+ * GPU, its kernels taken from $JUKE_CACHE_DIR. */
 #include <ctype.h>
 #include <dirent.h>
 #include <math.h>
@@ -65,6 +69,8 @@ typedef struct Env {
     juke_device *dev;
     char *targets[16]; /* the targets mode: compile for these instead of running */
     int ntargets;
+    const char *cache_dir; /* the targets mode: save the kernels there ("" = nowhere) */
+    const char *device;    /* where the runs run: "cpu" unless --device */
 } Env;
 static Env env;
 
@@ -924,7 +930,7 @@ static void compile_file(FileCheck *fc, const char *path, Directive *ds, int nd)
             juke_options o;
             juke_options_default(&o);
             o.target = tg;
-            o.cache_dir = "";
+            o.cache_dir = env.cache_dir;
             juke_kernel *k = NULL;
             if (juke_compile(m, run.fn, types, run.nargs, &o, &k) != JUKE_OK)
                 fc_fail(fc, ds[i].line, "%s for %s: %s", run.fn, tg, juke_errmsg(env.ctx));
@@ -1134,8 +1140,8 @@ static int setup(void **state)
     env.ctx = juke_context_create();
     if (env.ntargets)
         return env.ctx ? 0 : -1;
-    if (!env.ctx || juke_device_open(env.ctx, "cpu", &env.dev)) {
-        fprintf(stderr, "cannot open the cpu device: %s\n", env.ctx ? juke_errmsg(env.ctx) : "no context");
+    if (!env.ctx || juke_device_open(env.ctx, env.device, &env.dev)) {
+        fprintf(stderr, "cannot open the %s device: %s\n", env.device, env.ctx ? juke_errmsg(env.ctx) : "no context");
         return -1;
     }
     return 0;
@@ -1163,7 +1169,24 @@ int main(int argc, char **argv)
     }
     qsort(files, (size_t)n, sizeof files[0], cmp_str);
     static char tlist[256];
-    snprintf(tlist, sizeof tlist, "%s", argc == 3 && strcmp(argv[1], "--targets") == 0 ? argv[2] : "");
+    env.device = "cpu";
+    env.cache_dir = "";
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--targets") == 0)
+            snprintf(tlist, sizeof tlist, "%s", argv[i + 1]);
+        else if (strcmp(argv[i], "--cache-dir") == 0)
+            env.cache_dir = argv[i + 1];
+        else if (strcmp(argv[i], "--device") == 0)
+            env.device = argv[i + 1];
+        else {
+            fprintf(stderr, "usage: test_lang [--targets T1,T2...] [--cache-dir DIR] [--device SPEC]\n");
+            return 2;
+        }
+    }
+    if (argc % 2 == 0) {
+        fprintf(stderr, "usage: test_lang [--targets T1,T2...] [--cache-dir DIR] [--device SPEC]\n");
+        return 2;
+    }
     for (char *save = NULL, *t = strtok_r(tlist, ",", &save); t && env.ntargets < 16; t = strtok_r(NULL, ",", &save))
         env.targets[env.ntargets++] = t;
     struct CMUnitTest *tests = calloc((size_t)n, sizeof *tests);
