@@ -11,7 +11,7 @@ function test_sync_wavefront!(out)
     out[i] = shmem[next1(i + 1, ws)]
     return
 end
-# run: test_sync_wavefront!(out = zeros(Int32, 64)) groupsize 64
+# run: test_sync_wavefront!(out = zeros(Int32, 64)) groupsize 64 wavefrontsize 64
 # expect out: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 1]
 # run: test_sync_wavefront!(out = zeros(Int32, 32)) groupsize 32 wavefrontsize 32
 # expect out: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 1]

@@ -7,9 +7,9 @@ function bool_kernel(X, Y)
     Y[3] = AMDGPU.wfsame(X[idx])
     nothing
 end
-# run: bool_kernel(X = Int32[0, 1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 1, 0, 0, 1, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 1, 0, 0, 1, 1, 1, 0, 0, 1, 0, 1, 0, 0, 1, 1, 0, 1, 0, 1, 1, 0, 1], Y = zeros(Bool, 3)) groupsize 64
+# run: bool_kernel(X = Int32[0, 1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 1, 0, 0, 1, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 1, 0, 0, 1, 1, 1, 0, 0, 1, 0, 1, 0, 0, 1, 1, 0, 1, 0, 1, 1, 0, 1], Y = zeros(Bool, 3)) groupsize 64 wavefrontsize 64
 # expect Y: [true, false, false]
-# run: bool_kernel(X = zeros(Int32, 64), Y = zeros(Bool, 3)) groupsize 64
+# run: bool_kernel(X = zeros(Int32, 64), Y = zeros(Bool, 3)) groupsize 64 wavefrontsize 64
 # expect Y: [false, false, true]
 # run: bool_kernel(X = collect(Int32, 1:64), Y = zeros(Bool, 3)) groupsize 64 wavefrontsize 32
 # expect Y: [true, true, false]
