@@ -109,6 +109,8 @@ static LLVMValueRef print_gate(CG *g, PrintMode m)
     LLVMValueRef x = LLVMBuildZExt(g->b, g->ops->workitem_id(g->tc, g->b, 0), i64(g), "");
     if (m == PRINT_WAVE) {
         LLVMValueRef ws = emit_wavefrontsize(g, NULL);
+        if (LLVMGetIntTypeWidth(LLVMTypeOf(ws)) < 64)
+            ws = LLVMBuildZExt(g->b, ws, i64(g), "");
         return LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildURem(g->b, x, ws, ""), ci64(g, 0), "");
     }
     LLVMValueRef first = LLVMBuildICmp(g->b, LLVMIntEQ, x, ci64(g, 0), "");

@@ -6,7 +6,8 @@
  *
  * Directives (each on a comment line of its own, `#` then the directive):
  *
- *   # run: f!(ARG, ARG, ...) [groupsize X[,Y[,Z]]] [gridsize X[,Y[,Z]]] [shmem BYTES]
+ *   # run: f!(ARG, ...) [groupsize X[,Y[,Z]]] [gridsize X[,Y[,Z]]] [shmem BYTES] [wavefrontsize 32|64]
+ *                      [cooperative]
  *       Launch f! with these arguments. An ARG is `name = VALUE` (the name is
  *       what the expectations below refer to), VALUE one of
  *         zeros(T, d1[, d2, d3])        a zeroed array of element type T
@@ -15,7 +16,11 @@
  *         collect(T, a:b)               the vector T.(a:b)
  *         5  -5  0x1f  2.5  1e-3  2.5f0  true  Int32(5)  UInt8(3)  Float16(1.5)
  *                                       a scalar, typed as Julia types the literal
- *       groupsize defaults to 1, gridsize to 1 (workgroups, as AMDGPU.jl counts).
+ *       groupsize defaults to 1, gridsize to 1 (workgroups, as AMDGPU.jl counts); wavefrontsize compiles
+ *       the kernel for waves of 32 or 64 lanes (juke_options.wavefront_size; default 64 on the cpu; a run
+ *       whose results depend on the wave size names it): on a cuda device a run of 64 is skipped with its
+ *       expectations (warps are 32 wide), and in the targets mode only gfx11 takes the size;
+ *       cooperative launches it so (juke_launch_config.cooperative: every workgroup resident, sync_grid).
  *       A file may hold several runs; the expectations after a run check it.
  *   # expect NAME: [v1, v2, ...]       array argument NAME equals this, exactly
  *                                       (floats bit-for-bit up to NaN payloads:
@@ -41,8 +46,21 @@
  *                                       run, concatenated, equals it exactly; in TEXT,
  *                                       \n is a newline, \s a space (a trailing one
  *                                       would be trimmed) and \\ a backslash (end a
- *                                       line with \n where the output does)
- *   # expect print note: TEXT           the runtime's note on lost records contains TEXT */
+ *                                       line with \n where the output does); checked on
+ *                                       the cpu device (NVPTX prints with vprintf)
+ *   # expect print note: TEXT           the runtime's note on lost records contains TEXT
+ *   # compile targets: T1 T2 ...        in the targets mode below, compile this file's
+ *                                       runs only for these of the listed targets (say why
+ *                                       in a comment: a gfx11-only instruction, ...)
+ *
+ * The targets mode (`test_lang --targets gfx90a,gfx942,gfx1100,sm_90`, the
+ * `lang_targets` test): instead of running on the cpu device, every run's
+ * signature is compiled for each of those targets (juke_compile), which must
+ * succeed; files that expect compile errors are skipped. With `--cache-dir
+ * DIR` the kernels are saved in that disk cache, for a GPU machine without
+ * LLVM (bench/prepare_h200.sh): there `test_lang --device cuda` (built
+ * against the runtime-only libjuke as bench/lang_gpu) runs every file on the
+ * GPU, its kernels taken from $JUKE_CACHE_DIR. */
 #include <ctype.h>
 #include <dirent.h>
 #include <math.h>
@@ -66,6 +84,10 @@ typedef struct Env {
     /* what the current run printed (stream 1) and noted (stream 2) */
     char *out, *note;
     size_t outlen, notelen;
+    char *targets[16]; /* the targets mode: compile for these instead of running */
+    int ntargets;
+    const char *cache_dir; /* the targets mode: save the kernels there ("" = nowhere) */
+    const char *device;    /* where the runs run: "cpu" unless --device */
 } Env;
 static Env env;
 
@@ -419,6 +441,8 @@ typedef struct Run {
     LArg args[MAX_ARGS];
     int nargs;
     uint32_t group[3], grid[3], shmem;
+    int wavefront_size; /* 0: the default */
+    bool cooperative;
 } Run;
 
 static void store(void *host, juke_type t, int64_t i, const Val *v)
@@ -662,6 +686,13 @@ static bool parse_run(Cursor *c, Run *r)
             if (!parse_number(c, &v))
                 return false;
             r->shmem = (uint32_t)v.i;
+        } else if (accept(c, "wavefrontsize")) {
+            Val v;
+            if (!parse_number(c, &v) || (v.i != 32 && v.i != 64))
+                return cerr(c, "wavefrontsize expects 32 or 64");
+            r->wavefront_size = (int)v.i;
+        } else if (accept(c, "cooperative")) {
+            r->cooperative = true;
         } else {
             break;
         }
@@ -905,7 +936,71 @@ static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
         env.out[0] = 0;
     if (env.note)
         env.note[0] = 0;
-    return juke_launch(env.dev, m, r->fn, args, r->nargs, &cfg);
+    cfg.cooperative = r->cooperative;
+    if (!r->wavefront_size)
+        return juke_launch(env.dev, m, r->fn, args, r->nargs, &cfg);
+    juke_options o;
+    juke_options_default(&o);
+    o.wavefront_size = r->wavefront_size;
+    juke_set_options(env.ctx, &o);
+    juke_status st = juke_launch(env.dev, m, r->fn, args, r->nargs, &cfg);
+    o.wavefront_size = 0;
+    juke_set_options(env.ctx, &o);
+    return st;
+}
+
+/* The targets mode: every run's signature compiles for every listed target
+ * (or those of the file's `compile targets:` directive). */
+static void compile_file(FileCheck *fc, const char *path, Directive *ds, int nd)
+{
+    const char *only = NULL;
+    for (int i = 0; i < nd; i++)
+        if (strncmp(ds[i].text, "compile targets:", 16) == 0)
+            only = ds[i].text + 16;
+    juke_module *m = NULL;
+    if (juke_module_load_file(env.ctx, path, &m) != JUKE_OK) {
+        fc_fail(fc, 1, "load failed: %s", juke_errmsg(env.ctx));
+        return;
+    }
+    for (int i = 0; i < nd; i++) {
+        if (strncmp(ds[i].text, "run:", 4) != 0)
+            continue;
+        Run run = { 0 };
+        Cursor c = { .p = ds[i].text + 4, .file = path, .line = ds[i].line };
+        if (!parse_run(&c, &run)) {
+            fc_fail(fc, ds[i].line, "bad run directive: %s", c.err);
+            continue;
+        }
+        const char *types[MAX_ARGS];
+        for (int k = 0; k < run.nargs; k++)
+            types[k] = run.args[k].host_type;
+        for (int t = 0; t < env.ntargets; t++) {
+            const char *tg = env.targets[t];
+            if (only) {
+                size_t n = strlen(tg);
+                const char *p = only;
+                bool listed = false;
+                while ((p = strstr(p, tg)) != NULL) {
+                    if ((p == only || p[-1] == ' ') && (p[n] == 0 || p[n] == ' '))
+                        listed = true;
+                    p += n;
+                }
+                if (!listed)
+                    continue;
+            }
+            juke_options o;
+            juke_options_default(&o);
+            o.target = tg;
+            o.cache_dir = env.cache_dir;
+            if (strncmp(tg, "gfx11", 5) == 0)
+                o.wavefront_size = run.wavefront_size;
+            juke_kernel *k = NULL;
+            if (juke_compile(m, run.fn, types, run.nargs, &o, &k) != JUKE_OK)
+                fc_fail(fc, ds[i].line, "%s for %s: %s", run.fn, tg, juke_errmsg(env.ctx));
+        }
+        free_run(&run);
+    }
+    juke_module_free(m);
 }
 
 static void run_file(void **state)
@@ -954,6 +1049,18 @@ static void run_file(void **state)
         }
     }
 
+    if (env.ntargets) {
+        if (!nex)
+            compile_file(&fc, path, ds, nd);
+        for (int i = 0; i < nd; i++)
+            free((void *)ds[i].text);
+        free(ex);
+        free(src);
+        if (fc.failures)
+            fail_msg("%s: %d failed expectation(s)", path, fc.failures);
+        return;
+    }
+
     juke_module *m = NULL;
     juke_status st = juke_module_load_file(env.ctx, path, &m);
     bool errors_checked = false;
@@ -966,7 +1073,7 @@ static void run_file(void **state)
     }
 
     Run run = { 0 };
-    bool have_run = false;
+    bool have_run = false, skipped = false;
     juke_status lst = JUKE_OK;
     char *lmsg = NULL;
     char want_out[8192];
@@ -974,7 +1081,9 @@ static void run_file(void **state)
     int out_line = 0; /* the first `expect output` of the current run, 0 if none */
     for (int i = 0; m && i <= nd; i++) {
         if (i == nd || strncmp(ds[i].text, "run:", 4) == 0) {
-            if (out_line && (env.outlen != wlen || memcmp(env.out ? env.out : "", want_out, wlen) != 0))
+            /* on cuda the kernels print with vprintf, to the process's stdout: checked on the cpu only */
+            if (out_line && strcmp(env.device, "cpu") == 0 &&
+                (env.outlen != wlen || memcmp(env.out ? env.out : "", want_out, wlen) != 0))
                 fc_fail(&fc, out_line, "the run printed\n%s\n---- instead of\n%.*s\n----", env.out ? env.out : "",
                         (int)wlen, want_out);
             out_line = 0;
@@ -993,6 +1102,10 @@ static void run_file(void **state)
                 continue;
             }
             have_run = true;
+            /* warps are 32 wide */
+            skipped = run.wavefront_size == 64 && strncmp(env.device, "cuda", 4) == 0;
+            if (skipped)
+                continue;
             lst = do_launch(&fc, m, &run, d->line);
             free(lmsg);
             lmsg = strdup(juke_errmsg(env.ctx));
@@ -1012,7 +1125,7 @@ static void run_file(void **state)
             }
             continue;
         }
-        if (strncmp(t, "expect error", 12) == 0)
+        if (strncmp(t, "expect error", 12) == 0 || skipped)
             continue;
         if (!have_run) {
             fc_fail(&fc, d->line, "expectation before any `run:`");
@@ -1132,8 +1245,10 @@ static int setup(void **state)
 {
     (void)state;
     env.ctx = juke_context_create();
-    if (!env.ctx || juke_device_open(env.ctx, "cpu", &env.dev)) {
-        fprintf(stderr, "cannot open the cpu device: %s\n", env.ctx ? juke_errmsg(env.ctx) : "no context");
+    if (env.ntargets)
+        return env.ctx ? 0 : -1;
+    if (!env.ctx || juke_device_open(env.ctx, env.device, &env.dev)) {
+        fprintf(stderr, "cannot open the %s device: %s\n", env.device, env.ctx ? juke_errmsg(env.ctx) : "no context");
         return -1;
     }
     juke_set_print_callback(env.ctx, print_to_env, NULL);
@@ -1149,7 +1264,7 @@ static int teardown(void **state)
     return 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const char *root = getenv("JUKE_SOURCE_ROOT");
     char dir[2048], edir[2048];
@@ -1163,6 +1278,27 @@ int main(void)
         return 1;
     }
     qsort(files, (size_t)n, sizeof files[0], cmp_str);
+    static char tlist[256];
+    env.device = "cpu";
+    env.cache_dir = "";
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--targets") == 0)
+            snprintf(tlist, sizeof tlist, "%s", argv[i + 1]);
+        else if (strcmp(argv[i], "--cache-dir") == 0)
+            env.cache_dir = argv[i + 1];
+        else if (strcmp(argv[i], "--device") == 0)
+            env.device = argv[i + 1];
+        else {
+            fprintf(stderr, "usage: test_lang [--targets T1,T2...] [--cache-dir DIR] [--device SPEC]\n");
+            return 2;
+        }
+    }
+    if (argc % 2 == 0) {
+        fprintf(stderr, "usage: test_lang [--targets T1,T2...] [--cache-dir DIR] [--device SPEC]\n");
+        return 2;
+    }
+    for (char *save = NULL, *t = strtok_r(tlist, ",", &save); t && env.ntargets < 16; t = strtok_r(NULL, ",", &save))
+        env.targets[env.ntargets++] = t;
     struct CMUnitTest *tests = calloc((size_t)n, sizeof *tests);
     for (int i = 0; i < n; i++) {
         const char *rel = strstr(files[i], "tests/lang/");

@@ -58,6 +58,10 @@ grid() = @rocprintf :grid "[%d] " workitemIdx().x
 waves() = @rocprintf :wave "[%d] " workitemIdx().x
 # run: waves() groupsize 1
 # expect output: [1]\s
+# run: waves() groupsize 128 gridsize 2 wavefrontsize 64
+# expect output: [1] [65] [1] [65]\s
+# run: waves() groupsize 128 wavefrontsize 32
+# expect output: [1] [33] [65] [97]\s
 default_mode() = @rocprintf "group %d\n" workgroupIdx().x
 # run: default_mode() groupsize 4 gridsize 2
 # expect output: group 1\ngroup 2\n
