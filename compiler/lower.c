@@ -491,6 +491,15 @@ static int lower_call(Lower *L, Node *n)
     if (callee->kind == AST_IDENT && (strcmp(callee->name, "error") == 0 || strcmp(callee->name, "throw") == 0) &&
         find_slot(L, callee->name) < 0 && !fe_find_const(L->mod, callee->name))
         return lower_throw(L, n);
+    if (callee->kind == AST_IDENT && !callee->qual &&
+        (strcmp(callee->name, "println") == 0 || strcmp(callee->name, "print") == 0) &&
+        find_slot(L, callee->name) < 0 && !fe_find_func(L->mod, callee->name)) {
+        diag_error(L->d, callee->loc,
+                   "%s is not available in kernels: print with @rocprintln \"x = $x\" (or @rocprint, "
+                   "@rocprintf)",
+                   callee->name);
+        return emit_named(L, IR_NOTHING, n->loc);
+    }
     int args[64];
     int fn;
     if (is_new(L, callee))
