@@ -81,7 +81,7 @@ typedef enum LitType {
     LIT_FLOAT64,
 } LitType;
 
-enum { FN_INLINE = 1, FN_NOINLINE = 2, NODE_INBOUNDS = 4 };
+enum { FN_INLINE = 1, FN_NOINLINE = 2, NODE_INBOUNDS = 4, FN_KA = 8 /* a KernelAbstractions @kernel (ka.c) */ };
 
 typedef struct Node Node;
 struct Node {

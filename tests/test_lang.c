@@ -6,7 +6,7 @@
  *
  * Directives (each on a comment line of its own, `#` then the directive):
  *
- *   # run: f!(ARG, ARG, ...) [groupsize X[,Y[,Z]]] [gridsize X[,Y[,Z]]] [shmem BYTES]
+ *   # run: f!(ARG, ARG, ...) [groupsize X[,Y[,Z]]] [gridsize X[,Y[,Z]] | ndrange X[,Y[,Z]]] [shmem BYTES]
  *       Launch f! with these arguments. An ARG is `name = VALUE` (the name is
  *       what the expectations below refer to), VALUE one of
  *         zeros(T, d1[, d2, d3])        a zeroed array of element type T
@@ -15,7 +15,10 @@
  *         collect(T, a:b)               the vector T.(a:b)
  *         5  -5  0x1f  2.5  1e-3  2.5f0  true  Int32(5)  UInt8(3)  Float16(1.5)
  *                                       a scalar, typed as Julia types the literal
- *       groupsize defaults to 1, gridsize to 1 (workgroups, as AMDGPU.jl counts).
+ *       groupsize defaults to 1, gridsize to 1 (workgroups, as AMDGPU.jl counts). ndrange
+ *       (work-items, KernelAbstractions' launch; a @kernel needs one) replaces gridsize: the
+ *       grid is the ndrange rounded up to whole groups, and without groupsize the library
+ *       picks one.
  *       A file may hold several runs; the expectations after a run check it.
  *   # expect NAME: [v1, v2, ...]       array argument NAME equals this, exactly
  *                                       (floats bit-for-bit up to NaN payloads:
@@ -388,6 +391,9 @@ typedef struct Run {
     LArg args[MAX_ARGS];
     int nargs;
     uint32_t group[3], grid[3], shmem;
+    bool group_set;
+    uint32_t ndims; /* a KernelAbstractions launch over ndrange */
+    uint64_t ndrange[3];
 } Run;
 
 static void store(void *host, juke_type t, int64_t i, const Val *v)
@@ -623,6 +629,14 @@ static bool parse_run(Cursor *c, Run *r)
         if (accept(c, "groupsize")) {
             if (!parse_dims3(c, r->group))
                 return false;
+            r->group_set = true;
+        } else if (accept(c, "ndrange")) {
+            do {
+                Val v;
+                if (r->ndims == 3 || !parse_number(c, &v) || v.is_float || v.i < 0)
+                    return cerr(c, "bad ndrange");
+                r->ndrange[r->ndims++] = (uint64_t)v.i;
+            } while (accept(c, ","));
         } else if (accept(c, "gridsize")) {
             if (!parse_dims3(c, r->grid))
                 return false;
@@ -869,6 +883,13 @@ static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
     juke_launch_config cfg = {
         { r->group[0], r->group[1], r->group[2] }, { r->grid[0], r->grid[1], r->grid[2] }, r->shmem, false
     };
+    if (r->ndims) { /* the grid covers the ndrange; without a groupsize, the library picks one */
+        memset(cfg.gridsize, 0, sizeof cfg.gridsize);
+        if (!r->group_set)
+            memset(cfg.groupsize, 0, sizeof cfg.groupsize);
+        cfg.ndims = r->ndims;
+        memcpy(cfg.ndrange, r->ndrange, sizeof cfg.ndrange);
+    }
     return juke_launch(env.dev, m, r->fn, args, r->nargs, &cfg);
 }
 
