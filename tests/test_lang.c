@@ -925,9 +925,14 @@ static void compile_file(FileCheck *fc, const char *path, Directive *ds, int nd)
             fc_fail(fc, ds[i].line, "bad run directive: %s", c.err);
             continue;
         }
-        const char *types[MAX_ARGS];
+        const char *types[MAX_ARGS + 1];
+        int ntypes = run.nargs;
         for (int k = 0; k < run.nargs; k++)
             types[k] = run.args[k].host_type;
+        if (run.ndims) /* a @kernel's hidden ndrange, NTuple{ndims,Int64} */
+            types[ntypes++] = run.ndims == 1   ? "Tuple{Int64}"
+                              : run.ndims == 2 ? "Tuple{Int64,Int64}"
+                                               : "Tuple{Int64,Int64,Int64}";
         for (int t = 0; t < env.ntargets; t++) {
             const char *tg = env.targets[t];
             if (only) {
@@ -947,7 +952,7 @@ static void compile_file(FileCheck *fc, const char *path, Directive *ds, int nd)
             o.target = tg;
             o.cache_dir = "";
             juke_kernel *k = NULL;
-            if (juke_compile(m, run.fn, types, run.nargs, &o, &k) != JUKE_OK)
+            if (juke_compile(m, run.fn, types, ntypes, &o, &k) != JUKE_OK)
                 fc_fail(fc, ds[i].line, "%s for %s: %s", run.fn, tg, juke_errmsg(env.ctx));
         }
         free_run(&run);
