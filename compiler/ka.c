@@ -86,15 +86,22 @@ static bool is_sync(const Node *n)
     return is_macro(n, "synchronize");
 }
 
-static bool contains_sync(const Node *n)
+/* Does the tree under n hold a @synchronize? Walked with a stack of its own:
+ * an expression may nest deeper than the C stack would allow (`a + b + ...`
+ * 10,000 terms long). */
+static bool contains_sync(Ka *k, Node *n)
 {
-    if (!n)
-        return false;
-    if (is_sync(n))
-        return true;
-    for (int i = 0; i < n->nkids; i++)
-        if (contains_sync(n->kids[i]))
+    PtrVec todo = { 0 };
+    ptrvec_push(k->a, &todo, n);
+    while (todo.len) {
+        Node *x = todo.items[--todo.len];
+        if (!x)
+            continue;
+        if (is_sync(x))
             return true;
+        for (int i = 0; i < x->nkids; i++)
+            ptrvec_push(k->a, &todo, x->kids[i]);
+    }
     return false;
 }
 
@@ -187,13 +194,13 @@ static Node *ka_macro(Ka *k, Node *n)
             diag_error(k->d, n->loc, "@uniform takes one expression");
             return ka_nothing(k, n);
         }
-        return ka_expr(k, n->kids[0]);
+        return n->kids[0]; /* rewritten already */
     }
     if (strcmp(m, "localmem") == 0)
         return ka_localmem(k, n);
     if (strcmp(m, "private") == 0) {
         if (n->nkids == 1 && n->kids[0]->kind == AST_ASSIGN)
-            return ka_expr(k, n->kids[0]); /* @private x = v: an ordinary variable is private already */
+            return n->kids[0]; /* @private x = v: an ordinary variable is private already */
         diag_error(k->d, n->loc,
                    "@private T dims (per-work-item arrays) is not supported by juke yet; use a local variable, "
                    "a tuple, or `@private x = value`");
@@ -207,15 +214,45 @@ static Node *ka_macro(Ka *k, Node *n)
     return n;
 }
 
+/* Rewrite the macro calls under n, innermost first (so @uniform's argument
+ * is rewritten before it is unwrapped), with a stack of its own as
+ * contains_sync. Returns what replaces n. */
 static Node *ka_expr(Ka *k, Node *n)
 {
-    if (!n)
+    typedef struct Slot {
+        Node **at;
+        bool kids_done;
+    } Slot;
+    Node *root = n;
+    Slot *stack = NULL;
+    int len = 0, cap = 0;
+    stack = arena_grow(k->a, stack, len, &cap, sizeof(Slot), 64);
+    if (!stack)
         return n;
-    for (int i = 0; i < n->nkids; i++)
-        n->kids[i] = ka_expr(k, n->kids[i]);
-    if (n->kind == AST_MACROCALL)
-        return ka_macro(k, n);
-    return n;
+    stack[len++] = (Slot){ &root, false };
+    while (len) {
+        Slot *top = &stack[len - 1];
+        Node *x = *top->at;
+        if (!x) {
+            len--;
+            continue;
+        }
+        if (!top->kids_done) {
+            top->kids_done = true;
+            for (int i = x->nkids - 1; i >= 0; i--) {
+                Slot *grown = arena_grow(k->a, stack, len, &cap, sizeof(Slot), 64);
+                if (!grown)
+                    return root;
+                stack = grown;
+                stack[len++] = (Slot){ &x->kids[i], false };
+            }
+            continue;
+        }
+        len--;
+        if (x->kind == AST_MACROCALL)
+            *top->at = ka_macro(k, x);
+    }
+    return root;
 }
 
 /* Statements that every work-item runs, padding ones too: what
@@ -289,7 +326,7 @@ static Node *ka_block(Ka *k, Node *block)
     PtrVec out = { 0 }, run = { 0 };
     for (int i = 0; i < block->nkids; i++) {
         Node *s = block->kids[i];
-        bool everywhere = runs_everywhere(s), sync = !everywhere && contains_sync(s);
+        bool everywhere = runs_everywhere(s), sync = !everywhere && contains_sync(k, s);
         if ((everywhere || sync) && run.len)
             ptrvec_push(k->a, &out, ka_guard(k, &run));
         if (everywhere)
