@@ -39,10 +39,10 @@ typedef struct RtBackend {
     int (*function_get)(RtFunction *f, const char *name, char **err);
     void (*function_free)(RtFunction *f);
     /* stream: the backend's native stream, NULL for the device's own;
-     * timeout_s > 0: the run-time limit of a synchronous launch */
+     * timeout_s > 0: the run-time limit of a synchronous launch; flags: RT_LAUNCH_SYNC, RT_LAUNCH_COOPERATIVE */
     int (*launch)(RtFunction *f, void *stream, const RtArg *args, int nargs, const uint32_t grid[3],
-                  const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s, JukeExceptionRecord *exc,
-                  char **err);
+                  const uint32_t group[3], uint32_t shmem_bytes, unsigned flags, double timeout_s,
+                  JukeExceptionRecord *exc, char **err);
     int (*synchronize)(RtDevice *dev, void *stream, JukeExceptionRecord *exc, char **err);
     int (*stream_create)(RtDevice *dev, void **stream, char **err);
     void (*stream_destroy)(RtDevice *dev, void *stream);
@@ -62,10 +62,11 @@ struct RtDevice {
     char arch[64];
     uint32_t max_group_size;
     uint32_t max_local_bytes;
-    int cpu_threads;      /* cpu backend only */
-    pthread_mutex_t lock; /* serialises launches (and exception-record reads) */
-    void *priv;           /* the backend's state */
-    RtTrace trace;        /* device-side timing (rt_device_set_trace) */
+    int cpu_threads;       /* cpu backend only */
+    pthread_mutex_t lock;  /* serialises launches (and exception-record reads) */
+    void *priv;            /* the backend's state */
+    RtTrace trace;         /* device-side timing (rt_device_set_trace) */
+    struct RtSpans *spans; /* GPU kernels whose device spans are not yet read (runtime.c) */
 };
 
 struct RtModule {

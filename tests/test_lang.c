@@ -6,7 +6,8 @@
  *
  * Directives (each on a comment line of its own, `#` then the directive):
  *
- *   # run: f!(ARG, ARG, ...) [groupsize X[,Y[,Z]]] [gridsize X[,Y[,Z]] | ndrange X[,Y[,Z]]] [shmem BYTES]
+ *   # run: f!(ARG, ...) [groupsize X[,Y[,Z]]] [gridsize X[,Y[,Z]] | ndrange X[,Y[,Z]]] [shmem BYTES]
+ *                      [wavefrontsize 32|64] [cooperative]
  *       Launch f! with these arguments. An ARG is `name = VALUE` (the name is
  *       what the expectations below refer to), VALUE one of
  *         zeros(T, d1[, d2, d3])        a zeroed array of element type T
@@ -15,10 +16,13 @@
  *         collect(T, a:b)               the vector T.(a:b)
  *         5  -5  0x1f  2.5  1e-3  2.5f0  true  Int32(5)  UInt8(3)  Float16(1.5)
  *                                       a scalar, typed as Julia types the literal
- *       groupsize defaults to 1, gridsize to 1 (workgroups, as AMDGPU.jl counts). ndrange
- *       (work-items, KernelAbstractions' launch; a @kernel needs one) replaces gridsize: the
- *       grid is the ndrange rounded up to whole groups, and without groupsize the library
- *       picks one.
+ *       groupsize defaults to 1, gridsize to 1 (workgroups, as AMDGPU.jl counts); wavefrontsize compiles
+ *       the kernel for waves of 32 or 64 lanes (juke_options.wavefront_size; default 64 on the cpu; a run
+ *       whose results depend on the wave size names it): on a cuda device a run of 64 is skipped with its
+ *       expectations (warps are 32 wide), and in the targets mode only gfx11 takes the size;
+ *       cooperative launches it so (juke_launch_config.cooperative: every workgroup resident, sync_grid).
+ *       ndrange (work-items, KernelAbstractions' launch; a @kernel needs one) replaces gridsize: the
+ *       grid is the ndrange rounded up to whole groups, and without groupsize the library picks one.
  *       A file may hold several runs; the expectations after a run check it.
  *   # expect NAME: [v1, v2, ...]       array argument NAME equals this, exactly
  *                                       (floats bit-for-bit up to NaN payloads:
@@ -45,7 +49,11 @@
  * The targets mode (`test_lang --targets gfx90a,gfx942,gfx1100,sm_90`, the
  * `lang_targets` test): instead of running on the cpu device, every run's
  * signature is compiled for each of those targets (juke_compile), which must
- * succeed; files that expect compile errors are skipped. */
+ * succeed; files that expect compile errors are skipped. With `--cache-dir
+ * DIR` the kernels are saved in that disk cache, for a GPU machine without
+ * LLVM (bench/prepare_h200.sh): there `test_lang --device cuda` (built
+ * against the runtime-only libjuke as bench/lang_gpu) runs every file on the
+ * GPU, its kernels taken from $JUKE_CACHE_DIR. */
 #include <ctype.h>
 #include <dirent.h>
 #include <math.h>
@@ -68,6 +76,8 @@ typedef struct Env {
     juke_device *dev;
     char *targets[16]; /* the targets mode: compile for these instead of running */
     int ntargets;
+    const char *cache_dir; /* the targets mode: save the kernels there ("" = nowhere) */
+    const char *device;    /* where the runs run: "cpu" unless --device */
 } Env;
 static Env env;
 
@@ -404,6 +414,8 @@ typedef struct Run {
     bool group_set;
     uint32_t ndims; /* a KernelAbstractions launch over ndrange */
     uint64_t ndrange[3];
+    int wavefront_size; /* 0: the default */
+    bool cooperative;
 } Run;
 
 static void store(void *host, juke_type t, int64_t i, const Val *v)
@@ -655,6 +667,13 @@ static bool parse_run(Cursor *c, Run *r)
             if (!parse_number(c, &v))
                 return false;
             r->shmem = (uint32_t)v.i;
+        } else if (accept(c, "wavefrontsize")) {
+            Val v;
+            if (!parse_number(c, &v) || (v.i != 32 && v.i != 64))
+                return cerr(c, "wavefrontsize expects 32 or 64");
+            r->wavefront_size = (int)v.i;
+        } else if (accept(c, "cooperative")) {
+            r->cooperative = true;
         } else {
             break;
         }
@@ -893,6 +912,7 @@ static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
     juke_launch_config cfg = {
         { r->group[0], r->group[1], r->group[2] }, { r->grid[0], r->grid[1], r->grid[2] }, r->shmem, false
     };
+    cfg.cooperative = r->cooperative;
     if (r->ndims) { /* the grid covers the ndrange; without a groupsize, the library picks one */
         memset(cfg.gridsize, 0, sizeof cfg.gridsize);
         if (!r->group_set)
@@ -900,7 +920,16 @@ static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
         cfg.ndims = r->ndims;
         memcpy(cfg.ndrange, r->ndrange, sizeof cfg.ndrange);
     }
-    return juke_launch(env.dev, m, r->fn, args, r->nargs, &cfg);
+    if (!r->wavefront_size)
+        return juke_launch(env.dev, m, r->fn, args, r->nargs, &cfg);
+    juke_options o;
+    juke_options_default(&o);
+    o.wavefront_size = r->wavefront_size;
+    juke_set_options(env.ctx, &o);
+    juke_status st = juke_launch(env.dev, m, r->fn, args, r->nargs, &cfg);
+    o.wavefront_size = 0;
+    juke_set_options(env.ctx, &o);
+    return st;
 }
 
 /* The targets mode: every run's signature compiles for every listed target
@@ -950,7 +979,9 @@ static void compile_file(FileCheck *fc, const char *path, Directive *ds, int nd)
             juke_options o;
             juke_options_default(&o);
             o.target = tg;
-            o.cache_dir = "";
+            o.cache_dir = env.cache_dir;
+            if (strncmp(tg, "gfx11", 5) == 0)
+                o.wavefront_size = run.wavefront_size;
             juke_kernel *k = NULL;
             if (juke_compile(m, run.fn, types, ntypes, &o, &k) != JUKE_OK)
                 fc_fail(fc, ds[i].line, "%s for %s: %s", run.fn, tg, juke_errmsg(env.ctx));
@@ -1030,7 +1061,7 @@ static void run_file(void **state)
     }
 
     Run run = { 0 };
-    bool have_run = false;
+    bool have_run = false, skipped = false;
     juke_status lst = JUKE_OK;
     char *lmsg = NULL;
     for (int i = 0; m && i < nd; i++) {
@@ -1045,6 +1076,10 @@ static void run_file(void **state)
                 continue;
             }
             have_run = true;
+            /* warps are 32 wide */
+            skipped = run.wavefront_size == 64 && strncmp(env.device, "cuda", 4) == 0;
+            if (skipped)
+                continue;
             lst = do_launch(&fc, m, &run, d->line);
             free(lmsg);
             lmsg = strdup(juke_errmsg(env.ctx));
@@ -1064,7 +1099,7 @@ static void run_file(void **state)
             }
             continue;
         }
-        if (strncmp(t, "expect error", 12) == 0)
+        if (strncmp(t, "expect error", 12) == 0 || skipped)
             continue;
         if (!have_run) {
             fc_fail(&fc, d->line, "expectation before any `run:`");
@@ -1160,8 +1195,8 @@ static int setup(void **state)
     env.ctx = juke_context_create();
     if (env.ntargets)
         return env.ctx ? 0 : -1;
-    if (!env.ctx || juke_device_open(env.ctx, "cpu", &env.dev)) {
-        fprintf(stderr, "cannot open the cpu device: %s\n", env.ctx ? juke_errmsg(env.ctx) : "no context");
+    if (!env.ctx || juke_device_open(env.ctx, env.device, &env.dev)) {
+        fprintf(stderr, "cannot open the %s device: %s\n", env.device, env.ctx ? juke_errmsg(env.ctx) : "no context");
         return -1;
     }
     return 0;
@@ -1189,7 +1224,24 @@ int main(int argc, char **argv)
     }
     qsort(files, (size_t)n, sizeof files[0], cmp_str);
     static char tlist[256];
-    snprintf(tlist, sizeof tlist, "%s", argc == 3 && strcmp(argv[1], "--targets") == 0 ? argv[2] : "");
+    env.device = "cpu";
+    env.cache_dir = "";
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--targets") == 0)
+            snprintf(tlist, sizeof tlist, "%s", argv[i + 1]);
+        else if (strcmp(argv[i], "--cache-dir") == 0)
+            env.cache_dir = argv[i + 1];
+        else if (strcmp(argv[i], "--device") == 0)
+            env.device = argv[i + 1];
+        else {
+            fprintf(stderr, "usage: test_lang [--targets T1,T2...] [--cache-dir DIR] [--device SPEC]\n");
+            return 2;
+        }
+    }
+    if (argc % 2 == 0) {
+        fprintf(stderr, "usage: test_lang [--targets T1,T2...] [--cache-dir DIR] [--device SPEC]\n");
+        return 2;
+    }
     for (char *save = NULL, *t = strtok_r(tlist, ",", &save); t && env.ntargets < 16; t = strtok_r(NULL, ",", &save))
         env.targets[env.ntargets++] = t;
     struct CMUnitTest *tests = calloc((size_t)n, sizeof *tests);

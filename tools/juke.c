@@ -31,7 +31,7 @@ enum {
     OPT_COMPILE = 1 << 0, /* --target, -O, --code-object-version, --wavefront-size, --device-libs, --dump-dir */
     OPT_LLVM = 1 << 1,    /* --raw, --module */
     OPT_OUTPUT = 1 << 2,  /* -o OUT */
-    OPT_RUN = 1 << 3,     /* --device, --groupsize, --gridsize, --shmem, --timeout, --out, -v */
+    OPT_RUN = 1 << 3,     /* --device, --groupsize, --gridsize, --shmem, --timeout, --cooperative, --out, -v */
 };
 
 #define CLI_MAX_OUTS 64
@@ -402,6 +402,8 @@ static int parse_args(Cli *cli, int argc, char **argv)
             if (!val || !*val || *end || errno || !(t >= 0) || t > 1e9)
                 return cli_usage(sub, "--timeout expects seconds (0 = no limit, fractions allowed)");
             cli->launch.timeout_s = t;
+        } else if ((ok & OPT_RUN) && opt_is(a, "--cooperative")) {
+            cli->launch.cooperative = true;
         } else if ((ok & OPT_RUN) && opt_is(a, "--out")) {
             int r;
             if (!(val = opt_value(argc, argv, &i, "--out")))
@@ -1073,7 +1075,7 @@ static const Sub subs[] = {
       "  -o OUT                     the file to write\n" },
     { "run",
       "[--device D] [--groupsize X[,Y[,Z]]] [--gridsize X[,Y[,Z]] | --ndrange X[,Y[,Z]]] [--shmem BYTES]\n"
-      "                [--timeout S] [--out K=PATH.npy]... [--trace FILE] [-v] FILE FUNCTION ARG...",
+      "                [--timeout S] [--cooperative] [--out K=PATH.npy]... [--trace FILE] [-v] FILE FUNCTION ARG...",
       "run a kernel on a device with .npy arrays and literals", 2, OPT_COMPILE | OPT_RUN, JUKE_DUMP_ASM, run_run,
       "Run FUNCTION on a device. An ARG ending in .npy is an array read from that file (a C-order\n"
       "array is read as NPZ.jl reads it); any other ARG is a Julia literal: 2.5f0 (Float32), 2.5,\n"
@@ -1092,6 +1094,8 @@ static const Sub subs[] = {
       "                             the default groupsize is 256 work-items (16x16 in 2-D, 8x8x4 in 3-D)\n"
       "  --shmem BYTES              dynamic local memory per workgroup\n"
       "  --timeout S                run-time limit in seconds (0 = none): the CPU cancels the kernel\n"
+      "  --cooperative              every workgroup resident at once, as sync_grid() needs (HIP/CUDA\n"
+      "                             cooperative launch; the CPU runs each group on a thread of its own)\n"
       "  --out K=PATH.npy           after the run, write argument K (1-based, an array) to PATH\n"
       "  -v                         print the device, the compile time (and whether the disk cache\n"
       "                             had the kernel) and the run time, on stderr\n"
