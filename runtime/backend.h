@@ -97,6 +97,10 @@ int rt_vfail(char **err, const char *fmt, va_list ap);
 
 /* The backends, each defined in its own file. */
 extern const RtBackend rt_cpu_backend, rt_hip_backend, rt_cuda_backend;
+/* The HIP backend over juke's AMD ISA emulator (libjuke-amdemu.so): only by
+ * its spec, "amdemu" or "amdemu:gfx942" (dev->arch holds the processor named
+ * when open is called), never chosen by "auto". */
+extern const RtBackend rt_amdemu_backend;
 
 /* dev_cuda.c: the CUcontext and CUstream a cuda device uses (benchmarks time
  * launches with events on that stream); -1 when dev is not a cuda device. */

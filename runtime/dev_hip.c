@@ -105,7 +105,7 @@ static const RtDriver hip_driver = {
 };
 
 /* Load the library and resolve every entry point we use. */
-static int hip_load_api(HipApi *a, char **short_why, char **err)
+static int hip_load_api(HipApi *a, const RtDriver *driver, char **short_why, char **err)
 {
     memset(a, 0, sizeof *a);
     const RtDriverSym syms[] = {
@@ -135,7 +135,7 @@ static int hip_load_api(HipApi *a, char **short_why, char **err)
         { "hipEventElapsedTime", (void **)&a->EventElapsedTime },
         { "hipGetErrorString", (void **)&a->GetErrorString },
     };
-    a->lib = rt_driver_load(&hip_driver, syms, sizeof syms / sizeof syms[0], short_why, err);
+    a->lib = rt_driver_load(driver, syms, sizeof syms / sizeof syms[0], short_why, err);
     if (!a->lib)
         return -1;
     /* ROCm 6 renamed the call when hipDeviceProp_t changed layout; either
@@ -455,35 +455,37 @@ static int hip_event_elapsed(RtDevice *dev, void *start, void *end, float *ms, c
 }
 
 static int rt_hip_open(RtDevice *dev, int index, char **short_why, char **err);
+static int rt_amdemu_open(RtDevice *dev, int index, char **short_why, char **err);
+
+#define HIP_BACKEND_OPS                                                                                                \
+    .kind = RT_HIP, .close = hip_close, .alloc = hip_alloc, .free = hip_free, .upload = hip_upload,                    \
+    .download = hip_download, .d2d = hip_d2d, .module_load = hip_module_load, .module_unload = hip_module_unload,      \
+    .function_get = hip_function_get, .function_free = hip_function_free, .launch = hip_launch,                        \
+    .synchronize = hip_synchronize, .stream_create = hip_stream_create, .stream_destroy = hip_stream_destroy,          \
+    .event_create = hip_event_create, .event_destroy = hip_event_destroy, .event_record = hip_event_record,            \
+    .event_synchronize = hip_event_synchronize, .event_elapsed = hip_event_elapsed
 
 const RtBackend rt_hip_backend = {
     .spec = "hip",
     .indexed = true,
     .absent = "no AMD GPU",
     .open = rt_hip_open,
-    .kind = RT_HIP,
-    .close = hip_close,
-    .alloc = hip_alloc,
-    .free = hip_free,
-    .upload = hip_upload,
-    .download = hip_download,
-    .d2d = hip_d2d,
-    .module_load = hip_module_load,
-    .module_unload = hip_module_unload,
-    .function_get = hip_function_get,
-    .function_free = hip_function_free,
-    .launch = hip_launch,
-    .synchronize = hip_synchronize,
-    .stream_create = hip_stream_create,
-    .stream_destroy = hip_stream_destroy,
-    .event_create = hip_event_create,
-    .event_destroy = hip_event_destroy,
-    .event_record = hip_event_record,
-    .event_synchronize = hip_event_synchronize,
-    .event_elapsed = hip_event_elapsed,
+    HIP_BACKEND_OPS,
 };
 
-static int rt_hip_open(RtDevice *dev, int index, char **short_why, char **err)
+/* The same backend over juke's AMD ISA emulator (docs/amdemu.md). */
+const RtBackend rt_amdemu_backend = {
+    .spec = "amdemu",
+    .absent = "no AMD emulator",
+    .open = rt_amdemu_open,
+    HIP_BACKEND_OPS,
+};
+
+
+/* Open device `index` of the HIP runtime `driver` names; amdemu_arch: the
+ * emulator's processor (NULL: its default), set before hipInit. */
+static int hip_open(RtDevice *dev, int index, const RtDriver *driver, const char *amdemu_arch, char **short_why,
+                    char **err)
 {
     if (short_why)
         *short_why = NULL;
@@ -491,15 +493,23 @@ static int rt_hip_open(RtDevice *dev, int index, char **short_why, char **err)
     if (!hd)
         return rt_fail(err, "hip: out of memory");
     HipApi *a = &hd->api;
-    if (hip_load_api(a, short_why, err) != 0) {
+    if (hip_load_api(a, driver, short_why, err) != 0) {
         free(hd);
         return -1;
+    }
+    if (amdemu_arch) {
+        int (*set_arch)(const char *) = (int (*)(const char *))dlsym(a->lib, "juke_amdemu_set_arch");
+        if (!set_arch || set_arch(amdemu_arch) != 0) {
+            dlclose(a->lib);
+            free(hd);
+            return rt_fail(err, "amdemu: unknown processor '%s': expected gfx90a or gfx942 (E770)", amdemu_arch);
+        }
     }
     int e = a->Init(0), ec = 0, count = 0, rc = -1;
     if (e == 0)
         ec = a->GetDeviceCount(&count);
-    if (rt_driver_check_devices(&hip_driver, index, e, e ? hip_errstr(a, e) : "", ec, ec ? hip_errstr(a, ec) : "",
-                                count, short_why, err) != 0)
+    if (rt_driver_check_devices(driver, index, e, e ? hip_errstr(a, e) : "", ec, ec ? hip_errstr(a, ec) : "", count,
+                                short_why, err) != 0)
         goto fail;
     hd->index = index;
     if ((e = a->SetDevice(index)) != 0) {
@@ -529,9 +539,9 @@ static int rt_hip_open(RtDevice *dev, int index, char **short_why, char **err)
     int v = 0;
     dev->max_group_size = a->DeviceGetAttribute(&v, HIP_ATTR_MAX_THREADS, index) == 0 && v > 0 ? (uint32_t)v : 1024;
     dev->max_local_bytes = a->DeviceGetAttribute(&v, HIP_ATTR_MAX_SHARED, index) == 0 && v > 0 ? (uint32_t)v : 65536;
-    snprintf(dev->name, sizeof dev->name, "hip:%d %s (%s)", index, dev->arch, name);
+    snprintf(dev->name, sizeof dev->name, "%s:%d %s (%s)", driver->spec, index, dev->arch, name);
     dev->priv = hd;
-    dev->be = &rt_hip_backend;
+    dev->be = driver == &hip_driver ? &rt_hip_backend : &rt_amdemu_backend;
     return 0;
 fail:
     if (hd->stream)
@@ -541,4 +551,44 @@ fail:
     dlclose(a->lib);
     free(hd);
     return rc;
+}
+
+static int rt_hip_open(RtDevice *dev, int index, char **short_why, char **err)
+{
+    return hip_open(dev, index, &hip_driver, NULL, short_why, err);
+}
+
+/* libjuke-amdemu.so: $JUKE_AMDEMU_LIBRARY, else next to the program or
+ * library that holds this code (the build tree keeps it at its top, tests
+ * one level down), else the loader's search path. */
+static int rt_amdemu_open(RtDevice *dev, int index, char **short_why, char **err)
+{
+    static char paths[3][4096];
+    const char *names[4];
+    int n = 0;
+    Dl_info info;
+    if (dladdr((void *)rt_amdemu_open, &info) && info.dli_fname) {
+        const char *slash = strrchr(info.dli_fname, '/');
+        int dir = slash ? (int)(slash - info.dli_fname) : 1;
+        const char *base = slash ? info.dli_fname : ".";
+        snprintf(paths[0], sizeof paths[0], "%.*s/libjuke-amdemu.so", dir, base);
+        snprintf(paths[1], sizeof paths[1], "%.*s/../libjuke-amdemu.so", dir, base);
+        names[n++] = paths[0];
+        names[n++] = paths[1];
+    }
+    names[n++] = "libjuke-amdemu.so";
+    const RtDriver driver = {
+        .no_gpu = "no AMD emulator",
+        .what = "AMD ISA emulator",
+        .env = "JUKE_AMDEMU_LIBRARY",
+        .names = names,
+        .nnames = (size_t)n,
+        .spec = "amdemu",
+        .init = "hipInit",
+        .count = "hipGetDeviceCount",
+    };
+    char arch[sizeof dev->arch];
+    snprintf(arch, sizeof arch, "%s", dev->arch);
+    dev->arch[0] = '\0';
+    return hip_open(dev, index, &driver, arch[0] ? arch : NULL, short_why, err);
 }

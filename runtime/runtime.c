@@ -160,7 +160,8 @@ const char *rt_backend_spec(int i)
 }
 
 /* Try one backend on a fresh device; NULL on failure with *err / *short_why. */
-static RtDevice *rt_try_open(const RtBackend *be, int index, int cpu_threads, char **short_why, char **err)
+static RtDevice *rt_try_open(const RtBackend *be, int index, int cpu_threads, const char *arch, char **short_why,
+                             char **err)
 {
     RtDevice *dev = rt_device_new();
     if (!dev) {
@@ -168,6 +169,8 @@ static RtDevice *rt_try_open(const RtBackend *be, int index, int cpu_threads, ch
         return NULL;
     }
     dev->cpu_threads = cpu_threads;
+    if (arch)
+        snprintf(dev->arch, sizeof dev->arch, "%s", arch);
     if (be->open(dev, index, short_why, err) != 0) {
         rt_device_delete(dev);
         return NULL;
@@ -185,7 +188,7 @@ static RtDevice *rt_open_auto(int cpu_threads, char **chosen_why, char **err)
     for (; i < RT_NBACKENDS && !dev; i++) {
         char *e = NULL;
         bool last = i == RT_NBACKENDS - 1;
-        dev = rt_try_open(rt_backends[i], 0, cpu_threads, &why[i], last ? err : &e);
+        dev = rt_try_open(rt_backends[i], 0, cpu_threads, NULL, &why[i], last ? err : &e);
         free(e);
     }
     if (dev && chosen_why) {
@@ -213,6 +216,12 @@ int rt_device_open(const char *spec, int cpu_threads, RtDevice **out, char **cho
     RtDevice *dev = NULL;
     const RtBackend *be = NULL;
     int index = 0;
+    const char *arch = NULL;
+    size_t an = strlen(rt_amdemu_backend.spec);
+    if (strncmp(spec, rt_amdemu_backend.spec, an) == 0 && (spec[an] == '\0' || spec[an] == ':')) {
+        be = &rt_amdemu_backend;
+        arch = spec[an] ? spec + an + 1 : NULL;
+    }
     for (int i = 0; i < RT_NBACKENDS && !be; i++) {
         size_t n = strlen(rt_backends[i]->spec);
         if (strncmp(spec, rt_backends[i]->spec, n) != 0)
@@ -221,7 +230,7 @@ int rt_device_open(const char *spec, int cpu_threads, RtDevice **out, char **cho
             be = rt_backends[i];
     }
     if (be) {
-        dev = rt_try_open(be, index, cpu_threads, NULL, err);
+        dev = rt_try_open(be, index, cpu_threads, arch, NULL, err);
     } else if (strcmp(spec, "auto") == 0) {
         dev = rt_open_auto(cpu_threads, chosen_why, err);
     } else {

@@ -1,0 +1,190 @@
+/* amdemu.h: the AMD ISA emulator behind libjuke-amdemu.so (docs/amdemu.md).
+ * hip.c is the HIP runtime API that runtime/dev_hip.c loads; loader.c reads
+ * the ELF code object as the ROCm loader does; exec.c runs workgroups of
+ * waves; ops.c is the one table of instructions with their semantics.
+ *
+ * Memory: a device pointer is a host pointer (hipMalloc is malloc), so the
+ * kernel's global addresses are the host's. LDS and scratch live in apertures
+ * (AMDEMU_SHARED_HI, AMDEMU_PRIVATE_HI as the high 32 bits of a flat address)
+ * that no host pointer reaches. */
+#ifndef JUKE_AMDEMU_H
+#define JUKE_AMDEMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define AMDEMU_SHARED_HI 0x10000000u
+#define AMDEMU_PRIVATE_HI 0x20000000u
+
+/* The instruction encodings of GFX9 (gfx90a, gfx942). */
+typedef enum AmdFmt {
+    F_SOP2,
+    F_SOPK,
+    F_SOP1,
+    F_SOPC,
+    F_SOPP,
+    F_SMEM,
+    F_VOP2,
+    F_VOP1,
+    F_VOPC,
+    F_VOP3, /* VOP3-only opcodes; VOP1/2/C opcodes in VOP3 form use their own rows */
+    F_VOP3P,
+    F_DS,
+    F_FLAT, /* FLAT, GLOBAL and SCRATCH share opcodes; the segment is decoded */
+    F_MUBUF,
+    F_NFMT
+} AmdFmt;
+
+/* Row flags: operand widths, float modifiers, carries and special outputs. */
+enum {
+    O_S0_64 = 1 << 0,
+    O_S1_64 = 1 << 1,
+    O_S2_64 = 1 << 2,
+    O_D_64 = 1 << 3,
+    O_FLOAT = 1 << 4,     /* abs/neg/clamp apply (float operands) */
+    O_CIN = 1 << 5,       /* reads a carry: SCC (SALU), VCC (VOP2) or src2's lane mask (VOP3) */
+    O_COUT = 1 << 6,      /* writes a carry: SCC (SALU), VCC (VOP2) or sdst (VOP3) */
+    O_CMP = 1 << 7,       /* VOPC: the result bit goes to VCC / sdst */
+    O_CMPX = 1 << 8,      /* VOPC: ... and to EXEC */
+    O_NODST = 1 << 9,     /* SOPC: only SCC */
+    O_F16 = 1 << 10,      /* 16-bit float operands (modifiers on bit 15) */
+    O_LIT_K = 1 << 11,    /* v_fmamk/v_fmaak: a literal operand follows */
+    O_CIN_VCC = 1 << 12,  /* reads VCC as its carry whatever the encoding (v_div_fmas) */
+    O_SCC_KEEP = 1 << 13, /* SALU op that does not write SCC */
+    O_SRC2_D = 1 << 14,   /* VOP2 fmac: src2 is the destination */
+};
+
+typedef struct AmdWave AmdWave;
+typedef struct AmdDec AmdDec;
+
+/* One lane (or one scalar op): sources in, result and carry out. */
+typedef struct AmdLane {
+    uint64_t s[3];
+    uint64_t d;
+    uint32_t cin, cout;
+    uint32_t aux; /* the row's aux (a compare's condition) */
+    int lane;
+    AmdWave *w;
+} AmdLane;
+
+typedef void (*AmdLaneFn)(AmdLane *l);
+typedef int (*AmdExecFn)(AmdWave *w, const AmdDec *d);
+
+/* One row per opcode per encoding. */
+typedef struct AmdOp {
+    const char *name;
+    AmdFmt fmt;
+    uint16_t op;
+    uint8_t nsrc;
+    uint32_t flags;
+    AmdExecFn exec; /* NULL: the format's generic executor with `lane` */
+    AmdLaneFn lane;
+    uint32_t aux; /* memory ops: bytes; compares: condition; ... */
+} AmdOp;
+
+/* A decoded instruction (cached per code address). */
+struct AmdDec {
+    const AmdOp *op;
+    uint8_t size; /* dwords */
+    uint8_t vop3; /* a VOP1/2/C opcode in VOP3 form */
+    uint8_t abs, neg, clamp, omod, opsel, opsel_hi, neg_hi;
+    uint8_t seg; /* FLAT: 0 flat, 1 scratch, 2 global */
+    uint8_t glc;
+    uint16_t src[3]; /* operand codes 0..511 */
+    uint16_t dst;    /* vdst (0..255, accvgpr +256) or sdst code */
+    uint16_t sdst;   /* VOP3b carry out, VOPC in VOP3: the mask destination */
+    uint16_t vaddr, vdata, vdata1, saddr;
+    int32_t imm; /* simm16, memory offset(s) */
+    int32_t imm1;
+    uint32_t lit; /* the literal dword */
+    uint32_t w0, w1;
+};
+
+typedef struct AmdGroup AmdGroup;
+
+/* The state of one wave. SGPRs by their operand code: s[106..107] are VCC,
+ * s[124] M0, s[126..127] EXEC. */
+struct AmdWave {
+    uint32_t s[128];
+    uint32_t (*v)[64]; /* vgprs then accvgprs: 512 x 64 */
+    uint64_t pc;
+    uint32_t scc;
+    int lanes; /* 64 or 32 */
+    int index; /* in the group */
+    int state; /* AMDEMU_RUN, AMDEMU_BARRIER, AMDEMU_DONE */
+    uint32_t mode;
+    uint64_t lane_instrs;
+    AmdGroup *g;
+};
+enum { AMDEMU_RUN, AMDEMU_BARRIER, AMDEMU_DONE };
+
+/* The code object in memory (loader.c). */
+typedef struct AmdImage {
+    uint8_t *base;
+    size_t size;
+    AmdDec *dcache; /* per dword of the image, filled on first execution */
+    uint8_t *dvalid;
+} AmdImage;
+
+typedef struct AmdKernel {
+    AmdImage *img;
+    char name[256];
+    const uint8_t *kd; /* the 64-byte kernel descriptor */
+    uint64_t entry;
+    uint32_t group_fixed, private_fixed, kernarg_size;
+    uint32_t rsrc1, rsrc2, rsrc3;
+    uint16_t props;
+} AmdKernel;
+
+typedef struct AmdLaunch {
+    const AmdKernel *k;
+    uint32_t grid[3], block[3]; /* grid in workgroups */
+    uint32_t shmem;
+    const void *kernarg;
+    const void *dispatch;
+    int wave_size;
+    bool trace;
+} AmdLaunch;
+
+struct AmdGroup {
+    const AmdLaunch *l;
+    uint32_t id[3];
+    uint8_t *lds;
+    uint32_t lds_size;
+    uint8_t *scratch; /* per lane: private bytes each */
+    uint32_t priv_bytes;
+    int nwaves;
+    AmdWave *waves;
+    char *err; /* set: the launch stops */
+};
+
+/* Which ISA generation the emulated device is; set once by hip.c. */
+typedef struct AmdTarget {
+    char arch[16];
+    int wave_size;
+} AmdTarget;
+
+/* Table lookup (ops.c). */
+const AmdOp *amdemu_op(AmdFmt fmt, unsigned op);
+void amdemu_ops_init(void);
+
+/* Loader (loader.c): 0 or -1 with *err malloc'd. */
+int amdemu_image_load(const void *elf, AmdImage **out, char **err);
+void amdemu_image_free(AmdImage *img);
+int amdemu_kernel_find(AmdImage *img, const char *name, AmdKernel *k, char **err);
+
+/* Run a whole launch (exec.c): 0 or -1 with *err malloc'd. */
+int amdemu_run(const AmdLaunch *l, char **err);
+
+/* Shared helpers for ops.c and exec.c. */
+uint64_t amdemu_sread(AmdWave *w, unsigned code, bool w64, bool f64, bool f16, uint32_t lit);
+void amdemu_swrite(AmdWave *w, unsigned code, uint64_t v, bool w64);
+int amdemu_fail(AmdWave *w, const AmdDec *d, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+uint64_t amdemu_exec_mask(const AmdWave *w);
+void amdemu_set_exec(AmdWave *w, uint64_t m);
+void *amdemu_addr(AmdWave *w, const AmdDec *d, uint64_t a, int lane, uint32_t bytes);
+int amdemu_disasm(const AmdDec *d, char *buf, size_t cap);
+int amdemu_decode(const uint32_t *p, AmdDec *d);
+
+#endif

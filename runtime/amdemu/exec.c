@@ -1,0 +1,649 @@
+/* exec.c: decoding GFX9 instructions and running workgroups of waves.
+ * A workgroup's waves run one at a time, each until it ends or reaches
+ * s_barrier; when every live wave waits at the barrier they all go on. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "amdemu.h"
+
+/* ---- operands ------------------------------------------------------------ */
+
+uint64_t amdemu_exec_mask(const AmdWave *w)
+{
+    return w->lanes == 64 ? (uint64_t)w->s[126] | (uint64_t)w->s[127] << 32 : w->s[126];
+}
+
+void amdemu_set_exec(AmdWave *w, uint64_t m)
+{
+    w->s[126] = (uint32_t)m;
+    w->s[127] = w->lanes == 64 ? (uint32_t)(m >> 32) : 0;
+}
+
+/* Inline float constants 240..248 as f16, f32 or f64 bits. */
+static uint64_t inline_float(unsigned code, bool f64, bool f16)
+{
+    static const double vals[] = { 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0 };
+    static const uint16_t h[] = { 0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118 };
+    if (f16)
+        return h[code - 240];
+    if (code == 248)
+        return f64 ? 0x3fc45f306dc9c882ull : 0x3e22f983u;
+    double v = vals[code - 240];
+    if (f64) {
+        uint64_t b;
+        memcpy(&b, &v, 8);
+        return b;
+    }
+    float f = (float)v;
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+
+/* A scalar operand: an SGPR (pair for w64), inline constant or literal. */
+uint64_t amdemu_sread(AmdWave *w, unsigned code, bool w64, bool f64, bool f16, uint32_t lit)
+{
+    if (code < 128) {
+        if (code == 126 && w->lanes == 32 && w64)
+            return w->s[126];
+        return w64 && code < 127 ? (uint64_t)w->s[code] | (uint64_t)w->s[code + 1] << 32 : w->s[code];
+    }
+    if (code == 128)
+        return 0;
+    if (code <= 192)
+        return code - 128;
+    if (code <= 208) {
+        int64_t v = -(int64_t)(code - 192);
+        return w64 ? (uint64_t)v : (uint32_t)v;
+    }
+    if (code >= 240 && code <= 248)
+        return inline_float(code, f64, f16);
+    switch (code) {
+    case 235: return (uint64_t)AMDEMU_SHARED_HI << (w64 ? 32 : 0);
+    case 236: return 0;
+    case 237: return (uint64_t)AMDEMU_PRIVATE_HI << (w64 ? 32 : 0);
+    case 238: return 0;
+    case 251: return (w->s[106] | (w->lanes == 64 ? w->s[107] : 0)) == 0;
+    case 252: return amdemu_exec_mask(w) == 0;
+    case 253: return w->scc;
+    case 255: return f64 ? (uint64_t)lit << 32 : lit;
+    }
+    return 0;
+}
+
+void amdemu_swrite(AmdWave *w, unsigned code, uint64_t v, bool w64)
+{
+    if (code >= 128)
+        return; /* a constant as destination (the assembler never emits it) */
+    w->s[code] = (uint32_t)v;
+    if (w64 && code < 127)
+        w->s[code + 1] = (uint32_t)(v >> 32);
+    if (w->lanes == 32 && (code == 126 || code == 127))
+        w->s[127] = 0;
+}
+
+int amdemu_fail(AmdWave *w, const AmdDec *d, const char *fmt, ...)
+{
+    AmdGroup *g = w->g;
+    if (g->err)
+        return -1;
+    char msg[512], ins[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    ins[0] = '\0';
+    if (d)
+        amdemu_disasm(d, ins, sizeof ins);
+    const AmdKernel *k = g->l->k;
+    uint64_t off = w->pc - (uint64_t)(uintptr_t)k->img->base;
+    if (asprintf(&g->err, "amdemu: %s: %s at offset 0x%llx of the code object (%s), wave %d of workgroup (%u,%u,%u)",
+                 k->name, msg, (unsigned long long)off, ins[0] ? ins : "?", w->index, g->id[0], g->id[1], g->id[2]) < 0)
+        g->err = NULL;
+    return -1;
+}
+
+/* ---- decoding ------------------------------------------------------------ */
+
+/* The fields of one instruction at p; 0 or -1 for an encoding not modelled
+ * (d->op NULL, d->w0 set so the error can name it). */
+int amdemu_decode(const uint32_t *p, AmdDec *d)
+{
+    memset(d, 0, sizeof *d);
+    uint32_t w = p[0];
+    d->w0 = w;
+    d->size = 1;
+    unsigned op = 0;
+    AmdFmt fmt;
+    if (w >> 25 == 0x3f) { /* VOP1 */
+        fmt = F_VOP1;
+        op = (w >> 9) & 0xff;
+        d->src[0] = w & 0x1ff;
+        d->dst = (w >> 17) & 0xff;
+    } else if (w >> 25 == 0x3e) { /* VOPC */
+        fmt = F_VOPC;
+        op = (w >> 17) & 0xff;
+        d->src[0] = w & 0x1ff;
+        d->src[1] = 256 + ((w >> 9) & 0xff);
+        d->sdst = 106;
+    } else if (w >> 31 == 0) { /* VOP2 */
+        fmt = F_VOP2;
+        op = (w >> 25) & 0x3f;
+        d->src[0] = w & 0x1ff;
+        d->src[1] = 256 + ((w >> 9) & 0xff);
+        d->dst = (w >> 17) & 0xff;
+        d->sdst = 106;
+        d->src[2] = 106; /* carry in: VCC */
+    } else if (w >> 30 == 2) {
+        unsigned t = w >> 23;
+        if (t == 0x17d) {
+            fmt = F_SOP1;
+            op = (w >> 8) & 0xff;
+            d->src[0] = w & 0xff;
+            d->dst = (w >> 16) & 0x7f;
+        } else if (t == 0x17e) {
+            fmt = F_SOPC;
+            op = (w >> 16) & 0x7f;
+            d->src[0] = w & 0xff;
+            d->src[1] = (w >> 8) & 0xff;
+        } else if (t == 0x17f) {
+            fmt = F_SOPP;
+            op = (w >> 16) & 0x7f;
+            d->imm = (int16_t)(w & 0xffff);
+        } else if (w >> 28 == 0xb) {
+            fmt = F_SOPK;
+            op = (w >> 23) & 0x1f;
+            d->dst = (w >> 16) & 0x7f;
+            d->imm = (int16_t)(w & 0xffff);
+        } else {
+            fmt = F_SOP2;
+            op = (w >> 23) & 0x7f;
+            d->src[0] = w & 0xff;
+            d->src[1] = (w >> 8) & 0xff;
+            d->dst = (w >> 16) & 0x7f;
+        }
+    } else {
+        uint32_t w1 = p[1];
+        d->w1 = w1;
+        d->size = 2;
+        switch (w >> 26) {
+        case 0x30: /* SMEM */
+            fmt = F_SMEM;
+            op = (w >> 18) & 0xff;
+            d->src[0] = (w & 0x3f) << 1;
+            d->dst = (w >> 6) & 0x7f;
+            d->glc = (w >> 16) & 1;
+            if ((w >> 17) & 1)
+                d->imm = ((int32_t)(w1 << 11)) >> 11; /* 21-bit signed */
+            else
+                d->src[1] = w1 & 0xff, d->imm = 0, d->src[2] = 1; /* offset in an SGPR */
+            if ((w >> 14) & 1)
+                d->saddr = 1 + ((w1 >> 25) & 0x7f); /* soffset + 1 */
+            break;
+        case 0x34: /* VOP3, VOP3P */
+            op = (w >> 16) & 0x3ff;
+            d->dst = w & 0xff;
+            d->src[0] = w1 & 0x1ff;
+            d->src[1] = (w1 >> 9) & 0x1ff;
+            d->src[2] = (w1 >> 18) & 0x1ff;
+            d->neg = (w1 >> 29) & 7;
+            if (op >= 0x380) {
+                fmt = F_VOP3P;
+                op &= 0x7f;
+                d->neg_hi = (w >> 8) & 7;
+                d->opsel = (w >> 11) & 7;
+                d->opsel_hi = ((w1 >> 27) & 3) | (((w >> 14) & 1) << 2);
+                d->clamp = (w >> 15) & 1;
+                break;
+            }
+            d->clamp = (w >> 15) & 1;
+            d->omod = (w1 >> 27) & 3;
+            d->abs = (w >> 8) & 7;
+            d->opsel = (w >> 11) & 0xf;
+            d->sdst = (w >> 8) & 0x7f; /* VOP3b (carry ops) */
+            if (op < 0x100) {
+                fmt = F_VOPC;
+                d->sdst = d->dst;
+            } else if (op < 0x140) {
+                fmt = F_VOP2, op -= 0x100;
+            } else if (op < 0x1c0) {
+                fmt = F_VOP1, op -= 0x140;
+            } else {
+                fmt = F_VOP3;
+            }
+            d->vop3 = fmt != F_VOP3;
+            break;
+        case 0x36: /* DS */
+            fmt = F_DS;
+            op = (w >> 17) & 0xff;
+            d->imm = w & 0xff;
+            d->imm1 = (w >> 8) & 0xff;
+            d->vaddr = w1 & 0xff;
+            d->vdata = (w1 >> 8) & 0xff;
+            d->vdata1 = (w1 >> 16) & 0xff;
+            d->dst = (w1 >> 24) & 0xff;
+            if ((w >> 16) & 1)
+                return -1; /* GDS */
+            break;
+        case 0x37: /* FLAT, SCRATCH, GLOBAL */
+            fmt = F_FLAT;
+            op = (w >> 18) & 0x7f;
+            d->seg = (w >> 14) & 3;
+            d->glc = (w >> 16) & 1;
+            d->imm = d->seg ? ((int32_t)(w << 19)) >> 19 : (int32_t)(w & 0xfff);
+            d->imm1 = (w >> 13) & 1; /* SCRATCH on gfx940: SVE, the VGPR address is used */
+            d->vaddr = w1 & 0xff;
+            d->vdata = (w1 >> 8) & 0xff;
+            d->saddr = (w1 >> 16) & 0x7f;
+            d->dst = (w1 >> 24) & 0xff;
+            break;
+        case 0x38: /* MUBUF */
+            fmt = F_MUBUF;
+            op = (w >> 18) & 0x7f;
+            d->imm = w & 0xfff;
+            d->imm1 = (w >> 12) & 1; /* offen */
+            d->glc = (w >> 14) & 1;
+            d->vaddr = w1 & 0xff;
+            d->vdata = (w1 >> 8) & 0xff;
+            d->saddr = ((w1 >> 16) & 0x1f) << 2; /* srsrc */
+            d->src[0] = (w1 >> 24) & 0xff;       /* soffset */
+            d->dst = d->vdata;
+            break;
+        default: d->size = 1; return -1;
+        }
+    }
+    const AmdOp *row = amdemu_op(fmt, op);
+    if (!row)
+        return -1;
+    d->op = row;
+    if ((row->flags & O_COUT) && (fmt == F_VOP3 || d->vop3))
+        d->abs = 0; /* VOP3b: those bits are the carry's SGPR */
+    /* a literal follows the SALU/VALU encodings that name operand 255 */
+    bool lit = false;
+    if (fmt == F_SOP2 || fmt == F_SOPC)
+        lit = d->src[0] == 255 || d->src[1] == 255;
+    else if (fmt == F_SOP1)
+        lit = d->src[0] == 255;
+    else if ((fmt == F_VOP1 || fmt == F_VOP2 || fmt == F_VOPC) && !d->vop3)
+        lit = d->src[0] == 255 || (row->flags & O_LIT_K);
+    if (lit) {
+        d->lit = p[d->size];
+        d->size++;
+    }
+    if ((fmt == F_VOP1 || fmt == F_VOP2 || fmt == F_VOPC) && !d->vop3 && (d->src[0] == 249 || d->src[0] == 250))
+        return -1; /* SDWA, DPP: not modelled yet */
+    return 0;
+}
+
+static const char *const fmt_names[F_NFMT] = { "SOP2", "SOPK", "SOP1", "SOPC",  "SOPP", "SMEM", "VOP2",
+                                               "VOP1", "VOPC", "VOP3", "VOP3P", "DS",   "FLAT", "MUBUF" };
+
+/* A short description: the mnemonic, else the raw dwords and the encoding. */
+int amdemu_disasm(const AmdDec *d, char *buf, size_t cap)
+{
+    if (d->op)
+        return snprintf(buf, cap, "%s%s%s (%08x%s%.0x)",
+                        d->op->fmt == F_FLAT ? (d->seg == 2   ? "global_"
+                                                : d->seg == 1 ? "scratch_"
+                                                              : "flat_")
+                                             : "",
+                        d->op->name, d->vop3 ? "_e64" : "", d->w0, d->size > 1 ? " " : "", d->size > 1 ? d->w1 : 0);
+    unsigned w = d->w0;
+    const char *enc = w >> 25 == 0x3f   ? "VOP1"
+                      : w >> 25 == 0x3e ? "VOPC"
+                      : w >> 31 == 0    ? "VOP2"
+                      : w >> 30 == 2    ? "SOP"
+                      : w >> 26 == 0x30 ? "SMEM"
+                      : w >> 26 == 0x34 ? "VOP3"
+                      : w >> 26 == 0x36 ? "DS"
+                      : w >> 26 == 0x37 ? "FLAT"
+                      : w >> 26 == 0x38 ? "MUBUF"
+                                        : "unknown";
+    (void)fmt_names;
+    return snprintf(buf, cap, "%s encoding %08x %08x", enc, d->w0, d->w1);
+}
+
+/* ---- the generic executors --------------------------------------------------- */
+
+static inline uint64_t vread(const AmdWave *w, unsigned reg, int lane, bool w64)
+{
+    uint64_t v = w->v[reg & 511][lane];
+    if (w64)
+        v |= (uint64_t)w->v[(reg + 1) & 511][lane] << 32;
+    return v;
+}
+
+static inline void vwrite(AmdWave *w, unsigned reg, int lane, uint64_t v, bool w64)
+{
+    w->v[reg & 511][lane] = (uint32_t)v;
+    if (w64)
+        w->v[(reg + 1) & 511][lane] = (uint32_t)(v >> 32);
+}
+
+static uint64_t float_mods(uint64_t v, int i, const AmdDec *d, uint32_t flags, bool w64)
+{
+    if (!(flags & O_FLOAT))
+        return v;
+    int bit = w64 ? 63 : (flags & O_F16) ? 15 : 31;
+    if (d->abs >> i & 1)
+        v &= ~(1ull << bit);
+    if (d->neg >> i & 1)
+        v ^= 1ull << bit;
+    return v;
+}
+
+static uint64_t clamp_float(uint64_t v, uint32_t flags)
+{
+    if (flags & O_D_64) {
+        double x;
+        memcpy(&x, &v, 8);
+        x = isnan(x) ? 0.0 : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
+        memcpy(&v, &x, 8);
+        return v;
+    }
+    float x;
+    uint32_t b = (uint32_t)v;
+    memcpy(&x, &b, 4);
+    x = isnan(x) ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
+    memcpy(&b, &x, 4);
+    return b;
+}
+
+/* VOP1, VOP2, VOPC, VOP3: the row's lane function on every active lane. */
+static int exec_valu(AmdWave *w, const AmdDec *d)
+{
+    const AmdOp *r = d->op;
+    uint32_t fl = r->flags;
+    if (d->omod)
+        return amdemu_fail(w, d, "output modifier (omod) not modelled");
+    bool w64[3] = { fl & O_S0_64, fl & O_S1_64, fl & O_S2_64 };
+    bool isv[3] = { false, false, false };
+    uint64_t sval[3] = { 0, 0, 0 };
+    int nsrc = r->nsrc;
+    uint16_t src[3] = { d->src[0], d->src[1], d->src[2] };
+    if (fl & O_LIT_K) { /* fmamk: s0 * K + s1; fmaak: s0 * s1 + K */
+        if (r->aux == 0)
+            src[2] = src[1], src[1] = 255;
+        else
+            src[2] = 255;
+    }
+    if (fl & O_SRC2_D)
+        src[2] = 256 + d->dst;
+    for (int i = 0; i < nsrc; i++) {
+        if (src[i] >= 256)
+            isv[i] = true;
+        else
+            sval[i] = amdemu_sread(w, src[i], w64[i], w64[i] && (fl & O_FLOAT), fl & O_F16, d->lit);
+    }
+    uint64_t exec = amdemu_exec_mask(w);
+    uint64_t cin = 0;
+    if (fl & O_CIN_VCC)
+        cin = amdemu_sread(w, 106, true, false, false, 0);
+    else if (fl & O_CIN)
+        cin = amdemu_sread(w, d->vop3 ? src[2] : 106, true, false, false, 0);
+    uint64_t cout = 0;
+    bool dw64 = fl & O_D_64;
+    bool write_d = !(fl & O_CMP);
+    AmdLane l = { .w = w, .aux = r->aux };
+    for (int lane = 0; lane < w->lanes; lane++) {
+        if (!(exec >> lane & 1))
+            continue;
+        for (int i = 0; i < nsrc; i++) {
+            uint64_t v = isv[i] ? vread(w, src[i] - 256, lane, w64[i]) : sval[i];
+            l.s[i] = d->vop3 ? float_mods(v, i, d, fl, w64[i]) : v;
+        }
+        l.cin = cin >> lane & 1;
+        l.lane = lane;
+        r->lane(&l);
+        if (write_d) {
+            uint64_t v = d->clamp && (fl & O_FLOAT) ? clamp_float(l.d, fl) : l.d;
+            vwrite(w, d->dst, lane, v, dw64);
+        }
+        cout |= (uint64_t)(l.cout & 1) << lane;
+    }
+    w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
+    if (fl & (O_COUT | O_CMP))
+        amdemu_swrite(w, d->sdst, cout, w->lanes == 64);
+    if (fl & O_CMPX)
+        amdemu_set_exec(w, cout);
+    return 0;
+}
+
+/* SOP2, SOP1, SOPC, SOPK: the row's function once, SCC as the carry. */
+static int exec_salu(AmdWave *w, const AmdDec *d)
+{
+    const AmdOp *r = d->op;
+    uint32_t fl = r->flags;
+    AmdLane l = { .w = w, .cin = w->scc, .aux = r->aux };
+    if (d->op->fmt == F_SOPK) {
+        l.s[0] = amdemu_sread(w, d->dst, fl & O_S0_64, false, false, 0);
+        l.s[1] = r->aux ? (uint32_t)(uint16_t)d->imm : (uint64_t)(int64_t)d->imm;
+        if (!(fl & O_S1_64))
+            l.s[1] = (uint32_t)l.s[1];
+    } else {
+        /* a SOP1 of two operands (s_bitset1) reads its destination too */
+        for (int i = 0; i < r->nsrc; i++)
+            l.s[i] = amdemu_sread(w, i && r->fmt == F_SOP1 ? d->dst : d->src[i], fl & (i ? O_S1_64 : O_S0_64), false,
+                                  false, d->lit);
+    }
+    r->lane(&l);
+    if (!(fl & O_NODST))
+        amdemu_swrite(w, d->dst, l.d, fl & O_D_64);
+    if (!(fl & O_SCC_KEEP))
+        w->scc = l.cout & 1;
+    w->lane_instrs++;
+    return 0;
+}
+
+static const AmdExecFn generic[F_NFMT] = {
+    [F_SOP2] = exec_salu, [F_SOPK] = exec_salu, [F_SOP1] = exec_salu, [F_SOPC] = exec_salu,
+    [F_VOP1] = exec_valu, [F_VOP2] = exec_valu, [F_VOPC] = exec_valu, [F_VOP3] = exec_valu,
+};
+
+/* ---- running a workgroup --------------------------------------------------- */
+
+static const AmdDec *fetch(AmdWave *w)
+{
+    AmdImage *img = w->g->l->k->img;
+    uint64_t off = w->pc - (uint64_t)(uintptr_t)img->base;
+    if (off >= img->size || (off & 3)) {
+        amdemu_fail(w, NULL, "the program counter left the code object");
+        return NULL;
+    }
+    size_t i = off / 4;
+    if (!img->dvalid[i]) {
+        amdemu_decode((const uint32_t *)(img->base + off), &img->dcache[i]);
+        img->dvalid[i] = 1;
+    }
+    const AmdDec *d = &img->dcache[i];
+    if (!d->op) {
+        amdemu_fail(w, d, "unknown or unmodelled instruction");
+        return NULL;
+    }
+    return d;
+}
+
+static void trace_line(AmdWave *w, const AmdDec *d, const uint32_t *s_before, uint64_t pc)
+{
+    char ins[160];
+    amdemu_disasm(d, ins, sizeof ins);
+    AmdGroup *g = w->g;
+    fprintf(stderr, "amdemu: g(%u,%u,%u) w%d pc=0x%llx exec=%016llx %s", g->id[0], g->id[1], g->id[2], w->index,
+            (unsigned long long)(pc - (uint64_t)(uintptr_t)g->l->k->img->base), (unsigned long long)amdemu_exec_mask(w),
+            ins);
+    for (int i = 0; i < 128; i++)
+        if (w->s[i] != s_before[i])
+            fprintf(stderr, " s%d=%08x", i, w->s[i]);
+    const AmdOp *r = d->op;
+    if (r->fmt >= F_VOP2 && r->fmt <= F_VOP3P && !(r->flags & O_CMP)) {
+        int n = r->flags & O_D_64 ? 2 : 1;
+        for (int k = 0; k < n; k++) {
+            unsigned reg = (d->dst + k) & 511;
+            fprintf(stderr, " v%u=[", reg);
+            for (int lane = 0; lane < w->lanes && lane < 4; lane++)
+                fprintf(stderr, "%s%08x", lane ? " " : "", w->v[reg][lane]);
+            fprintf(stderr, "%s]", w->lanes > 4 ? " ..." : "");
+        }
+    }
+    if (r->fmt == F_DS || r->fmt == F_FLAT || r->fmt == F_SMEM) {
+        unsigned reg = d->dst;
+        if (r->fmt != F_SMEM)
+            fprintf(stderr, " v%u[0]=%08x", reg, w->v[reg][0]);
+    }
+    fputc('\n', stderr);
+}
+
+/* Run one wave until it ends, waits at a barrier or fails. */
+static int run_wave(AmdWave *w)
+{
+    bool trace = w->g->l->trace;
+    uint32_t before[128];
+    while (w->state == AMDEMU_RUN) {
+        const AmdDec *d = fetch(w);
+        if (!d)
+            return -1;
+        uint64_t pc = w->pc;
+        if (trace)
+            memcpy(before, w->s, sizeof before);
+        AmdExecFn f = d->op->exec ? d->op->exec : generic[d->op->fmt];
+        if (!f)
+            return amdemu_fail(w, d, "instruction without semantics");
+        uint64_t next = pc + 4u * d->size;
+        w->pc = next;
+        int rc = f(w, d);
+        if (trace)
+            trace_line(w, d, before, pc);
+        if (rc != 0) {
+            w->pc = pc;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The initial SGPRs and VGPRs of a wave (AMDGPUUsage "Initial Kernel
+ * Execution State"): user SGPRs in the descriptor's order, then the
+ * workgroup ids, then the scratch wave offset; work-item ids packed in v0. */
+static void wave_init(AmdWave *w, AmdGroup *g, int index)
+{
+    const AmdLaunch *l = g->l;
+    const AmdKernel *k = l->k;
+    memset(w->s, 0, sizeof w->s);
+    w->index = index;
+    w->g = g;
+    w->lanes = l->wave_size;
+    w->pc = k->entry;
+    w->scc = 0;
+    w->state = AMDEMU_RUN;
+    int n = 0;
+    uint64_t kernarg = (uint64_t)(uintptr_t)l->kernarg, disp = (uint64_t)(uintptr_t)l->dispatch;
+    if (k->props & 1) { /* private segment buffer: base 0, this emulator's scratch is per lane */
+        w->s[n + 2] = 0xffffffffu;
+        n += 4;
+    }
+    if (k->props & 2)
+        w->s[n] = (uint32_t)disp, w->s[n + 1] = (uint32_t)(disp >> 32), n += 2;
+    if (k->props & 4)
+        n += 2; /* queue pointer: none */
+    if (k->props & 8)
+        w->s[n] = (uint32_t)kernarg, w->s[n + 1] = (uint32_t)(kernarg >> 32), n += 2;
+    if (k->props & 16)
+        n += 2; /* dispatch id 0 */
+    if (k->props & 32)
+        n += 2; /* flat scratch init: per-lane scratch needs no base */
+    if (k->props & 64)
+        w->s[n++] = g->priv_bytes;
+    int user = (k->rsrc2 >> 1) & 0x1f;
+    n = user > n ? user : n;
+    for (int i = 0; i < 3; i++)
+        if (k->rsrc2 >> (7 + i) & 1)
+            w->s[n++] = g->id[i];
+    if (k->rsrc2 >> 10 & 1)
+        w->s[n++] = 0; /* workgroup info */
+    if (k->rsrc2 & 1)
+        w->s[n++] = 0;       /* private segment wave offset */
+    w->s[124] = 0xffffffffu; /* M0 */
+    int vgpr_ids = (k->rsrc2 >> 11) & 3;
+    uint32_t bx = l->block[0], by = l->block[1];
+    uint32_t total = bx * by * l->block[2];
+    uint64_t exec = 0;
+    for (int lane = 0; lane < w->lanes; lane++) {
+        uint32_t t = (uint32_t)index * (uint32_t)w->lanes + (uint32_t)lane;
+        if (t >= total)
+            continue;
+        exec |= 1ull << lane;
+        uint32_t x = t % bx, y = (t / bx) % by, z = t / (bx * by);
+        w->v[0][lane] = x | (vgpr_ids >= 1 ? y << 10 : 0) | (vgpr_ids >= 2 ? z << 20 : 0);
+    }
+    amdemu_set_exec(w, exec);
+}
+
+static int run_group(AmdGroup *g)
+{
+    memset(g->lds, 0, g->lds_size);
+    for (int i = 0; i < g->nwaves; i++)
+        wave_init(&g->waves[i], g, i);
+    for (;;) {
+        int live = 0, waiting = 0;
+        for (int i = 0; i < g->nwaves; i++) {
+            AmdWave *w = &g->waves[i];
+            if (w->state == AMDEMU_RUN && run_wave(w) != 0)
+                return -1;
+            if (w->state != AMDEMU_DONE)
+                live++;
+            if (w->state == AMDEMU_BARRIER)
+                waiting++;
+        }
+        if (live == 0)
+            return 0;
+        if (waiting == live)
+            for (int i = 0; i < g->nwaves; i++)
+                if (g->waves[i].state == AMDEMU_BARRIER)
+                    g->waves[i].state = AMDEMU_RUN;
+    }
+}
+
+int amdemu_run(const AmdLaunch *l, char **err)
+{
+    const AmdKernel *k = l->k;
+    uint32_t threads = l->block[0] * l->block[1] * l->block[2];
+    AmdGroup g = { .l = l };
+    g.nwaves = (int)((threads + (uint32_t)l->wave_size - 1) / (uint32_t)l->wave_size);
+    g.lds_size = k->group_fixed + l->shmem;
+    g.priv_bytes = k->private_fixed;
+    if (k->props >> 11 & 1) /* uses a dynamic stack: room for calls */
+        g.priv_bytes += 16384;
+    g.waves = calloc((size_t)g.nwaves, sizeof *g.waves);
+    g.lds = calloc(1, g.lds_size ? g.lds_size : 1);
+    g.scratch = calloc((size_t)g.nwaves * (size_t)l->wave_size, g.priv_bytes ? g.priv_bytes : 1);
+    int rc = g.waves && g.lds && g.scratch ? 0 : -1;
+    for (int i = 0; rc == 0 && i < g.nwaves; i++)
+        if (!(g.waves[i].v = calloc(512, sizeof *g.waves[i].v)))
+            rc = -1;
+    if (rc != 0 && asprintf(err, "amdemu: out of memory for a workgroup of %u work-items", threads) < 0)
+        *err = NULL;
+    uint64_t lane_instrs = 0;
+    for (uint32_t z = 0; rc == 0 && z < l->grid[2]; z++)
+        for (uint32_t y = 0; rc == 0 && y < l->grid[1]; y++)
+            for (uint32_t x = 0; rc == 0 && x < l->grid[0]; x++) {
+                g.id[0] = x, g.id[1] = y, g.id[2] = z;
+                if (run_group(&g) != 0) {
+                    rc = -1;
+                    *err = g.err ? g.err : strdup("amdemu: the launch failed");
+                    g.err = NULL;
+                }
+            }
+    for (int i = 0; g.waves && i < g.nwaves; i++) {
+        lane_instrs += g.waves[i].lane_instrs;
+        free(g.waves[i].v);
+    }
+    if (getenv("JUKE_AMDEMU_STATS"))
+        fprintf(stderr, "amdemu: %s: %llu lane-instructions\n", k->name, (unsigned long long)lane_instrs);
+    free(g.waves);
+    free(g.lds);
+    free(g.scratch);
+    return rc;
+}

@@ -1,0 +1,1416 @@
+/* ops.c: the instruction table of the GFX9 ISA (gfx90a, gfx942) as far as
+ * it is modelled: one row per opcode per encoding, each with its semantics,
+ * a lane function (the generic SALU/VALU executors of exec.c call it per
+ * lane) or an executor of its own (branches, memory, lane-crossing ops).
+ * Semantics follow AMD's "CDNA3 Instruction Set Architecture" manual. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "amdemu.h"
+
+/* ---- bit helpers --------------------------------------------------------- */
+
+static inline float f32(uint64_t b)
+{
+    uint32_t u = (uint32_t)b;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline uint64_t bf32(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+static inline double f64(uint64_t b)
+{
+    double d;
+    memcpy(&d, &b, 8);
+    return d;
+}
+static inline uint64_t bf64(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+static inline float h2f(uint16_t h)
+{
+    _Float16 f;
+    memcpy(&f, &h, 2);
+    return (float)f;
+}
+static inline uint16_t f2h(float f)
+{
+    _Float16 h = (_Float16)f;
+    uint16_t u;
+    memcpy(&u, &h, 2);
+    return u;
+}
+
+#define U32(i) ((uint32_t)l->s[i])
+#define I32(i) ((int32_t)l->s[i])
+#define U64(i) (l->s[i])
+#define I64(i) ((int64_t)l->s[i])
+#define F32(i) f32(l->s[i])
+#define F64(i) f64(l->s[i])
+#define H16(i) h2f((uint16_t)l->s[i])
+
+/* Lane functions: name them by what they compute, shared by SALU and VALU rows. */
+#define LANE(name, body)                                                                                               \
+    static void name(AmdLane *l)                                                                                       \
+    {                                                                                                                  \
+        body;                                                                                                          \
+    }
+
+/* ---- integer ---------------------------------------------------------------- */
+
+LANE(l_mov, l->d = U64(0))
+LANE(l_mov_s1, l->d = U64(1))
+LANE(l_not32, l->d = ~U32(0); l->cout = l->d != 0)
+LANE(l_not64, l->d = ~U64(0); l->cout = l->d != 0)
+static void l_brev32(AmdLane *l)
+{
+    uint32_t v = U32(0), r = 0;
+    for (int i = 0; i < 32; i++, v >>= 1)
+        r = r << 1 | (v & 1);
+    l->d = r;
+}
+LANE(l_bcnt1_64, l->d = (uint64_t)__builtin_popcountll(U64(0)); l->cout = l->d != 0)
+LANE(l_bcnt_u32, l->d = (uint32_t)__builtin_popcount(U32(0)) + U32(1))
+LANE(l_ff1_64, l->d = U64(0) ? (uint32_t)__builtin_ctzll(U64(0)) : 0xffffffffu)
+LANE(l_ffbh_u32, l->d = U32(0) ? (uint32_t)__builtin_clz(U32(0)) : 0xffffffffu)
+static void l_ffbh_i32(AmdLane *l)
+{
+    int32_t v = I32(0);
+    uint32_t u = v < 0 ? ~(uint32_t)v : (uint32_t)v;
+    l->d = (v == 0 || v == -1) ? 0xffffffffu : (uint32_t)(__builtin_clz(u) - 1);
+}
+LANE(l_sext_i8, l->d = (uint32_t)(int32_t)(int8_t)U32(0))
+LANE(l_bitset1, l->d = U32(1) | (1u << (U32(0) & 31)); l->s[1] = 0)
+LANE(l_abs_i32, int32_t v = I32(0); l->d = (uint32_t)(v < 0 ? -(int64_t)v : v); l->cout = l->d != 0)
+LANE(l_add_u32, uint64_t r = (uint64_t)U32(0) + U32(1); l->d = (uint32_t)r; l->cout = (uint32_t)(r >> 32))
+LANE(l_sub_u32, l->d = U32(0) - U32(1); l->cout = U32(1) > U32(0))
+LANE(l_subrev_u32, l->d = U32(1) - U32(0); l->cout = U32(0) > U32(1))
+LANE(l_addc_u32, uint64_t r = (uint64_t)U32(0) + U32(1) + l->cin; l->d = (uint32_t)r; l->cout = (uint32_t)(r >> 32))
+LANE(l_subb_u32, l->d = U32(0) - U32(1) - l->cin; l->cout = (uint64_t)U32(1) + l->cin > U32(0))
+LANE(l_subbrev_u32, l->d = U32(1) - U32(0) - l->cin; l->cout = (uint64_t)U32(0) + l->cin > U32(1))
+static void l_add_i32(AmdLane *l)
+{
+    int32_t r;
+    l->cout = __builtin_add_overflow(I32(0), I32(1), &r);
+    l->d = (uint32_t)r;
+}
+static void l_sub_i32(AmdLane *l)
+{
+    int32_t r;
+    l->cout = __builtin_sub_overflow(I32(0), I32(1), &r);
+    l->d = (uint32_t)r;
+}
+LANE(l_mul_i32, l->d = U32(0) * U32(1))
+LANE(l_mul_hi_u32, l->d = (uint32_t)(((uint64_t)U32(0) * U32(1)) >> 32))
+LANE(l_mul_hi_i32, l->d = (uint32_t)(((int64_t)I32(0) * I32(1)) >> 32))
+LANE(l_mul_u24, l->d = (U32(0) & 0xffffff) * (U32(1) & 0xffffff))
+LANE(l_mul_hi_u24, l->d = (uint32_t)(((uint64_t)(U32(0) & 0xffffff) * (U32(1) & 0xffffff)) >> 32))
+LANE(l_mad_u24, l->d = (U32(0) & 0xffffff) * (U32(1) & 0xffffff) + U32(2))
+static void l_mad_u64_u32(AmdLane *l)
+{
+    unsigned __int128 r = (unsigned __int128)((uint64_t)U32(0) * U32(1)) + U64(2);
+    l->d = (uint64_t)r;
+    l->cout = (uint32_t)(r >> 64);
+}
+LANE(l_min_i32, l->d = (uint32_t)(I32(0) < I32(1) ? I32(0) : I32(1)); l->cout = I32(0) <= I32(1))
+LANE(l_min_u32, l->d = U32(0) < U32(1) ? U32(0) : U32(1); l->cout = U32(0) <= U32(1))
+LANE(l_max_i32, l->d = (uint32_t)(I32(0) > I32(1) ? I32(0) : I32(1)); l->cout = I32(0) >= I32(1))
+LANE(l_max_u32, l->d = U32(0) > U32(1) ? U32(0) : U32(1); l->cout = U32(0) >= U32(1))
+LANE(l_cselect, l->d = l->cin ? U64(0) : U64(1); l->cout = l->cin)
+LANE(l_cndmask, l->d = l->cin ? U32(1) : U32(0))
+LANE(l_and32, l->d = U32(0) & U32(1); l->cout = l->d != 0)
+LANE(l_and64, l->d = U64(0) & U64(1); l->cout = l->d != 0)
+LANE(l_or32, l->d = U32(0) | U32(1); l->cout = l->d != 0)
+LANE(l_or64, l->d = U64(0) | U64(1); l->cout = l->d != 0)
+LANE(l_xor32, l->d = U32(0) ^ U32(1); l->cout = l->d != 0)
+LANE(l_xor64, l->d = U64(0) ^ U64(1); l->cout = l->d != 0)
+LANE(l_andn2_64, l->d = U64(0) & ~U64(1); l->cout = l->d != 0)
+LANE(l_orn2_64, l->d = U64(0) | ~U64(1); l->cout = l->d != 0)
+LANE(l_lshl32, l->d = U32(0) << (U32(1) & 31); l->cout = l->d != 0)
+LANE(l_lshl64, l->d = U64(0) << (U32(1) & 63); l->cout = l->d != 0)
+LANE(l_lshr32, l->d = U32(0) >> (U32(1) & 31); l->cout = l->d != 0)
+LANE(l_lshr64, l->d = U64(0) >> (U32(1) & 63); l->cout = l->d != 0)
+LANE(l_ashr32, l->d = (uint32_t)(I32(0) >> (U32(1) & 31)); l->cout = l->d != 0)
+LANE(l_ashr64, l->d = (uint64_t)(I64(0) >> (U32(1) & 63)); l->cout = l->d != 0)
+/* the VALU's reversed shifts: src1 shifted by src0 */
+LANE(l_lshlrev32, l->d = U32(1) << (U32(0) & 31))
+LANE(l_lshrrev32, l->d = U32(1) >> (U32(0) & 31))
+LANE(l_ashrrev32, l->d = (uint32_t)(I32(1) >> (U32(0) & 31)))
+LANE(l_lshlrev64, l->d = U64(1) << (U32(0) & 63))
+LANE(l_lshrrev64, l->d = U64(1) >> (U32(0) & 63))
+LANE(l_ashrrev64, l->d = (uint64_t)(I64(1) >> (U32(0) & 63)))
+LANE(l_lshrrev16, l->d = (uint16_t)((uint16_t)U32(1) >> (U32(0) & 15)))
+LANE(l_add_u16, l->d = (uint16_t)(U32(0) + U32(1)))
+LANE(l_sub_u16, l->d = (uint16_t)(U32(0) - U32(1)))
+LANE(l_mul_lo_u16, l->d = (uint16_t)(U32(0) * U32(1)))
+static void l_bfe_u32(AmdLane *l)
+{
+    uint32_t off = U32(1) & 31, w = U32(2) & 31;
+    l->d = w ? (U32(0) >> off) & ((1u << w) - 1) : 0;
+}
+static void l_bfe_i32(AmdLane *l)
+{
+    uint32_t off = U32(1) & 31, w = U32(2) & 31;
+    l->d = w ? (uint32_t)(((int32_t)(U32(0) << (32 - off - w > 31 ? 0 : 32 - off - w))) >> (32 - w)) : 0;
+    if (off + w > 32)
+        l->d = (uint32_t)(I32(0) >> off);
+}
+/* s_bfe: src1 holds offset [5:0] and width [22:16] */
+static void l_s_bfe_u32(AmdLane *l)
+{
+    uint32_t off = U32(1) & 31, w = (U32(1) >> 16) & 0x7f;
+    l->d = w == 0 ? 0 : w >= 32 ? U32(0) >> off : (U32(0) >> off) & ((1u << w) - 1);
+    l->cout = l->d != 0;
+}
+static void l_s_bfe_i64(AmdLane *l)
+{
+    uint32_t off = U32(1) & 63, w = (U32(1) >> 16) & 0x7f;
+    uint64_t v = U64(0) >> off;
+    if (w == 0)
+        v = 0;
+    else if (w < 64)
+        v = (uint64_t)((int64_t)(v << (64 - w)) >> (64 - w));
+    l->d = v;
+    l->cout = v != 0;
+}
+LANE(l_bfi, l->d = (U32(0) & U32(1)) | (~U32(0) & U32(2)))
+LANE(l_alignbit, l->d = (uint32_t)((((uint64_t)U32(0) << 32) | U32(1)) >> (U32(2) & 31)))
+static void l_med3_i32(AmdLane *l)
+{
+    int32_t a = I32(0), b = I32(1), c = I32(2);
+    int32_t mx = a > b ? a : b, mn = a < b ? a : b;
+    l->d = (uint32_t)(c > mx ? mx : c < mn ? mn : c);
+}
+LANE(l_xad_u32, l->d = (U32(0) ^ U32(1)) + U32(2))
+LANE(l_lshl_add_u32, l->d = (U32(0) << (U32(1) & 31)) + U32(2))
+LANE(l_add_lshl_u32, l->d = (U32(0) + U32(1)) << (U32(2) & 31))
+LANE(l_add3_u32, l->d = U32(0) + U32(1) + U32(2))
+LANE(l_and_or, l->d = (U32(0) & U32(1)) | U32(2))
+LANE(l_or3, l->d = U32(0) | U32(1) | U32(2))
+LANE(l_lshl_add_u64, l->d = (U64(0) << (U32(1) & 63)) + U64(2))
+LANE(l_bitcmp0, l->cout = !(U32(0) >> (U32(1) & 31) & 1))
+LANE(l_bitcmp1, l->cout = U32(0) >> (U32(1) & 31) & 1)
+LANE(l_mbcnt_lo,
+     l->d = (uint32_t)__builtin_popcount(U32(0) & (uint32_t)((1ull << (l->lane < 32 ? l->lane : 32)) - 1)) + U32(1))
+static void l_mbcnt_hi(AmdLane *l)
+{
+    int n = l->lane > 32 ? l->lane - 32 : 0;
+    l->d = (uint32_t)__builtin_popcount(U32(0) & (uint32_t)((1ull << n) - 1)) + U32(1);
+}
+
+/* ---- float ------------------------------------------------------------------- */
+
+/* IEEE-mode min/max: a NaN operand yields the other; -0 < +0. */
+static double fmin_hw(double a, double b)
+{
+    if (isnan(a))
+        return isnan(b) ? NAN : b;
+    if (isnan(b))
+        return a;
+    if (a == b)
+        return signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+static double fmax_hw(double a, double b)
+{
+    if (isnan(a))
+        return isnan(b) ? NAN : b;
+    if (isnan(b))
+        return a;
+    if (a == b)
+        return signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+
+LANE(l_add_f32, l->d = bf32(F32(0) + F32(1)))
+LANE(l_sub_f32, l->d = bf32(F32(0) - F32(1)))
+LANE(l_subrev_f32, l->d = bf32(F32(1) - F32(0)))
+LANE(l_mul_f32, l->d = bf32(F32(0) * F32(1)))
+LANE(l_fma_f32, l->d = bf32(fmaf(F32(0), F32(1), F32(2))))
+LANE(l_min_f32, l->d = bf32((float)fmin_hw(F32(0), F32(1))))
+LANE(l_max_f32, l->d = bf32((float)fmax_hw(F32(0), F32(1))))
+LANE(l_add_f64, l->d = bf64(F64(0) + F64(1)))
+LANE(l_mul_f64, l->d = bf64(F64(0) * F64(1)))
+LANE(l_fma_f64, l->d = bf64(fma(F64(0), F64(1), F64(2))))
+LANE(l_min_f64, l->d = bf64(fmin_hw(F64(0), F64(1))))
+LANE(l_max_f64, l->d = bf64(fmax_hw(F64(0), F64(1))))
+LANE(l_ldexp_f32, l->d = bf32(ldexpf(F32(0), I32(1))))
+LANE(l_ldexp_f64, l->d = bf64(ldexp(F64(0), I32(1))))
+LANE(l_add_f16, l->d = f2h(H16(0) + H16(1)))
+LANE(l_sub_f16, l->d = f2h(H16(0) - H16(1)))
+LANE(l_mul_f16, l->d = f2h(H16(0) * H16(1)))
+LANE(l_sqrt_f16, l->d = f2h(sqrtf(H16(0))))
+LANE(l_pack_b32_f16, l->d = (U32(0) & 0xffff) | (U32(1) & 0xffff) << 16)
+LANE(l_cvt_i32_f64, double v = F64(0); l->d = (uint32_t)(isnan(v)             ? 0
+                                                         : v >= 2147483647.0  ? INT32_MAX
+                                                         : v <= -2147483648.0 ? INT32_MIN
+                                                                              : (int32_t)v))
+LANE(l_cvt_i32_f32, float v = F32(0); l->d = (uint32_t)(isnan(v)              ? 0
+                                                        : v >= 2147483647.0f  ? INT32_MAX
+                                                        : v <= -2147483648.0f ? INT32_MIN
+                                                                              : (int32_t)v))
+LANE(l_cvt_u32_f32, float v = F32(0); l->d = isnan(v) || v <= 0 ? 0 : v >= 4294967295.0f ? UINT32_MAX : (uint32_t)v)
+LANE(l_cvt_u32_f64, double v = F64(0); l->d = isnan(v) || v <= 0 ? 0 : v >= 4294967295.0 ? UINT32_MAX : (uint32_t)v)
+LANE(l_cvt_f64_i32, l->d = bf64((double)I32(0)))
+LANE(l_cvt_f64_u32, l->d = bf64((double)U32(0)))
+LANE(l_cvt_f32_i32, l->d = bf32((float)I32(0)))
+LANE(l_cvt_f32_u32, l->d = bf32((float)U32(0)))
+LANE(l_cvt_f32_ubyte0, l->d = bf32((float)(U32(0) & 0xff)))
+LANE(l_cvt_f32_f64, l->d = bf32((float)F64(0)))
+LANE(l_cvt_f64_f32, l->d = bf64((double)F32(0)))
+LANE(l_cvt_f16_f32, l->d = f2h(F32(0)))
+LANE(l_cvt_f32_f16, l->d = bf32(H16(0)))
+LANE(l_trunc_f32, l->d = bf32(truncf(F32(0))))
+LANE(l_ceil_f32, l->d = bf32(ceilf(F32(0))))
+LANE(l_rndne_f32, l->d = bf32(nearbyintf(F32(0))))
+LANE(l_floor_f32, l->d = bf32(floorf(F32(0))))
+LANE(l_trunc_f64, l->d = bf64(trunc(F64(0))))
+LANE(l_ceil_f64, l->d = bf64(ceil(F64(0))))
+LANE(l_rndne_f64, l->d = bf64(nearbyint(F64(0))))
+LANE(l_floor_f64, l->d = bf64(floor(F64(0))))
+/* The hardware approximations, computed exactly (within AMD's ulp bounds). */
+LANE(l_exp_f32, l->d = bf32(exp2f(F32(0))))
+LANE(l_log_f32, l->d = bf32(log2f(F32(0))))
+LANE(l_rcp_f32, l->d = bf32(1.0f / F32(0)))
+LANE(l_sqrt_f32, l->d = bf32(sqrtf(F32(0))))
+LANE(l_rcp_f64, l->d = bf64(1.0 / F64(0)))
+LANE(l_rsq_f64, l->d = bf64(1.0 / sqrt(F64(0))))
+static void l_fract_f32(AmdLane *l)
+{
+    float x = F32(0);
+    l->d = bf32(isinf(x) ? NAN : fminf(x - floorf(x), 0x1.fffffep-1f));
+}
+static void l_fract_f64(AmdLane *l)
+{
+    double x = F64(0);
+    l->d = bf64(isinf(x) ? NAN : fmin(x - floor(x), 0x1.fffffffffffffp-1));
+}
+LANE(l_frexp_exp_f32, int e = 0; float x = F32(0); if (isfinite(x)) frexpf(x, &e); l->d = (uint32_t)e)
+LANE(l_frexp_exp_f64, int e = 0; double x = F64(0); if (isfinite(x)) frexp(x, &e); l->d = (uint32_t)e)
+LANE(l_frexp_mant_f32, int e; float x = F32(0); l->d = bf32(isfinite(x) ? frexpf(x, &e) : x))
+LANE(l_frexp_mant_f64, int e; double x = F64(0); l->d = bf64(isfinite(x) ? frexp(x, &e) : x))
+/* v_trig_preop_f64: 53 bits of 2/pi starting at bit (src1 & 31) * 53, scaled. */
+static void l_trig_preop(AmdLane *l)
+{
+    static const uint32_t two_over_pi[] = {
+        0xa2f9836e, 0x4e441529, 0xfc2757d1, 0xf534ddc0, 0xdb629599, 0x3c439041, 0xfe5163ab, 0xdebbc561,
+        0xb7246e3a, 0x424dd2e0, 0x06492eea, 0x09d1921c, 0xfe1deb1c, 0xb129a73e, 0xe88235f5, 0x2ebb4484,
+        0xe99c7026, 0xb45f7e41, 0x3991d639, 0x835339f4, 0x9c845f8b, 0xbdf9283b, 0x1ff897ff, 0xde05980f,
+        0xef2f118b, 0x5a0a6d1f, 0x6d367ecf, 0x27cb09b7, 0x4f463f66, 0x9e5fea2d, 0x7527bac7, 0xebe5f17b,
+        0x3d0739f7, 0x8a5292ea, 0x6bfb5fb1, 0x1f8d5d08, 0x56033046,
+    };
+    double x = F64(0);
+    int shift = (int)(U32(1) & 31) * 53;
+    int e = ((int)(U64(0) >> 52) & 0x7ff) - 1023;
+    if (e > 1077)
+        shift += e - 1077;
+    uint64_t m = 0;
+    for (int i = 0; i < 53; i++) {
+        int bit = shift + i;
+        uint32_t word = bit / 32 < 37 ? two_over_pi[bit / 32] : 0;
+        m = m << 1 | ((word >> (31 - bit % 32)) & 1);
+    }
+    double r = ldexp((double)m, -(shift + 53));
+    if (e > 1077)
+        r = ldexp(r, -128);
+    (void)x;
+    l->d = bf64(r);
+}
+static int fexp32(float x)
+{
+    return (int)((bf32(x) >> 23) & 0xff);
+}
+static int fexp64(double x)
+{
+    return (int)((bf64(x) >> 52) & 0x7ff);
+}
+/* v_div_scale: scale numerator or denominator so the Newton steps of the
+ * division expansion neither overflow nor underflow; VCC says the quotient
+ * must be rescaled (v_div_fmas). s0 is the value to scale, s1 the
+ * denominator, s2 the numerator. */
+static void l_div_scale_f32(AmdLane *l)
+{
+    float s0 = F32(0), s1 = F32(1), s2 = F32(2), d = s0;
+    l->cout = 0;
+    if (s2 == 0.0f || s1 == 0.0f)
+        d = NAN;
+    else if (fexp32(s2) - fexp32(s1) >= 96) {
+        l->cout = 1;
+        if (s0 == s1)
+            d = ldexpf(s0, 64);
+    } else if (fpclassify(s1) == FP_SUBNORMAL)
+        d = ldexpf(s0, 64);
+    else if (fpclassify(1.0f / s1) == FP_SUBNORMAL && fpclassify(s2 / s1) == FP_SUBNORMAL) {
+        l->cout = 1;
+        if (s0 == s1)
+            d = ldexpf(s0, 64);
+    } else if (fpclassify(1.0f / s1) == FP_SUBNORMAL)
+        d = ldexpf(s0, -64);
+    else if (fpclassify(s2 / s1) == FP_SUBNORMAL) {
+        l->cout = 1;
+        if (s0 == s2)
+            d = ldexpf(s0, 64);
+    } else if (fexp32(s2) <= 23)
+        d = ldexpf(s0, 64);
+    l->d = bf32(d);
+}
+static void l_div_scale_f64(AmdLane *l)
+{
+    double s0 = F64(0), s1 = F64(1), s2 = F64(2), d = s0;
+    l->cout = 0;
+    if (s2 == 0.0 || s1 == 0.0)
+        d = NAN;
+    else if (fexp64(s2) - fexp64(s1) >= 768) {
+        l->cout = 1;
+        if (s0 == s1)
+            d = ldexp(s0, 128);
+    } else if (fpclassify(s1) == FP_SUBNORMAL)
+        d = ldexp(s0, 128);
+    else if (fpclassify(1.0 / s1) == FP_SUBNORMAL && fpclassify(s2 / s1) == FP_SUBNORMAL) {
+        l->cout = 1;
+        if (s0 == s1)
+            d = ldexp(s0, 128);
+    } else if (fpclassify(1.0 / s1) == FP_SUBNORMAL)
+        d = ldexp(s0, -128);
+    else if (fpclassify(s2 / s1) == FP_SUBNORMAL) {
+        l->cout = 1;
+        if (s0 == s2)
+            d = ldexp(s0, 128);
+    } else if (fexp64(s2) <= 53)
+        d = ldexp(s0, 128);
+    l->d = bf64(d);
+}
+static void l_div_fmas_f32(AmdLane *l)
+{
+    float r = fmaf(F32(0), F32(1), F32(2));
+    if (l->cin)
+        r = ldexpf(r, fexp32(F32(2)) > 127 ? 64 : -64);
+    l->d = bf32(r);
+}
+static void l_div_fmas_f64(AmdLane *l)
+{
+    double r = fma(F64(0), F64(1), F64(2));
+    if (l->cin)
+        r = ldexp(r, fexp64(F64(2)) > 1023 ? 128 : -128);
+    l->d = bf64(r);
+}
+/* v_div_fixup: s0 the quotient, s1 the denominator, s2 the numerator; the
+ * special cases of IEEE division. */
+#define DIV_FIXUP(name, T, F, BF, FABS, INF)                                                                           \
+    static void name(AmdLane *l)                                                                                       \
+    {                                                                                                                  \
+        T q = F(l->s[0]), den = F(l->s[1]), num = F(l->s[2]);                                                          \
+        int neg = signbit(den) != signbit(num);                                                                        \
+        T r;                                                                                                           \
+        if (isnan(num))                                                                                                \
+            r = num;                                                                                                   \
+        else if (isnan(den))                                                                                           \
+            r = den;                                                                                                   \
+        else if ((den == 0 && num == 0) || (isinf(den) && isinf(num)))                                                 \
+            r = (T)NAN;                                                                                                \
+        else if (den == 0 || isinf(num))                                                                               \
+            r = neg ? -INF : INF;                                                                                      \
+        else if (isinf(den) || num == 0)                                                                               \
+            r = neg ? (T) - 0.0 : (T)0.0;                                                                              \
+        else                                                                                                           \
+            r = neg ? -FABS(q) : FABS(q);                                                                              \
+        l->d = BF(r);                                                                                                  \
+    }
+DIV_FIXUP(l_div_fixup_f32, float, f32, bf32, fabsf, INFINITY)
+DIV_FIXUP(l_div_fixup_f64, double, f64, bf64, fabs, (double)INFINITY)
+static void l_div_fixup_f16(AmdLane *l)
+{
+    float q = H16(0), den = H16(1), num = H16(2), r;
+    int neg = signbit(den) != signbit(num);
+    if (isnan(num) || isnan(den) || (den == 0 && num == 0) || (isinf(den) && isinf(num)))
+        r = NAN;
+    else if (den == 0 || isinf(num))
+        r = neg ? -INFINITY : INFINITY;
+    else if (isinf(den) || num == 0)
+        r = neg ? -0.0f : 0.0f;
+    else
+        r = neg ? -fabsf(q) : fabsf(q);
+    l->d = f2h(r);
+}
+
+/* ---- compares: VOPC's condition codes ---------------------------------------- */
+
+/* v_cmp_class: bit i of src1 tests class i of src0. */
+static unsigned fclass(double x, bool is_snan)
+{
+    if (isnan(x))
+        return is_snan ? 0 : 1;
+    bool n = signbit(x);
+    switch (fpclassify(x)) {
+    case FP_INFINITE: return n ? 2 : 9;
+    case FP_NORMAL: return n ? 3 : 8;
+    case FP_SUBNORMAL: return n ? 4 : 7;
+    case FP_ZERO: return n ? 5 : 6;
+    }
+    return 1;
+}
+LANE(l_class_f32, l->cout = U32(1) >> fclass(F32(0), isnan(F32(0)) && !(U32(0) & 0x400000)) & 1)
+LANE(l_class_f64, l->cout = U32(1) >> fclass(F64(0), isnan(F64(0)) && !(U64(0) & (1ull << 51))) & 1)
+
+/* Float conditions in VOPC order: f lt eq le gt lg ge o u nge nlg ngt nle neq nlt tru. */
+static inline uint32_t fcond(unsigned c, double a, double b)
+{
+    bool un = isnan(a) || isnan(b);
+    switch (c) {
+    case 0: return 0;
+    case 1: return a < b;
+    case 2: return a == b;
+    case 3: return a <= b;
+    case 4: return a > b;
+    case 5: return a < b || a > b;
+    case 6: return a >= b;
+    case 7: return !un;
+    case 8: return un;
+    case 9: return !(a >= b);
+    case 10: return !(a < b || a > b);
+    case 11: return !(a > b);
+    case 12: return !(a <= b);
+    case 13: return !(a == b);
+    case 14: return !(a < b);
+    default: return 1;
+    }
+}
+/* Integer conditions: f lt eq le gt ne ge t. */
+#define ICOND(c, a, b)                                                                                                 \
+    ((c) == 1   ? (a) < (b)                                                                                            \
+     : (c) == 2 ? (a) == (b)                                                                                           \
+     : (c) == 3 ? (a) <= (b)                                                                                           \
+     : (c) == 4 ? (a) > (b)                                                                                            \
+     : (c) == 5 ? (a) != (b)                                                                                           \
+     : (c) == 6 ? (a) >= (b)                                                                                           \
+                : (c) == 7)
+
+#define CMPF(name, T, F)                                                                                               \
+    static void name(AmdLane *l)                                                                                       \
+    {                                                                                                                  \
+        l->cout = fcond(l->aux, (double)F(0), (double)F(1));                                                           \
+    }
+CMPF(l_cmp_f16, float, H16)
+CMPF(l_cmp_f32, float, F32)
+CMPF(l_cmp_f64, double, F64)
+#define CMPI(name, T)                                                                                                  \
+    static void name(AmdLane *l)                                                                                       \
+    {                                                                                                                  \
+        T a = (T)l->s[0], b = (T)l->s[1];                                                                              \
+        l->cout = ICOND(l->aux, a, b);                                                                                 \
+    }
+CMPI(l_cmp_i16, int16_t)
+CMPI(l_cmp_u16, uint16_t)
+CMPI(l_cmp_i32, int32_t)
+CMPI(l_cmp_u32, uint32_t)
+CMPI(l_cmp_i64, int64_t)
+CMPI(l_cmp_u64, uint64_t)
+
+/* SOPC compares: aux is the condition (eq lg gt ge lt le for i32 0..5, u32 6..11). */
+#define SCMP(name, T, c)                                                                                               \
+    static void name(AmdLane *l)                                                                                       \
+    {                                                                                                                  \
+        T a = (T)l->s[0], b = (T)l->s[1];                                                                              \
+        l->cout = (c) == 0   ? a == b                                                                                  \
+                  : (c) == 1 ? a != b                                                                                  \
+                  : (c) == 2 ? a > b                                                                                   \
+                  : (c) == 3 ? a >= b                                                                                  \
+                  : (c) == 4 ? a < b                                                                                   \
+                             : a <= b;                                                                                 \
+    }
+SCMP(l_scmp_eq_i32, int32_t, 0)
+SCMP(l_scmp_lg_i32, int32_t, 1)
+SCMP(l_scmp_gt_i32, int32_t, 2)
+SCMP(l_scmp_ge_i32, int32_t, 3)
+SCMP(l_scmp_lt_i32, int32_t, 4)
+SCMP(l_scmp_le_i32, int32_t, 5)
+SCMP(l_scmp_eq_u32, uint32_t, 0)
+SCMP(l_scmp_lg_u32, uint32_t, 1)
+SCMP(l_scmp_gt_u32, uint32_t, 2)
+SCMP(l_scmp_ge_u32, uint32_t, 3)
+SCMP(l_scmp_lt_u32, uint32_t, 4)
+SCMP(l_scmp_le_u32, uint32_t, 5)
+SCMP(l_scmp_eq_u64, uint64_t, 0)
+SCMP(l_scmp_lg_u64, uint64_t, 1)
+
+/* ---- executors of their own -------------------------------------------------- */
+
+static int x_nop(AmdWave *w, const AmdDec *d)
+{
+    return 0;
+}
+
+static int x_endpgm(AmdWave *w, const AmdDec *d)
+{
+    w->state = AMDEMU_DONE;
+    return 0;
+}
+
+static int x_barrier(AmdWave *w, const AmdDec *d)
+{
+    w->state = AMDEMU_BARRIER;
+    return 0;
+}
+
+static int x_trap(AmdWave *w, const AmdDec *d)
+{
+    return amdemu_fail(w, d, "the kernel trapped (s_trap %d)", d->imm & 0xff);
+}
+
+/* SOPP branches: aux = 0 always, 1 scc0, 2 scc1, 3 vccz, 4 vccnz, 5 execz, 6 execnz. */
+static int x_branch(AmdWave *w, const AmdDec *d)
+{
+    uint64_t vcc = amdemu_sread(w, 106, w->lanes == 64, false, false, 0);
+    uint64_t exec = amdemu_exec_mask(w);
+    bool take;
+    switch (d->op->aux) {
+    case 1: take = !w->scc; break;
+    case 2: take = w->scc; break;
+    case 3: take = vcc == 0; break;
+    case 4: take = vcc != 0; break;
+    case 5: take = exec == 0; break;
+    case 6: take = exec != 0; break;
+    default: take = true;
+    }
+    if (take)
+        w->pc = w->pc + (uint64_t)((int64_t)d->imm * 4); /* pc already points past this instruction */
+    return 0;
+}
+
+static int x_getpc(AmdWave *w, const AmdDec *d)
+{
+    amdemu_swrite(w, d->dst, w->pc, true);
+    return 0;
+}
+
+static int x_setpc(AmdWave *w, const AmdDec *d)
+{
+    w->pc = amdemu_sread(w, d->src[0], true, false, false, 0);
+    return 0;
+}
+
+static int x_swappc(AmdWave *w, const AmdDec *d)
+{
+    uint64_t target = amdemu_sread(w, d->src[0], true, false, false, 0);
+    amdemu_swrite(w, d->dst, w->pc, true);
+    w->pc = target;
+    return 0;
+}
+
+/* s_*_saveexec_b64: aux 0 and, 1 or, 2 xor, 3 andn2, 4 orn2. */
+static int x_saveexec(AmdWave *w, const AmdDec *d)
+{
+    uint64_t s = amdemu_sread(w, d->src[0], true, false, false, d->lit);
+    uint64_t e = amdemu_exec_mask(w), n;
+    switch (d->op->aux) {
+    case 0: n = s & e; break;
+    case 1: n = s | e; break;
+    case 2: n = s ^ e; break;
+    case 3: n = s & ~e; break;
+    default: n = s | ~e; break;
+    }
+    amdemu_swrite(w, d->dst, e, true);
+    amdemu_set_exec(w, n);
+    w->scc = amdemu_exec_mask(w) != 0;
+    return 0;
+}
+
+static int x_readfirstlane(AmdWave *w, const AmdDec *d)
+{
+    uint64_t e = amdemu_exec_mask(w);
+    int lane = e ? __builtin_ctzll(e) : 0;
+    uint32_t v = d->src[0] >= 256 ? w->v[d->src[0] - 256][lane]
+                                  : (uint32_t)amdemu_sread(w, d->src[0], false, false, false, d->lit);
+    amdemu_swrite(w, d->dst, v, false);
+    return 0;
+}
+
+static int x_readlane(AmdWave *w, const AmdDec *d)
+{
+    uint32_t lane = (uint32_t)amdemu_sread(w, d->src[1], false, false, false, 0) & (uint32_t)(w->lanes - 1);
+    uint32_t v =
+        d->src[0] >= 256 ? w->v[d->src[0] - 256][lane] : (uint32_t)amdemu_sread(w, d->src[0], false, false, false, 0);
+    amdemu_swrite(w, d->dst, v, false);
+    return 0;
+}
+
+static int x_waitcnt(AmdWave *w, const AmdDec *d)
+{
+    return 0; /* memory completes in order: nothing is outstanding */
+}
+
+/* s_load_dword{,x2,x4,x8,x16}: aux = dwords. */
+static int x_smem_load(AmdWave *w, const AmdDec *d)
+{
+    uint64_t base = amdemu_sread(w, d->src[0], true, false, false, 0) & 0xffffffffffffull;
+    int64_t off = d->src[2] ? (int64_t)(uint32_t)amdemu_sread(w, d->src[1], false, false, false, 0) : d->imm;
+    if (d->saddr)
+        off += amdemu_sread(w, d->saddr - 1, false, false, false, 0);
+    uint64_t a = (base + (uint64_t)off) & ~3ull;
+    const uint32_t *p = amdemu_addr(w, d, a, 0, d->op->aux * 4);
+    if (!p)
+        return -1;
+    for (unsigned i = 0; i < d->op->aux; i++)
+        w->s[(d->dst + i) & 127] = p[i];
+    return 0;
+}
+
+/* ---- memory ------------------------------------------------------------------- */
+
+/* A host pointer for `bytes` at flat address a of `lane`; NULL after failing the launch. */
+void *amdemu_addr(AmdWave *w, const AmdDec *d, uint64_t a, int lane, uint32_t bytes)
+{
+    AmdGroup *g = w->g;
+    uint32_t hi = (uint32_t)(a >> 32), lo = (uint32_t)a;
+    if (hi == AMDEMU_SHARED_HI) {
+        if ((uint64_t)lo + bytes > g->lds_size) {
+            amdemu_fail(w, d, "LDS access at 0x%x (%u bytes) past the %u bytes of the workgroup", lo, bytes,
+                        g->lds_size);
+            return NULL;
+        }
+        return g->lds + lo;
+    }
+    if (hi == AMDEMU_PRIVATE_HI) {
+        if ((uint64_t)lo + bytes > g->priv_bytes) {
+            amdemu_fail(w, d, "scratch access at 0x%x (%u bytes) past the %u private bytes of a lane", lo, bytes,
+                        g->priv_bytes);
+            return NULL;
+        }
+        return g->scratch + ((size_t)w->index * (size_t)w->lanes + (size_t)lane) * g->priv_bytes + lo;
+    }
+    if (a < 65536 || a >> 47) {
+        amdemu_fail(w, d, "memory access at address 0x%llx, lane %d: not memory of this device", (unsigned long long)a,
+                    lane);
+        return NULL;
+    }
+    return (void *)(uintptr_t)a;
+}
+
+/* The flat address of lane `lane` of a FLAT/GLOBAL/SCRATCH instruction. */
+static uint64_t flat_address(AmdWave *w, const AmdDec *d, int lane)
+{
+    if (d->seg == 2) { /* GLOBAL: saddr 0x7f = off: a 64-bit VGPR address */
+        if (d->saddr == 0x7f)
+            return (w->v[d->vaddr][lane] | (uint64_t)w->v[(d->vaddr + 1) & 255][lane] << 32) +
+                   (uint64_t)(int64_t)d->imm;
+        return amdemu_sread(w, d->saddr, true, false, false, 0) + w->v[d->vaddr][lane] + (uint64_t)(int64_t)d->imm;
+    }
+    if (d->seg == 1) { /* SCRATCH: a per-lane offset from an SGPR and/or a VGPR */
+        uint32_t off = (uint32_t)d->imm;
+        if (d->saddr != 0x7f)
+            off += (uint32_t)amdemu_sread(w, d->saddr, false, false, false, 0);
+        if (d->saddr == 0x7f || d->imm1)
+            off += w->v[d->vaddr][lane];
+        return (uint64_t)AMDEMU_PRIVATE_HI << 32 | off;
+    }
+    return (w->v[d->vaddr][lane] | (uint64_t)w->v[(d->vaddr + 1) & 255][lane] << 32) + (uint64_t)(int64_t)d->imm;
+}
+
+/* Loads: aux = bytes | LD_SIGNED | LD_D16HI... (only plain loads for now). */
+enum { MEM_SIGNED = 0x100 };
+
+static int mem_load(AmdWave *w, const AmdDec *d, uint64_t (*addr)(AmdWave *, const AmdDec *, int))
+{
+    uint32_t bytes = d->op->aux & 0xff;
+    bool sgn = d->op->aux & MEM_SIGNED;
+    uint64_t exec = amdemu_exec_mask(w);
+    for (int lane = 0; lane < w->lanes; lane++) {
+        if (!(exec >> lane & 1))
+            continue;
+        const uint8_t *p = amdemu_addr(w, d, addr(w, d, lane), lane, bytes);
+        if (!p)
+            return -1;
+        if (bytes >= 4) {
+            for (uint32_t i = 0; i < bytes / 4; i++)
+                memcpy(&w->v[(d->dst + i) & 511][lane], p + 4 * i, 4);
+        } else {
+            uint32_t v = 0;
+            memcpy(&v, p, bytes);
+            if (sgn)
+                v = bytes == 1 ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)(int32_t)(int16_t)v;
+            w->v[d->dst][lane] = v;
+        }
+    }
+    w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
+    return 0;
+}
+
+static int mem_store(AmdWave *w, const AmdDec *d, uint64_t (*addr)(AmdWave *, const AmdDec *, int))
+{
+    uint32_t bytes = d->op->aux & 0xff;
+    uint64_t exec = amdemu_exec_mask(w);
+    for (int lane = 0; lane < w->lanes; lane++) {
+        if (!(exec >> lane & 1))
+            continue;
+        uint8_t *p = amdemu_addr(w, d, addr(w, d, lane), lane, bytes);
+        if (!p)
+            return -1;
+        if (bytes >= 4) {
+            for (uint32_t i = 0; i < bytes / 4; i++)
+                memcpy(p + 4 * i, &w->v[(d->vdata + i) & 511][lane], 4);
+        } else {
+            memcpy(p, &w->v[d->vdata][lane], bytes);
+        }
+    }
+    w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
+    return 0;
+}
+
+static int x_flat_load(AmdWave *w, const AmdDec *d)
+{
+    return mem_load(w, d, flat_address);
+}
+
+static int x_flat_store(AmdWave *w, const AmdDec *d)
+{
+    return mem_store(w, d, flat_address);
+}
+
+/* Atomics: aux = bytes | the operation << 8. */
+enum { A_ADD = 1, A_SUB, A_AND, A_OR, A_XOR, A_SWAP, A_CMPSWAP, A_SMIN, A_SMAX, A_UMIN, A_UMAX, A_FADD, A_INC, A_DEC };
+
+static uint64_t atomic_apply(unsigned op, void *p, uint64_t v, uint64_t cmp, bool b64)
+{
+    if (b64) {
+        uint64_t *q = p, old = __atomic_load_n(q, __ATOMIC_RELAXED), n;
+        do {
+            switch (op) {
+            case A_ADD: n = old + v; break;
+            case A_SUB: n = old - v; break;
+            case A_AND: n = old & v; break;
+            case A_OR: n = old | v; break;
+            case A_XOR: n = old ^ v; break;
+            case A_SWAP: n = v; break;
+            case A_CMPSWAP: n = old == cmp ? v : old; break;
+            case A_SMIN: n = (int64_t)v < (int64_t)old ? v : old; break;
+            case A_SMAX: n = (int64_t)v > (int64_t)old ? v : old; break;
+            case A_UMIN: n = v < old ? v : old; break;
+            case A_UMAX: n = v > old ? v : old; break;
+            case A_FADD: n = bf64(f64(old) + f64(v)); break;
+            default: n = old;
+            }
+        } while (!__atomic_compare_exchange_n(q, &old, n, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+        return old;
+    }
+    uint32_t *q = p, old = __atomic_load_n(q, __ATOMIC_RELAXED), n, v32 = (uint32_t)v;
+    do {
+        switch (op) {
+        case A_ADD: n = old + v32; break;
+        case A_SUB: n = old - v32; break;
+        case A_AND: n = old & v32; break;
+        case A_OR: n = old | v32; break;
+        case A_XOR: n = old ^ v32; break;
+        case A_SWAP: n = v32; break;
+        case A_CMPSWAP: n = old == (uint32_t)cmp ? v32 : old; break;
+        case A_SMIN: n = (int32_t)v32 < (int32_t)old ? v32 : old; break;
+        case A_SMAX: n = (int32_t)v32 > (int32_t)old ? v32 : old; break;
+        case A_UMIN: n = v32 < old ? v32 : old; break;
+        case A_UMAX: n = v32 > old ? v32 : old; break;
+        case A_FADD: n = (uint32_t)bf32(f32(old) + f32(v32)); break;
+        case A_INC: n = old >= v32 ? 0 : old + 1; break;
+        case A_DEC: n = old == 0 || old > v32 ? v32 : old - 1; break;
+        default: n = old;
+        }
+    } while (!__atomic_compare_exchange_n(q, &old, n, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+    return old;
+}
+
+/* FLAT/GLOBAL atomics: data in vdata (cmpswap: the new value, then the compare value); glc returns the old. */
+static int x_flat_atomic(AmdWave *w, const AmdDec *d)
+{
+    unsigned op = d->op->aux >> 8;
+    bool b64 = (d->op->aux & 0xff) == 8;
+    uint64_t exec = amdemu_exec_mask(w);
+    for (int lane = 0; lane < w->lanes; lane++) {
+        if (!(exec >> lane & 1))
+            continue;
+        void *p = amdemu_addr(w, d, flat_address(w, d, lane), lane, b64 ? 8 : 4);
+        if (!p)
+            return -1;
+        uint64_t v = w->v[d->vdata][lane], cmp = 0;
+        int n = b64 ? 2 : 1;
+        if (b64)
+            v |= (uint64_t)w->v[(d->vdata + 1) & 511][lane] << 32;
+        if (op == A_CMPSWAP) {
+            cmp = w->v[(d->vdata + n) & 511][lane];
+            if (b64)
+                cmp |= (uint64_t)w->v[(d->vdata + n + 1) & 511][lane] << 32;
+        }
+        uint64_t old = atomic_apply(op, p, v, cmp, b64);
+        if (d->glc) {
+            w->v[d->dst][lane] = (uint32_t)old;
+            if (b64)
+                w->v[(d->dst + 1) & 511][lane] = (uint32_t)(old >> 32);
+        }
+    }
+    w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
+    return 0;
+}
+
+/* MUBUF: on gfx90a juke's scratch (offen: a per-lane offset in vaddr). */
+static uint64_t mubuf_address(AmdWave *w, const AmdDec *d, int lane)
+{
+    uint32_t off = (uint32_t)d->imm + (uint32_t)amdemu_sread(w, d->src[0], false, false, false, 0);
+    if (d->imm1)
+        off += w->v[d->vaddr][lane];
+    return (uint64_t)AMDEMU_PRIVATE_HI << 32 | off;
+}
+
+static int x_mubuf_load(AmdWave *w, const AmdDec *d)
+{
+    return mem_load(w, d, mubuf_address);
+}
+
+static int x_mubuf_store(AmdWave *w, const AmdDec *d)
+{
+    return mem_store(w, d, mubuf_address);
+}
+
+/* DS: LDS addresses are vaddr + offset; aux = bytes | op << 8 as for atomics. */
+static uint64_t ds_address(AmdWave *w, const AmdDec *d, int lane)
+{
+    return (uint64_t)AMDEMU_SHARED_HI << 32 | (uint32_t)(w->v[d->vaddr][lane] + (uint32_t)(d->imm | d->imm1 << 8));
+}
+
+static int x_ds_read(AmdWave *w, const AmdDec *d)
+{
+    return mem_load(w, d, ds_address);
+}
+
+static int x_ds_write(AmdWave *w, const AmdDec *d)
+{
+    return mem_store(w, d, ds_address);
+}
+
+/* ds_read2/ds_write2: two elements at offset0 and offset1, in units of the element size. */
+static int x_ds_2(AmdWave *w, const AmdDec *d, bool write)
+{
+    uint32_t bytes = d->op->aux & 0xff;
+    uint64_t exec = amdemu_exec_mask(w);
+    for (int lane = 0; lane < w->lanes; lane++) {
+        if (!(exec >> lane & 1))
+            continue;
+        for (int k = 0; k < 2; k++) {
+            uint32_t off = (uint32_t)(k ? d->imm1 : d->imm) * bytes;
+            uint8_t *p =
+                amdemu_addr(w, d, (uint64_t)AMDEMU_SHARED_HI << 32 | (w->v[d->vaddr][lane] + off), lane, bytes);
+            if (!p)
+                return -1;
+            for (uint32_t i = 0; i < bytes / 4; i++) {
+                if (write)
+                    memcpy(p + 4 * i, &w->v[((k ? d->vdata1 : d->vdata) + i) & 511][lane], 4);
+                else
+                    memcpy(&w->v[(d->dst + k * bytes / 4 + i) & 511][lane], p + 4 * i, 4);
+            }
+        }
+    }
+    return 0;
+}
+
+static int x_ds_read2(AmdWave *w, const AmdDec *d)
+{
+    return x_ds_2(w, d, false);
+}
+
+static int x_ds_write2(AmdWave *w, const AmdDec *d)
+{
+    return x_ds_2(w, d, true);
+}
+
+static int x_ds_atomic(AmdWave *w, const AmdDec *d)
+{
+    unsigned op = d->op->aux >> 8;
+    bool b64 = (d->op->aux & 0xff) == 8, ret = d->op->aux & 0x80;
+    uint64_t exec = amdemu_exec_mask(w);
+    for (int lane = 0; lane < w->lanes; lane++) {
+        if (!(exec >> lane & 1))
+            continue;
+        void *p = amdemu_addr(w, d, ds_address(w, d, lane), lane, b64 ? 8 : 4);
+        if (!p)
+            return -1;
+        uint64_t v = w->v[d->vdata][lane], cmp = w->v[d->vdata1][lane];
+        if (b64)
+            v |= (uint64_t)w->v[(d->vdata + 1) & 511][lane] << 32;
+        /* ds_cmpst: data0 is the compare value, data1 the new one */
+        uint64_t old = op == A_CMPSWAP ? atomic_apply(op, p, cmp, v, b64) : atomic_apply(op, p, v, 0, b64);
+        if (ret)
+            w->v[d->dst][lane] = (uint32_t)old;
+    }
+    return 0;
+}
+
+/* ds_bpermute_b32: each lane reads data0 of the lane its address (bytes) names. */
+static int x_ds_bpermute(AmdWave *w, const AmdDec *d)
+{
+    uint32_t tmp[64];
+    uint64_t exec = amdemu_exec_mask(w);
+    for (int lane = 0; lane < w->lanes; lane++) {
+        int src = (int)(((w->v[d->vaddr][lane] + (uint32_t)d->imm) >> 2) & (uint32_t)(w->lanes - 1));
+        tmp[lane] = exec >> src & 1 ? w->v[d->vdata][src] : 0;
+    }
+    for (int lane = 0; lane < w->lanes; lane++)
+        if (exec >> lane & 1)
+            w->v[d->dst][lane] = tmp[lane];
+    return 0;
+}
+
+/* VOP3P packed f32 (gfx90a+): two f32 lanes in a 64-bit register pair. */
+static int x_pk_f32(AmdWave *w, const AmdDec *d)
+{
+    uint64_t exec = amdemu_exec_mask(w);
+    unsigned kind = d->op->aux, n = d->op->nsrc;
+    for (int lane = 0; lane < w->lanes; lane++) {
+        if (!(exec >> lane & 1))
+            continue;
+        float r[2];
+        for (int half = 0; half < 2; half++) {
+            float s[3] = { 0, 0, 0 };
+            for (unsigned i = 0; i < n; i++) {
+                unsigned sel = half ? d->opsel_hi >> i & 1 : d->opsel >> i & 1;
+                uint32_t b;
+                if (d->src[i] >= 256)
+                    b = w->v[(d->src[i] - 256 + sel) & 511][lane];
+                else
+                    b = (uint32_t)(amdemu_sread(w, d->src[i], true, false, false, 0) >> (32 * sel));
+                if (d->src[i] >= 240 && d->src[i] <= 248)
+                    b = (uint32_t)amdemu_sread(w, d->src[i], false, false, false, 0);
+                s[i] = f32(b);
+                if ((half ? d->neg_hi : d->neg) >> i & 1)
+                    s[i] = -s[i];
+            }
+            r[half] = kind == 0 ? s[0] + s[1] : kind == 1 ? s[0] * s[1] : fmaf(s[0], s[1], s[2]);
+        }
+        w->v[d->dst][lane] = (uint32_t)bf32(r[0]);
+        w->v[(d->dst + 1) & 511][lane] = (uint32_t)bf32(r[1]);
+    }
+    w->lane_instrs += 2u * (uint64_t)__builtin_popcountll(exec);
+    return 0;
+}
+
+static int x_pk_add_u16(AmdWave *w, const AmdDec *d)
+{
+    uint64_t exec = amdemu_exec_mask(w);
+    for (int lane = 0; lane < w->lanes; lane++) {
+        if (!(exec >> lane & 1))
+            continue;
+        uint32_t s[2];
+        for (int i = 0; i < 2; i++)
+            s[i] = d->src[i] >= 256 ? w->v[d->src[i] - 256][lane]
+                                    : (uint32_t)amdemu_sread(w, d->src[i], false, false, false, 0);
+        uint16_t lo = (uint16_t)((s[0] >> (d->opsel & 1 ? 16 : 0)) + (s[1] >> (d->opsel & 2 ? 16 : 0)));
+        uint16_t hi = (uint16_t)((s[0] >> (d->opsel_hi & 1 ? 16 : 0)) + (s[1] >> (d->opsel_hi & 2 ? 16 : 0)));
+        w->v[d->dst][lane] = lo | (uint32_t)hi << 16;
+    }
+    return 0;
+}
+
+/* ---- the table ------------------------------------------------------------------ */
+
+#define S2(n, o, f, fl) { n, F_SOP2, o, 2, fl, NULL, f, 0 }
+#define S1(n, o, f, fl) { n, F_SOP1, o, 1, fl, NULL, f, 0 }
+#define SC(n, o, f, fl) { n, F_SOPC, o, 2, (fl) | O_NODST, NULL, f, 0 }
+#define SK(n, o, f, fl, aux) { n, F_SOPK, o, 2, fl, NULL, f, aux }
+#define SP(n, o, x, aux) { n, F_SOPP, o, 0, 0, x, NULL, aux }
+#define SX(n, fmt, o, x, aux) { n, fmt, o, 1, 0, x, NULL, aux }
+#define V1(n, o, f, fl) { n, F_VOP1, o, 1, fl, NULL, f, 0 }
+#define V2(n, o, f, fl) { n, F_VOP2, o, 2, fl, NULL, f, 0 }
+#define V3(n, o, ns, f, fl) { n, F_VOP3, o, ns, fl, NULL, f, 0 }
+#define VC(n, o, f, fl) { n, F_VOPC, o, 2, (fl) | O_CMP, NULL, f, 0 }
+#define MEM(n, fmt, o, x, aux) { n, fmt, o, 0, 0, x, NULL, aux }
+
+#define B64 (O_S0_64 | O_S1_64 | O_D_64)
+#define FLT O_FLOAT
+#define FD (O_FLOAT | O_S0_64 | O_S1_64 | O_S2_64 | O_D_64)
+
+static const AmdOp ops[] = {
+    /* SOP2 */
+    S2("s_add_u32", 0x00, l_add_u32, 0),
+    S2("s_sub_u32", 0x01, l_sub_u32, 0),
+    S2("s_add_i32", 0x02, l_add_i32, 0),
+    S2("s_sub_i32", 0x03, l_sub_i32, 0),
+    S2("s_addc_u32", 0x04, l_addc_u32, O_CIN),
+    S2("s_subb_u32", 0x05, l_subb_u32, O_CIN),
+    S2("s_min_i32", 0x06, l_min_i32, 0),
+    S2("s_min_u32", 0x07, l_min_u32, 0),
+    S2("s_max_i32", 0x08, l_max_i32, 0),
+    S2("s_max_u32", 0x09, l_max_u32, 0),
+    S2("s_cselect_b32", 0x0a, l_cselect, O_SCC_KEEP),
+    S2("s_cselect_b64", 0x0b, l_cselect, B64 | O_SCC_KEEP),
+    S2("s_and_b32", 0x0c, l_and32, 0),
+    S2("s_and_b64", 0x0d, l_and64, B64),
+    S2("s_or_b32", 0x0e, l_or32, 0),
+    S2("s_or_b64", 0x0f, l_or64, B64),
+    S2("s_xor_b32", 0x10, l_xor32, 0),
+    S2("s_xor_b64", 0x11, l_xor64, B64),
+    S2("s_andn2_b64", 0x13, l_andn2_64, B64),
+    S2("s_orn2_b64", 0x15, l_orn2_64, B64),
+    S2("s_lshl_b32", 0x1c, l_lshl32, 0),
+    S2("s_lshl_b64", 0x1d, l_lshl64, O_S0_64 | O_D_64),
+    S2("s_lshr_b32", 0x1e, l_lshr32, 0),
+    S2("s_lshr_b64", 0x1f, l_lshr64, O_S0_64 | O_D_64),
+    S2("s_ashr_i32", 0x20, l_ashr32, 0),
+    S2("s_ashr_i64", 0x21, l_ashr64, O_S0_64 | O_D_64),
+    S2("s_mul_i32", 0x24, l_mul_i32, O_SCC_KEEP),
+    S2("s_bfe_u32", 0x25, l_s_bfe_u32, 0),
+    S2("s_bfe_i64", 0x28, l_s_bfe_i64, O_S0_64 | O_D_64),
+    S2("s_mul_hi_u32", 0x2c, l_mul_hi_u32, O_SCC_KEEP),
+    S2("s_mul_hi_i32", 0x2d, l_mul_hi_i32, O_SCC_KEEP),
+    /* SOPK: aux 1 = the immediate is zero-extended */
+    SK("s_movk_i32", 0x00, l_mov_s1, O_SCC_KEEP, 0),
+    SK("s_cmpk_eq_i32", 0x02, l_scmp_eq_i32, O_NODST, 0),
+    SK("s_cmpk_lg_i32", 0x03, l_scmp_lg_i32, O_NODST, 0),
+    SK("s_cmpk_eq_u32", 0x08, l_scmp_eq_u32, O_NODST, 1),
+    SK("s_addk_i32", 0x0e, l_add_i32, 0, 0),
+    SK("s_mulk_i32", 0x0f, l_mul_i32, O_SCC_KEEP, 0),
+    /* SOP1 */
+    S1("s_mov_b32", 0x00, l_mov, O_SCC_KEEP),
+    S1("s_mov_b64", 0x01, l_mov, O_S0_64 | O_D_64 | O_SCC_KEEP),
+    S1("s_not_b32", 0x04, l_not32, 0),
+    S1("s_not_b64", 0x05, l_not64, O_S0_64 | O_D_64),
+    S1("s_brev_b32", 0x08, l_brev32, O_SCC_KEEP),
+    S1("s_bcnt1_i32_b64", 0x0d, l_bcnt1_64, O_S0_64),
+    S1("s_ff1_i32_b64", 0x11, l_ff1_64, O_S0_64 | O_SCC_KEEP),
+    S1("s_flbit_i32_b32", 0x12, l_ffbh_u32, O_SCC_KEEP),
+    S1("s_flbit_i32", 0x14, l_ffbh_i32, O_SCC_KEEP),
+    S1("s_sext_i32_i8", 0x16, l_sext_i8, O_SCC_KEEP),
+    { "s_bitset1_b32", F_SOP1, 0x1a, 2, O_SCC_KEEP, NULL, l_bitset1, 0 },
+    { "s_getpc_b64", F_SOP1, 0x1c, 0, 0, x_getpc, NULL, 0 },
+    { "s_setpc_b64", F_SOP1, 0x1d, 1, 0, x_setpc, NULL, 0 },
+    { "s_swappc_b64", F_SOP1, 0x1e, 1, 0, x_swappc, NULL, 0 },
+    SX("s_and_saveexec_b64", F_SOP1, 0x20, x_saveexec, 0),
+    SX("s_or_saveexec_b64", F_SOP1, 0x21, x_saveexec, 1),
+    SX("s_xor_saveexec_b64", F_SOP1, 0x22, x_saveexec, 2),
+    SX("s_andn2_saveexec_b64", F_SOP1, 0x23, x_saveexec, 3),
+    SX("s_orn2_saveexec_b64", F_SOP1, 0x24, x_saveexec, 4),
+    S1("s_abs_i32", 0x30, l_abs_i32, 0),
+    /* SOPC */
+    SC("s_cmp_eq_i32", 0x00, l_scmp_eq_i32, 0),
+    SC("s_cmp_lg_i32", 0x01, l_scmp_lg_i32, 0),
+    SC("s_cmp_gt_i32", 0x02, l_scmp_gt_i32, 0),
+    SC("s_cmp_ge_i32", 0x03, l_scmp_ge_i32, 0),
+    SC("s_cmp_lt_i32", 0x04, l_scmp_lt_i32, 0),
+    SC("s_cmp_le_i32", 0x05, l_scmp_le_i32, 0),
+    SC("s_cmp_eq_u32", 0x06, l_scmp_eq_u32, 0),
+    SC("s_cmp_lg_u32", 0x07, l_scmp_lg_u32, 0),
+    SC("s_cmp_gt_u32", 0x08, l_scmp_gt_u32, 0),
+    SC("s_cmp_ge_u32", 0x09, l_scmp_ge_u32, 0),
+    SC("s_cmp_lt_u32", 0x0a, l_scmp_lt_u32, 0),
+    SC("s_cmp_le_u32", 0x0b, l_scmp_le_u32, 0),
+    SC("s_bitcmp0_b32", 0x0c, l_bitcmp0, 0),
+    SC("s_bitcmp1_b32", 0x0d, l_bitcmp1, 0),
+    SC("s_cmp_eq_u64", 0x12, l_scmp_eq_u64, O_S0_64 | O_S1_64),
+    SC("s_cmp_lg_u64", 0x13, l_scmp_lg_u64, O_S0_64 | O_S1_64),
+    /* SOPP */
+    SP("s_nop", 0x00, x_nop, 0),
+    SP("s_endpgm", 0x01, x_endpgm, 0),
+    SP("s_branch", 0x02, x_branch, 0),
+    SP("s_cbranch_scc0", 0x04, x_branch, 1),
+    SP("s_cbranch_scc1", 0x05, x_branch, 2),
+    SP("s_cbranch_vccz", 0x06, x_branch, 3),
+    SP("s_cbranch_vccnz", 0x07, x_branch, 4),
+    SP("s_cbranch_execz", 0x08, x_branch, 5),
+    SP("s_cbranch_execnz", 0x09, x_branch, 6),
+    SP("s_barrier", 0x0a, x_barrier, 0),
+    SP("s_waitcnt", 0x0c, x_waitcnt, 0),
+    SP("s_sethalt", 0x0d, x_nop, 0),
+    SP("s_sleep", 0x0e, x_nop, 0),
+    SP("s_setprio", 0x0f, x_nop, 0),
+    SP("s_trap", 0x12, x_trap, 0),
+    SP("s_icache_inv", 0x13, x_nop, 0),
+    /* SMEM: aux = dwords */
+    MEM("s_load_dword", F_SMEM, 0x00, x_smem_load, 1),
+    MEM("s_load_dwordx2", F_SMEM, 0x01, x_smem_load, 2),
+    MEM("s_load_dwordx4", F_SMEM, 0x02, x_smem_load, 4),
+    MEM("s_load_dwordx8", F_SMEM, 0x03, x_smem_load, 8),
+    MEM("s_load_dwordx16", F_SMEM, 0x04, x_smem_load, 16),
+    MEM("s_dcache_inv", F_SMEM, 0x20, x_nop, 0),
+    MEM("s_dcache_wb", F_SMEM, 0x21, x_nop, 0),
+    /* VOP1 */
+    V1("v_nop", 0x00, l_mov, 0),
+    V1("v_mov_b32", 0x01, l_mov, 0),
+    { "v_readfirstlane_b32", F_VOP1, 0x02, 1, 0, x_readfirstlane, NULL, 0 },
+    V1("v_cvt_i32_f64", 0x03, l_cvt_i32_f64, FLT | O_S0_64),
+    V1("v_cvt_f64_i32", 0x04, l_cvt_f64_i32, O_D_64),
+    V1("v_cvt_f32_i32", 0x05, l_cvt_f32_i32, 0),
+    V1("v_cvt_f32_u32", 0x06, l_cvt_f32_u32, 0),
+    V1("v_cvt_u32_f32", 0x07, l_cvt_u32_f32, FLT),
+    V1("v_cvt_i32_f32", 0x08, l_cvt_i32_f32, FLT),
+    V1("v_cvt_f16_f32", 0x0a, l_cvt_f16_f32, FLT),
+    V1("v_cvt_f32_f16", 0x0b, l_cvt_f32_f16, FLT | O_F16),
+    V1("v_cvt_f32_f64", 0x0f, l_cvt_f32_f64, FLT | O_S0_64),
+    V1("v_cvt_f64_f32", 0x10, l_cvt_f64_f32, FLT | O_D_64),
+    V1("v_cvt_f32_ubyte0", 0x11, l_cvt_f32_ubyte0, 0),
+    V1("v_cvt_u32_f64", 0x15, l_cvt_u32_f64, FLT | O_S0_64),
+    V1("v_cvt_f64_u32", 0x16, l_cvt_f64_u32, O_D_64),
+    V1("v_trunc_f64", 0x17, l_trunc_f64, FD),
+    V1("v_ceil_f64", 0x18, l_ceil_f64, FD),
+    V1("v_rndne_f64", 0x19, l_rndne_f64, FD),
+    V1("v_floor_f64", 0x1a, l_floor_f64, FD),
+    V1("v_fract_f32", 0x1b, l_fract_f32, FLT),
+    V1("v_trunc_f32", 0x1c, l_trunc_f32, FLT),
+    V1("v_ceil_f32", 0x1d, l_ceil_f32, FLT),
+    V1("v_rndne_f32", 0x1e, l_rndne_f32, FLT),
+    V1("v_floor_f32", 0x1f, l_floor_f32, FLT),
+    V1("v_exp_f32", 0x20, l_exp_f32, FLT),
+    V1("v_log_f32", 0x21, l_log_f32, FLT),
+    V1("v_rcp_f32", 0x22, l_rcp_f32, FLT),
+    V1("v_rcp_iflag_f32", 0x23, l_rcp_f32, FLT),
+    V1("v_rcp_f64", 0x25, l_rcp_f64, FD),
+    V1("v_rsq_f64", 0x26, l_rsq_f64, FD),
+    V1("v_sqrt_f32", 0x27, l_sqrt_f32, FLT),
+    V1("v_not_b32", 0x2b, l_not32, 0),
+    V1("v_bfrev_b32", 0x2c, l_brev32, 0),
+    V1("v_ffbh_u32", 0x2d, l_ffbh_u32, 0),
+    V1("v_ffbh_i32", 0x2f, l_ffbh_i32, 0),
+    V1("v_frexp_exp_i32_f64", 0x30, l_frexp_exp_f64, FLT | O_S0_64),
+    V1("v_frexp_mant_f64", 0x31, l_frexp_mant_f64, FD),
+    V1("v_fract_f64", 0x32, l_fract_f64, FD),
+    V1("v_frexp_exp_i32_f32", 0x33, l_frexp_exp_f32, FLT),
+    V1("v_frexp_mant_f32", 0x34, l_frexp_mant_f32, FLT),
+    V1("v_mov_b64", 0x38, l_mov, O_S0_64 | O_D_64),
+    V1("v_sqrt_f16", 0x3e, l_sqrt_f16, FLT | O_F16),
+    /* VOP2 */
+    { "v_cndmask_b32", F_VOP2, 0x00, 2, O_CIN, NULL, l_cndmask, 0 },
+    V2("v_add_f32", 0x01, l_add_f32, FLT),
+    V2("v_sub_f32", 0x02, l_sub_f32, FLT),
+    V2("v_subrev_f32", 0x03, l_subrev_f32, FLT),
+    { "v_fmac_f64", F_VOP2, 0x04, 3, FD | O_SRC2_D, NULL, l_fma_f64, 0 },
+    V2("v_mul_f32", 0x05, l_mul_f32, FLT),
+    V2("v_mul_u32_u24", 0x08, l_mul_u24, 0),
+    V2("v_mul_hi_u32_u24", 0x09, l_mul_hi_u24, 0),
+    V2("v_min_f32", 0x0a, l_min_f32, FLT),
+    V2("v_max_f32", 0x0b, l_max_f32, FLT),
+    V2("v_min_i32", 0x0c, l_min_i32, 0),
+    V2("v_max_i32", 0x0d, l_max_i32, 0),
+    V2("v_min_u32", 0x0e, l_min_u32, 0),
+    V2("v_max_u32", 0x0f, l_max_u32, 0),
+    V2("v_lshrrev_b32", 0x10, l_lshrrev32, 0),
+    V2("v_ashrrev_i32", 0x11, l_ashrrev32, 0),
+    V2("v_lshlrev_b32", 0x12, l_lshlrev32, 0),
+    V2("v_and_b32", 0x13, l_and32, 0),
+    V2("v_or_b32", 0x14, l_or32, 0),
+    V2("v_xor_b32", 0x15, l_xor32, 0),
+    { "v_fmamk_f32", F_VOP2, 0x17, 3, FLT | O_LIT_K, NULL, l_fma_f32, 0 },
+    { "v_fmaak_f32", F_VOP2, 0x18, 3, FLT | O_LIT_K, NULL, l_fma_f32, 1 },
+    V2("v_add_co_u32", 0x19, l_add_u32, O_COUT),
+    V2("v_sub_co_u32", 0x1a, l_sub_u32, O_COUT),
+    V2("v_subrev_co_u32", 0x1b, l_subrev_u32, O_COUT),
+    V2("v_addc_co_u32", 0x1c, l_addc_u32, O_CIN | O_COUT),
+    V2("v_subb_co_u32", 0x1d, l_subb_u32, O_CIN | O_COUT),
+    V2("v_subbrev_co_u32", 0x1e, l_subbrev_u32, O_CIN | O_COUT),
+    V2("v_add_f16", 0x1f, l_add_f16, FLT | O_F16),
+    V2("v_sub_f16", 0x20, l_sub_f16, FLT | O_F16),
+    V2("v_mul_f16", 0x22, l_mul_f16, FLT | O_F16),
+    V2("v_add_u16", 0x26, l_add_u16, 0),
+    V2("v_sub_u16", 0x27, l_sub_u16, 0),
+    V2("v_mul_lo_u16", 0x29, l_mul_lo_u16, 0),
+    V2("v_lshrrev_b16", 0x2b, l_lshrrev16, 0),
+    V2("v_add_u32", 0x34, l_add_u32, 0),
+    V2("v_sub_u32", 0x35, l_sub_u32, 0),
+    V2("v_subrev_u32", 0x36, l_subrev_u32, 0),
+    { "v_fmac_f32", F_VOP2, 0x3b, 3, FLT | O_SRC2_D, NULL, l_fma_f32, 0 },
+    /* VOP3-only */
+    V3("v_mad_u32_u24", 0x1c3, 3, l_mad_u24, 0),
+    V3("v_bfe_u32", 0x1c8, 3, l_bfe_u32, 0),
+    V3("v_bfe_i32", 0x1c9, 3, l_bfe_i32, 0),
+    V3("v_bfi_b32", 0x1ca, 3, l_bfi, 0),
+    V3("v_fma_f32", 0x1cb, 3, l_fma_f32, FLT),
+    V3("v_fma_f64", 0x1cc, 3, l_fma_f64, FD),
+    V3("v_alignbit_b32", 0x1ce, 3, l_alignbit, 0),
+    V3("v_med3_i32", 0x1d7, 3, l_med3_i32, 0),
+    V3("v_div_fixup_f32", 0x1de, 3, l_div_fixup_f32, FLT),
+    V3("v_div_fixup_f64", 0x1df, 3, l_div_fixup_f64, FD),
+    V3("v_div_scale_f32", 0x1e0, 3, l_div_scale_f32, FLT | O_COUT),
+    V3("v_div_scale_f64", 0x1e1, 3, l_div_scale_f64, FD | O_COUT),
+    V3("v_div_fmas_f32", 0x1e2, 3, l_div_fmas_f32, FLT | O_CIN_VCC),
+    V3("v_div_fmas_f64", 0x1e3, 3, l_div_fmas_f64, FD | O_CIN_VCC),
+    V3("v_mad_u64_u32", 0x1e8, 3, l_mad_u64_u32, O_S2_64 | O_D_64 | O_COUT),
+    V3("v_xad_u32", 0x1f3, 3, l_xad_u32, 0),
+    V3("v_lshl_add_u32", 0x1fd, 3, l_lshl_add_u32, 0),
+    V3("v_add_lshl_u32", 0x1fe, 3, l_add_lshl_u32, 0),
+    V3("v_add3_u32", 0x1ff, 3, l_add3_u32, 0),
+    V3("v_and_or_b32", 0x201, 3, l_and_or, 0),
+    V3("v_or3_b32", 0x202, 3, l_or3, 0),
+    V3("v_div_fixup_f16", 0x207, 3, l_div_fixup_f16, FLT | O_F16),
+    V3("v_lshl_add_u64", 0x208, 3, l_lshl_add_u64, O_S0_64 | O_S2_64 | O_D_64),
+    V3("v_add_f64", 0x280, 2, l_add_f64, FD),
+    V3("v_mul_f64", 0x281, 2, l_mul_f64, FD),
+    V3("v_min_f64", 0x282, 2, l_min_f64, FD),
+    V3("v_max_f64", 0x283, 2, l_max_f64, FD),
+    V3("v_ldexp_f64", 0x284, 2, l_ldexp_f64, FLT | O_S0_64 | O_D_64),
+    V3("v_mul_lo_u32", 0x285, 2, l_mul_i32, 0),
+    V3("v_mul_hi_u32", 0x286, 2, l_mul_hi_u32, 0),
+    V3("v_mul_hi_i32", 0x287, 2, l_mul_hi_i32, 0),
+    V3("v_ldexp_f32", 0x288, 2, l_ldexp_f32, FLT),
+    { "v_readlane_b32", F_VOP3, 0x289, 2, 0, x_readlane, NULL, 0 },
+    V3("v_bcnt_u32_b32", 0x28b, 2, l_bcnt_u32, 0),
+    V3("v_mbcnt_lo_u32_b32", 0x28c, 2, l_mbcnt_lo, 0),
+    V3("v_mbcnt_hi_u32_b32", 0x28d, 2, l_mbcnt_hi, 0),
+    V3("v_lshlrev_b64", 0x28f, 2, l_lshlrev64, O_S1_64 | O_D_64),
+    V3("v_lshrrev_b64", 0x290, 2, l_lshrrev64, O_S1_64 | O_D_64),
+    V3("v_ashrrev_i64", 0x291, 2, l_ashrrev64, O_S1_64 | O_D_64),
+    V3("v_trig_preop_f64", 0x292, 2, l_trig_preop, O_S0_64 | O_D_64),
+    V3("v_pack_b32_f16", 0x2a0, 2, l_pack_b32_f16, 0),
+    /* VOP3P: aux 0 add, 1 mul, 2 fma */
+    { "v_pk_add_u16", F_VOP3P, 0x0a, 2, 0, x_pk_add_u16, NULL, 0 },
+    { "v_pk_fma_f32", F_VOP3P, 0x30, 3, 0, x_pk_f32, NULL, 2 },
+    { "v_pk_mul_f32", F_VOP3P, 0x31, 2, 0, x_pk_f32, NULL, 1 },
+    { "v_pk_add_f32", F_VOP3P, 0x32, 2, 0, x_pk_f32, NULL, 0 },
+    /* VOPC class tests (the conditions are generated in amdemu_ops_init) */
+    VC("v_cmp_class_f32", 0x10, l_class_f32, 0),
+    VC("v_cmp_class_f64", 0x12, l_class_f64, O_S0_64),
+    /* DS: aux = bytes | atomic op << 8 | 0x80 returns */
+    MEM("ds_add_u32", F_DS, 0x00, x_ds_atomic, 4 | A_ADD << 8),
+    MEM("ds_sub_u32", F_DS, 0x01, x_ds_atomic, 4 | A_SUB << 8),
+    MEM("ds_min_i32", F_DS, 0x05, x_ds_atomic, 4 | A_SMIN << 8),
+    MEM("ds_max_i32", F_DS, 0x06, x_ds_atomic, 4 | A_SMAX << 8),
+    MEM("ds_and_b32", F_DS, 0x09, x_ds_atomic, 4 | A_AND << 8),
+    MEM("ds_or_b32", F_DS, 0x0a, x_ds_atomic, 4 | A_OR << 8),
+    MEM("ds_xor_b32", F_DS, 0x0b, x_ds_atomic, 4 | A_XOR << 8),
+    MEM("ds_write_b32", F_DS, 0x0d, x_ds_write, 4),
+    MEM("ds_write2_b32", F_DS, 0x0e, x_ds_write2, 4),
+    MEM("ds_write_b8", F_DS, 0x1e, x_ds_write, 1),
+    MEM("ds_write_b16", F_DS, 0x1f, x_ds_write, 2),
+    MEM("ds_add_rtn_u32", F_DS, 0x20, x_ds_atomic, 4 | 0x80 | A_ADD << 8),
+    MEM("ds_wrxchg_rtn_b32", F_DS, 0x2d, x_ds_atomic, 4 | 0x80 | A_SWAP << 8),
+    MEM("ds_cmpst_rtn_b32", F_DS, 0x30, x_ds_atomic, 4 | 0x80 | A_CMPSWAP << 8),
+    MEM("ds_read_b32", F_DS, 0x36, x_ds_read, 4),
+    MEM("ds_read2_b32", F_DS, 0x37, x_ds_read2, 4),
+    MEM("ds_read_i8", F_DS, 0x39, x_ds_read, 1 | MEM_SIGNED),
+    MEM("ds_read_u8", F_DS, 0x3a, x_ds_read, 1),
+    MEM("ds_read_i16", F_DS, 0x3b, x_ds_read, 2 | MEM_SIGNED),
+    MEM("ds_read_u16", F_DS, 0x3c, x_ds_read, 2),
+    MEM("ds_bpermute_b32", F_DS, 0x3f, x_ds_bpermute, 4),
+    MEM("ds_write_b64", F_DS, 0x4d, x_ds_write, 8),
+    MEM("ds_write2_b64", F_DS, 0x4e, x_ds_write2, 8),
+    MEM("ds_read_b64", F_DS, 0x76, x_ds_read, 8),
+    MEM("ds_read2_b64", F_DS, 0x77, x_ds_read2, 8),
+    MEM("ds_write_b96", F_DS, 0xde, x_ds_write, 12),
+    MEM("ds_write_b128", F_DS, 0xdf, x_ds_write, 16),
+    MEM("ds_read_b96", F_DS, 0xfe, x_ds_read, 12),
+    MEM("ds_read_b128", F_DS, 0xff, x_ds_read, 16),
+    /* FLAT / GLOBAL / SCRATCH */
+    MEM("load_ubyte", F_FLAT, 0x10, x_flat_load, 1),
+    MEM("load_sbyte", F_FLAT, 0x11, x_flat_load, 1 | MEM_SIGNED),
+    MEM("load_ushort", F_FLAT, 0x12, x_flat_load, 2),
+    MEM("load_sshort", F_FLAT, 0x13, x_flat_load, 2 | MEM_SIGNED),
+    MEM("load_dword", F_FLAT, 0x14, x_flat_load, 4),
+    MEM("load_dwordx2", F_FLAT, 0x15, x_flat_load, 8),
+    MEM("load_dwordx3", F_FLAT, 0x16, x_flat_load, 12),
+    MEM("load_dwordx4", F_FLAT, 0x17, x_flat_load, 16),
+    MEM("store_byte", F_FLAT, 0x18, x_flat_store, 1),
+    MEM("store_short", F_FLAT, 0x1a, x_flat_store, 2),
+    MEM("store_dword", F_FLAT, 0x1c, x_flat_store, 4),
+    MEM("store_dwordx2", F_FLAT, 0x1d, x_flat_store, 8),
+    MEM("store_dwordx3", F_FLAT, 0x1e, x_flat_store, 12),
+    MEM("store_dwordx4", F_FLAT, 0x1f, x_flat_store, 16),
+    MEM("atomic_swap", F_FLAT, 0x40, x_flat_atomic, 4 | A_SWAP << 8),
+    MEM("atomic_cmpswap", F_FLAT, 0x41, x_flat_atomic, 4 | A_CMPSWAP << 8),
+    MEM("atomic_add", F_FLAT, 0x42, x_flat_atomic, 4 | A_ADD << 8),
+    MEM("atomic_sub", F_FLAT, 0x43, x_flat_atomic, 4 | A_SUB << 8),
+    MEM("atomic_smin", F_FLAT, 0x44, x_flat_atomic, 4 | A_SMIN << 8),
+    MEM("atomic_umin", F_FLAT, 0x45, x_flat_atomic, 4 | A_UMIN << 8),
+    MEM("atomic_smax", F_FLAT, 0x46, x_flat_atomic, 4 | A_SMAX << 8),
+    MEM("atomic_umax", F_FLAT, 0x47, x_flat_atomic, 4 | A_UMAX << 8),
+    MEM("atomic_and", F_FLAT, 0x48, x_flat_atomic, 4 | A_AND << 8),
+    MEM("atomic_or", F_FLAT, 0x49, x_flat_atomic, 4 | A_OR << 8),
+    MEM("atomic_xor", F_FLAT, 0x4a, x_flat_atomic, 4 | A_XOR << 8),
+    MEM("atomic_inc", F_FLAT, 0x4b, x_flat_atomic, 4 | A_INC << 8),
+    MEM("atomic_dec", F_FLAT, 0x4c, x_flat_atomic, 4 | A_DEC << 8),
+    MEM("atomic_add_f32", F_FLAT, 0x4d, x_flat_atomic, 4 | A_FADD << 8),
+    MEM("atomic_add_f64", F_FLAT, 0x4f, x_flat_atomic, 8 | A_FADD << 8),
+    MEM("atomic_swap_x2", F_FLAT, 0x60, x_flat_atomic, 8 | A_SWAP << 8),
+    MEM("atomic_cmpswap_x2", F_FLAT, 0x61, x_flat_atomic, 8 | A_CMPSWAP << 8),
+    MEM("atomic_add_x2", F_FLAT, 0x62, x_flat_atomic, 8 | A_ADD << 8),
+    MEM("atomic_sub_x2", F_FLAT, 0x63, x_flat_atomic, 8 | A_SUB << 8),
+    MEM("atomic_smin_x2", F_FLAT, 0x64, x_flat_atomic, 8 | A_SMIN << 8),
+    MEM("atomic_umin_x2", F_FLAT, 0x65, x_flat_atomic, 8 | A_UMIN << 8),
+    MEM("atomic_smax_x2", F_FLAT, 0x66, x_flat_atomic, 8 | A_SMAX << 8),
+    MEM("atomic_umax_x2", F_FLAT, 0x67, x_flat_atomic, 8 | A_UMAX << 8),
+    MEM("atomic_and_x2", F_FLAT, 0x68, x_flat_atomic, 8 | A_AND << 8),
+    MEM("atomic_or_x2", F_FLAT, 0x69, x_flat_atomic, 8 | A_OR << 8),
+    MEM("atomic_xor_x2", F_FLAT, 0x6a, x_flat_atomic, 8 | A_XOR << 8),
+    /* MUBUF: scratch on gfx90a; cache controls are no-ops (memory is coherent here) */
+    MEM("buffer_load_dword", F_MUBUF, 0x14, x_mubuf_load, 4),
+    MEM("buffer_load_dwordx2", F_MUBUF, 0x15, x_mubuf_load, 8),
+    MEM("buffer_load_dwordx4", F_MUBUF, 0x17, x_mubuf_load, 16),
+    MEM("buffer_store_byte", F_MUBUF, 0x18, x_mubuf_store, 1),
+    MEM("buffer_store_short", F_MUBUF, 0x1a, x_mubuf_store, 2),
+    MEM("buffer_store_dword", F_MUBUF, 0x1c, x_mubuf_store, 4),
+    MEM("buffer_store_dwordx2", F_MUBUF, 0x1d, x_mubuf_store, 8),
+    MEM("buffer_store_dwordx4", F_MUBUF, 0x1f, x_mubuf_store, 16),
+    MEM("buffer_load_ubyte", F_MUBUF, 0x10, x_mubuf_load, 1),
+    MEM("buffer_load_ushort", F_MUBUF, 0x12, x_mubuf_load, 2),
+    MEM("buffer_wbl2", F_MUBUF, 0x28, x_nop, 0),
+    MEM("buffer_inv", F_MUBUF, 0x29, x_nop, 0),
+    MEM("buffer_wbinvl1_vol", F_MUBUF, 0x3f, x_nop, 0),
+};
+
+/* The VOPC compare families: each a base opcode and its conditions. */
+static const struct {
+    const char *type;
+    uint16_t base;
+    int nconds;
+    AmdLaneFn fn;
+    uint32_t flags;
+} cmp_families[] = {
+    { "f16", 0x20, 16, l_cmp_f16, O_FLOAT | O_F16 },
+    { "f32", 0x40, 16, l_cmp_f32, O_FLOAT },
+    { "f64", 0x60, 16, l_cmp_f64, O_FLOAT | O_S0_64 | O_S1_64 },
+    { "i16", 0xa0, 8, l_cmp_i16, 0 },
+    { "u16", 0xa8, 8, l_cmp_u16, 0 },
+    { "i32", 0xc0, 8, l_cmp_i32, 0 },
+    { "u32", 0xc8, 8, l_cmp_u32, 0 },
+    { "i64", 0xe0, 8, l_cmp_i64, O_S0_64 | O_S1_64 },
+    { "u64", 0xe8, 8, l_cmp_u64, O_S0_64 | O_S1_64 },
+};
+static const char *const fconds[] = { "f", "lt",  "eq",  "le",  "gt",  "lg",  "ge",  "o",
+                                      "u", "nge", "nlg", "ngt", "nle", "neq", "nlt", "tru" };
+static const char *const iconds[] = { "f", "lt", "eq", "le", "gt", "ne", "ge", "t" };
+
+enum { NCMP = 2 * (3 * 16 + 6 * 8) };
+static AmdOp cmp_ops[NCMP];
+static char cmp_names[NCMP][24];
+static const AmdOp *lookup[F_NFMT][1024];
+
+void amdemu_ops_init(void)
+{
+    int n = 0;
+    for (size_t f = 0; f < sizeof cmp_families / sizeof cmp_families[0]; f++)
+        for (int x = 0; x < 2; x++)
+            for (int c = 0; c < cmp_families[f].nconds; c++) {
+                AmdOp *r = &cmp_ops[n];
+                snprintf(cmp_names[n], sizeof cmp_names[n], "v_cmp%s_%s_%s", x ? "x" : "",
+                         cmp_families[f].nconds == 16 ? fconds[c] : iconds[c], cmp_families[f].type);
+                /* v_cmpx_* follow their v_cmp_* 16 opcodes later */
+                *r = (AmdOp){ cmp_names[n],
+                              F_VOPC,
+                              (uint16_t)(cmp_families[f].base + 16 * x + c),
+                              2,
+                              cmp_families[f].flags | O_CMP | (x ? O_CMPX : 0),
+                              NULL,
+                              cmp_families[f].fn,
+                              (uint32_t)c };
+                lookup[F_VOPC][r->op] = r;
+                n++;
+            }
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (ops[i].lane || ops[i].exec)
+            lookup[ops[i].fmt][ops[i].op] = &ops[i];
+}
+
+const AmdOp *amdemu_op(AmdFmt fmt, unsigned op)
+{
+    return op < 1024 ? lookup[fmt][op] : NULL;
+}
