@@ -19,7 +19,8 @@
  *       groupsize defaults to 1, gridsize to 1 (workgroups, as AMDGPU.jl counts); wavefrontsize compiles
  *       the kernel for waves of 32 or 64 lanes (juke_options.wavefront_size; default 64 on the cpu; a run
  *       whose results depend on the wave size names it): on a cuda device a run of 64 is skipped with its
- *       expectations (warps are 32 wide), and in the targets mode only gfx11 takes the size;
+ *       expectations (warps are 32 wide), on a hip or amdemu device of a gfx9 processor a run of 32 (its waves
+ *       are 64 wide), and in the targets mode only gfx11 takes the size;
  *       cooperative launches it so (juke_launch_config.cooperative: every workgroup resident, sync_grid).
  *       ndrange (work-items, KernelAbstractions' launch; a @kernel needs one) replaces gridsize: the
  *       grid is the ndrange rounded up to whole groups, and without groupsize the library picks one.
@@ -1127,8 +1128,11 @@ static void run_file(void **state)
                 continue;
             }
             have_run = true;
-            /* warps are 32 wide */
-            skipped = run.wavefront_size == 64 && strncmp(env.device, "cuda", 4) == 0;
+            /* warps are 32 wide; GCN/CDNA waves (hip, amdemu: gfx9) are 64 wide */
+            skipped = (run.wavefront_size == 64 && strncmp(env.device, "cuda", 4) == 0) ||
+                      (run.wavefront_size == 32 &&
+                       (strncmp(env.device, "hip", 3) == 0 || strncmp(env.device, "amdemu", 6) == 0) &&
+                       !strstr(juke_device_name(env.dev), "gfx1"));
             if (skipped)
                 continue;
             lst = do_launch(&fc, m, &run, d->line);

@@ -97,7 +97,10 @@ struct AmdDec {
     uint16_t vaddr, vdata, vdata1, saddr;
     int32_t imm; /* simm16, memory offset(s) */
     int32_t imm1;
-    uint32_t lit; /* the literal dword */
+    uint32_t lit;  /* the literal dword */
+    uint32_t sdwa; /* SDWA: the second dword (sdwa_on set) */
+    uint8_t sdwa_on;
+    const char *why; /* op NULL: why the instruction is not run */
     uint32_t w0, w1;
 };
 

@@ -60,7 +60,7 @@ uint64_t amdemu_sread(AmdWave *w, unsigned code, bool w64, bool f64, bool f16, u
         return w64 ? (uint64_t)v : (uint32_t)v;
     }
     if (code >= 240 && code <= 248)
-        return inline_float(code, f64, f16);
+        return inline_float(code, w64, f16); /* a 64-bit operand takes the f64 constant, integer or not */
     switch (code) {
     case 235: return (uint64_t)AMDEMU_SHARED_HI << (w64 ? 32 : 0);
     case 236: return 0;
@@ -271,10 +271,35 @@ int amdemu_decode(const uint32_t *p, AmdDec *d)
         lit = d->src[0] == 255 || (row->flags & O_LIT_K);
     if (lit) {
         d->lit = p[d->size];
+        d->w1 = d->lit;
         d->size++;
     }
-    if ((fmt == F_VOP1 || fmt == F_VOP2 || fmt == F_VOPC) && !d->vop3 && (d->src[0] == 249 || d->src[0] == 250))
-        return -1; /* SDWA, DPP: not modelled yet */
+    if ((fmt == F_VOP1 || fmt == F_VOP2 || fmt == F_VOPC) && !d->vop3 && d->src[0] == 250) {
+        d->op = NULL;
+        d->why = "DPP operands are not modelled yet";
+        return -1;
+    }
+    if ((fmt == F_VOP1 || fmt == F_VOP2 || fmt == F_VOPC) && !d->vop3 && d->src[0] == 249) {
+        /* SDWA: sub-dword selects of src0/src1/dst in a second dword */
+        uint32_t s = p[1];
+        d->size = 2;
+        d->w1 = s;
+        d->sdwa = s;
+        d->sdwa_on = 1;
+        d->src[0] = (s & 0xff) + ((s >> 23) & 1 ? 0 : 256);
+        if ((s >> 31) & 1)
+            d->src[1] -= 256; /* src1 an SGPR */
+        if (fmt == F_VOPC && ((s >> 15) & 1))
+            d->sdst = (s >> 8) & 0x7f;
+        if (fmt != F_VOPC && ((s >> 14) & 3)) {
+            d->op = NULL;
+            d->why = "SDWA output modifier not modelled";
+            return -1;
+        }
+        d->clamp = fmt != F_VOPC && ((s >> 13) & 1);
+        d->abs = (uint8_t)(((s >> 21) & 1) | ((s >> 29) & 1) << 1);
+        d->neg = (uint8_t)(((s >> 20) & 1) | ((s >> 28) & 1) << 1);
+    }
     return 0;
 }
 
@@ -285,12 +310,12 @@ static const char *const fmt_names[F_NFMT] = { "SOP2", "SOPK", "SOP1", "SOPC",  
 int amdemu_disasm(const AmdDec *d, char *buf, size_t cap)
 {
     if (d->op)
-        return snprintf(buf, cap, "%s%s%s (%08x%s%.0x)",
+        return snprintf(buf, cap, d->size > 1 ? "%s%s%s (%08x %08x)" : "%s%s%s (%08x)",
                         d->op->fmt == F_FLAT ? (d->seg == 2   ? "global_"
                                                 : d->seg == 1 ? "scratch_"
                                                               : "flat_")
                                              : "",
-                        d->op->name, d->vop3 ? "_e64" : "", d->w0, d->size > 1 ? " " : "", d->size > 1 ? d->w1 : 0);
+                        d->op->name, d->vop3 ? "_e64" : "", d->w0, d->w1);
     unsigned w = d->w0;
     const char *enc = w >> 25 == 0x3f   ? "VOP1"
                       : w >> 25 == 0x3e ? "VOPC"
@@ -352,6 +377,34 @@ static uint64_t clamp_float(uint64_t v, uint32_t flags)
     return b;
 }
 
+/* SDWA operand select: 0..3 a byte, 4..5 a word, 6 the dword; sext: sign-extend. */
+static uint64_t sdwa_select(uint64_t v, unsigned sel, unsigned sext)
+{
+    if (sel >= 6)
+        return v;
+    unsigned bits = sel < 4 ? 8 : 16, shift = sel < 4 ? 8 * sel : 16 * (sel - 4);
+    uint32_t x = (uint32_t)(v >> shift) & ((1u << bits) - 1);
+    if (sext && (x >> (bits - 1) & 1))
+        x |= ~((1u << bits) - 1);
+    return x;
+}
+
+/* SDWA destination: the result into the selected bits; the others zeroed
+ * (unused 0), sign-extended (1) or kept (2). */
+static uint32_t sdwa_dst(uint32_t old, uint32_t v, unsigned sel, unsigned unused)
+{
+    if (sel >= 6)
+        return v;
+    unsigned bits = sel < 4 ? 8 : 16, shift = sel < 4 ? 8 * sel : 16 * (sel - 4);
+    uint32_t mask = ((1u << bits) - 1) << shift;
+    uint32_t r = (v << shift) & mask;
+    if (unused == 2)
+        return r | (old & ~mask);
+    if (unused == 1 && (v >> (bits - 1) & 1))
+        return r | (~0u << (shift + bits));
+    return r;
+}
+
 /* VOP1, VOP2, VOPC, VOP3: the row's lane function on every active lane. */
 static int exec_valu(AmdWave *w, const AmdDec *d)
 {
@@ -386,6 +439,7 @@ static int exec_valu(AmdWave *w, const AmdDec *d)
         cin = amdemu_sread(w, d->vop3 ? src[2] : 106, true, false, false, 0);
     uint64_t cout = 0;
     bool dw64 = fl & O_D_64;
+    bool mods = d->vop3 || r->fmt == F_VOP3 || d->sdwa_on; /* only VOP3 and SDWA carry abs/neg */
     bool write_d = !(fl & O_CMP);
     AmdLane l = { .w = w, .aux = r->aux };
     for (int lane = 0; lane < w->lanes; lane++) {
@@ -393,13 +447,17 @@ static int exec_valu(AmdWave *w, const AmdDec *d)
             continue;
         for (int i = 0; i < nsrc; i++) {
             uint64_t v = isv[i] ? vread(w, src[i] - 256, lane, w64[i]) : sval[i];
-            l.s[i] = d->vop3 ? float_mods(v, i, d, fl, w64[i]) : v;
+            if (d->sdwa_on && i < 2)
+                v = sdwa_select(v, d->sdwa >> (i ? 24 : 16) & 7, d->sdwa >> (i ? 27 : 19) & 1);
+            l.s[i] = mods ? float_mods(v, i, d, fl, w64[i]) : v;
         }
         l.cin = cin >> lane & 1;
         l.lane = lane;
         r->lane(&l);
         if (write_d) {
             uint64_t v = d->clamp && (fl & O_FLOAT) ? clamp_float(l.d, fl) : l.d;
+            if (d->sdwa_on)
+                v = sdwa_dst(w->v[d->dst][lane], (uint32_t)v, d->sdwa >> 8 & 7, d->sdwa >> 11 & 3);
             vwrite(w, d->dst, lane, v, dw64);
         }
         cout |= (uint64_t)(l.cout & 1) << lane;
@@ -460,7 +518,7 @@ static const AmdDec *fetch(AmdWave *w)
     }
     const AmdDec *d = &img->dcache[i];
     if (!d->op) {
-        amdemu_fail(w, d, "unknown or unmodelled instruction");
+        amdemu_fail(w, d, "%s", d->why ? d->why : "unknown or unmodelled instruction");
         return NULL;
     }
     return d;

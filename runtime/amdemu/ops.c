@@ -238,6 +238,11 @@ LANE(l_sub_f32, l->d = bf32(F32(0) - F32(1)))
 LANE(l_subrev_f32, l->d = bf32(F32(1) - F32(0)))
 LANE(l_mul_f32, l->d = bf32(F32(0) * F32(1)))
 LANE(l_fma_f32, l->d = bf32(fmaf(F32(0), F32(1), F32(2))))
+static void l_mad_f32(AmdLane *l)
+{
+    volatile float p = F32(0) * F32(1); /* rounded before the add: v_mac/v_mad are not fused */
+    l->d = bf32(p + F32(2));
+}
 LANE(l_min_f32, l->d = bf32((float)fmin_hw(F32(0), F32(1))))
 LANE(l_max_f32, l->d = bf32((float)fmax_hw(F32(0), F32(1))))
 LANE(l_add_f64, l->d = bf64(F64(0) + F64(1)))
@@ -563,8 +568,11 @@ static int x_barrier(AmdWave *w, const AmdDec *d)
     return 0;
 }
 
+/* s_trap 2 is llvm.trap; s_trap 3, llvm.debugtrap, goes on: no debugger is attached. */
 static int x_trap(AmdWave *w, const AmdDec *d)
 {
+    if ((d->imm & 0xff) == 3)
+        return 0;
     return amdemu_fail(w, d, "the kernel trapped (s_trap %d)", d->imm & 0xff);
 }
 
@@ -998,6 +1006,59 @@ static int x_pk_f32(AmdWave *w, const AmdDec *d)
     return 0;
 }
 
+/* v_fma_mix*: each source f32, or (op_sel_hi) the f16 in its low/high (op_sel)
+ * half; neg_hi is abs here. aux: 0 mix_f32, 1 mixlo_f16, 2 mixhi_f16. */
+static int x_fma_mix(AmdWave *w, const AmdDec *d)
+{
+    uint64_t exec = amdemu_exec_mask(w);
+    for (int lane = 0; lane < w->lanes; lane++) {
+        if (!(exec >> lane & 1))
+            continue;
+        float s[3];
+        for (int i = 0; i < 3; i++) {
+            bool half = d->opsel_hi >> i & 1;
+            uint32_t b = d->src[i] >= 256 ? w->v[d->src[i] - 256][lane]
+                                          : (uint32_t)amdemu_sread(w, d->src[i], false, false, half, 0);
+            s[i] = half ? h2f((uint16_t)(b >> (d->opsel >> i & 1 ? 16 : 0))) : f32(b);
+            if (d->neg_hi >> i & 1)
+                s[i] = fabsf(s[i]);
+            if (d->neg >> i & 1)
+                s[i] = -s[i];
+        }
+        float r = fmaf(s[0], s[1], s[2]);
+        if (d->clamp)
+            r = isnan(r) ? 0.0f : r < 0 ? 0.0f : r > 1 ? 1.0f : r;
+        uint32_t old = w->v[d->dst][lane];
+        switch (d->op->aux) {
+        case 0: w->v[d->dst][lane] = (uint32_t)bf32(r); break;
+        case 1: w->v[d->dst][lane] = (old & 0xffff0000u) | f2h(r); break;
+        default: w->v[d->dst][lane] = (old & 0xffffu) | (uint32_t)f2h(r) << 16; break;
+        }
+    }
+    w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
+    return 0;
+}
+
+/* v_pk_mov_b32: each half of the pair from either dword of src0 / src1 (op_sel). */
+static int x_pk_mov(AmdWave *w, const AmdDec *d)
+{
+    uint64_t exec = amdemu_exec_mask(w);
+    for (int lane = 0; lane < w->lanes; lane++) {
+        if (!(exec >> lane & 1))
+            continue;
+        uint32_t r[2];
+        for (int i = 0; i < 2; i++) {
+            unsigned sel = d->opsel >> i & 1;
+            r[i] = d->src[i] >= 256 ? w->v[(d->src[i] - 256 + sel) & 511][lane]
+                                    : (uint32_t)(amdemu_sread(w, d->src[i], true, false, false, 0) >> (32 * sel));
+        }
+        w->v[d->dst][lane] = r[0];
+        w->v[(d->dst + 1) & 511][lane] = r[1];
+    }
+    w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
+    return 0;
+}
+
 static int x_pk_add_u16(AmdWave *w, const AmdDec *d)
 {
     uint64_t exec = amdemu_exec_mask(w);
@@ -1126,6 +1187,8 @@ static const AmdOp ops[] = {
     SP("s_sethalt", 0x0d, x_nop, 0),
     SP("s_sleep", 0x0e, x_nop, 0),
     SP("s_setprio", 0x0f, x_nop, 0),
+    SP("s_sendmsg", 0x10, x_nop, 0),
+    SP("s_sendmsghalt", 0x11, x_endpgm, 0),
     SP("s_trap", 0x12, x_trap, 0),
     SP("s_icache_inv", 0x13, x_nop, 0),
     /* SMEM: aux = dwords */
@@ -1203,6 +1266,7 @@ static const AmdOp ops[] = {
     V2("v_xor_b32", 0x15, l_xor32, 0),
     { "v_fmamk_f32", F_VOP2, 0x17, 3, FLT | O_LIT_K, NULL, l_fma_f32, 0 },
     { "v_fmaak_f32", F_VOP2, 0x18, 3, FLT | O_LIT_K, NULL, l_fma_f32, 1 },
+    { "v_mac_f32", F_VOP2, 0x16, 3, FLT | O_SRC2_D, NULL, l_mad_f32, 0 },
     V2("v_add_co_u32", 0x19, l_add_u32, O_COUT),
     V2("v_sub_co_u32", 0x1a, l_sub_u32, O_COUT),
     V2("v_subrev_co_u32", 0x1b, l_subrev_u32, O_COUT),
@@ -1264,9 +1328,13 @@ static const AmdOp ops[] = {
     V3("v_pack_b32_f16", 0x2a0, 2, l_pack_b32_f16, 0),
     /* VOP3P: aux 0 add, 1 mul, 2 fma */
     { "v_pk_add_u16", F_VOP3P, 0x0a, 2, 0, x_pk_add_u16, NULL, 0 },
+    { "v_fma_mix_f32", F_VOP3P, 0x20, 3, 0, x_fma_mix, NULL, 0 },
+    { "v_fma_mixlo_f16", F_VOP3P, 0x21, 3, 0, x_fma_mix, NULL, 1 },
+    { "v_fma_mixhi_f16", F_VOP3P, 0x22, 3, 0, x_fma_mix, NULL, 2 },
     { "v_pk_fma_f32", F_VOP3P, 0x30, 3, 0, x_pk_f32, NULL, 2 },
     { "v_pk_mul_f32", F_VOP3P, 0x31, 2, 0, x_pk_f32, NULL, 1 },
     { "v_pk_add_f32", F_VOP3P, 0x32, 2, 0, x_pk_f32, NULL, 0 },
+    { "v_pk_mov_b32", F_VOP3P, 0x33, 2, 0, x_pk_mov, NULL, 0 },
     /* VOPC class tests (the conditions are generated in amdemu_ops_init) */
     VC("v_cmp_class_f32", 0x10, l_class_f32, 0),
     VC("v_cmp_class_f64", 0x12, l_class_f64, O_S0_64),
