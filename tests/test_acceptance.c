@@ -668,9 +668,12 @@ static int setup(void **state)
     if (!env.rng)
         env.rng = 88172645463325252ULL;
     fprintf(stderr, "test_acceptance: seed %llu (set JUKE_TEST_SEED to replay)\n", (unsigned long long)env.rng);
+    /* JUKE_ACCEPTANCE_DEVICE: run the kernels elsewhere (amdemu:gfx942: the AMD code objects in the emulator) */
+    const char *spec = getenv("JUKE_ACCEPTANCE_DEVICE");
+    spec = spec && *spec ? spec : "cpu";
     env.ctx = juke_context_create();
-    if (!env.ctx || juke_device_open(env.ctx, "cpu", &env.dev)) {
-        fprintf(stderr, "cannot open the cpu device: %s\n", env.ctx ? juke_errmsg(env.ctx) : "no context");
+    if (!env.ctx || juke_device_open(env.ctx, spec, &env.dev)) {
+        fprintf(stderr, "cannot open the %s device: %s\n", spec, env.ctx ? juke_errmsg(env.ctx) : "no context");
         return -1;
     }
     return 0;

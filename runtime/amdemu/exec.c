@@ -350,8 +350,8 @@ static inline void vwrite(AmdWave *w, unsigned reg, int lane, uint64_t v, bool w
 
 static uint64_t float_mods(uint64_t v, int i, const AmdDec *d, uint32_t flags, bool w64)
 {
-    if (!(flags & O_FLOAT))
-        return v;
+    /* applied whatever the row's type: the assembler accepts abs/neg only where the
+     * hardware applies them (v_cndmask_b32_e64 |v1| included) */
     int bit = w64 ? 63 : (flags & O_F16) ? 15 : 31;
     if (d->abs >> i & 1)
         v &= ~(1ull << bit);
