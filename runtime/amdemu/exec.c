@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "amdemu.h"
 
@@ -684,6 +685,8 @@ int amdemu_run(const AmdLaunch *l, char **err)
     if (rc != 0 && asprintf(err, "amdemu: out of memory for a workgroup of %u work-items", threads) < 0)
         *err = NULL;
     uint64_t lane_instrs = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     for (uint32_t z = 0; rc == 0 && z < l->grid[2]; z++)
         for (uint32_t y = 0; rc == 0 && y < l->grid[1]; y++)
             for (uint32_t x = 0; rc == 0 && x < l->grid[0]; x++) {
@@ -698,8 +701,11 @@ int amdemu_run(const AmdLaunch *l, char **err)
         lane_instrs += g.waves[i].lane_instrs;
         free(g.waves[i].v);
     }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     if (getenv("JUKE_AMDEMU_STATS"))
-        fprintf(stderr, "amdemu: %s: %llu lane-instructions\n", k->name, (unsigned long long)lane_instrs);
+        fprintf(stderr, "amdemu: %s: %llu lane-instructions in %.3f s (%.1f M/s)\n", k->name,
+                (unsigned long long)lane_instrs, secs, secs > 0 ? (double)lane_instrs / secs / 1e6 : 0.0);
     free(g.waves);
     free(g.lds);
     free(g.scratch);
