@@ -157,6 +157,7 @@ struct juke_context {
     /* the timeline ($JUKE_TRACE or juke_options.trace_path): set once, then
      * only retargeted, freed at destroy; read with api_trace */
     Trace *trace;
+    uint64_t launches_seeded; /* launches given a fresh random-number seed (atomic), mixed into the next one */
 };
 
 /* Append item to a growable array of pointers; false when out of memory. */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "api_impl.h"
 #include "targets.h"
@@ -283,6 +284,19 @@ juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *functi
     return api_compile_kernel(m, function, tn, nargs, &o, false, out);
 }
 
+/* A seed for a launch that names none: the clock and a count of such launches, mixed by SplitMix64
+ * (Steele et al., 2014), so two launches in one clock tick still differ. */
+static uint64_t fresh_seed(juke_context *ctx)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t n = __atomic_add_fetch(&ctx->launches_seeded, 1, __ATOMIC_RELAXED);
+    uint64_t z = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec + n * 0x9E3779B97F4A7C15u;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
 /* Launch k's function fn, loaded on dev, with arguments the caller checked
  * (their count, types and devices): the configuration's checks, the
  * argument bytes (runtime/abi.h), the launch, and its exception as a
@@ -315,8 +329,8 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
     }
     if (cfg->stream && cfg->stream->dev != dev)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: the launch's stream belongs to another device", function);
-    uint8_t storage[64][16 + 8 * 8];
-    RtArg rargs[64];
+    uint8_t storage[65][16 + 8 * 8];
+    RtArg rargs[65];
     for (int i = 0; i < nargs; i++) {
         if (args[i].is_array) {
             juke_array *a = args[i].v.array;
@@ -338,6 +352,12 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
                 memcpy(storage[i], &args[i].v.u, sz); /* little-endian: the low bytes */
             rargs[i] = (RtArg){ storage[i], (uint32_t)sz, (uint32_t)sz };
         }
+    }
+    if (k->co.uses_rng) { /* the kernel's last explicit argument: __juke_seed (docs/abi.md) */
+        uint64_t seed = cfg->seeded ? cfg->seed : fresh_seed(ctx);
+        memcpy(storage[nargs], &seed, 8);
+        rargs[nargs] = (RtArg){ storage[nargs], 8, 8 };
+        nargs++;
     }
     JukeExceptionRecord exc;
     char *err = NULL;

@@ -374,6 +374,12 @@ typedef struct juke_launch_config {
                                   "run-time limit of S s exceeded", and the device stays usable. On GPUs
                                   (synchronous launches) juke stops waiting: JUKE_ERR_DEVICE, and the
                                   kernel may still occupy the device. */
+    bool seeded;           /* device random numbers (rand, randn, randexp): when true, every work-item's
+                                  stream is keyed by `seed`, so a launch with the same kernel, shape and
+                                  seed draws the same numbers on every device; when false, each launch
+                                  gets a fresh seed. Random.seed!(s) in the kernel rekeys a work-item's
+                                  stream (docs/language.md, "Random numbers"). */
+    uint64_t seed;
 } juke_launch_config;
 
 /* A stream of a device: launches on one stream run in order; launches on

@@ -6,7 +6,7 @@
  *
  * Directives (each on a comment line of its own, `#` then the directive):
  *
- *   # run: f!(ARG, ARG, ...) [groupsize X[,Y[,Z]]] [gridsize X[,Y[,Z]]] [shmem BYTES]
+ *   # run: f!(ARG, ARG, ...) [groupsize X[,Y[,Z]]] [gridsize X[,Y[,Z]]] [shmem BYTES] [seed N]
  *       Launch f! with these arguments. An ARG is `name = VALUE` (the name is
  *       what the expectations below refer to), VALUE one of
  *         zeros(T, d1[, d2, d3])        a zeroed array of element type T
@@ -15,7 +15,8 @@
  *         collect(T, a:b)               the vector T.(a:b)
  *         5  -5  0x1f  2.5  1e-3  2.5f0  true  Int32(5)  UInt8(3)  Float16(1.5)
  *                                       a scalar, typed as Julia types the literal
- *       groupsize defaults to 1, gridsize to 1 (workgroups, as AMDGPU.jl counts).
+ *       groupsize defaults to 1, gridsize to 1 (workgroups, as AMDGPU.jl counts); seed N keys the
+ *       kernel's random numbers (juke_launch_config.seed), else each launch gets a fresh seed.
  *       A file may hold several runs; the expectations after a run check it.
  *   # expect NAME: [v1, v2, ...]       array argument NAME equals this, exactly
  *                                       (floats bit-for-bit up to NaN payloads:
@@ -388,6 +389,8 @@ typedef struct Run {
     LArg args[MAX_ARGS];
     int nargs;
     uint32_t group[3], grid[3], shmem;
+    bool seeded;
+    uint64_t seed;
 } Run;
 
 static void store(void *host, juke_type t, int64_t i, const Val *v)
@@ -631,6 +634,12 @@ static bool parse_run(Cursor *c, Run *r)
             if (!parse_number(c, &v))
                 return false;
             r->shmem = (uint32_t)v.i;
+        } else if (accept(c, "seed")) {
+            Val v;
+            if (!parse_number(c, &v))
+                return false;
+            r->seeded = true;
+            r->seed = (uint64_t)v.i;
         } else {
             break;
         }
@@ -869,6 +878,8 @@ static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
     juke_launch_config cfg = {
         { r->group[0], r->group[1], r->group[2] }, { r->grid[0], r->grid[1], r->grid[2] }, r->shmem, false
     };
+    cfg.seeded = r->seeded;
+    cfg.seed = r->seed;
     return juke_launch(env.dev, m, r->fn, args, r->nargs, &cfg);
 }
 
