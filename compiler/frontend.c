@@ -106,6 +106,40 @@ static Node *unwrap_definition(Node *item)
     return n;
 }
 
+/* Add the method defined by fn (an AST_FUNCTION) to its generic function; owner: the struct of an inner
+ * constructor. False when out of memory. */
+static bool add_method(FeModule *mod, Node *fn, StructDef *owner, Diags *d)
+{
+    Method *m = collect_method(mod, fn, d);
+    if (!m)
+        return false;
+    m->owner = owner;
+    m->self = fn->nkids > 4 ? fn->kids[4] : NULL;
+    if (fe_find_const(mod, m->name))
+        diag_error(d, fn->loc, "cannot define function %s: it already has a value (a constant)", m->name);
+    StructDef *sd = fe_find_struct(mod, m->name);
+    if (sd && sd->flags & STRUCT_ABSTRACT)
+        diag_error(d, fn->loc, "cannot define a constructor for the abstract type %s", m->name);
+    GenericFunc *g = fe_find_func(mod, m->name);
+    if (!g) {
+        GenericFunc **funcs =
+            arena_grow(&mod->arena, mod->funcs, mod->nfuncs, &mod->funcs_cap, sizeof(GenericFunc *), 8);
+        g = arena_alloc(&mod->arena, sizeof(GenericFunc));
+        if (!funcs || !g)
+            return false;
+        mod->funcs = funcs;
+        g->name = m->name;
+        mod->funcs[mod->nfuncs++] = g;
+        if (!namemap_put(&mod->arena, &mod->func_map, g->name, g))
+            return false;
+    }
+    g->methods = arena_grow(&mod->arena, g->methods, g->nmethods, &g->cap, sizeof(Method *), 8);
+    if (!g->methods)
+        return false;
+    g->methods[g->nmethods++] = m;
+    return true;
+}
+
 FeModule *fe_load(const char *name, const char *text, size_t len, Diags *d)
 {
     return fe_load_with(NULL, name, text, len, d);
@@ -145,7 +179,7 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
         return NULL;
     }
     mod->ast = parse_file(&mod->arena, d, &mod->file);
-    int fcap = 0, ccap = 0;
+    int ccap = 0;
     for (int i = 0; mod->ast && i < mod->ast->nkids; i++) {
         Node *item = mod->ast->kids[i];
         if (item->kind == AST_MACROCALL) {
@@ -157,27 +191,17 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
                 continue;
             }
         }
+        if (item->kind == AST_MACROCALL && strcmp(item->name, "kwdef") == 0 && item->nkids == 1 && item->kids[0] &&
+            item->kids[0]->kind == AST_STRUCT) {
+            item = item->kids[0]; /* Base.@kwdef struct: the positional constructor stays */
+            item->flags |= STRUCT_KWDEF;
+        }
         if (item->kind == AST_FUNCTION) {
-            Method *m = collect_method(mod, item, d);
-            if (!m)
+            if (!add_method(mod, item, NULL, d))
                 break;
-            if (fe_find_const(mod, m->name))
-                diag_error(d, item->loc, "cannot define function %s: it already has a value (a constant)", m->name);
-            GenericFunc *g = fe_find_func(mod, m->name);
-            if (!g) {
-                mod->funcs = arena_grow(&mod->arena, mod->funcs, mod->nfuncs, &fcap, sizeof(GenericFunc *), 8);
-                g = arena_alloc(&mod->arena, sizeof(GenericFunc));
-                if (!mod->funcs || !g)
-                    break;
-                g->name = m->name;
-                mod->funcs[mod->nfuncs++] = g;
-                if (!namemap_put(&mod->arena, &mod->func_map, g->name, g))
-                    break;
-            }
-            g->methods = arena_grow(&mod->arena, g->methods, g->nmethods, &g->cap, sizeof(Method *), 8);
-            if (!g->methods)
+        } else if (item->kind == AST_STRUCT) {
+            if (!struct_collect(mod, item, d, add_method) && mod->arena.failed)
                 break;
-            g->methods[g->nmethods++] = m;
         } else if (item->kind == AST_CONST) {
             ConstDef *old = fe_find_const(mod, item->name);
             if (old) {
@@ -257,6 +281,7 @@ FeCompilation *fe_compilation_new(const FeModule *m, Diags *d)
         fe_dealloc(al, c, sizeof *c);
         return NULL;
     }
+    struct_install_resolver(c);
     return c;
 }
 
