@@ -158,6 +158,9 @@ struct juke_context {
     /* the timeline ($JUKE_TRACE or juke_options.trace_path): set once, then
      * only retargeted, freed at destroy; read with api_trace */
     Trace *trace;
+    /* juke_set_print_callback (read by api_print_sink under lock) */
+    juke_print_fn print_fn;
+    void *print_user;
     uint64_t launches_seeded; /* launches given a fresh random-number seed (atomic), mixed into the next one */
 };
 
