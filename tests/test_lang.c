@@ -6,8 +6,8 @@
  *
  * Directives (each on a comment line of its own, `#` then the directive):
  *
- *   # run: f!(ARG, ...) [groupsize X[,Y[,Z]]] [gridsize X[,Y[,Z]]] [shmem BYTES] [wavefrontsize 32|64]
- *                      [cooperative]
+ *   # run: f!(ARG, ...) [groupsize X[,Y[,Z]]] [gridsize X[,Y[,Z]] | ndrange X[,Y[,Z]]] [shmem BYTES]
+ *                      [wavefrontsize 32|64] [cooperative]
  *       Launch f! with these arguments. An ARG is `name = VALUE` (the name is
  *       what the expectations below refer to), VALUE one of
  *         zeros(T, d1[, d2, d3])        a zeroed array of element type T
@@ -21,6 +21,8 @@
  *       whose results depend on the wave size names it): on a cuda device a run of 64 is skipped with its
  *       expectations (warps are 32 wide), and in the targets mode gfx11 takes the size, sm_* 32;
  *       cooperative launches it so (juke_launch_config.cooperative: every workgroup resident, sync_grid).
+ *       ndrange (work-items, KernelAbstractions' launch; a @kernel needs one) replaces gridsize: the
+ *       grid is the ndrange rounded up to whole groups, and without groupsize the library picks one.
  *       A file may hold several runs; the expectations after a run check it.
  *   # expect NAME: [v1, v2, ...]       array argument NAME equals this, exactly
  *                                       (floats bit-for-bit up to NaN payloads:
@@ -409,6 +411,9 @@ typedef struct Run {
     LArg args[MAX_ARGS];
     int nargs;
     uint32_t group[3], grid[3], shmem;
+    bool group_set;
+    uint32_t ndims; /* a KernelAbstractions launch over ndrange */
+    uint64_t ndrange[3];
     int wavefront_size; /* 0: the default */
     bool cooperative;
 } Run;
@@ -646,6 +651,14 @@ static bool parse_run(Cursor *c, Run *r)
         if (accept(c, "groupsize")) {
             if (!parse_dims3(c, r->group))
                 return false;
+            r->group_set = true;
+        } else if (accept(c, "ndrange")) {
+            do {
+                Val v;
+                if (r->ndims == 3 || !parse_number(c, &v) || v.is_float || v.i < 0)
+                    return cerr(c, "bad ndrange");
+                r->ndrange[r->ndims++] = (uint64_t)v.i;
+            } while (accept(c, ","));
         } else if (accept(c, "gridsize")) {
             if (!parse_dims3(c, r->grid))
                 return false;
@@ -900,6 +913,13 @@ static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
         { r->group[0], r->group[1], r->group[2] }, { r->grid[0], r->grid[1], r->grid[2] }, r->shmem, false
     };
     cfg.cooperative = r->cooperative;
+    if (r->ndims) { /* the grid covers the ndrange; without a groupsize, the library picks one */
+        memset(cfg.gridsize, 0, sizeof cfg.gridsize);
+        if (!r->group_set)
+            memset(cfg.groupsize, 0, sizeof cfg.groupsize);
+        cfg.ndims = r->ndims;
+        memcpy(cfg.ndrange, r->ndrange, sizeof cfg.ndrange);
+    }
     if (!r->wavefront_size)
         return juke_launch(env.dev, m, r->fn, args, r->nargs, &cfg);
     juke_options o;
@@ -934,9 +954,14 @@ static void compile_file(FileCheck *fc, const char *path, Directive *ds, int nd)
             fc_fail(fc, ds[i].line, "bad run directive: %s", c.err);
             continue;
         }
-        const char *types[MAX_ARGS];
+        const char *types[MAX_ARGS + 1];
+        int ntypes = run.nargs;
         for (int k = 0; k < run.nargs; k++)
             types[k] = run.args[k].host_type;
+        if (run.ndims) /* a @kernel's hidden ndrange, NTuple{ndims,Int64} */
+            types[ntypes++] = run.ndims == 1   ? "Tuple{Int64}"
+                              : run.ndims == 2 ? "Tuple{Int64,Int64}"
+                                               : "Tuple{Int64,Int64,Int64}";
         for (int t = 0; t < env.ntargets; t++) {
             const char *tg = env.targets[t];
             if (only) {
@@ -958,7 +983,7 @@ static void compile_file(FileCheck *fc, const char *path, Directive *ds, int nd)
             if (strncmp(tg, "gfx11", 5) == 0 || (strncmp(tg, "sm_", 3) == 0 && run.wavefront_size == 32))
                 o.wavefront_size = run.wavefront_size;
             juke_kernel *k = NULL;
-            if (juke_compile(m, run.fn, types, run.nargs, &o, &k) != JUKE_OK)
+            if (juke_compile(m, run.fn, types, ntypes, &o, &k) != JUKE_OK)
                 fc_fail(fc, ds[i].line, "%s for %s: %s", run.fn, tg, juke_errmsg(env.ctx));
         }
         free_run(&run);
