@@ -1124,7 +1124,8 @@ static LLVMTypeRef fn_type(CG *g, Spec *s, bool kernel)
     LLVMTypeRef params[72];
     int np = 0;
     for (int i = 0; i < s->nargs && np < 64; i++)
-        params[np++] = kernel ? mem_t(g, s->argtypes[i]) : lt(g, s->argtypes[i]);
+        if (!kernel || !ty_is_ghost(s->argtypes[i])) /* a kernel takes no ghost argument (docs/abi.md) */
+            params[np++] = kernel ? mem_t(g, s->argtypes[i]) : lt(g, s->argtypes[i]);
     params[np++] = LLVMPointerTypeInContext(g->ctx, g->ops->as_global);
     if (g->ops->needs_state_param)
         params[np++] = LLVMPointerTypeInContext(g->ctx, 0);
@@ -1252,14 +1253,19 @@ static void emit_function(CG *g, Spec *s, bool kernel)
         goto out;
     }
     int np = s->nargs;
-    g->tc->cur_exc = LLVMGetParam(g->fn, (unsigned)np);
-    g->tc->cur_state = g->ops->needs_state_param ? LLVMGetParam(g->fn, (unsigned)np + 1) : NULL;
+    /* the LLVM parameter of each argument: a kernel has none for a ghost argument (-1) */
+    int pidx[64], nreal = 0;
+    for (int i = 0; i < np && i < 64; i++)
+        pidx[i] = kernel && ty_is_ghost(s->argtypes[i]) ? -1 : nreal++;
+    g->tc->cur_exc = LLVMGetParam(g->fn, (unsigned)nreal);
+    g->tc->cur_state = g->ops->needs_state_param ? LLVMGetParam(g->fn, (unsigned)nreal + 1) : NULL;
     g->entry = new_block(g, "top");
     LLVMPositionBuilderAtEnd(g->b, g->entry);
     di_function(g, s->method, LLVMDIFlagZero);
     /* parameters keep the Julia names (%c, %a); their slots are %c.addr, as clang names them */
     for (int i = 0; i < np; i++)
-        LLVMSetValueName2(LLVMGetParam(g->fn, (unsigned)i), f->slots[i].name, strlen(f->slots[i].name));
+        if (pidx[i] >= 0)
+            LLVMSetValueName2(LLVMGetParam(g->fn, (unsigned)pidx[i]), f->slots[i].name, strlen(f->slots[i].name));
     for (int i = 0; i < f->nslots; i++)
         if (f->slots[i].type && !is_unit(f->slots[i].type)) {
             char name[256];
@@ -1269,8 +1275,9 @@ static void emit_function(CG *g, Spec *s, bool kernel)
     for (int i = 0; i < np; i++) {
         if (!g->slots[i])
             continue;
-        LLVMValueRef p = LLVMGetParam(g->fn, (unsigned)i);
-        if (kernel)
+        LLVMValueRef p =
+            pidx[i] >= 0 ? LLVMGetParam(g->fn, (unsigned)pidx[i]) : LLVMGetUndef(lt(g, s->argtypes[i]));
+        if (kernel && pidx[i] >= 0)
             p = from_mem(g, p, s->argtypes[i]);
         LLVMBuildStore(g->b, p, g->slots[i]);
     }

@@ -423,6 +423,7 @@ static void store(void *host, juke_type t, int64_t i, const Val *v)
     case JUKE_FLOAT16: ((uint16_t *)host)[i] = f32_to_f16((float)f); break;
     case JUKE_FLOAT32: ((float *)host)[i] = (float)f; break;
     case JUKE_FLOAT64: ((double *)host)[i] = f; break;
+    default: break; /* JUKE_VALUE is no element type */
     }
 }
 
@@ -452,6 +453,7 @@ static Val load_elem(const void *host, juke_type t, int64_t i)
         v.is_float = true;
         v.f = ((const double *)host)[i];
         break;
+    default: break; /* JUKE_VALUE is no element type */
     }
     return v;
 }
