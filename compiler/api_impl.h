@@ -73,11 +73,11 @@ struct juke_kernel {
     Loaded *loaded;
     int nloaded, capl;
     pthread_mutex_t load_lock;
-    uint16_t sig[64];   /* the argument types as launches give them (API_SIG_NONE...) */
-    uint32_t argsize[64]; /* each argument's bytes and alignment (docs/abi.md); 0 bytes: a ghost, */
+    uint16_t sig[64];      /* the argument types as launches give them (API_SIG_NONE...) */
+    uint32_t argsize[64];  /* each argument's bytes and alignment (docs/abi.md); 0 bytes: a ghost, */
     uint32_t argalign[64]; /* which the code object takes no parameter for */
-    FastLoad *fast;     /* atomic: see FastLoad */
-    FastLoad *fast_all; /* every FastLoad made, under load_lock */
+    FastLoad *fast;        /* atomic: see FastLoad */
+    FastLoad *fast_all;    /* every FastLoad made, under load_lock */
 };
 
 struct juke_module {

@@ -72,7 +72,10 @@ static bool convert_scalar(const juke_arg *a, const Type *ft, unsigned char *p)
 {
     bool fl = a->type == JUKE_FLOAT32 || a->type == JUKE_FLOAT64;
     bool un = a->type >= JUKE_UINT8 && a->type <= JUKE_UINT64;
-    double f = a->type == JUKE_FLOAT32 ? a->v.f32 : a->type == JUKE_FLOAT64 ? a->v.f64 : un ? (double)a->v.u : (double)a->v.i;
+    double f = a->type == JUKE_FLOAT32   ? a->v.f32
+               : a->type == JUKE_FLOAT64 ? a->v.f64
+               : un                      ? (double)a->v.u
+                                         : (double)a->v.i;
     if (a->type == JUKE_FLOAT16 || ft->kind == TY_FLOAT16)
         return false;
     if (ft->kind == TY_FLOAT32 || ft->kind == TY_FLOAT64) {
@@ -167,7 +170,7 @@ juke_status juke_value_pack(juke_module *m, const char *type, const juke_arg *fi
                 memcpy(p, a->v.value.bytes, a->v.value.size);
         }
         if (!ok) {
-            api_fail(m->ctx, JUKE_ERR_ARGUMENT, "juke_value_pack: field %d of %s is a %s; give a %s", i + 1, type,
+            api_fail(m->ctx, JUKE_ERR_ARGUMENT, "juke_value_pack: field %d of %s has type %s; give a %s", i + 1, type,
                      ftname,
                      ty_is_prim(ft) ? "number that converts to it exactly (InexactError)"
                                     : "JUKE_VALUE of that type and size");

@@ -253,8 +253,10 @@ static juke_status arg_type_names(juke_context *ctx, const juke_arg *args, int n
         } else if (args[i].type == JUKE_VALUE) {
             const char *t = args[i].v.value.type;
             if (!t || strlen(t) >= ARG_NAME_MAX || (args[i].v.value.size && !args[i].v.value.bytes))
-                return api_fail(ctx, JUKE_ERR_ARGUMENT, "argument %d: a JUKE_VALUE needs its type (under %d bytes) "
-                                "and, unless it has no bits, its bytes", i + 1, ARG_NAME_MAX);
+                return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                                "argument %d: a JUKE_VALUE needs its type (under %d bytes) "
+                                "and, unless it has no bits, its bytes",
+                                i + 1, ARG_NAME_MAX);
             snprintf(names[i], ARG_NAME_MAX, "%s", t);
         } else {
             if (args[i].type < JUKE_BOOL || args[i].type > JUKE_FLOAT64)
