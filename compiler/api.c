@@ -484,6 +484,29 @@ static juke_status check_function(juke_module *m, const char *function)
     return JUKE_OK;
 }
 
+bool api_is_ka_kernel(const juke_module *m, const char *function)
+{
+    GenericFunc *g = function ? fe_find_func(m->fe, function) : NULL;
+    return g && g->nmethods && (g->methods[0]->flags & FN_KA);
+}
+
+/* A @kernel given the types of its visible arguments only: those of a launch
+ * on a 1-dimensional ndrange (its hidden last argument, ka.c), in buf. */
+static int with_ndrange_type(const juke_module *m, const char *function, const char *const **argtypes, int nargs,
+                             const char **buf)
+{
+    if (!api_is_ka_kernel(m, function) || nargs < 0 || nargs >= 64 || (nargs && !*argtypes))
+        return nargs;
+    GenericFunc *g = fe_find_func(m->fe, function);
+    if (nargs != g->methods[0]->nparams - 1)
+        return nargs;
+    for (int i = 0; i < nargs; i++)
+        buf[i] = (*argtypes)[i];
+    buf[nargs] = "Tuple{Int64}";
+    *argtypes = buf;
+    return nargs + 1;
+}
+
 /* Specialise function on the argument types, then print the lowered IR of
  * the method dispatch picked (typed false) or the typed IR of every
  * specialisation (typed true) into *out (malloc'd). */
@@ -493,6 +516,8 @@ static juke_status print_specialised(juke_module *m, const char *function, const
     Diags d = { 0 };
     FeCompilation *c;
     const Type *types[64];
+    const char *withnd[64];
+    nargs = with_ndrange_type(m, function, &argtypes, nargs, withnd);
     juke_status st = new_compilation(m, argtypes, nargs, &d, &c, types);
     if (st)
         return st;
@@ -744,6 +769,8 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     for (int i = 0; i < nargs; i++)
         if (!argtypes[i])
             return api_fail(ctx, JUKE_ERR_ARGUMENT, "argument type %d is NULL", i + 1);
+    const char *withnd[64];
+    nargs = with_ndrange_type(m, function, &argtypes, nargs, withnd);
     char *key = cache_key(function, argtypes, nargs, o);
     if (!key)
         return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
@@ -803,6 +830,8 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     k->function = strdup(function);
     k->argtypes = calloc((size_t)nargs + 1, sizeof(char *));
     k->nargs = nargs;
+    if (api_is_ka_kernel(m, function) && nargs && types[nargs - 1]->kind == TY_TUPLE)
+        k->ka_ndims = types[nargs - 1]->nfields;
     k->to = to;
     k->to_proc = xstrdup(to.proc);
     k->to_devlibs = xstrdup(to.devlib_dir);

@@ -268,15 +268,17 @@ static juke_status arg_type_names(juke_context *ctx, const juke_arg *args, int n
     return JUKE_OK;
 }
 
-juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
-                            juke_kernel **out)
+/* juke_kernel_for; a @kernel's hidden argument, the ndrange, has ndims
+ * dimensions (0: given only the visible arguments, api.c picks 1). */
+static juke_status kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
+                              uint32_t ndims, juke_kernel **out)
 {
     if (out)
         *out = NULL;
-    if (!dev || !m || !out || (nargs && !args) || nargs < 0 || nargs > 64)
+    if (!dev || !m || !out || (nargs && !args) || nargs < 0 || nargs > 64 || (ndims && nargs == 64))
         return api_fail(dev ? dev->ctx : m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_kernel_for: bad argument");
-    char names[64][ARG_NAME_MAX];
-    const char *tn[64];
+    char names[65][ARG_NAME_MAX];
+    const char *tn[65];
     juke_status st = arg_type_names(m->ctx, args, nargs, names);
     if (st)
         return st;
@@ -285,12 +287,76 @@ juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *functi
         if (args[i].is_array && args[i].v.array->dev != dev)
             return api_fail(m->ctx, JUKE_ERR_ARGUMENT, "argument %d: the array lives on another device", i + 1);
     }
+    if (ndims) {
+        snprintf(names[nargs], ARG_NAME_MAX, "Tuple{Int64%s%s}", ndims > 1 ? ",Int64" : "", ndims > 2 ? ",Int64" : "");
+        tn[nargs] = names[nargs];
+        nargs++;
+    }
     juke_options o;
     pthread_mutex_lock(&m->ctx->lock);
     o = m->ctx->opts;
     pthread_mutex_unlock(&m->ctx->lock);
     o.target = dev->target;
     return api_compile_kernel(m, function, tn, nargs, &o, false, out);
+}
+
+juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
+                            juke_kernel **out)
+{
+    return kernel_for(dev, m, function, args, nargs, 0, out);
+}
+
+/* The shape of a launch over KernelAbstractions' ndrange (juke.h): whole
+ * groups covering it; *empty when it holds no work-item. */
+static juke_status ndrange_shape(juke_device *dev, juke_kernel *k, const juke_launch_config *cfg, uint32_t grid[3],
+                                 uint32_t group[3], bool *empty)
+{
+    const char *f = k->function;
+    if (cfg->ndims > 3)
+        return api_fail(dev->ctx, JUKE_ERR_ARGUMENT, "%s: an ndrange of %u dimensions (1 to 3)", f, cfg->ndims);
+    if (cfg->gridsize[0] || cfg->gridsize[1] || cfg->gridsize[2])
+        return api_fail(dev->ctx, JUKE_ERR_ARGUMENT,
+                        "%s: give an ndrange or a gridsize, not both (the grid covers the ndrange)", f);
+    int nd = (int)cfg->ndims;
+    uint64_t range[3] = { 1, 1, 1 };
+    *empty = false;
+    for (int d = 0; d < nd; d++) {
+        range[d] = cfg->ndrange[d];
+        *empty = *empty || range[d] == 0;
+    }
+    if (cfg->groupsize[0] || cfg->groupsize[1] || cfg->groupsize[2]) {
+        for (int d = 0; d < 3; d++) {
+            group[d] = cfg->groupsize[d] ? cfg->groupsize[d] : 1;
+            if (d >= nd && group[d] != 1)
+                return api_fail(dev->ctx, JUKE_ERR_ARGUMENT,
+                                "%s: groupsize %u in dimension %d, past the ndrange's %d dimension%s", f, group[d],
+                                d + 1, nd, nd == 1 ? "" : "s");
+        }
+    } else {
+        static const uint32_t shapes[3][3] = { { 256, 1, 1 }, { 16, 16, 1 }, { 8, 8, 4 } };
+        uint32_t lim = 256;
+        if (juke_kernel_max_groupsize(k, dev, &lim) != JUKE_OK || lim == 0)
+            lim = 1;
+        for (int d = 0; d < 3; d++) {
+            group[d] = shapes[nd - 1][d];
+            if (range[d] && group[d] > range[d])
+                group[d] = (uint32_t)range[d];
+        }
+        while ((uint64_t)group[0] * group[1] * group[2] > lim) {
+            int big = group[1] > group[0] ? 1 : 0;
+            big = group[2] > group[big] ? 2 : big;
+            group[big] = (group[big] + 1) / 2;
+        }
+    }
+    for (int d = 0; d < 3; d++) {
+        uint64_t g = (range[d] + group[d] - 1) / group[d];
+        if (g > UINT32_MAX)
+            return api_fail(dev->ctx, JUKE_ERR_ARGUMENT,
+                            "%s: an ndrange of %llu in dimension %d needs more than 2^32-1 workgroups of %u", f,
+                            (unsigned long long)range[d], d + 1, group[d]);
+        grid[d] = g ? (uint32_t)g : 1;
+    }
+    return JUKE_OK;
 }
 
 /* Launch k's function fn, loaded on dev, with arguments the caller checked
@@ -308,9 +374,22 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
                         "%s: run-time limit %g s: expected 0 (none) or positive seconds up to 1e9", function,
                         cfg->timeout_s);
     uint32_t grid[3], group[3];
-    for (int d = 0; d < 3; d++) {
-        grid[d] = cfg->gridsize[d] ? cfg->gridsize[d] : 1;
-        group[d] = cfg->groupsize[d] ? cfg->groupsize[d] : 1;
+    if (k->ka_ndims && cfg->ndims != (uint32_t)k->ka_ndims)
+        return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                        cfg->ndims ? "%s was compiled for a %d-dimensional ndrange, the launch gives %u dimensions"
+                                   : "%s is a KernelAbstractions @kernel compiled for a %d-dimensional ndrange: "
+                                     "the launch must give one (juke_launch_config.ndims, ndrange)%.0u",
+                        function, k->ka_ndims, cfg->ndims);
+    if (cfg->ndims) {
+        bool empty = false;
+        juke_status st = ndrange_shape(dev, k, cfg, grid, group, &empty);
+        if (st || empty)
+            return st; /* KernelAbstractions runs nothing on an empty ndrange */
+    } else {
+        for (int d = 0; d < 3; d++) {
+            grid[d] = cfg->gridsize[d] ? cfg->gridsize[d] : 1;
+            group[d] = cfg->groupsize[d] ? cfg->groupsize[d] : 1;
+        }
     }
     if (k->co.uses_dynamic_lds && cfg->shmem == 0) {
         char *why = NULL;
@@ -323,10 +402,15 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
         free(why);
         return st;
     }
+    if (k->co.uses_grid_sync && !cfg->cooperative)
+        return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                        "%s calls sync_grid(), which only a cooperative launch can pass (every workgroup resident "
+                        "at once): launch it with cooperative = true (juke run --cooperative)",
+                        function);
     if (cfg->stream && cfg->stream->dev != dev)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: the launch's stream belongs to another device", function);
-    uint8_t storage[64][16 + 8 * 8];
-    RtArg rargs[64];
+    uint8_t storage[65][16 + 8 * 8];
+    RtArg rargs[65];
     int nr = 0; /* ghost arguments have no parameter in the code object */
     for (int i = 0; i < nargs; i++) {
         if (args[i].type == JUKE_VALUE && !args[i].is_array) {
@@ -358,19 +442,25 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
             rargs[nr++] = (RtArg){ storage[i], (uint32_t)sz, (uint32_t)sz };
         }
     }
+    if (k->ka_ndims) { /* the hidden ndrange, an NTuple{N,Int64} */
+        for (int d = 0; d < k->ka_ndims; d++)
+            memcpy(storage[nargs] + 8 * d, &cfg->ndrange[d], 8);
+        rargs[nr++] = (RtArg){ storage[nargs], (uint32_t)(8 * k->ka_ndims), 8 };
+    }
     JukeExceptionRecord exc;
     char *err = NULL;
     int rc;
+    unsigned coop = cfg->cooperative ? RT_LAUNCH_COOPERATIVE : 0;
     /* dev->lock guards last_async only; the runtime serialises the launches */
     if (cfg->async) {
         pthread_mutex_lock(&dev->lock);
-        rc = rt_launch_on(fn, cfg->stream ? cfg->stream->rt : NULL, rargs, nr, grid, group, cfg->shmem, false,
+        rc = rt_launch_on(fn, cfg->stream ? cfg->stream->rt : NULL, rargs, nr, grid, group, cfg->shmem, coop,
                           cfg->timeout_s, &exc, &err);
         dev->last_async = k;
         pthread_mutex_unlock(&dev->lock);
     } else {
-        rc = rt_launch_on(fn, cfg->stream ? cfg->stream->rt : NULL, rargs, nr, grid, group, cfg->shmem, true,
-                          cfg->timeout_s, &exc, &err);
+        rc = rt_launch_on(fn, cfg->stream ? cfg->stream->rt : NULL, rargs, nr, grid, group, cfg->shmem,
+                          RT_LAUNCH_SYNC | coop, cfg->timeout_s, &exc, &err);
     }
     if (rc == 1) {
         free(err);
@@ -408,6 +498,15 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
                         "juke_launch: %d arguments%s (0 to 64, and a non-NULL array of them)", nargs,
                         nargs && !args ? " but a NULL argument array" : "");
     juke_context *ctx = dev->ctx;
+    uint32_t ka_ndims = 0;
+    if (api_is_ka_kernel(m, function)) {
+        if (cfg->ndims < 1 || cfg->ndims > 3)
+            return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                            "%s is a KernelAbstractions @kernel: launch it with an ndrange of 1 to 3 dimensions "
+                            "(juke_launch_config.ndims and ndrange; juke run --ndrange)",
+                            function);
+        ka_ndims = cfg->ndims;
+    }
     /* the launch memo: a repeated launch finds its kernel without the cache key */
     uint16_t sig[64];
     for (int i = 0; i < nargs; i++)
@@ -418,7 +517,8 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
     unsigned gen = __atomic_load_n(&ctx->opts_gen, __ATOMIC_RELAXED);
     juke_kernel *k = NULL;
     RtFunction *fn = NULL;
-    bool memo_ok = flen < sizeof dev->memo[0].function && !ctx->env_dumpdir;
+    /* a @kernel's entries differ by the ndrange's dimensions: kept out of the memo */
+    bool memo_ok = flen < sizeof dev->memo[0].function && !ctx->env_dumpdir && !ka_ndims;
     for (int i = 0; i < nargs; i++) /* the signature does not say which type a value has */
         if (!args[i].is_array && args[i].type == JUKE_VALUE)
             memo_ok = false;
@@ -437,7 +537,7 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
     }
     juke_status st;
     if (!k) {
-        st = juke_kernel_for(dev, m, function, args, nargs, &k);
+        st = kernel_for(dev, m, function, args, nargs, ka_ndims, &k);
         if (st)
             return st;
     } else {
@@ -671,9 +771,10 @@ juke_status juke_kernel_launch(juke_kernel *k, juke_device *dev, const juke_arg 
                         : !dev ? "device"
                         : !cfg ? "launch configuration"
                                : "argument array");
-    if (nargs != k->nargs)
+    int visible = k->nargs - (k->ka_ndims ? 1 : 0); /* a @kernel's ndrange comes from cfg */
+    if (nargs != visible)
         return api_fail(k->ctx, JUKE_ERR_ARGUMENT, "%s: %d argument%s given, the kernel was compiled for %d",
-                        k->function, nargs, nargs == 1 ? "" : "s", k->nargs);
+                        k->function, nargs, nargs == 1 ? "" : "s", visible);
     for (int i = 0; i < nargs; i++) {
         const juke_arg *a = &args[i];
         if (a->is_array) {

@@ -116,7 +116,8 @@ typedef struct juke_options {
     const char *target;      /* "gfx90a" (default for AMDGPU), any gfx name, "sm_90"..., "cpu" */
     int opt_level;           /* 0..3, default 3 */
     int code_object_version; /* AMDGPU: 4 or 5, default 5 */
-    int wavefront_size;      /* 0 = the processor's default; 32 or 64 */
+    int wavefront_size;      /* 0 = the processor's default; 32 or 64. The CPU forms waves of this many
+                                   work-items (default 64) for the wavefront operations */
     const char *device_libs; /* the target's device libraries: AMDGPU the ROCm bitcode directory, NVPTX
                                    libdevice.10.bc; NULL = $JUKE_DEVICE_LIBS (AMDGPU) or $JUKE_LIBDEVICE
                                    (NVPTX), read when the context was created, or the defaults */
@@ -419,6 +420,19 @@ typedef struct juke_launch_config {
                                   "run-time limit of S s exceeded", and the device stays usable. On GPUs
                                   (synchronous launches) juke stops waiting: JUKE_ERR_DEVICE, and the
                                   kernel may still occupy the device. */
+    bool cooperative;      /* every workgroup resident at once, so that sync_grid() can pass: HIP's and
+                                  CUDA's cooperative launch (the grid must fit the device at once); the CPU
+                                  runs every group on a thread of its own (at most 1024 groups). A kernel
+                                  that calls sync_grid() must be launched so (JUKE_ERR_ARGUMENT otherwise) */
+    /* KernelAbstractions' ndrange: ndims (1..3) dimensions of ndrange work-items; ndims 0: none. With an
+       ndrange, gridsize must be zeros: the grid is ndrange rounded up to whole groups, cld(ndrange[d],
+       groupsize[d]) per dimension; groupsize all zeros picks one (at most 256 work-items, 16x16 in 2-D,
+       8x8x4 in 3-D, each dimension at most its ndrange's), and its dimensions past ndims must be 1. A
+       @kernel function needs an ndrange: it gets it as a hidden last argument and runs its body only on
+       the work-items inside it (an NTuple{ndims,Int64}; juke_compile, given only the visible argument
+       types, compiles for a 1-dimensional one). An ndrange with a 0 runs nothing. */
+    uint32_t ndims;
+    uint64_t ndrange[3];
 } juke_launch_config;
 
 /* A stream of a device: launches on one stream run in order; launches on

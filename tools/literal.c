@@ -506,8 +506,18 @@ bool lit_is_value(const char *text)
     const char *why;
     if (lit_parse(text, &a, &why) || !text[0] || (text[0] >= '0' && text[0] <= '9') || text[0] == '.')
         return false;
-    if (text[0] == '(' || text[0] == ':' || strchr(text, '(') || strchr(text, '{'))
+    if (text[0] == '(' || text[0] == ':')
         return true;
+    const char *open = strpbrk(text, "({");
+    if (open) {
+        /* Int8(300) is a (bad) scalar literal, typemin(T) no value at all; Params(...), P{T}(...),
+         * Type{T}, Val{x}, Val(x) and typeof(f) are values */
+        size_t n = (size_t)(open - text);
+        for (int i = 0; i < (int)(sizeof lit_types / sizeof lit_types[0]); i++)
+            if (strlen(lit_types[i].name) == n && strncmp(text, lit_types[i].name, n) == 0)
+                return false;
+        return strncmp(text, "typeof(", 7) == 0 || (text[0] >= 'A' && text[0] <= 'Z');
+    }
     for (const char *p = text; *p; p++) /* a function's name, or an operator */
         if (!ident_char(*p) && !strchr("+-*/^%&|<>=~÷⊻", *p))
             return false;
