@@ -1,6 +1,7 @@
 /* frontend.c: loading a source (methods and constants) and specialising an
  * entry function on argument types. */
 #include "frontend.h"
+#include "prelude.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,93 @@ static Node *unwrap_definition(Node *item)
     return n;
 }
 
+/* Add one top-level item to mod. from_base: an item of the Base prelude, which
+ * a definition of the same name in the user's file shadows entirely, as a
+ * definition in Main shadows Base's in Julia (without `import Base: f`).
+ * False when out of memory. */
+static bool add_item(FeModule *mod, Node *item, bool from_base, Diags *d)
+{
+    if (item->kind == AST_MACROCALL) {
+        Node *fn = unwrap_definition(item);
+        if (fn)
+            item = fn;
+        else if (item->nkids == 1 && item->kids[0] && item->kids[0]->kind == AST_FUNCTION) {
+            diag_error(d, item->loc, "unsupported macro @%s before a function definition", item->name);
+            return true;
+        }
+    }
+    if (item->kind == AST_FUNCTION) {
+        Method *m = collect_method(mod, item, d);
+        if (!m)
+            return false;
+        GenericFunc *g = fe_find_func(mod, m->name);
+        if (from_base && (fe_find_const(mod, m->name) || (g && !g->from_base)))
+            return true;
+        if (fe_find_const(mod, m->name))
+            diag_error(d, item->loc, "cannot define function %s: it already has a value (a constant)", m->name);
+        if (!g) {
+            mod->funcs = arena_grow(&mod->arena, mod->funcs, mod->nfuncs, &mod->fcap, sizeof(GenericFunc *), 8);
+            g = arena_alloc(&mod->arena, sizeof(GenericFunc));
+            if (!mod->funcs || !g)
+                return false;
+            g->name = m->name;
+            g->from_base = from_base;
+            mod->funcs[mod->nfuncs++] = g;
+            if (!namemap_put(&mod->arena, &mod->func_map, g->name, g))
+                return false;
+        }
+        g->methods = arena_grow(&mod->arena, g->methods, g->nmethods, &g->cap, sizeof(Method *), 8);
+        if (!g->methods)
+            return false;
+        g->methods[g->nmethods++] = m;
+    } else if (item->kind == AST_CONST) {
+        ConstDef *old = fe_find_const(mod, item->name);
+        if (from_base && (old || fe_find_func(mod, item->name)))
+            return true;
+        if (old) {
+            diag_error(d, item->loc, "invalid redefinition of constant %s", item->name);
+            diag_note(d, old->loc, "%s was first defined here", item->name);
+            return true;
+        }
+        if (fe_find_func(mod, item->name)) {
+            diag_error(d, item->loc, "cannot assign a value to the constant %s: it is already a function",
+                       item->name);
+            return true;
+        }
+        mod->consts = arena_grow(&mod->arena, mod->consts, mod->nconsts, &mod->ccap, sizeof(ConstDef *), 8);
+        ConstDef *c = arena_alloc(&mod->arena, sizeof(ConstDef));
+        if (!mod->consts || !c)
+            return false;
+        c->name = item->name;
+        c->loc = item->loc;
+        c->value = item->kids[0];
+        mod->consts[mod->nconsts++] = c;
+        if (!namemap_put(&mod->arena, &mod->const_map, c->name, c))
+            return false;
+    } else if (item->kind == AST_ASSIGN && item->kids[0]->kind == AST_IDENT &&
+               fe_find_const(mod, item->kids[0]->name)) {
+        diag_error(d, item->loc, "invalid redefinition of constant %s", item->kids[0]->name);
+    } else {
+        diag_error(d, item->loc,
+                   "only function definitions and `const` are allowed at the top level of a kernel file");
+    }
+    return true;
+}
+
+/* The Base prelude (base/prelude.jl, compiled into the library): parsed
+ * into every module after the user's definitions, so that theirs win. Its
+ * locations print as base/prelude.jl:LINE:COL. */
+static void load_base(FeModule *mod, Diags *d)
+{
+    mod->base_file.name = "base/prelude.jl";
+    mod->base_file.text = jk_prelude_text;
+    mod->base_file.len = jk_prelude_len;
+    Node *ast = parse_file(&mod->arena, d, &mod->base_file);
+    for (int i = 0; ast && i < ast->nkids; i++)
+        if (!add_item(mod, ast->kids[i], true, d))
+            break;
+}
+
 FeModule *fe_load(const char *name, const char *text, size_t len, Diags *d)
 {
     return fe_load_with(NULL, name, text, len, d);
@@ -145,69 +233,11 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
         return NULL;
     }
     mod->ast = parse_file(&mod->arena, d, &mod->file);
-    int fcap = 0, ccap = 0;
-    for (int i = 0; mod->ast && i < mod->ast->nkids; i++) {
-        Node *item = mod->ast->kids[i];
-        if (item->kind == AST_MACROCALL) {
-            Node *fn = unwrap_definition(item);
-            if (fn)
-                item = fn;
-            else if (item->nkids == 1 && item->kids[0] && item->kids[0]->kind == AST_FUNCTION) {
-                diag_error(d, item->loc, "unsupported macro @%s before a function definition", item->name);
-                continue;
-            }
-        }
-        if (item->kind == AST_FUNCTION) {
-            Method *m = collect_method(mod, item, d);
-            if (!m)
-                break;
-            if (fe_find_const(mod, m->name))
-                diag_error(d, item->loc, "cannot define function %s: it already has a value (a constant)", m->name);
-            GenericFunc *g = fe_find_func(mod, m->name);
-            if (!g) {
-                mod->funcs = arena_grow(&mod->arena, mod->funcs, mod->nfuncs, &fcap, sizeof(GenericFunc *), 8);
-                g = arena_alloc(&mod->arena, sizeof(GenericFunc));
-                if (!mod->funcs || !g)
-                    break;
-                g->name = m->name;
-                mod->funcs[mod->nfuncs++] = g;
-                if (!namemap_put(&mod->arena, &mod->func_map, g->name, g))
-                    break;
-            }
-            g->methods = arena_grow(&mod->arena, g->methods, g->nmethods, &g->cap, sizeof(Method *), 8);
-            if (!g->methods)
-                break;
-            g->methods[g->nmethods++] = m;
-        } else if (item->kind == AST_CONST) {
-            ConstDef *old = fe_find_const(mod, item->name);
-            if (old) {
-                diag_error(d, item->loc, "invalid redefinition of constant %s", item->name);
-                diag_note(d, old->loc, "%s was first defined here", item->name);
-                continue;
-            }
-            if (fe_find_func(mod, item->name)) {
-                diag_error(d, item->loc, "cannot assign a value to the constant %s: it is already a function",
-                           item->name);
-                continue;
-            }
-            mod->consts = arena_grow(&mod->arena, mod->consts, mod->nconsts, &ccap, sizeof(ConstDef *), 8);
-            ConstDef *c = arena_alloc(&mod->arena, sizeof(ConstDef));
-            if (!mod->consts || !c)
-                break;
-            c->name = item->name;
-            c->loc = item->loc;
-            c->value = item->kids[0];
-            mod->consts[mod->nconsts++] = c;
-            if (!namemap_put(&mod->arena, &mod->const_map, c->name, c))
-                break;
-        } else if (item->kind == AST_ASSIGN && item->kids[0]->kind == AST_IDENT &&
-                   fe_find_const(mod, item->kids[0]->name)) {
-            diag_error(d, item->loc, "invalid redefinition of constant %s", item->kids[0]->name);
-        } else {
-            diag_error(d, item->loc,
-                       "only function definitions and `const` are allowed at the top level of a kernel file");
-        }
-    }
+    for (int i = 0; mod->ast && i < mod->ast->nkids; i++)
+        if (!add_item(mod, mod->ast->kids[i], false, d))
+            break;
+    if (d->nerrors == before && !mod->arena.failed)
+        load_base(mod, d);
     mod->stack_limit = jk_stack_limit();
     for (int i = 0; i < mod->nfuncs; i++)
         for (int k = 0; k < mod->funcs[i]->nmethods; k++)

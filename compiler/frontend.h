@@ -11,10 +11,11 @@ typedef struct FeModule {
     Arena arena;
     SrcFile file;
     Node *ast;
+    SrcFile base_file; /* the Base prelude (prelude.h), parsed after the user's file */
     GenericFunc **funcs;
-    int nfuncs;
+    int nfuncs, fcap;
     ConstDef **consts;
-    int nconsts;
+    int nconsts, ccap;
     NameMap func_map, const_map; /* by name, for fe_find_func / fe_find_const */
     const char *stack_limit;     /* of the loading thread, while loading (jk_stack_limit) */
 } FeModule;

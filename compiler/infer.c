@@ -399,6 +399,24 @@ static bool more_specific(FeCompilation *c, Method *a, Method *b)
 
 static Spec *specialize(FeCompilation *c, Method *m, const Type **argtypes, int nargs, const Type **tvals, SrcLoc loc);
 
+/* Does any method of g match these argument types (no diagnostic)? */
+static bool has_method(FeCompilation *c, GenericFunc *g, const Type **argtypes, int nargs)
+{
+    for (int i = 0; i < g->nmethods; i++) {
+        Method *m = g->methods[i];
+        if (m->nparams != nargs || m->ntvars > 32)
+            continue;
+        const Type *vals[32] = { 0 };
+        Binding b = { m->tvars, vals, m->tvar_bounds, m->ntvars };
+        bool ok = true;
+        for (int k = 0; k < nargs && ok; k++)
+            ok = match_type(c, m->params[k].type_expr, argtypes[k], &b, 0);
+        if (ok)
+            return true;
+    }
+    return false;
+}
+
 Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, int nargs, SrcLoc loc)
 {
     Method *best = NULL;
@@ -636,6 +654,9 @@ static const Type *infer_call(Infer *I, IrInst *in)
     if (callee->op == IR_NAME && callee->builtin != BI_NONE)
         return infer_builtin(I, in, &builtin_rows[callee->builtin], callee->name, a, n);
     GenericFunc *g = fe_find_func(I->c->mod, ft->name);
+    /* the Base prelude adds methods to a built-in: the built-in answers the calls none of them match */
+    if (g && g->from_base && builtin_lookup(ft->name) && !has_method(I->c, g, a, n))
+        g = NULL;
     if (g) {
         /* argument types are final once known, so dispatch happens once */
         if (in->callee)
