@@ -156,8 +156,7 @@ static bool add_item(FeModule *mod, Node *item, bool from_base, Diags *d)
             return true;
         }
         if (fe_find_func(mod, item->name)) {
-            diag_error(d, item->loc, "cannot assign a value to the constant %s: it is already a function",
-                       item->name);
+            diag_error(d, item->loc, "cannot assign a value to the constant %s: it is already a function", item->name);
             return true;
         }
         mod->consts = arena_grow(&mod->arena, mod->consts, mod->nconsts, &mod->ccap, sizeof(ConstDef *), 8);
@@ -174,8 +173,7 @@ static bool add_item(FeModule *mod, Node *item, bool from_base, Diags *d)
                fe_find_const(mod, item->kids[0]->name)) {
         diag_error(d, item->loc, "invalid redefinition of constant %s", item->kids[0]->name);
     } else {
-        diag_error(d, item->loc,
-                   "only function definitions and `const` are allowed at the top level of a kernel file");
+        diag_error(d, item->loc, "only function definitions and `const` are allowed at the top level of a kernel file");
     }
     return true;
 }

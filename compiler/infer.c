@@ -180,6 +180,20 @@ static const Node *strip_module_path(FeCompilation *c, const Node *n)
     return n;
 }
 
+/* The range families of method signatures: UnitRange (step 0), StepRange (step 1), and
+ * AbstractRange / OrdinalRange (any range, step -1); -2 for other names. AbstractUnitRange is
+ * UnitRange, the only unit range kernels have. */
+static int range_family(const char *name)
+{
+    if (strcmp(name, "UnitRange") == 0 || strcmp(name, "AbstractUnitRange") == 0)
+        return 0;
+    if (strcmp(name, "StepRange") == 0)
+        return 1;
+    if (strcmp(name, "AbstractRange") == 0 || strcmp(name, "OrdinalRange") == 0)
+        return -1;
+    return -2;
+}
+
 const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars, const Type **tvals, int ntvars,
                             bool quiet)
 {
@@ -204,6 +218,8 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
             return t;
         if (strcmp(n->name, "Function") == 0)
             return ty_prim(c->types, TY_ANY);
+        if (range_family(n->name) > -2)
+            return ty_range_of(c->types, NULL, range_family(n->name));
         if ((t = complex_type_named(c->types, n->name)))
             return t;
     } else if (n->kind == AST_CURLY && n->kids[0]->kind == AST_IDENT) {
@@ -237,6 +253,8 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
             return NULL;
         }
         const Type *elem = n->nkids > 1 ? infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet) : NULL;
+        if (range_family(name) > -2 && elem)
+            return ty_range_of(c->types, elem->kind == TY_ANY ? NULL : elem, range_family(name));
         int nd = -1;
         if (n->nkids > 2 && n->kids[2]->kind == AST_INT)
             nd = (int)n->kids[2]->ival;
@@ -301,6 +319,8 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
         int i = tvar_index(b, te->name);
         if (i >= 0)
             return bind_tvar(c, b, i, arg);
+        if (strcmp(te->name, "Tuple") == 0) /* every tuple type */
+            return arg->kind == TY_TUPLE;
     }
     if (te->kind == AST_CURLY && te->kids[0]->kind == AST_IDENT) {
         const char *name = te->kids[0]->name;
@@ -328,6 +348,11 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
         }
         if (strcmp(name, "Type") == 0 && te->nkids == 2)
             return arg->kind == TY_TYPE && match_type(c, te->kids[1], arg->elem, b, depth + 1);
+        int rf = range_family(name);
+        if (rf > -2) /* UnitRange{T}, StepRange{T,S}, AbstractRange{T}: T is the element type */
+            return arg->kind == TY_RANGE && (rf < 0 || arg->step == rf) &&
+                   (te->nkids < 2 || match_type(c, te->kids[1], arg->elem, b, depth + 1)) &&
+                   (te->nkids < 3 || match_type(c, te->kids[2], arg->elem, b, depth + 1));
         if (strcmp(name, "Complex") == 0 && te->nkids == 2)
             return arg->kind == TY_COMPLEX && match_type(c, te->kids[1], arg->elem, b, depth + 1);
     }
@@ -746,7 +771,16 @@ static const Type *infer_inst(Infer *I, IrInst *in)
             s->loc = in->loc;
             I->changed = true;
         } else if (s->type != t && s->type->kind != TY_ANY) {
-            if (s->name[0] == '#') {
+            const Type *j = s->name[0] == '#' ? ty_join(T(I), s->type, t) : NULL;
+            if (j) {
+                /* a compiler temporary (an if's value, a for loop's iterate result) that is nothing on one
+                 * path: Union{Nothing, T}; what read the narrower type is typed again */
+                if (j != s->type) {
+                    s->type = j;
+                    I->widened = true;
+                    I->changed = true;
+                }
+            } else if (s->name[0] == '#') {
                 /* a compiler temporary (the value of an if used as a statement): no single type */
                 s->type = ty_prim(T(I), TY_ANY);
                 I->changed = true;
@@ -797,7 +831,8 @@ static const Type *infer_inst(Infer *I, IrInst *in)
             I->spec->rettype = t;
             I->changed = true;
         } else if (I->spec->rettype != t && I->spec->rettype->kind != TY_ANY) {
-            I->spec->rettype = ty_prim(T(I), TY_ANY);
+            const Type *j = ty_join(T(I), I->spec->rettype, t); /* nothing on some paths: Union{Nothing, T} */
+            I->spec->rettype = j ? j : ty_prim(T(I), TY_ANY);
             I->changed = true;
         }
         return NULL;
@@ -889,6 +924,11 @@ static bool infer_body(FeCompilation *c, Spec *s)
                 I.changed = true;
             }
         }
+        if (I.widened) /* a slot became a union: type every value again (slots keep their types) */
+            for (int i = 0; i < f->ninsts; i++)
+                if (f->insts[i].op != IR_CALL || !f->insts[i].callee)
+                    f->insts[i].type = NULL;
+        I.widened = false;
         if (!I.changed)
             break;
     }

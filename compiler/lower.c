@@ -739,21 +739,32 @@ static void lower_body(Lower *L, Node *n)
 
 /* for v in iter: the hidden counter runs from first(r) to last(r) by step(r);
  * the loop variable gets the counter's value at the top of each iteration. */
+/* for var in itr body end, as Julia lowers it (the iterate protocol):
+ *     #next = iterate(itr)
+ *     while #notnothing(#next)
+ *         var, #state = #something(#next)   (var may be a tuple pattern: (i, v))
+ *         body                              (continue jumps to the next line)
+ *         #next = iterate(itr, #state)
+ *     end
+ * iterate is Base's (base/prelude.jl: ranges, tuples, arrays, enumerate, zip, ...) or the file's. */
 static void lower_for(Lower *L, Node *n)
 {
     Node *var = n->kids[0];
     SrcLoc loc = n->loc;
-    int r = temp_slot(L, "range", loc), cnt = temp_slot(L, "i", loc), stop = temp_slot(L, "stop", loc);
-    emit_assign(L, r, lower_expr(L, n->kids[1]), loc);
-    int rv = emit_slot_read(L, r, loc);
+    int itr = temp_slot(L, "itr", loc), next = temp_slot(L, "next", loc), state = temp_slot(L, "state", loc);
+    emit_assign(L, itr, lower_expr(L, n->kids[1]), loc);
+    int iv = emit_slot_read(L, itr, loc);
+    emit_assign(L, next, call_named(L, "iterate", loc, &iv, 1), loc);
     int lend = ir_new_label(L->f), ltop = ir_new_label(L->f), lcont = ir_new_label(L->f);
-    emit_gotoifnot(L, call_builtin(L, BI_NONEMPTY, loc, &rv, 1), lend, loc);
-    emit_assign(L, cnt, call_named(L, "first", loc, &rv, 1), loc);
-    emit_assign(L, stop, call_named(L, "last", loc, &rv, 1), loc);
     emit_label(L, ltop, loc);
-    /* the counter is an Int64; the variable takes the range's element type */
-    int it[2] = { emit_slot_read(L, cnt, loc), emit_slot_read(L, r, loc) };
-    lower_assign_to(L, var, call_builtin(L, BI_ITERVAL, loc, it, 2), loc);
+    int nv = emit_slot_read(L, next, loc);
+    emit_gotoifnot(L, call_builtin(L, BI_NOTNOTHING, loc, &nv, 1), lend, loc);
+    int nv2 = emit_slot_read(L, next, loc);
+    int pair = call_builtin(L, BI_SOMETHING, loc, &nv2, 1);
+    int at1[2] = { pair, emit_const_int(L, 1, loc) };
+    lower_assign_to(L, var, call_named(L, "getindex", loc, at1, 2), loc);
+    int at2[2] = { pair, emit_const_int(L, 2, loc) };
+    emit_assign(L, state, call_named(L, "getindex", loc, at2, 2), loc);
     if (L->nloops == JK_ARRAY_LEN(L->loops)) {
         diag_error(L->d, loc, "loops nested too deeply");
         return;
@@ -762,12 +773,8 @@ static void lower_for(Lower *L, Node *n)
     lower_body(L, n->kids[2]);
     L->nloops--;
     emit_label(L, lcont, loc);
-    int c = emit_slot_read(L, cnt, loc);
-    int cmp[2] = { c, emit_slot_read(L, stop, loc) };
-    emit_gotoifnot(L, call_named(L, "!=", loc, cmp, 2), lend, loc);
-    int rv2 = emit_slot_read(L, r, loc);
-    int add[2] = { c, call_named(L, "step", loc, &rv2, 1) };
-    emit_assign(L, cnt, call_named(L, "+", loc, add, 2), loc);
+    int args[2] = { emit_slot_read(L, itr, loc), emit_slot_read(L, state, loc) };
+    emit_assign(L, next, call_named(L, "iterate", loc, args, 2), loc);
     emit_goto(L, ltop, loc);
     emit_label(L, lend, loc);
 }

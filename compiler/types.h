@@ -39,6 +39,8 @@ typedef enum TypeKind {
     TY_PTR,         /* Core.LLVMPtr{T, AS} from pointer(A, i): .elem = T, .step = 1 for local memory (AS 3),
                         0 for global (AS 1) */
     TY_COMPLEX,     /* Complex{T}: .elem = T, a primitive number type (ComplexF32 is Complex{Float32}) */
+    TY_UNION,       /* Union{Nothing, T}, what iterate returns: .elem = T (concrete, not Nothing); stored
+                        as Julia stores a small isbits union: the payload and a tag byte (docs/language.md) */
     /* ---- abstract types, for dispatch and annotations ---- */
     TY_ANY,
     TY_NUMBER,
@@ -101,6 +103,11 @@ const Type *ty_typeof_type(TypeTable *t, const Type *ty); /* Type{ty} */
 const Type *ty_typevar(TypeTable *t, const char *name, const Type *bound);
 const Type *ty_ptr(TypeTable *t, const Type *elem, bool local);
 const Type *ty_complex(TypeTable *t, const Type *elem);
+/* Union{Nothing, elem} (elem neither Nothing nor a union). */
+const Type *ty_union_nothing(TypeTable *t, const Type *elem);
+/* The type of a variable (or a function's result) that takes values of types a and b: a when they are
+ * equal; Union{Nothing, T} when one is Nothing, T or that union and the other T or Nothing; else NULL. */
+const Type *ty_join(TypeTable *t, const Type *a, const Type *b);
 
 /* Julia's name: "Float32", "Tuple{Int64, Float32}", "ROCDeviceVector{Float32, 1}",
  * "Matrix{Float64}" style for host types (see ty_host_name). */

@@ -36,3 +36,65 @@ function evalpoly(x, p)
     end
     return ex
 end
+
+# ---- iteration: Julia's iterate protocol (`for x in itr` lowers to it) ----
+# iterate(itr[, state]) is nothing when done, else (value, next state): its type is
+# Union{Nothing, Tuple{V, S}}.
+
+isempty(r::AbstractRange) = step(r) > 0 ? first(r) > last(r) : first(r) < last(r)
+
+# ranges: the state is the last value (last(r) is exact, so the loop ends on it)
+iterate(r::AbstractRange) = isempty(r) ? nothing : (first(r), first(r))
+function iterate(r::AbstractRange, i)
+    i == last(r) && return nothing
+    v = oftype(i, i + step(r))
+    return (v, v)
+end
+
+# arrays: linear indices, column-major
+iterate(A::AbstractArray) = iterate(A, 1)
+function iterate(A::AbstractArray, i)
+    i > length(A) && return nothing
+    return (A[i], i + 1)
+end
+
+# a number iterates once, as in Julia
+iterate(x::Number) = (x, nothing)
+iterate(x::Number, ::Nothing) = nothing
+
+# tuples: by index
+iterate(t::Tuple) = iterate(t, 1)
+function iterate(t::Tuple, i)
+    i > length(t) && return nothing
+    return (t[i], i + 1)
+end
+
+reverse(r::AbstractRange) = last(r):-step(r):first(r)
+keys(A::AbstractVector) = eachindex(A)
+
+# x in itr: some element == x (ranges of integers are built-in: a constant-time test)
+function in(x, t::Tuple)
+    for y in t
+        y == x && return true
+    end
+    return false
+end
+function in(x, A::AbstractArray)
+    for y in A
+        y == x && return true
+    end
+    return false
+end
+
+# reductions over ranges (tuples are built-in): sum in closed form, as base/range.jl does
+function sum(r::AbstractRange{<:Real})
+    l = length(r)
+    return l * first(r) + (iseven(l) ? (step(r) * (l - 1)) * (l >> 1) : (step(r) * l) * ((l - 1) >> 1))
+end
+function prod(r::AbstractRange{<:Real})
+    p = one(first(r))
+    for x in r
+        p *= x
+    end
+    return p
+end
