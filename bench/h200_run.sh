@@ -7,9 +7,10 @@
 #      then the 16-byte-access copies (section v) and the bounds-checked kernels (section c)
 #   3. diffusion2d against twins built with nvcc -fmad=false (no fma contraction, as Julia)
 #   4. juke_launch (public API, kernel from the on-disk cache) vs raw cuLaunchKernel (bench/launch_api.c)
-#   5. SASS of juke's kernels (ptxas -O3 of its PTX) and of the nvcc twins
+#   5. the language suite (tests/lang) on the cuda device, and a timeline with device spans (trace_check.py)
+#   6. SASS of juke's kernels (ptxas -O3 of its PTX) and of the nvcc twins
 # Results go to $OUT (or ./h200-out): env.txt acceptance.txt bench1.txt bench2.txt nofma.txt
-# launch_api.txt sass.txt
+# launch_api.txt lang_cuda.txt trace_cuda.json trace_check.txt sass.txt
 set -uo pipefail
 OUT=${OUT:-h200-out}
 mkdir -p "$OUT"
@@ -39,6 +40,14 @@ if $NVCC -O3 -fmad=false -arch=sm_90 -cubin -o /tmp/twins_nofma.cubin bench/twin
     grep -v RESULT "$OUT/nofma.txt"
 fi
 JUKE_CACHE_DIR=$H/cache $H/bin/launch_api bench/jl/empty.jl 201 256 2>&1 | tee "$OUT/launch_api.txt"
+# the language suite (tests/lang) on the cuda device, its kernels from the disk cache
+JUKE_CACHE_DIR=$H/cache JUKE_SOURCE_ROOT=$PWD $H/bin/lang_gpu --device cuda > "$OUT/lang_cuda.txt" 2>&1
+grep -E '^\[  (PASSED|FAILED) ' "$OUT/lang_cuda.txt"
+# a timeline on the GPU: kernels' device spans from CUDA events, each inside its synchronisation
+JUKE_TRACE=$OUT/trace_cuda.json JUKE_CACHE_DIR=$H/cache $H/bin/launch_api bench/jl/empty.jl 5 20 > /dev/null 2>&1
+python3 tests/trace_check.py "$OUT/trace_cuda.json" --expect 'empty!' --contained > "$OUT/trace_check.txt" 2>&1 &&
+    echo "trace on cuda: schema and containment pass" | tee -a "$OUT/trace_check.txt" ||
+    { echo "trace on cuda: FAILED"; cat "$OUT/trace_check.txt"; }
 {
     for f in $H/sass/*.cubin; do echo "=== juke $(basename $f)"; cuobjdump -sass "$f" | grep -E '^\s+/\*[0-9a-f]{4}\*/' ; done
     for k in memcopy_f64 memcopy_f32 diffusion2d_f64 diffusion2d_f32 memcopy_f64_i64 diffusion2d_f64_i64 empty_kernel; do

@@ -12,6 +12,8 @@
 #   cache/       the on-disk kernel cache (JUKE_CACHE_DIR) holding empty!(Vector{Float32}) for
 #                sm_90, for bench/launch_api.c (juke_launch in the runtime-only build)
 #   bin/launch_api, lib/libjuke.so.0 (runtime-only build: front end + API + runtime)
+#   bin/lang_gpu, lib/libcmocka.so.0: tests/test_lang against that libjuke, every tests/lang run
+#                saved for sm_90 in cache/ (so the language suite runs on the cuda device)
 # Usage: bench/prepare_h200.sh   (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +46,12 @@ $J compile --target sm_90 -o $O/ptx/diffusion2d_f32_checked.ptx bench/kernels/di
 # spelled Array{Float32,1}: the launch path keys its cache lookup by that spelling, and the
 # cache key is not canonicalised (a `Vector{Float32}` entry is missed at launch)
 JUKE_CACHE_DIR=$O/cache $J compile --target sm_90 -o /dev/null bench/jl/empty.jl 'empty!' 'Array{Float32,1}'
+# the language suite for the cuda device: every tests/lang run compiled for sm_90 into the
+# disk cache, and the suite's runner built against the runtime-only libjuke (bench/lang_gpu)
+JUKE_SOURCE_ROOT=$PWD ./build-bench/tests/test_lang --targets sm_90 --cache-dir $O/cache > $O/lang_prepare.txt 2>&1 ||
+    { tail -20 $O/lang_prepare.txt; echo "prepare_h200: tests/lang does not compile for sm_90"; }
+cp build-bench-rt/bench/lang_gpu $O/bin/
+cp "$(ldd build-bench-rt/bench/lang_gpu | awk '/libcmocka/ {print $3}')" $O/lib/
 $NVCC -O3 -arch=sm_90 -cubin -o $O/twins.cubin bench/twins.cu
 for f in $O/ptx/*.ptx; do
     $PTXAS -arch=sm_90 -O3 -v "$f" -o $O/sass/"$(basename "$f" .ptx)".cubin 2> $O/sass/"$(basename "$f" .ptx)".ptxas.txt

@@ -15,6 +15,7 @@ typedef enum NodeKind {
     AST_BOOL,    /* true/false: .ival 1/0 */
     AST_NOTHING, /* nothing */
     AST_STRING,  /* "..." (only for error messages someone may write): .name = contents */
+    AST_SYMBOL,  /* :name, a Symbol literal: .name */
     AST_IDENT,   /* identifier or operator used as a value (`+` in `reduce(+, ...)`): .name.
                        A qualified name AMDGPU.foo or Base.foo is folded to .name = "foo" with .qual = "AMDGPU". */
     /* ---- expressions ---- */
@@ -59,8 +60,14 @@ typedef enum NodeKind {
                        .name = function name, kids[0] = AST_TUPLE of parameters (each IDENT, TYPED, or
                        ASSIGN for a default value), kids[1] = body BLOCK, kids[2] = AST_TUPLE of where
                        parameters (IDENT or SUBTYPE) or NULL, kids[3] = return type annotation or NULL.
-                       .flags: FN_INLINE, FN_NOINLINE. */
-    AST_CONST,    /* const NAME = value: .name, kids[0] = value */
+                       .flags: FN_INLINE, FN_NOINLINE. kids[4] = the curly of a constructor defined
+                       as P{T}(x) where T (then .name = "P"), else NULL. */
+    AST_CONST,    /* const NAME = value: .name, kids[0] = value. `const a, b = 1, 2` is two of them */
+    AST_STRUCT,   /* struct NAME{T, S <: Real} <: Super ... end: .name, kids[0] = TUPLE of type parameters
+                       (IDENT or SUBTYPE) or NULL, kids[1] = supertype expression or NULL, kids[2] = TUPLE of
+                       fields (IDENT, TYPED, or ASSIGN of either with a default under @kwdef), kids[3] =
+                       BLOCK of inner constructors (FUNCTION). .flags: STRUCT_MUTABLE, STRUCT_KWDEF,
+                       STRUCT_ABSTRACT (`abstract type NAME <: Super end`: no fields) */
     AST_FILE,     /* the whole file: kids = top-level items (FUNCTION, CONST, and anything else
                        the parser found at top level, which lowering rejects with a clear error) */
 } NodeKind;
@@ -81,7 +88,7 @@ typedef enum LitType {
     LIT_FLOAT64,
 } LitType;
 
-enum { FN_INLINE = 1, FN_NOINLINE = 2, NODE_INBOUNDS = 4 };
+enum { FN_INLINE = 1, FN_NOINLINE = 2, NODE_INBOUNDS = 4, STRUCT_MUTABLE = 8, STRUCT_KWDEF = 16, STRUCT_ABSTRACT = 32 };
 
 typedef struct Node Node;
 struct Node {

@@ -19,7 +19,8 @@ const Type *type_getindex(Infer *I, IrInst *in, const BuiltinRow *row, const cha
         }
         return a[0]->elem;
     }
-    if (n == 2 && a[0]->kind == TY_TUPLE && ty_is_int(a[1])) {
+    if (n == 2 && (a[0]->kind == TY_TUPLE || (a[0]->kind == TY_STRUCT && (a[0]->flags & TF_NAMEDTUPLE))) &&
+        ty_is_int(a[1])) {
         in->builtin = BI_TUPLE_GETINDEX;
         int64_t k;
         if (is_const_int(I, args[1], &k)) {

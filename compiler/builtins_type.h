@@ -27,6 +27,12 @@ const Type *infer_no_method(Infer *I, IrInst *in, const char *name, const Type *
  * arguments'); NULL if there is no such method (no diagnostic). */
 const Type *builtin_type_complex_ctor(Infer *I, IrInst *in, const Type *target, const Type **a, int n);
 
+/* The default constructor S(args...) (S a struct or its UnionAll, builtins_struct.c): the struct, with
+ * in->builtin BI_NEW; NULL after a MethodError. */
+const Type *builtin_type_construct(Infer *I, IrInst *in, const Type *S, const Type **a, int n);
+/* (a = x, b = y) of these field types: the NamedTuple, names from in->name ("a,b"). */
+const Type *builtin_type_namedtuple(Infer *I, IrInst *in, const Type **fields, int n);
+
 static inline TypeTable *T(Infer *I)
 {
     return I->c->types;

@@ -74,7 +74,7 @@ LLVMValueRef ci32(CG *g, int64_t v)
 bool is_unit(const Type *t)
 {
     return t->kind == TY_NOTHING || t->kind == TY_FUNCTION || t->kind == TY_TYPE || t->kind == TY_ANY ||
-           !ty_is_concrete(t);
+           t->kind == TY_SYMBOL || t->kind == TY_VAL || !ty_is_concrete(t);
 }
 
 LLVMTypeRef prim_t(CG *g, const Type *t)
@@ -107,7 +107,8 @@ LLVMTypeRef lt(CG *g, const Type *t)
     switch (t->kind) {
     case TY_ARRAY:
     case TY_LOCALARRAY: return array_t(g, t);
-    case TY_TUPLE: {
+    case TY_TUPLE:
+    case TY_STRUCT: {
         LLVMTypeRef f[64];
         for (int i = 0; i < t->nfields && i < 64; i++)
             f[i] = lt(g, t->fields[i]);
@@ -131,20 +132,58 @@ LLVMTypeRef lt(CG *g, const Type *t)
     }
 }
 
-/* Memory and kernel-argument type: Bool is a byte there. */
+/* Does a value of t hold a Bool (an i1 in registers, a byte in memory)? */
+static bool has_bool(const Type *t)
+{
+    if (t->kind == TY_BOOL)
+        return true;
+    if (t->kind == TY_TUPLE || t->kind == TY_STRUCT)
+        for (int i = 0; i < t->nfields; i++)
+            if (has_bool(t->fields[i]))
+                return true;
+    return false;
+}
+
+/* Memory and kernel-argument type: Bool is a byte there, in tuples and structs too (the C layout of
+ * docs/abi.md). */
 LLVMTypeRef mem_t(CG *g, const Type *t)
 {
-    return t->kind == TY_BOOL ? i8(g) : lt(g, t);
+    if (t->kind == TY_BOOL)
+        return i8(g);
+    if ((t->kind == TY_TUPLE || t->kind == TY_STRUCT) && has_bool(t)) {
+        LLVMTypeRef f[64];
+        for (int i = 0; i < t->nfields && i < 64; i++)
+            f[i] = mem_t(g, t->fields[i]);
+        return LLVMStructTypeInContext(g->ctx, f, (unsigned)t->nfields, 0);
+    }
+    return lt(g, t);
+}
+
+/* v (of lt(t)) as mem_t(t), or back: Bools widened to bytes or tested, field by field in aggregates. */
+static LLVMValueRef mem_convert(CG *g, LLVMValueRef v, const Type *t, bool to)
+{
+    if (t->kind == TY_BOOL)
+        return to ? LLVMBuildZExt(g->b, v, i8(g), "")
+                  : LLVMBuildICmp(g->b, LLVMIntNE, v, LLVMConstInt(i8(g), 0, 0), "");
+    if ((t->kind == TY_TUPLE || t->kind == TY_STRUCT) && has_bool(t)) {
+        LLVMValueRef r = LLVMGetUndef(to ? mem_t(g, t) : lt(g, t));
+        for (int i = 0; i < t->nfields; i++)
+            r = LLVMBuildInsertValue(g->b, r,
+                                     mem_convert(g, LLVMBuildExtractValue(g->b, v, (unsigned)i, ""), t->fields[i], to),
+                                     (unsigned)i, "");
+        return r;
+    }
+    return v;
 }
 
 LLVMValueRef to_mem(CG *g, LLVMValueRef v, const Type *t)
 {
-    return t->kind == TY_BOOL ? LLVMBuildZExt(g->b, v, i8(g), "") : v;
+    return mem_convert(g, v, t, true);
 }
 
 LLVMValueRef from_mem(CG *g, LLVMValueRef v, const Type *t)
 {
-    return t->kind == TY_BOOL ? LLVMBuildICmp(g->b, LLVMIntNE, v, LLVMConstInt(i8(g), 0, 0), "") : v;
+    return mem_convert(g, v, t, false);
 }
 
 /* ---- intrinsics and helpers ---- */

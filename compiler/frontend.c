@@ -107,11 +107,48 @@ static Node *unwrap_definition(Node *item)
     return n;
 }
 
-/* Add one top-level item to mod. from_base: an item of the Base prelude, which
- * a definition of the same name in the user's file shadows entirely, as a
- * definition in Main shadows Base's in Julia (without `import Base: f`).
- * False when out of memory. */
-static bool add_item(FeModule *mod, Node *item, bool from_base, Diags *d)
+/* Add the method defined by fn (an AST_FUNCTION) to its generic function; owner: the struct of an inner
+ * constructor. While the Base prelude loads (mod->loading_base), a name the user's file defines is left
+ * alone: theirs shadows it entirely, as a definition in Main shadows Base's in Julia (without
+ * `import Base: f`). False when out of memory. */
+static bool add_method(FeModule *mod, Node *fn, StructDef *owner, Diags *d)
+{
+    Method *m = collect_method(mod, fn, d);
+    if (!m)
+        return false;
+    m->owner = owner;
+    m->self = fn->nkids > 4 ? fn->kids[4] : NULL;
+    GenericFunc *g = fe_find_func(mod, m->name);
+    if (mod->loading_base && (fe_find_const(mod, m->name) || (g && !g->from_base)))
+        return true;
+    if (fe_find_const(mod, m->name))
+        diag_error(d, fn->loc, "cannot define function %s: it already has a value (a constant)", m->name);
+    StructDef *sd = fe_find_struct(mod, m->name);
+    if (sd && sd->flags & STRUCT_ABSTRACT)
+        diag_error(d, fn->loc, "cannot define a constructor for the abstract type %s", m->name);
+    if (!g) {
+        GenericFunc **funcs =
+            arena_grow(&mod->arena, mod->funcs, mod->nfuncs, &mod->funcs_cap, sizeof(GenericFunc *), 8);
+        g = arena_alloc(&mod->arena, sizeof(GenericFunc));
+        if (!funcs || !g)
+            return false;
+        mod->funcs = funcs;
+        g->name = m->name;
+        g->from_base = mod->loading_base;
+        mod->funcs[mod->nfuncs++] = g;
+        if (!namemap_put(&mod->arena, &mod->func_map, g->name, g))
+            return false;
+    }
+    g->methods = arena_grow(&mod->arena, g->methods, g->nmethods, &g->cap, sizeof(Method *), 8);
+    if (!g->methods)
+        return false;
+    g->methods[g->nmethods++] = m;
+    return true;
+}
+
+/* Add one top-level item of the user's file, or of the Base prelude while mod->loading_base (whose
+ * constants and structs the user's names shadow too). False when out of memory. */
+static bool add_item(FeModule *mod, Node *item, Diags *d)
 {
     if (item->kind == AST_MACROCALL) {
         Node *fn = unwrap_definition(item);
@@ -122,33 +159,23 @@ static bool add_item(FeModule *mod, Node *item, bool from_base, Diags *d)
             return true;
         }
     }
+    if (item->kind == AST_MACROCALL && strcmp(item->name, "kwdef") == 0 && item->nkids == 1 && item->kids[0] &&
+        item->kids[0]->kind == AST_STRUCT) {
+        item = item->kids[0]; /* Base.@kwdef struct: the positional constructor stays */
+        item->flags |= STRUCT_KWDEF;
+    }
     if (item->kind == AST_FUNCTION) {
-        Method *m = collect_method(mod, item, d);
-        if (!m)
+        if (!add_method(mod, item, NULL, d))
             return false;
-        GenericFunc *g = fe_find_func(mod, m->name);
-        if (from_base && (fe_find_const(mod, m->name) || (g && !g->from_base)))
+    } else if (item->kind == AST_STRUCT) {
+        if (mod->loading_base &&
+            (fe_find_struct(mod, item->name) || fe_find_func(mod, item->name) || fe_find_const(mod, item->name)))
             return true;
-        if (fe_find_const(mod, m->name))
-            diag_error(d, item->loc, "cannot define function %s: it already has a value (a constant)", m->name);
-        if (!g) {
-            mod->funcs = arena_grow(&mod->arena, mod->funcs, mod->nfuncs, &mod->fcap, sizeof(GenericFunc *), 8);
-            g = arena_alloc(&mod->arena, sizeof(GenericFunc));
-            if (!mod->funcs || !g)
-                return false;
-            g->name = m->name;
-            g->from_base = from_base;
-            mod->funcs[mod->nfuncs++] = g;
-            if (!namemap_put(&mod->arena, &mod->func_map, g->name, g))
-                return false;
-        }
-        g->methods = arena_grow(&mod->arena, g->methods, g->nmethods, &g->cap, sizeof(Method *), 8);
-        if (!g->methods)
+        if (!struct_collect(mod, item, d, add_method) && mod->arena.failed)
             return false;
-        g->methods[g->nmethods++] = m;
     } else if (item->kind == AST_CONST) {
         ConstDef *old = fe_find_const(mod, item->name);
-        if (from_base && (old || fe_find_func(mod, item->name)))
+        if (mod->loading_base && (old || fe_find_func(mod, item->name)))
             return true;
         if (old) {
             diag_error(d, item->loc, "invalid redefinition of constant %s", item->name);
@@ -159,7 +186,7 @@ static bool add_item(FeModule *mod, Node *item, bool from_base, Diags *d)
             diag_error(d, item->loc, "cannot assign a value to the constant %s: it is already a function", item->name);
             return true;
         }
-        mod->consts = arena_grow(&mod->arena, mod->consts, mod->nconsts, &mod->ccap, sizeof(ConstDef *), 8);
+        mod->consts = arena_grow(&mod->arena, mod->consts, mod->nconsts, &mod->consts_cap, sizeof(ConstDef *), 8);
         ConstDef *c = arena_alloc(&mod->arena, sizeof(ConstDef));
         if (!mod->consts || !c)
             return false;
@@ -187,9 +214,11 @@ static void load_base(FeModule *mod, Diags *d)
     mod->base_file.text = jk_prelude_text;
     mod->base_file.len = jk_prelude_len;
     Node *ast = parse_file(&mod->arena, d, &mod->base_file);
+    mod->loading_base = true;
     for (int i = 0; ast && i < ast->nkids; i++)
-        if (!add_item(mod, ast->kids[i], true, d))
+        if (!add_item(mod, ast->kids[i], d))
             break;
+    mod->loading_base = false;
 }
 
 FeModule *fe_load(const char *name, const char *text, size_t len, Diags *d)
@@ -232,7 +261,7 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
     }
     mod->ast = parse_file(&mod->arena, d, &mod->file);
     for (int i = 0; mod->ast && i < mod->ast->nkids; i++)
-        if (!add_item(mod, mod->ast->kids[i], false, d))
+        if (!add_item(mod, mod->ast->kids[i], d))
             break;
     if (d->nerrors == before && !mod->arena.failed)
         load_base(mod, d);
@@ -285,6 +314,7 @@ FeCompilation *fe_compilation_new(const FeModule *m, Diags *d)
         fe_dealloc(al, c, sizeof *c);
         return NULL;
     }
+    struct_install_resolver(c);
     return c;
 }
 

@@ -5,6 +5,23 @@
 
 #include "ir.h"
 
+/* A `struct` (or `abstract type`) definition of a source (structs.c). */
+typedef struct StructDef {
+    const char *name;
+    SrcLoc loc;
+    Node *def;          /* the AST_STRUCT */
+    const char **tvars; /* its type parameters (P{T, S <: Real}) */
+    Node **tvar_bounds; /* bound expression or NULL */
+    int ntvars;
+    const char **fnames; /* its fields: names, type expressions (NULL: Any), defaults (@kwdef; NULL: none) */
+    Node **ftypes;
+    Node **fdefaults;
+    int nfields;
+    int flags;      /* STRUCT_MUTABLE, STRUCT_KWDEF, STRUCT_ABSTRACT */
+    Node *super;    /* supertype expression or NULL */
+    bool has_inner; /* inner constructors replace the default one */
+} StructDef;
+
 /* A parsed and lowered source file. Read-only once loaded, so several
  * compilations (and threads) may use it at once. */
 typedef struct FeModule {
@@ -13,11 +30,15 @@ typedef struct FeModule {
     Node *ast;
     SrcFile base_file; /* the Base prelude (prelude.h), parsed after the user's file */
     GenericFunc **funcs;
-    int nfuncs, fcap;
+    int nfuncs, funcs_cap;
     ConstDef **consts;
-    int nconsts, ccap;
+    int nconsts, consts_cap;
+    bool loading_base;           /* while the Base prelude's definitions are added */
     NameMap func_map, const_map; /* by name, for fe_find_func / fe_find_const */
-    const char *stack_limit;     /* of the loading thread, while loading (jk_stack_limit) */
+    StructDef **structs;
+    int nstructs, structs_cap;
+    NameMap struct_map;      /* by name, for fe_find_struct */
+    const char *stack_limit; /* of the loading thread, while loading (jk_stack_limit) */
 } FeModule;
 
 /* Parse, collect methods and constants, lower every method. On errors,
@@ -29,6 +50,7 @@ FeModule *fe_load(const char *name, const char *text, size_t len, Diags *d);
 FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text, size_t len, Diags *d);
 void fe_module_free(FeModule *m);
 GenericFunc *fe_find_func(const FeModule *m, const char *name);
+StructDef *fe_find_struct(const FeModule *m, const char *name);
 ConstDef *fe_find_const(const FeModule *m, const char *name);
 
 /* One compilation: the types and specialisations inferred for one entry
@@ -42,6 +64,7 @@ typedef struct FeCompilation {
     int nspecs, cap;
     Spec **stack; /* the inference stack, to find recursion */
     int depth;
+    int struct_depth; /* structs being built inside one another (struct_type) */
 } FeCompilation;
 
 FeCompilation *fe_compilation_new(const FeModule *m, Diags *d);
@@ -57,6 +80,19 @@ bool fe_check_kernel(FeCompilation *c, Spec *s);
 /* Print the typed IR of every specialisation, entry first. */
 void fe_print_typed(StrBuf *sb, FeCompilation *c);
 
+/* structs.c */
+/* Record the struct definition n (AST_STRUCT); its inner constructors become methods of the generic
+ * function named after it (add_method). False on errors (in d). */
+bool struct_collect(FeModule *mod, Node *n, Diags *d, bool (*add_method)(FeModule *, Node *, StructDef *, Diags *));
+/* The type sd{params...}: NULL params (np 0) for a struct without parameters, or its UnionAll when it has
+ * some; NULL with an error at loc (unless quiet) when a field type is not concrete. */
+const Type *struct_type(FeCompilation *c, const StructDef *sd, const Type **params, int np, SrcLoc loc, bool quiet);
+/* The default constructor sd(args...) / sd{params}(args...) (callee: the struct or its UnionAll): the
+ * struct type built from these argument types, or NULL (no such method; no diagnostic). */
+const Type *struct_default_ctor(FeCompilation *c, const Type *callee, const Type **a, int n);
+/* Let ty_parse in c name the structs of c's module (and Val). */
+void struct_install_resolver(FeCompilation *c);
+
 /* lower.c: lower one method's body into m->lowered. */
 bool lower_method(FeModule *mod, Method *m, Diags *d);
 /* Split each variable of f into webs of the assignments that reach a common
@@ -65,10 +101,19 @@ void split_slots(Arena *a, IrFunc *f, Diags *diags);
 
 /* infer.c */
 Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, int nargs, SrcLoc loc);
+/* Dispatch a call of g; self: the Type{P} called for a constructor call (NULL otherwise). With
+ * quiet_nomatch, no matching method returns NULL without a diagnostic. */
+Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const Type **argtypes, int nargs, SrcLoc loc,
+                     bool quiet_nomatch);
 /* Convert a type expression in source (Float32, Vector{T}, AbstractArray{T,2}) to a type,
  * with the method's type variables bound in tvars/tvals (NULL values = unbound). */
 const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars, const Type **tvals, int ntvars,
                             bool quiet);
+
+/* Does a value of type arg match the type expression te (a method parameter's or a field's), binding the
+ * type variables names[0..n) (vals: NULL = unbound) as dispatch does? */
+bool infer_match_type(FeCompilation *c, const Node *te, const Type *arg, const char **names, const Type **vals,
+                      Node **bounds, int n);
 
 /* Constant folding over IR values (literals and + - * ÷ << of them). */
 bool infer_const_int(const IrFunc *f, int v, int64_t *out, int depth);

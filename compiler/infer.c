@@ -222,8 +222,54 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
             return ty_range_of(c->types, NULL, range_family(n->name));
         if ((t = complex_type_named(c->types, n->name)))
             return t;
+        StructDef *sd = fe_find_struct(c->mod, n->name);
+        if (sd)
+            return struct_type(c, sd, NULL, 0, n->loc, quiet);
+        if (strcmp(n->name, "Val") == 0)
+            return ty_struct(c->types, "Val", NULL, 0, NULL, NULL, 0, TF_UNIONALL, NULL);
+        if (strcmp(n->name, "Symbol") == 0)
+            return ty_symbol(c->types, NULL);
+    } else if (n->kind == AST_INT && (n->lit == LIT_INT64 || n->lit == LIT_INT32)) {
+        return ty_val(c->types, ty_prim(c->types, TY_INT64), n->ival,
+                      arena_printf(&c->arena, "%lld", (long long)n->ival));
+    } else if (n->kind == AST_SYMBOL) {
+        return ty_val(c->types, ty_symbol(c->types, n->name), 0, arena_printf(&c->arena, ":%s", n->name));
+    } else if (n->kind == AST_BOOL) {
+        return ty_val(c->types, ty_prim(c->types, TY_BOOL), n->ival, n->ival ? "true" : "false");
     } else if (n->kind == AST_CURLY && n->kids[0]->kind == AST_IDENT) {
         const char *name = n->kids[0]->name;
+        StructDef *sd = fe_find_struct(c->mod, name);
+        if (sd || strcmp(name, "Val") == 0) {
+            /* P{Float32}, Val{4}: the parameters are types or values */
+            const Type *ps[16];
+            int np = n->nkids - 1;
+            if (np > 16)
+                np = 16;
+            bool open = false;
+            for (int i = 0; i < np; i++) {
+                if (!(ps[i] = infer_type_expr(c, n->kids[i + 1], tvars, tvals, ntvars, quiet)))
+                    return NULL;
+                open = open || ps[i]->kind == TY_TYPEVAR;
+            }
+            if (!sd)
+                return np == 1 && !open ? ty_struct(c->types, "Val", ps, 1, NULL, NULL, 0, 0, NULL)
+                                        : ty_struct(c->types, "Val", NULL, 0, NULL, NULL, 0, TF_UNIONALL, NULL);
+            /* P{T} with T unbound (a method's parameter type): every P */
+            return struct_type(c, sd, open ? NULL : ps, open ? 0 : np, n->loc, quiet);
+        }
+        if (strcmp(name, "NTuple") == 0 && n->nkids == 3) {
+            const Type *len = infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet);
+            const Type *el = infer_type_expr(c, n->kids[2], tvars, tvals, ntvars, quiet);
+            if (!len || !el)
+                return NULL;
+            if (len->kind == TY_VAL && len->elem->kind == TY_INT64 && len->ival >= 0 && len->ival <= TY_MAX_FIELDS) {
+                const Type *fs[TY_MAX_FIELDS];
+                for (int i = 0; i < len->ival; i++)
+                    fs[i] = el;
+                return ty_tuple(c->types, fs, (int)len->ival);
+            }
+            return ty_prim(c->types, TY_ANY); /* NTuple{N,T} with N unbound: matched by match_type */
+        }
         if (strcmp(name, "Tuple") == 0) {
             const Type *fs[TY_MAX_FIELDS];
             int nf = n->nkids - 1;
@@ -353,11 +399,40 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
             return arg->kind == TY_RANGE && (rf < 0 || arg->step == rf) &&
                    (te->nkids < 2 || match_type(c, te->kids[1], arg->elem, b, depth + 1)) &&
                    (te->nkids < 3 || match_type(c, te->kids[2], arg->elem, b, depth + 1));
+        if (strcmp(name, "NTuple") == 0 && te->nkids == 3) {
+            if (arg->kind != TY_TUPLE)
+                return false;
+            const Type *len = ty_val(c->types, ty_prim(c->types, TY_INT64), arg->nfields,
+                                     arena_printf(&c->arena, "%d", arg->nfields));
+            if (!match_type(c, te->kids[1], len, b, depth + 1))
+                return false;
+            for (int i = 0; i < arg->nfields; i++)
+                if (!match_type(c, te->kids[2], arg->fields[i], b, depth + 1))
+                    return false;
+            return true;
+        }
+        if (fe_find_struct(c->mod, name) || strcmp(name, "Val") == 0) {
+            /* P{T} against P{Float32}: each parameter in turn, binding type variables */
+            if (arg->kind != TY_STRUCT || strcmp(arg->name, name) != 0 || (arg->flags & TF_UNIONALL) ||
+                arg->nparams != te->nkids - 1)
+                return false;
+            for (int i = 0; i < arg->nparams; i++)
+                if (!match_type(c, te->kids[i + 1], arg->params[i], b, depth + 1))
+                    return false;
+            return true;
+        }
         if (strcmp(name, "Complex") == 0 && te->nkids == 2)
             return arg->kind == TY_COMPLEX && match_type(c, te->kids[1], arg->elem, b, depth + 1);
     }
     const Type *t = infer_type_expr(c, te, b->names, b->vals, b->n, true);
     return t && ty_subtype(arg, t);
+}
+
+bool infer_match_type(FeCompilation *c, const Node *te, const Type *arg, const char **names, const Type **vals,
+                      Node **bounds, int n)
+{
+    Binding b = { names, vals, bounds, n };
+    return match_type(c, te, arg, &b, 0);
 }
 
 /* The declared parameter types of a method, type variables as their bounds. */
@@ -422,7 +497,20 @@ static bool more_specific(FeCompilation *c, Method *a, Method *b)
     return true;
 }
 
-static Spec *specialize(FeCompilation *c, Method *m, const Type **argtypes, int nargs, const Type **tvals, SrcLoc loc);
+static Spec *specialize(FeCompilation *c, Method *m, const Type *self, const Type **argtypes, int nargs,
+                        const Type **tvals, SrcLoc loc);
+
+/* Does constructor method m take a call of self (Type{P} or Type{P{T}})? P{T}(x) where T methods take
+ * the P{...} they match (binding T); P(x) methods take P itself (the UnionAll of a parametric P). */
+static bool match_self(FeCompilation *c, Method *m, const Type *self, Binding *b)
+{
+    if (!self)
+        return !m->self;
+    const Type *S = self->elem;
+    if (m->self)
+        return !(S->flags & TF_UNIONALL) && match_type(c, m->self, S, b, 0);
+    return S->nparams == 0;
+}
 
 /* Does any method of g match these argument types (no diagnostic)? */
 static bool has_method(FeCompilation *c, GenericFunc *g, const Type **argtypes, int nargs)
@@ -444,6 +532,12 @@ static bool has_method(FeCompilation *c, GenericFunc *g, const Type **argtypes, 
 
 Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, int nargs, SrcLoc loc)
 {
+    return infer_dispatch(c, g, NULL, argtypes, nargs, loc, false);
+}
+
+Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const Type **argtypes, int nargs, SrcLoc loc,
+                     bool quiet_nomatch)
+{
     Method *best = NULL;
     const Type *best_tvals[32];
     Method *cands[64];
@@ -454,7 +548,7 @@ Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, i
             continue;
         const Type *vals[32] = { 0 };
         Binding b = { m->tvars, vals, m->tvar_bounds, m->ntvars };
-        bool ok = true;
+        bool ok = match_self(c, m, self, &b);
         for (int k = 0; k < nargs && ok; k++)
             ok = match_type(c, m->params[k].type_expr, argtypes[k], &b, 0);
         if (!ok)
@@ -467,6 +561,8 @@ Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, i
         }
     }
     StrBuf sb = { 0 };
+    if (!best && quiet_nomatch)
+        return NULL;
     if (!best) {
         sb_printf(&sb, "MethodError: no method matching %s(", g->name);
         for (int i = 0; i < nargs; i++) {
@@ -512,7 +608,7 @@ Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, i
         }
     }
     sb_free(&sb);
-    return specialize(c, best, argtypes, nargs, best_tvals, loc);
+    return specialize(c, best, self, argtypes, nargs, best_tvals, loc);
 }
 
 /* ---- built-ins (builtins.def; the typing rules are in builtins_<family>.c) ---- */
@@ -559,8 +655,28 @@ static const Type *infer_name(Infer *I, IrInst *in)
         if (strcmp(m->tvars[i], name) != 0)
             continue;
         /* a `where` parameter used as a value: its type (T in zero(T)) or its integer (N) */
-        if (I->spec->tvals[i])
-            return ty_typeof_type(T(I), I->spec->tvals[i]);
+        const Type *tv = I->spec->tvals[i];
+        if (tv && tv->kind == TY_VAL) { /* N of Val{N}: the constant */
+            in->op = IR_CONST;
+            in->name = NULL;
+            if (tv->elem->kind == TY_SYMBOL) {
+                in->lit = LIT_NONE;
+                in->ival = IR_SYMBOL;
+                in->name = tv->name;
+                return tv->elem;
+            }
+            if (tv->elem->kind == TY_BOOL) {
+                in->lit = LIT_NONE;
+                in->ival = tv->ival ? IR_TRUE : IR_FALSE;
+                in->name = tv->ival ? "true" : "false";
+                return tv->elem;
+            }
+            in->lit = LIT_INT64;
+            in->ival = tv->ival;
+            return prim(I, TY_INT64);
+        }
+        if (tv)
+            return ty_typeof_type(T(I), tv);
         int64_t nd = tvar_ndims(I, name);
         if (nd >= 0) {
             in->op = IR_CONST; /* typed IR is per specialisation: N is a constant here */
@@ -572,6 +688,15 @@ static const Type *infer_name(Infer *I, IrInst *in)
         infer_err(I, in->loc, "the `where` parameter `%s` has no value for this call", name);
         return NULL;
     }
+    StructDef *sd = fe_find_struct(I->c->mod, name);
+    if (sd) {
+        const Type *st = struct_type(I->c, sd, NULL, 0, in->loc, !I->report);
+        if (!st)
+            I->failed = true;
+        return st ? ty_typeof_type(T(I), st) : NULL;
+    }
+    if (strcmp(name, "Val") == 0 && !fe_find_func(I->c->mod, name))
+        return ty_typeof_type(T(I), ty_struct(T(I), "Val", NULL, 0, NULL, NULL, 0, TF_UNIONALL, NULL));
     if (fe_find_func(I->c->mod, name))
         return ty_function(T(I), name);
     if (builtin_lookup(name))
@@ -602,6 +727,8 @@ static const Type *const_type(Infer *I, IrInst *in)
     case LIT_NONE:
         if (in->ival == IR_NOTHING)
             return prim(I, TY_NOTHING);
+        if (in->ival == IR_SYMBOL)
+            return ty_symbol(T(I), in->name + 1); /* the name prints as :add */
         return prim(I, TY_BOOL);
     case LIT_INT8: return prim(I, TY_INT8);
     case LIT_INT16: return prim(I, TY_INT16);
@@ -641,6 +768,34 @@ static void narrow_irrationals(Infer *I, IrInst *in, const Type *ft)
     }
 }
 
+/* P(args...) or P{T}(args...): a constructor the source defines (inner or outer), else the default one
+ * (builtins_struct.c). */
+static const Type *infer_construct(Infer *I, IrInst *in, const Type *ft, const Type **a, int n)
+{
+    const Type *S = ft->elem;
+    GenericFunc *g = fe_find_func(I->c->mod, S->name);
+    if (in->callee)
+        return in->callee->rettype;
+    if (in->flags & IRF_FAILED) {
+        I->failed = true;
+        return NULL;
+    }
+    if (g) {
+        int before = I->c->diags->nerrors;
+        Spec *s = infer_dispatch(I->c, g, ft, a, n, in->loc, true);
+        if (s) {
+            in->callee = s;
+            return s->rettype;
+        }
+        if (I->c->diags->nerrors != before) {
+            in->flags |= IRF_FAILED;
+            I->failed = true;
+            return NULL;
+        }
+    }
+    return builtin_type_construct(I, in, S, a, n);
+}
+
 static const Type *infer_call(Infer *I, IrInst *in)
 {
     const Type *ft = I->f->insts[in->args[0]].type;
@@ -669,6 +824,8 @@ static const Type *infer_call(Infer *I, IrInst *in)
             if (r)
                 return r;
         }
+        if (ft->elem->kind == TY_STRUCT)
+            return infer_construct(I, in, ft, a, n);
         return infer_no_method(I, in, infer_tname(I, ft->elem), a, n);
     }
     if (ft->kind != TY_FUNCTION) {
@@ -803,6 +960,11 @@ static const Type *infer_inst(Infer *I, IrInst *in)
         const Type *t = f->insts[in->args[0]].type;
         if (t->kind == TY_DIM3 && in->ival != IR_FIELD_OTHER)
             return prim(I, TY_INT64);
+        int fi = ty_field_index(t, in->name);
+        if (fi >= 0) {
+            in->ival = fi; /* typed IR: the field's index */
+            return t->fields[fi];
+        }
         infer_err(I, in->loc, "type %s has no field %s", infer_tname(I, t), in->name);
         return NULL;
     }
@@ -817,6 +979,8 @@ static const Type *infer_inst(Infer *I, IrInst *in)
             sb_free(&why);
             return NULL;
         }
+        if (in->name) /* (a = x, b = y): a NamedTuple; .name lists the names */
+            return builtin_type_namedtuple(I, in, fs, in->nargs);
         return ty_tuple(T(I), fs, in->nargs);
     }
     case IR_GOTOIFNOT: {
@@ -960,11 +1124,12 @@ static bool infer_body(FeCompilation *c, Spec *s)
     return c->diags->nerrors == before && !I.failed;
 }
 
-static Spec *specialize(FeCompilation *c, Method *m, const Type **argtypes, int nargs, const Type **tvals, SrcLoc loc)
+static Spec *specialize(FeCompilation *c, Method *m, const Type *self, const Type **argtypes, int nargs,
+                        const Type **tvals, SrcLoc loc)
 {
     for (int i = 0; i < c->nspecs; i++) {
         Spec *s = c->specs[i];
-        if (s->method != m || s->nargs != nargs)
+        if (s->method != m || s->nargs != nargs || s->self != self)
             continue;
         bool same = true;
         for (int k = 0; k < nargs; k++)
@@ -1002,6 +1167,7 @@ static Spec *specialize(FeCompilation *c, Method *m, const Type **argtypes, int 
             return NULL;
         }
     s->method = m;
+    s->self = self;
     s->argtypes = at;
     s->nargs = nargs;
     s->tvals = tv;

@@ -23,7 +23,8 @@ typedef enum IrOp {
     IR_ASSIGN,    /* slot .slot = args[0] */
     IR_CALL,      /* %k = args[0](args[1..]); .flags: IRF_INBOUNDS when inside @inbounds */
     IR_GETFIELD,  /* %k = args[0].name, .ival the IrField (the x/y/z of workitemIdx() and friends) */
-    IR_TUPLE,     /* %k = (args[0], args[1], ...) */
+    IR_TUPLE,     /* %k = (args[0], args[1], ...); a NamedTuple (a = args[0], ...) when .name lists the
+                     field names, comma-separated ("a,b") */
     IR_LABEL,     /* label .label: */
     IR_GOTO,      /* goto label .label */
     IR_GOTOIFNOT, /* goto label .label unless args[0] (a Bool) */
@@ -40,7 +41,7 @@ enum {
 typedef struct Spec Spec;
 
 /* The constants that are names in Julia (IR_CONST with LIT_NONE: .ival). */
-typedef enum IrNamedConst { IR_NOTHING, IR_TRUE, IR_FALSE } IrNamedConst;
+typedef enum IrNamedConst { IR_NOTHING, IR_TRUE, IR_FALSE, IR_SYMBOL } IrNamedConst; /* IR_SYMBOL: .name */
 
 /* Field selection on a value (IR_GETFIELD: .ival): the x/y/z of
  * workitemIdx() and friends; IR_FIELD_OTHER for any other name (.name). */
@@ -107,8 +108,10 @@ typedef struct Method {
     const char **tvars; /* where {T, S <: Real} */
     Node **tvar_bounds; /* bound expression or NULL */
     int ntvars;
-    int flags;       /* FN_INLINE / FN_NOINLINE */
-    IrFunc *lowered; /* lowered once, shared by every specialisation */
+    int flags;               /* FN_INLINE / FN_NOINLINE */
+    IrFunc *lowered;         /* lowered once, shared by every specialisation */
+    Node *self;              /* a constructor defined as P{T}(x) where T: the P{T} it constructs (AST_CURLY) */
+    struct StructDef *owner; /* an inner constructor: its struct (where `new` builds one) */
 } Method;
 
 typedef struct GenericFunc {
@@ -130,6 +133,7 @@ struct Spec {
     const Type **argtypes;
     int nargs;
     const Type **tvals; /* values of the method's where-parameters */
+    const Type *self;   /* a constructor call P{T}(x): the Type{P{T}} called (part of the key) */
     IrFunc *typed;
     const Type *rettype;
     int state;             /* SPEC_INFERRING while on the inference stack, SPEC_DONE, SPEC_FAILED */

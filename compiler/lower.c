@@ -91,6 +91,16 @@ static int emit_named(Lower *L, IrNamedConst c, SrcLoc loc)
     return k;
 }
 
+/* :name, a Symbol: a constant whose type is the symbol itself. */
+static int emit_symbol(Lower *L, const char *name, SrcLoc loc)
+{
+    int k = emit(L, IR_CONST, loc);
+    L->f->insts[k].lit = LIT_NONE;
+    L->f->insts[k].ival = IR_SYMBOL;
+    L->f->insts[k].name = arena_printf(L->a, ":%s", name);
+    return k;
+}
+
 static int emit_name(Lower *L, const char *name, SrcLoc loc)
 {
     int k = emit(L, IR_NAME, loc);
@@ -171,6 +181,15 @@ static void emit_gotoifnot(Lower *L, int cond, int label, SrcLoc loc)
 
 /* ---- collecting locals: every name assigned in the body is a slot ---- */
 
+/* (a = x, b = y): every element a name = value */
+static bool is_named_tuple(const Node *n)
+{
+    for (int i = 0; i < n->nkids; i++)
+        if (n->kids[i]->kind != AST_ASSIGN || n->kids[i]->kids[0]->kind != AST_IDENT || n->kids[i]->kids[0]->qual)
+            return false;
+    return n->nkids > 0;
+}
+
 static void collect_lhs(Lower *L, Node *lhs);
 static void collect_chain(Lower *L, Node *n);
 
@@ -190,6 +209,15 @@ static void collect_locals(Lower *L, Node *n)
     case AST_OPASSIGN:
         collect_lhs(L, n->kids[0]);
         collect_locals(L, n->kids[1]);
+        break;
+    case AST_TUPLE:
+        if (is_named_tuple(n)) { /* (a = 1, b = 2) names fields, not variables */
+            for (int i = 0; i < n->nkids; i++)
+                collect_locals(L, n->kids[i]->kids[1]);
+            break;
+        }
+        for (int i = 0; i < n->nkids; i++)
+            collect_locals(L, n->kids[i]);
         break;
     case AST_FOR:
         collect_lhs(L, n->kids[0]);
@@ -416,11 +444,51 @@ static int lower_indices(Lower *L, Node *ref, int array, int *out, int max)
     return n;
 }
 
+/* new(args...) / new{T}(args...) in an inner constructor: #new(P or P{T}, args...). */
+static int lower_new(Lower *L, Node *n)
+{
+    Node *callee = n->kids[0];
+    StructDef *sd = L->m->owner;
+    int args[64];
+    if (callee->kind == AST_CURLY) {
+        /* new{T}: P{T} */
+        Node *cp = arena_alloc(L->a, sizeof(Node));
+        Node **kids = arena_alloc(L->a, sizeof(Node *) * (size_t)callee->nkids);
+        if (!cp || !kids)
+            return emit_named(L, IR_NOTHING, n->loc);
+        *cp = *callee;
+        memcpy(kids, callee->kids, sizeof(Node *) * (size_t)callee->nkids);
+        kids[0] = arena_alloc(L->a, sizeof(Node));
+        if (!kids[0])
+            return emit_named(L, IR_NOTHING, n->loc);
+        *kids[0] = (Node){ .kind = AST_IDENT, .loc = callee->loc, .name = sd->name };
+        cp->kids = kids;
+        args[0] = lower_expr(L, cp);
+    } else if (L->m->self) {
+        args[0] = lower_expr(L, L->m->self); /* new(x) in P{T}(x) where T: a P{T} */
+    } else {
+        args[0] = emit_name(L, sd->name, callee->loc);
+    }
+    int na = lower_args(L, n->kids + 1, n->nkids - 1, args + 1, 61);
+    return call_builtin(L, BI_NEW, n->loc, args, na + 1);
+}
+
+static bool is_new(Lower *L, const Node *callee)
+{
+    if (!L->m->owner)
+        return false;
+    if (callee->kind == AST_CURLY)
+        callee = callee->kids[0];
+    return callee->kind == AST_IDENT && !callee->qual && strcmp(callee->name, "new") == 0 && find_slot(L, "new") < 0;
+}
+
 static int lower_call(Lower *L, Node *n)
 {
     Node *callee = n->kids[0];
     int args[64];
     int fn;
+    if (is_new(L, callee))
+        return lower_new(L, n);
     if (callee->kind == AST_IDENT && (callee->qual || find_slot(L, callee->name) < 0) &&
         !fe_find_const(L->mod, callee->name))
         fn = emit_name(L, callee->name, callee->loc);
@@ -585,9 +653,21 @@ static void lower_assign_to(Lower *L, Node *lhs, int value, SrcLoc loc)
             lower_assign_to(L, lhs->kids[i], call_named(L, "getindex", lhs->kids[i]->loc, args, 2), loc);
         }
         return;
-    case AST_DOT:
-        diag_error(L->d, lhs->loc, "assigning to a field (`x.%s = ...`) is not supported in kernels", lhs->name);
+    case AST_DOT: {
+        /* x.f = v of a mutable struct kept as a value in x's slot: x = #setfield(x, :f, v) */
+        Node *base = lhs->kids[0];
+        int s = base->kind == AST_IDENT && !base->qual ? find_slot(L, base->name) : -1;
+        if (s < 0) {
+            diag_error(L->d, lhs->loc,
+                       "assigning to a field (`x.%s = ...`) is only supported on a local variable holding a "
+                       "mutable struct",
+                       lhs->name);
+            return;
+        }
+        int args[3] = { emit_slot_read(L, s, lhs->loc), emit_symbol(L, lhs->name, lhs->loc), value };
+        emit_assign(L, s, call_builtin(L, BI_SETFIELD, loc, args, 3), loc);
         return;
+    }
     default: diag_error(L->d, lhs->loc, "invalid assignment target");
     }
 }
@@ -631,6 +711,12 @@ static int lower_opassign(Lower *L, Node *n)
         call_named(L, "setindex!", n->loc, sargs, ni + 2);
         return nv;
     }
+    if (lhs->kind == AST_DOT) { /* p.x += v */
+        int ops[2] = { lower_expr(L, lhs), lower_expr(L, n->kids[1]) };
+        int nv = call_named(L, op, n->loc, ops, 2);
+        lower_assign_to(L, lhs, nv, n->loc);
+        return nv;
+    }
     if (lhs->kind != AST_IDENT) {
         diag_error(L->d, lhs->loc, "invalid target of %s=", op);
         return emit_named(L, IR_NOTHING, n->loc);
@@ -643,6 +729,28 @@ static int lower_opassign(Lower *L, Node *n)
 
 static int lower_block_value(Lower *L, Node *n);
 static int block_value(Lower *L, Node *n);
+
+
+/* A NamedTuple: an IR_TUPLE whose .name lists the field names, "a,b". */
+static int lower_named_tuple(Lower *L, Node *n)
+{
+    int args[64];
+    StrBuf names = { 0 };
+    int na = n->nkids < 64 ? n->nkids : 64;
+    for (int i = 0; i < na; i++) {
+        args[i] = lower_expr(L, n->kids[i]->kids[1]);
+        sb_printf(&names, "%s%s", i ? "," : "", n->kids[i]->kids[0]->name);
+        for (int k = 0; k < i; k++)
+            if (strcmp(n->kids[k]->kids[0]->name, n->kids[i]->kids[0]->name) == 0)
+                diag_error(L->d, n->kids[i]->loc, "syntax: field name \"%s\" repeated in named tuple",
+                           n->kids[i]->kids[0]->name);
+    }
+    int v = emit(L, IR_TUPLE, n->loc);
+    ir_set_args(L->a, L->f, v, args, na);
+    L->f->insts[v].name = arena_strdup(L->a, names.data ? names.data : "");
+    sb_free(&names);
+    return v;
+}
 
 static int lower_expr(Lower *L, Node *n)
 {
@@ -688,12 +796,17 @@ static int lower_expr(Lower *L, Node *n)
         break;
     }
     case AST_TUPLE: {
+        if (is_named_tuple(n)) {
+            v = lower_named_tuple(L, n);
+            break;
+        }
         int args[64];
         int na = lower_args(L, n->kids, n->nkids, args, 64);
         v = emit(L, IR_TUPLE, n->loc);
         ir_set_args(L->a, L->f, v, args, na);
         break;
     }
+    case AST_SYMBOL: v = emit_symbol(L, n->name, n->loc); break;
     case AST_CURLY:
         if (n->nkids == 2 && n->kids[0]->kind == AST_IDENT && strcmp(n->kids[0]->name, "Complex") == 0) {
             /* Complex{T} as a value (Complex{Float32}(a, b)): a type inference resolves */
@@ -701,8 +814,13 @@ static int lower_expr(Lower *L, Node *n)
             v = call_builtin(L, BI_COMPLEXTYPE, n->loc, &t, 1);
             break;
         }
-        diag_error(L->d, n->loc, "parametric types are not values in kernels");
-        v = emit_named(L, IR_NOTHING, n->loc);
+        {
+            /* P{Float32}, Val{4} as a value: #curly(P, Float32), a type inference builds */
+            int args[17];
+            int na = 1 + lower_args(L, n->kids + 1, n->nkids - 1, args + 1, 16);
+            args[0] = lower_expr(L, n->kids[0]);
+            v = call_builtin(L, BI_CURLY, n->loc, args, na);
+        }
         break;
     case AST_TYPED: {
         /* x::T as an expression: a type assertion, checked by inference */

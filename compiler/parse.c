@@ -464,7 +464,8 @@ static Node *parse_make_function(Parser *p, SrcLoc loc, const char *name, Node *
 {
     for (int i = 0; i < params->nkids; i++)
         parse_check_param(p, params->kids[i]);
-    Node *f = node_new(p, AST_FUNCTION, loc, 4);
+    Node *f = node_new(p, AST_FUNCTION, loc, 5); /* kids[4] counts only for a constructor P{T}(x) */
+    f->nkids = 4;
     f->name = name;
     f->kids[0] = params;
     f->kids[1] = body;
@@ -501,6 +502,14 @@ static Node *parse_function(Parser *p)
         p->pos++;
         name = parse_next(p);
     }
+    Node *self = NULL; /* function P{T}(x) where T: a constructor of P{T} */
+    if (tok_op(parse_peek(p), "{") && !parse_peek(p)->spc) {
+        p->pos++;
+        PtrVec ps = { 0 };
+        vec_push(p, &ps, node_ident(p, name->loc, name->text));
+        parse_list(p, &ps, "}", "type parameters");
+        self = node_from_vec(p, AST_CURLY, name->loc, &ps);
+    }
     if (!parse_accept(p, "("))
         parse_fail_at(p, parse_peek(p)->loc, "syntax: expected \"(\" after function name \"%s\"", name->text);
     PtrVec params = { 0 };
@@ -514,7 +523,10 @@ static Node *parse_function(Parser *p)
         parse_where(p, &where);
     Node *body = parse_block(p);
     parse_expect_end(p, "function", kw->loc);
-    return parse_make_function(p, kw->loc, name->text, ptuple, body, &where, rettype);
+    Node *f = parse_make_function(p, kw->loc, name->text, ptuple, body, &where, rettype);
+    f->kids[4] = self;
+    f->nkids = self ? 5 : 4;
+    return f;
 }
 
 /* A short definition f(x) = expr: lhs is a call of a named function, maybe with
@@ -527,7 +539,18 @@ static Node *parse_short_def(Parser *p, SrcLoc loc, Node *lhs, PtrVec *where, No
         call = call->kids[0];
     }
     /* a + b = c would define + in Julia; kernels only define named functions */
-    if (call->kind != AST_CALL || call->kids[0]->kind != AST_IDENT || is_operator_name(call->kids[0]->name))
+    if (call->kind != AST_CALL)
+        return NULL;
+    Node *self = NULL; /* P{T}(x) where T = new{T}(x): a constructor of P{T} */
+    if (call->kids[0]->kind == AST_CURLY && call->kids[0]->kids[0]->kind == AST_IDENT && where->len) {
+        self = call->kids[0];
+        Node *c2 = node_new(p, AST_CALL, call->loc, call->nkids);
+        for (int i = 1; i < call->nkids; i++)
+            c2->kids[i] = call->kids[i];
+        c2->kids[0] = self->kids[0];
+        call = c2;
+    }
+    if (call->kids[0]->kind != AST_IDENT || is_operator_name(call->kids[0]->name))
         return NULL;
     Node *params = node_new(p, AST_TUPLE, call->loc, call->nkids - 1);
     for (int i = 1; i < call->nkids; i++)
@@ -535,6 +558,8 @@ static Node *parse_short_def(Parser *p, SrcLoc loc, Node *lhs, PtrVec *where, No
     Node *body = node_new(p, AST_BLOCK, rhs->loc, 1);
     body->kids[0] = rhs;
     Node *f = parse_make_function(p, loc, call->kids[0]->name, params, body, where, rettype);
+    f->kids[4] = self;
+    f->nkids = self ? 5 : 4;
     return f;
 }
 
@@ -671,11 +696,96 @@ static Node *parse_const(Parser *p)
     Node *lhs = e->kind == AST_ASSIGN ? e->kids[0] : NULL;
     if (lhs && lhs->kind == AST_TYPED && lhs->kids[0])
         lhs = lhs->kids[0];
+    if (lhs && lhs->kind == AST_TUPLE && lhs->nkids > 0) {
+        /* const a, b = 1, 2: a BLOCK of one CONST per name (parse_file spreads it), each taking its
+         * element of the right side (rhs[i] when it is no tuple expression) */
+        Node *rhs = e->kids[1];
+        Node *blk = node_new(p, AST_BLOCK, kw->loc, lhs->nkids);
+        blk->flags = STRUCT_KWDEF; /* marks a group of constants */
+        for (int i = 0; i < lhs->nkids; i++) {
+            Node *x = lhs->kids[i];
+            if (x->kind != AST_IDENT || x->qual)
+                parse_fail_at(p, x->loc, "syntax: expected a name in \"const\" assignment");
+            Node *c = node_new(p, AST_CONST, kw->loc, 1);
+            c->name = x->name;
+            if (rhs->kind == AST_TUPLE && rhs->nkids == lhs->nkids) {
+                c->kids[0] = rhs->kids[i];
+            } else {
+                Node *r = node_new(p, AST_REF, x->loc, 2);
+                r->kids[0] = rhs;
+                r->kids[1] = node_new(p, AST_INT, x->loc, 0);
+                r->kids[1]->lit = LIT_INT64;
+                r->kids[1]->ival = i + 1;
+                c->kids[0] = r;
+            }
+            blk->kids[i] = c;
+        }
+        return blk;
+    }
     if (!lhs || lhs->kind != AST_IDENT || lhs->qual)
         parse_fail_at(p, e->loc, "syntax: expected assignment after \"const\"");
     Node *n = node_new(p, AST_CONST, kw->loc, 1);
     n->name = lhs->name;
     n->kids[0] = e->kids[1];
+    return n;
+}
+
+/* struct := [ "mutable" ] "struct" NAME [ "{" where_item { "," where_item } "}" ] [ "<:" type ]
+ *            { field | function | short_def } "end"
+ * field := IDENT [ "::" type ] [ "=" expr ]     (a default: Base.@kwdef)
+ * abstract := "abstract" "type" NAME [ "{" ... "}" ] [ "<:" type ] "end" */
+static Node *parse_struct(Parser *p, Token *start, bool is_mutable, bool is_abstract)
+{
+    Token *name = parse_peek(p);
+    if (name->kind != TK_IDENT)
+        parse_fail_at(p, name->loc, "syntax: invalid type name \"%s\"", tok_desc(p, name));
+    p->pos++;
+    Node *n = node_new(p, AST_STRUCT, start->loc, 4);
+    n->name = name->text;
+    n->flags = (is_mutable ? STRUCT_MUTABLE : 0) | (is_abstract ? STRUCT_ABSTRACT : 0);
+    if (tok_op(parse_peek(p), "{") && !parse_peek(p)->spc) {
+        p->pos++;
+        PtrVec tps = { 0 };
+        ParseMode m = parse_save(p);
+        p->in_brackets = true;
+        while (!parse_accept(p, "}")) {
+            vec_push(p, &tps, parse_where_item(p));
+            if (!tok_op(parse_peek(p), "}") && !parse_accept(p, ","))
+                parse_fail_at(p, parse_peek(p)->loc, "syntax: missing comma or \"}\" in type parameters");
+        }
+        parse_restore(p, m);
+        n->kids[0] = node_from_vec(p, AST_TUPLE, name->loc, &tps);
+    }
+    if (parse_accept(p, "<:"))
+        n->kids[1] = parse_postfix(p);
+    PtrVec fields = { 0 }, ctors = { 0 };
+    if (!is_abstract) {
+        for (;;) {
+            while (parse_peek(p)->kind == TK_NL || tok_op(parse_peek(p), ";"))
+                p->pos++;
+            Token *t = parse_peek(p);
+            if (tok_kw(t, "end") || t->kind == TK_EOF)
+                break;
+            Node *item = parse_stmt(p);
+            Node *x = item;
+            if (x->kind == AST_MACROCALL && x->nkids == 1 && x->kids[0] && x->kids[0]->kind == AST_FUNCTION)
+                x = x->kids[0]; /* @inline P(x) = new(x) */
+            if (x->kind == AST_FUNCTION) {
+                vec_push(p, &ctors, x);
+                continue;
+            }
+            Node *f = x->kind == AST_ASSIGN ? x->kids[0] : x;
+            if (!((f->kind == AST_IDENT && !f->qual) ||
+                  (f->kind == AST_TYPED && f->kids[0] && f->kids[0]->kind == AST_IDENT)))
+                parse_fail_at(p, item->loc,
+                              "syntax: expected a field (name or name::Type) or a constructor in struct %s",
+                              name->text);
+            vec_push(p, &fields, x);
+        }
+    }
+    n->kids[2] = node_from_vec(p, AST_TUPLE, name->loc, &fields);
+    n->kids[3] = node_from_vec(p, AST_BLOCK, name->loc, &ctors);
+    parse_expect_end(p, is_abstract ? "abstract type" : "struct", start->loc);
     return n;
 }
 
@@ -795,10 +905,12 @@ static Node *parse_keyword(Parser *p, Token *t)
         n = parse_local(p);
     else if (strcmp(k, "const") == 0)
         n = parse_const(p);
-    else if (strcmp(k, "global") == 0 || strcmp(k, "let") == 0 || strcmp(k, "try") == 0 || strcmp(k, "struct") == 0 ||
-             strcmp(k, "module") == 0 || strcmp(k, "baremodule") == 0 || strcmp(k, "macro") == 0 ||
-             strcmp(k, "quote") == 0 || strcmp(k, "using") == 0 || strcmp(k, "import") == 0 ||
-             strcmp(k, "export") == 0 || strcmp(k, "do") == 0)
+    else if (strcmp(k, "struct") == 0) {
+        p->pos++;
+        n = parse_struct(p, t, false, false);
+    } else if (strcmp(k, "global") == 0 || strcmp(k, "let") == 0 || strcmp(k, "try") == 0 || strcmp(k, "module") == 0 ||
+               strcmp(k, "baremodule") == 0 || strcmp(k, "macro") == 0 || strcmp(k, "quote") == 0 ||
+               strcmp(k, "using") == 0 || strcmp(k, "import") == 0 || strcmp(k, "export") == 0 || strcmp(k, "do") == 0)
         parse_fail_at(p, t->loc, "syntax: \"%s\" is not supported in kernels", k);
     else
         parse_unexpected(p, t);
@@ -823,6 +935,27 @@ static Node *parse_primary(Parser *p)
     }
     case TK_IDENT:
         p->pos++;
+        if (strcmp(t->text, "mutable") == 0 && tok_kw(parse_peek(p), "struct")) {
+            p->pos++;
+            parse_enter(p, t->loc);
+            ParseMode m = parse_save(p);
+            p->in_brackets = p->no_range = p->space_sep = p->in_index = false;
+            Node *n = parse_struct(p, t, true, false);
+            parse_restore(p, m);
+            p->depth--;
+            return n;
+        }
+        if (strcmp(t->text, "abstract") == 0 && parse_peek(p)->kind == TK_IDENT &&
+            strcmp(parse_peek(p)->text, "type") == 0) {
+            p->pos++;
+            parse_enter(p, t->loc);
+            ParseMode m = parse_save(p);
+            p->in_brackets = p->no_range = p->space_sep = p->in_index = false;
+            Node *n = parse_struct(p, t, false, true);
+            parse_restore(p, m);
+            p->depth--;
+            return n;
+        }
         if (strcmp(t->text, "nothing") == 0)
             return node_new(p, AST_NOTHING, t->loc, 0);
         return node_ident(p, t->loc, t->text);
@@ -883,6 +1016,13 @@ static Node *parse_primary(Parser *p)
     }
     if (tok_op(t, "["))
         parse_fail_at(p, t->loc, "syntax: array literals are not supported in kernels");
+    if (tok_op(t, ":") && (nx->kind == TK_IDENT || nx->kind == TK_KEYWORD) && !nx->spc) {
+        /* :name, a Symbol */
+        p->pos += 2;
+        Node *n = node_new(p, AST_SYMBOL, t->loc, 0);
+        n->name = nx->text;
+        return n;
+    }
     /* an operator as a value: reduce(+, x), A[:, 1] */
     if (!tok_op(t, "(") && !tok_op(t, "[") && !tok_op(t, "{") && !tok_op(t, ",") && !tok_op(t, ";") &&
         !tok_op(t, ")") && !tok_op(t, "]") && !tok_op(t, "}") && !tok_op(t, "=") && !tok_op(t, ".") &&
@@ -1260,7 +1400,9 @@ static bool parse_resync_point(Parser *p, int i)
     Token *t = &p->toks[i];
     if (t->loc.col != 1)
         return false;
-    if (tok_kw(t, "function") || tok_kw(t, "const"))
+    if (tok_kw(t, "function") || tok_kw(t, "const") || tok_kw(t, "struct"))
+        return true;
+    if (t->kind == TK_IDENT && (strcmp(t->text, "mutable") == 0 || strcmp(t->text, "abstract") == 0))
         return true;
     if (t->kind == TK_MACRO && (strcmp(t->text, "inline") == 0 || strcmp(t->text, "noinline") == 0))
         return true;
@@ -1312,7 +1454,11 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
             Token *t = parse_peek(p);
             if (!(t->kind == TK_NL || t->kind == TK_EOF || tok_op(t, ";")))
                 parse_extra_token(p, t);
-            vec_push(p, &p->items, n);
+            if (n->kind == AST_BLOCK && n->flags == STRUCT_KWDEF) /* const a, b = ... */
+                for (int i = 0; i < n->nkids; i++)
+                    vec_push(p, &p->items, n->kids[i]);
+            else
+                vec_push(p, &p->items, n);
         } else {
             if (p->oom)
                 break;
@@ -1530,7 +1676,12 @@ static void print_function(StrBuf *sb, const Node *n, int indent)
         sb_puts(sb, "@inline ");
     if (n->flags & FN_NOINLINE)
         sb_puts(sb, "@noinline ");
-    sb_printf(sb, "function %s(", n->name ? n->name : "?");
+    if (n->nkids > 4 && n->kids[4]) {
+        sb_puts(sb, "function ");
+        print_node(sb, n->kids[4], indent);
+        sb_puts(sb, "(");
+    } else
+        sb_printf(sb, "function %s(", n->name ? n->name : "?");
     if (n->kids[0])
         print_list(sb, n->kids[0]->kids, n->kids[0]->nkids, indent);
     sb_puts(sb, ")");
@@ -1582,6 +1733,36 @@ static void print_node(StrBuf *sb, const Node *n, int indent)
                 sb_putn(sb, s, 1);
         }
         sb_puts(sb, "\"");
+        break;
+    case AST_SYMBOL: sb_printf(sb, ":%s", n->name); break;
+    case AST_STRUCT:
+        if (n->flags & STRUCT_ABSTRACT)
+            sb_puts(sb, "abstract type ");
+        else
+            sb_puts(sb, n->flags & STRUCT_MUTABLE ? "mutable struct " : "struct ");
+        sb_puts(sb, n->name);
+        if (n->kids[0]) {
+            sb_puts(sb, "{");
+            print_list(sb, n->kids[0]->kids, n->kids[0]->nkids, indent);
+            sb_puts(sb, "}");
+        }
+        if (n->kids[1]) {
+            sb_puts(sb, " <: ");
+            print_node(sb, n->kids[1], indent);
+        }
+        sb_puts(sb, "\n");
+        for (int i = 0; n->kids[2] && i < n->kids[2]->nkids; i++) {
+            print_indent(sb, indent + 1);
+            print_node(sb, n->kids[2]->kids[i], indent + 1);
+            sb_puts(sb, "\n");
+        }
+        for (int i = 0; n->kids[3] && i < n->kids[3]->nkids; i++) {
+            print_indent(sb, indent + 1);
+            print_node(sb, n->kids[3]->kids[i], indent + 1);
+            sb_puts(sb, "\n");
+        }
+        print_indent(sb, indent);
+        sb_puts(sb, "end");
         break;
     case AST_IDENT:
         if (n->qual)

@@ -2,6 +2,7 @@
 #include "types.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,15 @@ struct TypeTable {
     Type *prims[TY__COUNT];
     Type **all;
     int n, cap;
+    TyResolveFn resolve; /* struct names of host type strings (ty_parse) */
+    void *resolve_ud;
 };
+
+void ty_set_resolver(TypeTable *t, TyResolveFn fn, void *ud)
+{
+    t->resolve = fn;
+    t->resolve_ud = ud;
+}
 
 static const struct {
     const char *name;
@@ -66,12 +75,16 @@ const Type *ty_prim(TypeTable *t, TypeKind k)
 static bool same_shape(const Type *a, const Type *b)
 {
     if (a->kind != b->kind || a->ndims != b->ndims || a->step != b->step || a->elem != b->elem ||
-        a->nfields != b->nfields)
+        a->nfields != b->nfields || a->nparams != b->nparams || a->ival != b->ival ||
+        (a->kind == TY_STRUCT && a->flags != b->flags))
         return false;
     if ((a->name == NULL) != (b->name == NULL) || (a->name && strcmp(a->name, b->name) != 0))
         return false;
     for (int i = 0; i < a->nfields; i++)
-        if (a->fields[i] != b->fields[i])
+        if (a->fields[i] != b->fields[i] || (a->fnames && b->fnames && strcmp(a->fnames[i], b->fnames[i]) != 0))
+            return false;
+    for (int i = 0; i < a->nparams; i++)
+        if (a->params[i] != b->params[i])
             return false;
     return true;
 }
@@ -87,6 +100,22 @@ static const Type *intern(TypeTable *t, Type proto)
             return NULL;
         memcpy(f, proto.fields, sizeof(Type *) * (size_t)proto.nfields);
         proto.fields = f;
+        if (proto.fnames) {
+            const char **fn = arena_alloc(t->arena, sizeof(char *) * (size_t)proto.nfields);
+            if (!fn)
+                return NULL;
+            for (int i = 0; i < proto.nfields; i++)
+                if (!(fn[i] = arena_strdup(t->arena, proto.fnames[i])))
+                    return NULL;
+            proto.fnames = fn;
+        }
+    }
+    if (proto.nparams) {
+        const Type **pp = arena_alloc(t->arena, sizeof(Type *) * (size_t)proto.nparams);
+        if (!pp)
+            return NULL;
+        memcpy(pp, proto.params, sizeof(Type *) * (size_t)proto.nparams);
+        proto.params = pp;
     }
     if (proto.name && !(proto.name = arena_strdup(t->arena, proto.name)))
         return NULL; /* out of memory: no type with a NULL name */
@@ -105,10 +134,10 @@ static void tuple_measure(const Type *const *fields, int n, int *depth, int64_t 
         off = (off + fal - 1) / fal * fal + fsz;
         if (off > INT_MAX)
             off = INT_MAX;
-        nl += f->kind == TY_TUPLE ? f->leaves : 1;
+        nl += f->kind == TY_TUPLE || f->kind == TY_STRUCT ? f->leaves : 1;
         if (nl > INT_MAX)
             nl = INT_MAX;
-        if (f->kind == TY_TUPLE && f->depth > d)
+        if ((f->kind == TY_TUPLE || f->kind == TY_STRUCT) && f->depth > d)
             d = f->depth;
         if (fal > al)
             al = fal;
@@ -215,6 +244,70 @@ const Type *ty_complex(TypeTable *t, const Type *elem)
     return intern(t, (Type){ .kind = TY_COMPLEX, .elem = elem });
 }
 
+const Type *ty_struct(TypeTable *t, const char *name, const Type **params, int nparams, const Type **fields,
+                      const char **fnames, int nfields, int flags, const Type *super)
+{
+    int depth, align;
+    int64_t leaves, size;
+    tuple_measure(fields, nfields, &depth, &leaves, &size, &align);
+    return intern(t, (Type){ .kind = TY_STRUCT,
+                             .name = name,
+                             .params = params,
+                             .nparams = nparams,
+                             .fields = fields,
+                             .fnames = fnames,
+                             .nfields = nfields,
+                             .flags = flags,
+                             .elem = super,
+                             .depth = depth,
+                             .leaves = (int)leaves,
+                             .size = (int)size,
+                             .align = align });
+}
+
+const Type *ty_namedtuple(TypeTable *t, const char **fnames, const Type **fields, int n)
+{
+    return ty_struct(t, "NamedTuple", NULL, 0, fields, fnames, n, TF_NAMEDTUPLE, NULL);
+}
+
+const Type *ty_val(TypeTable *t, const Type *type, int64_t ival, const char *text)
+{
+    return intern(t, (Type){ .kind = TY_VAL, .elem = type, .ival = ival, .name = text });
+}
+
+const Type *ty_symbol(TypeTable *t, const char *name)
+{
+    return intern(t, (Type){ .kind = TY_SYMBOL, .name = name });
+}
+
+int ty_field_index(const Type *t, const char *name)
+{
+    if (t->kind != TY_STRUCT || !t->fnames)
+        return -1;
+    for (int i = 0; i < t->nfields; i++)
+        if (strcmp(t->fnames[i], name) == 0)
+            return i;
+    return -1;
+}
+
+bool ty_is_ghost(const Type *t)
+{
+    switch (t->kind) {
+    case TY_NOTHING:
+    case TY_FUNCTION:
+    case TY_TYPE:
+    case TY_SYMBOL:
+    case TY_VAL: return true;
+    case TY_TUPLE:
+    case TY_STRUCT:
+        for (int i = 0; i < t->nfields; i++)
+            if (!ty_is_ghost(t->fields[i]))
+                return false;
+        return true;
+    default: return false;
+    }
+}
+
 static const char *abstract_names[TY__COUNT] = {
     [TY_NOTHING] = "Nothing",
     [TY_DIM3] = "@NamedTuple{x::Int64, y::Int64, z::Int64}",
@@ -287,6 +380,29 @@ void ty_print(StrBuf *sb, const Type *ty)
         }
         return;
     case TY_TYPEVAR: sb_puts(sb, ty->name); return;
+    case TY_STRUCT:
+        if (ty->flags & TF_NAMEDTUPLE) {
+            sb_puts(sb, "@NamedTuple{");
+            for (int i = 0; i < ty->nfields; i++) {
+                sb_printf(sb, "%s%s::", i ? ", " : "", ty->fnames[i]);
+                ty_print(sb, ty->fields[i]);
+            }
+            sb_puts(sb, "}");
+            return;
+        }
+        sb_puts(sb, ty->name);
+        if (ty->nparams) {
+            sb_puts(sb, "{");
+            for (int i = 0; i < ty->nparams; i++) {
+                if (i)
+                    sb_puts(sb, ", ");
+                ty_print(sb, ty->params[i]);
+            }
+            sb_puts(sb, "}");
+        }
+        return;
+    case TY_VAL: sb_puts(sb, ty->name); return;
+    case TY_SYMBOL: sb_puts(sb, "Symbol"); return;
     case TY_PTR:
         sb_puts(sb, "Core.LLVMPtr{");
         ty_print(sb, ty->elem);
@@ -336,6 +452,13 @@ bool ty_is_concrete(const Type *t)
     case TY_COMPLEX: return t->elem && ty_is_concrete(t->elem);
     case TY_RANGE: return t->step >= 0 && t->elem && ty_is_concrete(t->elem);
     case TY_UNION: return ty_is_concrete(t->elem);
+    case TY_STRUCT:
+        if (t->flags & (TF_UNIONALL | TF_ABSTRACT))
+            return false;
+        for (int i = 0; i < t->nparams; i++)
+            if (t->params[i]->kind != TY_VAL && t->params[i]->kind != TY_TYPE && !ty_is_concrete(t->params[i]))
+                return false;
+        return true;
     case TY_TUPLE:
         for (int i = 0; i < t->nfields; i++)
             if (!ty_is_concrete(t->fields[i]))
@@ -348,6 +471,9 @@ bool ty_is_concrete(const Type *t)
 bool ty_subtype(const Type *a, const Type *b)
 {
     if (a == b || b->kind == TY_ANY)
+        return true;
+    /* a struct below a built-in abstract type (struct Dual <: Number) */
+    if (a->kind == TY_STRUCT && a->elem && b->kind != TY_STRUCT && ty_subtype(a->elem, b))
         return true;
     switch (b->kind) {
     case TY_NUMBER:
@@ -386,6 +512,17 @@ bool ty_subtype(const Type *a, const Type *b)
                (!b->elem || (a->elem && ty_subtype(a->elem, b->elem) && b->elem->kind == TY_TYPEVAR));
     case TY_TYPE:
         return a->kind == TY_TYPE && (b->elem->kind == TY_TYPEVAR ? ty_subtype(a->elem, b->elem) : a->elem == b->elem);
+    case TY_STRUCT:
+        if (b->flags & TF_UNIONALL) {
+            if (a->kind == TY_STRUCT && !(a->flags & TF_ABSTRACT) && strcmp(a->name, b->name) == 0)
+                return true;
+        } else if (b->flags & TF_ABSTRACT) {
+            for (const Type *s = a->kind == TY_STRUCT ? a->elem : NULL; s && s->kind == TY_STRUCT; s = s->elem)
+                if (s == b)
+                    return true;
+            return false;
+        }
+        return false;
     default: return false;
     }
 }
@@ -429,8 +566,10 @@ int ty_arg_size(const Type *t)
         return t->bits / 8;
     if (ty_is_array(t))
         return 16 + 8 * t->ndims;
-    if (t->kind == TY_TUPLE)
+    if (t->kind == TY_TUPLE || t->kind == TY_STRUCT)
         return t->size;
+    if (t->kind == TY_COMPLEX)
+        return 2 * t->elem->bits / 8;
     return 0;
 }
 
@@ -440,8 +579,10 @@ int ty_arg_align(const Type *t)
         return t->bits / 8;
     if (ty_is_array(t))
         return 8;
-    if (t->kind == TY_TUPLE)
+    if (t->kind == TY_TUPLE || t->kind == TY_STRUCT)
         return t->align;
+    if (t->kind == TY_COMPLEX)
+        return t->elem->bits / 8;
     return 1;
 }
 
@@ -518,9 +659,19 @@ const Type *ty_lookup_name(TypeTable *t, const char *name)
     return NULL;
 }
 
+static const Type *tp_param(TyParser *tp, int depth);
+
 static const Type *tp_type(TyParser *tp, int depth)
 {
     char name[64];
+    tp_space(tp);
+    if (*tp->p == ':' && depth < 16) { /* a Symbol argument is its value: :add */
+        const Type *v = tp_param(tp, depth);
+        return v ? v->elem : NULL;
+    }
+    bool tp_named = *tp->p == '@';
+    if (tp_named)
+        tp->p++;
     if (depth > 16 || !tp_ident(tp, name, sizeof name)) {
         sb_printf(tp->err, "expected a type name at \"%s\"", tp->p);
         return NULL;
@@ -594,8 +745,153 @@ static const Type *tp_type(TyParser *tp, int depth)
             return NULL;
         return ty_tuple(tp->t, fields, n);
     }
+    if (strcmp(name, "NTuple") == 0) {
+        long nt;
+        if (!tp_expect(tp, '{') || !tp_int(tp, &nt) || nt < 0 || nt > TY_MAX_FIELDS || !tp_expect(tp, ',')) {
+            sb_printf(tp->err, "NTuple needs a length (0 to %d) and an element type: NTuple{3, Float32}",
+                      TY_MAX_FIELDS);
+            return NULL;
+        }
+        const Type *elem = tp_type(tp, depth + 1);
+        if (!elem)
+            return NULL;
+        if (!tp_expect(tp, '}')) {
+            sb_printf(tp->err, "expected '}' in NTuple type");
+            return NULL;
+        }
+        const Type *fields[TY_MAX_FIELDS];
+        for (long i = 0; i < nt; i++)
+            fields[i] = elem;
+        if (!ty_tuple_fits(fields, (int)nt, tp->err))
+            return NULL;
+        return ty_tuple(tp->t, fields, (int)nt);
+    }
+    if (strcmp(name, "Type") == 0) {
+        const Type *inner = tp_expect(tp, '{') ? tp_type(tp, depth + 1) : NULL;
+        if (!inner || !tp_expect(tp, '}')) {
+            if (!inner && !tp->err->len)
+                sb_printf(tp->err, "Type needs its type: Type{UInt8}");
+            else if (inner)
+                sb_printf(tp->err, "expected '}' in Type{...}");
+            return NULL;
+        }
+        return ty_typeof_type(tp->t, inner);
+    }
+    if (strcmp(name, "typeof") == 0) {
+        /* typeof(f) / typeof(+): the type of a function, a ghost argument */
+        if (!tp_expect(tp, '(')) {
+            sb_printf(tp->err, "typeof needs a function name: typeof(+)");
+            return NULL;
+        }
+        tp_space(tp);
+        const char *start = tp->p;
+        while (*tp->p && *tp->p != ')' && *tp->p != ' ')
+            tp->p++;
+        size_t len = (size_t)(tp->p - start);
+        if (!len || len >= 64 || !tp_expect(tp, ')')) {
+            sb_printf(tp->err, "typeof needs a function name: typeof(+)");
+            return NULL;
+        }
+        char fname[64];
+        memcpy(fname, start, len);
+        fname[len] = 0;
+        return ty_function(tp->t, fname);
+    }
+    if (strcmp(name, "NamedTuple") == 0 && tp_named) {
+        /* @NamedTuple{a::Int64, b::Float32} */
+        const Type *fields[TY_MAX_FIELDS];
+        char names[TY_MAX_FIELDS][64];
+        const char *fnames[TY_MAX_FIELDS];
+        int n = 0;
+        if (!tp_expect(tp, '{')) {
+            sb_printf(tp->err, "@NamedTuple needs its fields: @NamedTuple{a::Int64, b::Float32}");
+            return NULL;
+        }
+        tp_space(tp);
+        if (*tp->p != '}') {
+            do {
+                if (n == TY_MAX_FIELDS || !tp_ident(tp, names[n], sizeof names[n]) || !tp_expect(tp, ':') ||
+                    !tp_expect(tp, ':')) {
+                    sb_printf(tp->err, "expected name::Type in @NamedTuple{...}");
+                    return NULL;
+                }
+                fnames[n] = names[n];
+                if (!(fields[n++] = tp_type(tp, depth + 1)))
+                    return NULL;
+            } while (tp_expect(tp, ','));
+        }
+        if (!tp_expect(tp, '}')) {
+            sb_printf(tp->err, "expected '}' in @NamedTuple type");
+            return NULL;
+        }
+        if (!ty_tuple_fits(fields, n, tp->err))
+            return NULL;
+        return ty_namedtuple(tp->t, fnames, fields, n);
+    }
+    /* Val{4}, Val{:add}, or a struct the resolver knows (Params, P{Float32}) */
+    const Type *params[16];
+    int np = 0;
+    if (tp_expect(tp, '{')) {
+        do {
+            if (np == 16) {
+                sb_printf(tp->err, "too many type parameters");
+                return NULL;
+            }
+            if (!(params[np++] = tp_param(tp, depth + 1)))
+                return NULL;
+        } while (tp_expect(tp, ','));
+        if (!tp_expect(tp, '}')) {
+            sb_printf(tp->err, "expected '}' in %s{...}", name);
+            return NULL;
+        }
+    }
+    if (strcmp(name, "Val") == 0) {
+        if (np != 1) {
+            sb_printf(tp->err, "Val needs one parameter: Val{4}");
+            return NULL;
+        }
+        return ty_struct(tp->t, "Val", params, 1, NULL, NULL, 0, 0, NULL);
+    }
+    if (tp->t->resolve) {
+        size_t before = tp->err->len;
+        const Type *r = tp->t->resolve(tp->t->resolve_ud, tp->t, name, np ? params : NULL, np, tp->err);
+        if (r || tp->err->len != before)
+            return r;
+    }
     sb_printf(tp->err, "unknown type \"%s\"", name);
     return NULL;
+}
+
+/* A type parameter: a type, or a value (4, -1, true, :add) as TY_VAL. */
+static const Type *tp_param(TyParser *tp, int depth)
+{
+    tp_space(tp);
+    char text[80];
+    if (*tp->p == ':') {
+        tp->p++;
+        char sym[64];
+        if (!tp_ident(tp, sym, sizeof sym)) {
+            sb_printf(tp->err, "expected a symbol after ':'");
+            return NULL;
+        }
+        snprintf(text, sizeof text, ":%s", sym);
+        return ty_val(tp->t, ty_symbol(tp->t, sym), 0, text);
+    }
+    long v;
+    if ((*tp->p >= '0' && *tp->p <= '9') || *tp->p == '-') {
+        if (!tp_int(tp, &v)) {
+            sb_printf(tp->err, "expected a number at \"%s\"", tp->p);
+            return NULL;
+        }
+        snprintf(text, sizeof text, "%ld", v);
+        return ty_val(tp->t, tp->t->prims[TY_INT64], v, text);
+    }
+    if (strncmp(tp->p, "true", 4) == 0 || strncmp(tp->p, "false", 5) == 0) {
+        bool t = tp->p[0] == 't';
+        tp->p += t ? 4 : 5;
+        return ty_val(tp->t, tp->t->prims[TY_BOOL], t, t ? "true" : "false");
+    }
+    return tp_type(tp, depth);
 }
 
 const Type *ty_parse(TypeTable *t, const char *text, StrBuf *err)

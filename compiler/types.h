@@ -22,7 +22,15 @@
     X(TY_FLOAT32, "Float32", 32, TF_FLOAT)                                                                             \
     X(TY_FLOAT64, "Float64", 64, TF_FLOAT)
 
-enum { TF_INTEGER = 1, TF_SIGNED = 2, TF_FLOAT = 4 };
+enum {
+    TF_INTEGER = 1,
+    TF_SIGNED = 2,
+    TF_FLOAT = 4,
+    TF_MUTABLE = 8,
+    TF_NAMEDTUPLE = 16,
+    TF_UNIONALL = 32,
+    TF_ABSTRACT = 64
+};
 
 typedef enum TypeKind {
 #define X(k, n, b, f) k,
@@ -41,6 +49,14 @@ typedef enum TypeKind {
     TY_COMPLEX,     /* Complex{T}: .elem = T, a primitive number type (ComplexF32 is Complex{Float32}) */
     TY_UNION,       /* Union{Nothing, T}, what iterate returns: .elem = T (concrete, not Nothing); stored
                         as Julia stores a small isbits union: the payload and a tag byte (docs/language.md) */
+    TY_STRUCT,      /* a user `struct` (or NamedTuple, Val): .name, .params / .nparams (its type parameters:
+                        types, or TY_VAL for values as in Val{4}), .fields / .fnames / .nfields (concrete
+                        field types and names); .flags TF_MUTABLE, TF_NAMEDTUPLE; TF_UNIONALL for the
+                        name without its parameters (P, of P{T}: abstract, no fields); TF_ABSTRACT for an
+                        `abstract type` (.elem = its supertype or NULL). Layout: docs/abi.md */
+    TY_VAL,         /* a value used as a type parameter (the 4 of Val{4}, the :add of Val{:add}): .elem = its
+                        type, .name = its Julia text ("4", ":add"), .ival = integer value */
+    TY_SYMBOL,      /* a Symbol, as a compile-time constant: .name = the symbol's text ("add" for :add) */
     /* ---- abstract types, for dispatch and annotations ---- */
     TY_ANY,
     TY_NUMBER,
@@ -62,8 +78,12 @@ struct Type {
     int ndims;           /* arrays */
     int step;            /* TY_RANGE: 0 = UnitRange, 1 = StepRange */
     const Type *elem;    /* arrays, ranges, Type{T}, type-variable bound */
-    const Type **fields; /* tuples */
+    const Type **fields; /* tuples, structs */
     int nfields;
+    const char **fnames; /* structs: field names */
+    const Type **params; /* structs: type parameters */
+    int nparams;
+    int64_t ival;     /* TY_VAL */
     const char *name; /* functions, type variables */
     int id;           /* index in the table; stable within a compilation */
     /* Tuples, computed once when interned: a nested tuple shares its field
@@ -108,6 +128,25 @@ const Type *ty_union_nothing(TypeTable *t, const Type *elem);
 /* The type of a variable (or a function's result) that takes values of types a and b: a when they are
  * equal; Union{Nothing, T} when one is Nothing, T or that union and the other T or Nothing; else NULL. */
 const Type *ty_join(TypeTable *t, const Type *a, const Type *b);
+/* A struct type: name{params...} with these fields (see TY_STRUCT); flags TF_*. */
+const Type *ty_struct(TypeTable *t, const char *name, const Type **params, int nparams, const Type **fields,
+                      const char **fnames, int nfields, int flags, const Type *super);
+/* @NamedTuple{names::fields...} */
+const Type *ty_namedtuple(TypeTable *t, const char **fnames, const Type **fields, int n);
+const Type *ty_val(TypeTable *t, const Type *type, int64_t ival, const char *text);
+const Type *ty_symbol(TypeTable *t, const char *name);
+/* The index of field `name` of a struct type, or -1. */
+int ty_field_index(const Type *t, const char *name);
+/* Has a value of this type no bits (nothing, functions, types, symbols, Val{x}, structs of such)? Ghost
+ * values take no room in a struct, an argument list or the kernarg segment. */
+bool ty_is_ghost(const Type *t);
+
+/* Names a host type string may use beyond the built-in ones (the structs of a
+ * module): called with the name and its parameters (NULL, 0 without braces);
+ * returns the type, or NULL with a message in err. */
+typedef const Type *(*TyResolveFn)(void *ud, TypeTable *t, const char *name, const Type **params, int nparams,
+                                   StrBuf *err);
+void ty_set_resolver(TypeTable *t, TyResolveFn fn, void *ud);
 
 /* Julia's name: "Float32", "Tuple{Int64, Float32}", "ROCDeviceVector{Float32, 1}",
  * "Matrix{Float64}" style for host types (see ty_host_name). */

@@ -62,10 +62,11 @@ struct RtDevice {
     char arch[64];
     uint32_t max_group_size;
     uint32_t max_local_bytes;
-    int cpu_threads;      /* cpu backend only */
-    pthread_mutex_t lock; /* serialises launches (and exception-record reads) */
-    void *priv;           /* the backend's state */
-    RtTrace trace;        /* device-side timing (rt_device_set_trace) */
+    int cpu_threads;       /* cpu backend only */
+    pthread_mutex_t lock;  /* serialises launches (and exception-record reads) */
+    void *priv;            /* the backend's state */
+    RtTrace trace;         /* device-side timing (rt_device_set_trace) */
+    struct RtSpans *spans; /* GPU kernels whose device spans are not yet read (runtime.c) */
 };
 
 struct RtModule {

@@ -140,6 +140,8 @@ static RtDevice *rt_device_new(void)
     return dev;
 }
 
+static void rt_spans_flush(RtDevice *dev, bool all, const RtStream *only);
+
 static void rt_device_delete(RtDevice *dev)
 {
     pthread_mutex_destroy(&dev->lock);
@@ -239,6 +241,7 @@ void rt_device_close(RtDevice *dev)
 {
     if (!dev)
         return;
+    rt_device_set_trace(dev, NULL); /* reads the spans still pending, frees their events */
     dev->be->close(dev);
     rt_device_delete(dev);
 }
@@ -486,6 +489,8 @@ void rt_stream_destroy(RtStream *s)
 {
     if (!s)
         return;
+    if (s->dev->spans)
+        rt_spans_flush(s->dev, false, s); /* the stream's spans, before their events' stream goes */
     s->dev->be->stream_destroy(s->dev, s->native);
     free(s);
 }
@@ -494,7 +499,10 @@ int rt_stream_synchronize(RtStream *s, JukeExceptionRecord *exc, char **err)
 {
     if (err)
         *err = NULL;
-    return s->dev->be->synchronize(s->dev, s->native, exc, err);
+    int rc = s->dev->be->synchronize(s->dev, s->native, exc, err);
+    if (s->dev->spans)
+        rt_spans_flush(s->dev, false, s);
+    return rc;
 }
 
 struct RtEvent {
@@ -561,6 +569,133 @@ int rt_event_elapsed_ms(RtEvent *start, RtEvent *end, float *ms, char **err)
     return start->dev->be->event_elapsed(start->dev, start->native, end->native, ms, err);
 }
 
+/* ---- device spans of GPU kernels, for the timeline ----------------------
+ * A GPU runs a kernel after its launch returns, so the kernel's span on the
+ * device comes from two events recorded around it on its stream. They are read
+ * at the next synchronisation (of the device, or of that stream) and put on
+ * the host's clock (CLOCK_MONOTONIC) through a reference event, recorded on
+ * the device's own stream when idle and waited for when the first traced kernel was launched:
+ * it completed between the record and the wait's return, and is placed
+ * half way. The error of that placement is half of one wait's latency (a few
+ * microseconds); the span's length is the events' own resolution. Tracing is
+ * best effort: a driver that refuses an event costs the span, never the launch. */
+typedef struct RtSpan {
+    char *name;
+    const RtStream *stream;
+    void *start, *end; /* native events */
+} RtSpan;
+
+typedef struct RtSpans {
+    void *ref;     /* the reference event, NULL until the first span */
+    double ref_us; /* host time when the wait for ref returned */
+    RtSpan *v;
+    int n, cap;
+} RtSpans;
+
+enum { RT_SPANS_MAX = 4096 }; /* pending spans read early past this many */
+
+static void rt_span_drop(RtDevice *dev, RtSpan *sp)
+{
+    if (sp->start)
+        dev->be->event_destroy(dev, sp->start);
+    if (sp->end)
+        dev->be->event_destroy(dev, sp->end);
+    free(sp->name);
+}
+
+/* Read the pending spans (all, or those of stream `only`: NULL is the
+ * device's own) and report them; the others stay pending. Runs after a
+ * synchronisation, so the events are complete; event_elapsed waits otherwise. */
+static void rt_spans_flush(RtDevice *dev, bool all, const RtStream *only)
+{
+    RtSpans *sp = dev->spans;
+    int keep = 0;
+    for (int i = 0; i < sp->n; i++) {
+        RtSpan *s = &sp->v[i];
+        if (!all && s->stream != only) {
+            sp->v[keep++] = *s;
+            continue;
+        }
+        float a = 0, b = 0;
+        char *e = NULL;
+        if (dev->trace.kernel && dev->be->event_elapsed(dev, sp->ref, s->start, &a, &e) == 0 &&
+            dev->be->event_elapsed(dev, sp->ref, s->end, &b, &e) == 0)
+            dev->trace.kernel(dev->trace.user, s->stream, s->name, sp->ref_us + a * 1e3, sp->ref_us + b * 1e3);
+        free(e);
+        rt_span_drop(dev, s);
+    }
+    sp->n = keep;
+}
+
+/* Events for one span: the reference first, when this is the device's first. */
+static bool rt_spans_begin(RtDevice *dev, void *native, RtSpan *out)
+{
+    char *e = NULL;
+    if (!dev->spans && !(dev->spans = calloc(1, sizeof *dev->spans)))
+        return false;
+    RtSpans *sp = dev->spans;
+    if (!sp->ref) {
+        void *ref = NULL;
+        if (dev->be->event_create(dev, &ref, &e) != 0)
+            goto fail;
+        double before = 0;
+        for (int pass = 0; pass < 2; pass++) { /* the first drains the work queued before: then it is idle */
+            before = rt_now_us();
+            if (dev->be->event_record(dev, ref, NULL, &e) != 0 || dev->be->event_synchronize(dev, ref, &e) != 0) {
+                dev->be->event_destroy(dev, ref);
+                goto fail;
+            }
+        }
+        sp->ref = ref;
+        sp->ref_us = (before + rt_now_us()) / 2; /* the event completed between the two */
+    }
+    if (sp->n == RT_SPANS_MAX)
+        rt_spans_flush(dev, true, NULL);
+    if (sp->n == sp->cap) {
+        int cap = sp->cap ? 2 * sp->cap : 64;
+        RtSpan *v = realloc(sp->v, (size_t)cap * sizeof *v);
+        if (!v)
+            return false;
+        sp->v = v;
+        sp->cap = cap;
+    }
+    *out = (RtSpan){ 0 };
+    if (dev->be->event_create(dev, &out->start, &e) != 0 || dev->be->event_create(dev, &out->end, &e) != 0 ||
+        dev->be->event_record(dev, out->start, native, &e) != 0) {
+        rt_span_drop(dev, out);
+        goto fail;
+    }
+    return true;
+fail:
+    free(e);
+    return false;
+}
+
+/* A GPU launch between two events; the span is read at synchronisation. */
+static int rt_launch_timed(RtFunction *f, RtStream *st, const RtArg *args, int nargs, const uint32_t grid[3],
+                           const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s,
+                           JukeExceptionRecord *exc, char **err)
+{
+    RtDevice *dev = f->mod->dev;
+    void *native = st ? st->native : NULL;
+    RtSpan s;
+    bool timed = rt_spans_begin(dev, native, &s);
+    int rc = dev->be->launch(f, native, args, nargs, grid, group, shmem_bytes, sync, timeout_s, exc, err);
+    if (!timed)
+        return rc;
+    char *e = NULL;
+    if (rc != 0 || dev->be->event_record(dev, s.end, native, &e) != 0 || !(s.name = strdup(f->info.name))) {
+        free(e);
+        rt_span_drop(dev, &s);
+        return rc;
+    }
+    s.stream = st;
+    dev->spans->v[dev->spans->n++] = s;
+    if (sync)
+        rt_spans_flush(dev, false, st);
+    return rc;
+}
+
 int rt_launch(RtFunction *f, const RtArg *args, int nargs, const uint32_t grid[3], const uint32_t group[3],
               uint32_t shmem_bytes, bool sync, JukeExceptionRecord *exc, char **err)
 {
@@ -591,18 +726,29 @@ int rt_launch_on(RtFunction *f, RtStream *st, const RtArg *args, int nargs, cons
         return rt_fail(err, "launch of %s: a run-time limit of %g s (0 = none, else positive seconds)", f->info.name,
                        timeout_s);
     RtDevice *dev = f->mod->dev;
-    if (__builtin_expect(dev->trace.kernel != NULL, 0) && dev->be->kind == RT_CPU) {
-        /* the CPU runs the kernel to completion inside the call: its wall time is the device span */
-        double t0 = rt_now_us();
-        int rc = dev->be->launch(f, native, args, nargs, grid, group, shmem_bytes, sync, timeout_s, exc, err);
-        dev->trace.kernel(dev->trace.user, st, f->info.name, t0, rt_now_us());
-        return rc;
+    if (__builtin_expect(dev->trace.kernel != NULL, 0)) {
+        if (dev->be->kind == RT_CPU) {
+            /* the CPU runs the kernel to completion inside the call: its wall time is the device span */
+            double t0 = rt_now_us();
+            int rc = dev->be->launch(f, native, args, nargs, grid, group, shmem_bytes, sync, timeout_s, exc, err);
+            dev->trace.kernel(dev->trace.user, st, f->info.name, t0, rt_now_us());
+            return rc;
+        }
+        return rt_launch_timed(f, st, args, nargs, grid, group, shmem_bytes, sync, timeout_s, exc, err);
     }
     return dev->be->launch(f, native, args, nargs, grid, group, shmem_bytes, sync, timeout_s, exc, err);
 }
 
 void rt_device_set_trace(RtDevice *dev, const RtTrace *trace)
 {
+    if (dev->spans) {
+        rt_spans_flush(dev, true, NULL);
+        if (dev->spans->ref)
+            dev->be->event_destroy(dev, dev->spans->ref);
+        free(dev->spans->v);
+        free(dev->spans);
+        dev->spans = NULL;
+    }
     dev->trace = trace ? *trace : (RtTrace){ 0 };
 }
 
@@ -617,7 +763,10 @@ int rt_synchronize(RtDevice *dev, JukeExceptionRecord *exc, char **err)
 {
     if (err)
         *err = NULL;
-    return dev->be->synchronize(dev, NULL, exc, err);
+    int rc = dev->be->synchronize(dev, NULL, exc, err);
+    if (dev->spans)
+        rt_spans_flush(dev, true, NULL);
+    return rc;
 }
 
 /* ---- AMDGPU kernarg packing ----------------------------------------------

@@ -34,7 +34,19 @@
  *                                       error line above it); {file} in the
  *                                       message stands for the file's path
  *       Errors are compared as a set: the file (its load, else its first run)
- *       must report exactly the expected errors, no more. Notes are not counted. */
+ *       must report exactly the expected errors, no more. Notes are not counted.
+ *   # compile targets: T1 T2 ...        in the targets mode below, compile this file's
+ *                                       runs only for these of the listed targets (say why
+ *                                       in a comment: a gfx11-only instruction, ...)
+ *
+ * The targets mode (`test_lang --targets gfx90a,gfx942,gfx1100,sm_90`, the
+ * `lang_targets` test): instead of running on the cpu device, every run's
+ * signature is compiled for each of those targets (juke_compile), which must
+ * succeed; files that expect compile errors are skipped. With `--cache-dir
+ * DIR` the kernels are saved in that disk cache, for a GPU machine without
+ * LLVM (bench/prepare_h200.sh): there `test_lang --device cuda` (built
+ * against the runtime-only libjuke as bench/lang_gpu) runs every file on the
+ * GPU, its kernels taken from $JUKE_CACHE_DIR. */
 #include <ctype.h>
 #include <dirent.h>
 #include <math.h>
@@ -55,6 +67,10 @@ enum { MAX_ARGS = 16, MAX_FILES = 512, MAX_ERRS = 32 };
 typedef struct Env {
     juke_context *ctx;
     juke_device *dev;
+    char *targets[16]; /* the targets mode: compile for these instead of running */
+    int ntargets;
+    const char *cache_dir; /* the targets mode: save the kernels there ("" = nowhere) */
+    const char *device;    /* where the runs run: "cpu" unless --device */
 } Env;
 static Env env;
 
@@ -872,6 +888,58 @@ static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
     return juke_launch(env.dev, m, r->fn, args, r->nargs, &cfg);
 }
 
+/* The targets mode: every run's signature compiles for every listed target
+ * (or those of the file's `compile targets:` directive). */
+static void compile_file(FileCheck *fc, const char *path, Directive *ds, int nd)
+{
+    const char *only = NULL;
+    for (int i = 0; i < nd; i++)
+        if (strncmp(ds[i].text, "compile targets:", 16) == 0)
+            only = ds[i].text + 16;
+    juke_module *m = NULL;
+    if (juke_module_load_file(env.ctx, path, &m) != JUKE_OK) {
+        fc_fail(fc, 1, "load failed: %s", juke_errmsg(env.ctx));
+        return;
+    }
+    for (int i = 0; i < nd; i++) {
+        if (strncmp(ds[i].text, "run:", 4) != 0)
+            continue;
+        Run run = { 0 };
+        Cursor c = { .p = ds[i].text + 4, .file = path, .line = ds[i].line };
+        if (!parse_run(&c, &run)) {
+            fc_fail(fc, ds[i].line, "bad run directive: %s", c.err);
+            continue;
+        }
+        const char *types[MAX_ARGS];
+        for (int k = 0; k < run.nargs; k++)
+            types[k] = run.args[k].host_type;
+        for (int t = 0; t < env.ntargets; t++) {
+            const char *tg = env.targets[t];
+            if (only) {
+                size_t n = strlen(tg);
+                const char *p = only;
+                bool listed = false;
+                while ((p = strstr(p, tg)) != NULL) {
+                    if ((p == only || p[-1] == ' ') && (p[n] == 0 || p[n] == ' '))
+                        listed = true;
+                    p += n;
+                }
+                if (!listed)
+                    continue;
+            }
+            juke_options o;
+            juke_options_default(&o);
+            o.target = tg;
+            o.cache_dir = env.cache_dir;
+            juke_kernel *k = NULL;
+            if (juke_compile(m, run.fn, types, run.nargs, &o, &k) != JUKE_OK)
+                fc_fail(fc, ds[i].line, "%s for %s: %s", run.fn, tg, juke_errmsg(env.ctx));
+        }
+        free_run(&run);
+    }
+    juke_module_free(m);
+}
+
 static void run_file(void **state)
 {
     const char *path = *state;
@@ -916,6 +984,18 @@ static void run_file(void **state)
             buf[k] = 0;
             snprintf(ex[nex++].msg, sizeof ex[0].msg, "%s", buf);
         }
+    }
+
+    if (env.ntargets) {
+        if (!nex)
+            compile_file(&fc, path, ds, nd);
+        for (int i = 0; i < nd; i++)
+            free((void *)ds[i].text);
+        free(ex);
+        free(src);
+        if (fc.failures)
+            fail_msg("%s: %d failed expectation(s)", path, fc.failures);
+        return;
     }
 
     juke_module *m = NULL;
@@ -1058,8 +1138,10 @@ static int setup(void **state)
 {
     (void)state;
     env.ctx = juke_context_create();
-    if (!env.ctx || juke_device_open(env.ctx, "cpu", &env.dev)) {
-        fprintf(stderr, "cannot open the cpu device: %s\n", env.ctx ? juke_errmsg(env.ctx) : "no context");
+    if (env.ntargets)
+        return env.ctx ? 0 : -1;
+    if (!env.ctx || juke_device_open(env.ctx, env.device, &env.dev)) {
+        fprintf(stderr, "cannot open the %s device: %s\n", env.device, env.ctx ? juke_errmsg(env.ctx) : "no context");
         return -1;
     }
     return 0;
@@ -1072,7 +1154,7 @@ static int teardown(void **state)
     return 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const char *root = getenv("JUKE_SOURCE_ROOT");
     char dir[2048], edir[2048];
@@ -1086,6 +1168,27 @@ int main(void)
         return 1;
     }
     qsort(files, (size_t)n, sizeof files[0], cmp_str);
+    static char tlist[256];
+    env.device = "cpu";
+    env.cache_dir = "";
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--targets") == 0)
+            snprintf(tlist, sizeof tlist, "%s", argv[i + 1]);
+        else if (strcmp(argv[i], "--cache-dir") == 0)
+            env.cache_dir = argv[i + 1];
+        else if (strcmp(argv[i], "--device") == 0)
+            env.device = argv[i + 1];
+        else {
+            fprintf(stderr, "usage: test_lang [--targets T1,T2...] [--cache-dir DIR] [--device SPEC]\n");
+            return 2;
+        }
+    }
+    if (argc % 2 == 0) {
+        fprintf(stderr, "usage: test_lang [--targets T1,T2...] [--cache-dir DIR] [--device SPEC]\n");
+        return 2;
+    }
+    for (char *save = NULL, *t = strtok_r(tlist, ",", &save); t && env.ntargets < 16; t = strtok_r(NULL, ",", &save))
+        env.targets[env.ntargets++] = t;
     struct CMUnitTest *tests = calloc((size_t)n, sizeof *tests);
     for (int i = 0; i < n; i++) {
         const char *rel = strstr(files[i], "tests/lang/");

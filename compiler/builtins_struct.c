@@ -1,0 +1,183 @@
+/* builtins_struct.c: typing rules of struct values (rows in builtins.def): constructors, `new`, field
+ * updates of local mutable structs, named tuples, and parametric types used as values. */
+#include <string.h>
+
+#include "builtins_type.h"
+
+/* Can a value of type from be stored in a field of type to (Julia's convert between numbers)? */
+static bool field_convertible(const Type *from, const Type *to)
+{
+    return from == to || (ty_is_prim(from) && ty_is_prim(to));
+}
+
+/* "P(::Float32, ::Int64)" style MethodError for a constructor. */
+static const Type *no_ctor(Infer *I, IrInst *in, const Type *S, const Type **a, int n)
+{
+    return infer_no_method(I, in, infer_tname(I, S), a, n);
+}
+
+const Type *builtin_type_construct(Infer *I, IrInst *in, const Type *S, const Type **a, int n)
+{
+    if (S->flags & TF_ABSTRACT) {
+        infer_err(I, in->loc, "MethodError: no constructors have been defined for the abstract type %s",
+                  infer_tname(I, S));
+        return NULL;
+    }
+    if (strcmp(S->name, "Val") == 0 && (S->flags & TF_UNIONALL) && n == 1) {
+        /* Val(x) of a constant: Val{x}() */
+        const Type *p = NULL;
+        int64_t k;
+        const IrInst *x = &I->f->insts[in->args[1]];
+        if (a[0]->kind == TY_TYPE || a[0]->kind == TY_SYMBOL)
+            p = a[0]->kind == TY_TYPE ? a[0]->elem
+                                      : ty_val(T(I), a[0], 0, arena_printf(&I->c->arena, ":%s", a[0]->name));
+        else if (a[0]->kind == TY_BOOL && x->op == IR_CONST && x->lit == LIT_NONE)
+            p = ty_val(T(I), a[0], x->ival == IR_TRUE, x->ival == IR_TRUE ? "true" : "false");
+        else if (ty_is_int(a[0]) && is_const_int(I, in->args[1], &k))
+            p = ty_val(T(I), prim(I, TY_INT64), k, arena_printf(&I->c->arena, "%lld", (long long)k));
+        if (!p) {
+            infer_err(I, in->loc, "Val(x) needs a constant x (an integer, Bool, Symbol or type) in a kernel");
+            return NULL;
+        }
+        const Type *v = ty_struct(T(I), "Val", &p, 1, NULL, NULL, 0, 0, NULL);
+        in->builtin = BI_NEW;
+        in->optype = v;
+        return v;
+    }
+    const Type *r = struct_default_ctor(I->c, S, a, n);
+    if (!r) {
+        StructDef *sd = fe_find_struct(I->c->mod, S->name);
+        if (sd && sd->has_inner && !fe_find_func(I->c->mod, S->name))
+            return no_ctor(I, in, S, a, n);
+        return no_ctor(I, in, S, a, n);
+    }
+    in->builtin = BI_NEW;
+    in->optype = r;
+    return r;
+}
+
+/* #new(P, args...) in an inner constructor. */
+const Type *type_new(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
+{
+    (void)row;
+    (void)name;
+    if (n < 1 || a[0]->kind != TY_TYPE || a[0]->elem->kind != TY_STRUCT) {
+        infer_err(I, in->loc, "`new` must be called in an inner constructor of a struct");
+        return NULL;
+    }
+    const Type *S = a[0]->elem;
+    if (S->flags & TF_UNIONALL) /* new(x) in a parametric struct: the parameters from the fields */
+        S = struct_default_ctor(I->c, S, a + 1, n - 1);
+    if (!S || S->nfields != n - 1) {
+        infer_err(I, in->loc, "MethodError: `new` of %s needs %d field value%s, got %d", infer_tname(I, a[0]->elem),
+                  S ? S->nfields : 0, S && S->nfields == 1 ? "" : "s", n - 1);
+        return NULL;
+    }
+    for (int i = 0; i < S->nfields; i++)
+        if (!field_convertible(a[i + 1], S->fields[i])) {
+            infer_err(I, in->loc, "MethodError: cannot convert a value of type %s to %s (field `%s` of %s)",
+                      infer_tname(I, a[i + 1]), infer_tname(I, S->fields[i]), S->fnames[i], infer_tname(I, S));
+            return NULL;
+        }
+    in->optype = S;
+    return S;
+}
+
+/* #setfield(x, :f, v): x with field f set to v (x a mutable struct). */
+const Type *type_setfield(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
+{
+    (void)row;
+    (void)name;
+    if (n != 3 || a[1]->kind != TY_SYMBOL)
+        return infer_no_method(I, in, "setfield!", a, n);
+    const Type *S = a[0];
+    int fi = ty_field_index(S, a[1]->name);
+    if (fi < 0 || (S->flags & TF_NAMEDTUPLE)) {
+        infer_err(I, in->loc, "type %s has no field %s", infer_tname(I, S), a[1]->name);
+        return NULL;
+    }
+    if (!(S->flags & TF_MUTABLE)) {
+        infer_err(I, in->loc, "setfield!: immutable struct of type %s cannot be changed", infer_tname(I, S));
+        return NULL;
+    }
+    const IrInst *x = &I->f->insts[in->args[1]];
+    if (x->op == IR_SLOT && I->f->slots[x->slot].is_param) {
+        /* the caller's object would not see the change: juke keeps mutable structs as values */
+        infer_err(I, in->loc,
+                  "setfield!: `%s` is an argument; a kernel may only change a mutable struct it constructed itself "
+                  "(juke keeps mutable structs as values, so the caller would not see the change)",
+                  I->f->slots[x->slot].name);
+        return NULL;
+    }
+    if (!field_convertible(a[2], S->fields[fi])) {
+        infer_err(I, in->loc, "MethodError: cannot convert a value of type %s to %s (field `%s` of %s)",
+                  infer_tname(I, a[2]), infer_tname(I, S->fields[fi]), S->fnames[fi], infer_tname(I, S));
+        return NULL;
+    }
+    return S;
+}
+
+/* #curly(P, params...): the type P{params...} (a type or constant each). */
+const Type *type_curly(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
+{
+    (void)row;
+    (void)name;
+    if (n < 2 || n > 17 || a[0]->kind != TY_TYPE || a[0]->elem->kind != TY_STRUCT ||
+        !(a[0]->elem->flags & TF_UNIONALL)) {
+        infer_err(I, in->loc, "%s{...}: only a parametric struct, Val or Complex takes parameters in a kernel",
+                  n >= 1 ? infer_tname(I, a[0]->kind == TY_TYPE ? a[0]->elem : a[0]) : "?");
+        return NULL;
+    }
+    const Type *ps[16];
+    for (int i = 1; i < n; i++) {
+        int64_t k;
+        const IrInst *x = &I->f->insts[in->args[i + 1]];
+        if (a[i]->kind == TY_TYPE)
+            ps[i - 1] = a[i]->elem;
+        else if (a[i]->kind == TY_SYMBOL)
+            ps[i - 1] = ty_val(T(I), a[i], 0, arena_printf(&I->c->arena, ":%s", a[i]->name));
+        else if (a[i]->kind == TY_BOOL && x->op == IR_CONST && x->lit == LIT_NONE)
+            ps[i - 1] = ty_val(T(I), a[i], x->ival == IR_TRUE, x->ival == IR_TRUE ? "true" : "false");
+        else if (ty_is_int(a[i]) && is_const_int(I, in->args[i + 1], &k))
+            ps[i - 1] = ty_val(T(I), prim(I, TY_INT64), k, arena_printf(&I->c->arena, "%lld", (long long)k));
+        else {
+            infer_err(I, x->loc, "a type parameter must be a type or a constant");
+            return NULL;
+        }
+    }
+    const Type *S = a[0]->elem;
+    if (strcmp(S->name, "Val") == 0) {
+        if (n != 2) {
+            infer_err(I, in->loc, "Val takes one parameter");
+            return NULL;
+        }
+        return ty_typeof_type(T(I), ty_struct(T(I), "Val", ps, 1, NULL, NULL, 0, 0, NULL));
+    }
+    StructDef *sd = fe_find_struct(I->c->mod, S->name);
+    const Type *r = sd ? struct_type(I->c, sd, ps, n - 1, in->loc, !I->report) : NULL;
+    if (!r) {
+        I->failed = true;
+        return NULL;
+    }
+    return ty_typeof_type(T(I), r);
+}
+
+const Type *builtin_type_namedtuple(Infer *I, IrInst *in, const Type **fields, int n)
+{
+    const char *names[TY_MAX_FIELDS];
+    char *copy = arena_strdup(&I->c->arena, in->name);
+    if (!copy)
+        return NULL;
+    int k = 0;
+    for (char *p = copy; k < n && p; k++) {
+        names[k] = p;
+        p = strchr(p, ',');
+        if (p)
+            *p++ = 0;
+    }
+    if (k != n) {
+        infer_err(I, in->loc, "malformed named tuple");
+        return NULL;
+    }
+    return ty_namedtuple(T(I), names, fields, n);
+}

@@ -1,0 +1,231 @@
+/* structs.c: user `struct`, `mutable struct` and `abstract type` definitions:
+ * collecting them from a source, building the type of P{params...} (its
+ * fields' concrete types, laid out as docs/abi.md says), the default
+ * constructor, and the names that host type strings may use. */
+#include <string.h>
+
+#include "frontend.h"
+
+StructDef *fe_find_struct(const FeModule *m, const char *name)
+{
+    return namemap_get(&m->struct_map, name);
+}
+
+/* Is n a field declaration: x, x::T, or either with a default? */
+static Node *field_decl(Node *n, Node **deflt)
+{
+    *deflt = NULL;
+    if (n->kind == AST_ASSIGN) {
+        *deflt = n->kids[1];
+        n = n->kids[0];
+    }
+    return n;
+}
+
+bool struct_collect(FeModule *mod, Node *n, Diags *d, bool (*add_method)(FeModule *, Node *, StructDef *, Diags *))
+{
+    Arena *a = &mod->arena;
+    StructDef *old = fe_find_struct(mod, n->name);
+    if (old) {
+        diag_error(d, n->loc, "invalid redefinition of type %s", n->name);
+        diag_note(d, old->loc, "%s was first defined here", n->name);
+        return false;
+    }
+    if (fe_find_const(mod, n->name) || fe_find_func(mod, n->name)) {
+        diag_error(d, n->loc, "invalid redefinition of %s: it already names a %s", n->name,
+                   fe_find_const(mod, n->name) ? "constant" : "function");
+        return false;
+    }
+    StructDef *sd = arena_alloc(a, sizeof(StructDef));
+    if (!sd)
+        return false;
+    sd->name = n->name;
+    sd->loc = n->loc;
+    sd->def = n;
+    sd->flags = n->flags;
+    sd->super = n->kids[1];
+    Node *tps = n->kids[0];
+    int nt = tps ? tps->nkids : 0;
+    Node *fs = n->kids[2];
+    int nf = fs ? fs->nkids : 0;
+    sd->tvars = arena_alloc(a, sizeof(char *) * (size_t)(nt + 1));
+    sd->tvar_bounds = arena_alloc(a, sizeof(Node *) * (size_t)(nt + 1));
+    sd->fnames = arena_alloc(a, sizeof(char *) * (size_t)(nf + 1));
+    sd->ftypes = arena_alloc(a, sizeof(Node *) * (size_t)(nf + 1));
+    sd->fdefaults = arena_alloc(a, sizeof(Node *) * (size_t)(nf + 1));
+    if (!sd->tvars || !sd->tvar_bounds || !sd->fnames || !sd->ftypes || !sd->fdefaults)
+        return false;
+    for (int i = 0; i < nt; i++) {
+        Node *w = tps->kids[i];
+        bool sub = w->kind == AST_SUBTYPE;
+        sd->tvars[i] = sub ? w->kids[0]->name : w->name;
+        sd->tvar_bounds[i] = sub ? w->kids[1] : NULL;
+    }
+    sd->ntvars = nt;
+    for (int i = 0; i < nf; i++) {
+        Node *deflt, *f = field_decl(fs->kids[i], &deflt);
+        const char *fname = f->kind == AST_TYPED ? f->kids[0]->name : f->name;
+        for (int k = 0; k < i; k++)
+            if (strcmp(sd->fnames[k], fname) == 0) {
+                diag_error(d, f->loc, "duplicate field name: \"%s\" is not unique in struct %s", fname, sd->name);
+                return false;
+            }
+        sd->fnames[i] = fname;
+        sd->ftypes[i] = f->kind == AST_TYPED ? f->kids[1] : NULL;
+        sd->fdefaults[i] = deflt;
+    }
+    sd->nfields = nf;
+    StructDef **structs = arena_grow(a, mod->structs, mod->nstructs, &mod->structs_cap, sizeof(StructDef *), 8);
+    if (!structs)
+        return false;
+    mod->structs = structs;
+    mod->structs[mod->nstructs++] = sd;
+    if (!namemap_put(a, &mod->struct_map, sd->name, sd))
+        return false;
+    Node *ctors = n->kids[3];
+    for (int i = 0; ctors && i < ctors->nkids; i++) {
+        Node *fn = ctors->kids[i];
+        if (strcmp(fn->name, sd->name) != 0) {
+            diag_error(d, fn->loc, "inner constructor `%s` must be named after its struct %s", fn->name, sd->name);
+            continue;
+        }
+        sd->has_inner = true;
+        if (!add_method(mod, fn, sd, d))
+            return false;
+    }
+    return true;
+}
+
+const Type *struct_type(FeCompilation *c, const StructDef *sd, const Type **params, int np, SrcLoc loc, bool quiet)
+{
+    TypeTable *t = c->types;
+    int flags = (sd->flags & STRUCT_MUTABLE ? TF_MUTABLE : 0) | (sd->flags & STRUCT_ABSTRACT ? TF_ABSTRACT : 0);
+    const Type *super = NULL;
+    if (sd->super) {
+        super = infer_type_expr(c, sd->super, NULL, NULL, 0, quiet);
+        if (!super)
+            return NULL;
+    }
+    if (sd->flags & STRUCT_ABSTRACT)
+        return ty_struct(t, sd->name, NULL, 0, NULL, NULL, 0, flags, super);
+    if (np == 0 && sd->ntvars > 0)
+        return ty_struct(t, sd->name, NULL, 0, NULL, NULL, 0, flags | TF_UNIONALL, super);
+    if (np != sd->ntvars) {
+        if (!quiet)
+            diag_error(c->diags, loc, "too %s parameters for type %s (it has %d)", np > sd->ntvars ? "many" : "few",
+                       sd->name, sd->ntvars);
+        return NULL;
+    }
+    for (int i = 0; i < np; i++)
+        if (sd->tvar_bounds[i]) {
+            const Type *b = infer_type_expr(c, sd->tvar_bounds[i], sd->tvars, params, np, true);
+            if (b && params[i]->kind != TY_VAL && !ty_subtype(params[i], b)) {
+                if (!quiet)
+                    diag_error(c->diags, loc, "TypeError: in %s, in %s, expected %s<:%s, got Type{%s}", sd->name,
+                               sd->tvars[i], sd->tvars[i], ty_name(&c->arena, b), ty_name(&c->arena, params[i]));
+                return NULL;
+            }
+        }
+    if (++c->struct_depth > TY_MAX_DEPTH) {
+        c->struct_depth--;
+        if (!quiet)
+            diag_error(c->diags, loc, "struct %s contains itself (a kernel value must have a finite size)", sd->name);
+        return NULL;
+    }
+    const Type *fields[TY_MAX_FIELDS];
+    const Type *r = NULL;
+    if (sd->nfields > TY_MAX_FIELDS) {
+        if (!quiet)
+            diag_error(c->diags, loc, "struct %s has %d fields (limit %d)", sd->name, sd->nfields, TY_MAX_FIELDS);
+        goto out;
+    }
+    for (int i = 0; i < sd->nfields; i++) {
+        fields[i] = sd->ftypes[i] ? infer_type_expr(c, sd->ftypes[i], sd->tvars, params, np, quiet) : NULL;
+        if (sd->ftypes[i] && !fields[i])
+            goto out;
+        if (!fields[i] || !ty_is_concrete(fields[i])) {
+            if (!quiet)
+                diag_error(c->diags, sd->ftypes[i] ? sd->ftypes[i]->loc : sd->loc,
+                           "field `%s` of %s has the abstract type %s; a kernel struct needs concrete field types "
+                           "(a type parameter: struct %s{T} %s::T end)",
+                           sd->fnames[i], sd->name, fields[i] ? ty_name(&c->arena, fields[i]) : "Any", sd->name,
+                           sd->fnames[i]);
+            goto out;
+        }
+    }
+    StrBuf why = { 0 };
+    if (!ty_tuple_fits(fields, sd->nfields, &why)) {
+        if (!quiet)
+            diag_error(c->diags, loc, "struct %s: %s", sd->name, why.data ? why.data : "too large");
+        sb_free(&why);
+        goto out;
+    }
+    r = ty_struct(t, sd->name, params, np, fields, sd->fnames, sd->nfields, flags, super);
+out:
+    c->struct_depth--;
+    return r;
+}
+
+/* Can a value of type from be stored in a field of type to (Julia's convert)? */
+static bool convertible(const Type *from, const Type *to)
+{
+    return from == to || (ty_is_prim(from) && ty_is_prim(to));
+}
+
+const Type *struct_default_ctor(FeCompilation *c, const Type *callee, const Type **a, int n)
+{
+    if (callee->kind != TY_STRUCT || (callee->flags & TF_ABSTRACT))
+        return NULL;
+    if (strcmp(callee->name, "Val") == 0)
+        return n == 0 && !(callee->flags & TF_UNIONALL) ? callee : NULL;
+    StructDef *sd = fe_find_struct(c->mod, callee->name);
+    if (!sd || n != sd->nfields)
+        return NULL;
+    const Type *S = callee;
+    if (callee->flags & TF_UNIONALL) {
+        /* P(x, y) of P{T}: T from the arguments, as Julia's default outer constructor finds it */
+        const Type *vals[32] = { 0 };
+        if (sd->ntvars > 32)
+            return NULL;
+        for (int i = 0; i < n; i++)
+            if (sd->ftypes[i] &&
+                !infer_match_type(c, sd->ftypes[i], a[i], sd->tvars, vals, sd->tvar_bounds, sd->ntvars))
+                return NULL;
+        for (int i = 0; i < sd->ntvars; i++)
+            if (!vals[i])
+                return NULL;
+        S = struct_type(c, sd, vals, sd->ntvars, sd->loc, true);
+        if (!S)
+            return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        if (!convertible(a[i], S->fields[i]))
+            return NULL;
+    return S;
+}
+
+/* ty_parse's names for a compilation: the module's structs. */
+static const Type *resolve_struct(void *ud, TypeTable *t, const char *name, const Type **params, int np, StrBuf *err)
+{
+    (void)t;
+    FeCompilation *c = ud;
+    StructDef *sd = fe_find_struct(c->mod, name);
+    if (!sd)
+        return NULL;
+    const Type *S = struct_type(c, sd, params, np, sd->loc, true);
+    if (!S)
+        sb_printf(err, "%s%s cannot be built (%d type parameter%s expected, field types concrete)", name,
+                  np ? "{...}" : "", sd->ntvars, sd->ntvars == 1 ? "" : "s");
+    else if (!ty_is_concrete(S))
+        sb_printf(err, "%s is %s; a host argument needs a concrete type%s", name,
+                  S->flags & TF_ABSTRACT ? "an abstract type" : "a parametric type without its parameters",
+                  S->flags & TF_UNIONALL ? " (give its parameters: P{Float32})" : "");
+    else
+        return S;
+    return NULL;
+}
+
+void struct_install_resolver(FeCompilation *c)
+{
+    ty_set_resolver(c->types, resolve_struct, c);
+}
