@@ -3,16 +3,30 @@
  * as Julia keeps a small isbits union beside its selector byte. */
 #include "codegen_impl.h"
 
-/* The LLVM value of `#notnothing(next)`. */
+/* x !== nothing for the call's argument that is a union or nothing (x !== nothing, nothing !== x,
+ * #notnothing(x)); any other value is not nothing. */
+static LLVMValueRef not_nothing(CG *g, IrInst *in)
+{
+    for (int k = 0; k < in->nargs - 1; k++) {
+        const Type *t = aty(g, in, k);
+        if (t->kind == TY_UNION) {
+            LLVMValueRef tag = LLVMBuildExtractValue(g->b, arg(g, in, k), 0, "tag");
+            return LLVMBuildICmp(g->b, LLVMIntNE, tag, LLVMConstInt(i8(g), 0, 0), "");
+        }
+    }
+    return LLVMConstInt(i1(g), aty(g, in, 0)->kind != TY_NOTHING, 0);
+}
+
+/* The LLVM value of `#notnothing(next)` (and of x !== nothing). */
 LLVMValueRef emit_notnothing(CG *g, IrInst *in)
 {
-    const Type *t = aty(g, in, 0);
-    if (t->kind == TY_NOTHING)
-        return LLVMConstInt(i1(g), 0, 0);
-    if (t->kind != TY_UNION)
-        return LLVMConstInt(i1(g), 1, 0);
-    LLVMValueRef tag = LLVMBuildExtractValue(g->b, arg(g, in, 0), 0, "tag");
-    return LLVMBuildICmp(g->b, LLVMIntNE, tag, LLVMConstInt(i8(g), 0, 0), "");
+    return not_nothing(g, in);
+}
+
+/* The LLVM value of `isnothing(x)` (and of x === nothing). */
+LLVMValueRef emit_isnothing(CG *g, IrInst *in)
+{
+    return LLVMBuildNot(g->b, not_nothing(g, in), "");
 }
 
 /* The LLVM value of `#something(next)`. */

@@ -214,6 +214,7 @@ static void load_base(FeModule *mod, Diags *d)
     mod->base_file.text = jk_prelude_text;
     mod->base_file.len = jk_prelude_len;
     Node *ast = parse_file(&mod->arena, d, &mod->base_file);
+    mod->nuser_funcs = mod->nfuncs;
     mod->loading_base = true;
     for (int i = 0; ast && i < ast->nkids; i++)
         if (!add_item(mod, ast->kids[i], d))
@@ -263,6 +264,7 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
     for (int i = 0; mod->ast && i < mod->ast->nkids; i++)
         if (!add_item(mod, mod->ast->kids[i], d))
             break;
+    mod->nuser_funcs = mod->nfuncs;
     if (d->nerrors == before && !mod->arena.failed)
         load_base(mod, d);
     mod->stack_limit = jk_stack_limit();

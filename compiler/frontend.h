@@ -31,6 +31,7 @@ typedef struct FeModule {
     SrcFile base_file; /* the Base prelude (prelude.h), parsed after the user's file */
     GenericFunc **funcs;
     int nfuncs, funcs_cap;
+    int nuser_funcs; /* funcs[0..nuser_funcs) are the file's, the rest the Base prelude's */
     ConstDef **consts;
     int nconsts, consts_cap;
     bool loading_base;           /* while the Base prelude's definitions are added */

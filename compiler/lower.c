@@ -897,11 +897,44 @@ static void lower_for(Lower *L, Node *n)
     emit_label(L, lend, loc);
 }
 
+/* The variable x that `x === nothing` or `isnothing(x)` tests, or NULL. */
+static const char *nothing_test(const Node *c)
+{
+    if (!c || c->kind != AST_CALL || !c->kids[0] || c->kids[0]->kind != AST_IDENT || c->kids[0]->qual)
+        return NULL;
+    const char *f = c->kids[0]->name;
+    if (strcmp(f, "===") == 0 && c->nkids == 3 && c->kids[1]->kind == AST_IDENT && c->kids[2]->kind == AST_NOTHING)
+        return c->kids[1]->qual ? NULL : c->kids[1]->name;
+    if (strcmp(f, "isnothing") == 0 && c->nkids == 2 && c->kids[1]->kind == AST_IDENT)
+        return c->kids[1]->qual ? NULL : c->kids[1]->name;
+    return NULL;
+}
+
+/* The variable x that `x !== nothing` or `!isnothing(x)` tests, or NULL. */
+static const char *something_test(const Node *c)
+{
+    if (!c || c->kind != AST_CALL || !c->kids[0] || c->kids[0]->kind != AST_IDENT || c->kids[0]->qual)
+        return NULL;
+    const char *f = c->kids[0]->name;
+    if (strcmp(f, "!==") == 0 && c->nkids == 3 && c->kids[1]->kind == AST_IDENT && c->kids[2]->kind == AST_NOTHING)
+        return c->kids[1]->qual ? NULL : c->kids[1]->name;
+    if (strcmp(f, "!") == 0 && c->nkids == 2)
+        return nothing_test(c->kids[1]);
+    return NULL;
+}
+
 static void lower_while(Lower *L, Node *n)
 {
     int ltop = ir_new_label(L->f), lend = ir_new_label(L->f);
     emit_label(L, ltop, n->loc);
     emit_gotoifnot(L, lower_expr(L, n->kids[0]), lend, n->loc);
+    /* while x !== nothing: x is not nothing in the body (see narrow_after) */
+    const char *x = something_test(n->kids[0]);
+    int s = x ? find_slot(L, x) : -1;
+    if (s >= 0) {
+        int v = emit_slot_read(L, s, n->loc);
+        emit_assign(L, s, call_builtin(L, BI_SOMETHING, n->loc, &v, 1), n->loc);
+    }
     if (L->nloops == JK_ARRAY_LEN(L->loops)) {
         diag_error(L->d, n->loc, "loops nested too deeply");
         return;
@@ -969,10 +1002,47 @@ static int block_value(Lower *L, Node *n)
     return v >= 0 ? v : emit_named(L, IR_NOTHING, n ? n->loc : L->f->loc);
 }
 
+/* Does every path through n leave (return, break, continue)? */
+static bool always_leaves(const Node *n)
+{
+    if (!n)
+        return false;
+    if (n->kind == AST_RETURN || n->kind == AST_BREAK || n->kind == AST_CONTINUE)
+        return true;
+    if (n->kind == AST_BLOCK)
+        return n->nkids && always_leaves(n->kids[n->nkids - 1]);
+    return false;
+}
+
+/* After `x === nothing && return ...` (also isnothing(x), break, continue, or `if x === nothing ... return
+ * end` without else), x is not nothing: as Julia's inference narrows Union{Nothing, T} there, lowering
+ * assigns x = #something(x), so that the uses below see a T (split_slots makes it a new value). */
+static void narrow_after(Lower *L, Node *n)
+{
+    const char *x = NULL;
+    if (n->kind == AST_AND && always_leaves(n->kids[1]))
+        x = nothing_test(n->kids[0]);
+    else if (n->kind == AST_IF && (n->nkids < 3 || !n->kids[2]) && always_leaves(n->kids[1]))
+        x = nothing_test(n->kids[0]);
+    int s = x ? find_slot(L, x) : -1;
+    if (s < 0 || L->dead)
+        return;
+    int v = emit_slot_read(L, s, n->loc);
+    emit_assign(L, s, call_builtin(L, BI_SOMETHING, n->loc, &v, 1), n->loc);
+}
+
 static void lower_stmt(Lower *L, Node *n)
 {
     if (!n)
         return;
+    if (n->kind == AST_AND || n->kind == AST_IF) {
+        if (n->kind == AST_IF)
+            lower_if(L, n, -1);
+        else
+            lower_expr(L, n);
+        narrow_after(L, n);
+        return;
+    }
     switch (n->kind) {
     case AST_IF: lower_if(L, n, -1); break;
     case AST_WHILE: lower_while(L, n); break;

@@ -98,3 +98,66 @@ function prod(r::AbstractRange{<:Real})
     end
     return p
 end
+
+# ---- iterators (base/iterators.jl) ----
+
+# enumerate(itr): (i, x) pairs, i counting from 1
+struct Enumerate{I}
+    itr::I
+end
+enumerate(itr) = Enumerate(itr)
+function iterate(e::Enumerate)
+    n = iterate(e.itr)
+    n === nothing && return nothing
+    return ((1, n[1]), (2, n[2]))
+end
+function iterate(e::Enumerate, state)
+    n = iterate(e.itr, state[2])
+    n === nothing && return nothing
+    return ((state[1], n[1]), (state[1] + 1, n[2]))
+end
+length(e::Enumerate) = length(e.itr)
+
+# zip(a, b[, c]): tuples of the iterators' elements, as long as the shortest
+struct Zip{Is}
+    is::Is
+end
+zip(a, b) = Zip((a, b))
+zip(a, b, c) = Zip((a, b, c))
+function iterate(z::Zip{Tuple{A, B}}) where {A, B}
+    x = iterate(z.is[1])
+    x === nothing && return nothing
+    y = iterate(z.is[2])
+    y === nothing && return nothing
+    return ((x[1], y[1]), (x[2], y[2]))
+end
+function iterate(z::Zip{Tuple{A, B}}, s) where {A, B}
+    x = iterate(z.is[1], s[1])
+    x === nothing && return nothing
+    y = iterate(z.is[2], s[2])
+    y === nothing && return nothing
+    return ((x[1], y[1]), (x[2], y[2]))
+end
+function iterate(z::Zip{Tuple{A, B, C}}) where {A, B, C}
+    x = iterate(z.is[1])
+    x === nothing && return nothing
+    y = iterate(z.is[2])
+    y === nothing && return nothing
+    w = iterate(z.is[3])
+    w === nothing && return nothing
+    return ((x[1], y[1], w[1]), (x[2], y[2], w[2]))
+end
+function iterate(z::Zip{Tuple{A, B, C}}, s) where {A, B, C}
+    x = iterate(z.is[1], s[1])
+    x === nothing && return nothing
+    y = iterate(z.is[2], s[2])
+    y === nothing && return nothing
+    w = iterate(z.is[3], s[3])
+    w === nothing && return nothing
+    return ((x[1], y[1], w[1]), (x[2], y[2], w[2]))
+end
+
+# pairs(A): (index, value) of an array or tuple; Julia yields Pair objects (i => v), juke
+# yields the tuple (i, v), which `for (i, v) in pairs(A)` destructures alike
+pairs(A::AbstractArray) = zip(eachindex(A), A)
+pairs(t::Tuple) = zip(1:length(t), t)

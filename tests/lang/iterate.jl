@@ -81,3 +81,69 @@ function iterate_nested!(o)
 end
 # run: iterate_nested!(o = zeros(Int64, 3))
 # expect o: [123456, 1234, 112]
+
+# enumerate, zip (2 and 3), pairs, keys, eachindex; and a hand-written iterate loop
+# narrowing on === nothing as Julia's inference does
+function iterate_iterators!(o, x, y)
+    s = 0f0
+    for (i, v) in enumerate(x)
+        s += i * v
+    end
+    o[1] = s                     # 1*1.5 + 2*2.5 + 3*3 + 4*4 = 31.5
+    s = 0f0
+    for (a, b) in zip(x, y)      # y is shorter: 3 pairs
+        s += a * b
+    end
+    o[2] = s                     # 1.5*2 + 2.5*4 + 3*6 = 31
+    s = 0f0
+    for (a, b, c) in zip(x, y, 10:10:100)
+        s += a + b + c
+    end
+    o[3] = s                     # (1.5+2+10) + (2.5+4+20) + (3+6+30) = 79
+    s = 0f0
+    for (i, v) in pairs(y)
+        s = 10s + i * v
+    end
+    o[4] = s                     # ((2)*10 + 8)*10 + 18 = 298
+    s = 0f0
+    for k in keys(y)
+        s += k
+    end
+    o[5] = s                     # 6
+    s = 0f0
+    next = iterate(x)
+    while next !== nothing
+        v, st = next
+        s += v
+        next = iterate(x, st)
+    end
+    o[6] = s                     # 11
+    n = iterate((5, 6), 3)
+    o[7] = isnothing(n) + 2 * (n === nothing) + 4 * (n !== nothing)   # 3
+    return nothing
+end
+# run: iterate_iterators!(o = zeros(Float32, 7), x = Float32[1.5, 2.5, 3.0, 4.0], y = Float32[2, 4, 6])
+# expect o: [31.5, 31, 79, 298, 6, 11, 3]
+
+# a function that narrows with `x === nothing && return`
+function first_even(A)
+    n = iterate(A)
+    while n !== nothing
+        v, s = n
+        iseven(v) && return v
+        n = iterate(A, s)
+    end
+    return -1
+end
+function firstidx(t)
+    n = iterate(t)
+    n === nothing && return 0
+    return n[1] * 10
+end
+function iterate_narrow!(o, A)
+    o[1] = first_even(A)
+    o[2] = firstidx((7, 8))
+    return nothing
+end
+# run: iterate_narrow!(o = zeros(Int64, 2), A = Int64[3, 5, 8, 9])
+# expect o: [8, 70]
