@@ -43,6 +43,8 @@ JUKE_CACHE_DIR=$H/cache $H/bin/launch_api bench/jl/empty.jl 201 256 2>&1 | tee "
 # the language suite (tests/lang) on the cuda device, its kernels from the disk cache
 JUKE_CACHE_DIR=$H/cache JUKE_SOURCE_ROOT=$PWD $H/bin/lang_gpu --device cuda > "$OUT/lang_cuda.txt" 2>&1
 grep -E '^\[  (PASSED|FAILED) ' "$OUT/lang_cuda.txt"
+# a host program's own cuMemAlloc buffers wrapped (juke_array_wrap), launched through a kernel handle
+JUKE_CACHE_DIR=$H/cache $H/bin/wrap_buffers examples/vadd.jl 2>&1 | tee "$OUT/wrap_buffers.txt"
 # a timeline on the GPU: kernels' device spans from CUDA events, each inside its synchronisation
 JUKE_TRACE=$OUT/trace_cuda.json JUKE_CACHE_DIR=$H/cache $H/bin/launch_api bench/jl/empty.jl 5 20 > /dev/null 2>&1
 python3 tests/trace_check.py "$OUT/trace_cuda.json" --expect 'empty!' --contained > "$OUT/trace_check.txt" 2>&1 &&

@@ -37,7 +37,7 @@ static int cmp(const void *a, const void *b)
 }
 
 static int null_launch(RtFunction *f, void *stream, const RtArg *args, int nargs, const uint32_t grid[3],
-                       const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s,
+                       const uint32_t group[3], uint32_t shmem_bytes, unsigned flags, double timeout_s,
                        JukeExceptionRecord *exc, char **err)
 {
     __asm__ volatile("" ::"r"(args) : "memory");

@@ -14,6 +14,7 @@
 #   bin/launch_api, lib/libjuke.so.0 (runtime-only build: front end + API + runtime)
 #   bin/lang_gpu, lib/libcmocka.so.0: tests/test_lang against that libjuke, every tests/lang run
 #                saved for sm_90 in cache/ (so the language suite runs on the cuda device)
+#   bin/wrap_buffers: examples/wrap_buffers.c (cuMemAlloc buffers wrapped, a kernel handle, events)
 # Usage: bench/prepare_h200.sh   (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,7 +51,8 @@ JUKE_CACHE_DIR=$O/cache $J compile --target sm_90 -o /dev/null bench/jl/empty.jl
 # disk cache, and the suite's runner built against the runtime-only libjuke (bench/lang_gpu)
 JUKE_SOURCE_ROOT=$PWD ./build-bench/tests/test_lang --targets sm_90 --cache-dir $O/cache > $O/lang_prepare.txt 2>&1 ||
     { tail -20 $O/lang_prepare.txt; echo "prepare_h200: tests/lang does not compile for sm_90"; }
-cp build-bench-rt/bench/lang_gpu $O/bin/
+cp build-bench-rt/bench/lang_gpu build-bench-rt/examples/wrap_buffers $O/bin/
+JUKE_CACHE_DIR=$O/cache $J compile --target sm_90 -o /dev/null examples/vadd.jl 'vadd!' 'Vector{Float32}' 'Vector{Float32}' 'Vector{Float32}'
 cp "$(ldd build-bench-rt/bench/lang_gpu | awk '/libcmocka/ {print $3}')" $O/lib/
 $NVCC -O3 -arch=sm_90 -cubin -o $O/twins.cubin bench/twins.cu
 for f in $O/ptx/*.ptx; do

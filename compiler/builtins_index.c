@@ -78,12 +78,3 @@ const Type *type_index3(Infer *I, IrInst *in, const BuiltinRow *row, const char 
         return prim(I, TY_DIM3);
     return infer_no_method(I, in, name, a, n);
 }
-
-/* wavefrontsize(): Int64. */
-const Type *type_wavesize(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
-{
-    (void)row;
-    if (n == 0)
-        return prim(I, TY_INT64);
-    return infer_no_method(I, in, name, a, n);
-}

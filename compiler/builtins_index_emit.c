@@ -104,10 +104,3 @@ LLVMValueRef emit_griditemdim(CG *g, IrInst *in)
     (void)in;
     return dim3(g, g->ops->grid_groups, 0, true);
 }
-
-/* The LLVM value of `wavefrontsize`. */
-LLVMValueRef emit_wavefrontsize(CG *g, IrInst *in)
-{
-    (void)in;
-    return ci64(g, g->tc->wavefront_size);
-}

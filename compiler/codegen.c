@@ -1460,6 +1460,7 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
     }
     out->static_lds_bytes = tc.static_lds_bytes;
     out->uses_barrier = tc.uses_barrier;
+    out->uses_grid_sync = tc.uses_grid_sync;
     out->uses_dynamic_lds = tc.uses_dynamic_lds;
     out->llvm_unopt = llvm_module_text(tc.mod);
     if (!llvm_verify(&tc))

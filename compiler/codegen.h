@@ -46,6 +46,7 @@ typedef struct CodeObject {
     int wavefront_size, max_flat_workgroup_size, kernarg_size, occupancy;
     uint32_t static_lds_bytes;
     bool uses_barrier, uses_dynamic_lds;
+    bool uses_grid_sync; /* sync_grid(): only a cooperative launch may run it */
     /* compile time of each stage, milliseconds */
     double ms_codegen, ms_optimize, ms_emit, ms_link;
 } CodeObject;

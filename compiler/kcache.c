@@ -601,7 +601,7 @@ const char *kcache_parse(const KcacheSlot *s, const uint8_t *data, size_t size, 
         return "has a static local memory size beyond the target's limit";
     if ((why = field(&p, end, "barrier", &v, &n)))
         return why;
-    if (!number(v, n, &barrier) || barrier > 1)
+    if (!number(v, n, &barrier) || barrier > 3)
         return "is malformed";
     if ((why = field(&p, end, "dynamic_lds", &v, &n)))
         return why;
@@ -652,7 +652,8 @@ const char *kcache_parse(const KcacheSlot *s, const uint8_t *data, size_t size, 
     co->size = target_by_kind(s->kind)->text_object ? (size_t)sz[3] - 1 : (size_t)sz[3]; /* text keeps its NUL */
     co->kind = s->kind;
     co->static_lds_bytes = (uint32_t)lds;
-    co->uses_barrier = barrier != 0;
+    co->uses_barrier = (barrier & 1) != 0;
+    co->uses_grid_sync = (barrier & 2) != 0; /* "barrier: 3": sync_grid() too */
     co->uses_dynamic_lds = dyn != 0;
     co->max_flat_workgroup_size = (int)maxg;
     return NULL;
@@ -668,8 +669,8 @@ uint8_t *kcache_format(const KcacheSlot *s, const char *lowered, const char *typ
               "key: %s\nbuild: %s\nsymbol: %s\nkind: %d\nproc: %s\nstatic_lds: %u\nbarrier: %d\n"
               "dynamic_lds: %d\nmax_group: %d\nsections: %zu %zu %zu %zu\n",
               s->key_line, s->build ? s->build : "-", co->kernel_symbol ? co->kernel_symbol : "", (int)co->kind,
-              co->proc && *co->proc ? co->proc : "-", co->static_lds_bytes, co->uses_barrier, co->uses_dynamic_lds,
-              co->max_flat_workgroup_size, strlen(l), strlen(t), strlen(r), code);
+              co->proc && *co->proc ? co->proc : "-", co->static_lds_bytes, co->uses_barrier | co->uses_grid_sync << 1,
+              co->uses_dynamic_lds, co->max_flat_workgroup_size, strlen(l), strlen(t), strlen(r), code);
     sb_puts(&body, l);
     sb_puts(&body, t);
     sb_puts(&body, r);

@@ -313,6 +313,11 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
         free(why);
         return st;
     }
+    if (k->co.uses_grid_sync && !cfg->cooperative)
+        return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                        "%s calls sync_grid(), which only a cooperative launch can pass (every workgroup resident "
+                        "at once): launch it with cooperative = true (juke run --cooperative)",
+                        function);
     if (cfg->stream && cfg->stream->dev != dev)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: the launch's stream belongs to another device", function);
     uint8_t storage[64][16 + 8 * 8];
@@ -342,16 +347,17 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
     JukeExceptionRecord exc;
     char *err = NULL;
     int rc;
+    unsigned coop = cfg->cooperative ? RT_LAUNCH_COOPERATIVE : 0;
     /* dev->lock guards last_async only; the runtime serialises the launches */
     if (cfg->async) {
         pthread_mutex_lock(&dev->lock);
-        rc = rt_launch_on(fn, cfg->stream ? cfg->stream->rt : NULL, rargs, nargs, grid, group, cfg->shmem, false,
+        rc = rt_launch_on(fn, cfg->stream ? cfg->stream->rt : NULL, rargs, nargs, grid, group, cfg->shmem, coop,
                           cfg->timeout_s, &exc, &err);
         dev->last_async = k;
         pthread_mutex_unlock(&dev->lock);
     } else {
-        rc = rt_launch_on(fn, cfg->stream ? cfg->stream->rt : NULL, rargs, nargs, grid, group, cfg->shmem, true,
-                          cfg->timeout_s, &exc, &err);
+        rc = rt_launch_on(fn, cfg->stream ? cfg->stream->rt : NULL, rargs, nargs, grid, group, cfg->shmem,
+                          RT_LAUNCH_SYNC | coop, cfg->timeout_s, &exc, &err);
     }
     if (rc == 1) {
         free(err);

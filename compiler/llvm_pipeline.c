@@ -958,6 +958,7 @@ void target_take_code(TargetCtx *tc, CodeObject *out, TargetKind kind, uint8_t *
     if (!out->kernel_symbol && symbol)
         out->kernel_symbol = strdup(symbol);
     out->uses_barrier = tc->uses_barrier;
+    out->uses_grid_sync = tc->uses_grid_sync;
     out->uses_dynamic_lds = tc->uses_dynamic_lds;
 }
 

@@ -1075,9 +1075,12 @@ static Node *parse_postfix(Parser *p)
             if (f->kind == TK_IDENT && !f->spc) {
                 p->pos += 1;
                 parse_next(p);
-                if (e->kind == AST_IDENT && !e->qual && is_module_name(e->name)) {
+                /* AMDGPU.Device.x and Device.x name what AMDGPU.x names */
+                bool device = e->kind == AST_IDENT && strcmp(e->name, "Device") == 0 &&
+                              (!e->qual || strcmp(e->qual, "AMDGPU") == 0);
+                if (e->kind == AST_IDENT && ((!e->qual && is_module_name(e->name)) || device)) {
                     Node *q = node_ident(p, start, f->text);
-                    q->qual = e->name;
+                    q->qual = device ? "AMDGPU" : e->name;
                     e = q;
                 } else {
                     Node *d = node_new(p, AST_DOT, start, 1);

@@ -12,6 +12,21 @@
 
 typedef struct TargetOps TargetOps;
 
+/* The wavefront primitives a target provides (TargetOps.wave); builtins_wave_emit.c builds every wavefront
+ * operation from them. Lanes are numbered from 0 in the order of the work-items' linear index in the group. */
+typedef enum WavePrim {
+    WAVE_MASK,         /* i64: the active lanes of this wave, bit k for lane k */
+    WAVE_BALLOT,       /* i64: the active lanes whose x (i1) is true */
+    WAVE_LANE,         /* i32: this work-item's lane in its wave */
+    WAVE_READ,         /* i32: x (i32) as lane y (i32, below the wave size) holds it */
+    WAVE_READ_UNIFORM, /* the same, y the same in every active lane */
+    WAVE_READ_FIRST,   /* i32: x (i32) as the lowest active lane holds it */
+    WAVE_SYNC,         /* sync_wavefront(): the wave's lanes meet, memory ordered between them; NULL */
+} WavePrim;
+
+/* What sync_workgroup_count/and/or compute (TargetOps.barrier_reduce). */
+enum { SYNC_REDUCE_COUNT, SYNC_REDUCE_AND, SYNC_REDUCE_OR };
+
 /* The state of one compilation's LLVM side, shared by codegen.c and the target. */
 typedef struct TargetCtx {
     LLVMContextRef llctx;
@@ -31,7 +46,8 @@ typedef struct TargetCtx {
     /* filled while emitting, read when finishing */
     uint32_t static_lds_bytes;
     bool uses_barrier, uses_dynamic_lds;
-    void *priv; /* the target's own */
+    bool uses_grid_sync; /* sync_grid(): launches must be cooperative */
+    void *priv;          /* the target's own */
     /* the source files the module's line information names, by DIFile
      * order (codegen.c fills it; llvm_pipeline.c prints their lines) */
     const SrcFile *debug_files[JUKE_MAX_DEBUG_FILES];
@@ -67,6 +83,13 @@ struct TargetOps {
     LLVMValueRef (*grid_groups)(TargetCtx *tc, LLVMBuilderRef b, int dim);
     /* Workgroup fence + barrier; loc: the sync_workgroup() (the CPU runtime names it in barrier-divergence reports). */
     void (*barrier)(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc);
+    /* A wavefront primitive (WavePrim above) at loc. */
+    LLVMValueRef (*wave)(TargetCtx *tc, LLVMBuilderRef b, WavePrim p, LLVMValueRef x, LLVMValueRef y, SrcLoc loc);
+    /* A workgroup barrier that also reduces pred (i32, 0 or 1) over the group (SYNC_REDUCE_*): the count, or
+     * 1/0 for and/or, as an i32. NULL where the target has none (local memory and barriers then). */
+    LLVMValueRef (*barrier_reduce)(TargetCtx *tc, LLVMBuilderRef b, int kind, LLVMValueRef pred, SrcLoc loc);
+    /* sync_grid(): every work-item of the grid meets. NULL: a barrier in global memory (GPUs). */
+    void (*grid_sync)(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc);
     /* A static local array of `bytes` bytes: returns a pointer in as_local.
      * (AMDGPU/NVPTX: an internal global; CPU: st->lds + offset.) */
     LLVMValueRef (*static_local)(TargetCtx *tc, LLVMBuilderRef b, const char *name, uint64_t bytes, unsigned align);

@@ -227,6 +227,78 @@ static void amdgpu_barrier(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc)
     tc->uses_barrier = true;
 }
 
+/* A call of amdgcn intrinsic `name` with args; ov (if not NULL) its overload type where LLVM overloads it. */
+static LLVMValueRef amdgpu_intr(TargetCtx *tc, LLVMBuilderRef b, const char *name, LLVMTypeRef ov, LLVMValueRef *args,
+                                unsigned n)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    bool over = ov && LLVMIntrinsicIsOverloaded(id);
+    LLVMTypeRef fty;
+    LLVMValueRef f = llvm_intrinsic(tc, name, over ? &ov : NULL, over ? 1 : 0, &fty);
+    return LLVMBuildCall2(b, fty, f, args, n, "");
+}
+
+static const char amdgpu_wave_barrier_ir[] = "define void @__juke_wave_barrier() #0 {\n"
+                                             "  fence syncscope(\"wavefront\") release\n"
+                                             "  call void @llvm.amdgcn.wave.barrier()\n"
+                                             "  fence syncscope(\"wavefront\") acquire\n"
+                                             "  ret void\n"
+                                             "}\n"
+                                             "declare void @llvm.amdgcn.wave.barrier() #1\n"
+                                             "attributes #0 = { alwaysinline convergent nounwind }\n"
+                                             "attributes #1 = { convergent nounwind willreturn }\n";
+
+/* The wavefront primitives: ballot for the masks, mbcnt for the lane, ds_bpermute to read any lane's value,
+ * v_readlane / v_readfirstlane when the lane is uniform. */
+static LLVMValueRef amdgpu_wave(TargetCtx *tc, LLVMBuilderRef b, WavePrim p, LLVMValueRef x, LLVMValueRef y, SrcLoc loc)
+{
+    (void)loc;
+    LLVMContextRef c = tc->llctx;
+    LLVMTypeRef i1 = LLVMInt1TypeInContext(c), i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
+    bool w64 = tc->wavefront_size == 64;
+    switch (p) {
+    case WAVE_MASK:
+    case WAVE_BALLOT: {
+        LLVMValueRef pred = p == WAVE_MASK ? LLVMConstInt(i1, 1, 0) : x;
+        LLVMValueRef r = amdgpu_intr(tc, b, "llvm.amdgcn.ballot", w64 ? i64 : i32, &pred, 1);
+        return w64 ? r : LLVMBuildZExt(b, r, i64, "");
+    }
+    case WAVE_LANE: {
+        LLVMValueRef a[2] = { LLVMConstInt(i32, ~0ull, 1), LLVMConstInt(i32, 0, 0) };
+        LLVMValueRef lo = amdgpu_intr(tc, b, "llvm.amdgcn.mbcnt.lo", NULL, a, 2);
+        if (!w64)
+            return lo;
+        a[1] = lo;
+        return amdgpu_intr(tc, b, "llvm.amdgcn.mbcnt.hi", NULL, a, 2);
+    }
+    case WAVE_READ: {
+        LLVMValueRef a[2] = { LLVMBuildShl(b, y, LLVMConstInt(i32, 2, 0), ""), x };
+        return amdgpu_intr(tc, b, "llvm.amdgcn.ds.bpermute", NULL, a, 2);
+    }
+    case WAVE_READ_UNIFORM: {
+        LLVMValueRef a[2] = { x, y };
+        return amdgpu_intr(tc, b, "llvm.amdgcn.readlane", i32, a, 2);
+    }
+    case WAVE_READ_FIRST: return amdgpu_intr(tc, b, "llvm.amdgcn.readfirstlane", i32, &x, 1);
+    case WAVE_SYNC: {
+        LLVMValueRef f = LLVMGetNamedFunction(tc->mod, "__juke_wave_barrier");
+        if (!f) {
+            if (!llvm_link_ir_text(tc, "amdgpu-wave-barrier", amdgpu_wave_barrier_ir))
+                return NULL;
+            f = LLVMGetNamedFunction(tc->mod, "__juke_wave_barrier");
+            if (!f) {
+                diag_plain(tc->diags, DIAG_INTERNAL, "the AMDGPU wave barrier helper did not link");
+                return NULL;
+            }
+            LLVMSetLinkage(f, LLVMInternalLinkage);
+        }
+        LLVMBuildCall2(b, LLVMFunctionType(LLVMVoidTypeInContext(c), NULL, 0, 0), f, NULL, 0, "");
+        return NULL;
+    }
+    }
+    return NULL;
+}
+
 /* LDS cannot be initialised, so the global's initializer is poison; the
  * code generator zeroes it when the kernel asks. */
 static LLVMValueRef amdgpu_static_local(TargetCtx *tc, LLVMBuilderRef b, const char *name, uint64_t bytes,
@@ -572,6 +644,7 @@ const TargetOps target_amdgpu_ops = {
     .workgroup_dim = amdgpu_workgroup_dim,
     .grid_groups = amdgpu_grid_groups,
     .barrier = amdgpu_barrier,
+    .wave = amdgpu_wave,
     .static_local = amdgpu_static_local,
     .dynamic_local = amdgpu_dynamic_local,
     .dynamic_local_bytes = amdgpu_dynamic_local_bytes,

@@ -22,12 +22,15 @@
  *   field 7  runtime        ptr      offset 72
  *   field 8  dynamic_lds_bytes u64  offset 80
  *   field 9  cancel         ptr      offset 88   const u32 *
- * 96 bytes. */
+ *   field 10 wave           ptr      offset 96   u64 (*)(JukeCpuState *, i32 prim, i64 x, i64 y, i32 line, i32 col)
+ *   field 11 grid_sync      ptr      offset 104  void (*)(JukeCpuState *, i32 line, i32 col)
+ * 112 bytes. */
 _Static_assert(offsetof(JukeCpuState, group) == 12 && offsetof(JukeCpuState, group_dim) == 24 &&
                    offsetof(JukeCpuState, grid_groups) == 36 && offsetof(JukeCpuState, lds) == 48 &&
                    offsetof(JukeCpuState, barrier) == 56 && offsetof(JukeCpuState, exit_item) == 64 &&
                    offsetof(JukeCpuState, dynamic_lds_bytes) == 80 && offsetof(JukeCpuState, cancel) == 88 &&
-                   sizeof(JukeCpuState) == 96,
+                   offsetof(JukeCpuState, wave) == 96 && offsetof(JukeCpuState, grid_sync) == 104 &&
+                   sizeof(JukeCpuState) == 112,
                "the CPU state layout below assumes LP64");
 enum {
     ST_ITEM,
@@ -40,12 +43,16 @@ enum {
     ST_RUNTIME,
     ST_DYNAMIC_LDS_BYTES,
     ST_CANCEL,
+    ST_WAVE,
+    ST_GRID_SYNC,
     ST_NFIELDS
 };
 
 /* JukeCpuKernelInfo (abi.h): { ptr name, ptr entry, i32 kernarg_size,
- * i32 static_lds_bytes, i32 uses_barrier, i32 max_group_size }: 32 bytes. */
-_Static_assert(sizeof(JukeCpuKernelInfo) == 32 && offsetof(JukeCpuKernelInfo, kernarg_size) == 16,
+ * i32 static_lds_bytes, i32 uses_barrier, i32 max_group_size,
+ * i32 wavefront_size, i32 flags }: 40 bytes. */
+_Static_assert(sizeof(JukeCpuKernelInfo) == 40 && offsetof(JukeCpuKernelInfo, kernarg_size) == 16 &&
+                   offsetof(JukeCpuKernelInfo, flags) == 36,
                "the kernel table layout below assumes LP64");
 
 typedef struct CpuKernel {
@@ -63,7 +70,13 @@ typedef struct CpuPriv {
     int nkernels;
     char *symbol;
     uint32_t kernarg_size;
+    bool uses_wave;
 } CpuPriv;
+
+_Static_assert(JUKE_WAVE_MASK == WAVE_MASK && JUKE_WAVE_BALLOT == WAVE_BALLOT && JUKE_WAVE_LANE == WAVE_LANE &&
+                   JUKE_WAVE_READ == WAVE_READ && JUKE_WAVE_READ_UNIFORM == WAVE_READ_UNIFORM &&
+                   JUKE_WAVE_READ_FIRST == WAVE_READ_FIRST && JUKE_WAVE_SYNC == WAVE_SYNC,
+               "the CPU ABI's wavefront primitives are target.h's");
 
 static CpuPriv *cpu(TargetCtx *tc)
 {
@@ -117,14 +130,20 @@ static bool cpu_init(TargetCtx *tc)
         return false;
     }
     tc->proc = cp->cpu;
-    /* work-items run one after another: no lanes to speak of */
-    tc->wavefront_size = 1;
+    /* waves of 64 work-items by default (AMDGPU's CDNA), or 32: the runtime forms them when the kernel uses
+     * wavefront operations */
+    int wave = tc->opts->wavefront_size ? tc->opts->wavefront_size : 64;
+    if (wave != 32 && wave != 64) {
+        diag_plain(tc->diags, DIAG_USER, "wavefront size %d is not possible on the CPU (32 or 64)", wave);
+        return false;
+    }
+    tc->wavefront_size = wave;
     if (!llvm_create_target_machine(tc, cp->triple, cp->cpu, cp->features, LLVMRelocPIC))
         return false;
     LLVMTypeRef i32 = LLVMInt32TypeInContext(tc->llctx), a3 = LLVMArrayType2(i32, 3);
     LLVMTypeRef ptr = LLVMPointerTypeInContext(tc->llctx, 0);
     LLVMTypeRef i64 = LLVMInt64TypeInContext(tc->llctx);
-    LLVMTypeRef fields[ST_NFIELDS] = { a3, a3, a3, a3, ptr, ptr, ptr, ptr, i64, ptr };
+    LLVMTypeRef fields[ST_NFIELDS] = { a3, a3, a3, a3, ptr, ptr, ptr, ptr, i64, ptr, ptr, ptr };
     cp->state_ty = LLVMStructCreateNamed(tc->llctx, "JukeCpuState");
     LLVMStructSetBody(cp->state_ty, fields, ST_NFIELDS, 0);
     return true;
@@ -210,6 +229,54 @@ static void cpu_barrier(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc)
                              LLVMConstInt(i32, (unsigned)(loc.col > 0 ? loc.col : 0), 0) };
     LLVMBuildCall2(b, fty, f, args, 3, "");
     tc->uses_barrier = true;
+}
+
+/* The wavefront primitives: this work-item's lane is its linear index modulo the wave size; the rest are a
+ * rendezvous of the wave's lanes in the runtime, st->wave(st, prim, x, y, line, col). Kernels that use them
+ * run as fibers. */
+static LLVMValueRef cpu_wave(TargetCtx *tc, LLVMBuilderRef b, WavePrim p, LLVMValueRef x, LLVMValueRef y, SrcLoc loc)
+{
+    LLVMContextRef c = tc->llctx;
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
+    if (p == WAVE_LANE) {
+        LLVMValueRef id = LLVMConstInt(i32, 0, 0);
+        for (int d = 2; d >= 0; d--)
+            id = LLVMBuildAdd(b, LLVMBuildMul(b, id, load_u32(tc, b, ST_GROUP_DIM, d), ""), load_u32(tc, b, ST_ITEM, d),
+                              "");
+        return LLVMBuildAnd(b, id, LLVMConstInt(i32, (unsigned)tc->wavefront_size - 1, 0), "");
+    }
+    cpu(tc)->uses_wave = true;
+    tc->uses_barrier = true;
+    LLVMValueRef f = load_state(tc, b, ST_WAVE, -1, ptr);
+    LLVMTypeRef params[6] = { ptr, i32, i64, i64, i32, i32 };
+    LLVMTypeRef fty = LLVMFunctionType(i64, params, 6, 0);
+    LLVMValueRef args[6] = { tc->cur_state,
+                             LLVMConstInt(i32, (unsigned)p, 0),
+                             x ? LLVMBuildZExt(b, x, i64, "") : LLVMConstInt(i64, 0, 0),
+                             y ? LLVMBuildZExt(b, y, i64, "") : LLVMConstInt(i64, 0, 0),
+                             LLVMConstInt(i32, (unsigned)(loc.line > 0 ? loc.line : 0), 0),
+                             LLVMConstInt(i32, (unsigned)(loc.col > 0 ? loc.col : 0), 0) };
+    LLVMValueRef r = LLVMBuildCall2(b, fty, f, args, 6, "");
+    switch (p) {
+    case WAVE_MASK:
+    case WAVE_BALLOT: return r;
+    case WAVE_SYNC: return NULL;
+    default: return LLVMBuildTrunc(b, r, i32, "");
+    }
+}
+
+/* st->grid_sync(st, line, col). */
+static void cpu_grid_sync(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc)
+{
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(tc->llctx, 0), i32 = LLVMInt32TypeInContext(tc->llctx);
+    LLVMValueRef f = load_state(tc, b, ST_GRID_SYNC, -1, ptr);
+    LLVMTypeRef params[3] = { ptr, i32, i32 };
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(tc->llctx), params, 3, 0);
+    LLVMValueRef args[3] = { tc->cur_state, LLVMConstInt(i32, (unsigned)(loc.line > 0 ? loc.line : 0), 0),
+                             LLVMConstInt(i32, (unsigned)(loc.col > 0 ? loc.col : 0), 0) };
+    LLVMBuildCall2(b, fty, f, args, 3, "");
+    tc->uses_barrier = true;
+    tc->uses_grid_sync = true;
 }
 
 static void cpu_exit_item(TargetCtx *tc, LLVMBuilderRef b)
@@ -311,8 +378,8 @@ static void build_table(TargetCtx *tc)
     CpuPriv *cp = cpu(tc);
     LLVMContextRef c = tc->llctx;
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c), ptr = LLVMPointerTypeInContext(c, 0);
-    LLVMTypeRef fields[6] = { ptr, ptr, i32, i32, i32, i32 };
-    LLVMTypeRef info_ty = LLVMStructTypeInContext(c, fields, 6, 0);
+    LLVMTypeRef fields[8] = { ptr, ptr, i32, i32, i32, i32, i32, i32 };
+    LLVMTypeRef info_ty = LLVMStructTypeInContext(c, fields, 8, 0);
     LLVMValueRef old = LLVMGetNamedGlobal(tc->mod, JUKE_CPU_TABLE_SYMBOL);
     if (old)
         LLVMDeleteGlobal(old);
@@ -329,13 +396,16 @@ static void build_table(TargetCtx *tc)
         LLVMValueRef name = LLVMGetNamedGlobal(tc->mod, gname);
         if (!name)
             name = const_cstring(tc, cp->kernels[i].name, gname);
-        LLVMValueRef v[6] = { name,
+        unsigned flags = (cp->uses_wave ? JUKE_CPU_USES_WAVE : 0) | (tc->uses_grid_sync ? JUKE_CPU_USES_GRID_SYNC : 0);
+        LLVMValueRef v[8] = { name,
                               cp->kernels[i].entry,
                               LLVMConstInt(i32, cp->kernels[i].kernarg_size, 0),
                               LLVMConstInt(i32, cp->lds_total, 0),
                               LLVMConstInt(i32, tc->uses_barrier ? JUKE_CPU_BARRIER_LOC : 0, 0),
-                              LLVMConstInt(i32, maxg, 0) };
-        elems[i] = LLVMConstNamedStruct(info_ty, v, 6);
+                              LLVMConstInt(i32, maxg, 0),
+                              LLVMConstInt(i32, (unsigned)tc->wavefront_size, 0),
+                              LLVMConstInt(i32, flags, 0) };
+        elems[i] = LLVMConstNamedStruct(info_ty, v, 8);
     }
     LLVMValueRef arr = LLVMConstArray2(info_ty, elems, (uint64_t)cp->nkernels);
     free(elems);
@@ -474,7 +544,7 @@ static bool cpu_emit(TargetCtx *tc, CodeObject *out)
     target_take_code(tc, out, TARGET_CPU, so, sosize, cp->symbol);
     out->static_lds_bytes = (uint32_t)cp->lds_total;
     out->lds_bytes = (int)cp->lds_total;
-    out->wavefront_size = 1;
+    out->wavefront_size = tc->wavefront_size;
     out->kernarg_size = (int)cp->kernarg_size;
     out->vgprs = out->sgprs = out->agprs = -1;
     out->occupancy = -1;
@@ -486,6 +556,10 @@ static bool cpu_emit(TargetCtx *tc, CodeObject *out)
               tc->uses_dynamic_lds ? " + dynamic at align16(static)" : "");
     sb_printf(&r, "barrier:           %s\n",
               tc->uses_barrier ? "yes (work-items run as fibers)" : "no (work-items run one after another)");
+    if (cp->uses_wave)
+        sb_printf(&r, "wavefront:         %d lanes (wavefront operations: fibers meet per wave)\n", tc->wavefront_size);
+    if (tc->uses_grid_sync)
+        sb_printf(&r, "grid sync:         yes (cooperative launches only)\n");
     sb_printf(&r, "kernarg:           %u bytes\n", cp->kernarg_size);
     free(out->resources);
     out->resources = sb_take(&r);
@@ -525,6 +599,8 @@ const TargetOps target_cpu_ops = {
     .workgroup_dim = cpu_workgroup_dim,
     .grid_groups = cpu_grid_groups,
     .barrier = cpu_barrier,
+    .wave = cpu_wave,
+    .grid_sync = cpu_grid_sync,
     .static_local = cpu_static_local,
     .dynamic_local = cpu_dynamic_local,
     .dynamic_local_bytes = cpu_dynamic_local_bytes,

@@ -101,6 +101,56 @@ static void nvptx_barrier(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc)
     tc->uses_barrier = true;
 }
 
+static LLVMValueRef nvptx_call(TargetCtx *tc, LLVMBuilderRef b, const char *name, LLVMValueRef *args, unsigned n)
+{
+    LLVMTypeRef fty;
+    LLVMValueRef f = llvm_intrinsic(tc, name, NULL, 0, &fty);
+    return LLVMBuildCall2(b, fty, f, args, n, "");
+}
+
+/* The wavefront primitives of a warp: activemask, vote.ballot.sync, the laneid register, shfl.sync.idx;
+ * every .sync names the lanes active at the call. */
+static LLVMValueRef nvptx_wave(TargetCtx *tc, LLVMBuilderRef b, WavePrim p, LLVMValueRef x, LLVMValueRef y, SrcLoc loc)
+{
+    (void)loc;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(tc->llctx), i64 = LLVMInt64TypeInContext(tc->llctx);
+    LLVMValueRef mask = nvptx_call(tc, b, "llvm.nvvm.activemask", NULL, 0);
+    switch (p) {
+    case WAVE_MASK: return LLVMBuildZExt(b, mask, i64, "");
+    case WAVE_BALLOT: {
+        LLVMValueRef a[2] = { mask, x };
+        return LLVMBuildZExt(b, nvptx_call(tc, b, "llvm.nvvm.vote.ballot.sync", a, 2), i64, "");
+    }
+    case WAVE_LANE: return llvm_call_intrinsic(tc, b, "llvm.nvvm.read.ptx.sreg.laneid");
+    case WAVE_READ:
+    case WAVE_READ_UNIFORM:
+    case WAVE_READ_FIRST: {
+        LLVMValueRef lane = y;
+        if (p == WAVE_READ_FIRST) {
+            LLVMValueRef a[2] = { mask, LLVMConstInt(LLVMInt1TypeInContext(tc->llctx), 0, 0) };
+            LLVMTypeRef fty;
+            LLVMValueRef f = llvm_intrinsic(tc, "llvm.cttz", &i32, 1, &fty);
+            lane = LLVMBuildCall2(b, fty, f, a, 2, "");
+        }
+        LLVMValueRef a[4] = { mask, x, lane, LLVMConstInt(i32, 0x1f, 0) };
+        return nvptx_call(tc, b, "llvm.nvvm.shfl.sync.idx.i32", a, 4);
+    }
+    case WAVE_SYNC: nvptx_call(tc, b, "llvm.nvvm.bar.warp.sync", &mask, 1); return NULL;
+    }
+    return NULL;
+}
+
+/* bar.red.popc / .and / .or: a barrier that reduces the predicate over the block. */
+static LLVMValueRef nvptx_barrier_reduce(TargetCtx *tc, LLVMBuilderRef b, int kind, LLVMValueRef pred, SrcLoc loc)
+{
+    (void)loc;
+    tc->uses_barrier = true;
+    const char *name = kind == SYNC_REDUCE_COUNT ? "llvm.nvvm.barrier0.popc"
+                       : kind == SYNC_REDUCE_AND ? "llvm.nvvm.barrier0.and"
+                                                 : "llvm.nvvm.barrier0.or";
+    return nvptx_call(tc, b, name, &pred, 1);
+}
+
 /* Shared memory cannot be initialised: undef initializer. */
 static LLVMValueRef nvptx_static_local(TargetCtx *tc, LLVMBuilderRef b, const char *name, uint64_t bytes,
                                        unsigned align)
@@ -418,6 +468,8 @@ const TargetOps target_nvptx_ops = {
     .workgroup_dim = nvptx_workgroup_dim,
     .grid_groups = nvptx_grid_groups,
     .barrier = nvptx_barrier,
+    .wave = nvptx_wave,
+    .barrier_reduce = nvptx_barrier_reduce,
     .static_local = nvptx_static_local,
     .dynamic_local = nvptx_dynamic_local,
     .dynamic_local_bytes = nvptx_dynamic_local_bytes,

@@ -113,7 +113,8 @@ typedef struct juke_options {
     const char *target;      /* "gfx90a" (default for AMDGPU), any gfx name, "sm_90"..., "cpu" */
     int opt_level;           /* 0..3, default 3 */
     int code_object_version; /* AMDGPU: 4 or 5, default 5 */
-    int wavefront_size;      /* 0 = the processor's default; 32 or 64 */
+    int wavefront_size;      /* 0 = the processor's default; 32 or 64. The CPU forms waves of this many
+                                   work-items (default 64) for the wavefront operations */
     const char *device_libs; /* the target's device libraries: AMDGPU the ROCm bitcode directory, NVPTX
                                    libdevice.10.bc; NULL = $JUKE_DEVICE_LIBS (AMDGPU) or $JUKE_LIBDEVICE
                                    (NVPTX), read when the context was created, or the defaults */
@@ -374,6 +375,10 @@ typedef struct juke_launch_config {
                                   "run-time limit of S s exceeded", and the device stays usable. On GPUs
                                   (synchronous launches) juke stops waiting: JUKE_ERR_DEVICE, and the
                                   kernel may still occupy the device. */
+    bool cooperative;      /* every workgroup resident at once, so that sync_grid() can pass: HIP's and
+                                  CUDA's cooperative launch (the grid must fit the device at once); the CPU
+                                  runs every group on a thread of its own (at most 1024 groups). A kernel
+                                  that calls sync_grid() must be launched so (JUKE_ERR_ARGUMENT otherwise) */
 } juke_launch_config;
 
 /* A stream of a device: launches on one stream run in order; launches on

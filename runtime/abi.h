@@ -136,6 +136,26 @@ struct JukeCpuState {
     uint64_t dynamic_lds_bytes;          /* bytes of the dynamic segment the launch allocated (shmem) */
     const uint32_t *cancel;              /* nonzero once the launch's run-time limit passed: every loop back-edge
                                 reads it (relaxed atomic) and raises JUKE_EXC_TIMEOUT */
+    /* A wavefront primitive (JUKE_WAVE_*) at line:col, a rendezvous of the wave's active lanes: the lanes of
+       the wave (JukeCpuKernelInfo.wavefront_size consecutive work-items in linear order) that wait at the same
+       primitive and place once every lane of the wave waits somewhere or has returned. Returns this lane's
+       result: MASK the active lanes (bit k: lane k); BALLOT those whose x is nonzero; READ and READ_UNIFORM x
+       of lane y (0 when lane y is not active); READ_FIRST x of the lowest active lane; SYNC 0. */
+    uint64_t (*wave)(JukeCpuState *st, uint32_t prim, uint64_t x, uint64_t y, uint32_t line, uint32_t col);
+    /* sync_grid() at line:col: returns when every work-item of the grid has reached it (a cooperative
+       launch: the runtime keeps every workgroup resident). */
+    void (*grid_sync)(JukeCpuState *st, uint32_t line, uint32_t col);
+};
+
+/* The wavefront primitives of JukeCpuState.wave (compiler/target.h's WavePrim, in the same order). */
+enum {
+    JUKE_WAVE_MASK = 0,
+    JUKE_WAVE_BALLOT = 1,
+    JUKE_WAVE_LANE = 2, /* computed by the kernel itself, never passed */
+    JUKE_WAVE_READ = 3,
+    JUKE_WAVE_READ_UNIFORM = 4,
+    JUKE_WAVE_READ_FIRST = 5,
+    JUKE_WAVE_SYNC = 6,
 };
 
 typedef void (*JukeCpuEntry)(const void *kernarg, JukeCpuState *st);
@@ -148,7 +168,14 @@ typedef struct JukeCpuKernelInfo {
     uint32_t uses_barrier;   /* 0: work-items may run to completion one after another;
                                    JUKE_CPU_BARRIER_LOC: barrier() takes the location */
     uint32_t max_group_size; /* 0 = no limit beyond the runtime's */
+    uint32_t wavefront_size; /* the lanes of a wave the kernel was compiled for (32 or 64) */
+    uint32_t flags;          /* JUKE_CPU_USES_WAVE, JUKE_CPU_USES_GRID_SYNC */
 } JukeCpuKernelInfo;
+
+enum {
+    JUKE_CPU_USES_WAVE = 1,      /* calls JukeCpuState.wave: work-items run as fibers, in waves */
+    JUKE_CPU_USES_GRID_SYNC = 2, /* calls JukeCpuState.grid_sync: only cooperative launches may run it */
+};
 
 #define JUKE_CPU_BARRIER_LOC 2
 

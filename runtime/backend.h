@@ -39,10 +39,10 @@ typedef struct RtBackend {
     int (*function_get)(RtFunction *f, const char *name, char **err);
     void (*function_free)(RtFunction *f);
     /* stream: the backend's native stream, NULL for the device's own;
-     * timeout_s > 0: the run-time limit of a synchronous launch */
+     * timeout_s > 0: the run-time limit of a synchronous launch; flags: RT_LAUNCH_SYNC, RT_LAUNCH_COOPERATIVE */
     int (*launch)(RtFunction *f, void *stream, const RtArg *args, int nargs, const uint32_t grid[3],
-                  const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s, JukeExceptionRecord *exc,
-                  char **err);
+                  const uint32_t group[3], uint32_t shmem_bytes, unsigned flags, double timeout_s,
+                  JukeExceptionRecord *exc, char **err);
     int (*synchronize)(RtDevice *dev, void *stream, JukeExceptionRecord *exc, char **err);
     int (*stream_create)(RtDevice *dev, void **stream, char **err);
     void (*stream_destroy)(RtDevice *dev, void *stream);

@@ -33,8 +33,12 @@
 /* The stack a fault handler runs on (so a work-item whose stack overflowed
  * can still be reported): the handler only records and jumps. */
 #define CPU_ALT_STACK (64u * 1024u)
+/* A cooperative launch runs every workgroup at once, each on a thread of its own: at most this many groups,
+ * and this many work-items in all (each a fiber with its own stack). */
+#define CPU_COOP_MAX_GROUPS 256u
+#define CPU_COOP_MAX_ITEMS 65536u
 
-enum { FIBER_RUNNABLE, FIBER_AT_BARRIER, FIBER_DONE };
+enum { FIBER_RUNNABLE, FIBER_AT_BARRIER, FIBER_AT_WAVE, FIBER_DONE };
 
 /* On x86-64 a fiber switch is a few instructions (rt_cpu_fiber_switch below);
  * ucontext's swapcontext makes a sigprocmask system call per switch, which
@@ -68,7 +72,13 @@ typedef struct CpuWorker {
     uint32_t nstacks;
     uint64_t *bloc;            /* per fiber: the barrier it waits at, line << 32 | col */
     uint64_t loc_any, loc_all; /* this round's barrier locations or-ed and and-ed: equal if all are one */
-    uint8_t *lds_map;          /* mmap'd: a guard page, lds_cap bytes, a guard page */
+    /* per fiber: the wavefront primitive it waits at (JukeCpuState.wave), its operands, its result */
+    uint32_t *wprim;
+    uint64_t *wx, *wy, *wres;
+    uint32_t wave_size;  /* the launched kernel's (JukeCpuKernelInfo.wavefront_size) */
+    bool grid_wait;      /* the group's work-items wait at sync_grid(): the grid barrier follows the group's */
+    uint64_t coop_group; /* a cooperative launch's thread: the group it runs */
+    uint8_t *lds_map;    /* mmap'd: a guard page, lds_cap bytes, a guard page */
     size_t lds_map_len;
     FiberCtx sched;  /* the group scheduler, resumed when a fiber yields */
     jmp_buf seq_jmp; /* sequential mode: exit_item returns to the item loop */
@@ -112,6 +122,9 @@ struct CpuDev {
     pthread_cond_t wd_cv; /* CLOCK_MONOTONIC; wakes the watchdog when the launch ends */
     bool wd_done;
     struct timespec wd_deadline;
+    /* a cooperative launch: the grid barrier of sync_grid() among the groups still running */
+    pthread_cond_t grid_cv;
+    uint64_t grid_live, grid_arrived, grid_gen;
     /* the live device arrays, an open-addressed table keyed by data pointer */
     pthread_mutex_t blocks_mu;
     CpuBlock *blocks;
@@ -216,6 +229,114 @@ static void cpu_fiber_barrier(JukeCpuState *st, uint32_t line, uint32_t col)
     cpu_fiber_to_sched(w, i);
 }
 
+/* A wavefront primitive: wait, with its operands, until the scheduler releases the lanes of this wave that
+ * wait at the same primitive (cpu_wave_release), and take this lane's result. */
+static uint64_t cpu_fiber_wave(JukeCpuState *st, uint32_t prim, uint64_t x, uint64_t y, uint32_t line, uint32_t col)
+{
+    CpuWorker *w = st->runtime;
+    uint32_t i = (uint32_t)(st - w->states);
+    w->bloc[i] = (uint64_t)line << 32 | col;
+    w->wprim[i] = prim;
+    w->wx[i] = x;
+    w->wy[i] = y;
+    w->status[i] = FIBER_AT_WAVE;
+    cpu_fiber_to_sched(w, i);
+    return w->wres[i];
+}
+
+/* Release one rendezvous of the wave of lanes [base, base + cnt): every other lane of the wave waits too (at
+ * a barrier, a wavefront primitive) or has returned. The lanes that take part are those at the primitive
+ * that comes first in the source (line, column, primitive): lanes that went ahead wait at later places, so
+ * lanes in a loop or a branch run first and meet the others where the paths join, as a GPU's lanes
+ * reconverge. false when no lane of the wave waits at a primitive. */
+static bool cpu_wave_release(CpuWorker *w, uint32_t base, uint32_t cnt)
+{
+    uint32_t first = cnt;
+    for (uint32_t k = 0; k < cnt; k++) {
+        uint32_t i = base + k;
+        if (w->status[i] != FIBER_AT_WAVE)
+            continue;
+        if (first == cnt || w->bloc[i] < w->bloc[base + first] ||
+            (w->bloc[i] == w->bloc[base + first] && w->wprim[i] < w->wprim[base + first]))
+            first = k;
+    }
+    if (first == cnt)
+        return false;
+    uint64_t loc = w->bloc[base + first];
+    uint32_t prim = w->wprim[base + first];
+    uint64_t mask = 0, votes = 0;
+    for (uint32_t k = 0; k < cnt; k++) {
+        uint32_t i = base + k;
+        if (w->status[i] == FIBER_AT_WAVE && w->bloc[i] == loc && w->wprim[i] == prim) {
+            mask |= (uint64_t)1 << k;
+            if (w->wx[i])
+                votes |= (uint64_t)1 << k;
+        }
+    }
+    uint32_t lowest = (uint32_t)__builtin_ctzll(mask);
+    for (uint32_t k = 0; k < cnt; k++) {
+        uint32_t i = base + k;
+        if (!(mask >> k & 1))
+            continue;
+        uint64_t r = 0, src = w->wy[i];
+        switch (prim) {
+        case JUKE_WAVE_MASK: r = mask; break;
+        case JUKE_WAVE_BALLOT: r = votes; break;
+        case JUKE_WAVE_READ:
+        case JUKE_WAVE_READ_UNIFORM: r = src < cnt && (mask >> src & 1) ? w->wx[base + src] : 0; break;
+        case JUKE_WAVE_READ_FIRST: r = w->wx[base + lowest]; break;
+        default: break;
+        }
+        w->wres[i] = r;
+        w->status[i] = FIBER_RUNNABLE;
+    }
+    return true;
+}
+
+/* sync_grid(): a barrier of the group (cpu_run_fibers), after which the group waits for the others
+ * (cpu_grid_arrive). */
+static void cpu_fiber_grid_sync(JukeCpuState *st, uint32_t line, uint32_t col)
+{
+    CpuWorker *w = st->runtime;
+    w->grid_wait = true;
+    cpu_fiber_barrier(st, line, col);
+}
+
+/* The group of w is at the grid barrier: wait until every group still running is (or has ended). */
+static void cpu_grid_arrive(CpuDev *cd)
+{
+    pthread_mutex_lock(&cd->mu);
+    uint64_t gen = cd->grid_gen;
+    if (++cd->grid_arrived >= cd->grid_live) {
+        cd->grid_arrived = 0;
+        cd->grid_gen++;
+        pthread_cond_broadcast(&cd->grid_cv);
+    } else {
+        while (cd->grid_gen == gen)
+            pthread_cond_wait(&cd->grid_cv, &cd->mu);
+    }
+    pthread_mutex_unlock(&cd->mu);
+}
+
+/* A group of a cooperative launch ended: the grid barrier no longer waits for it. */
+static void cpu_grid_leave(CpuDev *cd)
+{
+    pthread_mutex_lock(&cd->mu);
+    cd->grid_live--;
+    if (cd->grid_arrived > 0 && cd->grid_arrived >= cd->grid_live) {
+        cd->grid_arrived = 0;
+        cd->grid_gen++;
+        pthread_cond_broadcast(&cd->grid_cv);
+    }
+    pthread_mutex_unlock(&cd->mu);
+}
+
+/* Outside a cooperative launch sync_grid() cannot pass (the API refuses such launches first). */
+static void cpu_seq_grid_sync(JukeCpuState *st, uint32_t line, uint32_t col)
+{
+    (void)st, (void)line, (void)col;
+}
+
 /* Code objects of older juke (uses_barrier 1) call barrier(st) without a
  * location: every barrier is "line 0", so only items that returned early
  * can be told apart. */
@@ -294,7 +415,18 @@ static int cpu_worker_reserve(CpuWorker *w, uint32_t n, bool fibers, char **err)
         uint64_t *bl = realloc(w->bloc, n * sizeof *bl);
         if (bl)
             w->bloc = bl;
-        if (!s || !c || !st || !bl)
+        uint32_t *wp = realloc(w->wprim, n * sizeof *wp);
+        if (wp)
+            w->wprim = wp;
+        uint64_t *wx = realloc(w->wx, n * sizeof *wx), *wy = wx ? realloc(w->wy, n * sizeof *wy) : NULL;
+        if (wx)
+            w->wx = wx;
+        if (wy)
+            w->wy = wy;
+        uint64_t *wr = wy ? realloc(w->wres, n * sizeof *wr) : NULL;
+        if (wr)
+            w->wres = wr;
+        if (!s || !c || !st || !bl || !wp || !wx || !wy || !wr)
             return rt_fail(err, "cpu: out of memory for %u work-items", n);
         w->cap = n;
     }
@@ -592,23 +724,40 @@ static int cpu_run_fibers(CpuWorker *w, const JukeCpuState *proto, uint32_t n, c
         if (cpu_fiber_init(w, i, st, w->stacks + i * slot + cd->page, CPU_FIBER_STACK, err) != 0)
             return -1;
     }
-    uint32_t live = n;
+    uint32_t live = n, ws = w->wave_size ? w->wave_size : n;
+    w->loc_any = 0;
+    w->loc_all = ~(uint64_t)0;
     while (live > 0) {
-        w->loc_any = 0;
-        w->loc_all = ~(uint64_t)0;
         for (uint32_t i = 0; i < n; i++) {
-            if (w->status[i] == FIBER_DONE)
+            if (w->status[i] != FIBER_RUNNABLE)
                 continue;
-            w->status[i] = FIBER_RUNNABLE;
             cpu_fiber_resume(w, i);
             if (w->status[i] == FIBER_DONE)
                 live--;
         }
-        if (live > 0 && (live < n || w->loc_any != w->loc_all)) {
+        if (live == 0)
+            break;
+        /* every fiber waits or has returned: first the waves' rendezvous, then the group's barrier */
+        bool released = false;
+        if (w->wave_size)
+            for (uint32_t base = 0; base < n; base += ws)
+                released |= cpu_wave_release(w, base, n - base < ws ? n - base : ws);
+        if (released)
+            continue;
+        if (live < n || w->loc_any != w->loc_all) {
             if (__atomic_load_n(&cd->exc->flag, __ATOMIC_ACQUIRE) == 0)
                 cpu_report_divergence(w, n);
             return 0;
         }
+        if (w->grid_wait) {
+            w->grid_wait = false;
+            cpu_grid_arrive(cd);
+        }
+        for (uint32_t i = 0; i < n; i++)
+            if (w->status[i] == FIBER_AT_BARRIER)
+                w->status[i] = FIBER_RUNNABLE;
+        w->loc_any = 0;
+        w->loc_all = ~(uint64_t)0;
     }
     return 0;
 }
@@ -701,7 +850,11 @@ static int cpu_run_group(CpuWorker *w, uint64_t gi, char **err)
                             ? cpu_fiber_barrier
                             : (void (*)(JukeCpuState *, uint32_t, uint32_t))(void (*)(void))cpu_fiber_barrier_noloc;
         proto.exit_item = cpu_fiber_exit;
+        proto.wave = cpu_fiber_wave;
     }
+    proto.grid_sync = fibers && cd->grid_live ? cpu_fiber_grid_sync : cpu_seq_grid_sync;
+    w->grid_wait = false;
+    w->wave_size = cd->k->flags & JUKE_CPU_USES_WAVE ? cd->k->wavefront_size : 0;
     return cpu_run_items(w, &proto, n, fibers, err);
 }
 
@@ -759,6 +912,73 @@ static void *cpu_worker_main(void *arg)
     return NULL;
 }
 
+/* A cooperative launch's thread: runs its one group, then leaves the grid barrier. */
+static void *cpu_coop_main(void *arg)
+{
+    CpuWorker *w = arg;
+    CpuDev *cd = w->cd;
+    stack_t ss = { .ss_sp = w->alt ? w->alt + cd->page : NULL, .ss_size = CPU_ALT_STACK, .ss_flags = 0 };
+    if (w->alt)
+        sigaltstack(&ss, NULL);
+    char *e = NULL;
+    if (cpu_run_group(w, w->coop_group, &e) != 0) {
+        pthread_mutex_lock(&cd->mu);
+        if (!cd->job_err)
+            cd->job_err = e;
+        else
+            free(e);
+        pthread_mutex_unlock(&cd->mu);
+    }
+    cpu_grid_leave(cd);
+    ss.ss_flags = SS_DISABLE;
+    if (w->alt)
+        sigaltstack(&ss, NULL);
+    return NULL;
+}
+
+static void cpu_worker_free(CpuWorker *w);
+
+/* Run every group of the launch at once, each on a thread of its own (sync_grid needs them all resident). */
+static void cpu_run_cooperative(CpuDev *cd)
+{
+    uint64_t n = cd->ngroups;
+    CpuWorker *ws = calloc((size_t)n, sizeof *ws);
+    if (!ws) {
+        cd->job_err = strdup("cpu: out of memory for a cooperative launch");
+        return;
+    }
+    cd->grid_live = n;
+    cd->grid_arrived = 0;
+    uint64_t started = 0;
+    for (uint64_t g = 0; g < n; g++) {
+        ws[g].cd = cd;
+        ws[g].coop_group = g;
+        ws[g].alt = cpu_alt_stack_map(cd->page);
+        int rc = pthread_create(&ws[g].thread, NULL, cpu_coop_main, &ws[g]);
+        if (rc != 0) {
+            pthread_mutex_lock(&cd->mu);
+            if (!cd->job_err) {
+                char msg[160];
+                snprintf(msg, sizeof msg, "cpu: cannot start a thread for workgroup %llu of a cooperative launch: %s",
+                         (unsigned long long)g + 1, strerror(rc));
+                cd->job_err = strdup(msg);
+            }
+            pthread_mutex_unlock(&cd->mu);
+            /* the groups never started leave the barrier at once */
+            for (uint64_t k = g; k < n; k++)
+                cpu_grid_leave(cd);
+            break;
+        }
+        started++;
+    }
+    for (uint64_t g = 0; g < started; g++)
+        pthread_join(ws[g].thread, NULL);
+    for (uint64_t g = 0; g < n; g++)
+        cpu_worker_free(&ws[g]);
+    free(ws);
+    cd->grid_live = 0;
+}
+
 /* Sleep until the launch ends or its deadline passes; then ask the kernel
  * to stop. */
 static void *cpu_watchdog_main(void *arg)
@@ -797,6 +1017,10 @@ static void cpu_worker_free(CpuWorker *w)
     free(w->ctx);
     free(w->status);
     free(w->bloc);
+    free(w->wprim);
+    free(w->wx);
+    free(w->wy);
+    free(w->wres);
     if (w->stacks)
         munmap(w->stacks, w->stacks_len);
     if (w->lds_map)
@@ -822,6 +1046,7 @@ static void cpu_close(RtDevice *dev)
     pthread_mutex_destroy(&cd->mu);
     pthread_cond_destroy(&cd->start_cv);
     pthread_cond_destroy(&cd->done_cv);
+    pthread_cond_destroy(&cd->grid_cv);
     pthread_cond_destroy(&cd->wd_cv);
     /* arrays the caller did not free (juke_device_close frees its own first) */
     for (size_t i = 0; i < cd->blocks_cap; i++)
@@ -1069,7 +1294,9 @@ static int cpu_function_get(RtFunction *f, const char *name, char **err)
             info->static_lds_bytes = k->static_lds_bytes;
             info->max_group_size = k->max_group_size;
             info->has_exception_arg = true;
-            info->wavefront_size = 1;
+            info->wavefront_size = k->wavefront_size;
+            if ((k->flags & JUKE_CPU_USES_WAVE) && k->wavefront_size != 32 && k->wavefront_size != 64)
+                return rt_fail(err, "cpu: kernel '%s' has wavefront size %u (32 or 64)", name, k->wavefront_size);
             return 0;
         }
     }
@@ -1085,9 +1312,10 @@ static int cpu_function_get(RtFunction *f, const char *name, char **err)
  * Kernel-argument buffer (abi.h): each explicit argument at the next offset
  * aligned to its alignment, then the exception-record pointer aligned to 8. */
 static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs, const uint32_t grid[3],
-                      const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s,
+                      const uint32_t group[3], uint32_t shmem_bytes, unsigned flags, double timeout_s,
                       JukeExceptionRecord *exc, char **err)
 {
+    bool sync = flags & RT_LAUNCH_SYNC;
     RtDevice *dev = f->mod->dev;
     CpuDev *cd = dev->priv;
     const JukeCpuKernelInfo *k = f->priv;
@@ -1101,6 +1329,14 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
     }
     off = (off + 7) & ~(size_t)7;
     size_t total = off + 8;
+    if (flags & RT_LAUNCH_COOPERATIVE) {
+        uint64_t ng = (uint64_t)grid[0] * grid[1] * grid[2], items = ng * group[0] * group[1] * group[2];
+        if (ng > CPU_COOP_MAX_GROUPS || items > CPU_COOP_MAX_ITEMS)
+            return rt_fail(err,
+                           "cooperative launch of %llu workgroups (%llu work-items): the cpu device keeps at most %u "
+                           "workgroups and %u work-items resident at once",
+                           (unsigned long long)ng, (unsigned long long)items, CPU_COOP_MAX_GROUPS, CPU_COOP_MAX_ITEMS);
+    }
     if (k->kernarg_size && total != k->kernarg_size)
         return rt_fail(
             err, "launch of %s: the arguments take %zu bytes, the kernel expects %u (check their number and types)",
@@ -1167,8 +1403,10 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
         }
         watched = true;
     }
-    /* One group needs no help; otherwise wake the pool and take part. */
-    int helpers = cd->ngroups > 1 ? cd->nthreads - 1 : 0;
+    /* One group needs no help; otherwise wake the pool and take part. A cooperative launch runs every group
+     * at once, on threads of its own. */
+    bool coop = (flags & RT_LAUNCH_COOPERATIVE) != 0;
+    int helpers = cd->ngroups > 1 && !coop ? cd->nthreads - 1 : 0;
     if (helpers > 0) {
         pthread_mutex_lock(&cd->mu);
         cd->active = cd->nthreads - 1;
@@ -1176,7 +1414,10 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
         pthread_cond_broadcast(&cd->start_cv);
         pthread_mutex_unlock(&cd->mu);
     }
-    cpu_run_groups(&cd->workers[0]);
+    if (coop)
+        cpu_run_cooperative(cd);
+    else
+        cpu_run_groups(&cd->workers[0]);
     pthread_mutex_lock(&cd->mu);
     while (helpers > 0 && cd->active > 0)
         pthread_cond_wait(&cd->done_cv, &cd->mu);
@@ -1310,6 +1551,7 @@ static int rt_cpu_open(RtDevice *dev, int index, char **short_why, char **err)
     pthread_mutex_init(&cd->blocks_mu, NULL);
     pthread_cond_init(&cd->start_cv, NULL);
     pthread_cond_init(&cd->done_cv, NULL);
+    pthread_cond_init(&cd->grid_cv, NULL);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);

@@ -67,6 +67,9 @@ typedef struct CudaApi {
     int (*EventSynchronize)(void *);
     int (*EventElapsedTime)(float *, void *, void *);
     int (*GetErrorString)(int, const char **);
+    /* optional: cooperative launches (sync_grid) */
+    int (*LaunchCooperativeKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *,
+                                   void **);
 } CudaApi;
 
 typedef struct CudaDev {
@@ -149,6 +152,8 @@ static int cuda_load_api(CudaApi *a, char **short_why, char **err)
         { "cuGetErrorString", (void **)&a->GetErrorString },
     };
     a->lib = rt_driver_load(&cuda_driver, syms, sizeof syms / sizeof syms[0], short_why, err);
+    if (a->lib)
+        a->LaunchCooperativeKernel = dlsym(a->lib, "cuLaunchCooperativeKernel");
     return a->lib ? 0 : -1;
 }
 
@@ -542,9 +547,10 @@ static int cuda_wait(RtDevice *dev, void *stream, double timeout_s, JukeExceptio
 }
 
 static int cuda_launch(RtFunction *f, void *stream, const RtArg *args, int nargs, const uint32_t grid[3],
-                       const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s,
+                       const uint32_t group[3], uint32_t shmem_bytes, unsigned flags, double timeout_s,
                        JukeExceptionRecord *exc, char **err)
 {
+    bool sync = flags & RT_LAUNCH_SYNC;
     RtDevice *dev = f->mod->dev;
     CudaDev *cd = dev->priv;
     CudaFunction *cf = f->priv;
@@ -570,8 +576,16 @@ static int cuda_launch(RtFunction *f, void *stream, const RtArg *args, int nargs
                            cuda_errstr(&cd->api, e));
         __atomic_store_n(&cf->dyn_shared_set, need, __ATOMIC_RELAXED);
     }
-    int e = cd->api.LaunchKernel(cf->fn, grid[0], grid[1], grid[2], group[0], group[1], group[2], shmem_bytes,
+    int e;
+    if (flags & RT_LAUNCH_COOPERATIVE) {
+        if (!cd->api.LaunchCooperativeKernel)
+            return rt_fail(err, "cuda: launch of %s: the driver has no cuLaunchCooperativeKernel", info->name);
+        e = cd->api.LaunchCooperativeKernel(cf->fn, grid[0], grid[1], grid[2], group[0], group[1], group[2],
+                                            shmem_bytes, stream ? stream : cd->stream, params);
+    } else {
+        e = cd->api.LaunchKernel(cf->fn, grid[0], grid[1], grid[2], group[0], group[1], group[2], shmem_bytes,
                                  stream ? stream : cd->stream, params, NULL);
+    }
     if (e != 0)
         return rt_fail(err, "cuda: launch of %s failed: %s", info->name, cuda_errstr(&cd->api, e));
     return sync ? cuda_wait(dev, stream, timeout_s, exc, err) : 0;

@@ -50,6 +50,9 @@ typedef struct HipApi {
     int (*ModuleGetFunction)(void **, void *, const char *);
     int (*ModuleLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *,
                               void **, void **);
+    /* optional: cooperative launches (sync_grid); HIP packs the arguments from kernelParams itself */
+    int (*ModuleLaunchCooperativeKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                         void *, void **);
     int (*StreamCreate)(void **);
     int (*StreamDestroy)(void *);
     int (*StreamSynchronize)(void *);
@@ -140,6 +143,7 @@ static int hip_load_api(HipApi *a, char **short_why, char **err)
     a->GetDeviceProperties = dlsym(a->lib, "hipGetDevicePropertiesR0600");
     if (!a->GetDeviceProperties)
         a->GetDeviceProperties = dlsym(a->lib, "hipGetDeviceProperties");
+    a->ModuleLaunchCooperativeKernel = dlsym(a->lib, "hipModuleLaunchCooperativeKernel");
     return 0;
 }
 
@@ -338,9 +342,10 @@ static int hip_sync_locked(RtDevice *dev, void *stream, double timeout_s, JukeEx
 }
 
 static int hip_launch(RtFunction *f, void *stream, const RtArg *args, int nargs, const uint32_t grid[3],
-                      const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s,
+                      const uint32_t group[3], uint32_t shmem_bytes, unsigned flags, double timeout_s,
                       JukeExceptionRecord *exc, char **err)
 {
+    bool sync = flags & RT_LAUNCH_SYNC;
     RtDevice *dev = f->mod->dev;
     HipDev *hd = dev->priv;
     HipFunction *hf = f->priv;
@@ -355,8 +360,24 @@ static int hip_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
     void *extra[] = { HIP_LAUNCH_PARAM_BUFFER_POINTER, hf->kernarg, HIP_LAUNCH_PARAM_BUFFER_SIZE, &size,
                       HIP_LAUNCH_PARAM_END };
     hd->api.SetDevice(hd->index);
-    int e = hd->api.ModuleLaunchKernel(hf->fn, grid[0], grid[1], grid[2], group[0], group[1], group[2], shmem_bytes,
+    int e;
+    if (flags & RT_LAUNCH_COOPERATIVE) {
+        if (!hd->api.ModuleLaunchCooperativeKernel) {
+            pthread_mutex_unlock(&dev->lock);
+            return rt_fail(err, "hip: launch of %s: the runtime has no hipModuleLaunchCooperativeKernel", f->info.name);
+        }
+        void *params[66];
+        int np = 0;
+        for (int i = 0; i < nargs && i < 64; i++)
+            params[np++] = (void *)args[i].data;
+        if (f->info.has_exception_arg)
+            params[np++] = &hd->exc_dev;
+        e = hd->api.ModuleLaunchCooperativeKernel(hf->fn, grid[0], grid[1], grid[2], group[0], group[1], group[2],
+                                                  shmem_bytes, stream ? stream : hd->stream, params);
+    } else {
+        e = hd->api.ModuleLaunchKernel(hf->fn, grid[0], grid[1], grid[2], group[0], group[1], group[2], shmem_bytes,
                                        stream ? stream : hd->stream, NULL, extra);
+    }
     int rc = 0;
     if (e != 0)
         rc = rt_fail(err, "hip: launch of %s failed: %s", f->info.name, hip_errstr(&hd->api, e));

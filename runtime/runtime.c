@@ -673,14 +673,15 @@ fail:
 
 /* A GPU launch between two events; the span is read at synchronisation. */
 static int rt_launch_timed(RtFunction *f, RtStream *st, const RtArg *args, int nargs, const uint32_t grid[3],
-                           const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s,
+                           const uint32_t group[3], uint32_t shmem_bytes, unsigned flags, double timeout_s,
                            JukeExceptionRecord *exc, char **err)
 {
+    bool sync = flags & RT_LAUNCH_SYNC;
     RtDevice *dev = f->mod->dev;
     void *native = st ? st->native : NULL;
     RtSpan s;
     bool timed = rt_spans_begin(dev, native, &s);
-    int rc = dev->be->launch(f, native, args, nargs, grid, group, shmem_bytes, sync, timeout_s, exc, err);
+    int rc = dev->be->launch(f, native, args, nargs, grid, group, shmem_bytes, flags, timeout_s, exc, err);
     if (!timed)
         return rc;
     char *e = NULL;
@@ -703,9 +704,10 @@ int rt_launch(RtFunction *f, const RtArg *args, int nargs, const uint32_t grid[3
 }
 
 int rt_launch_on(RtFunction *f, RtStream *st, const RtArg *args, int nargs, const uint32_t grid[3],
-                 const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s, JukeExceptionRecord *exc,
-                 char **err)
+                 const uint32_t group[3], uint32_t shmem_bytes, unsigned flags, double timeout_s,
+                 JukeExceptionRecord *exc, char **err)
 {
+    bool sync = flags & RT_LAUNCH_SYNC;
     if (err)
         *err = NULL;
     if (st && st->dev != f->mod->dev)
@@ -730,13 +732,13 @@ int rt_launch_on(RtFunction *f, RtStream *st, const RtArg *args, int nargs, cons
         if (dev->be->kind == RT_CPU) {
             /* the CPU runs the kernel to completion inside the call: its wall time is the device span */
             double t0 = rt_now_us();
-            int rc = dev->be->launch(f, native, args, nargs, grid, group, shmem_bytes, sync, timeout_s, exc, err);
+            int rc = dev->be->launch(f, native, args, nargs, grid, group, shmem_bytes, flags, timeout_s, exc, err);
             dev->trace.kernel(dev->trace.user, st, f->info.name, t0, rt_now_us());
             return rc;
         }
-        return rt_launch_timed(f, st, args, nargs, grid, group, shmem_bytes, sync, timeout_s, exc, err);
+        return rt_launch_timed(f, st, args, nargs, grid, group, shmem_bytes, flags, timeout_s, exc, err);
     }
-    return dev->be->launch(f, native, args, nargs, grid, group, shmem_bytes, sync, timeout_s, exc, err);
+    return dev->be->launch(f, native, args, nargs, grid, group, shmem_bytes, flags, timeout_s, exc, err);
 }
 
 void rt_device_set_trace(RtDevice *dev, const RtTrace *trace)

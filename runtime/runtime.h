@@ -111,8 +111,12 @@ int rt_stream_synchronize(RtStream *s, JukeExceptionRecord *exc, char **err);
  * in microseconds); a GPU backend stops waiting (-1: the kernel may still
  * be running). */
 int rt_launch_on(RtFunction *f, RtStream *s, const RtArg *args, int nargs, const uint32_t grid[3],
-                 const uint32_t group[3], uint32_t shmem_bytes, bool sync, double timeout_s, JukeExceptionRecord *exc,
-                 char **err);
+                 const uint32_t group[3], uint32_t shmem_bytes, unsigned flags, double timeout_s,
+                 JukeExceptionRecord *exc, char **err);
+/* rt_launch_on's flags: RT_LAUNCH_SYNC is `sync` above (true passes it); RT_LAUNCH_COOPERATIVE keeps every
+ * workgroup resident at once (HIP/CUDA cooperative launches; the CPU runs each group on a thread of its own)
+ * so that sync_grid() can pass. */
+enum { RT_LAUNCH_SYNC = 1, RT_LAUNCH_COOPERATIVE = 2 };
 
 /* Events: a point in a stream's work, for timing it. Recording marks the
  * point after everything queued on the stream (NULL: the device's own) so

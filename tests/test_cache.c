@@ -328,7 +328,7 @@ static void test_bad_fields(void **state)
         { "proc", "../../x", "another processor" },
         { "build", "0123456789abcdef0123456789abcdef", "another compiler" },
         { "sections", "1 2 3", "malformed" },
-        { "barrier", "2", "malformed" },
+        { "barrier", "4", "malformed" },
     };
     char dir[300], entry[600];
     fresh_cache(dir, sizeof dir, entry, sizeof entry);

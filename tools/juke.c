@@ -31,7 +31,7 @@ enum {
     OPT_COMPILE = 1 << 0, /* --target, -O, --code-object-version, --wavefront-size, --device-libs, --dump-dir */
     OPT_LLVM = 1 << 1,    /* --raw, --module */
     OPT_OUTPUT = 1 << 2,  /* -o OUT */
-    OPT_RUN = 1 << 3,     /* --device, --groupsize, --gridsize, --shmem, --timeout, --out, -v */
+    OPT_RUN = 1 << 3,     /* --device, --groupsize, --gridsize, --shmem, --timeout, --cooperative, --out, -v */
 };
 
 #define CLI_MAX_OUTS 64
@@ -372,6 +372,8 @@ static int parse_args(Cli *cli, int argc, char **argv)
             if (!val || !*val || *end || errno || !(t >= 0) || t > 1e9)
                 return cli_usage(sub, "--timeout expects seconds (0 = no limit, fractions allowed)");
             cli->launch.timeout_s = t;
+        } else if ((ok & OPT_RUN) && opt_is(a, "--cooperative")) {
+            cli->launch.cooperative = true;
         } else if ((ok & OPT_RUN) && opt_is(a, "--out")) {
             int r;
             if (!(val = opt_value(argc, argv, &i, "--out")))
@@ -1026,7 +1028,7 @@ static const Sub subs[] = {
       "PTX text for sm_*, a shared object for cpu.\n\n"
       "  -o OUT                     the file to write\n" },
     { "run",
-      "[--device D] [--groupsize X[,Y[,Z]]] [--gridsize X[,Y[,Z]]] [--shmem BYTES] [--timeout S]\n"
+      "[--device D] [--groupsize X[,Y[,Z]]] [--gridsize X[,Y[,Z]]] [--shmem BYTES] [--timeout S] [--cooperative]\n"
       "                [--out K=PATH.npy]... [--trace FILE] [-v] FILE FUNCTION ARG...",
       "run a kernel on a device with .npy arrays and literals", 2, OPT_COMPILE | OPT_RUN, JUKE_DUMP_ASM, run_run,
       "Run FUNCTION on a device. An ARG ending in .npy is an array read from that file (a C-order\n"
@@ -1043,6 +1045,8 @@ static const Sub subs[] = {
       "                             the first array argument's length)\n"
       "  --shmem BYTES              dynamic local memory per workgroup\n"
       "  --timeout S                run-time limit in seconds (0 = none): the CPU cancels the kernel\n"
+      "  --cooperative              every workgroup resident at once, as sync_grid() needs (HIP/CUDA\n"
+      "                             cooperative launch; the CPU runs each group on a thread of its own)\n"
       "  --out K=PATH.npy           after the run, write argument K (1-based, an array) to PATH\n"
       "  -v                         print the device, the compile time (and whether the disk cache\n"
       "                             had the kernel) and the run time, on stderr\n"

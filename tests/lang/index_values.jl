@@ -1,5 +1,7 @@
-# Index intrinsics are Int64 and 1-based; a 2-D launch writes its global index.
+# Index intrinsics are Int64 and 1-based (wavefrontsize() a UInt32, AMDGPU.jl's Cuint); a 2-D launch writes
+# its global index.
 code(::Int64) = 1
+code(::UInt32) = 10
 function index_values!(I, J, t)
     i = (workgroupIdx().x - 1) * workgroupDim().x + workitemIdx().x
     j = (blockIdx().y - 1) * blockDim().y + threadIdx().y
@@ -14,4 +16,4 @@ end
 # run: index_values!(I = zeros(Int32, 4, 2), J = zeros(Int32, 4, 2), t = zeros(Int64, 2)) groupsize 2,1 gridsize 2,2
 # expect I: [1, 2, 3, 4, 1, 2, 3, 4]
 # expect J: [1, 1, 1, 1, 2, 2, 2, 2]
-# expect t: [3, 1]
+# expect t: [12, 1]
