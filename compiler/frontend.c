@@ -139,9 +139,10 @@ static bool add_method(FeModule *mod, Node *fn, StructDef *owner, Diags *d)
         if (!namemap_put(&mod->arena, &mod->func_map, g->name, g))
             return false;
     }
-    g->methods = arena_grow(&mod->arena, g->methods, g->nmethods, &g->cap, sizeof(Method *), 8);
-    if (!g->methods)
+    Method **methods = arena_grow(&mod->arena, g->methods, g->nmethods, &g->cap, sizeof(Method *), 8);
+    if (!methods)
         return false;
+    g->methods = methods;
     g->methods[g->nmethods++] = m;
     return true;
 }
@@ -186,10 +187,11 @@ static bool add_item(FeModule *mod, Node *item, Diags *d)
             diag_error(d, item->loc, "cannot assign a value to the constant %s: it is already a function", item->name);
             return true;
         }
-        mod->consts = arena_grow(&mod->arena, mod->consts, mod->nconsts, &mod->consts_cap, sizeof(ConstDef *), 8);
+        ConstDef **consts = arena_grow(&mod->arena, mod->consts, mod->nconsts, &mod->consts_cap, sizeof(ConstDef *), 8);
         ConstDef *c = arena_alloc(&mod->arena, sizeof(ConstDef));
-        if (!mod->consts || !c)
+        if (!consts || !c)
             return false;
+        mod->consts = consts;
         c->name = item->name;
         c->loc = item->loc;
         c->value = item->kids[0];
@@ -268,7 +270,7 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
     if (d->nerrors == before && !mod->arena.failed)
         load_base(mod, d);
     mod->stack_limit = jk_stack_limit();
-    for (int i = 0; i < mod->nfuncs; i++)
+    for (int i = 0; i < mod->nfuncs && !mod->arena.failed; i++)
         for (int k = 0; k < mod->funcs[i]->nmethods; k++)
             lower_method(mod, mod->funcs[i]->methods[k], d);
     mod->stack_limit = NULL;
