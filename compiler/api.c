@@ -271,6 +271,33 @@ void juke_set_log_callback(juke_context *ctx, juke_log_fn fn, void *user)
         kcache_set_log(ctx->kc, fn, user);
 }
 
+void juke_set_print_callback(juke_context *ctx, juke_print_fn fn, void *user)
+{
+    if (!ctx)
+        return;
+    pthread_mutex_lock(&ctx->lock);
+    ctx->print_fn = fn;
+    ctx->print_user = user;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+/* The runtime's print sink of every device of a context: the context's callback, or stdout / stderr. */
+static void api_print_sink(void *user, int stream, const char *text, size_t len)
+{
+    juke_context *ctx = user;
+    pthread_mutex_lock(&ctx->lock);
+    juke_print_fn fn = ctx->print_fn;
+    void *u = ctx->print_user;
+    pthread_mutex_unlock(&ctx->lock);
+    if (fn) {
+        fn(u, stream, text, len);
+        return;
+    }
+    FILE *f = stream == 2 ? stderr : stdout;
+    fwrite(text, 1, len, f);
+    fflush(f);
+}
+
 /* The one check of juke_options' numbers, for every entry point that takes
  * options (the target itself then checks what depends on the processor). */
 static juke_status check_options(juke_context *ctx, const juke_options *o)
@@ -484,6 +511,29 @@ static juke_status check_function(juke_module *m, const char *function)
     return JUKE_OK;
 }
 
+bool api_is_ka_kernel(const juke_module *m, const char *function)
+{
+    GenericFunc *g = function ? fe_find_func(m->fe, function) : NULL;
+    return g && g->nmethods && (g->methods[0]->flags & FN_KA);
+}
+
+/* A @kernel given the types of its visible arguments only: those of a launch
+ * on a 1-dimensional ndrange (its hidden last argument, ka.c), in buf. */
+static int with_ndrange_type(const juke_module *m, const char *function, const char *const **argtypes, int nargs,
+                             const char **buf)
+{
+    if (!api_is_ka_kernel(m, function) || nargs < 0 || nargs >= 64 || (nargs && !*argtypes))
+        return nargs;
+    GenericFunc *g = fe_find_func(m->fe, function);
+    if (nargs != g->methods[0]->nparams - 1)
+        return nargs;
+    for (int i = 0; i < nargs; i++)
+        buf[i] = (*argtypes)[i];
+    buf[nargs] = "Tuple{Int64}";
+    *argtypes = buf;
+    return nargs + 1;
+}
+
 /* Specialise function on the argument types, then print the lowered IR of
  * the method dispatch picked (typed false) or the typed IR of every
  * specialisation (typed true) into *out (malloc'd). */
@@ -493,6 +543,8 @@ static juke_status print_specialised(juke_module *m, const char *function, const
     Diags d = { 0 };
     FeCompilation *c;
     const Type *types[64];
+    const char *withnd[64];
+    nargs = with_ndrange_type(m, function, &argtypes, nargs, withnd);
     juke_status st = new_compilation(m, argtypes, nargs, &d, &c, types);
     if (st)
         return st;
@@ -744,6 +796,8 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     for (int i = 0; i < nargs; i++)
         if (!argtypes[i])
             return api_fail(ctx, JUKE_ERR_ARGUMENT, "argument type %d is NULL", i + 1);
+    const char *withnd[64];
+    nargs = with_ndrange_type(m, function, &argtypes, nargs, withnd);
     char *key = cache_key(function, argtypes, nargs, o);
     if (!key)
         return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
@@ -803,6 +857,8 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     k->function = strdup(function);
     k->argtypes = calloc((size_t)nargs + 1, sizeof(char *));
     k->nargs = nargs;
+    if (api_is_ka_kernel(m, function) && nargs && types[nargs - 1]->kind == TY_TUPLE)
+        k->ka_ndims = types[nargs - 1]->nfields;
     k->to = to;
     k->to_proc = xstrdup(to.proc);
     k->to_devlibs = xstrdup(to.devlib_dir);
@@ -1037,6 +1093,7 @@ juke_status juke_device_open(juke_context *ctx, const char *spec, juke_device **
     dev->target = strndup(arch, strcspn(arch, ":"));
     pthread_mutex_init(&dev->lock, NULL);
     api_trace_attach(dev);
+    rt_device_set_print_sink(rt, &(RtPrintSink){ api_print_sink, ctx });
     pthread_mutex_lock(&ctx->lock);
     bool ok = api_push((void **)&ctx->devices, &ctx->ndevices, &ctx->capdevices, dev);
     pthread_mutex_unlock(&ctx->lock);

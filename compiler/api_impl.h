@@ -74,6 +74,7 @@ struct juke_kernel {
     int nloaded, capl;
     pthread_mutex_t load_lock;
     uint16_t sig[64];   /* the argument types as launches give them (API_SIG_NONE...) */
+    int ka_ndims;       /* a KernelAbstractions @kernel: its ndrange's dimensions (its hidden last argument) */
     FastLoad *fast;     /* atomic: see FastLoad */
     FastLoad *fast_all; /* every FastLoad made, under load_lock */
 };
@@ -157,6 +158,9 @@ struct juke_context {
     /* the timeline ($JUKE_TRACE or juke_options.trace_path): set once, then
      * only retargeted, freed at destroy; read with api_trace */
     Trace *trace;
+    /* juke_set_print_callback (read by api_print_sink under lock) */
+    juke_print_fn print_fn;
+    void *print_user;
 };
 
 /* Append item to a growable array of pointers; false when out of memory. */
@@ -169,6 +173,9 @@ void api_set_error(juke_context *ctx, char *msg);
 juke_status api_fail(juke_context *ctx, juke_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Specialise and compile function for the argument types (cached in memory
  * and, with a cache directory, on disk); want_asm also makes the listing. */
+/* Is function a KernelAbstractions @kernel (ka.c), which takes its launch's
+ * ndrange as a hidden last argument? */
+bool api_is_ka_kernel(const juke_module *m, const char *function);
 juke_status api_compile_kernel(juke_module *m, const char *function, const char *const *argtypes, int nargs,
                                const juke_options *o, bool want_asm, juke_kernel **out);
 /* The launch signature (API_SIG_NONE...) of an argument type as juke_compile takes it. */

@@ -88,7 +88,15 @@ typedef enum LitType {
     LIT_FLOAT64,
 } LitType;
 
-enum { FN_INLINE = 1, FN_NOINLINE = 2, NODE_INBOUNDS = 4, STRUCT_MUTABLE = 8, STRUCT_KWDEF = 16, STRUCT_ABSTRACT = 32 };
+enum {
+    FN_INLINE = 1,
+    FN_NOINLINE = 2,
+    NODE_INBOUNDS = 4,
+    STRUCT_MUTABLE = 8,
+    STRUCT_KWDEF = 16,
+    STRUCT_ABSTRACT = 32,
+    FN_KA = 64 /* a KernelAbstractions @kernel (ka.c) */
+};
 
 typedef struct Node Node;
 struct Node {

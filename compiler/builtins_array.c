@@ -2,6 +2,27 @@
 #include "builtins_type.h"
 
 /* A[i...] of an array (1 or ndims indices), t[i] of a tuple or a Dim3. */
+/* The number of indices in a[first..n): integers, and tuples of integers
+ * (KernelAbstractions' CartesianIndex, ka.c) counting their fields; -1 if
+ * another type is among them. */
+static int index_count(const Type **a, int first, int n)
+{
+    int count = 0;
+    for (int i = first; i < n; i++) {
+        if (a[i]->kind == TY_TUPLE) {
+            for (int f = 0; f < a[i]->nfields; f++)
+                if (!ty_is_int(a[i]->fields[f]) || a[i]->fields[f]->kind == TY_BOOL)
+                    return -1;
+            count += a[i]->nfields;
+        } else if (!ty_is_int(a[i]) || a[i]->kind == TY_BOOL) {
+            return -1;
+        } else {
+            count++;
+        }
+    }
+    return count;
+}
+
 const Type *type_getindex(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
 {
     (void)row;
@@ -9,12 +30,12 @@ const Type *type_getindex(Infer *I, IrInst *in, const BuiltinRow *row, const cha
     if (n >= 1 && ty_is_array(a[0])) {
         if (n == 1 && a[0]->ndims == 0)
             return a[0]->elem;
-        for (int i = 1; i < n; i++)
-            if (!ty_is_int(a[i]) || a[i]->kind == TY_BOOL)
-                return infer_no_method(I, in, "getindex", a, n);
-        if (n - 1 != 1 && n - 1 != a[0]->ndims) {
+        int ni = index_count(a, 1, n);
+        if (ni < 0)
+            return infer_no_method(I, in, "getindex", a, n);
+        if (ni != 1 && ni != a[0]->ndims) {
             infer_err(I, in->loc, "indexing a %d-dimensional array with %d indices is not supported (use %s%d)",
-                      a[0]->ndims, n - 1, a[0]->ndims > 1 ? "1 or " : "", a[0]->ndims);
+                      a[0]->ndims, ni, a[0]->ndims > 1 ? "1 or " : "", a[0]->ndims);
             return NULL;
         }
         return a[0]->elem;
@@ -51,12 +72,12 @@ const Type *type_setindex(Infer *I, IrInst *in, const BuiltinRow *row, const cha
 {
     (void)row;
     if (n >= 2 && ty_is_array(a[0])) {
-        for (int i = 2; i < n; i++)
-            if (!ty_is_int(a[i]) || a[i]->kind == TY_BOOL)
-                return infer_no_method(I, in, "setindex!", a, n);
-        if (n - 2 != 1 && n - 2 != a[0]->ndims) {
+        int ni = index_count(a, 2, n);
+        if (ni < 0)
+            return infer_no_method(I, in, "setindex!", a, n);
+        if (ni != 1 && ni != a[0]->ndims) {
             infer_err(I, in->loc, "indexing a %d-dimensional array with %d indices is not supported (use %s%d)",
-                      a[0]->ndims, n - 2, a[0]->ndims > 1 ? "1 or " : "", a[0]->ndims);
+                      a[0]->ndims, ni, a[0]->ndims > 1 ? "1 or " : "", a[0]->ndims);
             return NULL;
         }
         if (!ty_is_prim(a[1])) {

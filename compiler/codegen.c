@@ -539,8 +539,19 @@ LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, int fir
 {
     LLVMValueRef idx[16];
     const Type *i64t = ty_prim(g->types, TY_INT64);
-    for (int k = 0; k < nidx && k < 16; k++)
-        idx[k] = conv_wrap(g, arg(g, in, first + k), aty(g, in, first + k), i64t);
+    /* a tuple index (a CartesianIndex of KernelAbstractions, ka.c) is its fields */
+    int nargs = nidx;
+    nidx = 0;
+    for (int k = 0; k < nargs; k++) {
+        const Type *t = aty(g, in, first + k);
+        LLVMValueRef v = arg(g, in, first + k);
+        if (t->kind == TY_TUPLE) {
+            for (int f = 0; f < t->nfields && nidx < 16; f++)
+                idx[nidx++] = conv_wrap(g, LLVMBuildExtractValue(g->b, v, (unsigned)f, ""), t->fields[f], i64t);
+        } else if (nidx < 16) {
+            idx[nidx++] = conv_wrap(g, v, t, i64t);
+        }
+    }
     LLVMValueRef lin;
     if (nidx == 1) {
         lin = LLVMBuildSub(g->b, idx[0], ci64(g, 1), "");

@@ -1,6 +1,7 @@
 /* frontend.c: loading a source (methods and constants) and specialising an
  * entry function on argument types. */
 #include "frontend.h"
+#include "ka.h"
 #include "prelude.h"
 
 #include <stdlib.h>
@@ -105,6 +106,26 @@ static Node *unwrap_definition(Node *item)
         return NULL;
     n->flags |= flags;
     return n;
+}
+
+/* KernelAbstractions' prelude (ka.c), parsed as a file of its own and
+ * appended to the module's items. */
+static void load_ka_prelude(FeModule *mod, Diags *d)
+{
+    SrcFile *f = arena_alloc(&mod->arena, sizeof(SrcFile));
+    if (!f)
+        return;
+    f->name = KA_PRELUDE_NAME;
+    f->text = ka_prelude();
+    f->len = strlen(f->text);
+    Node *pre = parse_file(&mod->arena, d, f);
+    Node **kids = pre ? arena_alloc(&mod->arena, sizeof(Node *) * (size_t)(mod->ast->nkids + pre->nkids)) : NULL;
+    if (!kids)
+        return;
+    memcpy(kids, mod->ast->kids, sizeof(Node *) * (size_t)mod->ast->nkids);
+    memcpy(kids + mod->ast->nkids, pre->kids, sizeof(Node *) * (size_t)pre->nkids);
+    mod->ast->kids = kids;
+    mod->ast->nkids += pre->nkids;
 }
 
 /* Add the method defined by fn (an AST_FUNCTION) to its generic function; owner: the struct of an inner
@@ -263,6 +284,8 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
         return NULL;
     }
     mod->ast = parse_file(&mod->arena, d, &mod->file);
+    if (mod->ast && ka_rewrite(&mod->arena, d, mod->ast))
+        load_ka_prelude(mod, d);
     for (int i = 0; mod->ast && i < mod->ast->nkids; i++)
         if (!add_item(mod, mod->ast->kids[i], d))
             break;

@@ -104,8 +104,23 @@ static void format_items(StrBuf *sb, int64_t count, int64_t packed, uint64_t gdi
         sb_printf(sb, " and %" PRId64 " more", count - JUKE_PACKED_ITEMS);
 }
 
-/* The message a kernel exception becomes on the host. */
-static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r)
+/* Julia's name of a thrown exception's type (runtime/abi.h, JukeThrownKind). */
+static const char *thrown_name(uint32_t kind)
+{
+    static const char *const names[] = {
+        [JUKE_THROWN_ERROR] = "ErrorException",   [JUKE_THROWN_ASSERTION] = "AssertionError",
+        [JUKE_THROWN_ARGUMENT] = "ArgumentError", [JUKE_THROWN_BOUNDS] = "BoundsError",
+        [JUKE_THROWN_DOMAIN] = "DomainError",     [JUKE_THROWN_DIVIDE] = "DivideError",
+        [JUKE_THROWN_OVERFLOW] = "OverflowError", [JUKE_THROWN_INEXACT] = "InexactError",
+        [JUKE_THROWN_KEY] = "KeyError",           [JUKE_THROWN_DIMENSION_MISMATCH] = "DimensionMismatch",
+        [JUKE_THROWN_UNDEFVAR] = "UndefVarError",
+    };
+    return kind < sizeof names / sizeof names[0] && names[kind] ? names[kind] : "exception";
+}
+
+/* The message a kernel exception becomes on the host; thrown: the message of a JUKE_EXC_THROWN
+ * (rt_thrown_message_take), NULL if there is none. */
+static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r, const char *thrown)
 {
     StrBuf sb = { 0 };
     sb_printf(&sb, "%s: ", k->function);
@@ -161,6 +176,21 @@ static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r)
         sb_puts(&sb, ")");
         break;
     case JUKE_EXC_DIVIDE: sb_puts(&sb, "DivideError: integer division error"); break;
+    case JUKE_EXC_THROWN:
+        /* as Julia shows them */
+        if (r->aux == JUKE_THROWN_DIVIDE)
+            sb_puts(&sb, "DivideError: integer division error");
+        else if (thrown && r->aux == JUKE_THROWN_ERROR)
+            sb_puts(&sb, thrown); /* Julia shows error("msg") as its message alone */
+        else if (thrown)
+            sb_printf(&sb, r->aux == JUKE_THROWN_DOMAIN && thrown[0] ? "%s %s" : "%s: %s", thrown_name(r->aux),
+                      thrown); /* "DomainError with -1.5:\nmsg" */
+        else if (r->index[0] < 0)
+            sb_printf(&sb, "%s (its message was lost: the print buffer was full)", thrown_name(r->aux));
+        else
+            sb_puts(&sb, thrown_name(r->aux));
+        break;
+    case JUKE_EXC_TRAP: sb_puts(&sb, "trap() reached: the kernel stopped"); break;
     case JUKE_EXC_TIMEOUT:
         sb_printf(&sb, "run-time limit of %g s exceeded: the kernel was cancelled in this loop",
                   (double)r->index[0] * 1e-6);
@@ -258,15 +288,17 @@ static juke_status arg_type_names(juke_context *ctx, const juke_arg *args, int n
     return JUKE_OK;
 }
 
-juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
-                            juke_kernel **out)
+/* juke_kernel_for; a @kernel's hidden argument, the ndrange, has ndims
+ * dimensions (0: given only the visible arguments, api.c picks 1). */
+static juke_status kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
+                              uint32_t ndims, juke_kernel **out)
 {
     if (out)
         *out = NULL;
-    if (!dev || !m || !out || (nargs && !args) || nargs < 0 || nargs > 64)
+    if (!dev || !m || !out || (nargs && !args) || nargs < 0 || nargs > 64 || (ndims && nargs == 64))
         return api_fail(dev ? dev->ctx : m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_kernel_for: bad argument");
-    char names[64][32];
-    const char *tn[64];
+    char names[65][32];
+    const char *tn[65];
     juke_status st = arg_type_names(m->ctx, args, nargs, names);
     if (st)
         return st;
@@ -275,12 +307,76 @@ juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *functi
         if (args[i].is_array && args[i].v.array->dev != dev)
             return api_fail(m->ctx, JUKE_ERR_ARGUMENT, "argument %d: the array lives on another device", i + 1);
     }
+    if (ndims) {
+        snprintf(names[nargs], 32, "Tuple{Int64%s%s}", ndims > 1 ? ",Int64" : "", ndims > 2 ? ",Int64" : "");
+        tn[nargs] = names[nargs];
+        nargs++;
+    }
     juke_options o;
     pthread_mutex_lock(&m->ctx->lock);
     o = m->ctx->opts;
     pthread_mutex_unlock(&m->ctx->lock);
     o.target = dev->target;
     return api_compile_kernel(m, function, tn, nargs, &o, false, out);
+}
+
+juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
+                            juke_kernel **out)
+{
+    return kernel_for(dev, m, function, args, nargs, 0, out);
+}
+
+/* The shape of a launch over KernelAbstractions' ndrange (juke.h): whole
+ * groups covering it; *empty when it holds no work-item. */
+static juke_status ndrange_shape(juke_device *dev, juke_kernel *k, const juke_launch_config *cfg, uint32_t grid[3],
+                                 uint32_t group[3], bool *empty)
+{
+    const char *f = k->function;
+    if (cfg->ndims > 3)
+        return api_fail(dev->ctx, JUKE_ERR_ARGUMENT, "%s: an ndrange of %u dimensions (1 to 3)", f, cfg->ndims);
+    if (cfg->gridsize[0] || cfg->gridsize[1] || cfg->gridsize[2])
+        return api_fail(dev->ctx, JUKE_ERR_ARGUMENT,
+                        "%s: give an ndrange or a gridsize, not both (the grid covers the ndrange)", f);
+    int nd = (int)cfg->ndims;
+    uint64_t range[3] = { 1, 1, 1 };
+    *empty = false;
+    for (int d = 0; d < nd; d++) {
+        range[d] = cfg->ndrange[d];
+        *empty = *empty || range[d] == 0;
+    }
+    if (cfg->groupsize[0] || cfg->groupsize[1] || cfg->groupsize[2]) {
+        for (int d = 0; d < 3; d++) {
+            group[d] = cfg->groupsize[d] ? cfg->groupsize[d] : 1;
+            if (d >= nd && group[d] != 1)
+                return api_fail(dev->ctx, JUKE_ERR_ARGUMENT,
+                                "%s: groupsize %u in dimension %d, past the ndrange's %d dimension%s", f, group[d],
+                                d + 1, nd, nd == 1 ? "" : "s");
+        }
+    } else {
+        static const uint32_t shapes[3][3] = { { 256, 1, 1 }, { 16, 16, 1 }, { 8, 8, 4 } };
+        uint32_t lim = 256;
+        if (juke_kernel_max_groupsize(k, dev, &lim) != JUKE_OK || lim == 0)
+            lim = 1;
+        for (int d = 0; d < 3; d++) {
+            group[d] = shapes[nd - 1][d];
+            if (range[d] && group[d] > range[d])
+                group[d] = (uint32_t)range[d];
+        }
+        while ((uint64_t)group[0] * group[1] * group[2] > lim) {
+            int big = group[1] > group[0] ? 1 : 0;
+            big = group[2] > group[big] ? 2 : big;
+            group[big] = (group[big] + 1) / 2;
+        }
+    }
+    for (int d = 0; d < 3; d++) {
+        uint64_t g = (range[d] + group[d] - 1) / group[d];
+        if (g > UINT32_MAX)
+            return api_fail(dev->ctx, JUKE_ERR_ARGUMENT,
+                            "%s: an ndrange of %llu in dimension %d needs more than 2^32-1 workgroups of %u", f,
+                            (unsigned long long)range[d], d + 1, group[d]);
+        grid[d] = g ? (uint32_t)g : 1;
+    }
+    return JUKE_OK;
 }
 
 /* Launch k's function fn, loaded on dev, with arguments the caller checked
@@ -298,9 +394,22 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
                         "%s: run-time limit %g s: expected 0 (none) or positive seconds up to 1e9", function,
                         cfg->timeout_s);
     uint32_t grid[3], group[3];
-    for (int d = 0; d < 3; d++) {
-        grid[d] = cfg->gridsize[d] ? cfg->gridsize[d] : 1;
-        group[d] = cfg->groupsize[d] ? cfg->groupsize[d] : 1;
+    if (k->ka_ndims && cfg->ndims != (uint32_t)k->ka_ndims)
+        return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                        cfg->ndims ? "%s was compiled for a %d-dimensional ndrange, the launch gives %u dimensions"
+                                   : "%s is a KernelAbstractions @kernel compiled for a %d-dimensional ndrange: "
+                                     "the launch must give one (juke_launch_config.ndims, ndrange)%.0u",
+                        function, k->ka_ndims, cfg->ndims);
+    if (cfg->ndims) {
+        bool empty = false;
+        juke_status st = ndrange_shape(dev, k, cfg, grid, group, &empty);
+        if (st || empty)
+            return st; /* KernelAbstractions runs nothing on an empty ndrange */
+    } else {
+        for (int d = 0; d < 3; d++) {
+            grid[d] = cfg->gridsize[d] ? cfg->gridsize[d] : 1;
+            group[d] = cfg->groupsize[d] ? cfg->groupsize[d] : 1;
+        }
     }
     if (k->co.uses_dynamic_lds && cfg->shmem == 0) {
         char *why = NULL;
@@ -320,8 +429,8 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
                         function);
     if (cfg->stream && cfg->stream->dev != dev)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: the launch's stream belongs to another device", function);
-    uint8_t storage[64][16 + 8 * 8];
-    RtArg rargs[64];
+    uint8_t storage[65][16 + 8 * 8];
+    RtArg rargs[65];
     for (int i = 0; i < nargs; i++) {
         if (args[i].is_array) {
             juke_array *a = args[i].v.array;
@@ -344,6 +453,12 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
             rargs[i] = (RtArg){ storage[i], (uint32_t)sz, (uint32_t)sz };
         }
     }
+    if (k->ka_ndims) { /* the hidden ndrange, an NTuple{N,Int64} */
+        for (int d = 0; d < k->ka_ndims; d++)
+            memcpy(storage[nargs] + 8 * d, &cfg->ndrange[d], 8);
+        rargs[nargs] = (RtArg){ storage[nargs], (uint32_t)(8 * k->ka_ndims), 8 };
+        nargs++;
+    }
     JukeExceptionRecord exc;
     char *err = NULL;
     int rc;
@@ -361,7 +476,9 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
     }
     if (rc == 1) {
         free(err);
-        api_set_error(ctx, exception_message(k, &exc));
+        char *thrown = rt_thrown_message_take(dev->rt);
+        api_set_error(ctx, exception_message(k, &exc, thrown));
+        free(thrown);
         return JUKE_ERR_KERNEL;
     }
     if (rc != 0) {
@@ -395,6 +512,15 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
                         "juke_launch: %d arguments%s (0 to 64, and a non-NULL array of them)", nargs,
                         nargs && !args ? " but a NULL argument array" : "");
     juke_context *ctx = dev->ctx;
+    uint32_t ka_ndims = 0;
+    if (api_is_ka_kernel(m, function)) {
+        if (cfg->ndims < 1 || cfg->ndims > 3)
+            return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                            "%s is a KernelAbstractions @kernel: launch it with an ndrange of 1 to 3 dimensions "
+                            "(juke_launch_config.ndims and ndrange; juke run --ndrange)",
+                            function);
+        ka_ndims = cfg->ndims;
+    }
     /* the launch memo: a repeated launch finds its kernel without the cache key */
     uint16_t sig[64];
     for (int i = 0; i < nargs; i++)
@@ -405,7 +531,8 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
     unsigned gen = __atomic_load_n(&ctx->opts_gen, __ATOMIC_RELAXED);
     juke_kernel *k = NULL;
     RtFunction *fn = NULL;
-    bool memo_ok = flen < sizeof dev->memo[0].function && !ctx->env_dumpdir;
+    /* a @kernel's entries differ by the ndrange's dimensions: kept out of the memo */
+    bool memo_ok = flen < sizeof dev->memo[0].function && !ctx->env_dumpdir && !ka_ndims;
     if (memo_ok) {
         pthread_mutex_lock(&dev->lock);
         for (int e = 0; e < dev->nmemo; e++) {
@@ -421,7 +548,7 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
     }
     juke_status st;
     if (!k) {
-        st = juke_kernel_for(dev, m, function, args, nargs, &k);
+        st = kernel_for(dev, m, function, args, nargs, ka_ndims, &k);
         if (st)
             return st;
     } else {
@@ -469,10 +596,13 @@ static juke_status sync_device(juke_device *dev, RtStream *stream)
         pthread_mutex_lock(&dev->lock);
         juke_kernel *k = dev->last_async;
         pthread_mutex_unlock(&dev->lock);
+        char *thrown = rt_thrown_message_take(dev->rt);
         if (k) {
-            api_set_error(dev->ctx, exception_message(k, &exc));
+            api_set_error(dev->ctx, exception_message(k, &exc, thrown));
+            free(thrown);
             return JUKE_ERR_KERNEL;
         }
+        free(thrown);
         return api_fail(dev->ctx, JUKE_ERR_KERNEL, "a kernel raised an exception (kind %u) at line %u:%u", exc.kind,
                         exc.line, exc.col);
     }
@@ -655,9 +785,10 @@ juke_status juke_kernel_launch(juke_kernel *k, juke_device *dev, const juke_arg 
                         : !dev ? "device"
                         : !cfg ? "launch configuration"
                                : "argument array");
-    if (nargs != k->nargs)
+    int visible = k->nargs - (k->ka_ndims ? 1 : 0); /* a @kernel's ndrange comes from cfg */
+    if (nargs != visible)
         return api_fail(k->ctx, JUKE_ERR_ARGUMENT, "%s: %d argument%s given, the kernel was compiled for %d",
-                        k->function, nargs, nargs == 1 ? "" : "s", k->nargs);
+                        k->function, nargs, nargs == 1 ? "" : "s", visible);
     for (int i = 0; i < nargs; i++) {
         const juke_arg *a = &args[i];
         if (a->is_array) {

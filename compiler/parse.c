@@ -449,6 +449,8 @@ static void parse_where(Parser *p, PtrVec *vec)
 /* A parameter is IDENT, ::T, x::T, or either with a default (ASSIGN). */
 static void parse_check_param(Parser *p, Node *n)
 {
+    if (n->kind == AST_MACROCALL && strcmp(n->name, "Const") == 0 && n->nkids == 1)
+        n = n->kids[0]; /* KernelAbstractions' @Const(A): ka.c removes the mark */
     Node *x = n->kind == AST_ASSIGN ? n->kids[0] : n;
     bool ok = false;
     if (x->kind == AST_IDENT)
@@ -1088,7 +1090,9 @@ static Node *parse_postfix(Parser *p)
                     d->name = f->text;
                     e = d;
                 }
-            } else if (f->kind == TK_MACRO && e->kind == AST_IDENT && !e->qual && is_module_name(e->name)) {
+            } else if (f->kind == TK_MACRO && (e->kind == AST_IDENT || e->kind == AST_DOT)) {
+                /* M.@m for any module M (KernelAbstractions.@kernel, KA.@kernel after `import ... as KA`,
+                   Atomix.@atomic): x.@m means nothing else; the innermost module qualifies the macro */
                 p->pos++;
                 parse_peek(p);
                 parse_enter(p, start);

@@ -6,8 +6,8 @@
  *
  * Directives (each on a comment line of its own, `#` then the directive):
  *
- *   # run: f!(ARG, ...) [groupsize X[,Y[,Z]]] [gridsize X[,Y[,Z]]] [shmem BYTES] [wavefrontsize 32|64]
- *                      [cooperative]
+ *   # run: f!(ARG, ...) [groupsize X[,Y[,Z]]] [gridsize X[,Y[,Z]] | ndrange X[,Y[,Z]]] [shmem BYTES]
+ *                      [wavefrontsize 32|64] [cooperative]
  *       Launch f! with these arguments. An ARG is `name = VALUE` (the name is
  *       what the expectations below refer to), VALUE one of
  *         zeros(T, d1[, d2, d3])        a zeroed array of element type T
@@ -21,6 +21,8 @@
  *       whose results depend on the wave size names it): on a cuda device a run of 64 is skipped with its
  *       expectations (warps are 32 wide), and in the targets mode only gfx11 takes the size;
  *       cooperative launches it so (juke_launch_config.cooperative: every workgroup resident, sync_grid).
+ *       ndrange (work-items, KernelAbstractions' launch; a @kernel needs one) replaces gridsize: the
+ *       grid is the ndrange rounded up to whole groups, and without groupsize the library picks one.
  *       A file may hold several runs; the expectations after a run check it.
  *   # expect NAME: [v1, v2, ...]       array argument NAME equals this, exactly
  *                                       (floats bit-for-bit up to NaN payloads:
@@ -40,6 +42,15 @@
  *                                       message stands for the file's path
  *       Errors are compared as a set: the file (its load, else its first run)
  *       must report exactly the expected errors, no more. Notes are not counted.
+ *   # expect output: TEXT               what the run printed (@rocprintf, @rocprint,
+ *                                       @rocprintln), through juke_set_print_callback:
+ *                                       the TEXT of every `expect output` line after the
+ *                                       run, concatenated, equals it exactly; in TEXT,
+ *                                       \n is a newline, \s a space (a trailing one
+ *                                       would be trimmed) and \\ a backslash (end a
+ *                                       line with \n where the output does); checked on
+ *                                       the cpu device (NVPTX prints with vprintf)
+ *   # expect print note: TEXT           the runtime's note on lost records contains TEXT
  *   # compile targets: T1 T2 ...        in the targets mode below, compile this file's
  *                                       runs only for these of the listed targets (say why
  *                                       in a comment: a gfx11-only instruction, ...)
@@ -72,12 +83,35 @@ enum { MAX_ARGS = 16, MAX_FILES = 512, MAX_ERRS = 32 };
 typedef struct Env {
     juke_context *ctx;
     juke_device *dev;
+    /* what the current run printed (stream 1) and noted (stream 2) */
+    char *out, *note;
+    size_t outlen, notelen;
     char *targets[16]; /* the targets mode: compile for these instead of running */
     int ntargets;
     const char *cache_dir; /* the targets mode: save the kernels there ("" = nowhere) */
     const char *device;    /* where the runs run: "cpu" unless --device */
 } Env;
 static Env env;
+
+static void capture(char **buf, size_t *len, const char *text, size_t n)
+{
+    char *b = realloc(*buf, *len + n + 1);
+    if (!b)
+        return;
+    memcpy(b + *len, text, n);
+    *len += n;
+    b[*len] = 0;
+    *buf = b;
+}
+
+static void print_to_env(void *user, int stream, const char *text, size_t len)
+{
+    (void)user;
+    if (stream == 1)
+        capture(&env.out, &env.outlen, text, len);
+    else
+        capture(&env.note, &env.notelen, text, len);
+}
 
 /* ---- small helpers ---- */
 
@@ -409,6 +443,9 @@ typedef struct Run {
     LArg args[MAX_ARGS];
     int nargs;
     uint32_t group[3], grid[3], shmem;
+    bool group_set;
+    uint32_t ndims; /* a KernelAbstractions launch over ndrange */
+    uint64_t ndrange[3];
     int wavefront_size; /* 0: the default */
     bool cooperative;
 } Run;
@@ -646,6 +683,14 @@ static bool parse_run(Cursor *c, Run *r)
         if (accept(c, "groupsize")) {
             if (!parse_dims3(c, r->group))
                 return false;
+            r->group_set = true;
+        } else if (accept(c, "ndrange")) {
+            do {
+                Val v;
+                if (r->ndims == 3 || !parse_number(c, &v) || v.is_float || v.i < 0)
+                    return cerr(c, "bad ndrange");
+                r->ndrange[r->ndims++] = (uint64_t)v.i;
+            } while (accept(c, ","));
         } else if (accept(c, "gridsize")) {
             if (!parse_dims3(c, r->grid))
                 return false;
@@ -899,7 +944,19 @@ static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
     juke_launch_config cfg = {
         { r->group[0], r->group[1], r->group[2] }, { r->grid[0], r->grid[1], r->grid[2] }, r->shmem, false
     };
+    env.outlen = env.notelen = 0;
+    if (env.out)
+        env.out[0] = 0;
+    if (env.note)
+        env.note[0] = 0;
     cfg.cooperative = r->cooperative;
+    if (r->ndims) { /* the grid covers the ndrange; without a groupsize, the library picks one */
+        memset(cfg.gridsize, 0, sizeof cfg.gridsize);
+        if (!r->group_set)
+            memset(cfg.groupsize, 0, sizeof cfg.groupsize);
+        cfg.ndims = r->ndims;
+        memcpy(cfg.ndrange, r->ndrange, sizeof cfg.ndrange);
+    }
     if (!r->wavefront_size)
         return juke_launch(env.dev, m, r->fn, args, r->nargs, &cfg);
     juke_options o;
@@ -934,9 +991,14 @@ static void compile_file(FileCheck *fc, const char *path, Directive *ds, int nd)
             fc_fail(fc, ds[i].line, "bad run directive: %s", c.err);
             continue;
         }
-        const char *types[MAX_ARGS];
+        const char *types[MAX_ARGS + 1];
+        int ntypes = run.nargs;
         for (int k = 0; k < run.nargs; k++)
             types[k] = run.args[k].host_type;
+        if (run.ndims) /* a @kernel's hidden ndrange, NTuple{ndims,Int64} */
+            types[ntypes++] = run.ndims == 1   ? "Tuple{Int64}"
+                              : run.ndims == 2 ? "Tuple{Int64,Int64}"
+                                               : "Tuple{Int64,Int64,Int64}";
         for (int t = 0; t < env.ntargets; t++) {
             const char *tg = env.targets[t];
             if (only) {
@@ -958,7 +1020,7 @@ static void compile_file(FileCheck *fc, const char *path, Directive *ds, int nd)
             if (strncmp(tg, "gfx11", 5) == 0)
                 o.wavefront_size = run.wavefront_size;
             juke_kernel *k = NULL;
-            if (juke_compile(m, run.fn, types, run.nargs, &o, &k) != JUKE_OK)
+            if (juke_compile(m, run.fn, types, ntypes, &o, &k) != JUKE_OK)
                 fc_fail(fc, ds[i].line, "%s for %s: %s", run.fn, tg, juke_errmsg(env.ctx));
         }
         free_run(&run);
@@ -1039,7 +1101,21 @@ static void run_file(void **state)
     bool have_run = false, skipped = false;
     juke_status lst = JUKE_OK;
     char *lmsg = NULL;
-    for (int i = 0; m && i < nd; i++) {
+    char want_out[8192];
+    size_t wlen = 0;
+    int out_line = 0; /* the first `expect output` of the current run, 0 if none */
+    for (int i = 0; m && i <= nd; i++) {
+        if (i == nd || strncmp(ds[i].text, "run:", 4) == 0) {
+            /* on cuda the kernels print with vprintf, to the process's stdout: checked on the cpu only */
+            if (out_line && strcmp(env.device, "cpu") == 0 &&
+                (env.outlen != wlen || memcmp(env.out ? env.out : "", want_out, wlen) != 0))
+                fc_fail(&fc, out_line, "the run printed\n%s\n---- instead of\n%.*s\n----", env.out ? env.out : "",
+                        (int)wlen, want_out);
+            out_line = 0;
+            wlen = 0;
+            if (i == nd)
+                break;
+        }
         Directive *d = &ds[i];
         const char *t = d->text;
         if (strncmp(t, "run:", 4) == 0) {
@@ -1099,6 +1175,32 @@ static void run_file(void **state)
                         lmsg);
             else if (!strstr(lmsg, want))
                 fc_fail(&fc, d->line, "exception message lacks `%s`: %s", want, lmsg);
+        } else if (strncmp(t, "expect output:", 14) == 0) {
+            const char *q = t + 14;
+            if (*q == ' ')
+                q++;
+            if (!out_line)
+                out_line = d->line;
+            for (; *q && wlen + 1 < sizeof want_out; q++) {
+                if (q[0] == '\\' && q[1] == 'n') {
+                    want_out[wlen++] = '\n';
+                    q++;
+                } else if (q[0] == '\\' && q[1] == 's') {
+                    want_out[wlen++] = ' ';
+                    q++;
+                } else if (q[0] == '\\' && q[1] == '\\') {
+                    want_out[wlen++] = '\\';
+                    q++;
+                } else {
+                    want_out[wlen++] = *q;
+                }
+            }
+        } else if (strncmp(t, "expect print note:", 18) == 0) {
+            const char *want = t + 18;
+            while (*want == ' ')
+                want++;
+            if (!env.note || !strstr(env.note, want))
+                fc_fail(&fc, d->line, "the runtime's note lacks `%s`: %s", want, env.note ? env.note : "(none)");
         } else if (strncmp(t, "expect typed:", 13) == 0) {
             const char *want = t + 13;
             while (*want == ' ')
@@ -1174,6 +1276,7 @@ static int setup(void **state)
         fprintf(stderr, "cannot open the %s device: %s\n", env.device, env.ctx ? juke_errmsg(env.ctx) : "no context");
         return -1;
     }
+    juke_set_print_callback(env.ctx, print_to_env, NULL);
     return 0;
 }
 
@@ -1181,6 +1284,8 @@ static int teardown(void **state)
 {
     (void)state;
     juke_context_destroy(env.ctx);
+    free(env.out);
+    free(env.note);
     return 0;
 }
 

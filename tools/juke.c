@@ -179,6 +179,32 @@ static bool parse_dims3(const char *s, uint32_t out[3])
     return false;
 }
 
+/* KernelAbstractions' ndrange: 1 to 3 sizes, X[,Y[,Z]] (0 allowed: an empty
+ * launch); the count, or 0 if malformed. */
+static uint32_t parse_ndrange(const char *s, uint64_t out[3])
+{
+    out[0] = out[1] = out[2] = 1;
+    if (*s == '(')
+        s++;
+    for (uint32_t i = 0; i < 3; i++) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (errno || end == s || *s == '-' || *s == '+')
+            return 0;
+        out[i] = v;
+        s = end;
+        if (*s == ',' || *s == 'x') {
+            s++;
+            continue;
+        }
+        if (*s == ')')
+            s++;
+        return *s == '\0' ? i + 1 : 0;
+    }
+    return 0;
+}
+
 /* A negative number is a Julia literal (a kernel argument), not an option. */
 static bool looks_like_option(const char *a)
 {
@@ -354,6 +380,10 @@ static int parse_args(Cli *cli, int argc, char **argv)
             if (!(val = opt_value(argc, argv, &i, "--groupsize")) || !parse_dims3(val, cli->launch.groupsize))
                 return cli_usage(sub, "--groupsize expects X[,Y[,Z]] with positive integers");
             cli->groupsize_set = true;
+        } else if ((ok & OPT_RUN) && opt_is(a, "--ndrange")) {
+            if (!(val = opt_value(argc, argv, &i, "--ndrange")) ||
+                !(cli->launch.ndims = parse_ndrange(val, cli->launch.ndrange)))
+                return cli_usage(sub, "--ndrange expects X[,Y[,Z]] with integers of 0 or more (work-items)");
         } else if ((ok & OPT_RUN) && opt_is(a, "--gridsize")) {
             if (!(val = opt_value(argc, argv, &i, "--gridsize")) || !parse_dims3(val, cli->launch.gridsize))
                 return cli_usage(sub, "--gridsize expects X[,Y[,Z]] with positive integers (workgroups)");
@@ -797,34 +827,50 @@ static int run_run(Cli *cli)
         fprintf(stderr, "juke: device %s\n", juke_device_name(dev));
     if (!r)
         r = runargs_make(cli, &s, dev, &ra);
-    if (!r) {
+    if (!r && cli->launch.ndims && cli->gridsize_set)
+        r = cli_usage(sub, "give --ndrange or --gridsize, not both (the grid covers the ndrange)");
+    if (!r && cli->launch.ndims) {
+        /* KernelAbstractions' launch: the library picks the grid (and a groupsize if none is given) */
         double t0 = now_seconds();
-        juke_status st = juke_kernel_for(dev, s.mod, cli->pos[1], ra.args, ra.n, &k);
-        double t1 = now_seconds();
-        if (st != JUKE_OK)
-            r = cli_lib_error(s.ctx, st);
-        else if (cli->verbose) {
-            const char *cdir = cli->opts.cache_dir ? cli->opts.cache_dir : getenv("JUKE_CACHE_DIR");
-            if (juke_kernel_from_disk_cache(k))
-                fprintf(stderr, "juke: compile: %.3f ms (disk cache hit in %s)\n", (t1 - t0) * 1e3, cdir);
-            else if (!cdir || !*cdir)
-                fprintf(stderr, "juke: compile: %.3f ms (compiled; no disk cache)\n", (t1 - t0) * 1e3);
-            else
-                fprintf(stderr, "juke: compile: %.3f ms (compiled; disk cache miss in %s)\n", (t1 - t0) * 1e3, cdir);
-        }
-    }
-    if (!r)
-        r = default_launch(cli, &s, dev, k, &ra);
-    if (!r) {
-        double t0 = now_seconds();
-        juke_status st = juke_kernel_launch(k, dev, ra.args, ra.n, &cli->launch);
+        juke_status st = juke_launch(dev, s.mod, cli->pos[1], ra.args, ra.n, &cli->launch);
         if (st == JUKE_OK)
             st = juke_device_synchronize(dev);
-        double t1 = now_seconds();
         if (st != JUKE_OK)
             r = cli_lib_error(s.ctx, st);
         else if (cli->verbose)
-            fprintf(stderr, "juke: run: %.3f ms (%s, launch and synchronisation)\n", (t1 - t0) * 1e3, cli->pos[1]);
+            fprintf(stderr, "juke: run: %.3f ms (%s, compile, launch and synchronisation)\n",
+                    (now_seconds() - t0) * 1e3, cli->pos[1]);
+    } else {
+        if (!r) {
+            double t0 = now_seconds();
+            juke_status st = juke_kernel_for(dev, s.mod, cli->pos[1], ra.args, ra.n, &k);
+            double t1 = now_seconds();
+            if (st != JUKE_OK)
+                r = cli_lib_error(s.ctx, st);
+            else if (cli->verbose) {
+                const char *cdir = cli->opts.cache_dir ? cli->opts.cache_dir : getenv("JUKE_CACHE_DIR");
+                if (juke_kernel_from_disk_cache(k))
+                    fprintf(stderr, "juke: compile: %.3f ms (disk cache hit in %s)\n", (t1 - t0) * 1e3, cdir);
+                else if (!cdir || !*cdir)
+                    fprintf(stderr, "juke: compile: %.3f ms (compiled; no disk cache)\n", (t1 - t0) * 1e3);
+                else
+                    fprintf(stderr, "juke: compile: %.3f ms (compiled; disk cache miss in %s)\n", (t1 - t0) * 1e3,
+                            cdir);
+            }
+        }
+        if (!r)
+            r = default_launch(cli, &s, dev, k, &ra);
+        if (!r) {
+            double t0 = now_seconds();
+            juke_status st = juke_kernel_launch(k, dev, ra.args, ra.n, &cli->launch);
+            if (st == JUKE_OK)
+                st = juke_device_synchronize(dev);
+            double t1 = now_seconds();
+            if (st != JUKE_OK)
+                r = cli_lib_error(s.ctx, st);
+            else if (cli->verbose)
+                fprintf(stderr, "juke: run: %.3f ms (%s, launch and synchronisation)\n", (t1 - t0) * 1e3, cli->pos[1]);
+        }
     }
     if (!r)
         r = cli->nouts ? write_outs(cli, &s, &ra) : write_modified(cli, &s, &ra);
@@ -1028,8 +1074,8 @@ static const Sub subs[] = {
       "PTX text for sm_*, a shared object for cpu.\n\n"
       "  -o OUT                     the file to write\n" },
     { "run",
-      "[--device D] [--groupsize X[,Y[,Z]]] [--gridsize X[,Y[,Z]]] [--shmem BYTES] [--timeout S] [--cooperative]\n"
-      "                [--out K=PATH.npy]... [--trace FILE] [-v] FILE FUNCTION ARG...",
+      "[--device D] [--groupsize X[,Y[,Z]]] [--gridsize X[,Y[,Z]] | --ndrange X[,Y[,Z]]] [--shmem BYTES]\n"
+      "                [--timeout S] [--cooperative] [--out K=PATH.npy]... [--trace FILE] [-v] FILE FUNCTION ARG...",
       "run a kernel on a device with .npy arrays and literals", 2, OPT_COMPILE | OPT_RUN, JUKE_DUMP_ASM, run_run,
       "Run FUNCTION on a device. An ARG ending in .npy is an array read from that file (a C-order\n"
       "array is read as NPZ.jl reads it); any other ARG is a Julia literal: 2.5f0 (Float32), 2.5,\n"
@@ -1043,6 +1089,9 @@ static const Sub subs[] = {
       "                             limit, at most 256; stderr says what was chosen)\n"
       "  --gridsize X[,Y[,Z]]       workgroups, as in AMDGPU.jl (default: enough groups to cover\n"
       "                             the first array argument's length)\n"
+      "  --ndrange X[,Y[,Z]]        work-items, as KernelAbstractions' ndrange (needed by a @kernel\n"
+      "                             function): the grid is the ndrange rounded up to whole groups;\n"
+      "                             the default groupsize is 256 work-items (16x16 in 2-D, 8x8x4 in 3-D)\n"
       "  --shmem BYTES              dynamic local memory per workgroup\n"
       "  --timeout S                run-time limit in seconds (0 = none): the CPU cancels the kernel\n"
       "  --cooperative              every workgroup resident at once, as sync_grid() needs (HIP/CUDA\n"

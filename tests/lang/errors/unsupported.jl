@@ -9,5 +9,5 @@ x = 1
 # expect error at: 7:1
 # expect error: unsupported macro @show
 # expect error at: 3:5
-# expect error: strings are not supported in kernels
+# expect error: strings are not values in kernels: only the formats and messages of @rocprintf, @rocprint, @rocprintln, error, throw and @assert
 # expect error at: 4:12

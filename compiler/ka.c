@@ -1,0 +1,503 @@
+/* ka.c: KernelAbstractions.jl kernels, as a rewrite of the syntax tree.
+ *
+ * KernelAbstractions' `@kernel` turns a function into a GPU kernel that takes
+ * a hidden context (`__ctx__`) first and runs its body only on the
+ * work-items inside the launch's ndrange (src/macros.jl, transform_gpu!).
+ * Here the context is the ndrange itself, an NTuple{N,Int64} passed as a
+ * hidden last argument (the launch appends it, see launch.c), and the grid
+ * is 3-dimensional: workgroup g, work-item l of dimension d cover global
+ * index (g-1)*groupsize[d] + l, KernelAbstractions' own partition of the
+ * ndrange into whole groups. The macros become calls of the prelude below
+ * (Julia, compiled by the same front end) or of juke's built-ins.
+ *
+ * Padding work-items (outside the ndrange) skip the body but still reach
+ * every `@synchronize`, as KernelAbstractions 0.10 defines it: the body is
+ * split at statements that contain one; the statements between are guarded
+ * by `__ka_valid(__ctx__)`, while `@uniform`, `@localmem`, `@index` and
+ * `@private x = ...` statements, and the loops and branches that contain a
+ * `@synchronize`, run on every work-item. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ka.h"
+
+const char KA_PRELUDE_NAME[] = "KernelAbstractions (juke's prelude)";
+
+typedef struct Ka {
+    Arena *a;
+    Diags *d;
+    bool used;     /* the file needs the prelude */
+    bool has_ctx;  /* inside a function that has __ctx__ */
+    bool inbounds; /* @kernel inbounds=true */
+} Ka;
+
+static Node *ka_node(Ka *k, NodeKind kind, SrcLoc loc, int nkids)
+{
+    Node *n = arena_alloc(k->a, sizeof(Node));
+    Node **kids = nkids ? arena_alloc(k->a, sizeof(Node *) * (size_t)nkids) : NULL;
+    if (!n || (nkids && !kids))
+        return NULL;
+    n->kind = kind;
+    n->loc = loc;
+    n->kids = kids;
+    n->nkids = nkids;
+    return n;
+}
+
+static Node *ka_ident(Ka *k, SrcLoc loc, const char *name)
+{
+    Node *n = ka_node(k, AST_IDENT, loc, 0);
+    if (n)
+        n->name = name;
+    return n;
+}
+
+/* fname(__ctx__) */
+static Node *ka_ctx_call(Ka *k, SrcLoc loc, const char *fname)
+{
+    Node *n = ka_node(k, AST_CALL, loc, 2);
+    if (!n)
+        return NULL;
+    n->kids[0] = ka_ident(k, loc, fname);
+    n->kids[1] = ka_ident(k, loc, KA_CTX);
+    k->used = true;
+    return n;
+}
+
+/* What an erroneous macro call becomes once reported, so that nothing reports it again. */
+static Node *ka_nothing(Ka *k, Node *n)
+{
+    Node *r = ka_node(k, AST_NOTHING, n->loc, 0);
+    return r ? r : n;
+}
+
+static bool is_macro(const Node *n, const char *name)
+{
+    return n && n->kind == AST_MACROCALL && strcmp(n->name, name) == 0;
+}
+
+static bool is_ident(const Node *n, const char *name)
+{
+    return n && n->kind == AST_IDENT && !n->qual && strcmp(n->name, name) == 0;
+}
+
+static bool is_sync(const Node *n)
+{
+    return is_macro(n, "synchronize");
+}
+
+/* Does the tree under n hold a @synchronize? Walked with a stack of its own:
+ * an expression may nest deeper than the C stack would allow (`a + b + ...`
+ * 10,000 terms long). */
+static bool contains_sync(Ka *k, Node *n)
+{
+    PtrVec todo = { 0 };
+    ptrvec_push(k->a, &todo, n);
+    while (todo.len) {
+        Node *x = todo.items[--todo.len];
+        if (!x)
+            continue;
+        if (is_sync(x))
+            return true;
+        for (int i = 0; i < x->nkids; i++)
+            ptrvec_push(k->a, &todo, x->kids[i]);
+    }
+    return false;
+}
+
+static bool needs_ctx(Ka *k, const Node *n)
+{
+    if (k->has_ctx)
+        return true;
+    diag_error(k->d, n->loc,
+               "@%s is only allowed in a @kernel function (KernelAbstractions does not allow it in the functions "
+               "a kernel calls, unless they take `KernelAbstractions.@context` and the kernel passes it)",
+               n->name);
+    return false;
+}
+
+/* @index(Global|Local|Group[, Linear|Cartesian|NTuple]) */
+static Node *ka_index(Ka *k, Node *n)
+{
+    if (!needs_ctx(k, n))
+        return ka_nothing(k, n);
+    static const char *const scopes[] = { "Global", "Local", "Group" };
+    static const char *const kinds[] = { "Linear", "Cartesian", "NTuple" };
+    const char *scope = NULL, *kind = "Linear";
+    if (n->nkids >= 1 && n->nkids <= 2)
+        for (int i = 0; i < 3; i++)
+            if (is_ident(n->kids[0], scopes[i]))
+                scope = scopes[i];
+    if (scope && n->nkids == 2) {
+        kind = NULL;
+        for (int i = 0; i < 3; i++)
+            if (is_ident(n->kids[1], kinds[i]))
+                kind = kinds[i];
+    }
+    if (!scope || !kind) {
+        diag_error(k->d, n->loc,
+                   "@index takes Global, Local or Group, then optionally Linear, Cartesian or NTuple: "
+                   "@index(Global, Linear)");
+        return ka_nothing(k, n);
+    }
+    char name[64];
+    snprintf(name, sizeof name, "__ka_index_%s_%s", scope, kind);
+    return ka_ctx_call(k, n->loc, arena_strdup(k->a, name));
+}
+
+/* @localmem T dims: the workgroup's static local memory, not zeroed (as
+ * KernelAbstractions' SharedMemory). */
+static Node *ka_localmem(Ka *k, Node *n)
+{
+    if (n->nkids != 2) {
+        diag_error(k->d, n->loc, "@localmem takes a type and constant dims: @localmem Float32 (16, 16)");
+        return ka_nothing(k, n);
+    }
+    Node *r = ka_node(k, AST_MACROCALL, n->loc, 3);
+    if (!r)
+        return n;
+    r->name = "ROCStaticLocalArray";
+    r->kids[0] = n->kids[0];
+    r->kids[1] = n->kids[1];
+    r->kids[2] = ka_node(k, AST_BOOL, n->loc, 0);
+    return r;
+}
+
+static Node *ka_expr(Ka *k, Node *n);
+
+/* One macro call of KernelAbstractions' language, rewritten; any other node
+ * is returned as it is. */
+static Node *ka_macro(Ka *k, Node *n)
+{
+    const char *m = n->name;
+    if (strcmp(m, "index") == 0)
+        return ka_index(k, n);
+    if (strcmp(m, "groupsize") == 0 || strcmp(m, "ndrange") == 0) {
+        if (n->nkids != 0) {
+            diag_error(k->d, n->loc, "@%s takes no arguments: @%s()", m, m);
+            return ka_nothing(k, n);
+        }
+        return needs_ctx(k, n) ? ka_ctx_call(k, n->loc, m[0] == 'g' ? "__ka_groupsize" : "__ka_ndrange")
+                               : ka_nothing(k, n);
+    }
+    if (strcmp(m, "context") == 0)
+        return needs_ctx(k, n) ? ka_ident(k, n->loc, KA_CTX) : ka_nothing(k, n);
+    if (strcmp(m, "synchronize") == 0) {
+        /* @synchronize(cond) has meant @synchronize() since KernelAbstractions 0.9.34 */
+        Node *c = ka_node(k, AST_CALL, n->loc, 1);
+        if (c)
+            c->kids[0] = ka_ident(k, n->loc, "sync_workgroup");
+        return c ? c : n;
+    }
+    if (strcmp(m, "uniform") == 0) {
+        if (n->nkids != 1) {
+            diag_error(k->d, n->loc, "@uniform takes one expression");
+            return ka_nothing(k, n);
+        }
+        return n->kids[0]; /* rewritten already */
+    }
+    if (strcmp(m, "localmem") == 0)
+        return ka_localmem(k, n);
+    if (strcmp(m, "private") == 0) {
+        if (n->nkids == 1 && n->kids[0]->kind == AST_ASSIGN)
+            return n->kids[0]; /* @private x = v: an ordinary variable is private already */
+        diag_error(k->d, n->loc,
+                   "@private T dims (per-work-item arrays) is not supported by juke yet; use a local variable, "
+                   "a tuple, or `@private x = value`");
+        return ka_nothing(k, n);
+    }
+    if (strcmp(m, "atomic") == 0 && n->qual && strcmp(n->qual, "AMDGPU") != 0) {
+        /* KernelAbstractions.@atomic and Atomix.@atomic are AMDGPU.@atomic on arrays */
+        n->qual = "AMDGPU";
+        return n;
+    }
+    return n;
+}
+
+/* Rewrite the macro calls under n, innermost first (so @uniform's argument
+ * is rewritten before it is unwrapped), with a stack of its own as
+ * contains_sync. Returns what replaces n. */
+static Node *ka_expr(Ka *k, Node *n)
+{
+    typedef struct Slot {
+        Node **at;
+        bool kids_done;
+    } Slot;
+    Node *root = n;
+    Slot *stack = NULL;
+    int len = 0, cap = 0;
+    stack = arena_grow(k->a, stack, len, &cap, sizeof(Slot), 64);
+    if (!stack)
+        return n;
+    stack[len++] = (Slot){ &root, false };
+    while (len) {
+        Slot *top = &stack[len - 1];
+        Node *x = *top->at;
+        if (!x) {
+            len--;
+            continue;
+        }
+        if (!top->kids_done) {
+            top->kids_done = true;
+            for (int i = x->nkids - 1; i >= 0; i--) {
+                Slot *grown = arena_grow(k->a, stack, len, &cap, sizeof(Slot), 64);
+                if (!grown)
+                    return root;
+                stack = grown;
+                stack[len++] = (Slot){ &x->kids[i], false };
+            }
+            continue;
+        }
+        len--;
+        if (x->kind == AST_MACROCALL)
+            *top->at = ka_macro(k, x);
+    }
+    return root;
+}
+
+/* Statements that every work-item runs, padding ones too: what
+ * KernelAbstractions hoists out of its guard. */
+static bool runs_everywhere(const Node *s)
+{
+    if (is_macro(s, "uniform"))
+        return true;
+    if (is_macro(s, "private") && s->nkids == 1 && s->kids[0]->kind == AST_ASSIGN)
+        return true;
+    if (s->kind == AST_ASSIGN && (s->kids[0]->kind == AST_IDENT || s->kids[0]->kind == AST_TUPLE)) {
+        const Node *r = s->kids[1];
+        return is_macro(r, "uniform") || is_macro(r, "localmem") || is_macro(r, "index") || is_macro(r, "private");
+    }
+    return false;
+}
+
+static Node *ka_block(Ka *k, Node *block);
+
+/* A statement that contains a @synchronize, run by every work-item: its
+ * nested blocks are split again. */
+static Node *ka_sync_stmt(Ka *k, Node *s)
+{
+    switch (s->kind) {
+    case AST_BLOCK: return ka_block(k, s);
+    case AST_FOR:
+        s->kids[1] = ka_expr(k, s->kids[1]);
+        s->kids[2] = ka_block(k, s->kids[2]);
+        return s;
+    case AST_WHILE:
+        s->kids[0] = ka_expr(k, s->kids[0]);
+        s->kids[1] = ka_block(k, s->kids[1]);
+        return s;
+    case AST_IF:
+        s->kids[0] = ka_expr(k, s->kids[0]);
+        s->kids[1] = ka_block(k, s->kids[1]);
+        if (s->kids[2])
+            s->kids[2] = s->kids[2]->kind == AST_IF ? ka_sync_stmt(k, s->kids[2]) : ka_block(k, s->kids[2]);
+        return s;
+    case AST_MACROCALL:
+        if ((strcmp(s->name, "inbounds") == 0 || strcmp(s->name, "uniform") == 0) && s->nkids == 1 &&
+            s->kids[0]->kind == AST_BLOCK) {
+            s->kids[0] = ka_block(k, s->kids[0]);
+            return strcmp(s->name, "uniform") == 0 ? s->kids[0] : s;
+        }
+        return ka_expr(k, s);
+    default: return ka_expr(k, s);
+    }
+}
+
+/* if __ka_valid(__ctx__) stmts... end */
+static Node *ka_guard(Ka *k, PtrVec *stmts)
+{
+    Node *first = stmts->items[0];
+    Node *body = ka_node(k, AST_BLOCK, first->loc, stmts->len);
+    Node *g = ka_node(k, AST_IF, first->loc, 3);
+    if (!body || !g)
+        return first;
+    for (int i = 0; i < stmts->len; i++)
+        body->kids[i] = stmts->items[i];
+    g->kids[0] = ka_ctx_call(k, first->loc, "__ka_valid");
+    g->kids[1] = body;
+    stmts->len = 0;
+    return g;
+}
+
+/* The statements of a kernel's body (or of a block that contains a
+ * @synchronize), split into guarded runs and statements for every work-item. */
+static Node *ka_block(Ka *k, Node *block)
+{
+    PtrVec out = { 0 }, run = { 0 };
+    for (int i = 0; i < block->nkids; i++) {
+        Node *s = block->kids[i];
+        bool everywhere = runs_everywhere(s), sync = !everywhere && contains_sync(k, s);
+        if ((everywhere || sync) && run.len)
+            ptrvec_push(k->a, &out, ka_guard(k, &run));
+        if (everywhere)
+            ptrvec_push(k->a, &out, ka_expr(k, s));
+        else if (sync)
+            ptrvec_push(k->a, &out, ka_sync_stmt(k, s));
+        else
+            ptrvec_push(k->a, &run, ka_expr(k, s));
+    }
+    if (run.len)
+        ptrvec_push(k->a, &out, ka_guard(k, &run));
+    block->kids = (Node **)out.items;
+    block->nkids = out.len;
+    return block;
+}
+
+/* A `@kernel [options] function` item: the FUNCTION it defines, rewritten. */
+static Node *ka_kernel(Ka *k, Node *item)
+{
+    Node *fn = item->nkids ? item->kids[item->nkids - 1] : NULL;
+    if (!fn || fn->kind != AST_FUNCTION) {
+        diag_error(k->d, item->loc, "@kernel takes a function definition: @kernel function f(A) ... end");
+        return NULL;
+    }
+    bool guard = true;
+    k->inbounds = false;
+    for (int i = 0; i + 1 < item->nkids; i++) {
+        Node *o = item->kids[i];
+        const char *name = o->kind == AST_ASSIGN && o->kids[0]->kind == AST_IDENT ? o->kids[0]->name : NULL;
+        bool on = o->kind == AST_ASSIGN && o->kids[1]->kind == AST_BOOL && o->kids[1]->ival;
+        if (name && o->kids[1]->kind == AST_BOOL && strcmp(name, "cpu") == 0)
+            continue; /* juke compiles the GPU form for every device */
+        if (name && o->kids[1]->kind == AST_BOOL && strcmp(name, "inbounds") == 0)
+            k->inbounds = on;
+        else if (name && o->kids[1]->kind == AST_BOOL &&
+                 (strcmp(name, "unsafe_indices") == 0 || strcmp(name, "unsafe_indicies") == 0))
+            guard = !on;
+        else
+            diag_error(k->d, o->loc,
+                       "unknown @kernel option; KernelAbstractions takes cpu=, inbounds= and unsafe_indices= "
+                       "with true or false");
+    }
+    /* the parameters: @Const(A) is A (a promise juke does not need), then __ctx__ */
+    Node *params = fn->kids[0];
+    Node *np = ka_node(k, AST_TUPLE, params->loc, params->nkids + 1);
+    if (!np)
+        return fn;
+    for (int i = 0; i < params->nkids; i++) {
+        Node *p = params->kids[i];
+        np->kids[i] = is_macro(p, "Const") && p->nkids == 1 ? p->kids[0] : p;
+    }
+    np->kids[params->nkids] = ka_ident(k, fn->loc, KA_CTX);
+    fn->kids[0] = np;
+    k->has_ctx = true;
+    Node *body = fn->kids[1];
+    if (guard)
+        body = ka_block(k, body);
+    else
+        body = ka_expr(k, body);
+    k->has_ctx = false;
+    if (k->inbounds) {
+        Node *ib = ka_node(k, AST_MACROCALL, body->loc, 1);
+        if (ib) {
+            ib->name = "inbounds";
+            ib->kids[0] = body;
+            Node *b = ka_node(k, AST_BLOCK, body->loc, 1);
+            if (b) {
+                b->kids[0] = ib;
+                body = b;
+            }
+        }
+    }
+    /* a kernel returns nothing, whatever its last expression */
+    Node *b = ka_node(k, AST_BLOCK, body->loc, 2);
+    Node *ret = ka_node(k, AST_RETURN, body->loc, 1);
+    if (b && ret) {
+        ret->kids[0] = ka_node(k, AST_NOTHING, body->loc, 0);
+        b->kids[0] = body;
+        b->kids[1] = ret;
+        body = b;
+    }
+    fn->kids[1] = body;
+    fn->flags |= FN_KA;
+    k->used = true;
+    return fn;
+}
+
+/* A plain function: `KernelAbstractions.@context` as a parameter gives it the
+ * context, so @index and friends work in it. */
+static Node *ka_function(Ka *k, Node *fn)
+{
+    Node *params = fn->kids[0];
+    bool ctx = false;
+    for (int i = 0; params && i < params->nkids; i++)
+        if (is_macro(params->kids[i], "context") && params->kids[i]->nkids == 0) {
+            params->kids[i] = ka_ident(k, params->kids[i]->loc, KA_CTX);
+            ctx = true;
+        }
+    k->has_ctx = ctx;
+    fn->kids[1] = ka_expr(k, fn->kids[1]);
+    k->has_ctx = false;
+    return fn;
+}
+
+bool ka_rewrite(Arena *a, Diags *d, Node *file)
+{
+    Ka k = { .a = a, .d = d };
+    for (int i = 0; file && i < file->nkids; i++) {
+        Node *item = file->kids[i];
+        /* `@kernel ...` and definitions wrapped in other macros (@inline) */
+        Node *inner = item;
+        while (inner && inner->kind == AST_MACROCALL && !is_macro(inner, "kernel") && inner->nkids == 1)
+            inner = inner->kids[0];
+        if (is_macro(inner, "kernel")) {
+            Node *fn = ka_kernel(&k, inner);
+            if (fn && inner == item)
+                file->kids[i] = fn;
+            else if (fn)
+                *inner = *fn;
+        } else if (inner && inner->kind == AST_FUNCTION) {
+            ka_function(&k, inner);
+        }
+    }
+    return k.used;
+}
+
+/* The functions behind the macros. The context c is the ndrange; the grid is
+ * 3-dimensional, its dimensions past the ndrange's of size 1. A
+ * CartesianIndex{N} is an NTuple{N,Int64} here. */
+const char *ka_prelude(void)
+{
+    return "@inline __ka_local(::Tuple{Int64}) = (workitemIdx().x,)\n"
+           "@inline __ka_local(::Tuple{Int64,Int64}) = (workitemIdx().x, workitemIdx().y)\n"
+           "@inline __ka_local(::Tuple{Int64,Int64,Int64}) = (workitemIdx().x, workitemIdx().y, workitemIdx().z)\n"
+           "@inline __ka_group(::Tuple{Int64}) = (workgroupIdx().x,)\n"
+           "@inline __ka_group(::Tuple{Int64,Int64}) = (workgroupIdx().x, workgroupIdx().y)\n"
+           "@inline __ka_group(::Tuple{Int64,Int64,Int64}) = (workgroupIdx().x, workgroupIdx().y, "
+           "workgroupIdx().z)\n"
+           "@inline __ka_groupsize(::Tuple{Int64}) = (workgroupDim().x,)\n"
+           "@inline __ka_groupsize(::Tuple{Int64,Int64}) = (workgroupDim().x, workgroupDim().y)\n"
+           "@inline __ka_groupsize(::Tuple{Int64,Int64,Int64}) = (workgroupDim().x, workgroupDim().y, "
+           "workgroupDim().z)\n"
+           "@inline __ka_ngroups(::Tuple{Int64}) = (gridGroupDim().x,)\n"
+           "@inline __ka_ngroups(::Tuple{Int64,Int64}) = (gridGroupDim().x, gridGroupDim().y)\n"
+           "@inline __ka_ngroups(::Tuple{Int64,Int64,Int64}) = (gridGroupDim().x, gridGroupDim().y, "
+           "gridGroupDim().z)\n"
+           "@inline __ka_global1(g, d, l) = (g - 1) * d + l\n"
+           "@inline __ka_global(::Tuple{Int64}) = (__ka_global1(workgroupIdx().x, workgroupDim().x, "
+           "workitemIdx().x),)\n"
+           "@inline __ka_global(::Tuple{Int64,Int64}) = (__ka_global1(workgroupIdx().x, workgroupDim().x, "
+           "workitemIdx().x), __ka_global1(workgroupIdx().y, workgroupDim().y, workitemIdx().y))\n"
+           "@inline __ka_global(::Tuple{Int64,Int64,Int64}) = (__ka_global1(workgroupIdx().x, workgroupDim().x, "
+           "workitemIdx().x), __ka_global1(workgroupIdx().y, workgroupDim().y, workitemIdx().y), "
+           "__ka_global1(workgroupIdx().z, workgroupDim().z, workitemIdx().z))\n"
+           "@inline __ka_linear(I::Tuple{Int64}, d::Tuple{Int64}) = I[1]\n"
+           "@inline __ka_linear(I::Tuple{Int64,Int64}, d::Tuple{Int64,Int64}) = I[1] + (I[2] - 1) * d[1]\n"
+           "@inline __ka_linear(I::Tuple{Int64,Int64,Int64}, d::Tuple{Int64,Int64,Int64}) = "
+           "I[1] + (I[2] - 1) * d[1] + (I[3] - 1) * d[1] * d[2]\n"
+           "@inline __ka_inside(I::Tuple{Int64}, c::Tuple{Int64}) = I[1] <= c[1]\n"
+           "@inline __ka_inside(I::Tuple{Int64,Int64}, c::Tuple{Int64,Int64}) = I[1] <= c[1] && I[2] <= c[2]\n"
+           "@inline __ka_inside(I::Tuple{Int64,Int64,Int64}, c::Tuple{Int64,Int64,Int64}) = "
+           "I[1] <= c[1] && I[2] <= c[2] && I[3] <= c[3]\n"
+           "@inline __ka_valid(c) = __ka_inside(__ka_global(c), c)\n"
+           "@inline __ka_ndrange(c) = c\n"
+           "@inline __ka_index_Global_Linear(c) = __ka_linear(__ka_global(c), c)\n"
+           "@inline __ka_index_Global_Cartesian(c) = __ka_global(c)\n"
+           "@inline __ka_index_Global_NTuple(c) = __ka_global(c)\n"
+           "@inline __ka_index_Local_Linear(c) = __ka_linear(__ka_local(c), __ka_groupsize(c))\n"
+           "@inline __ka_index_Local_Cartesian(c) = __ka_local(c)\n"
+           "@inline __ka_index_Local_NTuple(c) = __ka_local(c)\n"
+           "@inline __ka_index_Group_Linear(c) = __ka_linear(__ka_group(c), __ka_ngroups(c))\n"
+           "@inline __ka_index_Group_Cartesian(c) = __ka_group(c)\n"
+           "@inline __ka_index_Group_NTuple(c) = __ka_group(c)\n";
+}
