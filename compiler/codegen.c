@@ -124,6 +124,10 @@ LLVMTypeRef lt(CG *g, const Type *t)
         LLVMTypeRef f[2] = { prim_t(g, t->elem), prim_t(g, t->elem) };
         return LLVMStructTypeInContext(g->ctx, f, 2, 0);
     }
+    case TY_UNION: { /* Union{Nothing, T}: the selector byte (1: a T) and the payload */
+        LLVMTypeRef f[2] = { i8(g), lt(g, t->elem) };
+        return LLVMStructTypeInContext(g->ctx, f, 2, 0);
+    }
     default: return unit_t(g);
     }
 }
@@ -1370,7 +1374,8 @@ static void emit_function(CG *g, Spec *s, bool kernel)
             break;
         case IR_ASSIGN:
             if (g->slots[in->slot] && !is_unit(f->slots[in->slot].type))
-                LLVMBuildStore(g->b, val(g, in->args[0]), g->slots[in->slot]);
+                LLVMBuildStore(g->b, union_coerce(g, val(g, in->args[0]), vty(g, in->args[0]), f->slots[in->slot].type),
+                               g->slots[in->slot]);
             break;
         case IR_CALL:
             if (in->callee) {
@@ -1415,7 +1420,8 @@ static void emit_function(CG *g, Spec *s, bool kernel)
         }
         case IR_RETURN:
             if (!kernel && returns_value(s->rettype))
-                LLVMBuildRet(g->b, val(g, in->args[0]));
+                LLVMBuildRet(g->b, in->nargs ? union_coerce(g, val(g, in->args[0]), vty(g, in->args[0]), s->rettype)
+                                             : union_coerce(g, unit_v(g), ty_prim(g->types, TY_NOTHING), s->rettype));
             else
                 LLVMBuildRetVoid(g->b);
             break;
