@@ -1099,7 +1099,8 @@ static const Sub subs[] = {
       "array argument the kernel modified is written next to its input as NAME.out.npy (stderr\n"
       "says which).\n\n"
       "  --device D                 auto (default: an AMD GPU, else an NVIDIA GPU, else the CPU),\n"
-      "                             cpu, hip, hip:N, cuda, cuda:N\n"
+      "                             cpu, hip, hip:N, cuda, cuda:N, amdemu[:gfx942|gfx90a] (AMD\n"
+      "                             code objects in juke's ISA emulator, docs/amdemu.md)\n"
       "  --groupsize X[,Y[,Z]]      work-items per workgroup (default: the kernel's and device's\n"
       "                             limit, at most 256; stderr says what was chosen)\n"
       "  --gridsize X[,Y[,Z]]       workgroups, as in AMDGPU.jl (default: enough groups to cover\n"
@@ -1160,6 +1161,7 @@ static const Sub *find_sub(const char *name)
     "  JUKE_LLD_NO_MEMFD=1        spawn ld.lld on files in a private temporary directory\n"                            \
     "  JUKE_CPU_THREADS           worker threads of the CPU device (1..1024)\n"                                        \
     "  JUKE_HIP_LIBRARY           the HIP runtime to load (default libamdhip64.so)\n"                                  \
+    "  JUKE_AMDEMU_LIBRARY        --device amdemu's emulator (default libjuke-amdemu.so beside juke)\n"                \
     "  JUKE_CUDA_LIBRARY          the CUDA driver to load (default libcuda.so.1)\n"                                    \
     "  JUKE_TRACE                 write a Chrome/Perfetto timeline there (as juke run --trace)\n"                      \
     "  NO_COLOR                   set and not empty: no colour under --color=auto\n"                                   \

@@ -10,6 +10,7 @@
 #ifndef JUKE_AMDEMU_H
 #define JUKE_AMDEMU_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -126,8 +127,9 @@ enum { AMDEMU_RUN, AMDEMU_BARRIER, AMDEMU_DONE };
 typedef struct AmdImage {
     uint8_t *base;
     size_t size;
-    AmdDec *dcache; /* per dword of the image, filled on first execution */
-    uint8_t *dvalid;
+    AmdDec *dcache;       /* per dword of the image, filled on first execution */
+    uint8_t *dvalid;      /* atomic: dcache[i] is filled */
+    pthread_mutex_t lock; /* serialises filling dcache */
 } AmdImage;
 
 typedef struct AmdKernel {

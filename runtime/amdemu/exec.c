@@ -2,11 +2,13 @@
  * A workgroup's waves run one at a time, each until it ends or reaches
  * s_barrier; when every live wave waits at the barrier they all go on. */
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "amdemu.h"
 
@@ -334,21 +336,6 @@ int amdemu_disasm(const AmdDec *d, char *buf, size_t cap)
 
 /* ---- the generic executors --------------------------------------------------- */
 
-static inline uint64_t vread(const AmdWave *w, unsigned reg, int lane, bool w64)
-{
-    uint64_t v = w->v[reg & 511][lane];
-    if (w64)
-        v |= (uint64_t)w->v[(reg + 1) & 511][lane] << 32;
-    return v;
-}
-
-static inline void vwrite(AmdWave *w, unsigned reg, int lane, uint64_t v, bool w64)
-{
-    w->v[reg & 511][lane] = (uint32_t)v;
-    if (w64)
-        w->v[(reg + 1) & 511][lane] = (uint32_t)(v >> 32);
-}
-
 static uint64_t float_mods(uint64_t v, int i, const AmdDec *d, uint32_t flags, bool w64)
 {
     /* applied whatever the row's type: the assembler accepts abs/neg only where the
@@ -440,26 +427,47 @@ static int exec_valu(AmdWave *w, const AmdDec *d)
         cin = amdemu_sread(w, d->vop3 ? src[2] : 106, true, false, false, 0);
     uint64_t cout = 0;
     bool dw64 = fl & O_D_64;
-    bool mods = d->vop3 || r->fmt == F_VOP3 || d->sdwa_on; /* only VOP3 and SDWA carry abs/neg */
+    /* only VOP3 and SDWA carry abs/neg */
+    bool mods = (d->vop3 || r->fmt == F_VOP3 || d->sdwa_on) && (d->abs || d->neg);
     bool write_d = !(fl & O_CMP);
+    bool plain = !mods && !d->sdwa_on && !(d->clamp && (fl & O_FLOAT));
+    const uint32_t *lo[3] = { NULL, NULL, NULL }, *hi[3] = { NULL, NULL, NULL };
+    for (int i = 0; i < nsrc; i++)
+        if (isv[i]) {
+            lo[i] = w->v[(src[i] - 256) & 511];
+            hi[i] = w->v[(src[i] - 255) & 511];
+        }
+    uint32_t *dlo = w->v[d->dst & 511], *dhi = w->v[(d->dst + 1) & 511];
     AmdLane l = { .w = w, .aux = r->aux };
-    for (int lane = 0; lane < w->lanes; lane++) {
-        if (!(exec >> lane & 1))
-            continue;
+    /* the active lanes, lowest first */
+    for (uint64_t m = exec; m; m &= m - 1) {
+        int lane = __builtin_ctzll(m);
         for (int i = 0; i < nsrc; i++) {
-            uint64_t v = isv[i] ? vread(w, src[i] - 256, lane, w64[i]) : sval[i];
-            if (d->sdwa_on && i < 2)
-                v = sdwa_select(v, d->sdwa >> (i ? 24 : 16) & 7, d->sdwa >> (i ? 27 : 19) & 1);
-            l.s[i] = mods ? float_mods(v, i, d, fl, w64[i]) : v;
+            uint64_t v = sval[i];
+            if (isv[i])
+                v = w64[i] ? lo[i][lane] | (uint64_t)hi[i][lane] << 32 : lo[i][lane];
+            if (!plain) {
+                if (d->sdwa_on && i < 2)
+                    v = sdwa_select(v, d->sdwa >> (i ? 24 : 16) & 7, d->sdwa >> (i ? 27 : 19) & 1);
+                if (mods)
+                    v = float_mods(v, i, d, fl, w64[i]);
+            }
+            l.s[i] = v;
         }
         l.cin = cin >> lane & 1;
         l.lane = lane;
         r->lane(&l);
         if (write_d) {
-            uint64_t v = d->clamp && (fl & O_FLOAT) ? clamp_float(l.d, fl) : l.d;
-            if (d->sdwa_on)
-                v = sdwa_dst(w->v[d->dst][lane], (uint32_t)v, d->sdwa >> 8 & 7, d->sdwa >> 11 & 3);
-            vwrite(w, d->dst, lane, v, dw64);
+            uint64_t v = l.d;
+            if (!plain) {
+                if (d->clamp && (fl & O_FLOAT))
+                    v = clamp_float(v, fl);
+                if (d->sdwa_on)
+                    v = sdwa_dst(dlo[lane], (uint32_t)v, d->sdwa >> 8 & 7, d->sdwa >> 11 & 3);
+            }
+            dlo[lane] = (uint32_t)v;
+            if (dw64)
+                dhi[lane] = (uint32_t)(v >> 32);
         }
         cout |= (uint64_t)(l.cout & 1) << lane;
     }
@@ -513,9 +521,16 @@ static const AmdDec *fetch(AmdWave *w)
         return NULL;
     }
     size_t i = off / 4;
-    if (!img->dvalid[i]) {
-        amdemu_decode((const uint32_t *)(img->base + off), &img->dcache[i]);
-        img->dvalid[i] = 1;
+    if (!__atomic_load_n(&img->dvalid[i], __ATOMIC_ACQUIRE)) {
+        /* threads may decode the same instruction at once: each writes the same fields */
+        AmdDec dec;
+        amdemu_decode((const uint32_t *)(img->base + off), &dec);
+        pthread_mutex_lock(&img->lock);
+        if (!img->dvalid[i]) {
+            img->dcache[i] = dec;
+            __atomic_store_n(&img->dvalid[i], 1, __ATOMIC_RELEASE);
+        }
+        pthread_mutex_unlock(&img->lock);
     }
     const AmdDec *d = &img->dcache[i];
     if (!d->op) {
@@ -665,49 +680,137 @@ static int run_group(AmdGroup *g)
     }
 }
 
-int amdemu_run(const AmdLaunch *l, char **err)
+/* A launch's workgroups, taken in turn by its threads. */
+typedef struct Runner {
+    const AmdLaunch *l;
+    uint32_t ngroups;
+    uint32_t next; /* atomic: the next group to run */
+    int stop;      /* atomic: a group failed */
+    pthread_mutex_t lock;
+    char *err; /* the failure of the lowest-numbered group that failed */
+    uint32_t err_group;
+    uint64_t lane_instrs;
+} Runner;
+
+static void group_free(AmdGroup *g)
+{
+    for (int i = 0; g->waves && i < g->nwaves; i++)
+        free(g->waves[i].v);
+    free(g->waves);
+    free(g->lds);
+    free(g->scratch);
+}
+
+static int group_alloc(AmdGroup *g, const AmdLaunch *l)
 {
     const AmdKernel *k = l->k;
     uint32_t threads = l->block[0] * l->block[1] * l->block[2];
-    AmdGroup g = { .l = l };
-    g.nwaves = (int)((threads + (uint32_t)l->wave_size - 1) / (uint32_t)l->wave_size);
-    g.lds_size = k->group_fixed + l->shmem;
-    g.priv_bytes = k->private_fixed;
+    memset(g, 0, sizeof *g);
+    g->l = l;
+    g->nwaves = (int)((threads + (uint32_t)l->wave_size - 1) / (uint32_t)l->wave_size);
+    g->lds_size = k->group_fixed + l->shmem;
+    g->priv_bytes = k->private_fixed;
     if (k->props >> 11 & 1) /* uses a dynamic stack: room for calls */
-        g.priv_bytes += 16384;
-    g.waves = calloc((size_t)g.nwaves, sizeof *g.waves);
-    g.lds = calloc(1, g.lds_size ? g.lds_size : 1);
-    g.scratch = calloc((size_t)g.nwaves * (size_t)l->wave_size, g.priv_bytes ? g.priv_bytes : 1);
-    int rc = g.waves && g.lds && g.scratch ? 0 : -1;
-    for (int i = 0; rc == 0 && i < g.nwaves; i++)
-        if (!(g.waves[i].v = calloc(512, sizeof *g.waves[i].v)))
+        g->priv_bytes += 16384;
+    g->waves = calloc((size_t)g->nwaves, sizeof *g->waves);
+    g->lds = calloc(1, g->lds_size ? g->lds_size : 1);
+    g->scratch = calloc((size_t)g->nwaves * (size_t)l->wave_size, g->priv_bytes ? g->priv_bytes : 1);
+    int rc = g->waves && g->lds && g->scratch ? 0 : -1;
+    for (int i = 0; rc == 0 && i < g->nwaves; i++)
+        if (!(g->waves[i].v = calloc(512, sizeof *g->waves[i].v)))
             rc = -1;
-    if (rc != 0 && asprintf(err, "amdemu: out of memory for a workgroup of %u work-items", threads) < 0)
-        *err = NULL;
-    uint64_t lane_instrs = 0;
+    if (rc != 0)
+        group_free(g);
+    return rc;
+}
+
+static void runner_fail(Runner *r, uint32_t group, char *msg)
+{
+    pthread_mutex_lock(&r->lock);
+    if (!r->err || group < r->err_group) {
+        free(r->err);
+        r->err = msg;
+        r->err_group = group;
+    } else {
+        free(msg);
+    }
+    __atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&r->lock);
+}
+
+static void *runner_thread(void *arg)
+{
+    Runner *r = arg;
+    const AmdLaunch *l = r->l;
+    AmdGroup g;
+    if (group_alloc(&g, l) != 0) {
+        char *msg = NULL;
+        if (asprintf(&msg, "amdemu: out of memory for a workgroup of %u work-items",
+                     l->block[0] * l->block[1] * l->block[2]) < 0)
+            msg = NULL;
+        runner_fail(r, 0, msg);
+        return NULL;
+    }
+    while (!__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) {
+        uint32_t i = __atomic_fetch_add(&r->next, 1, __ATOMIC_RELAXED);
+        if (i >= r->ngroups)
+            break;
+        g.id[0] = i % l->grid[0];
+        g.id[1] = (i / l->grid[0]) % l->grid[1];
+        g.id[2] = i / (l->grid[0] * l->grid[1]);
+        if (run_group(&g) != 0) {
+            runner_fail(r, i, g.err ? g.err : strdup("amdemu: the launch failed"));
+            g.err = NULL;
+            break;
+        }
+    }
+    uint64_t n = 0;
+    for (int i = 0; i < g.nwaves; i++)
+        n += g.waves[i].lane_instrs;
+    __atomic_fetch_add(&r->lane_instrs, n, __ATOMIC_RELAXED);
+    group_free(&g);
+    return NULL;
+}
+
+/* Threads: $JUKE_AMDEMU_THREADS, else one per core, at most one per group;
+ * one when tracing, so the trace reads in order. */
+static int runner_threads(const AmdLaunch *l, uint32_t ngroups)
+{
+    const char *e = getenv("JUKE_AMDEMU_THREADS");
+    long n = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+    if (l->trace || n < 1)
+        n = 1;
+    if (n > 64)
+        n = 64;
+    return (int)(n < (long)ngroups ? n : (long)ngroups);
+}
+
+int amdemu_run(const AmdLaunch *l, char **err)
+{
+    const AmdKernel *k = l->k;
+    Runner r = { .l = l, .ngroups = l->grid[0] * l->grid[1] * l->grid[2] };
+    pthread_mutex_init(&r.lock, NULL);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (uint32_t z = 0; rc == 0 && z < l->grid[2]; z++)
-        for (uint32_t y = 0; rc == 0 && y < l->grid[1]; y++)
-            for (uint32_t x = 0; rc == 0 && x < l->grid[0]; x++) {
-                g.id[0] = x, g.id[1] = y, g.id[2] = z;
-                if (run_group(&g) != 0) {
-                    rc = -1;
-                    *err = g.err ? g.err : strdup("amdemu: the launch failed");
-                    g.err = NULL;
-                }
-            }
-    for (int i = 0; g.waves && i < g.nwaves; i++) {
-        lane_instrs += g.waves[i].lane_instrs;
-        free(g.waves[i].v);
-    }
+    int nthreads = runner_threads(l, r.ngroups);
+    pthread_t tids[64];
+    int started = 0;
+    for (int i = 1; i < nthreads; i++)
+        if (pthread_create(&tids[started], NULL, runner_thread, &r) == 0)
+            started++;
+    runner_thread(&r);
+    for (int i = 0; i < started; i++)
+        pthread_join(tids[i], NULL);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     if (getenv("JUKE_AMDEMU_STATS"))
-        fprintf(stderr, "amdemu: %s: %llu lane-instructions in %.3f s (%.1f M/s)\n", k->name,
-                (unsigned long long)lane_instrs, secs, secs > 0 ? (double)lane_instrs / secs / 1e6 : 0.0);
-    free(g.waves);
-    free(g.lds);
-    free(g.scratch);
-    return rc;
+        fprintf(stderr, "amdemu: %s: %llu lane-instructions in %.3f s on %d thread%s (%.1f M/s)\n", k->name,
+                (unsigned long long)r.lane_instrs, secs, started + 1, started ? "s" : "",
+                secs > 0 ? (double)r.lane_instrs / secs / 1e6 : 0.0);
+    pthread_mutex_destroy(&r.lock);
+    if (r.stop) {
+        *err = r.err ? r.err : strdup("amdemu: the launch failed");
+        return -1;
+    }
+    return 0;
 }

@@ -43,6 +43,7 @@ int amdemu_image_load(const void *elf, AmdImage **out, char **err)
         return fail(err, "amdemu: out of memory loading a code object");
     }
     img->size = size;
+    pthread_mutex_init(&img->lock, NULL);
     memset(img->base, 0, size);
     for (int i = 0; i < eh->e_phnum; i++)
         if (ph[i].p_type == PT_LOAD)
@@ -81,6 +82,8 @@ void amdemu_image_free(AmdImage *img)
 {
     if (!img)
         return;
+    if (img->base && img->dcache && img->dvalid)
+        pthread_mutex_destroy(&img->lock);
     free(img->base);
     free(img->dcache);
     free(img->dvalid);
