@@ -271,6 +271,33 @@ void juke_set_log_callback(juke_context *ctx, juke_log_fn fn, void *user)
         kcache_set_log(ctx->kc, fn, user);
 }
 
+void juke_set_print_callback(juke_context *ctx, juke_print_fn fn, void *user)
+{
+    if (!ctx)
+        return;
+    pthread_mutex_lock(&ctx->lock);
+    ctx->print_fn = fn;
+    ctx->print_user = user;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+/* The runtime's print sink of every device of a context: the context's callback, or stdout / stderr. */
+static void api_print_sink(void *user, int stream, const char *text, size_t len)
+{
+    juke_context *ctx = user;
+    pthread_mutex_lock(&ctx->lock);
+    juke_print_fn fn = ctx->print_fn;
+    void *u = ctx->print_user;
+    pthread_mutex_unlock(&ctx->lock);
+    if (fn) {
+        fn(u, stream, text, len);
+        return;
+    }
+    FILE *f = stream == 2 ? stderr : stdout;
+    fwrite(text, 1, len, f);
+    fflush(f);
+}
+
 /* The one check of juke_options' numbers, for every entry point that takes
  * options (the target itself then checks what depends on the processor). */
 static juke_status check_options(juke_context *ctx, const juke_options *o)
@@ -1072,6 +1099,7 @@ juke_status juke_device_open(juke_context *ctx, const char *spec, juke_device **
     dev->target = strndup(arch, strcspn(arch, ":"));
     pthread_mutex_init(&dev->lock, NULL);
     api_trace_attach(dev);
+    rt_device_set_print_sink(rt, &(RtPrintSink){ api_print_sink, ctx });
     pthread_mutex_lock(&ctx->lock);
     bool ok = api_push((void **)&ctx->devices, &ctx->ndevices, &ctx->capdevices, dev);
     pthread_mutex_unlock(&ctx->lock);

@@ -158,6 +158,9 @@ struct juke_context {
     /* the timeline ($JUKE_TRACE or juke_options.trace_path): set once, then
      * only retargeted, freed at destroy; read with api_trace */
     Trace *trace;
+    /* juke_set_print_callback (read by api_print_sink under lock) */
+    juke_print_fn print_fn;
+    void *print_user;
 };
 
 /* Append item to a growable array of pointers; false when out of memory. */

@@ -221,6 +221,12 @@ void ir_print(StrBuf *sb, const IrFunc *f)
                 print_value(sb, f, num, in->args[0]);
             }
             sb_puts(sb, "(");
+            if (in->name) { /* #print and #throw: the format first */
+                sb_puts(sb, "\"");
+                for (const char *c = in->name; *c; c++)
+                    sb_puts(sb, *c == '\n' ? "\\n" : *c == '"' ? "\\\"" : (char[2]){ *c, 0 });
+                sb_puts(sb, in->nargs > 1 ? "\", " : "\"");
+            }
             for (int a = 1; a < in->nargs; a++) {
                 if (a > 1)
                     sb_puts(sb, ", ");

@@ -104,8 +104,23 @@ static void format_items(StrBuf *sb, int64_t count, int64_t packed, uint64_t gdi
         sb_printf(sb, " and %" PRId64 " more", count - JUKE_PACKED_ITEMS);
 }
 
-/* The message a kernel exception becomes on the host. */
-static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r)
+/* Julia's name of a thrown exception's type (runtime/abi.h, JukeThrownKind). */
+static const char *thrown_name(uint32_t kind)
+{
+    static const char *const names[] = {
+        [JUKE_THROWN_ERROR] = "ErrorException",   [JUKE_THROWN_ASSERTION] = "AssertionError",
+        [JUKE_THROWN_ARGUMENT] = "ArgumentError", [JUKE_THROWN_BOUNDS] = "BoundsError",
+        [JUKE_THROWN_DOMAIN] = "DomainError",     [JUKE_THROWN_DIVIDE] = "DivideError",
+        [JUKE_THROWN_OVERFLOW] = "OverflowError", [JUKE_THROWN_INEXACT] = "InexactError",
+        [JUKE_THROWN_KEY] = "KeyError",           [JUKE_THROWN_DIMENSION_MISMATCH] = "DimensionMismatch",
+        [JUKE_THROWN_UNDEFVAR] = "UndefVarError",
+    };
+    return kind < sizeof names / sizeof names[0] && names[kind] ? names[kind] : "exception";
+}
+
+/* The message a kernel exception becomes on the host; thrown: the message of a JUKE_EXC_THROWN
+ * (rt_thrown_message_take), NULL if there is none. */
+static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r, const char *thrown)
 {
     StrBuf sb = { 0 };
     sb_printf(&sb, "%s: ", k->function);
@@ -161,6 +176,21 @@ static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r)
         sb_puts(&sb, ")");
         break;
     case JUKE_EXC_DIVIDE: sb_puts(&sb, "DivideError: integer division error"); break;
+    case JUKE_EXC_THROWN:
+        /* as Julia shows them */
+        if (r->aux == JUKE_THROWN_DIVIDE)
+            sb_puts(&sb, "DivideError: integer division error");
+        else if (thrown && r->aux == JUKE_THROWN_ERROR)
+            sb_puts(&sb, thrown); /* Julia shows error("msg") as its message alone */
+        else if (thrown)
+            sb_printf(&sb, r->aux == JUKE_THROWN_DOMAIN && thrown[0] ? "%s %s" : "%s: %s", thrown_name(r->aux),
+                      thrown); /* "DomainError with -1.5:\nmsg" */
+        else if (r->index[0] < 0)
+            sb_printf(&sb, "%s (its message was lost: the print buffer was full)", thrown_name(r->aux));
+        else
+            sb_puts(&sb, thrown_name(r->aux));
+        break;
+    case JUKE_EXC_TRAP: sb_puts(&sb, "trap() reached: the kernel stopped"); break;
     case JUKE_EXC_TIMEOUT:
         sb_printf(&sb, "run-time limit of %g s exceeded: the kernel was cancelled in this loop",
                   (double)r->index[0] * 1e-6);
@@ -446,7 +476,9 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
     }
     if (rc == 1) {
         free(err);
-        api_set_error(ctx, exception_message(k, &exc));
+        char *thrown = rt_thrown_message_take(dev->rt);
+        api_set_error(ctx, exception_message(k, &exc, thrown));
+        free(thrown);
         return JUKE_ERR_KERNEL;
     }
     if (rc != 0) {
@@ -564,10 +596,13 @@ static juke_status sync_device(juke_device *dev, RtStream *stream)
         pthread_mutex_lock(&dev->lock);
         juke_kernel *k = dev->last_async;
         pthread_mutex_unlock(&dev->lock);
+        char *thrown = rt_thrown_message_take(dev->rt);
         if (k) {
-            api_set_error(dev->ctx, exception_message(k, &exc));
+            api_set_error(dev->ctx, exception_message(k, &exc, thrown));
+            free(thrown);
             return JUKE_ERR_KERNEL;
         }
+        free(thrown);
         return api_fail(dev->ctx, JUKE_ERR_KERNEL, "a kernel raised an exception (kind %u) at line %u:%u", exc.kind,
                         exc.line, exc.col);
     }

@@ -401,34 +401,124 @@ static void lex_number(Lexer *L, bool spc)
     }
 }
 
-/* "..." or """...""" with the common escapes resolved ($ is kept literally). */
+static void lex_tokens(Lexer *L);
+
+/* Does the string literal at s (its opening quotes already skipped) interpolate, "$x" or "$(expr)"? */
+static bool lex_string_interpolates(Lexer *L, const char *s, bool triple)
+{
+    while (s < L->end) {
+        if (triple ? (L->end - s >= 3 && s[0] == '"' && s[1] == '"' && s[2] == '"') : *s == '"')
+            return false;
+        if (*s == '\\') {
+            s += 2;
+            continue;
+        }
+        if (*s == '$' && s + 1 < L->end && (s[1] == '(' || lex_id_char(L, s + 1, true) > 0))
+            return true;
+        s++;
+    }
+    return false;
+}
+
+/* One literal piece of a string: a TK_STRING token of sb's bytes at loc `at`. */
+static void lex_string_piece(Lexer *L, const char *at, const char *end, StrBuf *sb, bool spc)
+{
+    Token *t = lex_push(L, TK_STRING, at, end, spc);
+    if (t) {
+        t->text = arena_strndup(L->a, sb->data ? sb->data : "", sb->len);
+        if (!t->text)
+            t->text = "";
+    }
+    sb->len = 0;
+}
+
+static void lex_push_op(Lexer *L, const char *at, const char *text, bool spc)
+{
+    Token *t = lex_push(L, TK_OP, at, at, spc);
+    if (t)
+        t->text = text;
+}
+
+/* "..." or """...""" with the common escapes resolved. A string that
+ * interpolates ("x = $x, $(a + b)") becomes the tokens of the call Julia
+ * lowers it to, string("x = ", x, ", ", (a + b)); \$ is a literal $. */
 static void lex_string(Lexer *L, bool spc)
 {
     const char *start = L->s;
     SrcLoc loc = lex_loc(L, start);
     bool triple = L->end - start >= 3 && start[1] == '"' && start[2] == '"';
     const char *s = start + (triple ? 3 : 1);
+    bool interp = lex_string_interpolates(L, s, triple);
+    if (interp) {
+        Token *t = lex_push(L, TK_IDENT, start, start, spc);
+        if (t)
+            t->text = "string";
+        lex_push_op(L, start, "(", false);
+    }
     StrBuf sb = { 0 };
-    bool closed = false;
-    int line = L->line;
-    const char *ls = L->line_start;
+    bool closed = false, first = true;
+    const char *piece = s;
     while (s < L->end) {
         if (triple ? (L->end - s >= 3 && s[0] == '"' && s[1] == '"' && s[2] == '"') : *s == '"') {
             s += triple ? 3 : 1;
             closed = true;
             break;
         }
+        if (interp && *s == '$' && s + 1 < L->end && (s[1] == '(' || lex_id_char(L, s + 1, true) > 0)) {
+            if (sb.len) {
+                if (!first)
+                    lex_push_op(L, piece, ",", false);
+                lex_string_piece(L, piece, s, &sb, false);
+                first = false;
+            }
+            if (!first)
+                lex_push_op(L, s, ",", false);
+            first = false;
+            const char *e = s + 1;
+            if (*e == '(') {
+                int depth = 0;
+                for (; e < L->end; e++) {
+                    if (*e == '(')
+                        depth++;
+                    else if (*e == ')' && --depth == 0)
+                        break;
+                    else if (*e == '"' || *e == '\n')
+                        break;
+                }
+                if (e >= L->end || *e != ')') {
+                    diag_error(L->d, lex_loc(L, s), "syntax: unterminated $( in a string");
+                    s = e;
+                    piece = s;
+                    continue;
+                }
+                const char *saved_end = L->end;
+                L->s = s + 1;
+                L->end = e + 1;
+                lex_tokens(L);
+                L->end = saved_end;
+                s = e + 1;
+            } else {
+                int n;
+                while ((n = lex_id_char(L, e, e == s + 1)) > 0)
+                    e += n;
+                lex_push_named(L, lex_is_keyword(s + 1, (int)(e - s - 1)) ? TK_KEYWORD : TK_IDENT, s + 1, e, s + 1,
+                               false);
+                s = e;
+            }
+            piece = s;
+            continue;
+        }
         char c = *s++;
         if (c == '\n') {
-            line++;
-            ls = s;
+            L->line++;
+            L->line_start = s;
         }
         if (c == '\\' && s < L->end) {
             char e = *s++;
             c = e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e == '0' ? '\0' : e;
             if (e == '\n') {
-                line++;
-                ls = s;
+                L->line++;
+                L->line_start = s;
             }
         }
         sb_putn(&sb, &c, 1);
@@ -437,15 +527,22 @@ static void lex_string(Lexer *L, bool spc)
         diag_error(L->d, loc, "syntax: unterminated string literal");
         s = L->end;
     }
-    Token *t = lex_push(L, TK_STRING, start, s, spc);
-    if (t) {
-        t->text = arena_strndup(L->a, sb.data ? sb.data : "", sb.len);
-        if (!t->text)
-            t->text = "";
+    if (!interp) {
+        Token *t = lex_push(L, TK_STRING, start, s, spc);
+        if (t) {
+            t->text = arena_strndup(L->a, sb.data ? sb.data : "", sb.len);
+            if (!t->text)
+                t->text = "";
+        }
+    } else {
+        if (sb.len) {
+            if (!first)
+                lex_push_op(L, piece, ",", false);
+            lex_string_piece(L, piece, s, &sb, false);
+        }
+        lex_push_op(L, s > start ? s - 1 : s, ")", false);
     }
     sb_free(&sb);
-    L->line = line;
-    L->line_start = ls;
     L->s = s;
 }
 
@@ -517,6 +614,125 @@ static void lex_skip_space(Lexer *L, bool *spc)
     }
 }
 
+/* Lex tokens from L->s up to L->end (the whole file, or the expression of a
+ * string's $(...)). */
+static void lex_tokens(Lexer *L)
+{
+    Diags *d = L->d;
+    Arena *a = L->a;
+    bool spc = true;
+    bool bad_run = false; /* report a run of invalid bytes once */
+    while (!L->oom) {
+        lex_skip_space(L, &spc);
+        if (L->s >= L->end)
+            break;
+        const char *s = L->s;
+        char c = *s;
+        bool was_bad = bad_run;
+        bad_run = false;
+        if (c == '\n') {
+            Token *t = lex_push(L, TK_NL, s, s + 1, spc);
+            if (t)
+                t->text = "\n";
+            L->s++;
+            L->line++;
+            L->line_start = L->s;
+            spc = true;
+            continue;
+        }
+        if (lex_is_digit(c) || (c == '.' && s + 1 < L->end && lex_is_digit(s[1]) && !(lex_prev_is_value(L) && !spc))) {
+            lex_number(L, spc);
+            spc = false;
+            continue;
+        }
+        int n = lex_id_char(L, s, true);
+        if (n) {
+            const char *e = s + n;
+            while ((n = lex_id_char(L, e, false)) > 0)
+                e += n;
+            lex_push_named(L, lex_is_keyword(s, (int)(e - s)) ? TK_KEYWORD : TK_IDENT, s, e, s, spc);
+            spc = false;
+            continue;
+        }
+        if (c == '@') {
+            const char *e = s + 1;
+            while ((n = lex_id_char(L, e, e == s + 1)) > 0)
+                e += n;
+            if (e == s + 1) {
+                diag_error(d, lex_loc(L, s), "syntax: invalid macro name");
+                L->s = s + 1;
+                spc = true;
+                continue;
+            }
+            lex_push_named(L, TK_MACRO, s, e, s + 1, spc);
+            spc = false;
+            continue;
+        }
+        if (c == '"') {
+            lex_string(L, spc);
+            spc = false;
+            continue;
+        }
+        if (c == '\'') {
+            if (lex_prev_is_value(L) && !spc) {
+                Token *t = lex_push(L, TK_OP, s, s + 1, spc);
+                if (t)
+                    t->text = "'";
+                L->s++;
+            } else {
+                lex_char(L, spc);
+            }
+            spc = false;
+            continue;
+        }
+        const char *op = lex_match_op(L, s);
+        if (op && strcmp(op, ".") == 0 && s + 1 < L->end && lex_op_char(s[1]) && s[1] != '.' && s[1] != ':') {
+            /* a broadcasting operator such as .+ or .=: kept as one token so the
+             * parser can name it when it rejects it */
+            const char *inner = lex_match_op(L, s + 1);
+            size_t len = 1 + (inner ? strlen(inner) : 0);
+            Token *t = lex_push(L, TK_OP, s, s + len, spc);
+            if (t) {
+                t->text = arena_strndup(a, s, len);
+                if (!t->text)
+                    L->oom = true;
+            }
+            L->s = s + len;
+            spc = false;
+            continue;
+        }
+        if (op) {
+            size_t len = strlen(op);
+            Token *t = lex_push(L, TK_OP, s, s + len, spc);
+            if (t)
+                t->text = op;
+            L->s = s + len;
+            spc = false;
+            continue;
+        }
+        /* nothing valid starts here */
+        uint32_t cp = 0;
+        int len = (unsigned char)c >= 0x80 ? lex_utf8_decode(s, (size_t)(L->end - s), &cp) : 1;
+        if (c == '\0') {
+            if (!was_bad)
+                diag_error(d, lex_loc(L, s), "syntax: invalid NUL byte");
+            bad_run = true;
+            len = 1;
+        } else if (len == 0) {
+            if (!was_bad)
+                diag_error(d, lex_loc(L, s), "syntax: invalid UTF-8 sequence");
+            bad_run = true;
+            len = 1;
+        } else if ((unsigned char)c < 0x20 || c == 0x7F) {
+            diag_error(d, lex_loc(L, s), "syntax: invalid character \"\\x%02x\"", (unsigned char)c);
+        } else {
+            diag_error(d, lex_loc(L, s), "syntax: invalid character \"%.*s\"", len, s);
+        }
+        L->s = s + len;
+        spc = true;
+    }
+}
+
 int lex_file(Arena *a, Arena *scratch, Diags *d, const SrcFile *file, Token **out)
 {
     Lexer L = { 0 };
@@ -530,117 +746,7 @@ int lex_file(Arena *a, Arena *scratch, Diags *d, const SrcFile *file, Token **ou
     L.line = 1;
     if (L.end - L.s >= 3 && memcmp(L.s, "\xEF\xBB\xBF", 3) == 0)
         L.s += 3; /* a UTF-8 byte-order mark */
-    bool spc = true;
-    bool bad_run = false; /* report a run of invalid bytes once */
-    while (!L.oom) {
-        lex_skip_space(&L, &spc);
-        if (L.s >= L.end)
-            break;
-        const char *s = L.s;
-        char c = *s;
-        bool was_bad = bad_run;
-        bad_run = false;
-        if (c == '\n') {
-            Token *t = lex_push(&L, TK_NL, s, s + 1, spc);
-            if (t)
-                t->text = "\n";
-            L.s++;
-            L.line++;
-            L.line_start = L.s;
-            spc = true;
-            continue;
-        }
-        if (lex_is_digit(c) || (c == '.' && s + 1 < L.end && lex_is_digit(s[1]) && !(lex_prev_is_value(&L) && !spc))) {
-            lex_number(&L, spc);
-            spc = false;
-            continue;
-        }
-        int n = lex_id_char(&L, s, true);
-        if (n) {
-            const char *e = s + n;
-            while ((n = lex_id_char(&L, e, false)) > 0)
-                e += n;
-            lex_push_named(&L, lex_is_keyword(s, (int)(e - s)) ? TK_KEYWORD : TK_IDENT, s, e, s, spc);
-            spc = false;
-            continue;
-        }
-        if (c == '@') {
-            const char *e = s + 1;
-            while ((n = lex_id_char(&L, e, e == s + 1)) > 0)
-                e += n;
-            if (e == s + 1) {
-                diag_error(d, lex_loc(&L, s), "syntax: invalid macro name");
-                L.s = s + 1;
-                spc = true;
-                continue;
-            }
-            lex_push_named(&L, TK_MACRO, s, e, s + 1, spc);
-            spc = false;
-            continue;
-        }
-        if (c == '"') {
-            lex_string(&L, spc);
-            spc = false;
-            continue;
-        }
-        if (c == '\'') {
-            if (lex_prev_is_value(&L) && !spc) {
-                Token *t = lex_push(&L, TK_OP, s, s + 1, spc);
-                if (t)
-                    t->text = "'";
-                L.s++;
-            } else {
-                lex_char(&L, spc);
-            }
-            spc = false;
-            continue;
-        }
-        const char *op = lex_match_op(&L, s);
-        if (op && strcmp(op, ".") == 0 && s + 1 < L.end && lex_op_char(s[1]) && s[1] != '.' && s[1] != ':') {
-            /* a broadcasting operator such as .+ or .=: kept as one token so the
-             * parser can name it when it rejects it */
-            const char *inner = lex_match_op(&L, s + 1);
-            size_t len = 1 + (inner ? strlen(inner) : 0);
-            Token *t = lex_push(&L, TK_OP, s, s + len, spc);
-            if (t) {
-                t->text = arena_strndup(a, s, len);
-                if (!t->text)
-                    L.oom = true;
-            }
-            L.s = s + len;
-            spc = false;
-            continue;
-        }
-        if (op) {
-            size_t len = strlen(op);
-            Token *t = lex_push(&L, TK_OP, s, s + len, spc);
-            if (t)
-                t->text = op;
-            L.s = s + len;
-            spc = false;
-            continue;
-        }
-        /* nothing valid starts here */
-        uint32_t cp = 0;
-        int len = (unsigned char)c >= 0x80 ? lex_utf8_decode(s, (size_t)(L.end - s), &cp) : 1;
-        if (c == '\0') {
-            if (!was_bad)
-                diag_error(d, lex_loc(&L, s), "syntax: invalid NUL byte");
-            bad_run = true;
-            len = 1;
-        } else if (len == 0) {
-            if (!was_bad)
-                diag_error(d, lex_loc(&L, s), "syntax: invalid UTF-8 sequence");
-            bad_run = true;
-            len = 1;
-        } else if ((unsigned char)c < 0x20 || c == 0x7F) {
-            diag_error(d, lex_loc(&L, s), "syntax: invalid character \"\\x%02x\"", (unsigned char)c);
-        } else {
-            diag_error(d, lex_loc(&L, s), "syntax: invalid character \"%.*s\"", len, s);
-        }
-        L.s = s + len;
-        spc = true;
-    }
+    lex_tokens(&L);
     if (!L.oom) {
         Token *t = lex_push(&L, TK_EOF, L.end, L.end, true);
         if (t)

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "frontend.h"
+#include "abi.h"
+#include "printfmt.h"
 
 typedef struct Loop {
     int brk, cont;
@@ -444,6 +446,7 @@ static int lower_indices(Lower *L, Node *ref, int array, int *out, int max)
     return n;
 }
 
+static int lower_throw(Lower *L, Node *n);
 /* new(args...) / new{T}(args...) in an inner constructor: #new(P or P{T}, args...). */
 static int lower_new(Lower *L, Node *n)
 {
@@ -485,6 +488,18 @@ static bool is_new(Lower *L, const Node *callee)
 static int lower_call(Lower *L, Node *n)
 {
     Node *callee = n->kids[0];
+    if (callee->kind == AST_IDENT && (strcmp(callee->name, "error") == 0 || strcmp(callee->name, "throw") == 0) &&
+        find_slot(L, callee->name) < 0 && !fe_find_const(L->mod, callee->name))
+        return lower_throw(L, n);
+    if (callee->kind == AST_IDENT && !callee->qual &&
+        (strcmp(callee->name, "println") == 0 || strcmp(callee->name, "print") == 0) &&
+        find_slot(L, callee->name) < 0 && !fe_find_func(L->mod, callee->name)) {
+        diag_error(L->d, callee->loc,
+                   "%s is not available in kernels: print with @rocprintln \"x = $x\" (or @rocprint, "
+                   "@rocprintf)",
+                   callee->name);
+        return emit_named(L, IR_NOTHING, n->loc);
+    }
     int args[64];
     int fn;
     if (is_new(L, callee))
@@ -576,6 +591,183 @@ static int lower_atomic(Lower *L, Node *n)
     return call_named(L, fn, n->loc, args, na);
 }
 
+/* ---- printing and throwing: calls of #print / #throw by id, the format in the call's .name, the
+ * mode (#print) or the JukeThrownKind (#throw) in its .ival */
+
+static int lower_formatted(Lower *L, BuiltinId id, const PrintFormat *pf, int aux, SrcLoc loc)
+{
+    int args[64];
+    for (int i = 0; i < pf->nvals; i++)
+        args[i] = lower_expr(L, pf->vals[i]);
+    int k = call_builtin(L, id, loc, args, pf->nvals);
+    L->f->insts[k].name = pf->fmt;
+    L->f->insts[k].ival = aux;
+    return k;
+}
+
+static Node *string_node(Lower *L, const char *text, SrcLoc loc)
+{
+    Node *n = arena_alloc(L->a, sizeof *n);
+    if (n) {
+        n->kind = AST_STRING;
+        n->loc = loc;
+        n->name = text;
+    }
+    return n;
+}
+
+/* A message of parts; false after a diagnostic or when the arena ran out. */
+static bool thrown_message(Lower *L, Node **parts, int n, const char *prefix, PrintFormat *pf)
+{
+    for (int i = 0; i < n; i++)
+        if (!parts[i])
+            return false;
+    return printfmt_message(L->a, L->d, parts, n, prefix, pf);
+}
+
+/* The exceptions kernels may throw (runtime/abi.h's JukeThrownKind) and how each shows its arguments:
+ * a message (ErrorException("msg")); a value (KeyError(k): "key k not found"); none. */
+enum { SHOW_MESSAGE, SHOW_KEY, SHOW_DOMAIN, SHOW_BOUNDS, SHOW_INEXACT, SHOW_UNDEFVAR, SHOW_NONE };
+static const struct {
+    const char *name;
+    int kind, show;
+} thrown_types[] = {
+    { "ErrorException", JUKE_THROWN_ERROR, SHOW_MESSAGE },
+    { "AssertionError", JUKE_THROWN_ASSERTION, SHOW_MESSAGE },
+    { "ArgumentError", JUKE_THROWN_ARGUMENT, SHOW_MESSAGE },
+    { "OverflowError", JUKE_THROWN_OVERFLOW, SHOW_MESSAGE },
+    { "DimensionMismatch", JUKE_THROWN_DIMENSION_MISMATCH, SHOW_MESSAGE },
+    { "KeyError", JUKE_THROWN_KEY, SHOW_KEY },
+    { "DomainError", JUKE_THROWN_DOMAIN, SHOW_DOMAIN },
+    { "BoundsError", JUKE_THROWN_BOUNDS, SHOW_BOUNDS },
+    { "InexactError", JUKE_THROWN_INEXACT, SHOW_INEXACT },
+    { "UndefVarError", JUKE_THROWN_UNDEFVAR, SHOW_UNDEFVAR },
+    { "DivideError", JUKE_THROWN_DIVIDE, SHOW_NONE },
+};
+
+/* error(parts...) and throw(E(args...)) as Julia shows E's message. */
+static int lower_throw(Lower *L, Node *n)
+{
+    Node *callee = n->kids[0];
+    PrintFormat pf;
+    if (strcmp(callee->name, "error") == 0) {
+        if (!thrown_message(L, n->kids + 1, n->nkids - 1, NULL, &pf))
+            return emit_named(L, IR_NOTHING, n->loc);
+        return lower_formatted(L, BI_THROW, &pf, JUKE_THROWN_ERROR, n->loc);
+    }
+    Node *e = n->nkids == 2 ? n->kids[1] : NULL;
+    int t = -1;
+    if (e && e->kind == AST_CALL && e->kids[0]->kind == AST_IDENT)
+        for (int i = 0; i < JK_ARRAY_LEN(thrown_types); i++)
+            if (strcmp(e->kids[0]->name, thrown_types[i].name) == 0)
+                t = i;
+    if (t < 0) {
+        diag_error(L->d, e ? e->loc : n->loc,
+                   "throw: kernels throw Base's exceptions built where they are thrown, such as "
+                   "throw(ArgumentError(\"msg\")) (ErrorException, ArgumentError, AssertionError, DomainError, "
+                   "BoundsError, DivideError, OverflowError, InexactError, KeyError, DimensionMismatch)");
+        return emit_named(L, IR_NOTHING, n->loc);
+    }
+    Node **a = e->kids + 1;
+    int na = e->nkids - 1;
+    Node *parts[16];
+    int np = 0;
+    SrcLoc at = e->loc;
+    bool ok = true;
+    switch (thrown_types[t].show) {
+    case SHOW_MESSAGE: ok = thrown_message(L, a, na, NULL, &pf); break;
+    case SHOW_KEY:
+        if (na == 1) {
+            parts[np++] = string_node(L, "key ", at);
+            parts[np++] = a[0];
+            parts[np++] = string_node(L, " not found", at);
+        }
+        ok = thrown_message(L, parts, np, NULL, &pf);
+        break;
+    case SHOW_DOMAIN:
+        /* "DomainError with -1.0:\nmsg" */
+        if (na >= 1) {
+            parts[np++] = string_node(L, "with ", at);
+            parts[np++] = a[0];
+            if (na >= 2) {
+                parts[np++] = string_node(L, ":\n", at);
+                parts[np++] = a[1];
+            }
+        }
+        ok = thrown_message(L, parts, np, NULL, &pf);
+        break;
+    case SHOW_INEXACT:
+        /* InexactError(:f, T, x): "InexactError: f(T, x)" */
+        if (na == 3 && a[0]->kind == AST_SYMBOL) {
+            StrBuf sb = { 0 };
+            sb_printf(&sb, "%s(", a[0]->name);
+            ast_print(&sb, a[1]);
+            sb_puts(&sb, ", ");
+            const char *head = arena_strndup(L->a, sb.data ? sb.data : "", sb.len);
+            sb_free(&sb);
+            parts[np++] = string_node(L, head, at);
+            parts[np++] = a[2];
+            parts[np++] = string_node(L, ")", at);
+        }
+        ok = thrown_message(L, parts, np, NULL, &pf);
+        break;
+    case SHOW_UNDEFVAR:
+        if (na == 1 && a[0]->kind == AST_SYMBOL) {
+            parts[np++] = string_node(L, "`", at);
+            parts[np++] = string_node(L, a[0]->name, at);
+            parts[np++] = string_node(L, "` not defined", at);
+        }
+        ok = thrown_message(L, parts, np, NULL, &pf);
+        break;
+    case SHOW_BOUNDS:
+        /* BoundsError(A, i...): the indices (the array itself cannot be shown from a kernel) */
+        if (na >= 2) {
+            parts[np++] = string_node(L, "attempt to access an array at index [", at);
+            for (int i = 1; i < na && np < 14; i++) {
+                if (i > 1)
+                    parts[np++] = string_node(L, ", ", at);
+                parts[np++] = a[i];
+            }
+            parts[np++] = string_node(L, "]", at);
+        }
+        ok = thrown_message(L, parts, np, NULL, &pf);
+        break;
+    default: ok = thrown_message(L, parts, 0, NULL, &pf); break;
+    }
+    if (!ok)
+        return emit_named(L, IR_NOTHING, n->loc);
+    return lower_formatted(L, BI_THROW, &pf, thrown_types[t].kind, n->loc);
+}
+
+/* @assert cond [msg] (and @rocassert): unless cond, throw an AssertionError whose message is msg or, as
+ * Julia's, the condition's source. */
+static int lower_assert(Lower *L, Node *n)
+{
+    if (n->nkids < 1 || n->nkids > 2) {
+        diag_error(L->d, n->loc, "@%s takes a condition and an optional message", n->name);
+        return emit_named(L, IR_NOTHING, n->loc);
+    }
+    PrintFormat pf;
+    Node *msg = n->nkids == 2 ? n->kids[1] : NULL;
+    if (!msg) {
+        StrBuf sb = { 0 };
+        ast_print(&sb, n->kids[0]);
+        msg = string_node(L, arena_strndup(L->a, sb.data ? sb.data : "", sb.len), n->kids[0]->loc);
+        sb_free(&sb);
+    }
+    if (!thrown_message(L, &msg, 1, NULL, &pf))
+        return emit_named(L, IR_NOTHING, n->loc);
+    int ok = ir_new_label(L->f);
+    int c = lower_expr(L, n->kids[0]);
+    int fail = ir_new_label(L->f);
+    emit_gotoifnot(L, c, fail, n->loc);
+    emit_goto(L, ok, n->loc);
+    emit_label(L, fail, n->loc);
+    lower_formatted(L, BI_THROW, &pf, JUKE_THROWN_ASSERTION, n->loc);
+    emit_label(L, ok, n->loc);
+    return emit_named(L, IR_NOTHING, n->loc);
+}
+
 static int lower_macro(Lower *L, Node *n)
 {
     if (strcmp(n->name, "inbounds") == 0) {
@@ -601,6 +793,15 @@ static int lower_macro(Lower *L, Node *n)
     }
     if (strcmp(n->name, "atomic") == 0)
         return lower_atomic(L, n);
+    if (strcmp(n->name, "rocprintf") == 0 || strcmp(n->name, "rocprint") == 0 || strcmp(n->name, "rocprintln") == 0) {
+        PrintFormat pf;
+        if (!printfmt_macro(L->a, L->d, n, &pf))
+            return emit_named(L, IR_NOTHING, n->loc);
+        lower_formatted(L, BI_PRINT, &pf, pf.mode, n->loc);
+        return emit_named(L, IR_NOTHING, n->loc);
+    }
+    if (strcmp(n->name, "assert") == 0 || strcmp(n->name, "rocassert") == 0)
+        return lower_assert(L, n);
     /* annotations with no effect on what a kernel computes: @fastmath keeps
      * IEEE semantics here (allowed: it only permits faster code), @simd and
      * @unroll leave loop transformations to LLVM; `@simd ivdep for` and
@@ -768,7 +969,9 @@ static int lower_expr(Lower *L, Node *n)
     case AST_BOOL: v = emit_named(L, n->ival ? IR_TRUE : IR_FALSE, n->loc); break;
     case AST_NOTHING: v = emit_named(L, IR_NOTHING, n->loc); break;
     case AST_STRING:
-        diag_error(L->d, n->loc, "strings are not supported in kernels");
+        diag_error(L->d, n->loc,
+                   "strings are not values in kernels: only the formats and messages of @rocprintf, @rocprint, "
+                   "@rocprintln, error, throw and @assert");
         v = emit_named(L, IR_NOTHING, n->loc);
         break;
     case AST_IDENT: v = lower_ident(L, n); break;

@@ -8,6 +8,7 @@
 
 #include "juke_config.h"
 #include "runtime.h"
+#include "builtins.h"
 #include "target.h"
 
 /* Per-processor facts for wavefront size, the device libraries and the
@@ -631,7 +632,27 @@ static void amdgpu_llvm_init(void)
     LLVMInitializeAMDGPUAsmParser();
 }
 
+/* debugtrap (s_trap 3), endpgm (s_endpgm), sendmsg / sendmsghalt (s_sendmsg / s_sendmsghalt). */
+static bool amdgpu_exec_control(TargetCtx *tc, LLVMBuilderRef b, int builtin, LLVMValueRef *args)
+{
+    const char *name = builtin == BI_DEBUGTRAP     ? "llvm.debugtrap"
+                       : builtin == BI_ENDPGM      ? "llvm.amdgcn.endpgm"
+                       : builtin == BI_SENDMSG     ? "llvm.amdgcn.s.sendmsg"
+                       : builtin == BI_SENDMSGHALT ? "llvm.amdgcn.s.sendmsghalt"
+                                                   : NULL;
+    if (!name)
+        return false;
+    LLVMTypeRef fty;
+    LLVMValueRef f = llvm_intrinsic(tc, name, NULL, 0, &fty);
+    if (!f)
+        return false;
+    bool msg = builtin == BI_SENDMSG || builtin == BI_SENDMSGHALT;
+    LLVMBuildCall2(b, fty, f, args, msg ? 2 : 0, "");
+    return true;
+}
+
 const TargetOps target_amdgpu_ops = {
+    .exec_control = amdgpu_exec_control,
     .llvm_init = amdgpu_llvm_init,
     .build_identity = amdgpu_build_identity,
     .as_global = 1,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "abi.h"
+#include "builtins.h"
 #include "target.h"
 
 /* JukeCpuState (abi.h) as LLVM sees it, x86-64 / LP64:
@@ -586,7 +587,16 @@ static void cpu_llvm_init(void)
     LLVMInitializeX86AsmParser();
 }
 
+/* debugtrap() does nothing on the CPU (no debugger to stop for: a trap instruction would kill the
+ * host); the CPU has no endpgm or sendmsg. */
+static bool cpu_exec_control(TargetCtx *tc, LLVMBuilderRef b, int builtin, LLVMValueRef *args)
+{
+    (void)tc, (void)b, (void)args;
+    return builtin == BI_DEBUGTRAP;
+}
+
 const TargetOps target_cpu_ops = {
+    .exec_control = cpu_exec_control,
     .llvm_init = cpu_llvm_init,
     .build_identity = cpu_build_identity,
     .as_global = 0,

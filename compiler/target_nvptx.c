@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "juke_config.h"
+#include "builtins.h"
 #include "target.h"
 
 typedef struct NvPriv {
@@ -455,7 +456,22 @@ static void nvptx_llvm_init(void)
     LLVMInitializeNVPTXAsmPrinter();
 }
 
+/* debugtrap (brkpt); NVPTX has no endpgm or sendmsg. */
+static bool nvptx_exec_control(TargetCtx *tc, LLVMBuilderRef b, int builtin, LLVMValueRef *args)
+{
+    (void)args;
+    if (builtin != BI_DEBUGTRAP)
+        return false;
+    LLVMTypeRef fty;
+    LLVMValueRef f = llvm_intrinsic(tc, "llvm.debugtrap", NULL, 0, &fty);
+    if (!f)
+        return false;
+    LLVMBuildCall2(b, fty, f, NULL, 0, "");
+    return true;
+}
+
 const TargetOps target_nvptx_ops = {
+    .exec_control = nvptx_exec_control,
     .llvm_init = nvptx_llvm_init,
     .build_identity = nvptx_build_identity,
     .as_global = 1,

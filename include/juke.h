@@ -162,6 +162,22 @@ typedef void (*juke_log_fn)(void *user, juke_log_level level, const char *msg);
  * the call only. */
 JUKE_API void juke_set_log_callback(juke_context *ctx, juke_log_fn fn, void *user);
 
+/* What kernels print (@rocprintf, @rocprint, @rocprintln) goes through a
+ * buffer on the device that the runtime reads when the launch is complete: at
+ * the end of the launch on the CPU device, at the next synchronisation on a
+ * GPU. fn(user, stream, text, len) gets stream 1 and the text of one record
+ * (what one work-item printed with one call: never split) per call, on the
+ * CPU in work-item order (workgroup x, y, z, then work-item x, y, z, each
+ * work-item's records in the order it printed them), on a GPU in the order
+ * the records were written; and stream 2 with a note ("juke: N print records
+ * (B bytes) lost: ...") when the buffer was full and records were dropped.
+ * text is not NUL-terminated and lives for the call only. fn runs on the
+ * thread that launches or synchronises, under the device's lock: it must not
+ * call juke on the same device. NULL fn (the default): stdout, and the note
+ * to stderr. Applies to the devices of ctx, also those already open. */
+typedef void (*juke_print_fn)(void *user, int stream, const char *text, size_t len);
+JUKE_API void juke_set_print_callback(juke_context *ctx, juke_print_fn fn, void *user);
+
 /* ---- modules ------------------------------------------------------------- */
 
 /* Load a source file / a string. On a compile error, *out is NULL and

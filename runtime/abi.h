@@ -45,6 +45,10 @@ enum {
                              (the runtime then sets index[0] to the limit in microseconds) */
     JUKE_EXC_FAULT = 5,   /* CPU runtime only: a work-item faulted (a signal); see "fault records" below */
     JUKE_EXC_BARRIER = 6, /* CPU runtime only: barrier divergence; see "barrier divergence records" below */
+    JUKE_EXC_THROWN = 7,  /* error("msg"), throw(E("msg")), @assert: aux = the exception's JukeThrownKind; index[0]
+                             = the byte offset of its message record in the print area (JUKE_PRINT_MESSAGE), -1
+                             when the print area had no room for it */
+    JUKE_EXC_TRAP = 8,    /* trap() */
 };
 #define JUKE_EXC_MAXDIMS 4
 #define JUKE_BOUNDS_LOCAL 0x1000 /* aux of a BoundsError: the array is in local memory */
@@ -70,6 +74,20 @@ typedef struct JukeExceptionRecord {
     uint32_t item[3];                /* 1-based work-item index within the group */
 } JukeExceptionRecord;               /* 112 bytes */
 
+/* The exception type of a JUKE_EXC_THROWN record (aux). */
+typedef enum JukeThrownKind {
+    JUKE_THROWN_ERROR = 1, /* ErrorException: error("msg") */
+    JUKE_THROWN_ASSERTION,
+    JUKE_THROWN_ARGUMENT,
+    JUKE_THROWN_BOUNDS,
+    JUKE_THROWN_DOMAIN,
+    JUKE_THROWN_DIVIDE,
+    JUKE_THROWN_OVERFLOW,
+    JUKE_THROWN_INEXACT,
+    JUKE_THROWN_KEY,
+    JUKE_THROWN_DIMENSION_MISMATCH,
+    JUKE_THROWN_UNDEFVAR,
+} JukeThrownKind;
 /* Fault records (JUKE_EXC_FAULT), written by the CPU runtime, never by
  * compiled code: line = col = 0 (the faulting instruction has no source
  * location); aux = the signal number; index[0] = the faulting address;
@@ -96,6 +114,50 @@ enum {
  * indices (x fastest) 16 bits each, lowest first, 0 for none. */
 #define JUKE_PACKED_ITEMS 4
 
+/* ---- the print area ---------------------------------------------------------
+ * The exception buffer goes on past the record: at JUKE_PRINT_HEADER_OFFSET a
+ * JukePrintHeader, at JUKE_PRINT_DATA_OFFSET the records that @rocprintf,
+ * @rocprint and @rocprintln write (and the messages of thrown exceptions). A
+ * work-item reserves a whole record with one atomic add on `used`; when the
+ * record would pass `capacity` it writes nothing and adds one to `lost` (and
+ * its size to `lost_bytes`). A kernel that prints therefore needs the whole
+ * JUKE_EXC_BUFFER_BYTES (or JUKE_PRINT_DATA_OFFSET + capacity) bytes, header
+ * zeroed and capacity set; one that does not print touches only the record. The
+ * host reads the records after the launch, clears `used`, `lost` and
+ * `lost_bytes`, and keeps `capacity`. */
+#define JUKE_PRINT_HEADER_OFFSET 128
+#define JUKE_PRINT_DATA_OFFSET 192
+#define JUKE_PRINT_CAPACITY (1u << 20)
+#define JUKE_EXC_BUFFER_BYTES (JUKE_PRINT_DATA_OFFSET + JUKE_PRINT_CAPACITY)
+typedef struct JukePrintHeader {
+    uint64_t capacity; /* bytes of the data area (set by the host) */
+    uint64_t used;     /* bytes reserved (atomic add; may pass capacity) */
+    uint32_t lost;     /* records that did not fit */
+    uint32_t reserved;
+    uint64_t lost_bytes; /* their bytes */
+} JukePrintHeader;
+/* One record, 8-byte aligned, written by one work-item:
+ *   JukePrintRecord (40 bytes); types[nargs] (JukeTypeCode bytes), padded to
+ *   8; args[nargs] (8 bytes each: an integer sign- or zero-extended, a Bool 0
+ *   or 1, a float's bits in the low bits); the format's fmt_len bytes, padded
+ *   to 8.
+ * The format is C printf's, each conversion taking the next argument (its
+ * length modifiers are ignored: the argument's type decides), plus %J: the
+ * argument as Julia's print shows it. `done` is JUKE_PRINT_DONE once the rest
+ * of the record is written. */
+#define JUKE_PRINT_DONE 0x4a554b45u
+enum {
+    JUKE_PRINT_MESSAGE = 1, /* flags: an exception's message (JUKE_EXC_THROWN), not output */
+};
+typedef struct JukePrintRecord {
+    uint32_t size;     /* the whole record, bytes, a multiple of 8 */
+    uint32_t fmt_len;  /* bytes of the format */
+    uint32_t group[3]; /* 1-based workgroup index */
+    uint32_t item[3];  /* 1-based work-item index in the group */
+    uint16_t nargs;
+    uint16_t flags;
+    uint32_t done;
+} JukePrintRecord; /* 40 bytes */
 /* Element and scalar type codes used across the ABI (exception records,
  * .npy files, the runtime's arrays). */
 typedef enum JukeTypeCode {

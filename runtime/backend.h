@@ -67,6 +67,9 @@ struct RtDevice {
     void *priv;            /* the backend's state */
     RtTrace trace;         /* device-side timing (rt_device_set_trace) */
     struct RtSpans *spans; /* GPU kernels whose device spans are not yet read (runtime.c) */
+    RtPrintSink print;     /* where kernels' output goes (rt_device_set_print_sink) */
+    bool print_sorted;     /* records in work-item order (the CPU: a launch's records are drained at its end) */
+    char *thrown_message;  /* the formatted message of the last JUKE_EXC_THROWN taken, or NULL */
 };
 
 struct RtModule {
@@ -125,10 +128,20 @@ static inline int rt_check_arg_size(const RtFunctionInfo *info, const RtArg *arg
     return 0;
 }
 
-/* Take a kernel's exception from the host-visible record rec: 1 with *exc
- * (if exc) filled when a kernel completed one (flag 2), else 0; either way
- * the record is cleared for the next launch. The caller holds dev->lock. */
-int rt_exception_take(JukeExceptionRecord *rec, JukeExceptionRecord *exc);
+/* Take a kernel's exception from the host-visible exception buffer rec
+ * (JUKE_EXC_BUFFER_BYTES, runtime/abi.h): 1 with *exc (if exc) filled when a
+ * kernel completed one (flag 2), else 0; either way the record is cleared for
+ * the next launch. The records of the print area go to dev->print first
+ * (print.c), a thrown exception's message to dev->thrown_message. The caller
+ * holds dev->lock. */
+int rt_exception_take(RtDevice *dev, JukeExceptionRecord *rec, JukeExceptionRecord *exc);
+/* Prepare a new exception buffer of JUKE_EXC_BUFFER_BYTES: the record and the
+ * print header cleared, the print area's capacity set. */
+void rt_exception_buffer_init(void *buf);
+/* Deliver the print area's records of buf to dev->print and clear it; the
+ * message record of a thrown exception (index[0] of rec, a JUKE_EXC_THROWN)
+ * becomes dev->thrown_message instead (print.c). */
+void rt_print_drain(RtDevice *dev, void *buf, const JukeExceptionRecord *rec);
 
 /* ---- GPU drivers loaded with dlopen (dev_hip.c, dev_cuda.c) ---- */
 

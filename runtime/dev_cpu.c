@@ -1438,7 +1438,7 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
     cd->kernarg = NULL;
 
     /* A failed group (job_err) outranks an exception. */
-    int rc = rt_exception_take(cd->exc, job_err ? NULL : exc);
+    int rc = rt_exception_take(dev, cd->exc, job_err ? NULL : exc);
     if (rc == 1 && exc && exc->kind == JUKE_EXC_TIMEOUT)
         exc->index[0] = (int64_t)(timeout_s * 1e6 + 0.5);
     if (job_err) {
@@ -1539,14 +1539,15 @@ static int rt_cpu_open(RtDevice *dev, int index, char **short_why, char **err)
     long page = sysconf(_SC_PAGESIZE);
     cd->page = page > 0 ? (size_t)page : 4096;
     cd->workers = calloc((size_t)cd->nthreads, sizeof *cd->workers);
-    cd->exc = aligned_alloc(64, (sizeof(JukeExceptionRecord) + 63) & ~(size_t)63);
+    cd->exc = aligned_alloc(64, JUKE_EXC_BUFFER_BYTES);
     if (!cd->workers || !cd->exc) {
         free(cd->workers);
         free(cd->exc);
         free(cd);
         return rt_fail(err, "cpu: out of memory");
     }
-    memset(cd->exc, 0, sizeof *cd->exc);
+    rt_exception_buffer_init(cd->exc);
+    dev->print_sorted = true;
     pthread_mutex_init(&cd->mu, NULL);
     pthread_mutex_init(&cd->blocks_mu, NULL);
     pthread_cond_init(&cd->start_cv, NULL);

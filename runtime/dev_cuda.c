@@ -541,7 +541,7 @@ static int cuda_wait(RtDevice *dev, void *stream, double timeout_s, JukeExceptio
     if (e != 0)
         return rt_fail(err, "cuda: a kernel failed: %s", cuda_errstr(&cd->api, e));
     pthread_mutex_lock(&dev->lock);
-    int rc = rt_exception_take(cd->exc_host, exc);
+    int rc = rt_exception_take(dev, cd->exc_host, exc);
     pthread_mutex_unlock(&dev->lock);
     return rc;
 }
@@ -720,12 +720,12 @@ static int rt_cuda_open(RtDevice *dev, int index, char **short_why, char **err)
         rt_fail(err, "cuda: cuStreamCreate failed: %s", cuda_errstr(a, e));
         goto fail;
     }
-    if ((e = a->MemHostAlloc((void **)&cd->exc_host, sizeof(JukeExceptionRecord), CU_MEMHOSTALLOC_DEVICEMAP)) != 0) {
+    if ((e = a->MemHostAlloc((void **)&cd->exc_host, JUKE_EXC_BUFFER_BYTES, CU_MEMHOSTALLOC_DEVICEMAP)) != 0) {
         cd->exc_host = NULL;
         rt_fail(err, "cuda: cuMemHostAlloc of the exception record failed: %s", cuda_errstr(a, e));
         goto fail;
     }
-    memset(cd->exc_host, 0, sizeof *cd->exc_host);
+    rt_exception_buffer_init(cd->exc_host);
     if ((e = a->MemHostGetDevicePointer(&cd->exc_dev, cd->exc_host, 0)) != 0) {
         rt_fail(err, "cuda: cuMemHostGetDevicePointer failed: %s", cuda_errstr(a, e));
         goto fail;

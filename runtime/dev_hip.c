@@ -338,7 +338,7 @@ static int hip_sync_locked(RtDevice *dev, void *stream, double timeout_s, JukeEx
                        timeout_s);
     if (e != 0)
         return rt_fail(err, "hip: a kernel failed: %s", hip_errstr(&hd->api, e));
-    return rt_exception_take(hd->exc_host, exc);
+    return rt_exception_take(dev, hd->exc_host, exc);
 }
 
 static int hip_launch(RtFunction *f, void *stream, const RtArg *args, int nargs, const uint32_t grid[3],
@@ -511,12 +511,12 @@ static int rt_hip_open(RtDevice *dev, int index, char **short_why, char **err)
         rt_fail(err, "hip: hipStreamCreate failed: %s", hip_errstr(a, e));
         goto fail;
     }
-    if ((e = a->HostMalloc((void **)&hd->exc_host, sizeof(JukeExceptionRecord), hipHostMallocMapped)) != 0) {
+    if ((e = a->HostMalloc((void **)&hd->exc_host, JUKE_EXC_BUFFER_BYTES, hipHostMallocMapped)) != 0) {
         hd->exc_host = NULL;
         rt_fail(err, "hip: hipHostMalloc of the exception record failed: %s", hip_errstr(a, e));
         goto fail;
     }
-    memset(hd->exc_host, 0, sizeof *hd->exc_host);
+    rt_exception_buffer_init(hd->exc_host);
     if ((e = a->HostGetDevicePointer(&hd->exc_dev, hd->exc_host, 0)) != 0) {
         rt_fail(err, "hip: hipHostGetDevicePointer failed: %s", hip_errstr(a, e));
         goto fail;

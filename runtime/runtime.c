@@ -144,6 +144,7 @@ static void rt_spans_flush(RtDevice *dev, bool all, const RtStream *only);
 
 static void rt_device_delete(RtDevice *dev)
 {
+    free(dev->thrown_message);
     pthread_mutex_destroy(&dev->lock);
     free(dev);
 }
@@ -455,9 +456,10 @@ int rt_poll_stream(int (*query)(void *), void *stream, int not_ready, double tim
     }
 }
 
-int rt_exception_take(JukeExceptionRecord *rec, JukeExceptionRecord *exc)
+int rt_exception_take(RtDevice *dev, JukeExceptionRecord *rec, JukeExceptionRecord *exc)
 {
     int raised = __atomic_load_n(&rec->flag, __ATOMIC_ACQUIRE) == 2;
+    rt_print_drain(dev, rec, raised ? rec : NULL);
     if (raised && exc)
         memcpy(exc, (const void *)rec, sizeof *exc);
     memset(rec, 0, sizeof *rec);
@@ -739,6 +741,22 @@ int rt_launch_on(RtFunction *f, RtStream *st, const RtArg *args, int nargs, cons
         return rt_launch_timed(f, st, args, nargs, grid, group, shmem_bytes, flags, timeout_s, exc, err);
     }
     return dev->be->launch(f, native, args, nargs, grid, group, shmem_bytes, flags, timeout_s, exc, err);
+}
+
+void rt_device_set_print_sink(RtDevice *dev, const RtPrintSink *sink)
+{
+    pthread_mutex_lock(&dev->lock);
+    dev->print = sink ? *sink : (RtPrintSink){ 0 };
+    pthread_mutex_unlock(&dev->lock);
+}
+
+char *rt_thrown_message_take(RtDevice *dev)
+{
+    pthread_mutex_lock(&dev->lock);
+    char *m = dev->thrown_message;
+    dev->thrown_message = NULL;
+    pthread_mutex_unlock(&dev->lock);
+    return m;
 }
 
 void rt_device_set_trace(RtDevice *dev, const RtTrace *trace)

@@ -139,6 +139,21 @@ typedef struct RtTrace {
     void *user;
 } RtTrace;
 void rt_device_set_trace(RtDevice *dev, const RtTrace *trace);
+/* Where kernels' output goes: write(user, stream, text, len) with stream 1
+ * for what kernels printed (one call per record, a record being one
+ * @rocprintf/@rocprint of one work-item) and 2 for the runtime's note that
+ * records were lost (the print area was full). The runtime calls it from the
+ * launch or synchronisation that drains the records, under the device's
+ * lock. NULL write: stdout and stderr. */
+typedef struct RtPrintSink {
+    void (*write)(void *user, int stream, const char *text, size_t len);
+    void *user;
+} RtPrintSink;
+void rt_device_set_print_sink(RtDevice *dev, const RtPrintSink *sink);
+/* The message of the last thrown exception (error("..."), throw(E("...")),
+ * @assert) a synchronisation or launch reported, malloc'd, or NULL;
+ * cleared by the call. */
+char *rt_thrown_message_take(RtDevice *dev);
 double rt_now_us(void);
 
 /* Pack explicit arguments into a kernarg buffer following the metadata's

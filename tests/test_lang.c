@@ -42,6 +42,15 @@
  *                                       message stands for the file's path
  *       Errors are compared as a set: the file (its load, else its first run)
  *       must report exactly the expected errors, no more. Notes are not counted.
+ *   # expect output: TEXT               what the run printed (@rocprintf, @rocprint,
+ *                                       @rocprintln), through juke_set_print_callback:
+ *                                       the TEXT of every `expect output` line after the
+ *                                       run, concatenated, equals it exactly; in TEXT,
+ *                                       \n is a newline, \s a space (a trailing one
+ *                                       would be trimmed) and \\ a backslash (end a
+ *                                       line with \n where the output does); checked on
+ *                                       the cpu device (NVPTX prints with vprintf)
+ *   # expect print note: TEXT           the runtime's note on lost records contains TEXT
  *   # compile targets: T1 T2 ...        in the targets mode below, compile this file's
  *                                       runs only for these of the listed targets (say why
  *                                       in a comment: a gfx11-only instruction, ...)
@@ -74,12 +83,35 @@ enum { MAX_ARGS = 16, MAX_FILES = 512, MAX_ERRS = 32 };
 typedef struct Env {
     juke_context *ctx;
     juke_device *dev;
+    /* what the current run printed (stream 1) and noted (stream 2) */
+    char *out, *note;
+    size_t outlen, notelen;
     char *targets[16]; /* the targets mode: compile for these instead of running */
     int ntargets;
     const char *cache_dir; /* the targets mode: save the kernels there ("" = nowhere) */
     const char *device;    /* where the runs run: "cpu" unless --device */
 } Env;
 static Env env;
+
+static void capture(char **buf, size_t *len, const char *text, size_t n)
+{
+    char *b = realloc(*buf, *len + n + 1);
+    if (!b)
+        return;
+    memcpy(b + *len, text, n);
+    *len += n;
+    b[*len] = 0;
+    *buf = b;
+}
+
+static void print_to_env(void *user, int stream, const char *text, size_t len)
+{
+    (void)user;
+    if (stream == 1)
+        capture(&env.out, &env.outlen, text, len);
+    else
+        capture(&env.note, &env.notelen, text, len);
+}
 
 /* ---- small helpers ---- */
 
@@ -912,6 +944,11 @@ static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
     juke_launch_config cfg = {
         { r->group[0], r->group[1], r->group[2] }, { r->grid[0], r->grid[1], r->grid[2] }, r->shmem, false
     };
+    env.outlen = env.notelen = 0;
+    if (env.out)
+        env.out[0] = 0;
+    if (env.note)
+        env.note[0] = 0;
     cfg.cooperative = r->cooperative;
     if (r->ndims) { /* the grid covers the ndrange; without a groupsize, the library picks one */
         memset(cfg.gridsize, 0, sizeof cfg.gridsize);
@@ -1064,7 +1101,21 @@ static void run_file(void **state)
     bool have_run = false, skipped = false;
     juke_status lst = JUKE_OK;
     char *lmsg = NULL;
-    for (int i = 0; m && i < nd; i++) {
+    char want_out[8192];
+    size_t wlen = 0;
+    int out_line = 0; /* the first `expect output` of the current run, 0 if none */
+    for (int i = 0; m && i <= nd; i++) {
+        if (i == nd || strncmp(ds[i].text, "run:", 4) == 0) {
+            /* on cuda the kernels print with vprintf, to the process's stdout: checked on the cpu only */
+            if (out_line && strcmp(env.device, "cpu") == 0 &&
+                (env.outlen != wlen || memcmp(env.out ? env.out : "", want_out, wlen) != 0))
+                fc_fail(&fc, out_line, "the run printed\n%s\n---- instead of\n%.*s\n----", env.out ? env.out : "",
+                        (int)wlen, want_out);
+            out_line = 0;
+            wlen = 0;
+            if (i == nd)
+                break;
+        }
         Directive *d = &ds[i];
         const char *t = d->text;
         if (strncmp(t, "run:", 4) == 0) {
@@ -1124,6 +1175,32 @@ static void run_file(void **state)
                         lmsg);
             else if (!strstr(lmsg, want))
                 fc_fail(&fc, d->line, "exception message lacks `%s`: %s", want, lmsg);
+        } else if (strncmp(t, "expect output:", 14) == 0) {
+            const char *q = t + 14;
+            if (*q == ' ')
+                q++;
+            if (!out_line)
+                out_line = d->line;
+            for (; *q && wlen + 1 < sizeof want_out; q++) {
+                if (q[0] == '\\' && q[1] == 'n') {
+                    want_out[wlen++] = '\n';
+                    q++;
+                } else if (q[0] == '\\' && q[1] == 's') {
+                    want_out[wlen++] = ' ';
+                    q++;
+                } else if (q[0] == '\\' && q[1] == '\\') {
+                    want_out[wlen++] = '\\';
+                    q++;
+                } else {
+                    want_out[wlen++] = *q;
+                }
+            }
+        } else if (strncmp(t, "expect print note:", 18) == 0) {
+            const char *want = t + 18;
+            while (*want == ' ')
+                want++;
+            if (!env.note || !strstr(env.note, want))
+                fc_fail(&fc, d->line, "the runtime's note lacks `%s`: %s", want, env.note ? env.note : "(none)");
         } else if (strncmp(t, "expect typed:", 13) == 0) {
             const char *want = t + 13;
             while (*want == ' ')
@@ -1199,6 +1276,7 @@ static int setup(void **state)
         fprintf(stderr, "cannot open the %s device: %s\n", env.device, env.ctx ? juke_errmsg(env.ctx) : "no context");
         return -1;
     }
+    juke_set_print_callback(env.ctx, print_to_env, NULL);
     return 0;
 }
 
@@ -1206,6 +1284,8 @@ static int teardown(void **state)
 {
     (void)state;
     juke_context_destroy(env.ctx);
+    free(env.out);
+    free(env.note);
     return 0;
 }
 
