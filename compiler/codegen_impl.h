@@ -138,6 +138,8 @@ LLVMValueRef cx_inv_f64(CG *g, LLVMValueRef w);
 LLVMValueRef robust_cdiv2(CG *g, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, LLVMValueRef d, LLVMValueRef r,
                           LLVMValueRef t);
 LLVMValueRef cx_div_f64(CG *g, LLVMValueRef z, LLVMValueRef w);
+/* builtins_iter_emit.c: a value into a Union{Nothing, T} variable or result (its tag set) */
+LLVMValueRef union_coerce(CG *g, LLVMValueRef v, const Type *from, const Type *to);
 LLVMValueRef cx_inv(CG *g, LLVMValueRef z, const Type *e);
 LLVMValueRef cx_div(CG *g, LLVMValueRef z, LLVMValueRef w, const Type *e);
 LLVMValueRef cx_div_smith(CG *g, LLVMValueRef z, LLVMValueRef w, const Type *e);
