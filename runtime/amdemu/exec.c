@@ -279,6 +279,7 @@ int amdemu_decode(const uint32_t *p, AmdDec *d)
     }
     if ((fmt == F_VOP1 || fmt == F_VOP2 || fmt == F_VOPC) && !d->vop3 && d->src[0] == 250) {
         d->op = NULL;
+        d->w1 = p[1];
         d->why = "DPP operands are not modelled yet";
         return -1;
     }
