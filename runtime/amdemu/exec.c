@@ -571,12 +571,14 @@ static void trace_line(AmdWave *w, const AmdDec *d, const uint32_t *s_before, ui
     fputc('\n', stderr);
 }
 
-/* Run one wave until it ends, waits at a barrier or fails. */
+/* Run one wave until it ends, waits at a barrier, fails or has run a time
+ * slice (so that a wave spinning on a flag another wave of its group sets
+ * lets that wave run). */
 static int run_wave(AmdWave *w)
 {
     bool trace = w->g->l->trace;
     uint32_t before[128];
-    while (w->state == AMDEMU_RUN) {
+    for (int slice = 0; w->state == AMDEMU_RUN && slice < 100000; slice++) {
         const AmdDec *d = fetch(w);
         if (!d)
             return -1;
