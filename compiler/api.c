@@ -442,6 +442,7 @@ void juke_module_free(juke_module *m)
     api_remove((void **)ctx->modules, &ctx->nmodules, m);
     pthread_mutex_unlock(&ctx->lock);
     fe_module_free(m->fe);
+    cmemo_free(&m->memo);
     free(m->name);
     free(m);
 }
@@ -1010,8 +1011,31 @@ juke_status juke_compile(juke_module *m, const char *function, const char *const
     juke_status st = check_options(m->ctx, &o);
     if (st)
         return st;
+    /* a repeat of an earlier call finds its kernel without the cache key (cmemo.c) */
+    bool memo = function && nargs >= 0 && nargs <= 64 && (!nargs || argtypes);
+    for (int i = 0; memo && i < nargs; i++)
+        memo = argtypes[i] != NULL;
+    uint64_t h = memo ? cmemo_hash(function, argtypes, nargs, &o, 0) : 0;
+    if (memo) {
+        double t_mem = api_trace(m->ctx) ? trace_now_us() : 0;
+        pthread_mutex_lock(&m->ctx->lock);
+        juke_kernel *k = cmemo_find(&m->memo, h, function, argtypes, nargs, &o, 0);
+        pthread_mutex_unlock(&m->ctx->lock);
+        if (k) {
+            if (api_trace(m->ctx))
+                trace_host(m->ctx->trace, "cache", "cache hit (memory)", t_mem, trace_now_us() - t_mem, NULL);
+            *out = k;
+            return write_dumps_if_asked(k, &o);
+        }
+    }
     /* the assembly listing is made on demand (juke_kernel_dump): a compile is the code object */
-    return api_compile_kernel(m, function, argtypes, nargs, &o, false, out);
+    st = api_compile_kernel(m, function, argtypes, nargs, &o, false, out);
+    if (!st && memo) {
+        pthread_mutex_lock(&m->ctx->lock);
+        cmemo_add(&m->memo, h, function, argtypes, nargs, &o, 0, *out);
+        pthread_mutex_unlock(&m->ctx->lock);
+    }
+    return st;
 }
 
 const char *juke_kernel_dump(juke_kernel *k, juke_dump which)

@@ -79,10 +79,29 @@ struct juke_kernel {
     FastLoad *fast_all; /* every FastLoad made, under load_lock */
 };
 
+/* cmemo.c: a module's explicit compiles, (the caller's strings, options,
+ * variant) → kernel, under ctx->lock. */
+typedef struct CmemoEntry {
+    uint64_t hash;
+    juke_kernel *k; /* NULL: an empty slot */
+    char *blob;     /* function, argument types, target, device libraries */
+    int nargs, variant, opt_level, cov, wavefront, debuginfo;
+} CmemoEntry;
+typedef struct Cmemo {
+    CmemoEntry *slots; /* NULL until the first entry */
+} Cmemo;
+uint64_t cmemo_hash(const char *function, const char *const *argtypes, int nargs, const juke_options *o, int variant);
+juke_kernel *cmemo_find(const Cmemo *cm, uint64_t h, const char *function, const char *const *argtypes, int nargs,
+                        const juke_options *o, int variant);
+void cmemo_add(Cmemo *cm, uint64_t h, const char *function, const char *const *argtypes, int nargs,
+               const juke_options *o, int variant, juke_kernel *k);
+void cmemo_free(Cmemo *cm);
+
 struct juke_module {
     juke_context *ctx;
     FeModule *fe;
     char *name;
+    Cmemo memo; /* juke_compile's, under ctx->lock */
 };
 
 struct juke_device {
