@@ -123,6 +123,7 @@ struct juke_device {
         int nargs;
         unsigned gen;
         uint16_t sig[64];
+        unsigned variant; /* API_VARIANT_*: the arguments' class */
         juke_kernel *k;
         RtFunction *fn;
     } memo[16];
@@ -195,8 +196,13 @@ juke_status api_fail(juke_context *ctx, juke_status st, const char *fmt, ...) __
 /* Is function a KernelAbstractions @kernel (ka.c), which takes its launch's
  * ndrange as a hidden last argument? */
 bool api_is_ka_kernel(const juke_module *m, const char *function);
+/* Launch-time variants of one kernel (Triton style): the class of a
+ * launch's arguments, a bit each, in the cache key; the kernel compiled for
+ * a class assumes its facts (TargetOptions). API_VARIANT_INDEX32: every
+ * device array argument has fewer than 2^31 elements. */
+enum { API_VARIANT_GENERAL = 0, API_VARIANT_INDEX32 = 1 };
 juke_status api_compile_kernel(juke_module *m, const char *function, const char *const *argtypes, int nargs,
-                               const juke_options *o, bool want_asm, juke_kernel **out);
+                               const juke_options *o, unsigned variant, bool want_asm, juke_kernel **out);
 /* The launch signature (API_SIG_NONE...) of an argument type as juke_compile takes it. */
 uint16_t api_arg_signature(const char *type);
 /* The context's trace, NULL when tracing is off: one load on the launch path. */
