@@ -13,7 +13,7 @@
  *    Elimination does not move a signed fact to the unsigned system when
  *    only known bits say the index is non-negative).
  *
- * 2. Merged checks. Checks one after another on the hot path, with nothing
+ * 2. Merged checks (GPU targets). Checks one after another on the hot path, with nothing
  *    between them that writes memory or calls (loads may be there), become
  *    one branch on the `or` of their conditions at the first, computed
  *    there (each later condition frozen: its operands may carry no-wrap
@@ -196,6 +196,18 @@ static bool non_negative(LLVMValueRef v, int depth)
         return LLVMConstIntGetSExtValue(v) >= 0;
     if (!LLVMIsAInstruction(v) || depth > DEPTH)
         return false;
+    LLVMValueRef range = LLVMGetMetadata(v, LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(v)), "range", 5));
+    if (range && LLVMGetMDNodeNumOperands(range) == 2) {
+        /* !range [lo, hi) with 0 <= lo < hi <= 2^(bits-1): a load of an id or a size */
+        LLVMValueRef lohi[2];
+        LLVMGetMDNodeOperands(range, lohi);
+        unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(v));
+        if (LLVMIsAConstantInt(lohi[0]) && LLVMIsAConstantInt(lohi[1]) && bits <= 64 &&
+            LLVMConstIntGetSExtValue(lohi[0]) >= 0 &&
+            LLVMConstIntGetZExtValue(lohi[0]) < LLVMConstIntGetZExtValue(lohi[1]) &&
+            (bits == 64 || LLVMConstIntGetZExtValue(lohi[1]) <= (1ull << (bits - 1))))
+            return true;
+    }
     switch (LLVMGetInstructionOpcode(v)) {
     case LLVMZExt: return true;
     case LLVMSExt: return non_negative(LLVMGetOperand(v, 0), depth + 1);
@@ -213,9 +225,39 @@ static bool non_negative(LLVMValueRef v, int depth)
     }
 }
 
+/* Whether v is positive by its construction (an index from 1). */
+static bool positive(LLVMValueRef v, int depth)
+{
+    if (LLVMIsAConstantInt(v))
+        return LLVMConstIntGetSExtValue(v) > 0;
+    if (!LLVMIsAInstruction(v) || depth > DEPTH)
+        return false;
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMZExt: return positive(LLVMGetOperand(v, 0), depth + 1);
+    case LLVMAdd: {
+        LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetOperand(v, 1);
+        return LLVMGetNSW(v) && ((positive(a, depth + 1) && non_negative(b, depth + 1)) ||
+                                 (non_negative(a, depth + 1) && positive(b, depth + 1)));
+    }
+    default: return false;
+    }
+}
+
+/* v as x - 1 (add nsw x, -1), or NULL. */
+static LLVMValueRef minus_one_of(LLVMValueRef v)
+{
+    if (!LLVMIsAInstruction(v) || LLVMGetInstructionOpcode(v) != LLVMAdd || !LLVMGetNSW(v))
+        return NULL;
+    LLVMValueRef c = LLVMGetOperand(v, 1);
+    return LLVMIsAConstantInt(c) && LLVMConstIntGetSExtValue(c) == -1 ? LLVMGetOperand(v, 0) : NULL;
+}
+
 /* Whether fact f gives the relation g. */
 static bool gives(const Fact *f, const Fact *g)
 {
+    /* x <=s y with 1 <= x: then x - 1 <u y (the guard `i <= length(a)` of a 1-based index) */
+    if (f->y == g->y && f->pred == LLVMIntSLE && g->pred == LLVMIntULT && minus_one_of(g->x) == f->x)
+        return positive(f->x, 0);
     if (f->x != g->x || f->y != g->y)
         return false;
     if (f->pred == g->pred)
@@ -548,7 +590,7 @@ static int merge_chain(LLVMContextRef ctx, LLVMBuilderRef bld, LLVMBasicBlockRef
     return ntests;
 }
 
-int checkopt_run(LLVMModuleRef mod, CheckoptStats *st)
+int checkopt_run(LLVMModuleRef mod, bool merge, CheckoptStats *st)
 {
     LLVMContextRef ctx = LLVMGetModuleContext(mod);
     LLVMBuilderRef bld = LLVMCreateBuilderInContext(ctx);
@@ -565,7 +607,7 @@ int checkopt_run(LLVMModuleRef mod, CheckoptStats *st)
             changed += implied;
             /* heads in the order of the blocks before any merge */
             LLVMGetBasicBlocks(fn, blocks);
-            for (size_t i = 0; i < nb; i++) {
+            for (size_t i = 0; merge && i < nb; i++) {
                 if (p.done[slot_of(&p, blocks[i])])
                     continue;
                 int m = merge_chain(ctx, bld, blocks[i], &p);

@@ -2,6 +2,8 @@
 #ifndef JUKE_CHECKOPT_H
 #define JUKE_CHECKOPT_H
 
+#include <stdbool.h>
+
 #include <llvm-c/Types.h>
 
 typedef struct CheckoptStats {
@@ -9,8 +11,9 @@ typedef struct CheckoptStats {
     int merged;  /* checks merged into an earlier one's branch */
 } CheckoptStats;
 
-/* Runs both on every function of mod; returns how many checks changed
- * (then the caller runs simplifycfg to drop the constant branches). */
-int checkopt_run(LLVMModuleRef mod, CheckoptStats *st);
+/* Runs both (merge: also part 2) on every function of mod; returns how
+ * many checks changed (then the caller runs simplifycfg to drop the
+ * constant branches). */
+int checkopt_run(LLVMModuleRef mod, bool merge, CheckoptStats *st);
 
 #endif

@@ -227,10 +227,12 @@ bool llvm_optimize(TargetCtx *tc, int opt_level)
         LLVMDisposeErrorMessage(msg);
         return false;
     }
-    /* bounds checks implied by their guards go, the rest of a straight run
-     * become one branch (checkopt.c); simplifycfg drops the decided ones */
+    /* bounds checks implied by their guards go; on GPUs, where each is a
+     * divergent branch, the rest of a straight run become one branch (on
+     * the CPU a branch is cheap, and the merged one kept more registers
+     * live: bench/RESULTS.md); simplifycfg drops the decided ones */
     CheckoptStats cs = { 0 };
-    if (opt_level >= 2 && checkopt_run(tc->mod, &cs)) {
+    if (opt_level >= 2 && checkopt_run(tc->mod, tc->opts->kind != TARGET_CPU, &cs)) {
         po = LLVMCreatePassBuilderOptions();
         e = LLVMRunPasses(tc->mod, "instsimplify,simplifycfg,dce", tc->tm, po);
         LLVMDisposePassBuilderOptions(po);
