@@ -98,12 +98,28 @@ const Type *type_pow(Infer *I, IrInst *in, const BuiltinRow *row, const char *na
 /* comparisons: Bool; egal of values of different types is a constant. */
 const Type *type_cmp(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
 {
+    if (n == 2 && (row->id == BI_EGAL || row->id == BI_NEGAL) &&
+        ((a[0]->kind == TY_UNION && a[1]->kind == TY_NOTHING) ||
+         (a[1]->kind == TY_UNION && a[0]->kind == TY_NOTHING))) {
+        /* x === nothing of a Union{Nothing, T}: its tag (builtins_iter_emit.c) */
+        in->builtin = row->id == BI_EGAL ? BI_ISNOTHING : BI_NOTNOTHING;
+        in->optype = NULL;
+        return prim(I, TY_BOOL);
+    }
     if (n == 2 && (row->id == BI_EGAL || row->id == BI_NEGAL) && a[0] != a[1]) {
         in->optype = NULL; /* values of different types are never egal (1 === 1.0 is false) */
         return prim(I, TY_BOOL);
     }
     if (n == 2 && all_prim(a, 2)) {
         in->optype = unify_prim_args(I, a, 2);
+        return prim(I, TY_BOOL);
+    }
+    if (n == 2 && a[0] == a[1] && (a[0]->kind == TY_TUPLE || a[0]->kind == TY_STRUCT) && !ty_is_ghost(a[0]) &&
+        row->id != BI_LT && row->id != BI_LE && row->id != BI_GT && row->id != BI_GE) {
+        /* tuples and structs of one type: field by field (optype = the type; codegen.c's emit_compare) */
+        if (!ty_bits_only(a[0]))
+            return infer_no_method(I, in, name, a, n);
+        in->optype = a[0];
         return prim(I, TY_BOOL);
     }
     if (n == 2 && (row->id == BI_EGAL || row->id == BI_NEGAL || row->id == BI_EQ || row->id == BI_NE)) {
