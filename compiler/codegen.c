@@ -534,6 +534,24 @@ void check_allocated(CG *g, IrInst *in, const Type *at, LLVMValueRef a, LLVMValu
           type_code(at->elem) | (at->ndims & 0xf) << 8 | JUKE_BOUNDS_LOCAL | JUKE_BOUNDS_ALLOC);
 }
 
+/* Whether A's linear index is computed in 32 bits: a device array of a
+ * kernel compiled for launches whose arrays all have fewer than 2^31
+ * elements (TargetOptions.index32). A checked or @inbounds access has
+ * 0 <= index < length, so the narrow result is the wide one. */
+static bool narrow_index(CG *g, const Type *at)
+{
+    return g->tc->opts->index32 && at->kind == TY_ARRAY;
+}
+
+/* A 32-bit index known non-negative, as an i64 for a GEP. */
+static LLVMValueRef zext_nneg(CG *g, LLVMValueRef v)
+{
+    LLVMValueRef z = LLVMBuildZExt(g->b, v, i64(g), "");
+    if (LLVMIsAZExtInst(z))
+        LLVMSetNNeg(z, 1);
+    return z;
+}
+
 /* The element pointer of A[idx...] (1-based, column-major), bounds-checked unless inbounds. */
 LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, int first, int nidx, bool inbounds)
 {
@@ -581,10 +599,23 @@ LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, int fir
             check(g, fail, JUKE_EXC_BOUNDS, in->loc, nidx, idx, nidx, dims, bounds_aux(at));
         }
         /* checked or promised in bounds: every step stays in [0, length) */
-        lin = no_wrap(LLVMBuildSub(g->b, idx[nidx - 1], ci64(g, 1), ""));
-        for (int k = nidx - 2; k >= 0; k--)
-            lin = no_wrap(LLVMBuildAdd(g->b, no_wrap(LLVMBuildMul(g->b, lin, dims[k], "")),
-                                       no_wrap(LLVMBuildSub(g->b, idx[k], ci64(g, 1), "")), ""));
+        if (narrow_index(g, at)) {
+            /* and length < 2^31 (the launch's class): every partial product
+             * fits in 31 bits, so each multiply is a 32-bit one; the adds
+             * stay 64-bit, where constant offsets fold into the address */
+            lin = no_wrap(LLVMBuildSub(g->b, idx[nidx - 1], ci64(g, 1), ""));
+            for (int k = nidx - 2; k >= 0; k--) {
+                LLVMValueRef l32 = LLVMBuildTrunc(g->b, lin, i32(g), "");
+                LLVMValueRef d32 = LLVMBuildTrunc(g->b, dims[k], i32(g), "");
+                LLVMValueRef prod = zext_nneg(g, no_wrap(LLVMBuildMul(g->b, l32, d32, "")));
+                lin = no_wrap(LLVMBuildAdd(g->b, prod, no_wrap(LLVMBuildSub(g->b, idx[k], ci64(g, 1), "")), ""));
+            }
+        } else {
+            lin = no_wrap(LLVMBuildSub(g->b, idx[nidx - 1], ci64(g, 1), ""));
+            for (int k = nidx - 2; k >= 0; k--)
+                lin = no_wrap(LLVMBuildAdd(g->b, no_wrap(LLVMBuildMul(g->b, lin, dims[k], "")),
+                                           no_wrap(LLVMBuildSub(g->b, idx[k], ci64(g, 1), "")), ""));
+        }
     }
     if (at->kind == TY_LOCALARRAY && !inbounds)
         check_allocated(g, in, at, a, lin);
@@ -593,6 +624,8 @@ LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, int fir
 
 unsigned elem_align(const Type *elem)
 {
+    if (elem->kind == TY_TUPLE || elem->kind == TY_STRUCT) /* docs/abi.md: the largest field's */
+        return (unsigned)elem->align;
     return (unsigned)(elem->bits >= 8 ? elem->bits / 8 : 1);
 }
 
@@ -1167,11 +1200,29 @@ static LLVMTypeRef fn_type(CG *g, Spec *s, bool kernel)
     for (int i = 0; i < s->nargs && np < 64; i++)
         if (!kernel || !ty_is_ghost(s->argtypes[i])) /* a kernel takes no ghost argument (docs/abi.md) */
             params[np++] = kernel ? mem_t(g, s->argtypes[i]) : lt(g, s->argtypes[i]);
+    if (kernel && g->uses_rng)
+        params[np++] = i64(g); /* __juke_seed */
     params[np++] = LLVMPointerTypeInContext(g->ctx, g->ops->as_global);
     if (g->ops->needs_state_param)
         params[np++] = LLVMPointerTypeInContext(g->ctx, 0);
+    if (!kernel && g->uses_rng) /* the stream state, in the kernel's frame */
+        params[np++] = LLVMPointerTypeInContext(g->ctx, 0);
     LLVMTypeRef ret = !kernel && returns_value(s->rettype) ? lt(g, s->rettype) : LLVMVoidTypeInContext(g->ctx);
     return LLVMFunctionType(ret, params, (unsigned)np, 0);
+}
+
+/* Does some function draw random numbers (or seed the stream)? Then the kernel takes a seed (docs/abi.md). */
+static bool uses_random_numbers(Spec **specs, int nspecs)
+{
+    for (int i = 0; i < nspecs; i++)
+        for (int k = 0; specs[i]->typed && k < specs[i]->typed->ninsts; k++) {
+            const IrInst *in = &specs[i]->typed->insts[k];
+            if (in->op == IR_CALL && !in->callee &&
+                (in->builtin == BI_RAND || in->builtin == BI_RANDN || in->builtin == BI_RANDEXP ||
+                 in->builtin == BI_SEED))
+                return true;
+        }
+    return false;
 }
 
 static void add_attr(CG *g, LLVMValueRef fn, const char *name)
@@ -1298,11 +1349,20 @@ static void emit_function(CG *g, Spec *s, bool kernel)
     int pidx[64], nreal = 0;
     for (int i = 0; i < np && i < 64; i++)
         pidx[i] = kernel && ty_is_ghost(s->argtypes[i]) ? -1 : nreal++;
-    g->tc->cur_exc = LLVMGetParam(g->fn, (unsigned)nreal);
-    g->tc->cur_state = g->ops->needs_state_param ? LLVMGetParam(g->fn, (unsigned)nreal + 1) : NULL;
+    int seeded = kernel && g->uses_rng; /* the kernel's __juke_seed comes before the exception pointer */
+    g->tc->cur_exc = LLVMGetParam(g->fn, (unsigned)(nreal + seeded));
+    g->tc->cur_state = g->ops->needs_state_param ? LLVMGetParam(g->fn, (unsigned)(nreal + seeded) + 1) : NULL;
     g->entry = new_block(g, "top");
     LLVMPositionBuilderAtEnd(g->b, g->entry);
     di_function(g, s->method, LLVMDIFlagZero);
+    g->rng_state = NULL;
+    if (seeded) {
+        LLVMValueRef seed = LLVMGetParam(g->fn, (unsigned)nreal);
+        LLVMSetValueName2(seed, "__juke_seed", 11);
+        rng_init(g, seed);
+    } else if (g->uses_rng) {
+        g->rng_state = LLVMGetParam(g->fn, LLVMCountParams(g->fn) - 1);
+    }
     /* parameters keep the Julia names (%c, %a); their slots are %c.addr, as clang names them */
     for (int i = 0; i < np; i++)
         if (pidx[i] >= 0)
@@ -1360,6 +1420,8 @@ static void emit_function(CG *g, Spec *s, bool kernel)
                 cargs[na++] = g->tc->cur_exc;
                 if (g->ops->needs_state_param)
                     cargs[na++] = g->tc->cur_state;
+                if (g->uses_rng) /* a generic pointer: the kernel's alloca may live in another address space */
+                    cargs[na++] = LLVMBuildPointerCast(g->b, g->rng_state, LLVMPointerTypeInContext(g->ctx, 0), "");
                 LLVMValueRef r = LLVMBuildCall2(g->b, fn_type(g, c, false), g->fns[c->index], cargs, (unsigned)na, "");
                 v = returns_value(c->rettype) ? r : LLVMGetUndef(lt(g, in->type));
             } else {
@@ -1481,6 +1543,7 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
     out->proc = strdup(tc.proc ? tc.proc : "");
     if (opts->debug_lines)
         di_begin(&g, specs[0]->method->loc.file);
+    g.uses_rng = uses_random_numbers(specs, nspecs);
     /* declare every function first: calls may go forward */
     for (int i = 0; i < nspecs; i++) {
         Spec *s = specs[i];
@@ -1505,6 +1568,7 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
     out->uses_barrier = tc.uses_barrier;
     out->uses_grid_sync = tc.uses_grid_sync;
     out->uses_dynamic_lds = tc.uses_dynamic_lds;
+    out->uses_rng = g.uses_rng;
     out->llvm_unopt = llvm_module_text(tc.mod);
     if (!llvm_verify(&tc))
         goto done;

@@ -22,6 +22,9 @@ typedef struct TargetOptions {
                                 when only the code object is wanted, as for a launch) */
     bool debug_lines;        /* source lines in the LLVM and assembly dumps (the code object is
                                 the same either way: it is emitted without them) */
+    bool index32;            /* a launch-time variant: every device array argument has fewer than
+                                2^31 elements, so array indices are computed in 32 bits (the
+                                launch picks it, api.c keys it; docs/internals.md) */
 } TargetOptions;
 
 /* Source files one kernel's line information can name (its own, the prelude's, ...). */
@@ -47,6 +50,7 @@ typedef struct CodeObject {
     uint32_t static_lds_bytes;
     bool uses_barrier, uses_dynamic_lds;
     bool uses_grid_sync; /* sync_grid(): only a cooperative launch may run it */
+    bool uses_rng;       /* the kernel draws random numbers: its last explicit argument is __juke_seed (docs/abi.md) */
     /* compile time of each stage, milliseconds */
     double ms_codegen, ms_optimize, ms_emit, ms_link;
 } CodeObject;

@@ -536,6 +536,49 @@ static bool match_self(FeCompilation *c, Method *m, const Type *self, Binding *b
     return S->nparams == 0;
 }
 
+/* The first name in annotation te that names no type (nor one of m's type variables), or NULL. A curly's head
+ * (AbstractArray in AbstractArray{T}) names a family, not a type, and is not checked. */
+static const Node *undefined_type_name(FeCompilation *c, const Method *m, const Node *te, int depth)
+{
+    if (!te || depth > 16)
+        return NULL;
+    te = strip_module_path(c, te);
+    if (te->kind == AST_IDENT) {
+        for (int i = 0; i < m->ntvars; i++)
+            if (strcmp(m->tvars[i], te->name) == 0)
+                return NULL;
+        return infer_type_expr(c, te, NULL, NULL, 0, true) ? NULL : te;
+    }
+    if (te->kind == AST_CURLY || te->kind == AST_SUBTYPE)
+        for (int i = te->kind == AST_CURLY ? 1 : 0; i < te->nkids; i++) {
+            const Node *u = undefined_type_name(c, m, te->kids[i], depth + 1);
+            if (u)
+                return u;
+        }
+    return NULL;
+}
+
+/* Julia rejects a method whose annotation names no type when it is defined (UndefVarError), so a call that
+ * matches no method reports that rather than a MethodError: true after reporting one. */
+static bool report_undefined_annotation(FeCompilation *c, GenericFunc *g, int nargs)
+{
+    for (int i = 0; i < g->nmethods; i++) {
+        Method *m = g->methods[i];
+        if (m->nparams != nargs)
+            continue;
+        for (int k = 0; k < m->nparams; k++) {
+            const Node *te = m->params[k].type_expr;
+            const Node *u = undefined_type_name(c, m, te, 0);
+            if (u) {
+                diag_error(c->diags, u->loc, "UndefVarError: `%s` not defined (in the type of argument `%s` of %s)",
+                           u->name, m->params[k].name ? m->params[k].name : "?", m->name);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 /* Does any method of g match these argument types (no diagnostic)? */
 static bool has_method(FeCompilation *c, GenericFunc *g, const Type **argtypes, int nargs)
 {
@@ -611,6 +654,8 @@ Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const T
     }
     StrBuf sb = { 0 };
     if (!best && quiet_nomatch)
+        return NULL;
+    if (!best && report_undefined_annotation(c, g, nargs))
         return NULL;
     if (!best) {
         sb_printf(&sb, "MethodError: no method matching %s(", g->name);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "api_impl.h"
 #include "targets.h"
@@ -279,7 +280,8 @@ static juke_status arg_type_names(juke_context *ctx, const juke_arg *args, int n
             juke_array *a = args[i].v.array;
             if (!a)
                 return api_fail(ctx, JUKE_ERR_ARGUMENT, "argument %d: NULL array", i + 1);
-            snprintf(names[i], ARG_NAME_MAX, "Array{%s,%d}", api_type_name(a->elem), a->ndims);
+            snprintf(names[i], ARG_NAME_MAX, "Array{%s,%d}", a->elem == JUKE_VALUE ? a->eltype : api_type_name(a->elem),
+                     a->ndims);
         } else if (args[i].type == JUKE_VALUE) {
             const char *t = args[i].v.value.type;
             if (!t || strlen(t) >= ARG_NAME_MAX || (args[i].v.value.size && !args[i].v.value.bytes))
@@ -296,6 +298,17 @@ static juke_status arg_type_names(juke_context *ctx, const juke_arg *args, int n
         }
     }
     return JUKE_OK;
+}
+
+/* The launch-time class of the arguments (API_VARIANT_*): INDEX32 when
+ * every device array has fewer than 2^31 elements (then each dim does too,
+ * and every in-bounds linear index fits in 31 bits). */
+static unsigned arg_class(const juke_arg *args, int nargs)
+{
+    for (int i = 0; i < nargs; i++)
+        if (args[i].is_array && args[i].v.array && args[i].v.array->length >= ((int64_t)1 << 31))
+            return API_VARIANT_GENERAL;
+    return API_VARIANT_INDEX32;
 }
 
 /* juke_kernel_for; a @kernel's hidden argument, the ndrange, has ndims
@@ -327,7 +340,7 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
     o = m->ctx->opts;
     pthread_mutex_unlock(&m->ctx->lock);
     o.target = dev->target;
-    return api_compile_kernel(m, function, tn, nargs, &o, false, out);
+    return api_compile_kernel(m, function, tn, nargs, &o, arg_class(args, nargs), false, out);
 }
 
 juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
@@ -389,6 +402,19 @@ static juke_status ndrange_shape(juke_device *dev, juke_kernel *k, const juke_la
     return JUKE_OK;
 }
 
+/* A seed for a launch that names none: the clock and a count of such launches, mixed by SplitMix64
+ * (Steele et al., 2014), so two launches in one clock tick still differ. */
+static uint64_t fresh_seed(juke_context *ctx)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t n = __atomic_add_fetch(&ctx->launches_seeded, 1, __ATOMIC_RELAXED);
+    uint64_t z = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec + n * 0x9E3779B97F4A7C15u;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
 /* Launch k's function fn, loaded on dev, with arguments the caller checked
  * (their count, types and devices): the configuration's checks, the
  * argument bytes (runtime/abi.h), the launch, and its exception as a
@@ -404,6 +430,14 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
                         "%s: run-time limit %g s: expected 0 (none) or positive seconds up to 1e9", function,
                         cfg->timeout_s);
     uint32_t grid[3], group[3];
+    if (k->to.index32 && arg_class(args, nargs) != API_VARIANT_INDEX32) {
+        for (int i = 0; i < nargs; i++)
+            if (args[i].is_array && args[i].v.array && args[i].v.array->length >= ((int64_t)1 << 31))
+                return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                                "%s was compiled with 32-bit indices (index_bits 32), but argument %d has %" PRId64
+                                " elements (2^31 or more): compile it with index_bits 0 or launch it with juke_launch",
+                                function, i + 1, args[i].v.array->length);
+    }
     if (k->ka_ndims && cfg->ndims != (uint32_t)k->ka_ndims)
         return api_fail(ctx, JUKE_ERR_ARGUMENT,
                         cfg->ndims ? "%s was compiled for a %d-dimensional ndrange, the launch gives %u dimensions"
@@ -439,8 +473,8 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
                         function);
     if (cfg->stream && cfg->stream->dev != dev)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: the launch's stream belongs to another device", function);
-    uint8_t storage[65][16 + 8 * 8];
-    RtArg rargs[65];
+    uint8_t storage[66][16 + 8 * 8];
+    RtArg rargs[66];
     int nr = 0; /* ghost arguments have no parameter in the code object */
     for (int i = 0; i < nargs; i++) {
         if (args[i].type == JUKE_VALUE && !args[i].is_array) {
@@ -476,6 +510,11 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
         for (int d = 0; d < k->ka_ndims; d++)
             memcpy(storage[nargs] + 8 * d, &cfg->ndrange[d], 8);
         rargs[nr++] = (RtArg){ storage[nargs], (uint32_t)(8 * k->ka_ndims), 8 };
+    }
+    if (k->co.uses_rng) { /* the kernel's last explicit argument: __juke_seed (docs/abi.md) */
+        uint64_t seed = cfg->seeded ? cfg->seed : fresh_seed(ctx);
+        memcpy(storage[nargs + 1], &seed, 8);
+        rargs[nr++] = (RtArg){ storage[nargs + 1], 8, 8 };
     }
     JukeExceptionRecord exc;
     char *err = NULL;
@@ -546,19 +585,22 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
                      ? (uint16_t)(0x8000 | (args[i].v.array->elem << 4) | args[i].v.array->ndims)
                      : (uint16_t)args[i].type;
     size_t flen = strlen(function);
+    unsigned variant = arg_class(args, nargs);
     unsigned gen = __atomic_load_n(&ctx->opts_gen, __ATOMIC_RELAXED);
     juke_kernel *k = NULL;
     RtFunction *fn = NULL;
     /* a @kernel's entries differ by the ndrange's dimensions: kept out of the memo */
     bool memo_ok = flen < sizeof dev->memo[0].function && !ctx->env_dumpdir && !ka_ndims;
-    for (int i = 0; i < nargs; i++) /* the signature does not say which type a value has */
-        if (!args[i].is_array && args[i].type == JUKE_VALUE)
+    for (int i = 0; i < nargs; i++) /* the signature does not say which type a value (or element) has */
+        if ((!args[i].is_array && args[i].type == JUKE_VALUE) ||
+            (args[i].is_array && args[i].v.array && args[i].v.array->elem == JUKE_VALUE))
             memo_ok = false;
     if (memo_ok) {
         pthread_mutex_lock(&dev->lock);
         for (int e = 0; e < dev->nmemo; e++) {
             struct LaunchMemo *lm = &dev->memo[e];
-            if (lm->m == m && lm->nargs == nargs && lm->gen == gen && memcmp(lm->function, function, flen + 1) == 0 &&
+            if (lm->m == m && lm->nargs == nargs && lm->gen == gen && lm->variant == variant &&
+                memcmp(lm->function, function, flen + 1) == 0 &&
                 memcmp(lm->sig, sig, sizeof(uint16_t) * (size_t)nargs) == 0) {
                 k = lm->k;
                 fn = lm->fn;
@@ -595,6 +637,7 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
             lm->nargs = nargs;
             lm->gen = gen;
             memcpy(lm->sig, sig, sizeof(uint16_t) * (size_t)nargs);
+            lm->variant = variant;
             lm->k = k;
             lm->fn = fn;
             pthread_mutex_unlock(&dev->lock);
@@ -783,7 +826,7 @@ juke_status juke_kernel_get(juke_module *m, const char *function, const char *co
     pthread_mutex_unlock(&m->ctx->lock);
     o.target = dev->target;
     juke_kernel *k;
-    juke_status st = api_compile_kernel(m, function, argtypes, nargs, &o, false, &k);
+    juke_status st = api_compile_kernel(m, function, argtypes, nargs, &o, API_VARIANT_GENERAL, false, &k);
     if (st)
         return st;
     RtFunction *fn;

@@ -661,11 +661,31 @@ const Type *ty_lookup_name(TypeTable *t, const char *name)
         const char *n;
         TypeKind k;
     } more[] = {
-        { "Nothing", TY_NOTHING },   { "Any", TY_ANY },
-        { "Number", TY_NUMBER },     { "Real", TY_REAL },
-        { "Integer", TY_INTEGER },   { "Signed", TY_SIGNED },
-        { "Unsigned", TY_UNSIGNED }, { "AbstractFloat", TY_ABSTRACTFLOAT },
-        { "Int", TY_INT64 },         { "UInt", TY_UINT64 },
+        { "Nothing", TY_NOTHING },
+        { "Any", TY_ANY },
+        { "Number", TY_NUMBER },
+        { "Real", TY_REAL },
+        { "Integer", TY_INTEGER },
+        { "Signed", TY_SIGNED },
+        { "Unsigned", TY_UNSIGNED },
+        { "AbstractFloat", TY_ABSTRACTFLOAT },
+        { "Int", TY_INT64 },
+        { "UInt", TY_UINT64 },
+        /* Julia's C aliases on the 64-bit Linux hosts juke runs on (Base.Cchar is Int8 there) */
+        { "Cint", TY_INT32 },
+        { "Cuint", TY_UINT32 },
+        { "Clong", TY_INT64 },
+        { "Culong", TY_UINT64 },
+        { "Csize_t", TY_UINT64 },
+        { "Cssize_t", TY_INT64 },
+        { "Cfloat", TY_FLOAT32 },
+        { "Cdouble", TY_FLOAT64 },
+        { "Cchar", TY_INT8 },
+        { "Cshort", TY_INT16 },
+        { "Cushort", TY_UINT16 },
+        { "Clonglong", TY_INT64 },
+        { "Culonglong", TY_UINT64 },
+        { "Cuchar", TY_UINT8 },
     };
     for (int i = 0; i < JK_ARRAY_LEN(more); i++)
         if (strcmp(more[i].n, name) == 0)
@@ -710,8 +730,10 @@ static const Type *tp_type(TyParser *tp, int depth)
         const Type *elem = tp_type(tp, depth + 1);
         if (!elem)
             return NULL;
-        if (!ty_is_prim(elem)) {
-            sb_printf(tp->err, "array elements must be a primitive number type (Bool, Int8..UInt64, Float16..Float64)");
+        if (!ty_is_prim(elem) &&
+            !((elem->kind == TY_TUPLE || elem->kind == TY_STRUCT) && ty_bits_only(elem) && !ty_is_ghost(elem))) {
+            sb_printf(tp->err, "array elements must be a primitive number type (Bool, Int8..UInt64, Float16..Float64), "
+                               "or a tuple or struct of them");
             return NULL;
         }
         long nd = vec ? 1 : mat ? 2 : -1;
