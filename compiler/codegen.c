@@ -721,6 +721,27 @@ LLVMValueRef emit_cmp(CG *g, BuiltinId op, const Type *t, LLVMValueRef x, LLVMVa
     return LLVMBuildICmp(g->b, p, x, y, "");
 }
 
+/* x == y (op BI_EQ) or x === y (BI_EGAL) of two values of type t, field by field: tuples and named tuples
+ * compare their elements with ==, structs (whose == is === in Julia) and === compare bits (NaN === NaN). */
+static LLVMValueRef equal_fields(CG *g, BuiltinId op, const Type *t, LLVMValueRef x, LLVMValueRef y)
+{
+    if (ty_is_ghost(t))
+        return LLVMConstInt(i1(g), 1, 0);
+    if (ty_is_prim(t))
+        return emit_cmp(g, op, t, x, y);
+    if (t->kind == TY_STRUCT && !(t->flags & TF_NAMEDTUPLE))
+        op = BI_EGAL;
+    LLVMValueRef r = LLVMConstInt(i1(g), 1, 0);
+    int n = t->kind == TY_COMPLEX ? 2 : t->nfields;
+    for (int i = 0; i < n; i++) {
+        const Type *ft = t->kind == TY_COMPLEX ? t->elem : t->fields[i];
+        LLVMValueRef e = equal_fields(g, op, ft, LLVMBuildExtractValue(g->b, x, (unsigned)i, ""),
+                                      LLVMBuildExtractValue(g->b, y, (unsigned)i, ""));
+        r = LLVMBuildAnd(g->b, r, e, "");
+    }
+    return r;
+}
+
 /* Integer comparison of mixed signedness is exact in Julia (-1 < 0x01 is true). */
 LLVMValueRef emit_compare(CG *g, IrInst *in)
 {
@@ -728,6 +749,11 @@ LLVMValueRef emit_compare(CG *g, IrInst *in)
     BuiltinId op = in->builtin;
     if (!t)
         return LLVMConstInt(i1(g), (op == BI_EGAL || op == BI_EQ) ? a == b : a != b, 0);
+    if (t->kind == TY_TUPLE || t->kind == TY_STRUCT) {
+        bool eq = op == BI_EQ || op == BI_EGAL;
+        LLVMValueRef r = equal_fields(g, op == BI_EQ || op == BI_NE ? BI_EQ : BI_EGAL, t, arg(g, in, 0), arg(g, in, 1));
+        return eq ? r : LLVMBuildNot(g->b, r, "");
+    }
     if (ty_is_int(a) && ty_is_int(b) && a->kind != TY_BOOL && b->kind != TY_BOOL &&
         ty_is_signed(a) != ty_is_signed(b) && !ty_is_float(t)) {
         /* widen both to a signed type one step wider where possible; for 64-bit compare with sign tests */
@@ -1146,12 +1172,31 @@ static LLVMTypeRef fn_type(CG *g, Spec *s, bool kernel)
     LLVMTypeRef params[72];
     int np = 0;
     for (int i = 0; i < s->nargs && np < 64; i++)
-        params[np++] = kernel ? mem_t(g, s->argtypes[i]) : lt(g, s->argtypes[i]);
+        if (!kernel || !ty_is_ghost(s->argtypes[i])) /* a kernel takes no ghost argument (docs/abi.md) */
+            params[np++] = kernel ? mem_t(g, s->argtypes[i]) : lt(g, s->argtypes[i]);
+    if (kernel && g->uses_rng)
+        params[np++] = i64(g); /* __juke_seed */
     params[np++] = LLVMPointerTypeInContext(g->ctx, g->ops->as_global);
     if (g->ops->needs_state_param)
         params[np++] = LLVMPointerTypeInContext(g->ctx, 0);
+    if (!kernel && g->uses_rng) /* the stream state, in the kernel's frame */
+        params[np++] = LLVMPointerTypeInContext(g->ctx, 0);
     LLVMTypeRef ret = !kernel && returns_value(s->rettype) ? lt(g, s->rettype) : LLVMVoidTypeInContext(g->ctx);
     return LLVMFunctionType(ret, params, (unsigned)np, 0);
+}
+
+/* Does some function draw random numbers (or seed the stream)? Then the kernel takes a seed (docs/abi.md). */
+static bool uses_random_numbers(Spec **specs, int nspecs)
+{
+    for (int i = 0; i < nspecs; i++)
+        for (int k = 0; specs[i]->typed && k < specs[i]->typed->ninsts; k++) {
+            const IrInst *in = &specs[i]->typed->insts[k];
+            if (in->op == IR_CALL && !in->callee &&
+                (in->builtin == BI_RAND || in->builtin == BI_RANDN || in->builtin == BI_RANDEXP ||
+                 in->builtin == BI_SEED))
+                return true;
+        }
+    return false;
 }
 
 static void add_attr(CG *g, LLVMValueRef fn, const char *name)
@@ -1274,14 +1319,28 @@ static void emit_function(CG *g, Spec *s, bool kernel)
         goto out;
     }
     int np = s->nargs;
-    g->tc->cur_exc = LLVMGetParam(g->fn, (unsigned)np);
-    g->tc->cur_state = g->ops->needs_state_param ? LLVMGetParam(g->fn, (unsigned)np + 1) : NULL;
+    /* the LLVM parameter of each argument: a kernel has none for a ghost argument (-1) */
+    int pidx[64], nreal = 0;
+    for (int i = 0; i < np && i < 64; i++)
+        pidx[i] = kernel && ty_is_ghost(s->argtypes[i]) ? -1 : nreal++;
+    int seeded = kernel && g->uses_rng; /* the kernel's __juke_seed comes before the exception pointer */
+    g->tc->cur_exc = LLVMGetParam(g->fn, (unsigned)(nreal + seeded));
+    g->tc->cur_state = g->ops->needs_state_param ? LLVMGetParam(g->fn, (unsigned)(nreal + seeded) + 1) : NULL;
     g->entry = new_block(g, "top");
     LLVMPositionBuilderAtEnd(g->b, g->entry);
     di_function(g, s->method, LLVMDIFlagZero);
+    g->rng_state = NULL;
+    if (seeded) {
+        LLVMValueRef seed = LLVMGetParam(g->fn, (unsigned)nreal);
+        LLVMSetValueName2(seed, "__juke_seed", 11);
+        rng_init(g, seed);
+    } else if (g->uses_rng) {
+        g->rng_state = LLVMGetParam(g->fn, LLVMCountParams(g->fn) - 1);
+    }
     /* parameters keep the Julia names (%c, %a); their slots are %c.addr, as clang names them */
     for (int i = 0; i < np; i++)
-        LLVMSetValueName2(LLVMGetParam(g->fn, (unsigned)i), f->slots[i].name, strlen(f->slots[i].name));
+        if (pidx[i] >= 0)
+            LLVMSetValueName2(LLVMGetParam(g->fn, (unsigned)pidx[i]), f->slots[i].name, strlen(f->slots[i].name));
     for (int i = 0; i < f->nslots; i++)
         if (f->slots[i].type && !is_unit(f->slots[i].type)) {
             char name[256];
@@ -1291,8 +1350,8 @@ static void emit_function(CG *g, Spec *s, bool kernel)
     for (int i = 0; i < np; i++) {
         if (!g->slots[i])
             continue;
-        LLVMValueRef p = LLVMGetParam(g->fn, (unsigned)i);
-        if (kernel)
+        LLVMValueRef p = pidx[i] >= 0 ? LLVMGetParam(g->fn, (unsigned)pidx[i]) : LLVMGetUndef(lt(g, s->argtypes[i]));
+        if (kernel && pidx[i] >= 0)
             p = from_mem(g, p, s->argtypes[i]);
         LLVMBuildStore(g->b, p, g->slots[i]);
     }
@@ -1335,6 +1394,8 @@ static void emit_function(CG *g, Spec *s, bool kernel)
                 cargs[na++] = g->tc->cur_exc;
                 if (g->ops->needs_state_param)
                     cargs[na++] = g->tc->cur_state;
+                if (g->uses_rng) /* a generic pointer: the kernel's alloca may live in another address space */
+                    cargs[na++] = LLVMBuildPointerCast(g->b, g->rng_state, LLVMPointerTypeInContext(g->ctx, 0), "");
                 LLVMValueRef r = LLVMBuildCall2(g->b, fn_type(g, c, false), g->fns[c->index], cargs, (unsigned)na, "");
                 v = returns_value(c->rettype) ? r : LLVMGetUndef(lt(g, in->type));
             } else {
@@ -1456,6 +1517,7 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
     out->proc = strdup(tc.proc ? tc.proc : "");
     if (opts->debug_lines)
         di_begin(&g, specs[0]->method->loc.file);
+    g.uses_rng = uses_random_numbers(specs, nspecs);
     /* declare every function first: calls may go forward */
     for (int i = 0; i < nspecs; i++) {
         Spec *s = specs[i];
@@ -1480,6 +1542,7 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
     out->uses_barrier = tc.uses_barrier;
     out->uses_grid_sync = tc.uses_grid_sync;
     out->uses_dynamic_lds = tc.uses_dynamic_lds;
+    out->uses_rng = g.uses_rng;
     out->llvm_unopt = llvm_module_text(tc.mod);
     if (!llvm_verify(&tc))
         goto done;

@@ -40,6 +40,10 @@ typedef struct CG {
     LLVMDIBuilderRef dib;
     LLVMMetadataRef di_cu, di_sp; /* the compile unit; the function being emitted */
     LLVMMetadataRef di_file[JUKE_MAX_DEBUG_FILES];
+    /* device random numbers (builtins_random_emit.c): some function draws them, so the kernel takes the
+     * __juke_seed argument and every other function a pointer to the work-item's stream state */
+    bool uses_rng;
+    LLVMValueRef rng_state; /* the function being emitted: [3 x i64] in the kernel's frame */
     bool failed;
 } CG;
 
@@ -146,6 +150,7 @@ LLVMValueRef cx_inv(CG *g, LLVMValueRef z, const Type *e);
 LLVMValueRef cx_div(CG *g, LLVMValueRef z, LLVMValueRef w, const Type *e);
 LLVMValueRef cx_div_smith(CG *g, LLVMValueRef z, LLVMValueRef w, const Type *e);
 LLVMValueRef cx_exp(CG *g, LLVMValueRef z, const Type *e);
+void rng_init(CG *g, LLVMValueRef seed);
 LLVMValueRef cx_arg_parts(CG *g, IrInst *in, int k, LLVMValueRef *im, const Type **pt);
 
 #endif

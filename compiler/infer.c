@@ -512,6 +512,49 @@ static bool match_self(FeCompilation *c, Method *m, const Type *self, Binding *b
     return S->nparams == 0;
 }
 
+/* The first name in annotation te that names no type (nor one of m's type variables), or NULL. A curly's head
+ * (AbstractArray in AbstractArray{T}) names a family, not a type, and is not checked. */
+static const Node *undefined_type_name(FeCompilation *c, const Method *m, const Node *te, int depth)
+{
+    if (!te || depth > 16)
+        return NULL;
+    te = strip_module_path(c, te);
+    if (te->kind == AST_IDENT) {
+        for (int i = 0; i < m->ntvars; i++)
+            if (strcmp(m->tvars[i], te->name) == 0)
+                return NULL;
+        return infer_type_expr(c, te, NULL, NULL, 0, true) ? NULL : te;
+    }
+    if (te->kind == AST_CURLY || te->kind == AST_SUBTYPE)
+        for (int i = te->kind == AST_CURLY ? 1 : 0; i < te->nkids; i++) {
+            const Node *u = undefined_type_name(c, m, te->kids[i], depth + 1);
+            if (u)
+                return u;
+        }
+    return NULL;
+}
+
+/* Julia rejects a method whose annotation names no type when it is defined (UndefVarError), so a call that
+ * matches no method reports that rather than a MethodError: true after reporting one. */
+static bool report_undefined_annotation(FeCompilation *c, GenericFunc *g, int nargs)
+{
+    for (int i = 0; i < g->nmethods; i++) {
+        Method *m = g->methods[i];
+        if (m->nparams != nargs)
+            continue;
+        for (int k = 0; k < m->nparams; k++) {
+            const Node *te = m->params[k].type_expr;
+            const Node *u = undefined_type_name(c, m, te, 0);
+            if (u) {
+                diag_error(c->diags, u->loc, "UndefVarError: `%s` not defined (in the type of argument `%s` of %s)",
+                           u->name, m->params[k].name ? m->params[k].name : "?", m->name);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 /* Does any method of g match these argument types (no diagnostic)? */
 static bool has_method(FeCompilation *c, GenericFunc *g, const Type **argtypes, int nargs)
 {
@@ -533,6 +576,31 @@ static bool has_method(FeCompilation *c, GenericFunc *g, const Type **argtypes, 
 Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, int nargs, SrcLoc loc)
 {
     return infer_dispatch(c, g, NULL, argtypes, nargs, loc, false);
+}
+
+/* A call reached m, whose loading found errors (frontend.c): they are
+ * reported now, once per compilation, each call with the chain of calls
+ * from the kernel as notes at the call sites. */
+static Spec *report_deferred(FeCompilation *c, Method *m, SrcLoc loc)
+{
+    bool seen = false;
+    for (int i = 0; i < c->deferred_seen.len; i++)
+        seen = seen || c->deferred_seen.items[i] == m;
+    if (!seen) {
+        diag_append(c->diags, m->deferred, m->deferred_nerrors, m->deferred_kind);
+        ptrvec_push(&c->arena, &c->deferred_seen, m);
+    }
+    const char *callee = m->name;
+    SrcLoc def = m->loc;
+    for (int k = c->depth - 1; k >= 0 && loc.file; k--) {
+        Method *caller = c->stack[k]->method;
+        diag_note(c->diags, loc, "in %s at %s:%d, called from %s at %s:%d", callee, def.file->name, def.line,
+                  caller->name, loc.file->name, loc.line);
+        callee = caller->name;
+        def = caller->loc;
+        loc = c->calls ? c->calls[k] : (SrcLoc){ 0 };
+    }
+    return NULL;
 }
 
 Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const Type **argtypes, int nargs, SrcLoc loc,
@@ -562,6 +630,8 @@ Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const T
     }
     StrBuf sb = { 0 };
     if (!best && quiet_nomatch)
+        return NULL;
+    if (!best && report_undefined_annotation(c, g, nargs))
         return NULL;
     if (!best) {
         sb_printf(&sb, "MethodError: no method matching %s(", g->name);
@@ -608,6 +678,8 @@ Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const T
         }
     }
     sb_free(&sb);
+    if (best->deferred)
+        return report_deferred(c, best, loc);
     return specialize(c, best, self, argtypes, nargs, best_tvals, loc);
 }
 
@@ -1190,10 +1262,13 @@ static Spec *specialize(FeCompilation *c, Method *m, const Type *self, const Typ
         return NULL;
     c->specs = specs;
     c->specs[c->nspecs++] = s;
-    if (!c->stack)
+    if (!c->stack) {
         c->stack = arena_alloc(&c->arena, sizeof(Spec *) * 65);
-    if (!c->stack)
+        c->calls = arena_alloc(&c->arena, sizeof(SrcLoc) * 65);
+    }
+    if (!c->stack || !c->calls)
         return NULL;
+    c->calls[c->depth] = loc;
     c->stack[c->depth++] = s;
     bool ok = infer_body(c, s);
     c->depth--;

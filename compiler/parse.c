@@ -854,7 +854,7 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
 static bool is_module_name(const char *s)
 {
     return strcmp(s, "AMDGPU") == 0 || strcmp(s, "Base") == 0 || strcmp(s, "Core") == 0 ||
-           strcmp(s, "SpecialFunctions") == 0;
+           strcmp(s, "SpecialFunctions") == 0 || strcmp(s, "Random") == 0;
 }
 
 /* Base's submodules that kernels name functions through (Base.Checked.checked_add, Base.Math.x). */

@@ -290,6 +290,20 @@ int ty_field_index(const Type *t, const char *name)
     return -1;
 }
 
+bool ty_bits_only(const Type *t)
+{
+    if (ty_is_prim(t) || ty_is_ghost(t))
+        return true;
+    if (t->kind == TY_COMPLEX)
+        return t->elem && ty_is_prim(t->elem);
+    if (t->kind != TY_TUPLE && t->kind != TY_STRUCT)
+        return false;
+    for (int i = 0; i < t->nfields; i++)
+        if (!ty_bits_only(t->fields[i]))
+            return false;
+    return true;
+}
+
 bool ty_is_ghost(const Type *t)
 {
     switch (t->kind) {
@@ -647,11 +661,31 @@ const Type *ty_lookup_name(TypeTable *t, const char *name)
         const char *n;
         TypeKind k;
     } more[] = {
-        { "Nothing", TY_NOTHING },   { "Any", TY_ANY },
-        { "Number", TY_NUMBER },     { "Real", TY_REAL },
-        { "Integer", TY_INTEGER },   { "Signed", TY_SIGNED },
-        { "Unsigned", TY_UNSIGNED }, { "AbstractFloat", TY_ABSTRACTFLOAT },
-        { "Int", TY_INT64 },         { "UInt", TY_UINT64 },
+        { "Nothing", TY_NOTHING },
+        { "Any", TY_ANY },
+        { "Number", TY_NUMBER },
+        { "Real", TY_REAL },
+        { "Integer", TY_INTEGER },
+        { "Signed", TY_SIGNED },
+        { "Unsigned", TY_UNSIGNED },
+        { "AbstractFloat", TY_ABSTRACTFLOAT },
+        { "Int", TY_INT64 },
+        { "UInt", TY_UINT64 },
+        /* Julia's C aliases on the 64-bit Linux hosts juke runs on (Base.Cchar is Int8 there) */
+        { "Cint", TY_INT32 },
+        { "Cuint", TY_UINT32 },
+        { "Clong", TY_INT64 },
+        { "Culong", TY_UINT64 },
+        { "Csize_t", TY_UINT64 },
+        { "Cssize_t", TY_INT64 },
+        { "Cfloat", TY_FLOAT32 },
+        { "Cdouble", TY_FLOAT64 },
+        { "Cchar", TY_INT8 },
+        { "Cshort", TY_INT16 },
+        { "Cushort", TY_UINT16 },
+        { "Clonglong", TY_INT64 },
+        { "Culonglong", TY_UINT64 },
+        { "Cuchar", TY_UINT8 },
     };
     for (int i = 0; i < JK_ARRAY_LEN(more); i++)
         if (strcmp(more[i].n, name) == 0)

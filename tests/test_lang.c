@@ -7,7 +7,7 @@
  * Directives (each on a comment line of its own, `#` then the directive):
  *
  *   # run: f!(ARG, ...) [groupsize X[,Y[,Z]]] [gridsize X[,Y[,Z]] | ndrange X[,Y[,Z]]] [shmem BYTES]
- *                      [wavefrontsize 32|64] [cooperative]
+ *                      [wavefrontsize 32|64] [cooperative] [seed N]
  *       Launch f! with these arguments. An ARG is `name = VALUE` (the name is
  *       what the expectations below refer to), VALUE one of
  *         zeros(T, d1[, d2, d3])        a zeroed array of element type T
@@ -19,10 +19,11 @@
  *       groupsize defaults to 1, gridsize to 1 (workgroups, as AMDGPU.jl counts); wavefrontsize compiles
  *       the kernel for waves of 32 or 64 lanes (juke_options.wavefront_size; default 64 on the cpu; a run
  *       whose results depend on the wave size names it): on a cuda device a run of 64 is skipped with its
- *       expectations (warps are 32 wide), and in the targets mode only gfx11 takes the size;
+ *       expectations (warps are 32 wide), and in the targets mode gfx11 takes the size, sm_* 32;
  *       cooperative launches it so (juke_launch_config.cooperative: every workgroup resident, sync_grid).
  *       ndrange (work-items, KernelAbstractions' launch; a @kernel needs one) replaces gridsize: the
  *       grid is the ndrange rounded up to whole groups, and without groupsize the library picks one.
+ *       seed N keys the kernel's random numbers (juke_launch_config.seed), else each launch gets a fresh seed.
  *       A file may hold several runs; the expectations after a run check it.
  *   # expect NAME: [v1, v2, ...]       array argument NAME equals this, exactly
  *                                       (floats bit-for-bit up to NaN payloads:
@@ -77,6 +78,7 @@
 #include <cmocka.h>
 
 #include "juke.h"
+#include "literal.h"
 
 enum { MAX_ARGS = 16, MAX_FILES = 512, MAX_ERRS = 32 };
 
@@ -427,7 +429,9 @@ static int parse_list(Cursor *c, Val **out)
 
 typedef struct LArg {
     char name[64];
-    char host_type[64]; /* "Vector{Float32}" for juke_typed */
+    char host_type[256]; /* "Vector{Float32}" for juke_typed */
+    char value[256];     /* a tuple, struct or type argument as written (lit_parse_value), resolved at launch */
+    LitBlobs blobs;
     bool is_array;
     juke_type type;
     int nd;
@@ -448,6 +452,8 @@ typedef struct Run {
     uint64_t ndrange[3];
     int wavefront_size; /* 0: the default */
     bool cooperative;
+    bool seeded;
+    uint64_t seed;
 } Run;
 
 static void store(void *host, juke_type t, int64_t i, const Val *v)
@@ -467,6 +473,7 @@ static void store(void *host, juke_type t, int64_t i, const Val *v)
     case JUKE_FLOAT16: ((uint16_t *)host)[i] = f32_to_f16((float)f); break;
     case JUKE_FLOAT32: ((float *)host)[i] = (float)f; break;
     case JUKE_FLOAT64: ((double *)host)[i] = f; break;
+    default: break; /* JUKE_VALUE is no element type */
     }
 }
 
@@ -496,6 +503,7 @@ static Val load_elem(const void *host, juke_type t, int64_t i)
         v.is_float = true;
         v.f = ((const double *)host)[i];
         break;
+    default: break; /* JUKE_VALUE is no element type */
     }
     return v;
 }
@@ -510,12 +518,57 @@ static void show_val(char *buf, size_t n, const Val *v)
         snprintf(buf, n, "%lld", (long long)v->i);
 }
 
+/* The value of a tuple, struct or type argument (its text, kept in a->value): up to the ',' or ')' that
+ * ends it. False when the text there is no such value. */
+static bool value_arg(Cursor *c, LArg *a)
+{
+    const char *p = c->p;
+    int depth = 0;
+    for (; *p && !(depth == 0 && (*p == ',' || *p == ')' || *p == ' ')); p++)
+        if (*p == '(' || *p == '{')
+            depth++;
+        else if (*p == ')' || *p == '}')
+            depth--;
+    size_t n = (size_t)(p - c->p);
+    if (n == 0 || n >= sizeof a->value)
+        return false;
+    memcpy(a->value, c->p, n);
+    a->value[n] = 0;
+    juke_type t;
+    const char *open = strchr(a->value, '(');
+    if (!lit_is_value(a->value) || (open && type_by_name(a->value, (size_t)(open - a->value), &t)) ||
+        strncmp(a->value, "zeros(", 6) == 0 || strncmp(a->value, "collect(", 8) == 0 ||
+        strncmp(a->value, "reshape(", 8) == 0) {
+        a->value[0] = 0;
+        return false;
+    }
+    c->p = p;
+    return true;
+}
+
+/* Resolve the value arguments of r for module m: their juke_arg and type. */
+static bool resolve_values(Run *r, juke_module *m, char *why, size_t n)
+{
+    for (int i = 0; i < r->nargs; i++) {
+        LArg *a = &r->args[i];
+        if (!a->value[0])
+            continue;
+        lit_blobs_free(&a->blobs);
+        if (!lit_parse_value(env.ctx, m, a->value, &a->arg, &a->blobs, why, n))
+            return false;
+        snprintf(a->host_type, sizeof a->host_type, "%s", a->arg.v.value.type);
+    }
+    return true;
+}
+
 /* name = VALUE */
 static bool parse_arg(Cursor *c, LArg *a)
 {
     if (!ident(c, a->name, sizeof a->name) || !accept(c, "="))
         return cerr(c, "expected `name = value` at \"%.30s\"", c->p);
     skip_ws(c);
+    if (value_arg(c, a))
+        return true;
     const char *save = c->p;
     char word[64];
     juke_type t;
@@ -706,6 +759,12 @@ static bool parse_run(Cursor *c, Run *r)
             r->wavefront_size = (int)v.i;
         } else if (accept(c, "cooperative")) {
             r->cooperative = true;
+        } else if (accept(c, "seed")) {
+            Val v;
+            if (!parse_number(c, &v))
+                return false;
+            r->seeded = true;
+            r->seed = (uint64_t)v.i;
         } else {
             break;
         }
@@ -719,6 +778,8 @@ static bool parse_run(Cursor *c, Run *r)
 static void free_run(Run *r)
 {
     for (int i = 0; i < r->nargs; i++) {
+        lit_blobs_free(&r->args[i].blobs);
+        r->args[i].value[0] = 0;
         free(r->args[i].host);
         if (r->args[i].arr)
             juke_array_free(r->args[i].arr);
@@ -929,6 +990,11 @@ static void check_array(FileCheck *fc, Directive *d, Run *r, const char *rest)
 static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
 {
     juke_arg args[MAX_ARGS];
+    char why[512];
+    if (!resolve_values(r, m, why, sizeof why)) {
+        fc_fail(fc, line, "argument: %s", why);
+        return JUKE_ERR_ARGUMENT;
+    }
     for (int i = 0; i < r->nargs; i++) {
         LArg *a = &r->args[i];
         if (a->is_array) {
@@ -950,6 +1016,8 @@ static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
     if (env.note)
         env.note[0] = 0;
     cfg.cooperative = r->cooperative;
+    cfg.seeded = r->seeded;
+    cfg.seed = r->seed;
     if (r->ndims) { /* the grid covers the ndrange; without a groupsize, the library picks one */
         memset(cfg.gridsize, 0, sizeof cfg.gridsize);
         if (!r->group_set)
@@ -993,6 +1061,12 @@ static void compile_file(FileCheck *fc, const char *path, Directive *ds, int nd)
         }
         const char *types[MAX_ARGS + 1];
         int ntypes = run.nargs;
+        char why[512];
+        if (!resolve_values(&run, m, why, sizeof why)) {
+            fc_fail(fc, ds[i].line, "argument: %s", why);
+            free_run(&run);
+            continue;
+        }
         for (int k = 0; k < run.nargs; k++)
             types[k] = run.args[k].host_type;
         if (run.ndims) /* a @kernel's hidden ndrange, NTuple{ndims,Int64} */
@@ -1017,7 +1091,7 @@ static void compile_file(FileCheck *fc, const char *path, Directive *ds, int nd)
             juke_options_default(&o);
             o.target = tg;
             o.cache_dir = env.cache_dir;
-            if (strncmp(tg, "gfx11", 5) == 0)
+            if (strncmp(tg, "gfx11", 5) == 0 || (strncmp(tg, "sm_", 3) == 0 && run.wavefront_size == 32))
                 o.wavefront_size = run.wavefront_size;
             juke_kernel *k = NULL;
             if (juke_compile(m, run.fn, types, ntypes, &o, &k) != JUKE_OK)
