@@ -184,7 +184,8 @@ bool printfmt_macro(Arena *a, Diags *d, const Node *m, PrintFormat *out)
     };
     Node *const *k = m->kids;
     int n = m->nkids;
-    out->mode = PRINT_GROUP; /* AMDGPU.jl's default: once per workgroup */
+    /* AMDGPU.jl's default: once per workgroup; KernelAbstractions' @print: every work-item */
+    out->mode = strcmp(m->name, "print") == 0 ? PRINT_LANE : PRINT_GROUP;
     if (n > 0 && k[0]->kind == AST_SYMBOL) {
         int found = -1;
         for (int i = 0; i < 4; i++)
@@ -216,8 +217,8 @@ bool printfmt_macro(Arena *a, Diags *d, const Node *m, PrintFormat *out)
     StrBuf sb = { 0 };
     Node **vals = NULL;
     int nv = 0, cap = 0;
-    if (n == 0 && strcmp(m->name, "rocprint") == 0) {
-        diag_error(d, m->loc, "@rocprint takes what to print: @rocprint \"x = $x\"");
+    if (n == 0 && (strcmp(m->name, "rocprint") == 0 || strcmp(m->name, "print") == 0)) {
+        diag_error(d, m->loc, "@%s takes what to print: @%s \"x = $x\"", m->name, m->name);
         return false;
     }
     if (!add_parts(a, &sb, k, n, &vals, &nv, &cap)) {
