@@ -33,12 +33,16 @@ const Type *type_readfirstlane(Infer *I, IrInst *in, const BuiltinRow *row, cons
     return infer_no_method(I, in, name, a, n);
 }
 
-/* ballot(pred::Bool): UInt64, bit k set when lane k is active and its pred is true. */
+/* ballot(pred::Bool): UInt64, bit k set when lane k is active and its pred is true; ballot_sync(mask::UInt64,
+ * pred): the same and-ed with mask; any_sync / all_sync(mask, pred): Bool. */
 const Type *type_ballot(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
 {
-    (void)row;
-    if (n == 1 && a[0]->kind == TY_BOOL)
-        return prim(I, TY_UINT64);
+    if (row->id == BI_BALLOT) {
+        if (n == 1 && a[0]->kind == TY_BOOL)
+            return prim(I, TY_UINT64);
+    } else if (n == 2 && a[0]->kind == TY_UINT64 && a[1]->kind == TY_BOOL) {
+        return prim(I, row->id == BI_BALLOT_SYNC ? TY_UINT64 : TY_BOOL);
+    }
     return infer_no_method(I, in, name, a, n);
 }
 
@@ -59,9 +63,17 @@ const Type *type_shfl(Infer *I, IrInst *in, const BuiltinRow *row, const char *n
             return a[1];
         return infer_no_method(I, in, name, a, n);
     }
+    /* shfl_sync(mask::UInt64, val, lane[, width]) and the others */
+    bool sync = row->id == BI_SHFL_SYNC || row->id == BI_SHFL_UP_SYNC || row->id == BI_SHFL_DOWN_SYNC ||
+                row->id == BI_SHFL_XOR_SYNC;
+    if (sync) {
+        if (n < 1 || a[0]->kind != TY_UINT64)
+            return infer_no_method(I, in, name, a, n);
+        a++, n--;
+    }
     if ((n == 2 || n == 3) && wave_value(a[0]) && ty_is_int(a[1]) && (n == 2 || ty_is_int(a[2])))
         return a[0];
-    return infer_no_method(I, in, name, a, n);
+    return infer_no_method(I, in, name, sync ? a - 1 : a, sync ? n + 1 : n);
 }
 
 /* The reduction operator a wfred/wfscan call names (its first argument's function), or BI_NONE. */

@@ -72,12 +72,21 @@ LLVMValueRef emit_activelane(CG *g, IrInst *in)
     return active_lane(g, in->loc);
 }
 
-/* ballot(pred) and activemask() (ballot(true)). */
+/* ballot(pred) and activemask() (ballot(true)); ballot_sync(mask, pred) = ballot(pred) & mask, any_sync its
+ * being nonzero, all_sync its being mask (AMDGPU.jl's wavefront_sync.jl). */
 LLVMValueRef emit_ballot(CG *g, IrInst *in)
 {
     if (in->builtin == BI_ACTIVEMASK)
         return prim(g, WAVE_MASK, NULL, NULL, in->loc);
-    return prim(g, WAVE_BALLOT, arg(g, in, 0), NULL, in->loc);
+    if (in->builtin == BI_BALLOT)
+        return prim(g, WAVE_BALLOT, arg(g, in, 0), NULL, in->loc);
+    LLVMValueRef mask = arg(g, in, 0);
+    LLVMValueRef v = LLVMBuildAnd(g->b, prim(g, WAVE_BALLOT, arg(g, in, 1), NULL, in->loc), mask, "");
+    if (in->builtin == BI_BALLOT_SYNC)
+        return v;
+    if (in->builtin == BI_ANY_SYNC)
+        return LLVMBuildICmp(g->b, LLVMIntNE, v, ci64(g, 0), "");
+    return LLVMBuildICmp(g->b, LLVMIntEQ, v, mask, "");
 }
 
 LLVMValueRef emit_readfirstlane(CG *g, IrInst *in)
@@ -98,7 +107,17 @@ static LLVMValueRef as_i32(CG *g, IrInst *in, int k)
 LLVMValueRef emit_shfl(CG *g, IrInst *in)
 {
     SrcLoc loc = in->loc;
-    const Type *t = aty(g, in, 0);
+    /* the _sync forms: the mask first, then as the plain ones */
+    BuiltinId op = in->builtin;
+    int o = 0;
+    switch (op) {
+    case BI_SHFL_SYNC: op = BI_SHFL, o = 1; break;
+    case BI_SHFL_UP_SYNC: op = BI_SHFL_UP, o = 1; break;
+    case BI_SHFL_DOWN_SYNC: op = BI_SHFL_DOWN, o = 1; break;
+    case BI_SHFL_XOR_SYNC: op = BI_SHFL_XOR, o = 1; break;
+    default: break;
+    }
+    const Type *t = aty(g, in, o);
     LLVMValueRef ws = ci32(g, g->tc->wavefront_size);
     if (in->builtin == BI_BPERMUTE) {
         LLVMValueRef lane = LLVMBuildAShr(g->b, as_i32(g, in, 0), ci32(g, 2), "");
@@ -106,12 +125,12 @@ LLVMValueRef emit_shfl(CG *g, IrInst *in)
         return read_lane(g, WAVE_READ, arg(g, in, 1), aty(g, in, 1), lane, loc);
     }
     LLVMValueRef self = active_lane(g, loc);
-    LLVMValueRef d = as_i32(g, in, 1);
-    LLVMValueRef w = in->nargs > 3 ? as_i32(g, in, 2) : ws;
+    LLVMValueRef d = as_i32(g, in, o + 1);
+    LLVMValueRef w = in->nargs > o + 3 ? as_i32(g, in, o + 2) : ws;
     LLVMValueRef wm1 = LLVMBuildSub(g->b, w, ci32(g, 1), "");
     LLVMValueRef seg = LLVMBuildAnd(g->b, self, LLVMBuildNot(g->b, wm1, ""), ""); /* self & ~(w - 1) */
     LLVMValueRef src;
-    switch (in->builtin) {
+    switch (op) {
     case BI_SHFL: src = LLVMBuildAdd(g->b, LLVMBuildAnd(g->b, d, wm1, ""), seg, ""); break;
     case BI_SHFL_UP: {
         LLVMValueRef s = LLVMBuildSub(g->b, self, d, "");
@@ -132,7 +151,7 @@ LLVMValueRef emit_shfl(CG *g, IrInst *in)
     }
     }
     src = LLVMBuildAnd(g->b, src, LLVMBuildSub(g->b, ws, ci32(g, 1), ""), "");
-    return read_lane(g, WAVE_READ, arg(g, in, 0), t, src, loc);
+    return read_lane(g, WAVE_READ, arg(g, in, o), t, src, loc);
 }
 
 /* The operator a wfred/wfscan call names (its typing checked it is one of these). */

@@ -74,9 +74,10 @@ typedef struct CpuPriv {
     bool uses_wave;
 } CpuPriv;
 
-_Static_assert(JUKE_WAVE_MASK == WAVE_MASK && JUKE_WAVE_BALLOT == WAVE_BALLOT && JUKE_WAVE_LANE == WAVE_LANE &&
-                   JUKE_WAVE_READ == WAVE_READ && JUKE_WAVE_READ_UNIFORM == WAVE_READ_UNIFORM &&
-                   JUKE_WAVE_READ_FIRST == WAVE_READ_FIRST && JUKE_WAVE_SYNC == WAVE_SYNC,
+_Static_assert((int)JUKE_WAVE_MASK == (int)WAVE_MASK && (int)JUKE_WAVE_BALLOT == (int)WAVE_BALLOT &&
+                   (int)JUKE_WAVE_LANE == (int)WAVE_LANE && (int)JUKE_WAVE_READ == (int)WAVE_READ &&
+                   (int)JUKE_WAVE_READ_UNIFORM == (int)WAVE_READ_UNIFORM &&
+                   (int)JUKE_WAVE_READ_FIRST == (int)WAVE_READ_FIRST && (int)JUKE_WAVE_SYNC == (int)WAVE_SYNC,
                "the CPU ABI's wavefront primitives are target.h's");
 
 static CpuPriv *cpu(TargetCtx *tc)

@@ -19,7 +19,7 @@
  *       groupsize defaults to 1, gridsize to 1 (workgroups, as AMDGPU.jl counts); wavefrontsize compiles
  *       the kernel for waves of 32 or 64 lanes (juke_options.wavefront_size; default 64 on the cpu; a run
  *       whose results depend on the wave size names it): on a cuda device a run of 64 is skipped with its
- *       expectations (warps are 32 wide), and in the targets mode only gfx11 takes the size;
+ *       expectations (warps are 32 wide), and in the targets mode gfx11 takes the size, sm_* 32;
  *       cooperative launches it so (juke_launch_config.cooperative: every workgroup resident, sync_grid).
  *       ndrange (work-items, KernelAbstractions' launch; a @kernel needs one) replaces gridsize: the
  *       grid is the ndrange rounded up to whole groups, and without groupsize the library picks one.
@@ -1017,7 +1017,7 @@ static void compile_file(FileCheck *fc, const char *path, Directive *ds, int nd)
             juke_options_default(&o);
             o.target = tg;
             o.cache_dir = env.cache_dir;
-            if (strncmp(tg, "gfx11", 5) == 0)
+            if (strncmp(tg, "gfx11", 5) == 0 || (strncmp(tg, "sm_", 3) == 0 && run.wavefront_size == 32))
                 o.wavefront_size = run.wavefront_size;
             juke_kernel *k = NULL;
             if (juke_compile(m, run.fn, types, ntypes, &o, &k) != JUKE_OK)

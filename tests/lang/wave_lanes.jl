@@ -92,3 +92,23 @@ end
 # expect C: [844650.0, 479797.0, -68754.7, -941990.0, 483574.0, 245803.0, 884901.0, 590387.0, -506854.0, -61861.9, 147882.0, 87521.7, 297949.0, 886713.0, -773588.0, 801801.0, -680792.0, 531451.0, -722465.0, 594294.0, -566540.0, -973772.0, 832691.0, -441035.0, -569038.0, -581087.0, 744816.0, 964842.0, -746602.0, 234905.0, 742809.0, -996450.0, 881952.0, -590441.0, 933129.0, 381284.0, 922956.0, -421390.0, 355661.0, 78446.9, -869721.0, -708596.0, 206220.0, -397282.0, -402422.0, 787483.0, -668088.0, -277620.0, -38509.6, 637036.0, -37563.2, -368414.0, 355868.0, -993234.0, -380084.0, -324206.0, 689762.0, 499590.0, 575477.0, -963865.0, -885998.0, 409338.0, -954269.0, 950199.0]
 # expect D: [-84.375, -64.5, -36.625, -37.5, 9.03125, 84.8125, -32.0, 83.625, 22.171875, -31.859375, -81.75, 89.1875, -92.6875, 71.9375, 59.4375, 49.6875, -78.375, 55.125, 4.94140625, -29.046875, -31.125, 88.4375, 85.9375, 51.15625, -60.6875, 91.0625, -63.8125, -90.625, -98.1875, 15.703125, -26.765625, -70.25, 95.1875, 70.4375, 99.875, -9.3671875, -41.03125, 68.9375, -70.125, -13.0859375, -78.6875, 57.59375, 26.078125, 89.9375, 46.34375, -73.875, 67.6875, -1.287109375, -93.4375, 83.1875, -88.875, -15.6484375, -8.8671875, 65.25, 18.796875, -52.53125, -18.828125, 6.70703125, 97.3125, -90.3125, -67.6875, 99.375, 37.84375, -9.2890625]
 # expect E: [true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false]
+
+# AMDGPU.jl's _sync forms (its wavefront_sync.jl documentation): only the even lanes take part; inside the
+# branch activelane() counts the active lanes below (lane 2k is k), the shuffles read the lane that names.
+function ballot_sync!(x, a, s)
+    i = AMDGPU.Device.activelane()
+    if i % 2 == 0
+        mask = 0x0000000055555555 # Only even threads.
+        x[1] = AMDGPU.Device.ballot_sync(mask, true)
+        a[1] = AMDGPU.Device.any_sync(mask, i == 0)
+        a[2] = AMDGPU.Device.all_sync(mask, true)
+        a[3] = AMDGPU.Device.all_sync(mask, i < 10)
+        s[i + 1] = AMDGPU.Device.shfl_xor_sync(mask, i, 2)
+        s[i + 2] = AMDGPU.Device.shfl_down_sync(mask, i * 3, 2, 8)
+    end
+    return
+end
+# run: ballot_sync!(x = zeros(UInt64, 1), a = zeros(Bool, 3), s = zeros(UInt32, 32)) groupsize 32
+# expect x: [0x0000000055555555]
+# expect a: [true, true, false]
+# expect s: [2, 6, 0, 0, 0, 12, 0, 0, 6, 18, 0, 0, 4, 18, 0, 0, 10, 30, 0, 0, 8, 36, 0, 0, 14, 42, 0, 0, 12, 42, 0, 0]
