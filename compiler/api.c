@@ -869,6 +869,8 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     for (int i = 0; copied && i < nargs; i++) {
         copied = (k->argtypes[i] = strdup(argtypes[i])) != NULL;
         k->sig[i] = api_arg_signature(argtypes[i]);
+        k->argsize[i] = ty_is_ghost(types[i]) ? 0 : (uint32_t)ty_arg_size(types[i]);
+        k->argalign[i] = (uint32_t)ty_arg_align(types[i]);
     }
     if (!copied) {
         fe_compilation_free(c);

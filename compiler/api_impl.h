@@ -73,10 +73,12 @@ struct juke_kernel {
     Loaded *loaded;
     int nloaded, capl;
     pthread_mutex_t load_lock;
-    uint16_t sig[64];   /* the argument types as launches give them (API_SIG_NONE...) */
-    int ka_ndims;       /* a KernelAbstractions @kernel: its ndrange's dimensions (its hidden last argument) */
-    FastLoad *fast;     /* atomic: see FastLoad */
-    FastLoad *fast_all; /* every FastLoad made, under load_lock */
+    uint16_t sig[64];      /* the argument types as launches give them (API_SIG_NONE...) */
+    uint32_t argsize[64];  /* each argument's bytes and alignment (docs/abi.md); 0 bytes: a ghost, */
+    uint32_t argalign[64]; /* which the code object takes no parameter for */
+    int ka_ndims;          /* a KernelAbstractions @kernel: its ndrange's dimensions (its hidden last argument) */
+    FastLoad *fast;        /* atomic: see FastLoad */
+    FastLoad *fast_all;    /* every FastLoad made, under load_lock */
 };
 
 struct juke_module {
@@ -190,6 +192,9 @@ void api_trace_attach(juke_device *dev);
 /* Start tracing ctx to path, or send the trace there from now on (what was
  * recorded goes to the old file first). */
 juke_status api_trace_start(juke_context *ctx, const char *path);
+
+/* Does a JUKE_VALUE argument's type text name the type a kernel was compiled for (blanks aside)? */
+bool api_value_matches(const char *given, const char *compiled);
 
 /* Julia's name of a juke_type / JukeTypeCode ("Float32"); "?" if none. */
 const char *api_type_name(int t);

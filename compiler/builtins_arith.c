@@ -106,6 +106,14 @@ const Type *type_cmp(Infer *I, IrInst *in, const BuiltinRow *row, const char *na
         in->optype = unify_prim_args(I, a, 2);
         return prim(I, TY_BOOL);
     }
+    if (n == 2 && a[0] == a[1] && (a[0]->kind == TY_TUPLE || a[0]->kind == TY_STRUCT) && !ty_is_ghost(a[0]) &&
+        row->id != BI_LT && row->id != BI_LE && row->id != BI_GT && row->id != BI_GE) {
+        /* tuples and structs of one type: field by field (optype = the type; codegen.c's emit_compare) */
+        if (!ty_bits_only(a[0]))
+            return infer_no_method(I, in, name, a, n);
+        in->optype = a[0];
+        return prim(I, TY_BOOL);
+    }
     if (n == 2 && (row->id == BI_EGAL || row->id == BI_NEGAL || row->id == BI_EQ || row->id == BI_NE)) {
         /* comparing values of different kinds (x === nothing): a constant */
         in->optype = NULL;

@@ -710,6 +710,27 @@ LLVMValueRef emit_cmp(CG *g, BuiltinId op, const Type *t, LLVMValueRef x, LLVMVa
     return LLVMBuildICmp(g->b, p, x, y, "");
 }
 
+/* x == y (op BI_EQ) or x === y (BI_EGAL) of two values of type t, field by field: tuples and named tuples
+ * compare their elements with ==, structs (whose == is === in Julia) and === compare bits (NaN === NaN). */
+static LLVMValueRef equal_fields(CG *g, BuiltinId op, const Type *t, LLVMValueRef x, LLVMValueRef y)
+{
+    if (ty_is_ghost(t))
+        return LLVMConstInt(i1(g), 1, 0);
+    if (ty_is_prim(t))
+        return emit_cmp(g, op, t, x, y);
+    if (t->kind == TY_STRUCT && !(t->flags & TF_NAMEDTUPLE))
+        op = BI_EGAL;
+    LLVMValueRef r = LLVMConstInt(i1(g), 1, 0);
+    int n = t->kind == TY_COMPLEX ? 2 : t->nfields;
+    for (int i = 0; i < n; i++) {
+        const Type *ft = t->kind == TY_COMPLEX ? t->elem : t->fields[i];
+        LLVMValueRef e = equal_fields(g, op, ft, LLVMBuildExtractValue(g->b, x, (unsigned)i, ""),
+                                      LLVMBuildExtractValue(g->b, y, (unsigned)i, ""));
+        r = LLVMBuildAnd(g->b, r, e, "");
+    }
+    return r;
+}
+
 /* Integer comparison of mixed signedness is exact in Julia (-1 < 0x01 is true). */
 LLVMValueRef emit_compare(CG *g, IrInst *in)
 {
@@ -717,6 +738,11 @@ LLVMValueRef emit_compare(CG *g, IrInst *in)
     BuiltinId op = in->builtin;
     if (!t)
         return LLVMConstInt(i1(g), (op == BI_EGAL || op == BI_EQ) ? a == b : a != b, 0);
+    if (t->kind == TY_TUPLE || t->kind == TY_STRUCT) {
+        bool eq = op == BI_EQ || op == BI_EGAL;
+        LLVMValueRef r = equal_fields(g, op == BI_EQ || op == BI_NE ? BI_EQ : BI_EGAL, t, arg(g, in, 0), arg(g, in, 1));
+        return eq ? r : LLVMBuildNot(g->b, r, "");
+    }
     if (ty_is_int(a) && ty_is_int(b) && a->kind != TY_BOOL && b->kind != TY_BOOL &&
         ty_is_signed(a) != ty_is_signed(b) && !ty_is_float(t)) {
         /* widen both to a signed type one step wider where possible; for 64-bit compare with sign tests */
@@ -1135,7 +1161,8 @@ static LLVMTypeRef fn_type(CG *g, Spec *s, bool kernel)
     LLVMTypeRef params[72];
     int np = 0;
     for (int i = 0; i < s->nargs && np < 64; i++)
-        params[np++] = kernel ? mem_t(g, s->argtypes[i]) : lt(g, s->argtypes[i]);
+        if (!kernel || !ty_is_ghost(s->argtypes[i])) /* a kernel takes no ghost argument (docs/abi.md) */
+            params[np++] = kernel ? mem_t(g, s->argtypes[i]) : lt(g, s->argtypes[i]);
     params[np++] = LLVMPointerTypeInContext(g->ctx, g->ops->as_global);
     if (g->ops->needs_state_param)
         params[np++] = LLVMPointerTypeInContext(g->ctx, 0);
@@ -1263,14 +1290,19 @@ static void emit_function(CG *g, Spec *s, bool kernel)
         goto out;
     }
     int np = s->nargs;
-    g->tc->cur_exc = LLVMGetParam(g->fn, (unsigned)np);
-    g->tc->cur_state = g->ops->needs_state_param ? LLVMGetParam(g->fn, (unsigned)np + 1) : NULL;
+    /* the LLVM parameter of each argument: a kernel has none for a ghost argument (-1) */
+    int pidx[64], nreal = 0;
+    for (int i = 0; i < np && i < 64; i++)
+        pidx[i] = kernel && ty_is_ghost(s->argtypes[i]) ? -1 : nreal++;
+    g->tc->cur_exc = LLVMGetParam(g->fn, (unsigned)nreal);
+    g->tc->cur_state = g->ops->needs_state_param ? LLVMGetParam(g->fn, (unsigned)nreal + 1) : NULL;
     g->entry = new_block(g, "top");
     LLVMPositionBuilderAtEnd(g->b, g->entry);
     di_function(g, s->method, LLVMDIFlagZero);
     /* parameters keep the Julia names (%c, %a); their slots are %c.addr, as clang names them */
     for (int i = 0; i < np; i++)
-        LLVMSetValueName2(LLVMGetParam(g->fn, (unsigned)i), f->slots[i].name, strlen(f->slots[i].name));
+        if (pidx[i] >= 0)
+            LLVMSetValueName2(LLVMGetParam(g->fn, (unsigned)pidx[i]), f->slots[i].name, strlen(f->slots[i].name));
     for (int i = 0; i < f->nslots; i++)
         if (f->slots[i].type && !is_unit(f->slots[i].type)) {
             char name[256];
@@ -1280,8 +1312,8 @@ static void emit_function(CG *g, Spec *s, bool kernel)
     for (int i = 0; i < np; i++) {
         if (!g->slots[i])
             continue;
-        LLVMValueRef p = LLVMGetParam(g->fn, (unsigned)i);
-        if (kernel)
+        LLVMValueRef p = pidx[i] >= 0 ? LLVMGetParam(g->fn, (unsigned)pidx[i]) : LLVMGetUndef(lt(g, s->argtypes[i]));
+        if (kernel && pidx[i] >= 0)
             p = from_mem(g, p, s->argtypes[i]);
         LLVMBuildStore(g->b, p, g->slots[i]);
     }

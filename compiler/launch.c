@@ -270,19 +270,29 @@ static juke_status kernel_loaded(juke_kernel *k, juke_device *dev, RtFunction **
     return JUKE_OK;
 }
 
-static juke_status arg_type_names(juke_context *ctx, const juke_arg *args, int nargs, char names[][32])
+enum { ARG_NAME_MAX = 256 };
+
+static juke_status arg_type_names(juke_context *ctx, const juke_arg *args, int nargs, char names[][ARG_NAME_MAX])
 {
     for (int i = 0; i < nargs; i++) {
         if (args[i].is_array) {
             juke_array *a = args[i].v.array;
             if (!a)
                 return api_fail(ctx, JUKE_ERR_ARGUMENT, "argument %d: NULL array", i + 1);
-            snprintf(names[i], 32, "Array{%s,%d}", api_type_name(a->elem), a->ndims);
+            snprintf(names[i], ARG_NAME_MAX, "Array{%s,%d}", api_type_name(a->elem), a->ndims);
+        } else if (args[i].type == JUKE_VALUE) {
+            const char *t = args[i].v.value.type;
+            if (!t || strlen(t) >= ARG_NAME_MAX || (args[i].v.value.size && !args[i].v.value.bytes))
+                return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                                "argument %d: a JUKE_VALUE needs its type (under %d bytes) "
+                                "and, unless it has no bits, its bytes",
+                                i + 1, ARG_NAME_MAX);
+            snprintf(names[i], ARG_NAME_MAX, "%s", t);
         } else {
             if (args[i].type < JUKE_BOOL || args[i].type > JUKE_FLOAT64)
                 return api_fail(ctx, JUKE_ERR_ARGUMENT, "argument %d: unknown scalar type %d", i + 1,
                                 (int)args[i].type);
-            snprintf(names[i], 32, "%s", api_type_name(args[i].type));
+            snprintf(names[i], ARG_NAME_MAX, "%s", api_type_name(args[i].type));
         }
     }
     return JUKE_OK;
@@ -297,7 +307,7 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
         *out = NULL;
     if (!dev || !m || !out || (nargs && !args) || nargs < 0 || nargs > 64 || (ndims && nargs == 64))
         return api_fail(dev ? dev->ctx : m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_kernel_for: bad argument");
-    char names[65][32];
+    char names[65][ARG_NAME_MAX];
     const char *tn[65];
     juke_status st = arg_type_names(m->ctx, args, nargs, names);
     if (st)
@@ -308,7 +318,7 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
             return api_fail(m->ctx, JUKE_ERR_ARGUMENT, "argument %d: the array lives on another device", i + 1);
     }
     if (ndims) {
-        snprintf(names[nargs], 32, "Tuple{Int64%s%s}", ndims > 1 ? ",Int64" : "", ndims > 2 ? ",Int64" : "");
+        snprintf(names[nargs], ARG_NAME_MAX, "Tuple{Int64%s%s}", ndims > 1 ? ",Int64" : "", ndims > 2 ? ",Int64" : "");
         tn[nargs] = names[nargs];
         nargs++;
     }
@@ -431,13 +441,22 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: the launch's stream belongs to another device", function);
     uint8_t storage[65][16 + 8 * 8];
     RtArg rargs[65];
+    int nr = 0; /* ghost arguments have no parameter in the code object */
     for (int i = 0; i < nargs; i++) {
+        if (args[i].type == JUKE_VALUE && !args[i].is_array) {
+            if (args[i].v.value.size != k->argsize[i])
+                return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: argument %d (%s) is %zu bytes, but the type takes %u",
+                                function, i + 1, k->argtypes[i], args[i].v.value.size, k->argsize[i]);
+            if (k->argsize[i])
+                rargs[nr++] = (RtArg){ args[i].v.value.bytes, k->argsize[i], k->argalign[i] };
+            continue;
+        }
         if (args[i].is_array) {
             juke_array *a = args[i].v.array;
             memcpy(storage[i], &a->ptr, 8);
             memcpy(storage[i] + 8, a->dims, 8 * (size_t)a->ndims);
             memcpy(storage[i] + 8 + 8 * a->ndims, &a->length, 8);
-            rargs[i] = (RtArg){ storage[i], (uint32_t)JUKE_ARRAY_ARG_SIZE(a->ndims), 8 };
+            rargs[nr++] = (RtArg){ storage[i], (uint32_t)JUKE_ARRAY_ARG_SIZE(a->ndims), 8 };
         } else {
             size_t sz = juke_sizeof(args[i].type);
             if (args[i].type == JUKE_FLOAT32)
@@ -450,14 +469,13 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
                 storage[i][0] = args[i].v.i != 0;
             else
                 memcpy(storage[i], &args[i].v.u, sz); /* little-endian: the low bytes */
-            rargs[i] = (RtArg){ storage[i], (uint32_t)sz, (uint32_t)sz };
+            rargs[nr++] = (RtArg){ storage[i], (uint32_t)sz, (uint32_t)sz };
         }
     }
     if (k->ka_ndims) { /* the hidden ndrange, an NTuple{N,Int64} */
         for (int d = 0; d < k->ka_ndims; d++)
             memcpy(storage[nargs] + 8 * d, &cfg->ndrange[d], 8);
-        rargs[nargs] = (RtArg){ storage[nargs], (uint32_t)(8 * k->ka_ndims), 8 };
-        nargs++;
+        rargs[nr++] = (RtArg){ storage[nargs], (uint32_t)(8 * k->ka_ndims), 8 };
     }
     JukeExceptionRecord exc;
     char *err = NULL;
@@ -466,12 +484,12 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
     /* dev->lock guards last_async only; the runtime serialises the launches */
     if (cfg->async) {
         pthread_mutex_lock(&dev->lock);
-        rc = rt_launch_on(fn, cfg->stream ? cfg->stream->rt : NULL, rargs, nargs, grid, group, cfg->shmem, coop,
+        rc = rt_launch_on(fn, cfg->stream ? cfg->stream->rt : NULL, rargs, nr, grid, group, cfg->shmem, coop,
                           cfg->timeout_s, &exc, &err);
         dev->last_async = k;
         pthread_mutex_unlock(&dev->lock);
     } else {
-        rc = rt_launch_on(fn, cfg->stream ? cfg->stream->rt : NULL, rargs, nargs, grid, group, cfg->shmem,
+        rc = rt_launch_on(fn, cfg->stream ? cfg->stream->rt : NULL, rargs, nr, grid, group, cfg->shmem,
                           RT_LAUNCH_SYNC | coop, cfg->timeout_s, &exc, &err);
     }
     if (rc == 1) {
@@ -533,6 +551,9 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
     RtFunction *fn = NULL;
     /* a @kernel's entries differ by the ndrange's dimensions: kept out of the memo */
     bool memo_ok = flen < sizeof dev->memo[0].function && !ctx->env_dumpdir && !ka_ndims;
+    for (int i = 0; i < nargs; i++) /* the signature does not say which type a value has */
+        if (!args[i].is_array && args[i].type == JUKE_VALUE)
+            memo_ok = false;
     if (memo_ok) {
         pthread_mutex_lock(&dev->lock);
         for (int e = 0; e < dev->nmemo; e++) {
@@ -734,8 +755,8 @@ static juke_status kernel_on_device(juke_kernel *k, juke_device *dev, RtFunction
 /* What argument i should have been, for messages: k's type as given. */
 static juke_status wrong_arg(juke_kernel *k, int i, const juke_arg *a)
 {
-    char got[32] = "";
-    arg_type_names(k->ctx, a, 1, (char(*)[32])got);
+    char got[ARG_NAME_MAX] = "";
+    arg_type_names(k->ctx, a, 1, (char(*)[ARG_NAME_MAX])got);
     return api_fail(k->ctx, JUKE_ERR_ARGUMENT, "%s: argument %d is a %s, but the kernel was compiled for %s",
                     k->function, i + 1, got, k->argtypes[i]);
 }
@@ -800,6 +821,9 @@ juke_status juke_kernel_launch(juke_kernel *k, juke_device *dev, const juke_arg 
             if (arr->dev != dev)
                 return api_fail(k->ctx, JUKE_ERR_ARGUMENT, "%s: argument %d: the array lives on another device",
                                 k->function, i + 1);
+        } else if (a->type == JUKE_VALUE) {
+            if (!a->v.value.type || !api_value_matches(a->v.value.type, k->argtypes[i]))
+                return wrong_arg(k, i, a);
         } else if (k->sig[i] != (uint16_t)a->type) {
             return wrong_arg(k, i, a);
         }

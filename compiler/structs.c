@@ -213,14 +213,27 @@ static const Type *resolve_struct(void *ud, TypeTable *t, const char *name, cons
     if (!sd)
         return NULL;
     const Type *S = struct_type(c, sd, params, np, sd->loc, true);
-    if (!S)
-        sb_printf(err, "%s%s cannot be built (%d type parameter%s expected, field types concrete)", name,
-                  np ? "{...}" : "", sd->ntvars, sd->ntvars == 1 ? "" : "s");
-    else if (!ty_is_concrete(S))
-        sb_printf(err, "%s is %s; a host argument needs a concrete type%s", name,
-                  S->flags & TF_ABSTRACT ? "an abstract type" : "a parametric type without its parameters",
-                  S->flags & TF_UNIONALL ? " (give its parameters: P{Float32})" : "");
-    else
+    if (!S) {
+        /* again, with the reason: the first error's message, without its place */
+        Diags d = { 0 }, *saved = c->diags;
+        c->diags = &d;
+        struct_type(c, sd, params, np, sd->loc, false);
+        c->diags = saved;
+        const char *msg = d.text.data ? strstr(d.text.data, "error: ") : NULL;
+        const char *nl = msg ? strchr(msg, '\n') : NULL;
+        if (msg && nl)
+            sb_printf(err, "%.*s", (int)(nl - msg - 7), msg + 7);
+        else
+            sb_printf(err, "%s cannot be built", name);
+        diag_reset(&d);
+    } else if (!ty_is_concrete(S)) {
+        sb_printf(err, "%s is %s; a host argument needs a concrete type", name,
+                  S->flags & TF_ABSTRACT ? "an abstract type" : "a parametric type without its parameters");
+        for (int i = 0; (S->flags & TF_UNIONALL) && i < sd->ntvars; i++)
+            sb_printf(err, "%s%s", i ? ", " : " (give them: {", sd->tvars[i]);
+        if (S->flags & TF_UNIONALL)
+            sb_printf(err, "} after %s)", name);
+    } else
         return S;
     return NULL;
 }

@@ -270,6 +270,20 @@ int ty_field_index(const Type *t, const char *name)
     return -1;
 }
 
+bool ty_bits_only(const Type *t)
+{
+    if (ty_is_prim(t) || ty_is_ghost(t))
+        return true;
+    if (t->kind == TY_COMPLEX)
+        return t->elem && ty_is_prim(t->elem);
+    if (t->kind != TY_TUPLE && t->kind != TY_STRUCT)
+        return false;
+    for (int i = 0; i < t->nfields; i++)
+        if (!ty_bits_only(t->fields[i]))
+            return false;
+    return true;
+}
+
 bool ty_is_ghost(const Type *t)
 {
     switch (t->kind) {

@@ -133,6 +133,9 @@ int ty_field_index(const Type *t, const char *name);
 /* Has a value of this type no bits (nothing, functions, types, symbols, Val{x}, structs of such)? Ghost
  * values take no room in a struct, an argument list or the kernarg segment. */
 bool ty_is_ghost(const Type *t);
+/* Is t plain bits (numbers, and tuples, structs or complex numbers of them), so values compare field by
+ * field? */
+bool ty_bits_only(const Type *t);
 
 /* Names a host type string may use beyond the built-in ones (the structs of a
  * module): called with the name and its parameters (NULL, 0 without braces);

@@ -79,6 +79,9 @@ typedef enum juke_type {
     JUKE_FLOAT16,
     JUKE_FLOAT32,
     JUKE_FLOAT64,
+    /* A kernel argument of any other Julia type (juke_arg_value): a tuple, a struct, a NamedTuple, or a
+     * value without bits (Type{UInt8}, Val{4}, :add, typeof(+)). Not an array element type. */
+    JUKE_VALUE = 64,
 } juke_type;
 
 /* ---- contexts ------------------------------------------------------------ */
@@ -285,7 +288,8 @@ JUKE_API juke_device *juke_array_device(const juke_array *a);
 
 /* ---- launching ------------------------------------------------------------ */
 
-/* A kernel argument: an array or a scalar of one of the primitive types. */
+/* A kernel argument: an array, a scalar of one of the primitive types, or a value of any type by its
+ * Julia type and bytes (JUKE_VALUE). */
 typedef struct juke_arg {
     bool is_array;
     juke_type type; /* the scalar's type (ignored for arrays) */
@@ -296,6 +300,14 @@ typedef struct juke_arg {
         float f32;
         double f64;
         uint16_t f16; /* Float16 bits */
+        struct {
+            const char *type;  /* its Julia type, as juke_compile takes types: "Tuple{Float32, Float32}",
+                                  "NTuple{3, Float32}", "Params", "P{Float32}", "@NamedTuple{a::Int64, b::Float32}",
+                                  "Type{UInt8}", "Val{4}", ":add", "typeof(+)" */
+            const void *bytes; /* the value in Julia's layout (docs/abi.md, juke_value_layout); may be NULL
+                                  for a type without bits (Type{T}, Val{x}, a Symbol, a function) */
+            size_t size;       /* its size in bytes: checked against the type's at launch */
+        } value;
     } v;
 } juke_arg;
 
@@ -378,6 +390,39 @@ static inline juke_arg juke_arg_f16(uint16_t bits)
     r.v.f16 = bits;
     return r;
 }
+
+/* A value of Julia type `type` from its bytes in Julia's layout (docs/abi.md): a tuple, struct or
+ * NamedTuple passed by value (the kernarg segment on AMDGPU, .param on NVPTX); the type and bytes must
+ * outlive the launch call. */
+static inline juke_arg juke_arg_value(const char *type, const void *bytes, size_t size)
+{
+    juke_arg r = { false, JUKE_VALUE, { 0 } };
+    r.v.value.type = type;
+    r.v.value.bytes = bytes;
+    r.v.value.size = size;
+    return r;
+}
+/* A value without bits, known by its type alone: "Type{UInt8}", "Val{4}", ":add", "typeof(+)". Such
+ * arguments are compile-time constants of the kernel and take no room in its argument list. */
+static inline juke_arg juke_arg_type(const char *type)
+{
+    return juke_arg_value(type, NULL, 0);
+}
+
+/* The layout of a value of Julia type `type` (types of m's source may appear: "Params", "P{Float32}"),
+ * as kernels take it (docs/abi.md: C's layout with Julia's alignment): its size and alignment, and for
+ * a tuple, struct or NamedTuple the offset of each field (at most max of them in offsets; *nfields
+ * says how many there are). NULL outputs are skipped. An unknown or non-concrete type is
+ * JUKE_ERR_ARGUMENT with the reason in juke_errmsg. */
+JUKE_API juke_status juke_value_layout(juke_module *m, const char *type, size_t *size, size_t *align, int *nfields,
+                                       size_t *offsets, int max);
+/* Pack a tuple, struct or NamedTuple of type `type` from its fields, each a scalar juke_arg (or a
+ * JUKE_VALUE for a field that is itself a tuple or struct), into out (size bytes, at least the type's
+ * size; padding zeroed). Then pass juke_arg_value(type, out, size). A number of another type than its
+ * field's converts as Julia's convert does (floats round; an integer field takes only an exact integer
+ * that fits, else JUKE_ERR_ARGUMENT as Julia's InexactError); Float16 fields take Float16 only. */
+JUKE_API juke_status juke_value_pack(juke_module *m, const char *type, const juke_arg *fields, int nfields, void *out,
+                                     size_t size);
 
 typedef struct juke_launch_config {
     uint32_t groupsize[3]; /* work-items per workgroup; zeros count as 1 */

@@ -522,6 +522,7 @@ static int update_catalogue(void)
 /* ---- scenarios of API misuse (api call NAME) ---- */
 
 #include "errors_capi.inc"
+#include "errors_values.inc"
 
 static juke_status sc_load_null_ctx(juke_context *ctx, const char **msg)
 {
@@ -872,6 +873,7 @@ static juke_status sc_cache_rebuilt(juke_context *ctx, const char **msg)
 }
 
 static const ScenarioDef scenario_table[] = {
+    { "value_size", sc_value_size },
     { "load-null-context", sc_load_null_ctx },
     { "wrap-null", sc_wrap_null },
     { "wrap-misaligned", sc_wrap_misaligned },

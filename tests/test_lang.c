@@ -77,6 +77,7 @@
 #include <cmocka.h>
 
 #include "juke.h"
+#include "literal.h"
 
 enum { MAX_ARGS = 16, MAX_FILES = 512, MAX_ERRS = 32 };
 
@@ -427,7 +428,9 @@ static int parse_list(Cursor *c, Val **out)
 
 typedef struct LArg {
     char name[64];
-    char host_type[64]; /* "Vector{Float32}" for juke_typed */
+    char host_type[256]; /* "Vector{Float32}" for juke_typed */
+    char value[256];     /* a tuple, struct or type argument as written (lit_parse_value), resolved at launch */
+    LitBlobs blobs;
     bool is_array;
     juke_type type;
     int nd;
@@ -467,6 +470,7 @@ static void store(void *host, juke_type t, int64_t i, const Val *v)
     case JUKE_FLOAT16: ((uint16_t *)host)[i] = f32_to_f16((float)f); break;
     case JUKE_FLOAT32: ((float *)host)[i] = (float)f; break;
     case JUKE_FLOAT64: ((double *)host)[i] = f; break;
+    default: break; /* JUKE_VALUE is no element type */
     }
 }
 
@@ -496,6 +500,7 @@ static Val load_elem(const void *host, juke_type t, int64_t i)
         v.is_float = true;
         v.f = ((const double *)host)[i];
         break;
+    default: break; /* JUKE_VALUE is no element type */
     }
     return v;
 }
@@ -510,12 +515,57 @@ static void show_val(char *buf, size_t n, const Val *v)
         snprintf(buf, n, "%lld", (long long)v->i);
 }
 
+/* The value of a tuple, struct or type argument (its text, kept in a->value): up to the ',' or ')' that
+ * ends it. False when the text there is no such value. */
+static bool value_arg(Cursor *c, LArg *a)
+{
+    const char *p = c->p;
+    int depth = 0;
+    for (; *p && !(depth == 0 && (*p == ',' || *p == ')' || *p == ' ')); p++)
+        if (*p == '(' || *p == '{')
+            depth++;
+        else if (*p == ')' || *p == '}')
+            depth--;
+    size_t n = (size_t)(p - c->p);
+    if (n == 0 || n >= sizeof a->value)
+        return false;
+    memcpy(a->value, c->p, n);
+    a->value[n] = 0;
+    juke_type t;
+    const char *open = strchr(a->value, '(');
+    if (!lit_is_value(a->value) || (open && type_by_name(a->value, (size_t)(open - a->value), &t)) ||
+        strncmp(a->value, "zeros(", 6) == 0 || strncmp(a->value, "collect(", 8) == 0 ||
+        strncmp(a->value, "reshape(", 8) == 0) {
+        a->value[0] = 0;
+        return false;
+    }
+    c->p = p;
+    return true;
+}
+
+/* Resolve the value arguments of r for module m: their juke_arg and type. */
+static bool resolve_values(Run *r, juke_module *m, char *why, size_t n)
+{
+    for (int i = 0; i < r->nargs; i++) {
+        LArg *a = &r->args[i];
+        if (!a->value[0])
+            continue;
+        lit_blobs_free(&a->blobs);
+        if (!lit_parse_value(env.ctx, m, a->value, &a->arg, &a->blobs, why, n))
+            return false;
+        snprintf(a->host_type, sizeof a->host_type, "%s", a->arg.v.value.type);
+    }
+    return true;
+}
+
 /* name = VALUE */
 static bool parse_arg(Cursor *c, LArg *a)
 {
     if (!ident(c, a->name, sizeof a->name) || !accept(c, "="))
         return cerr(c, "expected `name = value` at \"%.30s\"", c->p);
     skip_ws(c);
+    if (value_arg(c, a))
+        return true;
     const char *save = c->p;
     char word[64];
     juke_type t;
@@ -719,6 +769,8 @@ static bool parse_run(Cursor *c, Run *r)
 static void free_run(Run *r)
 {
     for (int i = 0; i < r->nargs; i++) {
+        lit_blobs_free(&r->args[i].blobs);
+        r->args[i].value[0] = 0;
         free(r->args[i].host);
         if (r->args[i].arr)
             juke_array_free(r->args[i].arr);
@@ -929,6 +981,11 @@ static void check_array(FileCheck *fc, Directive *d, Run *r, const char *rest)
 static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
 {
     juke_arg args[MAX_ARGS];
+    char why[512];
+    if (!resolve_values(r, m, why, sizeof why)) {
+        fc_fail(fc, line, "argument: %s", why);
+        return JUKE_ERR_ARGUMENT;
+    }
     for (int i = 0; i < r->nargs; i++) {
         LArg *a = &r->args[i];
         if (a->is_array) {
@@ -993,6 +1050,12 @@ static void compile_file(FileCheck *fc, const char *path, Directive *ds, int nd)
         }
         const char *types[MAX_ARGS + 1];
         int ntypes = run.nargs;
+        char why[512];
+        if (!resolve_values(&run, m, why, sizeof why)) {
+            fc_fail(fc, ds[i].line, "argument: %s", why);
+            free_run(&run);
+            continue;
+        }
         for (int k = 0; k < run.nargs; k++)
             types[k] = run.args[k].host_type;
         if (run.ndims) /* a @kernel's hidden ndrange, NTuple{ndims,Int64} */

@@ -626,6 +626,7 @@ typedef struct RunArgs {
     juke_arg *args;
     NpyArray *host; /* host[i].data != NULL for array arguments */
     int n;
+    LitBlobs blobs; /* what tuple, struct and type arguments point into */
 } RunArgs;
 
 static void runargs_free(RunArgs *ra)
@@ -634,6 +635,7 @@ static void runargs_free(RunArgs *ra)
         npy_free(&ra->host[i]);
     free(ra->host);
     free(ra->args);
+    lit_blobs_free(&ra->blobs);
 }
 
 /* Turn ARG... into kernel arguments, uploading .npy arrays to dev. */
@@ -647,8 +649,8 @@ static int runargs_make(Cli *cli, Session *s, juke_device *dev, RunArgs *ra)
     for (int i = 0; i < ra->n; i++) {
         const char *text = cli->pos[i + 2];
         if (!ends_with(text, ".npy")) {
-            const char *why;
-            if (!lit_parse(text, &ra->args[i], &why))
+            char why[512];
+            if (!lit_parse_value(s->ctx, s->mod, text, &ra->args[i], &ra->blobs, why, sizeof why))
                 return cli_usage(cli->sub, "argument %d '%s': %s", i + 1, text, why);
             continue;
         }
@@ -810,7 +812,8 @@ static int run_run(Cli *cli)
     for (int i = 2; i < cli->npos; i++) {
         juke_arg arg;
         const char *why;
-        if (!ends_with(cli->pos[i], ".npy") && !lit_parse(cli->pos[i], &arg, &why))
+        if (!ends_with(cli->pos[i], ".npy") && !lit_parse(cli->pos[i], &arg, &why) &&
+            !lit_is_value(cli->pos[i])) /* tuples, structs and types are checked once the file is loaded */
             return cli_usage(sub, "argument %d '%s': %s", i - 1, cli->pos[i], why);
     }
     Session s;

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -285,4 +286,262 @@ bool lit_parse(const char *text, juke_arg *out, const char **why)
         return false;
     *out = lit_to_arg(&l);
     return true;
+}
+
+/* ---- values of other types: tuples, structs, named tuples, types, symbols, functions ---- */
+
+typedef struct VParser {
+    juke_context *ctx;
+    juke_module *m;
+    const char *p;
+    char *why;
+    size_t whyn;
+    LitBlobs *blobs;
+} VParser;
+
+static void vp_space(VParser *v)
+{
+    while (*v->p == ' ' || *v->p == '\t')
+        v->p++;
+}
+
+static bool vp_fail(VParser *v, const char *fmt, const char *arg)
+{
+    if (!v->why[0])
+        snprintf(v->why, v->whyn, fmt, arg);
+    return false;
+}
+
+static bool ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '!' ||
+           (unsigned char)c >= 0x80;
+}
+
+/* The end of a balanced stretch from p (brackets nest) at a top-level ',' or the closer. */
+static const char *vp_item_end(const char *p)
+{
+    int depth = 0;
+    for (; *p; p++) {
+        if (*p == '(' || *p == '{' || *p == '[')
+            depth++;
+        else if (*p == ')' || *p == '}' || *p == ']') {
+            if (depth == 0)
+                return p;
+            depth--;
+        } else if (*p == ',' && depth == 0)
+            return p;
+    }
+    return p;
+}
+
+static const char *const scalar_names[] = { "?",      "Bool",   "Int8",   "Int16",   "Int32",   "Int64",  "UInt8",
+                                            "UInt16", "UInt32", "UInt64", "Float16", "Float32", "Float64" };
+
+/* Keep p (malloc'd) until lit_blobs_free; false when out of memory (p freed). */
+static bool keep(LitBlobs *b, void *p)
+{
+    void **n = realloc(b->items, sizeof(void *) * (size_t)(b->n + 1));
+    if (!n) {
+        free(p);
+        return false;
+    }
+    b->items = n;
+    b->items[b->n++] = p;
+    return true;
+}
+
+static bool vp_value(VParser *v, juke_arg *out, int depth);
+
+/* "(a, b)" or "(x = a, y = b)" after the '(' (or NAME(...) with ctor NAME): the fields, then the packed value. */
+static bool vp_composite(VParser *v, const char *ctor, size_t ctorlen, juke_arg *out, int depth)
+{
+    juke_arg fields[64];
+    char names[64][64];
+    int n = 0;
+    bool named = false;
+    vp_space(v);
+    while (*v->p != ')') {
+        if (n == 64)
+            return vp_fail(v, "%s", "too many fields (at most 64)");
+        /* name = value in a named tuple */
+        const char *q = v->p;
+        while (ident_char(*q))
+            q++;
+        const char *r = q;
+        while (*r == ' ')
+            r++;
+        if (!ctor && q > v->p && *r == '=' && r[1] != '=') {
+            size_t len = (size_t)(q - v->p);
+            if (len >= sizeof names[n])
+                return vp_fail(v, "%s", "field name too long");
+            memcpy(names[n], v->p, len);
+            names[n][len] = 0;
+            named = true;
+            v->p = r + 1;
+        } else if (named) {
+            return vp_fail(v, "%s", "every element of a named tuple needs a name: (a = 1, b = 2f0)");
+        }
+        if (!vp_value(v, &fields[n++], depth + 1))
+            return false;
+        vp_space(v);
+        if (*v->p == ',') {
+            v->p++;
+            vp_space(v);
+        } else if (*v->p != ')') {
+            return vp_fail(v, "expected ',' or ')' at \"%s\"", v->p);
+        }
+    }
+    v->p++;
+    if (!ctor && n == 1 && !named && v->p[-2] != ',')
+        return vp_fail(v, "%s", "a 1-tuple needs a trailing comma: (1f0,)");
+    /* the type: NAME as written, or Tuple{...} / @NamedTuple{...} of the fields' types */
+    char type[1024];
+    size_t tl = 0;
+    if (ctor) {
+        if (ctorlen >= sizeof type)
+            return vp_fail(v, "%s", "type name too long");
+        memcpy(type, ctor, ctorlen);
+        tl = ctorlen;
+    } else {
+        tl = (size_t)snprintf(type, sizeof type, "%s{", named ? "@NamedTuple" : "Tuple");
+        for (int i = 0; i < n && tl < sizeof type; i++) {
+            const char *fn = fields[i].type == JUKE_VALUE ? fields[i].v.value.type : scalar_names[fields[i].type];
+            tl += (size_t)snprintf(type + tl, sizeof type - tl, "%s%s%s%s", i ? "," : "", named ? names[i] : "",
+                                   named ? "::" : "", fn);
+        }
+        if (tl < sizeof type)
+            tl += (size_t)snprintf(type + tl, sizeof type - tl, "}");
+    }
+    if (tl >= sizeof type)
+        return vp_fail(v, "%s", "type too long");
+    type[tl] = 0;
+    size_t size = 0;
+    juke_status st = juke_value_layout(v->m, type, &size, NULL, NULL, NULL, 0);
+    char *tcopy = strdup(type);
+    void *bytes = malloc(size ? size : 1);
+    if (!tcopy || !bytes || !keep(v->blobs, tcopy) || !keep(v->blobs, bytes)) {
+        if (!tcopy)
+            free(bytes);
+        return vp_fail(v, "%s", "out of memory");
+    }
+    if (st == JUKE_OK)
+        st = juke_value_pack(v->m, type, fields, n, bytes, size);
+    if (st != JUKE_OK)
+        return vp_fail(v, "%s", juke_errmsg(v->ctx));
+    *out = juke_arg_value(tcopy, bytes, size);
+    return true;
+}
+
+/* A value: a scalar literal, a tuple, a named tuple, NAME(...) of a struct, or a value without bits
+ * (Type{T}, Val{x}, Val(x), :name, typeof(f), a function's name or an operator). */
+static bool vp_value(VParser *v, juke_arg *out, int depth)
+{
+    vp_space(v);
+    if (depth > 16)
+        return vp_fail(v, "%s", "value nested too deeply");
+    const char *start = v->p;
+    if (*v->p == '(') {
+        v->p++;
+        return vp_composite(v, NULL, 0, out, depth);
+    }
+    const char *end = vp_item_end(v->p);
+    size_t len = (size_t)(end - start);
+    while (len && start[len - 1] == ' ')
+        len--;
+    char text[512];
+    if (len == 0 || len >= sizeof text)
+        return vp_fail(v, "%s", "expected a value");
+    memcpy(text, start, len);
+    text[len] = 0;
+    const char *why;
+    if (lit_parse(text, out, &why)) {
+        v->p = end;
+        return true;
+    }
+    /* values without bits: their type is all */
+    const char *ghost = NULL;
+    char buf[600];
+    if (text[0] == ':' || strncmp(text, "Type{", 5) == 0 || strncmp(text, "Val{", 4) == 0 ||
+        strncmp(text, "typeof(", 7) == 0) {
+        ghost = text;
+    } else if (strncmp(text, "Val(", 4) == 0 && text[len - 1] == ')') {
+        snprintf(buf, sizeof buf, "Val{%.*s}", (int)len - 5, text + 4);
+        ghost = buf;
+    } else if (!strchr(text, '(')) {
+        snprintf(buf, sizeof buf, "typeof(%s)", text); /* a function: sin, +, myop */
+        ghost = buf;
+    }
+    if (ghost) {
+        char *t = strdup(ghost);
+        if (!t || !keep(v->blobs, t))
+            return vp_fail(v, "%s", "out of memory");
+        *out = juke_arg_type(t);
+        v->p = end;
+        return true;
+    }
+    /* NAME(args) or NAME{params}(args): a struct by its constructor */
+    const char *q = start;
+    while (ident_char(*q) || *q == '.')
+        q++;
+    if (*q == '{') {
+        int d = 0;
+        for (; *q; q++)
+            if (*q == '{')
+                d++;
+            else if (*q == '}' && --d == 0) {
+                q++;
+                break;
+            }
+    }
+    if (q == start || *q != '(')
+        return vp_fail(v, "not a Julia literal, tuple, struct or type: \"%s\"", text);
+    v->p = q + 1;
+    return vp_composite(v, start, (size_t)(q - start), out, depth);
+}
+
+bool lit_is_value(const char *text)
+{
+    juke_arg a;
+    const char *why;
+    if (lit_parse(text, &a, &why) || !text[0] || (text[0] >= '0' && text[0] <= '9') || text[0] == '.')
+        return false;
+    if (text[0] == '(' || text[0] == ':')
+        return true;
+    const char *open = strpbrk(text, "({");
+    if (open) {
+        /* Int8(300) is a (bad) scalar literal, typemin(T) no value at all; Params(...), P{T}(...),
+         * Type{T}, Val{x}, Val(x) and typeof(f) are values */
+        size_t n = (size_t)(open - text);
+        for (int i = 0; i < (int)(sizeof lit_types / sizeof lit_types[0]); i++)
+            if (strlen(lit_types[i].name) == n && strncmp(text, lit_types[i].name, n) == 0)
+                return false;
+        return strncmp(text, "typeof(", 7) == 0 || (text[0] >= 'A' && text[0] <= 'Z');
+    }
+    for (const char *p = text; *p; p++) /* a function's name, or an operator */
+        if (!ident_char(*p) && !strchr("+-*/^%&|<>=~÷⊻", *p))
+            return false;
+    return true;
+}
+
+bool lit_parse_value(juke_context *ctx, juke_module *m, const char *text, juke_arg *out, LitBlobs *blobs, char *why,
+                     size_t whyn)
+{
+    VParser v = { ctx, m, text, why, whyn, blobs };
+    why[0] = 0;
+    if (!vp_value(&v, out, 0))
+        return false;
+    vp_space(&v);
+    if (*v.p)
+        return vp_fail(&v, "unexpected \"%s\" after the value", v.p);
+    return true;
+}
+
+void lit_blobs_free(LitBlobs *b)
+{
+    for (int i = 0; i < b->n; i++)
+        free(b->items[i]);
+    free(b->items);
+    b->items = NULL;
+    b->n = 0;
 }

@@ -142,6 +142,7 @@ static void fl_fill(uint8_t *p, juke_type t, int64_t n, uint64_t *rng)
         case JUKE_FLOAT16: ((uint16_t *)p)[i] = (uint16_t)(0x3c00 + (fl_rand(rng) % 0x400)); break; /* 1..2 */
         case JUKE_FLOAT32: ((float *)p)[i] = (float)d; break;
         case JUKE_FLOAT64: ((double *)p)[i] = d; break;
+        default: break; /* JUKE_VALUE is no element type */
         }
     }
 }

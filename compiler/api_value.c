@@ -1,0 +1,203 @@
+/* api_value.c: include/juke.h's values of any Julia type as kernel arguments (juke_arg_value): their
+ * layout (juke_value_layout), packing them from fields (juke_value_pack), and what a launch checks of
+ * them. The layout is docs/abi.md's: C's layout of the fields with Julia's alignment, as ty_arg_size
+ * and ty_arg_align compute it. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_impl.h"
+
+/* The type named by text in a fresh compilation of m (freed by the caller), or NULL after api_fail. */
+static const Type *value_type(juke_module *m, const char *who, const char *text, Diags *d, FeCompilation **c)
+{
+    *c = NULL;
+    if (!m || !text) {
+        api_fail(m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "%s: NULL %s", who, m ? "type" : "module");
+        return NULL;
+    }
+    *c = fe_compilation_new(m->fe, d);
+    if (!*c) {
+        api_fail(m->ctx, JUKE_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    StrBuf err = { 0 };
+    const Type *t = ty_parse((*c)->types, text, &err);
+    if (!t)
+        api_fail(m->ctx, JUKE_ERR_ARGUMENT, "%s: bad type \"%s\": %s", who, text, err.data ? err.data : "?");
+    sb_free(&err);
+    return t;
+}
+
+/* The byte offset of field i of a tuple or struct type: each at the next multiple of its alignment. */
+static size_t field_offset(const Type *t, int i)
+{
+    size_t off = 0;
+    for (int k = 0; k <= i; k++) {
+        size_t al = (size_t)ty_arg_align(t->fields[k]);
+        off = (off + al - 1) / al * al;
+        if (k < i)
+            off += (size_t)ty_arg_size(t->fields[k]);
+    }
+    return off;
+}
+
+juke_status juke_value_layout(juke_module *m, const char *type, size_t *size, size_t *align, int *nfields,
+                              size_t *offsets, int max)
+{
+    Diags d = { 0 };
+    FeCompilation *c;
+    const Type *t = value_type(m, "juke_value_layout", type, &d, &c);
+    juke_status st = t ? JUKE_OK : JUKE_ERR_ARGUMENT;
+    if (t) {
+        bool agg = t->kind == TY_TUPLE || t->kind == TY_STRUCT;
+        if (size)
+            *size = (size_t)ty_arg_size(t);
+        if (align)
+            *align = (size_t)ty_arg_align(t);
+        if (nfields)
+            *nfields = agg ? t->nfields : 0;
+        for (int i = 0; agg && offsets && i < t->nfields && i < max; i++)
+            offsets[i] = field_offset(t, i);
+    }
+    fe_compilation_free(c);
+    diag_reset(&d);
+    return st;
+}
+
+/* Scalar a converted to the primitive type ft (not Float16) as Julia's convert does: floats round,
+ * anything to an integer must be exact. Writes the bytes at p; false for an InexactError. */
+static bool convert_scalar(const juke_arg *a, const Type *ft, unsigned char *p)
+{
+    bool fl = a->type == JUKE_FLOAT32 || a->type == JUKE_FLOAT64;
+    bool un = a->type >= JUKE_UINT8 && a->type <= JUKE_UINT64;
+    double f = a->type == JUKE_FLOAT32   ? a->v.f32
+               : a->type == JUKE_FLOAT64 ? a->v.f64
+               : un                      ? (double)a->v.u
+                                         : (double)a->v.i;
+    if (a->type == JUKE_FLOAT16 || ft->kind == TY_FLOAT16)
+        return false;
+    if (ft->kind == TY_FLOAT32 || ft->kind == TY_FLOAT64) {
+        if (ft->kind == TY_FLOAT32) {
+            float x = (float)f;
+            memcpy(p, &x, 4);
+        } else {
+            memcpy(p, &f, 8);
+        }
+        return true;
+    }
+    /* an integer (or Bool) target: the value must be an integer that fits */
+    int bits = ft->kind == TY_BOOL ? 1 : ft->bits;
+    if (fl && (f != floor(f) || !isfinite(f)))
+        return false;
+    if (ty_is_signed(ft)) {
+        double lo = -ldexp(1, bits - 1), hi = ldexp(1, bits - 1);
+        int64_t v = fl ? (int64_t)f : (int64_t)a->v.i;
+        if ((fl && (f < lo || f >= hi)) || (!fl && un && a->v.u > (uint64_t)INT64_MAX) ||
+            (!fl && (v < (int64_t)lo || (bits < 64 && v >= (int64_t)hi))))
+            return false;
+        memcpy(p, &v, (size_t)bits / 8); /* little-endian: the low bytes */
+        return true;
+    }
+    uint64_t v = fl ? (uint64_t)f : un ? a->v.u : (uint64_t)a->v.i;
+    if ((fl && (f < 0 || f >= ldexp(1, bits))) || (!fl && !un && a->v.i < 0) || (bits < 64 && v >> bits))
+        return false;
+    if (ft->kind == TY_BOOL)
+        p[0] = (unsigned char)v;
+    else
+        memcpy(p, &v, (size_t)bits / 8);
+    return true;
+}
+
+/* Write scalar argument a as a value of primitive type ft at p; false if a is no scalar or does not
+ * convert exactly. */
+static bool put_scalar(const juke_arg *a, const Type *ft, const char *ftname, unsigned char *p)
+{
+    if (a->is_array || a->type < JUKE_BOOL || a->type > JUKE_FLOAT64)
+        return false;
+    if (strcmp(api_type_name(a->type), ftname) != 0)
+        return convert_scalar(a, ft, p);
+    size_t sz = (size_t)ty_arg_size(ft);
+    if (a->type == JUKE_FLOAT32)
+        memcpy(p, &a->v.f32, 4);
+    else if (a->type == JUKE_FLOAT64)
+        memcpy(p, &a->v.f64, 8);
+    else if (a->type == JUKE_FLOAT16)
+        memcpy(p, &a->v.f16, 2);
+    else if (a->type == JUKE_BOOL)
+        p[0] = a->v.i != 0;
+    else
+        memcpy(p, &a->v.u, sz); /* little-endian: the low bytes */
+    return true;
+}
+
+juke_status juke_value_pack(juke_module *m, const char *type, const juke_arg *fields, int nfields, void *out,
+                            size_t size)
+{
+    Diags d = { 0 };
+    FeCompilation *c;
+    const Type *t = value_type(m, "juke_value_pack", type, &d, &c);
+    juke_status st = JUKE_ERR_ARGUMENT;
+    if (!t)
+        goto done;
+    if (t->kind != TY_TUPLE && t->kind != TY_STRUCT) {
+        api_fail(m->ctx, JUKE_ERR_ARGUMENT, "juke_value_pack: %s is not a tuple or struct type", type);
+        goto done;
+    }
+    if (nfields != t->nfields || (nfields && !fields) || !out || size < (size_t)ty_arg_size(t)) {
+        api_fail(m->ctx, JUKE_ERR_ARGUMENT, "juke_value_pack: %s takes %d field%s and %d bytes (got %d, %zu)", type,
+                 t->nfields, t->nfields == 1 ? "" : "s", ty_arg_size(t), nfields, out ? size : 0);
+        goto done;
+    }
+    memset(out, 0, size);
+    for (int i = 0; i < nfields; i++) {
+        const Type *ft = t->fields[i];
+        unsigned char *p = (unsigned char *)out + field_offset(t, i);
+        const juke_arg *a = &fields[i];
+        const char *ftname = ty_name(&c->arena, ft);
+        bool ok;
+        if (ty_is_prim(ft)) {
+            ok = put_scalar(a, ft, ftname, p);
+        } else {
+            StrBuf err = { 0 };
+            const Type *at = !a->is_array && a->type == JUKE_VALUE && a->v.value.type
+                                 ? ty_parse(c->types, a->v.value.type, &err)
+                                 : NULL;
+            sb_free(&err);
+            ok = at == ft && a->v.value.size == (size_t)ty_arg_size(ft) && (a->v.value.bytes || !a->v.value.size);
+            if (ok && a->v.value.size)
+                memcpy(p, a->v.value.bytes, a->v.value.size);
+        }
+        if (!ok) {
+            api_fail(m->ctx, JUKE_ERR_ARGUMENT, "juke_value_pack: field %d of %s has type %s; give a %s", i + 1, type,
+                     ftname,
+                     ty_is_prim(ft) ? "number that converts to it exactly (InexactError)"
+                                    : "JUKE_VALUE of that type and size");
+            goto done;
+        }
+    }
+    st = JUKE_OK;
+done:
+    fe_compilation_free(c);
+    diag_reset(&d);
+    return st;
+}
+
+/* Type text as juke_compile takes it, without blanks: "Tuple{Float32, Int32}" is "Tuple{Float32,Int32}". */
+static void squeeze(char *dst, size_t n, const char *src)
+{
+    size_t k = 0;
+    for (; *src && k + 1 < n; src++)
+        if (*src != ' ' && *src != '\t')
+            dst[k++] = *src;
+    dst[k] = 0;
+}
+
+bool api_value_matches(const char *given, const char *compiled)
+{
+    char a[512], b[512];
+    squeeze(a, sizeof a, given);
+    squeeze(b, sizeof b, compiled);
+    return strcmp(a, b) == 0;
+}

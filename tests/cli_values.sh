@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# `juke run` with tuple, struct, named tuple, Type, Val, Symbol and function arguments written as Julia
+# literals; `juke typed` with their types (Tuple{...}, NTuple{N,T}, a struct's name, Val{4}, typeof(+)).
+# usage: cli_values.sh JUKE
+set -euo pipefail
+juke=$(realpath "$1")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+cat > k.jl <<'JL'
+struct Params
+    scale::Float32
+    n::Int32
+end
+struct P{T}
+    x::T
+    y::T
+end
+function k!(o, t, p, q, nt, ::Type{T}, ::Val{N}, mode, op) where {T, N}
+    o[1] = t[1] + t[2]
+    o[2] = p.scale * p.n
+    o[3] = q.x - q.y
+    o[4] = nt.a * nt.b
+    o[5] = sizeof_t(T) + N
+    o[6] = mode === :add ? op(1, 2) : 0
+    return
+end
+sizeof_t(::Type{UInt8}) = 1
+sizeof_t(::Type{Float64}) = 8
+h(c::NTuple{3, Float32}) = c[1]
+JL
+# a Float64 vector of 6 zeros in .npy
+python3 - <<'PY'
+import struct
+hdr = "{'descr': '<f8', 'fortran_order': False, 'shape': (6,), }"
+hdr += ' ' * (63 - (10 + len(hdr)) % 64) + '\n'
+open('o.npy', 'wb').write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(hdr)) + hdr.encode() + bytes(48))
+PY
+"$juke" run --device cpu --groupsize 1 k.jl 'k!' o.npy '(1f0, 2f0)' 'Params(1f0, 3)' 'P{Float64}(5, 1.5)' \
+    '(a = 3, b = 0.5)' 'Type{UInt8}' 'Val(4)' :add + --out 1=out.npy 2> err.txt
+python3 - <<'PY'
+import struct
+b = open('out.npy', 'rb').read()
+hl = struct.unpack('<H', b[8:10])[0]
+got = struct.unpack('<6d', b[10 + hl:])
+want = (3.0, 3.0, 3.5, 1.5, 5.0, 3.0)
+assert got == want, (got, want)
+PY
+# the typed signatures spell the same types
+"$juke" typed k.jl 'k!' 'Vector{Float64}' 'Tuple{Float32,Float32}' Params 'P{Float64}' \
+    '@NamedTuple{a::Int64, b::Float64}' 'Type{UInt8}' 'Val{4}' :add 'typeof(+)' > typed.txt
+grep -q 'p.scale::Float32' typed.txt
+"$juke" typed k.jl h 'NTuple{3,Float32}' | grep -q '=> Float32'
+for t in gfx90a gfx942 gfx1100 sm_90; do
+    "$juke" asm --target "$t" k.jl 'k!' 'Vector{Float64}' 'Tuple{Float32,Float32}' Params 'P{Float64}' \
+        '@NamedTuple{a::Int64, b::Float64}' 'Type{UInt8}' 'Val{4}' :add 'typeof(+)' > /dev/null
+done
+# a bad value is a usage error that says why
+if "$juke" run --device cpu k.jl 'k!' o.npy '(1f0, 2f0)' 'Params(1.5f0, 2.5)' 'P{Float64}(5, 1.5)' \
+    '(a = 3, b = 0.5)' 'Type{UInt8}' 'Val(4)' :add + 2> err.txt; then
+    echo "a bad struct argument ran"; exit 1
+fi
+grep -q "field 2 of Params has type Int32" err.txt
+echo ok

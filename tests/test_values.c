@@ -1,0 +1,273 @@
+/* test_values.c: tuples, structs and named tuples as kernel arguments through the C API. A C struct
+ * with the same fields as a Julia struct has the same layout (juke_value_layout against offsetof and
+ * sizeof: C's layout with Julia's alignment, docs/abi.md), so a host passes its own struct's bytes
+ * (juke_arg_value); juke_value_pack builds the bytes from fields instead; ghost arguments (Type{T},
+ * Val{x}, a Symbol, a function) are juke_arg_type. Each is launched on the CPU device and checked. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "juke.h"
+
+static const char *src = "struct Params\n"
+                         "    scale::Float32\n"
+                         "    n::Int32\n"
+                         "    flag::Bool\n"
+                         "end\n"
+                         "struct Mixed\n"
+                         "    a::Int8\n"
+                         "    b::Float64\n"
+                         "    c::Bool\n"
+                         "    d::Int16\n"
+                         "    e::Tuple{Float32, Int8}\n"
+                         "    f::UInt64\n"
+                         "end\n"
+                         "struct Inner\n"
+                         "    x::Int16\n"
+                         "    y::Float64\n"
+                         "end\n"
+                         "struct Outer{T}\n"
+                         "    tag::Bool\n"
+                         "    inner::Inner\n"
+                         "    v::T\n"
+                         "end\n"
+                         "function params!(o, p)\n"
+                         "    o[1] = p.scale * p.n + (p.flag ? 100 : 0)\n"
+                         "    return\n"
+                         "end\n"
+                         "function mixed!(o, m)\n"
+                         "    o[1] = m.a + m.b + m.c + m.d + m.e[1] + m.e[2] + m.f\n"
+                         "    return\n"
+                         "end\n"
+                         "function outer!(o, s)\n"
+                         "    o[1] = s.tag + s.inner.x + s.inner.y + s.v\n"
+                         "    return\n"
+                         "end\n"
+                         "function tup!(o, t, nt)\n"
+                         "    o[1] = t[1] * t[2] + t[3] + nt.x - nt.y\n"
+                         "    return\n"
+                         "end\n"
+                         "width(::Type{UInt8}) = 1.0\n"
+                         "width(::Type{Float64}) = 8.0\n"
+                         "function ghosts!(o, ::Type{T}, ::Val{N}, mode, op) where {T, N}\n"
+                         "    o[1] = op(width(T), N) + (mode === :twice ? 1000 : 0)\n"
+                         "    return\n"
+                         "end\n";
+
+/* The C twins of the Julia structs above. */
+typedef struct Params {
+    float scale;
+    int32_t n;
+    bool flag;
+} Params;
+typedef struct Mixed {
+    int8_t a;
+    double b;
+    bool c;
+    int16_t d;
+    struct {
+        float x;
+        int8_t y;
+    } e;
+    uint64_t f;
+} Mixed;
+typedef struct Inner {
+    int16_t x;
+    double y;
+} Inner;
+typedef struct OuterF32 {
+    bool tag;
+    Inner inner;
+    float v;
+} OuterF32;
+
+typedef struct Fixture {
+    juke_context *ctx;
+    juke_module *m;
+    juke_device *cpu;
+    juke_array *o;
+} Fixture;
+
+static int setup(void **state)
+{
+    Fixture *f = calloc(1, sizeof *f);
+    f->ctx = juke_context_create();
+    if (!f->ctx || juke_module_load_string(f->ctx, "values.jl", src, &f->m) != JUKE_OK ||
+        juke_device_open(f->ctx, "cpu", &f->cpu) != JUKE_OK)
+        return -1;
+    int64_t n = 1;
+    if (juke_array_create(f->cpu, JUKE_FLOAT64, 1, &n, &f->o) != JUKE_OK)
+        return -1;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    Fixture *f = *state;
+    juke_context_destroy(f->ctx);
+    free(f);
+    return 0;
+}
+
+/* Launch function on (o, args...) with one work-item; o[1] afterwards. */
+static double run(Fixture *f, const char *function, const juke_arg *args, int nargs)
+{
+    juke_arg all[8];
+    all[0] = juke_arg_array(f->o);
+    for (int i = 0; i < nargs; i++)
+        all[i + 1] = args[i];
+    double zero = 0, r = -1;
+    assert_int_equal(juke_array_upload(f->o, &zero, 8), JUKE_OK);
+    juke_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, false, NULL, 0 };
+    juke_status st = juke_launch(f->cpu, f->m, function, all, nargs + 1, &cfg);
+    if (st != JUKE_OK)
+        fail_msg("%s: %s", function, juke_errmsg(f->ctx));
+    assert_int_equal(juke_array_download(f->o, &r, 8), JUKE_OK);
+    return r;
+}
+
+/* juke's layout of type equals the C struct's: size, alignment, each field's offset. */
+static void check_layout(Fixture *f, const char *type, size_t size, size_t align, const size_t *offs, int n)
+{
+    size_t sz = 0, al = 0, got[16];
+    int nf = -1;
+    assert_int_equal(juke_value_layout(f->m, type, &sz, &al, &nf, got, 16), JUKE_OK);
+    assert_int_equal(sz, size);
+    assert_int_equal(al, align);
+    assert_int_equal(nf, n);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(got[i], offs[i]);
+}
+
+static void test_layout_matches_c(void **state)
+{
+    Fixture *f = *state;
+    size_t p[] = { offsetof(Params, scale), offsetof(Params, n), offsetof(Params, flag) };
+    check_layout(f, "Params", sizeof(Params), _Alignof(Params), p, 3);
+    size_t m[] = { offsetof(Mixed, a), offsetof(Mixed, b), offsetof(Mixed, c),
+                   offsetof(Mixed, d), offsetof(Mixed, e), offsetof(Mixed, f) };
+    check_layout(f, "Mixed", sizeof(Mixed), _Alignof(Mixed), m, 6);
+    size_t o[] = { offsetof(OuterF32, tag), offsetof(OuterF32, inner), offsetof(OuterF32, v) };
+    check_layout(f, "Outer{Float32}", sizeof(OuterF32), _Alignof(OuterF32), o, 3);
+    struct {
+        float a;
+        double b;
+        int8_t c;
+    } t;
+    size_t to[] = { 0, (size_t)((char *)&t.b - (char *)&t), (size_t)((char *)&t.c - (char *)&t) };
+    check_layout(f, "Tuple{Float32, Float64, Int8}", sizeof t, _Alignof(double), to, 3);
+    /* values without bits take no room */
+    size_t sz = 99;
+    assert_int_equal(juke_value_layout(f->m, "Val{4}", &sz, NULL, NULL, NULL, 0), JUKE_OK);
+    assert_int_equal(sz, 0);
+    /* an unknown or parametric type without its parameters is refused, with the reason */
+    assert_int_equal(juke_value_layout(f->m, "Nope", &sz, NULL, NULL, NULL, 0), JUKE_ERR_ARGUMENT);
+    assert_non_null(strstr(juke_errmsg(f->ctx), "unknown type \"Nope\""));
+    assert_int_equal(juke_value_layout(f->m, "Outer", &sz, NULL, NULL, NULL, 0), JUKE_ERR_ARGUMENT);
+    assert_non_null(strstr(juke_errmsg(f->ctx), "Outer is a parametric type without its parameters"));
+}
+
+static void test_struct_bytes(void **state)
+{
+    Fixture *f = *state;
+    Params p = { 2.5f, 7, true };
+    juke_arg a = juke_arg_value("Params", &p, sizeof p);
+    assert_float_equal(run(f, "params!", &a, 1), 2.5 * 7 + 100, 0);
+    p.flag = false;
+    p.n = -3;
+    assert_float_equal(run(f, "params!", &a, 1), -7.5, 0);
+    Mixed m;
+    memset(&m, 0, sizeof m);
+    m.a = -5;
+    m.b = 0.25;
+    m.c = true;
+    m.d = -300;
+    m.e.x = 1.5f;
+    m.e.y = 9;
+    m.f = 1000;
+    a = juke_arg_value("Mixed", &m, sizeof m);
+    assert_float_equal(run(f, "mixed!", &a, 1), -5 + 0.25 + 1 - 300 + 1.5 + 9 + 1000, 0);
+    OuterF32 o = { true, { -4, 0.5 }, 3.25f };
+    a = juke_arg_value("Outer{Float32}", &o, sizeof o);
+    assert_float_equal(run(f, "outer!", &a, 1), 1 - 4 + 0.5 + 3.25, 0);
+    /* the wrong size is refused before anything runs */
+    a = juke_arg_value("Params", &p, sizeof p - 1);
+    juke_arg all[2] = { juke_arg_array(f->o), a };
+    juke_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, false, NULL, 0 };
+    assert_int_equal(juke_launch(f->cpu, f->m, "params!", all, 2, &cfg), JUKE_ERR_ARGUMENT);
+    assert_non_null(strstr(juke_errmsg(f->ctx), "is 11 bytes, but the type takes 12"));
+}
+
+static void test_pack_fields(void **state)
+{
+    Fixture *f = *state;
+    unsigned char buf[64];
+    /* Params(2, 3, true): integers convert to the fields' types, as Julia's convert */
+    juke_arg fields[3] = { juke_arg_i64(2), juke_arg_i64(3), juke_arg_bool(true) };
+    assert_int_equal(juke_value_pack(f->m, "Params", fields, 3, buf, sizeof buf), JUKE_OK);
+    Params p;
+    memcpy(&p, buf, sizeof p);
+    assert_true(p.scale == 2.0f && p.n == 3 && p.flag);
+    juke_arg a = juke_arg_value("Params", buf, sizeof(Params));
+    assert_float_equal(run(f, "params!", &a, 1), 106, 0);
+    /* InexactError: 2.5 is no Int32 */
+    fields[1] = juke_arg_f64(2.5);
+    assert_int_equal(juke_value_pack(f->m, "Params", fields, 3, buf, sizeof buf), JUKE_ERR_ARGUMENT);
+    assert_non_null(strstr(juke_errmsg(f->ctx), "field 2 of Params has type Int32"));
+    /* a tuple and a named tuple */
+    unsigned char tb[32], nb[32];
+    juke_arg tf[3] = { juke_arg_f32(1.5f), juke_arg_f32(4.0f), juke_arg_i32(10) };
+    assert_int_equal(juke_value_pack(f->m, "Tuple{Float32, Float32, Int32}", tf, 3, tb, sizeof tb), JUKE_OK);
+    juke_arg nf[2] = { juke_arg_f64(0.5), juke_arg_i8(2) };
+    assert_int_equal(juke_value_pack(f->m, "@NamedTuple{x::Float64, y::Int8}", nf, 2, nb, sizeof nb), JUKE_OK);
+    juke_arg targs[2] = { juke_arg_value("Tuple{Float32, Float32, Int32}", tb, 12),
+                          juke_arg_value("@NamedTuple{x::Float64, y::Int8}", nb, 16) };
+    assert_float_equal(run(f, "tup!", targs, 2), 1.5 * 4 + 10 + 0.5 - 2, 0);
+    /* a struct field that is itself a struct: a JUKE_VALUE of its type */
+    Inner in = { 7, -0.5 };
+    juke_arg of[3] = { juke_arg_bool(false), juke_arg_value("Inner", &in, sizeof in), juke_arg_f64(0.25) };
+    assert_int_equal(juke_value_pack(f->m, "Outer{Float64}", of, 3, buf, sizeof buf), JUKE_OK);
+    a = juke_arg_value("Outer{Float64}", buf, 32);
+    assert_float_equal(run(f, "outer!", &a, 1), 7 - 0.5 + 0.25, 0);
+}
+
+static void test_ghosts(void **state)
+{
+    Fixture *f = *state;
+    juke_arg g[4] = { juke_arg_type("Type{UInt8}"), juke_arg_type("Val{4}"), juke_arg_type(":once"),
+                      juke_arg_type("typeof(+)") };
+    assert_float_equal(run(f, "ghosts!", g, 4), 5, 0);
+    g[0] = juke_arg_type("Type{Float64}");
+    g[2] = juke_arg_type(":twice");
+    g[3] = juke_arg_type("typeof(*)");
+    assert_float_equal(run(f, "ghosts!", g, 4), 1032, 0);
+    /* a kernel handle takes the same values, checked against the types it was compiled for */
+    const char *types[] = { "Vector{Float64}", "Type{Float64}", "Val{4}", ":twice", "typeof(*)" };
+    juke_kernel *k;
+    assert_int_equal(juke_kernel_get(f->m, "ghosts!", types, 5, f->cpu, &k), JUKE_OK);
+    juke_arg all[5] = { juke_arg_array(f->o), g[0], g[1], g[2], g[3] };
+    juke_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, false, NULL, 0 };
+    assert_int_equal(juke_kernel_launch(k, f->cpu, all, 5, &cfg), JUKE_OK);
+    all[3] = juke_arg_type(":once");
+    assert_int_equal(juke_kernel_launch(k, f->cpu, all, 5, &cfg), JUKE_ERR_ARGUMENT);
+    assert_non_null(strstr(juke_errmsg(f->ctx), "argument 4 is a :once, but the kernel was compiled for :twice"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_layout_matches_c),
+        cmocka_unit_test(test_struct_bytes),
+        cmocka_unit_test(test_pack_fields),
+        cmocka_unit_test(test_ghosts),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
