@@ -448,12 +448,12 @@ void juke_module_free(juke_module *m)
 
 int juke_module_function_count(const juke_module *m)
 {
-    return m ? m->fe->nfuncs : 0;
+    return m ? m->fe->nuser_funcs : 0;
 }
 
 const char *juke_module_function_name(const juke_module *m, int i)
 {
-    return m && i >= 0 && i < m->fe->nfuncs ? m->fe->funcs[i]->name : NULL;
+    return m && i >= 0 && i < m->fe->nuser_funcs ? m->fe->funcs[i]->name : NULL;
 }
 
 /* ---- front end ---- */
@@ -501,7 +501,7 @@ static juke_status check_function(juke_module *m, const char *function)
         return api_fail(m->ctx, JUKE_ERR_ARGUMENT, "no function name given");
     if (!fe_find_func(m->fe, function)) {
         StrBuf sb = { 0 };
-        for (int i = 0; i < m->fe->nfuncs; i++)
+        for (int i = 0; i < m->fe->nuser_funcs; i++)
             sb_printf(&sb, "%s%s", i ? ", " : "", m->fe->funcs[i]->name);
         juke_status st = api_fail(m->ctx, JUKE_ERR_COMPILE, "UndefVarError: `%s` not defined in %s (it defines: %s)",
                                   function, m->name, sb.data ? sb.data : "no functions");

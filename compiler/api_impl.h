@@ -163,6 +163,7 @@ struct juke_context {
     /* juke_set_print_callback (read by api_print_sink under lock) */
     juke_print_fn print_fn;
     void *print_user;
+    uint64_t launches_seeded; /* launches given a fresh random-number seed (atomic), mixed into the next one */
 };
 
 /* Append item to a growable array of pointers; false when out of memory. */

@@ -98,6 +98,14 @@ const Type *type_pow(Infer *I, IrInst *in, const BuiltinRow *row, const char *na
 /* comparisons: Bool; egal of values of different types is a constant. */
 const Type *type_cmp(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
 {
+    if (n == 2 && (row->id == BI_EGAL || row->id == BI_NEGAL) &&
+        ((a[0]->kind == TY_UNION && a[1]->kind == TY_NOTHING) ||
+         (a[1]->kind == TY_UNION && a[0]->kind == TY_NOTHING))) {
+        /* x === nothing of a Union{Nothing, T}: its tag (builtins_iter_emit.c) */
+        in->builtin = row->id == BI_EGAL ? BI_ISNOTHING : BI_NOTNOTHING;
+        in->optype = NULL;
+        return prim(I, TY_BOOL);
+    }
     if (n == 2 && (row->id == BI_EGAL || row->id == BI_NEGAL) && a[0] != a[1]) {
         in->optype = NULL; /* values of different types are never egal (1 === 1.0 is false) */
         return prim(I, TY_BOOL);

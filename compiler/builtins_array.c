@@ -256,3 +256,12 @@ const Type *type_unsafe_store(Infer *I, IrInst *in, const BuiltinRow *row, const
     }
     return infer_no_method(I, in, name, a, n);
 }
+
+/* typeof(x): Type{T} for any x (a value known at compile time). */
+const Type *type_typeof(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
+{
+    (void)row;
+    if (n == 1)
+        return ty_typeof_type(T(I), a[0]);
+    return infer_no_method(I, in, name, a, n);
+}

@@ -14,6 +14,7 @@ typedef struct Infer {
     bool report; /* the final pass: emit diagnostics */
     bool changed;
     bool failed;
+    bool widened; /* a compiler temporary became Union{Nothing, T} in this pass */
 } Infer;
 
 /* A user error at loc; only reported in inference's final pass. */

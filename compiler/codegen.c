@@ -124,6 +124,10 @@ LLVMTypeRef lt(CG *g, const Type *t)
         LLVMTypeRef f[2] = { prim_t(g, t->elem), prim_t(g, t->elem) };
         return LLVMStructTypeInContext(g->ctx, f, 2, 0);
     }
+    case TY_UNION: { /* Union{Nothing, T}: the selector byte (1: a T) and the payload */
+        LLVMTypeRef f[2] = { i8(g), lt(g, t->elem) };
+        return LLVMStructTypeInContext(g->ctx, f, 2, 0);
+    }
     default: return unit_t(g);
     }
 }
@@ -1163,11 +1167,29 @@ static LLVMTypeRef fn_type(CG *g, Spec *s, bool kernel)
     for (int i = 0; i < s->nargs && np < 64; i++)
         if (!kernel || !ty_is_ghost(s->argtypes[i])) /* a kernel takes no ghost argument (docs/abi.md) */
             params[np++] = kernel ? mem_t(g, s->argtypes[i]) : lt(g, s->argtypes[i]);
+    if (kernel && g->uses_rng)
+        params[np++] = i64(g); /* __juke_seed */
     params[np++] = LLVMPointerTypeInContext(g->ctx, g->ops->as_global);
     if (g->ops->needs_state_param)
         params[np++] = LLVMPointerTypeInContext(g->ctx, 0);
+    if (!kernel && g->uses_rng) /* the stream state, in the kernel's frame */
+        params[np++] = LLVMPointerTypeInContext(g->ctx, 0);
     LLVMTypeRef ret = !kernel && returns_value(s->rettype) ? lt(g, s->rettype) : LLVMVoidTypeInContext(g->ctx);
     return LLVMFunctionType(ret, params, (unsigned)np, 0);
+}
+
+/* Does some function draw random numbers (or seed the stream)? Then the kernel takes a seed (docs/abi.md). */
+static bool uses_random_numbers(Spec **specs, int nspecs)
+{
+    for (int i = 0; i < nspecs; i++)
+        for (int k = 0; specs[i]->typed && k < specs[i]->typed->ninsts; k++) {
+            const IrInst *in = &specs[i]->typed->insts[k];
+            if (in->op == IR_CALL && !in->callee &&
+                (in->builtin == BI_RAND || in->builtin == BI_RANDN || in->builtin == BI_RANDEXP ||
+                 in->builtin == BI_SEED))
+                return true;
+        }
+    return false;
 }
 
 static void add_attr(CG *g, LLVMValueRef fn, const char *name)
@@ -1294,11 +1316,20 @@ static void emit_function(CG *g, Spec *s, bool kernel)
     int pidx[64], nreal = 0;
     for (int i = 0; i < np && i < 64; i++)
         pidx[i] = kernel && ty_is_ghost(s->argtypes[i]) ? -1 : nreal++;
-    g->tc->cur_exc = LLVMGetParam(g->fn, (unsigned)nreal);
-    g->tc->cur_state = g->ops->needs_state_param ? LLVMGetParam(g->fn, (unsigned)nreal + 1) : NULL;
+    int seeded = kernel && g->uses_rng; /* the kernel's __juke_seed comes before the exception pointer */
+    g->tc->cur_exc = LLVMGetParam(g->fn, (unsigned)(nreal + seeded));
+    g->tc->cur_state = g->ops->needs_state_param ? LLVMGetParam(g->fn, (unsigned)(nreal + seeded) + 1) : NULL;
     g->entry = new_block(g, "top");
     LLVMPositionBuilderAtEnd(g->b, g->entry);
     di_function(g, s->method, LLVMDIFlagZero);
+    g->rng_state = NULL;
+    if (seeded) {
+        LLVMValueRef seed = LLVMGetParam(g->fn, (unsigned)nreal);
+        LLVMSetValueName2(seed, "__juke_seed", 11);
+        rng_init(g, seed);
+    } else if (g->uses_rng) {
+        g->rng_state = LLVMGetParam(g->fn, LLVMCountParams(g->fn) - 1);
+    }
     /* parameters keep the Julia names (%c, %a); their slots are %c.addr, as clang names them */
     for (int i = 0; i < np; i++)
         if (pidx[i] >= 0)
@@ -1343,7 +1374,8 @@ static void emit_function(CG *g, Spec *s, bool kernel)
             break;
         case IR_ASSIGN:
             if (g->slots[in->slot] && !is_unit(f->slots[in->slot].type))
-                LLVMBuildStore(g->b, val(g, in->args[0]), g->slots[in->slot]);
+                LLVMBuildStore(g->b, union_coerce(g, val(g, in->args[0]), vty(g, in->args[0]), f->slots[in->slot].type),
+                               g->slots[in->slot]);
             break;
         case IR_CALL:
             if (in->callee) {
@@ -1355,6 +1387,8 @@ static void emit_function(CG *g, Spec *s, bool kernel)
                 cargs[na++] = g->tc->cur_exc;
                 if (g->ops->needs_state_param)
                     cargs[na++] = g->tc->cur_state;
+                if (g->uses_rng) /* a generic pointer: the kernel's alloca may live in another address space */
+                    cargs[na++] = LLVMBuildPointerCast(g->b, g->rng_state, LLVMPointerTypeInContext(g->ctx, 0), "");
                 LLVMValueRef r = LLVMBuildCall2(g->b, fn_type(g, c, false), g->fns[c->index], cargs, (unsigned)na, "");
                 v = returns_value(c->rettype) ? r : LLVMGetUndef(lt(g, in->type));
             } else {
@@ -1386,7 +1420,8 @@ static void emit_function(CG *g, Spec *s, bool kernel)
         }
         case IR_RETURN:
             if (!kernel && returns_value(s->rettype))
-                LLVMBuildRet(g->b, val(g, in->args[0]));
+                LLVMBuildRet(g->b, in->nargs ? union_coerce(g, val(g, in->args[0]), vty(g, in->args[0]), s->rettype)
+                                             : union_coerce(g, unit_v(g), ty_prim(g->types, TY_NOTHING), s->rettype));
             else
                 LLVMBuildRetVoid(g->b);
             break;
@@ -1475,6 +1510,7 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
     out->proc = strdup(tc.proc ? tc.proc : "");
     if (opts->debug_lines)
         di_begin(&g, specs[0]->method->loc.file);
+    g.uses_rng = uses_random_numbers(specs, nspecs);
     /* declare every function first: calls may go forward */
     for (int i = 0; i < nspecs; i++) {
         Spec *s = specs[i];
@@ -1499,6 +1535,7 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
     out->uses_barrier = tc.uses_barrier;
     out->uses_grid_sync = tc.uses_grid_sync;
     out->uses_dynamic_lds = tc.uses_dynamic_lds;
+    out->uses_rng = g.uses_rng;
     out->llvm_unopt = llvm_module_text(tc.mod);
     if (!llvm_verify(&tc))
         goto done;

@@ -47,6 +47,7 @@ typedef struct CodeObject {
     uint32_t static_lds_bytes;
     bool uses_barrier, uses_dynamic_lds;
     bool uses_grid_sync; /* sync_grid(): only a cooperative launch may run it */
+    bool uses_rng;       /* the kernel draws random numbers: its last explicit argument is __juke_seed (docs/abi.md) */
     /* compile time of each stage, milliseconds */
     double ms_codegen, ms_optimize, ms_emit, ms_link;
 } CodeObject;

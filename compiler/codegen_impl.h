@@ -39,6 +39,10 @@ typedef struct CG {
     LLVMDIBuilderRef dib;
     LLVMMetadataRef di_cu, di_sp; /* the compile unit; the function being emitted */
     LLVMMetadataRef di_file[JUKE_MAX_DEBUG_FILES];
+    /* device random numbers (builtins_random_emit.c): some function draws them, so the kernel takes the
+     * __juke_seed argument and every other function a pointer to the work-item's stream state */
+    bool uses_rng;
+    LLVMValueRef rng_state; /* the function being emitted: [3 x i64] in the kernel's frame */
     bool failed;
 } CG;
 
@@ -138,10 +142,13 @@ LLVMValueRef cx_inv_f64(CG *g, LLVMValueRef w);
 LLVMValueRef robust_cdiv2(CG *g, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, LLVMValueRef d, LLVMValueRef r,
                           LLVMValueRef t);
 LLVMValueRef cx_div_f64(CG *g, LLVMValueRef z, LLVMValueRef w);
+/* builtins_iter_emit.c: a value into a Union{Nothing, T} variable or result (its tag set) */
+LLVMValueRef union_coerce(CG *g, LLVMValueRef v, const Type *from, const Type *to);
 LLVMValueRef cx_inv(CG *g, LLVMValueRef z, const Type *e);
 LLVMValueRef cx_div(CG *g, LLVMValueRef z, LLVMValueRef w, const Type *e);
 LLVMValueRef cx_div_smith(CG *g, LLVMValueRef z, LLVMValueRef w, const Type *e);
 LLVMValueRef cx_exp(CG *g, LLVMValueRef z, const Type *e);
+void rng_init(CG *g, LLVMValueRef seed);
 LLVMValueRef cx_arg_parts(CG *g, IrInst *in, int k, LLVMValueRef *im, const Type **pt);
 
 #endif

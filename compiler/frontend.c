@@ -2,6 +2,7 @@
  * entry function on argument types. */
 #include "frontend.h"
 #include "ka.h"
+#include "prelude.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -128,7 +129,9 @@ static void load_ka_prelude(FeModule *mod, Diags *d)
 }
 
 /* Add the method defined by fn (an AST_FUNCTION) to its generic function; owner: the struct of an inner
- * constructor. False when out of memory. */
+ * constructor. While the Base prelude loads (mod->loading_base), a name the user's file defines is left
+ * alone: theirs shadows it entirely, as a definition in Main shadows Base's in Julia (without
+ * `import Base: f`). False when out of memory. */
 static bool add_method(FeModule *mod, Node *fn, StructDef *owner, Diags *d)
 {
     Method *m = collect_method(mod, fn, d);
@@ -136,12 +139,14 @@ static bool add_method(FeModule *mod, Node *fn, StructDef *owner, Diags *d)
         return false;
     m->owner = owner;
     m->self = fn->nkids > 4 ? fn->kids[4] : NULL;
+    GenericFunc *g = fe_find_func(mod, m->name);
+    if (mod->loading_base && (fe_find_const(mod, m->name) || (g && !g->from_base)))
+        return true;
     if (fe_find_const(mod, m->name))
         diag_error(d, fn->loc, "cannot define function %s: it already has a value (a constant)", m->name);
     StructDef *sd = fe_find_struct(mod, m->name);
     if (sd && sd->flags & STRUCT_ABSTRACT)
         diag_error(d, fn->loc, "cannot define a constructor for the abstract type %s", m->name);
-    GenericFunc *g = fe_find_func(mod, m->name);
     if (!g) {
         GenericFunc **funcs =
             arena_grow(&mod->arena, mod->funcs, mod->nfuncs, &mod->funcs_cap, sizeof(GenericFunc *), 8);
@@ -150,15 +155,94 @@ static bool add_method(FeModule *mod, Node *fn, StructDef *owner, Diags *d)
             return false;
         mod->funcs = funcs;
         g->name = m->name;
+        g->from_base = mod->loading_base;
         mod->funcs[mod->nfuncs++] = g;
         if (!namemap_put(&mod->arena, &mod->func_map, g->name, g))
             return false;
     }
-    g->methods = arena_grow(&mod->arena, g->methods, g->nmethods, &g->cap, sizeof(Method *), 8);
-    if (!g->methods)
+    Method **methods = arena_grow(&mod->arena, g->methods, g->nmethods, &g->cap, sizeof(Method *), 8);
+    if (!methods)
         return false;
+    g->methods = methods;
     g->methods[g->nmethods++] = m;
     return true;
+}
+
+/* Add one top-level item of the user's file, or of the Base prelude while mod->loading_base (whose
+ * constants and structs the user's names shadow too). False when out of memory. */
+static bool add_item(FeModule *mod, Node *item, Diags *d)
+{
+    if (item->kind == AST_MACROCALL) {
+        Node *fn = unwrap_definition(item);
+        if (fn)
+            item = fn;
+        else if (item->nkids == 1 && item->kids[0] && item->kids[0]->kind == AST_FUNCTION) {
+            diag_error(d, item->loc, "unsupported macro @%s before a function definition", item->name);
+            return true;
+        }
+    }
+    if (item->kind == AST_MACROCALL && strcmp(item->name, "kwdef") == 0 && item->nkids == 1 && item->kids[0] &&
+        item->kids[0]->kind == AST_STRUCT) {
+        item = item->kids[0]; /* Base.@kwdef struct: the positional constructor stays */
+        item->flags |= STRUCT_KWDEF;
+    }
+    if (item->kind == AST_FUNCTION) {
+        if (!add_method(mod, item, NULL, d))
+            return false;
+    } else if (item->kind == AST_STRUCT) {
+        if (mod->loading_base &&
+            (fe_find_struct(mod, item->name) || fe_find_func(mod, item->name) || fe_find_const(mod, item->name)))
+            return true;
+        if (!struct_collect(mod, item, d, add_method) && mod->arena.failed)
+            return false;
+    } else if (item->kind == AST_CONST) {
+        ConstDef *old = fe_find_const(mod, item->name);
+        if (mod->loading_base && (old || fe_find_func(mod, item->name)))
+            return true;
+        if (old) {
+            diag_error(d, item->loc, "invalid redefinition of constant %s", item->name);
+            diag_note(d, old->loc, "%s was first defined here", item->name);
+            return true;
+        }
+        if (fe_find_func(mod, item->name)) {
+            diag_error(d, item->loc, "cannot assign a value to the constant %s: it is already a function", item->name);
+            return true;
+        }
+        ConstDef **consts = arena_grow(&mod->arena, mod->consts, mod->nconsts, &mod->consts_cap, sizeof(ConstDef *), 8);
+        ConstDef *c = arena_alloc(&mod->arena, sizeof(ConstDef));
+        if (!consts || !c)
+            return false;
+        mod->consts = consts;
+        c->name = item->name;
+        c->loc = item->loc;
+        c->value = item->kids[0];
+        mod->consts[mod->nconsts++] = c;
+        if (!namemap_put(&mod->arena, &mod->const_map, c->name, c))
+            return false;
+    } else if (item->kind == AST_ASSIGN && item->kids[0]->kind == AST_IDENT &&
+               fe_find_const(mod, item->kids[0]->name)) {
+        diag_error(d, item->loc, "invalid redefinition of constant %s", item->kids[0]->name);
+    } else {
+        diag_error(d, item->loc, "only function definitions and `const` are allowed at the top level of a kernel file");
+    }
+    return true;
+}
+
+/* The Base prelude (base/prelude.jl, compiled into the library): parsed
+ * into every module after the user's definitions, so that theirs win. Its
+ * locations print as base/prelude.jl:LINE:COL. */
+static void load_base(FeModule *mod, Diags *d)
+{
+    mod->base_file.name = "base/prelude.jl";
+    mod->base_file.text = jk_prelude_text;
+    mod->base_file.len = jk_prelude_len;
+    Node *ast = parse_file(&mod->arena, d, &mod->base_file);
+    mod->nuser_funcs = mod->nfuncs;
+    mod->loading_base = true;
+    for (int i = 0; ast && i < ast->nkids; i++)
+        if (!add_item(mod, ast->kids[i], d))
+            break;
+    mod->loading_base = false;
 }
 
 FeModule *fe_load(const char *name, const char *text, size_t len, Diags *d)
@@ -202,61 +286,14 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
     mod->ast = parse_file(&mod->arena, d, &mod->file);
     if (mod->ast && ka_rewrite(&mod->arena, d, mod->ast))
         load_ka_prelude(mod, d);
-    int ccap = 0;
-    for (int i = 0; mod->ast && i < mod->ast->nkids; i++) {
-        Node *item = mod->ast->kids[i];
-        if (item->kind == AST_MACROCALL) {
-            Node *fn = unwrap_definition(item);
-            if (fn)
-                item = fn;
-            else if (item->nkids == 1 && item->kids[0] && item->kids[0]->kind == AST_FUNCTION) {
-                diag_error(d, item->loc, "unsupported macro @%s before a function definition", item->name);
-                continue;
-            }
-        }
-        if (item->kind == AST_MACROCALL && strcmp(item->name, "kwdef") == 0 && item->nkids == 1 && item->kids[0] &&
-            item->kids[0]->kind == AST_STRUCT) {
-            item = item->kids[0]; /* Base.@kwdef struct: the positional constructor stays */
-            item->flags |= STRUCT_KWDEF;
-        }
-        if (item->kind == AST_FUNCTION) {
-            if (!add_method(mod, item, NULL, d))
-                break;
-        } else if (item->kind == AST_STRUCT) {
-            if (!struct_collect(mod, item, d, add_method) && mod->arena.failed)
-                break;
-        } else if (item->kind == AST_CONST) {
-            ConstDef *old = fe_find_const(mod, item->name);
-            if (old) {
-                diag_error(d, item->loc, "invalid redefinition of constant %s", item->name);
-                diag_note(d, old->loc, "%s was first defined here", item->name);
-                continue;
-            }
-            if (fe_find_func(mod, item->name)) {
-                diag_error(d, item->loc, "cannot assign a value to the constant %s: it is already a function",
-                           item->name);
-                continue;
-            }
-            mod->consts = arena_grow(&mod->arena, mod->consts, mod->nconsts, &ccap, sizeof(ConstDef *), 8);
-            ConstDef *c = arena_alloc(&mod->arena, sizeof(ConstDef));
-            if (!mod->consts || !c)
-                break;
-            c->name = item->name;
-            c->loc = item->loc;
-            c->value = item->kids[0];
-            mod->consts[mod->nconsts++] = c;
-            if (!namemap_put(&mod->arena, &mod->const_map, c->name, c))
-                break;
-        } else if (item->kind == AST_ASSIGN && item->kids[0]->kind == AST_IDENT &&
-                   fe_find_const(mod, item->kids[0]->name)) {
-            diag_error(d, item->loc, "invalid redefinition of constant %s", item->kids[0]->name);
-        } else {
-            diag_error(d, item->loc,
-                       "only function definitions and `const` are allowed at the top level of a kernel file");
-        }
-    }
+    for (int i = 0; mod->ast && i < mod->ast->nkids; i++)
+        if (!add_item(mod, mod->ast->kids[i], d))
+            break;
+    mod->nuser_funcs = mod->nfuncs;
+    if (d->nerrors == before && !mod->arena.failed)
+        load_base(mod, d);
     mod->stack_limit = jk_stack_limit();
-    for (int i = 0; i < mod->nfuncs; i++)
+    for (int i = 0; i < mod->nfuncs && !mod->arena.failed; i++)
         for (int k = 0; k < mod->funcs[i]->nmethods; k++)
             lower_method(mod, mod->funcs[i]->methods[k], d);
     mod->stack_limit = NULL;

@@ -28,10 +28,13 @@ typedef struct FeModule {
     Arena arena;
     SrcFile file;
     Node *ast;
+    SrcFile base_file; /* the Base prelude (prelude.h), parsed after the user's file */
     GenericFunc **funcs;
     int nfuncs, funcs_cap;
+    int nuser_funcs; /* funcs[0..nuser_funcs) are the file's, the rest the Base prelude's */
     ConstDef **consts;
-    int nconsts;
+    int nconsts, consts_cap;
+    bool loading_base;           /* while the Base prelude's definitions are added */
     NameMap func_map, const_map; /* by name, for fe_find_func / fe_find_const */
     StructDef **structs;
     int nstructs, structs_cap;

@@ -180,6 +180,20 @@ static const Node *strip_module_path(FeCompilation *c, const Node *n)
     return n;
 }
 
+/* The range families of method signatures: UnitRange (step 0), StepRange (step 1), and
+ * AbstractRange / OrdinalRange (any range, step -1); -2 for other names. AbstractUnitRange is
+ * UnitRange, the only unit range kernels have. */
+static int range_family(const char *name)
+{
+    if (strcmp(name, "UnitRange") == 0 || strcmp(name, "AbstractUnitRange") == 0)
+        return 0;
+    if (strcmp(name, "StepRange") == 0)
+        return 1;
+    if (strcmp(name, "AbstractRange") == 0 || strcmp(name, "OrdinalRange") == 0)
+        return -1;
+    return -2;
+}
+
 const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars, const Type **tvals, int ntvars,
                             bool quiet)
 {
@@ -204,6 +218,8 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
             return t;
         if (strcmp(n->name, "Function") == 0)
             return ty_prim(c->types, TY_ANY);
+        if (range_family(n->name) > -2)
+            return ty_range_of(c->types, NULL, range_family(n->name));
         if ((t = complex_type_named(c->types, n->name)))
             return t;
         StructDef *sd = fe_find_struct(c->mod, n->name);
@@ -283,6 +299,8 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
             return NULL;
         }
         const Type *elem = n->nkids > 1 ? infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet) : NULL;
+        if (range_family(name) > -2 && elem)
+            return ty_range_of(c->types, elem->kind == TY_ANY ? NULL : elem, range_family(name));
         int nd = -1;
         if (n->nkids > 2 && n->kids[2]->kind == AST_INT)
             nd = (int)n->kids[2]->ival;
@@ -347,6 +365,8 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
         int i = tvar_index(b, te->name);
         if (i >= 0)
             return bind_tvar(c, b, i, arg);
+        if (strcmp(te->name, "Tuple") == 0) /* every tuple type */
+            return arg->kind == TY_TUPLE;
     }
     if (te->kind == AST_CURLY && te->kids[0]->kind == AST_IDENT) {
         const char *name = te->kids[0]->name;
@@ -374,6 +394,11 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
         }
         if (strcmp(name, "Type") == 0 && te->nkids == 2)
             return arg->kind == TY_TYPE && match_type(c, te->kids[1], arg->elem, b, depth + 1);
+        int rf = range_family(name);
+        if (rf > -2) /* UnitRange{T}, StepRange{T,S}, AbstractRange{T}: T is the element type */
+            return arg->kind == TY_RANGE && (rf < 0 || arg->step == rf) &&
+                   (te->nkids < 2 || match_type(c, te->kids[1], arg->elem, b, depth + 1)) &&
+                   (te->nkids < 3 || match_type(c, te->kids[2], arg->elem, b, depth + 1));
         if (strcmp(name, "NTuple") == 0 && te->nkids == 3) {
             if (arg->kind != TY_TUPLE)
                 return false;
@@ -487,6 +512,67 @@ static bool match_self(FeCompilation *c, Method *m, const Type *self, Binding *b
     return S->nparams == 0;
 }
 
+/* The first name in annotation te that names no type (nor one of m's type variables), or NULL. A curly's head
+ * (AbstractArray in AbstractArray{T}) names a family, not a type, and is not checked. */
+static const Node *undefined_type_name(FeCompilation *c, const Method *m, const Node *te, int depth)
+{
+    if (!te || depth > 16)
+        return NULL;
+    te = strip_module_path(c, te);
+    if (te->kind == AST_IDENT) {
+        for (int i = 0; i < m->ntvars; i++)
+            if (strcmp(m->tvars[i], te->name) == 0)
+                return NULL;
+        return infer_type_expr(c, te, NULL, NULL, 0, true) ? NULL : te;
+    }
+    if (te->kind == AST_CURLY || te->kind == AST_SUBTYPE)
+        for (int i = te->kind == AST_CURLY ? 1 : 0; i < te->nkids; i++) {
+            const Node *u = undefined_type_name(c, m, te->kids[i], depth + 1);
+            if (u)
+                return u;
+        }
+    return NULL;
+}
+
+/* Julia rejects a method whose annotation names no type when it is defined (UndefVarError), so a call that
+ * matches no method reports that rather than a MethodError: true after reporting one. */
+static bool report_undefined_annotation(FeCompilation *c, GenericFunc *g, int nargs)
+{
+    for (int i = 0; i < g->nmethods; i++) {
+        Method *m = g->methods[i];
+        if (m->nparams != nargs)
+            continue;
+        for (int k = 0; k < m->nparams; k++) {
+            const Node *te = m->params[k].type_expr;
+            const Node *u = undefined_type_name(c, m, te, 0);
+            if (u) {
+                diag_error(c->diags, u->loc, "UndefVarError: `%s` not defined (in the type of argument `%s` of %s)",
+                           u->name, m->params[k].name ? m->params[k].name : "?", m->name);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Does any method of g match these argument types (no diagnostic)? */
+static bool has_method(FeCompilation *c, GenericFunc *g, const Type **argtypes, int nargs)
+{
+    for (int i = 0; i < g->nmethods; i++) {
+        Method *m = g->methods[i];
+        if (m->nparams != nargs || m->ntvars > 32)
+            continue;
+        const Type *vals[32] = { 0 };
+        Binding b = { m->tvars, vals, m->tvar_bounds, m->ntvars };
+        bool ok = true;
+        for (int k = 0; k < nargs && ok; k++)
+            ok = match_type(c, m->params[k].type_expr, argtypes[k], &b, 0);
+        if (ok)
+            return true;
+    }
+    return false;
+}
+
 Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, int nargs, SrcLoc loc)
 {
     return infer_dispatch(c, g, NULL, argtypes, nargs, loc, false);
@@ -519,6 +605,8 @@ Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const T
     }
     StrBuf sb = { 0 };
     if (!best && quiet_nomatch)
+        return NULL;
+    if (!best && report_undefined_annotation(c, g, nargs))
         return NULL;
     if (!best) {
         sb_printf(&sb, "MethodError: no method matching %s(", g->name);
@@ -793,6 +881,9 @@ static const Type *infer_call(Infer *I, IrInst *in)
     if (callee->op == IR_NAME && callee->builtin != BI_NONE)
         return infer_builtin(I, in, &builtin_rows[callee->builtin], callee->name, a, n);
     GenericFunc *g = fe_find_func(I->c->mod, ft->name);
+    /* the Base prelude adds methods to a built-in: the built-in answers the calls none of them match */
+    if (g && g->from_base && builtin_lookup(ft->name) && !has_method(I->c, g, a, n))
+        g = NULL;
     if (g) {
         /* argument types are final once known, so dispatch happens once */
         if (in->callee)
@@ -882,7 +973,16 @@ static const Type *infer_inst(Infer *I, IrInst *in)
             s->loc = in->loc;
             I->changed = true;
         } else if (s->type != t && s->type->kind != TY_ANY) {
-            if (s->name[0] == '#') {
+            const Type *j = s->name[0] == '#' ? ty_join(T(I), s->type, t) : NULL;
+            if (j) {
+                /* a compiler temporary (an if's value, a for loop's iterate result) that is nothing on one
+                 * path: Union{Nothing, T}; what read the narrower type is typed again */
+                if (j != s->type) {
+                    s->type = j;
+                    I->widened = true;
+                    I->changed = true;
+                }
+            } else if (s->name[0] == '#') {
                 /* a compiler temporary (the value of an if used as a statement): no single type */
                 s->type = ty_prim(T(I), TY_ANY);
                 I->changed = true;
@@ -940,7 +1040,8 @@ static const Type *infer_inst(Infer *I, IrInst *in)
             I->spec->rettype = t;
             I->changed = true;
         } else if (I->spec->rettype != t && I->spec->rettype->kind != TY_ANY) {
-            I->spec->rettype = ty_prim(T(I), TY_ANY);
+            const Type *j = ty_join(T(I), I->spec->rettype, t); /* nothing on some paths: Union{Nothing, T} */
+            I->spec->rettype = j ? j : ty_prim(T(I), TY_ANY);
             I->changed = true;
         }
         return NULL;
@@ -1032,6 +1133,11 @@ static bool infer_body(FeCompilation *c, Spec *s)
                 I.changed = true;
             }
         }
+        if (I.widened) /* a slot became a union: type every value again (slots keep their types) */
+            for (int i = 0; i < f->ninsts; i++)
+                if (f->insts[i].op != IR_CALL || !f->insts[i].callee)
+                    f->insts[i].type = NULL;
+        I.widened = false;
         if (!I.changed)
             break;
     }

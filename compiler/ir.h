@@ -118,6 +118,7 @@ typedef struct GenericFunc {
     const char *name;
     Method **methods;
     int nmethods, cap;
+    bool from_base; /* defined in the Base prelude (a user definition of the name shadows it) */
 } GenericFunc;
 
 typedef struct ConstDef {

@@ -5,7 +5,8 @@
  *   xxh3-128 <32 hex digits: XXH3-128 of every byte after this line>
  *   key: <request>|src <hash>|juke <version>|machine <id>
  *   build: <32 hex digits: hash of the build identity>
- *   symbol / kind / proc / static_lds / barrier / dynamic_lds / max_group lines
+ *   symbol / kind / proc / static_lds / barrier / dynamic_lds / [random: 1, when the kernel takes a seed] /
+ *   max_group lines
  *   sections: LOWERED TYPED RESOURCES CODE   (byte counts)
  *   the four sections' bytes
  * The checksum is checked before any other byte is looked at. */
@@ -570,7 +571,7 @@ const char *kcache_parse(const KcacheSlot *s, const uint8_t *data, size_t size, 
     p += sl + 33;
     const char *v, *why;
     size_t n;
-    uint64_t kind, lds, barrier, dyn, maxg, sz[4];
+    uint64_t kind, lds, barrier, dyn, rng, maxg, sz[4];
     if ((why = field(&p, end, "key", &v, &n)))
         return why;
     if (!same(v, n, s->key_line))
@@ -607,6 +608,13 @@ const char *kcache_parse(const KcacheSlot *s, const uint8_t *data, size_t size, 
         return why;
     if (!number(v, n, &dyn) || dyn > 1)
         return "is malformed";
+    rng = 0; /* written only when 1 (the kernel takes a seed), so other entries read as before */
+    if ((size_t)(end - p) > 7 && memcmp(p, "random:", 7) == 0) {
+        if ((why = field(&p, end, "random", &v, &n)))
+            return why;
+        if (!number(v, n, &rng) || rng != 1)
+            return "is malformed";
+    }
     if ((why = field(&p, end, "max_group", &v, &n)))
         return why;
     /* the CPU writes 0 when no group size bounds the kernel */
@@ -655,6 +663,7 @@ const char *kcache_parse(const KcacheSlot *s, const uint8_t *data, size_t size, 
     co->uses_barrier = (barrier & 1) != 0;
     co->uses_grid_sync = (barrier & 2) != 0; /* "barrier: 3": sync_grid() too */
     co->uses_dynamic_lds = dyn != 0;
+    co->uses_rng = rng != 0;
     co->max_flat_workgroup_size = (int)maxg;
     return NULL;
 }
@@ -667,10 +676,11 @@ uint8_t *kcache_format(const KcacheSlot *s, const char *lowered, const char *typ
     StrBuf body = { 0 };
     sb_printf(&body,
               "key: %s\nbuild: %s\nsymbol: %s\nkind: %d\nproc: %s\nstatic_lds: %u\nbarrier: %d\n"
-              "dynamic_lds: %d\nmax_group: %d\nsections: %zu %zu %zu %zu\n",
+              "dynamic_lds: %d\n%smax_group: %d\nsections: %zu %zu %zu %zu\n",
               s->key_line, s->build ? s->build : "-", co->kernel_symbol ? co->kernel_symbol : "", (int)co->kind,
               co->proc && *co->proc ? co->proc : "-", co->static_lds_bytes, co->uses_barrier | co->uses_grid_sync << 1,
-              co->uses_dynamic_lds, co->max_flat_workgroup_size, strlen(l), strlen(t), strlen(r), code);
+              co->uses_dynamic_lds, co->uses_rng ? "random: 1\n" : "", co->max_flat_workgroup_size, strlen(l),
+              strlen(t), strlen(r), code);
     sb_puts(&body, l);
     sb_puts(&body, t);
     sb_puts(&body, r);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "api_impl.h"
 #include "targets.h"
@@ -389,6 +390,19 @@ static juke_status ndrange_shape(juke_device *dev, juke_kernel *k, const juke_la
     return JUKE_OK;
 }
 
+/* A seed for a launch that names none: the clock and a count of such launches, mixed by SplitMix64
+ * (Steele et al., 2014), so two launches in one clock tick still differ. */
+static uint64_t fresh_seed(juke_context *ctx)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t n = __atomic_add_fetch(&ctx->launches_seeded, 1, __ATOMIC_RELAXED);
+    uint64_t z = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec + n * 0x9E3779B97F4A7C15u;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
 /* Launch k's function fn, loaded on dev, with arguments the caller checked
  * (their count, types and devices): the configuration's checks, the
  * argument bytes (runtime/abi.h), the launch, and its exception as a
@@ -439,8 +453,8 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
                         function);
     if (cfg->stream && cfg->stream->dev != dev)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: the launch's stream belongs to another device", function);
-    uint8_t storage[65][16 + 8 * 8];
-    RtArg rargs[65];
+    uint8_t storage[66][16 + 8 * 8];
+    RtArg rargs[66];
     int nr = 0; /* ghost arguments have no parameter in the code object */
     for (int i = 0; i < nargs; i++) {
         if (args[i].type == JUKE_VALUE && !args[i].is_array) {
@@ -476,6 +490,11 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
         for (int d = 0; d < k->ka_ndims; d++)
             memcpy(storage[nargs] + 8 * d, &cfg->ndrange[d], 8);
         rargs[nr++] = (RtArg){ storage[nargs], (uint32_t)(8 * k->ka_ndims), 8 };
+    }
+    if (k->co.uses_rng) { /* the kernel's last explicit argument: __juke_seed (docs/abi.md) */
+        uint64_t seed = cfg->seeded ? cfg->seed : fresh_seed(ctx);
+        memcpy(storage[nargs + 1], &seed, 8);
+        rargs[nr++] = (RtArg){ storage[nargs + 1], 8, 8 };
     }
     JukeExceptionRecord exc;
     char *err = NULL;

@@ -1061,21 +1061,32 @@ static void lower_body(Lower *L, Node *n)
 
 /* for v in iter: the hidden counter runs from first(r) to last(r) by step(r);
  * the loop variable gets the counter's value at the top of each iteration. */
+/* for var in itr body end, as Julia lowers it (the iterate protocol):
+ *     #next = iterate(itr)
+ *     while #notnothing(#next)
+ *         var, #state = #something(#next)   (var may be a tuple pattern: (i, v))
+ *         body                              (continue jumps to the next line)
+ *         #next = iterate(itr, #state)
+ *     end
+ * iterate is Base's (base/prelude.jl: ranges, tuples, arrays, enumerate, zip, ...) or the file's. */
 static void lower_for(Lower *L, Node *n)
 {
     Node *var = n->kids[0];
     SrcLoc loc = n->loc;
-    int r = temp_slot(L, "range", loc), cnt = temp_slot(L, "i", loc), stop = temp_slot(L, "stop", loc);
-    emit_assign(L, r, lower_expr(L, n->kids[1]), loc);
-    int rv = emit_slot_read(L, r, loc);
+    int itr = temp_slot(L, "itr", loc), next = temp_slot(L, "next", loc), state = temp_slot(L, "state", loc);
+    emit_assign(L, itr, lower_expr(L, n->kids[1]), loc);
+    int iv = emit_slot_read(L, itr, loc);
+    emit_assign(L, next, call_named(L, "iterate", loc, &iv, 1), loc);
     int lend = ir_new_label(L->f), ltop = ir_new_label(L->f), lcont = ir_new_label(L->f);
-    emit_gotoifnot(L, call_builtin(L, BI_NONEMPTY, loc, &rv, 1), lend, loc);
-    emit_assign(L, cnt, call_named(L, "first", loc, &rv, 1), loc);
-    emit_assign(L, stop, call_named(L, "last", loc, &rv, 1), loc);
     emit_label(L, ltop, loc);
-    /* the counter is an Int64; the variable takes the range's element type */
-    int it[2] = { emit_slot_read(L, cnt, loc), emit_slot_read(L, r, loc) };
-    lower_assign_to(L, var, call_builtin(L, BI_ITERVAL, loc, it, 2), loc);
+    int nv = emit_slot_read(L, next, loc);
+    emit_gotoifnot(L, call_builtin(L, BI_NOTNOTHING, loc, &nv, 1), lend, loc);
+    int nv2 = emit_slot_read(L, next, loc);
+    int pair = call_builtin(L, BI_SOMETHING, loc, &nv2, 1);
+    int at1[2] = { pair, emit_const_int(L, 1, loc) };
+    lower_assign_to(L, var, call_named(L, "getindex", loc, at1, 2), loc);
+    int at2[2] = { pair, emit_const_int(L, 2, loc) };
+    emit_assign(L, state, call_named(L, "getindex", loc, at2, 2), loc);
     if (L->nloops == JK_ARRAY_LEN(L->loops)) {
         diag_error(L->d, loc, "loops nested too deeply");
         return;
@@ -1084,14 +1095,36 @@ static void lower_for(Lower *L, Node *n)
     lower_body(L, n->kids[2]);
     L->nloops--;
     emit_label(L, lcont, loc);
-    int c = emit_slot_read(L, cnt, loc);
-    int cmp[2] = { c, emit_slot_read(L, stop, loc) };
-    emit_gotoifnot(L, call_named(L, "!=", loc, cmp, 2), lend, loc);
-    int rv2 = emit_slot_read(L, r, loc);
-    int add[2] = { c, call_named(L, "step", loc, &rv2, 1) };
-    emit_assign(L, cnt, call_named(L, "+", loc, add, 2), loc);
+    int args[2] = { emit_slot_read(L, itr, loc), emit_slot_read(L, state, loc) };
+    emit_assign(L, next, call_named(L, "iterate", loc, args, 2), loc);
     emit_goto(L, ltop, loc);
     emit_label(L, lend, loc);
+}
+
+/* The variable x that `x === nothing` or `isnothing(x)` tests, or NULL. */
+static const char *nothing_test(const Node *c)
+{
+    if (!c || c->kind != AST_CALL || !c->kids[0] || c->kids[0]->kind != AST_IDENT || c->kids[0]->qual)
+        return NULL;
+    const char *f = c->kids[0]->name;
+    if (strcmp(f, "===") == 0 && c->nkids == 3 && c->kids[1]->kind == AST_IDENT && c->kids[2]->kind == AST_NOTHING)
+        return c->kids[1]->qual ? NULL : c->kids[1]->name;
+    if (strcmp(f, "isnothing") == 0 && c->nkids == 2 && c->kids[1]->kind == AST_IDENT)
+        return c->kids[1]->qual ? NULL : c->kids[1]->name;
+    return NULL;
+}
+
+/* The variable x that `x !== nothing` or `!isnothing(x)` tests, or NULL. */
+static const char *something_test(const Node *c)
+{
+    if (!c || c->kind != AST_CALL || !c->kids[0] || c->kids[0]->kind != AST_IDENT || c->kids[0]->qual)
+        return NULL;
+    const char *f = c->kids[0]->name;
+    if (strcmp(f, "!==") == 0 && c->nkids == 3 && c->kids[1]->kind == AST_IDENT && c->kids[2]->kind == AST_NOTHING)
+        return c->kids[1]->qual ? NULL : c->kids[1]->name;
+    if (strcmp(f, "!") == 0 && c->nkids == 2)
+        return nothing_test(c->kids[1]);
+    return NULL;
 }
 
 static void lower_while(Lower *L, Node *n)
@@ -1099,6 +1132,13 @@ static void lower_while(Lower *L, Node *n)
     int ltop = ir_new_label(L->f), lend = ir_new_label(L->f);
     emit_label(L, ltop, n->loc);
     emit_gotoifnot(L, lower_expr(L, n->kids[0]), lend, n->loc);
+    /* while x !== nothing: x is not nothing in the body (see narrow_after) */
+    const char *x = something_test(n->kids[0]);
+    int s = x ? find_slot(L, x) : -1;
+    if (s >= 0) {
+        int v = emit_slot_read(L, s, n->loc);
+        emit_assign(L, s, call_builtin(L, BI_SOMETHING, n->loc, &v, 1), n->loc);
+    }
     if (L->nloops == JK_ARRAY_LEN(L->loops)) {
         diag_error(L->d, n->loc, "loops nested too deeply");
         return;
@@ -1166,10 +1206,47 @@ static int block_value(Lower *L, Node *n)
     return v >= 0 ? v : emit_named(L, IR_NOTHING, n ? n->loc : L->f->loc);
 }
 
+/* Does every path through n leave (return, break, continue)? */
+static bool always_leaves(const Node *n)
+{
+    if (!n)
+        return false;
+    if (n->kind == AST_RETURN || n->kind == AST_BREAK || n->kind == AST_CONTINUE)
+        return true;
+    if (n->kind == AST_BLOCK)
+        return n->nkids && always_leaves(n->kids[n->nkids - 1]);
+    return false;
+}
+
+/* After `x === nothing && return ...` (also isnothing(x), break, continue, or `if x === nothing ... return
+ * end` without else), x is not nothing: as Julia's inference narrows Union{Nothing, T} there, lowering
+ * assigns x = #something(x), so that the uses below see a T (split_slots makes it a new value). */
+static void narrow_after(Lower *L, Node *n)
+{
+    const char *x = NULL;
+    if (n->kind == AST_AND && always_leaves(n->kids[1]))
+        x = nothing_test(n->kids[0]);
+    else if (n->kind == AST_IF && (n->nkids < 3 || !n->kids[2]) && always_leaves(n->kids[1]))
+        x = nothing_test(n->kids[0]);
+    int s = x ? find_slot(L, x) : -1;
+    if (s < 0 || L->dead)
+        return;
+    int v = emit_slot_read(L, s, n->loc);
+    emit_assign(L, s, call_builtin(L, BI_SOMETHING, n->loc, &v, 1), n->loc);
+}
+
 static void lower_stmt(Lower *L, Node *n)
 {
     if (!n)
         return;
+    if (n->kind == AST_AND || n->kind == AST_IF) {
+        if (n->kind == AST_IF)
+            lower_if(L, n, -1);
+        else
+            lower_expr(L, n);
+        narrow_after(L, n);
+        return;
+    }
     switch (n->kind) {
     case AST_IF: lower_if(L, n, -1); break;
     case AST_WHILE: lower_while(L, n); break;

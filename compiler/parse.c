@@ -495,7 +495,8 @@ static Node *parse_function(Parser *p)
 {
     Token *kw = parse_next(p);
     Token *name = parse_peek(p);
-    if (name->kind != TK_IDENT)
+    /* `in` is a keyword of `for` loops, and a function name too (function in(x, itr)) */
+    if (name->kind != TK_IDENT && !(tok_kw(name, "in") && tok_op(parse_peek2(p), "(")))
         parse_fail_at(p, name->loc, "syntax: invalid function name \"%s\"", tok_desc(p, name));
     p->pos++;
     /* Base.foo / AMDGPU.foo: method names qualified by a module keep the last part */
@@ -852,7 +853,7 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
 
 static bool is_module_name(const char *s)
 {
-    return strcmp(s, "AMDGPU") == 0 || strcmp(s, "Base") == 0 || strcmp(s, "Core") == 0;
+    return strcmp(s, "AMDGPU") == 0 || strcmp(s, "Base") == 0 || strcmp(s, "Core") == 0 || strcmp(s, "Random") == 0;
 }
 
 static Node *parse_literal(Parser *p, Token *t)

@@ -219,6 +219,26 @@ const Type *ty_ptr(TypeTable *t, const Type *elem, bool local)
 {
     return intern(t, (Type){ .kind = TY_PTR, .elem = elem, .step = local });
 }
+const Type *ty_union_nothing(TypeTable *t, const Type *elem)
+{
+    return intern(t, (Type){ .kind = TY_UNION, .elem = elem });
+}
+const Type *ty_join(TypeTable *t, const Type *a, const Type *b)
+{
+    if (a == b)
+        return a;
+    if (b->kind == TY_NOTHING || b->kind == TY_UNION) { /* Nothing or the union first */
+        const Type *x = a;
+        a = b;
+        b = x;
+    }
+    const Type *some = a->kind == TY_UNION ? a->elem : NULL;
+    if (b->kind == TY_UNION && (!some || some == b->elem))
+        return b;
+    if (b->kind == TY_UNION || b->kind == TY_NOTHING || !ty_is_concrete(b) || (some && some != b))
+        return NULL;
+    return a->kind == TY_NOTHING || a->kind == TY_UNION ? ty_union_nothing(t, b) : NULL;
+}
 const Type *ty_complex(TypeTable *t, const Type *elem)
 {
     return intern(t, (Type){ .kind = TY_COMPLEX, .elem = elem });
@@ -341,6 +361,11 @@ void ty_print(StrBuf *sb, const Type *ty)
         sb_printf(sb, ", %d, %d}", ty->ndims, ty->kind == TY_ARRAY ? 1 : 3);
         return;
     case TY_RANGE:
+        if (ty->step < 0 || !ty->elem) {
+            /* the abstract ranges of method signatures */
+            sb_puts(sb, ty->step < 0 ? "AbstractRange" : ty->step ? "StepRange" : "UnitRange");
+            return;
+        }
         sb_puts(sb, ty->step ? "StepRange{" : "UnitRange{");
         ty_print(sb, ty->elem);
         if (ty->step) {
@@ -397,6 +422,11 @@ void ty_print(StrBuf *sb, const Type *ty)
         ty_print(sb, ty->elem);
         sb_printf(sb, ", %d}", ty->step ? 3 : 1);
         return;
+    case TY_UNION:
+        sb_puts(sb, "Union{Nothing, ");
+        ty_print(sb, ty->elem);
+        sb_puts(sb, "}");
+        return;
     case TY_COMPLEX:
         if (ty->elem && ty_is_float(ty->elem)) { /* Julia prints the aliases */
             sb_printf(sb, "ComplexF%d", ty->elem->bits);
@@ -434,6 +464,8 @@ bool ty_is_concrete(const Type *t)
     case TY_ABSTRACTARRAY:
     case TY_TYPEVAR: return false;
     case TY_COMPLEX: return t->elem && ty_is_concrete(t->elem);
+    case TY_RANGE: return t->step >= 0 && t->elem && ty_is_concrete(t->elem);
+    case TY_UNION: return ty_is_concrete(t->elem);
     case TY_STRUCT:
         if (t->flags & (TF_UNIONALL | TF_ABSTRACT))
             return false;
@@ -479,6 +511,9 @@ bool ty_subtype(const Type *a, const Type *b)
             return false;
         return true;
     case TY_TYPEVAR: return !b->elem || ty_subtype(a, b->elem);
+    case TY_RANGE: /* step -1: AbstractRange{T}; elem NULL: any element type */
+        return a->kind == TY_RANGE && (b->step < 0 || a->step == b->step) &&
+               (!b->elem || (a->elem && ty_subtype(a->elem, b->elem)));
     case TY_TUPLE:
         if (a->kind != TY_TUPLE || a->nfields != b->nfields)
             return false;
@@ -626,11 +661,31 @@ const Type *ty_lookup_name(TypeTable *t, const char *name)
         const char *n;
         TypeKind k;
     } more[] = {
-        { "Nothing", TY_NOTHING },   { "Any", TY_ANY },
-        { "Number", TY_NUMBER },     { "Real", TY_REAL },
-        { "Integer", TY_INTEGER },   { "Signed", TY_SIGNED },
-        { "Unsigned", TY_UNSIGNED }, { "AbstractFloat", TY_ABSTRACTFLOAT },
-        { "Int", TY_INT64 },         { "UInt", TY_UINT64 },
+        { "Nothing", TY_NOTHING },
+        { "Any", TY_ANY },
+        { "Number", TY_NUMBER },
+        { "Real", TY_REAL },
+        { "Integer", TY_INTEGER },
+        { "Signed", TY_SIGNED },
+        { "Unsigned", TY_UNSIGNED },
+        { "AbstractFloat", TY_ABSTRACTFLOAT },
+        { "Int", TY_INT64 },
+        { "UInt", TY_UINT64 },
+        /* Julia's C aliases on the 64-bit Linux hosts juke runs on (Base.Cchar is Int8 there) */
+        { "Cint", TY_INT32 },
+        { "Cuint", TY_UINT32 },
+        { "Clong", TY_INT64 },
+        { "Culong", TY_UINT64 },
+        { "Csize_t", TY_UINT64 },
+        { "Cssize_t", TY_INT64 },
+        { "Cfloat", TY_FLOAT32 },
+        { "Cdouble", TY_FLOAT64 },
+        { "Cchar", TY_INT8 },
+        { "Cshort", TY_INT16 },
+        { "Cushort", TY_UINT16 },
+        { "Clonglong", TY_INT64 },
+        { "Culonglong", TY_UINT64 },
+        { "Cuchar", TY_UINT8 },
     };
     for (int i = 0; i < JK_ARRAY_LEN(more); i++)
         if (strcmp(more[i].n, name) == 0)

@@ -47,6 +47,8 @@ typedef enum TypeKind {
     TY_PTR,         /* Core.LLVMPtr{T, AS} from pointer(A, i): .elem = T, .step = 1 for local memory (AS 3),
                         0 for global (AS 1) */
     TY_COMPLEX,     /* Complex{T}: .elem = T, a primitive number type (ComplexF32 is Complex{Float32}) */
+    TY_UNION,       /* Union{Nothing, T}, what iterate returns: .elem = T (concrete, not Nothing); stored
+                        as Julia stores a small isbits union: the payload and a tag byte (docs/language.md) */
     TY_STRUCT,      /* a user `struct` (or NamedTuple, Val): .name, .params / .nparams (its type parameters:
                         types, or TY_VAL for values as in Val{4}), .fields / .fnames / .nfields (concrete
                         field types and names); .flags TF_MUTABLE, TF_NAMEDTUPLE; TF_UNIONALL for the
@@ -121,6 +123,11 @@ const Type *ty_typeof_type(TypeTable *t, const Type *ty); /* Type{ty} */
 const Type *ty_typevar(TypeTable *t, const char *name, const Type *bound);
 const Type *ty_ptr(TypeTable *t, const Type *elem, bool local);
 const Type *ty_complex(TypeTable *t, const Type *elem);
+/* Union{Nothing, elem} (elem neither Nothing nor a union). */
+const Type *ty_union_nothing(TypeTable *t, const Type *elem);
+/* The type of a variable (or a function's result) that takes values of types a and b: a when they are
+ * equal; Union{Nothing, T} when one is Nothing, T or that union and the other T or Nothing; else NULL. */
+const Type *ty_join(TypeTable *t, const Type *a, const Type *b);
 /* A struct type: name{params...} with these fields (see TY_STRUCT); flags TF_*. */
 const Type *ty_struct(TypeTable *t, const char *name, const Type **params, int nparams, const Type **fields,
                       const char **fnames, int nfields, int flags, const Type *super);

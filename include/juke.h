@@ -449,6 +449,12 @@ typedef struct juke_launch_config {
        types, compiles for a 1-dimensional one). An ndrange with a 0 runs nothing. */
     uint32_t ndims;
     uint64_t ndrange[3];
+    bool seeded; /* device random numbers (rand, randn, randexp): when true, every work-item's
+                                  stream is keyed by `seed`, so a launch with the same kernel, shape and
+                                  seed draws the same numbers on every device; when false, each launch
+                                  gets a fresh seed. Random.seed!(s) in the kernel rekeys a work-item's
+                                  stream (docs/language.md, "Random numbers"). */
+    uint64_t seed;
 } juke_launch_config;
 
 /* A stream of a device: launches on one stream run in order; launches on

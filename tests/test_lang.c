@@ -7,7 +7,7 @@
  * Directives (each on a comment line of its own, `#` then the directive):
  *
  *   # run: f!(ARG, ...) [groupsize X[,Y[,Z]]] [gridsize X[,Y[,Z]] | ndrange X[,Y[,Z]]] [shmem BYTES]
- *                      [wavefrontsize 32|64] [cooperative]
+ *                      [wavefrontsize 32|64] [cooperative] [seed N]
  *       Launch f! with these arguments. An ARG is `name = VALUE` (the name is
  *       what the expectations below refer to), VALUE one of
  *         zeros(T, d1[, d2, d3])        a zeroed array of element type T
@@ -23,6 +23,7 @@
  *       cooperative launches it so (juke_launch_config.cooperative: every workgroup resident, sync_grid).
  *       ndrange (work-items, KernelAbstractions' launch; a @kernel needs one) replaces gridsize: the
  *       grid is the ndrange rounded up to whole groups, and without groupsize the library picks one.
+ *       seed N keys the kernel's random numbers (juke_launch_config.seed), else each launch gets a fresh seed.
  *       A file may hold several runs; the expectations after a run check it.
  *   # expect NAME: [v1, v2, ...]       array argument NAME equals this, exactly
  *                                       (floats bit-for-bit up to NaN payloads:
@@ -451,6 +452,8 @@ typedef struct Run {
     uint64_t ndrange[3];
     int wavefront_size; /* 0: the default */
     bool cooperative;
+    bool seeded;
+    uint64_t seed;
 } Run;
 
 static void store(void *host, juke_type t, int64_t i, const Val *v)
@@ -756,6 +759,12 @@ static bool parse_run(Cursor *c, Run *r)
             r->wavefront_size = (int)v.i;
         } else if (accept(c, "cooperative")) {
             r->cooperative = true;
+        } else if (accept(c, "seed")) {
+            Val v;
+            if (!parse_number(c, &v))
+                return false;
+            r->seeded = true;
+            r->seed = (uint64_t)v.i;
         } else {
             break;
         }
@@ -1007,6 +1016,8 @@ static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
     if (env.note)
         env.note[0] = 0;
     cfg.cooperative = r->cooperative;
+    cfg.seeded = r->seeded;
+    cfg.seed = r->seed;
     if (r->ndims) { /* the grid covers the ndrange; without a groupsize, the library picks one */
         memset(cfg.gridsize, 0, sizeof cfg.gridsize);
         if (!r->group_set)

@@ -31,7 +31,7 @@ enum {
     OPT_COMPILE = 1 << 0, /* --target, -O, --code-object-version, --wavefront-size, --device-libs, --dump-dir */
     OPT_LLVM = 1 << 1,    /* --raw, --module */
     OPT_OUTPUT = 1 << 2,  /* -o OUT */
-    OPT_RUN = 1 << 3,     /* --device, --groupsize, --gridsize, --shmem, --timeout, --cooperative, --out, -v */
+    OPT_RUN = 1 << 3,     /* --device, --groupsize, --gridsize, --shmem, --timeout, --cooperative, --seed, --out, -v */
 };
 
 #define CLI_MAX_OUTS 64
@@ -404,6 +404,17 @@ static int parse_args(Cli *cli, int argc, char **argv)
             cli->launch.timeout_s = t;
         } else if ((ok & OPT_RUN) && opt_is(a, "--cooperative")) {
             cli->launch.cooperative = true;
+        } else if ((ok & OPT_RUN) && opt_is(a, "--seed")) {
+            char *end = NULL;
+            unsigned long long sd = 0;
+            if ((val = opt_value(argc, argv, &i, "--seed")) && *val && *val != '-') {
+                errno = 0;
+                sd = strtoull(val, &end, 0);
+            }
+            if (!val || !*val || *val == '-' || *end || errno)
+                return cli_usage(sub, "--seed expects an unsigned 64-bit integer (decimal or 0x hex)");
+            cli->launch.seeded = true;
+            cli->launch.seed = (uint64_t)sd;
         } else if ((ok & OPT_RUN) && opt_is(a, "--out")) {
             int r;
             if (!(val = opt_value(argc, argv, &i, "--out")))
@@ -1078,7 +1089,8 @@ static const Sub subs[] = {
       "  -o OUT                     the file to write\n" },
     { "run",
       "[--device D] [--groupsize X[,Y[,Z]]] [--gridsize X[,Y[,Z]] | --ndrange X[,Y[,Z]]] [--shmem BYTES]\n"
-      "                [--timeout S] [--cooperative] [--out K=PATH.npy]... [--trace FILE] [-v] FILE FUNCTION ARG...",
+      "                [--timeout S] [--cooperative] [--seed N] [--out K=PATH.npy]... [--trace FILE] [-v]\n"
+      "                FILE FUNCTION ARG...",
       "run a kernel on a device with .npy arrays and literals", 2, OPT_COMPILE | OPT_RUN, JUKE_DUMP_ASM, run_run,
       "Run FUNCTION on a device. An ARG ending in .npy is an array read from that file (a C-order\n"
       "array is read as NPZ.jl reads it); any other ARG is a Julia literal: 2.5f0 (Float32), 2.5,\n"
@@ -1099,6 +1111,8 @@ static const Sub subs[] = {
       "  --timeout S                run-time limit in seconds (0 = none): the CPU cancels the kernel\n"
       "  --cooperative              every workgroup resident at once, as sync_grid() needs (HIP/CUDA\n"
       "                             cooperative launch; the CPU runs each group on a thread of its own)\n"
+      "  --seed N                   the seed of the kernel's random numbers (rand, randn, randexp):\n"
+      "                             the same seed draws the same numbers (default: a fresh one)\n"
       "  --out K=PATH.npy           after the run, write argument K (1-based, an array) to PATH\n"
       "  -v                         print the device, the compile time (and whether the disk cache\n"
       "                             had the kernel) and the run time, on stderr\n"

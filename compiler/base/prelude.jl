@@ -1,0 +1,163 @@
+# base/prelude.jl: the part of Julia's Base that juke writes in the kernel
+# language itself, compiled by the same front end as a kernel (compiler/prelude.h).
+# The C side keeps the primitives (compiler/builtins.def). A definition in the
+# user's file shadows the name here, as a definition in Main shadows Base's; a
+# name here that is also a built-in adds methods to it: the built-in answers the
+# calls no method here matches. Only what a kernel calls is compiled.
+
+identity(x) = x
+
+oftype(x, y) = convert(typeof(x), y)
+
+iszero(x) = x == zero(x)
+isone(x) = x == one(x)
+
+# minmax: isless order, NaN-propagating for floats as min and max are.
+minmax(x, y) = isless(y, x) ? (y, x) : (x, y)
+minmax(x::T, y::T) where {T<:AbstractFloat} = (min(x, y), max(x, y))
+
+# mod1(x, y): the result in 1:y for y > 0 (in y:-1 for y < 0).
+function mod1(x::T, y::T) where {T<:Integer}
+    m = mod(x, y)
+    return m == 0 ? y : m
+end
+function mod1(x::T, y::T) where {T<:AbstractFloat}
+    m = mod(x, y)
+    return m == 0 ? y : m
+end
+fld1(x::T, y::T) where {T<:Integer} = fld(x - 1, y) + 1
+
+# evalpoly(x, p): p[1] + x*p[2] + x^2*p[3] + ..., by Horner's rule with muladd.
+function evalpoly(x, p)
+    n = length(p)
+    ex = p[n] + zero(x) # the promoted type from the start, so that ex keeps one type
+    for i in n-1:-1:1
+        ex = muladd(x, ex, p[i])
+    end
+    return ex
+end
+
+# ---- iteration: Julia's iterate protocol (`for x in itr` lowers to it) ----
+# iterate(itr[, state]) is nothing when done, else (value, next state): its type is
+# Union{Nothing, Tuple{V, S}}.
+
+isempty(r::AbstractRange) = step(r) > 0 ? first(r) > last(r) : first(r) < last(r)
+
+# ranges: the state is the last value (last(r) is exact, so the loop ends on it)
+iterate(r::AbstractRange) = isempty(r) ? nothing : (first(r), first(r))
+function iterate(r::AbstractRange, i)
+    i == last(r) && return nothing
+    v = oftype(i, i + step(r))
+    return (v, v)
+end
+
+# arrays: linear indices, column-major
+iterate(A::AbstractArray) = iterate(A, 1)
+function iterate(A::AbstractArray, i)
+    i > length(A) && return nothing
+    return (A[i], i + 1)
+end
+
+# a number iterates once, as in Julia
+iterate(x::Number) = (x, nothing)
+iterate(x::Number, ::Nothing) = nothing
+
+# tuples: by index
+iterate(t::Tuple) = iterate(t, 1)
+function iterate(t::Tuple, i)
+    i > length(t) && return nothing
+    return (t[i], i + 1)
+end
+
+reverse(r::AbstractRange) = last(r):-step(r):first(r)
+keys(A::AbstractVector) = eachindex(A)
+
+# x in itr: some element == x (ranges of integers are built-in: a constant-time test)
+function in(x, t::Tuple)
+    for y in t
+        y == x && return true
+    end
+    return false
+end
+function in(x, A::AbstractArray)
+    for y in A
+        y == x && return true
+    end
+    return false
+end
+
+# reductions over ranges (tuples are built-in): sum in closed form, as base/range.jl does
+function sum(r::AbstractRange{<:Real})
+    l = length(r)
+    return l * first(r) + (iseven(l) ? (step(r) * (l - 1)) * (l >> 1) : (step(r) * l) * ((l - 1) >> 1))
+end
+function prod(r::AbstractRange{<:Real})
+    p = one(first(r))
+    for x in r
+        p *= x
+    end
+    return p
+end
+
+# ---- iterators (base/iterators.jl) ----
+
+# enumerate(itr): (i, x) pairs, i counting from 1
+struct Enumerate{I}
+    itr::I
+end
+enumerate(itr) = Enumerate(itr)
+function iterate(e::Enumerate)
+    n = iterate(e.itr)
+    n === nothing && return nothing
+    return ((1, n[1]), (2, n[2]))
+end
+function iterate(e::Enumerate, state)
+    n = iterate(e.itr, state[2])
+    n === nothing && return nothing
+    return ((state[1], n[1]), (state[1] + 1, n[2]))
+end
+length(e::Enumerate) = length(e.itr)
+
+# zip(a, b[, c]): tuples of the iterators' elements, as long as the shortest
+struct Zip{Is}
+    is::Is
+end
+zip(a, b) = Zip((a, b))
+zip(a, b, c) = Zip((a, b, c))
+function iterate(z::Zip{Tuple{A, B}}) where {A, B}
+    x = iterate(z.is[1])
+    x === nothing && return nothing
+    y = iterate(z.is[2])
+    y === nothing && return nothing
+    return ((x[1], y[1]), (x[2], y[2]))
+end
+function iterate(z::Zip{Tuple{A, B}}, s) where {A, B}
+    x = iterate(z.is[1], s[1])
+    x === nothing && return nothing
+    y = iterate(z.is[2], s[2])
+    y === nothing && return nothing
+    return ((x[1], y[1]), (x[2], y[2]))
+end
+function iterate(z::Zip{Tuple{A, B, C}}) where {A, B, C}
+    x = iterate(z.is[1])
+    x === nothing && return nothing
+    y = iterate(z.is[2])
+    y === nothing && return nothing
+    w = iterate(z.is[3])
+    w === nothing && return nothing
+    return ((x[1], y[1], w[1]), (x[2], y[2], w[2]))
+end
+function iterate(z::Zip{Tuple{A, B, C}}, s) where {A, B, C}
+    x = iterate(z.is[1], s[1])
+    x === nothing && return nothing
+    y = iterate(z.is[2], s[2])
+    y === nothing && return nothing
+    w = iterate(z.is[3], s[3])
+    w === nothing && return nothing
+    return ((x[1], y[1], w[1]), (x[2], y[2], w[2]))
+end
+
+# pairs(A): (index, value) of an array or tuple; Julia yields Pair objects (i => v), juke
+# yields the tuple (i, v), which `for (i, v) in pairs(A)` destructures alike
+pairs(A::AbstractArray) = zip(eachindex(A), A)
+pairs(t::Tuple) = zip(1:length(t), t)

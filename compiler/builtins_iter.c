@@ -1,0 +1,24 @@
+/* builtins_iter.c: typing rules of the iterate protocol's helpers, which lowering calls by id for
+ * `for x in itr` (Julia's lowering: next = iterate(itr); while next !== nothing ... end). The value
+ * iterate returns is Union{Nothing, Tuple{V, S}} (TY_UNION), nothing or the tuple alone. */
+#include "builtins.h"
+#include "builtins_type.h"
+
+/* #notnothing(next): Bool, `next !== nothing`. */
+const Type *type_notnothing(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
+{
+    (void)row;
+    if (n == 1)
+        return prim(I, TY_BOOL);
+    return infer_no_method(I, in, name, a, n);
+}
+
+/* #something(next): next as its non-nothing type, where `next !== nothing` holds. A result that is
+ * always nothing (iterating an empty tuple) is reached by no loop body: typed Nothing. */
+const Type *type_something(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
+{
+    (void)row;
+    if (n == 1)
+        return a[0]->kind == TY_UNION ? a[0]->elem : a[0];
+    return infer_no_method(I, in, name, a, n);
+}

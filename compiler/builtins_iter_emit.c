@@ -1,0 +1,52 @@
+/* builtins_iter_emit.c: emit rules of the iterate protocol's helpers (builtins_iter.c). A
+ * Union{Nothing, T} is { i8 tag, T payload }: tag 1 holds a T, tag 0 is nothing (payload undefined),
+ * as Julia keeps a small isbits union beside its selector byte. */
+#include "codegen_impl.h"
+
+/* x !== nothing for the call's argument that is a union or nothing (x !== nothing, nothing !== x,
+ * #notnothing(x)); any other value is not nothing. */
+static LLVMValueRef not_nothing(CG *g, IrInst *in)
+{
+    for (int k = 0; k < in->nargs - 1; k++) {
+        const Type *t = aty(g, in, k);
+        if (t->kind == TY_UNION) {
+            LLVMValueRef tag = LLVMBuildExtractValue(g->b, arg(g, in, k), 0, "tag");
+            return LLVMBuildICmp(g->b, LLVMIntNE, tag, LLVMConstInt(i8(g), 0, 0), "");
+        }
+    }
+    return LLVMConstInt(i1(g), aty(g, in, 0)->kind != TY_NOTHING, 0);
+}
+
+/* The LLVM value of `#notnothing(next)` (and of x !== nothing). */
+LLVMValueRef emit_notnothing(CG *g, IrInst *in)
+{
+    return not_nothing(g, in);
+}
+
+/* The LLVM value of `isnothing(x)` (and of x === nothing). */
+LLVMValueRef emit_isnothing(CG *g, IrInst *in)
+{
+    return LLVMBuildNot(g->b, not_nothing(g, in), "");
+}
+
+/* The LLVM value of `#something(next)`. */
+LLVMValueRef emit_something(CG *g, IrInst *in)
+{
+    const Type *t = aty(g, in, 0);
+    if (t->kind == TY_UNION)
+        return LLVMBuildExtractValue(g->b, arg(g, in, 0), 1, "");
+    return t->kind == TY_NOTHING ? unit_v(g) : arg(g, in, 0);
+}
+
+/* v, of type `from`, as a value of type `to` (a variable's or a function's result type): a T or
+ * nothing into Union{Nothing, T} gets its tag; any other value is already of that type. */
+LLVMValueRef union_coerce(CG *g, LLVMValueRef v, const Type *from, const Type *to)
+{
+    if (to->kind != TY_UNION || from == to)
+        return v;
+    LLVMValueRef u = LLVMGetUndef(lt(g, to));
+    u = LLVMBuildInsertValue(g->b, u, LLVMConstInt(i8(g), from->kind != TY_NOTHING, 0), 0, "");
+    if (from->kind != TY_NOTHING)
+        u = LLVMBuildInsertValue(g->b, u, v, 1, "");
+    return u;
+}

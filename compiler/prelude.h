@@ -1,0 +1,15 @@
+/* prelude.h: the Base prelude, Julia source compiled into the library.
+ *
+ * compiler/base/prelude.jl holds what of Julia's Base can be written in the
+ * kernel language itself (minmax, evalpoly, iteration, ...); the C side keeps
+ * the primitives (builtins.def). The build turns the file into these two
+ * symbols (compiler/base/embed.py); frontend.c parses it into every module
+ * after the user's definitions, which shadow it by name. */
+#ifndef JUKE_PRELUDE_H
+#define JUKE_PRELUDE_H
+#include <stddef.h>
+
+extern const char jk_prelude_text[]; /* NUL-terminated */
+extern const size_t jk_prelude_len;  /* without the NUL */
+
+#endif
