@@ -280,7 +280,8 @@ static juke_status arg_type_names(juke_context *ctx, const juke_arg *args, int n
             juke_array *a = args[i].v.array;
             if (!a)
                 return api_fail(ctx, JUKE_ERR_ARGUMENT, "argument %d: NULL array", i + 1);
-            snprintf(names[i], ARG_NAME_MAX, "Array{%s,%d}", api_type_name(a->elem), a->ndims);
+            snprintf(names[i], ARG_NAME_MAX, "Array{%s,%d}", a->elem == JUKE_VALUE ? a->eltype : api_type_name(a->elem),
+                     a->ndims);
         } else if (args[i].type == JUKE_VALUE) {
             const char *t = args[i].v.value.type;
             if (!t || strlen(t) >= ARG_NAME_MAX || (args[i].v.value.size && !args[i].v.value.bytes))
@@ -297,6 +298,17 @@ static juke_status arg_type_names(juke_context *ctx, const juke_arg *args, int n
         }
     }
     return JUKE_OK;
+}
+
+/* The launch-time class of the arguments (API_VARIANT_*): INDEX32 when
+ * every device array has fewer than 2^31 elements (then each dim does too,
+ * and every in-bounds linear index fits in 31 bits). */
+static unsigned arg_class(const juke_arg *args, int nargs)
+{
+    for (int i = 0; i < nargs; i++)
+        if (args[i].is_array && args[i].v.array && args[i].v.array->length >= ((int64_t)1 << 31))
+            return API_VARIANT_GENERAL;
+    return API_VARIANT_INDEX32;
 }
 
 /* juke_kernel_for; a @kernel's hidden argument, the ndrange, has ndims
@@ -328,7 +340,7 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
     o = m->ctx->opts;
     pthread_mutex_unlock(&m->ctx->lock);
     o.target = dev->target;
-    return api_compile_kernel(m, function, tn, nargs, &o, false, out);
+    return api_compile_kernel(m, function, tn, nargs, &o, arg_class(args, nargs), false, out);
 }
 
 juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
@@ -418,6 +430,14 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
                         "%s: run-time limit %g s: expected 0 (none) or positive seconds up to 1e9", function,
                         cfg->timeout_s);
     uint32_t grid[3], group[3];
+    if (k->to.index32 && arg_class(args, nargs) != API_VARIANT_INDEX32) {
+        for (int i = 0; i < nargs; i++)
+            if (args[i].is_array && args[i].v.array && args[i].v.array->length >= ((int64_t)1 << 31))
+                return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                                "%s was compiled with 32-bit indices (index_bits 32), but argument %d has %" PRId64
+                                " elements (2^31 or more): compile it with index_bits 0 or launch it with juke_launch",
+                                function, i + 1, args[i].v.array->length);
+    }
     if (k->ka_ndims && cfg->ndims != (uint32_t)k->ka_ndims)
         return api_fail(ctx, JUKE_ERR_ARGUMENT,
                         cfg->ndims ? "%s was compiled for a %d-dimensional ndrange, the launch gives %u dimensions"
@@ -565,19 +585,22 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
                      ? (uint16_t)(0x8000 | (args[i].v.array->elem << 4) | args[i].v.array->ndims)
                      : (uint16_t)args[i].type;
     size_t flen = strlen(function);
+    unsigned variant = arg_class(args, nargs);
     unsigned gen = __atomic_load_n(&ctx->opts_gen, __ATOMIC_RELAXED);
     juke_kernel *k = NULL;
     RtFunction *fn = NULL;
     /* a @kernel's entries differ by the ndrange's dimensions: kept out of the memo */
     bool memo_ok = flen < sizeof dev->memo[0].function && !ctx->env_dumpdir && !ka_ndims;
-    for (int i = 0; i < nargs; i++) /* the signature does not say which type a value has */
-        if (!args[i].is_array && args[i].type == JUKE_VALUE)
+    for (int i = 0; i < nargs; i++) /* the signature does not say which type a value (or element) has */
+        if ((!args[i].is_array && args[i].type == JUKE_VALUE) ||
+            (args[i].is_array && args[i].v.array && args[i].v.array->elem == JUKE_VALUE))
             memo_ok = false;
     if (memo_ok) {
         pthread_mutex_lock(&dev->lock);
         for (int e = 0; e < dev->nmemo; e++) {
             struct LaunchMemo *lm = &dev->memo[e];
-            if (lm->m == m && lm->nargs == nargs && lm->gen == gen && memcmp(lm->function, function, flen + 1) == 0 &&
+            if (lm->m == m && lm->nargs == nargs && lm->gen == gen && lm->variant == variant &&
+                memcmp(lm->function, function, flen + 1) == 0 &&
                 memcmp(lm->sig, sig, sizeof(uint16_t) * (size_t)nargs) == 0) {
                 k = lm->k;
                 fn = lm->fn;
@@ -614,6 +637,7 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
             lm->nargs = nargs;
             lm->gen = gen;
             memcpy(lm->sig, sig, sizeof(uint16_t) * (size_t)nargs);
+            lm->variant = variant;
             lm->k = k;
             lm->fn = fn;
             pthread_mutex_unlock(&dev->lock);
@@ -802,7 +826,7 @@ juke_status juke_kernel_get(juke_module *m, const char *function, const char *co
     pthread_mutex_unlock(&m->ctx->lock);
     o.target = dev->target;
     juke_kernel *k;
-    juke_status st = api_compile_kernel(m, function, argtypes, nargs, &o, false, &k);
+    juke_status st = api_compile_kernel(m, function, argtypes, nargs, &o, API_VARIANT_GENERAL, false, &k);
     if (st)
         return st;
     RtFunction *fn;

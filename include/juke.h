@@ -145,6 +145,10 @@ typedef struct juke_options {
                                    (NULL = $JUKE_TRACE, read at juke_context_create, or none). The file is
                                    written at once, so an unwritable path fails here (JUKE_ERR_IO). A later
                                    path moves the whole trace there; NULL keeps tracing where it goes */
+    int index_bits;          /* juke_compile: 0 or 64 = the general kernel; 32 = the variant for launches whose
+                                   device arrays all have fewer than 2^31 elements, its array indices computed in
+                                   32 bits (a launch of it with a larger array fails). juke_launch and
+                                   juke_kernel_for pick the variant from the arguments themselves and ignore this */
 } juke_options;
 enum { JUKE_DEBUGINFO_SOURCE = 0, JUKE_DEBUGINFO_NONE = 1 };
 enum { JUKE_LINK_AUTO = 0, JUKE_LINK_SPAWN = 1, JUKE_LINK_SPAWN_TMPDIR = 2 };
@@ -416,6 +420,13 @@ static inline juke_arg juke_arg_type(const char *type)
  * JUKE_ERR_ARGUMENT with the reason in juke_errmsg. */
 JUKE_API juke_status juke_value_layout(juke_module *m, const char *type, size_t *size, size_t *align, int *nfields,
                                        size_t *offsets, int max);
+/* An array of ndims dims whose elements are tuples or structs of numbers, of Julia type elemtype
+ * (types of m's source may appear: "Particle", "Tuple{Float32, Int32}"), uninitialised; each element in the
+ * layout of juke_value_layout, packed at its size (which includes its tail padding), so a C array of the
+ * twin C struct uploads as is. Its element type is JUKE_VALUE; a kernel takes it as Vector{Particle} (and
+ * juke_launch passes it); upload, download, fill, copies work on its bytes as on any array. */
+JUKE_API juke_status juke_array_create_value(juke_device *dev, juke_module *m, const char *elemtype, int ndims,
+                                             const int64_t *dims, juke_array **out);
 /* Pack a tuple, struct or NamedTuple of type `type` from its fields, each a scalar juke_arg (or a
  * JUKE_VALUE for a field that is itself a tuple or struct), into out (size bytes, at least the type's
  * size; padding zeroed). Then pass juke_arg_value(type, out, size). A number of another type than its
