@@ -230,9 +230,7 @@ static void raise_kind(CG *g, IrInst *in, int kind, int aux, bool message)
     LLVMBuildCondBr(g->b, LLVMBuildExtractValue(g->b, cx, 1, ""), won, done);
     LLVMPositionBuilderAtEnd(g->b, won);
     LLVMValueRef off = message ? write_record(g, in, in->name ? in->name : "", JUKE_PRINT_MESSAGE) : ci64(g, 0);
-    LLVMValueRef hdr[6] = {
-        NULL, ci32(g, kind), ci32(g, in->loc.line), ci32(g, in->loc.col), ci32(g, 0), ci32(g, aux)
-    };
+    LLVMValueRef hdr[6] = { NULL, ci32(g, kind), exc_line(g, in->loc), ci32(g, in->loc.col), ci32(g, 0), ci32(g, aux) };
     for (unsigned k = 1; k <= 5; k++)
         LLVMBuildStore(g->b, hdr[k], LLVMBuildStructGEP2(g->b, rt, exc, k, ""));
     for (int k = 0; k < JUKE_EXC_MAXDIMS; k++) {
