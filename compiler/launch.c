@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "api_impl.h"
+#include "prelude.h"
 #include "targets.h"
 
 
@@ -201,8 +202,9 @@ static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r, con
         break;
     default: sb_printf(&sb, "unknown kernel exception (kind %u)", r->kind);
     }
-    sb_printf(&sb, "\n  at %s:%u:%u\n  in workgroup (%u, %u, %u), work-item (%u, %u, %u)", k->module->name, r->line,
-              r->col, r->group[0], r->group[1], r->group[2], r->item[0], r->item[1], r->item[2]);
+    sb_printf(&sb, "\n  at %s:%u:%u\n  in workgroup (%u, %u, %u), work-item (%u, %u, %u)",
+              r->line & JUKE_EXC_LINE_BASE ? fe_base_name : k->module->name, r->line & ~JUKE_EXC_LINE_BASE, r->col,
+              r->group[0], r->group[1], r->group[2], r->item[0], r->item[1], r->item[2]);
     if (r->kind == JUKE_EXC_BARRIER) {
         uint64_t gd = (uint64_t)r->dims[3];
         format_items(&sb, r->index[0], r->index[1], gd, "wait here");
