@@ -327,6 +327,7 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
     juke_status st = arg_type_names(m->ctx, args, nargs, names);
     if (st)
         return st;
+    unsigned variant = arg_class(args, nargs); /* the visible arguments: the ndrange's is no array */
     for (int i = 0; i < nargs; i++) {
         tn[i] = names[i];
         if (args[i].is_array && args[i].v.array->dev != dev)
@@ -342,7 +343,12 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
     o = m->ctx->opts;
     pthread_mutex_unlock(&m->ctx->lock);
     o.target = dev->target;
-    return api_compile_kernel(m, function, tn, nargs, &o, arg_class(args, nargs), false, out);
+    st = api_compile_kernel(m, function, tn, nargs, &o, variant, false, out);
+    /* the general kernel is right for every class: a build without the
+     * compiler takes it from the disk cache when no variant was saved there */
+    if (st && variant != API_VARIANT_GENERAL && !JUKE_HAVE_COMPILER)
+        st = api_compile_kernel(m, function, tn, nargs, &o, API_VARIANT_GENERAL, false, out);
+    return st;
 }
 
 juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
