@@ -579,6 +579,12 @@ juke_status juke_lowered(juke_module *m, const char *function, const char *const
         return print_specialised(m, function, argtypes, nargs, false, out);
     /* without types: every method, as @code_lowered shows a generic function */
     GenericFunc *g = fe_find_func(m->fe, function);
+    for (int i = 0; i < g->nmethods; i++)
+        if (g->methods[i]->deferred) { /* the errors loading kept for when it is used: now */
+            Diags d = { 0 };
+            diag_append(&d, g->methods[i]->deferred, g->methods[i]->deferred_nerrors, g->methods[i]->deferred_kind);
+            return fail_diags(m->ctx, &d);
+        }
     StrBuf sb = { 0 };
     for (int i = 0; i < g->nmethods; i++) {
         if (i)
@@ -1282,7 +1288,7 @@ static juke_status array_copy(juke_array *a, void *host, size_t bytes, bool up)
     if (!a || (!host && bytes))
         return api_fail(a ? a->dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_array_%s: NULL argument",
                         up ? "upload" : "download");
-    size_t need = (size_t)a->length * juke_sizeof(a->elem);
+    size_t need = (size_t)a->length * api_elsize(a);
     if (bytes != need)
         return api_fail(a->dev->ctx, JUKE_ERR_ARGUMENT, "juke_array_%s: %zu bytes given, the array holds %zu",
                         up ? "upload" : "download", bytes, need);
@@ -1355,7 +1361,7 @@ juke_status juke_array_fill(juke_array *a, const void *value)
 {
     if (!a || !value)
         return api_fail(a ? a->dev->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_array_fill: NULL argument");
-    size_t es = juke_sizeof(a->elem), total = (size_t)a->length * es;
+    size_t es = api_elsize(a), total = (size_t)a->length * es;
     size_t chunk = total < STAGE_BYTES ? total : STAGE_BYTES / es * es;
     if (!total)
         return JUKE_OK;
@@ -1405,7 +1411,7 @@ juke_status juke_array_copy_from_host(juke_array *dst, int64_t dst_offset, const
     juke_status st = check_range(dst->dev->ctx, who, "destination", dst, dst_offset, count);
     if (st || !count)
         return st;
-    size_t es = juke_sizeof(dst->elem);
+    size_t es = api_elsize(dst);
     char *err = NULL;
     if (rt_upload(dst->dev->rt, (uint8_t *)dst->ptr + (size_t)dst_offset * es, src, (size_t)count * es, &err) != 0)
         return copy_failed(dst->dev->ctx, who, err);
@@ -1420,7 +1426,7 @@ juke_status juke_array_copy_to_host(void *dst, const juke_array *src, int64_t sr
     juke_status st = check_range(src->dev->ctx, who, "source", src, src_offset, count);
     if (st || !count)
         return st;
-    size_t es = juke_sizeof(src->elem);
+    size_t es = api_elsize(src);
     char *err = NULL;
     if (rt_download(src->dev->rt, dst, (uint8_t *)src->ptr + (size_t)src_offset * es, (size_t)count * es, &err) != 0)
         return copy_failed(src->dev->ctx, who, err);
@@ -1436,15 +1442,16 @@ juke_status juke_array_copy(juke_array *dst, int64_t dst_offset, const juke_arra
     juke_context *ctx = dst->dev->ctx;
     if (src->dev->ctx != ctx)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: the arrays belong to different contexts", who);
-    if (src->elem != dst->elem)
+    if (src->elem != dst->elem || (src->elem == JUKE_VALUE && strcmp(src->eltype, dst->eltype) != 0))
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: a %s source and a %s destination (copies do not convert)", who,
-                        api_type_name(src->elem), api_type_name(dst->elem));
+                        src->elem == JUKE_VALUE ? src->eltype : api_type_name(src->elem),
+                        dst->elem == JUKE_VALUE ? dst->eltype : api_type_name(dst->elem));
     juke_status st = check_range(ctx, who, "source", src, src_offset, count);
     if (!st)
         st = check_range(ctx, who, "destination", dst, dst_offset, count);
     if (st || !count)
         return st;
-    size_t es = juke_sizeof(dst->elem), total = (size_t)count * es;
+    size_t es = api_elsize(dst), total = (size_t)count * es;
     uint8_t *d = (uint8_t *)dst->ptr + (size_t)dst_offset * es;
     const uint8_t *s = (const uint8_t *)src->ptr + (size_t)src_offset * es;
     char *err = NULL;

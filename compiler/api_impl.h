@@ -130,8 +130,16 @@ struct juke_array {
     int ndims;
     int64_t dims[8];
     int64_t length;
-    bool borrowed; /* juke_array_wrap: the host's memory, never freed by juke */
+    bool borrowed;    /* juke_array_wrap: the host's memory, never freed by juke */
+    size_t elsize;    /* elem JUKE_VALUE (juke_array_create_value): an element's bytes, */
+    char eltype[128]; /* and its Julia type ("Params") */
 };
+
+/* The bytes of one element of a. */
+static inline size_t api_elsize(const juke_array *a)
+{
+    return a->elem == JUKE_VALUE ? a->elsize : juke_sizeof(a->elem);
+}
 
 struct juke_context {
     pthread_mutex_t lock;

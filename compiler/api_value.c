@@ -4,6 +4,7 @@
  * and ty_arg_align compute it. */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,4 +201,48 @@ bool api_value_matches(const char *given, const char *compiled)
     squeeze(a, sizeof a, given);
     squeeze(b, sizeof b, compiled);
     return strcmp(a, b) == 0;
+}
+
+juke_status juke_array_create_value(juke_device *dev, juke_module *m, const char *elemtype, int ndims,
+                                    const int64_t *dims, juke_array **out)
+{
+    static const char who[] = "juke_array_create_value";
+    if (out)
+        *out = NULL;
+    if (!dev || !m || !out || !elemtype || ndims < 1 || ndims > 8 || !dims)
+        return api_fail(dev ? dev->ctx : NULL, JUKE_ERR_ARGUMENT, "%s: NULL argument or %d dimensions (1 to 8)", who,
+                        ndims);
+    Diags d = { 0 };
+    FeCompilation *c;
+    const Type *t = value_type(m, who, elemtype, &d, &c);
+    size_t es = t ? (size_t)ty_arg_size(t) : 0;
+    bool ok = t && (t->kind == TY_TUPLE || t->kind == TY_STRUCT) && ty_bits_only(t) && es > 0;
+    fe_compilation_free(c);
+    diag_reset(&d);
+    if (!t)
+        return JUKE_ERR_ARGUMENT;
+    if (!ok || strlen(elemtype) >= sizeof((*out)->eltype))
+        return api_fail(m->ctx, JUKE_ERR_ARGUMENT,
+                        "%s: %s is no element type: give a tuple or struct of numbers (or use juke_array_create)", who,
+                        elemtype);
+    /* the memory as bytes, then the array as elements of the type */
+    int64_t len = 1;
+    for (int i = 0; i < ndims; i++) {
+        if (dims[i] < 0 || (dims[i] && len > INT64_MAX / (int64_t)es / 16 / dims[i]))
+            return api_fail(m->ctx, JUKE_ERR_ARGUMENT, "%s: bad dimension %d (%lld)", who, i + 1, (long long)dims[i]);
+        len *= dims[i];
+    }
+    int64_t bytes = len * (int64_t)es;
+    juke_array *a;
+    juke_status st = juke_array_create(dev, JUKE_UINT8, 1, &bytes, &a);
+    if (st)
+        return st;
+    a->elem = JUKE_VALUE;
+    a->elsize = es;
+    snprintf(a->eltype, sizeof a->eltype, "%s", elemtype);
+    a->ndims = ndims;
+    memcpy(a->dims, dims, sizeof(int64_t) * (size_t)ndims);
+    a->length = len;
+    *out = a;
+    return JUKE_OK;
 }

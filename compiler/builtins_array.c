@@ -80,7 +80,12 @@ const Type *type_setindex(Infer *I, IrInst *in, const BuiltinRow *row, const cha
                       a[0]->ndims, ni, a[0]->ndims > 1 ? "1 or " : "", a[0]->ndims);
             return NULL;
         }
-        if (!ty_is_prim(a[1])) {
+        if (!ty_is_prim(a[1]) && a[1] != a[0]->elem) { /* a struct element: of the element type itself */
+            infer_err(I, in->loc, "MethodError: cannot convert a value of type %s to %s", infer_tname(I, a[1]),
+                      infer_tname(I, a[0]->elem));
+            return NULL;
+        }
+        if (ty_is_prim(a[1]) && !ty_is_prim(a[0]->elem)) {
             infer_err(I, in->loc, "MethodError: cannot convert a value of type %s to %s", infer_tname(I, a[1]),
                       infer_tname(I, a[0]->elem));
             return NULL;

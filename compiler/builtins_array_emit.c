@@ -19,7 +19,8 @@ LLVMValueRef emit_setindex(CG *g, IrInst *in)
     int n = in->nargs - 1;
     bool inb = (in->flags & IRF_INBOUNDS) != 0;
     const Type *at = aty(g, in, 0);
-    LLVMValueRef v = conv_checked(g, arg(g, in, 1), aty(g, in, 1), at->elem, in->loc);
+    LLVMValueRef v =
+        aty(g, in, 1) == at->elem ? arg(g, in, 1) : conv_checked(g, arg(g, in, 1), aty(g, in, 1), at->elem, in->loc);
     LLVMValueRef p = elem_ptr(g, in, at, arg(g, in, 0), 2, n - 2, inb);
     LLVMSetAlignment(LLVMBuildStore(g->b, to_mem(g, v, at->elem), p), elem_align(at->elem));
     return unit_v(g);

@@ -55,10 +55,11 @@ const Type *type_wfvote(Infer *I, IrInst *in, const BuiltinRow *row, const char 
     return infer_no_method(I, in, name, a, n);
 }
 
-/* shfl(val, lane[, width]) and shfl_up/down/xor(val, delta-or-mask[, width]); bpermute(addr, val::Int32). */
+/* shfl(val, lane[, width]) and shfl_up/down/xor(val, delta-or-mask[, width]); bpermute(addr, val::Int32) and
+ * permute(addr, val::Int32). */
 const Type *type_shfl(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
 {
-    if (row->id == BI_BPERMUTE) {
+    if (row->id == BI_BPERMUTE || row->id == BI_PERMUTE) {
         if (n == 2 && ty_is_int(a[0]) && a[1]->kind == TY_INT32)
             return a[1];
         return infer_no_method(I, in, name, a, n);

@@ -154,6 +154,47 @@ LLVMValueRef emit_shfl(CG *g, IrInst *in)
     return read_lane(g, WAVE_READ, arg(g, in, o), t, src, loc);
 }
 
+/* permute(addr, v): v goes to lane addr ÷ 4 (modulo the wave size), as ds_permute_b32 pushes it; a lane no
+ * active lane sends to gets 0, one that several send to the value of the highest of them. Every target
+ * computes it alike, with a loop over the active lanes (lowest first) that reads each one's destination and
+ * value. */
+LLVMValueRef emit_permute(CG *g, IrInst *in)
+{
+    SrcLoc loc = in->loc;
+    LLVMValueRef ws = ci32(g, g->tc->wavefront_size);
+    LLVMValueRef dest = LLVMBuildAShr(g->b, as_i32(g, in, 0), ci32(g, 2), "");
+    dest = LLVMBuildAnd(g->b, dest, LLVMBuildSub(g->b, ws, ci32(g, 1), ""), "");
+    LLVMValueRef v = arg(g, in, 1);
+    LLVMValueRef mask = prim(g, WAVE_MASK, NULL, NULL, loc);
+    LLVMValueRef self = prim(g, WAVE_LANE, NULL, NULL, loc);
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
+    LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "permute.head");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "permute.body");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "permute.done");
+    LLVMBuildBr(g->b, head);
+    LLVMPositionBuilderAtEnd(g->b, head);
+    LLVMValueRef m = LLVMBuildPhi(g->b, i64(g), "");
+    LLVMValueRef res = LLVMBuildPhi(g->b, i32(g), "");
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, m, ci64(g, 0), ""), done, body);
+    LLVMPositionBuilderAtEnd(g->b, body);
+    LLVMValueRef cargs[2] = { m, LLVMConstInt(i1(g), 0, 0) };
+    LLVMTypeRef it = i64(g);
+    LLVMValueRef l = LLVMBuildTrunc(g->b, intrinsic(g, "llvm.cttz", &it, 1, cargs, 2), i32(g), "");
+    LLVMValueRef to = prim(g, WAVE_READ_UNIFORM, dest, l, loc);
+    LLVMValueRef x = prim(g, WAVE_READ_UNIFORM, v, l, loc);
+    LLVMValueRef res2 = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, to, self, ""), x, res, "");
+    LLVMValueRef m2 = LLVMBuildAnd(g->b, m, LLVMBuildSub(g->b, m, ci64(g, 1), ""), "");
+    LLVMBasicBlockRef end = LLVMGetInsertBlock(g->b);
+    LLVMBuildBr(g->b, head);
+    LLVMValueRef zero = ci32(g, 0);
+    LLVMAddIncoming(m, &mask, &pre, 1);
+    LLVMAddIncoming(m, &m2, &end, 1);
+    LLVMAddIncoming(res, &zero, &pre, 1);
+    LLVMAddIncoming(res, &res2, &end, 1);
+    LLVMPositionBuilderAtEnd(g->b, done);
+    return res;
+}
+
 /* The operator a wfred/wfscan call names (its typing checked it is one of these). */
 static BuiltinId reduce_op(CG *g, IrInst *in)
 {

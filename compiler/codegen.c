@@ -593,6 +593,8 @@ LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, int fir
 
 unsigned elem_align(const Type *elem)
 {
+    if (elem->kind == TY_TUPLE || elem->kind == TY_STRUCT) /* docs/abi.md: the largest field's */
+        return (unsigned)elem->align;
     return (unsigned)(elem->bits >= 8 ? elem->bits / 8 : 1);
 }
 

@@ -341,6 +341,14 @@ void diag_plain(Diags *d, DiagKind kind, const char *fmt, ...)
     va_end(ap);
 }
 
+void diag_append(Diags *d, const char *text, int nerrors, DiagKind kind)
+{
+    if (!d->first_kind && nerrors)
+        d->first_kind = kind;
+    d->nerrors += nerrors;
+    sb_puts(&d->text, text);
+}
+
 void diag_reset(Diags *d)
 {
     sb_free(&d->text);

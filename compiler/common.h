@@ -140,6 +140,8 @@ void diag_verror(Diags *d, DiagKind kind, SrcLoc loc, const char *fmt, va_list a
 void diag_kind_error(Diags *d, DiagKind kind, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* A note attached to the previous error (no "error:" prefix, still with caret). */
 void diag_note(Diags *d, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Messages recorded in another Diags (text, nerrors errors, the first of kind), added as they are. */
+void diag_append(Diags *d, const char *text, int nerrors, DiagKind kind);
 /* An error with no source location ("juke: error: ..."). */
 void diag_plain(Diags *d, DiagKind kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void diag_reset(Diags *d);

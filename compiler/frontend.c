@@ -108,6 +108,34 @@ static Node *unwrap_definition(Node *item)
     return n;
 }
 
+/* Keep the errors in md with m, to report when a call reaches it (infer.c):
+ * a function no kernel calls may hold anything juke cannot compile, as
+ * Julia compiles a method at its first call. What Julia itself rejects when
+ * it defines the method (a `syntax:` error: `break` outside a loop, an
+ * argument name used twice) and running out of memory are reported at once,
+ * into d. */
+static void defer_errors(FeModule *mod, Method *m, Diags *md, Diags *d)
+{
+    if (!md->nerrors)
+        return;
+    if (md->first_kind == DIAG_NOMEM || !m || (md->text.data && strstr(md->text.data, ": error: syntax: "))) {
+        diag_append(d, md->text.data ? md->text.data : "", md->nerrors, md->first_kind);
+        diag_reset(md);
+        return;
+    }
+    StrBuf all = { 0 };
+    if (m->deferred)
+        sb_puts(&all, m->deferred);
+    if (md->text.data)
+        sb_puts(&all, md->text.data);
+    m->deferred = arena_strdup(&mod->arena, all.data ? all.data : "");
+    m->deferred_nerrors += md->nerrors;
+    if (!m->deferred_kind)
+        m->deferred_kind = md->first_kind;
+    sb_free(&all);
+    diag_reset(md);
+}
+
 /* KernelAbstractions' prelude (ka.c), parsed as a file of its own and
  * appended to the module's items. */
 static void load_ka_prelude(FeModule *mod, Diags *d)
@@ -187,8 +215,13 @@ static bool add_item(FeModule *mod, Node *item, Diags *d)
         item->flags |= STRUCT_KWDEF;
     }
     if (item->kind == AST_FUNCTION) {
-        if (!add_method(mod, item, NULL, d))
+        Diags md = { .max_errors = d->max_errors };
+        if (!add_method(mod, item, NULL, &md)) {
+            defer_errors(mod, NULL, &md, d);
             return false;
+        }
+        GenericFunc *g = item->name ? fe_find_func(mod, item->name) : NULL;
+        defer_errors(mod, g && g->nmethods ? g->methods[g->nmethods - 1] : NULL, &md, d);
     } else if (item->kind == AST_STRUCT) {
         if (mod->loading_base &&
             (fe_find_struct(mod, item->name) || fe_find_func(mod, item->name) || fe_find_const(mod, item->name)))
@@ -294,8 +327,11 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
         load_base(mod, d);
     mod->stack_limit = jk_stack_limit();
     for (int i = 0; i < mod->nfuncs && !mod->arena.failed; i++)
-        for (int k = 0; k < mod->funcs[i]->nmethods; k++)
-            lower_method(mod, mod->funcs[i]->methods[k], d);
+        for (int k = 0; k < mod->funcs[i]->nmethods; k++) {
+            Diags md = { .max_errors = d->max_errors };
+            lower_method(mod, mod->funcs[i]->methods[k], &md);
+            defer_errors(mod, mod->funcs[i]->methods[k], &md, d);
+        }
     mod->stack_limit = NULL;
     if (mod->arena.failed)
         diag_plain(d, DIAG_NOMEM, "out of memory while loading %s", name);

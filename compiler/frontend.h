@@ -63,9 +63,11 @@ typedef struct FeCompilation {
     Diags *diags;
     Spec **specs; /* specs[0] is the entry */
     int nspecs, cap;
-    Spec **stack; /* the inference stack, to find recursion */
+    Spec **stack;  /* the inference stack, to find recursion */
+    SrcLoc *calls; /* calls[k]: where stack[k] was called from, for the call chain of deferred errors */
     int depth;
-    int struct_depth; /* structs being built inside one another (struct_type) */
+    PtrVec deferred_seen; /* the methods whose deferred errors this compilation reported */
+    int struct_depth;     /* structs being built inside one another (struct_type) */
 } FeCompilation;
 
 FeCompilation *fe_compilation_new(const FeModule *m, Diags *d);

@@ -597,6 +597,31 @@ Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, i
     return infer_dispatch(c, g, NULL, argtypes, nargs, loc, false);
 }
 
+/* A call reached m, whose loading found errors (frontend.c): they are
+ * reported now, once per compilation, each call with the chain of calls
+ * from the kernel as notes at the call sites. */
+static Spec *report_deferred(FeCompilation *c, Method *m, SrcLoc loc)
+{
+    bool seen = false;
+    for (int i = 0; i < c->deferred_seen.len; i++)
+        seen = seen || c->deferred_seen.items[i] == m;
+    if (!seen) {
+        diag_append(c->diags, m->deferred, m->deferred_nerrors, m->deferred_kind);
+        ptrvec_push(&c->arena, &c->deferred_seen, m);
+    }
+    const char *callee = m->name;
+    SrcLoc def = m->loc;
+    for (int k = c->depth - 1; k >= 0 && loc.file; k--) {
+        Method *caller = c->stack[k]->method;
+        diag_note(c->diags, loc, "in %s at %s:%d, called from %s at %s:%d", callee, def.file->name, def.line,
+                  caller->name, loc.file->name, loc.line);
+        callee = caller->name;
+        def = caller->loc;
+        loc = c->calls ? c->calls[k] : (SrcLoc){ 0 };
+    }
+    return NULL;
+}
+
 Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const Type **argtypes, int nargs, SrcLoc loc,
                      bool quiet_nomatch)
 {
@@ -672,6 +697,8 @@ Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const T
         }
     }
     sb_free(&sb);
+    if (best->deferred)
+        return report_deferred(c, best, loc);
     return specialize(c, best, self, argtypes, nargs, best_tvals, loc);
 }
 
@@ -1251,10 +1278,13 @@ static Spec *specialize(FeCompilation *c, Method *m, const Type *self, const Typ
         return NULL;
     c->specs = specs;
     c->specs[c->nspecs++] = s;
-    if (!c->stack)
+    if (!c->stack) {
         c->stack = arena_alloc(&c->arena, sizeof(Spec *) * 65);
-    if (!c->stack)
+        c->calls = arena_alloc(&c->arena, sizeof(SrcLoc) * 65);
+    }
+    if (!c->stack || !c->calls)
         return NULL;
+    c->calls[c->depth] = loc;
     c->stack[c->depth++] = s;
     bool ok = infer_body(c, s);
     c->depth--;

@@ -108,8 +108,13 @@ typedef struct Method {
     const char **tvars; /* where {T, S <: Real} */
     Node **tvar_bounds; /* bound expression or NULL */
     int ntvars;
-    int flags;               /* FN_INLINE / FN_NOINLINE */
-    IrFunc *lowered;         /* lowered once, shared by every specialisation */
+    int flags;       /* FN_INLINE / FN_NOINLINE */
+    IrFunc *lowered; /* lowered once, shared by every specialisation */
+    /* errors loading found in it, reported only when a call reaches it (Julia compiles a method at its
+       first call): their text, count and kind; NULL if none */
+    const char *deferred;
+    int deferred_nerrors;
+    DiagKind deferred_kind;
     Node *self;              /* a constructor defined as P{T}(x) where T: the P{T} it constructs (AST_CURLY) */
     struct StructDef *owner; /* an inner constructor: its struct (where `new` builds one) */
 } Method;

@@ -287,7 +287,8 @@ static juke_status arg_type_names(juke_context *ctx, const juke_arg *args, int n
             juke_array *a = args[i].v.array;
             if (!a)
                 return api_fail(ctx, JUKE_ERR_ARGUMENT, "argument %d: NULL array", i + 1);
-            snprintf(names[i], ARG_NAME_MAX, "Array{%s,%d}", api_type_name(a->elem), a->ndims);
+            snprintf(names[i], ARG_NAME_MAX, "Array{%s,%d}", a->elem == JUKE_VALUE ? a->eltype : api_type_name(a->elem),
+                     a->ndims);
         } else if (args[i].type == JUKE_VALUE) {
             const char *t = args[i].v.value.type;
             if (!t || strlen(t) >= ARG_NAME_MAX || (args[i].v.value.size && !args[i].v.value.bytes))
@@ -577,8 +578,9 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
     RtFunction *fn = NULL;
     /* a @kernel's entries differ by the ndrange's dimensions: kept out of the memo */
     bool memo_ok = flen < sizeof dev->memo[0].function && !ctx->env_dumpdir && !ka_ndims;
-    for (int i = 0; i < nargs; i++) /* the signature does not say which type a value has */
-        if (!args[i].is_array && args[i].type == JUKE_VALUE)
+    for (int i = 0; i < nargs; i++) /* the signature does not say which type a value (or element) has */
+        if ((!args[i].is_array && args[i].type == JUKE_VALUE) ||
+            (args[i].is_array && args[i].v.array && args[i].v.array->elem == JUKE_VALUE))
             memo_ok = false;
     if (memo_ok) {
         pthread_mutex_lock(&dev->lock);

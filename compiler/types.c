@@ -730,8 +730,10 @@ static const Type *tp_type(TyParser *tp, int depth)
         const Type *elem = tp_type(tp, depth + 1);
         if (!elem)
             return NULL;
-        if (!ty_is_prim(elem)) {
-            sb_printf(tp->err, "array elements must be a primitive number type (Bool, Int8..UInt64, Float16..Float64)");
+        if (!ty_is_prim(elem) &&
+            !((elem->kind == TY_TUPLE || elem->kind == TY_STRUCT) && ty_bits_only(elem) && !ty_is_ghost(elem))) {
+            sb_printf(tp->err, "array elements must be a primitive number type (Bool, Int8..UInt64, Float16..Float64), "
+                               "or a tuple or struct of them");
             return NULL;
         }
         long nd = vec ? 1 : mat ? 2 : -1;

@@ -28,6 +28,16 @@ end
 sizeof_t(::Type{UInt8}) = 1
 sizeof_t(::Type{Float64}) = 8
 h(c::NTuple{3, Float32}) = c[1]
+struct Particle
+    pos::Tuple{Float32, Float32}
+    alive::Bool
+end
+function move!(ps, dt)
+    i = workitemIdx().x
+    p = ps[i]
+    ps[i] = Particle((p.pos[1] + dt, p.pos[2]), p.alive)
+    return
+end
 JL
 # a Float64 vector of 6 zeros in .npy
 python3 - <<'PY'
@@ -54,6 +64,10 @@ grep -q 'p.scale::Float32' typed.txt
 for t in gfx90a gfx942 gfx1100 sm_90; do
     "$juke" asm --target "$t" k.jl 'k!' 'Vector{Float64}' 'Tuple{Float32,Float32}' Params 'P{Float64}' \
         '@NamedTuple{a::Int64, b::Float64}' 'Type{UInt8}' 'Val{4}' :add 'typeof(+)' > /dev/null
+done
+# arrays of structs compile for every target
+for t in cpu gfx90a gfx942 gfx1100 sm_90; do
+    "$juke" asm --target "$t" k.jl 'move!' 'Vector{Particle}' Float32 > /dev/null
 done
 # a bad value is a usage error that says why
 if "$juke" run --device cpu k.jl 'k!' o.npy '(1f0, 2f0)' 'Params(1.5f0, 2.5)' 'P{Float64}(5, 1.5)' \

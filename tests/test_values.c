@@ -54,6 +54,19 @@ static const char *src = "struct Params\n"
                          "    o[1] = t[1] * t[2] + t[3] + nt.x - nt.y\n"
                          "    return\n"
                          "end\n"
+                         "struct Particle\n"
+                         "    pos::Tuple{Float32, Float32}\n"
+                         "    mass::Float64\n"
+                         "    alive::Bool\n"
+                         "end\n"
+                         "function step!(ps, dt)\n"
+                         "    i = workitemIdx().x\n"
+                         "    p = ps[i]\n"
+                         "    if p.alive\n"
+                         "        ps[i] = Particle((p.pos[1] + dt, p.pos[2] * 2f0), p.mass * 2, p.alive)\n"
+                         "    end\n"
+                         "    return\n"
+                         "end\n"
                          "width(::Type{UInt8}) = 1.0\n"
                          "width(::Type{Float64}) = 8.0\n"
                          "function ghosts!(o, ::Type{T}, ::Val{N}, mode, op) where {T, N}\n"
@@ -261,13 +274,52 @@ static void test_ghosts(void **state)
     assert_non_null(strstr(juke_errmsg(f->ctx), "argument 4 is a :once, but the kernel was compiled for :twice"));
 }
 
+/* An array of structs: the C array of the twin struct uploads as is, the kernel reads and writes whole
+ * elements, and the bytes come back in the same layout. */
+static void test_struct_array(void **state)
+{
+    Fixture *f = *state;
+    typedef struct Particle {
+        float pos[2];
+        double mass;
+        bool alive;
+    } Particle;
+    size_t sz = 0;
+    assert_int_equal(juke_value_layout(f->m, "Particle", &sz, NULL, NULL, NULL, 0), JUKE_OK);
+    assert_int_equal(sz, sizeof(Particle));
+    Particle h[5];
+    memset(h, 0, sizeof h);
+    for (int i = 0; i < 5; i++)
+        h[i] = (Particle){ { (float)i, 1.5f }, 0.25 * (i + 1), i % 2 == 0 };
+    juke_array *ps;
+    int64_t n = 5;
+    assert_int_equal(juke_array_create_value(f->cpu, f->m, "Particle", 1, &n, &ps), JUKE_OK);
+    assert_int_equal(juke_array_eltype(ps), JUKE_VALUE);
+    assert_int_equal(juke_array_upload(ps, h, sizeof h), JUKE_OK);
+    juke_arg args[2] = { juke_arg_array(ps), juke_arg_f32(0.5f) };
+    juke_launch_config cfg = { { 5, 1, 1 }, { 1, 1, 1 }, 0, false, NULL, 0 };
+    if (juke_launch(f->cpu, f->m, "step!", args, 2, &cfg) != JUKE_OK)
+        fail_msg("step!: %s", juke_errmsg(f->ctx));
+    Particle g[5];
+    assert_int_equal(juke_array_download(ps, g, sizeof g), JUKE_OK);
+    for (int i = 0; i < 5; i++) {
+        bool alive = i % 2 == 0;
+        assert_true(g[i].alive == alive);
+        assert_true(g[i].pos[0] == (alive ? i + 0.5f : (float)i));
+        assert_true(g[i].pos[1] == (alive ? 3.0f : 1.5f));
+        assert_true(g[i].mass == (alive ? 0.5 * (i + 1) : 0.25 * (i + 1)));
+    }
+    /* a type that is no element type */
+    assert_int_equal(juke_array_create_value(f->cpu, f->m, "Val{4}", 1, &n, &ps), JUKE_ERR_ARGUMENT);
+    assert_non_null(strstr(juke_errmsg(f->ctx), "Val{4} is no element type"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_layout_matches_c),
-        cmocka_unit_test(test_struct_bytes),
-        cmocka_unit_test(test_pack_fields),
-        cmocka_unit_test(test_ghosts),
+        cmocka_unit_test(test_layout_matches_c), cmocka_unit_test(test_struct_bytes),
+        cmocka_unit_test(test_pack_fields),      cmocka_unit_test(test_ghosts),
+        cmocka_unit_test(test_struct_array),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -26,6 +26,8 @@ function mod1(x::T, y::T) where {T<:AbstractFloat}
     return m == 0 ? y : m
 end
 fld1(x::T, y::T) where {T<:Integer} = fld(x - 1, y) + 1
+# mixed types promote first, as Base's mod1(x::Real, y::Real) (mod1(i, wavefrontsize()): Int64 and UInt32)
+mod1(x::Real, y::Real) = mod1(oftype(x + y, x), oftype(x + y, y))
 
 # evalpoly(x, p): p[1] + x*p[2] + x^2*p[3] + ..., by Horner's rule with muladd.
 function evalpoly(x, p)

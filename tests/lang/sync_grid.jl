@@ -1,6 +1,5 @@
 # sync_wavefront() (AMDGPU.jl's test/device/synchronization.jl) and sync_grid() in a cooperative launch:
 # every workgroup writes its part, meets the others, then reads what another group wrote.
-next1(x, n) = mod(x - 1, n) + 1 # Base's mod1
 function test_sync_wavefront!(out)
     i = workitemIdx().x
     ws = Device.wavefrontsize()
@@ -8,7 +7,7 @@ function test_sync_wavefront!(out)
     shmem[i] = i
     AMDGPU.sync_wavefront()
     # the value written by the next lane of the wavefront
-    out[i] = shmem[next1(i + 1, ws)]
+    out[i] = shmem[mod1(i + 1, ws)]
     return
 end
 # run: test_sync_wavefront!(out = zeros(Int32, 64)) groupsize 64 wavefrontsize 64
@@ -22,7 +21,7 @@ function rotate!(A, B)
     A[i] = i * i
     AMDGPU.Device.sync_grid()
     # written by another workgroup before the grid barrier
-    B[i] = A[next1(i + workgroupDim().x, n)]
+    B[i] = A[mod1(i + workgroupDim().x, n)]
     AMDGPU.Device.sync_grid()
     A[i] = 0
     return

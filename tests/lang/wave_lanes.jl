@@ -112,3 +112,16 @@ end
 # expect x: [0x0000000055555555]
 # expect a: [true, true, false]
 # expect s: [2, 6, 0, 0, 0, 12, 0, 0, 6, 18, 0, 0, 4, 18, 0, 0, 10, 30, 0, 0, 8, 36, 0, 0, 14, 42, 0, 0, 12, 42, 0, 0]
+
+# permute pushes: lane i sends its value to lane (i + 1) % 8 (AMDGPU.jl's documentation); where two lanes
+# send to one, the higher wins; a lane no one sends to gets 0.
+function permute!(x, y)
+    i::Int32 = AMDGPU.Device.activelane()
+    addr = ((i + 1) % 8) * 4
+    x[i + 1] = AMDGPU.Device.permute(addr, i)
+    y[i + 1] = AMDGPU.Device.permute((i ÷ 2) * 4, i * Int32(10))
+    return
+end
+# run: permute!(x = zeros(Int32, 1, 8), y = zeros(Int32, 8)) groupsize 8
+# expect x: [7, 0, 1, 2, 3, 4, 5, 6]
+# expect y: [10, 30, 50, 70, 0, 0, 0, 0]

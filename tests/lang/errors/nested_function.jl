@@ -6,5 +6,6 @@ function nested_function!(o)
     o[1] = inner(1)
     return nothing
 end
+# run: nested_function!(o = zeros(Int64, 1))
 # expect error: nested function definitions (closures) are not supported in kernels
 # expect error at: 3:5

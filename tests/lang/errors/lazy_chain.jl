@@ -1,0 +1,14 @@
+# A construct juke cannot compile is reported when a launched kernel reaches it, with the call
+# chain from the kernel as notes (in helper at ..., called from mid at ...).
+function helper(a, i)
+    @show a[i]
+    return nothing
+end
+mid(a, i) = helper(a, i)
+function lazy_chain!(a)
+    mid(a, workitemIdx().x)
+    return
+end
+# run: lazy_chain!(a = zeros(Int64, 2))
+# expect error: unsupported macro @show
+# expect error at: 4:5
