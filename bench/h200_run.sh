@@ -4,12 +4,13 @@
 #   1. every acceptance kernel through juke's cuda backend (h200_acceptance)
 #   2. memcopy / diffusion2d juke vs nvcc vs cuMemcpyDtoD, and launch overhead
 #      (h200_bench), twice, to see the run-to-run spread
-#      then the 16-byte-access copies (section v) and the bounds-checked kernels (section c)
+#      then the 16-byte-access copies (section v) and the bounds-checked kernels (section c);
+#      then the same with the 32-bit-index variants (build-h200/ptx32: bench_i32.txt)
 #   3. diffusion2d against twins built with nvcc -fmad=false (no fma contraction, as Julia)
 #   4. juke_launch (public API, kernel from the on-disk cache) vs raw cuLaunchKernel (bench/launch_api.c)
 #   5. the language suite (tests/lang) on the cuda device, and a timeline with device spans (trace_check.py)
 #   6. SASS of juke's kernels (ptxas -O3 of its PTX) and of the nvcc twins
-# Results go to $OUT (or ./h200-out): env.txt acceptance.txt bench1.txt bench2.txt nofma.txt
+# Results go to $OUT (or ./h200-out): env.txt acceptance.txt bench1.txt bench2.txt bench_i32.txt nofma.txt
 # launch_api.txt lang_cuda.txt trace_cuda.json trace_check.txt sass.txt
 set -uo pipefail
 OUT=${OUT:-h200-out}
@@ -34,6 +35,13 @@ $H/bin/h200_acceptance $H/acc cuda 2>&1 | tee "$OUT/acceptance.txt"
 $H/bin/h200_bench $H/ptx $CUBIN 100 2>&1 | tee "$OUT/bench1.txt"
 $H/bin/h200_bench $H/ptx $CUBIN 100 mdvc > "$OUT/bench2.txt" 2>&1
 grep -v RESULT "$OUT/bench2.txt"
+# the 32-bit-index variants (build-h200/ptx32, what juke_launch picks for arrays of < 2^31
+# elements), twice: memcopy, diffusion2d and the bounds-checked kernels against the same twins
+for run in 1 2; do
+    echo "== 32-bit-index variants, run $run" >> "$OUT/bench_i32.txt"
+    $H/bin/h200_bench $H/ptx32 $CUBIN 100 mdc >> "$OUT/bench_i32.txt" 2>&1
+done
+grep -v RESULT "$OUT/bench_i32.txt"
 if $NVCC -O3 -fmad=false -arch=sm_90 -cubin -o /tmp/twins_nofma.cubin bench/twins.cu; then
     echo "diffusion2d against nvcc -O3 -fmad=false twins (the nvcc columns)" > "$OUT/nofma.txt"
     $H/bin/h200_bench $H/ptx /tmp/twins_nofma.cubin 100 d >> "$OUT/nofma.txt" 2>&1

@@ -7,6 +7,7 @@
 #   cpu/         acc_NN.so + .sym: the same for the CPU (to check this program here)
 #   ptx/         the benchmark kernels: memcopy_f64/f32, diffusion2d_f64/f32, empty, and the
 #                bounds-checked memcopy/diffusion2d (*_checked)
+#   ptx32/       the same, each the 32-bit-index variant (juke compile --index-bits 32)
 #   twins.cubin  bench/twins.cu by nvcc -O3 (the run compiles it again there)
 #   sass/        juke's PTX compiled by ptxas -O3 to cubins (disassembled there)
 #   cache/       the on-disk kernel cache (JUKE_CACHE_DIR) holding empty!(Vector{Float32}) for
@@ -44,6 +45,24 @@ $J compile --target sm_90 -o $O/ptx/memcopy_f64_checked.ptx bench/jl/memcopy_che
 $J compile --target sm_90 -o $O/ptx/memcopy_f32_checked.ptx bench/jl/memcopy_checked.jl 'memcopy!' 'Vector{Float32}' 'Vector{Float32}'
 $J compile --target sm_90 -o $O/ptx/diffusion2d_f64_checked.ptx bench/kernels/diffusion2d_checked.jl 'diffusion2d!' 'Matrix{Float64}' 'Matrix{Float64}' Float64
 $J compile --target sm_90 -o $O/ptx/diffusion2d_f32_checked.ptx bench/kernels/diffusion2d_checked.jl 'diffusion2d!' 'Matrix{Float32}' 'Matrix{Float32}' Float32
+# the same kernels as the 32-bit-index variant (juke_launch's pick for arrays of fewer than 2^31
+# elements; --index-bits 32): h200_run.sh runs h200_bench on this directory too (bench_i32.txt)
+mkdir -p $O/ptx32
+for f in $O/ptx/*.ptx; do
+    n=$(basename "$f" .ptx)
+    case $n in
+        memcopy_f64*) set -- "$ACC/memcopy.jl" 'memcopy!' 'Vector{Float64}' 'Vector{Float64}' ;;
+        memcopy_f32*) set -- "$ACC/memcopy.jl" 'memcopy!' 'Vector{Float32}' 'Vector{Float32}' ;;
+        diffusion2d_f64*) set -- "$ACC/diffusion2d.jl" 'diffusion2d!' 'Matrix{Float64}' 'Matrix{Float64}' Float64 ;;
+        diffusion2d_f32*) set -- "$ACC/diffusion2d.jl" 'diffusion2d!' 'Matrix{Float32}' 'Matrix{Float32}' Float32 ;;
+        empty) set -- bench/jl/empty.jl 'empty!' 'Vector{Float32}' ;;
+    esac
+    case $n in
+        memcopy*_checked) set -- bench/jl/memcopy_checked.jl "${@:2}" ;;
+        diffusion2d*_checked) set -- bench/kernels/diffusion2d_checked.jl "${@:2}" ;;
+    esac
+    $J compile --target sm_90 --index-bits 32 -o $O/ptx32/$n.ptx "$@"
+done
 # spelled Array{Float32,1}: the launch path keys its cache lookup by that spelling, and the
 # cache key is not canonicalised (a `Vector{Float32}` entry is missed at launch)
 JUKE_CACHE_DIR=$O/cache $J compile --target sm_90 -o /dev/null bench/jl/empty.jl 'empty!' 'Array{Float32,1}'
@@ -55,8 +74,10 @@ cp build-bench-rt/bench/lang_gpu build-bench-rt/examples/wrap_buffers $O/bin/
 JUKE_CACHE_DIR=$O/cache $J compile --target sm_90 -o /dev/null examples/vadd.jl 'vadd!' 'Vector{Float32}' 'Vector{Float32}' 'Vector{Float32}'
 cp "$(ldd build-bench-rt/bench/lang_gpu | awk '/libcmocka/ {print $3}')" $O/lib/
 $NVCC -O3 -arch=sm_90 -cubin -o $O/twins.cubin bench/twins.cu
-for f in $O/ptx/*.ptx; do
-    $PTXAS -arch=sm_90 -O3 -v "$f" -o $O/sass/"$(basename "$f" .ptx)".cubin 2> $O/sass/"$(basename "$f" .ptx)".ptxas.txt
+for f in $O/ptx/*.ptx $O/ptx32/*.ptx; do
+    n=$(basename "$f" .ptx)
+    case $f in */ptx32/*) n=${n}_i32 ;; esac
+    $PTXAS -arch=sm_90 -O3 -v "$f" -o $O/sass/$n.cubin 2> $O/sass/$n.ptxas.txt
 done
 # the CPU run of the same program checks the references and the code here
 ./build-bench-rt/bench/h200_acceptance $O/cpu cpu

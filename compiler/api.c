@@ -314,6 +314,8 @@ static juke_status check_options(juke_context *ctx, const juke_options *o)
     if (o->linker < JUKE_LINK_AUTO || o->linker > JUKE_LINK_SPAWN_TMPDIR)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "linker %d unknown (JUKE_LINK_AUTO, _SPAWN or _SPAWN_TMPDIR)",
                         o->linker);
+    if (o->index_bits != 0 && o->index_bits != 32 && o->index_bits != 64)
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "index_bits %d not supported (0, 32 or 64)", o->index_bits);
     if (o->cpu_threads < 0 || o->cpu_threads > 1024)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "cpu_threads %d out of range (0 to 1024)", o->cpu_threads);
     return JUKE_OK;
@@ -442,6 +444,7 @@ void juke_module_free(juke_module *m)
     api_remove((void **)ctx->modules, &ctx->nmodules, m);
     pthread_mutex_unlock(&ctx->lock);
     fe_module_free(m->fe);
+    cmemo_free(&m->memo);
     free(m->name);
     free(m);
 }
@@ -702,7 +705,8 @@ uint16_t api_arg_signature(const char *type)
     return sig;
 }
 
-static char *cache_key(const char *function, const char *const *argtypes, int nargs, const juke_options *o)
+static char *cache_key(const char *function, const char *const *argtypes, int nargs, const juke_options *o,
+                       unsigned variant)
 {
     StrBuf sb = { 0 };
     /* the count too: one type "A,B" and the two types A and B spell alike */
@@ -717,6 +721,8 @@ static char *cache_key(const char *function, const char *const *argtypes, int na
     /* the dumps differ, not the code */
     if (o->debuginfo == JUKE_DEBUGINFO_NONE)
         sb_puts(&sb, "|g0");
+    if (variant & API_VARIANT_INDEX32)
+        sb_puts(&sb, "|i32");
     if (sb.failed) {
         sb_free(&sb);
         return NULL;
@@ -791,7 +797,7 @@ static void trace_compile_stages(Trace *tr, const juke_kernel *k, double start_u
 
 /* source function + argument types + options → a compiled kernel (cached). */
 juke_status api_compile_kernel(juke_module *m, const char *function, const char *const *argtypes, int nargs,
-                               const juke_options *o, bool want_asm, juke_kernel **out)
+                               const juke_options *o, unsigned variant, bool want_asm, juke_kernel **out)
 {
     juke_context *ctx = m->ctx;
     juke_status st = check_function(m, function);
@@ -804,7 +810,7 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
             return api_fail(ctx, JUKE_ERR_ARGUMENT, "argument type %d is NULL", i + 1);
     const char *withnd[64];
     nargs = with_ndrange_type(m, function, &argtypes, nargs, withnd);
-    char *key = cache_key(function, argtypes, nargs, o);
+    char *key = cache_key(function, argtypes, nargs, o, variant);
     if (!key)
         return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
     double t_mem = trace_now_us();
@@ -850,6 +856,7 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     to.linker = o->linker ? o->linker : ctx->env_linker;
     to.skip_asm = !want_asm && !(o->dump_dir || ctx->env_dumpdir);
     to.debug_lines = o->debuginfo == JUKE_DEBUGINFO_SOURCE;
+    to.index32 = (variant & API_VARIANT_INDEX32) != 0;
 
     juke_kernel *k = calloc(1, sizeof *k);
     if (!k) {
@@ -1018,8 +1025,32 @@ juke_status juke_compile(juke_module *m, const char *function, const char *const
     juke_status st = check_options(m->ctx, &o);
     if (st)
         return st;
+    /* a repeat of an earlier call finds its kernel without the cache key (cmemo.c) */
+    bool memo = function && nargs >= 0 && nargs <= 64 && (!nargs || argtypes);
+    for (int i = 0; memo && i < nargs; i++)
+        memo = argtypes[i] != NULL;
+    unsigned variant = o.index_bits == 32 ? API_VARIANT_INDEX32 : API_VARIANT_GENERAL;
+    uint64_t h = memo ? cmemo_hash(function, argtypes, nargs, &o, (int)variant) : 0;
+    if (memo) {
+        double t_mem = api_trace(m->ctx) ? trace_now_us() : 0;
+        pthread_mutex_lock(&m->ctx->lock);
+        juke_kernel *k = cmemo_find(&m->memo, h, function, argtypes, nargs, &o, (int)variant);
+        pthread_mutex_unlock(&m->ctx->lock);
+        if (k) {
+            if (api_trace(m->ctx))
+                trace_host(m->ctx->trace, "cache", "cache hit (memory)", t_mem, trace_now_us() - t_mem, NULL);
+            *out = k;
+            return write_dumps_if_asked(k, &o);
+        }
+    }
     /* the assembly listing is made on demand (juke_kernel_dump): a compile is the code object */
-    return api_compile_kernel(m, function, argtypes, nargs, &o, false, out);
+    st = api_compile_kernel(m, function, argtypes, nargs, &o, variant, false, out);
+    if (!st && memo) {
+        pthread_mutex_lock(&m->ctx->lock);
+        cmemo_add(&m->memo, h, function, argtypes, nargs, &o, (int)variant, *out);
+        pthread_mutex_unlock(&m->ctx->lock);
+    }
+    return st;
 }
 
 const char *juke_kernel_dump(juke_kernel *k, juke_dump which)

@@ -81,10 +81,29 @@ struct juke_kernel {
     FastLoad *fast_all;    /* every FastLoad made, under load_lock */
 };
 
+/* cmemo.c: a module's explicit compiles, (the caller's strings, options,
+ * variant) → kernel, under ctx->lock. */
+typedef struct CmemoEntry {
+    uint64_t hash;
+    juke_kernel *k; /* NULL: an empty slot */
+    char *blob;     /* function, argument types, target, device libraries */
+    int nargs, variant, opt_level, cov, wavefront, debuginfo;
+} CmemoEntry;
+typedef struct Cmemo {
+    CmemoEntry *slots; /* NULL until the first entry */
+} Cmemo;
+uint64_t cmemo_hash(const char *function, const char *const *argtypes, int nargs, const juke_options *o, int variant);
+juke_kernel *cmemo_find(const Cmemo *cm, uint64_t h, const char *function, const char *const *argtypes, int nargs,
+                        const juke_options *o, int variant);
+void cmemo_add(Cmemo *cm, uint64_t h, const char *function, const char *const *argtypes, int nargs,
+               const juke_options *o, int variant, juke_kernel *k);
+void cmemo_free(Cmemo *cm);
+
 struct juke_module {
     juke_context *ctx;
     FeModule *fe;
     char *name;
+    Cmemo memo; /* juke_compile's, under ctx->lock */
 };
 
 struct juke_device {
@@ -106,6 +125,7 @@ struct juke_device {
         int nargs;
         unsigned gen;
         uint16_t sig[64];
+        unsigned variant; /* API_VARIANT_*: the arguments' class */
         juke_kernel *k;
         RtFunction *fn;
     } memo[16];
@@ -187,8 +207,13 @@ juke_status api_fail(juke_context *ctx, juke_status st, const char *fmt, ...) __
 /* Is function a KernelAbstractions @kernel (ka.c), which takes its launch's
  * ndrange as a hidden last argument? */
 bool api_is_ka_kernel(const juke_module *m, const char *function);
+/* Launch-time variants of one kernel (Triton style): the class of a
+ * launch's arguments, a bit each, in the cache key; the kernel compiled for
+ * a class assumes its facts (TargetOptions). API_VARIANT_INDEX32: every
+ * device array argument has fewer than 2^31 elements. */
+enum { API_VARIANT_GENERAL = 0, API_VARIANT_INDEX32 = 1 };
 juke_status api_compile_kernel(juke_module *m, const char *function, const char *const *argtypes, int nargs,
-                               const juke_options *o, bool want_asm, juke_kernel **out);
+                               const juke_options *o, unsigned variant, bool want_asm, juke_kernel **out);
 /* The launch signature (API_SIG_NONE...) of an argument type as juke_compile takes it. */
 uint16_t api_arg_signature(const char *type);
 /* The context's trace, NULL when tracing is off: one load on the launch path. */

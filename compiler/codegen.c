@@ -66,6 +66,13 @@ LLVMValueRef ci64(CG *g, int64_t v)
 {
     return LLVMConstInt(i64(g), (unsigned long long)v, 1);
 }
+/* An exception record's line for loc (runtime/abi.h): JUKE_EXC_LINE_BASE marks the Base prelude's. */
+LLVMValueRef exc_line(CG *g, SrcLoc loc)
+{
+    bool base = loc.file && loc.file->name == fe_base_name;
+    return LLVMConstInt(i32(g), (unsigned)loc.line | (base ? JUKE_EXC_LINE_BASE : 0u), 0);
+}
+
 LLVMValueRef ci32(CG *g, int64_t v)
 {
     return LLVMConstInt(i32(g), (unsigned long long)v, 1);
@@ -389,7 +396,7 @@ void check(CG *g, LLVMValueRef fail, int kind, SrcLoc loc, int nidx, LLVMValueRe
     mark_unlikely(g, br);
     LLVMValueRef in[PHI_COUNT];
     in[PHI_KIND] = ci32(g, kind);
-    in[PHI_LINE] = ci32(g, loc.line);
+    in[PHI_LINE] = exc_line(g, loc);
     in[PHI_COL] = ci32(g, loc.col);
     in[PHI_NDIMS] = ci32(g, nidx > JUKE_EXC_MAXDIMS ? JUKE_EXC_MAXDIMS : nidx);
     in[PHI_AUX] = ci32(g, aux);
@@ -534,6 +541,24 @@ void check_allocated(CG *g, IrInst *in, const Type *at, LLVMValueRef a, LLVMValu
           type_code(at->elem) | (at->ndims & 0xf) << 8 | JUKE_BOUNDS_LOCAL | JUKE_BOUNDS_ALLOC);
 }
 
+/* Whether A's linear index is computed in 32 bits: a device array of a
+ * kernel compiled for launches whose arrays all have fewer than 2^31
+ * elements (TargetOptions.index32). A checked or @inbounds access has
+ * 0 <= index < length, so the narrow result is the wide one. */
+static bool narrow_index(CG *g, const Type *at)
+{
+    return g->tc->opts->index32 && at->kind == TY_ARRAY;
+}
+
+/* A 32-bit index known non-negative, as an i64 for a GEP. */
+static LLVMValueRef zext_nneg(CG *g, LLVMValueRef v)
+{
+    LLVMValueRef z = LLVMBuildZExt(g->b, v, i64(g), "");
+    if (LLVMIsAZExtInst(z))
+        LLVMSetNNeg(z, 1);
+    return z;
+}
+
 /* The element pointer of A[idx...] (1-based, column-major), bounds-checked unless inbounds. */
 LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, int first, int nidx, bool inbounds)
 {
@@ -581,10 +606,23 @@ LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, int fir
             check(g, fail, JUKE_EXC_BOUNDS, in->loc, nidx, idx, nidx, dims, bounds_aux(at));
         }
         /* checked or promised in bounds: every step stays in [0, length) */
-        lin = no_wrap(LLVMBuildSub(g->b, idx[nidx - 1], ci64(g, 1), ""));
-        for (int k = nidx - 2; k >= 0; k--)
-            lin = no_wrap(LLVMBuildAdd(g->b, no_wrap(LLVMBuildMul(g->b, lin, dims[k], "")),
-                                       no_wrap(LLVMBuildSub(g->b, idx[k], ci64(g, 1), "")), ""));
+        if (narrow_index(g, at)) {
+            /* and length < 2^31 (the launch's class): every partial product
+             * fits in 31 bits, so each multiply is a 32-bit one; the adds
+             * stay 64-bit, where constant offsets fold into the address */
+            lin = no_wrap(LLVMBuildSub(g->b, idx[nidx - 1], ci64(g, 1), ""));
+            for (int k = nidx - 2; k >= 0; k--) {
+                LLVMValueRef l32 = LLVMBuildTrunc(g->b, lin, i32(g), "");
+                LLVMValueRef d32 = LLVMBuildTrunc(g->b, dims[k], i32(g), "");
+                LLVMValueRef prod = zext_nneg(g, no_wrap(LLVMBuildMul(g->b, l32, d32, "")));
+                lin = no_wrap(LLVMBuildAdd(g->b, prod, no_wrap(LLVMBuildSub(g->b, idx[k], ci64(g, 1), "")), ""));
+            }
+        } else {
+            lin = no_wrap(LLVMBuildSub(g->b, idx[nidx - 1], ci64(g, 1), ""));
+            for (int k = nidx - 2; k >= 0; k--)
+                lin = no_wrap(LLVMBuildAdd(g->b, no_wrap(LLVMBuildMul(g->b, lin, dims[k], "")),
+                                           no_wrap(LLVMBuildSub(g->b, idx[k], ci64(g, 1), "")), ""));
+        }
     }
     if (at->kind == TY_LOCALARRAY && !inbounds)
         check_allocated(g, in, at, a, lin);

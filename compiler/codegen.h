@@ -22,6 +22,9 @@ typedef struct TargetOptions {
                                 when only the code object is wanted, as for a launch) */
     bool debug_lines;        /* source lines in the LLVM and assembly dumps (the code object is
                                 the same either way: it is emitted without them) */
+    bool index32;            /* a launch-time variant: every device array argument has fewer than
+                                2^31 elements, so array indices are computed in 32 bits (the
+                                launch picks it, api.c keys it; docs/internals.md) */
 } TargetOptions;
 
 /* Source files one kernel's line information can name (its own, the prelude's, ...). */

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "api_impl.h"
+#include "prelude.h"
 #include "targets.h"
 
 
@@ -208,8 +209,9 @@ static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r, con
         break;
     default: sb_printf(&sb, "unknown kernel exception (kind %u)", r->kind);
     }
-    sb_printf(&sb, "\n  at %s:%u:%u\n  in workgroup (%u, %u, %u), work-item (%u, %u, %u)", k->module->name, r->line,
-              r->col, r->group[0], r->group[1], r->group[2], r->item[0], r->item[1], r->item[2]);
+    sb_printf(&sb, "\n  at %s:%u:%u\n  in workgroup (%u, %u, %u), work-item (%u, %u, %u)",
+              r->line & JUKE_EXC_LINE_BASE ? fe_base_name : k->module->name, r->line & ~JUKE_EXC_LINE_BASE, r->col,
+              r->group[0], r->group[1], r->group[2], r->item[0], r->item[1], r->item[2]);
     if (r->kind == JUKE_EXC_BARRIER) {
         uint64_t gd = (uint64_t)r->dims[3];
         format_items(&sb, r->index[0], r->index[1], gd, "wait here");
@@ -307,6 +309,17 @@ static juke_status arg_type_names(juke_context *ctx, const juke_arg *args, int n
     return JUKE_OK;
 }
 
+/* The launch-time class of the arguments (API_VARIANT_*): INDEX32 when
+ * every device array has fewer than 2^31 elements (then each dim does too,
+ * and every in-bounds linear index fits in 31 bits). */
+static unsigned arg_class(const juke_arg *args, int nargs)
+{
+    for (int i = 0; i < nargs; i++)
+        if (args[i].is_array && args[i].v.array && args[i].v.array->length >= ((int64_t)1 << 31))
+            return API_VARIANT_GENERAL;
+    return API_VARIANT_INDEX32;
+}
+
 /* juke_kernel_for; a @kernel's hidden argument, the ndrange, has ndims
  * dimensions (0: given only the visible arguments, api.c picks 1). */
 static juke_status kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
@@ -336,7 +349,7 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
     o = m->ctx->opts;
     pthread_mutex_unlock(&m->ctx->lock);
     o.target = dev->target;
-    return api_compile_kernel(m, function, tn, nargs, &o, false, out);
+    return api_compile_kernel(m, function, tn, nargs, &o, arg_class(args, nargs), false, out);
 }
 
 juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
@@ -426,6 +439,14 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
                         "%s: run-time limit %g s: expected 0 (none) or positive seconds up to 1e9", function,
                         cfg->timeout_s);
     uint32_t grid[3], group[3];
+    if (k->to.index32 && arg_class(args, nargs) != API_VARIANT_INDEX32) {
+        for (int i = 0; i < nargs; i++)
+            if (args[i].is_array && args[i].v.array && args[i].v.array->length >= ((int64_t)1 << 31))
+                return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                                "%s was compiled with 32-bit indices (index_bits 32), but argument %d has %" PRId64
+                                " elements (2^31 or more): compile it with index_bits 0 or launch it with juke_launch",
+                                function, i + 1, args[i].v.array->length);
+    }
     if (k->ka_ndims && cfg->ndims != (uint32_t)k->ka_ndims)
         return api_fail(ctx, JUKE_ERR_ARGUMENT,
                         cfg->ndims ? "%s was compiled for a %d-dimensional ndrange, the launch gives %u dimensions"
@@ -573,6 +594,7 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
                      ? (uint16_t)(0x8000 | (args[i].v.array->elem << 4) | args[i].v.array->ndims)
                      : (uint16_t)args[i].type;
     size_t flen = strlen(function);
+    unsigned variant = arg_class(args, nargs);
     unsigned gen = __atomic_load_n(&ctx->opts_gen, __ATOMIC_RELAXED);
     juke_kernel *k = NULL;
     RtFunction *fn = NULL;
@@ -586,7 +608,8 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
         pthread_mutex_lock(&dev->lock);
         for (int e = 0; e < dev->nmemo; e++) {
             struct LaunchMemo *lm = &dev->memo[e];
-            if (lm->m == m && lm->nargs == nargs && lm->gen == gen && memcmp(lm->function, function, flen + 1) == 0 &&
+            if (lm->m == m && lm->nargs == nargs && lm->gen == gen && lm->variant == variant &&
+                memcmp(lm->function, function, flen + 1) == 0 &&
                 memcmp(lm->sig, sig, sizeof(uint16_t) * (size_t)nargs) == 0) {
                 k = lm->k;
                 fn = lm->fn;
@@ -623,6 +646,7 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
             lm->nargs = nargs;
             lm->gen = gen;
             memcpy(lm->sig, sig, sizeof(uint16_t) * (size_t)nargs);
+            lm->variant = variant;
             lm->k = k;
             lm->fn = fn;
             pthread_mutex_unlock(&dev->lock);
@@ -811,7 +835,7 @@ juke_status juke_kernel_get(juke_module *m, const char *function, const char *co
     pthread_mutex_unlock(&m->ctx->lock);
     o.target = dev->target;
     juke_kernel *k;
-    juke_status st = api_compile_kernel(m, function, argtypes, nargs, &o, false, &k);
+    juke_status st = api_compile_kernel(m, function, argtypes, nargs, &o, API_VARIANT_GENERAL, false, &k);
     if (st)
         return st;
     RtFunction *fn;

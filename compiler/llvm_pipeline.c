@@ -25,6 +25,7 @@
 
 #include "juke.h"
 #include "juke_config.h"
+#include "checkopt.h"
 #include "target.h"
 
 extern char **environ;
@@ -225,6 +226,22 @@ bool llvm_optimize(TargetCtx *tc, int opt_level)
         diag_plain(tc->diags, DIAG_INTERNAL, "LLVM optimisation (%s) failed: %s", passes, msg);
         LLVMDisposeErrorMessage(msg);
         return false;
+    }
+    /* bounds checks implied by their guards go; on GPUs, where each is a
+     * divergent branch, the rest of a straight run become one branch (on
+     * the CPU a branch is cheap, and the merged one kept more registers
+     * live: bench/RESULTS.md); simplifycfg drops the decided ones */
+    CheckoptStats cs = { 0 };
+    if (opt_level >= 2 && checkopt_run(tc->mod, tc->opts->kind != TARGET_CPU, &cs)) {
+        po = LLVMCreatePassBuilderOptions();
+        e = LLVMRunPasses(tc->mod, "instsimplify,simplifycfg,dce", tc->tm, po);
+        LLVMDisposePassBuilderOptions(po);
+        if (e) {
+            char *msg = LLVMGetErrorMessage(e);
+            diag_plain(tc->diags, DIAG_INTERNAL, "LLVM optimisation after checkopt failed: %s", msg);
+            LLVMDisposeErrorMessage(msg);
+            return false;
+        }
     }
     if (opt_level >= 1 && largest_insts(tc->mod, true) > HUGE_BLOCK_INSTS)
         return recreate_tm_unoptimised(tc);

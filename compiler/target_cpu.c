@@ -193,9 +193,22 @@ static LLVMValueRef load_u32(TargetCtx *tc, LLVMBuilderRef b, int field, int dim
     return load_state(tc, b, field, dim, LLVMInt32TypeInContext(tc->llctx));
 }
 
+/* A load of the state known to lie in [lo, hi): the CPU device runs at most
+ * 1024 work-items a group (runtime/dev_cpu.c, CPU_MAX_GROUP, checked at
+ * launch), so index arithmetic on ids and sizes is known not to wrap. */
+static LLVMValueRef with_range(TargetCtx *tc, LLVMValueRef v, unsigned lo, unsigned hi)
+{
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(tc->llctx);
+    LLVMMetadataRef r[2] = { LLVMValueAsMetadata(LLVMConstInt(i32, lo, 0)),
+                             LLVMValueAsMetadata(LLVMConstInt(i32, hi, 0)) };
+    LLVMSetMetadata(v, LLVMGetMDKindIDInContext(tc->llctx, "range", 5),
+                    LLVMMetadataAsValue(tc->llctx, LLVMMDNodeInContext2(tc->llctx, r, 2)));
+    return v;
+}
+
 static LLVMValueRef cpu_workitem_id(TargetCtx *tc, LLVMBuilderRef b, int d)
 {
-    return load_u32(tc, b, ST_ITEM, d);
+    return with_range(tc, load_u32(tc, b, ST_ITEM, d), 0, 1024);
 }
 static LLVMValueRef cpu_workgroup_id(TargetCtx *tc, LLVMBuilderRef b, int d)
 {
@@ -203,7 +216,7 @@ static LLVMValueRef cpu_workgroup_id(TargetCtx *tc, LLVMBuilderRef b, int d)
 }
 static LLVMValueRef cpu_workgroup_dim(TargetCtx *tc, LLVMBuilderRef b, int d)
 {
-    return load_u32(tc, b, ST_GROUP_DIM, d);
+    return with_range(tc, load_u32(tc, b, ST_GROUP_DIM, d), 1, 1025);
 }
 static LLVMValueRef cpu_grid_groups(TargetCtx *tc, LLVMBuilderRef b, int d)
 {
@@ -588,12 +601,19 @@ static void cpu_llvm_init(void)
     LLVMInitializeX86AsmParser();
 }
 
-/* debugtrap() does nothing on the CPU (no debugger to stop for: a trap instruction would kill the
- * host); the CPU has no endpgm or sendmsg. */
-static bool cpu_exec_control(TargetCtx *tc, LLVMBuilderRef b, int builtin, LLVMValueRef *args)
+/* debugtrap() and device_sleep() do nothing on the CPU (no debugger to stop for: a trap instruction would
+ * kill the host); memtime() and memrealtime() read the time-stamp counter (constant-rate); the CPU has no
+ * endpgm or sendmsg. */
+static LLVMValueRef cpu_exec_control(TargetCtx *tc, LLVMBuilderRef b, int builtin, LLVMValueRef *args)
 {
-    (void)tc, (void)b, (void)args;
-    return builtin == BI_DEBUGTRAP;
+    (void)args;
+    if (builtin == BI_DEBUGTRAP || builtin == BI_DEVICE_SLEEP)
+        return LLVMConstInt(LLVMInt32TypeInContext(tc->llctx), 0, 0);
+    if (builtin != BI_MEMTIME && builtin != BI_MEMREALTIME)
+        return NULL;
+    LLVMTypeRef fty;
+    LLVMValueRef f = llvm_intrinsic(tc, "llvm.readcyclecounter", NULL, 0, &fty);
+    return f ? LLVMBuildCall2(b, fty, f, NULL, 0, "") : NULL;
 }
 
 const TargetOps target_cpu_ops = {

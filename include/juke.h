@@ -145,6 +145,10 @@ typedef struct juke_options {
                                    (NULL = $JUKE_TRACE, read at juke_context_create, or none). The file is
                                    written at once, so an unwritable path fails here (JUKE_ERR_IO). A later
                                    path moves the whole trace there; NULL keeps tracing where it goes */
+    int index_bits;          /* juke_compile: 0 or 64 = the general kernel; 32 = the variant for launches whose
+                                   device arrays all have fewer than 2^31 elements, its array indices computed in
+                                   32 bits (a launch of it with a larger array fails). juke_launch and
+                                   juke_kernel_for pick the variant from the arguments themselves and ignore this */
 } juke_options;
 enum { JUKE_DEBUGINFO_SOURCE = 0, JUKE_DEBUGINFO_NONE = 1 };
 enum { JUKE_LINK_AUTO = 0, JUKE_LINK_SPAWN = 1, JUKE_LINK_SPAWN_TMPDIR = 2 };

@@ -673,6 +673,46 @@ static juke_status sc_set_options_wave(juke_context *ctx, const char **msg)
     return juke_set_options(ctx, &o);
 }
 
+static juke_status sc_set_options_index_bits(juke_context *ctx, const char **msg)
+{
+    juke_options o;
+    juke_options_default(&o);
+    o.index_bits = 16;
+    return juke_set_options(ctx, &o);
+}
+
+/* A kernel compiled with 32-bit indices, launched through its handle with
+ * an array of 2^31 elements (mapped lazily: nothing is touched). */
+static juke_status sc_launch_index32_large(juke_context *ctx, const char **msg)
+{
+    juke_module *m = NULL;
+    juke_device *cpu = NULL;
+    juke_kernel *k = NULL;
+    juke_array *a = NULL;
+    const char *types[1] = { "Vector{Int8}" };
+    juke_options o;
+    juke_options_default(&o);
+    o.target = "cpu";
+    o.index_bits = 32;
+    int64_t n = (int64_t)1 << 31;
+    juke_status st =
+        juke_module_load_string(ctx, "kernel.jl", "function f(x)\n    x[1] = Int8(1)\n    return\nend\n", &m);
+    if (!st)
+        st = juke_device_open(ctx, "cpu", &cpu);
+    if (!st)
+        st = juke_compile(m, "f", types, 1, &o, &k);
+    if (!st)
+        st = juke_array_create(cpu, JUKE_INT8, 1, &n, &a);
+    if (st)
+        return st;
+    juke_arg arg = juke_arg_array(a);
+    juke_launch_config c;
+    memset(&c, 0, sizeof c);
+    st = juke_kernel_launch(k, cpu, &arg, 1, &c);
+    *msg = juke_errmsg(ctx);
+    return st;
+}
+
 static juke_status sc_device_unknown(juke_context *ctx, const char **msg)
 {
     juke_device *d = NULL;
@@ -895,6 +935,8 @@ static const ScenarioDef scenario_table[] = {
     { "options-opt-level", sc_set_options_opt },
     { "options-code-object-version", sc_set_options_cov },
     { "options-wavefront-size", sc_set_options_wave },
+    { "options-index-bits", sc_set_options_index_bits },
+    { "launch-index32-large", sc_launch_index32_large },
     { "device-unknown", sc_device_unknown },
     { "array-zero-dims", sc_array_zero_dims },
     { "array-nine-dims", sc_array_nine_dims },

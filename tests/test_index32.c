@@ -1,0 +1,180 @@
+/* test_index32.c: the launch-time index-width variant (api_impl.h,
+ * API_VARIANT_INDEX32) at its boundary, on the cpu device. A strided kernel
+ * touches a few elements of an Int8 matrix of 2^31 - 1 elements (the 32-bit
+ * variant's class) and of 2^31 elements (the general kernel's): the memory
+ * is mapped lazily, so only the touched pages are real. Each must pick its
+ * variant, and both variants must compute the same bytes where both apply;
+ * a kernel compiled for 32-bit indices refuses a larger array. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "juke.h"
+
+/* Work-item k adds k % 100 + 1 to the element at linear offset k * s
+ * (0-based), addressed as A[i, j]; the last work-item also touches the
+ * array's last element. */
+static const char *source = "function strided!(A, s)\n"
+                            "    k = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n"
+                            "    L = (k - 1) * s\n"
+                            "    if k == workgroupDim().x * gridGroupDim().x\n"
+                            "        L = length(A) - 1\n"
+                            "    end\n"
+                            "    if L < length(A)\n"
+                            "        i = L % size(A, 1) + 1\n"
+                            "        j = L ÷ size(A, 1) + 1\n"
+                            "        A[i, j] += Int8(k % 100 + 1)\n"
+                            "    end\n"
+                            "    return\n"
+                            "end\n";
+
+enum { GROUP = 64, GROUPS = 16, ITEMS = GROUP * GROUPS };
+
+typedef struct Env {
+    juke_context *ctx;
+    juke_device *cpu;
+    juke_module *m;
+} Env;
+
+static void env_open(Env *e)
+{
+    e->ctx = juke_context_create();
+    assert_non_null(e->ctx);
+    assert_int_equal(juke_device_open(e->ctx, "cpu", &e->cpu), JUKE_OK);
+    assert_int_equal(juke_module_load_string(e->ctx, "strided.jl", source, &e->m), JUKE_OK);
+}
+
+static juke_launch_config config(void)
+{
+    juke_launch_config c;
+    memset(&c, 0, sizeof c);
+    c.groupsize[0] = GROUP;
+    c.gridsize[0] = GROUPS;
+    return c;
+}
+
+/* The touched bytes of A after one launch of k (NULL: juke_launch). */
+static void run_strided(Env *e, juke_kernel *k, int64_t d1, int64_t d2, int8_t *got)
+{
+    juke_array *a;
+    int64_t dims[2] = { d1, d2 };
+    assert_int_equal(juke_array_create(e->cpu, JUKE_INT8, 2, dims, &a), JUKE_OK);
+    int64_t len = d1 * d2, s = len / ITEMS;
+    juke_arg args[2] = { juke_arg_array(a), juke_arg_i64(s) };
+    juke_launch_config c = config();
+    juke_status st =
+        k ? juke_kernel_launch(k, e->cpu, args, 2, &c) : juke_launch(e->cpu, e->m, "strided!", args, 2, &c);
+    if (st)
+        fail_msg("launch: %s", juke_errmsg(e->ctx));
+    for (int64_t w = 0; w < ITEMS; w++) {
+        int64_t at = w == ITEMS - 1 ? len - 1 : w * s;
+        assert_int_equal(juke_array_copy_to_host(&got[w], a, at, 1), JUKE_OK);
+        int8_t next = -1;
+        if (at + 1 < len && w != ITEMS - 1) {
+            assert_int_equal(juke_array_copy_to_host(&next, a, at + 1, 1), JUKE_OK);
+            assert_int_equal(next, 0);
+        }
+    }
+    juke_array_free(a);
+}
+
+static void expect_bytes(const int8_t *got)
+{
+    for (int w = 0; w < ITEMS; w++)
+        assert_int_equal(got[w], (w + 1) % 100 + 1);
+}
+
+/* The kernel a launch with these dims picks: juke_kernel_for. */
+static juke_kernel *picked(Env *e, int64_t d1, int64_t d2)
+{
+    juke_array *a;
+    int64_t dims[2] = { d1, d2 };
+    assert_int_equal(juke_array_create(e->cpu, JUKE_INT8, 2, dims, &a), JUKE_OK);
+    juke_arg args[2] = { juke_arg_array(a), juke_arg_i64(1) };
+    juke_kernel *k = NULL;
+    assert_int_equal(juke_kernel_for(e->cpu, e->m, "strided!", args, 2, &k), JUKE_OK);
+    juke_array_free(a);
+    return k;
+}
+
+static bool narrow_multiply(juke_kernel *k)
+{
+    const char *ll = juke_kernel_dump(k, JUKE_DUMP_LLVM_RAW);
+    return ll && strstr(ll, "mul nuw nsw i32") != NULL;
+}
+
+static void test_class_boundary(void **state)
+{
+    (void)state;
+    Env e;
+    env_open(&e);
+    const int64_t M31 = ((int64_t)1 << 31) - 1; /* a prime: the matrix is M31 x 1 */
+    juke_kernel *k32 = picked(&e, M31, 1), *k64 = picked(&e, (int64_t)1 << 16, (int64_t)1 << 15);
+    juke_kernel *k64b = picked(&e, (int64_t)1 << 31, 1);
+    assert_ptr_not_equal(k32, k64);
+    assert_ptr_equal(k64, k64b);
+    assert_true(narrow_multiply(k32));
+    assert_false(narrow_multiply(k64));
+    /* a small array is in the 32-bit class too */
+    assert_ptr_equal(picked(&e, 100, 7), k32);
+    int8_t *got = malloc(ITEMS);
+    run_strided(&e, NULL, M31, 1, got);
+    expect_bytes(got);
+    run_strided(&e, NULL, (int64_t)1 << 16, (int64_t)1 << 15, got);
+    expect_bytes(got);
+    run_strided(&e, NULL, (int64_t)1 << 31, 1, got);
+    expect_bytes(got);
+    free(got);
+    juke_context_destroy(e.ctx);
+}
+
+/* Both variants, compiled explicitly, give the same bytes on an array of
+ * the 32-bit class; the 32-bit one refuses 2^31 elements. */
+static void test_variants_agree(void **state)
+{
+    (void)state;
+    Env e;
+    env_open(&e);
+    const char *types[2] = { "Matrix{Int8}", "Int64" };
+    juke_options o;
+    juke_options_default(&o);
+    o.target = "cpu";
+    juke_kernel *kg, *kn;
+    o.index_bits = 64;
+    assert_int_equal(juke_compile(e.m, "strided!", types, 2, &o, &kg), JUKE_OK);
+    o.index_bits = 32;
+    assert_int_equal(juke_compile(e.m, "strided!", types, 2, &o, &kn), JUKE_OK);
+    assert_ptr_not_equal(kg, kn);
+    int8_t *a = malloc(ITEMS), *b = malloc(ITEMS);
+    const int64_t d1 = 46337, d2 = 46337; /* 2^31 - 2^17 + ... < 2^31 elements, two real dims */
+    run_strided(&e, kg, d1, d2, a);
+    run_strided(&e, kn, d1, d2, b);
+    assert_memory_equal(a, b, ITEMS);
+    expect_bytes(a);
+    juke_array *big;
+    int64_t dims[2] = { (int64_t)1 << 16, (int64_t)1 << 15 };
+    assert_int_equal(juke_array_create(e.cpu, JUKE_INT8, 2, dims, &big), JUKE_OK);
+    juke_arg args[2] = { juke_arg_array(big), juke_arg_i64(1) };
+    juke_launch_config c = config();
+    assert_int_equal(juke_kernel_launch(kn, e.cpu, args, 2, &c), JUKE_ERR_ARGUMENT);
+    assert_non_null(strstr(juke_errmsg(e.ctx), "compiled with 32-bit indices"));
+    juke_array_free(big);
+    free(a);
+    free(b);
+    juke_context_destroy(e.ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_class_boundary),
+        cmocka_unit_test(test_variants_agree),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
