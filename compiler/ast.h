@@ -96,7 +96,8 @@ enum {
     STRUCT_MUTABLE = 8,
     STRUCT_KWDEF = 16,
     STRUCT_ABSTRACT = 32,
-    FN_KA = 64 /* a KernelAbstractions @kernel (ka.c) */
+    FN_KA = 64,       /* a KernelAbstractions @kernel (ka.c) */
+    MACRO_USER = 128, /* a macro call of a macro the file defines (`macro m(x) ... end`) */
 };
 
 typedef struct Node Node;

@@ -403,6 +403,30 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
             }
             return true;
         }
+        const Node *last = te->nkids > 1 ? strip_module_path(c, te->kids[te->nkids - 1]) : NULL;
+        bool vararg = last && ((last->kind == AST_IDENT && strcmp(last->name, "Vararg") == 0) ||
+                               (last->kind == AST_CURLY && last->kids[0]->kind == AST_IDENT &&
+                                strcmp(last->kids[0]->name, "Vararg") == 0 && last->nkids <= 3));
+        if (strcmp(name, "Tuple") == 0 && vararg) {
+            /* Tuple{A, Vararg{T, N}}: the fixed fields, then any number (N) of fields of type T */
+            int fixed = te->nkids - 2;
+            if (arg->kind != TY_TUPLE || arg->nfields < fixed)
+                return false;
+            for (int i = 0; i < fixed; i++)
+                if (!match_type(c, te->kids[i + 1], arg->fields[i], b, depth + 1))
+                    return false;
+            int rest = arg->nfields - fixed;
+            if (last->kind == AST_CURLY && last->nkids == 3) {
+                const Type *len =
+                    ty_val(c->types, ty_prim(c->types, TY_INT64), rest, arena_printf(&c->arena, "%d", rest));
+                if (!match_type(c, last->kids[2], len, b, depth + 1))
+                    return false;
+            }
+            for (int i = fixed; i < arg->nfields && last->kind == AST_CURLY && last->nkids >= 2; i++)
+                if (!match_type(c, last->kids[1], arg->fields[i], b, depth + 1))
+                    return false;
+            return true;
+        }
         if (strcmp(name, "Tuple") == 0) {
             if (arg->kind != TY_TUPLE || arg->nfields != te->nkids - 1)
                 return false;

@@ -453,6 +453,36 @@ bool ka_rewrite(Arena *a, Diags *d, Node *file)
     return k.used;
 }
 
+static bool ka_in(const char *s, const char *const *list, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(s, list[i]) == 0)
+            return true;
+    return false;
+}
+
+const char *ka_macro_hint(const char *name, bool user)
+{
+    static const char *const printing[] = { "show", "println", "print", "printf", "info", "warn", "debug", "error" };
+    static const char *const cuda_print[] = { "cuprintf", "cuprint", "cuprintln", "cushow" };
+    static const char *const host[] = { "time",    "elapsed",     "test", "testset", "benchmark",
+                                        "btime",   "belapsed",    "sync", "async",   "spawn",
+                                        "threads", "distributed", "eval", "roc",     "cuda" };
+    if (user)
+        return "it is a macro this file defines, and juke does not expand user macros; write a function instead";
+    if (ka_in(name, printing, JK_ARRAY_LEN(printing)))
+        return "print from a kernel with @rocprintf(\"fmt\", args...), @rocprint or @rocprintln";
+    if (ka_in(name, cuda_print, JK_ARRAY_LEN(cuda_print)))
+        return "juke prints with AMDGPU.jl's @rocprintf, @rocprint and @rocprintln";
+    if (strcmp(name, "cuStaticSharedMem") == 0)
+        return "use @ROCStaticLocalArray(T, dims) or KernelAbstractions' @localmem T dims";
+    if (strcmp(name, "cuDynamicSharedMem") == 0)
+        return "use @ROCDynamicLocalArray(T, dims)";
+    if (ka_in(name, host, JK_ARRAY_LEN(host)))
+        return "host code: juke compiles kernels only";
+    return "juke does not expand it (the macros it knows are listed in docs/language.md)";
+}
+
 /* The functions behind the macros. The context c is the ndrange; the grid is
  * 3-dimensional, its dimensions past the ndrange's of size 1. A
  * CartesianIndex{N} is an NTuple{N,Int64} here. */

@@ -18,6 +18,10 @@
  * Returns whether the file needs the prelude (ka_prelude); errors go to d. */
 bool ka_rewrite(Arena *a, Diags *d, Node *file);
 
+/* What to write instead of a macro juke does not have (a clause for
+ * "unsupported macro @name: ..."); user: the file defines it. */
+const char *ka_macro_hint(const char *name, bool user);
+
 /* The prelude: the functions the rewritten macros call, in Julia, compiled
  * by the same front end. */
 const char *ka_prelude(void);

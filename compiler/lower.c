@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "frontend.h"
+#include "ka.h"
 #include "abi.h"
 #include "printfmt.h"
 
@@ -827,7 +828,8 @@ static int lower_macro(Lower *L, Node *n)
             n->kids[1]->kind == AST_FOR)
             return lower_expr(L, n->kids[1]);
     }
-    diag_error(L->d, n->loc, "unsupported macro @%s", n->name);
+    diag_error(L->d, n->loc, "unsupported macro @%s: %s", n->name,
+               ka_macro_hint(n->name, (n->flags & MACRO_USER) != 0));
     return emit_named(L, IR_NOTHING, n->loc);
 }
 

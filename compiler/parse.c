@@ -47,6 +47,7 @@ typedef struct Parser {
     bool in_brackets;          /* newlines are whitespace (inside ( [ {) */
     bool no_range;             /* `:` ends the expression (the middle of a ? : ) */
     bool space_sep;            /* space-separated macro arguments: `@m a (b)` is two arguments */
+    PtrVec user_macros;        /* names of the macros the file defines (`macro m(x) ... end`) */
     bool in_index;             /* inside A[...]: `end` and `begin` are values */
     bool oom;
     PtrVec items;   /* the file's top-level items */
@@ -175,6 +176,8 @@ static _Noreturn void parse_unexpected(Parser *p, const Token *t)
         parse_fail_at(p, t->loc, "syntax: unexpected newline");
     if (t->kind == TK_CHAR)
         parse_fail_at(p, t->loc, "syntax: character literals are not supported in kernels");
+    if (tok_op(t, "$")) /* lexed only so that a skipped macro body may hold it */
+        parse_fail_at(p, t->loc, "syntax: invalid character \"$\"");
     if (t->kind == TK_OP && t->text[0] == '.' && t->len > 1 && strcmp(t->text, "..") != 0 &&
         strcmp(t->text, "...") != 0)
         parse_fail_at(p, t->loc, "syntax: broadcasting \"%s\" is not supported in kernels", t->text);
@@ -848,6 +851,9 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
     Node *r = node_from_vec(p, AST_MACROCALL, loc, &args);
     r->name = t->text;
     r->qual = qual;
+    for (int i = 0; i < p->user_macros.len; i++)
+        if (strcmp(p->user_macros.items[i], t->text) == 0)
+            r->flags |= MACRO_USER;
     return r;
 }
 
@@ -1432,6 +1438,33 @@ static bool parse_resync_point(Parser *p, int i)
 }
 
 /* file := { NEWLINE | ";" | stmt } EOF */
+/* macrodef := "macro" NAME ... "end": juke does not expand user macros, so
+ * the definition is skipped (its body may hold anything Julia's quoting
+ * allows, `$x` too) and its name recorded: a use gets a clear error
+ * (MACRO_USER). */
+static void parse_skip_macro(Parser *p, Token *kw)
+{
+    static const char *const openers[] = { "function", "if",     "for", "while", "begin",      "let",   "quote",
+                                           "try",      "struct", "do",  "macro", "baremodule", "module" };
+    p->pos++;
+    if (p->toks[p->pos].kind == TK_IDENT)
+        ptrvec_push(p->a, &p->user_macros, (void *)p->toks[p->pos].text);
+    int depth = 1, brackets = 0;
+    while (p->toks[p->pos].kind != TK_EOF) {
+        Token *t = &p->toks[p->pos++];
+        if (tok_op(t, "(") || tok_op(t, "[") || tok_op(t, "{"))
+            brackets++;
+        else if ((tok_op(t, ")") || tok_op(t, "]") || tok_op(t, "}")) && brackets > 0)
+            brackets--;
+        else if (t->kind == TK_KEYWORD && !brackets && IN_LIST(t->text, openers))
+            depth++;
+        else if (tok_kw(t, "end") && !brackets && --depth == 0)
+            return;
+    }
+    diag_error(p->d, p->toks[p->pos].loc, "syntax: incomplete: \"macro\" at %s:%d requires end", kw->loc.file->name,
+               kw->loc.line);
+}
+
 Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
 {
     /* in the arena rather than on the stack: the state must survive longjmp */
@@ -1469,6 +1502,10 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
         if (tok_kw(kw, "using") || tok_kw(kw, "import") || tok_kw(kw, "export")) {
             while (p->toks[p->pos].kind != TK_NL && p->toks[p->pos].kind != TK_EOF && !tok_op(&p->toks[p->pos], ";"))
                 p->pos++;
+            continue;
+        }
+        if (tok_kw(kw, "macro")) {
+            parse_skip_macro(p, kw);
             continue;
         }
         if (setjmp(p->jb) == 0) {

@@ -188,7 +188,7 @@ function promote(x::Number, y::Number)
     return (convert(typeof(z), x), convert(typeof(z), y))
 end
 
-# fld1 of mixed integer types: promoted first, as base/int.jl's fld1(x::Real, y::Real) (mod1's is above)
+# fld1 of mixed integer types: promoted first, as base/int.jl's fld1(x::Real, y::Real)
 function fld1(x::Real, y::Real)
     a, b = promote(x, y)
     return fld1(a, b)

@@ -10,5 +10,5 @@ function lazy_chain!(a)
     return
 end
 # run: lazy_chain!(a = zeros(Int64, 2))
-# expect error: unsupported macro @show
+# expect error: unsupported macro @show: print from a kernel with @rocprintf("fmt", args...), @rocprint or @rocprintln
 # expect error at: 4:5

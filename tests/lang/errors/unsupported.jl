@@ -5,7 +5,7 @@ function unsupported!(o)
     return nothing
 end
 # run: unsupported!(o = zeros(Int64, 2))
-# expect error: unsupported macro @show
+# expect error: unsupported macro @show: print from a kernel with @rocprintf("fmt", args...), @rocprint or @rocprintln
 # expect error at: 3:5
 # expect error: strings are not values in kernels: only the formats and messages of @rocprintf, @rocprint, @rocprintln, error, throw and @assert
 # expect error at: 4:12
