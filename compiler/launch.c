@@ -193,6 +193,13 @@ static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r, con
             sb_puts(&sb, thrown_name(r->aux));
         break;
     case JUKE_EXC_TRAP: sb_puts(&sb, "trap() reached: the kernel stopped"); break;
+    case JUKE_EXC_DIMENSION:
+        sb_puts(&sb, "DimensionMismatch: new dimensions (");
+        for (uint32_t d = 0; d < r->ndims && d < JUKE_EXC_MAXDIMS; d++)
+            sb_printf(&sb, "%s%lld", d ? ", " : "", (long long)r->index[d]);
+        sb_printf(&sb, "%s) must be consistent with array length %lld", r->ndims == 1 ? "," : "",
+                  (long long)r->dims[0]);
+        break;
     case JUKE_EXC_TIMEOUT:
         sb_printf(&sb, "run-time limit of %g s exceeded: the kernel was cancelled in this loop",
                   (double)r->index[0] * 1e-6);

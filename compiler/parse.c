@@ -807,7 +807,9 @@ static Node *parse_return(Parser *p)
 /* Macros whose space-separated form takes exactly one statement. */
 static bool macro_takes_stmt(const char *name)
 {
-    static const char *const names[] = { "inbounds", "inline", "noinline", "atomic", "fastmath", "simd", "views" };
+    static const char *const names[] = {
+        "inbounds", "inline", "noinline", "atomic", "fastmath", "simd", "views", "view"
+    };
     return IN_LIST(name, names);
 }
 

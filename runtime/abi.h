@@ -38,17 +38,19 @@ typedef struct JukeArrayArg {
  * clears flag to 0 before the next launch. */
 enum {
     JUKE_EXC_NONE = 0,
-    JUKE_EXC_BOUNDS = 1,  /* BoundsError: index[0..ndims-1] outside dims */
-    JUKE_EXC_INEXACT = 2, /* InexactError: converting value to the type `aux` (a JukeTypeCode) */
-    JUKE_EXC_DIVIDE = 3,  /* DivideError: integer division by zero or typemin ÷ -1 */
-    JUKE_EXC_TIMEOUT = 4, /* CPU: the launch's run-time limit passed; a loop back-edge saw the cancel flag
+    JUKE_EXC_BOUNDS = 1,    /* BoundsError: index[0..ndims-1] outside dims */
+    JUKE_EXC_INEXACT = 2,   /* InexactError: converting value to the type `aux` (a JukeTypeCode) */
+    JUKE_EXC_DIVIDE = 3,    /* DivideError: integer division by zero or typemin ÷ -1 */
+    JUKE_EXC_TIMEOUT = 4,   /* CPU: the launch's run-time limit passed; a loop back-edge saw the cancel flag
                              (the runtime then sets index[0] to the limit in microseconds) */
-    JUKE_EXC_FAULT = 5,   /* CPU runtime only: a work-item faulted (a signal); see "fault records" below */
-    JUKE_EXC_BARRIER = 6, /* CPU runtime only: barrier divergence; see "barrier divergence records" below */
-    JUKE_EXC_THROWN = 7,  /* error("msg"), throw(E("msg")), @assert: aux = the exception's JukeThrownKind; index[0]
+    JUKE_EXC_FAULT = 5,     /* CPU runtime only: a work-item faulted (a signal); see "fault records" below */
+    JUKE_EXC_BARRIER = 6,   /* CPU runtime only: barrier divergence; see "barrier divergence records" below */
+    JUKE_EXC_THROWN = 7,    /* error("msg"), throw(E("msg")), @assert: aux = the exception's JukeThrownKind; index[0]
                              = the byte offset of its message record in the print area (JUKE_PRINT_MESSAGE), -1
                              when the print area had no room for it */
-    JUKE_EXC_TRAP = 8,    /* trap() */
+    JUKE_EXC_TRAP = 8,      /* trap() */
+    JUKE_EXC_DIMENSION = 9, /* DimensionMismatch of reshape(A, dims...): index[0..ndims-1] the new dims, dims[0] =
+                               length(A) */
 };
 #define JUKE_EXC_MAXDIMS 4
 #define JUKE_BOUNDS_LOCAL 0x1000 /* aux of a BoundsError: the array is in local memory */
