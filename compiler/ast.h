@@ -86,6 +86,7 @@ typedef enum LitType {
     LIT_UINT128,
     LIT_FLOAT32,
     LIT_FLOAT64,
+    LIT_FLOAT16, /* only π narrowed to a Float16 it meets (infer.c); no Float16 literal syntax exists */
 } LitType;
 
 enum {

@@ -19,6 +19,14 @@ static const Type *flip_signedness(Infer *I, const Type *t)
 /* + - * of numbers (unary - and + too): the promoted type; Bool arithmetic gives Int64. */
 const Type *type_arith(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
 {
+    /* p + n, n + p, p - n: a pointer moved by n bytes, as Julia's Ptr and LLVMPtr arithmetic */
+    if (n == 2 && (row->id == BI_ADD || row->id == BI_SUB)) {
+        int p = a[0]->kind == TY_PTR ? 0 : a[1]->kind == TY_PTR && row->id == BI_ADD ? 1 : -1;
+        if (p >= 0 && ty_is_int(a[1 - p]) && a[1 - p]->kind != TY_BOOL) {
+            in->optype = a[p];
+            return a[p];
+        }
+    }
     if (n == 1 && ty_is_prim(a[0]) && row->id != BI_MUL) {
         in->builtin = row->id == BI_SUB ? BI_NEG : BI_UPLUS;
         in->optype = a[0]->kind == TY_BOOL ? prim(I, TY_INT64) : a[0];

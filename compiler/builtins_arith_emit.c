@@ -207,6 +207,13 @@ static LLVMValueRef typeval(CG *g, BuiltinId id, const Type *t)
 LLVMValueRef emit_arith(CG *g, IrInst *in)
 {
     const Type *t = in->optype;
+    if (t->kind == TY_PTR) { /* p ± n bytes */
+        int p = aty(g, in, 0)->kind == TY_PTR ? 0 : 1;
+        LLVMValueRef off = conv_wrap(g, arg(g, in, 1 - p), aty(g, in, 1 - p), ty_prim(g->types, TY_INT64));
+        if (in->builtin == BI_SUB)
+            off = LLVMBuildNeg(g->b, off, "");
+        return LLVMBuildGEP2(g->b, i8(g), arg(g, in, p), &off, 1, "");
+    }
     int n = in->nargs - 1;
     LLVMValueRef r = arg_as(g, in, 0, t);
     for (int k = 1; k < n; k++) {

@@ -55,12 +55,30 @@ static const char *sig_text(Infer *I, const char *name, const Type **args, int n
 
 /* ---- constant evaluation (local-array dims, tuple indices) ---- */
 
+/* The value a read of a local variable (IR_SLOT) always has: the one assignment to its slot (after
+ * split_slots, a web of its own), as in `N = 8; @ROCStaticLocalArray(Float32, (N, N))`; else v itself. */
+static int single_assignment(const IrFunc *f, int v)
+{
+    if (v < 0 || v >= f->ninsts || f->insts[v].op != IR_SLOT)
+        return v;
+    int found = -1;
+    for (int i = 0; i < f->ninsts; i++)
+        if (f->insts[i].op == IR_ASSIGN && f->insts[i].slot == f->insts[v].slot) {
+            if (found >= 0 || f->insts[i].nargs < 1)
+                return v;
+            found = f->insts[i].args[0];
+        }
+    return found >= 0 && found < v ? found : v;
+}
+
 bool infer_const_int(const IrFunc *f, int v, int64_t *out, int depth)
 {
     if (v < 0 || v >= f->ninsts || depth > 64)
         return false;
+    v = single_assignment(f, v);
     const IrInst *in = &f->insts[v];
-    if (in->op == IR_CONST && in->lit != LIT_NONE && in->lit != LIT_FLOAT32 && in->lit != LIT_FLOAT64) {
+    if (in->op == IR_CONST && in->lit != LIT_NONE && in->lit != LIT_FLOAT32 && in->lit != LIT_FLOAT64 &&
+        in->lit != LIT_FLOAT16) {
         *out = in->ival;
         return true;
     }
@@ -96,6 +114,7 @@ int infer_const_dims(const IrFunc *f, int v, int64_t *dims, int max)
 {
     if (v < 0 || v >= f->ninsts)
         return -1;
+    v = single_assignment(f, v);
     const IrInst *in = &f->insts[v];
     if (in->op == IR_TUPLE) {
         if (in->nargs > max)
@@ -836,6 +855,7 @@ static const Type *const_type(Infer *I, IrInst *in)
     case LIT_UINT64: return prim(I, TY_UINT64);
     case LIT_FLOAT32: return prim(I, TY_FLOAT32);
     case LIT_FLOAT64: return prim(I, TY_FLOAT64);
+    case LIT_FLOAT16: return prim(I, TY_FLOAT16);
     default: infer_err(I, in->loc, "unsupported literal"); return NULL;
     }
 }
@@ -848,17 +868,19 @@ static void narrow_irrationals(Infer *I, IrInst *in, const Type *ft)
 {
     if (ft->kind != TY_FUNCTION || in->nargs < 3 || fe_find_func(I->c->mod, ft->name))
         return;
-    bool f32 = false;
-    for (int i = 1; i < in->nargs; i++)
-        if (I->f->insts[in->args[i]].type->kind == TY_FLOAT32)
-            f32 = true;
-    if (!f32)
+    TypeKind narrow = TY_FLOAT64; /* Float32 if the irrational meets one, else Float16 if it meets one */
+    for (int i = 1; i < in->nargs; i++) {
+        const Type *t = I->f->insts[in->args[i]].type;
+        if (t && (t->kind == TY_FLOAT32 || t->kind == TY_FLOAT16) && (narrow == TY_FLOAT64 || t->kind > narrow))
+            narrow = t->kind;
+    }
+    if (narrow == TY_FLOAT64)
         return;
     for (int i = 1; i < in->nargs; i++) {
         IrInst *k = &I->f->insts[in->args[i]];
         if (k->op == IR_CONST && (k->flags & IRF_IRRATIONAL) && k->lit == LIT_FLOAT64) {
-            k->lit = LIT_FLOAT32;
-            k->type = prim(I, TY_FLOAT32);
+            k->lit = narrow == TY_FLOAT32 ? LIT_FLOAT32 : LIT_FLOAT16;
+            k->type = prim(I, narrow);
             I->changed = true;
         }
     }
@@ -993,6 +1015,14 @@ static void compute_reach(Infer *I)
     free(label_reached);
 }
 
+/* Is value v a throw(...) or error(...)? It never returns: its type is Julia's Union{}, which joins
+ * with any other. */
+static bool throws(const IrFunc *f, int v)
+{
+    const IrInst *k = &f->insts[v];
+    return k->op == IR_CALL && k->nargs && f->insts[k->args[0]].builtin == BI_THROW;
+}
+
 static const Type *infer_inst(Infer *I, IrInst *in)
 {
     IrFunc *f = I->f;
@@ -1019,6 +1049,8 @@ static const Type *infer_inst(Infer *I, IrInst *in)
     case IR_ASSIGN: {
         IrSlot *s = &f->slots[in->slot];
         const Type *t = f->insts[in->args[0]].type;
+        if (throws(f, in->args[0])) /* the value of throw(...) never arrives (Julia's Union{}) */
+            return NULL;
         if (!s->type) {
             s->type = t;
             s->loc = in->loc;
@@ -1056,6 +1088,12 @@ static const Type *infer_inst(Infer *I, IrInst *in)
         const Type *t = f->insts[in->args[0]].type;
         if (t->kind == TY_DIM3 && in->ival != IR_FIELD_OTHER)
             return prim(I, TY_INT64);
+        if (ty_is_array(t) && in->name && (strcmp(in->name, "ptr") == 0 || strcmp(in->name, "len") == 0)) {
+            /* ROCDeviceArray's fields: A.ptr (field 0 of the array's value), A.len (field 2; codegen.c) */
+            bool ptr = strcmp(in->name, "ptr") == 0;
+            in->ival = ptr ? 0 : 2;
+            return ptr ? ty_ptr(T(I), t->elem, t->kind == TY_LOCALARRAY) : prim(I, TY_INT64);
+        }
         int fi = ty_field_index(t, in->name);
         if (fi >= 0) {
             in->ival = fi; /* typed IR: the field's index */
@@ -1086,6 +1124,8 @@ static const Type *infer_inst(Infer *I, IrInst *in)
         return NULL;
     }
     case IR_RETURN: {
+        if (in->nargs && throws(f, in->args[0]))
+            return NULL;
         const Type *t = in->nargs ? f->insts[in->args[0]].type : prim(I, TY_NOTHING);
         if (!I->spec->rettype) {
             I->spec->rettype = t;

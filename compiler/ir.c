@@ -82,6 +82,7 @@ static void print_const(StrBuf *sb, const IrInst *in)
 {
     switch (in->lit) {
     case LIT_NONE: sb_puts(sb, in->name ? in->name : "nothing"); break;
+    case LIT_FLOAT16: sb_puts(sb, "Float16(π)"); break;
     case LIT_FLOAT32:
     case LIT_FLOAT64: {
         /* the shortest digits that read back to the same value, as Julia prints floats */

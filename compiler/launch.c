@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "api_impl.h"
+#include "prelude.h"
 #include "targets.h"
 
 
@@ -192,6 +193,13 @@ static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r, con
             sb_puts(&sb, thrown_name(r->aux));
         break;
     case JUKE_EXC_TRAP: sb_puts(&sb, "trap() reached: the kernel stopped"); break;
+    case JUKE_EXC_DIMENSION:
+        sb_puts(&sb, "DimensionMismatch: new dimensions (");
+        for (uint32_t d = 0; d < r->ndims && d < JUKE_EXC_MAXDIMS; d++)
+            sb_printf(&sb, "%s%lld", d ? ", " : "", (long long)r->index[d]);
+        sb_printf(&sb, "%s) must be consistent with array length %lld", r->ndims == 1 ? "," : "",
+                  (long long)r->dims[0]);
+        break;
     case JUKE_EXC_TIMEOUT:
         sb_printf(&sb, "run-time limit of %g s exceeded: the kernel was cancelled in this loop",
                   (double)r->index[0] * 1e-6);
@@ -201,8 +209,9 @@ static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r, con
         break;
     default: sb_printf(&sb, "unknown kernel exception (kind %u)", r->kind);
     }
-    sb_printf(&sb, "\n  at %s:%u:%u\n  in workgroup (%u, %u, %u), work-item (%u, %u, %u)", k->module->name, r->line,
-              r->col, r->group[0], r->group[1], r->group[2], r->item[0], r->item[1], r->item[2]);
+    sb_printf(&sb, "\n  at %s:%u:%u\n  in workgroup (%u, %u, %u), work-item (%u, %u, %u)",
+              r->line & JUKE_EXC_LINE_BASE ? fe_base_name : k->module->name, r->line & ~JUKE_EXC_LINE_BASE, r->col,
+              r->group[0], r->group[1], r->group[2], r->item[0], r->item[1], r->item[2]);
     if (r->kind == JUKE_EXC_BARRIER) {
         uint64_t gd = (uint64_t)r->dims[3];
         format_items(&sb, r->index[0], r->index[1], gd, "wait here");
@@ -325,6 +334,7 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
     juke_status st = arg_type_names(m->ctx, args, nargs, names);
     if (st)
         return st;
+    unsigned variant = arg_class(args, nargs); /* the visible arguments: the ndrange's is no array */
     for (int i = 0; i < nargs; i++) {
         tn[i] = names[i];
         if (args[i].is_array && args[i].v.array->dev != dev)
@@ -340,7 +350,12 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
     o = m->ctx->opts;
     pthread_mutex_unlock(&m->ctx->lock);
     o.target = dev->target;
-    return api_compile_kernel(m, function, tn, nargs, &o, arg_class(args, nargs), false, out);
+    st = api_compile_kernel(m, function, tn, nargs, &o, variant, false, out);
+    /* the general kernel is right for every class: a build without the
+     * compiler takes it from the disk cache when no variant was saved there */
+    if (st && variant != API_VARIANT_GENERAL && !JUKE_HAVE_COMPILER)
+        st = api_compile_kernel(m, function, tn, nargs, &o, API_VARIANT_GENERAL, false, out);
+    return st;
 }
 
 juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,

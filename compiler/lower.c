@@ -792,9 +792,19 @@ static int lower_macro(Lower *L, Node *n)
         args[2] = n->nkids == 3 ? lower_expr(L, n->kids[2]) : emit_named(L, IR_TRUE, n->loc);
         return call_named(L, n->name, n->loc, args, 3);
     }
+    if (strcmp(n->name, "view") == 0 && n->nkids == 1 && n->kids[0]->kind == AST_REF) {
+        /* @view A[I...] is view(A, I...) */
+        Node *r = n->kids[0];
+        int args[64];
+        int na = r->nkids < 64 ? r->nkids : 64;
+        for (int i = 0; i < na; i++)
+            args[i] = lower_expr(L, r->kids[i]);
+        return call_named(L, "view", n->loc, args, na);
+    }
     if (strcmp(n->name, "atomic") == 0)
         return lower_atomic(L, n);
-    if (strcmp(n->name, "rocprintf") == 0 || strcmp(n->name, "rocprint") == 0 || strcmp(n->name, "rocprintln") == 0) {
+    if (strcmp(n->name, "rocprintf") == 0 || strcmp(n->name, "rocprint") == 0 || strcmp(n->name, "rocprintln") == 0 ||
+        strcmp(n->name, "print") == 0) {
         PrintFormat pf;
         if (!printfmt_macro(L->a, L->d, n, &pf))
             return emit_named(L, IR_NOTHING, n->loc);

@@ -38,17 +38,19 @@ typedef struct JukeArrayArg {
  * clears flag to 0 before the next launch. */
 enum {
     JUKE_EXC_NONE = 0,
-    JUKE_EXC_BOUNDS = 1,  /* BoundsError: index[0..ndims-1] outside dims */
-    JUKE_EXC_INEXACT = 2, /* InexactError: converting value to the type `aux` (a JukeTypeCode) */
-    JUKE_EXC_DIVIDE = 3,  /* DivideError: integer division by zero or typemin ÷ -1 */
-    JUKE_EXC_TIMEOUT = 4, /* CPU: the launch's run-time limit passed; a loop back-edge saw the cancel flag
+    JUKE_EXC_BOUNDS = 1,    /* BoundsError: index[0..ndims-1] outside dims */
+    JUKE_EXC_INEXACT = 2,   /* InexactError: converting value to the type `aux` (a JukeTypeCode) */
+    JUKE_EXC_DIVIDE = 3,    /* DivideError: integer division by zero or typemin ÷ -1 */
+    JUKE_EXC_TIMEOUT = 4,   /* CPU: the launch's run-time limit passed; a loop back-edge saw the cancel flag
                              (the runtime then sets index[0] to the limit in microseconds) */
-    JUKE_EXC_FAULT = 5,   /* CPU runtime only: a work-item faulted (a signal); see "fault records" below */
-    JUKE_EXC_BARRIER = 6, /* CPU runtime only: barrier divergence; see "barrier divergence records" below */
-    JUKE_EXC_THROWN = 7,  /* error("msg"), throw(E("msg")), @assert: aux = the exception's JukeThrownKind; index[0]
+    JUKE_EXC_FAULT = 5,     /* CPU runtime only: a work-item faulted (a signal); see "fault records" below */
+    JUKE_EXC_BARRIER = 6,   /* CPU runtime only: barrier divergence; see "barrier divergence records" below */
+    JUKE_EXC_THROWN = 7,    /* error("msg"), throw(E("msg")), @assert: aux = the exception's JukeThrownKind; index[0]
                              = the byte offset of its message record in the print area (JUKE_PRINT_MESSAGE), -1
                              when the print area had no room for it */
-    JUKE_EXC_TRAP = 8,    /* trap() */
+    JUKE_EXC_TRAP = 8,      /* trap() */
+    JUKE_EXC_DIMENSION = 9, /* DimensionMismatch of reshape(A, dims...): index[0..ndims-1] the new dims, dims[0] =
+                               length(A) */
 };
 #define JUKE_EXC_MAXDIMS 4
 #define JUKE_BOUNDS_LOCAL 0x1000 /* aux of a BoundsError: the array is in local memory */
@@ -58,10 +60,13 @@ enum {
                                     launch allocated; index[0] is the linear index, dims[0] the elements
                                     allocated, dims[1] the elements the array declares */
 
+#define JUKE_EXC_LINE_BASE 0x80000000u /* line: the location is in base/prelude.jl, not the kernel's file */
+
 typedef struct JukeExceptionRecord {
     uint32_t flag;                   /* 0 none, 1 being written, 2 complete */
     uint32_t kind;                   /* JUKE_EXC_* */
-    uint32_t line, col;              /* source location of the failing check, in the kernel's file */
+    uint32_t line, col;              /* source location of the failing check, in the kernel's file; a line with
+                                        JUKE_EXC_LINE_BASE set is in Juke's Base prelude (base/prelude.jl) */
     uint32_t ndims;                  /* BoundsError: number of indices recorded */
     uint32_t aux;                    /* InexactError: JukeTypeCode of the target type; BoundsError: the array's element
                              JukeTypeCode (bits 0-7), its number of dims (bits 8-11), JUKE_BOUNDS_LOCAL,
