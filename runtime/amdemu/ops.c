@@ -674,6 +674,25 @@ static int x_smem_load(AmdWave *w, const AmdDec *d)
     return 0;
 }
 
+/* s_sleep N: about 64 * N clocks, taken as nanoseconds. */
+static int x_sleep(AmdWave *w, const AmdDec *d)
+{
+    struct timespec ts = { 0, 64 * (long)(d->imm & 0x7f) };
+    nanosleep(&ts, NULL);
+    return 0;
+}
+
+/* s_memtime (aux 0: the shader clock, taken as nanoseconds) and s_memrealtime
+ * (aux 1: the 100 MHz constant clock): the host's monotonic clock. */
+static int x_memtime(AmdWave *w, const AmdDec *d)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    amdemu_swrite(w, d->dst, d->op->aux ? ns / 10 : ns, true);
+    return 0;
+}
+
 /* ---- memory ------------------------------------------------------------------- */
 
 /* A host pointer for `bytes` at flat address a of `lane`; NULL after failing the launch. */
@@ -1185,7 +1204,7 @@ static const AmdOp ops[] = {
     SP("s_barrier", 0x0a, x_barrier, 0),
     SP("s_waitcnt", 0x0c, x_waitcnt, 0),
     SP("s_sethalt", 0x0d, x_nop, 0),
-    SP("s_sleep", 0x0e, x_nop, 0),
+    SP("s_sleep", 0x0e, x_sleep, 0),
     SP("s_setprio", 0x0f, x_nop, 0),
     SP("s_sendmsg", 0x10, x_nop, 0),
     SP("s_sendmsghalt", 0x11, x_endpgm, 0),
@@ -1198,6 +1217,8 @@ static const AmdOp ops[] = {
     MEM("s_load_dwordx8", F_SMEM, 0x03, x_smem_load, 8),
     MEM("s_load_dwordx16", F_SMEM, 0x04, x_smem_load, 16),
     MEM("s_dcache_inv", F_SMEM, 0x20, x_nop, 0),
+    MEM("s_memtime", F_SMEM, 0x24, x_memtime, 0),
+    MEM("s_memrealtime", F_SMEM, 0x25, x_memtime, 1),
     MEM("s_dcache_wb", F_SMEM, 0x21, x_nop, 0),
     /* VOP1 */
     V1("v_nop", 0x00, l_mov, 0),
