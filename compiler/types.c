@@ -466,6 +466,7 @@ bool ty_is_concrete(const Type *t)
     case TY_COMPLEX: return t->elem && ty_is_concrete(t->elem);
     case TY_RANGE: return t->step >= 0 && t->elem && ty_is_concrete(t->elem);
     case TY_UNION: return ty_is_concrete(t->elem);
+    case TY_SYMBOL: return t->name != NULL;
     case TY_STRUCT:
         if (t->flags & (TF_UNIONALL | TF_ABSTRACT))
             return false;
@@ -526,6 +527,7 @@ bool ty_subtype(const Type *a, const Type *b)
                (!b->elem || (a->elem && ty_subtype(a->elem, b->elem) && b->elem->kind == TY_TYPEVAR));
     case TY_TYPE:
         return a->kind == TY_TYPE && (b->elem->kind == TY_TYPEVAR ? ty_subtype(a->elem, b->elem) : a->elem == b->elem);
+    case TY_SYMBOL: return a->kind == TY_SYMBOL && !b->name; /* every :name is a Symbol */
     case TY_STRUCT:
         if (b->flags & TF_UNIONALL) {
             if (a->kind == TY_STRUCT && !(a->flags & TF_ABSTRACT) && strcmp(a->name, b->name) == 0)

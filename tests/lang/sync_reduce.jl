@@ -22,14 +22,14 @@ function test_sync_workgroup_count!(
     elseif workitemIdx().x == 2
         sm[2] = 20
     end
-    Device.sync_workgroup_count(Int32(1))
+    Device.sync_workgroup_count(Cint(1))
     sync_test[i] = sm[1] + sm[2]
 
-    all_workitems_zero[i] = Device.sync_workgroup_count(Int32(0))
-    all_workitems_one[i] = Device.sync_workgroup_count(Int32(1))
-    odd_workitems_one[i] = Device.sync_workgroup_count(Int32((workitemIdx().x - 1) % 2))
-    all_workitems_minus_one[i] = Device.sync_workgroup_count(Int32(-1))
-    all_workitems_id[i] = Device.sync_workgroup_count(Int32(workitemIdx().x - 1))
+    all_workitems_zero[i] = Device.sync_workgroup_count(Cint(0))
+    all_workitems_one[i] = Device.sync_workgroup_count(Cint(1))
+    odd_workitems_one[i] = Device.sync_workgroup_count(Cint((workitemIdx().x - 1) % 2))
+    all_workitems_minus_one[i] = Device.sync_workgroup_count(Cint(-1))
+    all_workitems_id[i] = Device.sync_workgroup_count(Cint(workitemIdx().x - 1))
     return
 end
 
@@ -43,12 +43,12 @@ function test_sync_workgroup_and!(sync_test, all_workitems_zero, all_workitems_o
     elseif workitemIdx().x == 2
         sm[2] = 20
     end
-    Device.sync_workgroup_and(Int32(1))
+    Device.sync_workgroup_and(Cint(1))
     sync_test[i] = sm[1] + sm[2]
-    all_workitems_zero[i] = Device.sync_workgroup_and(Int32(0))
-    all_workitems_one[i] = Device.sync_workgroup_and(Int32(1))
-    one_workitem_zero[i] = Device.sync_workgroup_and(Int32(workitemIdx().x == 1 ? 0 : 1))
-    all_workitems_minus_one[i] = Device.sync_workgroup_and(Int32(-1))
+    all_workitems_zero[i] = Device.sync_workgroup_and(Cint(0))
+    all_workitems_one[i] = Device.sync_workgroup_and(Cint(1))
+    one_workitem_zero[i] = Device.sync_workgroup_and(Cint(workitemIdx().x == 1 ? 0 : 1))
+    all_workitems_minus_one[i] = Device.sync_workgroup_and(Cint(-1))
     return
 end
 
@@ -62,11 +62,11 @@ function test_sync_workgroup_or!(sync_test, all_workitems_zero, all_workitems_on
     elseif workitemIdx().x == 2
         sm[2] = 20
     end
-    AMDGPU.sync_workgroup_or(Int32(1))
+    AMDGPU.sync_workgroup_or(Cint(1))
     sync_test[i] = sm[1] + sm[2]
-    all_workitems_zero[i] = AMDGPU.sync_workgroup_or(Int32(0))
-    all_workitems_one[i] = AMDGPU.sync_workgroup_or(Int32(1))
-    one_workitem_zero[i] = AMDGPU.sync_workgroup_or(Int32(workitemIdx().x == 1 ? 1 : 0))
+    all_workitems_zero[i] = AMDGPU.sync_workgroup_or(Cint(0))
+    all_workitems_one[i] = AMDGPU.sync_workgroup_or(Cint(1))
+    one_workitem_zero[i] = AMDGPU.sync_workgroup_or(Cint(workitemIdx().x == 1 ? 1 : 0))
     all_workitems_minus_one[i] = AMDGPU.sync_workgroup_or(true)
     return
 end

@@ -20,7 +20,7 @@ end
 # expect x: [0x00000000ffffffff]
 
 function bpermute!(x)
-    i::Int32 = AMDGPU.Device.activelane()
+    i::Cint = AMDGPU.Device.activelane()
     addr = ((i + 1) % 8) * 4
     x[i + 1] = AMDGPU.Device.bpermute(addr, i)
     return
@@ -116,10 +116,10 @@ end
 # permute pushes: lane i sends its value to lane (i + 1) % 8 (AMDGPU.jl's documentation); where two lanes
 # send to one, the higher wins; a lane no one sends to gets 0.
 function permute!(x, y)
-    i::Int32 = AMDGPU.Device.activelane()
+    i::Cint = AMDGPU.Device.activelane()
     addr = ((i + 1) % 8) * 4
     x[i + 1] = AMDGPU.Device.permute(addr, i)
-    y[i + 1] = AMDGPU.Device.permute((i ÷ 2) * 4, i * Int32(10))
+    y[i + 1] = AMDGPU.Device.permute((i ÷ 2) * 4, i * Cint(10))
     return
 end
 # run: permute!(x = zeros(Int32, 1, 8), y = zeros(Int32, 8)) groupsize 8
