@@ -199,6 +199,9 @@ juke_context *juke_context_create(void)
     const char *cd = getenv("JUKE_CACHE_DIR");
     if (cd && *cd)
         ctx->env_cachedir = strdup(cd);
+    const char *mc = getenv("JUKE_MERGE_CHECKS");
+    if (mc && *mc)
+        ctx->env_merge_checks = strcmp(mc, "0") ? 1 : -1;
     for (int i = 0; i < target_count() && i < JK_ARRAY_LEN(ctx->env_devlibs); i++) {
         const char *name = target_at(i)->devlib_env, *v = name ? getenv(name) : NULL;
         if (v && *v)
@@ -706,7 +709,7 @@ uint16_t api_arg_signature(const char *type)
 }
 
 static char *cache_key(const char *function, const char *const *argtypes, int nargs, const juke_options *o,
-                       unsigned variant)
+                       unsigned variant, int merge_checks)
 {
     StrBuf sb = { 0 };
     /* the count too: one type "A,B" and the two types A and B spell alike */
@@ -723,6 +726,8 @@ static char *cache_key(const char *function, const char *const *argtypes, int na
         sb_puts(&sb, "|g0");
     if (variant & API_VARIANT_INDEX32)
         sb_puts(&sb, "|i32");
+    if (merge_checks)
+        sb_printf(&sb, "|mc%d", merge_checks);
     if (sb.failed) {
         sb_free(&sb);
         return NULL;
@@ -810,7 +815,7 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
             return api_fail(ctx, JUKE_ERR_ARGUMENT, "argument type %d is NULL", i + 1);
     const char *withnd[64];
     nargs = with_ndrange_type(m, function, &argtypes, nargs, withnd);
-    char *key = cache_key(function, argtypes, nargs, o, variant);
+    char *key = cache_key(function, argtypes, nargs, o, variant, ctx->env_merge_checks);
     if (!key)
         return api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
     double t_mem = trace_now_us();
@@ -857,6 +862,7 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     to.skip_asm = !want_asm && !(o->dump_dir || ctx->env_dumpdir);
     to.debug_lines = o->debuginfo == JUKE_DEBUGINFO_SOURCE;
     to.index32 = (variant & API_VARIANT_INDEX32) != 0;
+    to.merge_checks = ctx->env_merge_checks;
 
     juke_kernel *k = calloc(1, sizeof *k);
     if (!k) {

@@ -171,6 +171,8 @@ struct juke_context {
     char *env_devlibs[8]; /* per target row (targets.c): $JUKE_DEVICE_LIBS, $JUKE_LIBDEVICE */
     int env_linker;       /* JUKE_LINK_SPAWN with $JUKE_LLD_SPAWN=1, _TMPDIR with $JUKE_LLD_NO_MEMFD=1 */
     int env_cpu_threads;  /* $JUKE_CPU_THREADS, 0 if unset or not 1..1024 */
+    int env_merge_checks; /* $JUKE_MERGE_CHECKS: 1 merge bounds checks on every target, -1 on none, 0
+                             (unset) the targets' default (TargetOptions.merge_checks) */
     ThreadError *errors;
     int nerrors, caperrors;
     juke_module **modules;

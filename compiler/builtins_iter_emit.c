@@ -39,9 +39,12 @@ LLVMValueRef emit_something(CG *g, IrInst *in)
 }
 
 /* v, of type `from`, as a value of type `to` (a variable's or a function's result type): a T or
- * nothing into Union{Nothing, T} gets its tag; any other value is already of that type. */
+ * nothing into Union{Nothing, T} gets its tag; any other value is already of that type, but for a
+ * throw's value (typed Nothing, never reached). */
 LLVMValueRef union_coerce(CG *g, LLVMValueRef v, const Type *from, const Type *to)
 {
+    if (from->kind == TY_NOTHING && to->kind != TY_UNION && !is_unit(to))
+        return LLVMGetUndef(lt(g, to)); /* the value of a throw(...), which never arrives */
     if (to->kind != TY_UNION || from == to)
         return v;
     LLVMValueRef u = LLVMGetUndef(lt(g, to));

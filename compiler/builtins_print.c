@@ -184,7 +184,8 @@ bool printfmt_macro(Arena *a, Diags *d, const Node *m, PrintFormat *out)
     };
     Node *const *k = m->kids;
     int n = m->nkids;
-    out->mode = PRINT_GROUP; /* AMDGPU.jl's default: once per workgroup */
+    /* AMDGPU.jl's default: once per workgroup; KernelAbstractions' @print: every work-item */
+    out->mode = strcmp(m->name, "print") == 0 ? PRINT_LANE : PRINT_GROUP;
     if (n > 0 && k[0]->kind == AST_SYMBOL) {
         int found = -1;
         for (int i = 0; i < 4; i++)
@@ -216,8 +217,8 @@ bool printfmt_macro(Arena *a, Diags *d, const Node *m, PrintFormat *out)
     StrBuf sb = { 0 };
     Node **vals = NULL;
     int nv = 0, cap = 0;
-    if (n == 0 && strcmp(m->name, "rocprint") == 0) {
-        diag_error(d, m->loc, "@rocprint takes what to print: @rocprint \"x = $x\"");
+    if (n == 0 && (strcmp(m->name, "rocprint") == 0 || strcmp(m->name, "print") == 0)) {
+        diag_error(d, m->loc, "@%s takes what to print: @%s \"x = $x\"", m->name, m->name);
         return false;
     }
     if (!add_parts(a, &sb, k, n, &vals, &nv, &cap)) {
@@ -256,22 +257,18 @@ const Type *type_print(Infer *I, IrInst *in, const BuiltinRow *row, const char *
     return prim(I, TY_NOTHING);
 }
 
-/* trap(), debugtrap(), endpgm(): nothing; sendmsg(x[, y]) / sendmsghalt(x[, y]): integer constants. */
+/* trap(), debugtrap(), endpgm(): nothing; sendmsg(x[, y]) / sendmsghalt(x[, y]), device_sleep(x): integer
+ * constants, nothing; memtime(), memrealtime(): UInt64. */
 const Type *type_control(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
 {
     in->builtin = row->id;
-    bool msg = row->id == BI_SENDMSG || row->id == BI_SENDMSGHALT;
-    if (!msg && n == 0)
+    bool msg = row->id == BI_SENDMSG || row->id == BI_SENDMSGHALT, sleep = row->id == BI_DEVICE_SLEEP;
+    if (n == 0 && (row->id == BI_MEMTIME || row->id == BI_MEMREALTIME))
+        return prim(I, TY_UINT64);
+    if (!msg && !sleep && n == 0)
         return prim(I, TY_NOTHING);
-    if (msg && (n == 1 || n == 2) && all_int(a, n)) {
-        for (int i = 0; i < n; i++) {
-            int64_t v;
-            if (!is_const_int(I, in->args[1 + i], &v)) {
-                infer_err(I, in->loc, "%s takes integer constants (the message and its operand)", name);
-                return NULL;
-            }
-        }
+    /* the operands must be constants by code generation (LLVM folds Int32(2)) */
+    if ((msg && (n == 1 || n == 2) && all_int(a, n)) || (sleep && n == 1 && ty_is_int(a[0])))
         return prim(I, TY_NOTHING);
-    }
     return infer_no_method(I, in, name, a, n);
 }

@@ -230,9 +230,7 @@ static void raise_kind(CG *g, IrInst *in, int kind, int aux, bool message)
     LLVMBuildCondBr(g->b, LLVMBuildExtractValue(g->b, cx, 1, ""), won, done);
     LLVMPositionBuilderAtEnd(g->b, won);
     LLVMValueRef off = message ? write_record(g, in, in->name ? in->name : "", JUKE_PRINT_MESSAGE) : ci64(g, 0);
-    LLVMValueRef hdr[6] = {
-        NULL, ci32(g, kind), ci32(g, in->loc.line), ci32(g, in->loc.col), ci32(g, 0), ci32(g, aux)
-    };
+    LLVMValueRef hdr[6] = { NULL, ci32(g, kind), exc_line(g, in->loc), ci32(g, in->loc.col), ci32(g, 0), ci32(g, aux) };
     for (unsigned k = 1; k <= 5; k++)
         LLVMBuildStore(g->b, hdr[k], LLVMBuildStructGEP2(g->b, rt, exc, k, ""));
     for (int k = 0; k < JUKE_EXC_MAXDIMS; k++) {
@@ -272,8 +270,9 @@ LLVMValueRef emit_throw(CG *g, IrInst *in)
     return unit_v(g);
 }
 
-/* trap() raises a kernel exception on every target; debugtrap(), endpgm(), sendmsg(), sendmsghalt() are
- * the target's (TargetOps.exec_control), a compile error where it has none. */
+/* trap() raises a kernel exception on every target; debugtrap(), endpgm(), sendmsg(), sendmsghalt(),
+ * device_sleep(), memtime() and memrealtime() are the target's (TargetOps.exec_control), a compile error
+ * where it has none. */
 LLVMValueRef emit_control(CG *g, IrInst *in)
 {
     if (in->builtin == BI_TRAP) {
@@ -283,11 +282,20 @@ LLVMValueRef emit_control(CG *g, IrInst *in)
     LLVMValueRef a[2] = { ci32(g, 0), ci32(g, 0) };
     for (int k = 1; k < in->nargs && k <= 2; k++)
         a[k - 1] = LLVMBuildTrunc(g->b, arg_bits(g, arg(g, in, k - 1), aty(g, in, k - 1)), i32(g), "");
-    if (!g->ops->exec_control || !g->ops->exec_control(g->tc, g->b, in->builtin, a)) {
+    for (int k = 0; k < 2; k++)
+        if (!LLVMIsAConstantInt(a[k])) {
+            diag_error(g->d, in->loc, "%s takes integer constants", builtin_name(in->builtin));
+            g->failed = true;
+            return unit_v(g);
+        }
+    LLVMValueRef v = g->ops->exec_control ? g->ops->exec_control(g->tc, g->b, in->builtin, a) : NULL;
+    if (!v) {
         const TargetInfo *ti = target_by_kind(g->tc->opts->kind);
         diag_error(g->d, in->loc, "%s() is an AMDGPU intrinsic: target %s has no %s", builtin_name(in->builtin),
                    ti ? ti->name : "?", builtin_name(in->builtin));
         g->failed = true;
     }
+    if (v && (in->builtin == BI_MEMTIME || in->builtin == BI_MEMREALTIME))
+        return v;
     return unit_v(g);
 }

@@ -66,6 +66,13 @@ LLVMValueRef ci64(CG *g, int64_t v)
 {
     return LLVMConstInt(i64(g), (unsigned long long)v, 1);
 }
+/* An exception record's line for loc (runtime/abi.h): JUKE_EXC_LINE_BASE marks the Base prelude's. */
+LLVMValueRef exc_line(CG *g, SrcLoc loc)
+{
+    bool base = loc.file && loc.file->name == fe_base_name;
+    return LLVMConstInt(i32(g), (unsigned)loc.line | (base ? JUKE_EXC_LINE_BASE : 0u), 0);
+}
+
 LLVMValueRef ci32(CG *g, int64_t v)
 {
     return LLVMConstInt(i32(g), (unsigned long long)v, 1);
@@ -389,7 +396,7 @@ void check(CG *g, LLVMValueRef fail, int kind, SrcLoc loc, int nidx, LLVMValueRe
     mark_unlikely(g, br);
     LLVMValueRef in[PHI_COUNT];
     in[PHI_KIND] = ci32(g, kind);
-    in[PHI_LINE] = ci32(g, loc.line);
+    in[PHI_LINE] = exc_line(g, loc);
     in[PHI_COL] = ci32(g, loc.col);
     in[PHI_NDIMS] = ci32(g, nidx > JUKE_EXC_MAXDIMS ? JUKE_EXC_MAXDIMS : nidx);
     in[PHI_AUX] = ci32(g, aux);

@@ -10,6 +10,7 @@
 #include "frontend.h"
 #include "target.h"
 #include "abi.h"
+#include "prelude.h"
 
 typedef struct CG {
     TargetCtx *tc;
@@ -72,6 +73,7 @@ LLVMTypeRef unit_t(CG *g);
 LLVMValueRef unit_v(CG *g);
 LLVMValueRef ci64(CG *g, int64_t v);
 LLVMValueRef ci32(CG *g, int64_t v);
+LLVMValueRef exc_line(CG *g, SrcLoc loc);
 bool is_unit(const Type *t);
 LLVMTypeRef prim_t(CG *g, const Type *t);
 LLVMTypeRef lt(CG *g, const Type *t);

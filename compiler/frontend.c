@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char fe_base_name[] = "base/prelude.jl";
+
 GenericFunc *fe_find_func(const FeModule *m, const char *name)
 {
     return namemap_get(&m->func_map, name);
@@ -266,7 +268,7 @@ static bool add_item(FeModule *mod, Node *item, Diags *d)
  * locations print as base/prelude.jl:LINE:COL. */
 static void load_base(FeModule *mod, Diags *d)
 {
-    mod->base_file.name = "base/prelude.jl";
+    mod->base_file.name = fe_base_name;
     mod->base_file.text = jk_prelude_text;
     mod->base_file.len = jk_prelude_len;
     Node *ast = parse_file(&mod->arena, d, &mod->base_file);

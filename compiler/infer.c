@@ -993,6 +993,14 @@ static void compute_reach(Infer *I)
     free(label_reached);
 }
 
+/* Is value v a throw(...) or error(...)? It never returns: its type is Julia's Union{}, which joins
+ * with any other. */
+static bool throws(const IrFunc *f, int v)
+{
+    const IrInst *k = &f->insts[v];
+    return k->op == IR_CALL && k->nargs && f->insts[k->args[0]].builtin == BI_THROW;
+}
+
 static const Type *infer_inst(Infer *I, IrInst *in)
 {
     IrFunc *f = I->f;
@@ -1019,6 +1027,8 @@ static const Type *infer_inst(Infer *I, IrInst *in)
     case IR_ASSIGN: {
         IrSlot *s = &f->slots[in->slot];
         const Type *t = f->insts[in->args[0]].type;
+        if (throws(f, in->args[0])) /* the value of throw(...) never arrives (Julia's Union{}) */
+            return NULL;
         if (!s->type) {
             s->type = t;
             s->loc = in->loc;
@@ -1086,6 +1096,8 @@ static const Type *infer_inst(Infer *I, IrInst *in)
         return NULL;
     }
     case IR_RETURN: {
+        if (in->nargs && throws(f, in->args[0]))
+            return NULL;
         const Type *t = in->nargs ? f->insts[in->args[0]].type : prim(I, TY_NOTHING);
         if (!I->spec->rettype) {
             I->spec->rettype = t;

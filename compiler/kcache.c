@@ -25,6 +25,8 @@
 
 #include <xxhash.h>
 
+#include "prelude.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #else
@@ -171,7 +173,9 @@ static void put_escaped(StrBuf *sb, const char *s)
 bool kcache_make_key(const KcacheKeyParts *parts, const char *function, char **key_line, char **build, char **file)
 {
     char src[33], bh[33];
-    hex128(src, XXH3_128bits(parts->source ? parts->source : "", parts->source ? parts->source_len : 0));
+    /* the Base prelude is part of every module's source: seed the source's hash with it */
+    hex128(src, XXH3_128bits_withSeed(parts->source ? parts->source : "", parts->source ? parts->source_len : 0,
+                                      XXH3_64bits(jk_prelude_text, jk_prelude_len)));
     StrBuf sb = { 0 };
     put_escaped(&sb, parts->request);
     sb_printf(&sb, "|src %s|juke %s|machine ", src, JUKE_VERSION_STRING);

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "api_impl.h"
+#include "prelude.h"
 #include "targets.h"
 
 
@@ -201,8 +202,9 @@ static char *exception_message(juke_kernel *k, const JukeExceptionRecord *r, con
         break;
     default: sb_printf(&sb, "unknown kernel exception (kind %u)", r->kind);
     }
-    sb_printf(&sb, "\n  at %s:%u:%u\n  in workgroup (%u, %u, %u), work-item (%u, %u, %u)", k->module->name, r->line,
-              r->col, r->group[0], r->group[1], r->group[2], r->item[0], r->item[1], r->item[2]);
+    sb_printf(&sb, "\n  at %s:%u:%u\n  in workgroup (%u, %u, %u), work-item (%u, %u, %u)",
+              r->line & JUKE_EXC_LINE_BASE ? fe_base_name : k->module->name, r->line & ~JUKE_EXC_LINE_BASE, r->col,
+              r->group[0], r->group[1], r->group[2], r->item[0], r->item[1], r->item[2]);
     if (r->kind == JUKE_EXC_BARRIER) {
         uint64_t gd = (uint64_t)r->dims[3];
         format_items(&sb, r->index[0], r->index[1], gd, "wait here");
@@ -325,6 +327,7 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
     juke_status st = arg_type_names(m->ctx, args, nargs, names);
     if (st)
         return st;
+    unsigned variant = arg_class(args, nargs); /* the visible arguments: the ndrange's is no array */
     for (int i = 0; i < nargs; i++) {
         tn[i] = names[i];
         if (args[i].is_array && args[i].v.array->dev != dev)
@@ -340,7 +343,12 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
     o = m->ctx->opts;
     pthread_mutex_unlock(&m->ctx->lock);
     o.target = dev->target;
-    return api_compile_kernel(m, function, tn, nargs, &o, arg_class(args, nargs), false, out);
+    st = api_compile_kernel(m, function, tn, nargs, &o, variant, false, out);
+    /* the general kernel is right for every class: a build without the
+     * compiler takes it from the disk cache when no variant was saved there */
+    if (st && variant != API_VARIANT_GENERAL && !JUKE_HAVE_COMPILER)
+        st = api_compile_kernel(m, function, tn, nargs, &o, API_VARIANT_GENERAL, false, out);
+    return st;
 }
 
 juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,

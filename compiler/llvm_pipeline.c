@@ -232,7 +232,8 @@ bool llvm_optimize(TargetCtx *tc, int opt_level)
      * the CPU a branch is cheap, and the merged one kept more registers
      * live: bench/RESULTS.md); simplifycfg drops the decided ones */
     CheckoptStats cs = { 0 };
-    if (opt_level >= 2 && checkopt_run(tc->mod, tc->opts->kind != TARGET_CPU, &cs)) {
+    int mc = tc->opts->merge_checks;
+    if (opt_level >= 2 && checkopt_run(tc->mod, mc > 0 || (mc == 0 && tc->opts->kind != TARGET_CPU), &cs)) {
         po = LLVMCreatePassBuilderOptions();
         e = LLVMRunPasses(tc->mod, "instsimplify,simplifycfg,dce", tc->tm, po);
         LLVMDisposePassBuilderOptions(po);

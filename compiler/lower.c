@@ -794,7 +794,8 @@ static int lower_macro(Lower *L, Node *n)
     }
     if (strcmp(n->name, "atomic") == 0)
         return lower_atomic(L, n);
-    if (strcmp(n->name, "rocprintf") == 0 || strcmp(n->name, "rocprint") == 0 || strcmp(n->name, "rocprintln") == 0) {
+    if (strcmp(n->name, "rocprintf") == 0 || strcmp(n->name, "rocprint") == 0 || strcmp(n->name, "rocprintln") == 0 ||
+        strcmp(n->name, "print") == 0) {
         PrintFormat pf;
         if (!printfmt_macro(L->a, L->d, n, &pf))
             return emit_named(L, IR_NOTHING, n->loc);

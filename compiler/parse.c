@@ -859,7 +859,20 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
 
 static bool is_module_name(const char *s)
 {
-    return strcmp(s, "AMDGPU") == 0 || strcmp(s, "Base") == 0 || strcmp(s, "Core") == 0 || strcmp(s, "Random") == 0;
+    return strcmp(s, "AMDGPU") == 0 || strcmp(s, "Base") == 0 || strcmp(s, "Core") == 0 ||
+           strcmp(s, "SpecialFunctions") == 0 || strcmp(s, "Random") == 0;
+}
+
+/* Base's submodules that kernels name functions through (Base.Checked.checked_add, Base.Math.x). */
+static bool is_base_submodule(const Node *e)
+{
+    static const char *const subs[] = { "Checked", "Math", "FastMath", "Iterators", "MathConstants" };
+    if (e->kind != AST_IDENT || !e->qual || strcmp(e->qual, "Base") != 0)
+        return false;
+    for (int i = 0; i < JK_ARRAY_LEN(subs); i++)
+        if (strcmp(e->name, subs[i]) == 0)
+            return true;
+    return false;
 }
 
 static Node *parse_literal(Parser *p, Token *t)
@@ -1086,9 +1099,9 @@ static Node *parse_postfix(Parser *p)
                 /* AMDGPU.Device.x and Device.x name what AMDGPU.x names */
                 bool device = e->kind == AST_IDENT && strcmp(e->name, "Device") == 0 &&
                               (!e->qual || strcmp(e->qual, "AMDGPU") == 0);
-                if (e->kind == AST_IDENT && ((!e->qual && is_module_name(e->name)) || device)) {
+                if (e->kind == AST_IDENT && ((!e->qual && is_module_name(e->name)) || device || is_base_submodule(e))) {
                     Node *q = node_ident(p, start, f->text);
-                    q->qual = device ? "AMDGPU" : e->name;
+                    q->qual = device ? "AMDGPU" : is_base_submodule(e) ? "Base" : e->name;
                     e = q;
                 } else {
                     Node *d = node_new(p, AST_DOT, start, 1);

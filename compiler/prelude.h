@@ -11,5 +11,7 @@
 
 extern const char jk_prelude_text[]; /* NUL-terminated */
 extern const size_t jk_prelude_len;  /* without the NUL */
+/* "base/prelude.jl": the prelude's file name in diagnostics; its locations' SrcFile.name is this pointer */
+extern const char fe_base_name[];
 
 #endif

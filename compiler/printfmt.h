@@ -22,8 +22,8 @@ typedef struct PrintFormat {
     PrintMode mode;
 } PrintFormat;
 
-/* The format of @rocprintf / @rocprint / @rocprintln (macro: the AST_MACROCALL). false after a
- * diagnostic. */
+/* The format of @rocprintf / @rocprint / @rocprintln, or KernelAbstractions' @print (every work-item, as
+ * Base.print of its arguments) (macro: the AST_MACROCALL). false after a diagnostic. */
 bool printfmt_macro(Arena *a, Diags *d, const Node *macro, PrintFormat *out);
 /* A message made of parts (string literals, interpolations string(...), other values), after prefix
  * (a literal, may be NULL). false after a diagnostic. */

@@ -104,10 +104,11 @@ struct TargetOps {
     /* End this work-item after an exception record was written; the caller
      * emits `unreachable` after it. */
     void (*exit_item)(TargetCtx *tc, LLVMBuilderRef b);
-    /* Execution control (builtins.def's BI_DEBUGTRAP, BI_ENDPGM, BI_SENDMSG, BI_SENDMSGHALT; args: the
-     * message and its operand as i32 constants): emit it and return true, or false where the target has
-     * no such thing (a compile error naming the target). NULL: none has any. */
-    bool (*exec_control)(TargetCtx *tc, LLVMBuilderRef b, int builtin, LLVMValueRef *args);
+    /* Execution control and clocks (builtins.def's BI_DEBUGTRAP, BI_ENDPGM, BI_SENDMSG, BI_SENDMSGHALT,
+     * BI_DEVICE_SLEEP: args are their i32 operands; BI_MEMTIME, BI_MEMREALTIME: an i64 counter): emit it
+     * and return its value (any non-NULL value for those that return nothing), or NULL where the target has
+     * no such thing (a compile error naming the target). NULL hook: none has any. */
+    LLVMValueRef (*exec_control)(TargetCtx *tc, LLVMBuilderRef b, int builtin, LLVMValueRef *args);
     /* A math function by Julia name ("sin", "atan2", "hypot", "pow", "powi",
      * "cbrt", "exp10", "expm1", "log1p", ...) for float type ty (float or
      * double: code generation does Float16 math in Float32): returns the callee value and sets *fty to its function type

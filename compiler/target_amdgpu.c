@@ -632,23 +632,27 @@ static void amdgpu_llvm_init(void)
     LLVMInitializeAMDGPUAsmParser();
 }
 
-/* debugtrap (s_trap 3), endpgm (s_endpgm), sendmsg / sendmsghalt (s_sendmsg / s_sendmsghalt). */
-static bool amdgpu_exec_control(TargetCtx *tc, LLVMBuilderRef b, int builtin, LLVMValueRef *args)
+/* debugtrap (s_trap 3), endpgm (s_endpgm), sendmsg / sendmsghalt (s_sendmsg / s_sendmsghalt), device_sleep
+ * (s_sleep), memtime (the cycle counter: s_memtime on gfx9), memrealtime (the constant 100 MHz clock:
+ * s_memrealtime on gfx9, s_sendmsg_rtn_b64 on gfx11). */
+static LLVMValueRef amdgpu_exec_control(TargetCtx *tc, LLVMBuilderRef b, int builtin, LLVMValueRef *args)
 {
-    const char *name = builtin == BI_DEBUGTRAP     ? "llvm.debugtrap"
-                       : builtin == BI_ENDPGM      ? "llvm.amdgcn.endpgm"
-                       : builtin == BI_SENDMSG     ? "llvm.amdgcn.s.sendmsg"
-                       : builtin == BI_SENDMSGHALT ? "llvm.amdgcn.s.sendmsghalt"
-                                                   : NULL;
+    const char *name = builtin == BI_DEBUGTRAP      ? "llvm.debugtrap"
+                       : builtin == BI_ENDPGM       ? "llvm.amdgcn.endpgm"
+                       : builtin == BI_SENDMSG      ? "llvm.amdgcn.s.sendmsg"
+                       : builtin == BI_SENDMSGHALT  ? "llvm.amdgcn.s.sendmsghalt"
+                       : builtin == BI_DEVICE_SLEEP ? "llvm.amdgcn.s.sleep"
+                       : builtin == BI_MEMTIME      ? "llvm.readcyclecounter"
+                       : builtin == BI_MEMREALTIME  ? "llvm.readsteadycounter"
+                                                    : NULL;
     if (!name)
-        return false;
+        return NULL;
     LLVMTypeRef fty;
     LLVMValueRef f = llvm_intrinsic(tc, name, NULL, 0, &fty);
     if (!f)
-        return false;
-    bool msg = builtin == BI_SENDMSG || builtin == BI_SENDMSGHALT;
-    LLVMBuildCall2(b, fty, f, args, msg ? 2 : 0, "");
-    return true;
+        return NULL;
+    int n = builtin == BI_SENDMSG || builtin == BI_SENDMSGHALT ? 2 : builtin == BI_DEVICE_SLEEP ? 1 : 0;
+    return LLVMBuildCall2(b, fty, f, args, (unsigned)n, "");
 }
 
 const TargetOps target_amdgpu_ops = {

@@ -601,12 +601,19 @@ static void cpu_llvm_init(void)
     LLVMInitializeX86AsmParser();
 }
 
-/* debugtrap() does nothing on the CPU (no debugger to stop for: a trap instruction would kill the
- * host); the CPU has no endpgm or sendmsg. */
-static bool cpu_exec_control(TargetCtx *tc, LLVMBuilderRef b, int builtin, LLVMValueRef *args)
+/* debugtrap() and device_sleep() do nothing on the CPU (no debugger to stop for: a trap instruction would
+ * kill the host); memtime() and memrealtime() read the time-stamp counter (constant-rate); the CPU has no
+ * endpgm or sendmsg. */
+static LLVMValueRef cpu_exec_control(TargetCtx *tc, LLVMBuilderRef b, int builtin, LLVMValueRef *args)
 {
-    (void)tc, (void)b, (void)args;
-    return builtin == BI_DEBUGTRAP;
+    (void)args;
+    if (builtin == BI_DEBUGTRAP || builtin == BI_DEVICE_SLEEP)
+        return LLVMConstInt(LLVMInt32TypeInContext(tc->llctx), 0, 0);
+    if (builtin != BI_MEMTIME && builtin != BI_MEMREALTIME)
+        return NULL;
+    LLVMTypeRef fty;
+    LLVMValueRef f = llvm_intrinsic(tc, "llvm.readcyclecounter", NULL, 0, &fty);
+    return f ? LLVMBuildCall2(b, fty, f, NULL, 0, "") : NULL;
 }
 
 const TargetOps target_cpu_ops = {

@@ -456,18 +456,22 @@ static void nvptx_llvm_init(void)
     LLVMInitializeNVPTXAsmPrinter();
 }
 
-/* debugtrap (brkpt); NVPTX has no endpgm or sendmsg. */
-static bool nvptx_exec_control(TargetCtx *tc, LLVMBuilderRef b, int builtin, LLVMValueRef *args)
+/* debugtrap (brkpt), device_sleep (nanosleep), memtime (%clock64), memrealtime (%globaltimer, ns); NVPTX
+ * has no endpgm or sendmsg. */
+static LLVMValueRef nvptx_exec_control(TargetCtx *tc, LLVMBuilderRef b, int builtin, LLVMValueRef *args)
 {
-    (void)args;
-    if (builtin != BI_DEBUGTRAP)
-        return false;
+    const char *name = builtin == BI_DEBUGTRAP      ? "llvm.debugtrap"
+                       : builtin == BI_DEVICE_SLEEP ? "llvm.nvvm.nanosleep"
+                       : builtin == BI_MEMTIME      ? "llvm.nvvm.read.ptx.sreg.clock64"
+                       : builtin == BI_MEMREALTIME  ? "llvm.nvvm.read.ptx.sreg.globaltimer"
+                                                    : NULL;
+    if (!name)
+        return NULL;
     LLVMTypeRef fty;
-    LLVMValueRef f = llvm_intrinsic(tc, "llvm.debugtrap", NULL, 0, &fty);
+    LLVMValueRef f = llvm_intrinsic(tc, name, NULL, 0, &fty);
     if (!f)
-        return false;
-    LLVMBuildCall2(b, fty, f, NULL, 0, "");
-    return true;
+        return NULL;
+    return LLVMBuildCall2(b, fty, f, args, builtin == BI_DEVICE_SLEEP ? 1 : 0, "");
 }
 
 const TargetOps target_nvptx_ops = {

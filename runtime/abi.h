@@ -58,10 +58,13 @@ enum {
                                     launch allocated; index[0] is the linear index, dims[0] the elements
                                     allocated, dims[1] the elements the array declares */
 
+#define JUKE_EXC_LINE_BASE 0x80000000u /* line: the location is in base/prelude.jl, not the kernel's file */
+
 typedef struct JukeExceptionRecord {
     uint32_t flag;                   /* 0 none, 1 being written, 2 complete */
     uint32_t kind;                   /* JUKE_EXC_* */
-    uint32_t line, col;              /* source location of the failing check, in the kernel's file */
+    uint32_t line, col;              /* source location of the failing check, in the kernel's file; a line with
+                                        JUKE_EXC_LINE_BASE set is in Juke's Base prelude (base/prelude.jl) */
     uint32_t ndims;                  /* BoundsError: number of indices recorded */
     uint32_t aux;                    /* InexactError: JukeTypeCode of the target type; BoundsError: the array's element
                              JukeTypeCode (bits 0-7), its number of dims (bits 8-11), JUKE_BOUNDS_LOCAL,

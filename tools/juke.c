@@ -1165,6 +1165,7 @@ static const Sub *find_sub(const char *name)
     "  JUKE_LLD_SPAWN=1           link with a spawned ld.lld rather than lld as a library\n"                           \
     "  JUKE_LLD_NO_MEMFD=1        spawn ld.lld on files in a private temporary directory\n"                            \
     "  JUKE_CPU_THREADS           worker threads of the CPU device (1..1024)\n"                                        \
+    "  JUKE_MERGE_CHECKS          1: merge bounds checks on every target (default GPUs only); 0: on none\n"            \
     "  JUKE_HIP_LIBRARY           the HIP runtime to load (default libamdhip64.so)\n"                                  \
     "  JUKE_CUDA_LIBRARY          the CUDA driver to load (default libcuda.so.1)\n"                                    \
     "  JUKE_TRACE                 write a Chrome/Perfetto timeline there (as juke run --trace)\n"                      \

@@ -164,6 +164,78 @@ end
 pairs(A::AbstractArray) = zip(eachindex(A), A)
 pairs(t::Tuple) = zip(1:length(t), t)
 
+# eachindex(A, B): the indices of arrays that share them (base/abstractarray.jl)
+function eachindex(A::AbstractArray, B::AbstractArray)
+    length(A) == length(B) ||
+        throw(DimensionMismatch("all inputs to eachindex must have the same indices, got Base.OneTo($(length(A))) and Base.OneTo($(length(B)))"))
+    return eachindex(A)
+end
+function eachindex(A::AbstractArray, B::AbstractArray, C::AbstractArray)
+    length(A) == length(B) == length(C) ||
+        throw(DimensionMismatch("all inputs to eachindex must have the same indices, got Base.OneTo($(length(A))), Base.OneTo($(length(B))) and Base.OneTo($(length(C)))"))
+    return eachindex(A)
+end
+
+# maximum and minimum of a range (base/range.jl)
+maximum(r::AbstractRange) = isempty(r) ? throw(ArgumentError("range must be non-empty")) : max(first(r), last(r))
+minimum(r::AbstractRange) = isempty(r) ? throw(ArgumentError("range must be non-empty")) : min(first(r), last(r))
+
+# ---- numbers ----
+
+# promote(x, y): both in the type arithmetic on them gives (Julia's promote_type for numbers)
+function promote(x::Number, y::Number)
+    z = x + y
+    return (convert(typeof(z), x), convert(typeof(z), y))
+end
+
+# fld1 of mixed integer types: promoted first, as base/int.jl's fld1(x::Real, y::Real)
+function fld1(x::Real, y::Real)
+    a, b = promote(x, y)
+    return fld1(a, b)
+end
+
+# Base.Checked: arithmetic that throws OverflowError instead of wrapping (messages as base/checked.jl)
+throw_overflow_add(x::Int8, y::Int8) = throw(OverflowError("$x + $y overflowed for type Int8"))
+throw_overflow_add(x::Int16, y::Int16) = throw(OverflowError("$x + $y overflowed for type Int16"))
+throw_overflow_add(x::Int32, y::Int32) = throw(OverflowError("$x + $y overflowed for type Int32"))
+throw_overflow_add(x::Int64, y::Int64) = throw(OverflowError("$x + $y overflowed for type Int64"))
+throw_overflow_add(x::UInt8, y::UInt8) = throw(OverflowError("$x + $y overflowed for type UInt8"))
+throw_overflow_add(x::UInt16, y::UInt16) = throw(OverflowError("$x + $y overflowed for type UInt16"))
+throw_overflow_add(x::UInt32, y::UInt32) = throw(OverflowError("$x + $y overflowed for type UInt32"))
+throw_overflow_add(x::UInt64, y::UInt64) = throw(OverflowError("$x + $y overflowed for type UInt64"))
+throw_overflow_sub(x::Int8, y::Int8) = throw(OverflowError("$x - $y overflowed for type Int8"))
+throw_overflow_sub(x::Int16, y::Int16) = throw(OverflowError("$x - $y overflowed for type Int16"))
+throw_overflow_sub(x::Int32, y::Int32) = throw(OverflowError("$x - $y overflowed for type Int32"))
+throw_overflow_sub(x::Int64, y::Int64) = throw(OverflowError("$x - $y overflowed for type Int64"))
+throw_overflow_sub(x::UInt8, y::UInt8) = throw(OverflowError("$x - $y overflowed for type UInt8"))
+throw_overflow_sub(x::UInt16, y::UInt16) = throw(OverflowError("$x - $y overflowed for type UInt16"))
+throw_overflow_sub(x::UInt32, y::UInt32) = throw(OverflowError("$x - $y overflowed for type UInt32"))
+throw_overflow_sub(x::UInt64, y::UInt64) = throw(OverflowError("$x - $y overflowed for type UInt64"))
+function checked_add(x::T, y::T) where {T<:Signed}
+    r = x + y
+    ((x ⊻ r) & (y ⊻ r)) < 0 && throw_overflow_add(x, y)
+    return r
+end
+function checked_add(x::T, y::T) where {T<:Unsigned}
+    r = x + y
+    r < x && throw_overflow_add(x, y)
+    return r
+end
+function checked_sub(x::T, y::T) where {T<:Signed}
+    r = x - y
+    ((x ⊻ y) & (x ⊻ r)) < 0 && throw_overflow_sub(x, y)
+    return r
+end
+function checked_sub(x::T, y::T) where {T<:Unsigned}
+    x < y && throw_overflow_sub(x, y)
+    return x - y
+end
+
+# missing: the singleton of Missing (a kernel compares with it: seed === missing)
+struct Missing end
+const missing = Missing()
+ismissing(x) = x === missing
+
 # CartesianIndices and LinearIndices (base/multidimensional.jl, base/indices.jl) over 1 to 3
 # dimensions, column-major. A CartesianIndex{N} is an NTuple{N,Int64} here (what KernelAbstractions'
 # @index(Global, Cartesian) gives, compiler/ka.c): I[1], Tuple(I) and A[I] read as in Julia.

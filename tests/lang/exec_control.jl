@@ -19,3 +19,17 @@ function debugtrapped!(A)
 end
 # run: debugtrapped!(A = zeros(Int64, 1))
 # expect A: [1]
+
+# AMDGPU.jl's test/device/execution_control.jl: the clocks advance across a device_sleep
+function time_kernel(X)
+    t1 = AMDGPU.Device.memtime()
+    tr1 = AMDGPU.Device.memrealtime()
+    AMDGPU.Device.device_sleep(Int32(2))
+    t2 = AMDGPU.Device.memtime()
+    tr2 = AMDGPU.Device.memrealtime()
+    X[1] = t2 > t1
+    X[2] = tr2 > tr1
+    return
+end
+# run: time_kernel(X = zeros(Bool, 2))
+# expect X: [true, true]
