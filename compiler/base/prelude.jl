@@ -235,3 +235,46 @@ end
 struct Missing end
 const missing = Missing()
 ismissing(x) = x === missing
+
+# CartesianIndices and LinearIndices (base/multidimensional.jl, base/indices.jl) over 1 to 3
+# dimensions, column-major. A CartesianIndex{N} is an NTuple{N,Int64} here (what KernelAbstractions'
+# @index(Global, Cartesian) gives, compiler/ka.c): I[1], Tuple(I) and A[I] read as in Julia.
+struct CartesianIndices{N}
+    dims::NTuple{N,Int64}
+end
+CartesianIndices(A::AbstractArray) = CartesianIndices(size(A))
+struct LinearIndices{N}
+    dims::NTuple{N,Int64}
+end
+LinearIndices(A::AbstractArray) = LinearIndices(size(A))
+CartesianIndex(i::Integer) = (Int64(i),)
+CartesianIndex(i::Integer, j::Integer) = (Int64(i), Int64(j))
+CartesianIndex(i::Integer, j::Integer, k::Integer) = (Int64(i), Int64(j), Int64(k))
+CartesianIndex(t::Tuple) = t
+Tuple(t::Tuple) = t
+size(C::CartesianIndices) = C.dims
+size(L::LinearIndices) = L.dims
+length(C::CartesianIndices) = prod(C.dims)
+length(L::LinearIndices) = prod(L.dims)
+getindex(C::CartesianIndices{1}, i::Integer) = (Int64(i),)
+function getindex(C::CartesianIndices{2}, i::Integer)
+    j = Int64(i) - 1
+    return (j % C.dims[1] + 1, j ÷ C.dims[1] + 1)
+end
+function getindex(C::CartesianIndices{3}, i::Integer)
+    j = Int64(i) - 1
+    k = j ÷ C.dims[1]
+    return (j % C.dims[1] + 1, k % C.dims[2] + 1, k ÷ C.dims[2] + 1)
+end
+getindex(C::CartesianIndices{2}, i::Integer, j::Integer) = (Int64(i), Int64(j))
+getindex(C::CartesianIndices{3}, i::Integer, j::Integer, k::Integer) = (Int64(i), Int64(j), Int64(k))
+getindex(L::LinearIndices, i::Integer) = Int64(i)
+getindex(L::LinearIndices{1}, I::Tuple{Int64}) = I[1]
+getindex(L::LinearIndices{2}, I::Tuple{Int64, Int64}) = I[1] + (I[2] - 1) * L.dims[1]
+getindex(L::LinearIndices{3}, I::Tuple{Int64, Int64, Int64}) = I[1] + (I[2] - 1 + (I[3] - 1) * L.dims[2]) * L.dims[1]
+getindex(L::LinearIndices{2}, i::Integer, j::Integer) = L[(Int64(i), Int64(j))]
+getindex(L::LinearIndices{3}, i::Integer, j::Integer, k::Integer) = L[(Int64(i), Int64(j), Int64(k))]
+iterate(C::CartesianIndices) = length(C) < 1 ? nothing : (C[1], 2)
+iterate(C::CartesianIndices, s::Int64) = s > length(C) ? nothing : (C[s], s + 1)
+iterate(L::LinearIndices) = length(L) < 1 ? nothing : (1, 2)
+iterate(L::LinearIndices, s::Int64) = s > length(L) ? nothing : (s, s + 1)

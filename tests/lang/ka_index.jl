@@ -73,3 +73,15 @@ KernelAbstractions.@kernel cpu=false short(A) = A[@index(Global)] = -1
 end
 # run: empty_range(A = Int64[0]) ndrange 0
 # expect A: [0]
+
+# KernelAbstractions' examples/matmul.jl: CartesianIndices of the output at the global linear index
+@kernel function matmul!(a, b, c)
+    cI = CartesianIndices(c)[@index(Global)]
+    tmp = zero(eltype(c))
+    for i = 1:size(a)[2]
+        tmp += a[cI[1], i] * b[i, cI[2]]
+    end
+    c[cI] = tmp
+end
+# run: matmul!(a = reshape(Float64[1, 2, 3, 4, 5, 6], 2, 3), b = reshape(Float64[1, 2, 3, 4, 5, 6], 3, 2), c = zeros(Float64, 2, 2)) ndrange 2,2
+# expect c: [22.0, 28.0, 49.0, 64.0]
