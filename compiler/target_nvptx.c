@@ -458,13 +458,16 @@ static void nvptx_llvm_init(void)
 
 /* debugtrap (brkpt), device_sleep (nanosleep), memtime (%clock64), memrealtime (%globaltimer, ns); NVPTX
  * has no endpgm or sendmsg. */
+/* debugtrap() does nothing: AMD's s_trap 3 is a no-op without a debugger, while PTX's brkpt (llvm.debugtrap)
+ * without one is an illegal instruction that kills the CUDA context (seen on the H200). */
 static LLVMValueRef nvptx_exec_control(TargetCtx *tc, LLVMBuilderRef b, int builtin, LLVMValueRef *args)
 {
-    const char *name = builtin == BI_DEBUGTRAP      ? "llvm.debugtrap"
-                       : builtin == BI_DEVICE_SLEEP ? "llvm.nvvm.nanosleep"
-                       : builtin == BI_MEMTIME      ? "llvm.nvvm.read.ptx.sreg.clock64"
-                       : builtin == BI_MEMREALTIME  ? "llvm.nvvm.read.ptx.sreg.globaltimer"
-                                                    : NULL;
+    if (builtin == BI_DEBUGTRAP)
+        return LLVMConstInt(LLVMInt32TypeInContext(tc->llctx), 0, 0);
+    const char *name = builtin == BI_DEVICE_SLEEP  ? "llvm.nvvm.nanosleep"
+                       : builtin == BI_MEMTIME     ? "llvm.nvvm.read.ptx.sreg.clock64"
+                       : builtin == BI_MEMREALTIME ? "llvm.nvvm.read.ptx.sreg.globaltimer"
+                                                   : NULL;
     if (!name)
         return NULL;
     LLVMTypeRef fty;
