@@ -1149,6 +1149,15 @@ static void run_file(void **state)
         }
     }
 
+    /* on a GPU through the runtime-only build (bench/lang_gpu) the kernels come from a disk cache and
+     * the back end's compile errors cannot arise: the cpu run checks the files that expect errors */
+    if (nex && strcmp(env.device, "cpu") != 0) {
+        for (int i = 0; i < nd; i++)
+            free((void *)ds[i].text);
+        free(ex);
+        free(src);
+        skip();
+    }
     if (env.ntargets) {
         if (!nex)
             compile_file(&fc, path, ds, nd);

@@ -18,8 +18,22 @@ using KernelAbstractions
 end
 # run: reverse_groups(A = zeros(Int64, 12)) groupsize 4 ndrange 12
 # expect A: [40, 30, 20, 10, 40, 30, 20, 10, 40, 30, 20, 10]
-# run: reverse_groups(A = zeros(Int64, 8)) groupsize 4 ndrange 6
-# expect A: [40, 30, 20, 10, 0, 0, 0, 0]
+
+# padding work-items (7 and 8 below) skip the body, so the local memory they would have written is
+# undefined: only the slots of work-items inside the ndrange are read (on a GPU the others hold what
+# an earlier kernel left there)
+@kernel function pad_sync(A)
+    I = @index(Global, Linear)
+    i = @index(Local, Linear)
+    lmem = @localmem Int64 (4,)
+    @inbounds begin
+        lmem[i] = 10 * i
+        @synchronize
+        A[I] = lmem[i] + lmem[1]
+    end
+end
+# run: pad_sync(A = zeros(Int64, 8)) groupsize 4 ndrange 6
+# expect A: [20, 30, 40, 50, 20, 30, 0, 0]
 
 # a loop with @synchronize() inside: its bounds come from @uniform, every work-item runs it
 @kernel function loop_sync(A, n)
