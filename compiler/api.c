@@ -241,6 +241,7 @@ void juke_context_destroy(juke_context *ctx)
         device_free(ctx->devices[i]);
     for (int i = 0; i < ctx->nmodules; i++) {
         fe_module_free(ctx->modules[i]->fe);
+        cmemo_free(&ctx->modules[i]->memo);
         free(ctx->modules[i]->name);
         free(ctx->modules[i]);
     }

@@ -163,6 +163,8 @@ API int hipHostGetDevicePointer(void **dev, void *host, unsigned flags)
 
 typedef struct Module {
     AmdImage *img;
+    AmdKernel **fns; /* the functions handed out: HIP has no call that frees one, they go with the module */
+    int nfns;
 } Module;
 
 API int hipModuleLoadData(void **mod, const void *image)
@@ -205,8 +207,12 @@ API int hipModuleLoadData(void **mod, const void *image)
 API int hipModuleUnload(void *mod)
 {
     Module *m = mod;
-    if (m)
+    if (m) {
         amdemu_image_free(m->img);
+        for (int i = 0; i < m->nfns; i++)
+            free(m->fns[i]);
+        free(m->fns);
+    }
     free(m);
     return hipSuccess;
 }
@@ -222,7 +228,13 @@ API int hipModuleGetFunction(void **fn, void *mod, const char *name)
         free(k);
         return set_error(hipErrorNotFound, msg);
     }
-    /* freed with the process: HIP has no call that frees a function */
+    AmdKernel **fns = realloc(m->fns, (size_t)(m->nfns + 1) * sizeof *fns);
+    if (!fns) {
+        free(k);
+        return hipErrorOutOfMemory;
+    }
+    m->fns = fns;
+    m->fns[m->nfns++] = k; /* freed at hipModuleUnload */
     *fn = k;
     return hipSuccess;
 }
