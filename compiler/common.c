@@ -262,7 +262,8 @@ static void diag_context(StrBuf *sb, SrcLoc loc)
         e++;
     /* a long line is clipped to DIAG_CONTEXT bytes either side of the caret
      * (not splitting a UTF-8 character), marked with … where cut */
-    const char *caret = loc.col - 1 < e - p ? p + loc.col - 1 : e;
+    int col = loc.col < 1 ? 1 : loc.col; /* a location made by a rewrite may lack a column (fuzz_parse) */
+    const char *caret = col - 1 < e - p ? p + col - 1 : e;
     const char *from = caret - p > DIAG_CONTEXT ? caret - DIAG_CONTEXT : p;
     const char *to = e - caret > DIAG_CONTEXT ? caret + DIAG_CONTEXT : e;
     while (from > p && (*from & 0xC0) == 0x80)
