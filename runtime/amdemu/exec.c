@@ -569,7 +569,6 @@ static int exec_valu(AmdWave *w, const AmdDec *d)
         cin = amdemu_sread(w, 106, true, false, false, 0);
     else if (fl & O_CIN)
         cin = amdemu_sread(w, d->vop3 ? src[2] : 106, true, false, false, 0);
-    uint64_t cout = 0;
     bool dw64 = fl & O_D_64;
     /* only VOP3 and SDWA carry abs/neg */
     bool mods = (d->vop3 || r->fmt == F_VOP3 || d->sdwa_on) && (d->abs || d->neg);
@@ -578,49 +577,85 @@ static int exec_valu(AmdWave *w, const AmdDec *d)
      * bit 3 writes the high half of the destination */
     unsigned opsel = (d->vop3 || r->fmt == F_VOP3) ? d->opsel : 0;
     bool plain = !mods && !d->sdwa_on && !(d->clamp && (fl & O_FLOAT)) && !opsel;
-    const uint32_t *lo[3] = { NULL, NULL, NULL }, *hi[3] = { NULL, NULL, NULL };
-    for (int i = 0; i < nsrc; i++)
-        if (isv[i]) {
-            lo[i] = w->v[(src[i] - 256) & 511];
-            hi[i] = w->v[(src[i] - 255) & 511];
+    int n = w->lanes;
+    AmdVec v;
+    v.cin = cin;
+    v.aux = r->aux;
+    v.n = n;
+    v.w = w;
+    /* the sources of every lane: inactive lanes compute too, their results are dropped */
+    for (int i = 0; i < nsrc; i++) {
+        uint64_t *s = v.s[i];
+        if (!isv[i]) {
+            for (int k = 0; k < n; k++)
+                s[k] = sval[i];
+        } else if (w64[i]) {
+            const uint32_t *lo = w->v[(src[i] - 256) & 511], *hi = w->v[(src[i] - 255) & 511];
+            for (int k = 0; k < n; k++)
+                s[k] = lo[k] | (uint64_t)hi[k] << 32;
+        } else {
+            const uint32_t *lo = w->v[(src[i] - 256) & 511];
+            for (int k = 0; k < n; k++)
+                s[k] = lo[k];
         }
-    uint32_t *dlo = w->v[d->dst & 511], *dhi = w->v[(d->dst + 1) & 511];
-    AmdLane l = { .w = w, .aux = r->aux };
-    /* the active lanes, lowest first */
-    for (uint64_t m = exec; m; m &= m - 1) {
-        int lane = __builtin_ctzll(m);
-        for (int i = 0; i < nsrc; i++) {
-            uint64_t v = sval[i];
-            if (isv[i])
-                v = w64[i] ? lo[i][lane] | (uint64_t)hi[i][lane] << 32 : lo[i][lane];
-            if (!plain) {
+        if (!plain)
+            for (int k = 0; k < n; k++) {
+                uint64_t x = s[k];
                 if (opsel >> i & 1)
-                    v >>= 16;
+                    x >>= 16;
                 if (d->sdwa_on && i < 2)
-                    v = sdwa_select(v, d->sdwa >> (i ? 24 : 16) & 7, d->sdwa >> (i ? 27 : 19) & 1);
+                    x = sdwa_select(x, d->sdwa >> (i ? 24 : 16) & 7, d->sdwa >> (i ? 27 : 19) & 1);
                 if (mods)
-                    v = float_mods(v, i, d, fl, w64[i]);
+                    x = float_mods(x, i, d, fl, w64[i]);
+                s[k] = x;
             }
-            l.s[i] = v;
+    }
+    if (r->vec) {
+        r->vec(&v);
+    } else { /* a row without a wave loop: its lane function lane by lane */
+        v.cout = 0;
+        for (uint64_t m = exec; m; m &= m - 1) {
+            int lane = __builtin_ctzll(m);
+            AmdLane l = { .s = { v.s[0][lane], v.s[1][lane], v.s[2][lane] },
+                          .cin = (uint32_t)(cin >> lane & 1),
+                          .aux = r->aux,
+                          .lane = lane,
+                          .w = w };
+            r->lane(&l);
+            v.d[lane] = l.d;
+            v.cout |= (uint64_t)(l.cout & 1) << lane;
         }
-        l.cin = cin >> lane & 1;
-        l.lane = lane;
-        r->lane(&l);
-        if (write_d) {
-            uint64_t v = l.d;
-            if (!plain) {
+    }
+    uint64_t cout = v.cout & exec;
+    if (write_d) {
+        uint32_t *dlo = w->v[d->dst & 511], *dhi = w->v[(d->dst + 1) & 511];
+        if (!plain)
+            for (uint64_t m = exec; m; m &= m - 1) {
+                int lane = __builtin_ctzll(m);
+                uint64_t x = v.d[lane];
                 if (d->clamp && (fl & O_FLOAT))
-                    v = clamp_float(v, fl);
+                    x = clamp_float(x, fl);
                 if (d->sdwa_on)
-                    v = sdwa_dst(dlo[lane], (uint32_t)v, d->sdwa >> 8 & 7, d->sdwa >> 11 & 3);
+                    x = sdwa_dst(dlo[lane], (uint32_t)x, d->sdwa >> 8 & 7, d->sdwa >> 11 & 3);
                 if (opsel & 8)
-                    v = (dlo[lane] & 0xffffu) | (uint32_t)v << 16;
+                    x = (dlo[lane] & 0xffffu) | (uint32_t)x << 16;
+                v.d[lane] = x;
             }
-            dlo[lane] = (uint32_t)v;
+        uint64_t full = n == 64 ? ~0ull : (1ull << n) - 1;
+        if (exec == full) {
+            for (int k = 0; k < n; k++)
+                dlo[k] = (uint32_t)v.d[k];
             if (dw64)
-                dhi[lane] = (uint32_t)(v >> 32);
+                for (int k = 0; k < n; k++)
+                    dhi[k] = (uint32_t)(v.d[k] >> 32);
+        } else {
+            for (uint64_t m = exec; m; m &= m - 1) {
+                int lane = __builtin_ctzll(m);
+                dlo[lane] = (uint32_t)v.d[lane];
+                if (dw64)
+                    dhi[lane] = (uint32_t)(v.d[lane] >> 32);
+            }
         }
-        cout |= (uint64_t)(l.cout & 1) << lane;
     }
     w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
     if ((fl & (O_COUT | O_CMP)) && !(fl & O_EXEC_ONLY))
@@ -875,6 +910,7 @@ typedef struct Runner {
     char *err; /* the failure of the lowest-numbered group that failed */
     uint32_t err_group;
     uint64_t lane_instrs;
+    uint64_t cpu_ns; /* the threads' CPU time: the rate per core on a loaded machine too */
 } Runner;
 
 static void group_free(AmdGroup *g)
@@ -927,6 +963,9 @@ static void *runner_thread(void *arg)
 {
     Runner *r = arg;
     const AmdLaunch *l = r->l;
+    struct timespec cpu;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+    uint64_t cpu0 = (uint64_t)cpu.tv_sec * 1000000000u + (uint64_t)cpu.tv_nsec;
     AmdGroup g;
     if (group_alloc(&g, l) != 0) {
         char *msg = NULL;
@@ -953,6 +992,8 @@ static void *runner_thread(void *arg)
     for (int i = 0; i < g.nwaves; i++)
         n += g.waves[i].lane_instrs;
     __atomic_fetch_add(&r->lane_instrs, n, __ATOMIC_RELAXED);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+    __atomic_fetch_add(&r->cpu_ns, (uint64_t)cpu.tv_sec * 1000000000u + (uint64_t)cpu.tv_nsec - cpu0, __ATOMIC_RELAXED);
     group_free(&g);
     return NULL;
 }
@@ -989,9 +1030,12 @@ int amdemu_run(const AmdLaunch *l, char **err)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     if (getenv("JUKE_AMDEMU_STATS"))
-        fprintf(stderr, "amdemu: %s: %llu lane-instructions in %.3f s on %d thread%s (%.1f M/s)\n", k->name,
-                (unsigned long long)r.lane_instrs, secs, started + 1, started ? "s" : "",
-                secs > 0 ? (double)r.lane_instrs / secs / 1e6 : 0.0);
+        fprintf(stderr,
+                "amdemu: %s: %llu lane-instructions in %.3f s on %d thread%s (%.1f M/s; %.3f s of CPU, %.1f M/s "
+                "per core)\n",
+                k->name, (unsigned long long)r.lane_instrs, secs, started + 1, started ? "s" : "",
+                secs > 0 ? (double)r.lane_instrs / secs / 1e6 : 0.0, (double)r.cpu_ns * 1e-9,
+                r.cpu_ns ? (double)r.lane_instrs / ((double)r.cpu_ns * 1e-9) / 1e6 : 0.0);
     pthread_mutex_destroy(&r.lock);
     if (r.stop) {
         *err = r.err ? r.err : strdup("amdemu: the launch failed");

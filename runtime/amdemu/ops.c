@@ -1189,6 +1189,164 @@ static int x_pk_add_u16(AmdWave *w, const AmdDec *d)
     return 0;
 }
 
+/* ---- lane functions over whole waves ------------------------------------------- */
+
+/* NAME_vec: the lane function NAME on every lane of v, inlined in the loop. */
+#define VEC(name)                                                                                                      \
+    static void name##_vec(AmdVec *v)                                                                                  \
+    {                                                                                                                  \
+        uint64_t cout = 0;                                                                                             \
+        for (int i = 0; i < v->n; i++) {                                                                               \
+            AmdLane l = { .s = { v->s[0][i], v->s[1][i], v->s[2][i] },                                                 \
+                          .cin = (uint32_t)(v->cin >> i & 1),                                                          \
+                          .aux = v->aux,                                                                               \
+                          .lane = i,                                                                                   \
+                          .w = v->w };                                                                                 \
+            name(&l);                                                                                                  \
+            v->d[i] = l.d;                                                                                             \
+            cout |= (uint64_t)(l.cout & 1) << i;                                                                       \
+        }                                                                                                              \
+        v->cout = cout;                                                                                                \
+    }
+VEC(l_add3_u32)
+VEC(l_add_f16)
+VEC(l_add_f32)
+VEC(l_add_f64)
+VEC(l_add_lshl_u32)
+VEC(l_add_u16)
+VEC(l_add_u32)
+VEC(l_addc_u32)
+VEC(l_alignbit)
+VEC(l_and32)
+VEC(l_and_or)
+VEC(l_ashrrev32)
+VEC(l_ashrrev64)
+VEC(l_bcnt_u32)
+VEC(l_bfe_i32)
+VEC(l_bfe_u32)
+VEC(l_bfi)
+VEC(l_bfm)
+VEC(l_brev32)
+VEC(l_ceil_f32)
+VEC(l_ceil_f64)
+VEC(l_class_f32)
+VEC(l_class_f64)
+VEC(l_cmp_f16)
+VEC(l_cmp_f32)
+VEC(l_cmp_f64)
+VEC(l_cmp_i16)
+VEC(l_cmp_i32)
+VEC(l_cmp_i64)
+VEC(l_cmp_u16)
+VEC(l_cmp_u32)
+VEC(l_cmp_u64)
+VEC(l_cndmask)
+VEC(l_cvt_f16_f32)
+VEC(l_cvt_f32_f16)
+VEC(l_cvt_f32_f64)
+VEC(l_cvt_f32_i32)
+VEC(l_cvt_f32_u32)
+VEC(l_cvt_f32_ubyte0)
+VEC(l_cvt_f64_f32)
+VEC(l_cvt_f64_i32)
+VEC(l_cvt_f64_u32)
+VEC(l_cvt_i32_f32)
+VEC(l_cvt_i32_f64)
+VEC(l_cvt_u32_f32)
+VEC(l_cvt_u32_f64)
+VEC(l_div_fixup_f16)
+VEC(l_div_fixup_f32)
+VEC(l_div_fixup_f64)
+VEC(l_div_fmas_f32)
+VEC(l_div_fmas_f64)
+VEC(l_div_scale_f32)
+VEC(l_div_scale_f64)
+VEC(l_exp_f32)
+VEC(l_ffbh_i32)
+VEC(l_ffbh_u32)
+VEC(l_floor_f32)
+VEC(l_floor_f64)
+VEC(l_fma_f32)
+VEC(l_fma_f64)
+VEC(l_fract_f32)
+VEC(l_fract_f64)
+VEC(l_frexp_exp_f32)
+VEC(l_frexp_exp_f64)
+VEC(l_frexp_mant_f32)
+VEC(l_frexp_mant_f64)
+VEC(l_ldexp_f32)
+VEC(l_ldexp_f64)
+VEC(l_log_f32)
+VEC(l_lshl_add_u32)
+VEC(l_lshl_add_u64)
+VEC(l_lshl_or)
+VEC(l_lshlrev32)
+VEC(l_lshlrev64)
+VEC(l_lshrrev16)
+VEC(l_lshrrev32)
+VEC(l_lshrrev64)
+VEC(l_mad_f32)
+VEC(l_mad_i64_i32)
+VEC(l_mad_u24)
+VEC(l_mad_u64_u32)
+VEC(l_max3_f32)
+VEC(l_max3_i32)
+VEC(l_max3_u32)
+VEC(l_max_f32)
+VEC(l_max_f64)
+VEC(l_max_i32)
+VEC(l_max_u32)
+VEC(l_mbcnt_hi)
+VEC(l_mbcnt_lo)
+VEC(l_med3_f32)
+VEC(l_med3_i32)
+VEC(l_med3_u32)
+VEC(l_min3_f32)
+VEC(l_min3_i32)
+VEC(l_min3_u32)
+VEC(l_min_f32)
+VEC(l_min_f64)
+VEC(l_min_i32)
+VEC(l_min_u32)
+VEC(l_mov)
+VEC(l_mul_f16)
+VEC(l_mul_f32)
+VEC(l_mul_f64)
+VEC(l_mul_hi_i32)
+VEC(l_mul_hi_u24)
+VEC(l_mul_hi_u32)
+VEC(l_mul_i32)
+VEC(l_mul_lo_u16)
+VEC(l_mul_u24)
+VEC(l_not32)
+VEC(l_or3)
+VEC(l_or32)
+VEC(l_pack_b32_f16)
+VEC(l_rcp_f32)
+VEC(l_rcp_f64)
+VEC(l_rndne_f32)
+VEC(l_rndne_f64)
+VEC(l_rsq_f32)
+VEC(l_rsq_f64)
+VEC(l_sqrt_f16)
+VEC(l_sqrt_f32)
+VEC(l_sqrt_f64)
+VEC(l_sub_f16)
+VEC(l_sub_f32)
+VEC(l_sub_u16)
+VEC(l_sub_u32)
+VEC(l_subb_u32)
+VEC(l_subbrev_u32)
+VEC(l_subrev_f32)
+VEC(l_subrev_u32)
+VEC(l_trig_preop)
+VEC(l_trunc_f32)
+VEC(l_trunc_f64)
+VEC(l_xad_u32)
+VEC(l_xnor32)
+VEC(l_xor3)
+VEC(l_xor32)
+
 /* ---- the table ------------------------------------------------------------------ */
 
 #define S2(n, o, f, fl) { n, F_SOP2, o, 2, fl, NULL, f, 0 }
@@ -1197,10 +1355,10 @@ static int x_pk_add_u16(AmdWave *w, const AmdDec *d)
 #define SK(n, o, f, fl, aux) { n, F_SOPK, o, 2, fl, NULL, f, aux }
 #define SP(n, o, x, aux) { n, F_SOPP, o, 0, 0, x, NULL, aux }
 #define SX(n, fmt, o, x, aux) { n, fmt, o, 1, 0, x, NULL, aux }
-#define V1(n, o, f, fl) { n, F_VOP1, o, 1, fl, NULL, f, 0 }
-#define V2(n, o, f, fl) { n, F_VOP2, o, 2, fl, NULL, f, 0 }
-#define V3(n, o, ns, f, fl) { n, F_VOP3, o, ns, fl, NULL, f, 0 }
-#define VC(n, o, f, fl) { n, F_VOPC, o, 2, (fl) | O_CMP, NULL, f, 0 }
+#define V1(n, o, f, fl) { n, F_VOP1, o, 1, fl, NULL, f, 0, f##_vec }
+#define V2(n, o, f, fl) { n, F_VOP2, o, 2, fl, NULL, f, 0, f##_vec }
+#define V3(n, o, ns, f, fl) { n, F_VOP3, o, ns, fl, NULL, f, 0, f##_vec }
+#define VC(n, o, f, fl) { n, F_VOPC, o, 2, (fl) | O_CMP, NULL, f, 0, f##_vec }
 #define MEM(n, fmt, o, x, aux) { n, fmt, o, 0, 0, x, NULL, aux }
 
 /* a row whose semantics only another generation's encoding uses (ops_gfx11.c) */
@@ -1384,11 +1542,11 @@ static const AmdOp ops[] = {
     V1("v_mov_b64", 0x38, l_mov, O_S0_64 | O_D_64),
     V1("v_sqrt_f16", 0x3e, l_sqrt_f16, FLT | O_F16),
     /* VOP2 */
-    { "v_cndmask_b32", F_VOP2, 0x00, 2, O_CIN, NULL, l_cndmask, 0 },
+    { "v_cndmask_b32", F_VOP2, 0x00, 2, O_CIN, NULL, l_cndmask, 0, l_cndmask_vec },
     V2("v_add_f32", 0x01, l_add_f32, FLT),
     V2("v_sub_f32", 0x02, l_sub_f32, FLT),
     V2("v_subrev_f32", 0x03, l_subrev_f32, FLT),
-    { "v_fmac_f64", F_VOP2, 0x04, 3, FD | O_SRC2_D, NULL, l_fma_f64, 0 },
+    { "v_fmac_f64", F_VOP2, 0x04, 3, FD | O_SRC2_D, NULL, l_fma_f64, 0, l_fma_f64_vec },
     V2("v_mul_f32", 0x05, l_mul_f32, FLT),
     V2("v_mul_u32_u24", 0x08, l_mul_u24, 0),
     V2("v_mul_hi_u32_u24", 0x09, l_mul_hi_u24, 0),
@@ -1405,9 +1563,9 @@ static const AmdOp ops[] = {
     V2("v_or_b32", 0x14, l_or32, 0),
     V2("v_xor_b32", 0x15, l_xor32, 0),
     V2("v_xnor_b32", NOENC, l_xnor32, 0),
-    { "v_fmamk_f32", F_VOP2, 0x17, 3, FLT | O_LIT_K, NULL, l_fma_f32, 0 },
-    { "v_fmaak_f32", F_VOP2, 0x18, 3, FLT | O_LIT_K, NULL, l_fma_f32, 1 },
-    { "v_mac_f32", F_VOP2, 0x16, 3, FLT | O_SRC2_D, NULL, l_mad_f32, 0 },
+    { "v_fmamk_f32", F_VOP2, 0x17, 3, FLT | O_LIT_K, NULL, l_fma_f32, 0, l_fma_f32_vec },
+    { "v_fmaak_f32", F_VOP2, 0x18, 3, FLT | O_LIT_K, NULL, l_fma_f32, 1, l_fma_f32_vec },
+    { "v_mac_f32", F_VOP2, 0x16, 3, FLT | O_SRC2_D, NULL, l_mad_f32, 0, l_mad_f32_vec },
     V2("v_add_co_u32", 0x19, l_add_u32, O_COUT),
     V2("v_sub_co_u32", 0x1a, l_sub_u32, O_COUT),
     V2("v_subrev_co_u32", 0x1b, l_subrev_u32, O_COUT),
@@ -1424,7 +1582,7 @@ static const AmdOp ops[] = {
     V2("v_add_u32", 0x34, l_add_u32, 0),
     V2("v_sub_u32", 0x35, l_sub_u32, 0),
     V2("v_subrev_u32", 0x36, l_subrev_u32, 0),
-    { "v_fmac_f32", F_VOP2, 0x3b, 3, FLT | O_SRC2_D, NULL, l_fma_f32, 0 },
+    { "v_fmac_f32", F_VOP2, 0x3b, 3, FLT | O_SRC2_D, NULL, l_fma_f32, 0, l_fma_f32_vec },
     /* VOP3-only */
     V3("v_mad_u32_u24", 0x1c3, 3, l_mad_u24, 0),
     V3("v_bfe_u32", 0x1c8, 3, l_bfe_u32, 0),
@@ -1588,17 +1746,18 @@ static const struct {
     uint16_t base[AMD_NISA];
     int nconds;
     AmdLaneFn fn;
+    AmdVecFn vec;
     uint32_t flags;
 } cmp_families[] = {
-    { "f16", { 0x20, 0x00 }, 16, l_cmp_f16, O_FLOAT | O_F16 },
-    { "f32", { 0x40, 0x10 }, 16, l_cmp_f32, O_FLOAT },
-    { "f64", { 0x60, 0x20 }, 16, l_cmp_f64, O_FLOAT | O_S0_64 | O_S1_64 },
-    { "i16", { 0xa0, 0x30 }, 8, l_cmp_i16, 0 },
-    { "u16", { 0xa8, 0x38 }, 8, l_cmp_u16, 0 },
-    { "i32", { 0xc0, 0x40 }, 8, l_cmp_i32, 0 },
-    { "u32", { 0xc8, 0x48 }, 8, l_cmp_u32, 0 },
-    { "i64", { 0xe0, 0x50 }, 8, l_cmp_i64, O_S0_64 | O_S1_64 },
-    { "u64", { 0xe8, 0x58 }, 8, l_cmp_u64, O_S0_64 | O_S1_64 },
+    { "f16", { 0x20, 0x00 }, 16, l_cmp_f16, l_cmp_f16_vec, O_FLOAT | O_F16 },
+    { "f32", { 0x40, 0x10 }, 16, l_cmp_f32, l_cmp_f32_vec, O_FLOAT },
+    { "f64", { 0x60, 0x20 }, 16, l_cmp_f64, l_cmp_f64_vec, O_FLOAT | O_S0_64 | O_S1_64 },
+    { "i16", { 0xa0, 0x30 }, 8, l_cmp_i16, l_cmp_i16_vec, 0 },
+    { "u16", { 0xa8, 0x38 }, 8, l_cmp_u16, l_cmp_u16_vec, 0 },
+    { "i32", { 0xc0, 0x40 }, 8, l_cmp_i32, l_cmp_i32_vec, 0 },
+    { "u32", { 0xc8, 0x48 }, 8, l_cmp_u32, l_cmp_u32_vec, 0 },
+    { "i64", { 0xe0, 0x50 }, 8, l_cmp_i64, l_cmp_i64_vec, O_S0_64 | O_S1_64 },
+    { "u64", { 0xe8, 0x58 }, 8, l_cmp_u64, l_cmp_u64_vec, O_S0_64 | O_S1_64 },
 };
 static const char *const fconds[] = { "f", "lt",  "eq",  "le",  "gt",  "lg",  "ge",  "o",
                                       "u", "nge", "nlg", "ngt", "nle", "neq", "nlt", "tru" };
@@ -1652,10 +1811,15 @@ void amdemu_ops_init(void)
                     unsigned op = cmp_families[f].base[isa] + (unsigned)c + (x ? (isa == AMD_GFX9 ? 16 : 0x80) : 0);
                     /* GFX10+ v_cmpx writes EXEC only */
                     uint32_t xfl = x ? O_CMPX | (isa == AMD_GFX9 ? 0 : O_EXEC_ONLY) : 0;
-                    *r = (AmdOp){
-                        cmp_names[k],       F_VOPC,     (uint16_t)op, 2, cmp_families[f].flags | O_CMP | xfl, NULL,
-                        cmp_families[f].fn, (uint32_t)c
-                    };
+                    *r = (AmdOp){ cmp_names[k],
+                                  F_VOPC,
+                                  (uint16_t)op,
+                                  2,
+                                  cmp_families[f].flags | O_CMP | xfl,
+                                  NULL,
+                                  cmp_families[f].fn,
+                                  (uint32_t)c,
+                                  cmp_families[f].vec };
                     lookup[isa][F_VOPC][op] = r;
                 }
             }
