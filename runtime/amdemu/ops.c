@@ -812,8 +812,17 @@ void *amdemu_addr(AmdWave *w, const AmdDec *d, uint64_t a, int lane, uint32_t by
     return (void *)(uintptr_t)a;
 }
 
+/* amdemu_addr with the common case inline: the apertures lie above 2^47, so
+ * an address in [64 KiB, 2^47) is host memory. */
+static inline void *lane_ptr(AmdWave *w, const AmdDec *d, uint64_t a, int lane, uint32_t bytes)
+{
+    if (a >= 65536 && !(a >> 47))
+        return (void *)(uintptr_t)a;
+    return amdemu_addr(w, d, a, lane, bytes);
+}
+
 /* The flat address of lane `lane` of a FLAT/GLOBAL/SCRATCH instruction. */
-static uint64_t flat_address(AmdWave *w, const AmdDec *d, int lane)
+static inline uint64_t flat_address(AmdWave *w, const AmdDec *d, int lane)
 {
     if (d->seg == 2) { /* GLOBAL: saddr 0x7f = off: a 64-bit VGPR address */
         if (d->saddr == 0x7f)
@@ -835,7 +844,9 @@ static uint64_t flat_address(AmdWave *w, const AmdDec *d, int lane)
 /* Loads: aux = bytes | LD_SIGNED | LD_D16HI... (only plain loads for now). */
 enum { MEM_SIGNED = 0x100 };
 
-static int mem_load(AmdWave *w, const AmdDec *d, uint64_t (*addr)(AmdWave *, const AmdDec *, int))
+/* Inlined into each caller, so `addr` is a known function there. */
+static inline __attribute__((always_inline)) int mem_load(AmdWave *w, const AmdDec *d,
+                                                          uint64_t (*addr)(AmdWave *, const AmdDec *, int))
 {
     uint32_t bytes = d->op->aux & 0xff;
     bool sgn = d->op->aux & MEM_SIGNED;
@@ -843,7 +854,7 @@ static int mem_load(AmdWave *w, const AmdDec *d, uint64_t (*addr)(AmdWave *, con
     for (int lane = 0; lane < w->lanes; lane++) {
         if (!(exec >> lane & 1))
             continue;
-        const uint8_t *p = amdemu_addr(w, d, addr(w, d, lane), lane, bytes);
+        const uint8_t *p = lane_ptr(w, d, addr(w, d, lane), lane, bytes);
         if (!p)
             return -1;
         if (bytes >= 4) {
@@ -861,14 +872,15 @@ static int mem_load(AmdWave *w, const AmdDec *d, uint64_t (*addr)(AmdWave *, con
     return 0;
 }
 
-static int mem_store(AmdWave *w, const AmdDec *d, uint64_t (*addr)(AmdWave *, const AmdDec *, int))
+static inline __attribute__((always_inline)) int mem_store(AmdWave *w, const AmdDec *d,
+                                                           uint64_t (*addr)(AmdWave *, const AmdDec *, int))
 {
     uint32_t bytes = d->op->aux & 0xff;
     uint64_t exec = amdemu_exec_mask(w);
     for (int lane = 0; lane < w->lanes; lane++) {
         if (!(exec >> lane & 1))
             continue;
-        uint8_t *p = amdemu_addr(w, d, addr(w, d, lane), lane, bytes);
+        uint8_t *p = lane_ptr(w, d, addr(w, d, lane), lane, bytes);
         if (!p)
             return -1;
         if (bytes >= 4) {
