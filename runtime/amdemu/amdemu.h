@@ -121,6 +121,8 @@ struct AmdDec {
     uint32_t lit;  /* the literal dword */
     uint32_t sdwa; /* SDWA: the second dword (sdwa_on set) */
     uint8_t sdwa_on;
+    uint8_t dpp_on; /* src0 crosses lanes: 1 DPP16 (`dpp` its control dword), 2 DPP8 (`dpp` the selects), 3 DPP8 FI */
+    uint32_t dpp;
     const AmdOp *dual[2]; /* VOPD: the X and Y operations */
     uint16_t dsrc[2][2];  /* VOPD: their src0 (operand code) and vsrc1 (256 + VGPR) */
     uint16_t ddst[2];     /* VOPD: their destination VGPRs */

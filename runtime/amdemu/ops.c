@@ -1089,12 +1089,89 @@ static int x_ds_bpermute(AmdWave *w, const AmdDec *d)
     uint32_t tmp[64];
     uint64_t exec = amdemu_exec_mask(w);
     for (int lane = 0; lane < w->lanes; lane++) {
-        int src = (int)(((w->v[d->vaddr][lane] + (uint32_t)d->imm) >> 2) & (uint32_t)(w->lanes - 1));
+        int src = (int)(((w->v[d->vaddr][lane] + (uint32_t)(d->imm | d->imm1 << 8)) >> 2) & (uint32_t)(w->lanes - 1));
         tmp[lane] = exec >> src & 1 ? w->v[d->vdata][src] : 0;
     }
     for (int lane = 0; lane < w->lanes; lane++)
         if (exec >> lane & 1)
             w->v[d->dst][lane] = tmp[lane];
+    return 0;
+}
+
+/* ds_swizzle_b32: each lane reads the swizzle source (the ADDR operand) of the
+ * lane the 16-bit offset names: offset[15] set, a quad permutation as DPP's
+ * quad_perm; else within each 32 lanes ((lane & and) | or) ^ xor of the masks
+ * in offset[4:0], [9:5], [14:10]. An inactive source lane reads 0. */
+static int x_ds_swizzle(AmdWave *w, const AmdDec *d)
+{
+    uint32_t tmp[64], off = (uint32_t)(d->imm | d->imm1 << 8);
+    uint64_t exec = amdemu_exec_mask(w);
+    for (int lane = 0; lane < w->lanes; lane++) {
+        int src;
+        if (off & 0x8000)
+            src = (lane & ~3) | (int)(off >> (2 * (lane & 3)) & 3);
+        else
+            src = (lane & ~31) | (int)((((uint32_t)lane & (off & 31)) | (off >> 5 & 31)) ^ (off >> 10 & 31));
+        tmp[lane] = exec >> src & 1 ? w->v[d->vaddr][src] : 0;
+    }
+    for (int lane = 0; lane < w->lanes; lane++)
+        if (exec >> lane & 1)
+            w->v[d->dst][lane] = tmp[lane];
+    w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
+    return 0;
+}
+
+/* ds_permute_b32: each active lane sends data0 to the lane its address (bytes)
+ * names; lanes no one sent to read 0 (the highest sender wins a clash). */
+static int x_ds_permute(AmdWave *w, const AmdDec *d)
+{
+    uint32_t tmp[64] = { 0 };
+    uint64_t exec = amdemu_exec_mask(w);
+    uint32_t off = (uint32_t)(d->imm | d->imm1 << 8);
+    for (int lane = 0; lane < w->lanes; lane++)
+        if (exec >> lane & 1)
+            tmp[((w->v[d->vaddr][lane] + off) >> 2) & (uint32_t)(w->lanes - 1)] = w->v[d->vdata][lane];
+    for (int lane = 0; lane < w->lanes; lane++)
+        if (exec >> lane & 1)
+            w->v[d->dst][lane] = tmp[lane];
+    w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
+    return 0;
+}
+
+/* v_permlane16_b32 (aux 0) and v_permlanex16_b32 (aux 1), GFX10+: lane i of
+ * each row of 16 reads src0 of lane sel (in its own row, or for x16 in the
+ * other row of its 32), sel the nibble i & 7 of src1 (lanes 0-7) or src2
+ * (lanes 8-15). op_sel[0] (FI) reads inactive lanes too; else an inactive
+ * source leaves the destination as it was, or writes 0 with op_sel[1] (BC). */
+static int x_permlane16(AmdWave *w, const AmdDec *d)
+{
+    uint32_t lo = (uint32_t)amdemu_sread(w, d->src[1], false, false, false, d->lit);
+    uint32_t hi = (uint32_t)amdemu_sread(w, d->src[2], false, false, false, d->lit);
+    bool fi = d->opsel & 1, bc = d->opsel >> 1 & 1;
+    uint64_t exec = amdemu_exec_mask(w);
+    uint32_t tmp[64];
+    const uint32_t *src = w->v[(d->src[0] - 256) & 511];
+    uint32_t *dst = w->v[d->dst];
+    for (int lane = 0; lane < w->lanes; lane++) {
+        int i = lane & 15, row = lane >> 4;
+        unsigned sel = ((i < 8 ? lo : hi) >> (4 * (i & 7))) & 15;
+        int from = (d->op->aux ? row ^ 1 : row) * 16 + (int)sel;
+        tmp[lane] = fi || (exec >> from & 1) ? src[from] : bc ? 0 : dst[lane];
+    }
+    for (int lane = 0; lane < w->lanes; lane++)
+        if (exec >> lane & 1)
+            dst[lane] = tmp[lane];
+    w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
+    return 0;
+}
+
+/* v_writelane_b32: lane src1 (an SGPR or constant) of vdst gets the scalar src0, whatever EXEC. */
+static int x_writelane(AmdWave *w, const AmdDec *d)
+{
+    uint32_t v = (uint32_t)amdemu_sread(w, d->src[0], false, false, false, d->lit);
+    uint32_t lane = (uint32_t)amdemu_sread(w, d->src[1], false, false, false, d->lit) & (uint32_t)(w->lanes - 1);
+    w->v[d->dst][lane] = v;
+    w->lane_instrs++;
     return 0;
 }
 
@@ -1641,6 +1718,9 @@ static const AmdOp ops[] = {
     V3("v_mul_hi_i32", 0x287, 2, l_mul_hi_i32, 0),
     V3("v_ldexp_f32", 0x288, 2, l_ldexp_f32, FLT),
     { "v_readlane_b32", F_VOP3, 0x289, 2, 0, x_readlane, NULL, 0 },
+    { "v_writelane_b32", F_VOP3, 0x28a, 2, 0, x_writelane, NULL, 0 },
+    { "v_permlane16_b32", F_VOP3, NOENC, 3, 0, x_permlane16, NULL, 0 },
+    { "v_permlanex16_b32", F_VOP3, NOENC, 3, 0, x_permlane16, NULL, 1 },
     V3("v_bcnt_u32_b32", 0x28b, 2, l_bcnt_u32, 0),
     V3("v_mbcnt_lo_u32_b32", 0x28c, 2, l_mbcnt_lo, 0),
     V3("v_mbcnt_hi_u32_b32", 0x28d, 2, l_mbcnt_hi, 0),
@@ -1683,6 +1763,8 @@ static const AmdOp ops[] = {
     MEM("ds_read_u8", F_DS, 0x3a, x_ds_read, 1),
     MEM("ds_read_i16", F_DS, 0x3b, x_ds_read, 2 | MEM_SIGNED),
     MEM("ds_read_u16", F_DS, 0x3c, x_ds_read, 2),
+    MEM("ds_swizzle_b32", F_DS, 0x3d, x_ds_swizzle, 4),
+    MEM("ds_permute_b32", F_DS, 0x3e, x_ds_permute, 4),
     MEM("ds_bpermute_b32", F_DS, 0x3f, x_ds_bpermute, 4),
     MEM("ds_write_b64", F_DS, 0x4d, x_ds_write, 8),
     MEM("ds_write2_b64", F_DS, 0x4e, x_ds_write2, 8),
