@@ -156,6 +156,7 @@ LANE(l_ashrrev32, l->d = (uint32_t)(I32(1) >> (U32(0) & 31)))
 LANE(l_lshlrev64, l->d = U64(1) << (U32(0) & 63))
 LANE(l_lshrrev64, l->d = U64(1) >> (U32(0) & 63))
 LANE(l_ashrrev64, l->d = (uint64_t)(I64(1) >> (U32(0) & 63)))
+LANE(l_lshlrev16, l->d = (uint16_t)((uint16_t)U32(1) << (U32(0) & 15)))
 LANE(l_lshrrev16, l->d = (uint16_t)((uint16_t)U32(1) >> (U32(0) & 15)))
 LANE(l_add_u16, l->d = (uint16_t)(U32(0) + U32(1)))
 LANE(l_sub_u16, l->d = (uint16_t)(U32(0) - U32(1)))
@@ -228,6 +229,11 @@ static void l_med3_u32(AmdLane *l)
     uint32_t mx = a > b ? a : b, mn = a < b ? a : b;
     l->d = c > mx ? mx : c < mn ? mn : c;
 }
+/* GFX11 v_maxmin: min(max(s0, s1), s2); v_minmax: max(min(s0, s1), s2) */
+LANE(l_maxmin_i32, int32_t m = I32(0) > I32(1) ? I32(0) : I32(1); l->d = (uint32_t)(m < I32(2) ? m : I32(2)))
+LANE(l_minmax_i32, int32_t m = I32(0) < I32(1) ? I32(0) : I32(1); l->d = (uint32_t)(m > I32(2) ? m : I32(2)))
+LANE(l_maxmin_u32, uint32_t m = U32(0) > U32(1) ? U32(0) : U32(1); l->d = m < U32(2) ? m : U32(2))
+LANE(l_minmax_u32, uint32_t m = U32(0) < U32(1) ? U32(0) : U32(1); l->d = m > U32(2) ? m : U32(2))
 LANE(l_xor3, l->d = U32(0) ^ U32(1) ^ U32(2))
 LANE(l_lshl_or, l->d = (U32(0) << (U32(1) & 31)) | U32(2))
 LANE(l_bfm, l->d = ((1u << (U32(0) & 31)) - 1) << (U32(1) & 31))
@@ -834,7 +840,7 @@ static inline uint64_t flat_address(AmdWave *w, const AmdDec *d, int lane)
         uint32_t off = (uint32_t)d->imm;
         if (d->saddr != 0x7f)
             off += (uint32_t)amdemu_sread(w, d->saddr, false, false, false, 0);
-        if (d->saddr == 0x7f || d->imm1)
+        if (d->imm1) /* SVE (gfx940, GFX11): the VGPR address is used; without it `off, off` is the offset alone */
             off += w->v[d->vaddr][lane];
         return (uint64_t)AMDEMU_PRIVATE_HI << 32 | off;
     }
@@ -842,7 +848,7 @@ static inline uint64_t flat_address(AmdWave *w, const AmdDec *d, int lane)
 }
 
 /* Loads: aux = bytes | LD_SIGNED | LD_D16HI... (only plain loads for now). */
-enum { MEM_SIGNED = 0x100 };
+enum { MEM_SIGNED = 0x100, MEM_D16_HI = 0x200 /* stores: the high 16 bits of the data VGPR */ };
 
 /* Inlined into each caller, so `addr` is a known function there. */
 static inline __attribute__((always_inline)) int mem_load(AmdWave *w, const AmdDec *d,
@@ -887,7 +893,10 @@ static inline __attribute__((always_inline)) int mem_store(AmdWave *w, const Amd
             for (uint32_t i = 0; i < bytes / 4; i++)
                 memcpy(p + 4 * i, &w->v[(d->vdata + i) & 511][lane], 4);
         } else {
-            memcpy(p, &w->v[d->vdata][lane], bytes);
+            uint32_t v = w->v[d->vdata][lane];
+            if (d->op->aux & MEM_D16_HI)
+                v >>= 16;
+            memcpy(p, &v, bytes);
         }
     }
     w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
@@ -1095,6 +1104,23 @@ static int x_ds_bpermute(AmdWave *w, const AmdDec *d)
     for (int lane = 0; lane < w->lanes; lane++)
         if (exec >> lane & 1)
             w->v[d->dst][lane] = tmp[lane];
+    return 0;
+}
+
+/* v_accvgpr_read_b32 (aux 0): a VGPR from an AGPR (the AGPRs follow the 256
+ * VGPRs); v_accvgpr_write_b32 (aux 1): an AGPR from a VGPR or constant. */
+static int x_accvgpr(AmdWave *w, const AmdDec *d)
+{
+    uint64_t exec = amdemu_exec_mask(w);
+    uint32_t *dst = w->v[(d->op->aux ? 256 + d->dst : d->dst) & 511];
+    bool vsrc = d->src[0] >= 256;
+    const uint32_t *src = vsrc ? w->v[((d->op->aux ? 0 : 256) + d->src[0] - 256) & 511] : NULL;
+    uint32_t k = vsrc ? 0 : (uint32_t)amdemu_sread(w, d->src[0], false, false, false, d->lit);
+    for (uint64_t m = exec; m; m &= m - 1) {
+        int lane = __builtin_ctzll(m);
+        dst[lane] = vsrc ? src[lane] : k;
+    }
+    w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
     return 0;
 }
 
@@ -1372,6 +1398,11 @@ VEC(l_lshl_or)
 VEC(l_lshlrev32)
 VEC(l_lshlrev64)
 VEC(l_lshrrev16)
+VEC(l_lshlrev16)
+VEC(l_maxmin_i32)
+VEC(l_minmax_i32)
+VEC(l_maxmin_u32)
+VEC(l_minmax_u32)
 VEC(l_lshrrev32)
 VEC(l_lshrrev64)
 VEC(l_mad_f32)
@@ -1667,6 +1698,7 @@ static const AmdOp ops[] = {
     V2("v_add_u16", 0x26, l_add_u16, 0),
     V2("v_sub_u16", 0x27, l_sub_u16, 0),
     V2("v_mul_lo_u16", 0x29, l_mul_lo_u16, 0),
+    V2("v_lshlrev_b16", 0x2a, l_lshlrev16, 0),
     V2("v_lshrrev_b16", 0x2b, l_lshrrev16, 0),
     V2("v_add_u32", 0x34, l_add_u32, 0),
     V2("v_sub_u32", 0x35, l_sub_u32, 0),
@@ -1695,6 +1727,10 @@ static const AmdOp ops[] = {
     V3("v_and_or_b32", 0x201, 3, l_and_or, 0),
     V3("v_or3_b32", 0x202, 3, l_or3, 0),
     V3("v_xor3_b32", NOENC, 3, l_xor3, 0),
+    V3("v_maxmin_i32", NOENC, 3, l_maxmin_i32, 0),
+    V3("v_minmax_i32", NOENC, 3, l_minmax_i32, 0),
+    V3("v_maxmin_u32", NOENC, 3, l_maxmin_u32, 0),
+    V3("v_minmax_u32", NOENC, 3, l_minmax_u32, 0),
     V3("v_lshl_or_b32", 0x200, 3, l_lshl_or, 0),
     V3("v_min3_f32", 0x1d0, 3, l_min3_f32, FLT),
     V3("v_min3_i32", 0x1d1, 3, l_min3_i32, 0),
@@ -1738,6 +1774,8 @@ static const AmdOp ops[] = {
     { "v_pk_mul_f32", F_VOP3P, 0x31, 2, 0, x_pk_f32, NULL, 1 },
     { "v_pk_add_f32", F_VOP3P, 0x32, 2, 0, x_pk_f32, NULL, 0 },
     { "v_pk_mov_b32", F_VOP3P, 0x33, 2, 0, x_pk_mov, NULL, 0 },
+    { "v_accvgpr_read_b32", F_VOP3P, 0x58, 1, 0, x_accvgpr, NULL, 0 },
+    { "v_accvgpr_write_b32", F_VOP3P, 0x59, 1, 0, x_accvgpr, NULL, 1 },
     /* VOPC class tests (the conditions are generated in amdemu_ops_init) */
     VC("v_cmp_class_f32", 0x10, l_class_f32, 0),
     VC("v_cmp_class_f64", 0x12, l_class_f64, O_S0_64),
@@ -1785,6 +1823,8 @@ static const AmdOp ops[] = {
     MEM("load_dwordx4", F_FLAT, 0x17, x_flat_load, 16),
     MEM("store_byte", F_FLAT, 0x18, x_flat_store, 1),
     MEM("store_short", F_FLAT, 0x1a, x_flat_store, 2),
+    MEM("store_byte_d16_hi", F_FLAT, 0x19, x_flat_store, 1 | MEM_D16_HI),
+    MEM("store_short_d16_hi", F_FLAT, 0x1b, x_flat_store, 2 | MEM_D16_HI),
     MEM("store_dword", F_FLAT, 0x1c, x_flat_store, 4),
     MEM("store_dwordx2", F_FLAT, 0x1d, x_flat_store, 8),
     MEM("store_dwordx3", F_FLAT, 0x1e, x_flat_store, 12),
