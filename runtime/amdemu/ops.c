@@ -1705,6 +1705,7 @@ static const AmdOp ops[] = {
     V2("v_subrev_u32", 0x36, l_subrev_u32, 0),
     { "v_fmac_f32", F_VOP2, 0x3b, 3, FLT | O_SRC2_D, NULL, l_fma_f32, 0, l_fma_f32_vec },
     /* VOP3-only */
+    V3("v_mad_f32", 0x1c1, 3, l_mad_f32, FLT),
     V3("v_mad_u32_u24", 0x1c3, 3, l_mad_u24, 0),
     V3("v_bfe_u32", 0x1c8, 3, l_bfe_u32, 0),
     V3("v_bfe_i32", 0x1c9, 3, l_bfe_i32, 0),
