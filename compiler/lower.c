@@ -486,6 +486,14 @@ static bool is_new(Lower *L, const Node *callee)
     return callee->kind == AST_IDENT && !callee->qual && strcmp(callee->name, "new") == 0 && find_slot(L, "new") < 0;
 }
 
+/* KernelAbstractions.KernelIntrinsics.localmemory(T, dims), unless the file defines a localmemory. */
+static bool is_ki_localmemory(Lower *L, const Node *n)
+{
+    const Node *callee = n->kids[0];
+    return callee->kind == AST_IDENT && n->nkids == 3 && strcmp(callee->name, "localmemory") == 0 &&
+           (callee->qual || find_slot(L, "localmemory") < 0) && !fe_find_func(L->mod, "localmemory");
+}
+
 static int lower_call(Lower *L, Node *n)
 {
     Node *callee = n->kids[0];
@@ -500,6 +508,11 @@ static int lower_call(Lower *L, Node *n)
                    "@rocprintf)",
                    callee->name);
         return emit_named(L, IR_NOTHING, n->loc);
+    }
+    if (is_ki_localmemory(L, n)) {
+        /* KI.localmemory(T, dims): the workgroup's static local memory, not zeroed (KA's SharedMemory) */
+        int a[3] = { lower_expr(L, n->kids[1]), lower_expr(L, n->kids[2]), emit_named(L, IR_FALSE, n->loc) };
+        return call_named(L, "ROCStaticLocalArray", n->loc, a, 3);
     }
     int args[64];
     int fn;
@@ -590,6 +603,34 @@ static int lower_atomic(Lower *L, Node *n)
     int na = 1 + lower_indices(L, ref, args[0], args + 1, 59);
     args[na++] = lower_expr(L, val);
     return call_named(L, fn, n->loc, args, na);
+}
+
+/* Atomix's @atomicswap A[i] = v (the old value) and @atomicreplace A[i] expected => desired (the NamedTuple
+ * (old = ..., success = ...)), as KernelAbstractions re-exports them: calls of base/prelude.jl's
+ * __atomicswap and __atomicreplace on the element's pointer, __atomic_ref(A, i...) (bounds-checked). */
+static int lower_atomix(Lower *L, Node *n)
+{
+    bool swap = strcmp(n->name, "atomicswap") == 0;
+    Node *e = n->nkids >= 1 ? n->kids[0] : NULL, *ref = NULL, *v1 = NULL, *v2 = NULL;
+    if (swap && n->nkids == 1 && e->kind == AST_ASSIGN) {
+        ref = e->kids[0];
+        v1 = e->kids[1];
+    } else if (!swap && n->nkids == 2 && n->kids[1]->kind == AST_CALL && n->kids[1]->nkids == 3 &&
+               n->kids[1]->kids[0]->kind == AST_IDENT && strcmp(n->kids[1]->kids[0]->name, "Pair") == 0) {
+        ref = e;
+        v1 = n->kids[1]->kids[1];
+        v2 = n->kids[1]->kids[2];
+    }
+    if (!ref || ref->kind != AST_REF) {
+        diag_error(L->d, n->loc,
+                   swap ? "@atomicswap expects `A[i] = x`" : "@atomicreplace expects `A[i] expected => desired`");
+        return emit_named(L, IR_NOTHING, n->loc);
+    }
+    int args[64];
+    args[0] = lower_expr(L, ref->kids[0]);
+    int na = 1 + lower_indices(L, ref, args[0], args + 1, 59);
+    int call[3] = { call_named(L, "__atomic_ref", ref->loc, args, na), lower_expr(L, v1), v2 ? lower_expr(L, v2) : 0 };
+    return call_named(L, swap ? "__atomicswap" : "__atomicreplace", n->loc, call, swap ? 2 : 3);
 }
 
 /* ---- printing and throwing: calls of #print / #throw by id, the format in the call's .name, the
@@ -803,6 +844,8 @@ static int lower_macro(Lower *L, Node *n)
     }
     if (strcmp(n->name, "atomic") == 0)
         return lower_atomic(L, n);
+    if (strcmp(n->name, "atomicswap") == 0 || strcmp(n->name, "atomicreplace") == 0)
+        return lower_atomix(L, n);
     if (strcmp(n->name, "rocprintf") == 0 || strcmp(n->name, "rocprint") == 0 || strcmp(n->name, "rocprintln") == 0 ||
         strcmp(n->name, "print") == 0) {
         PrintFormat pf;

@@ -278,3 +278,137 @@ iterate(C::CartesianIndices) = length(C) < 1 ? nothing : (C[1], 2)
 iterate(C::CartesianIndices, s::Int64) = s > length(C) ? nothing : (C[s], s + 1)
 iterate(L::LinearIndices) = length(L) < 1 ? nothing : (1, 2)
 iterate(L::LinearIndices, s::Int64) = s > length(L) ? nothing : (s, s + 1)
+
+# ---- KernelAbstractions.KernelIntrinsics (KA src/intrinsics.jl), as `import
+# KernelAbstractions.KernelIntrinsics as KI` names them (KI.get_local_id() is get_local_id()):
+# the ids are 1-based, each query a @NamedTuple{x::Int32, y::Int32, z::Int32}; the sub-group
+# queries are UInt32 (a sub-group is a wavefront). KI.localmemory and KI.barrier are lowered
+# directly (compiler/lower.c): static local memory and the workgroup barrier.
+__ki3(d) = (x = d.x % Int32, y = d.y % Int32, z = d.z % Int32)
+get_local_id() = __ki3(workitemIdx())
+get_group_id() = __ki3(workgroupIdx())
+get_local_size() = __ki3(workgroupDim())
+get_num_groups() = __ki3(gridGroupDim())
+get_global_size() = __ki3(gridItemDim())
+function get_global_id()
+    g = workgroupIdx()
+    d = workgroupDim()
+    l = workitemIdx()
+    return (x = ((g.x - 1) * d.x + l.x) % Int32, y = ((g.y - 1) * d.y + l.y) % Int32,
+            z = ((g.z - 1) * d.z + l.z) % Int32)
+end
+__ki_local_linear() = workitemIdx().x - 1 + (workitemIdx().y - 1 + (workitemIdx().z - 1) * workgroupDim().y) * workgroupDim().x
+get_sub_group_size() = wavefrontsize() % UInt32
+get_max_sub_group_size() = wavefrontsize() % UInt32
+get_num_sub_groups() = cld(workgroupDim().x * workgroupDim().y * workgroupDim().z, wavefrontsize()) % UInt32
+get_sub_group_id() = (__ki_local_linear() ÷ wavefrontsize() + 1) % UInt32
+get_sub_group_local_id() = (__ki_local_linear() % wavefrontsize() + 1) % UInt32
+sub_group_barrier() = sync_wavefront()
+barrier() = sync_workgroup()
+
+# ---- broadcasting (Base.Broadcast) over tuples and numbers: `t .+ 1`, `a .* b`, `f.(t)` are
+# broadcast(f, ...) (compiler/parse.c). Tuples of one length combine elementwise, a number goes with
+# every element, a 1-tuple with every element of a longer one; the result is a tuple (no allocation).
+broadcast(f, x::Number) = f(x)
+broadcast(f, x::Number, y::Number) = f(x, y)
+broadcast(f, x::Number, y::Number, z::Number) = f(x, y, z)
+broadcast(f, a::Tuple{Any}) = (f(a[1]),)
+broadcast(f, a::Tuple{Any, Any}) = (f(a[1]), f(a[2]))
+broadcast(f, a::Tuple{Any, Any, Any}) = (f(a[1]), f(a[2]), f(a[3]))
+broadcast(f, a::Tuple{Any, Any, Any, Any}) = (f(a[1]), f(a[2]), f(a[3]), f(a[4]))
+broadcast(f, a::Tuple{Any, Any, Any, Any, Any}) = (f(a[1]), f(a[2]), f(a[3]), f(a[4]), f(a[5]))
+broadcast(f, a::Tuple{Any, Any, Any, Any, Any, Any}) = (f(a[1]), f(a[2]), f(a[3]), f(a[4]), f(a[5]), f(a[6]))
+broadcast(f, a::Tuple{Any, Any, Any, Any, Any, Any, Any}) = (f(a[1]), f(a[2]), f(a[3]), f(a[4]), f(a[5]), f(a[6]), f(a[7]))
+broadcast(f, a::Tuple{Any, Any, Any, Any, Any, Any, Any, Any}) = (f(a[1]), f(a[2]), f(a[3]), f(a[4]), f(a[5]), f(a[6]), f(a[7]), f(a[8]))
+broadcast(f, a::Tuple{Any}, b::Tuple{Any}) = (f(a[1], b[1]),)
+broadcast(f, a::Tuple{Any}, b::Number) = (f(a[1], b),)
+broadcast(f, a::Number, b::Tuple{Any}) = (f(a, b[1]),)
+broadcast(f, a::Tuple{Any, Any}, b::Tuple{Any, Any}) = (f(a[1], b[1]), f(a[2], b[2]))
+broadcast(f, a::Tuple{Any, Any}, b::Number) = (f(a[1], b), f(a[2], b))
+broadcast(f, a::Number, b::Tuple{Any, Any}) = (f(a, b[1]), f(a, b[2]))
+broadcast(f, a::Tuple{Any, Any}, b::Tuple{Any}) = (f(a[1], b[1]), f(a[2], b[1]))
+broadcast(f, a::Tuple{Any}, b::Tuple{Any, Any}) = (f(a[1], b[1]), f(a[1], b[2]))
+broadcast(f, a::Tuple{Any, Any, Any}, b::Tuple{Any, Any, Any}) = (f(a[1], b[1]), f(a[2], b[2]), f(a[3], b[3]))
+broadcast(f, a::Tuple{Any, Any, Any}, b::Number) = (f(a[1], b), f(a[2], b), f(a[3], b))
+broadcast(f, a::Number, b::Tuple{Any, Any, Any}) = (f(a, b[1]), f(a, b[2]), f(a, b[3]))
+broadcast(f, a::Tuple{Any, Any, Any}, b::Tuple{Any}) = (f(a[1], b[1]), f(a[2], b[1]), f(a[3], b[1]))
+broadcast(f, a::Tuple{Any}, b::Tuple{Any, Any, Any}) = (f(a[1], b[1]), f(a[1], b[2]), f(a[1], b[3]))
+broadcast(f, a::Tuple{Any, Any, Any, Any}, b::Tuple{Any, Any, Any, Any}) = (f(a[1], b[1]), f(a[2], b[2]), f(a[3], b[3]), f(a[4], b[4]))
+broadcast(f, a::Tuple{Any, Any, Any, Any}, b::Number) = (f(a[1], b), f(a[2], b), f(a[3], b), f(a[4], b))
+broadcast(f, a::Number, b::Tuple{Any, Any, Any, Any}) = (f(a, b[1]), f(a, b[2]), f(a, b[3]), f(a, b[4]))
+broadcast(f, a::Tuple{Any, Any, Any, Any}, b::Tuple{Any}) = (f(a[1], b[1]), f(a[2], b[1]), f(a[3], b[1]), f(a[4], b[1]))
+broadcast(f, a::Tuple{Any}, b::Tuple{Any, Any, Any, Any}) = (f(a[1], b[1]), f(a[1], b[2]), f(a[1], b[3]), f(a[1], b[4]))
+broadcast(f, a::Tuple{Any, Any, Any, Any, Any}, b::Tuple{Any, Any, Any, Any, Any}) = (f(a[1], b[1]), f(a[2], b[2]), f(a[3], b[3]), f(a[4], b[4]), f(a[5], b[5]))
+broadcast(f, a::Tuple{Any, Any, Any, Any, Any}, b::Number) = (f(a[1], b), f(a[2], b), f(a[3], b), f(a[4], b), f(a[5], b))
+broadcast(f, a::Number, b::Tuple{Any, Any, Any, Any, Any}) = (f(a, b[1]), f(a, b[2]), f(a, b[3]), f(a, b[4]), f(a, b[5]))
+broadcast(f, a::Tuple{Any, Any, Any, Any, Any}, b::Tuple{Any}) = (f(a[1], b[1]), f(a[2], b[1]), f(a[3], b[1]), f(a[4], b[1]), f(a[5], b[1]))
+broadcast(f, a::Tuple{Any}, b::Tuple{Any, Any, Any, Any, Any}) = (f(a[1], b[1]), f(a[1], b[2]), f(a[1], b[3]), f(a[1], b[4]), f(a[1], b[5]))
+broadcast(f, a::Tuple{Any, Any, Any, Any, Any, Any}, b::Tuple{Any, Any, Any, Any, Any, Any}) = (f(a[1], b[1]), f(a[2], b[2]), f(a[3], b[3]), f(a[4], b[4]), f(a[5], b[5]), f(a[6], b[6]))
+broadcast(f, a::Tuple{Any, Any, Any, Any, Any, Any}, b::Number) = (f(a[1], b), f(a[2], b), f(a[3], b), f(a[4], b), f(a[5], b), f(a[6], b))
+broadcast(f, a::Number, b::Tuple{Any, Any, Any, Any, Any, Any}) = (f(a, b[1]), f(a, b[2]), f(a, b[3]), f(a, b[4]), f(a, b[5]), f(a, b[6]))
+broadcast(f, a::Tuple{Any, Any, Any, Any, Any, Any}, b::Tuple{Any}) = (f(a[1], b[1]), f(a[2], b[1]), f(a[3], b[1]), f(a[4], b[1]), f(a[5], b[1]), f(a[6], b[1]))
+broadcast(f, a::Tuple{Any}, b::Tuple{Any, Any, Any, Any, Any, Any}) = (f(a[1], b[1]), f(a[1], b[2]), f(a[1], b[3]), f(a[1], b[4]), f(a[1], b[5]), f(a[1], b[6]))
+broadcast(f, a::Tuple{Any, Any, Any, Any, Any, Any, Any}, b::Tuple{Any, Any, Any, Any, Any, Any, Any}) = (f(a[1], b[1]), f(a[2], b[2]), f(a[3], b[3]), f(a[4], b[4]), f(a[5], b[5]), f(a[6], b[6]), f(a[7], b[7]))
+broadcast(f, a::Tuple{Any, Any, Any, Any, Any, Any, Any}, b::Number) = (f(a[1], b), f(a[2], b), f(a[3], b), f(a[4], b), f(a[5], b), f(a[6], b), f(a[7], b))
+broadcast(f, a::Number, b::Tuple{Any, Any, Any, Any, Any, Any, Any}) = (f(a, b[1]), f(a, b[2]), f(a, b[3]), f(a, b[4]), f(a, b[5]), f(a, b[6]), f(a, b[7]))
+broadcast(f, a::Tuple{Any, Any, Any, Any, Any, Any, Any}, b::Tuple{Any}) = (f(a[1], b[1]), f(a[2], b[1]), f(a[3], b[1]), f(a[4], b[1]), f(a[5], b[1]), f(a[6], b[1]), f(a[7], b[1]))
+broadcast(f, a::Tuple{Any}, b::Tuple{Any, Any, Any, Any, Any, Any, Any}) = (f(a[1], b[1]), f(a[1], b[2]), f(a[1], b[3]), f(a[1], b[4]), f(a[1], b[5]), f(a[1], b[6]), f(a[1], b[7]))
+broadcast(f, a::Tuple{Any, Any, Any, Any, Any, Any, Any, Any}, b::Tuple{Any, Any, Any, Any, Any, Any, Any, Any}) = (f(a[1], b[1]), f(a[2], b[2]), f(a[3], b[3]), f(a[4], b[4]), f(a[5], b[5]), f(a[6], b[6]), f(a[7], b[7]), f(a[8], b[8]))
+broadcast(f, a::Tuple{Any, Any, Any, Any, Any, Any, Any, Any}, b::Number) = (f(a[1], b), f(a[2], b), f(a[3], b), f(a[4], b), f(a[5], b), f(a[6], b), f(a[7], b), f(a[8], b))
+broadcast(f, a::Number, b::Tuple{Any, Any, Any, Any, Any, Any, Any, Any}) = (f(a, b[1]), f(a, b[2]), f(a, b[3]), f(a, b[4]), f(a, b[5]), f(a, b[6]), f(a, b[7]), f(a, b[8]))
+broadcast(f, a::Tuple{Any, Any, Any, Any, Any, Any, Any, Any}, b::Tuple{Any}) = (f(a[1], b[1]), f(a[2], b[1]), f(a[3], b[1]), f(a[4], b[1]), f(a[5], b[1]), f(a[6], b[1]), f(a[7], b[1]), f(a[8], b[1]))
+broadcast(f, a::Tuple{Any}, b::Tuple{Any, Any, Any, Any, Any, Any, Any, Any}) = (f(a[1], b[1]), f(a[1], b[2]), f(a[1], b[3]), f(a[1], b[4]), f(a[1], b[5]), f(a[1], b[6]), f(a[1], b[7]), f(a[1], b[8]))
+
+# all/any of a tuple (of Bools), or of f over it
+function all(t::Tuple)
+    for x in t
+        x || return false
+    end
+    return true
+end
+function any(t::Tuple)
+    for x in t
+        x && return true
+    end
+    return false
+end
+function all(f, t::Tuple)
+    for x in t
+        f(x) || return false
+    end
+    return true
+end
+function any(f, t::Tuple)
+    for x in t
+        f(x) && return true
+    end
+    return false
+end
+
+# a => b (Base.Pair)
+struct Pair{A, B}
+    first::A
+    second::B
+end
+first(p::Pair) = p.first
+last(p::Pair) = p.second
+
+# ---- Atomix's @atomicswap and @atomicreplace (KernelAbstractions re-exports them; compiler/lower.c):
+# on the element's pointer, bounds-checked as A[i] is; the stored values convert to the element type
+function __atomic_ref(A::AbstractArray, i::Integer)
+    A[i]
+    return pointer(A, i)
+end
+function __atomic_ref(A::AbstractArray, i::Integer, j::Integer)
+    A[i, j]
+    return pointer(A, i + (j - 1) * size(A, 1))
+end
+function __atomic_ref(A::AbstractArray, i::Integer, j::Integer, k::Integer)
+    A[i, j, k]
+    return pointer(A, i + (j - 1 + (k - 1) * size(A, 2)) * size(A, 1))
+end
+__atomicswap(p, v) = atomic_xchg!(p, v)
+function __atomicreplace(p, expected, desired)
+    old = atomic_cas!(p, expected, desired)
+    return (old = old, success = old == expected)
+end
