@@ -358,6 +358,11 @@ broadcast(f, a::Tuple{Any, Any, Any, Any, Any, Any, Any, Any}, b::Number) = (f(a
 broadcast(f, a::Number, b::Tuple{Any, Any, Any, Any, Any, Any, Any, Any}) = (f(a, b[1]), f(a, b[2]), f(a, b[3]), f(a, b[4]), f(a, b[5]), f(a, b[6]), f(a, b[7]), f(a, b[8]))
 broadcast(f, a::Tuple{Any, Any, Any, Any, Any, Any, Any, Any}, b::Tuple{Any}) = (f(a[1], b[1]), f(a[2], b[1]), f(a[3], b[1]), f(a[4], b[1]), f(a[5], b[1]), f(a[6], b[1]), f(a[7], b[1]), f(a[8], b[1]))
 broadcast(f, a::Tuple{Any}, b::Tuple{Any, Any, Any, Any, Any, Any, Any, Any}) = (f(a[1], b[1]), f(a[1], b[2]), f(a[1], b[3]), f(a[1], b[4]), f(a[1], b[5]), f(a[1], b[6]), f(a[1], b[7]), f(a[1], b[8]))
+# tuples of different lengths: Julia's DimensionMismatch when it runs (the tuple after it is never reached)
+function broadcast(f, a::Tuple, b::Tuple)
+    throw(DimensionMismatch("arrays could not be broadcast to a common size; got a dimension with lengths $(length(a)) and $(length(b))"))
+    return a
+end
 
 # all/any of a tuple (of Bools), or of f over it
 function all(t::Tuple)
