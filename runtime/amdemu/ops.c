@@ -126,12 +126,6 @@ static void l_mad_u64_u32(AmdLane *l)
     l->d = (uint64_t)r;
     l->cout = (uint32_t)(r >> 64);
 }
-static void l_mad_i64_i32(AmdLane *l)
-{
-    __int128 r = (__int128)((int64_t)I32(0) * I32(1)) + (int64_t)U64(2);
-    l->d = (uint64_t)r;
-    l->cout = (int64_t)r != r;
-}
 LANE(l_min_i32, l->d = (uint32_t)(I32(0) < I32(1) ? I32(0) : I32(1)); l->cout = I32(0) <= I32(1))
 LANE(l_min_u32, l->d = U32(0) < U32(1) ? U32(0) : U32(1); l->cout = U32(0) <= U32(1))
 LANE(l_max_i32, l->d = (uint32_t)(I32(0) > I32(1) ? I32(0) : I32(1)); l->cout = I32(0) >= I32(1))
@@ -1447,7 +1441,6 @@ static const AmdOp ops[] = {
     V3("v_div_fmas_f32", 0x1e2, 3, l_div_fmas_f32, FLT | O_CIN_VCC),
     V3("v_div_fmas_f64", 0x1e3, 3, l_div_fmas_f64, FD | O_CIN_VCC),
     V3("v_mad_u64_u32", 0x1e8, 3, l_mad_u64_u32, O_S2_64 | O_D_64 | O_COUT),
-    V3("v_mad_i64_i32", 0x1e9, 3, l_mad_i64_i32, O_S2_64 | O_D_64 | O_COUT),
     V3("v_xad_u32", 0x1f3, 3, l_xad_u32, 0),
     V3("v_lshl_add_u32", 0x1fd, 3, l_lshl_add_u32, 0),
     V3("v_add_lshl_u32", 0x1fe, 3, l_add_lshl_u32, 0),
