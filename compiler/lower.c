@@ -33,6 +33,8 @@ typedef struct Lower {
         int array, dim, nidx;
     } ends[32];
     int nends;
+    const char *marrays[16]; /* variables assigned a StaticArrays MVector/MMatrix/MArray (lower_setindex) */
+    int nmarrays;
 } Lower;
 
 static int lower_expr(Lower *L, Node *n);
@@ -847,7 +849,7 @@ static int lower_macro(Lower *L, Node *n)
     if (strcmp(n->name, "atomicswap") == 0 || strcmp(n->name, "atomicreplace") == 0)
         return lower_atomix(L, n);
     if (strcmp(n->name, "rocprintf") == 0 || strcmp(n->name, "rocprint") == 0 || strcmp(n->name, "rocprintln") == 0 ||
-        strcmp(n->name, "print") == 0) {
+        strcmp(n->name, "print") == 0 || strcmp(n->name, "cuprintf") == 0) {
         PrintFormat pf;
         if (!printfmt_macro(L->a, L->d, n, &pf))
             return emit_named(L, IR_NOTHING, n->loc);
@@ -878,13 +880,39 @@ static int lower_macro(Lower *L, Node *n)
 
 static void lower_assign_to(Lower *L, Node *lhs, int value, SrcLoc loc);
 
-/* setindex!(A, v, i...) */
+/* Note x = MVector...(...) (and MMatrix, MArray, with parameters or not): juke keeps mutable structs as
+ * values, so x[i] = v on such a variable assigns x the updated array (lower_setindex). */
+static void note_marray(Lower *L, const Node *lhs, const Node *rhs)
+{
+    if (lhs->kind != AST_IDENT || lhs->qual || rhs->kind != AST_CALL || L->nmarrays == JK_ARRAY_LEN(L->marrays))
+        return;
+    const Node *c = rhs->kids[0]->kind == AST_CURLY ? rhs->kids[0]->kids[0] : rhs->kids[0];
+    if (c->kind == AST_IDENT &&
+        (strcmp(c->name, "MVector") == 0 || strcmp(c->name, "MMatrix") == 0 || strcmp(c->name, "MArray") == 0))
+        L->marrays[L->nmarrays++] = lhs->name;
+}
+
+static bool is_marray(Lower *L, const Node *a)
+{
+    for (int i = 0; a->kind == AST_IDENT && !a->qual && i < L->nmarrays; i++)
+        if (strcmp(L->marrays[i], a->name) == 0)
+            return true;
+    return false;
+}
+
+/* setindex!(A, v, i...); for a variable holding a StaticArrays MVector/MMatrix (note_marray),
+ * A = __sa_setindex(A, v, i...) (base/staticarrays.jl), the array with the element replaced */
 static void lower_setindex(Lower *L, Node *ref, int value, SrcLoc loc)
 {
     int args[64];
     args[0] = lower_expr(L, ref->kids[0]);
     args[1] = value;
     int na = 2 + lower_indices(L, ref, args[0], args + 2, 60);
+    if (is_marray(L, ref->kids[0]) && find_slot(L, ref->kids[0]->name) >= 0) {
+        int v = call_named(L, "__sa_setindex", loc, args, na);
+        emit_assign(L, find_slot(L, ref->kids[0]->name), v, loc);
+        return;
+    }
     call_named(L, "setindex!", loc, args, na);
 }
 
@@ -941,6 +969,7 @@ static int lower_assign(Lower *L, Node *n)
         ir_set_args(L->a, L->f, t, vals, nv);
         return t;
     }
+    note_marray(L, lhs, rhs);
     int v = lower_expr(L, rhs);
     lower_assign_to(L, lhs, v, n->loc);
     return v;
@@ -964,7 +993,11 @@ static int lower_opassign(Lower *L, Node *n)
         sargs[1] = nv;
         for (int i = 0; i < ni; i++)
             sargs[i + 2] = idx[i + 1];
-        call_named(L, "setindex!", n->loc, sargs, ni + 2);
+        if (is_marray(L, lhs->kids[0]) && find_slot(L, lhs->kids[0]->name) >= 0)
+            emit_assign(L, find_slot(L, lhs->kids[0]->name), call_named(L, "__sa_setindex", n->loc, sargs, ni + 2),
+                        n->loc);
+        else
+            call_named(L, "setindex!", n->loc, sargs, ni + 2);
         return nv;
     }
     if (lhs->kind == AST_DOT) { /* p.x += v */

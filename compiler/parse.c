@@ -51,6 +51,7 @@ typedef struct Parser {
     bool in_index;             /* inside A[...]: `end` and `begin` are values */
     PtrVec modules;            /* from using/import lines: pairs (name, module it names), `import A.B as C` */
     PtrVec renames;            /* `using A: b as c`: pairs (c, b) */
+    int file_flags;            /* FILE_* of the AST_FILE: the prelude's extensions the file uses */
     bool oom;
     PtrVec items;   /* the file's top-level items */
     int item_start; /* token index where the current item began */
@@ -268,6 +269,7 @@ static Node *node_call2(Parser *p, SrcLoc loc, const char *op, Node *a, Node *b)
 static Node *node_broadcast2(Parser *p, SrcLoc loc, const char *op, Node *a, Node *b)
 {
     Node *n = node_new(p, AST_CALL, loc, 4);
+    p->file_flags |= FILE_BROADCAST;
     n->kids[0] = node_ident(p, loc, "broadcast");
     n->kids[1] = node_ident(p, loc, op);
     n->kids[2] = a;
@@ -516,11 +518,32 @@ static void parse_expect_end(Parser *p, const char *kw, SrcLoc open)
     parse_unexpected(p, t);
 }
 
-/* function := "function" NAME "(" params ")" [ "::" type ] { where } block "end" */
+/* At `(` of a callable's method, `function (a::typeof(f))(x)` or `(::typeof(f))(x)`: a method of the
+ * function f, whose name token this returns (a, the function itself, is not bound); NULL if not that form. */
+static Token *parse_functor_name(Parser *p)
+{
+    int i = p->pos + 1;
+    if (p->toks[i].kind == TK_IDENT)
+        i++;
+    Token *t = p->toks + i;
+    if (!tok_op(&t[0], "::") || t[1].kind != TK_IDENT || strcmp(t[1].text, "typeof") != 0 || !tok_op(&t[2], "(") ||
+        t[3].kind != TK_IDENT || !tok_op(&t[4], ")") || !tok_op(&t[5], ")") || !tok_op(&t[6], "("))
+        return NULL;
+    p->pos = i + 6;
+    return &t[3];
+}
+
+/* function := "function" NAME "(" params ")" [ "::" type ] { where } block "end"
+ *           | "function" "(" [NAME] "::" "typeof" "(" NAME ")" ")" "(" params ")" ...   (a callable's method) */
 static Node *parse_function(Parser *p)
 {
     Token *kw = parse_next(p);
     Token *name = parse_peek(p);
+    Token *functor = tok_op(name, "(") ? parse_functor_name(p) : NULL;
+    if (functor) {
+        name = functor;
+        p->pos--; /* back to the name, which the code below steps over */
+    }
     /* `in` is a keyword of `for` loops, and a function name too (function in(x, itr)) */
     if (name->kind != TK_IDENT && !(tok_kw(name, "in") && tok_op(parse_peek2(p), "(")))
         parse_fail_at(p, name->loc, "syntax: invalid function name \"%s\"", tok_desc(p, name));
@@ -557,6 +580,16 @@ static Node *parse_function(Parser *p)
     return f;
 }
 
+/* Does the call have a typed argument (x::T)? Then `+(a::P, b::P) = ...` defines a method of the operator,
+ * while `a + b = c` stays an (invalid) assignment. */
+static bool has_typed_param(const Node *call)
+{
+    for (int i = 1; i < call->nkids; i++)
+        if (call->kids[i]->kind == AST_TYPED)
+            return true;
+    return false;
+}
+
 /* A short definition f(x) = expr: lhs is a call of a named function, maybe with
  * a return type f(x)::T. Returns the FUNCTION, or NULL if lhs is no signature. */
 static Node *parse_short_def(Parser *p, SrcLoc loc, Node *lhs, PtrVec *where, Node *rhs)
@@ -578,7 +611,7 @@ static Node *parse_short_def(Parser *p, SrcLoc loc, Node *lhs, PtrVec *where, No
         c2->kids[0] = self->kids[0];
         call = c2;
     }
-    if (call->kids[0]->kind != AST_IDENT || is_operator_name(call->kids[0]->name))
+    if (call->kids[0]->kind != AST_IDENT || (is_operator_name(call->kids[0]->name) && !has_typed_param(call)))
         return NULL;
     Node *params = node_new(p, AST_TUPLE, call->loc, call->nkids - 1);
     for (int i = 1; i < call->nkids; i++)
@@ -867,13 +900,24 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
         ParseMode m = parse_save(p);
         p->space_sep = true;
         p->in_brackets = false;
-        while (!tok_ends_stmt(parse_peek(p)))
-            vec_push(p, &args, parse_assign(p, false));
+        while (!tok_ends_stmt(parse_peek(p))) {
+            Node *arg = parse_assign(p, false);
+            Token *arrow = parse_peek(p);
+            if (tok_op(arrow, "->") && strcmp(t->text, "dynamic_localmem") == 0) {
+                /* KernelAbstractions' `@dynamic_localmem T (n) -> count`: a function of the group size,
+                 * kept as the call ->(n, count) for ka.c */
+                p->pos++;
+                arg = node_call2(p, arrow->loc, "->", arg, parse_assign(p, false));
+            }
+            vec_push(p, &args, arg);
+        }
         parse_restore(p, m);
     }
     Node *r = node_from_vec(p, AST_MACROCALL, loc, &args);
     r->name = t->text;
     r->qual = qual;
+    if (strcmp(t->text, "atomicswap") == 0 || strcmp(t->text, "atomicreplace") == 0)
+        p->file_flags |= FILE_ATOMIX;
     for (int i = 0; i < p->user_macros.len; i++)
         if (strcmp(p->user_macros.items[i], t->text) == 0)
             r->flags |= MACRO_USER;
@@ -1096,6 +1140,11 @@ static Node *parse_primary(Parser *p)
         p->pos++;
         return node_ident(p, t->loc, cmp_name(t->text));
     }
+    /* a binary operator called by name, *(a, b), or defined: *(s::Number, v::P) = ... */
+    if (tok_op(nx, "(") && !nx->spc && is_operator_name(t->text)) {
+        p->pos++;
+        return node_ident(p, t->loc, cmp_name(t->text));
+    }
     parse_unexpected(p, t);
 }
 
@@ -1148,6 +1197,8 @@ static Node *parse_postfix(Parser *p)
                 if (e->kind == AST_IDENT && (mod || device || is_base_submodule(e))) {
                     Node *q = node_ident(p, start, f->text);
                     q->qual = device ? "AMDGPU" : is_base_submodule(e) ? "Base" : mod;
+                    if (q->qual && strcmp(q->qual, "KernelIntrinsics") == 0)
+                        p->file_flags |= FILE_INTRINSICS;
                     e = q;
                 } else {
                     Node *d = node_new(p, AST_DOT, start, 1);
@@ -1166,6 +1217,7 @@ static Node *parse_postfix(Parser *p)
             } else if (tok_op(f, "(")) {
                 /* f.(x, y): broadcast(f, x, y) */
                 p->pos += 2;
+                p->file_flags |= FILE_BROADCAST;
                 PtrVec args = { 0 };
                 vec_push(p, &args, node_ident(p, t->loc, "broadcast"));
                 vec_push(p, &args, e);
@@ -1394,6 +1446,7 @@ static Node *parse_pair_rest(Parser *p, SrcLoc start, Node *lhs)
     parse_enter(p, t->loc);
     Node *rhs = parse_ternary(p);
     p->depth--;
+    p->file_flags |= FILE_ATOMIX;
     return node_call2(p, start, "Pair", lhs, rhs);
 }
 
@@ -1656,6 +1709,10 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
             parse_skip_macro(p, kw);
             continue;
         }
+        if (tok_kw(kw, "function") && kw[1].kind == TK_IDENT && tok_kw(&kw[2], "end")) {
+            p->pos += 3; /* `function f end`: a function with no methods yet; its methods define it */
+            continue;
+        }
         if (setjmp(p->jb) == 0) {
             Node *n = parse_stmt(p);
             Token *t = parse_peek(p);
@@ -1679,6 +1736,13 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
     }
     root->kids = (Node **)p->items.items;
     root->nkids = p->items.len;
+    root->flags |= p->file_flags;
+    for (int i = 1; i < p->modules.len; i += 2) {
+        if (strcmp(p->modules.items[i], "StaticArrays") == 0)
+            root->flags |= FILE_STATICARRAYS;
+        if (strcmp(p->modules.items[i], "KernelIntrinsics") == 0)
+            root->flags |= FILE_INTRINSICS;
+    }
     p->toks = NULL;
     arena_free(&scratch);
     return root;
