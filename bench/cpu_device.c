@@ -3,9 +3,10 @@
  * core. Each variant runs 5 times after a warm-up; the best time counts. Every juke result is checked bit
  * for bit against its twin's.
  *
- *   cpu_device KERNELS.jl [SCALE]      (bench/cpu_device.sh builds and runs it)
+ *   cpu_device KERNELS.jl [SCALE [ONLY]]      (bench/cpu_device.sh builds and runs it)
  *
- * SCALE divides the sizes (for a quick check). Prints one RESULT line per kernel. */
+ * SCALE divides the sizes (for a quick check); ONLY, a letter each, picks kernels (m memcopy, d diffusion2d,
+ * b block_sum, t tiled matmul; default all). Prints one RESULT line per kernel. */
 #include <math.h>
 #include <omp.h>
 #include <stdint.h>
@@ -105,12 +106,13 @@ int main(int argc, char **argv)
     if (argc < 2)
         return fprintf(stderr, "usage: cpu_device KERNELS.jl [SCALE]\n"), 2;
     int64_t scale = argc > 2 ? atoll(argv[2]) : 1;
+    const char *only = argc > 3 ? argv[3] : "mdbt";
     ctx = juke_context_create();
     if (juke_module_load_file(ctx, argv[1], &mod) || juke_device_open(ctx, "cpu", &dev))
         die("setup");
     printf("# %s, OpenMP %d threads, best of %d\n", juke_device_name(dev), omp_get_max_threads(), RUNS);
 
-    { /* memcopy, Float64, 2^24 */
+    if (strchr(only, 'm')) { /* memcopy, Float64, 2^24 */
         int64_t n = ((int64_t)1 << 24) / scale;
         double *src = aligned_alloc(64, n * 8), *dst = aligned_alloc(64, n * 8), *ref = malloc(n * 8);
         for (int64_t i = 0; i < n; i++)
@@ -126,7 +128,7 @@ int main(int argc, char **argv)
         snprintf(sz, sizeof sz, "Float64 n=%lld", (long long)n);
         report("memcopy", sz, 2.0 * 8 * n, t, bad);
     }
-    { /* diffusion2d, Float64, 4096^2 */
+    if (strchr(only, 'd')) { /* diffusion2d, Float64, 4096^2 */
         int64_t nx = 4096 / (scale > 1 ? 4 : 1), ny = nx;
         double *a = aligned_alloc(64, (nx + 2) * (ny + 2) * 8), *an = aligned_alloc(64, nx * ny * 8),
                *ref = malloc(nx * ny * 8), h = 0.125;
@@ -144,7 +146,7 @@ int main(int argc, char **argv)
         snprintf(sz, sizeof sz, "Float64 %lldx%lld", (long long)nx, (long long)ny);
         report("diffusion2d", sz, 2.0 * 8 * nx * ny, t, bad);
     }
-    { /* block_sum, Float32, 2^24, groups of 256 */
+    if (strchr(only, 'b')) { /* block_sum, Float32, 2^24, groups of 256 */
         int64_t n = ((int64_t)1 << 24) / scale + 77, ng = (n + 255) / 256;
         float *x = aligned_alloc(64, (n * 4 + 63) / 64 * 64), *out = malloc(ng * 4), *ref = malloc(ng * 4);
         for (int64_t i = 0; i < n; i++)
@@ -160,7 +162,7 @@ int main(int argc, char **argv)
         snprintf(sz, sizeof sz, "Float32 n=%lld", (long long)n);
         report("block_sum", sz, 4.0 * n, t, bad);
     }
-    { /* tiled matmul, Float32, m, n, k not multiples of 16 */
+    if (strchr(only, 't')) { /* tiled matmul, Float32, m, n, k not multiples of 16 */
         int64_t m = 500 / scale + 1, n = 520 / scale + 3, kk = 490 / scale + 7;
         float *a = malloc(m * kk * 4), *b = malloc(kk * n * 4), *c = malloc(m * n * 4), *ref = malloc(m * n * 4);
         for (int64_t i = 0; i < m * kk; i++)
