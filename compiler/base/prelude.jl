@@ -93,6 +93,14 @@ function sum(r::AbstractRange{<:Real})
     l = length(r)
     return l * first(r) + (iseven(l) ? (step(r) * (l - 1)) * (l >> 1) : (step(r) * l) * ((l - 1) >> 1))
 end
+# sum of an array (a view of a column, B[:, j]): in order, from zero of the element type
+function sum(A::AbstractArray)
+    s = zero(eltype(A))
+    for i in 1:length(A)
+        s += A[i]
+    end
+    return s
+end
 function prod(r::AbstractRange{<:Real})
     p = one(first(r))
     for x in r

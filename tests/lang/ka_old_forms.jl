@@ -45,3 +45,11 @@ function say(x)
 end
 # run: say(x = 2) groupsize 2
 # expect output: item 1 of 2\nitem 2 of 2\n
+
+# B[:, I]: the column (a view here; Julia copies it), summed
+@kernel function colsum!(A, @Const(B))
+    I = @index(Global)
+    @inbounds A[I] = sum(B[:, I])
+end
+# run: colsum!(A = zeros(Float64, 3), B = reshape(Float64[1, 2, 3, 4, 5, 6.5], 2, 3)) groupsize 2 ndrange 3
+# expect A: [3.0, 7.0, 11.5]
