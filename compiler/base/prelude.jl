@@ -315,3 +315,15 @@ all(t::Tuple{}) = true
 all(t::Tuple) = t[1] && all(tail(t))
 any(t::Tuple{}) = false
 any(t::Tuple) = t[1] || any(tail(t))
+
+# a .op b (the parser's broadcast(op, a, b)) over tuples and numbers: a tuple with a tuple elementwise, a
+# tuple with a number each element with it (Base.Broadcast, for what kernels broadcast: index tuples)
+broadcast(f, a::Number, b::Number) = f(a, b)
+broadcast(f, a::Tuple, b::Tuple) = length(a) == length(b) ? map(f, a, b) :
+    throw(DimensionMismatch("arrays could not be broadcast to a common size"))
+broadcast(f, a::Tuple, b::Number) = _broadcast_l(f, a, b)
+broadcast(f, a::Number, b::Tuple) = _broadcast_r(f, a, b)
+_broadcast_l(f, ::Tuple{}, b) = ()
+_broadcast_l(f, a::Tuple, b) = (f(a[1], b), _broadcast_l(f, tail(a), b)...)
+_broadcast_r(f, a, ::Tuple{}) = ()
+_broadcast_r(f, a, b::Tuple) = (f(a, b[1]), _broadcast_r(f, a, tail(b))...)
