@@ -229,6 +229,8 @@ static bool add_item(FeModule *mod, Node *item, Diags *d)
             return true;
         }
     }
+    if (item->kind == AST_MACROCALL && strcmp(item->name, "adapt_structure") == 0)
+        return true; /* Adapt.@adapt_structure T: how the host converts a T to the device, nothing a kernel sees */
     if (item->kind == AST_MACROCALL && strcmp(item->name, "kwdef") == 0 && item->nkids == 1 && item->kids[0] &&
         item->kids[0]->kind == AST_STRUCT) {
         item = item->kids[0]; /* Base.@kwdef struct: the positional constructor stays */

@@ -565,6 +565,34 @@ static Node *parse_function(Parser *p)
 {
     Token *kw = parse_next(p);
     Token *name = parse_peek(p);
+    if (tok_op(name, "(")) {
+        /* function (a::typeof(f))(args): a method of f called through its instance a (a callable); a kernel
+         * never reads a, so it is a method of f */
+        p->pos++;
+        Token *a = parse_peek(p);
+        if (a->kind == TK_IDENT)
+            p->pos++;
+        Token *f = NULL;
+        if (parse_accept(p, "::") && parse_peek(p)->kind == TK_IDENT && strcmp(parse_peek(p)->text, "typeof") == 0 &&
+            tok_op(parse_peek2(p), "(")) {
+            p->pos += 2;
+            f = parse_peek(p);
+            if (f->kind == TK_IDENT)
+                p->pos++;
+            else
+                f = NULL;
+            if (f && !parse_accept(p, ")"))
+                f = NULL;
+        }
+        if (!f || !parse_accept(p, ")"))
+            parse_fail_at(p, name->loc,
+                          "syntax: only a callable of a function's own type, (a::typeof(f))(args), may be defined "
+                          "this way in kernels");
+        p->pos--; /* back to the function's name, as if written `function f(args)` */
+        name = parse_peek(p);
+        p->toks[p->pos] = *f;
+        name = parse_peek(p);
+    }
     /* `in` is a keyword of `for` loops, and a function name too (function in(x, itr)) */
     if (name->kind != TK_IDENT && !(tok_kw(name, "in") && tok_op(parse_peek2(p), "(")))
         parse_fail_at(p, name->loc, "syntax: invalid function name \"%s\"", tok_desc(p, name));
@@ -573,6 +601,13 @@ static Node *parse_function(Parser *p)
     while (tok_op(parse_peek(p), ".") && parse_peek2(p)->kind == TK_IDENT) {
         p->pos++;
         name = parse_next(p);
+    }
+    if (tok_kw(parse_peek(p), "end")) {
+        /* function f end: declares f without a method; an empty group of top-level items (parse_file) */
+        p->pos++;
+        Node *none = node_new(p, AST_BLOCK, kw->loc, 0);
+        none->flags = STRUCT_KWDEF;
+        return none;
     }
     Node *self = NULL; /* function P{T}(x) where T: a constructor of P{T} */
     if (tok_op(parse_peek(p), "{") && !parse_peek(p)->spc) {
