@@ -952,6 +952,8 @@ static const Type *const_type(Infer *I, IrInst *in)
     case LIT_UINT16: return prim(I, TY_UINT16);
     case LIT_UINT32: return prim(I, TY_UINT32);
     case LIT_UINT64: return prim(I, TY_UINT64);
+    case LIT_INT128: return prim(I, TY_INT128);
+    case LIT_UINT128: return prim(I, TY_UINT128);
     case LIT_FLOAT32: return prim(I, TY_FLOAT32);
     case LIT_FLOAT64: return prim(I, TY_FLOAT64);
     case LIT_FLOAT16: return prim(I, TY_FLOAT16);

@@ -332,8 +332,6 @@ static int lower_literal(Lower *L, Node *n)
         in->fval = n->fval;
     else
         in->ival = n->ival;
-    if (n->lit == LIT_INT128 || n->lit == LIT_UINT128)
-        diag_error(L->d, n->loc, "128-bit integers are not supported on the device");
     return k;
 }
 

@@ -54,7 +54,7 @@ TypeTable *types_new(Arena *a)
     t->arena = a;
     for (int k = 0; k < TY__COUNT; k++) {
         Type proto = { .kind = (TypeKind)k };
-        if (k <= TY_FLOAT64) {
+        if (k <= TY_UINT128) {
             proto.bits = prim_info[k].bits;
             proto.flags = prim_info[k].flags;
         }
@@ -569,6 +569,8 @@ const Type *ty_promote(TypeTable *t, const Type *a, const Type *b)
     if (ty_is_signed(a) == ty_is_signed(b))
         return a->bits >= b->bits ? a : b;
     const Type *s = ty_is_signed(a) ? a : b, *u = ty_is_signed(a) ? b : a;
+    if (u->bits == 128 || s->bits == 128) /* Int128 with a narrower unsigned is Int128; UInt128 wins */
+        return u->bits == 128 ? u : s;
     if (u->bits == 64)
         return u;
     if (u->bits <= 16)
@@ -656,7 +658,7 @@ static bool tp_expect(TyParser *tp, char c)
 /* The primitive or abstract type named `name`, or NULL. */
 const Type *ty_lookup_name(TypeTable *t, const char *name)
 {
-    for (int k = 0; k <= TY_FLOAT64; k++)
+    for (int k = 0; k <= TY_UINT128; k++)
         if (strcmp(prim_info[k].name, name) == 0)
             return t->prims[k];
     static const struct {

@@ -327,3 +327,9 @@ _broadcast_l(f, ::Tuple{}, b) = ()
 _broadcast_l(f, a::Tuple, b) = (f(a[1], b), _broadcast_l(f, tail(a), b)...)
 _broadcast_r(f, a, ::Tuple{}) = ()
 _broadcast_r(f, a, b::Tuple) = (f(a, b[1]), _broadcast_r(f, a, tail(b))...)
+
+# widemul(x, y): the product in the next wider type (base/int.jl), Int64 * Int64 in Int128
+widemul(x::Int64, y::Int64) = Int128(x) * Int128(y)
+widemul(x::UInt64, y::UInt64) = UInt128(x) * UInt128(y)
+widemul(x::Int32, y::Int32) = Int64(x) * Int64(y)
+widemul(x::UInt32, y::UInt32) = UInt64(x) * UInt64(y)
