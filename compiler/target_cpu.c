@@ -643,9 +643,15 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
         LLVMBuildRetVoid(b);
     } else {
         LLVMValueRef *lv = calloc((size_t)regions->nbarriers + 1, sizeof *lv);
-        for (uint32_t k = 0; lv && k <= regions->nbarriers; k++)
+        if (!lv) { /* the kernel runs as fibers */
+            LLVMDisposeBuilder(b);
+            tc->cur_state = saved_state;
+            LLVMDeleteFunction(e);
+            return NULL;
+        }
+        for (uint32_t k = 0; k <= regions->nbarriers; k++)
             lv[k] = LLVMConstInt(i64, regions->locs[k], 0);
-        LLVMValueRef init = LLVMConstArray2(i64, lv, lv ? regions->nbarriers + 1 : 0);
+        LLVMValueRef init = LLVMConstArray2(i64, lv, regions->nbarriers + 1);
         free(lv);
         LLVMValueRef locs = LLVMAddGlobal(tc->mod, LLVMTypeOf(init), "__juke_barrier_locs");
         LLVMSetInitializer(locs, init);
@@ -828,7 +834,7 @@ static bool cpu_link_libraries(TargetCtx *tc)
         if (args) {
             k->group_entry = cpu_emit_group_entry(tc, rb, k->name, args, &regions);
             k->spill_bytes = regions.spill_bytes;
-            k->group_flags = JUKE_CPU_GROUP_REGIONS;
+            k->group_flags = k->group_entry ? JUKE_CPU_GROUP_REGIONS : 0;
             changed = true;
         }
         free(args);
