@@ -33,6 +33,7 @@ typedef struct TargetCtx {
     LLVMModuleRef mod;
     LLVMTargetMachineRef tm;
     LLVMRelocMode tm_reloc; /* what tm was created with */
+    struct TmSlot *tm_slot; /* tm's slot in the process's pool, or NULL (llvm_pipeline.c) */
     const TargetOptions *opts;
     const TargetOps *ops;
     Diags *diags;
@@ -174,9 +175,13 @@ bool target_file_exists(const char *path);
 bool target_find_devlib(const TargetCtx *tc, const char *dflt, const char *fallback, const char *file, bool file_ok,
                         char *path, size_t n, const char **found, StrBuf *looked);
 
-/* Register every target of the registry with LLVM (once per process; thread-safe). */
-void llvm_init_targets(void);
-/* Create tc->tm and set tc->mod's triple and data layout. */
+/* Register the target of ops with LLVM (once per process and target;
+ * thread-safe): a process that compiles only for gfx90a never sets up x86
+ * or NVPTX. */
+void llvm_init_target(const TargetOps *ops);
+/* Take tc->tm from the process's pool of idle target machines (or create
+ * it) and set tc->mod's triple and data layout; llvm_dispose_target_machine
+ * gives it back. */
 bool llvm_create_target_machine(TargetCtx *tc, const char *triple, const char *cpu, const char *features,
                                 LLVMRelocMode reloc);
 /* Dispose of tc->tm (if any) and clear it. */
