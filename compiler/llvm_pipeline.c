@@ -1513,6 +1513,16 @@ static void adopt_library_global(LLVMValueRef g, bool is_fn)
     if (is_fn) {
         LLVMRemoveStringAttributeAtIndex(g, LLVMAttributeFunctionIndex, "target-cpu", 10);
         LLVMRemoveStringAttributeAtIndex(g, LLVMAttributeFunctionIndex, "target-features", 15);
+        /* Inlined before the kernel is optimised, as hipcc's
+         * -amdgpu-early-inline-all and libdevice's own attributes do: the
+         * optimiser would inline them anyway, after simplifying each on its
+         * own first (half of mathfuns' -O3 time, for the same code). */
+        unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
+        if (!LLVMGetEnumAttributeAtIndex(g, LLVMAttributeFunctionIndex, noinline)) {
+            LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(g));
+            unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+            LLVMAddAttributeAtIndex(g, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, always, 0));
+        }
     }
 }
 
