@@ -941,9 +941,9 @@ char *llvm_module_text(LLVMModuleRef m)
 /* Printed from the whole module, so the function's !dbg references resolve
  * against the module's metadata; then cut out with the comment lines above
  * its "define". */
-char *llvm_function_text(LLVMValueRef fn)
+char *llvm_function_text(LLVMValueRef fn, const char *module_text)
 {
-    char *all = llvm_module_text(LLVMGetGlobalParent(fn));
+    const char *all = module_text;
     if (!all)
         return NULL;
     size_t nl;
@@ -977,7 +977,6 @@ char *llvm_function_text(LLVMValueRef fn)
     char *r = start && end ? strndup(start, (size_t)(end - start) + 1) : NULL;
     if (r)
         r[end - start] = '\n', r[end - start + 1] = 0;
-    free(all);
     return r;
 }
 

@@ -135,8 +135,11 @@ extern const TargetOps target_amdgpu_ops, target_cpu_ops, target_nvptx_ops;
 bool llvm_optimize(TargetCtx *tc, int opt_level);
 /* Verify the module; failures are DIAG_INVALID_IR with LLVM's message. */
 bool llvm_verify(TargetCtx *tc);
-char *llvm_module_text(LLVMModuleRef m);   /* malloc'd */
-char *llvm_function_text(LLVMValueRef fn); /* malloc'd */
+char *llvm_module_text(LLVMModuleRef m); /* malloc'd */
+/* fn's definition (with the comments above it) cut from module_text, the
+ * llvm_module_text of its module: printing and annotating it again cost as
+ * much as the module's first print; malloc'd. */
+char *llvm_function_text(LLVMValueRef fn, const char *module_text);
 /* Emit an object file or assembly into memory. */
 bool llvm_emit_to_memory(TargetCtx *tc, LLVMCodeGenFileType kind, uint8_t **data, size_t *size);
 /* Link an object into a shared object with ld.lld (found at build time):
