@@ -1637,7 +1637,7 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
     out->ms_optimize = t2 - t1;
     out->llvm_opt = llvm_module_text(tc.mod);
     LLVMValueRef kfn = LLVMGetNamedFunction(tc.mod, out->kernel_symbol);
-    out->llvm_opt_kernel = kfn ? llvm_function_text(kfn) : strdup("");
+    out->llvm_opt_kernel = kfn ? llvm_function_text(kfn, out->llvm_opt) : strdup("");
     if (!ops->emit(&tc, out))
         goto done;
     out->ms_emit = now_ms() - t2;
