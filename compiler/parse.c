@@ -1255,8 +1255,9 @@ static Node *parse_postfix(Parser *p)
             if (f->kind == TK_IDENT && !f->spc) {
                 p->pos += 1;
                 parse_next(p);
-                /* AMDGPU.Device.x and Device.x name what AMDGPU.x names */
-                bool device = e->kind == AST_IDENT && strcmp(e->name, "Device") == 0 &&
+                /* AMDGPU.Device.x and Device.x name what AMDGPU.x names; so do (AMDGPU.)UnsafeAtomics.x */
+                bool device = e->kind == AST_IDENT &&
+                              (strcmp(e->name, "Device") == 0 || strcmp(e->name, "UnsafeAtomics") == 0) &&
                               (!e->qual || strcmp(e->qual, "AMDGPU") == 0);
                 if (e->kind == AST_IDENT && ((!e->qual && is_module_name(e->name)) || device || is_base_submodule(e))) {
                     Node *q = node_ident(p, start, f->text);

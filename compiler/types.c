@@ -734,7 +734,7 @@ static const Type *tp_type(TyParser *tp, int depth)
         const Type *elem = tp_type(tp, depth + 1);
         if (!elem)
             return NULL;
-        if (!ty_is_prim(elem) &&
+        if (!ty_is_prim(elem) && !(elem->kind == TY_COMPLEX && elem->elem && ty_is_float(elem->elem)) &&
             !((elem->kind == TY_TUPLE || elem->kind == TY_STRUCT) && ty_bits_only(elem) && !ty_is_ghost(elem))) {
             sb_printf(tp->err, "array elements must be a primitive number type (Bool, Int8..UInt64, Float16..Float64), "
                                "or a tuple or struct of them");
@@ -784,6 +784,20 @@ static const Type *tp_type(TyParser *tp, int depth)
         if (!ty_tuple_fits(fields, n, tp->err))
             return NULL;
         return ty_tuple(tp->t, fields, n);
+    }
+    /* ComplexF32 is Complex{Float32}: two of a float type, real part first (docs/abi.md) */
+    if (strcmp(name, "ComplexF16") == 0 || strcmp(name, "ComplexF32") == 0 || strcmp(name, "ComplexF64") == 0)
+        return ty_complex(tp->t, ty_prim(tp->t, name[8] == '1'   ? TY_FLOAT16
+                                                : name[8] == '3' ? TY_FLOAT32
+                                                                 : TY_FLOAT64));
+    if (strcmp(name, "Complex") == 0) {
+        const Type *part = tp_expect(tp, '{') ? tp_type(tp, depth + 1) : NULL;
+        if (!part || !tp_expect(tp, '}') || !ty_is_prim(part) || part->kind == TY_BOOL) {
+            if (!tp->err->len)
+                sb_printf(tp->err, "Complex needs a number type: Complex{Float32}");
+            return NULL;
+        }
+        return ty_complex(tp->t, part);
     }
     if (strcmp(name, "NTuple") == 0) {
         long nt;

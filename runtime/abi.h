@@ -178,6 +178,8 @@ typedef enum JukeTypeCode {
     JUKE_T_FLOAT16,
     JUKE_T_FLOAT32,
     JUKE_T_FLOAT64,
+    JUKE_T_COMPLEXF32, /* two Float32: real, imaginary (array elements only) */
+    JUKE_T_COMPLEXF64,
 } JukeTypeCode;
 
 /* ---- the CPU target -------------------------------------------------------
