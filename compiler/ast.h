@@ -110,7 +110,6 @@ enum {
     /* on AST_FILE, the extensions of the Base prelude the file uses (prelude.h): */
     FILE_STATICARRAYS = 256, /* a using/import line names StaticArrays */
     FILE_INTRINSICS = 512,   /* KernelAbstractions.KernelIntrinsics is named */
-    FILE_BROADCAST = 1024,   /* a dotted operator or dot call */
     FILE_ATOMIX = 2048,      /* a => b, @atomicswap or @atomicreplace */
 };
 
