@@ -229,6 +229,8 @@ static bool add_item(FeModule *mod, Node *item, Diags *d)
             return true;
         }
     }
+    if (item->kind == AST_MACROCALL && strcmp(item->name, "adapt_structure") == 0)
+        return true; /* Adapt.@adapt_structure T: how the host converts a T to the device, nothing a kernel sees */
     if (item->kind == AST_MACROCALL && strcmp(item->name, "kwdef") == 0 && item->nkids == 1 && item->kids[0] &&
         item->kids[0]->kind == AST_STRUCT) {
         item = item->kids[0]; /* Base.@kwdef struct: the positional constructor stays */
@@ -255,10 +257,24 @@ static bool add_item(FeModule *mod, Node *item, Diags *d)
             return true;
         if (!struct_collect(mod, item, d, add_method) && mod->arena.failed)
             return false;
-    } else if (item->kind == AST_CONST) {
+    } else if (item->kind == AST_CONST ||
+               (item->kind == AST_ASSIGN && item->nkids == 2 && item->kids[0] && item->kids[0]->kind == AST_IDENT &&
+                !item->kids[0]->qual && !mod->loading_base &&
+                (!fe_find_const(mod, item->kids[0]->name) || fe_find_const(mod, item->kids[0]->name)->nonconst))) {
+        /* `n = 256` (as AMDGPU.jl's test files start) is a non-constant global: kept, so that a kernel that
+         * reads it gets a message that says so */
+        bool nonconst = item->kind == AST_ASSIGN;
+        if (nonconst) {
+            item->name = item->kids[0]->name;
+            item->kids[0] = item->kids[1];
+        }
         ConstDef *old = fe_find_const(mod, item->name);
         if (mod->loading_base && (old || fe_find_func(mod, item->name)))
             return true;
+        if (old && old->nonconst && nonconst) { /* a global assigned again */
+            old->value = item->kids[0];
+            return true;
+        }
         if (old) {
             diag_error(d, item->loc, "invalid redefinition of constant %s", item->name);
             diag_note(d, old->loc, "%s was first defined here", item->name);
@@ -276,6 +292,7 @@ static bool add_item(FeModule *mod, Node *item, Diags *d)
         c->name = item->name;
         c->loc = item->loc;
         c->value = item->kids[0];
+        c->nonconst = nonconst;
         mod->consts[mod->nconsts++] = c;
         if (!namemap_put(&mod->arena, &mod->const_map, c->name, c))
             return false;
@@ -296,6 +313,37 @@ static void load_base(FeModule *mod, Diags *d)
     mod->base_file.name = fe_base_name;
     mod->base_file.text = jk_prelude_text;
     mod->base_file.len = jk_prelude_len;
+    /* the extensions the file uses, after the prelude as one file (their lines follow the prelude's) */
+    static const struct {
+        int flag;
+        const char *text;
+        const size_t *len;
+    } exts[] = {
+        { FILE_ATOMIX, jk_atomix_text, &jk_atomix_len },
+        { FILE_INTRINSICS, jk_intrinsics_text, &jk_intrinsics_len },
+        { FILE_STATICARRAYS, jk_staticarrays_text, &jk_staticarrays_len },
+    };
+    int flags = mod->ast ? mod->ast->flags : 0;
+    size_t n = jk_prelude_len;
+    for (int i = 0; i < JK_ARRAY_LEN(exts); i++)
+        if ((flags & exts[i].flag) == exts[i].flag)
+            n += 1 + *exts[i].len;
+    if (n > jk_prelude_len) {
+        char *t = arena_alloc(&mod->arena, n + 1);
+        if (!t)
+            return;
+        size_t at = jk_prelude_len;
+        memcpy(t, jk_prelude_text, jk_prelude_len);
+        for (int i = 0; i < JK_ARRAY_LEN(exts); i++)
+            if ((flags & exts[i].flag) == exts[i].flag) {
+                t[at++] = '\n';
+                memcpy(t + at, exts[i].text, *exts[i].len);
+                at += *exts[i].len;
+            }
+        t[at] = 0;
+        mod->base_file.text = t;
+        mod->base_file.len = n;
+    }
     Node *ast = parse_file(&mod->arena, d, &mod->base_file);
     if (ast)
         kw_collect_calls(mod, ast);
