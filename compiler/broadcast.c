@@ -3,13 +3,14 @@
  * of an expression into one loop:
  *
  *   function juke_broadcast!(c, a, b)             # the operands, in the caller's order
- *       i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x
- *       if i <= length(c)
- *           n1 = size(c, 1); ...                   # the destination's Cartesian index,
- *           I1 = (i - 1) % n1 + 1; ...             #   when an operand is expanded
- *           @inbounds bc_a = a[i]                  # an operand of c's shape: its linear index
- *           @inbounds bc_b = b[I1, 1]              # a singleton dimension reads index 1
- *           @inbounds c[i] = bc_a * bc_b + 2f0     # the expression, its dots dropped
+ *       juke_i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x
+ *       if juke_i <= length(c)
+ *           juke_r = juke_i - 1                    # the destination's Cartesian index,
+ *           juke_n1 = size(c, 1); ...              #   when an operand is expanded
+ *           juke_I1 = juke_r % juke_n1 + 1; ...
+ *           @inbounds bc_a = a[juke_i]             # an operand of c's shape: its linear index
+ *           @inbounds bc_b = b[juke_I1, 1]         # a singleton dimension reads index 1
+ *           @inbounds c[juke_i] = bc_a * bc_b + 2f0  # the expression, its dots dropped
  *       end
  *       return
  *   end
@@ -248,19 +249,19 @@ static char *bc_source(const Bcast *b)
     sb_printf(&sb, "# %s\nfunction juke_broadcast!(", b->expr);
     for (int i = 0; i < b->nops; i++)
         sb_printf(&sb, "%s%s", i ? ", " : "", b->ops[i].name);
-    sb_puts(&sb, ")\n    i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n");
-    sb_printf(&sb, "    if i <= length(%s)\n", b->dest);
+    sb_puts(&sb, ")\n    juke_i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n");
+    sb_printf(&sb, "    if juke_i <= length(%s)\n", b->dest);
     bool cartesian = false;
     for (int i = 0; i < b->nops; i++)
         if (b->ops[i].value.is_array && !same_shape(b->ops[i].value.v.array, dst))
             cartesian = true;
     if (cartesian) {
-        sb_puts(&sb, "        r = i - 1\n");
+        sb_puts(&sb, "        juke_r = juke_i - 1\n");
         for (int d = 0; d < dst->ndims; d++) {
-            sb_printf(&sb, "        n%d = size(%s, %d)\n", d + 1, b->dest, d + 1);
-            sb_printf(&sb, "        I%d = r %% n%d + 1\n", d + 1, d + 1);
+            sb_printf(&sb, "        juke_n%d = size(%s, %d)\n", d + 1, b->dest, d + 1);
+            sb_printf(&sb, "        juke_I%d = juke_r %% juke_n%d + 1\n", d + 1, d + 1);
             if (d + 1 < dst->ndims)
-                sb_printf(&sb, "        r = r ÷ n%d\n", d + 1);
+                sb_printf(&sb, "        juke_r = juke_r ÷ juke_n%d\n", d + 1);
         }
     }
     for (int i = 0; i < b->nops; i++) {
@@ -269,18 +270,18 @@ static char *bc_source(const Bcast *b)
         const juke_array *a = b->ops[i].value.v.array;
         sb_printf(&sb, "        @inbounds bc_%s = %s[", b->ops[i].name, b->ops[i].name);
         if (same_shape(a, dst)) {
-            sb_puts(&sb, "i");
+            sb_puts(&sb, "juke_i");
         } else {
             for (int d = 0; d < a->ndims; d++) {
                 if (d >= dst->ndims || a->dims[d] == 1)
                     sb_printf(&sb, "%s1", d ? ", " : "");
                 else
-                    sb_printf(&sb, "%sI%d", d ? ", " : "", d + 1);
+                    sb_printf(&sb, "%sjuke_I%d", d ? ", " : "", d + 1);
             }
         }
         sb_puts(&sb, "]\n");
     }
-    sb_printf(&sb, "        @inbounds %s[i] = %s\n", b->dest, b->rhs.data ? b->rhs.data : "");
+    sb_printf(&sb, "        @inbounds %s[juke_i] = %s\n", b->dest, b->rhs.data ? b->rhs.data : "");
     sb_puts(&sb, "    end\n    return\nend\n");
     return sb_take(&sb);
 }

@@ -29,7 +29,7 @@ def __dlpack_device__(self):
     return (_KIND_TO_DL[self.device.kind], _device_index(self.device))
 
 
-def __dlpack__(self, stream=None):
+def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
     """A DLPack capsule over the array's memory: no copy. The array stays alive while the consumer holds it.
     Work launched on the array is complete when this returns (the device is synchronised)."""
     if self.device.kind != "cpu":

@@ -60,6 +60,9 @@ def test_broadcast_fused():
     juke.broadcast("C .= sqrt.(A) .* s .- abs.(B)", C=C, A=A, B=B, s=np.float32(3))
     np.testing.assert_allclose(C.numpy(), np.sqrt(a) * 3 - np.abs(b), rtol=1e-6)
     juke.broadcast("@. C = A * B + C", C=C, A=A, B=B)
+    i = juke.zeros(1000)  # operands named like the generated kernel's own variables
+    juke.broadcast("i .= r .+ n1", i=i, r=A, n1=np.float32(1))
+    np.testing.assert_array_equal(i.numpy(), a + np.float32(1))
     np.testing.assert_allclose(C.numpy(), a * b + np.sqrt(a) * 3 - np.abs(b), rtol=1e-5)
 
 
@@ -77,7 +80,7 @@ def test_broadcast_expands_singleton_dims():
     juke.broadcast("outc .= M .+ row", outc=outc, M=np.ascontiguousarray(M), row=row)
     np.testing.assert_allclose(outc, M + row)
     src = juke.broadcast_source("out .= M .* col", out=out, M=M, col=col)
-    assert "col[I1, 1]" in src and "M[i]" in src
+    assert "col[juke_I1, 1]" in src and "M[juke_i]" in src
 
 
 def test_broadcast_errors():
