@@ -78,6 +78,7 @@ cp "$(ldd build-bench-rt/bench/lang_gpu | awk '/libcmocka/ {print $3}')" $O/lib/
 # CPython whatever its version) and, in the disk cache, every kernel bench/python_h200.py launches, for sm_90
 mkdir -p $O/python/juke
 cp build-bench-rt/python/juke/*.py build-bench-rt/python/juke/_juke.abi3.so $O/python/juke/
+cp "$(ldd build-bench-rt/libjuke.so.0 | awk '/libxxhash/ {print $3}')" $O/lib/
 PYTHONPATH=build-bench/python ${PYTHON:-/usr/bin/python3} bench/python_h200.py --prepare $O/cache
 $NVCC -O3 -arch=sm_90 -cubin -o $O/twins.cubin bench/twins.cu
 for f in $O/ptx/*.ptx $O/ptx32/*.ptx; do

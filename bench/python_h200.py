@@ -87,6 +87,7 @@ def main():
     # matmul: torch's row-major matrices are the transposes of juke's column-major view
     A = torch.rand(512, 256, device="cuda", generator=g)
     B = torch.rand(384, 512, device="cuda", generator=g)
+    torch.matmul(B, A)  # PyTorch loads its libcublas now: juke's dlopen by soname then finds that one
     Aj, Bj = juke.from_dlpack(A.T), juke.from_dlpack(B.T)  # 256x512 and 512x384
     Cj = juke.matmul(Aj, Bj)
     ref = (B @ A).T.contiguous()

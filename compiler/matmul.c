@@ -138,9 +138,11 @@ static bool blas_gemm(juke_context *ctx, juke_device *dev, juke_type elem, int m
     } else if (b && (kind == RT_CUDA || kind == RT_HIP)) {
         bool cuda = kind == RT_CUDA;
         if (cuda && !b->cuda_tried) {
-            static const char *const libs[] = { "libcublas.so.12",
+            static const char *const libs[] = { "libcublas.so.13",
+                                                "libcublas.so.12",
                                                 "libcublas.so",
                                                 "libcublas.so.11",
+                                                "/usr/local/cuda/lib64/libcublas.so.13",
                                                 "/usr/local/cuda/lib64/libcublas.so.12",
                                                 "/usr/local/cuda/lib64/libcublas.so",
                                                 NULL };
