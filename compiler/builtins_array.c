@@ -27,6 +27,13 @@ const Type *type_getindex(Infer *I, IrInst *in, const BuiltinRow *row, const cha
 {
     (void)row;
     const int *args = in->args + 1;
+    for (int i = 1; n >= 2 && ty_is_array(a[0]) && i < n; i++)
+        if (a[i]->kind == TY_FUNCTION && a[i]->name && strcmp(a[i]->name, ":") == 0) {
+            /* B[:, j]: Julia copies the column into a new array; juke gives the view of it, which reads the
+             * same while B is not written (no allocation on the device) */
+            in->builtin = BI_VIEW;
+            return type_view(I, in, row, "getindex", a, n);
+        }
     if (n >= 1 && ty_is_array(a[0])) {
         if (n == 1 && a[0]->ndims == 0)
             return a[0]->elem;
@@ -79,6 +86,11 @@ const Type *type_setindex(Infer *I, IrInst *in, const BuiltinRow *row, const cha
             infer_err(I, in->loc, "indexing a %d-dimensional array with %d indices is not supported (use %s%d)",
                       a[0]->ndims, ni, a[0]->ndims > 1 ? "1 or " : "", a[0]->ndims);
             return NULL;
+        }
+        bool cx = a[0]->elem->kind == TY_COMPLEX && (ty_is_prim(a[1]) || a[1]->kind == TY_COMPLEX);
+        if (cx) { /* a complex element: a number converts to it, as Julia's convert(ComplexF32, x) */
+            in->optype = a[0]->elem;
+            return prim(I, TY_NOTHING);
         }
         if (!ty_is_prim(a[1]) && a[1] != a[0]->elem) { /* a struct element: of the element type itself */
             infer_err(I, in->loc, "MethodError: cannot convert a value of type %s to %s", infer_tname(I, a[1]),

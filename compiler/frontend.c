@@ -19,6 +19,14 @@ ConstDef *fe_find_const(const FeModule *m, const char *name)
     return namemap_get(&m->const_map, name);
 }
 
+/* Vararg, Vararg{T} or Vararg{T, N} (also Core.Vararg...). */
+static bool is_vararg_type(const Node *t)
+{
+    if (t && t->kind == AST_CURLY)
+        t = t->kids[0];
+    return t && t->kind == AST_IDENT && strcmp(t->name, "Vararg") == 0;
+}
+
 /* function f(a, b::T, ::S) where {T, S <: Real}: the parameters and type variables. */
 static Method *collect_method(FeModule *mod, Node *fn, Diags *d)
 {
@@ -46,10 +54,20 @@ static Method *collect_method(FeModule *mod, Node *fn, Diags *d)
             pp->type_expr = p->kids[1];
             if (p->kids[0] && p->kids[0]->kind != AST_IDENT)
                 diag_error(d, p->loc, "invalid function parameter");
+        } else if (p->kind == AST_SPLAT && i == np - 1 &&
+                   (p->kids[0]->kind == AST_IDENT || p->kids[0]->kind == AST_TYPED)) {
+            /* xs... or xs::T...: the rest of the arguments, as a tuple */
+            Node *x = p->kids[0];
+            pp->name = x->kind == AST_IDENT ? x->name : x->kids[0] ? x->kids[0]->name : NULL;
+            pp->type_expr = x->kind == AST_TYPED ? x->kids[1] : NULL;
+            pp->vararg = true;
+            m->vararg = true;
         } else {
-            diag_error(d, p->loc, "%s",
-                       p->kind == AST_ASSIGN ? "default parameter values are not supported in kernels"
-                                             : "invalid function parameter");
+            diag_error(d, p->loc, "invalid function parameter");
+        }
+        if (p->kind == AST_TYPED && i == np - 1 && is_vararg_type(p->kids[1])) {
+            pp->vararg = true; /* xs::Vararg{T, N}: the element type and count stay in the annotation */
+            m->vararg = true;
         }
         for (int k = 0; k < i; k++)
             if (pp->name && m->params[k].name && strcmp(pp->name, m->params[k].name) == 0)
@@ -211,29 +229,52 @@ static bool add_item(FeModule *mod, Node *item, Diags *d)
             return true;
         }
     }
+    if (item->kind == AST_MACROCALL && strcmp(item->name, "adapt_structure") == 0)
+        return true; /* Adapt.@adapt_structure T: how the host converts a T to the device, nothing a kernel sees */
     if (item->kind == AST_MACROCALL && strcmp(item->name, "kwdef") == 0 && item->nkids == 1 && item->kids[0] &&
         item->kids[0]->kind == AST_STRUCT) {
         item = item->kids[0]; /* Base.@kwdef struct: the positional constructor stays */
         item->flags |= STRUCT_KWDEF;
     }
     if (item->kind == AST_FUNCTION) {
-        Diags md = { .max_errors = d->max_errors };
-        if (!add_method(mod, item, NULL, &md)) {
-            defer_errors(mod, NULL, &md, d);
-            return false;
+        /* defaults and keywords: the methods Julia generates (kwargs.c) */
+        FeExpanded defs[128];
+        int ndefs = kw_expand(mod, item, defs, JK_ARRAY_LEN(defs));
+        for (int i = 0; i < ndefs; i++) {
+            Diags md = { .max_errors = d->max_errors };
+            if (!add_method(mod, defs[i].fn, NULL, &md)) {
+                defer_errors(mod, NULL, &md, d);
+                return false;
+            }
+            if (defs[i].err)
+                diag_error(&md, defs[i].errloc, "%s", defs[i].err);
+            GenericFunc *g = defs[i].fn->name ? fe_find_func(mod, defs[i].fn->name) : NULL;
+            defer_errors(mod, g && g->nmethods ? g->methods[g->nmethods - 1] : NULL, &md, d);
         }
-        GenericFunc *g = item->name ? fe_find_func(mod, item->name) : NULL;
-        defer_errors(mod, g && g->nmethods ? g->methods[g->nmethods - 1] : NULL, &md, d);
     } else if (item->kind == AST_STRUCT) {
         if (mod->loading_base &&
             (fe_find_struct(mod, item->name) || fe_find_func(mod, item->name) || fe_find_const(mod, item->name)))
             return true;
         if (!struct_collect(mod, item, d, add_method) && mod->arena.failed)
             return false;
-    } else if (item->kind == AST_CONST) {
+    } else if (item->kind == AST_CONST ||
+               (item->kind == AST_ASSIGN && item->nkids == 2 && item->kids[0] && item->kids[0]->kind == AST_IDENT &&
+                !item->kids[0]->qual && !mod->loading_base &&
+                (!fe_find_const(mod, item->kids[0]->name) || fe_find_const(mod, item->kids[0]->name)->nonconst))) {
+        /* `n = 256` (as AMDGPU.jl's test files start) is a non-constant global: kept, so that a kernel that
+         * reads it gets a message that says so */
+        bool nonconst = item->kind == AST_ASSIGN;
+        if (nonconst) {
+            item->name = item->kids[0]->name;
+            item->kids[0] = item->kids[1];
+        }
         ConstDef *old = fe_find_const(mod, item->name);
         if (mod->loading_base && (old || fe_find_func(mod, item->name)))
             return true;
+        if (old && old->nonconst && nonconst) { /* a global assigned again */
+            old->value = item->kids[0];
+            return true;
+        }
         if (old) {
             diag_error(d, item->loc, "invalid redefinition of constant %s", item->name);
             diag_note(d, old->loc, "%s was first defined here", item->name);
@@ -251,6 +292,7 @@ static bool add_item(FeModule *mod, Node *item, Diags *d)
         c->name = item->name;
         c->loc = item->loc;
         c->value = item->kids[0];
+        c->nonconst = nonconst;
         mod->consts[mod->nconsts++] = c;
         if (!namemap_put(&mod->arena, &mod->const_map, c->name, c))
             return false;
@@ -271,7 +313,40 @@ static void load_base(FeModule *mod, Diags *d)
     mod->base_file.name = fe_base_name;
     mod->base_file.text = jk_prelude_text;
     mod->base_file.len = jk_prelude_len;
+    /* the extensions the file uses, after the prelude as one file (their lines follow the prelude's) */
+    static const struct {
+        int flag;
+        const char *text;
+        const size_t *len;
+    } exts[] = {
+        { FILE_ATOMIX, jk_atomix_text, &jk_atomix_len },
+        { FILE_INTRINSICS, jk_intrinsics_text, &jk_intrinsics_len },
+        { FILE_STATICARRAYS, jk_staticarrays_text, &jk_staticarrays_len },
+    };
+    int flags = mod->ast ? mod->ast->flags : 0;
+    size_t n = jk_prelude_len;
+    for (int i = 0; i < JK_ARRAY_LEN(exts); i++)
+        if ((flags & exts[i].flag) == exts[i].flag)
+            n += 1 + *exts[i].len;
+    if (n > jk_prelude_len) {
+        char *t = arena_alloc(&mod->arena, n + 1);
+        if (!t)
+            return;
+        size_t at = jk_prelude_len;
+        memcpy(t, jk_prelude_text, jk_prelude_len);
+        for (int i = 0; i < JK_ARRAY_LEN(exts); i++)
+            if ((flags & exts[i].flag) == exts[i].flag) {
+                t[at++] = '\n';
+                memcpy(t + at, exts[i].text, *exts[i].len);
+                at += *exts[i].len;
+            }
+        t[at] = 0;
+        mod->base_file.text = t;
+        mod->base_file.len = n;
+    }
     Node *ast = parse_file(&mod->arena, d, &mod->base_file);
+    if (ast)
+        kw_collect_calls(mod, ast);
     mod->nuser_funcs = mod->nfuncs;
     mod->loading_base = true;
     for (int i = 0; ast && i < ast->nkids; i++)
@@ -321,6 +396,8 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
     mod->ast = parse_file(&mod->arena, d, &mod->file);
     if (mod->ast && ka_rewrite(&mod->arena, d, mod->ast))
         load_ka_prelude(mod, d);
+    if (mod->ast)
+        kw_collect_calls(mod, mod->ast);
     for (int i = 0; mod->ast && i < mod->ast->nkids; i++)
         if (!add_item(mod, mod->ast->kids[i], d))
             break;

@@ -165,6 +165,44 @@ static Node *ka_localmem(Ka *k, Node *n)
 
 static Node *ka_expr(Ka *k, Node *n);
 
+/* x with every identifier `name` in it replaced by v (a small expression: the depth is bounded). */
+static Node *ka_subst(Node *x, const char *name, Node *v, int depth)
+{
+    if (!x || depth > 100)
+        return x;
+    if (x->kind == AST_IDENT && !x->qual && strcmp(x->name, name) == 0)
+        return v;
+    for (int i = 0; i < x->nkids; i++)
+        x->kids[i] = ka_subst(x->kids[i], name, v, depth + 1);
+    return x;
+}
+
+/* @dynamic_localmem T (n) -> count (KernelAbstractions' old API): the workgroup's dynamic local memory (the
+ * launch's shared-memory bytes) as `count` elements of T, count computed with n = prod(@groupsize()). */
+static Node *ka_dynamic_localmem(Ka *k, Node *n)
+{
+    Node *f = n->nkids == 2 ? n->kids[1] : NULL;
+    if (!f || f->kind != AST_CALL || f->nkids != 3 || f->kids[0]->kind != AST_IDENT ||
+        strcmp(f->kids[0]->name, "->") != 0 || f->kids[1]->kind != AST_IDENT) {
+        diag_error(k->d, n->loc,
+                   "@dynamic_localmem takes a type and a function of the group size: @dynamic_localmem Float32 "
+                   "(n) -> 2n");
+        return ka_nothing(k, n);
+    }
+    if (!needs_ctx(k, n))
+        return ka_nothing(k, n);
+    Node *gs = ka_node(k, AST_CALL, n->loc, 2), *r = ka_node(k, AST_MACROCALL, n->loc, 3);
+    if (!gs || !r)
+        return n;
+    gs->kids[0] = ka_ident(k, n->loc, "prod");
+    gs->kids[1] = ka_ctx_call(k, n->loc, "__ka_groupsize");
+    r->name = "ROCDynamicLocalArray";
+    r->kids[0] = n->kids[0];
+    r->kids[1] = ka_subst(f->kids[2], f->kids[1]->name, gs, 0);
+    r->kids[2] = ka_node(k, AST_BOOL, n->loc, 0);
+    return r;
+}
+
 /* One macro call of KernelAbstractions' language, rewritten; any other node
  * is returned as it is. */
 static Node *ka_macro(Ka *k, Node *n)
@@ -198,6 +236,8 @@ static Node *ka_macro(Ka *k, Node *n)
     }
     if (strcmp(m, "localmem") == 0)
         return ka_localmem(k, n);
+    if (strcmp(m, "dynamic_localmem") == 0)
+        return ka_dynamic_localmem(k, n);
     if (strcmp(m, "private") == 0) {
         if (n->nkids == 1 && n->kids[0]->kind == AST_ASSIGN)
             return n->kids[0]; /* @private x = v: an ordinary variable is private already */
@@ -265,7 +305,8 @@ static bool runs_everywhere(const Node *s)
         return true;
     if (s->kind == AST_ASSIGN && (s->kids[0]->kind == AST_IDENT || s->kids[0]->kind == AST_TUPLE)) {
         const Node *r = s->kids[1];
-        return is_macro(r, "uniform") || is_macro(r, "localmem") || is_macro(r, "index") || is_macro(r, "private");
+        return is_macro(r, "uniform") || is_macro(r, "localmem") || is_macro(r, "dynamic_localmem") ||
+               is_macro(r, "index") || is_macro(r, "private");
     }
     return false;
 }
@@ -464,7 +505,7 @@ static bool ka_in(const char *s, const char *const *list, int n)
 const char *ka_macro_hint(const char *name, bool user)
 {
     static const char *const printing[] = { "show", "println", "print", "printf", "info", "warn", "debug", "error" };
-    static const char *const cuda_print[] = { "cuprintf", "cuprint", "cuprintln", "cushow" };
+    static const char *const cuda_print[] = { "cuprint", "cuprintln", "cushow" };
     static const char *const host[] = { "time",    "elapsed",     "test", "testset", "benchmark",
                                         "btime",   "belapsed",    "sync", "async",   "spawn",
                                         "threads", "distributed", "eval", "roc",     "cuda" };
@@ -473,7 +514,7 @@ const char *ka_macro_hint(const char *name, bool user)
     if (ka_in(name, printing, JK_ARRAY_LEN(printing)))
         return "print from a kernel with @rocprintf(\"fmt\", args...), @rocprint or @rocprintln";
     if (ka_in(name, cuda_print, JK_ARRAY_LEN(cuda_print)))
-        return "juke prints with AMDGPU.jl's @rocprintf, @rocprint and @rocprintln";
+        return "juke prints with AMDGPU.jl's @rocprintf, @rocprint and @rocprintln (and CUDA's @cuprintf)";
     if (strcmp(name, "cuStaticSharedMem") == 0)
         return "use @ROCStaticLocalArray(T, dims) or KernelAbstractions' @localmem T dims";
     if (strcmp(name, "cuDynamicSharedMem") == 0)

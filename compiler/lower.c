@@ -5,6 +5,7 @@
  * a built-in, a constant, a type) is an IR_NAME resolved by inference.
  * Constants are inlined at their use. Control flow (if, while, for, &&, ||,
  * ?:, chained comparisons) becomes labels and gotos. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "frontend.h"
@@ -33,6 +34,13 @@ typedef struct Lower {
         int array, dim, nidx;
     } ends[32];
     int nends;
+    struct { /* the variables of the `let` blocks being lowered, innermost last: each shadows its name */
+        const char *name;
+        int slot;
+    } lets[64];
+    int nlets;
+    const char *marrays[16]; /* variables assigned a StaticArrays MVector/MMatrix/MArray (lower_setindex) */
+    int nmarrays;
 } Lower;
 
 static int lower_expr(Lower *L, Node *n);
@@ -40,6 +48,9 @@ static void lower_stmt(Lower *L, Node *n);
 
 static int find_slot(Lower *L, const char *name)
 {
+    for (int i = L->nlets - 1; i >= 0; i--)
+        if (strcmp(L->lets[i].name, name) == 0)
+            return L->lets[i].slot;
     for (int i = 0; i < L->f->nslots; i++)
         if (L->f->slots[i].name && strcmp(L->f->slots[i].name, name) == 0) /* NULL: the arena ran out */
             return i;
@@ -195,6 +206,7 @@ static bool is_named_tuple(const Node *n)
 
 static void collect_lhs(Lower *L, Node *lhs);
 static void collect_chain(Lower *L, Node *n);
+static bool is_keyword_arg(const Node *n);
 
 static void collect_locals(Lower *L, Node *n)
 {
@@ -237,9 +249,26 @@ static void collect_locals(Lower *L, Node *n)
         }
         break;
     case AST_FUNCTION: break;
+    case AST_LET: /* the bindings are the let's own variables (lower_let); only their values and the body */
+        for (int i = 0; i < n->kids[0]->nkids; i++)
+            if (n->kids[0]->kids[i]->kind == AST_ASSIGN)
+                collect_locals(L, n->kids[0]->kids[i]->kids[1]);
+        collect_locals(L, n->kids[1]);
+        break;
+    case AST_PARAMETERS: /* keyword arguments name no local */
+        for (int i = 0; i < n->nkids; i++)
+            collect_locals(L, n->kids[i]->kind == AST_ASSIGN ? n->kids[i]->kids[1] : n->kids[i]);
+        break;
     default:
         if (n->kind == AST_CALL && n->nkids == 3 && n->kids[1] && n->kids[1]->kind == AST_CALL) {
             collect_chain(L, n);
+            break;
+        }
+        if (n->kind == AST_CALL) { /* f(x, k = v): a keyword argument names no local */
+            for (int i = 0; i < n->nkids; i++)
+                collect_locals(L, i && is_keyword_arg(n->kids[i]) && n->kids[i]->kind == AST_ASSIGN
+                                      ? n->kids[i]->kids[1]
+                                      : n->kids[i]);
             break;
         }
         for (int i = 0; i < n->nkids; i++)
@@ -305,8 +334,6 @@ static int lower_literal(Lower *L, Node *n)
         in->fval = n->fval;
     else
         in->ival = n->ival;
-    if (n->lit == LIT_INT128 || n->lit == LIT_UINT128)
-        diag_error(L->d, n->loc, "128-bit integers are not supported on the device");
     return k;
 }
 
@@ -339,17 +366,25 @@ static int lower_ident(Lower *L, Node *n)
             L->f->insts[k].flags |= IRF_IRRATIONAL;
             return k;
         }
-        ConstDef *c = fe_find_const(L->mod, n->name);
-        if (c) {
-            if (++L->depth > 64) {
-                diag_error(L->d, n->loc, "constant `%s` is defined in terms of itself", n->name);
-                L->depth--;
-                return emit_named(L, IR_NOTHING, n->loc);
-            }
-            int v = lower_expr(L, c->value);
+    }
+    /* a constant, also by a module's name (AMDGPU.UnsafeAtomics.seq_cst is the prelude's seq_cst) */
+    ConstDef *c = fe_find_const(L->mod, n->name);
+    if (c && c->nonconst) {
+        diag_error(L->d, n->loc,
+                   "a kernel cannot read the non-constant global `%s` (Julia would box it; a GPU cannot): declare it "
+                   "`const %s = ...`",
+                   n->name, n->name);
+        return emit_named(L, IR_NOTHING, n->loc);
+    }
+    if (c) {
+        if (++L->depth > 64) {
+            diag_error(L->d, n->loc, "constant `%s` is defined in terms of itself", n->name);
             L->depth--;
-            return v;
+            return emit_named(L, IR_NOTHING, n->loc);
         }
+        int v = lower_expr(L, c->value);
+        L->depth--;
+        return v;
     }
     return emit_name(L, n->name, n->loc);
 }
@@ -415,6 +450,16 @@ static int lower_comparison(Lower *L, Node *n)
     return emit_slot_read(L, tmp, n->loc);
 }
 
+/* An argument, a tuple's element or an index: x... is #splat(x), which inference replaces by x's fields
+ * (splat.c). */
+static int lower_arg(Lower *L, Node *n)
+{
+    if (n->kind != AST_SPLAT)
+        return lower_expr(L, n);
+    int v = lower_expr(L, n->kids[0]);
+    return call_builtin(L, BI_SPLAT, n->loc, &v, 1);
+}
+
 static int lower_args(Lower *L, Node **kids, int n, int *out, int max)
 {
     if (n > max) {
@@ -422,7 +467,7 @@ static int lower_args(Lower *L, Node **kids, int n, int *out, int max)
         n = max;
     }
     for (int i = 0; i < n; i++)
-        out[i] = lower_expr(L, kids[i]);
+        out[i] = lower_arg(L, kids[i]);
     return n;
 }
 
@@ -440,7 +485,7 @@ static int lower_indices(Lower *L, Node *ref, int array, int *out, int max)
     for (int i = 0; i < n; i++) {
         if (push)
             L->ends[L->nends - 1].dim = i + 1;
-        out[i] = lower_expr(L, ref->kids[i + 1]);
+        out[i] = lower_arg(L, ref->kids[i + 1]);
     }
     if (push)
         L->nends--;
@@ -486,6 +531,101 @@ static bool is_new(Lower *L, const Node *callee)
     return callee->kind == AST_IDENT && !callee->qual && strcmp(callee->name, "new") == 0 && find_slot(L, "new") < 0;
 }
 
+/* Is n a keyword argument of a call: name = value, or the `; ...` part? */
+static bool is_keyword_arg(const Node *n)
+{
+    return n->kind == AST_PARAMETERS || (n->kind == AST_ASSIGN && n->kids[0]->kind == AST_IDENT && !n->kids[0]->qual);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* f(args...; k = v, j): Julia passes the keywords apart from the positional arguments (kwcall). Here it is
+ * a call of `f#kw#j,k` (the keywords' names sorted) with the keywords' values in that order, then the
+ * positional arguments: frontend.c defines that function's methods for each method of f that takes
+ * keywords (kwargs.c). Arguments are evaluated in the order written. */
+static int lower_kwcall(Lower *L, Node *n)
+{
+    Node *callee = n->kids[0];
+    struct {
+        const char *name;
+        int value;
+        SrcLoc loc;
+    } kw[32];
+    int nkw = 0, pos[64], npos = 0;
+    for (int i = 1; i < n->nkids; i++) {
+        Node *k = n->kids[i];
+        if (!is_keyword_arg(k)) {
+            if (npos < 62)
+                pos[npos++] = lower_arg(L, k);
+            continue;
+        }
+        Node **items = k->kind == AST_PARAMETERS ? k->kids : &n->kids[i];
+        int nitems = k->kind == AST_PARAMETERS ? k->nkids : 1;
+        for (int j = 0; j < nitems; j++) {
+            Node *it = items[j];
+            const char *name = NULL;
+            Node *value = it;
+            if (it->kind == AST_ASSIGN && it->kids[0]->kind == AST_IDENT) {
+                name = it->kids[0]->name;
+                value = it->kids[1];
+            } else if (it->kind == AST_IDENT) {
+                name = it->name; /* f(x; k) is f(x; k = k) */
+            } else if (it->kind == AST_DOT) {
+                name = it->name; /* f(x; p.k) is f(x; k = p.k) */
+            } else if (it->kind == AST_SPLAT) {
+                diag_error(L->d, it->loc,
+                           "splatting keyword arguments (`%s...`) is not supported in kernels: pass each keyword "
+                           "by name",
+                           it->kids[0]->kind == AST_IDENT ? it->kids[0]->name : "kwargs");
+                continue;
+            } else {
+                diag_error(L->d, it->loc, "syntax: invalid keyword argument \"%s\"", "?");
+                continue;
+            }
+            for (int m = 0; m < nkw; m++)
+                if (strcmp(kw[m].name, name) == 0)
+                    diag_error(L->d, it->loc, "syntax: keyword argument \"%s\" repeated in call", name);
+            if (nkw == 32) {
+                diag_error(L->d, it->loc, "too many keyword arguments in a call (at most 32)");
+                continue;
+            }
+            kw[nkw].name = name;
+            kw[nkw].loc = it->loc;
+            kw[nkw++].value = lower_expr(L, value);
+        }
+    }
+    if (callee->kind != AST_IDENT || (!callee->qual && find_slot(L, callee->name) >= 0)) {
+        diag_error(L->d, callee->loc,
+                   "keyword arguments are only supported in calls of a function by its name in kernels");
+        return emit_named(L, IR_NOTHING, n->loc);
+    }
+    if (nkw == 0)
+        return emit_call(L, n->loc, emit_name(L, callee->name, callee->loc), pos, npos);
+    const char *names[32];
+    for (int m = 0; m < nkw; m++)
+        names[m] = kw[m].name;
+    qsort(names, (size_t)nkw, sizeof names[0], compare_names);
+    int args[64], na = 0;
+    for (int m = 0; m < nkw; m++)
+        for (int k = 0; k < nkw; k++)
+            if (kw[k].name == names[m] && na < 62)
+                args[na++] = kw[k].value;
+    for (int i = 0; i < npos && na < 62; i++)
+        args[na++] = pos[i];
+    return emit_call(L, n->loc, emit_name(L, kwcall_name(L->a, callee->name, names, nkw), callee->loc), args, na);
+}
+
+/* KernelAbstractions.KernelIntrinsics.localmemory(T, dims), unless the file defines a localmemory. */
+static bool is_ki_localmemory(Lower *L, const Node *n)
+{
+    const Node *callee = n->kids[0];
+    return callee->kind == AST_IDENT && n->nkids == 3 && strcmp(callee->name, "localmemory") == 0 &&
+           (callee->qual || find_slot(L, "localmemory") < 0) && !fe_find_func(L->mod, "localmemory");
+}
+
 static int lower_call(Lower *L, Node *n)
 {
     Node *callee = n->kids[0];
@@ -500,6 +640,13 @@ static int lower_call(Lower *L, Node *n)
                    "@rocprintf)",
                    callee->name);
         return emit_named(L, IR_NOTHING, n->loc);
+    }
+    if (n->nkids > 1 && is_keyword_arg(n->kids[n->nkids - 1]))
+        return lower_kwcall(L, n);
+    if (is_ki_localmemory(L, n)) {
+        /* KI.localmemory(T, dims): the workgroup's static local memory, not zeroed (KA's SharedMemory) */
+        int a[3] = { lower_expr(L, n->kids[1]), lower_expr(L, n->kids[2]), emit_named(L, IR_FALSE, n->loc) };
+        return call_named(L, "ROCStaticLocalArray", n->loc, a, 3);
     }
     int args[64];
     int fn;
@@ -590,6 +737,34 @@ static int lower_atomic(Lower *L, Node *n)
     int na = 1 + lower_indices(L, ref, args[0], args + 1, 59);
     args[na++] = lower_expr(L, val);
     return call_named(L, fn, n->loc, args, na);
+}
+
+/* Atomix's @atomicswap A[i] = v (the old value) and @atomicreplace A[i] expected => desired (the NamedTuple
+ * (old = ..., success = ...)), as KernelAbstractions re-exports them: calls of base/prelude.jl's
+ * __atomicswap and __atomicreplace on the element's pointer, __atomic_ref(A, i...) (bounds-checked). */
+static int lower_atomix(Lower *L, Node *n)
+{
+    bool swap = strcmp(n->name, "atomicswap") == 0;
+    Node *e = n->nkids >= 1 ? n->kids[0] : NULL, *ref = NULL, *v1 = NULL, *v2 = NULL;
+    if (swap && n->nkids == 1 && e->kind == AST_ASSIGN) {
+        ref = e->kids[0];
+        v1 = e->kids[1];
+    } else if (!swap && n->nkids == 2 && n->kids[1]->kind == AST_CALL && n->kids[1]->nkids == 3 &&
+               n->kids[1]->kids[0]->kind == AST_IDENT && strcmp(n->kids[1]->kids[0]->name, "Pair") == 0) {
+        ref = e;
+        v1 = n->kids[1]->kids[1];
+        v2 = n->kids[1]->kids[2];
+    }
+    if (!ref || ref->kind != AST_REF) {
+        diag_error(L->d, n->loc,
+                   swap ? "@atomicswap expects `A[i] = x`" : "@atomicreplace expects `A[i] expected => desired`");
+        return emit_named(L, IR_NOTHING, n->loc);
+    }
+    int args[64];
+    args[0] = lower_expr(L, ref->kids[0]);
+    int na = 1 + lower_indices(L, ref, args[0], args + 1, 59);
+    int call[3] = { call_named(L, "__atomic_ref", ref->loc, args, na), lower_expr(L, v1), v2 ? lower_expr(L, v2) : 0 };
+    return call_named(L, swap ? "__atomicswap" : "__atomicreplace", n->loc, call, swap ? 2 : 3);
 }
 
 /* ---- printing and throwing: calls of #print / #throw by id, the format in the call's .name, the
@@ -803,8 +978,10 @@ static int lower_macro(Lower *L, Node *n)
     }
     if (strcmp(n->name, "atomic") == 0)
         return lower_atomic(L, n);
+    if (strcmp(n->name, "atomicswap") == 0 || strcmp(n->name, "atomicreplace") == 0)
+        return lower_atomix(L, n);
     if (strcmp(n->name, "rocprintf") == 0 || strcmp(n->name, "rocprint") == 0 || strcmp(n->name, "rocprintln") == 0 ||
-        strcmp(n->name, "print") == 0) {
+        strcmp(n->name, "print") == 0 || strcmp(n->name, "cuprintf") == 0) {
         PrintFormat pf;
         if (!printfmt_macro(L->a, L->d, n, &pf))
             return emit_named(L, IR_NOTHING, n->loc);
@@ -835,13 +1012,39 @@ static int lower_macro(Lower *L, Node *n)
 
 static void lower_assign_to(Lower *L, Node *lhs, int value, SrcLoc loc);
 
-/* setindex!(A, v, i...) */
+/* Note x = MVector...(...) (and MMatrix, MArray, with parameters or not): juke keeps mutable structs as
+ * values, so x[i] = v on such a variable assigns x the updated array (lower_setindex). */
+static void note_marray(Lower *L, const Node *lhs, const Node *rhs)
+{
+    if (lhs->kind != AST_IDENT || lhs->qual || rhs->kind != AST_CALL || L->nmarrays == JK_ARRAY_LEN(L->marrays))
+        return;
+    const Node *c = rhs->kids[0]->kind == AST_CURLY ? rhs->kids[0]->kids[0] : rhs->kids[0];
+    if (c->kind == AST_IDENT &&
+        (strcmp(c->name, "MVector") == 0 || strcmp(c->name, "MMatrix") == 0 || strcmp(c->name, "MArray") == 0))
+        L->marrays[L->nmarrays++] = lhs->name;
+}
+
+static bool is_marray(Lower *L, const Node *a)
+{
+    for (int i = 0; a->kind == AST_IDENT && !a->qual && i < L->nmarrays; i++)
+        if (strcmp(L->marrays[i], a->name) == 0)
+            return true;
+    return false;
+}
+
+/* setindex!(A, v, i...); for a variable holding a StaticArrays MVector/MMatrix (note_marray),
+ * A = __sa_setindex(A, v, i...) (base/staticarrays.jl), the array with the element replaced */
 static void lower_setindex(Lower *L, Node *ref, int value, SrcLoc loc)
 {
     int args[64];
     args[0] = lower_expr(L, ref->kids[0]);
     args[1] = value;
     int na = 2 + lower_indices(L, ref, args[0], args + 2, 60);
+    if (is_marray(L, ref->kids[0]) && find_slot(L, ref->kids[0]->name) >= 0) {
+        int v = call_named(L, "__sa_setindex", loc, args, na);
+        emit_assign(L, find_slot(L, ref->kids[0]->name), v, loc);
+        return;
+    }
     call_named(L, "setindex!", loc, args, na);
 }
 
@@ -898,6 +1101,7 @@ static int lower_assign(Lower *L, Node *n)
         ir_set_args(L->a, L->f, t, vals, nv);
         return t;
     }
+    note_marray(L, lhs, rhs);
     int v = lower_expr(L, rhs);
     lower_assign_to(L, lhs, v, n->loc);
     return v;
@@ -921,7 +1125,11 @@ static int lower_opassign(Lower *L, Node *n)
         sargs[1] = nv;
         for (int i = 0; i < ni; i++)
             sargs[i + 2] = idx[i + 1];
-        call_named(L, "setindex!", n->loc, sargs, ni + 2);
+        if (is_marray(L, lhs->kids[0]) && find_slot(L, lhs->kids[0]->name) >= 0)
+            emit_assign(L, find_slot(L, lhs->kids[0]->name), call_named(L, "__sa_setindex", n->loc, sargs, ni + 2),
+                        n->loc);
+        else
+            call_named(L, "setindex!", n->loc, sargs, ni + 2);
         return nv;
     }
     if (lhs->kind == AST_DOT) { /* p.x += v */
@@ -962,6 +1170,37 @@ static int lower_named_tuple(Lower *L, Node *n)
     ir_set_args(L->a, L->f, v, args, na);
     L->f->insts[v].name = arena_strdup(L->a, names.data ? names.data : "");
     sb_free(&names);
+    return v;
+}
+
+/* let x = v, y; body end: each binding a new slot (of the same name, for messages) that shadows the name
+ * in the body, as Julia's let makes a new local; its value is the body's. */
+static int lower_let(Lower *L, Node *n)
+{
+    int saved = L->nlets;
+    Node *binds = n->kids[0];
+    for (int i = 0; i < binds->nkids; i++) {
+        Node *b = binds->kids[i];
+        Node *x = b->kind == AST_ASSIGN ? b->kids[0] : b;
+        Node *decl = x->kind == AST_TYPED ? x->kids[1] : NULL;
+        if (x->kind == AST_TYPED)
+            x = x->kids[0];
+        int value = b->kind == AST_ASSIGN ? lower_expr(L, b->kids[1]) : -1; /* sees the bindings before it */
+        if (L->nlets == JK_ARRAY_LEN(L->lets)) {
+            diag_error(L->d, b->loc, "too many nested `let` variables (at most %d)", (int)JK_ARRAY_LEN(L->lets));
+            break;
+        }
+        int slot = ir_new_slot(L->a, L->f, x->name, x->loc);
+        if (slot < 0)
+            break;
+        L->f->slots[slot].decl_type = decl;
+        L->lets[L->nlets].name = x->name;
+        L->lets[L->nlets++].slot = slot;
+        if (value >= 0)
+            emit_assign(L, slot, value, b->loc);
+    }
+    int v = block_value(L, n->kids[1]);
+    L->nlets = saved;
     return v;
 }
 
@@ -1048,6 +1287,16 @@ static int lower_expr(Lower *L, Node *n)
     case AST_OPASSIGN: v = lower_opassign(L, n); break;
     case AST_BLOCK:
     case AST_IF: v = block_value(L, n); break;
+    case AST_LET: v = lower_let(L, n); break;
+    case AST_SPLAT:
+        diag_error(L->d, n->loc,
+                   "splatting (`...`) is only supported in a call's arguments, a tuple's elements and indices");
+        v = emit_named(L, IR_NOTHING, n->loc);
+        break;
+    case AST_PARAMETERS:
+        diag_error(L->d, n->loc, "keyword arguments (after `;`) are only supported in function calls");
+        v = emit_named(L, IR_NOTHING, n->loc);
+        break;
     default: lower_stmt(L, n); v = emit_named(L, IR_NOTHING, n->loc);
     }
     L->depth--;

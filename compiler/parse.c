@@ -49,6 +49,9 @@ typedef struct Parser {
     bool space_sep;            /* space-separated macro arguments: `@m a (b)` is two arguments */
     PtrVec user_macros;        /* names of the macros the file defines (`macro m(x) ... end`) */
     bool in_index;             /* inside A[...]: `end` and `begin` are values */
+    PtrVec modules;            /* from using/import lines: pairs (name, module it names), `import A.B as C` */
+    PtrVec renames;            /* `using A: b as c`: pairs (c, b) */
+    int file_flags;            /* FILE_* of the AST_FILE: the prelude's extensions the file uses */
     bool oom;
     PtrVec items;   /* the file's top-level items */
     int item_start; /* token index where the current item began */
@@ -261,6 +264,26 @@ static Node *node_call2(Parser *p, SrcLoc loc, const char *op, Node *a, Node *b)
     return n;
 }
 
+/* a .op b (op without its dot): broadcast(op, a, b), Base.Broadcast's dot call (base/prelude.jl: over
+ * tuples and numbers) */
+static Node *node_broadcast2(Parser *p, SrcLoc loc, const char *op, Node *a, Node *b)
+{
+    Node *n = node_new(p, AST_CALL, loc, 4);
+    n->kids[0] = node_ident(p, loc, "broadcast");
+    n->kids[1] = node_ident(p, loc, op);
+    n->kids[2] = a;
+    n->kids[3] = b;
+    return n;
+}
+
+/* a binary operator call, or its broadcast when the operator is dotted (.+) */
+static Node *node_binop(Parser *p, SrcLoc loc, const char *op, Node *a, Node *b)
+{
+    if (op[0] == '.' && op[1])
+        return node_broadcast2(p, loc, op + 1, a, b);
+    return node_call2(p, loc, op, a, b);
+}
+
 static Node *node_call1(Parser *p, SrcLoc loc, const char *op, Node *a)
 {
     Node *n = node_new(p, AST_CALL, loc, 2);
@@ -299,9 +322,27 @@ static bool in_list(const char *s, const char *const *list, int n)
 
 #define IN_LIST(s, list) in_list((s), (list), JK_ARRAY_LEN(list))
 
+/* A broadcasting operator .op (a token of the lexer's) whose op is in list. */
+static bool is_dotted(const Token *t, const char *const *list, int n)
+{
+    return t->kind == TK_OP && t->text[0] == '.' && t->text[1] && in_list(t->text + 1, list, n);
+}
+
 static bool tok_is_cmp(const Token *t)
 {
-    return (t->kind == TK_OP && IN_LIST(t->text, op_cmp)) || tok_kw(t, "in") || tok_kw(t, "isa");
+    return (t->kind == TK_OP && IN_LIST(t->text, op_cmp)) || tok_kw(t, "in") || tok_kw(t, "isa") ||
+           is_dotted(t, op_cmp, JK_ARRAY_LEN(op_cmp));
+}
+
+/* a .op b: broadcast(op, a, b), which the prelude defines over tuples and numbers. */
+static Node *node_broadcast(Parser *p, SrcLoc loc, const char *op, Node *a, Node *b)
+{
+    Node *n = node_new(p, AST_CALL, loc, 4);
+    n->kids[0] = node_ident(p, loc, "broadcast");
+    n->kids[1] = node_ident(p, loc, op);
+    n->kids[2] = a;
+    n->kids[3] = b;
+    return n;
 }
 
 /* Comparison operators under their canonical names (ast.h). */
@@ -323,7 +364,7 @@ static const char *cmp_name(const char *op)
 static bool parse_at_binop(Parser *p, const char *const *list, int n)
 {
     Token *t = parse_peek(p);
-    if (t->kind != TK_OP || !in_list(t->text, list, n))
+    if (t->kind != TK_OP || (!in_list(t->text, list, n) && !is_dotted(t, list, n)))
         return false;
     if (p->space_sep && t->spc && !parse_peek2(p)->spc)
         return false;
@@ -356,10 +397,41 @@ static Node *parse_ternary(Parser *p);
 static Node *parse_unary(Parser *p);
 static Node *parse_postfix(Parser *p);
 static Node *parse_block(Parser *p);
+static Node *parse_parameters(Parser *p);
 
 /* ---- lists ----------------------------------------------------------------- */
 
-/* list := [ item { "," item } [","] ] closer    (the opener already taken)
+/* The last item of out followed by `...` (taken here): x... splats x. */
+static void parse_splat_last(Parser *p, PtrVec *out, const Token *dots)
+{
+    Node *n = node_new(p, AST_SPLAT, dots->loc, 1);
+    n->kids[0] = out->items[out->len - 1];
+    out->items[out->len - 1] = n;
+    p->pos++;
+}
+
+/* parameters := ";" [ kwitem { "," kwitem } [","] ]    (up to the closing ")", not taken)
+ * kwitem := assignment-level expression [ "..." ]: Julia's keyword part of a call or a definition. */
+static Node *parse_parameters(Parser *p)
+{
+    Token *semi = parse_next(p);
+    PtrVec items = { 0 };
+    while (!tok_op(parse_peek(p), ")")) {
+        Token *t = parse_peek(p);
+        if (t->kind == TK_EOF || tok_op(t, ";"))
+            parse_unexpected(p, t);
+        vec_push(p, &items, parse_assign(p, false));
+        if (tok_op(parse_peek(p), "..."))
+            parse_splat_last(p, &items, parse_peek(p));
+        if (tok_op(parse_peek(p), ","))
+            p->pos++;
+        else if (!tok_op(parse_peek(p), ")"))
+            break;
+    }
+    return node_from_vec(p, AST_PARAMETERS, semi->loc, &items);
+}
+
+/* list := [ item [ "..." ] { "," item [ "..." ] } [","] [ parameters ] ] closer    (the opener already taken)
  * item := assignment-level expression. Newlines inside are whitespace. */
 static void parse_list(Parser *p, PtrVec *out, const char *closer, const char *what)
 {
@@ -375,7 +447,13 @@ static void parse_list(Parser *p, PtrVec *out, const char *closer, const char *w
         if (t->kind == TK_EOF)
             parse_unexpected(p, t);
         if (tok_op(t, "..."))
-            parse_fail_at(p, t->loc, "syntax: splatting \"...\" is not supported in kernels");
+            parse_unexpected(p, t);
+        if (tok_op(t, ";") && strcmp(closer, ")") == 0) {
+            vec_push(p, out, parse_parameters(p));
+            if (!tok_op(parse_peek(p), closer))
+                parse_fail_at(p, parse_peek(p)->loc, "syntax: missing comma or \"%s\" in %s", closer, what);
+            break;
+        }
         if (strcmp(closer, "}") == 0 && tok_op(t, "<:")) {
             /* T{<:S}: a parameter bounded by S (an anonymous where-variable), kids[0] NULL */
             p->pos++;
@@ -387,15 +465,17 @@ static void parse_list(Parser *p, PtrVec *out, const char *closer, const char *w
             vec_push(p, out, parse_assign(p, false));
         }
         t = parse_peek(p);
-        if (tok_op(t, "..."))
-            parse_fail_at(p, t->loc, "syntax: splatting \"...\" is not supported in kernels");
+        if (tok_op(t, "...")) {
+            if (strcmp(closer, "}") == 0)
+                parse_fail_at(p, t->loc, "syntax: splatting \"...\" in type parameters is not supported in kernels");
+            parse_splat_last(p, out, t);
+            t = parse_peek(p);
+        }
         if (tok_op(t, ","))
             p->pos++;
-        else if (!tok_op(t, closer)) {
+        else if (!tok_op(t, closer) && !(tok_op(t, ";") && strcmp(closer, ")") == 0)) {
             if (t->kind == TK_EOF)
                 parse_unexpected(p, t);
-            if (tok_op(t, ";") && strcmp(closer, ")") == 0)
-                parse_fail_at(p, t->loc, "syntax: keyword arguments are not supported in kernels");
             parse_fail_at(p, t->loc, "syntax: missing comma or \"%s\" in %s", closer, what);
         }
     }
@@ -449,11 +529,19 @@ static void parse_where(Parser *p, PtrVec *vec)
     }
 }
 
-/* A parameter is IDENT, ::T, x::T, or either with a default (ASSIGN). */
-static void parse_check_param(Parser *p, Node *n)
+/* A parameter is IDENT, ::T, x::T, or either with a default (ASSIGN); the last positional one may be
+ * varargs (SPLAT of IDENT or x::T), and keyword parameters (PARAMETERS) come last. */
+static void parse_check_param(Parser *p, Node *n, bool last)
 {
+    if (n->kind == AST_PARAMETERS && last) {
+        for (int i = 0; i < n->nkids; i++)
+            parse_check_param(p, n->kids[i], i == n->nkids - 1);
+        return;
+    }
     if (n->kind == AST_MACROCALL && strcmp(n->name, "Const") == 0 && n->nkids == 1)
         n = n->kids[0]; /* KernelAbstractions' @Const(A): ka.c removes the mark */
+    if (n->kind == AST_SPLAT && last && n->kids[0]->kind != AST_ASSIGN)
+        n = n->kids[0];
     Node *x = n->kind == AST_ASSIGN ? n->kids[0] : n;
     bool ok = false;
     if (x->kind == AST_IDENT)
@@ -467,8 +555,10 @@ static void parse_check_param(Parser *p, Node *n)
 static Node *parse_make_function(Parser *p, SrcLoc loc, const char *name, Node *params, Node *body, PtrVec *where,
                                  Node *rettype)
 {
-    for (int i = 0; i < params->nkids; i++)
-        parse_check_param(p, params->kids[i]);
+    for (int i = 0; i < params->nkids; i++) {
+        bool kw_next = i + 1 < params->nkids && params->kids[i + 1]->kind == AST_PARAMETERS;
+        parse_check_param(p, params->kids[i], i == params->nkids - 1 || kw_next);
+    }
     Node *f = node_new(p, AST_FUNCTION, loc, 5); /* kids[4] counts only for a constructor P{T}(x) */
     f->nkids = 4;
     f->name = name;
@@ -493,11 +583,55 @@ static void parse_expect_end(Parser *p, const char *kw, SrcLoc open)
     parse_unexpected(p, t);
 }
 
-/* function := "function" NAME "(" params ")" [ "::" type ] { where } block "end" */
+/* At `(` of a callable's method, `function (a::typeof(f))(x)` or `(::typeof(f))(x)`: a method of the
+ * function f, whose name token this returns (a, the function itself, is not bound); NULL if not that form. */
+static Token *parse_functor_name(Parser *p)
+{
+    int i = p->pos + 1;
+    if (p->toks[i].kind == TK_IDENT)
+        i++;
+    Token *t = p->toks + i;
+    if (!tok_op(&t[0], "::") || t[1].kind != TK_IDENT || strcmp(t[1].text, "typeof") != 0 || !tok_op(&t[2], "(") ||
+        t[3].kind != TK_IDENT || !tok_op(&t[4], ")") || !tok_op(&t[5], ")") || !tok_op(&t[6], "("))
+        return NULL;
+    p->pos = i + 6;
+    return &t[3];
+}
+
+/* function := "function" NAME "(" params ")" [ "::" type ] { where } block "end"
+ *           | "function" "(" [NAME] "::" "typeof" "(" NAME ")" ")" "(" params ")" ...   (a callable's method) */
 static Node *parse_function(Parser *p)
 {
     Token *kw = parse_next(p);
     Token *name = parse_peek(p);
+    if (tok_op(name, "(")) {
+        /* function (a::typeof(f))(args): a method of f called through its instance a (a callable); a kernel
+         * never reads a, so it is a method of f */
+        p->pos++;
+        Token *a = parse_peek(p);
+        if (a->kind == TK_IDENT)
+            p->pos++;
+        Token *f = NULL;
+        if (parse_accept(p, "::") && parse_peek(p)->kind == TK_IDENT && strcmp(parse_peek(p)->text, "typeof") == 0 &&
+            tok_op(parse_peek2(p), "(")) {
+            p->pos += 2;
+            f = parse_peek(p);
+            if (f->kind == TK_IDENT)
+                p->pos++;
+            else
+                f = NULL;
+            if (f && !parse_accept(p, ")"))
+                f = NULL;
+        }
+        if (!f || !parse_accept(p, ")"))
+            parse_fail_at(p, name->loc,
+                          "syntax: only a callable of a function's own type, (a::typeof(f))(args), may be defined "
+                          "this way in kernels");
+        p->pos--; /* back to the function's name, as if written `function f(args)` */
+        name = parse_peek(p);
+        p->toks[p->pos] = *f;
+        name = parse_peek(p);
+    }
     /* `in` is a keyword of `for` loops, and a function name too (function in(x, itr)) */
     if (name->kind != TK_IDENT && !(tok_kw(name, "in") && tok_op(parse_peek2(p), "(")))
         parse_fail_at(p, name->loc, "syntax: invalid function name \"%s\"", tok_desc(p, name));
@@ -506,6 +640,13 @@ static Node *parse_function(Parser *p)
     while (tok_op(parse_peek(p), ".") && parse_peek2(p)->kind == TK_IDENT) {
         p->pos++;
         name = parse_next(p);
+    }
+    if (tok_kw(parse_peek(p), "end")) {
+        /* function f end: declares f without a method; an empty group of top-level items (parse_file) */
+        p->pos++;
+        Node *none = node_new(p, AST_BLOCK, kw->loc, 0);
+        none->flags = STRUCT_KWDEF;
+        return none;
     }
     Node *self = NULL; /* function P{T}(x) where T: a constructor of P{T} */
     if (tok_op(parse_peek(p), "{") && !parse_peek(p)->spc) {
@@ -534,6 +675,16 @@ static Node *parse_function(Parser *p)
     return f;
 }
 
+/* Does the call have a typed argument (x::T)? Then `+(a::P, b::P) = ...` defines a method of the operator,
+ * while `a + b = c` stays an (invalid) assignment. */
+static bool has_typed_param(const Node *call)
+{
+    for (int i = 1; i < call->nkids; i++)
+        if (call->kids[i]->kind == AST_TYPED)
+            return true;
+    return false;
+}
+
 /* A short definition f(x) = expr: lhs is a call of a named function, maybe with
  * a return type f(x)::T. Returns the FUNCTION, or NULL if lhs is no signature. */
 static Node *parse_short_def(Parser *p, SrcLoc loc, Node *lhs, PtrVec *where, Node *rhs)
@@ -555,7 +706,7 @@ static Node *parse_short_def(Parser *p, SrcLoc loc, Node *lhs, PtrVec *where, No
         c2->kids[0] = self->kids[0];
         call = c2;
     }
-    if (call->kids[0]->kind != AST_IDENT || is_operator_name(call->kids[0]->name))
+    if (call->kids[0]->kind != AST_IDENT || (is_operator_name(call->kids[0]->name) && !has_typed_param(call)))
         return NULL;
     Node *params = node_new(p, AST_TUPLE, call->loc, call->nkids - 1);
     for (int i = 1; i < call->nkids; i++)
@@ -691,6 +842,29 @@ static Node *parse_local(Parser *p)
         vec_push(p, &decls, d);
     } while (parse_accept(p, ","));
     return node_from_vec(p, AST_LOCAL, kw->loc, &decls);
+}
+
+/* let := "let" [ binding { "," binding } ] block "end";  binding := IDENT [ "::" type ] [ "=" expr ] */
+static Node *parse_let(Parser *p)
+{
+    Token *kw = parse_next(p);
+    PtrVec binds = { 0 };
+    if (!tok_ends_stmt(parse_peek(p))) {
+        do {
+            Node *b = parse_assign(p, false);
+            Node *x = b->kind == AST_ASSIGN ? b->kids[0] : b;
+            if (x->kind == AST_TYPED && x->kids[0])
+                x = x->kids[0];
+            if (x->kind != AST_IDENT || x->qual)
+                parse_fail_at(p, b->loc, "syntax: invalid let syntax \"%s\"", node_text(p, b));
+            vec_push(p, &binds, b);
+        } while (parse_accept(p, ","));
+    }
+    Node *n = node_new(p, AST_LET, kw->loc, 2);
+    n->kids[0] = node_from_vec(p, AST_TUPLE, kw->loc, &binds);
+    n->kids[1] = parse_block(p);
+    parse_expect_end(p, "let", kw->loc);
+    return n;
 }
 
 /* const := "const" IDENT "=" expr */
@@ -844,13 +1018,24 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
         ParseMode m = parse_save(p);
         p->space_sep = true;
         p->in_brackets = false;
-        while (!tok_ends_stmt(parse_peek(p)))
-            vec_push(p, &args, parse_assign(p, false));
+        while (!tok_ends_stmt(parse_peek(p))) {
+            Node *arg = parse_assign(p, false);
+            Token *arrow = parse_peek(p);
+            if (tok_op(arrow, "->") && strcmp(t->text, "dynamic_localmem") == 0) {
+                /* KernelAbstractions' `@dynamic_localmem T (n) -> count`: a function of the group size,
+                 * kept as the call ->(n, count) for ka.c */
+                p->pos++;
+                arg = node_call2(p, arrow->loc, "->", arg, parse_assign(p, false));
+            }
+            vec_push(p, &args, arg);
+        }
         parse_restore(p, m);
     }
     Node *r = node_from_vec(p, AST_MACROCALL, loc, &args);
     r->name = t->text;
     r->qual = qual;
+    if (strcmp(t->text, "atomicswap") == 0 || strcmp(t->text, "atomicreplace") == 0)
+        p->file_flags |= FILE_ATOMIX;
     for (int i = 0; i < p->user_macros.len; i++)
         if (strcmp(p->user_macros.items[i], t->text) == 0)
             r->flags |= MACRO_USER;
@@ -859,10 +1044,30 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
 
 /* ---- expressions ------------------------------------------------------------ */
 
-static bool is_module_name(const char *s)
+/* The module a name in `M.x` stands for: itself for the modules juke knows and those the file's
+ * using/import lines name, the renamed module for an alias (`import A.B as C`: C is B); NULL if none. */
+static const char *module_of(const Parser *p, const char *s)
 {
-    return strcmp(s, "AMDGPU") == 0 || strcmp(s, "Base") == 0 || strcmp(s, "Core") == 0 ||
-           strcmp(s, "SpecialFunctions") == 0 || strcmp(s, "Random") == 0;
+    static const char *const known[] = {
+        "AMDGPU", "Base",         "Core",  "SpecialFunctions", "Random", "KernelAbstractions", "KernelIntrinsics",
+        "Atomix", "StaticArrays", "Adapt", "CUDAnative",       "CUDA"
+    };
+    for (int i = p->modules.len - 2; i >= 0; i -= 2)
+        if (strcmp(p->modules.items[i], s) == 0)
+            return p->modules.items[i + 1];
+    for (int i = 0; i < JK_ARRAY_LEN(known); i++)
+        if (strcmp(s, known[i]) == 0)
+            return known[i];
+    return NULL;
+}
+
+/* The name a `using A: b as c` line renamed to c, or name itself. */
+static const char *renamed(const Parser *p, const char *name)
+{
+    for (int i = p->renames.len - 2; i >= 0; i -= 2)
+        if (strcmp(p->renames.items[i], name) == 0)
+            return p->renames.items[i + 1];
+    return name;
 }
 
 /* Base's submodules that kernels name functions through (Base.Checked.checked_add, Base.Math.x). */
@@ -931,7 +1136,9 @@ static Node *parse_keyword(Parser *p, Token *t)
     else if (strcmp(k, "struct") == 0) {
         p->pos++;
         n = parse_struct(p, t, false, false);
-    } else if (strcmp(k, "global") == 0 || strcmp(k, "let") == 0 || strcmp(k, "try") == 0 || strcmp(k, "module") == 0 ||
+    } else if (strcmp(k, "let") == 0) {
+        n = parse_let(p);
+    } else if (strcmp(k, "global") == 0 || strcmp(k, "try") == 0 || strcmp(k, "module") == 0 ||
                strcmp(k, "baremodule") == 0 || strcmp(k, "macro") == 0 || strcmp(k, "quote") == 0 ||
                strcmp(k, "using") == 0 || strcmp(k, "import") == 0 || strcmp(k, "export") == 0 || strcmp(k, "do") == 0)
         parse_fail_at(p, t->loc, "syntax: \"%s\" is not supported in kernels", k);
@@ -981,7 +1188,7 @@ static Node *parse_primary(Parser *p)
         }
         if (strcmp(t->text, "nothing") == 0)
             return node_new(p, AST_NOTHING, t->loc, 0);
-        return node_ident(p, t->loc, t->text);
+        return node_ident(p, t->loc, renamed(p, t->text));
     case TK_KEYWORD: {
         parse_enter(p, t->loc);
         Node *n = parse_keyword(p, t);
@@ -1007,10 +1214,40 @@ static Node *parse_primary(Parser *p)
         Node *n;
         if (parse_accept(p, ")")) {
             n = node_new(p, AST_TUPLE, t->loc, 0);
+        } else if (tok_op(parse_peek(p), ";")) {
+            /* (; a, b = 2): a NamedTuple, a the shorthand of a = a */
+            Node *kw = parse_parameters(p);
+            if (!parse_accept(p, ")"))
+                parse_fail_at(p, parse_peek(p)->loc, "syntax: missing comma or \")\" in tuple");
+            n = node_new(p, AST_TUPLE, t->loc, kw->nkids);
+            for (int i = 0; i < kw->nkids; i++) {
+                Node *k = kw->kids[i];
+                if (k->kind == AST_IDENT || (k->kind == AST_DOT && k->nkids == 1)) {
+                    Node *as = node_new(p, AST_ASSIGN, k->loc, 2);
+                    as->kids[0] = node_ident(p, k->loc, k->kind == AST_IDENT ? k->name : k->name);
+                    as->kids[1] = k;
+                    k = as;
+                }
+                if (k->kind != AST_ASSIGN || k->kids[0]->kind != AST_IDENT)
+                    parse_fail_at(p, k->loc, "syntax: invalid named tuple element \"%s\"", node_text(p, k));
+                n->kids[i] = k;
+            }
         } else {
             Node *e = parse_assign(p, false);
             Token *c = parse_peek(p);
-            if (tok_op(c, ")")) {
+            bool splat = tok_op(c, "...");
+            if (splat) { /* (t...) is the tuple of t's elements, as (t...,) */
+                PtrVec one = { 0 };
+                vec_push(p, &one, e);
+                parse_splat_last(p, &one, c);
+                e = one.items[0];
+                c = parse_peek(p);
+            }
+            if (tok_op(c, ")") && splat) {
+                p->pos++;
+                n = node_new(p, AST_TUPLE, t->loc, 1);
+                n->kids[0] = e;
+            } else if (tok_op(c, ")")) {
                 p->pos++;
                 n = e;
             } else if (tok_op(c, ",")) {
@@ -1050,6 +1287,11 @@ static Node *parse_primary(Parser *p)
     if (!tok_op(t, "(") && !tok_op(t, "[") && !tok_op(t, "{") && !tok_op(t, ",") && !tok_op(t, ";") &&
         !tok_op(t, ")") && !tok_op(t, "]") && !tok_op(t, "}") && !tok_op(t, "=") && !tok_op(t, ".") &&
         (tok_op(nx, ",") || tok_op(nx, ")") || tok_op(nx, "]"))) {
+        p->pos++;
+        return node_ident(p, t->loc, cmp_name(t->text));
+    }
+    /* a binary operator called by name, *(a, b), or defined: *(s::Number, v::P) = ... */
+    if (tok_op(nx, "(") && !nx->spc && is_operator_name(t->text)) {
         p->pos++;
         return node_ident(p, t->loc, cmp_name(t->text));
     }
@@ -1098,12 +1340,16 @@ static Node *parse_postfix(Parser *p)
             if (f->kind == TK_IDENT && !f->spc) {
                 p->pos += 1;
                 parse_next(p);
-                /* AMDGPU.Device.x and Device.x name what AMDGPU.x names */
-                bool device = e->kind == AST_IDENT && strcmp(e->name, "Device") == 0 &&
+                /* AMDGPU.Device.x and Device.x name what AMDGPU.x names; so do (AMDGPU.)UnsafeAtomics.x */
+                bool device = e->kind == AST_IDENT &&
+                              (strcmp(e->name, "Device") == 0 || strcmp(e->name, "UnsafeAtomics") == 0) &&
                               (!e->qual || strcmp(e->qual, "AMDGPU") == 0);
-                if (e->kind == AST_IDENT && ((!e->qual && is_module_name(e->name)) || device || is_base_submodule(e))) {
+                const char *mod = e->kind == AST_IDENT ? module_of(p, e->name) : NULL;
+                if (e->kind == AST_IDENT && (mod || device || is_base_submodule(e))) {
                     Node *q = node_ident(p, start, f->text);
-                    q->qual = device ? "AMDGPU" : is_base_submodule(e) ? "Base" : e->name;
+                    q->qual = device ? "AMDGPU" : is_base_submodule(e) ? "Base" : mod;
+                    if (q->qual && strcmp(q->qual, "KernelIntrinsics") == 0)
+                        p->file_flags |= FILE_INTRINSICS;
                     e = q;
                 } else {
                     Node *d = node_new(p, AST_DOT, start, 1);
@@ -1120,7 +1366,13 @@ static Node *parse_postfix(Parser *p)
                 e = parse_macro(p, start, e->name);
                 p->depth--;
             } else if (tok_op(f, "(")) {
-                parse_fail_at(p, t->loc, "syntax: broadcast calls f.(x) are not supported in kernels");
+                /* f.(x, y): broadcast(f, x, y) */
+                p->pos += 2;
+                PtrVec args = { 0 };
+                vec_push(p, &args, node_ident(p, t->loc, "broadcast"));
+                vec_push(p, &args, e);
+                parse_list(p, &args, ")", "argument list");
+                e = node_from_vec(p, AST_CALL, start, &args);
             } else {
                 p->pos++;
                 parse_unexpected(p, parse_peek(p));
@@ -1165,13 +1417,13 @@ static Node *parse_power(Parser *p)
         }
     }
     Token *t = parse_peek(p);
-    if (tok_op(t, "^") && !(p->space_sep && t->spc && !parse_peek2(p)->spc)) {
+    if ((tok_op(t, "^") || tok_op(t, ".^")) && !(p->space_sep && t->spc && !parse_peek2(p)->spc)) {
         p->pos++;
         parse_skip_newlines(p);
         parse_enter(p, t->loc);
         Node *x = parse_unary(p);
         p->depth--;
-        return node_call2(p, t->loc, "^", e, x);
+        return node_binop(p, t->loc, t->text, e, x);
     }
     return e;
 }
@@ -1269,15 +1521,33 @@ static Node *parse_level(Parser *p, int lv)
     case LV_CMP: {
         if (!tok_is_cmp(parse_peek(p)) || (p->space_sep && parse_peek(p)->spc && !parse_peek2(p)->spc))
             return lhs;
+        if (parse_peek(p)->kind == TK_OP && parse_peek(p)->text[0] == '.') {
+            /* a .< b: broadcast(<, a, b); a chain of them compares each result with the next operand */
+            while (tok_is_cmp(parse_peek(p)) && !(p->space_sep && parse_peek(p)->spc && !parse_peek2(p)->spc)) {
+                Token *t = parse_next(p);
+                parse_skip_newlines(p);
+                Node *rhs = parse_level(p, lv + 1);
+                lhs = t->text[0] == '.' ? node_broadcast2(p, t->loc, cmp_name(t->text + 1), lhs, rhs)
+                                        : node_call2(p, t->loc, cmp_name(t->text), lhs, rhs);
+            }
+            return lhs;
+        }
         PtrVec kids = { 0 }, ops = { 0 };
         SrcLoc oploc = parse_peek(p)->loc;
         vec_push(p, &kids, lhs);
+        bool dotted = false;
         while (tok_is_cmp(parse_peek(p)) && !(p->space_sep && parse_peek(p)->spc && !parse_peek2(p)->spc)) {
             Token *t = parse_next(p);
             parse_skip_newlines(p);
-            vec_push(p, &ops, (void *)cmp_name(t->text));
+            bool dot = t->kind == TK_OP && t->text[0] == '.';
+            dotted = dotted || dot;
+            vec_push(p, &ops, (void *)cmp_name(dot ? t->text + 1 : t->text));
             vec_push(p, &kids, parse_level(p, lv + 1));
         }
+        if (ops.len == 1 && dotted)
+            return node_broadcast(p, oploc, ops.items[0], kids.items[0], kids.items[1]);
+        if (dotted)
+            parse_fail_at(p, oploc, "syntax: chained broadcasting comparisons are not supported in kernels");
         if (ops.len == 1)
             return node_call2(p, oploc, ops.items[0], kids.items[0], kids.items[1]);
         Node *n = node_from_vec(p, AST_COMPARISON, start, &kids);
@@ -1314,21 +1584,38 @@ static Node *parse_level(Parser *p, int lv)
             Token *t = parse_next(p);
             parse_skip_newlines(p);
             Node *rhs = parse_level(p, lv + 1);
-            lhs = node_call2(p, t->loc, t->text, lhs, rhs);
+            lhs = t->text[0] == '.' ? node_broadcast(p, t->loc, t->text + 1, lhs, rhs)
+                                    : node_call2(p, t->loc, t->text, lhs, rhs);
         }
         return lhs;
     }
     }
 }
 
-/* ternary := or [ "?" ternary ":" ternary ]   (no range `:` in the middle part) */
+/* The rest of pair := ternary [ "=>" pair ] after its left side: a => b is Pair(a, b) (right associative,
+ * binding more loosely than ? :, as Julia's). */
+static Node *parse_pair_rest(Parser *p, SrcLoc start, Node *lhs)
+{
+    Token *t = parse_peek(p);
+    if (!tok_op(t, "=>") || (p->space_sep && t->spc && !parse_peek2(p)->spc))
+        return lhs;
+    p->pos++;
+    parse_skip_newlines(p);
+    parse_enter(p, t->loc);
+    Node *rhs = parse_ternary(p);
+    p->depth--;
+    p->file_flags |= FILE_ATOMIX;
+    return node_call2(p, start, "Pair", lhs, rhs);
+}
+
+/* ternary := or [ "?" ternary ":" ternary ] [ "=>" ternary ]   (no range `:` in the middle part) */
 static Node *parse_ternary(Parser *p)
 {
     SrcLoc start = parse_peek(p)->loc;
     Node *c = parse_level(p, LV_OR);
     Token *q = parse_peek(p);
     if (!tok_op(q, "?"))
-        return c;
+        return parse_pair_rest(p, start, c);
     p->pos++;
     parse_skip_newlines(p);
     parse_enter(p, q->loc);
@@ -1347,7 +1634,7 @@ static Node *parse_ternary(Parser *p)
     n->kids[0] = c;
     n->kids[1] = a;
     n->kids[2] = b;
-    return n;
+    return parse_pair_rest(p, start, n);
 }
 
 /* tuple_expr := ternary { "," ternary }     (a bare tuple, on either side of =) */
@@ -1465,6 +1752,75 @@ static void parse_skip_macro(Parser *p, Token *kw)
                kw->loc.line);
 }
 
+/* One name of a using/import line: `A.B.C` (the last part returned, *pos past it), or NULL. */
+static const char *import_path(Parser *p, int *pos)
+{
+    const char *last = NULL;
+    while (p->toks[*pos].kind == TK_IDENT) {
+        last = p->toks[(*pos)++].text;
+        if (!tok_op(&p->toks[*pos], ".") || p->toks[*pos + 1].kind != TK_IDENT)
+            break;
+        (*pos)++;
+    }
+    return last;
+}
+
+/* `as c` after a name of a using/import line: c, or NULL. */
+static const char *import_as(Parser *p, int *pos)
+{
+    Token *t = &p->toks[*pos];
+    if (t->kind != TK_IDENT || strcmp(t->text, "as") != 0 || p->toks[*pos + 1].kind != TK_IDENT)
+        return NULL;
+    *pos += 2;
+    return p->toks[*pos - 1].text;
+}
+
+static bool is_capitalised(const char *s)
+{
+    return *s >= 'A' && *s <= 'Z';
+}
+
+/* import := ("using" | "import") path ["as" name] {"," path ["as" name]}
+ *           [":" name ["as" name] {"," name ["as" name]}]
+ * Notes the modules a line names, so that M.f is f (`import A.B as C` makes C name B: C.f is B's f),
+ * and the renamings of `using A: b as c` (c is b). A module is a capitalised name; a macro in the list
+ * (`using KernelAbstractions: @atomic`) is built in already. The caller skips the rest of the line. */
+static void parse_import(Parser *p)
+{
+    int pos = p->pos + 1;
+    for (;;) {
+        const char *m = import_path(p, &pos);
+        if (!m)
+            return;
+        const char *as = import_as(p, &pos);
+        vec_push(p, &p->modules, (void *)(as ? as : m));
+        vec_push(p, &p->modules, (void *)m);
+        if (!tok_op(&p->toks[pos], ","))
+            break;
+        pos++;
+    }
+    if (!tok_op(&p->toks[pos], ":"))
+        return;
+    pos++;
+    for (;;) {
+        Token *t = &p->toks[pos];
+        if (t->kind != TK_IDENT && t->kind != TK_MACRO)
+            return;
+        pos++;
+        const char *as = import_as(p, &pos);
+        if (t->kind == TK_IDENT && is_capitalised(t->text)) {
+            vec_push(p, &p->modules, (void *)(as ? as : t->text));
+            vec_push(p, &p->modules, (void *)t->text);
+        } else if (t->kind == TK_IDENT && as) {
+            vec_push(p, &p->renames, (void *)as);
+            vec_push(p, &p->renames, (void *)t->text);
+        }
+        if (!tok_op(&p->toks[pos], ","))
+            return;
+        pos++;
+    }
+}
+
 Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
 {
     /* in the arena rather than on the stack: the state must survive longjmp */
@@ -1497,15 +1853,22 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
             break;
         p->item_start = p->pos;
         /* using AMDGPU / import AMDGPU: workitemIdx / export f: the AMDGPU.jl names are built in,
-         * so a kernel file written for Julia keeps its header lines */
+         * so a kernel file written for Julia keeps its header lines; their module names and renamings
+         * are noted (parse_import) */
         Token *kw = &p->toks[p->pos];
         if (tok_kw(kw, "using") || tok_kw(kw, "import") || tok_kw(kw, "export")) {
+            if (!tok_kw(kw, "export"))
+                parse_import(p);
             while (p->toks[p->pos].kind != TK_NL && p->toks[p->pos].kind != TK_EOF && !tok_op(&p->toks[p->pos], ";"))
                 p->pos++;
             continue;
         }
         if (tok_kw(kw, "macro")) {
             parse_skip_macro(p, kw);
+            continue;
+        }
+        if (tok_kw(kw, "function") && kw[1].kind == TK_IDENT && tok_kw(&kw[2], "end")) {
+            p->pos += 3; /* `function f end`: a function with no methods yet; its methods define it */
             continue;
         }
         if (setjmp(p->jb) == 0) {
@@ -1531,6 +1894,13 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
     }
     root->kids = (Node **)p->items.items;
     root->nkids = p->items.len;
+    root->flags |= p->file_flags;
+    for (int i = 1; i < p->modules.len; i += 2) {
+        if (strcmp(p->modules.items[i], "StaticArrays") == 0)
+            root->flags |= FILE_STATICARRAYS;
+        if (strcmp(p->modules.items[i], "KernelIntrinsics") == 0)
+            root->flags |= FILE_INTRINSICS;
+    }
     p->toks = NULL;
     arena_free(&scratch);
     return root;
@@ -1963,6 +2333,26 @@ static void print_node(StrBuf *sb, const Node *n, int indent)
         for (int i = 0; i < n->nkids; i++) {
             if (i)
                 sb_puts(sb, ", ");
+            print_node(sb, n->kids[i], indent);
+        }
+        break;
+    case AST_LET:
+        sb_puts(sb, "let ");
+        for (int i = 0; i < n->kids[0]->nkids; i++) {
+            if (i)
+                sb_puts(sb, ", ");
+            print_node(sb, n->kids[0]->kids[i], indent);
+        }
+        sb_puts(sb, " ... end");
+        break;
+    case AST_SPLAT:
+        print_sub(sb, n->kids[0], PR_ATOM, indent);
+        sb_puts(sb, "...");
+        break;
+    case AST_PARAMETERS:
+        sb_puts(sb, ";");
+        for (int i = 0; i < n->nkids; i++) {
+            sb_puts(sb, i ? ", " : " ");
             print_node(sb, n->kids[i], indent);
         }
         break;

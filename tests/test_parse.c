@@ -575,6 +575,12 @@ static void test_structure(void **state)
     check_sexp("return x, y", "(return (tuple x y))");
     check_sexp("x = T{A, B}", "(= x (curly T A B))");
     check_sexp("const T = (1, 2)", "(const T (tuple 1 2))");
+    /* broadcasting: dotted operators and dot calls are broadcast(f, args...); a => b is Pair(a, b) */
+    check_sexp("I .- lo .+ 1", "(call broadcast + (call broadcast - I lo) 1)");
+    check_sexp("all(I .<= n)", "(call all (call broadcast <= I n))");
+    check_sexp("f.(t, 2)", "(call broadcast f t 2)");
+    check_sexp("x .^ 2 .* y", "(call broadcast * (call broadcast ^ x 2) y)");
+    check_sexp("a => b ? c : d", "(call Pair a (? b c d))");
 }
 
 static void test_definitions(void **state)
@@ -641,11 +647,11 @@ static void test_errors(void **state)
     check_error("for i 1:n\nend\n", "t.jl:1:7: error: syntax: invalid iteration specification");
     check_error("end\n", "t.jl:1:1: error: syntax: unexpected \"end\"");
     check_error("x = \"abc\n", "t.jl:1:5: error: syntax: unterminated string literal");
-    check_error("x = a .+ b\n", "t.jl:1:7: error: syntax: broadcasting \".+\" is not supported in kernels");
+    check_error("x = a .= b\n", "t.jl:1:7: error: syntax: broadcasting \".=\" is not supported in kernels");
     check_error("x = 'a'\n", "t.jl:1:5: error: syntax: character literals are not supported in kernels");
     check_error("x = 1e500\n", "t.jl:1:5: error: syntax: overflow in numeric constant \"1e500\"");
     check_error("x = f(a b)\n", "t.jl:1:9: error: syntax: missing comma or \")\" in argument list");
-    check_error("let x = 1\nend\n", "t.jl:1:1: error: syntax: \"let\" is not supported in kernels");
+    check_error("global x = 1\n", "t.jl:1:1: error: syntax: \"global\" is not supported in kernels");
     check_error("x = 0x\n", "t.jl:1:5: error: syntax: invalid numeric constant \"0x\"");
     check_error("x = $y\n", "t.jl:1:5: error: syntax: invalid character \"$\"");
     check_error("a where T = 1\n", "t.jl:1:3: error: syntax: \"where\" is only supported in function definitions");
