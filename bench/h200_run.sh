@@ -10,8 +10,10 @@
 #   4. juke_launch (public API, kernel from the on-disk cache) vs raw cuLaunchKernel (bench/launch_api.c)
 #   5. the language suite (tests/lang) on the cuda device, and a timeline with device spans (trace_check.py)
 #   6. SASS of juke's kernels (ptxas -O3 of its PTX) and of the nvcc twins
+#   7. the Python package with PyTorch tensors (bench/python_h200.py): checks through DLPack, the fused
+#      broadcast vs PyTorch eager, matmul (cuBLAS) vs torch.matmul
 # Results go to $OUT (or ./h200-out): env.txt acceptance.txt bench1.txt bench2.txt bench_i32.txt nofma.txt
-# launch_api.txt lang_cuda.txt trace_cuda.json trace_check.txt sass.txt
+# launch_api.txt lang_cuda.txt trace_cuda.json trace_check.txt sass.txt python.txt
 set -uo pipefail
 OUT=${OUT:-h200-out}
 mkdir -p "$OUT"
@@ -65,4 +67,6 @@ python3 tests/trace_check.py "$OUT/trace_cuda.json" --expect 'empty!' --containe
     done
 } > "$OUT/sass.txt" 2>&1
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv >> "$OUT/env.txt" 2>&1
+# the Python package on PyTorch tensors, its kernels from the disk cache
+JUKE_CACHE_DIR=$H/cache PYTHONPATH=$PWD/$H/python python3 bench/python_h200.py 2>&1 | tee "$OUT/python.txt"
 echo "h200_run: done"

@@ -16,6 +16,7 @@
 #   bin/lang_gpu, lib/libcmocka.so.0: tests/test_lang against that libjuke, every tests/lang run
 #                saved for sm_90 in cache/ (so the language suite runs on the cuda device)
 #   bin/wrap_buffers: examples/wrap_buffers.c (cuMemAlloc buffers wrapped, a kernel handle, events)
+#   python/juke/ the Python package (runtime-only build) for bench/python_h200.py, its kernels in cache/
 # Usage: bench/prepare_h200.sh   (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,6 +74,12 @@ JUKE_SOURCE_ROOT=$PWD ./build-bench/tests/test_lang --targets sm_90 --cache-dir 
 cp build-bench-rt/bench/lang_gpu build-bench-rt/examples/wrap_buffers $O/bin/
 JUKE_CACHE_DIR=$O/cache $J compile --target sm_90 -o /dev/null examples/vadd.jl 'vadd!' 'Vector{Float32}' 'Vector{Float32}' 'Vector{Float32}'
 cp "$(ldd build-bench-rt/bench/lang_gpu | awk '/libcmocka/ {print $3}')" $O/lib/
+# the Python package of the runtime-only build (python/: _juke.abi3.so imports into the PyTorch machine's
+# CPython whatever its version) and, in the disk cache, every kernel bench/python_h200.py launches, for sm_90
+mkdir -p $O/python/juke
+cp build-bench-rt/python/juke/*.py build-bench-rt/python/juke/_juke.abi3.so $O/python/juke/
+cp "$(ldd build-bench-rt/libjuke.so.0 | awk '/libxxhash/ {print $3}')" $O/lib/
+PYTHONPATH=build-bench/python ${PYTHON:-/usr/bin/python3} bench/python_h200.py --prepare $O/cache
 $NVCC -O3 -arch=sm_90 -cubin -o $O/twins.cubin bench/twins.cu
 for f in $O/ptx/*.ptx $O/ptx32/*.ptx; do
     n=$(basename "$f" .ptx)

@@ -19,6 +19,7 @@
 #include "frontend.h"
 #include "juke.h"
 #include "api_impl.h"
+#include "arrayops.h"
 #include "kcache.h"
 
 /* ---- small helpers ---- */
@@ -229,6 +230,7 @@ void juke_context_destroy(juke_context *ctx)
 {
     if (!ctx)
         return;
+    aops_free(ctx->aops);
     for (int i = 0; i < ctx->nkernels; i++)
         kernel_free(ctx->kernels[i]);
     for (int i = 0; i < ctx->narrays; i++) {

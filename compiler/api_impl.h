@@ -194,6 +194,7 @@ struct juke_context {
     juke_print_fn print_fn;
     void *print_user;
     uint64_t launches_seeded; /* launches given a fresh random-number seed (atomic), mixed into the next one */
+    struct ArrayOps *aops;    /* the modules array operations generated (arrayops.h), made at first use */
 };
 
 /* Append item to a growable array of pointers; false when out of memory. */

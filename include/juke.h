@@ -294,6 +294,31 @@ JUKE_API juke_type juke_array_eltype(const juke_array *a);
 JUKE_API void *juke_array_pointer(const juke_array *a);
 JUKE_API juke_device *juke_array_device(const juke_array *a);
 
+/* ---- array operations (AMDGPU.jl's arrays) ---------------------------------
+ * Made by kernels juke generates in Julia and compiles like any other
+ * (cached per context and on disk; JUKE_DUMP_DIR dumps them too). */
+
+/* A new array of dims set to zero, to one, or to *value (juke_sizeof(elem) bytes), as Julia's zeros,
+ * ones and fill. */
+JUKE_API juke_status juke_array_zeros(juke_device *dev, juke_type elem, int ndims, const int64_t *dims,
+                                      juke_array **out);
+JUKE_API juke_status juke_array_ones(juke_device *dev, juke_type elem, int ndims, const int64_t *dims,
+                                     juke_array **out);
+JUKE_API juke_status juke_array_full(juke_device *dev, juke_type elem, int ndims, const int64_t *dims,
+                                     const void *value, juke_array **out);
+/* A new array holding a copy of host's length * juke_sizeof(elem) bytes (column-major); back to the host
+ * with juke_array_download. */
+JUKE_API juke_status juke_array_from_host(juke_device *dev, juke_type elem, int ndims, const int64_t *dims,
+                                          const void *host, juke_array **out);
+/* A new array of random numbers drawn on the device by the kernel language's generator (rand(T):
+ * uniform in [0, 1) for floats, every value for integers and Bool; randn(T): standard normal, floats
+ * only). Element i is the first draw of work-item i of a launch in groups of 256 keyed by seed, so a
+ * seed gives the same array on every device (randn up to the last bits of log and cos). */
+JUKE_API juke_status juke_array_rand(juke_device *dev, juke_type elem, int ndims, const int64_t *dims, uint64_t seed,
+                                     juke_array **out);
+JUKE_API juke_status juke_array_randn(juke_device *dev, juke_type elem, int ndims, const int64_t *dims, uint64_t seed,
+                                      juke_array **out);
+
 /* ---- launching ------------------------------------------------------------ */
 
 /* A kernel argument: an array, a scalar of one of the primitive types, or a value of any type by its
@@ -511,6 +536,61 @@ JUKE_API juke_status juke_kernel_max_groupsize(juke_kernel *k, juke_device *dev,
 /* Whether k was read from the on-disk kernel cache rather than compiled by
  * this process. */
 JUKE_API bool juke_kernel_from_disk_cache(const juke_kernel *k);
+
+/* ---- fused broadcasts, reductions, matrix multiply ------------------------ */
+
+/* An operand of a broadcast: a Julia name and its array or scalar. */
+typedef struct juke_named_arg {
+    const char *name;
+    juke_arg value;
+} juke_named_arg;
+
+/* Run a broadcast written in Julia's syntax over the named operands, as one kernel:
+ * "c .= a .* b .+ 2f0", "@. c = a * b + 2f0", "y .= sqrt.(x) .+ s" (s a scalar operand). The
+ * destination is an array operand; the dots fuse into one loop over its elements. Julia's rules: each
+ * dimension of an operand is 1 (expanded) or the destination's; a dimension past an array's last is 1;
+ * else JUKE_ERR_ARGUMENT with Julia's DimensionMismatch. The kernel is generated in Julia (see
+ * juke_broadcast_source), compiled for dev on first use and cached like any kernel. An undotted * / ^ \
+ * next to an array is refused (it is linear algebra in Julia). ctx may be NULL (dev's). On a GPU the
+ * launch is asynchronous (as cfg.async): copies and later launches on dev come after it. */
+JUKE_API juke_status juke_broadcast(juke_context *ctx, juke_device *dev, const char *expr,
+                                    const juke_named_arg *operands, int n);
+/* The broadcast's kernel without running it, for its dumps (juke_kernel_dump): function
+ * juke_broadcast!(operands...) of module juke_broadcast.jl. */
+JUKE_API juke_status juke_broadcast_kernel(juke_context *ctx, juke_device *dev, const char *expr,
+                                           const juke_named_arg *operands, int n, juke_kernel **out);
+/* The Julia source juke generates for the broadcast (*out malloc'd, juke_free). */
+JUKE_API juke_status juke_broadcast_source(juke_context *ctx, const char *expr, const juke_named_arg *operands, int n,
+                                           char **out);
+
+/* mapreduce(f, op, A; init) as Julia's, on the device: f a Julia function of one argument ("abs",
+ * "x -> x * x"; NULL is identity), op one of two ("+", "*", "max", "min", "&", "|", or "(a, b) -> ...").
+ * Two generated kernels: each workgroup folds a strided share (its wavefronts with wavefront operations,
+ * then the wavefronts' values through local memory), then one workgroup folds the groups' values.
+ * The result has init's type (init a scalar, NULL for op's neutral element: zero for +, one for *,
+ * typemin for max, typemax for min); without init, + and * accumulate as Julia's sum widens (Bool and
+ * integers narrower than 64 bits to Int64 / UInt64), others in A's element type. As in Julia, init must be
+ * neutral for op; an empty A gives init, and is an ArgumentError for max and min without one. */
+JUKE_API juke_status juke_mapreduce(juke_device *dev, const char *f, const char *op, juke_array *a,
+                                    const juke_arg *init, juke_arg *result);
+/* The Julia source of the two kernels juke_mapreduce generates for f and op: juke_mapreduce!(out, A, init)
+ * and juke_reduce!(out, partials, init) (*out malloc'd, juke_free), to read or compile for any target. */
+JUKE_API juke_status juke_mapreduce_source(juke_context *ctx, const char *f, const char *op, char **out);
+/* sum(A), maximum(A), minimum(A): juke_mapreduce with identity and +, max, min. */
+JUKE_API juke_status juke_sum(juke_device *dev, juke_array *a, juke_arg *result);
+JUKE_API juke_status juke_maximum(juke_device *dev, juke_array *a, juke_arg *result);
+JUKE_API juke_status juke_minimum(juke_device *dev, juke_array *a, juke_arg *result);
+
+/* C = A * B (A m×k, B k×n, C m×n; a vector is n×1), column-major, all of one number type. Float32 and
+ * Float64 go to the vendor BLAS where dlopen finds it: cblas_sgemm/dgemm (OpenBLAS, the system BLAS) on the
+ * CPU, cuBLAS on cuda, rocBLAS on hip; else, and for other types or with JUKE_MATMUL_KERNEL in flags, to a
+ * tiled juke kernel. *which (may be NULL) names what ran: "cblas_sgemm (libopenblas.so.0)",
+ * "cublasSgemm_v2 (libcublas.so)", "juke tiled kernel (juke_matmul!)"; valid until this thread's next call. */
+enum { JUKE_MATMUL_KERNEL = 1 };
+/* The tiled kernel's Julia source: juke_matmul!(C, A, B, M, N, K) in groups of 16×16 (*out malloc'd). */
+JUKE_API juke_status juke_matmul_source(juke_context *ctx, char **out);
+JUKE_API juke_status juke_matmul(juke_device *dev, juke_array *c, juke_array *a, juke_array *b, int flags,
+                                 const char **which);
 
 /* ---- events: timing a device's work -------------------------------------- */
 

@@ -912,6 +912,101 @@ static juke_status sc_cache_rebuilt(juke_context *ctx, const char **msg)
     return st;
 }
 
+/* ---- array operations (docs/errors.md, "Python, device arrays, broadcasts and matmul") ---- */
+
+static juke_array *vec(juke_device *d, juke_type t, int64_t n)
+{
+    juke_array *a = NULL;
+    assert_int_equal(juke_array_zeros(d, t, 1, &n, &a), JUKE_OK);
+    return a;
+}
+
+static juke_status broadcast2(juke_context *ctx, const char *expr, int64_t na, int64_t nb)
+{
+    juke_device *d = cpu(ctx);
+    juke_named_arg ops[] = { { "a", juke_arg_array(vec(d, JUKE_FLOAT32, na)) },
+                             { "b", juke_arg_array(vec(d, JUKE_FLOAT32, nb)) },
+                             { "s", juke_arg_f32(2.0f) } };
+    return juke_broadcast(ctx, d, expr, ops, 3);
+}
+
+static juke_status sc_broadcast_shape(juke_context *ctx, const char **msg)
+{
+    return broadcast2(ctx, "a .= a .+ b", 4, 5);
+}
+
+static juke_status sc_broadcast_undotted(juke_context *ctx, const char **msg)
+{
+    return broadcast2(ctx, "a .= a * b", 4, 4);
+}
+
+static juke_status sc_broadcast_no_assign(juke_context *ctx, const char **msg)
+{
+    return broadcast2(ctx, "a .+ b", 4, 4);
+}
+
+static juke_status sc_broadcast_scalar_dest(juke_context *ctx, const char **msg)
+{
+    return broadcast2(ctx, "s .= a .+ b", 4, 4);
+}
+
+static juke_status sc_broadcast_unknown_dest(juke_context *ctx, const char **msg)
+{
+    return broadcast2(ctx, "c .= a .+ b", 4, 4);
+}
+
+static juke_status sc_broadcast_bad_name(juke_context *ctx, const char **msg)
+{
+    juke_device *d = cpu(ctx);
+    juke_named_arg ops[] = { { "a b", juke_arg_array(vec(d, JUKE_FLOAT32, 4)) } };
+    return juke_broadcast(ctx, d, "a .= 1f0", ops, 1);
+}
+
+static juke_status sc_mapreduce_no_neutral(juke_context *ctx, const char **msg)
+{
+    juke_device *d = cpu(ctx);
+    juke_arg r;
+    return juke_mapreduce(d, "abs", "(a, b) -> a - b", vec(d, JUKE_FLOAT64, 8), NULL, &r);
+}
+
+static juke_status sc_maximum_empty(juke_context *ctx, const char **msg)
+{
+    juke_device *d = cpu(ctx);
+    juke_arg r;
+    return juke_maximum(d, vec(d, JUKE_FLOAT32, 0), &r);
+}
+
+static juke_status sc_mapreduce_bad_function(juke_context *ctx, const char **msg)
+{
+    juke_device *d = cpu(ctx);
+    juke_arg r;
+    return juke_mapreduce(d, "x; y", "+", vec(d, JUKE_FLOAT32, 4), NULL, &r);
+}
+
+static juke_status sc_matmul_shape(juke_context *ctx, const char **msg)
+{
+    juke_device *d = cpu(ctx);
+    int64_t da[2] = { 2, 3 }, db[2] = { 4, 2 }, dc[2] = { 2, 2 };
+    juke_array *a, *b, *c;
+    assert_int_equal(juke_array_zeros(d, JUKE_FLOAT32, 2, da, &a), JUKE_OK);
+    assert_int_equal(juke_array_zeros(d, JUKE_FLOAT32, 2, db, &b), JUKE_OK);
+    assert_int_equal(juke_array_zeros(d, JUKE_FLOAT32, 2, dc, &c), JUKE_OK);
+    return juke_matmul(d, c, a, b, 0, NULL);
+}
+
+static juke_status sc_matmul_types(juke_context *ctx, const char **msg)
+{
+    juke_device *d = cpu(ctx);
+    return juke_matmul(d, vec(d, JUKE_FLOAT32, 2), vec(d, JUKE_FLOAT64, 2), vec(d, JUKE_FLOAT32, 1), 0, NULL);
+}
+
+static juke_status sc_randn_integers(juke_context *ctx, const char **msg)
+{
+    int64_t n = 4;
+    juke_array *a;
+    return juke_array_randn(cpu(ctx), JUKE_INT32, 1, &n, 1, &a);
+}
+
 static const ScenarioDef scenario_table[] = {
     { "value_size", sc_value_size },
     { "load-null-context", sc_load_null_ctx },
@@ -953,6 +1048,18 @@ static const ScenarioDef scenario_table[] = {
     { "synchronize-null-device", sc_sync_null_device },
     { "null-handles", sc_null_handles },
     { "cache-rebuilt", sc_cache_rebuilt },
+    { "broadcast-shape", sc_broadcast_shape },
+    { "broadcast-undotted", sc_broadcast_undotted },
+    { "broadcast-no-assign", sc_broadcast_no_assign },
+    { "broadcast-scalar-dest", sc_broadcast_scalar_dest },
+    { "broadcast-unknown-dest", sc_broadcast_unknown_dest },
+    { "broadcast-bad-name", sc_broadcast_bad_name },
+    { "mapreduce-no-neutral", sc_mapreduce_no_neutral },
+    { "maximum-empty", sc_maximum_empty },
+    { "mapreduce-bad-function", sc_mapreduce_bad_function },
+    { "matmul-shape", sc_matmul_shape },
+    { "matmul-types", sc_matmul_types },
+    { "randn-integers", sc_randn_integers },
 };
 
 static const ScenarioDef *find_scenario(const char *name)

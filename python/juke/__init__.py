@@ -22,7 +22,7 @@ from . import _juke
 __all__ = [
     "Array", "ArgumentError", "CompileError", "Device", "DeviceError", "JukeError", "Kernel",
     "KernelException", "Sym", "UnsupportedError", "Val", "broadcast", "cld", "device", "from_dlpack",
-    "kernel", "mapreduce", "matmul", "maximum", "minimum", "ones", "fill", "rand", "randn", "sum",
+    "broadcast_kernel", "broadcast_source", "kernel", "mapreduce", "mapreduce_kernels", "matmul_kernel", "matmul", "maximum", "minimum", "ones", "fill", "rand", "randn", "sum",
     "to_device", "zeros",
 ]
 
@@ -181,6 +181,8 @@ def julia_type(value):
         return value.julia_type()
     if isinstance(value, type) and issubclass(value, np.generic):
         return f"Type{{{_type_info(value)[1]}}}"
+    if hasattr(value, "__dlpack__"):
+        return julia_type(from_dlpack(value))
     raise ArgumentError(f"no Julia type for a kernel argument of Python type {type(value).__name__}")
 
 
@@ -255,6 +257,12 @@ class Array:
         h = np.asfortranarray(np.asarray(host, dtype=self.dtype).reshape(self.shape, order="F"))
         _juke.array_copy(_ctx, self._cap, h.ctypes.data, self.nbytes, False)
 
+    def __matmul__(self, other):
+        return matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return matmul(other, self)
+
     def __repr__(self):
         return f"juke.Array({self.dtype}, {self.shape}, {self.device.name!r})"
 
@@ -293,6 +301,8 @@ def _as_juke_array(dev, value, post):
         return value
     if isinstance(value, np.ndarray):
         return _wrap_numpy(dev, value, post)
+    if hasattr(value, "__dlpack__"):
+        return from_dlpack(value)
     return None
 
 
@@ -381,10 +391,12 @@ class Kernel:
             return target
         return globals()["device"](self.device).target
 
-    def dump(self, which, *args, target=None, opt_level=3):
-        """One of juke_kernel_dump's dumps: "llvm_raw", "llvm", "llvm_module", "asm", "resources"."""
+    def dump(self, which, *args, target=None, opt_level=3, index_bits=0):
+        """One of juke_kernel_dump's dumps: "llvm_raw", "llvm", "llvm_module", "asm", "resources".
+        index_bits=32 compiles the variant for arrays under 2^31 elements (the one launches pick for them).
+        With $JUKE_CACHE_DIR set, the kernel is saved in that disk cache too."""
         return _juke.dump(_ctx, self.module._cap, self.name, self._types(args), _DUMPS[which],
-                          self._target(target), opt_level)
+                          self._target(target), opt_level, index_bits)
 
     def llvm(self, *args, target=None, raw=False):
         """@device_code_llvm: the optimised kernel function (raw=True: the module before optimisation),
@@ -412,3 +424,8 @@ def kernel(source, name, device=None, filename=None):
 def synchronize(dev=None):
     device(dev).synchronize()
 
+
+from ._arrays import (zeros, ones, fill, rand, randn, to_device, broadcast, broadcast_source,  # noqa: E402
+                      broadcast_kernel, sum, maximum, minimum, mapreduce, mapreduce_kernels, matmul,
+                      matmul_kernel)
+from ._dlpack import from_dlpack  # noqa: E402

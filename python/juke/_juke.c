@@ -183,14 +183,14 @@ static const char **str_array(PyObject *seq, int *n, PyObject **keep)
     return out;
 }
 
-/* dump(ctx, module, function, types or None, which, target or None, opt_level):
+/* dump(ctx, module, function, types or None, which, target or None, opt_level[, index_bits]):
  * which 0 lowered, 1 typed (of the front end), else the juke_dump `which` of the kernel compiled for target */
 static PyObject *py_dump(PyObject *self, PyObject *args)
 {
     PyObject *c, *mo, *types;
     const char *fn, *target;
-    int which, opt;
-    if (!PyArg_ParseTuple(args, "OOsOizi", &c, &mo, &fn, &types, &which, &target, &opt))
+    int which, opt, index_bits = 0;
+    if (!PyArg_ParseTuple(args, "OOsOizi|i", &c, &mo, &fn, &types, &which, &target, &opt, &index_bits))
         return NULL;
     juke_context *ctx = cap(c, CAP_CTX);
     juke_module *m = cap(mo, CAP_MOD);
@@ -216,6 +216,7 @@ static PyObject *py_dump(PyObject *self, PyObject *args)
         if (target)
             o.target = target;
         o.opt_level = opt;
+        o.index_bits = index_bits;
         juke_kernel *k;
         PyThreadState *ts = PyEval_SaveThread();
         st = juke_compile(m, fn, argv, n, &o, &k);
@@ -477,6 +478,346 @@ static PyObject *py_launch(PyObject *self, PyObject *args)
     return result;
 }
 
+/* array_make(ctx, dev, kind, elem, dims, extra): kind "zeros", "ones", "full" (extra: the value's
+ * bytes), "rand", "randn" (extra: the seed) */
+static PyObject *py_array_make(PyObject *self, PyObject *args)
+{
+    PyObject *c, *d, *dimseq, *extra;
+    const char *kind;
+    int elem, nd;
+    int64_t dims[8];
+    if (!PyArg_ParseTuple(args, "OOsiOO", &c, &d, &kind, &elem, &dimseq, &extra))
+        return NULL;
+    juke_context *ctx = cap(c, CAP_CTX);
+    juke_device *dev = cap(d, CAP_DEV);
+    if (!ctx || !dev || dims_of(dimseq, dims, &nd) != 0)
+        return NULL;
+    juke_array *a = NULL;
+    juke_status st;
+    PyThreadState *ts;
+    if (strcmp(kind, "full") == 0) {
+        char *bytes;
+        Py_ssize_t len;
+        if (PyBytes_AsStringAndSize(extra, &bytes, &len) != 0)
+            return NULL;
+        if ((size_t)len != juke_sizeof((juke_type)elem)) {
+            PyErr_SetString(PyExc_ValueError, "fill value of the wrong size");
+            return NULL;
+        }
+        ts = PyEval_SaveThread();
+        st = juke_array_full(dev, (juke_type)elem, nd, dims, bytes, &a);
+        PyEval_RestoreThread(ts);
+    } else {
+        unsigned long long seed = extra == Py_None ? 0 : PyLong_AsUnsignedLongLongMask(extra);
+        if (PyErr_Occurred())
+            return NULL;
+        ts = PyEval_SaveThread();
+        if (strcmp(kind, "zeros") == 0)
+            st = juke_array_zeros(dev, (juke_type)elem, nd, dims, &a);
+        else if (strcmp(kind, "ones") == 0)
+            st = juke_array_ones(dev, (juke_type)elem, nd, dims, &a);
+        else if (strcmp(kind, "rand") == 0)
+            st = juke_array_rand(dev, (juke_type)elem, nd, dims, seed, &a);
+        else
+            st = juke_array_randn(dev, (juke_type)elem, nd, dims, seed, &a);
+        PyEval_RestoreThread(ts);
+    }
+    if (st != JUKE_OK)
+        return raise_status(ctx, st);
+    return new_array(a);
+}
+
+/* Operands [(name, description)] as juke_named_arg; *jargs and *storage freed by the caller. */
+static int named_args(juke_context *ctx, PyObject *ops, juke_named_arg **out, void ***storage, Py_ssize_t *n,
+                      PyObject *keep)
+{
+    PyObject *t = PySequence_Tuple(ops);
+    if (!t)
+        return -1;
+    *n = PyTuple_Size(t);
+    *out = calloc((size_t)*n + 1, sizeof **out);
+    *storage = calloc((size_t)*n + 1, sizeof **storage);
+    int rc = *out && *storage ? 0 : -1;
+    for (Py_ssize_t i = 0; rc == 0 && i < *n; i++) {
+        PyObject *name, *desc;
+        if (!PyArg_ParseTuple(PyTuple_GetItem(t, i), "OO", &name, &desc)) {
+            rc = -1;
+            break;
+        }
+        PyObject *b = PyUnicode_AsUTF8String(name);
+        if (!b || PyList_Append(keep, b) != 0) {
+            Py_XDECREF(b);
+            rc = -1;
+            break;
+        }
+        Py_DECREF(b);
+        (*out)[i].name = PyBytes_AsString(b);
+        rc = arg_of(NULL, ctx, desc, &(*out)[i].value, keep, &(*storage)[i]);
+    }
+    Py_DECREF(t);
+    return rc;
+}
+
+/* broadcast(ctx, dev, expr, [(name, description)], source_only) -> None or the generated source */
+static PyObject *py_broadcast(PyObject *self, PyObject *args)
+{
+    PyObject *c, *d, *ops;
+    const char *expr;
+    int source_only;
+    if (!PyArg_ParseTuple(args, "OOsOp", &c, &d, &expr, &ops, &source_only))
+        return NULL;
+    juke_context *ctx = cap(c, CAP_CTX);
+    juke_device *dev = cap(d, CAP_DEV);
+    if (!ctx || !dev)
+        return NULL;
+    juke_named_arg *nargs = NULL;
+    void **storage = NULL;
+    Py_ssize_t n = 0;
+    PyObject *keep = PyList_New(0), *result = NULL;
+    if (keep && named_args(ctx, ops, &nargs, &storage, &n, keep) == 0) {
+        juke_status st;
+        char *src = NULL;
+        PyThreadState *ts = PyEval_SaveThread();
+        st = source_only ? juke_broadcast_source(ctx, expr, nargs, (int)n, &src)
+                         : juke_broadcast(ctx, dev, expr, nargs, (int)n);
+        PyEval_RestoreThread(ts);
+        if (st != JUKE_OK)
+            raise_status(ctx, st);
+        else if (src)
+            result = PyUnicode_FromString(src);
+        else
+            result = Py_None, Py_INCREF(Py_None);
+        juke_free(src);
+    }
+    for (Py_ssize_t i = 0; storage && i < n; i++)
+        free(storage[i]);
+    free(storage);
+    free(nargs);
+    Py_XDECREF(keep);
+    return result;
+}
+
+static PyObject *scalar_value(const juke_arg *r)
+{
+    switch (r->type) {
+    case JUKE_FLOAT32: return PyFloat_FromDouble(r->v.f32);
+    case JUKE_FLOAT64: return PyFloat_FromDouble(r->v.f64);
+    case JUKE_FLOAT16: return Py_BuildValue("(si)", "f16", (int)r->v.f16);
+    case JUKE_BOOL: return PyBool_FromLong((long)r->v.i);
+    case JUKE_UINT8:
+    case JUKE_UINT16:
+    case JUKE_UINT32:
+    case JUKE_UINT64: return PyLong_FromUnsignedLongLong(r->v.u);
+    default: return PyLong_FromLongLong(r->v.i);
+    }
+}
+
+/* mapreduce(ctx, dev, f, op, array, init description or None) -> (juke_type, value) */
+static PyObject *py_mapreduce(PyObject *self, PyObject *args)
+{
+    PyObject *c, *d, *ao, *init;
+    const char *f, *op;
+    if (!PyArg_ParseTuple(args, "OOzsOO", &c, &d, &f, &op, &ao, &init))
+        return NULL;
+    juke_context *ctx = cap(c, CAP_CTX);
+    juke_device *dev = cap(d, CAP_DEV);
+    juke_array *a = cap(ao, CAP_ARR);
+    if (!ctx || !dev || !a)
+        return NULL;
+    juke_arg iarg, r;
+    void *store = NULL;
+    PyObject *keep = PyList_New(0);
+    if (!keep)
+        return NULL;
+    if (init != Py_None && arg_of(NULL, ctx, init, &iarg, keep, &store) != 0) {
+        Py_DECREF(keep);
+        return NULL;
+    }
+    PyThreadState *ts = PyEval_SaveThread();
+    juke_status st = juke_mapreduce(dev, f, op, a, init == Py_None ? NULL : &iarg, &r);
+    PyEval_RestoreThread(ts);
+    free(store);
+    Py_DECREF(keep);
+    if (st != JUKE_OK)
+        return raise_status(ctx, st);
+    return Py_BuildValue("(iN)", (int)r.type, scalar_value(&r));
+}
+
+/* matmul(ctx, dev, c, a, b, flags) -> what ran */
+static PyObject *py_matmul(PyObject *self, PyObject *args)
+{
+    PyObject *c, *d, *co, *ao, *bo;
+    int flags;
+    if (!PyArg_ParseTuple(args, "OOOOOi", &c, &d, &co, &ao, &bo, &flags))
+        return NULL;
+    juke_context *ctx = cap(c, CAP_CTX);
+    juke_device *dev = cap(d, CAP_DEV);
+    juke_array *ca = cap(co, CAP_ARR), *aa = cap(ao, CAP_ARR), *ba = cap(bo, CAP_ARR);
+    if (!ctx || !dev || !ca || !aa || !ba)
+        return NULL;
+    const char *which = NULL;
+    PyThreadState *ts = PyEval_SaveThread();
+    juke_status st = juke_matmul(dev, ca, aa, ba, flags, &which);
+    PyEval_RestoreThread(ts);
+    if (st != JUKE_OK)
+        return raise_status(ctx, st);
+    return PyUnicode_FromString(which ? which : "");
+}
+
+/* ---- DLPack (dlpack.h v0.8, its ABI written out: the header is not a dependency) ---- */
+typedef struct {
+    int32_t device_type; /* kDLCPU 1, kDLCUDA 2, kDLCUDAHost 3, kDLROCM 10 */
+    int32_t device_id;
+} DLDevice;
+typedef struct {
+    uint8_t code; /* kDLInt 0, kDLUInt 1, kDLFloat 2, kDLBool 6 */
+    uint8_t bits;
+    uint16_t lanes;
+} DLDataType;
+typedef struct {
+    void *data;
+    DLDevice device;
+    int32_t ndim;
+    DLDataType dtype;
+    int64_t *shape;
+    int64_t *strides; /* in elements; NULL: compact row-major */
+    uint64_t byte_offset;
+} DLTensor;
+typedef struct DLManagedTensor {
+    DLTensor dl_tensor;
+    void *manager_ctx;
+    void (*deleter)(struct DLManagedTensor *self);
+} DLManagedTensor;
+
+/* What an exported tensor owns: its shape and strides, and a reference to the juke.Array whose memory it is. */
+typedef struct {
+    DLManagedTensor t;
+    int64_t shape[8], strides[8];
+    PyObject *owner;
+} Export;
+
+static void export_deleter(DLManagedTensor *t)
+{
+    Export *e = (Export *)t;
+    PyGILState_STATE g = PyGILState_Ensure();
+    Py_XDECREF(e->owner);
+    PyGILState_Release(g);
+    free(e);
+}
+
+/* A "dltensor" capsule nobody consumed frees its tensor. */
+static void dltensor_capsule_free(PyObject *o)
+{
+    if (PyCapsule_IsValid(o, "dltensor")) {
+        DLManagedTensor *t = PyCapsule_GetPointer(o, "dltensor");
+        if (t && t->deleter)
+            t->deleter(t);
+    } else {
+        PyErr_Clear();
+    }
+}
+
+/* dlpack_export(array capsule, owner, device_type, device_id, dtype code, bits) -> "dltensor" capsule:
+ * the array's dims as the shape, column-major strides */
+static PyObject *py_dlpack_export(PyObject *self, PyObject *args)
+{
+    PyObject *ao, *owner;
+    int dt, did, code, bits;
+    if (!PyArg_ParseTuple(args, "OOiiii", &ao, &owner, &dt, &did, &code, &bits))
+        return NULL;
+    juke_array *a = cap(ao, CAP_ARR);
+    if (!a)
+        return NULL;
+    Export *e = calloc(1, sizeof *e);
+    if (!e)
+        return PyErr_NoMemory();
+    int nd = juke_array_ndims(a);
+    int64_t stride = 1;
+    for (int i = 0; i < nd; i++) {
+        e->shape[i] = juke_array_size(a, i + 1);
+        e->strides[i] = stride;
+        stride *= e->shape[i];
+    }
+    e->t.dl_tensor = (DLTensor){
+        juke_array_pointer(a), { dt, did }, nd, { (uint8_t)code, (uint8_t)bits, 1 }, e->shape, e->strides, 0
+    };
+    e->t.manager_ctx = e;
+    e->t.deleter = export_deleter;
+    Py_INCREF(owner);
+    e->owner = owner;
+    PyObject *c = PyCapsule_New(&e->t, "dltensor", dltensor_capsule_free);
+    if (!c)
+        export_deleter(&e->t);
+    return c;
+}
+
+/* The consumed tensor's deleter runs when the juke.Array made of it goes. */
+static void imported_free(PyObject *o)
+{
+    DLManagedTensor *t = PyCapsule_GetPointer(o, "juke.dlpack_import");
+    if (t && t->deleter)
+        t->deleter(t);
+}
+
+/* dlpack_import(dltensor capsule) -> (keeper, pointer, device_type, device_id, code, bits, lanes, shape,
+ * strides or None): consumes the capsule (renamed "used_dltensor"); keeper frees the tensor */
+static PyObject *py_dlpack_import(PyObject *self, PyObject *args)
+{
+    PyObject *c;
+    if (!PyArg_ParseTuple(args, "O", &c))
+        return NULL;
+    DLManagedTensor *t = PyCapsule_GetPointer(c, "dltensor");
+    if (!t)
+        return NULL;
+    DLTensor *x = &t->dl_tensor;
+    PyObject *shape = PyTuple_New(x->ndim),
+             *strides = x->strides ? PyTuple_New(x->ndim) : (Py_INCREF(Py_None), Py_None);
+    if (!shape || !strides) {
+        Py_XDECREF(shape);
+        Py_XDECREF(strides);
+        return NULL;
+    }
+    for (int i = 0; i < x->ndim; i++) {
+        PyTuple_SetItem(shape, i, PyLong_FromLongLong(x->shape[i]));
+        if (x->strides)
+            PyTuple_SetItem(strides, i, PyLong_FromLongLong(x->strides[i]));
+    }
+    if (PyCapsule_SetName(c, "used_dltensor") != 0) {
+        Py_DECREF(shape);
+        Py_DECREF(strides);
+        return NULL;
+    }
+    PyObject *keeper = PyCapsule_New(t, "juke.dlpack_import", imported_free);
+    if (!keeper) {
+        Py_DECREF(shape);
+        Py_DECREF(strides);
+        return NULL;
+    }
+    return Py_BuildValue("(NKiiiiiNN)", keeper, (unsigned long long)(uintptr_t)((char *)x->data + x->byte_offset),
+                         x->device.device_type, x->device.device_id, x->dtype.code, x->dtype.bits, x->dtype.lanes,
+                         shape, strides);
+}
+
+/* op_source(ctx, "mapreduce", f, op) / op_source(ctx, "matmul", None, None) -> the generated source */
+static PyObject *py_op_source(PyObject *self, PyObject *args)
+{
+    PyObject *c;
+    const char *which, *f, *op;
+    if (!PyArg_ParseTuple(args, "Oszz", &c, &which, &f, &op))
+        return NULL;
+    juke_context *ctx = cap(c, CAP_CTX);
+    if (!ctx)
+        return NULL;
+    char *src = NULL;
+    juke_status st = strcmp(which, "matmul") == 0 ? juke_matmul_source(ctx, &src)
+                                                  : juke_mapreduce_source(ctx, f, op ? op : "+", &src);
+    if (st != JUKE_OK)
+        return raise_status(ctx, st);
+    PyObject *r = PyUnicode_FromString(src);
+    juke_free(src);
+    return r;
+}
+
 static PyMethodDef methods[] = {
     { "_set_errors", py_set_errors, METH_VARARGS, "register the exception class of each juke_status" },
     { "context_create", py_context_create, METH_NOARGS, "a juke_context (never destroyed)" },
@@ -490,6 +831,13 @@ static PyMethodDef methods[] = {
     { "array_pointer", py_array_pointer, METH_VARARGS, "an array's device pointer" },
     { "array_copy", py_array_copy, METH_VARARGS, "copy an array's bytes from or to host memory" },
     { "launch", py_launch, METH_VARARGS, "specialise, compile (cached) and launch a kernel" },
+    { "array_make", py_array_make, METH_VARARGS, "zeros, ones, full, rand, randn on a device" },
+    { "broadcast", py_broadcast, METH_VARARGS, "run a fused broadcast, or return its generated source" },
+    { "mapreduce", py_mapreduce, METH_VARARGS, "mapreduce(f, op, A; init) on the device" },
+    { "dlpack_export", py_dlpack_export, METH_VARARGS, "a DLPack capsule over a juke array" },
+    { "dlpack_import", py_dlpack_import, METH_VARARGS, "consume a DLPack capsule" },
+    { "op_source", py_op_source, METH_VARARGS, "the source of a reduction's or matmul's kernels" },
+    { "matmul", py_matmul, METH_VARARGS, "C = A * B: the vendor BLAS or juke's tiled kernel; what ran" },
     { NULL, NULL, 0, NULL },
 };
 
