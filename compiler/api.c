@@ -877,8 +877,14 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     k->function = strdup(function);
     k->argtypes = calloc((size_t)nargs + 1, sizeof(char *));
     k->nargs = nargs;
-    if (api_is_ka_kernel(m, function) && nargs && types[nargs - 1]->kind == TY_TUPLE)
-        k->ka_ndims = types[nargs - 1]->nfields;
+    if (api_is_ka_kernel(m, function) && nargs && types[nargs - 1]->kind == TY_TUPLE) {
+        for (int i = 0; i < types[nargs - 1]->nfields; i++) { /* the ndrange's; Val{G}: a static groupsize */
+            if (types[nargs - 1]->fields[i]->kind == TY_INT64)
+                k->ka_ndims++;
+            else if (types[nargs - 1]->fields[i]->kind == TY_VAL && i - k->ka_ndims < 3)
+                k->ka_groupsize[i - k->ka_ndims] = (uint32_t)types[nargs - 1]->fields[i]->ival;
+        }
+    }
     k->to = to;
     k->to_proc = xstrdup(to.proc);
     k->to_devlibs = xstrdup(to.devlib_dir);

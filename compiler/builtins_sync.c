@@ -18,7 +18,15 @@ const Type *type_local(Infer *I, IrInst *in, const BuiltinRow *row, const char *
         int64_t dims[8];
         int nd;
         if (row->id == BI_STATIC_LOCAL) {
-            nd = infer_const_dims(I->f, args[1], dims, 8);
+            bool dynamic_groupsize = false;
+            nd = infer_const_dims_why(I->f, args[1], dims, 8, &dynamic_groupsize);
+            if (nd < 0 && dynamic_groupsize) {
+                infer_err(I, in->loc,
+                          "the dims of this local array depend on @groupsize(), which this launch leaves dynamic: "
+                          "launch with a static groupsize (juke run --groupsize, juke_launch_config.groupsize), "
+                          "as KernelAbstractions needs a static workgroupsize here");
+                return NULL;
+            }
             if (nd < 0) {
                 infer_err(I, in->loc,
                           "@ROCStaticLocalArray needs constant dims (an integer or a tuple of integers known "

@@ -483,34 +483,45 @@ const char *ka_macro_hint(const char *name, bool user)
     return "juke does not expand it (the macros it knows are listed in docs/language.md)";
 }
 
-/* The functions behind the macros. The context c is the ndrange; the grid is
+/* The functions behind the macros. The context c is the ndrange, an
+ * NTuple{N,Int64}, followed by N fields Val{G} when the launch gave a static
+ * groupsize (launch.c): then @groupsize() is a constant tuple, and local
+ * arrays may take their dims from it (consteval.c). The grid is
  * 3-dimensional, its dimensions past the ndrange's of size 1. A
  * CartesianIndex{N} is an NTuple{N,Int64} here. */
 const char *ka_prelude(void)
 {
-    return "@inline __ka_local(::Tuple{Int64}) = (workitemIdx().x,)\n"
+    return "@inline __ka_nd(c::Tuple{Int64}) = c\n"
+           "@inline __ka_nd(c::Tuple{Int64,Int64}) = c\n"
+           "@inline __ka_nd(c::Tuple{Int64,Int64,Int64}) = c\n"
+           "@inline __ka_nd(c::Tuple{Int64,Val{A}}) where {A} = (c[1],)\n"
+           "@inline __ka_nd(c::Tuple{Int64,Int64,Val{A},Val{B}}) where {A,B} = (c[1], c[2])\n"
+           "@inline __ka_nd(c::Tuple{Int64,Int64,Int64,Val{A},Val{B},Val{C}}) where {A,B,C} = (c[1], c[2], c[3])\n"
+           "@inline __ka_groupsize(::Tuple{Int64}) = (workgroupDim().x,)\n"
+           "@inline __ka_groupsize(::Tuple{Int64,Int64}) = (workgroupDim().x, workgroupDim().y)\n"
+           "@inline __ka_groupsize(::Tuple{Int64,Int64,Int64}) = (workgroupDim().x, workgroupDim().y, "
+           "workgroupDim().z)\n"
+           "@inline __ka_groupsize(::Tuple{Int64,Val{A}}) where {A} = (A,)\n"
+           "@inline __ka_groupsize(::Tuple{Int64,Int64,Val{A},Val{B}}) where {A,B} = (A, B)\n"
+           "@inline __ka_groupsize(::Tuple{Int64,Int64,Int64,Val{A},Val{B},Val{C}}) where {A,B,C} = (A, B, C)\n"
+           "@inline __ka_local(::Tuple{Int64}) = (workitemIdx().x,)\n"
            "@inline __ka_local(::Tuple{Int64,Int64}) = (workitemIdx().x, workitemIdx().y)\n"
            "@inline __ka_local(::Tuple{Int64,Int64,Int64}) = (workitemIdx().x, workitemIdx().y, workitemIdx().z)\n"
            "@inline __ka_group(::Tuple{Int64}) = (workgroupIdx().x,)\n"
            "@inline __ka_group(::Tuple{Int64,Int64}) = (workgroupIdx().x, workgroupIdx().y)\n"
            "@inline __ka_group(::Tuple{Int64,Int64,Int64}) = (workgroupIdx().x, workgroupIdx().y, "
            "workgroupIdx().z)\n"
-           "@inline __ka_groupsize(::Tuple{Int64}) = (workgroupDim().x,)\n"
-           "@inline __ka_groupsize(::Tuple{Int64,Int64}) = (workgroupDim().x, workgroupDim().y)\n"
-           "@inline __ka_groupsize(::Tuple{Int64,Int64,Int64}) = (workgroupDim().x, workgroupDim().y, "
-           "workgroupDim().z)\n"
            "@inline __ka_ngroups(::Tuple{Int64}) = (gridGroupDim().x,)\n"
            "@inline __ka_ngroups(::Tuple{Int64,Int64}) = (gridGroupDim().x, gridGroupDim().y)\n"
            "@inline __ka_ngroups(::Tuple{Int64,Int64,Int64}) = (gridGroupDim().x, gridGroupDim().y, "
            "gridGroupDim().z)\n"
-           "@inline __ka_global1(g, d, l) = (g - 1) * d + l\n"
-           "@inline __ka_global(::Tuple{Int64}) = (__ka_global1(workgroupIdx().x, workgroupDim().x, "
-           "workitemIdx().x),)\n"
-           "@inline __ka_global(::Tuple{Int64,Int64}) = (__ka_global1(workgroupIdx().x, workgroupDim().x, "
-           "workitemIdx().x), __ka_global1(workgroupIdx().y, workgroupDim().y, workitemIdx().y))\n"
-           "@inline __ka_global(::Tuple{Int64,Int64,Int64}) = (__ka_global1(workgroupIdx().x, workgroupDim().x, "
-           "workitemIdx().x), __ka_global1(workgroupIdx().y, workgroupDim().y, workitemIdx().y), "
-           "__ka_global1(workgroupIdx().z, workgroupDim().z, workitemIdx().z))\n"
+           "@inline __ka_global2(g::Tuple{Int64}, d, l) = ((g[1] - 1) * d[1] + l[1],)\n"
+           "@inline __ka_global2(g::Tuple{Int64,Int64}, d, l) = ((g[1] - 1) * d[1] + l[1], (g[2] - 1) * d[2] + "
+           "l[2])\n"
+           "@inline __ka_global2(g::Tuple{Int64,Int64,Int64}, d, l) = ((g[1] - 1) * d[1] + l[1], (g[2] - 1) * d[2] "
+           "+ l[2], (g[3] - 1) * d[3] + l[3])\n"
+           "@inline __ka_global(c) = __ka_global2(__ka_group(__ka_nd(c)), __ka_groupsize(c), "
+           "__ka_local(__ka_nd(c)))\n"
            "@inline __ka_linear(I::Tuple{Int64}, d::Tuple{Int64}) = I[1]\n"
            "@inline __ka_linear(I::Tuple{Int64,Int64}, d::Tuple{Int64,Int64}) = I[1] + (I[2] - 1) * d[1]\n"
            "@inline __ka_linear(I::Tuple{Int64,Int64,Int64}, d::Tuple{Int64,Int64,Int64}) = "
@@ -519,15 +530,15 @@ const char *ka_prelude(void)
            "@inline __ka_inside(I::Tuple{Int64,Int64}, c::Tuple{Int64,Int64}) = I[1] <= c[1] && I[2] <= c[2]\n"
            "@inline __ka_inside(I::Tuple{Int64,Int64,Int64}, c::Tuple{Int64,Int64,Int64}) = "
            "I[1] <= c[1] && I[2] <= c[2] && I[3] <= c[3]\n"
-           "@inline __ka_valid(c) = __ka_inside(__ka_global(c), c)\n"
-           "@inline __ka_ndrange(c) = c\n"
-           "@inline __ka_index_Global_Linear(c) = __ka_linear(__ka_global(c), c)\n"
+           "@inline __ka_valid(c) = __ka_inside(__ka_global(c), __ka_nd(c))\n"
+           "@inline __ka_ndrange(c) = __ka_nd(c)\n"
+           "@inline __ka_index_Global_Linear(c) = __ka_linear(__ka_global(c), __ka_nd(c))\n"
            "@inline __ka_index_Global_Cartesian(c) = __ka_global(c)\n"
            "@inline __ka_index_Global_NTuple(c) = __ka_global(c)\n"
-           "@inline __ka_index_Local_Linear(c) = __ka_linear(__ka_local(c), __ka_groupsize(c))\n"
-           "@inline __ka_index_Local_Cartesian(c) = __ka_local(c)\n"
-           "@inline __ka_index_Local_NTuple(c) = __ka_local(c)\n"
-           "@inline __ka_index_Group_Linear(c) = __ka_linear(__ka_group(c), __ka_ngroups(c))\n"
-           "@inline __ka_index_Group_Cartesian(c) = __ka_group(c)\n"
-           "@inline __ka_index_Group_NTuple(c) = __ka_group(c)\n";
+           "@inline __ka_index_Local_Linear(c) = __ka_linear(__ka_local(__ka_nd(c)), __ka_groupsize(c))\n"
+           "@inline __ka_index_Local_Cartesian(c) = __ka_local(__ka_nd(c))\n"
+           "@inline __ka_index_Local_NTuple(c) = __ka_local(__ka_nd(c))\n"
+           "@inline __ka_index_Group_Linear(c) = __ka_linear(__ka_group(__ka_nd(c)), __ka_ngroups(__ka_nd(c)))\n"
+           "@inline __ka_index_Group_Cartesian(c) = __ka_group(__ka_nd(c))\n"
+           "@inline __ka_index_Group_NTuple(c) = __ka_group(__ka_nd(c))\n";
 }
