@@ -13,6 +13,7 @@ packages=(
     libcmocka-dev libmsgpack-dev libxxhash-dev
     libamdhip64-dev rocm-device-libs
     clang-format-19
+    python3-dev python3-numpy python3-pytest python3-mesonpy
 )
 
 missing=()

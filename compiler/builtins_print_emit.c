@@ -216,51 +216,19 @@ LLVMValueRef emit_print(CG *g, IrInst *in)
     return unit_v(g);
 }
 
-/* Claim the exception record (the protocol of docs/abi.md), let fill() write what the kind needs, then
- * end the work-item; later code goes into a block nothing reaches. */
+/* Claim the exception record (the protocol of docs/abi.md), write the kind and the offset of its message,
+ * then end the work-item; later code goes into a block nothing reaches. */
 static void raise_kind(CG *g, IrInst *in, int kind, int aux, bool message)
 {
-    LLVMTypeRef rt = exc_record_t(g);
-    LLVMValueRef exc = g->tc->cur_exc;
-    LLVMBasicBlockRef won = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "raise.record");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "raise.exit");
-    LLVMValueRef flag = LLVMBuildStructGEP2(g->b, rt, exc, 0, "");
-    LLVMValueRef cx = LLVMBuildAtomicCmpXchg(g->b, flag, ci32(g, 0), ci32(g, 1), LLVMAtomicOrderingMonotonic,
-                                             LLVMAtomicOrderingMonotonic, 0);
-    LLVMBuildCondBr(g->b, LLVMBuildExtractValue(g->b, cx, 1, ""), won, done);
-    LLVMPositionBuilderAtEnd(g->b, won);
+    LLVMBasicBlockRef done = exc_claim(g);
     LLVMValueRef off = message ? write_record(g, in, in->name ? in->name : "", JUKE_PRINT_MESSAGE) : ci64(g, 0);
-    LLVMValueRef hdr[6] = { NULL, ci32(g, kind), exc_line(g, in->loc), ci32(g, in->loc.col), ci32(g, 0), ci32(g, aux) };
-    for (unsigned k = 1; k <= 5; k++)
-        LLVMBuildStore(g->b, hdr[k], LLVMBuildStructGEP2(g->b, rt, exc, k, ""));
+    LLVMValueRef head[5] = { ci32(g, kind), exc_line(g, in->loc), ci32(g, in->loc.col), ci32(g, 0), ci32(g, aux) };
+    LLVMValueRef index[JUKE_EXC_MAXDIMS], dims[JUKE_EXC_MAXDIMS];
     for (int k = 0; k < JUKE_EXC_MAXDIMS; k++) {
-        LLVMValueRef ix[2] = { ci32(g, 0), ci32(g, k) };
-        LLVMBuildStore(g->b, k == 0 ? off : ci64(g, 0),
-                       LLVMBuildGEP2(g->b, LLVMArrayType2(i64(g), JUKE_EXC_MAXDIMS),
-                                     LLVMBuildStructGEP2(g->b, rt, exc, 6, ""), ix, 2, ""));
-        LLVMBuildStore(g->b, ci64(g, 0),
-                       LLVMBuildGEP2(g->b, LLVMArrayType2(i64(g), JUKE_EXC_MAXDIMS),
-                                     LLVMBuildStructGEP2(g->b, rt, exc, 7, ""), ix, 2, ""));
+        index[k] = k == 0 ? off : ci64(g, 0);
+        dims[k] = ci64(g, 0);
     }
-    for (int d = 0; d < 3; d++) {
-        LLVMValueRef ix[2] = { ci32(g, 0), ci32(g, d) };
-        LLVMValueRef gid = LLVMBuildAdd(g->b, g->ops->workgroup_id(g->tc, g->b, d), ci32(g, 1), "");
-        LLVMValueRef iid = LLVMBuildAdd(g->b, g->ops->workitem_id(g->tc, g->b, d), ci32(g, 1), "");
-        LLVMBuildStore(
-            g->b, gid,
-            LLVMBuildGEP2(g->b, LLVMArrayType2(i32(g), 3), LLVMBuildStructGEP2(g->b, rt, exc, 8, ""), ix, 2, ""));
-        LLVMBuildStore(
-            g->b, iid,
-            LLVMBuildGEP2(g->b, LLVMArrayType2(i32(g), 3), LLVMBuildStructGEP2(g->b, rt, exc, 9, ""), ix, 2, ""));
-    }
-    LLVMBuildFence(g->b, LLVMAtomicOrderingRelease, 0, "");
-    LLVMValueRef st = LLVMBuildStore(g->b, ci32(g, 2), flag);
-    LLVMSetOrdering(st, LLVMAtomicOrderingRelease);
-    LLVMSetAlignment(st, 4);
-    LLVMBuildBr(g->b, done);
-    LLVMPositionBuilderAtEnd(g->b, done);
-    g->ops->exit_item(g->tc, g->b);
-    LLVMBuildUnreachable(g->b);
+    exc_fill_and_exit(g, done, head, index, dims);
     LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->ctx, g->fn, "after.raise"));
 }
 

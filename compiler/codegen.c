@@ -313,6 +313,57 @@ LLVMTypeRef exc_record_t(CG *g)
     return LLVMStructTypeInContext(g->ctx, f, 10, 0);
 }
 
+/* Claims the exception record (the protocol of docs/abi.md: flag 0 -> 1
+ * by compare-and-swap) and leaves the builder in the block of the winner;
+ * the loser goes to the returned block. */
+LLVMBasicBlockRef exc_claim(CG *g)
+{
+    LLVMValueRef flag = LLVMBuildStructGEP2(g->b, exc_record_t(g), g->tc->cur_exc, 0, "");
+    LLVMBasicBlockRef won = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "exc.record");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "exc.exit");
+    LLVMValueRef cx = LLVMBuildAtomicCmpXchg(g->b, flag, ci32(g, 0), ci32(g, 1), LLVMAtomicOrderingMonotonic,
+                                             LLVMAtomicOrderingMonotonic, 0);
+    LLVMBuildCondBr(g->b, LLVMBuildExtractValue(g->b, cx, 1, ""), won, done);
+    LLVMPositionBuilderAtEnd(g->b, won);
+    return done;
+}
+
+/* The winner writes the record: head[] is kind, line, col, ndims and aux,
+ * index[] and dims[] have JUKE_EXC_MAXDIMS i64 values; the workgroup and
+ * work-item come from the target. The flag becomes 2 (release) and every
+ * work-item that got here ends. */
+void exc_fill_and_exit(CG *g, LLVMBasicBlockRef done, LLVMValueRef head[5], LLVMValueRef *index, LLVMValueRef *dims)
+{
+    LLVMTypeRef rt = exc_record_t(g);
+    LLVMValueRef exc = g->tc->cur_exc;
+    for (unsigned k = 1; k <= 5; k++)
+        LLVMBuildStore(g->b, head[k - 1], LLVMBuildStructGEP2(g->b, rt, exc, k, ""));
+    LLVMTypeRef dimsarr = LLVMArrayType2(i64(g), JUKE_EXC_MAXDIMS);
+    for (int k = 0; k < JUKE_EXC_MAXDIMS; k++) {
+        LLVMValueRef ix[2] = { ci32(g, 0), ci32(g, k) };
+        LLVMBuildStore(g->b, index[k],
+                       LLVMBuildGEP2(g->b, dimsarr, LLVMBuildStructGEP2(g->b, rt, exc, 6, ""), ix, 2, ""));
+        LLVMBuildStore(g->b, dims[k],
+                       LLVMBuildGEP2(g->b, dimsarr, LLVMBuildStructGEP2(g->b, rt, exc, 7, ""), ix, 2, ""));
+    }
+    LLVMTypeRef idarr = LLVMArrayType2(i32(g), 3);
+    for (int d = 0; d < 3; d++) {
+        LLVMValueRef ix[2] = { ci32(g, 0), ci32(g, d) };
+        LLVMValueRef gid = LLVMBuildAdd(g->b, g->ops->workgroup_id(g->tc, g->b, d), ci32(g, 1), "");
+        LLVMValueRef iid = LLVMBuildAdd(g->b, g->ops->workitem_id(g->tc, g->b, d), ci32(g, 1), "");
+        LLVMBuildStore(g->b, gid, LLVMBuildGEP2(g->b, idarr, LLVMBuildStructGEP2(g->b, rt, exc, 8, ""), ix, 2, ""));
+        LLVMBuildStore(g->b, iid, LLVMBuildGEP2(g->b, idarr, LLVMBuildStructGEP2(g->b, rt, exc, 9, ""), ix, 2, ""));
+    }
+    LLVMBuildFence(g->b, LLVMAtomicOrderingRelease, 0, "");
+    LLVMValueRef st = LLVMBuildStore(g->b, ci32(g, 2), LLVMBuildStructGEP2(g->b, rt, exc, 0, ""));
+    LLVMSetOrdering(st, LLVMAtomicOrderingRelease);
+    LLVMSetAlignment(st, 4);
+    LLVMBuildBr(g->b, done);
+    LLVMPositionBuilderAtEnd(g->b, done);
+    g->ops->exit_item(g->tc, g->b);
+    LLVMBuildUnreachable(g->b);
+}
+
 void build_throw_block(CG *g)
 {
     LLVMBasicBlockRef saved = LLVMGetInsertBlock(g->b);
@@ -322,47 +373,10 @@ void build_throw_block(CG *g)
         LLVMTypeRef t = (i >= PHI_IDX0 && i < PHI_AUX) ? i64(g) : i32(g);
         g->throw_phi[i] = LLVMBuildPhi(g->b, t, "");
     }
-    LLVMTypeRef rt = exc_record_t(g);
-    LLVMValueRef exc = g->tc->cur_exc;
-    LLVMBasicBlockRef won = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "throw.record");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "throw.exit");
-    LLVMValueRef flag = LLVMBuildStructGEP2(g->b, rt, exc, 0, "");
-    LLVMValueRef cx = LLVMBuildAtomicCmpXchg(g->b, flag, ci32(g, 0), ci32(g, 1), LLVMAtomicOrderingMonotonic,
-                                             LLVMAtomicOrderingMonotonic, 0);
-    LLVMBuildCondBr(g->b, LLVMBuildExtractValue(g->b, cx, 1, ""), won, done);
-    LLVMPositionBuilderAtEnd(g->b, won);
-    for (unsigned k = 1; k <= 5; k++) {
-        static const int phis[] = { 0, PHI_KIND, PHI_LINE, PHI_COL, PHI_NDIMS, PHI_AUX };
-        LLVMBuildStore(g->b, g->throw_phi[phis[k]], LLVMBuildStructGEP2(g->b, rt, exc, k, ""));
-    }
-    for (int k = 0; k < JUKE_EXC_MAXDIMS; k++) {
-        LLVMValueRef ix[2] = { ci32(g, 0), ci32(g, k) };
-        LLVMBuildStore(g->b, g->throw_phi[PHI_IDX0 + k],
-                       LLVMBuildGEP2(g->b, LLVMArrayType2(i64(g), JUKE_EXC_MAXDIMS),
-                                     LLVMBuildStructGEP2(g->b, rt, exc, 6, ""), ix, 2, ""));
-        LLVMBuildStore(g->b, g->throw_phi[PHI_DIM0 + k],
-                       LLVMBuildGEP2(g->b, LLVMArrayType2(i64(g), JUKE_EXC_MAXDIMS),
-                                     LLVMBuildStructGEP2(g->b, rt, exc, 7, ""), ix, 2, ""));
-    }
-    for (int d = 0; d < 3; d++) {
-        LLVMValueRef ix[2] = { ci32(g, 0), ci32(g, d) };
-        LLVMValueRef gid = LLVMBuildAdd(g->b, g->ops->workgroup_id(g->tc, g->b, d), ci32(g, 1), "");
-        LLVMValueRef iid = LLVMBuildAdd(g->b, g->ops->workitem_id(g->tc, g->b, d), ci32(g, 1), "");
-        LLVMBuildStore(
-            g->b, gid,
-            LLVMBuildGEP2(g->b, LLVMArrayType2(i32(g), 3), LLVMBuildStructGEP2(g->b, rt, exc, 8, ""), ix, 2, ""));
-        LLVMBuildStore(
-            g->b, iid,
-            LLVMBuildGEP2(g->b, LLVMArrayType2(i32(g), 3), LLVMBuildStructGEP2(g->b, rt, exc, 9, ""), ix, 2, ""));
-    }
-    LLVMBuildFence(g->b, LLVMAtomicOrderingRelease, 0, "");
-    LLVMValueRef st = LLVMBuildStore(g->b, ci32(g, 2), flag);
-    LLVMSetOrdering(st, LLVMAtomicOrderingRelease);
-    LLVMSetAlignment(st, 4);
-    LLVMBuildBr(g->b, done);
-    LLVMPositionBuilderAtEnd(g->b, done);
-    g->ops->exit_item(g->tc, g->b);
-    LLVMBuildUnreachable(g->b);
+    LLVMBasicBlockRef done = exc_claim(g);
+    LLVMValueRef head[5] = { g->throw_phi[PHI_KIND], g->throw_phi[PHI_LINE], g->throw_phi[PHI_COL],
+                             g->throw_phi[PHI_NDIMS], g->throw_phi[PHI_AUX] };
+    exc_fill_and_exit(g, done, head, &g->throw_phi[PHI_IDX0], &g->throw_phi[PHI_DIM0]);
     if (saved)
         LLVMPositionBuilderAtEnd(g->b, saved);
 }

@@ -95,6 +95,8 @@ const Type *aty(CG *g, IrInst *in, int k);
 LLVMValueRef arg_as(CG *g, IrInst *in, int k, const Type *t);
 LLVMTypeRef exc_record_t(CG *g);
 void build_throw_block(CG *g);
+LLVMBasicBlockRef exc_claim(CG *g);
+void exc_fill_and_exit(CG *g, LLVMBasicBlockRef done, LLVMValueRef head[5], LLVMValueRef *index, LLVMValueRef *dims);
 void mark_unlikely(CG *g, LLVMValueRef br);
 void check(CG *g, LLVMValueRef fail, int kind, SrcLoc loc, int nidx, LLVMValueRef *idx, int ndim, LLVMValueRef *dims,
            int aux);

@@ -99,11 +99,16 @@ LLVMValueRef llvm_declare(TargetCtx *tc, const char *name, LLVMTypeRef fty)
     return f;
 }
 
-LLVMValueRef llvm_call_intrinsic(TargetCtx *tc, LLVMBuilderRef b, const char *name)
+LLVMValueRef llvm_call_intrinsic_n(TargetCtx *tc, LLVMBuilderRef b, const char *name, LLVMValueRef *args, unsigned n)
 {
     LLVMTypeRef fty;
     LLVMValueRef f = llvm_intrinsic(tc, name, NULL, 0, &fty);
-    return LLVMBuildCall2(b, fty, f, NULL, 0, "");
+    return f ? LLVMBuildCall2(b, fty, f, args, n, "") : NULL;
+}
+
+LLVMValueRef llvm_call_intrinsic(TargetCtx *tc, LLVMBuilderRef b, const char *name)
+{
+    return llvm_call_intrinsic_n(tc, b, name, NULL, 0);
 }
 
 /* Local memory cannot be initialised: the initializer says "anything". */

@@ -190,6 +190,9 @@ LLVMValueRef llvm_declare(TargetCtx *tc, const char *name, LLVMTypeRef fty);
 /* A call of the argument-less, non-overloaded intrinsic `name` (e.g.
  * "llvm.amdgcn.workitem.id.x"). */
 LLVMValueRef llvm_call_intrinsic(TargetCtx *tc, LLVMBuilderRef b, const char *name);
+/* A call of the non-overloaded intrinsic `name` with n arguments; NULL if
+ * this LLVM does not know the name. */
+LLVMValueRef llvm_call_intrinsic_n(TargetCtx *tc, LLVMBuilderRef b, const char *name, LLVMValueRef *args, unsigned n);
 /* A static local array on a GPU: an internal global of `bytes` bytes in
  * tc->ops->as_local ("__juke_local" if name is empty), aligned to align (16
  * if 0), its initializer poison or undef; adds its bytes, aligned, to

@@ -645,14 +645,8 @@ static LLVMValueRef amdgpu_exec_control(TargetCtx *tc, LLVMBuilderRef b, int bui
                        : builtin == BI_MEMTIME      ? "llvm.readcyclecounter"
                        : builtin == BI_MEMREALTIME  ? "llvm.readsteadycounter"
                                                     : NULL;
-    if (!name)
-        return NULL;
-    LLVMTypeRef fty;
-    LLVMValueRef f = llvm_intrinsic(tc, name, NULL, 0, &fty);
-    if (!f)
-        return NULL;
-    int n = builtin == BI_SENDMSG || builtin == BI_SENDMSGHALT ? 2 : builtin == BI_DEVICE_SLEEP ? 1 : 0;
-    return LLVMBuildCall2(b, fty, f, args, (unsigned)n, "");
+    unsigned n = builtin == BI_SENDMSG || builtin == BI_SENDMSGHALT ? 2 : builtin == BI_DEVICE_SLEEP ? 1 : 0;
+    return name ? llvm_call_intrinsic_n(tc, b, name, args, n) : NULL;
 }
 
 const TargetOps target_amdgpu_ops = {

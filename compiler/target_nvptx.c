@@ -102,12 +102,6 @@ static void nvptx_barrier(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc)
     tc->uses_barrier = true;
 }
 
-static LLVMValueRef nvptx_call(TargetCtx *tc, LLVMBuilderRef b, const char *name, LLVMValueRef *args, unsigned n)
-{
-    LLVMTypeRef fty;
-    LLVMValueRef f = llvm_intrinsic(tc, name, NULL, 0, &fty);
-    return LLVMBuildCall2(b, fty, f, args, n, "");
-}
 
 /* The wavefront primitives of a warp: activemask, vote.ballot.sync, the laneid register, shfl.sync.idx;
  * every .sync names the lanes active at the call. */
@@ -115,12 +109,12 @@ static LLVMValueRef nvptx_wave(TargetCtx *tc, LLVMBuilderRef b, WavePrim p, LLVM
 {
     (void)loc;
     LLVMTypeRef i32 = LLVMInt32TypeInContext(tc->llctx), i64 = LLVMInt64TypeInContext(tc->llctx);
-    LLVMValueRef mask = nvptx_call(tc, b, "llvm.nvvm.activemask", NULL, 0);
+    LLVMValueRef mask = llvm_call_intrinsic_n(tc, b, "llvm.nvvm.activemask", NULL, 0);
     switch (p) {
     case WAVE_MASK: return LLVMBuildZExt(b, mask, i64, "");
     case WAVE_BALLOT: {
         LLVMValueRef a[2] = { mask, x };
-        return LLVMBuildZExt(b, nvptx_call(tc, b, "llvm.nvvm.vote.ballot.sync", a, 2), i64, "");
+        return LLVMBuildZExt(b, llvm_call_intrinsic_n(tc, b, "llvm.nvvm.vote.ballot.sync", a, 2), i64, "");
     }
     case WAVE_LANE: return llvm_call_intrinsic(tc, b, "llvm.nvvm.read.ptx.sreg.laneid");
     case WAVE_READ:
@@ -134,9 +128,9 @@ static LLVMValueRef nvptx_wave(TargetCtx *tc, LLVMBuilderRef b, WavePrim p, LLVM
             lane = LLVMBuildCall2(b, fty, f, a, 2, "");
         }
         LLVMValueRef a[4] = { mask, x, lane, LLVMConstInt(i32, 0x1f, 0) };
-        return nvptx_call(tc, b, "llvm.nvvm.shfl.sync.idx.i32", a, 4);
+        return llvm_call_intrinsic_n(tc, b, "llvm.nvvm.shfl.sync.idx.i32", a, 4);
     }
-    case WAVE_SYNC: nvptx_call(tc, b, "llvm.nvvm.bar.warp.sync", &mask, 1); return NULL;
+    case WAVE_SYNC: llvm_call_intrinsic_n(tc, b, "llvm.nvvm.bar.warp.sync", &mask, 1); return NULL;
     }
     return NULL;
 }
@@ -149,7 +143,7 @@ static LLVMValueRef nvptx_barrier_reduce(TargetCtx *tc, LLVMBuilderRef b, int ki
     const char *name = kind == SYNC_REDUCE_COUNT ? "llvm.nvvm.barrier0.popc"
                        : kind == SYNC_REDUCE_AND ? "llvm.nvvm.barrier0.and"
                                                  : "llvm.nvvm.barrier0.or";
-    return nvptx_call(tc, b, name, &pred, 1);
+    return llvm_call_intrinsic_n(tc, b, name, &pred, 1);
 }
 
 /* Shared memory cannot be initialised: undef initializer. */
@@ -456,10 +450,9 @@ static void nvptx_llvm_init(void)
     LLVMInitializeNVPTXAsmPrinter();
 }
 
-/* debugtrap (brkpt), device_sleep (nanosleep), memtime (%clock64), memrealtime (%globaltimer, ns); NVPTX
- * has no endpgm or sendmsg. */
-/* debugtrap() does nothing: AMD's s_trap 3 is a no-op without a debugger, while PTX's brkpt (llvm.debugtrap)
- * without one is an illegal instruction that kills the CUDA context (seen on the H200). */
+/* device_sleep (nanosleep), memtime (%clock64), memrealtime (%globaltimer, ns); NVPTX has no endpgm or
+ * sendmsg. debugtrap() does nothing: AMD's s_trap 3 is a no-op without a debugger, while PTX's brkpt
+ * (llvm.debugtrap) without one is an illegal instruction that kills the CUDA context (seen on the H200). */
 static LLVMValueRef nvptx_exec_control(TargetCtx *tc, LLVMBuilderRef b, int builtin, LLVMValueRef *args)
 {
     if (builtin == BI_DEBUGTRAP)
@@ -468,13 +461,7 @@ static LLVMValueRef nvptx_exec_control(TargetCtx *tc, LLVMBuilderRef b, int buil
                        : builtin == BI_MEMTIME     ? "llvm.nvvm.read.ptx.sreg.clock64"
                        : builtin == BI_MEMREALTIME ? "llvm.nvvm.read.ptx.sreg.globaltimer"
                                                    : NULL;
-    if (!name)
-        return NULL;
-    LLVMTypeRef fty;
-    LLVMValueRef f = llvm_intrinsic(tc, name, NULL, 0, &fty);
-    if (!f)
-        return NULL;
-    return LLVMBuildCall2(b, fty, f, args, builtin == BI_DEVICE_SLEEP ? 1 : 0, "");
+    return name ? llvm_call_intrinsic_n(tc, b, name, args, builtin == BI_DEVICE_SLEEP ? 1 : 0) : NULL;
 }
 
 const TargetOps target_nvptx_ops = {

@@ -53,6 +53,8 @@
  *                                       line with \n where the output does); checked on
  *                                       the cpu device (NVPTX prints with vprintf)
  *   # expect print note: TEXT           the runtime's note on lost records contains TEXT
+ *   # errors on: cpu                    the expected errors are the cpu target's (a target
+ *                                       intrinsic, ...): a device of another target skips the file
  *   # compile targets: T1 T2 ...        in the targets mode below, compile this file's
  *                                       runs only for these of the listed targets (say why
  *                                       in a comment: a gfx11-only instruction, ...)
@@ -808,7 +810,9 @@ static int collect_directives(char *src, Directive *out, int max)
             q++;
             while (q < p + len && *q == ' ')
                 q++;
-            if ((strncmp(q, "run:", 4) == 0 || strncmp(q, "expect", 6) == 0) && n < max) {
+            if ((strncmp(q, "run:", 4) == 0 || strncmp(q, "expect", 6) == 0 || strncmp(q, "errors on:", 10) == 0 ||
+                 strncmp(q, "compile targets:", 16) == 0) &&
+                n < max) {
                 char *t = malloc(len + 1);
                 size_t k = (size_t)(p + len - q);
                 memcpy(t, q, k);
@@ -1155,9 +1159,12 @@ static void run_file(void **state)
         }
     }
 
-    /* on a GPU through the runtime-only build (bench/lang_gpu) the kernels come from a disk cache and
-     * the back end's compile errors cannot arise: the cpu run checks the files that expect errors */
-    if (nex && strcmp(env.device, "cpu") != 0) {
+    /* the runtime-only build (bench/lang_gpu) takes its kernels from a disk cache: the compile errors
+     * cannot arise there, and the cpu run checks the files that expect them */
+    bool cpu_errors = false;
+    for (int i = 0; i < nd; i++)
+        cpu_errors |= strcmp(ds[i].text, "errors on: cpu") == 0;
+    if (nex && (!JUKE_HAVE_COMPILER || (cpu_errors && strcmp(env.device, "cpu") != 0))) {
         for (int i = 0; i < nd; i++)
             free((void *)ds[i].text);
         free(ex);
@@ -1243,7 +1250,8 @@ static void run_file(void **state)
             }
             continue;
         }
-        if (strncmp(t, "expect error", 12) == 0 || skipped)
+        if (strncmp(t, "expect error", 12) == 0 || strncmp(t, "errors on:", 10) == 0 ||
+            strncmp(t, "compile targets:", 16) == 0 || skipped)
             continue;
         if (!have_run) {
             fc_fail(&fc, d->line, "expectation before any `run:`");

@@ -8,3 +8,4 @@ end
 # run: exec_ctl_kernel()
 # expect error: sendmsg() is an AMDGPU intrinsic: target cpu has no sendmsg
 # expect error at: 4:5
+# errors on: cpu
