@@ -881,8 +881,8 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
         for (int i = 0; i < types[nargs - 1]->nfields; i++) { /* the ndrange's; Val{G}: a static groupsize */
             if (types[nargs - 1]->fields[i]->kind == TY_INT64)
                 k->ka_ndims++;
-            else if (types[nargs - 1]->fields[i]->kind == TY_VAL && i - k->ka_ndims < 3)
-                k->ka_groupsize[i - k->ka_ndims] = (uint32_t)types[nargs - 1]->fields[i]->ival;
+            else if (i - k->ka_ndims < 3 && types[nargs - 1]->fields[i]->nparams == 1)
+                k->ka_groupsize[i - k->ka_ndims] = (uint32_t)types[nargs - 1]->fields[i]->params[0]->ival;
         }
     }
     k->to = to;

@@ -81,9 +81,10 @@ static bool is_ident(const Node *n, const char *name)
     return n && n->kind == AST_IDENT && !n->qual && strcmp(n->name, name) == 0;
 }
 
+/* @synchronize, and the group reductions that hold one (KernelAbstractions' reduce.jl) */
 static bool is_sync(const Node *n)
 {
-    return is_macro(n, "synchronize");
+    return is_macro(n, "synchronize") || is_macro(n, "groupreduce") || is_macro(n, "warp_groupreduce");
 }
 
 /* Does the tree under n hold a @synchronize? Walked with a stack of its own:
@@ -165,6 +166,39 @@ static Node *ka_localmem(Ka *k, Node *n)
 
 static Node *ka_expr(Ka *k, Node *n);
 
+/* @groupreduce(op, val[, groupsize]) and @warp_groupreduce(op, val, neutral[, groupsize]): calls of the
+ * prelude's __ka_groupreduce / __ka_warp_groupreduce, a given groupsize passed as Val(groupsize). */
+static Node *ka_groupreduce(Ka *k, Node *n)
+{
+    bool warp = n->name[0] == 'w';
+    int base = warp ? 3 : 2;
+    if (n->nkids != base && n->nkids != base + 1) {
+        diag_error(k->d, n->loc,
+                   warp ? "@warp_groupreduce takes (op, val, neutral) or (op, val, neutral, groupsize)"
+                        : "@groupreduce takes (op, val) or (op, val, groupsize)");
+        return ka_nothing(k, n);
+    }
+    if (!needs_ctx(k, n))
+        return ka_nothing(k, n);
+    Node *c = ka_node(k, AST_CALL, n->loc, 2 + n->nkids);
+    if (!c)
+        return n;
+    c->kids[0] = ka_ident(k, n->loc, warp ? "__ka_warp_groupreduce" : "__ka_groupreduce");
+    c->kids[1] = ka_ident(k, n->loc, KA_CTX);
+    for (int i = 0; i < base; i++)
+        c->kids[2 + i] = n->kids[i];
+    if (n->nkids == base + 1) {
+        Node *v = ka_node(k, AST_CALL, n->loc, 2);
+        if (!v)
+            return n;
+        v->kids[0] = ka_ident(k, n->loc, "Val");
+        v->kids[1] = n->kids[base];
+        c->kids[2 + base] = v;
+    }
+    k->used = true;
+    return c;
+}
+
 /* One macro call of KernelAbstractions' language, rewritten; any other node
  * is returned as it is. */
 static Node *ka_macro(Ka *k, Node *n)
@@ -198,12 +232,21 @@ static Node *ka_macro(Ka *k, Node *n)
     }
     if (strcmp(m, "localmem") == 0)
         return ka_localmem(k, n);
+    if (strcmp(m, "groupreduce") == 0 || strcmp(m, "warp_groupreduce") == 0)
+        return ka_groupreduce(k, n);
     if (strcmp(m, "private") == 0) {
         if (n->nkids == 1 && n->kids[0]->kind == AST_ASSIGN)
             return n->kids[0]; /* @private x = v: an ordinary variable is private already */
-        diag_error(k->d, n->loc,
-                   "@private T dims (per-work-item arrays) is not supported by juke yet; use a local variable, "
-                   "a tuple, or `@private x = value`");
+        if (n->nkids == 2) {   /* @private T dims: the work-item's own array (BI_PRIVATE) */
+            Node *r = ka_node(k, AST_MACROCALL, n->loc, 2);
+            if (!r)
+                return n;
+            r->name = "#private";
+            r->kids[0] = n->kids[0];
+            r->kids[1] = n->kids[1];
+            return r;
+        }
+        diag_error(k->d, n->loc, "@private takes a type and constant dims (@private Float32 (4,)) or an assignment");
         return ka_nothing(k, n);
     }
     if (strcmp(m, "atomic") == 0 && n->qual && strcmp(n->qual, "AMDGPU") != 0) {
@@ -540,5 +583,65 @@ const char *ka_prelude(void)
            "@inline __ka_index_Local_NTuple(c) = __ka_local(__ka_nd(c))\n"
            "@inline __ka_index_Group_Linear(c) = __ka_linear(__ka_group(__ka_nd(c)), __ka_ngroups(__ka_nd(c)))\n"
            "@inline __ka_index_Group_Cartesian(c) = __ka_group(__ka_nd(c))\n"
-           "@inline __ka_index_Group_NTuple(c) = __ka_group(__ka_nd(c))\n";
+           "@inline __ka_index_Group_NTuple(c) = __ka_group(__ka_nd(c))\n"
+           /* KernelAbstractions' reduce.jl: a tree over local memory of groupsize elements (the
+            * groupsize a power of two), the result on the group's first work-item */
+           "@inline function __ka_groupreduce(c, op, val::T) where {T}\n"
+           "    G = prod(__ka_groupsize(c))\n"
+           "    storage = @ROCStaticLocalArray(T, (G,), false)\n"
+           "    return __ka_treereduce(c, op, val, storage, G)\n"
+           "end\n"
+           "@inline function __ka_groupreduce(c, op, val::T, ::Val{G}) where {T, G}\n"
+           "    storage = @ROCStaticLocalArray(T, (G,), false)\n"
+           "    return __ka_treereduce(c, op, val, storage, G)\n"
+           "end\n"
+           "@inline function __ka_treereduce(c, op, val, storage, G)\n"
+           "    i = __ka_index_Local_Linear(c)\n"
+           "    if i <= G\n"
+           "        @inbounds storage[i] = val\n"
+           "    end\n"
+           "    sync_workgroup()\n"
+           "    s = G ÷ 2\n"
+           "    while s > 0\n"
+           "        if i - 1 < s && i + s <= G\n"
+           "            @inbounds storage[i] = op(storage[i], storage[i + s])\n"
+           "        end\n"
+           "        sync_workgroup()\n"
+           "        s >>= 1\n"
+           "    end\n"
+           "    if i == 1\n"
+           "        @inbounds val = storage[1]\n"
+           "    end\n"
+           "    return val\n"
+           "end\n"
+           /* ... and over warps of 32 lanes (shfl_down; a 64-wide wave holds two), their partial results
+            * in 32 slots of local memory, reduced again by the first warp */
+           "@inline function __ka_warp_reduce(op, val)\n"
+           "    offset = 16\n"
+           "    while offset > 0\n"
+           "        val = op(val, shfl_down(val, offset))\n"
+           "        offset >>= 1\n"
+           "    end\n"
+           "    return val\n"
+           "end\n"
+           "@inline __ka_warp_groupreduce(c, op, val::T, neutral::T) where {T} = "
+           "__ka_warp_groupreduce(c, op, val, neutral, prod(__ka_groupsize(c)))\n"
+           "@inline __ka_warp_groupreduce(c, op, val::T, neutral::T, ::Val{G}) where {T, G} = "
+           "__ka_warp_groupreduce(c, op, val, neutral, G)\n"
+           "@inline function __ka_warp_groupreduce(c, op, val::T, neutral::T, G::Int64) where {T}\n"
+           "    storage = @ROCStaticLocalArray(T, (32,), false)\n"
+           "    i = __ka_index_Local_Linear(c)\n"
+           "    lane = (i - 1) % 32 + 1\n"
+           "    warp = (i - 1) ÷ 32 + 1\n"
+           "    val = __ka_warp_reduce(op, val)\n"
+           "    if lane == 1\n"
+           "        @inbounds storage[warp] = val\n"
+           "    end\n"
+           "    sync_workgroup()\n"
+           "    val = i - 1 < G ÷ 32 ? storage[lane] : neutral\n"
+           "    if warp == 1\n"
+           "        val = __ka_warp_reduce(op, val)\n"
+           "    end\n"
+           "    return val\n"
+           "end\n";
 }

@@ -454,6 +454,8 @@ static void parse_check_param(Parser *p, Node *n)
 {
     if (n->kind == AST_MACROCALL && strcmp(n->name, "Const") == 0 && n->nkids == 1)
         n = n->kids[0]; /* KernelAbstractions' @Const(A): ka.c removes the mark */
+    if (n->kind == AST_MACROCALL && strcmp(n->name, "context") == 0 && n->nkids == 0)
+        return; /* KernelAbstractions.@context: the kernel's context (ka.c) */
     Node *x = n->kind == AST_ASSIGN ? n->kids[0] : n;
     bool ok = false;
     if (x->kind == AST_IDENT)
