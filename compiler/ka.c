@@ -257,6 +257,38 @@ static Node *ka_macro(Ka *k, Node *n)
     return n;
 }
 
+/* KernelAbstractions' KernelIntrinsics (`import KernelAbstractions.KernelIntrinsics as KI`): KI.f names the
+ * prelude's __ki_f, and KI.localmemory(T, dims) is static local memory as @localmem. */
+static bool is_ki(const Node *n)
+{
+    return n && n->kind == AST_IDENT && n->qual &&
+           (strcmp(n->qual, "KI") == 0 || strcmp(n->qual, "KernelIntrinsics") == 0);
+}
+
+static Node *ka_intrinsic(Ka *k, Node *n)
+{
+    /* (the callee, visited first, is __ki_localmemory already) */
+    if (n->kind == AST_CALL && n->nkids == 3 && n->kids[0]->kind == AST_IDENT &&
+        strcmp(n->kids[0]->name, "__ki_localmemory") == 0) {
+        Node *r = ka_node(k, AST_MACROCALL, n->loc, 3);
+        if (!r)
+            return n;
+        r->name = "ROCStaticLocalArray";
+        r->kids[0] = n->kids[1];
+        r->kids[1] = n->kids[2];
+        r->kids[2] = ka_node(k, AST_BOOL, n->loc, 0);
+        return r;
+    }
+    if (is_ki(n)) {
+        char name[128];
+        snprintf(name, sizeof name, "__ki_%s", n->name);
+        Node *r = ka_ident(k, n->loc, arena_strdup(k->a, name));
+        k->used = true;
+        return r ? r : n;
+    }
+    return n;
+}
+
 /* Rewrite the macro calls under n, innermost first (so @uniform's argument
  * is rewritten before it is unwrapped), with a stack of its own as
  * contains_sync. Returns what replaces n. */
@@ -294,6 +326,8 @@ static Node *ka_expr(Ka *k, Node *n)
         len--;
         if (x->kind == AST_MACROCALL)
             *top->at = ka_macro(k, x);
+        else if (x->kind == AST_CALL || x->kind == AST_IDENT)
+            *top->at = ka_intrinsic(k, x);
     }
     return root;
 }
@@ -643,5 +677,27 @@ const char *ka_prelude(void)
            "        val = __ka_warp_reduce(op, val)\n"
            "    end\n"
            "    return val\n"
-           "end\n";
+           "end\n"
+           /* KernelIntrinsics (src/intrinsics.jl): 1-based ids as @NamedTuple{x::Int, y::Int, z::Int},
+            * sub-groups are wavefronts, their counts UInt32 */
+           "@inline __ki_get_local_id() = (x = workitemIdx().x, y = workitemIdx().y, z = workitemIdx().z)\n"
+           "@inline __ki_get_group_id() = (x = workgroupIdx().x, y = workgroupIdx().y, z = workgroupIdx().z)\n"
+           "@inline __ki_get_local_size() = (x = workgroupDim().x, y = workgroupDim().y, z = workgroupDim().z)\n"
+           "@inline __ki_get_num_groups() = (x = gridGroupDim().x, y = gridGroupDim().y, z = gridGroupDim().z)\n"
+           "@inline __ki_get_global_size() = (x = workgroupDim().x * gridGroupDim().x, "
+           "y = workgroupDim().y * gridGroupDim().y, z = workgroupDim().z * gridGroupDim().z)\n"
+           "@inline __ki_get_global_id() = (x = (workgroupIdx().x - 1) * workgroupDim().x + workitemIdx().x, "
+           "y = (workgroupIdx().y - 1) * workgroupDim().y + workitemIdx().y, "
+           "z = (workgroupIdx().z - 1) * workgroupDim().z + workitemIdx().z)\n"
+           "@inline __ki_barrier() = sync_workgroup()\n"
+           "@inline __ki_sub_group_barrier() = sync_wavefront()\n"
+           "@inline __ki_shfl_down(val, offset) = shfl_down(val, offset)\n"
+           "@inline __ki_local_linear() = workitemIdx().x - 1 + (workitemIdx().y - 1) * workgroupDim().x + "
+           "(workitemIdx().z - 1) * workgroupDim().x * workgroupDim().y\n"
+           "@inline __ki_get_sub_group_size() = UInt32(wavefrontsize())\n"
+           "@inline __ki_get_max_sub_group_size() = UInt32(wavefrontsize())\n"
+           "@inline __ki_get_num_sub_groups() = UInt32(cld(workgroupDim().x * workgroupDim().y * workgroupDim().z, "
+           "wavefrontsize()))\n"
+           "@inline __ki_get_sub_group_id() = UInt32(__ki_local_linear() ÷ wavefrontsize() + 1)\n"
+           "@inline __ki_get_sub_group_local_id() = UInt32(__ki_local_linear() % wavefrontsize() + 1)\n";
 }

@@ -863,8 +863,10 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
 
 static bool is_module_name(const char *s)
 {
+    /* KI and KernelIntrinsics: KernelAbstractions' KernelIntrinsics module (ka.c) */
     return strcmp(s, "AMDGPU") == 0 || strcmp(s, "Base") == 0 || strcmp(s, "Core") == 0 ||
-           strcmp(s, "SpecialFunctions") == 0 || strcmp(s, "Random") == 0;
+           strcmp(s, "SpecialFunctions") == 0 || strcmp(s, "Random") == 0 || strcmp(s, "KI") == 0 ||
+           strcmp(s, "KernelIntrinsics") == 0;
 }
 
 /* Base's submodules that kernels name functions through (Base.Checked.checked_add, Base.Math.x). */
