@@ -699,5 +699,10 @@ const char *ka_prelude(void)
            "@inline __ki_get_num_sub_groups() = UInt32(cld(workgroupDim().x * workgroupDim().y * workgroupDim().z, "
            "wavefrontsize()))\n"
            "@inline __ki_get_sub_group_id() = UInt32(__ki_local_linear() ÷ wavefrontsize() + 1)\n"
-           "@inline __ki_get_sub_group_local_id() = UInt32(__ki_local_linear() % wavefrontsize() + 1)\n";
+           "@inline __ki_get_sub_group_local_id() = UInt32(__ki_local_linear() % wavefrontsize() + 1)\n"
+           /* Base._unsafe_getindex(IndexStyle(A), A, i) (KernelAbstractions' test/unsafe_getindex.jl): a
+            * 0-dimensional array of A[i] in Julia, its one element unchecked; here a 1-tuple */
+           "struct IndexLinear end\n"
+           "@inline IndexStyle(::Any) = IndexLinear()\n"
+           "@inline _unsafe_getindex(::IndexLinear, A, i::Int64) = (@inbounds(A[i]),)\n";
 }
