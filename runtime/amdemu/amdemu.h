@@ -18,7 +18,11 @@
 #define AMDEMU_SHARED_HI 0x10000000u
 #define AMDEMU_PRIVATE_HI 0x20000000u
 
-/* The instruction encodings of GFX9 (gfx90a, gfx942). */
+/* The instruction-set generations decoded: GFX9 (gfx90a, gfx942) and GFX11
+ * (RDNA3: gfx1100..gfx1103). Each has its own opcode numbers and encodings. */
+typedef enum AmdIsa { AMD_GFX9, AMD_GFX11, AMD_NISA } AmdIsa;
+
+/* The instruction encodings (GFX9's names; GFX11 has the same kinds plus VOPD). */
 typedef enum AmdFmt {
     F_SOP2,
     F_SOPK,
@@ -34,6 +38,7 @@ typedef enum AmdFmt {
     F_DS,
     F_FLAT, /* FLAT, GLOBAL and SCRATCH share opcodes; the segment is decoded */
     F_MUBUF,
+    F_VOPD, /* GFX11 dual issue: two VOP2/VOP1 operations, X and Y, in one instruction */
     F_NFMT
 } AmdFmt;
 
@@ -43,17 +48,19 @@ enum {
     O_S1_64 = 1 << 1,
     O_S2_64 = 1 << 2,
     O_D_64 = 1 << 3,
-    O_FLOAT = 1 << 4,     /* abs/neg/clamp apply (float operands) */
-    O_CIN = 1 << 5,       /* reads a carry: SCC (SALU), VCC (VOP2) or src2's lane mask (VOP3) */
-    O_COUT = 1 << 6,      /* writes a carry: SCC (SALU), VCC (VOP2) or sdst (VOP3) */
-    O_CMP = 1 << 7,       /* VOPC: the result bit goes to VCC / sdst */
-    O_CMPX = 1 << 8,      /* VOPC: ... and to EXEC */
-    O_NODST = 1 << 9,     /* SOPC: only SCC */
-    O_F16 = 1 << 10,      /* 16-bit float operands (modifiers on bit 15) */
-    O_LIT_K = 1 << 11,    /* v_fmamk/v_fmaak: a literal operand follows */
-    O_CIN_VCC = 1 << 12,  /* reads VCC as its carry whatever the encoding (v_div_fmas) */
-    O_SCC_KEEP = 1 << 13, /* SALU op that does not write SCC */
-    O_SRC2_D = 1 << 14,   /* VOP2 fmac: src2 is the destination */
+    O_FLOAT = 1 << 4,      /* abs/neg/clamp apply (float operands) */
+    O_CIN = 1 << 5,        /* reads a carry: SCC (SALU), VCC (VOP2) or src2's lane mask (VOP3) */
+    O_COUT = 1 << 6,       /* writes a carry: SCC (SALU), VCC (VOP2) or sdst (VOP3) */
+    O_CMP = 1 << 7,        /* VOPC: the result bit goes to VCC / sdst */
+    O_CMPX = 1 << 8,       /* VOPC: ... and to EXEC */
+    O_NODST = 1 << 9,      /* SOPC: only SCC */
+    O_F16 = 1 << 10,       /* 16-bit float operands (modifiers on bit 15) */
+    O_LIT_K = 1 << 11,     /* v_fmamk/v_fmaak: a literal operand follows */
+    O_CIN_VCC = 1 << 12,   /* reads VCC as its carry whatever the encoding (v_div_fmas) */
+    O_SCC_KEEP = 1 << 13,  /* SALU op that does not write SCC */
+    O_SRC2_D = 1 << 14,    /* VOP2 fmac: src2 is the destination */
+    O_EXEC_ONLY = 1 << 15, /* GFX10+ v_cmpx: the result goes to EXEC only, not to VCC / sdst */
+    O_B32 = 1 << 16,       /* s_*_saveexec_b32 (wave32): 32-bit masks */
 };
 
 typedef struct AmdWave AmdWave;
@@ -101,7 +108,10 @@ struct AmdDec {
     uint32_t lit;  /* the literal dword */
     uint32_t sdwa; /* SDWA: the second dword (sdwa_on set) */
     uint8_t sdwa_on;
-    const char *why; /* op NULL: why the instruction is not run */
+    const AmdOp *dual[2]; /* VOPD: the X and Y operations */
+    uint16_t dsrc[2][2];  /* VOPD: their src0 (operand code) and vsrc1 (256 + VGPR) */
+    uint16_t ddst[2];     /* VOPD: their destination VGPRs */
+    const char *why;      /* op NULL: why the instruction is not run */
     uint32_t w0, w1;
 };
 
@@ -115,16 +125,19 @@ struct AmdWave {
     uint64_t pc;
     uint32_t scc;
     int lanes; /* 64 or 32 */
+    AmdIsa isa;
     int index; /* in the group */
     int state; /* AMDEMU_RUN, AMDEMU_BARRIER, AMDEMU_DONE */
     uint32_t mode;
     uint64_t lane_instrs;
+    uint64_t slept; /* cycles of s_sleep (GFX11's cycle counter) */
     AmdGroup *g;
 };
 enum { AMDEMU_RUN, AMDEMU_BARRIER, AMDEMU_DONE };
 
 /* The code object in memory (loader.c). */
 typedef struct AmdImage {
+    AmdIsa isa;
     uint8_t *base;
     size_t size;
     AmdDec *dcache;       /* per dword of the image, filled on first execution */
@@ -170,12 +183,24 @@ typedef struct AmdTarget {
     int wave_size;
 } AmdTarget;
 
+/* A GFX11 encoding: its opcode, its GFX11 mnemonic and the name of the ops.c
+ * row whose semantics it has (NULL: the same name), ops_gfx11.c. */
+typedef struct AmdEnc {
+    AmdFmt fmt;
+    uint16_t op;
+    const char *name;
+    const char *sem;
+} AmdEnc;
+extern const AmdEnc amdemu_gfx11[];
+extern const size_t amdemu_gfx11_count;
+extern const char *const amdemu_gfx11_vopd[19];
+
 /* Table lookup (ops.c). */
-const AmdOp *amdemu_op(AmdFmt fmt, unsigned op);
+const AmdOp *amdemu_op(AmdIsa isa, AmdFmt fmt, unsigned op);
 void amdemu_ops_init(void);
 
 /* Loader (loader.c): 0 or -1 with *err malloc'd. */
-int amdemu_image_load(const void *elf, AmdImage **out, char **err);
+int amdemu_image_load(const void *elf, AmdIsa isa, AmdImage **out, char **err);
 void amdemu_image_free(AmdImage *img);
 int amdemu_kernel_find(AmdImage *img, const char *name, AmdKernel *k, char **err);
 
@@ -190,6 +215,6 @@ uint64_t amdemu_exec_mask(const AmdWave *w);
 void amdemu_set_exec(AmdWave *w, uint64_t m);
 void *amdemu_addr(AmdWave *w, const AmdDec *d, uint64_t a, int lane, uint32_t bytes);
 int amdemu_disasm(const AmdDec *d, char *buf, size_t cap);
-int amdemu_decode(const uint32_t *p, AmdDec *d);
+int amdemu_decode(const uint32_t *p, AmdDec *d, AmdIsa isa);
 
 #endif

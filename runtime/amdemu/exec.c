@@ -79,8 +79,8 @@ uint64_t amdemu_sread(AmdWave *w, unsigned code, bool w64, bool f64, bool f16, u
 
 void amdemu_swrite(AmdWave *w, unsigned code, uint64_t v, bool w64)
 {
-    if (code >= 128)
-        return; /* a constant as destination (the assembler never emits it) */
+    if (code >= 128 || (code == 124 && w->isa == AMD_GFX11))
+        return; /* a constant, or GFX11's null, as destination */
     w->s[code] = (uint32_t)v;
     if (w64 && code < 127)
         w->s[code + 1] = (uint32_t)(v >> 32);
@@ -111,9 +111,134 @@ int amdemu_fail(AmdWave *w, const AmdDec *d, const char *fmt, ...)
 
 /* ---- decoding ------------------------------------------------------------ */
 
+/* VOPD (GFX11): X and Y, each a VOP2/VOP1 operation, in two dwords (and a
+ * shared literal). vdstY's low bit is the complement of vdstX's. */
+static int decode_vopd(const uint32_t *p, AmdDec *d)
+{
+    static const AmdOp vopd_row = { "v_dual", F_VOPD, 0, 0, 0, NULL, NULL, 0 };
+    uint32_t w = p[0], w1 = p[1];
+    d->w1 = w1;
+    d->size = 2;
+    unsigned opx = (w >> 22) & 0xf, opy = (w >> 17) & 0x1f;
+    d->dual[0] = amdemu_op(AMD_GFX11, F_VOPD, opx);
+    d->dual[1] = amdemu_op(AMD_GFX11, F_VOPD, opy);
+    d->dsrc[0][0] = w & 0x1ff;
+    d->dsrc[0][1] = 256 + ((w >> 9) & 0xff);
+    d->dsrc[1][0] = w1 & 0x1ff;
+    d->dsrc[1][1] = 256 + ((w1 >> 9) & 0xff);
+    d->ddst[0] = (w1 >> 24) & 0xff;
+    d->ddst[1] = (uint16_t)((((w1 >> 17) & 0x7f) << 1) | (~d->ddst[0] & 1));
+    if (!d->dual[0] || !d->dual[1]) {
+        d->why = "this VOPD operation is not modelled";
+        return -1;
+    }
+    bool lit =
+        d->dsrc[0][0] == 255 || d->dsrc[1][0] == 255 || (d->dual[0]->flags & O_LIT_K) || (d->dual[1]->flags & O_LIT_K);
+    if (lit)
+        d->lit = p[2], d->size = 3;
+    d->op = &vopd_row;
+    return 0;
+}
+
+/* The 64-bit encodings of GFX11 (RDNA3); the 32-bit ones are GFX9's layouts. */
+static int decode64_gfx11(const uint32_t *p, AmdDec *d, AmdFmt *fmtp, unsigned *opp)
+{
+    uint32_t w = p[0], w1 = p[1];
+    d->w1 = w1;
+    d->size = 2;
+    unsigned op = 0;
+    AmdFmt fmt;
+    if (w >> 26 == 0x3d) { /* SMEM: the offset and an SGPR offset (null: none) are both added */
+        fmt = F_SMEM;
+        op = (w >> 18) & 0xff;
+        d->src[0] = (w & 0x3f) << 1;
+        d->dst = (w >> 6) & 0x7f;
+        d->glc = (w >> 14) & 1;
+        d->imm = ((int32_t)(w1 << 11)) >> 11;
+        if ((w1 >> 25) != 124)
+            d->saddr = 1 + (w1 >> 25);
+    } else if (w >> 24 == 0xcc) { /* VOP3P */
+        fmt = F_VOP3P;
+        op = (w >> 16) & 0x7f;
+        d->dst = w & 0xff;
+        d->src[0] = w1 & 0x1ff;
+        d->src[1] = (w1 >> 9) & 0x1ff;
+        d->src[2] = (w1 >> 18) & 0x1ff;
+        d->neg = (w1 >> 29) & 7;
+        d->neg_hi = (w >> 8) & 7;
+        d->opsel = (w >> 11) & 7;
+        d->opsel_hi = ((w1 >> 27) & 3) | (((w >> 14) & 1) << 2);
+        d->clamp = (w >> 15) & 1;
+    } else if (w >> 26 == 0x35) { /* VOP3: VOPC 0x000, VOP2 0x100, VOP1 0x180, VOP3-only 0x200 on */
+        op = (w >> 16) & 0x3ff;
+        d->dst = w & 0xff;
+        d->src[0] = w1 & 0x1ff;
+        d->src[1] = (w1 >> 9) & 0x1ff;
+        d->src[2] = (w1 >> 18) & 0x1ff;
+        d->neg = (w1 >> 29) & 7;
+        d->clamp = (w >> 15) & 1;
+        d->omod = (w1 >> 27) & 3;
+        d->abs = (w >> 8) & 7;
+        d->opsel = (w >> 11) & 0xf;
+        d->sdst = (w >> 8) & 0x7f;
+        if (op < 0x100) {
+            fmt = F_VOPC;
+            d->sdst = d->dst;
+        } else if (op < 0x180) {
+            fmt = F_VOP2, op -= 0x100;
+        } else if (op < 0x200) {
+            fmt = F_VOP1, op -= 0x180;
+        } else {
+            fmt = F_VOP3;
+        }
+        d->vop3 = fmt != F_VOP3;
+        if (d->src[0] == 250 || d->src[0] == 233 || d->src[0] == 234) {
+            d->why = "DPP operands are not modelled yet";
+            return -1;
+        }
+    } else if (w >> 26 == 0x32) {
+        return decode_vopd(p, d);
+    } else if (w >> 26 == 0x36) { /* DS */
+        fmt = F_DS;
+        op = (w >> 18) & 0xff;
+        d->imm = w & 0xff;
+        d->imm1 = (w >> 8) & 0xff;
+        d->vaddr = w1 & 0xff;
+        d->vdata = (w1 >> 8) & 0xff;
+        d->vdata1 = (w1 >> 16) & 0xff;
+        d->dst = (w1 >> 24) & 0xff;
+        if ((w >> 17) & 1) {
+            d->why = "GDS is not modelled";
+            return -1;
+        }
+    } else if (w >> 26 == 0x37) { /* FLAT, SCRATCH, GLOBAL: saddr null (124) is off */
+        fmt = F_FLAT;
+        op = (w >> 18) & 0x7f;
+        d->seg = (w >> 16) & 3;
+        d->glc = (w >> 14) & 1;
+        d->imm = d->seg ? ((int32_t)(w << 19)) >> 19 : (int32_t)(w & 0xfff);
+        d->vaddr = w1 & 0xff;
+        d->vdata = (w1 >> 8) & 0xff;
+        d->saddr = (w1 >> 16) & 0x7f;
+        if (d->saddr == 124)
+            d->saddr = 0x7f;
+        d->imm1 = (w1 >> 23) & 1; /* SCRATCH: SVE, the VGPR address is used */
+        d->dst = (w1 >> 24) & 0xff;
+    } else if (w >> 26 == 0x38) { /* MUBUF: only the cache controls are modelled */
+        fmt = F_MUBUF;
+        op = (w >> 18) & 0xff;
+    } else {
+        d->size = 1;
+        return -1;
+    }
+    *fmtp = fmt;
+    *opp = op;
+    return 1;
+}
+
 /* The fields of one instruction at p; 0 or -1 for an encoding not modelled
  * (d->op NULL, d->w0 set so the error can name it). */
-int amdemu_decode(const uint32_t *p, AmdDec *d)
+int amdemu_decode(const uint32_t *p, AmdDec *d, AmdIsa isa)
 {
     memset(d, 0, sizeof *d);
     uint32_t w = p[0];
@@ -168,6 +293,10 @@ int amdemu_decode(const uint32_t *p, AmdDec *d)
             d->src[1] = (w >> 8) & 0xff;
             d->dst = (w >> 16) & 0x7f;
         }
+    } else if (isa == AMD_GFX11) {
+        int rc = decode64_gfx11(p, d, &fmt, &op);
+        if (rc <= 0)
+            return rc;
     } else {
         uint32_t w1 = p[1];
         d->w1 = w1;
@@ -258,7 +387,7 @@ int amdemu_decode(const uint32_t *p, AmdDec *d)
         default: d->size = 1; return -1;
         }
     }
-    const AmdOp *row = amdemu_op(fmt, op);
+    const AmdOp *row = amdemu_op(isa, fmt, op);
     if (!row)
         return -1;
     d->op = row;
@@ -272,18 +401,29 @@ int amdemu_decode(const uint32_t *p, AmdDec *d)
         lit = d->src[0] == 255;
     else if ((fmt == F_VOP1 || fmt == F_VOP2 || fmt == F_VOPC) && !d->vop3)
         lit = d->src[0] == 255 || (row->flags & O_LIT_K);
+    else if (isa == AMD_GFX11 && (fmt == F_VOP3P || fmt == F_VOP3 || d->vop3)) /* GFX10+: VOP3 takes literals */
+        lit = d->src[0] == 255 || d->src[1] == 255 || d->src[2] == 255;
+    if ((row->flags & O_COUT) && (fmt == F_VOP3 || d->vop3))
+        d->opsel = 0; /* VOP3b: the carry's SGPR */
+    if (isa == AMD_GFX11 && (fmt == F_VOP3 || d->vop3) && d->opsel && !(row->flags & O_F16) &&
+        !strstr(row->name, "16")) {
+        d->op = NULL;
+        d->why = "VOP3 op_sel is not modelled for this instruction";
+        return -1;
+    }
     if (lit) {
         d->lit = p[d->size];
         d->w1 = d->lit;
         d->size++;
     }
-    if ((fmt == F_VOP1 || fmt == F_VOP2 || fmt == F_VOPC) && !d->vop3 && d->src[0] == 250) {
+    if ((fmt == F_VOP1 || fmt == F_VOP2 || fmt == F_VOPC) && !d->vop3 &&
+        (d->src[0] == 250 || (isa == AMD_GFX11 && (d->src[0] == 233 || d->src[0] == 234)))) {
         d->op = NULL;
         d->w1 = p[1];
         d->why = "DPP operands are not modelled yet";
         return -1;
     }
-    if ((fmt == F_VOP1 || fmt == F_VOP2 || fmt == F_VOPC) && !d->vop3 && d->src[0] == 249) {
+    if ((fmt == F_VOP1 || fmt == F_VOP2 || fmt == F_VOPC) && !d->vop3 && d->src[0] == 249 && isa == AMD_GFX9) {
         /* SDWA: sub-dword selects of src0/src1/dst in a second dword */
         uint32_t s = p[1];
         d->size = 2;
@@ -313,6 +453,9 @@ static const char *const fmt_names[F_NFMT] = { "SOP2", "SOPK", "SOP1", "SOPC",  
 /* A short description: the mnemonic, else the raw dwords and the encoding. */
 int amdemu_disasm(const AmdDec *d, char *buf, size_t cap)
 {
+    if (d->op && d->op->fmt == F_VOPD)
+        return snprintf(buf, cap, "v_dual_%s :: v_dual_%s (%08x %08x)", d->dual[0]->name + 2, d->dual[1]->name + 2,
+                        d->w0, d->w1);
     if (d->op)
         return snprintf(buf, cap, d->size > 1 ? "%s%s%s (%08x %08x)" : "%s%s%s (%08x)",
                         d->op->fmt == F_FLAT ? (d->seg == 2   ? "global_"
@@ -431,7 +574,10 @@ static int exec_valu(AmdWave *w, const AmdDec *d)
     /* only VOP3 and SDWA carry abs/neg */
     bool mods = (d->vop3 || r->fmt == F_VOP3 || d->sdwa_on) && (d->abs || d->neg);
     bool write_d = !(fl & O_CMP);
-    bool plain = !mods && !d->sdwa_on && !(d->clamp && (fl & O_FLOAT));
+    /* VOP3 op_sel on 16-bit operations: bit i takes the high half of source i,
+     * bit 3 writes the high half of the destination */
+    unsigned opsel = (d->vop3 || r->fmt == F_VOP3) ? d->opsel : 0;
+    bool plain = !mods && !d->sdwa_on && !(d->clamp && (fl & O_FLOAT)) && !opsel;
     const uint32_t *lo[3] = { NULL, NULL, NULL }, *hi[3] = { NULL, NULL, NULL };
     for (int i = 0; i < nsrc; i++)
         if (isv[i]) {
@@ -448,6 +594,8 @@ static int exec_valu(AmdWave *w, const AmdDec *d)
             if (isv[i])
                 v = w64[i] ? lo[i][lane] | (uint64_t)hi[i][lane] << 32 : lo[i][lane];
             if (!plain) {
+                if (opsel >> i & 1)
+                    v >>= 16;
                 if (d->sdwa_on && i < 2)
                     v = sdwa_select(v, d->sdwa >> (i ? 24 : 16) & 7, d->sdwa >> (i ? 27 : 19) & 1);
                 if (mods)
@@ -465,6 +613,8 @@ static int exec_valu(AmdWave *w, const AmdDec *d)
                     v = clamp_float(v, fl);
                 if (d->sdwa_on)
                     v = sdwa_dst(dlo[lane], (uint32_t)v, d->sdwa >> 8 & 7, d->sdwa >> 11 & 3);
+                if (opsel & 8)
+                    v = (dlo[lane] & 0xffffu) | (uint32_t)v << 16;
             }
             dlo[lane] = (uint32_t)v;
             if (dw64)
@@ -473,7 +623,7 @@ static int exec_valu(AmdWave *w, const AmdDec *d)
         cout |= (uint64_t)(l.cout & 1) << lane;
     }
     w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
-    if (fl & (O_COUT | O_CMP))
+    if ((fl & (O_COUT | O_CMP)) && !(fl & O_EXEC_ONLY))
         amdemu_swrite(w, d->sdst, cout, w->lanes == 64);
     if (fl & O_CMPX)
         amdemu_set_exec(w, cout);
@@ -506,8 +656,38 @@ static int exec_salu(AmdWave *w, const AmdDec *d)
     return 0;
 }
 
+/* VOPD: X and Y read their operands before either writes. X runs into a
+ * spare VGPR (the AGPR file, unused on GFX11), Y into its destination, then
+ * X's result moves to its own. */
+static int exec_vopd(AmdWave *w, const AmdDec *d)
+{
+    enum { SPARE = 511 };
+    uint64_t exec = amdemu_exec_mask(w);
+    for (int k = 0; k < 2; k++) {
+        AmdDec sub;
+        memset(&sub, 0, sizeof sub);
+        sub.op = d->dual[k];
+        sub.size = d->size;
+        sub.src[0] = d->dsrc[k][0];
+        sub.src[1] = d->dsrc[k][1];
+        sub.src[2] = 106; /* v_cndmask's mask: VCC */
+        sub.sdst = 106;
+        sub.lit = d->lit;
+        sub.dst = k == 0 ? SPARE : d->ddst[1];
+        if (k == 0 && (sub.op->flags & O_SRC2_D)) /* fmac: the accumulator is X's destination */
+            memcpy(w->v[SPARE], w->v[d->ddst[0]], sizeof w->v[SPARE]);
+        if (exec_valu(w, &sub) != 0)
+            return -1;
+    }
+    for (uint64_t m = exec; m; m &= m - 1) {
+        int lane = __builtin_ctzll(m);
+        w->v[d->ddst[0]][lane] = w->v[SPARE][lane];
+    }
+    return 0;
+}
+
 static const AmdExecFn generic[F_NFMT] = {
-    [F_SOP2] = exec_salu, [F_SOPK] = exec_salu, [F_SOP1] = exec_salu, [F_SOPC] = exec_salu,
+    [F_VOPD] = exec_vopd, [F_SOP2] = exec_salu, [F_SOPK] = exec_salu, [F_SOP1] = exec_salu, [F_SOPC] = exec_salu,
     [F_VOP1] = exec_valu, [F_VOP2] = exec_valu, [F_VOPC] = exec_valu, [F_VOP3] = exec_valu,
 };
 
@@ -525,7 +705,7 @@ static const AmdDec *fetch(AmdWave *w)
     if (!__atomic_load_n(&img->dvalid[i], __ATOMIC_ACQUIRE)) {
         /* threads may decode the same instruction at once: each writes the same fields */
         AmdDec dec;
-        amdemu_decode((const uint32_t *)(img->base + off), &dec);
+        amdemu_decode((const uint32_t *)(img->base + off), &dec, img->isa);
         pthread_mutex_lock(&img->lock);
         if (!img->dvalid[i]) {
             img->dcache[i] = dec;
@@ -612,6 +792,7 @@ static void wave_init(AmdWave *w, AmdGroup *g, int index)
     w->index = index;
     w->g = g;
     w->lanes = l->wave_size;
+    w->isa = k->img->isa;
     w->pc = k->entry;
     w->scc = 0;
     w->state = AMDEMU_RUN;
@@ -641,8 +822,9 @@ static void wave_init(AmdWave *w, AmdGroup *g, int index)
     if (k->rsrc2 >> 10 & 1)
         w->s[n++] = 0; /* workgroup info */
     if (k->rsrc2 & 1)
-        w->s[n++] = 0;       /* private segment wave offset */
-    w->s[124] = 0xffffffffu; /* M0 */
+        w->s[n++] = 0; /* private segment wave offset */
+    if (w->isa == AMD_GFX9)
+        w->s[124] = 0xffffffffu; /* M0 (GFX11: 125; 124 is null and reads 0) */
     int vgpr_ids = (k->rsrc2 >> 11) & 3;
     uint32_t bx = l->block[0], by = l->block[1];
     uint32_t total = bx * by * l->block[2];

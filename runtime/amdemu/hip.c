@@ -38,14 +38,16 @@ static int set_error(int code, char *msg)
     return code;
 }
 
-/* gfx90a, gfx942 and their ELF e_flags machine numbers (EF_AMDGPU_MACH). */
+/* The processors and their ELF e_flags machine numbers (EF_AMDGPU_MACH), with
+ * the instruction set decoded (-1: not modelled yet). */
 static const struct {
     const char *name;
     unsigned mach;
-    bool modelled;
+    int isa;
 } archs[] = {
-    { "gfx90a", 0x3f, true },   { "gfx942", 0x4c, true },   { "gfx1100", 0x41, false },
-    { "gfx1101", 0x46, false }, { "gfx1102", 0x47, false }, { "gfx1201", 0x4e, false },
+    { "gfx90a", 0x3f, AMD_GFX9 },   { "gfx942", 0x4c, AMD_GFX9 },   { "gfx1100", 0x41, AMD_GFX11 },
+    { "gfx1101", 0x46, AMD_GFX11 }, { "gfx1102", 0x47, AMD_GFX11 }, { "gfx1103", 0x44, AMD_GFX11 },
+    { "gfx1201", 0x4e, -1 },
 };
 
 static void init_once(void)
@@ -176,10 +178,10 @@ API int hipModuleLoadData(void **mod, const void *image)
     uint32_t flags;
     memcpy(&flags, f + 48, 4); /* e_flags */
     const char *obj_arch = NULL;
-    bool modelled = false;
+    int isa = -1;
     for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++)
         if (archs[i].mach == (flags & 0xff))
-            obj_arch = archs[i].name, modelled = archs[i].modelled;
+            obj_arch = archs[i].name, isa = archs[i].isa;
     char *msg = NULL;
     if (!obj_arch || strcmp(obj_arch, arch) != 0) {
         if (asprintf(&msg, "amdemu: the code object is for %s, the emulated device is %s",
@@ -187,8 +189,8 @@ API int hipModuleLoadData(void **mod, const void *image)
             msg = NULL;
         return set_error(hipErrorNoBinaryForGpu, msg);
     }
-    if (!modelled) {
-        if (asprintf(&msg, "amdemu: %s (wave32, RDNA) instructions are not modelled yet; use gfx90a or gfx942",
+    if (isa < 0) {
+        if (asprintf(&msg, "amdemu: %s (RDNA4) instructions are not modelled yet; use gfx90a, gfx942 or gfx1100",
                      obj_arch) < 0)
             msg = NULL;
         return set_error(hipErrorNoBinaryForGpu, msg);
@@ -196,7 +198,7 @@ API int hipModuleLoadData(void **mod, const void *image)
     Module *m = calloc(1, sizeof *m);
     if (!m)
         return hipErrorOutOfMemory;
-    if (amdemu_image_load(image, &m->img, &msg) != 0) {
+    if (amdemu_image_load(image, (AmdIsa)isa, &m->img, &msg) != 0) {
         free(m);
         return set_error(hipErrorInvalidImage, msg);
     }

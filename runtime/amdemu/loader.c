@@ -20,7 +20,7 @@ static int fail(char **err, const char *msg)
 
 /* The image's size is not passed by hipModuleLoadData: the section headers
  * end the file, so e_shoff + e_shnum * e_shentsize bounds it. */
-int amdemu_image_load(const void *elf, AmdImage **out, char **err)
+int amdemu_image_load(const void *elf, AmdIsa isa, AmdImage **out, char **err)
 {
     const uint8_t *f = elf;
     const Elf64_Ehdr *eh = elf;
@@ -43,6 +43,7 @@ int amdemu_image_load(const void *elf, AmdImage **out, char **err)
         return fail(err, "amdemu: out of memory loading a code object");
     }
     img->size = size;
+    img->isa = isa;
     pthread_mutex_init(&img->lock, NULL);
     memset(img->base, 0, size);
     for (int i = 0; i < eh->e_phnum; i++)

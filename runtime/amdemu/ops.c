@@ -80,8 +80,10 @@ static void l_brev32(AmdLane *l)
         r = r << 1 | (v & 1);
     l->d = r;
 }
+LANE(l_bcnt1_32, l->d = (uint32_t)__builtin_popcount(U32(0)); l->cout = l->d != 0)
 LANE(l_bcnt1_64, l->d = (uint64_t)__builtin_popcountll(U64(0)); l->cout = l->d != 0)
 LANE(l_bcnt_u32, l->d = (uint32_t)__builtin_popcount(U32(0)) + U32(1))
+LANE(l_ff1_32, l->d = U32(0) ? (uint32_t)__builtin_ctz(U32(0)) : 0xffffffffu)
 LANE(l_ff1_64, l->d = U64(0) ? (uint32_t)__builtin_ctzll(U64(0)) : 0xffffffffu)
 LANE(l_ffbh_u32, l->d = U32(0) ? (uint32_t)__builtin_clz(U32(0)) : 0xffffffffu)
 static void l_ffbh_i32(AmdLane *l)
@@ -91,6 +93,7 @@ static void l_ffbh_i32(AmdLane *l)
     l->d = (v == 0 || v == -1) ? 0xffffffffu : (uint32_t)(__builtin_clz(u) - 1);
 }
 LANE(l_sext_i8, l->d = (uint32_t)(int32_t)(int8_t)U32(0))
+LANE(l_sext_i16, l->d = (uint32_t)(int32_t)(int16_t)U32(0))
 LANE(l_bitset1, l->d = U32(1) | (1u << (U32(0) & 31)); l->s[1] = 0)
 LANE(l_abs_i32, int32_t v = I32(0); l->d = (uint32_t)(v < 0 ? -(int64_t)v : v); l->cout = l->d != 0)
 LANE(l_add_u32, uint64_t r = (uint64_t)U32(0) + U32(1); l->d = (uint32_t)r; l->cout = (uint32_t)(r >> 32))
@@ -139,6 +142,9 @@ LANE(l_or32, l->d = U32(0) | U32(1); l->cout = l->d != 0)
 LANE(l_or64, l->d = U64(0) | U64(1); l->cout = l->d != 0)
 LANE(l_xor32, l->d = U32(0) ^ U32(1); l->cout = l->d != 0)
 LANE(l_xor64, l->d = U64(0) ^ U64(1); l->cout = l->d != 0)
+LANE(l_andn2_32, l->d = U32(0) & ~U32(1); l->cout = l->d != 0)
+LANE(l_orn2_32, l->d = U32(0) | ~U32(1); l->cout = l->d != 0)
+LANE(l_xnor32, l->d = ~(U32(0) ^ U32(1)))
 LANE(l_andn2_64, l->d = U64(0) & ~U64(1); l->cout = l->d != 0)
 LANE(l_orn2_64, l->d = U64(0) | ~U64(1); l->cout = l->d != 0)
 LANE(l_lshl32, l->d = U32(0) << (U32(1) & 31); l->cout = l->d != 0)
@@ -177,6 +183,24 @@ static void l_s_bfe_u32(AmdLane *l)
     l->d = w == 0 ? 0 : w >= 32 ? U32(0) >> off : (U32(0) >> off) & ((1u << w) - 1);
     l->cout = l->d != 0;
 }
+static void l_s_bfe_i32(AmdLane *l)
+{
+    uint32_t off = U32(1) & 31, w = (U32(1) >> 16) & 0x7f;
+    uint32_t v = U32(0) >> off;
+    if (w == 0)
+        v = 0;
+    else if (w < 32)
+        v = (uint32_t)((int32_t)(v << (32 - w)) >> (32 - w));
+    l->d = v;
+    l->cout = v != 0;
+}
+static void l_s_bfe_u64(AmdLane *l)
+{
+    uint32_t off = U32(1) & 63, w = (U32(1) >> 16) & 0x7f;
+    uint64_t v = U64(0) >> off;
+    l->d = w == 0 ? 0 : w >= 64 ? v : v & ((1ull << w) - 1);
+    l->cout = l->d != 0;
+}
 static void l_s_bfe_i64(AmdLane *l)
 {
     uint32_t off = U32(1) & 63, w = (U32(1) >> 16) & 0x7f;
@@ -195,6 +219,27 @@ static void l_med3_i32(AmdLane *l)
     int32_t a = I32(0), b = I32(1), c = I32(2);
     int32_t mx = a > b ? a : b, mn = a < b ? a : b;
     l->d = (uint32_t)(c > mx ? mx : c < mn ? mn : c);
+}
+#define MIN3(a, b, c) ((a) < (b) ? ((a) < (c) ? (a) : (c)) : ((b) < (c) ? (b) : (c)))
+#define MAX3(a, b, c) ((a) > (b) ? ((a) > (c) ? (a) : (c)) : ((b) > (c) ? (b) : (c)))
+LANE(l_min3_i32, l->d = (uint32_t)MIN3(I32(0), I32(1), I32(2)))
+LANE(l_max3_i32, l->d = (uint32_t)MAX3(I32(0), I32(1), I32(2)))
+LANE(l_min3_u32, l->d = MIN3(U32(0), U32(1), U32(2)))
+LANE(l_max3_u32, l->d = MAX3(U32(0), U32(1), U32(2)))
+static void l_med3_u32(AmdLane *l)
+{
+    uint32_t a = U32(0), b = U32(1), c = U32(2);
+    uint32_t mx = a > b ? a : b, mn = a < b ? a : b;
+    l->d = c > mx ? mx : c < mn ? mn : c;
+}
+LANE(l_xor3, l->d = U32(0) ^ U32(1) ^ U32(2))
+LANE(l_lshl_or, l->d = (U32(0) << (U32(1) & 31)) | U32(2))
+LANE(l_bfm, l->d = ((1u << (U32(0) & 31)) - 1) << (U32(1) & 31))
+static void l_mad_i64_i32(AmdLane *l)
+{
+    __int128 r = (__int128)((int64_t)I32(0) * I32(1)) + (int64_t)U64(2);
+    l->d = (uint64_t)r;
+    l->cout = r > INT64_MAX || r < INT64_MIN;
 }
 LANE(l_xad_u32, l->d = (U32(0) ^ U32(1)) + U32(2))
 LANE(l_lshl_add_u32, l->d = (U32(0) << (U32(1) & 31)) + U32(2))
@@ -253,6 +298,23 @@ LANE(l_add_f64, l->d = bf64(F64(0) + F64(1)))
 LANE(l_mul_f64, l->d = bf64(F64(0) * F64(1)))
 LANE(l_fma_f64, l->d = bf64(fma(F64(0), F64(1), F64(2))))
 LANE(l_min_f64, l->d = bf64(fmin_hw(F64(0), F64(1))))
+static void l_min3_f32(AmdLane *l)
+{
+    l->d = bf32((float)fmin_hw(fmin_hw(F32(0), F32(1)), F32(2)));
+}
+static void l_max3_f32(AmdLane *l)
+{
+    l->d = bf32((float)fmax_hw(fmax_hw(F32(0), F32(1)), F32(2)));
+}
+/* v_med3_f32: a NaN operand gives the min3 of the three; else the middle one. */
+static void l_med3_f32(AmdLane *l)
+{
+    double a = F32(0), b = F32(1), c = F32(2);
+    if (isnan(a) || isnan(b) || isnan(c))
+        l->d = bf32((float)fmin_hw(fmin_hw(a, b), c));
+    else
+        l->d = bf32((float)fmax_hw(fmin_hw(a, b), fmin_hw(fmax_hw(a, b), c)));
+}
 LANE(l_max_f64, l->d = bf64(fmax_hw(F64(0), F64(1))))
 LANE(l_ldexp_f32, l->d = bf32(ldexpf(F32(0), I32(1))))
 LANE(l_ldexp_f64, l->d = bf64(ldexp(F64(0), I32(1))))
@@ -294,6 +356,8 @@ LANE(l_log_f32, l->d = bf32(log2f(F32(0))))
 LANE(l_rcp_f32, l->d = bf32(1.0f / F32(0)))
 LANE(l_sqrt_f32, l->d = bf32(sqrtf(F32(0))))
 LANE(l_rcp_f64, l->d = bf64(1.0 / F64(0)))
+LANE(l_rsq_f32, l->d = bf32((float)(1.0 / sqrt((double)F32(0)))))
+LANE(l_sqrt_f64, l->d = bf64(sqrt(F64(0))))
 LANE(l_rsq_f64, l->d = bf64(1.0 / sqrt(F64(0))))
 static void l_fract_f32(AmdLane *l)
 {
@@ -623,7 +687,8 @@ static int x_swappc(AmdWave *w, const AmdDec *d)
 /* s_*_saveexec_b64: aux 0 and, 1 or, 2 xor, 3 andn2, 4 orn2. */
 static int x_saveexec(AmdWave *w, const AmdDec *d)
 {
-    uint64_t s = amdemu_sread(w, d->src[0], true, false, false, d->lit);
+    bool b64 = !(d->op->flags & O_B32);
+    uint64_t s = amdemu_sread(w, d->src[0], b64, false, false, d->lit);
     uint64_t e = amdemu_exec_mask(w), n;
     switch (d->op->aux) {
     case 0: n = s & e; break;
@@ -632,8 +697,8 @@ static int x_saveexec(AmdWave *w, const AmdDec *d)
     case 3: n = s & ~e; break;
     default: n = s | ~e; break;
     }
-    amdemu_swrite(w, d->dst, e, true);
-    amdemu_set_exec(w, n);
+    amdemu_swrite(w, d->dst, e, b64);
+    amdemu_set_exec(w, b64 ? n : (uint32_t)n);
     w->scc = amdemu_exec_mask(w) != 0;
     return 0;
 }
@@ -682,6 +747,7 @@ static int x_smem_load(AmdWave *w, const AmdDec *d)
 static int x_sleep(AmdWave *w, const AmdDec *d)
 {
     struct timespec ts = { 0, 64 * (long)(d->imm & 0x7f) };
+    w->slept += 64u * (uint32_t)(d->imm & 0x7f);
     nanosleep(&ts, NULL);
     return 0;
 }
@@ -694,6 +760,28 @@ static int x_memtime(AmdWave *w, const AmdDec *d)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     uint64_t ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
     amdemu_swrite(w, d->dst, d->op->aux ? ns / 10 : ns, true);
+    return 0;
+}
+
+/* s_sendmsg_rtn_b64 (GFX11): only MSG_RTN_GET_REALTIME (0x83), the 100 MHz clock. */
+static int x_sendmsg_rtn(AmdWave *w, const AmdDec *d)
+{
+    if ((d->src[0] & 0xff) != 0x83)
+        return amdemu_fail(w, d, "s_sendmsg_rtn of message 0x%x is not modelled", d->src[0] & 0xff);
+    return x_memtime(w, d);
+}
+
+/* s_getreg_b32 hwreg(ID, OFFSET, SIZE): only GFX11's HW_REG_SHADER_CYCLES (29),
+ * a 20-bit cycle counter that wraps, as on the GPU. Here a cycle is a
+ * lane-instruction of the wave plus the cycles it slept: the host's clock
+ * would wrap 20 bits in a millisecond, between any two reads. */
+static int x_getreg(AmdWave *w, const AmdDec *d)
+{
+    unsigned id = d->imm & 0x3f, off = (d->imm >> 6) & 0x1f, size = ((d->imm >> 11) & 0x1f) + 1;
+    if (w->isa != AMD_GFX11 || id != 29)
+        return amdemu_fail(w, d, "s_getreg_b32 of hardware register %u is not modelled", id);
+    uint64_t v = (w->lane_instrs + w->slept) & 0xfffff;
+    amdemu_swrite(w, d->dst, (uint32_t)(v >> off) & (size >= 32 ? 0xffffffffu : (1u << size) - 1), false);
     return 0;
 }
 
@@ -809,6 +897,7 @@ static int x_flat_store(AmdWave *w, const AmdDec *d)
 }
 
 /* Atomics: aux = bytes | the operation << 8. */
+enum { DS_NEW_FIRST = 0x40 };
 enum { A_ADD = 1, A_SUB, A_AND, A_OR, A_XOR, A_SWAP, A_CMPSWAP, A_SMIN, A_SMAX, A_UMIN, A_UMAX, A_FADD, A_INC, A_DEC };
 
 static uint64_t atomic_apply(unsigned op, void *p, uint64_t v, uint64_t cmp, bool b64)
@@ -973,7 +1062,12 @@ static int x_ds_atomic(AmdWave *w, const AmdDec *d)
         uint64_t v = w->v[d->vdata][lane], cmp = w->v[d->vdata1][lane];
         if (b64)
             v |= (uint64_t)w->v[(d->vdata + 1) & 511][lane] << 32;
-        /* ds_cmpst: data0 is the compare value, data1 the new one */
+        /* ds_cmpst (GFX9): data0 is the compare value, data1 the new one; ds_cmpstore (GFX11) the reverse */
+        if (op == A_CMPSWAP && (d->op->aux & DS_NEW_FIRST)) {
+            uint64_t t = v;
+            v = cmp;
+            cmp = t;
+        }
         uint64_t old = op == A_CMPSWAP ? atomic_apply(op, p, cmp, v, b64) : atomic_apply(op, p, v, 0, b64);
         if (ret)
             w->v[d->dst][lane] = (uint32_t)old;
@@ -1113,6 +1207,9 @@ static int x_pk_add_u16(AmdWave *w, const AmdDec *d)
 #define VC(n, o, f, fl) { n, F_VOPC, o, 2, (fl) | O_CMP, NULL, f, 0 }
 #define MEM(n, fmt, o, x, aux) { n, fmt, o, 0, 0, x, NULL, aux }
 
+/* a row whose semantics only another generation's encoding uses (ops_gfx11.c) */
+#define NOENC 0xffff
+
 #define B64 (O_S0_64 | O_S1_64 | O_D_64)
 #define FLT O_FLOAT
 #define FD (O_FLOAT | O_S0_64 | O_S1_64 | O_S2_64 | O_D_64)
@@ -1137,7 +1234,9 @@ static const AmdOp ops[] = {
     S2("s_or_b64", 0x0f, l_or64, B64),
     S2("s_xor_b32", 0x10, l_xor32, 0),
     S2("s_xor_b64", 0x11, l_xor64, B64),
+    S2("s_andn2_b32", 0x12, l_andn2_32, 0),
     S2("s_andn2_b64", 0x13, l_andn2_64, B64),
+    S2("s_orn2_b32", 0x14, l_orn2_32, 0),
     S2("s_orn2_b64", 0x15, l_orn2_64, B64),
     S2("s_lshl_b32", 0x1c, l_lshl32, 0),
     S2("s_lshl_b64", 0x1d, l_lshl64, O_S0_64 | O_D_64),
@@ -1147,6 +1246,8 @@ static const AmdOp ops[] = {
     S2("s_ashr_i64", 0x21, l_ashr64, O_S0_64 | O_D_64),
     S2("s_mul_i32", 0x24, l_mul_i32, O_SCC_KEEP),
     S2("s_bfe_u32", 0x25, l_s_bfe_u32, 0),
+    S2("s_bfe_i32", 0x26, l_s_bfe_i32, 0),
+    S2("s_bfe_u64", 0x27, l_s_bfe_u64, O_S0_64 | O_D_64),
     S2("s_bfe_i64", 0x28, l_s_bfe_i64, O_S0_64 | O_D_64),
     S2("s_mul_hi_u32", 0x2c, l_mul_hi_u32, O_SCC_KEEP),
     S2("s_mul_hi_i32", 0x2d, l_mul_hi_i32, O_SCC_KEEP),
@@ -1157,6 +1258,8 @@ static const AmdOp ops[] = {
     SK("s_cmpk_eq_u32", 0x08, l_scmp_eq_u32, O_NODST, 1),
     SK("s_addk_i32", 0x0e, l_add_i32, 0, 0),
     SK("s_mulk_i32", 0x0f, l_mul_i32, O_SCC_KEEP, 0),
+    { "s_getreg_b32", F_SOPK, NOENC, 0, 0, x_getreg, NULL, 0 },
+    { "s_waitcnt_vscnt", F_SOPK, NOENC, 0, 0, x_waitcnt, NULL, 0 },
     /* SOP1 */
     S1("s_mov_b32", 0x00, l_mov, O_SCC_KEEP),
     S1("s_mov_b64", 0x01, l_mov, O_S0_64 | O_D_64 | O_SCC_KEEP),
@@ -1172,6 +1275,15 @@ static const AmdOp ops[] = {
     { "s_getpc_b64", F_SOP1, 0x1c, 0, 0, x_getpc, NULL, 0 },
     { "s_setpc_b64", F_SOP1, 0x1d, 1, 0, x_setpc, NULL, 0 },
     { "s_swappc_b64", F_SOP1, 0x1e, 1, 0, x_swappc, NULL, 0 },
+    { "s_and_saveexec_b32", F_SOP1, NOENC, 1, O_B32, x_saveexec, NULL, 0 },
+    { "s_or_saveexec_b32", F_SOP1, NOENC, 1, O_B32, x_saveexec, NULL, 1 },
+    { "s_xor_saveexec_b32", F_SOP1, NOENC, 1, O_B32, x_saveexec, NULL, 2 },
+    { "s_andn2_saveexec_b32", F_SOP1, NOENC, 1, O_B32, x_saveexec, NULL, 3 },
+    { "s_orn2_saveexec_b32", F_SOP1, NOENC, 1, O_B32, x_saveexec, NULL, 4 },
+    SX("s_sendmsg_rtn_b64", F_SOP1, NOENC, x_sendmsg_rtn, 1),
+    S1("s_bcnt1_i32_b32", 0x0c, l_bcnt1_32, 0),
+    S1("s_ff1_i32_b32", 0x10, l_ff1_32, O_SCC_KEEP),
+    S1("s_sext_i32_i16", 0x17, l_sext_i16, O_SCC_KEEP),
     SX("s_and_saveexec_b64", F_SOP1, 0x20, x_saveexec, 0),
     SX("s_or_saveexec_b64", F_SOP1, 0x21, x_saveexec, 1),
     SX("s_xor_saveexec_b64", F_SOP1, 0x22, x_saveexec, 2),
@@ -1214,6 +1326,11 @@ static const AmdOp ops[] = {
     SP("s_sendmsghalt", 0x11, x_endpgm, 0),
     SP("s_trap", 0x12, x_trap, 0),
     SP("s_icache_inv", 0x13, x_nop, 0),
+    /* GFX11's scheduling hints */
+    SP("s_set_inst_prefetch_distance", NOENC, x_nop, 0),
+    SP("s_clause", NOENC, x_nop, 0),
+    SP("s_delay_alu", NOENC, x_nop, 0),
+    SP("s_waitcnt_depctr", NOENC, x_waitcnt, 0),
     /* SMEM: aux = dwords */
     MEM("s_load_dword", F_SMEM, 0x00, x_smem_load, 1),
     MEM("s_load_dwordx2", F_SMEM, 0x01, x_smem_load, 2),
@@ -1257,6 +1374,8 @@ static const AmdOp ops[] = {
     V1("v_rcp_f64", 0x25, l_rcp_f64, FD),
     V1("v_rsq_f64", 0x26, l_rsq_f64, FD),
     V1("v_sqrt_f32", 0x27, l_sqrt_f32, FLT),
+    V1("v_rsq_f32", 0x24, l_rsq_f32, FLT),
+    V1("v_sqrt_f64", 0x28, l_sqrt_f64, FD),
     V1("v_not_b32", 0x2b, l_not32, 0),
     V1("v_bfrev_b32", 0x2c, l_brev32, 0),
     V1("v_ffbh_u32", 0x2d, l_ffbh_u32, 0),
@@ -1290,6 +1409,7 @@ static const AmdOp ops[] = {
     V2("v_and_b32", 0x13, l_and32, 0),
     V2("v_or_b32", 0x14, l_or32, 0),
     V2("v_xor_b32", 0x15, l_xor32, 0),
+    V2("v_xnor_b32", NOENC, l_xnor32, 0),
     { "v_fmamk_f32", F_VOP2, 0x17, 3, FLT | O_LIT_K, NULL, l_fma_f32, 0 },
     { "v_fmaak_f32", F_VOP2, 0x18, 3, FLT | O_LIT_K, NULL, l_fma_f32, 1 },
     { "v_mac_f32", F_VOP2, 0x16, 3, FLT | O_SRC2_D, NULL, l_mad_f32, 0 },
@@ -1333,6 +1453,18 @@ static const AmdOp ops[] = {
     V3("v_add3_u32", 0x1ff, 3, l_add3_u32, 0),
     V3("v_and_or_b32", 0x201, 3, l_and_or, 0),
     V3("v_or3_b32", 0x202, 3, l_or3, 0),
+    V3("v_xor3_b32", NOENC, 3, l_xor3, 0),
+    V3("v_lshl_or_b32", 0x200, 3, l_lshl_or, 0),
+    V3("v_min3_f32", 0x1d0, 3, l_min3_f32, FLT),
+    V3("v_min3_i32", 0x1d1, 3, l_min3_i32, 0),
+    V3("v_min3_u32", 0x1d2, 3, l_min3_u32, 0),
+    V3("v_max3_f32", 0x1d3, 3, l_max3_f32, FLT),
+    V3("v_max3_i32", 0x1d4, 3, l_max3_i32, 0),
+    V3("v_max3_u32", 0x1d5, 3, l_max3_u32, 0),
+    V3("v_med3_f32", 0x1d6, 3, l_med3_f32, FLT),
+    V3("v_med3_u32", 0x1d8, 3, l_med3_u32, 0),
+    V3("v_mad_i64_i32", 0x1e9, 3, l_mad_i64_i32, O_S2_64 | O_D_64 | O_COUT),
+    V3("v_bfm_b32", 0x293, 2, l_bfm, 0),
     V3("v_div_fixup_f16", 0x207, 3, l_div_fixup_f16, FLT | O_F16),
     V3("v_lshl_add_u64", 0x208, 3, l_lshl_add_u64, O_S0_64 | O_S2_64 | O_D_64),
     V3("v_add_f64", 0x280, 2, l_add_f64, FD),
@@ -1380,6 +1512,7 @@ static const AmdOp ops[] = {
     MEM("ds_add_rtn_u32", F_DS, 0x20, x_ds_atomic, 4 | 0x80 | A_ADD << 8),
     MEM("ds_wrxchg_rtn_b32", F_DS, 0x2d, x_ds_atomic, 4 | 0x80 | A_SWAP << 8),
     MEM("ds_cmpst_rtn_b32", F_DS, 0x30, x_ds_atomic, 4 | 0x80 | A_CMPSWAP << 8),
+    MEM("ds_cmpstore_rtn_b32", F_DS, NOENC, x_ds_atomic, 4 | 0x80 | DS_NEW_FIRST | A_CMPSWAP << 8),
     MEM("ds_read_b32", F_DS, 0x36, x_ds_read, 4),
     MEM("ds_read2_b32", F_DS, 0x37, x_ds_read2, 4),
     MEM("ds_read_i8", F_DS, 0x39, x_ds_read, 1 | MEM_SIGNED),
@@ -1450,62 +1583,109 @@ static const AmdOp ops[] = {
     MEM("buffer_wbl2", F_MUBUF, 0x28, x_nop, 0),
     MEM("buffer_inv", F_MUBUF, 0x29, x_nop, 0),
     MEM("buffer_wbinvl1_vol", F_MUBUF, 0x3f, x_nop, 0),
+    MEM("buffer_gl0_inv", F_MUBUF, NOENC, x_nop, 0),
+    MEM("buffer_gl1_inv", F_MUBUF, NOENC, x_nop, 0),
 };
 
-/* The VOPC compare families: each a base opcode and its conditions. */
+/* The VOPC compare families: each a base opcode per generation and its
+ * conditions; a v_cmpx_* is its v_cmp_* plus 16 (GFX9) or 0x80 (GFX11). */
 static const struct {
     const char *type;
-    uint16_t base;
+    uint16_t base[AMD_NISA];
     int nconds;
     AmdLaneFn fn;
     uint32_t flags;
 } cmp_families[] = {
-    { "f16", 0x20, 16, l_cmp_f16, O_FLOAT | O_F16 },
-    { "f32", 0x40, 16, l_cmp_f32, O_FLOAT },
-    { "f64", 0x60, 16, l_cmp_f64, O_FLOAT | O_S0_64 | O_S1_64 },
-    { "i16", 0xa0, 8, l_cmp_i16, 0 },
-    { "u16", 0xa8, 8, l_cmp_u16, 0 },
-    { "i32", 0xc0, 8, l_cmp_i32, 0 },
-    { "u32", 0xc8, 8, l_cmp_u32, 0 },
-    { "i64", 0xe0, 8, l_cmp_i64, O_S0_64 | O_S1_64 },
-    { "u64", 0xe8, 8, l_cmp_u64, O_S0_64 | O_S1_64 },
+    { "f16", { 0x20, 0x00 }, 16, l_cmp_f16, O_FLOAT | O_F16 },
+    { "f32", { 0x40, 0x10 }, 16, l_cmp_f32, O_FLOAT },
+    { "f64", { 0x60, 0x20 }, 16, l_cmp_f64, O_FLOAT | O_S0_64 | O_S1_64 },
+    { "i16", { 0xa0, 0x30 }, 8, l_cmp_i16, 0 },
+    { "u16", { 0xa8, 0x38 }, 8, l_cmp_u16, 0 },
+    { "i32", { 0xc0, 0x40 }, 8, l_cmp_i32, 0 },
+    { "u32", { 0xc8, 0x48 }, 8, l_cmp_u32, 0 },
+    { "i64", { 0xe0, 0x50 }, 8, l_cmp_i64, O_S0_64 | O_S1_64 },
+    { "u64", { 0xe8, 0x58 }, 8, l_cmp_u64, O_S0_64 | O_S1_64 },
 };
 static const char *const fconds[] = { "f", "lt",  "eq",  "le",  "gt",  "lg",  "ge",  "o",
                                       "u", "nge", "nlg", "ngt", "nle", "neq", "nlt", "tru" };
 static const char *const iconds[] = { "f", "lt", "eq", "le", "gt", "ne", "ge", "t" };
+/* v_cmp_class_f32/f64 on GFX11 (GFX9's are rows of the table) */
+static const struct {
+    const char *sem;
+    uint16_t op;
+} gfx11_class[] = { { "v_cmp_class_f32", 0x7e }, { "v_cmp_class_f64", 0x7f } };
 
-enum { NCMP = 2 * (3 * 16 + 6 * 8) };
+enum { NCMP = AMD_NISA * 2 * (3 * 16 + 6 * 8), NG11 = 512, NCLASS = 4 };
 static AmdOp cmp_ops[NCMP];
-static char cmp_names[NCMP][24];
-static const AmdOp *lookup[F_NFMT][1024];
+static char cmp_names[NCMP / AMD_NISA][24];
+static AmdOp gfx11_ops[NG11 + NCLASS + 19];
+static const AmdOp *lookup[AMD_NISA][F_NFMT][1024];
+
+/* The row of ops[] named `name`, or NULL. */
+static const AmdOp *op_named(const char *name)
+{
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(ops[i].name, name) == 0)
+            return &ops[i];
+    return NULL;
+}
+
+/* A GFX11 row: the semantics of ops[]'s row `sem` under a GFX11 name and opcode. */
+static void add_gfx11(AmdOp *r, AmdFmt fmt, unsigned op, const char *name, const char *sem)
+{
+    const AmdOp *s = op_named(sem ? sem : name);
+    if (!s)
+        return; /* a table error: the instruction stays unknown and stops a launch that runs it */
+    *r = *s;
+    r->name = name;
+    r->fmt = fmt;
+    r->op = (uint16_t)op;
+    if (fmt != F_VOPD)
+        lookup[AMD_GFX11][fmt][op] = r;
+}
 
 void amdemu_ops_init(void)
 {
     int n = 0;
     for (size_t f = 0; f < sizeof cmp_families / sizeof cmp_families[0]; f++)
         for (int x = 0; x < 2; x++)
-            for (int c = 0; c < cmp_families[f].nconds; c++) {
-                AmdOp *r = &cmp_ops[n];
-                snprintf(cmp_names[n], sizeof cmp_names[n], "v_cmp%s_%s_%s", x ? "x" : "",
+            for (int c = 0; c < cmp_families[f].nconds; c++, n++) {
+                int k = n % (NCMP / AMD_NISA);
+                snprintf(cmp_names[k], sizeof cmp_names[k], "v_cmp%s_%s_%s", x ? "x" : "",
                          cmp_families[f].nconds == 16 ? fconds[c] : iconds[c], cmp_families[f].type);
-                /* v_cmpx_* follow their v_cmp_* 16 opcodes later */
-                *r = (AmdOp){ cmp_names[n],
-                              F_VOPC,
-                              (uint16_t)(cmp_families[f].base + 16 * x + c),
-                              2,
-                              cmp_families[f].flags | O_CMP | (x ? O_CMPX : 0),
-                              NULL,
-                              cmp_families[f].fn,
-                              (uint32_t)c };
-                lookup[F_VOPC][r->op] = r;
-                n++;
+                for (int isa = 0; isa < AMD_NISA; isa++) {
+                    AmdOp *r = &cmp_ops[isa * (NCMP / AMD_NISA) + k];
+                    unsigned op = cmp_families[f].base[isa] + (unsigned)c + (x ? (isa == AMD_GFX9 ? 16 : 0x80) : 0);
+                    /* GFX10+ v_cmpx writes EXEC only */
+                    uint32_t xfl = x ? O_CMPX | (isa == AMD_GFX9 ? 0 : O_EXEC_ONLY) : 0;
+                    *r = (AmdOp){
+                        cmp_names[k],       F_VOPC,     (uint16_t)op, 2, cmp_families[f].flags | O_CMP | xfl, NULL,
+                        cmp_families[f].fn, (uint32_t)c
+                    };
+                    lookup[isa][F_VOPC][op] = r;
+                }
             }
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (ops[i].lane || ops[i].exec)
-            lookup[ops[i].fmt][ops[i].op] = &ops[i];
+        if ((ops[i].lane || ops[i].exec) && ops[i].op < 1024)
+            lookup[AMD_GFX9][ops[i].fmt][ops[i].op] = &ops[i];
+    size_t g = 0;
+    for (size_t i = 0; i < amdemu_gfx11_count && g < NG11; i++, g++)
+        add_gfx11(&gfx11_ops[g], amdemu_gfx11[i].fmt, amdemu_gfx11[i].op, amdemu_gfx11[i].name, amdemu_gfx11[i].sem);
+    for (size_t i = 0; i < sizeof gfx11_class / sizeof gfx11_class[0]; i++, g++)
+        add_gfx11(&gfx11_ops[g], F_VOPC, gfx11_class[i].op, gfx11_class[i].sem, NULL);
+    for (unsigned i = 0; i < 19; i++, g++)
+        if (amdemu_gfx11_vopd[i]) {
+            add_gfx11(&gfx11_ops[g], F_VOPD, i, amdemu_gfx11_vopd[i], NULL);
+            /* executed as the VOP1/VOP2 operation it names */
+            const AmdOp *s = op_named(amdemu_gfx11_vopd[i]);
+            if (s) {
+                gfx11_ops[g].fmt = s->fmt;
+                lookup[AMD_GFX11][F_VOPD][i] = &gfx11_ops[g];
+            }
+        }
 }
 
-const AmdOp *amdemu_op(AmdFmt fmt, unsigned op)
+const AmdOp *amdemu_op(AmdIsa isa, AmdFmt fmt, unsigned op)
 {
-    return op < 1024 ? lookup[fmt][op] : NULL;
+    return op < 1024 ? lookup[isa][fmt][op] : NULL;
 }
