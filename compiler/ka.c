@@ -282,7 +282,8 @@ static Node *ka_intrinsic(Ka *k, Node *n)
     if (is_ki(n)) {
         char name[128];
         snprintf(name, sizeof name, "__ki_%s", n->name);
-        Node *r = ka_ident(k, n->loc, arena_strdup(k->a, name));
+        const char *id = arena_strdup(k->a, name);
+        Node *r = id ? ka_ident(k, n->loc, id) : NULL;
         k->used = true;
         return r ? r : n;
     }
