@@ -532,7 +532,17 @@ static int with_ndrange_type(const juke_module *m, const char *function, const c
     if (!api_is_ka_kernel(m, function) || nargs < 0 || nargs >= 64 || (nargs && !*argtypes))
         return nargs;
     GenericFunc *g = fe_find_func(m->fe, function);
-    if (nargs != g->methods[0]->nparams - 1)
+    /* a @kernel with defaults has methods of several arities (kwargs.c): the types end in the ndrange's
+     * when a method takes exactly them and the last is an NTuple of Int64 */
+    bool takes_more = false, takes_these = false;
+    for (int i = 0; i < g->nmethods; i++) {
+        takes_more = takes_more || g->methods[i]->nparams == nargs + 1;
+        takes_these = takes_these || g->methods[i]->nparams == nargs;
+    }
+    const char *last = nargs ? (*argtypes)[nargs - 1] : "";
+    bool ends_in_ndrange = strcmp(last, "Tuple{Int64}") == 0 || strcmp(last, "Tuple{Int64,Int64}") == 0 ||
+                           strcmp(last, "Tuple{Int64,Int64,Int64}") == 0;
+    if (!takes_more || (takes_these && ends_in_ndrange))
         return nargs;
     for (int i = 0; i < nargs; i++)
         buf[i] = (*argtypes)[i];

@@ -24,7 +24,8 @@ typedef enum NodeKind {
                        "+", "-", "*", "/", "÷", "%", "^", "&", "|", "⊻", "<<", ">>", ">>>", "!", "~",
                        ":" (range a:b is :(a,b); a:s:b is :(a,s,b)), "in" (also for ∈), "==" ... (when not chained).
                        `≠` is folded to "!=", `≤` to "<=", `≥` to ">=", `xor` stays a named call.
-                       Numeric juxtaposition `3n` is *(3, n). Keyword arguments are not supported. */
+                       Numeric juxtaposition `3n` is *(3, n). Keyword arguments: an ASSIGN
+                       argument (`f(x, k = 1)`) and the AST_PARAMETERS after `;` (lower.c). */
     AST_COMPARISON, /* chained comparison a < b <= c: kids = [a, b, c], .ops[i] = operator between kids[i], kids[i+1]
                        (only built when there are two or more operators; a single one is an AST_CALL) */
     AST_AND,        /* a && b: kids[0], kids[1] */
@@ -53,8 +54,16 @@ typedef enum NodeKind {
                        `for i in a, j in b` nests: the parser builds FOR(i, a, BLOCK[FOR(j, b, body)]). */
     AST_BREAK,
     AST_CONTINUE,
-    AST_RETURN, /* kids[0] = value or NULL */
-    AST_LOCAL,  /* local x, y = 1: kids = declarations (IDENT, TYPED or ASSIGN) */
+    AST_RETURN,     /* kids[0] = value or NULL */
+    AST_LOCAL,      /* local x, y = 1: kids = declarations (IDENT, TYPED or ASSIGN) */
+    AST_LET,        /* let x = 1, y; body end: kids[0] = TUPLE of bindings (IDENT, TYPED or ASSIGN), kids[1] =
+                       body BLOCK. Each binding is a new variable (a right side sees the bindings before it); the
+                       value is the body's */
+    AST_SPLAT,      /* x...: kids[0] = x. In a call's arguments, a tuple's elements or an index list it splats
+                       x's elements; as a function's last parameter (IDENT or TYPED) it takes the varargs */
+    AST_PARAMETERS, /* the keyword part after `;` in a call's or a definition's parentheses (Julia's
+                       :parameters), always the last kid: kids = keyword items (ASSIGN name = value, IDENT
+                       shorthand, DOT shorthand a.b, TYPED in a definition, SPLAT for kwargs...) */
     /* ---- top level ---- */
     AST_FUNCTION, /* function f(args) where {T} ... end, or f(x) = expr:
                        .name = function name, kids[0] = AST_TUPLE of parameters (each IDENT, TYPED, or

@@ -22,3 +22,12 @@ const Type *type_something(Infer *I, IrInst *in, const BuiltinRow *row, const ch
         return a[0]->kind == TY_UNION ? a[0]->elem : a[0];
     return infer_no_method(I, in, name, a, n);
 }
+
+/* #splat(x): x (splat.c expands the calls and tuples that use it into x's fields). */
+const Type *type_splat(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
+{
+    (void)row;
+    if (n == 1)
+        return a[0];
+    return infer_no_method(I, in, name, a, n);
+}

@@ -53,3 +53,9 @@ LLVMValueRef union_coerce(CG *g, LLVMValueRef v, const Type *from, const Type *t
         u = LLVMBuildInsertValue(g->b, u, v, 1, "");
     return u;
 }
+
+/* The LLVM value of `#splat(x)`: x (its users read x's fields, splat.c). */
+LLVMValueRef emit_splat(CG *g, IrInst *in)
+{
+    return arg(g, in, 0);
+}

@@ -33,6 +33,16 @@ const Type *builtin_type_construct(Infer *I, IrInst *in, const Type *S, const Ty
 /* (a = x, b = y) of these field types: the NamedTuple, names from in->name ("a,b"). */
 const Type *builtin_type_namedtuple(Infer *I, IrInst *in, const Type **fields, int n);
 
+/* splat.c: rewrites of the call (or tuple) at insts[idx] once its argument types are known; each returns
+ * 0 when there is nothing to do, -1 when it failed (reported), else a positive count: the IR changed (the
+ * instruction may have moved), and it is typed on the next pass. */
+/* Replace the #splat(x) arguments by x's fields. */
+int splat_expand(Infer *I, int idx);
+/* The call dispatched to s, of a varargs method: pass the rest of the arguments as one tuple. */
+int splat_pack_varargs(Infer *I, int idx, Spec *s);
+/* ntuple(f, n) with a constant integer n: ntuple(f, Val(n)). */
+int splat_ntuple_val(Infer *I, int idx);
+
 static inline TypeTable *T(Infer *I)
 {
     return I->c->types;

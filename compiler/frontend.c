@@ -19,6 +19,14 @@ ConstDef *fe_find_const(const FeModule *m, const char *name)
     return namemap_get(&m->const_map, name);
 }
 
+/* Vararg, Vararg{T} or Vararg{T, N} (also Core.Vararg...). */
+static bool is_vararg_type(const Node *t)
+{
+    if (t && t->kind == AST_CURLY)
+        t = t->kids[0];
+    return t && t->kind == AST_IDENT && strcmp(t->name, "Vararg") == 0;
+}
+
 /* function f(a, b::T, ::S) where {T, S <: Real}: the parameters and type variables. */
 static Method *collect_method(FeModule *mod, Node *fn, Diags *d)
 {
@@ -46,10 +54,20 @@ static Method *collect_method(FeModule *mod, Node *fn, Diags *d)
             pp->type_expr = p->kids[1];
             if (p->kids[0] && p->kids[0]->kind != AST_IDENT)
                 diag_error(d, p->loc, "invalid function parameter");
+        } else if (p->kind == AST_SPLAT && i == np - 1 &&
+                   (p->kids[0]->kind == AST_IDENT || p->kids[0]->kind == AST_TYPED)) {
+            /* xs... or xs::T...: the rest of the arguments, as a tuple */
+            Node *x = p->kids[0];
+            pp->name = x->kind == AST_IDENT ? x->name : x->kids[0] ? x->kids[0]->name : NULL;
+            pp->type_expr = x->kind == AST_TYPED ? x->kids[1] : NULL;
+            pp->vararg = true;
+            m->vararg = true;
         } else {
-            diag_error(d, p->loc, "%s",
-                       p->kind == AST_ASSIGN ? "default parameter values are not supported in kernels"
-                                             : "invalid function parameter");
+            diag_error(d, p->loc, "invalid function parameter");
+        }
+        if (p->kind == AST_TYPED && i == np - 1 && is_vararg_type(p->kids[1])) {
+            pp->vararg = true; /* xs::Vararg{T, N}: the element type and count stay in the annotation */
+            m->vararg = true;
         }
         for (int k = 0; k < i; k++)
             if (pp->name && m->params[k].name && strcmp(pp->name, m->params[k].name) == 0)
@@ -217,13 +235,20 @@ static bool add_item(FeModule *mod, Node *item, Diags *d)
         item->flags |= STRUCT_KWDEF;
     }
     if (item->kind == AST_FUNCTION) {
-        Diags md = { .max_errors = d->max_errors };
-        if (!add_method(mod, item, NULL, &md)) {
-            defer_errors(mod, NULL, &md, d);
-            return false;
+        /* defaults and keywords: the methods Julia generates (kwargs.c) */
+        FeExpanded defs[128];
+        int ndefs = kw_expand(mod, item, defs, JK_ARRAY_LEN(defs));
+        for (int i = 0; i < ndefs; i++) {
+            Diags md = { .max_errors = d->max_errors };
+            if (!add_method(mod, defs[i].fn, NULL, &md)) {
+                defer_errors(mod, NULL, &md, d);
+                return false;
+            }
+            if (defs[i].err)
+                diag_error(&md, defs[i].errloc, "%s", defs[i].err);
+            GenericFunc *g = defs[i].fn->name ? fe_find_func(mod, defs[i].fn->name) : NULL;
+            defer_errors(mod, g && g->nmethods ? g->methods[g->nmethods - 1] : NULL, &md, d);
         }
-        GenericFunc *g = item->name ? fe_find_func(mod, item->name) : NULL;
-        defer_errors(mod, g && g->nmethods ? g->methods[g->nmethods - 1] : NULL, &md, d);
     } else if (item->kind == AST_STRUCT) {
         if (mod->loading_base &&
             (fe_find_struct(mod, item->name) || fe_find_func(mod, item->name) || fe_find_const(mod, item->name)))
@@ -272,6 +297,8 @@ static void load_base(FeModule *mod, Diags *d)
     mod->base_file.text = jk_prelude_text;
     mod->base_file.len = jk_prelude_len;
     Node *ast = parse_file(&mod->arena, d, &mod->base_file);
+    if (ast)
+        kw_collect_calls(mod, ast);
     mod->nuser_funcs = mod->nfuncs;
     mod->loading_base = true;
     for (int i = 0; ast && i < ast->nkids; i++)
@@ -321,6 +348,8 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
     mod->ast = parse_file(&mod->arena, d, &mod->file);
     if (mod->ast && ka_rewrite(&mod->arena, d, mod->ast))
         load_ka_prelude(mod, d);
+    if (mod->ast)
+        kw_collect_calls(mod, mod->ast);
     for (int i = 0; mod->ast && i < mod->ast->nkids; i++)
         if (!add_item(mod, mod->ast->kids[i], d))
             break;

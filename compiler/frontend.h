@@ -40,6 +40,8 @@ typedef struct FeModule {
     int nstructs, structs_cap;
     NameMap struct_map;      /* by name, for fe_find_struct */
     const char *stack_limit; /* of the loading thread, while loading (jk_stack_limit) */
+    NameMap kwcalls;         /* the keyword sets the calls pass, as lower.c names them (f#kw#a,b) */
+    PtrVec kwcall_list;      /* the same, in the order found */
 } FeModule;
 
 /* Parse, collect methods and constants, lower every method. On errors,
@@ -95,6 +97,22 @@ const Type *struct_type(FeCompilation *c, const StructDef *sd, const Type **para
 const Type *struct_default_ctor(FeCompilation *c, const Type *callee, const Type **a, int n);
 /* Let ty_parse in c name the structs of c's module (and Val). */
 void struct_install_resolver(FeCompilation *c);
+
+/* kwargs.c: default positional arguments and keyword arguments */
+/* One method a definition generates: its AST_FUNCTION, and an error (NULL: none) reported at errloc when a
+ * call reaches it. */
+typedef struct FeExpanded {
+    Node *fn;
+    const char *err;
+    SrcLoc errloc;
+} FeExpanded;
+/* The name of the function that a call of f with the keywords sorted[0..n) (sorted by name) calls. */
+const char *kwcall_name(Arena *a, const char *f, const char *const *sorted, int n);
+/* Record the keyword sets that the calls in file pass (before kw_expand of any definition). */
+void kw_collect_calls(FeModule *mod, const Node *file);
+/* The methods definition fn generates (at most max, into out): fn itself when it has neither default
+ * positional arguments nor keywords. Returns their count. */
+int kw_expand(FeModule *mod, Node *fn, FeExpanded *out, int max);
 
 /* lower.c: lower one method's body into m->lowered. */
 bool lower_method(FeModule *mod, Method *m, Diags *d);

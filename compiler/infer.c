@@ -404,7 +404,48 @@ bool infer_match_type(FeCompilation *c, const Node *te, const Type *arg, const c
     return match_type(c, te, arg, &b, 0);
 }
 
-/* The declared parameter types of a method, type variables as their bounds. */
+/* The type expression each argument a parameter takes must match: a vararg's element type (T of xs::T...
+ * and of Vararg{T, N}; NULL, Any, for a bare Vararg). */
+static const Node *param_elem(const Param *p)
+{
+    const Node *t = p->type_expr;
+    if (!p->vararg || !t)
+        return t;
+    if (t->kind == AST_IDENT && strcmp(t->name, "Vararg") == 0)
+        return NULL;
+    if (t->kind == AST_CURLY && t->kids[0]->kind == AST_IDENT && strcmp(t->kids[0]->name, "Vararg") == 0)
+        return t->nkids > 1 ? t->kids[1] : NULL;
+    return t;
+}
+
+/* Does m take nargs arguments of these types, binding its type variables in b? A vararg method takes the
+ * rest of them, each matching the element type, their count N of Vararg{T, N}. */
+static bool match_args(FeCompilation *c, Method *m, const Type **argtypes, int nargs, Binding *b)
+{
+    int fixed = m->vararg ? m->nparams - 1 : m->nparams;
+    if (m->vararg ? nargs < fixed : nargs != fixed)
+        return false;
+    for (int k = 0; k < fixed; k++)
+        if (!match_type(c, m->params[k].type_expr, argtypes[k], b, 0))
+            return false;
+    if (!m->vararg)
+        return true;
+    const Param *p = &m->params[fixed];
+    const Node *elem = param_elem(p);
+    for (int k = fixed; k < nargs; k++)
+        if (!match_type(c, elem, argtypes[k], b, 0))
+            return false;
+    const Node *t = p->type_expr;
+    if (t && t->kind == AST_CURLY && t->nkids == 3) {
+        int rest = nargs - fixed;
+        const Type *len = ty_val(c->types, ty_prim(c->types, TY_INT64), rest, arena_printf(&c->arena, "%d", rest));
+        if (!match_type(c, t->kids[2], len, b, 0))
+            return false;
+    }
+    return true;
+}
+
+/* The declared parameter types of a method, type variables as their bounds (a vararg's element type). */
 static const Type *param_decl(FeCompilation *c, Method *m, int i)
 {
     Binding b = { m->tvars, NULL, m->tvar_bounds, m->ntvars };
@@ -412,7 +453,9 @@ static const Type *param_decl(FeCompilation *c, Method *m, int i)
     for (int k = 0; k < m->ntvars && k < 32; k++)
         vals[k] = m->tvar_bounds[k] ? infer_type_expr(c, m->tvar_bounds[k], NULL, NULL, 0, true) : NULL;
     b.vals = vals;
-    const Type *t = infer_type_expr(c, m->params[i].type_expr, b.names, b.vals, m->ntvars < 32 ? m->ntvars : 32, true);
+    const Type *t = param_elem(&m->params[i]) ? infer_type_expr(c, param_elem(&m->params[i]), b.names, b.vals,
+                                                                m->ntvars < 32 ? m->ntvars : 32, true)
+                                              : ty_prim(c->types, TY_ANY);
     if (t && t->kind == TY_TYPEVAR)
         t = ty_prim(c->types, TY_ANY);
     return t ? t : ty_prim(c->types, TY_ANY);
@@ -444,17 +487,23 @@ static int shared_tvars(const Method *m)
     return extra;
 }
 
-/* a is at least as specific as b: each parameter of a is a subtype of b's. */
-static bool more_specific(FeCompilation *c, Method *a, Method *b)
+/* a is at least as specific as b for a call of nargs arguments: each parameter of a is a subtype of b's
+ * (a vararg's element type stands for each argument it takes). */
+static bool more_specific(FeCompilation *c, Method *a, Method *b, int nargs)
 {
     bool strictly = false;
-    for (int i = 0; i < a->nparams; i++) {
-        const Type *ta = param_decl(c, a, i), *tb = param_decl(c, b, i);
+    for (int i = 0; i < nargs; i++) {
+        int ia = i < a->nparams ? i : a->nparams - 1, ib = i < b->nparams ? i : b->nparams - 1;
+        if (ia < 0 || ib < 0)
+            break;
+        const Type *ta = param_decl(c, a, ia), *tb = param_decl(c, b, ib);
         if (!ty_subtype(ta, tb))
             return false;
         if (!ty_subtype(tb, ta))
             strictly = true;
     }
+    if (!strictly && a->vararg != b->vararg)
+        return b->vararg; /* Tuple{Int} is a strict subtype of Tuple{Vararg{Int}} */
     if (!strictly) {
         /* equal declared types: a type variable shared by parameters (x::T, y::T) narrows the
          * method (Julia's diagonal rule); otherwise the one with fewer type variables wins */
@@ -529,14 +578,11 @@ static bool has_method(FeCompilation *c, GenericFunc *g, const Type **argtypes, 
 {
     for (int i = 0; i < g->nmethods; i++) {
         Method *m = g->methods[i];
-        if (m->nparams != nargs || m->ntvars > 32)
+        if (m->ntvars > 32)
             continue;
         const Type *vals[32] = { 0 };
         Binding b = { m->tvars, vals, m->tvar_bounds, m->ntvars };
-        bool ok = true;
-        for (int k = 0; k < nargs && ok; k++)
-            ok = match_type(c, m->params[k].type_expr, argtypes[k], &b, 0);
-        if (ok)
+        if (match_args(c, m, argtypes, nargs, &b))
             return true;
     }
     return false;
@@ -550,6 +596,15 @@ Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, i
 /* A call reached m, whose loading found errors (frontend.c): they are
  * reported now, once per compilation, each call with the chain of calls
  * from the kernel as notes at the call sites. */
+/* A method's name as the user wrote it: f for the methods kwargs.c generates (#f#body#N, f#kw#k). */
+static const char *display_name(FeCompilation *c, const char *name)
+{
+    if (name[0] == '#' && strchr(name + 1, '#'))
+        return arena_strndup(&c->arena, name + 1, (size_t)(strchr(name + 1, '#') - name - 1));
+    const char *kw = strstr(name, "#kw#");
+    return kw ? arena_strndup(&c->arena, name, (size_t)(kw - name)) : name;
+}
+
 static Spec *report_deferred(FeCompilation *c, Method *m, SrcLoc loc)
 {
     bool seen = false;
@@ -559,17 +614,43 @@ static Spec *report_deferred(FeCompilation *c, Method *m, SrcLoc loc)
         diag_append(c->diags, m->deferred, m->deferred_nerrors, m->deferred_kind);
         ptrvec_push(&c->arena, &c->deferred_seen, m);
     }
-    const char *callee = m->name;
+    const char *callee = display_name(c, m->name);
     SrcLoc def = m->loc;
     for (int k = c->depth - 1; k >= 0 && loc.file; k--) {
         Method *caller = c->stack[k]->method;
-        diag_note(c->diags, loc, "in %s at %s:%d, called from %s at %s:%d", callee, def.file->name, def.line,
-                  caller->name, loc.file->name, loc.line);
-        callee = caller->name;
+        const char *cname = display_name(c, caller->name);
+        diag_note(c->diags, loc, "in %s at %s:%d, called from %s at %s:%d", callee, def.file->name, def.line, cname,
+                  loc.file->name, loc.line);
+        callee = cname;
         def = caller->loc;
         loc = c->calls ? c->calls[k] : (SrcLoc){ 0 };
     }
     return NULL;
+}
+
+/* f(::A; k::K) of a keyword call's function f#kw#k (lower.c), as Julia prints its signature. */
+static void kwcall_signature(StrBuf *sb, const char *name, const Type **a, int n)
+{
+    const char *hash = strstr(name, "#kw#");
+    const char *kws = hash + 4;
+    int nkw = 1;
+    for (const char *p = kws; *p; p++)
+        nkw += *p == ',';
+    sb_printf(sb, "%.*s(", (int)(hash - name), name);
+    for (int i = nkw; i < n; i++) {
+        sb_puts(sb, i > nkw ? ", ::" : "::");
+        ty_print(sb, a[i]);
+    }
+    sb_puts(sb, "; ");
+    const char *p = kws;
+    for (int i = 0; i < nkw && i < n; i++) {
+        const char *e = strchr(p, ',');
+        int l = e ? (int)(e - p) : (int)strlen(p);
+        sb_printf(sb, "%s%.*s::", i ? ", " : "", l, p);
+        ty_print(sb, a[i]);
+        p += l + 1;
+    }
+    sb_puts(sb, ")");
 }
 
 Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const Type **argtypes, int nargs, SrcLoc loc,
@@ -581,18 +662,16 @@ Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const T
     int ncands = 0;
     for (int i = 0; i < g->nmethods; i++) {
         Method *m = g->methods[i];
-        if (m->nparams != nargs || m->ntvars > 32)
+        if (m->ntvars > 32)
             continue;
         const Type *vals[32] = { 0 };
         Binding b = { m->tvars, vals, m->tvar_bounds, m->ntvars };
-        bool ok = match_self(c, m, self, &b);
-        for (int k = 0; k < nargs && ok; k++)
-            ok = match_type(c, m->params[k].type_expr, argtypes[k], &b, 0);
+        bool ok = match_self(c, m, self, &b) && match_args(c, m, argtypes, nargs, &b);
         if (!ok)
             continue;
         if (ncands < 64)
             cands[ncands++] = m;
-        if (!best || more_specific(c, m, best)) {
+        if (!best || more_specific(c, m, best, nargs)) {
             best = m;
             memcpy(best_tvals, vals, sizeof vals);
         }
@@ -602,6 +681,12 @@ Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const T
         return NULL;
     if (!best && report_undefined_annotation(c, g, nargs))
         return NULL;
+    if (!best && strstr(g->name, "#kw#")) {
+        kwcall_signature(&sb, g->name, argtypes, nargs);
+        diag_error(c->diags, loc, "MethodError: no method matching %s", sb.data);
+        sb_free(&sb);
+        return NULL;
+    }
     if (!best) {
         sb_printf(&sb, "MethodError: no method matching %s(", g->name);
         for (int i = 0; i < nargs; i++) {
@@ -613,7 +698,7 @@ Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const T
         for (int i = 0; i < g->nmethods && i < 8; i++) {
             Method *m = g->methods[i];
             sb.len = 0;
-            sb_printf(&sb, "%s(", m->name);
+            sb_printf(&sb, "%s(", display_name(c, m->name));
             for (int k = 0; k < m->nparams; k++) {
                 if (k)
                     sb_puts(&sb, ", ");
@@ -622,6 +707,8 @@ Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const T
                     sb_puts(&sb, "::");
                     ast_print(&sb, m->params[k].type_expr);
                 }
+                if (m->params[k].vararg && !(m->params[k].type_expr && m->params[k].type_expr->kind == AST_CURLY))
+                    sb_puts(&sb, "...");
             }
             sb_puts(&sb, ")");
             diag_note(c->diags, m->loc, "closest candidate: %s", sb.data);
@@ -632,7 +719,7 @@ Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const T
     /* every other candidate must be less specific than best */
     for (int i = 0; i < ncands; i++) {
         Method *m = cands[i];
-        if (m != best && !more_specific(c, best, m)) {
+        if (m != best && !more_specific(c, best, m, nargs)) {
             sb_printf(&sb, "MethodError: %s(", g->name);
             for (int k = 0; k < nargs; k++) {
                 sb_puts(&sb, k ? ", ::" : "::");
@@ -649,6 +736,18 @@ Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const T
     sb_free(&sb);
     if (best->deferred)
         return report_deferred(c, best, loc);
+    if (best->vararg) {
+        /* the rest of the arguments as one tuple: the specialisation has one argument per parameter */
+        int fixed = best->nparams - 1;
+        const Type *packed[64];
+        if (nargs > 64)
+            return NULL;
+        memcpy(packed, argtypes, sizeof(Type *) * (size_t)fixed);
+        packed[fixed] = ty_tuple(c->types, argtypes + fixed, nargs - fixed);
+        if (!packed[fixed])
+            return NULL;
+        return specialize(c, best, self, packed, fixed + 1, best_tvals, loc);
+    }
     return specialize(c, best, self, argtypes, nargs, best_tvals, loc);
 }
 
@@ -740,7 +839,7 @@ static const Type *infer_name(Infer *I, IrInst *in)
         return ty_typeof_type(T(I), ty_struct(T(I), "Val", NULL, 0, NULL, NULL, 0, TF_UNIONALL, NULL));
     if (fe_find_func(I->c->mod, name))
         return ty_function(T(I), name);
-    if (builtin_lookup(name))
+    if (builtin_lookup(name) || strstr(name, "#kw#")) /* a keyword call no method takes: infer_call says so */
         return ty_function(T(I), name);
     const Type *t = ty_lookup_name(T(I), name);
     if (t)
@@ -840,6 +939,17 @@ static const Type *infer_construct(Infer *I, IrInst *in, const Type *ft, const T
     return builtin_type_construct(I, in, S, a, n);
 }
 
+/* A call with keywords (lower.c calls f#kw#a,b) that no method of f takes: Julia's MethodError, its keywords
+ * shown after a `;`. */
+static const Type *kwcall_no_method(Infer *I, IrInst *in, const char *name, const Type **a, int n)
+{
+    StrBuf sb = { 0 };
+    kwcall_signature(&sb, name, a, n);
+    infer_err(I, in->loc, "MethodError: no method matching %s", sb.data);
+    sb_free(&sb);
+    return NULL;
+}
+
 static const Type *infer_call(Infer *I, IrInst *in)
 {
     const Type *ft = I->f->insts[in->args[0]].type;
@@ -879,28 +989,39 @@ static const Type *infer_call(Infer *I, IrInst *in)
     const IrInst *callee = &I->f->insts[in->args[0]];
     if (callee->op == IR_NAME && callee->builtin != BI_NONE)
         return infer_builtin(I, in, &builtin_rows[callee->builtin], callee->name, a, n);
+    /* argument types are final once known, so dispatch happens once (a varargs call's arguments are packed
+     * after it: splat.c) */
+    if (in->callee)
+        return in->callee->rettype;
     GenericFunc *g = fe_find_func(I->c->mod, ft->name);
     /* the Base prelude adds methods to a built-in: the built-in answers the calls none of them match */
     if (g && g->from_base && builtin_lookup(ft->name) && !has_method(I->c, g, a, n))
         g = NULL;
     if (g) {
-        /* argument types are final once known, so dispatch happens once */
-        if (in->callee)
-            return in->callee->rettype;
         if (in->flags & IRF_FAILED) {
             I->failed = true;
             return NULL;
         }
+        int idx = (int)(in - I->f->insts);
+        if (g->from_base && strcmp(g->name, "ntuple") == 0 && splat_ntuple_val(I, idx))
+            return NULL; /* ntuple(f, 3) is ntuple(f, Val(3)) */
         Spec *s = infer_call_user(I->c, g, a, n, in->loc);
         if (!s) {
             in->flags |= IRF_FAILED;
             I->failed = true;
             return NULL;
         }
+        if (s->method->vararg) {
+            if (splat_pack_varargs(I, idx, s) < 0)
+                I->failed = true;
+            return NULL;
+        }
         in->callee = s;
         return s->rettype;
     }
     const BuiltinRow *bs = builtin_lookup(ft->name);
+    if (!bs && strstr(ft->name, "#kw#"))
+        return kwcall_no_method(I, in, ft->name, a, n);
     if (!bs) {
         infer_err(I, in->loc, "UndefVarError: `%s` not defined", ft->name);
         return NULL;
@@ -1009,9 +1130,14 @@ static const Type *infer_inst(Infer *I, IrInst *in)
         }
         return NULL;
     }
-    case IR_CALL: return infer_call(I, in);
+    case IR_CALL:
+        if (splat_expand(I, (int)(in - f->insts)))
+            return NULL; /* the IR changed under `in`: typed on the next pass */
+        return infer_call(I, in);
     case IR_GETFIELD: {
         const Type *t = f->insts[in->args[0]].type;
+        if (in->flags & IRF_FIELDINDEX) /* a splatted tuple's element (splat.c) */
+            return in->ival < t->nfields ? t->fields[in->ival] : NULL;
         if (t->kind == TY_DIM3 && in->ival != IR_FIELD_OTHER)
             return prim(I, TY_INT64);
         if (ty_is_array(t) && in->name && (strcmp(in->name, "ptr") == 0 || strcmp(in->name, "len") == 0)) {
@@ -1029,6 +1155,8 @@ static const Type *infer_inst(Infer *I, IrInst *in)
         return NULL;
     }
     case IR_TUPLE: {
+        if (splat_expand(I, (int)(in - f->insts)))
+            return NULL;
         const Type *fs[TY_MAX_FIELDS];
         StrBuf why = { 0 };
         if (in->nargs <= TY_MAX_FIELDS)
@@ -1142,7 +1270,7 @@ static bool infer_body(FeCompilation *c, Spec *s)
         I.changed = false;
         for (int i = 0; i < f->ninsts; i++) {
             IrInst *in = &f->insts[i];
-            if (!reach[i] || (in->type && in->op != IR_CALL))
+            if (!I.reach[i] || (in->type && in->op != IR_CALL))
                 continue;
             const Type *t = infer_inst(&I, in);
             if (t && t != in->type) {
@@ -1164,7 +1292,7 @@ static bool infer_body(FeCompilation *c, Spec *s)
     int before = c->diags->nerrors;
     for (int i = 0; i < f->ninsts; i++) {
         IrInst *in = &f->insts[i];
-        if (!reach[i])
+        if (!I.reach[i])
             continue;
         bool args_typed = true;
         for (int k = 0; k < in->nargs; k++)
@@ -1180,7 +1308,7 @@ static bool infer_body(FeCompilation *c, Spec *s)
         }
     }
     /* unreachable code (after return, break, continue) is dropped: it is neither printed nor compiled */
-    drop_unreachable(c, f, reach);
+    drop_unreachable(c, f, I.reach);
     if (!s->rettype)
         s->rettype = ty_prim(c->types, TY_NOTHING); /* never returns normally */
     return c->diags->nerrors == before && !I.failed;

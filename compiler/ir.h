@@ -32,10 +32,11 @@ typedef enum IrOp {
 } IrOp;
 
 enum {
-    IRF_INBOUNDS = 1,   /* inside @inbounds: no bounds check */
-    IRF_DEAD = 2,       /* typed IR: unreachable */
-    IRF_FAILED = 4,     /* typed IR: inference already reported this call's error */
-    IRF_IRRATIONAL = 8, /* IR_CONST: π, a Float64 literal that takes the float type it meets (Irrational) */
+    IRF_INBOUNDS = 1,    /* inside @inbounds: no bounds check */
+    IRF_DEAD = 2,        /* typed IR: unreachable */
+    IRF_FAILED = 4,      /* typed IR: inference already reported this call's error */
+    IRF_IRRATIONAL = 8,  /* IR_CONST: π, a Float64 literal that takes the float type it meets (Irrational) */
+    IRF_FIELDINDEX = 16, /* typed IR_GETFIELD: field .ival by position (a splatted tuple's element, splat.c) */
 };
 
 typedef struct Spec Spec;
@@ -95,8 +96,9 @@ typedef struct IrFunc {
 /* ---- the front end's view of a source: methods and constants ---------- */
 typedef struct Param {
     const char *name; /* NULL for an anonymous ::T parameter */
-    Node *type_expr;  /* NULL when unannotated (Any) */
+    Node *type_expr;  /* NULL when unannotated (Any); of a vararg: each element's type, or Vararg{T, N} */
     SrcLoc loc;
+    bool vararg; /* the last parameter, xs... or xs::Vararg{...}: the rest of the arguments as a tuple */
 } Param;
 
 typedef struct Method {
@@ -109,6 +111,7 @@ typedef struct Method {
     Node **tvar_bounds; /* bound expression or NULL */
     int ntvars;
     int flags;       /* FN_INLINE / FN_NOINLINE */
+    bool vararg;     /* the last parameter takes the rest of the arguments (Param.vararg) */
     IrFunc *lowered; /* lowered once, shared by every specialisation */
     /* errors loading found in it, reported only when a call reaches it (Julia compiles a method at its
        first call): their text, count and kind; NULL if none */

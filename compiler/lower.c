@@ -5,6 +5,7 @@
  * a built-in, a constant, a type) is an IR_NAME resolved by inference.
  * Constants are inlined at their use. Control flow (if, while, for, &&, ||,
  * ?:, chained comparisons) becomes labels and gotos. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "frontend.h"
@@ -33,6 +34,11 @@ typedef struct Lower {
         int array, dim, nidx;
     } ends[32];
     int nends;
+    struct { /* the variables of the `let` blocks being lowered, innermost last: each shadows its name */
+        const char *name;
+        int slot;
+    } lets[64];
+    int nlets;
 } Lower;
 
 static int lower_expr(Lower *L, Node *n);
@@ -40,6 +46,9 @@ static void lower_stmt(Lower *L, Node *n);
 
 static int find_slot(Lower *L, const char *name)
 {
+    for (int i = L->nlets - 1; i >= 0; i--)
+        if (strcmp(L->lets[i].name, name) == 0)
+            return L->lets[i].slot;
     for (int i = 0; i < L->f->nslots; i++)
         if (L->f->slots[i].name && strcmp(L->f->slots[i].name, name) == 0) /* NULL: the arena ran out */
             return i;
@@ -195,6 +204,7 @@ static bool is_named_tuple(const Node *n)
 
 static void collect_lhs(Lower *L, Node *lhs);
 static void collect_chain(Lower *L, Node *n);
+static bool is_keyword_arg(const Node *n);
 
 static void collect_locals(Lower *L, Node *n)
 {
@@ -237,9 +247,26 @@ static void collect_locals(Lower *L, Node *n)
         }
         break;
     case AST_FUNCTION: break;
+    case AST_LET: /* the bindings are the let's own variables (lower_let); only their values and the body */
+        for (int i = 0; i < n->kids[0]->nkids; i++)
+            if (n->kids[0]->kids[i]->kind == AST_ASSIGN)
+                collect_locals(L, n->kids[0]->kids[i]->kids[1]);
+        collect_locals(L, n->kids[1]);
+        break;
+    case AST_PARAMETERS: /* keyword arguments name no local */
+        for (int i = 0; i < n->nkids; i++)
+            collect_locals(L, n->kids[i]->kind == AST_ASSIGN ? n->kids[i]->kids[1] : n->kids[i]);
+        break;
     default:
         if (n->kind == AST_CALL && n->nkids == 3 && n->kids[1] && n->kids[1]->kind == AST_CALL) {
             collect_chain(L, n);
+            break;
+        }
+        if (n->kind == AST_CALL) { /* f(x, k = v): a keyword argument names no local */
+            for (int i = 0; i < n->nkids; i++)
+                collect_locals(L, i && is_keyword_arg(n->kids[i]) && n->kids[i]->kind == AST_ASSIGN
+                                      ? n->kids[i]->kids[1]
+                                      : n->kids[i]);
             break;
         }
         for (int i = 0; i < n->nkids; i++)
@@ -415,6 +442,16 @@ static int lower_comparison(Lower *L, Node *n)
     return emit_slot_read(L, tmp, n->loc);
 }
 
+/* An argument, a tuple's element or an index: x... is #splat(x), which inference replaces by x's fields
+ * (splat.c). */
+static int lower_arg(Lower *L, Node *n)
+{
+    if (n->kind != AST_SPLAT)
+        return lower_expr(L, n);
+    int v = lower_expr(L, n->kids[0]);
+    return call_builtin(L, BI_SPLAT, n->loc, &v, 1);
+}
+
 static int lower_args(Lower *L, Node **kids, int n, int *out, int max)
 {
     if (n > max) {
@@ -422,7 +459,7 @@ static int lower_args(Lower *L, Node **kids, int n, int *out, int max)
         n = max;
     }
     for (int i = 0; i < n; i++)
-        out[i] = lower_expr(L, kids[i]);
+        out[i] = lower_arg(L, kids[i]);
     return n;
 }
 
@@ -440,7 +477,7 @@ static int lower_indices(Lower *L, Node *ref, int array, int *out, int max)
     for (int i = 0; i < n; i++) {
         if (push)
             L->ends[L->nends - 1].dim = i + 1;
-        out[i] = lower_expr(L, ref->kids[i + 1]);
+        out[i] = lower_arg(L, ref->kids[i + 1]);
     }
     if (push)
         L->nends--;
@@ -486,6 +523,93 @@ static bool is_new(Lower *L, const Node *callee)
     return callee->kind == AST_IDENT && !callee->qual && strcmp(callee->name, "new") == 0 && find_slot(L, "new") < 0;
 }
 
+/* Is n a keyword argument of a call: name = value, or the `; ...` part? */
+static bool is_keyword_arg(const Node *n)
+{
+    return n->kind == AST_PARAMETERS || (n->kind == AST_ASSIGN && n->kids[0]->kind == AST_IDENT && !n->kids[0]->qual);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* f(args...; k = v, j): Julia passes the keywords apart from the positional arguments (kwcall). Here it is
+ * a call of `f#kw#j,k` (the keywords' names sorted) with the keywords' values in that order, then the
+ * positional arguments: frontend.c defines that function's methods for each method of f that takes
+ * keywords (kwargs.c). Arguments are evaluated in the order written. */
+static int lower_kwcall(Lower *L, Node *n)
+{
+    Node *callee = n->kids[0];
+    struct {
+        const char *name;
+        int value;
+        SrcLoc loc;
+    } kw[32];
+    int nkw = 0, pos[64], npos = 0;
+    for (int i = 1; i < n->nkids; i++) {
+        Node *k = n->kids[i];
+        if (!is_keyword_arg(k)) {
+            if (npos < 62)
+                pos[npos++] = lower_arg(L, k);
+            continue;
+        }
+        Node **items = k->kind == AST_PARAMETERS ? k->kids : &n->kids[i];
+        int nitems = k->kind == AST_PARAMETERS ? k->nkids : 1;
+        for (int j = 0; j < nitems; j++) {
+            Node *it = items[j];
+            const char *name = NULL;
+            Node *value = it;
+            if (it->kind == AST_ASSIGN && it->kids[0]->kind == AST_IDENT) {
+                name = it->kids[0]->name;
+                value = it->kids[1];
+            } else if (it->kind == AST_IDENT) {
+                name = it->name; /* f(x; k) is f(x; k = k) */
+            } else if (it->kind == AST_DOT) {
+                name = it->name; /* f(x; p.k) is f(x; k = p.k) */
+            } else if (it->kind == AST_SPLAT) {
+                diag_error(L->d, it->loc,
+                           "splatting keyword arguments (`%s...`) is not supported in kernels: pass each keyword "
+                           "by name",
+                           it->kids[0]->kind == AST_IDENT ? it->kids[0]->name : "kwargs");
+                continue;
+            } else {
+                diag_error(L->d, it->loc, "syntax: invalid keyword argument \"%s\"", "?");
+                continue;
+            }
+            for (int m = 0; m < nkw; m++)
+                if (strcmp(kw[m].name, name) == 0)
+                    diag_error(L->d, it->loc, "syntax: keyword argument \"%s\" repeated in call", name);
+            if (nkw == 32) {
+                diag_error(L->d, it->loc, "too many keyword arguments in a call (at most 32)");
+                continue;
+            }
+            kw[nkw].name = name;
+            kw[nkw].loc = it->loc;
+            kw[nkw++].value = lower_expr(L, value);
+        }
+    }
+    if (callee->kind != AST_IDENT || (!callee->qual && find_slot(L, callee->name) >= 0)) {
+        diag_error(L->d, callee->loc,
+                   "keyword arguments are only supported in calls of a function by its name in kernels");
+        return emit_named(L, IR_NOTHING, n->loc);
+    }
+    if (nkw == 0)
+        return emit_call(L, n->loc, emit_name(L, callee->name, callee->loc), pos, npos);
+    const char *names[32];
+    for (int m = 0; m < nkw; m++)
+        names[m] = kw[m].name;
+    qsort(names, (size_t)nkw, sizeof names[0], compare_names);
+    int args[64], na = 0;
+    for (int m = 0; m < nkw; m++)
+        for (int k = 0; k < nkw; k++)
+            if (kw[k].name == names[m] && na < 62)
+                args[na++] = kw[k].value;
+    for (int i = 0; i < npos && na < 62; i++)
+        args[na++] = pos[i];
+    return emit_call(L, n->loc, emit_name(L, kwcall_name(L->a, callee->name, names, nkw), callee->loc), args, na);
+}
+
 static int lower_call(Lower *L, Node *n)
 {
     Node *callee = n->kids[0];
@@ -501,6 +625,8 @@ static int lower_call(Lower *L, Node *n)
                    callee->name);
         return emit_named(L, IR_NOTHING, n->loc);
     }
+    if (n->nkids > 1 && is_keyword_arg(n->kids[n->nkids - 1]))
+        return lower_kwcall(L, n);
     int args[64];
     int fn;
     if (is_new(L, callee))
@@ -969,6 +1095,37 @@ static int lower_named_tuple(Lower *L, Node *n)
     return v;
 }
 
+/* let x = v, y; body end: each binding a new slot (of the same name, for messages) that shadows the name
+ * in the body, as Julia's let makes a new local; its value is the body's. */
+static int lower_let(Lower *L, Node *n)
+{
+    int saved = L->nlets;
+    Node *binds = n->kids[0];
+    for (int i = 0; i < binds->nkids; i++) {
+        Node *b = binds->kids[i];
+        Node *x = b->kind == AST_ASSIGN ? b->kids[0] : b;
+        Node *decl = x->kind == AST_TYPED ? x->kids[1] : NULL;
+        if (x->kind == AST_TYPED)
+            x = x->kids[0];
+        int value = b->kind == AST_ASSIGN ? lower_expr(L, b->kids[1]) : -1; /* sees the bindings before it */
+        if (L->nlets == JK_ARRAY_LEN(L->lets)) {
+            diag_error(L->d, b->loc, "too many nested `let` variables (at most %d)", (int)JK_ARRAY_LEN(L->lets));
+            break;
+        }
+        int slot = ir_new_slot(L->a, L->f, x->name, x->loc);
+        if (slot < 0)
+            break;
+        L->f->slots[slot].decl_type = decl;
+        L->lets[L->nlets].name = x->name;
+        L->lets[L->nlets++].slot = slot;
+        if (value >= 0)
+            emit_assign(L, slot, value, b->loc);
+    }
+    int v = block_value(L, n->kids[1]);
+    L->nlets = saved;
+    return v;
+}
+
 static int lower_expr(Lower *L, Node *n)
 {
     if (!n)
@@ -1052,6 +1209,16 @@ static int lower_expr(Lower *L, Node *n)
     case AST_OPASSIGN: v = lower_opassign(L, n); break;
     case AST_BLOCK:
     case AST_IF: v = block_value(L, n); break;
+    case AST_LET: v = lower_let(L, n); break;
+    case AST_SPLAT:
+        diag_error(L->d, n->loc,
+                   "splatting (`...`) is only supported in a call's arguments, a tuple's elements and indices");
+        v = emit_named(L, IR_NOTHING, n->loc);
+        break;
+    case AST_PARAMETERS:
+        diag_error(L->d, n->loc, "keyword arguments (after `;`) are only supported in function calls");
+        v = emit_named(L, IR_NOTHING, n->loc);
+        break;
     default: lower_stmt(L, n); v = emit_named(L, IR_NOTHING, n->loc);
     }
     L->depth--;

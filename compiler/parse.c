@@ -356,10 +356,41 @@ static Node *parse_ternary(Parser *p);
 static Node *parse_unary(Parser *p);
 static Node *parse_postfix(Parser *p);
 static Node *parse_block(Parser *p);
+static Node *parse_parameters(Parser *p);
 
 /* ---- lists ----------------------------------------------------------------- */
 
-/* list := [ item { "," item } [","] ] closer    (the opener already taken)
+/* The last item of out followed by `...` (taken here): x... splats x. */
+static void parse_splat_last(Parser *p, PtrVec *out, const Token *dots)
+{
+    Node *n = node_new(p, AST_SPLAT, dots->loc, 1);
+    n->kids[0] = out->items[out->len - 1];
+    out->items[out->len - 1] = n;
+    p->pos++;
+}
+
+/* parameters := ";" [ kwitem { "," kwitem } [","] ]    (up to the closing ")", not taken)
+ * kwitem := assignment-level expression [ "..." ]: Julia's keyword part of a call or a definition. */
+static Node *parse_parameters(Parser *p)
+{
+    Token *semi = parse_next(p);
+    PtrVec items = { 0 };
+    while (!tok_op(parse_peek(p), ")")) {
+        Token *t = parse_peek(p);
+        if (t->kind == TK_EOF || tok_op(t, ";"))
+            parse_unexpected(p, t);
+        vec_push(p, &items, parse_assign(p, false));
+        if (tok_op(parse_peek(p), "..."))
+            parse_splat_last(p, &items, parse_peek(p));
+        if (tok_op(parse_peek(p), ","))
+            p->pos++;
+        else if (!tok_op(parse_peek(p), ")"))
+            break;
+    }
+    return node_from_vec(p, AST_PARAMETERS, semi->loc, &items);
+}
+
+/* list := [ item [ "..." ] { "," item [ "..." ] } [","] [ parameters ] ] closer    (the opener already taken)
  * item := assignment-level expression. Newlines inside are whitespace. */
 static void parse_list(Parser *p, PtrVec *out, const char *closer, const char *what)
 {
@@ -375,7 +406,13 @@ static void parse_list(Parser *p, PtrVec *out, const char *closer, const char *w
         if (t->kind == TK_EOF)
             parse_unexpected(p, t);
         if (tok_op(t, "..."))
-            parse_fail_at(p, t->loc, "syntax: splatting \"...\" is not supported in kernels");
+            parse_unexpected(p, t);
+        if (tok_op(t, ";") && strcmp(closer, ")") == 0) {
+            vec_push(p, out, parse_parameters(p));
+            if (!tok_op(parse_peek(p), closer))
+                parse_fail_at(p, parse_peek(p)->loc, "syntax: missing comma or \"%s\" in %s", closer, what);
+            break;
+        }
         if (strcmp(closer, "}") == 0 && tok_op(t, "<:")) {
             /* T{<:S}: a parameter bounded by S (an anonymous where-variable), kids[0] NULL */
             p->pos++;
@@ -387,15 +424,17 @@ static void parse_list(Parser *p, PtrVec *out, const char *closer, const char *w
             vec_push(p, out, parse_assign(p, false));
         }
         t = parse_peek(p);
-        if (tok_op(t, "..."))
-            parse_fail_at(p, t->loc, "syntax: splatting \"...\" is not supported in kernels");
+        if (tok_op(t, "...")) {
+            if (strcmp(closer, "}") == 0)
+                parse_fail_at(p, t->loc, "syntax: splatting \"...\" in type parameters is not supported in kernels");
+            parse_splat_last(p, out, t);
+            t = parse_peek(p);
+        }
         if (tok_op(t, ","))
             p->pos++;
-        else if (!tok_op(t, closer)) {
+        else if (!tok_op(t, closer) && !(tok_op(t, ";") && strcmp(closer, ")") == 0)) {
             if (t->kind == TK_EOF)
                 parse_unexpected(p, t);
-            if (tok_op(t, ";") && strcmp(closer, ")") == 0)
-                parse_fail_at(p, t->loc, "syntax: keyword arguments are not supported in kernels");
             parse_fail_at(p, t->loc, "syntax: missing comma or \"%s\" in %s", closer, what);
         }
     }
@@ -449,13 +488,21 @@ static void parse_where(Parser *p, PtrVec *vec)
     }
 }
 
-/* A parameter is IDENT, ::T, x::T, or either with a default (ASSIGN). */
-static void parse_check_param(Parser *p, Node *n)
+/* A parameter is IDENT, ::T, x::T, or either with a default (ASSIGN); the last positional one may be
+ * varargs (SPLAT of IDENT or x::T), and keyword parameters (PARAMETERS) come last. */
+static void parse_check_param(Parser *p, Node *n, bool last)
 {
+    if (n->kind == AST_PARAMETERS && last) {
+        for (int i = 0; i < n->nkids; i++)
+            parse_check_param(p, n->kids[i], i == n->nkids - 1);
+        return;
+    }
     if (n->kind == AST_MACROCALL && strcmp(n->name, "Const") == 0 && n->nkids == 1)
         n = n->kids[0]; /* KernelAbstractions' @Const(A): ka.c removes the mark */
     if (n->kind == AST_MACROCALL && strcmp(n->name, "context") == 0 && n->nkids == 0)
         return; /* KernelAbstractions.@context: the kernel's context (ka.c) */
+    if (n->kind == AST_SPLAT && last && n->kids[0]->kind != AST_ASSIGN)
+        n = n->kids[0];
     Node *x = n->kind == AST_ASSIGN ? n->kids[0] : n;
     bool ok = false;
     if (x->kind == AST_IDENT)
@@ -469,8 +516,10 @@ static void parse_check_param(Parser *p, Node *n)
 static Node *parse_make_function(Parser *p, SrcLoc loc, const char *name, Node *params, Node *body, PtrVec *where,
                                  Node *rettype)
 {
-    for (int i = 0; i < params->nkids; i++)
-        parse_check_param(p, params->kids[i]);
+    for (int i = 0; i < params->nkids; i++) {
+        bool kw_next = i + 1 < params->nkids && params->kids[i + 1]->kind == AST_PARAMETERS;
+        parse_check_param(p, params->kids[i], i == params->nkids - 1 || kw_next);
+    }
     Node *f = node_new(p, AST_FUNCTION, loc, 5); /* kids[4] counts only for a constructor P{T}(x) */
     f->nkids = 4;
     f->name = name;
@@ -693,6 +742,29 @@ static Node *parse_local(Parser *p)
         vec_push(p, &decls, d);
     } while (parse_accept(p, ","));
     return node_from_vec(p, AST_LOCAL, kw->loc, &decls);
+}
+
+/* let := "let" [ binding { "," binding } ] block "end";  binding := IDENT [ "::" type ] [ "=" expr ] */
+static Node *parse_let(Parser *p)
+{
+    Token *kw = parse_next(p);
+    PtrVec binds = { 0 };
+    if (!tok_ends_stmt(parse_peek(p))) {
+        do {
+            Node *b = parse_assign(p, false);
+            Node *x = b->kind == AST_ASSIGN ? b->kids[0] : b;
+            if (x->kind == AST_TYPED && x->kids[0])
+                x = x->kids[0];
+            if (x->kind != AST_IDENT || x->qual)
+                parse_fail_at(p, b->loc, "syntax: invalid let syntax \"%s\"", node_text(p, b));
+            vec_push(p, &binds, b);
+        } while (parse_accept(p, ","));
+    }
+    Node *n = node_new(p, AST_LET, kw->loc, 2);
+    n->kids[0] = node_from_vec(p, AST_TUPLE, kw->loc, &binds);
+    n->kids[1] = parse_block(p);
+    parse_expect_end(p, "let", kw->loc);
+    return n;
 }
 
 /* const := "const" IDENT "=" expr */
@@ -935,7 +1007,9 @@ static Node *parse_keyword(Parser *p, Token *t)
     else if (strcmp(k, "struct") == 0) {
         p->pos++;
         n = parse_struct(p, t, false, false);
-    } else if (strcmp(k, "global") == 0 || strcmp(k, "let") == 0 || strcmp(k, "try") == 0 || strcmp(k, "module") == 0 ||
+    } else if (strcmp(k, "let") == 0) {
+        n = parse_let(p);
+    } else if (strcmp(k, "global") == 0 || strcmp(k, "try") == 0 || strcmp(k, "module") == 0 ||
                strcmp(k, "baremodule") == 0 || strcmp(k, "macro") == 0 || strcmp(k, "quote") == 0 ||
                strcmp(k, "using") == 0 || strcmp(k, "import") == 0 || strcmp(k, "export") == 0 || strcmp(k, "do") == 0)
         parse_fail_at(p, t->loc, "syntax: \"%s\" is not supported in kernels", k);
@@ -1011,10 +1085,40 @@ static Node *parse_primary(Parser *p)
         Node *n;
         if (parse_accept(p, ")")) {
             n = node_new(p, AST_TUPLE, t->loc, 0);
+        } else if (tok_op(parse_peek(p), ";")) {
+            /* (; a, b = 2): a NamedTuple, a the shorthand of a = a */
+            Node *kw = parse_parameters(p);
+            if (!parse_accept(p, ")"))
+                parse_fail_at(p, parse_peek(p)->loc, "syntax: missing comma or \")\" in tuple");
+            n = node_new(p, AST_TUPLE, t->loc, kw->nkids);
+            for (int i = 0; i < kw->nkids; i++) {
+                Node *k = kw->kids[i];
+                if (k->kind == AST_IDENT || (k->kind == AST_DOT && k->nkids == 1)) {
+                    Node *as = node_new(p, AST_ASSIGN, k->loc, 2);
+                    as->kids[0] = node_ident(p, k->loc, k->kind == AST_IDENT ? k->name : k->name);
+                    as->kids[1] = k;
+                    k = as;
+                }
+                if (k->kind != AST_ASSIGN || k->kids[0]->kind != AST_IDENT)
+                    parse_fail_at(p, k->loc, "syntax: invalid named tuple element \"%s\"", node_text(p, k));
+                n->kids[i] = k;
+            }
         } else {
             Node *e = parse_assign(p, false);
             Token *c = parse_peek(p);
-            if (tok_op(c, ")")) {
+            bool splat = tok_op(c, "...");
+            if (splat) { /* (t...) is the tuple of t's elements, as (t...,) */
+                PtrVec one = { 0 };
+                vec_push(p, &one, e);
+                parse_splat_last(p, &one, c);
+                e = one.items[0];
+                c = parse_peek(p);
+            }
+            if (tok_op(c, ")") && splat) {
+                p->pos++;
+                n = node_new(p, AST_TUPLE, t->loc, 1);
+                n->kids[0] = e;
+            } else if (tok_op(c, ")")) {
                 p->pos++;
                 n = e;
             } else if (tok_op(c, ",")) {
@@ -1967,6 +2071,26 @@ static void print_node(StrBuf *sb, const Node *n, int indent)
         for (int i = 0; i < n->nkids; i++) {
             if (i)
                 sb_puts(sb, ", ");
+            print_node(sb, n->kids[i], indent);
+        }
+        break;
+    case AST_LET:
+        sb_puts(sb, "let ");
+        for (int i = 0; i < n->kids[0]->nkids; i++) {
+            if (i)
+                sb_puts(sb, ", ");
+            print_node(sb, n->kids[0]->kids[i], indent);
+        }
+        sb_puts(sb, " ... end");
+        break;
+    case AST_SPLAT:
+        print_sub(sb, n->kids[0], PR_ATOM, indent);
+        sb_puts(sb, "...");
+        break;
+    case AST_PARAMETERS:
+        sb_puts(sb, ";");
+        for (int i = 0; i < n->nkids; i++) {
+            sb_puts(sb, i ? ", " : " ");
             print_node(sb, n->kids[i], indent);
         }
         break;

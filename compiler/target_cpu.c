@@ -59,6 +59,7 @@ _Static_assert(sizeof(JukeCpuKernelInfo) == 40 && offsetof(JukeCpuKernelInfo, ke
 typedef struct CpuKernel {
     char *name;
     LLVMValueRef entry;
+    LLVMValueRef group_entry; /* the whole workgroup as loops (cpu_emit_group_entry) */
     uint32_t kernarg_size;
 } CpuKernel;
 
@@ -206,9 +207,14 @@ static LLVMValueRef with_range(TargetCtx *tc, LLVMValueRef v, unsigned lo, unsig
     return v;
 }
 
+/* Not an invariant load: the workgroup entry (cpu_emit_group_entry) stores each work-item's index into
+ * st->item before running it, and the optimiser forwards the store to these loads. */
 static LLVMValueRef cpu_workitem_id(TargetCtx *tc, LLVMBuilderRef b, int d)
 {
-    return with_range(tc, load_u32(tc, b, ST_ITEM, d), 0, 1024);
+    LLVMValueRef v = LLVMBuildLoad2(b, LLVMInt32TypeInContext(tc->llctx), state_field_ptr(tc, b, ST_ITEM, d), "");
+    LLVMValueRef empty = LLVMMetadataAsValue(tc->llctx, LLVMMDNodeInContext2(tc->llctx, NULL, 0));
+    LLVMSetMetadata(v, LLVMGetMDKindIDInContext(tc->llctx, "noundef", 7), empty);
+    return with_range(tc, v, 0, 1024);
 }
 static LLVMValueRef cpu_workgroup_id(TargetCtx *tc, LLVMBuilderRef b, int d)
 {
@@ -386,7 +392,7 @@ static LLVMValueRef const_cstring(TargetCtx *tc, const char *s, const char *gnam
     return g;
 }
 
-/* (Re)build juke_cpu_kernels / juke_cpu_nkernels from every kernel finished
+/* (Re)build juke_cpu_kernels / juke_cpu_nkernels / juke_cpu_group_entries from every kernel finished
  * so far; static LDS and barrier use are module-wide (one total for all). */
 static void build_table(TargetCtx *tc)
 {
@@ -423,7 +429,22 @@ static void build_table(TargetCtx *tc)
         elems[i] = LLVMConstNamedStruct(info_ty, v, 8);
     }
     LLVMValueRef arr = LLVMConstArray2(info_ty, elems, (uint64_t)cp->nkernels);
+    /* the group entries: none where the work-items must run as fibers */
+    for (int i = 0; i < cp->nkernels; i++) {
+        if (tc->uses_barrier && cp->kernels[i].group_entry) {
+            LLVMDeleteFunction(cp->kernels[i].group_entry);
+            cp->kernels[i].group_entry = NULL;
+        }
+        elems[i] = cp->kernels[i].group_entry ? cp->kernels[i].group_entry : LLVMConstPointerNull(ptr);
+    }
+    LLVMValueRef groups = LLVMConstArray2(ptr, elems, (uint64_t)cp->nkernels);
     free(elems);
+    old = LLVMGetNamedGlobal(tc->mod, JUKE_CPU_GROUP_SYMBOL);
+    if (old)
+        LLVMDeleteGlobal(old);
+    LLVMValueRef gtable = LLVMAddGlobal(tc->mod, LLVMTypeOf(groups), JUKE_CPU_GROUP_SYMBOL);
+    LLVMSetInitializer(gtable, groups);
+    LLVMSetGlobalConstant(gtable, 1);
     LLVMValueRef table = LLVMAddGlobal(tc->mod, LLVMTypeOf(arr), JUKE_CPU_TABLE_SYMBOL);
     LLVMSetInitializer(table, arr);
     LLVMSetGlobalConstant(table, 1);
@@ -434,47 +455,17 @@ static void build_table(TargetCtx *tc)
         LLVMSetInitializer(cp->lds_end, LLVMConstInt(LLVMInt64TypeInContext(c), (cp->lds_total + 15) / 16 * 16, 0));
 }
 
-/* The entry `void SYMBOL(const void *kernarg, JukeCpuState *st)` (internal:
- * reached through the table)
- * loads each explicit argument from the kernarg buffer (abi.h: each at the
- * next offset aligned to its natural alignment; an array's {ptr, [N x i64],
- * i64} is 16+8N bytes aligned 8; Bool is one byte), then the exception
- * pointer at the next 8-aligned offset, and calls the kernel function
- * fn(args..., exception, st). */
-static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol)
+/* Load each explicit argument of fn from the kernarg buffer into args[] (abi.h: each at the next offset aligned
+ * to its natural alignment; an array's {ptr, [N x i64], i64} is 16+8N bytes aligned 8; Bool is one byte), then
+ * the exception pointer at the next 8-aligned offset; args[np - 1] is left for the state. Returns the bytes
+ * the buffer takes. */
+static uint64_t load_kernargs(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef kernarg,
+                              LLVMValueRef *args)
 {
-    CpuPriv *cp = cpu(tc);
     LLVMContextRef c = tc->llctx;
-    LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i8 = LLVMInt8TypeInContext(c);
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(tc->mod);
-    LLVMSetLinkage(fn, LLVMInternalLinkage);
     unsigned np = LLVMCountParams(fn);
-    if (np < 2) {
-        diag_plain(tc->diags, DIAG_INTERNAL, "CPU kernel %s lacks its exception and state parameters", symbol);
-        return;
-    }
-    LLVMSetValueName2(LLVMGetParam(fn, np - 2), "__juke_exception", 16);
-    LLVMSetValueName2(LLVMGetParam(fn, np - 1), "__juke_state", 12);
-    /* The entry takes the kernel's symbol (so the optimised module shows the
-     * kernel under its name, its body inlined); the body becomes SYMBOL.body. */
-    char bname[256];
-    snprintf(bname, sizeof bname, "%s.body", symbol);
-    LLVMSetValueName2(fn, bname, strlen(bname));
-    LLVMTypeRef eparams[2] = { ptr, ptr };
-    LLVMValueRef entry = LLVMAddFunction(tc->mod, symbol, LLVMFunctionType(LLVMVoidTypeInContext(c), eparams, 2, 0));
-    LLVMSetLinkage(entry, LLVMInternalLinkage);
-    LLVMValueRef kernarg = LLVMGetParam(entry, 0), st = LLVMGetParam(entry, 1);
-    LLVMSetValueName2(kernarg, "kernarg", 7);
-    LLVMSetValueName2(st, "st", 2);
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
-    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, entry, "entry"));
-    LLVMValueRef *args = calloc(np, sizeof *args);
-    if (!args) {
-        LLVMDisposeBuilder(b);
-        diag_plain(tc->diags, DIAG_INTERNAL, "out of memory");
-        return;
-    }
     uint64_t off = 0;
     for (unsigned i = 0; i + 1 < np; i++) {
         LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, i));
@@ -493,10 +484,118 @@ static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol
         args[i] = v;
         off += size;
     }
+    return off;
+}
+
+static void add_fn_attr(TargetCtx *tc, LLVMValueRef fn, unsigned index, const char *name)
+{
+    unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
+    LLVMAddAttributeAtIndex(fn, index, LLVMCreateEnumAttribute(tc->llctx, k, 0));
+}
+
+/* An internal `void NAME(const void *kernarg, JukeCpuState *st)`, the builder at its entry block. */
+static LLVMValueRef add_entry(TargetCtx *tc, const char *name, LLVMBuilderRef b)
+{
+    LLVMContextRef c = tc->llctx;
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
+    LLVMTypeRef params[2] = { ptr, ptr };
+    LLVMValueRef e = LLVMAddFunction(tc->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(c), params, 2, 0));
+    LLVMSetLinkage(e, LLVMInternalLinkage);
+    LLVMSetValueName2(LLVMGetParam(e, 0), "kernarg", 7);
+    LLVMSetValueName2(LLVMGetParam(e, 1), "st", 2);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, e, "entry"));
+    return e;
+}
+
+/* The workgroup entry `void SYMBOL.group(const void *kernarg, JukeCpuState *st)`: the kernel's arguments
+ * loaded once, then every work-item of the group, x fastest, in loops whose induction variables the body
+ * (inlined) reads as its indices: a store to st->item that the optimiser forwards to the body's loads, so
+ * LLVM can vectorise across work-items. The loops run the items in the order of the runtime's one-by-one
+ * mode, and st->item names the running item when the body calls exit_item. Only for kernels without
+ * barriers, wavefront operations or sync_grid (the runtime runs those as fibers). */
+static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const char *symbol, LLVMValueRef *args)
+{
+    LLVMContextRef c = tc->llctx;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+    unsigned np = LLVMCountParams(fn);
+    char name[280];
+    snprintf(name, sizeof name, "%s.group", symbol);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    LLVMValueRef e = add_entry(tc, name, b);
+    LLVMValueRef st = LLVMGetParam(e, 1);
+    add_fn_attr(tc, e, 2, "noalias");
+    LLVMValueRef saved_state = tc->cur_state;
+    tc->cur_state = st;
+    load_kernargs(tc, b, fn, LLVMGetParam(e, 0), args);
     args[np - 1] = st;
+    LLVMValueRef dim[3];
+    for (int d = 0; d < 3; d++)
+        dim[d] = cpu_workgroup_dim(tc, b, d);
+    /* do-while loops, z outermost: every dimension has at least one item */
+    LLVMBasicBlockRef head[3], pre = LLVMGetInsertBlock(b);
+    LLVMValueRef iv[3];
+    LLVMValueRef zero = LLVMConstInt(i32, 0, 0), one = LLVMConstInt(i32, 1, 0);
+    for (int d = 2; d >= 0; d--) {
+        head[d] = LLVMAppendBasicBlockInContext(c, e, d == 0 ? "item.x" : d == 1 ? "item.y" : "item.z");
+        LLVMBuildBr(b, head[d]);
+        LLVMPositionBuilderAtEnd(b, head[d]);
+        iv[d] = LLVMBuildPhi(b, i32, "");
+        LLVMAddIncoming(iv[d], &zero, &pre, 1);
+        LLVMBuildStore(b, iv[d], state_field_ptr(tc, b, ST_ITEM, d));
+        pre = head[d];
+    }
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, np, "");
+    for (int d = 0; d < 3; d++) {
+        LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
+        LLVMValueRef next = LLVMBuildNUWAdd(b, iv[d], one, "");
+        LLVMAddIncoming(iv[d], &next, &latch, 1);
+        LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(c, e, d == 2 ? "done" : "");
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, next, dim[d], ""), head[d], after);
+        LLVMPositionBuilderAtEnd(b, after);
+    }
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    tc->cur_state = saved_state;
+    return e;
+}
+
+/* The entry `void SYMBOL(const void *kernarg, JukeCpuState *st)` (internal: reached through the table) runs
+ * one work-item: it loads the arguments (load_kernargs) and calls the kernel function fn(args..., exception,
+ * st). SYMBOL.group runs the whole group (cpu_emit_group_entry). */
+static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol)
+{
+    CpuPriv *cp = cpu(tc);
+    LLVMContextRef c = tc->llctx;
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    unsigned np = LLVMCountParams(fn);
+    if (np < 2) {
+        diag_plain(tc->diags, DIAG_INTERNAL, "CPU kernel %s lacks its exception and state parameters", symbol);
+        return;
+    }
+    LLVMSetValueName2(LLVMGetParam(fn, np - 2), "__juke_exception", 16);
+    LLVMSetValueName2(LLVMGetParam(fn, np - 1), "__juke_state", 12);
+    /* the state is reached through no other pointer while the body runs; the body is inlined into both
+     * entries, so that the group entry's loops see it whole */
+    add_fn_attr(tc, fn, np, "noalias");
+    add_fn_attr(tc, fn, LLVMAttributeFunctionIndex, "alwaysinline");
+    /* The entry takes the kernel's symbol (so the optimised module shows the
+     * kernel under its name, its body inlined); the body becomes SYMBOL.body. */
+    char bname[256];
+    snprintf(bname, sizeof bname, "%s.body", symbol);
+    LLVMSetValueName2(fn, bname, strlen(bname));
+    LLVMValueRef *args = calloc(np, sizeof *args);
+    if (!args) {
+        diag_plain(tc->diags, DIAG_INTERNAL, "out of memory");
+        return;
+    }
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    LLVMValueRef entry = add_entry(tc, symbol, b);
+    uint64_t off = load_kernargs(tc, b, fn, LLVMGetParam(entry, 0), args);
+    args[np - 1] = LLVMGetParam(entry, 1);
     LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, np, "");
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
+    LLVMValueRef group = cpu_emit_group_entry(tc, fn, symbol, args);
     free(args);
 
     CpuKernel *k = realloc(cp->kernels, (size_t)(cp->nkernels + 1) * sizeof *k);
@@ -505,7 +604,7 @@ static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol
         return;
     }
     cp->kernels = k;
-    k[cp->nkernels++] = (CpuKernel){ strdup(symbol), entry, (uint32_t)off };
+    k[cp->nkernels++] = (CpuKernel){ strdup(symbol), entry, group, (uint32_t)off };
     if (!cp->symbol) {
         cp->symbol = strdup(symbol);
         cp->kernarg_size = (uint32_t)off;
@@ -570,7 +669,8 @@ static bool cpu_emit(TargetCtx *tc, CodeObject *out)
     sb_printf(&r, "local memory:      %llu bytes (static)%s\n", (unsigned long long)cp->lds_total,
               tc->uses_dynamic_lds ? " + dynamic at align16(static)" : "");
     sb_printf(&r, "barrier:           %s\n",
-              tc->uses_barrier ? "yes (work-items run as fibers)" : "no (work-items run one after another)");
+              tc->uses_barrier ? "yes (work-items run as fibers)"
+                               : "no (the workgroup runs as loops over its work-items)");
     if (cp->uses_wave)
         sb_printf(&r, "wavefront:         %d lanes (wavefront operations: fibers meet per wave)\n", tc->wavefront_size);
     if (tc->uses_grid_sync)

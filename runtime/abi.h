@@ -249,5 +249,11 @@ enum {
 /* The exported table: `juke_cpu_kernels` (array) and `juke_cpu_nkernels` (uint32_t). */
 #define JUKE_CPU_TABLE_SYMBOL "juke_cpu_kernels"
 #define JUKE_CPU_COUNT_SYMBOL "juke_cpu_nkernels"
+/* Optional (older code objects lack it): `juke_cpu_group_entries`, an array parallel to the table of
+ * JukeCpuEntry, each NULL or the kernel's workgroup function: called once per group with st->item
+ * unset, it runs every work-item of the group in order (x fastest), writing each one's index into
+ * st->item before running it; exit_item finds there the item that ends. Only kernels whose uses_barrier
+ * is 0 have one. */
+#define JUKE_CPU_GROUP_SYMBOL "juke_cpu_group_entries"
 
 #endif

@@ -108,6 +108,7 @@ struct CpuDev {
     int active; /* pool workers still busy with this generation */
     /* the current launch */
     const JukeCpuKernelInfo *k;
+    JukeCpuEntry group_entry; /* k's workgroup function, or NULL: one item at a time */
     const void *kernarg;
     uint32_t grid[3], group[3];
     size_t lds_bytes;
@@ -135,6 +136,7 @@ typedef struct CpuModule {
     void *handle;
     int fd; /* memfd kept open: dlopen matches "/proc/self/fd/N" names */
     const JukeCpuKernelInfo *table;
+    const JukeCpuEntry *groups; /* parallel to table, or NULL (older code objects) */
     uint32_t count;
 } CpuModule;
 
@@ -693,13 +695,23 @@ static void cpu_seq_item(CpuWorker *w, JukeCpuEntry entry, uint32_t i)
     entry(w->cd->kernarg, st);
 }
 
-/* Run the n work-items one after another; exit_item longjmps back here and
- * the loop goes on with the next item. Kept apart from cpu_run_group so the
- * setjmp does not span the fiber code. */
-static __attribute__((noinline)) void cpu_run_seq(CpuWorker *w, JukeCpuEntry entry, uint32_t n)
+/* Run the n work-items one after another: all at once through the kernel's workgroup function `group`
+ * when it has one, else one by one. exit_item longjmps back here and the items after the one that ended
+ * (the workgroup function leaves its index in st->item) go on one by one. Kept apart from cpu_run_group so
+ * the setjmp does not span the fiber code. */
+static __attribute__((noinline)) void cpu_run_seq(CpuWorker *w, JukeCpuEntry entry, JukeCpuEntry group, uint32_t n)
 {
     volatile uint32_t next = 0;
-    setjmp(w->seq_jmp);
+    volatile bool whole = group != NULL;
+    if (setjmp(w->seq_jmp) != 0 && whole) {
+        const JukeCpuState *st = &w->states[0];
+        whole = false;
+        next = (st->item[2] * st->group_dim[1] + st->item[1]) * st->group_dim[0] + st->item[0] + 1;
+    }
+    if (whole) {
+        group(w->cd->kernarg, &w->states[0]);
+        return;
+    }
     while (next < n)
         cpu_seq_item(w, entry, next++);
 }
@@ -772,14 +784,15 @@ static uint32_t cpu_faulting_fiber(const CpuWorker *w, uint32_t n)
     return i < n ? i : 0;
 }
 
-/* Run the group's work-items from proto. A fault in them comes back here
- * through the handler's siglongjmp and is recorded as the launch's exception;
- * the group's remaining work-items are abandoned. */
-static __attribute__((noinline)) int cpu_run_items(CpuWorker *w, const JukeCpuState *proto, uint32_t n, bool fibers,
-                                                   char **err)
+/* Run the group's work-items from proto (through the workgroup function `group` if not NULL). A fault in
+ * them comes back here through the handler's siglongjmp: *faulted is set and the group's remaining
+ * work-items are abandoned. */
+static __attribute__((noinline)) int cpu_run_items_once(CpuWorker *w, const JukeCpuState *proto, uint32_t n,
+                                                        bool fibers, JukeCpuEntry group, bool *faulted, char **err)
 {
+    *faulted = false;
     if (sigsetjmp(w->fault_jmp, 0) != 0) {
-        cpu_report_fault(w, &w->states[fibers ? cpu_faulting_fiber(w, n) : 0]);
+        *faulted = true;
         return 0;
     }
     int rc = 0;
@@ -788,9 +801,35 @@ static __attribute__((noinline)) int cpu_run_items(CpuWorker *w, const JukeCpuSt
         rc = cpu_run_fibers(w, proto, n, err);
     } else {
         w->states[0] = *proto;
-        cpu_run_seq(w, w->cd->k->entry, n);
+        cpu_run_seq(w, w->cd->k->entry, group, n);
     }
     cpu_running = NULL;
+    return rc;
+}
+
+/* Run the group's work-items from proto; a fault becomes the launch's exception. The workgroup function
+ * runs items in vectors and does not say which item faulted, nor stop at the faulting item as the
+ * one-by-one mode does: after a fault there the group runs again from its start, one item at a time, with
+ * its local memory zeroed again, and the fault it meets is reported (the first one when it meets none). */
+static int cpu_run_items(CpuWorker *w, const JukeCpuState *proto, uint32_t n, bool fibers, char **err)
+{
+    bool faulted;
+    JukeCpuEntry group = fibers ? NULL : w->cd->group_entry;
+    int rc = cpu_run_items_once(w, proto, n, fibers, group, &faulted, err);
+    if (faulted && group) {
+        int sig = w->fault_sig, code = w->fault_code;
+        uintptr_t addr = w->fault_addr, sp = w->fault_sp;
+        JukeCpuState st = w->states[0];
+        memset(proto->lds, 0, w->cd->lds_bytes);
+        rc = cpu_run_items_once(w, proto, n, false, NULL, &faulted, err);
+        if (!faulted) {
+            w->fault_sig = sig, w->fault_code = code, w->fault_addr = addr, w->fault_sp = sp;
+            w->states[0] = st;
+            faulted = true;
+        }
+    }
+    if (faulted)
+        cpu_report_fault(w, &w->states[fibers ? cpu_faulting_fiber(w, n) : 0]);
     return rc;
 }
 
@@ -859,26 +898,32 @@ static int cpu_run_group(CpuWorker *w, uint64_t gi, char **err)
 }
 
 /* Take groups until none are left (or a kernel raised an exception: the
- * launch fails anyway, so the rest of the grid is skipped). */
+ * launch fails anyway, so the rest of the grid is skipped). Groups are taken
+ * in runs of consecutive ones, about 16 runs per thread, so that each thread
+ * streams through its own stretch of memory. */
 static void cpu_run_groups(CpuWorker *w)
 {
     CpuDev *cd = w->cd;
+    uint64_t run = cd->ngroups / ((uint64_t)cd->nthreads * 16);
+    run = run < 1 ? 1 : run > 64 ? 64 : run;
     for (;;) {
-        if (__atomic_load_n(&cd->exc->flag, __ATOMIC_RELAXED) != 0)
+        uint64_t first = atomic_fetch_add_explicit(&cd->next_group, run, memory_order_relaxed);
+        if (first >= cd->ngroups)
             break;
-        uint64_t gi = atomic_fetch_add_explicit(&cd->next_group, 1, memory_order_relaxed);
-        if (gi >= cd->ngroups)
-            break;
-        char *e = NULL;
-        if (cpu_run_group(w, gi, &e) != 0) {
-            pthread_mutex_lock(&cd->mu);
-            if (!cd->job_err)
-                cd->job_err = e;
-            else
-                free(e);
-            pthread_mutex_unlock(&cd->mu);
-            atomic_store(&cd->next_group, cd->ngroups);
-            break;
+        for (uint64_t gi = first; gi < first + run && gi < cd->ngroups; gi++) {
+            if (__atomic_load_n(&cd->exc->flag, __ATOMIC_RELAXED) != 0)
+                return;
+            char *e = NULL;
+            if (cpu_run_group(w, gi, &e) != 0) {
+                pthread_mutex_lock(&cd->mu);
+                if (!cd->job_err)
+                    cd->job_err = e;
+                else
+                    free(e);
+                pthread_mutex_unlock(&cd->mu);
+                atomic_store(&cd->next_group, cd->ngroups);
+                return;
+            }
         }
     }
 }
@@ -1264,6 +1309,7 @@ static int cpu_module_load(RtModule *m, const void *image, size_t size, char **e
         return rt_fail(err, "cpu: not a juke CPU code object: it does not export %s", missing);
     }
     cm->count = *count;
+    cm->groups = dlsym(cm->handle, JUKE_CPU_GROUP_SYMBOL);
     m->priv = cm;
     return 0;
 }
@@ -1371,6 +1417,8 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
     memcpy(buf + off, &excp, 8);
     memset(cd->exc, 0, sizeof *cd->exc);
     cd->k = k;
+    const CpuModule *cm = f->mod->priv;
+    cd->group_entry = cm->groups && !k->uses_barrier ? cm->groups[k - cm->table] : NULL;
     cd->kernarg = buf;
     memcpy(cd->grid, grid, sizeof cd->grid);
     memcpy(cd->group, group, sizeof cd->group);

@@ -645,7 +645,7 @@ static void test_errors(void **state)
     check_error("x = 'a'\n", "t.jl:1:5: error: syntax: character literals are not supported in kernels");
     check_error("x = 1e500\n", "t.jl:1:5: error: syntax: overflow in numeric constant \"1e500\"");
     check_error("x = f(a b)\n", "t.jl:1:9: error: syntax: missing comma or \")\" in argument list");
-    check_error("let x = 1\nend\n", "t.jl:1:1: error: syntax: \"let\" is not supported in kernels");
+    check_error("global x = 1\n", "t.jl:1:1: error: syntax: \"global\" is not supported in kernels");
     check_error("x = 0x\n", "t.jl:1:5: error: syntax: invalid numeric constant \"0x\"");
     check_error("x = $y\n", "t.jl:1:5: error: syntax: invalid character \"$\"");
     check_error("a where T = 1\n", "t.jl:1:3: error: syntax: \"where\" is only supported in function definitions");

@@ -278,3 +278,40 @@ iterate(C::CartesianIndices) = length(C) < 1 ? nothing : (C[1], 2)
 iterate(C::CartesianIndices, s::Int64) = s > length(C) ? nothing : (C[s], s + 1)
 iterate(L::LinearIndices) = length(L) < 1 ? nothing : (1, 2)
 iterate(L::LinearIndices, s::Int64) = s > length(L) ? nothing : (s, s + 1)
+
+# ---- tuples (base/tuple.jl, base/ntuple.jl): recursion on the tail, each step a specialisation of its own
+# (the length is part of the type), so that the recursion ends at compile time ----
+
+tuple(xs...) = xs
+tail(::Tuple{}) = throw(ArgumentError("Cannot call tail on an empty tuple."))
+tail(t::Tuple) = _tail(t...)
+_tail(x, rest...) = rest
+front(::Tuple{}) = throw(ArgumentError("Cannot call front on an empty tuple."))
+front(t::Tuple) = _front(t...)
+_front(x) = ()
+_front(x, rest...) = (x, _front(rest...)...)
+first(t::Tuple) = t[1]
+last(t::Tuple) = t[length(t)]
+reverse(::Tuple{}) = ()
+reverse(t::Tuple) = (reverse(tail(t))..., t[1])
+
+# map(f, t...): f over the elements, as long as the shortest tuple
+map(f, ::Tuple{}) = ()
+map(f, t::Tuple) = (f(t[1]), map(f, tail(t))...)
+map(f, ::Tuple{}, ::Tuple{}) = ()
+map(f, ::Tuple, ::Tuple{}) = ()
+map(f, ::Tuple{}, ::Tuple) = ()
+map(f, t::Tuple, s::Tuple) = (f(t[1], s[1]), map(f, tail(t), tail(s))...)
+map(f, ::Tuple{}, ::Tuple{}, ::Tuple{}) = ()
+map(f, t::Tuple, s::Tuple, u::Tuple) =
+    length(t) == 0 || length(s) == 0 || length(u) == 0 ? () : (f(t[1], s[1], u[1]), map(f, tail(t), tail(s), tail(u))...)
+
+# ntuple(f, Val(N)) = (f(1), ..., f(N)); ntuple(f, n) with a constant n is the same (splat.c)
+ntuple(f, ::Val{0}) = ()
+ntuple(f, ::Val{N}) where {N} = N < 0 ? throw(ArgumentError("tuple length should be ≥ 0, got $N")) : (ntuple(f, Val(N - 1))..., f(N))
+
+# all / any of a tuple of Bools, short-circuiting as Julia's
+all(t::Tuple{}) = true
+all(t::Tuple) = t[1] && all(tail(t))
+any(t::Tuple{}) = false
+any(t::Tuple) = t[1] || any(tail(t))

@@ -1,8 +1,9 @@
-# Keyword arguments are not supported in kernels (a syntax error at load).
+# A call passing a keyword that no method takes: Julia's MethodError, reported when a call reaches it.
 f(x; scale = 2) = x * scale
 function keyword_args!(o)
-    o[1] = f(1)
+    o[1] = f(1; size = 3)
     return nothing
 end
-# expect error: syntax: keyword arguments are not supported in kernels
-# expect error at: 2:4
+# run: keyword_args!(o = zeros(Int64, 1))
+# expect error: MethodError: f got an unsupported keyword argument "size"
+# expect error at: 2:1
