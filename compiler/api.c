@@ -524,6 +524,30 @@ bool api_is_ka_kernel(const juke_module *m, const char *function)
     return g && g->nmethods && (g->methods[0]->flags & FN_KA);
 }
 
+/* Is s the type of a @kernel's hidden argument, as launch.c spells it: the ndrange's NTuple{N,Int64}, then
+ * N Val{G} of a static groupsize ("Tuple{Int64,Int64,Val{16},Val{16}}")? */
+static bool is_ndrange_type_name(const char *s)
+{
+    if (strncmp(s, "Tuple{Int64", 11) != 0)
+        return false;
+    s += 11;
+    for (;;) {
+        if (strcmp(s, "}") == 0)
+            return true;
+        if (strncmp(s, ",Int64", 6) == 0) {
+            s += 6;
+        } else if (strncmp(s, ",Val{", 5) == 0 && s[5] >= '0' && s[5] <= '9') {
+            s += 5;
+            while (*s >= '0' && *s <= '9')
+                s++;
+            if (*s++ != '}')
+                return false;
+        } else {
+            return false;
+        }
+    }
+}
+
 /* A @kernel given the types of its visible arguments only: those of a launch
  * on a 1-dimensional ndrange (its hidden last argument, ka.c), in buf. */
 static int with_ndrange_type(const juke_module *m, const char *function, const char *const **argtypes, int nargs,
@@ -540,8 +564,7 @@ static int with_ndrange_type(const juke_module *m, const char *function, const c
         takes_these = takes_these || g->methods[i]->nparams == nargs;
     }
     const char *last = nargs ? (*argtypes)[nargs - 1] : "";
-    bool ends_in_ndrange = strcmp(last, "Tuple{Int64}") == 0 || strcmp(last, "Tuple{Int64,Int64}") == 0 ||
-                           strcmp(last, "Tuple{Int64,Int64,Int64}") == 0;
+    bool ends_in_ndrange = is_ndrange_type_name(last);
     if (!takes_more || (takes_these && ends_in_ndrange))
         return nargs;
     for (int i = 0; i < nargs; i++)
