@@ -556,8 +556,9 @@ static int with_ndrange_type(const juke_module *m, const char *function, const c
     if (!api_is_ka_kernel(m, function) || nargs < 0 || nargs >= 64 || (nargs && !*argtypes))
         return nargs;
     GenericFunc *g = fe_find_func(m->fe, function);
-    /* a @kernel with defaults has methods of several arities (kwargs.c): the types end in the ndrange's
-     * when a method takes exactly them and the last is an NTuple of Int64 */
+    /* a @kernel with defaults has methods of several arities (kwargs.c): the types end in the hidden
+     * argument's when a method takes exactly them and the last is its tuple (the ndrange's Int64s, then a
+     * static groupsize's Val{G}s: launch.c) */
     bool takes_more = false, takes_these = false;
     for (int i = 0; i < g->nmethods; i++) {
         takes_more = takes_more || g->methods[i]->nparams == nargs + 1;
@@ -730,7 +731,7 @@ uint16_t api_arg_signature(const char *type)
     int nd = 0;
     char elem[16];
     if (t && sscanf(t, "Array{%15[A-Za-z0-9],%d}", elem, &nd) == 2 && nd >= 1 && nd <= 8) {
-        for (int e = JUKE_BOOL; e <= JUKE_FLOAT64; e++)
+        for (int e = JUKE_BOOL; e <= JUKE_COMPLEXF64; e++)
             if (strcmp(elem, api_type_name(e)) == 0)
                 sig = (uint16_t)(0x8000 | e << 4 | nd);
     } else if (t) {
@@ -1252,7 +1253,8 @@ _Static_assert((int)JUKE_BOOL == JUKE_T_BOOL && (int)JUKE_INT8 == JUKE_T_INT8 &&
                    (int)JUKE_UINT8 == JUKE_T_UINT8 && (int)JUKE_UINT16 == JUKE_T_UINT16 &&
                    (int)JUKE_UINT32 == JUKE_T_UINT32 && (int)JUKE_UINT64 == JUKE_T_UINT64 &&
                    (int)JUKE_FLOAT16 == JUKE_T_FLOAT16 && (int)JUKE_FLOAT32 == JUKE_T_FLOAT32 &&
-                   (int)JUKE_FLOAT64 == JUKE_T_FLOAT64,
+                   (int)JUKE_FLOAT64 == JUKE_T_FLOAT64 && (int)JUKE_COMPLEXF32 == JUKE_T_COMPLEXF32 &&
+                   (int)JUKE_COMPLEXF64 == JUKE_T_COMPLEXF64,
                "juke_type (juke.h) and JukeTypeCode (runtime/abi.h) must agree");
 
 size_t juke_sizeof(juke_type t)
@@ -1269,17 +1271,20 @@ size_t juke_sizeof(juke_type t)
     case JUKE_FLOAT32: return 4;
     case JUKE_INT64:
     case JUKE_UINT64:
-    case JUKE_FLOAT64: return 8;
+    case JUKE_FLOAT64:
+    case JUKE_COMPLEXF32: return 8;
+    case JUKE_COMPLEXF64: return 16;
     default: return 0;
     }
 }
 
-static const char *type_names[] = { "?",      "Bool",   "Int8",   "Int16",   "Int32",   "Int64",  "UInt8",
-                                    "UInt16", "UInt32", "UInt64", "Float16", "Float32", "Float64" };
+static const char *type_names[] = { "?",       "Bool",    "Int8",    "Int16",      "Int32",
+                                    "Int64",   "UInt8",   "UInt16",  "UInt32",     "UInt64",
+                                    "Float16", "Float32", "Float64", "ComplexF32", "ComplexF64" };
 
 const char *api_type_name(int t)
 {
-    return t >= 1 && t <= JUKE_FLOAT64 ? type_names[t] : "?";
+    return t >= 1 && t <= JUKE_COMPLEXF64 ? type_names[t] : "?";
 }
 
 /* Check an array's element type and dims for `who` (a function's name) and

@@ -50,6 +50,10 @@ extern const BuiltinRow builtin_rows[BI__COUNT];
 
 const char *builtin_name(BuiltinId id);
 
+/* The :name of a prelude AtomicOrdering{:name} or SyncScope{:name} value's type t (kind is the struct's name),
+ * without the colon; NULL when t is not one (builtins_atomic.c). */
+const char *atomic_tag(const struct Type *t, const char *kind);
+
 /* Row id's BF_ flags (0 for an id out of range). */
 unsigned builtin_flags(BuiltinId id);
 

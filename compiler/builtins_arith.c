@@ -5,9 +5,9 @@
 /* The integer type of the other signedness and the same width (signed(UInt8) is Int8). */
 static const Type *flip_signedness(Infer *I, const Type *t)
 {
-    static const TypeKind s[] = { TY_INT8, TY_INT16, TY_INT32, TY_INT64 },
-                          u[] = { TY_UINT8, TY_UINT16, TY_UINT32, TY_UINT64 };
-    for (int i = 0; i < 4; i++) {
+    static const TypeKind s[] = { TY_INT8, TY_INT16, TY_INT32, TY_INT64, TY_INT128 },
+                          u[] = { TY_UINT8, TY_UINT16, TY_UINT32, TY_UINT64, TY_UINT128 };
+    for (int i = 0; i < 5; i++) {
         if (t->kind == s[i])
             return prim(I, u[i]);
         if (t->kind == u[i])

@@ -2,6 +2,25 @@
  * predicates (rows in builtins.def). */
 #include "codegen_impl.h"
 
+/* typemin and typemax of a signed integer type of up to 128 bits, as LLVM constants. */
+static LLVMValueRef signed_min(CG *g, const Type *t)
+{
+    uint64_t w[2] = { t->bits < 64    ? 1ULL << (t->bits - 1)
+                      : t->bits == 64 ? 1ULL << 63
+                                      : 0,
+                      t->bits == 128 ? 1ULL << 63 : 0 };
+    return LLVMConstIntOfArbitraryPrecision(prim_t(g, t), 2, w);
+}
+static LLVMValueRef signed_max(CG *g, const Type *t)
+{
+    uint64_t w[2] = { t->bits < 64    ? (1ULL << (t->bits - 1)) - 1
+                      : t->bits == 64 ? ~0ULL >> 1
+                                      : ~0ULL,
+                      t->bits == 128 ? ~0ULL >> 1 : 0 };
+    return LLVMConstIntOfArbitraryPrecision(prim_t(g, t), 2, w);
+}
+
+
 /* The integer division family (Julia semantics, DivideError checks). */
 static LLVMValueRef emit_intdiv(CG *g, IrInst *in, const Type *t, LLVMValueRef x, LLVMValueRef y)
 {
@@ -16,7 +35,7 @@ static LLVMValueRef emit_intdiv(CG *g, IrInst *in, const Type *t, LLVMValueRef x
         return in->builtin == BI_REM || in->builtin == BI_MOD ? LLVMConstInt(lty, 0, 0) : x;
     }
     if (sg && (in->builtin == BI_DIV || in->builtin == BI_FLD || in->builtin == BI_CLD)) {
-        LLVMValueRef minv = LLVMConstInt(lty, 1ULL << (t->bits - 1), 0);
+        LLVMValueRef minv = signed_min(g, t);
         fail = LLVMBuildOr(g->b, fail, LLVMBuildAnd(g->b, minus1, LLVMBuildICmp(g->b, LLVMIntEQ, x, minv, ""), ""), "");
     }
     check(g, fail, JUKE_EXC_DIVIDE, in->loc, 0, NULL, 0, NULL, 0);
@@ -92,9 +111,10 @@ static LLVMValueRef emit_shift(CG *g, BuiltinId op, const Type *t, LLVMValueRef 
         ty_is_signed(nt) ? LLVMBuildICmp(g->b, LLVMIntSLT, n64, ci64(g, 0), "") : LLVMConstInt(i1(g), 0, 0);
     LLVMValueRef mag = LLVMBuildSelect(g->b, neg, LLVMBuildNeg(g->b, n64, ""), n64, "");
     LLVMValueRef big = LLVMBuildICmp(g->b, LLVMIntUGE, mag, ci64(g, bits), "");
-    LLVMValueRef amt = LLVMBuildTrunc(g->b, LLVMBuildSelect(g->b, big, ci64(g, bits - 1), mag, ""), lty, "");
-    if (bits == 64)
-        amt = LLVMBuildSelect(g->b, big, LLVMConstInt(lty, 63, 0), mag, "");
+    LLVMValueRef amt64 = LLVMBuildSelect(g->b, big, ci64(g, bits - 1), mag, "");
+    LLVMValueRef amt = bits < 64    ? LLVMBuildTrunc(g->b, amt64, lty, "")
+                       : bits == 64 ? amt64
+                                    : LLVMBuildZExt(g->b, amt64, lty, ""); /* a 128-bit value */
     LLVMValueRef zero = LLVMConstInt(lty, 0, 0);
     LLVMValueRef left = LLVMBuildSelect(g->b, big, zero, LLVMBuildShl(g->b, x, amt, ""), "");
     LLVMValueRef lright = LLVMBuildSelect(g->b, big, zero, LLVMBuildLShr(g->b, x, amt, ""), "");
@@ -196,10 +216,8 @@ static LLVMValueRef typeval(CG *g, BuiltinId id, const Type *t)
     switch (id) {
     case BI_ZERO: return iconst(g, t, 0);
     case BI_ONE: return iconst(g, t, 1);
-    case BI_TYPEMIN: return ty_is_signed(t) ? LLVMConstInt(prim_t(g, t), 1ULL << (t->bits - 1), 0) : iconst(g, t, 0);
-    default:
-        return ty_is_signed(t) ? LLVMConstInt(prim_t(g, t), (t->bits == 64 ? ~0ULL : (1ULL << t->bits) - 1) >> 1, 0)
-                               : LLVMConstAllOnes(prim_t(g, t));
+    case BI_TYPEMIN: return ty_is_signed(t) ? signed_min(g, t) : iconst(g, t, 0);
+    default: return ty_is_signed(t) ? signed_max(g, t) : LLVMConstAllOnes(prim_t(g, t));
     }
 }
 

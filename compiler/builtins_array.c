@@ -80,6 +80,11 @@ const Type *type_setindex(Infer *I, IrInst *in, const BuiltinRow *row, const cha
                       a[0]->ndims, ni, a[0]->ndims > 1 ? "1 or " : "", a[0]->ndims);
             return NULL;
         }
+        bool cx = a[0]->elem->kind == TY_COMPLEX && (ty_is_prim(a[1]) || a[1]->kind == TY_COMPLEX);
+        if (cx) { /* a complex element: a number converts to it, as Julia's convert(ComplexF32, x) */
+            in->optype = a[0]->elem;
+            return prim(I, TY_NOTHING);
+        }
         if (!ty_is_prim(a[1]) && a[1] != a[0]->elem) { /* a struct element: of the element type itself */
             infer_err(I, in->loc, "MethodError: cannot convert a value of type %s to %s", infer_tname(I, a[1]),
                       infer_tname(I, a[0]->elem));

@@ -14,13 +14,27 @@ LLVMValueRef emit_getindex(CG *g, IrInst *in)
 }
 
 /* The LLVM value of `setindex!`. */
+/* v (a number of type from) as the complex number type to, as Julia's convert: a real number gets a zero
+ * imaginary part; each part converts as its float type does. */
+static LLVMValueRef conv_complex(CG *g, LLVMValueRef v, const Type *from, const Type *to, SrcLoc loc)
+{
+    LLVMValueRef re = from->kind == TY_COMPLEX ? LLVMBuildExtractValue(g->b, v, 0, "") : v;
+    LLVMValueRef im = from->kind == TY_COMPLEX ? LLVMBuildExtractValue(g->b, v, 1, "") : NULL;
+    const Type *part = from->kind == TY_COMPLEX ? from->elem : from;
+    re = part == to->elem ? re : conv_checked(g, re, part, to->elem, loc);
+    im = !im ? LLVMConstNull(prim_t(g, to->elem)) : part == to->elem ? im : conv_checked(g, im, part, to->elem, loc);
+    LLVMValueRef z = LLVMBuildInsertValue(g->b, LLVMGetUndef(lt(g, to)), re, 0, "");
+    return LLVMBuildInsertValue(g->b, z, im, 1, "");
+}
+
 LLVMValueRef emit_setindex(CG *g, IrInst *in)
 {
     int n = in->nargs - 1;
     bool inb = (in->flags & IRF_INBOUNDS) != 0;
     const Type *at = aty(g, in, 0);
-    LLVMValueRef v =
-        aty(g, in, 1) == at->elem ? arg(g, in, 1) : conv_checked(g, arg(g, in, 1), aty(g, in, 1), at->elem, in->loc);
+    LLVMValueRef v = aty(g, in, 1) == at->elem      ? arg(g, in, 1)
+                     : at->elem->kind == TY_COMPLEX ? conv_complex(g, arg(g, in, 1), aty(g, in, 1), at->elem, in->loc)
+                                                    : conv_checked(g, arg(g, in, 1), aty(g, in, 1), at->elem, in->loc);
     LLVMValueRef p = elem_ptr(g, in, at, arg(g, in, 0), 2, n - 2, inb);
     LLVMSetAlignment(LLVMBuildStore(g->b, to_mem(g, v, at->elem), p), elem_align(at->elem));
     return unit_v(g);

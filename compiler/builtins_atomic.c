@@ -1,5 +1,6 @@
 /* builtins_atomic.c: typing rules of atomics (rows in builtins.def). */
 #include "builtins_type.h"
+#include <string.h>
 
 /* AMDGPU.@atomic A[i...] op= v (the new value) and atomic_op!(ptr, v) (the old value). */
 const Type *type_atomic(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
@@ -41,4 +42,30 @@ const Type *type_atomic_cas(Infer *I, IrInst *in, const BuiltinRow *row, const c
         return in->optype;
     }
     return infer_no_method(I, in, name, a, n);
+}
+
+/* The name in a prelude AtomicOrdering{:name} or SyncScope{:name} value's type (without the colon), or NULL. */
+const char *atomic_tag(const Type *t, const char *kind)
+{
+    if (t->kind != TY_STRUCT || !t->name || strcmp(t->name, kind) != 0 || t->nparams != 1 ||
+        t->params[0]->kind != TY_VAL || !t->params[0]->name || t->params[0]->name[0] != ':')
+        return NULL;
+    return t->params[0]->name + 1;
+}
+
+/* UnsafeAtomics.fence(order, scope) (the prelude gives fence() and fence(order) the system scope): nothing. A
+ * fence orders acquire, release, acq_rel or seq_cst, as LLVM's fence instruction. */
+const Type *type_fence(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
+{
+    (void)row;
+    const char *o = n == 2 ? atomic_tag(a[0], "AtomicOrdering") : NULL;
+    if (!o || !atomic_tag(a[1], "SyncScope"))
+        return infer_no_method(I, in, name, a, n);
+    if (strcmp(o, "acquire") != 0 && strcmp(o, "release") != 0 && strcmp(o, "acq_rel") != 0 &&
+        strcmp(o, "seq_cst") != 0) {
+        infer_err(I, in->loc,
+                  "fence: the ordering %s orders nothing; a fence takes acquire, release, acq_rel or seq_cst", o);
+        return NULL;
+    }
+    return prim(I, TY_NOTHING);
 }

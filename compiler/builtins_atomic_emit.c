@@ -148,3 +148,23 @@ LLVMValueRef emit_atomic_cas(CG *g, IrInst *in)
     LLVMValueRef nv = conv_checked(g, arg(g, in, 2), aty(g, in, 2), t, in->loc);
     return atomic_cas(g, t, ptr_as(g, pt), arg(g, in, 0), c, nv);
 }
+
+/* fence(order, scope): LLVM's fence. Only AMDGPU narrows it to the scope (wavefront, workgroup, agent); NVPTX and
+ * the CPU fence the whole system, which orders at least as much. */
+LLVMValueRef emit_fence(CG *g, IrInst *in)
+{
+    const char *order = atomic_tag(aty(g, in, 0), "AtomicOrdering");
+    const char *scope = atomic_tag(aty(g, in, 1), "SyncScope");
+    const TargetInfo *ti = target_by_kind(g->tc->opts->kind);
+    bool scoped = ti && ti->atomic_scope && *ti->atomic_scope && strcmp(scope, "system") != 0;
+    char name[96], text[512], clause[64] = "";
+    if (scoped)
+        snprintf(clause, sizeof clause, "syncscope(\"%s\") ", scope);
+    snprintf(name, sizeof name, "__juke_fence_%s_%s", order, scoped ? scope : "system");
+    snprintf(text, sizeof text, "define hidden void @%s() alwaysinline {\n  fence %s%s\n  ret void\n}\n", name, clause,
+             order);
+    LLVMValueRef fn = atomic_helper(g, name, text);
+    if (fn)
+        LLVMBuildCall2(g->b, LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), NULL, 0, 0), fn, NULL, 0, "");
+    return unit_v(g);
+}

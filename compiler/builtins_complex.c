@@ -280,10 +280,13 @@ const Type *type_cx_typeassert(Infer *I, IrInst *in, const BuiltinRow *row, cons
     return infer_no_method(I, in, name, a, n);
 }
 
-/* storing a complex number into memory: not supported, says so. */
+/* storing a complex number into memory: into an array of complex numbers (A[i] = z converts z to the element
+ * type), or unsafe_store! of the pointee's own type; any other is an error that says so. */
 const Type *type_cx_store(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
 {
-    (void)row;
+    if (n >= 2 && (ty_is_array(a[0]) || a[0]->kind == TY_PTR) && a[0]->elem && a[0]->elem->kind == TY_COMPLEX &&
+        (row->id == BI_SETINDEX || (row->id == BI_UNSAFE_STORE && a[1] == a[0]->elem)))
+        return row->type(I, in, row, name, a, n);
     if (n >= 2 && (ty_is_array(a[0]) || a[0]->kind == TY_PTR)) {
         infer_err(I, in->loc,
                   "cannot store a %s into memory of %s: arrays of complex numbers are not supported in "

@@ -91,3 +91,25 @@ const Type *type_view(Infer *I, IrInst *in, const BuiltinRow *row, const char *n
     }
     return ty_array_like(T(I), a[0], a[0]->elem, nd);
 }
+
+/* AMDGPU.get_global_pointer(Val(:name), T): a pointer (Core.LLVMPtr{T,1}) to the device global `name` of type T,
+ * a number, zero when the code object is loaded. */
+const Type *type_global_pointer(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
+{
+    (void)row;
+    if (n == 2 && a[0]->kind == TY_STRUCT && a[0]->name && strcmp(a[0]->name, "Val") == 0 && a[0]->nparams == 1 &&
+        a[0]->params[0]->kind == TY_VAL && a[0]->params[0]->name && a[0]->params[0]->name[0] == ':' &&
+        a[1]->kind == TY_TYPE && a[1]->elem) {
+        const Type *t = a[1]->elem;
+        if (!ty_is_prim(t)) {
+            infer_err(
+                I, in->loc,
+                "get_global_pointer: a device global holds a number (Bool, Int8..UInt64, Float16..Float64), not %s",
+                infer_tname(I, t));
+            return NULL;
+        }
+        in->optype = t;
+        return ty_ptr(T(I), t, false);
+    }
+    return infer_no_method(I, in, name, a, n);
+}

@@ -126,3 +126,31 @@ LLVMValueRef emit_view(CG *g, IrInst *in)
     (void)rt;
     return array_value(g, rt, p, dims, nd, allocated);
 }
+
+/* get_global_pointer(Val(:name), T): the LLVM global `name` (the name AMDGPU.jl gives it, so a host finds it
+ * by that name), of mem_t(T), in the target's global address space, zero-initialised and external. */
+LLVMValueRef emit_global_pointer(CG *g, IrInst *in)
+{
+    const char *name = aty(g, in, 0)->params[0]->name + 1;
+    LLVMTypeRef t = mem_t(g, in->optype);
+    LLVMValueRef gv = LLVMGetNamedGlobal(g->mod, name);
+    if (!gv && LLVMGetNamedFunction(g->mod, name)) {
+        diag_error(g->d, in->loc, "get_global_pointer: `%s` is already the name of a function in the code object",
+                   name);
+        g->failed = true;
+        return LLVMConstNull(lt(g, in->type));
+    }
+    if (gv && LLVMGlobalGetValueType(gv) != t) {
+        diag_error(g->d, in->loc, "get_global_pointer: the device global `%s` has another type elsewhere in the kernel",
+                   name);
+        g->failed = true;
+        return LLVMConstNull(lt(g, in->type));
+    }
+    if (!gv) {
+        gv = LLVMAddGlobalInAddressSpace(g->mod, t, name, g->ops->as_global);
+        LLVMSetInitializer(gv, LLVMConstNull(t));
+        LLVMSetLinkage(gv, LLVMExternalLinkage);
+        LLVMSetAlignment(gv, elem_align(in->optype));
+    }
+    return gv;
+}

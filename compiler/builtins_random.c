@@ -16,10 +16,15 @@ const Type *type_rand(Infer *I, IrInst *in, const BuiltinRow *row, const char *n
     return t;
 }
 
-/* Random.seed!(seed::Integer): nothing; the work-item's stream restarts with that key. */
+/* Random.seed!(seed::Integer): nothing; the work-item's stream restarts with that key. Random.seed!() takes a
+ * fresh key from the device's clock (AMDGPU.jl's Random.make_seed() is memrealtime()): optype Nothing. */
 const Type *type_seed(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
 {
     (void)row;
+    if (n == 0) {
+        in->optype = prim(I, TY_NOTHING);
+        return prim(I, TY_NOTHING);
+    }
     if (n == 1 && ty_is_int(a[0])) {
         in->optype = a[0];
         return prim(I, TY_NOTHING);

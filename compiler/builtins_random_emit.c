@@ -142,6 +142,13 @@ LLVMValueRef emit_rand(CG *g, IrInst *in)
 /* Random.seed!(seed): this work-item's stream restarts with key seed % UInt64 (its id stays in the counter). */
 LLVMValueRef emit_seed(CG *g, IrInst *in)
 {
+    if (in->nargs == 1) { /* Random.seed!(): the clock's value, which differs launch to launch */
+        LLVMValueRef none[2] = { NULL, NULL };
+        LLVMValueRef t = g->ops->exec_control ? g->ops->exec_control(g->tc, g->b, BI_MEMREALTIME, none) : NULL;
+        LLVMBuildStore(g->b, t ? t : ci64(g, 0), rng_field(g, RNG_KEY));
+        LLVMBuildStore(g->b, ci64(g, 0), rng_field(g, RNG_DRAWS));
+        return unit_v(g);
+    }
     const Type *st = aty(g, in, 0);
     LLVMValueRef s = arg(g, in, 0);
     if (st->bits < 64)

@@ -235,8 +235,38 @@ LLVMValueRef conv_wrap(CG *g, LLVMValueRef v, const Type *from, const Type *to)
     LLVMTypeRef tt = prim_t(g, to);
     if (ty_is_float(from) && ty_is_float(to))
         return from->bits < to->bits ? LLVMBuildFPExt(g->b, v, tt, "") : LLVMBuildFPTrunc(g->b, v, tt, "");
+    if (ty_is_float(to) && from->bits == 128 && g->tc->opts->kind == TARGET_NVPTX) {
+        /* NVPTX has no library for 128-bit conversions (LLVM would call __floattidf): the high half times
+         * 2^64 plus the unsigned low half, each converted (may differ from Julia's in the last bit past 2^64) */
+        LLVMTypeRef i64t = i64(g);
+        LLVMValueRef hi =
+            LLVMBuildTrunc(g->b,
+                           ty_is_signed(from) ? LLVMBuildAShr(g->b, v, LLVMConstInt(LLVMTypeOf(v), 64, 0), "")
+                                              : LLVMBuildLShr(g->b, v, LLVMConstInt(LLVMTypeOf(v), 64, 0), ""),
+                           i64t, "");
+        LLVMValueRef lo = LLVMBuildTrunc(g->b, v, i64t, "");
+        LLVMTypeRef dt = LLVMDoubleTypeInContext(g->ctx);
+        LLVMValueRef hf = ty_is_signed(from) ? LLVMBuildSIToFP(g->b, hi, dt, "") : LLVMBuildUIToFP(g->b, hi, dt, "");
+        LLVMValueRef r = LLVMBuildFAdd(g->b, LLVMBuildFMul(g->b, hf, LLVMConstReal(dt, 18446744073709551616.0), ""),
+                                       LLVMBuildUIToFP(g->b, lo, dt, ""), "");
+        return to->bits == 64 ? r : LLVMBuildFPTrunc(g->b, r, tt, "");
+    }
     if (ty_is_float(to))
         return ty_is_signed(from) ? LLVMBuildSIToFP(g->b, v, tt, "") : LLVMBuildUIToFP(g->b, v, tt, "");
+    if (ty_is_float(from) && to->bits == 128 && g->tc->opts->kind == TARGET_NVPTX) {
+        /* NVPTX has no library for 128-bit conversions (LLVM would call __fixdfti): the magnitude split in
+         * halves of 64 bits, each exact, and the sign applied after */
+        LLVMTypeRef dt = LLVMDoubleTypeInContext(g->ctx), it = LLVMTypeOf(LLVMConstInt(tt, 0, 0));
+        LLVMValueRef x = from->bits == 64 ? v : LLVMBuildFPExt(g->b, v, dt, "");
+        LLVMValueRef mag = intr1(g, "llvm.fabs", intr1(g, "llvm.trunc", x));
+        LLVMValueRef hf = intr1(g, "llvm.floor", LLVMBuildFMul(g->b, mag, LLVMConstReal(dt, 0x1p-64), ""));
+        LLVMValueRef lf = LLVMBuildFSub(g->b, mag, LLVMBuildFMul(g->b, hf, LLVMConstReal(dt, 0x1p64), ""), "");
+        LLVMValueRef hi = LLVMBuildZExt(g->b, LLVMBuildFPToUI(g->b, hf, i64(g), ""), it, "");
+        LLVMValueRef lo = LLVMBuildZExt(g->b, LLVMBuildFPToUI(g->b, lf, i64(g), ""), it, "");
+        LLVMValueRef r = LLVMBuildOr(g->b, LLVMBuildShl(g->b, hi, LLVMConstInt(it, 64, 0), ""), lo, "");
+        LLVMValueRef neg = LLVMBuildFCmp(g->b, LLVMRealOLT, x, LLVMConstReal(dt, 0), "");
+        return LLVMBuildFreeze(g->b, LLVMBuildSelect(g->b, neg, LLVMBuildNeg(g->b, r, ""), r, ""), "");
+    }
     if (ty_is_float(from)) {
         if (to->kind == TY_BOOL)
             return LLVMBuildFCmp(g->b, LLVMRealUNE, v, LLVMConstReal(LLVMTypeOf(v), 0), "");
@@ -432,7 +462,7 @@ int type_code(const Type *t)
         [TY_UINT16] = JUKE_T_UINT16,   [TY_UINT32] = JUKE_T_UINT32,   [TY_UINT64] = JUKE_T_UINT64,
         [TY_FLOAT16] = JUKE_T_FLOAT16, [TY_FLOAT32] = JUKE_T_FLOAT32, [TY_FLOAT64] = JUKE_T_FLOAT64,
     };
-    return ty_is_prim(t) ? codes[t->kind] : 0;
+    return ty_is_prim(t) && t->kind < (int)JK_ARRAY_LEN(codes) ? codes[t->kind] : 0; /* 128-bit: none */
 }
 
 /* What a BoundsError record says of the array (runtime/abi.h): its element
@@ -447,9 +477,10 @@ LLVMValueRef bits64(CG *g, LLVMValueRef v, const Type *t)
 {
     if (ty_is_float(t))
         v = LLVMBuildBitCast(g->b, v, LLVMIntTypeInContext(g->ctx, (unsigned)t->bits), "");
-    return LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 64 ? v
-           : ty_is_signed(t)                        ? LLVMBuildSExt(g->b, v, i64(g), "")
-                                                    : LLVMBuildZExt(g->b, v, i64(g), "");
+    unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(v));
+    if (w > 64) /* a 128-bit value: its low half (its type code is 0: the message does not show it) */
+        return LLVMBuildTrunc(g->b, v, i64(g), "");
+    return w == 64 ? v : ty_is_signed(t) ? LLVMBuildSExt(g->b, v, i64(g), "") : LLVMBuildZExt(g->b, v, i64(g), "");
 }
 
 /* Julia's convert(to, v): InexactError unless the value is represented exactly. */
@@ -480,8 +511,7 @@ LLVMValueRef conv_checked(CG *g, LLVMValueRef v, const Type *from, const Type *t
               (LLVMValueRef[]){ ci64(g, type_code(from)) }, type_code(to));
         if (to->kind == TY_BOOL)
             return LLVMBuildFCmp(g->b, LLVMRealONE, v, LLVMConstReal(LLVMTypeOf(v), 0), "");
-        return ty_is_signed(to) ? LLVMBuildFPToSI(g->b, v, prim_t(g, to), "")
-                                : LLVMBuildFPToUI(g->b, v, prim_t(g, to), "");
+        return conv_wrap(g, v, from, to);
     }
     if (from->kind == TY_BOOL)
         return LLVMBuildZExt(g->b, v, prim_t(g, to), "");
@@ -1608,7 +1638,7 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
     out->ms_optimize = t2 - t1;
     out->llvm_opt = llvm_module_text(tc.mod);
     LLVMValueRef kfn = LLVMGetNamedFunction(tc.mod, out->kernel_symbol);
-    out->llvm_opt_kernel = kfn ? llvm_function_text(kfn) : strdup("");
+    out->llvm_opt_kernel = kfn ? llvm_function_text(kfn, out->llvm_opt) : strdup("");
     if (!ops->emit(&tc, out))
         goto done;
     out->ms_emit = now_ms() - t2;

@@ -229,6 +229,8 @@ static bool add_item(FeModule *mod, Node *item, Diags *d)
             return true;
         }
     }
+    if (item->kind == AST_MACROCALL && strcmp(item->name, "adapt_structure") == 0)
+        return true; /* Adapt.@adapt_structure T: how the host converts a T to the device, nothing a kernel sees */
     if (item->kind == AST_MACROCALL && strcmp(item->name, "kwdef") == 0 && item->nkids == 1 && item->kids[0] &&
         item->kids[0]->kind == AST_STRUCT) {
         item = item->kids[0]; /* Base.@kwdef struct: the positional constructor stays */
@@ -255,10 +257,24 @@ static bool add_item(FeModule *mod, Node *item, Diags *d)
             return true;
         if (!struct_collect(mod, item, d, add_method) && mod->arena.failed)
             return false;
-    } else if (item->kind == AST_CONST) {
+    } else if (item->kind == AST_CONST ||
+               (item->kind == AST_ASSIGN && item->nkids == 2 && item->kids[0] && item->kids[0]->kind == AST_IDENT &&
+                !item->kids[0]->qual && !mod->loading_base &&
+                (!fe_find_const(mod, item->kids[0]->name) || fe_find_const(mod, item->kids[0]->name)->nonconst))) {
+        /* `n = 256` (as AMDGPU.jl's test files start) is a non-constant global: kept, so that a kernel that
+         * reads it gets a message that says so */
+        bool nonconst = item->kind == AST_ASSIGN;
+        if (nonconst) {
+            item->name = item->kids[0]->name;
+            item->kids[0] = item->kids[1];
+        }
         ConstDef *old = fe_find_const(mod, item->name);
         if (mod->loading_base && (old || fe_find_func(mod, item->name)))
             return true;
+        if (old && old->nonconst && nonconst) { /* a global assigned again */
+            old->value = item->kids[0];
+            return true;
+        }
         if (old) {
             diag_error(d, item->loc, "invalid redefinition of constant %s", item->name);
             diag_note(d, old->loc, "%s was first defined here", item->name);
@@ -276,6 +292,7 @@ static bool add_item(FeModule *mod, Node *item, Diags *d)
         c->name = item->name;
         c->loc = item->loc;
         c->value = item->kids[0];
+        c->nonconst = nonconst;
         mod->consts[mod->nconsts++] = c;
         if (!namemap_put(&mod->arena, &mod->const_map, c->name, c))
             return false;

@@ -878,6 +878,8 @@ static const Type *const_type(Infer *I, IrInst *in)
     case LIT_UINT16: return prim(I, TY_UINT16);
     case LIT_UINT32: return prim(I, TY_UINT32);
     case LIT_UINT64: return prim(I, TY_UINT64);
+    case LIT_INT128: return prim(I, TY_INT128);
+    case LIT_UINT128: return prim(I, TY_UINT128);
     case LIT_FLOAT32: return prim(I, TY_FLOAT32);
     case LIT_FLOAT64: return prim(I, TY_FLOAT64);
     case LIT_FLOAT16: return prim(I, TY_FLOAT16);
@@ -1031,12 +1033,37 @@ static const Type *infer_call(Infer *I, IrInst *in)
 
 /* ---- the fixpoint ---- */
 
+/* Does the types alone decide branch condition `cond`, as Julia's inference folds `x === nothing` of a Nothing x
+ * to Const(true)? 1 true, 0 false, -1 not known. Values of two different concrete types are never egal; two
+ * values of one singleton type (nothing, missing, a type used as a value) always are. */
+static int cond_decided(const IrFunc *f, const IrInst *cond)
+{
+    if (cond->op == IR_CONST && cond->lit == LIT_NONE && (cond->ival == IR_TRUE || cond->ival == IR_FALSE))
+        return cond->ival == IR_TRUE;
+    if (cond->op != IR_CALL || !cond->type || cond->nargs != 3 ||
+        (cond->builtin != BI_EGAL && cond->builtin != BI_NEGAL))
+        return -1;
+    const Type *a = f->insts[cond->args[1]].type, *b = f->insts[cond->args[2]].type;
+    if (!a || !b || !ty_is_concrete(a) || !ty_is_concrete(b) || a->kind == TY_UNION || b->kind == TY_UNION)
+        return -1;
+    int egal;
+    if (a != b)
+        egal = 0;
+    else if (ty_is_ghost(a) && a->kind != TY_TUPLE)
+        egal = 1;
+    else
+        return -1;
+    return cond->builtin == BI_EGAL ? egal : !egal;
+}
+
+/* Which instructions a path reaches, following only the side of a branch that the types leave open. */
 static void compute_reach(Infer *I)
 {
     IrFunc *f = I->f;
     bool *label_reached = calloc((size_t)f->nlabels + 1, 1);
     if (!label_reached)
         return;
+    memset(I->reach, 0, (size_t)f->ninsts);
     bool changed = true;
     while (changed) {
         changed = false;
@@ -1051,11 +1078,12 @@ static void compute_reach(Infer *I)
             }
             if (!live)
                 continue;
-            if ((in->op == IR_GOTO || in->op == IR_GOTOIFNOT) && !label_reached[in->label]) {
+            int known = in->op == IR_GOTOIFNOT ? cond_decided(f, &f->insts[in->args[0]]) : -1;
+            if ((in->op == IR_GOTO || (in->op == IR_GOTOIFNOT && known != 1)) && !label_reached[in->label]) {
                 label_reached[in->label] = true;
                 changed = true;
             }
-            if (in->op == IR_GOTO || in->op == IR_RETURN)
+            if (in->op == IR_GOTO || in->op == IR_RETURN || known == 0)
                 live = false;
         }
     }
@@ -1252,7 +1280,8 @@ static bool infer_body(FeCompilation *c, Spec *s)
     f->insts = arena_alloc(&c->arena, sizeof(IrInst) * (size_t)(lf->ninsts + 1));
     f->slots = arena_alloc(&c->arena, sizeof(IrSlot) * (size_t)(lf->nslots + 1));
     bool *reach = arena_alloc(&c->arena, (size_t)lf->ninsts + 1);
-    if (!f->insts || !f->slots || !reach)
+    bool *decided = arena_alloc(&c->arena, (size_t)lf->ninsts + 1);
+    if (!f->insts || !f->slots || !reach || !decided)
         return false;
     if (lf->ninsts) /* memcpy from NULL is undefined even for 0 bytes */
         memcpy(f->insts, lf->insts, sizeof(IrInst) * (size_t)lf->ninsts);
@@ -1276,6 +1305,11 @@ static bool infer_body(FeCompilation *c, Spec *s)
             if (t && t != in->type) {
                 in->type = t;
                 I.changed = true;
+            }
+            /* a branch the types decide: the side not taken is not typed (Julia infers only what runs) */
+            if (in->op == IR_GOTOIFNOT && !decided[i] && cond_decided(f, &f->insts[in->args[0]]) >= 0) {
+                decided[i] = true;
+                compute_reach(&I);
             }
         }
         if (I.widened) /* a slot became a union: type every value again (slots keep their types) */
@@ -1305,6 +1339,17 @@ static bool infer_body(FeCompilation *c, Spec *s)
             const Type *t = infer_inst(&I, in);
             if (t && !in->type)
                 in->type = t;
+        }
+    }
+    /* a decided branch becomes a goto (never taken: nothing); the side not taken goes with the dead code */
+    for (int i = 0; i < f->ninsts; i++) {
+        IrInst *in = &f->insts[i];
+        int known = reach[i] && in->op == IR_GOTOIFNOT ? cond_decided(f, &f->insts[in->args[0]]) : -1;
+        if (known == 0) {
+            in->op = IR_GOTO;
+            in->nargs = 0;
+        } else if (known == 1) {
+            reach[i] = false;
         }
     }
     /* unreachable code (after return, break, continue) is dropped: it is neither printed nor compiled */

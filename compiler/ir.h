@@ -133,6 +133,7 @@ typedef struct ConstDef {
     const char *name;
     SrcLoc loc;
     Node *value;
+    bool nonconst; /* `n = 256` at the top level: a global a kernel cannot read (Julia would box it) */
 } ConstDef;
 
 /* A specialisation: a method inferred for concrete argument types. */

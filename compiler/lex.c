@@ -377,12 +377,13 @@ static void lex_number(Lexer *L, bool spc)
             else
                 v = v * 10 + dv;
         }
-        if (big || v > (uint64_t)INT64_MAX) {
+        if (big) {
             diag_error(L->d, t->loc, "syntax: integer literal too large \"%.*s\"", shown, start);
             v = 0;
         }
-        t->lit = LIT_INT64;
-        t->ival = (int64_t)v;
+        /* past typemax(Int64) a decimal literal is an Int128, as in Julia (values up to 2^64 - 1 here) */
+        t->lit = v > (uint64_t)INT64_MAX ? LIT_INT128 : LIT_INT64;
+        t->uval = v;
         return;
     }
     errno = 0;

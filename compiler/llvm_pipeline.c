@@ -30,42 +30,127 @@
 
 extern char **environ;
 
-/* ---- target initialisation -------------------------------------------- */
-static void init_targets_once(void)
+/* ---- target initialisation and target machines --------------------------
+ * LLVM's target registry is process-wide; registering is idempotent but not
+ * thread-safe, hence under a lock, and only for the targets a process
+ * compiles for (x86's set-up is most of the first compile's extra cost). */
+enum { MAX_TARGETS = 16 };
+
+void llvm_init_target(const TargetOps *ops)
 {
-    for (int i = 0; i < target_count(); i++)
-        target_at(i)->ops->llvm_init();
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static const TargetOps *done[MAX_TARGETS];
+    pthread_mutex_lock(&lock);
+    int i = 0;
+    while (i < MAX_TARGETS && done[i] && done[i] != ops)
+        i++;
+    if (i < MAX_TARGETS && !done[i]) {
+        ops->llvm_init();
+        done[i] = ops;
+    }
+    pthread_mutex_unlock(&lock);
 }
 
-/* LLVM's target registry is process-wide; registering is idempotent but not
- * thread-safe, hence once per process. */
-void llvm_init_targets(void)
+/* Target machines are pooled for the process: creating one builds its
+ * subtarget on first use (on AMDGPU the instruction, register and lowering
+ * tables and GlobalISel's legalizer: a few ms of every small kernel's
+ * compile), and a target machine keeps no state of the modules it compiles
+ * (the subtarget is keyed by the function's target-cpu and features, the
+ * options are reset from each function's attributes). It is not safe for
+ * two threads at once, so a compile takes one out of the pool and gives it
+ * back at the end; the pool holds the idle ones, at most POOL_IDLE. Julia's
+ * JIT keeps such a pool for the same reason. */
+typedef struct TmSlot {
+    struct TmSlot *next;
+    LLVMTargetMachineRef tm;
+    char key[]; /* triple, processor, features, code generation level, relocation model */
+} TmSlot;
+
+enum { POOL_IDLE = 16 };
+
+static pthread_mutex_t tm_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static TmSlot *tm_pool; /* idle target machines, most recently returned first */
+
+static TmSlot *tm_pool_take(const char *key)
 {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, init_targets_once);
+    TmSlot *s = NULL;
+    pthread_mutex_lock(&tm_pool_lock);
+    for (TmSlot **p = &tm_pool; *p; p = &(*p)->next)
+        if (strcmp((*p)->key, key) == 0) {
+            s = *p;
+            *p = s->next;
+            break;
+        }
+    pthread_mutex_unlock(&tm_pool_lock);
+    return s;
+}
+
+static void tm_pool_give(TmSlot *s)
+{
+    TmSlot *evict = NULL;
+    pthread_mutex_lock(&tm_pool_lock);
+    s->next = tm_pool;
+    tm_pool = s;
+    int n = 0;
+    for (TmSlot **p = &tm_pool; *p; p = &(*p)->next)
+        if (++n > POOL_IDLE) {
+            evict = *p; /* the least recently returned */
+            *p = NULL;
+            break;
+        }
+    pthread_mutex_unlock(&tm_pool_lock);
+    if (evict) {
+        LLVMDisposeTargetMachine(evict->tm);
+        free(evict);
+    }
 }
 
 bool llvm_create_target_machine(TargetCtx *tc, const char *triple, const char *cpu, const char *features,
                                 LLVMRelocMode reloc)
 {
-    llvm_init_targets();
-    LLVMTargetRef target = NULL;
-    char *err = NULL;
-    if (LLVMGetTargetFromTriple(triple, &target, &err)) {
-        diag_plain(tc->diags, DIAG_INTERNAL, "LLVM has no target for %s: %s", triple, err ? err : "?");
-        LLVMDisposeMessage(err);
-        return false;
-    }
+    llvm_init_target(tc->ops);
     LLVMCodeGenOptLevel lvl = tc->opts->opt_level <= 0   ? LLVMCodeGenLevelNone
                               : tc->opts->opt_level == 1 ? LLVMCodeGenLevelLess
                               : tc->opts->opt_level == 2 ? LLVMCodeGenLevelDefault
                                                          : LLVMCodeGenLevelAggressive;
-    tc->tm = LLVMCreateTargetMachine(target, triple, cpu, features ? features : "", lvl, reloc, LLVMCodeModelDefault);
-    tc->tm_reloc = reloc;
-    if (!tc->tm) {
-        diag_plain(tc->diags, DIAG_INTERNAL, "cannot create an LLVM target machine for %s (%s)", triple, cpu);
+    const char *fs = features ? features : "";
+    size_t kn = strlen(triple) + strlen(cpu) + strlen(fs) + 32;
+    char *key = malloc(kn);
+    if (!key) {
+        diag_plain(tc->diags, DIAG_NOMEM, "out of memory");
         return false;
     }
+    snprintf(key, kn, "%s|%s|%s|%d|%d", triple, cpu, fs, (int)lvl, (int)reloc);
+    TmSlot *slot = tm_pool_take(key);
+    if (!slot) {
+        LLVMTargetRef target = NULL;
+        char *err = NULL;
+        if (LLVMGetTargetFromTriple(triple, &target, &err)) {
+            diag_plain(tc->diags, DIAG_INTERNAL, "LLVM has no target for %s: %s", triple, err ? err : "?");
+            LLVMDisposeMessage(err);
+            free(key);
+            return false;
+        }
+        LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, triple, cpu, fs, lvl, reloc, LLVMCodeModelDefault);
+        if (!tm) {
+            diag_plain(tc->diags, DIAG_INTERNAL, "cannot create an LLVM target machine for %s (%s)", triple, cpu);
+            free(key);
+            return false;
+        }
+        /* out of memory for a slot: this compile's machine alone */
+        slot = malloc(sizeof *slot + strlen(key) + 1);
+        if (slot) {
+            slot->next = NULL;
+            slot->tm = tm;
+            strcpy(slot->key, key);
+        }
+        tc->tm = tm;
+    } else {
+        tc->tm = slot->tm;
+    }
+    free(key);
+    tc->tm_slot = slot;
+    tc->tm_reloc = reloc;
     LLVMSetTarget(tc->mod, triple);
     LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tc->tm);
     LLVMSetModuleDataLayout(tc->mod, dl);
@@ -75,8 +160,14 @@ bool llvm_create_target_machine(TargetCtx *tc, const char *triple, const char *c
 
 void llvm_dispose_target_machine(TargetCtx *tc)
 {
-    if (tc->tm)
+    if (tc->tm_slot) {
+        if (tc->tm != tc->tm_slot->tm && tc->tm)
+            LLVMDisposeTargetMachine(tc->tm);
+        tm_pool_give(tc->tm_slot);
+    } else if (tc->tm) {
         LLVMDisposeTargetMachine(tc->tm);
+    }
+    tc->tm_slot = NULL;
     tc->tm = NULL;
 }
 
@@ -208,7 +299,8 @@ static bool recreate_tm_unoptimised(TargetCtx *tc)
         diag_plain(tc->diags, DIAG_INTERNAL, "cannot create an LLVM target machine for a huge kernel");
         return false;
     }
-    LLVMDisposeTargetMachine(tc->tm);
+    if (!tc->tm_slot || tc->tm != tc->tm_slot->tm)
+        LLVMDisposeTargetMachine(tc->tm); /* the pooled one goes back at the end */
     tc->tm = tm;
     return true;
 }
@@ -849,9 +941,9 @@ char *llvm_module_text(LLVMModuleRef m)
 /* Printed from the whole module, so the function's !dbg references resolve
  * against the module's metadata; then cut out with the comment lines above
  * its "define". */
-char *llvm_function_text(LLVMValueRef fn)
+char *llvm_function_text(LLVMValueRef fn, const char *module_text)
 {
-    char *all = llvm_module_text(LLVMGetGlobalParent(fn));
+    const char *all = module_text;
     if (!all)
         return NULL;
     size_t nl;
@@ -885,7 +977,6 @@ char *llvm_function_text(LLVMValueRef fn)
     char *r = start && end ? strndup(start, (size_t)(end - start) + 1) : NULL;
     if (r)
         r[end - start] = '\n', r[end - start + 1] = 0;
-    free(all);
     return r;
 }
 
@@ -1421,9 +1512,42 @@ static void adopt_library_global(LLVMValueRef g, bool is_fn)
     if (is_fn) {
         LLVMRemoveStringAttributeAtIndex(g, LLVMAttributeFunctionIndex, "target-cpu", 10);
         LLVMRemoveStringAttributeAtIndex(g, LLVMAttributeFunctionIndex, "target-features", 15);
+        /* Inlined before the kernel is optimised, as hipcc's
+         * -amdgpu-early-inline-all and libdevice's own attributes do: the
+         * optimiser would inline them anyway, after simplifying each on its
+         * own first (half of mathfuns' -O3 time, for the same code). */
+        unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
+        if (!LLVMGetEnumAttributeAtIndex(g, LLVMAttributeFunctionIndex, noinline)) {
+            LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(g));
+            unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+            LLVMAddAttributeAtIndex(g, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, always, 0));
+        }
     }
 }
 
+/* A library definition the linker may leave behind: LLVMLinkModules2 moves
+ * a linkonce definition only when the module refers to it (ModuleLinker's
+ * lazy linking), and reads the body of a lazily loaded one only then. */
+static void make_linkonce(LLVMValueRef g, bool is_fn)
+{
+    if (LLVMIsDeclaration(g) || (is_fn && is_kernel_cc(g)))
+        return;
+    switch (LLVMGetLinkage(g)) {
+    case LLVMExternalLinkage:
+    case LLVMWeakAnyLinkage:
+    case LLVMWeakODRLinkage:
+    case LLVMLinkOnceAnyLinkage: LLVMSetLinkage(g, LLVMLinkOnceODRLinkage); break;
+    default: /* linkonce_odr already, local, appending (always linked) */ break;
+    }
+}
+
+/* Link the bitcode library at path into tc->mod. With only_needed the
+ * library is loaded lazily (the module's globals and declarations are read,
+ * a function body only when linking reaches it), every definition made
+ * linkonce so that only the functions the module calls, and theirs, are
+ * moved, and those are internalised (adopt_library_global): ocml is 505
+ * functions, mathfuns calls 10 of them; libdevice defines ~350 with
+ * external linkage, all of which a plain link used to move and optimise. */
 bool llvm_link_bitcode_file(TargetCtx *tc, const char *path, bool only_needed)
 {
     LLVMMemoryBufferRef buf = NULL;
@@ -1434,8 +1558,13 @@ bool llvm_link_bitcode_file(TargetCtx *tc, const char *path, bool only_needed)
         return false;
     }
     LLVMModuleRef lib = NULL;
-    bool bad = LLVMParseBitcodeInContext2(tc->llctx, buf, &lib);
-    LLVMDisposeMemoryBuffer(buf);
+    bool bad;
+    if (only_needed) {
+        bad = LLVMGetBitcodeModuleInContext2(tc->llctx, buf, &lib); /* the module owns buf */
+    } else {
+        bad = LLVMParseBitcodeInContext2(tc->llctx, buf, &lib);
+        LLVMDisposeMemoryBuffer(buf);
+    }
     if (bad || !lib) {
         diag_plain(tc->diags, DIAG_USER, "the device library %s is not valid LLVM bitcode", path);
         return false;
@@ -1452,12 +1581,16 @@ bool llvm_link_bitcode_file(TargetCtx *tc, const char *path, bool only_needed)
         const char *s = LLVMGetValueName2(f, &n);
         if (!LLVMIsDeclaration(f) && !names_push(&fns, s, n))
             oom = true;
+        if (only_needed)
+            make_linkonce(f, true);
     }
     for (LLVMValueRef g = LLVMGetFirstGlobal(lib); g; g = LLVMGetNextGlobal(g)) {
         size_t n;
         const char *s = LLVMGetValueName2(g, &n);
         if (!LLVMIsDeclaration(g) && !names_push(&globals, s, n))
             oom = true;
+        if (only_needed)
+            make_linkonce(g, false);
     }
     if (oom) {
         names_free(&fns);

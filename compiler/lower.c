@@ -332,8 +332,6 @@ static int lower_literal(Lower *L, Node *n)
         in->fval = n->fval;
     else
         in->ival = n->ival;
-    if (n->lit == LIT_INT128 || n->lit == LIT_UINT128)
-        diag_error(L->d, n->loc, "128-bit integers are not supported on the device");
     return k;
 }
 
@@ -366,17 +364,25 @@ static int lower_ident(Lower *L, Node *n)
             L->f->insts[k].flags |= IRF_IRRATIONAL;
             return k;
         }
-        ConstDef *c = fe_find_const(L->mod, n->name);
-        if (c) {
-            if (++L->depth > 64) {
-                diag_error(L->d, n->loc, "constant `%s` is defined in terms of itself", n->name);
-                L->depth--;
-                return emit_named(L, IR_NOTHING, n->loc);
-            }
-            int v = lower_expr(L, c->value);
+    }
+    /* a constant, also by a module's name (AMDGPU.UnsafeAtomics.seq_cst is the prelude's seq_cst) */
+    ConstDef *c = fe_find_const(L->mod, n->name);
+    if (c && c->nonconst) {
+        diag_error(L->d, n->loc,
+                   "a kernel cannot read the non-constant global `%s` (Julia would box it; a GPU cannot): declare it "
+                   "`const %s = ...`",
+                   n->name, n->name);
+        return emit_named(L, IR_NOTHING, n->loc);
+    }
+    if (c) {
+        if (++L->depth > 64) {
+            diag_error(L->d, n->loc, "constant `%s` is defined in terms of itself", n->name);
             L->depth--;
-            return v;
+            return emit_named(L, IR_NOTHING, n->loc);
         }
+        int v = lower_expr(L, c->value);
+        L->depth--;
+        return v;
     }
     return emit_name(L, n->name, n->loc);
 }

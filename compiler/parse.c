@@ -299,9 +299,27 @@ static bool in_list(const char *s, const char *const *list, int n)
 
 #define IN_LIST(s, list) in_list((s), (list), JK_ARRAY_LEN(list))
 
+/* A broadcasting operator .op (a token of the lexer's) whose op is in list. */
+static bool is_dotted(const Token *t, const char *const *list, int n)
+{
+    return t->kind == TK_OP && t->text[0] == '.' && t->text[1] && in_list(t->text + 1, list, n);
+}
+
 static bool tok_is_cmp(const Token *t)
 {
-    return (t->kind == TK_OP && IN_LIST(t->text, op_cmp)) || tok_kw(t, "in") || tok_kw(t, "isa");
+    return (t->kind == TK_OP && IN_LIST(t->text, op_cmp)) || tok_kw(t, "in") || tok_kw(t, "isa") ||
+           is_dotted(t, op_cmp, JK_ARRAY_LEN(op_cmp));
+}
+
+/* a .op b: broadcast(op, a, b), which the prelude defines over tuples and numbers. */
+static Node *node_broadcast(Parser *p, SrcLoc loc, const char *op, Node *a, Node *b)
+{
+    Node *n = node_new(p, AST_CALL, loc, 4);
+    n->kids[0] = node_ident(p, loc, "broadcast");
+    n->kids[1] = node_ident(p, loc, op);
+    n->kids[2] = a;
+    n->kids[3] = b;
+    return n;
 }
 
 /* Comparison operators under their canonical names (ast.h). */
@@ -323,7 +341,7 @@ static const char *cmp_name(const char *op)
 static bool parse_at_binop(Parser *p, const char *const *list, int n)
 {
     Token *t = parse_peek(p);
-    if (t->kind != TK_OP || !in_list(t->text, list, n))
+    if (t->kind != TK_OP || (!in_list(t->text, list, n) && !is_dotted(t, list, n)))
         return false;
     if (p->space_sep && t->spc && !parse_peek2(p)->spc)
         return false;
@@ -549,6 +567,34 @@ static Node *parse_function(Parser *p)
 {
     Token *kw = parse_next(p);
     Token *name = parse_peek(p);
+    if (tok_op(name, "(")) {
+        /* function (a::typeof(f))(args): a method of f called through its instance a (a callable); a kernel
+         * never reads a, so it is a method of f */
+        p->pos++;
+        Token *a = parse_peek(p);
+        if (a->kind == TK_IDENT)
+            p->pos++;
+        Token *f = NULL;
+        if (parse_accept(p, "::") && parse_peek(p)->kind == TK_IDENT && strcmp(parse_peek(p)->text, "typeof") == 0 &&
+            tok_op(parse_peek2(p), "(")) {
+            p->pos += 2;
+            f = parse_peek(p);
+            if (f->kind == TK_IDENT)
+                p->pos++;
+            else
+                f = NULL;
+            if (f && !parse_accept(p, ")"))
+                f = NULL;
+        }
+        if (!f || !parse_accept(p, ")"))
+            parse_fail_at(p, name->loc,
+                          "syntax: only a callable of a function's own type, (a::typeof(f))(args), may be defined "
+                          "this way in kernels");
+        p->pos--; /* back to the function's name, as if written `function f(args)` */
+        name = parse_peek(p);
+        p->toks[p->pos] = *f;
+        name = parse_peek(p);
+    }
     /* `in` is a keyword of `for` loops, and a function name too (function in(x, itr)) */
     if (name->kind != TK_IDENT && !(tok_kw(name, "in") && tok_op(parse_peek2(p), "(")))
         parse_fail_at(p, name->loc, "syntax: invalid function name \"%s\"", tok_desc(p, name));
@@ -557,6 +603,13 @@ static Node *parse_function(Parser *p)
     while (tok_op(parse_peek(p), ".") && parse_peek2(p)->kind == TK_IDENT) {
         p->pos++;
         name = parse_next(p);
+    }
+    if (tok_kw(parse_peek(p), "end")) {
+        /* function f end: declares f without a method; an empty group of top-level items (parse_file) */
+        p->pos++;
+        Node *none = node_new(p, AST_BLOCK, kw->loc, 0);
+        none->flags = STRUCT_KWDEF;
+        return none;
     }
     Node *self = NULL; /* function P{T}(x) where T: a constructor of P{T} */
     if (tok_op(parse_peek(p), "{") && !parse_peek(p)->spc) {
@@ -1206,8 +1259,9 @@ static Node *parse_postfix(Parser *p)
             if (f->kind == TK_IDENT && !f->spc) {
                 p->pos += 1;
                 parse_next(p);
-                /* AMDGPU.Device.x and Device.x name what AMDGPU.x names */
-                bool device = e->kind == AST_IDENT && strcmp(e->name, "Device") == 0 &&
+                /* AMDGPU.Device.x and Device.x name what AMDGPU.x names; so do (AMDGPU.)UnsafeAtomics.x */
+                bool device = e->kind == AST_IDENT &&
+                              (strcmp(e->name, "Device") == 0 || strcmp(e->name, "UnsafeAtomics") == 0) &&
                               (!e->qual || strcmp(e->qual, "AMDGPU") == 0);
                 if (e->kind == AST_IDENT && ((!e->qual && is_module_name(e->name)) || device || is_base_submodule(e))) {
                     Node *q = node_ident(p, start, f->text);
@@ -1380,12 +1434,19 @@ static Node *parse_level(Parser *p, int lv)
         PtrVec kids = { 0 }, ops = { 0 };
         SrcLoc oploc = parse_peek(p)->loc;
         vec_push(p, &kids, lhs);
+        bool dotted = false;
         while (tok_is_cmp(parse_peek(p)) && !(p->space_sep && parse_peek(p)->spc && !parse_peek2(p)->spc)) {
             Token *t = parse_next(p);
             parse_skip_newlines(p);
-            vec_push(p, &ops, (void *)cmp_name(t->text));
+            bool dot = t->kind == TK_OP && t->text[0] == '.';
+            dotted = dotted || dot;
+            vec_push(p, &ops, (void *)cmp_name(dot ? t->text + 1 : t->text));
             vec_push(p, &kids, parse_level(p, lv + 1));
         }
+        if (ops.len == 1 && dotted)
+            return node_broadcast(p, oploc, ops.items[0], kids.items[0], kids.items[1]);
+        if (dotted)
+            parse_fail_at(p, oploc, "syntax: chained broadcasting comparisons are not supported in kernels");
         if (ops.len == 1)
             return node_call2(p, oploc, ops.items[0], kids.items[0], kids.items[1]);
         Node *n = node_from_vec(p, AST_COMPARISON, start, &kids);
@@ -1422,7 +1483,8 @@ static Node *parse_level(Parser *p, int lv)
             Token *t = parse_next(p);
             parse_skip_newlines(p);
             Node *rhs = parse_level(p, lv + 1);
-            lhs = node_call2(p, t->loc, t->text, lhs, rhs);
+            lhs = t->text[0] == '.' ? node_broadcast(p, t->loc, t->text + 1, lhs, rhs)
+                                    : node_call2(p, t->loc, t->text, lhs, rhs);
         }
         return lhs;
     }

@@ -33,6 +33,7 @@ typedef struct TargetCtx {
     LLVMModuleRef mod;
     LLVMTargetMachineRef tm;
     LLVMRelocMode tm_reloc; /* what tm was created with */
+    struct TmSlot *tm_slot; /* tm's slot in the process's pool, or NULL (llvm_pipeline.c) */
     const TargetOptions *opts;
     const TargetOps *ops;
     Diags *diags;
@@ -135,8 +136,11 @@ extern const TargetOps target_amdgpu_ops, target_cpu_ops, target_nvptx_ops;
 bool llvm_optimize(TargetCtx *tc, int opt_level);
 /* Verify the module; failures are DIAG_INVALID_IR with LLVM's message. */
 bool llvm_verify(TargetCtx *tc);
-char *llvm_module_text(LLVMModuleRef m);   /* malloc'd */
-char *llvm_function_text(LLVMValueRef fn); /* malloc'd */
+char *llvm_module_text(LLVMModuleRef m); /* malloc'd */
+/* fn's definition (with the comments above it) cut from module_text, the
+ * llvm_module_text of its module: printing and annotating it again cost as
+ * much as the module's first print; malloc'd. */
+char *llvm_function_text(LLVMValueRef fn, const char *module_text);
 /* Emit an object file or assembly into memory. */
 bool llvm_emit_to_memory(TargetCtx *tc, LLVMCodeGenFileType kind, uint8_t **data, size_t *size);
 /* Link an object into a shared object with ld.lld (found at build time):
@@ -175,9 +179,13 @@ bool target_file_exists(const char *path);
 bool target_find_devlib(const TargetCtx *tc, const char *dflt, const char *fallback, const char *file, bool file_ok,
                         char *path, size_t n, const char **found, StrBuf *looked);
 
-/* Register every target of the registry with LLVM (once per process; thread-safe). */
-void llvm_init_targets(void);
-/* Create tc->tm and set tc->mod's triple and data layout. */
+/* Register the target of ops with LLVM (once per process and target;
+ * thread-safe): a process that compiles only for gfx90a never sets up x86
+ * or NVPTX. */
+void llvm_init_target(const TargetOps *ops);
+/* Take tc->tm from the process's pool of idle target machines (or create
+ * it) and set tc->mod's triple and data layout; llvm_dispose_target_machine
+ * gives it back. */
 bool llvm_create_target_machine(TargetCtx *tc, const char *triple, const char *cpu, const char *features,
                                 LLVMRelocMode reloc);
 /* Dispose of tc->tm (if any) and clear it. */

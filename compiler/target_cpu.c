@@ -3,6 +3,8 @@
  * math, and a shared object exporting the kernel table of runtime/abi.h. */
 #include <dlfcn.h>
 #include <link.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/Transforms/PassBuilder.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 
 #include "abi.h"
 #include "builtins.h"
+#include "cpu_regions.h"
 #include "target.h"
 
 /* JukeCpuState (abi.h) as LLVM sees it, x86-64 / LP64:
@@ -25,13 +28,16 @@
  *   field 9  cancel         ptr      offset 88   const u32 *
  *   field 10 wave           ptr      offset 96   u64 (*)(JukeCpuState *, i32 prim, i64 x, i64 y, i32 line, i32 col)
  *   field 11 grid_sync      ptr      offset 104  void (*)(JukeCpuState *, i32 line, i32 col)
- * 112 bytes. */
+ *   field 12 spill          ptr      offset 112
+ *   field 13 region_round   ptr      offset 120  i32 (*)(JukeCpuState *, const i64 *locs)
+ * 128 bytes. */
 _Static_assert(offsetof(JukeCpuState, group) == 12 && offsetof(JukeCpuState, group_dim) == 24 &&
                    offsetof(JukeCpuState, grid_groups) == 36 && offsetof(JukeCpuState, lds) == 48 &&
                    offsetof(JukeCpuState, barrier) == 56 && offsetof(JukeCpuState, exit_item) == 64 &&
                    offsetof(JukeCpuState, dynamic_lds_bytes) == 80 && offsetof(JukeCpuState, cancel) == 88 &&
                    offsetof(JukeCpuState, wave) == 96 && offsetof(JukeCpuState, grid_sync) == 104 &&
-                   sizeof(JukeCpuState) == 112,
+                   offsetof(JukeCpuState, spill) == 112 && offsetof(JukeCpuState, region_round) == 120 &&
+                   sizeof(JukeCpuState) == 128,
                "the CPU state layout below assumes LP64");
 enum {
     ST_ITEM,
@@ -46,12 +52,16 @@ enum {
     ST_CANCEL,
     ST_WAVE,
     ST_GRID_SYNC,
+    ST_SPILL,
+    ST_REGION_ROUND,
     ST_NFIELDS
 };
 
 /* JukeCpuKernelInfo (abi.h): { ptr name, ptr entry, i32 kernarg_size,
  * i32 static_lds_bytes, i32 uses_barrier, i32 max_group_size,
  * i32 wavefront_size, i32 flags }: 40 bytes. */
+_Static_assert(sizeof(JukeCpuGroupEntry) == 16 && offsetof(JukeCpuGroupEntry, flags) == 12,
+               "the group entries' layout below assumes LP64");
 _Static_assert(sizeof(JukeCpuKernelInfo) == 40 && offsetof(JukeCpuKernelInfo, kernarg_size) == 16 &&
                    offsetof(JukeCpuKernelInfo, flags) == 36,
                "the kernel table layout below assumes LP64");
@@ -59,8 +69,11 @@ _Static_assert(sizeof(JukeCpuKernelInfo) == 40 && offsetof(JukeCpuKernelInfo, ke
 typedef struct CpuKernel {
     char *name;
     LLVMValueRef entry;
-    LLVMValueRef group_entry; /* the whole workgroup as loops (cpu_emit_group_entry) */
+    LLVMValueRef group_entry; /* the whole workgroup as loops (cpu_emit_group_entry), or NULL */
     uint32_t kernarg_size;
+    uint32_t spill_bytes; /* a region kernel's (group_flags JUKE_CPU_GROUP_REGIONS) */
+    uint32_t group_flags;
+    LLVMValueRef body; /* a kernel with barriers: its body, until cpu_link_libraries makes its regions */
 } CpuKernel;
 
 typedef struct CpuPriv {
@@ -73,8 +86,12 @@ typedef struct CpuPriv {
     char *symbol;
     uint32_t kernarg_size;
     bool uses_wave;
+    LLVMValueRef barrier_fn, exit_fn; /* the helpers barriers and exits call (barrier_helper, exit_helper) */
 } CpuPriv;
 
+_Static_assert(ST_SPILL == CPU_STATE_SPILL_FIELD && CPU_REGION_RETURNED == JUKE_CPU_REGION_RETURNED &&
+                   CPU_REGION_EXITED == JUKE_CPU_REGION_EXITED,
+               "cpu_regions.h agrees with abi.h");
 _Static_assert((int)JUKE_WAVE_MASK == (int)WAVE_MASK && (int)JUKE_WAVE_BALLOT == (int)WAVE_BALLOT &&
                    (int)JUKE_WAVE_LANE == (int)WAVE_LANE && (int)JUKE_WAVE_READ == (int)WAVE_READ &&
                    (int)JUKE_WAVE_READ_UNIFORM == (int)WAVE_READ_UNIFORM &&
@@ -146,7 +163,7 @@ static bool cpu_init(TargetCtx *tc)
     LLVMTypeRef i32 = LLVMInt32TypeInContext(tc->llctx), a3 = LLVMArrayType2(i32, 3);
     LLVMTypeRef ptr = LLVMPointerTypeInContext(tc->llctx, 0);
     LLVMTypeRef i64 = LLVMInt64TypeInContext(tc->llctx);
-    LLVMTypeRef fields[ST_NFIELDS] = { a3, a3, a3, a3, ptr, ptr, ptr, ptr, i64, ptr, ptr, ptr };
+    LLVMTypeRef fields[ST_NFIELDS] = { a3, a3, a3, a3, ptr, ptr, ptr, ptr, i64, ptr, ptr, ptr, ptr, ptr };
     cp->state_ty = LLVMStructCreateNamed(tc->llctx, "JukeCpuState");
     LLVMStructSetBody(cp->state_ty, fields, ST_NFIELDS, 0);
     return true;
@@ -239,16 +256,65 @@ static LLVMValueRef call_state_fn(TargetCtx *tc, LLVMBuilderRef b, int field)
     return LLVMBuildCall2(b, fty, f, &st, 1, "");
 }
 
-/* st->barrier(st, line, col): the runtime names the barrier when work-items diverge. */
+/* `void __juke_cpu_barrier(ptr st, i32 line, i32 col)`, internal: st->barrier(st, line, col). Barriers call
+ * it, so that cpu_regions.c finds them; the optimiser inlines it. */
+static LLVMValueRef barrier_helper(TargetCtx *tc)
+{
+    CpuPriv *cp = cpu(tc);
+    if (cp->barrier_fn)
+        return cp->barrier_fn;
+    LLVMContextRef c = tc->llctx;
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i32 = LLVMInt32TypeInContext(c);
+    LLVMTypeRef params[3] = { ptr, i32, i32 };
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c), params, 3, 0);
+    LLVMValueRef f = LLVMAddFunction(tc->mod, "__juke_cpu_barrier", fty);
+    LLVMSetLinkage(f, LLVMInternalLinkage);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, f, "entry"));
+    LLVMValueRef saved = tc->cur_state;
+    tc->cur_state = LLVMGetParam(f, 0);
+    LLVMValueRef fp = load_state(tc, b, ST_BARRIER, -1, ptr);
+    LLVMValueRef args[3] = { tc->cur_state, LLVMGetParam(f, 1), LLVMGetParam(f, 2) };
+    LLVMBuildCall2(b, fty, fp, args, 3, "");
+    LLVMBuildRetVoid(b);
+    tc->cur_state = saved;
+    LLVMDisposeBuilder(b);
+    return cp->barrier_fn = f;
+}
+
+/* `void __juke_cpu_exit(ptr st)`, internal, noreturn: st->exit_item(st). */
+static LLVMValueRef exit_helper(TargetCtx *tc)
+{
+    CpuPriv *cp = cpu(tc);
+    if (cp->exit_fn)
+        return cp->exit_fn;
+    LLVMContextRef c = tc->llctx;
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c), &ptr, 1, 0);
+    LLVMValueRef f = LLVMAddFunction(tc->mod, "__juke_cpu_exit", fty);
+    LLVMSetLinkage(f, LLVMInternalLinkage);
+    unsigned k = LLVMGetEnumAttributeKindForName("noreturn", 8);
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, k, 0));
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, f, "entry"));
+    LLVMValueRef saved = tc->cur_state;
+    tc->cur_state = LLVMGetParam(f, 0);
+    LLVMValueRef call = call_state_fn(tc, b, ST_EXIT_ITEM);
+    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, k, 0));
+    LLVMBuildUnreachable(b);
+    tc->cur_state = saved;
+    LLVMDisposeBuilder(b);
+    return cp->exit_fn = f;
+}
+
+/* The barrier at line:col: the runtime names it when work-items diverge. */
 static void cpu_barrier(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc)
 {
-    LLVMTypeRef ptr = LLVMPointerTypeInContext(tc->llctx, 0), i32 = LLVMInt32TypeInContext(tc->llctx);
-    LLVMValueRef f = load_state(tc, b, ST_BARRIER, -1, ptr);
-    LLVMTypeRef params[3] = { ptr, i32, i32 };
-    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(tc->llctx), params, 3, 0);
+    LLVMValueRef f = barrier_helper(tc);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(tc->llctx);
     LLVMValueRef args[3] = { tc->cur_state, LLVMConstInt(i32, (unsigned)(loc.line > 0 ? loc.line : 0), 0),
                              LLVMConstInt(i32, (unsigned)(loc.col > 0 ? loc.col : 0), 0) };
-    LLVMBuildCall2(b, fty, f, args, 3, "");
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 3, "");
     tc->uses_barrier = true;
 }
 
@@ -302,7 +368,8 @@ static void cpu_grid_sync(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc)
 
 static void cpu_exit_item(TargetCtx *tc, LLVMBuilderRef b)
 {
-    LLVMValueRef call = call_state_fn(tc, b, ST_EXIT_ITEM);
+    LLVMValueRef f = exit_helper(tc), st = tc->cur_state;
+    LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, &st, 1, "");
     unsigned k = LLVMGetEnumAttributeKindForName("noreturn", 8);
     LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(tc->llctx, k, 0));
 }
@@ -430,14 +497,19 @@ static void build_table(TargetCtx *tc)
     }
     LLVMValueRef arr = LLVMConstArray2(info_ty, elems, (uint64_t)cp->nkernels);
     /* the group entries: none where the work-items must run as fibers */
+    LLVMTypeRef gfields[3] = { ptr, i32, i32 };
+    LLVMTypeRef gty = LLVMStructTypeInContext(c, gfields, 3, 0);
     for (int i = 0; i < cp->nkernels; i++) {
-        if (tc->uses_barrier && cp->kernels[i].group_entry) {
-            LLVMDeleteFunction(cp->kernels[i].group_entry);
-            cp->kernels[i].group_entry = NULL;
+        CpuKernel *ck = &cp->kernels[i];
+        if (tc->uses_barrier && ck->group_entry && !(ck->group_flags & JUKE_CPU_GROUP_REGIONS)) {
+            LLVMDeleteFunction(ck->group_entry);
+            ck->group_entry = NULL;
         }
-        elems[i] = cp->kernels[i].group_entry ? cp->kernels[i].group_entry : LLVMConstPointerNull(ptr);
+        LLVMValueRef v[3] = { ck->group_entry ? ck->group_entry : LLVMConstPointerNull(ptr),
+                              LLVMConstInt(i32, ck->spill_bytes, 0), LLVMConstInt(i32, ck->group_flags, 0) };
+        elems[i] = LLVMConstStructInContext(c, v, 3, 0);
     }
-    LLVMValueRef groups = LLVMConstArray2(ptr, elems, (uint64_t)cp->nkernels);
+    LLVMValueRef groups = LLVMConstArray2(gty, elems, (uint64_t)cp->nkernels);
     free(elems);
     old = LLVMGetNamedGlobal(tc->mod, JUKE_CPU_GROUP_SYMBOL);
     if (old)
@@ -507,16 +579,51 @@ static LLVMValueRef add_entry(TargetCtx *tc, const char *name, LLVMBuilderRef b)
     return e;
 }
 
+/* At the builder: the loops over the group's work-items, z outermost, x innermost (do-while loops: every
+ * dimension has at least one item), each item's index stored into st->item, then call(args); the builder
+ * ends after the loops. */
+static void emit_item_loops(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef e, LLVMValueRef *dim, LLVMValueRef callee,
+                            LLVMValueRef *args, unsigned nargs)
+{
+    LLVMContextRef c = tc->llctx;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+    LLVMBasicBlockRef head[3], pre = LLVMGetInsertBlock(b);
+    LLVMValueRef iv[3];
+    LLVMValueRef zero = LLVMConstInt(i32, 0, 0), one = LLVMConstInt(i32, 1, 0);
+    for (int d = 2; d >= 0; d--) {
+        head[d] = LLVMAppendBasicBlockInContext(c, e, d == 0 ? "item.x" : d == 1 ? "item.y" : "item.z");
+        LLVMBuildBr(b, head[d]);
+        LLVMPositionBuilderAtEnd(b, head[d]);
+        iv[d] = LLVMBuildPhi(b, i32, "");
+        LLVMAddIncoming(iv[d], &zero, &pre, 1);
+        LLVMBuildStore(b, iv[d], state_field_ptr(tc, b, ST_ITEM, d));
+        pre = head[d];
+    }
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(callee), callee, args, nargs, "");
+    for (int d = 0; d < 3; d++) {
+        LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
+        LLVMValueRef next = LLVMBuildNUWAdd(b, iv[d], one, "");
+        LLVMAddIncoming(iv[d], &next, &latch, 1);
+        LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(c, e, d == 2 ? "items.done" : "");
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, next, dim[d], ""), head[d], after);
+        LLVMPositionBuilderAtEnd(b, after);
+    }
+}
+
 /* The workgroup entry `void SYMBOL.group(const void *kernarg, JukeCpuState *st)`: the kernel's arguments
  * loaded once, then every work-item of the group, x fastest, in loops whose induction variables the body
  * (inlined) reads as its indices: a store to st->item that the optimiser forwards to the body's loads, so
  * LLVM can vectorise across work-items. The loops run the items in the order of the runtime's one-by-one
- * mode, and st->item names the running item when the body calls exit_item. Only for kernels without
- * barriers, wavefront operations or sync_grid (the runtime runs those as fibers). */
-static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const char *symbol, LLVMValueRef *args)
+ * mode, and st->item names the running item when the body calls exit_item.
+ * Without regions (NULL), for kernels without barriers: each item runs to its end. With regions, fn is the
+ * resumable work-item of cpu_regions.c: the loops run every item to its next stop, round after round, until
+ * st->region_round says the group is done. */
+static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const char *symbol, LLVMValueRef *args,
+                                         const CpuRegions *regions)
 {
     LLVMContextRef c = tc->llctx;
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
     unsigned np = LLVMCountParams(fn);
     char name[280];
     snprintf(name, sizeof name, "%s.group", symbol);
@@ -531,37 +638,133 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
     LLVMValueRef dim[3];
     for (int d = 0; d < 3; d++)
         dim[d] = cpu_workgroup_dim(tc, b, d);
-    /* do-while loops, z outermost: every dimension has at least one item */
-    LLVMBasicBlockRef head[3], pre = LLVMGetInsertBlock(b);
-    LLVMValueRef iv[3];
-    LLVMValueRef zero = LLVMConstInt(i32, 0, 0), one = LLVMConstInt(i32, 1, 0);
-    for (int d = 2; d >= 0; d--) {
-        head[d] = LLVMAppendBasicBlockInContext(c, e, d == 0 ? "item.x" : d == 1 ? "item.y" : "item.z");
-        LLVMBuildBr(b, head[d]);
-        LLVMPositionBuilderAtEnd(b, head[d]);
-        iv[d] = LLVMBuildPhi(b, i32, "");
-        LLVMAddIncoming(iv[d], &zero, &pre, 1);
-        LLVMBuildStore(b, iv[d], state_field_ptr(tc, b, ST_ITEM, d));
-        pre = head[d];
+    if (!regions) {
+        emit_item_loops(tc, b, e, dim, fn, args, np);
+        LLVMBuildRetVoid(b);
+    } else {
+        LLVMValueRef *lv = calloc((size_t)regions->nbarriers + 1, sizeof *lv);
+        if (!lv) { /* the kernel runs as fibers */
+            LLVMDisposeBuilder(b);
+            tc->cur_state = saved_state;
+            LLVMDeleteFunction(e);
+            return NULL;
+        }
+        for (uint32_t k = 0; k <= regions->nbarriers; k++)
+            lv[k] = LLVMConstInt(i64, regions->locs[k], 0);
+        LLVMValueRef init = LLVMConstArray2(i64, lv, regions->nbarriers + 1);
+        free(lv);
+        LLVMValueRef locs = LLVMAddGlobal(tc->mod, LLVMTypeOf(init), "__juke_barrier_locs");
+        LLVMSetInitializer(locs, init);
+        LLVMSetGlobalConstant(locs, 1);
+        LLVMSetLinkage(locs, LLVMPrivateLinkage);
+        LLVMBasicBlockRef round = LLVMAppendBasicBlockInContext(c, e, "round");
+        LLVMBuildBr(b, round);
+        LLVMPositionBuilderAtEnd(b, round);
+        emit_item_loops(tc, b, e, dim, fn, args, np);
+        LLVMValueRef f = load_state(tc, b, ST_REGION_ROUND, -1, ptr);
+        LLVMTypeRef params[2] = { ptr, ptr };
+        LLVMValueRef cargs[2] = { st, locs };
+        LLVMValueRef more = LLVMBuildCall2(b, LLVMFunctionType(i32, params, 2, 0), f, cargs, 2, "");
+        LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, e, "done");
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, more, LLVMConstInt(i32, 0, 0), ""), round, done);
+        LLVMPositionBuilderAtEnd(b, done);
+        LLVMBuildRetVoid(b);
     }
-    LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, np, "");
-    for (int d = 0; d < 3; d++) {
-        LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
-        LLVMValueRef next = LLVMBuildNUWAdd(b, iv[d], one, "");
-        LLVMAddIncoming(iv[d], &next, &latch, 1);
-        LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(c, e, d == 2 ? "done" : "");
-        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, next, dim[d], ""), head[d], after);
-        LLVMPositionBuilderAtEnd(b, after);
-    }
-    LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
     tc->cur_state = saved_state;
     return e;
 }
 
+/* Mark alwaysinline every function that reaches a barrier (but the entries), so that they are inlined into
+ * the region copy. */
+static void inline_barrier_callers(TargetCtx *tc, LLVMValueRef keep1, LLVMValueRef keep2)
+{
+    LLVMValueRef bar = cpu(tc)->barrier_fn;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (LLVMValueRef f = LLVMGetFirstFunction(tc->mod); f; f = LLVMGetNextFunction(f)) {
+            if (f == keep1 || f == keep2 || f == bar || LLVMIsDeclaration(f))
+                continue;
+            unsigned k = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+            if (LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, k))
+                continue;
+            bool calls = false;
+            for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !calls; bb = LLVMGetNextBasicBlock(bb))
+                for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !calls; i = LLVMGetNextInstruction(i)) {
+                    if (LLVMGetInstructionOpcode(i) != LLVMCall)
+                        continue;
+                    LLVMValueRef callee = LLVMGetCalledValue(i);
+                    calls =
+                        callee == bar || (LLVMIsAFunction(callee) &&
+                                          LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, k) != NULL);
+                }
+            if (calls) {
+                add_fn_attr(tc, f, LLVMAttributeFunctionIndex, "alwaysinline");
+                changed = true;
+            }
+        }
+    }
+}
+
+/* The region copy of a kernel with barriers (cpu_regions.c): `SYMBOL.regions`, the body inlined into it with
+ * everything that reaches a barrier, made resumable. NULL (nothing added) when it cannot be: wavefront
+ * operations or sync_grid (fibers meet there), a barrier left in a function that could not be inlined
+ * (recursion), or what cpu_regions_transform cannot express. */
+static LLVMValueRef cpu_emit_regions(TargetCtx *tc, LLVMValueRef fn, LLVMValueRef entry, const char *symbol,
+                                     CpuRegions *regions)
+{
+    CpuPriv *cp = cpu(tc);
+    if (!cp->barrier_fn || cp->uses_wave || tc->uses_grid_sync)
+        return NULL;
+    LLVMContextRef c = tc->llctx;
+    unsigned np = LLVMCountParams(fn);
+    char name[280];
+    snprintf(name, sizeof name, "%s.regions", symbol);
+    LLVMValueRef rb = LLVMAddFunction(tc->mod, name, LLVMGlobalGetValueType(fn));
+    LLVMSetLinkage(rb, LLVMInternalLinkage);
+    add_fn_attr(tc, rb, np, "noalias");
+    LLVMValueRef *args = calloc(np, sizeof *args);
+    if (!args)
+        return NULL;
+    for (unsigned i = 0; i < np; i++)
+        args[i] = LLVMGetParam(rb, i);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, rb, "entry"));
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, np, "");
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    free(args);
+    inline_barrier_callers(tc, entry, rb);
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    /* the inlined copy in SSA form again (sroa), so that only the values live across a barrier go to memory */
+    LLVMErrorRef err = LLVMRunPasses(tc->mod, "always-inline,function(sroa)", tc->tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (err) {
+        LLVMConsumeError(err);
+        LLVMDeleteFunction(rb);
+        return NULL;
+    }
+    for (LLVMUseRef u = LLVMGetFirstUse(cp->barrier_fn); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        LLVMValueRef f = LLVMIsAInstruction(user) ? LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) : NULL;
+        if (f != rb && f != entry) {
+            LLVMDeleteFunction(rb);
+            return NULL;
+        }
+    }
+    if (!cpu_regions_transform(tc->mod, rb, cp->state_ty, cp->barrier_fn, cp->exit_fn, regions)) {
+        free(regions->locs);
+        regions->locs = NULL;
+        LLVMDeleteFunction(rb);
+        return NULL;
+    }
+    return rb;
+}
+
 /* The entry `void SYMBOL(const void *kernarg, JukeCpuState *st)` (internal: reached through the table) runs
  * one work-item: it loads the arguments (load_kernargs) and calls the kernel function fn(args..., exception,
- * st). SYMBOL.group runs the whole group (cpu_emit_group_entry). */
+ * st). SYMBOL.group runs the whole group (cpu_emit_group_entry): for a kernel with barriers through the
+ * region copy (cpu_emit_regions), where there is one. */
 static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol)
 {
     CpuPriv *cp = cpu(tc);
@@ -574,7 +777,7 @@ static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol
     }
     LLVMSetValueName2(LLVMGetParam(fn, np - 2), "__juke_exception", 16);
     LLVMSetValueName2(LLVMGetParam(fn, np - 1), "__juke_state", 12);
-    /* the state is reached through no other pointer while the body runs; the body is inlined into both
+    /* the state is reached through no other pointer while the body runs; the body is inlined into the
      * entries, so that the group entry's loops see it whole */
     add_fn_attr(tc, fn, np, "noalias");
     add_fn_attr(tc, fn, LLVMAttributeFunctionIndex, "alwaysinline");
@@ -595,7 +798,8 @@ static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol
     LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, np, "");
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
-    LLVMValueRef group = cpu_emit_group_entry(tc, fn, symbol, args);
+    /* a kernel with barriers gets its group entry in cpu_link_libraries, once the module is complete */
+    LLVMValueRef group = tc->uses_barrier ? NULL : cpu_emit_group_entry(tc, fn, symbol, args, NULL);
     free(args);
 
     CpuKernel *k = realloc(cp->kernels, (size_t)(cp->nkernels + 1) * sizeof *k);
@@ -604,7 +808,7 @@ static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol
         return;
     }
     cp->kernels = k;
-    k[cp->nkernels++] = (CpuKernel){ strdup(symbol), entry, group, (uint32_t)off };
+    k[cp->nkernels++] = (CpuKernel){ strdup(symbol), entry, group, (uint32_t)off, 0, 0, tc->uses_barrier ? fn : NULL };
     if (!cp->symbol) {
         cp->symbol = strdup(symbol);
         cp->kernarg_size = (uint32_t)off;
@@ -612,8 +816,32 @@ static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol
     build_table(tc);
 }
 
+/* The module is complete (and its debug information final): each kernel with barriers gets its region copy
+ * and its group entry (cpu_emit_regions), or keeps running as fibers. */
 static bool cpu_link_libraries(TargetCtx *tc)
 {
+    CpuPriv *cp = cpu(tc);
+    bool changed = false;
+    for (int i = 0; i < cp->nkernels; i++) {
+        CpuKernel *k = &cp->kernels[i];
+        if (!k->body || k->group_entry)
+            continue;
+        CpuRegions regions = { 0 };
+        LLVMValueRef rb = cpu_emit_regions(tc, k->body, k->entry, k->name, &regions);
+        k->body = NULL; /* it may be gone: inlined everywhere */
+        unsigned np = rb ? LLVMCountParams(rb) : 0;
+        LLVMValueRef *args = rb ? calloc(np, sizeof *args) : NULL;
+        if (args) {
+            k->group_entry = cpu_emit_group_entry(tc, rb, k->name, args, &regions);
+            k->spill_bytes = regions.spill_bytes;
+            k->group_flags = k->group_entry ? JUKE_CPU_GROUP_REGIONS : 0;
+            changed = true;
+        }
+        free(args);
+        free(regions.locs);
+    }
+    if (changed)
+        build_table(tc);
     return true;
 }
 
@@ -669,8 +897,10 @@ static bool cpu_emit(TargetCtx *tc, CodeObject *out)
     sb_printf(&r, "local memory:      %llu bytes (static)%s\n", (unsigned long long)cp->lds_total,
               tc->uses_dynamic_lds ? " + dynamic at align16(static)" : "");
     sb_printf(&r, "barrier:           %s\n",
-              tc->uses_barrier ? "yes (work-items run as fibers)"
-                               : "no (the workgroup runs as loops over its work-items)");
+              !tc->uses_barrier ? "no (the workgroup runs as loops over its work-items)"
+              : cp->nkernels && cp->kernels[0].group_entry
+                  ? "yes (the workgroup runs as loops over its work-items, round by round between barriers)"
+                  : "yes (work-items run as fibers)");
     if (cp->uses_wave)
         sb_printf(&r, "wavefront:         %d lanes (wavefront operations: fibers meet per wave)\n", tc->wavefront_size);
     if (tc->uses_grid_sync)

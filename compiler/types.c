@@ -54,7 +54,7 @@ TypeTable *types_new(Arena *a)
     t->arena = a;
     for (int k = 0; k < TY__COUNT; k++) {
         Type proto = { .kind = (TypeKind)k };
-        if (k <= TY_FLOAT64) {
+        if (k <= TY_UINT128) {
             proto.bits = prim_info[k].bits;
             proto.flags = prim_info[k].flags;
         }
@@ -579,6 +579,8 @@ const Type *ty_promote(TypeTable *t, const Type *a, const Type *b)
     if (ty_is_signed(a) == ty_is_signed(b))
         return a->bits >= b->bits ? a : b;
     const Type *s = ty_is_signed(a) ? a : b, *u = ty_is_signed(a) ? b : a;
+    if (u->bits == 128 || s->bits == 128) /* Int128 with a narrower unsigned is Int128; UInt128 wins */
+        return u->bits == 128 ? u : s;
     if (u->bits == 64)
         return u;
     if (u->bits <= 16)
@@ -666,7 +668,7 @@ static bool tp_expect(TyParser *tp, char c)
 /* The primitive or abstract type named `name`, or NULL. */
 const Type *ty_lookup_name(TypeTable *t, const char *name)
 {
-    for (int k = 0; k <= TY_FLOAT64; k++)
+    for (int k = 0; k <= TY_UINT128; k++)
         if (strcmp(prim_info[k].name, name) == 0)
             return t->prims[k];
     static const struct {
@@ -742,7 +744,7 @@ static const Type *tp_type(TyParser *tp, int depth)
         const Type *elem = tp_type(tp, depth + 1);
         if (!elem)
             return NULL;
-        if (!ty_is_prim(elem) &&
+        if (!ty_is_prim(elem) && !(elem->kind == TY_COMPLEX && elem->elem && ty_is_float(elem->elem)) &&
             !((elem->kind == TY_TUPLE || elem->kind == TY_STRUCT) && ty_bits_only(elem) && !ty_is_ghost(elem))) {
             sb_printf(tp->err, "array elements must be a primitive number type (Bool, Int8..UInt64, Float16..Float64), "
                                "or a tuple or struct of them");
@@ -792,6 +794,20 @@ static const Type *tp_type(TyParser *tp, int depth)
         if (!ty_tuple_fits(fields, n, tp->err))
             return NULL;
         return ty_tuple(tp->t, fields, n);
+    }
+    /* ComplexF32 is Complex{Float32}: two of a float type, real part first (docs/abi.md) */
+    if (strcmp(name, "ComplexF16") == 0 || strcmp(name, "ComplexF32") == 0 || strcmp(name, "ComplexF64") == 0)
+        return ty_complex(tp->t, ty_prim(tp->t, name[8] == '1'   ? TY_FLOAT16
+                                                : name[8] == '3' ? TY_FLOAT32
+                                                                 : TY_FLOAT64));
+    if (strcmp(name, "Complex") == 0) {
+        const Type *part = tp_expect(tp, '{') ? tp_type(tp, depth + 1) : NULL;
+        if (!part || !tp_expect(tp, '}') || !ty_is_prim(part) || part->kind == TY_BOOL) {
+            if (!tp->err->len)
+                sb_printf(tp->err, "Complex needs a number type: Complex{Float32}");
+            return NULL;
+        }
+        return ty_complex(tp->t, part);
     }
     if (strcmp(name, "NTuple") == 0) {
         long nt;

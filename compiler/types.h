@@ -20,7 +20,9 @@
     X(TY_UINT64, "UInt64", 64, TF_INTEGER)                                                                             \
     X(TY_FLOAT16, "Float16", 16, TF_FLOAT)                                                                             \
     X(TY_FLOAT32, "Float32", 32, TF_FLOAT)                                                                             \
-    X(TY_FLOAT64, "Float64", 64, TF_FLOAT)
+    X(TY_FLOAT64, "Float64", 64, TF_FLOAT)                                                                             \
+    X(TY_INT128, "Int128", 128, TF_INTEGER | TF_SIGNED)                                                                \
+    X(TY_UINT128, "UInt128", 128, TF_INTEGER)
 
 enum {
     TF_INTEGER = 1,
@@ -164,7 +166,7 @@ const char *ty_name(Arena *a, const Type *ty);
 
 static inline bool ty_is_int(const Type *t)
 {
-    return t->kind <= TY_UINT64 && (t->flags & TF_INTEGER);
+    return t->kind <= TY_UINT128 && (t->flags & TF_INTEGER);
 }
 static inline bool ty_is_float(const Type *t)
 {
@@ -172,7 +174,7 @@ static inline bool ty_is_float(const Type *t)
 }
 static inline bool ty_is_prim(const Type *t)
 {
-    return t->kind <= TY_FLOAT64;
+    return t->kind <= TY_UINT128; /* the last of JK_PRIMS */
 }
 static inline bool ty_is_signed(const Type *t)
 {

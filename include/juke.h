@@ -79,6 +79,10 @@ typedef enum juke_type {
     JUKE_FLOAT16,
     JUKE_FLOAT32,
     JUKE_FLOAT64,
+    /* Complex{Float32} and Complex{Float64}: array element types only (a complex scalar argument is a
+     * JUKE_VALUE of type "ComplexF32"). Julia's layout: the real part, then the imaginary part, each a T. */
+    JUKE_COMPLEXF32,
+    JUKE_COMPLEXF64,
     /* A kernel argument of any other Julia type (juke_arg_value): a tuple, a struct, a NamedTuple, or a
      * value without bits (Type{UInt8}, Val{4}, :add, typeof(+)). Not an array element type. */
     JUKE_VALUE = 64,

@@ -178,6 +178,8 @@ typedef enum JukeTypeCode {
     JUKE_T_FLOAT16,
     JUKE_T_FLOAT32,
     JUKE_T_FLOAT64,
+    JUKE_T_COMPLEXF32, /* two Float32: real, imaginary (array elements only) */
+    JUKE_T_COMPLEXF64,
 } JukeTypeCode;
 
 /* ---- the CPU target -------------------------------------------------------
@@ -212,6 +214,16 @@ struct JukeCpuState {
     /* sync_grid() at line:col: returns when every work-item of the grid has reached it (a cooperative
        launch: the runtime keeps every workgroup resident). */
     void (*grid_sync)(JukeCpuState *st, uint32_t line, uint32_t col);
+    /* A kernel run as regions (JUKE_CPU_GROUP_REGIONS): the group's scratch, JukeCpuGroupEntry.spill_bytes
+       per work-item, 64-byte aligned: first a u32 per work-item (its status: 0 before it starts, k when it
+       waits at barrier k, JUKE_CPU_REGION_RETURNED or JUKE_CPU_REGION_EXITED), zeroed by the runtime, then
+       the compiler's per-item slots. */
+    uint8_t *spill;
+    /* Called by a region kernel's workgroup function after each round of its work-items: nonzero when every
+       work-item that has not ended waits at the same barrier (locs[k] is barrier k's line << 32 | col) and
+       the group goes on; zero when all have ended, or after an exception or a barrier divergence (which it
+       reports). */
+    uint32_t (*region_round)(JukeCpuState *st, const uint64_t *locs);
 };
 
 /* The wavefront primitives of JukeCpuState.wave (compiler/target.h's WavePrim, in the same order). */
@@ -249,11 +261,22 @@ enum {
 /* The exported table: `juke_cpu_kernels` (array) and `juke_cpu_nkernels` (uint32_t). */
 #define JUKE_CPU_TABLE_SYMBOL "juke_cpu_kernels"
 #define JUKE_CPU_COUNT_SYMBOL "juke_cpu_nkernels"
-/* Optional (older code objects lack it): `juke_cpu_group_entries`, an array parallel to the table of
- * JukeCpuEntry, each NULL or the kernel's workgroup function: called once per group with st->item
- * unset, it runs every work-item of the group in order (x fastest), writing each one's index into
- * st->item before running it; exit_item finds there the item that ends. Only kernels whose uses_barrier
- * is 0 have one. */
+/* Optional (older code objects lack it): `juke_cpu_group_entries`, an array of JukeCpuGroupEntry parallel to
+ * the table. A kernel's workgroup function (entry, or NULL for none) is called once per group with st->item
+ * unset and runs every work-item of the group, x fastest, writing each one's index into st->item before
+ * running it (exit_item finds there the item that ends). A kernel without barriers (uses_barrier 0) runs its
+ * items to their ends one after another; a kernel with JUKE_CPU_GROUP_REGIONS runs them in rounds, each item
+ * to its next barrier, with st->spill and st->region_round set. */
+typedef struct JukeCpuGroupEntry {
+    JukeCpuEntry entry;
+    uint32_t spill_bytes; /* per work-item, for JUKE_CPU_GROUP_REGIONS */
+    uint32_t flags;
+} JukeCpuGroupEntry;
+
+enum { JUKE_CPU_GROUP_REGIONS = 1 };
+#define JUKE_CPU_REGION_RETURNED 0xfffffffeu
+#define JUKE_CPU_REGION_EXITED 0xffffffffu
+
 #define JUKE_CPU_GROUP_SYMBOL "juke_cpu_group_entries"
 
 #endif

@@ -86,7 +86,9 @@ typedef struct CpuWorker {
     sigjmp_buf fault_jmp;
     int fault_sig, fault_code;
     uintptr_t fault_addr, fault_sp;
-    uint8_t *alt; /* this worker thread's signal stack (pool workers) */
+    uint8_t *alt;   /* this worker thread's signal stack (pool workers) */
+    uint8_t *spill; /* a region kernel's per-item scratch (JukeCpuState.spill) */
+    size_t spill_cap;
 } CpuWorker;
 
 /* A device array: its data, and the mapping that holds it between guard pages. */
@@ -108,7 +110,9 @@ struct CpuDev {
     int active; /* pool workers still busy with this generation */
     /* the current launch */
     const JukeCpuKernelInfo *k;
-    JukeCpuEntry group_entry; /* k's workgroup function, or NULL: one item at a time */
+    JukeCpuEntry group_entry; /* k's workgroup function, or NULL: one item at a time, or fibers */
+    bool regions;             /* group_entry runs rounds between barriers (JUKE_CPU_GROUP_REGIONS) */
+    uint32_t spill_bytes;     /* per work-item, for regions */
     const void *kernarg;
     uint32_t grid[3], group[3];
     size_t lds_bytes;
@@ -136,7 +140,7 @@ typedef struct CpuModule {
     void *handle;
     int fd; /* memfd kept open: dlopen matches "/proc/self/fd/N" names */
     const JukeCpuKernelInfo *table;
-    const JukeCpuEntry *groups; /* parallel to table, or NULL (older code objects) */
+    const JukeCpuGroupEntry *groups; /* parallel to table, or NULL (older code objects) */
     uint32_t count;
 } CpuModule;
 
@@ -703,6 +707,12 @@ static __attribute__((noinline)) void cpu_run_seq(CpuWorker *w, JukeCpuEntry ent
 {
     volatile uint32_t next = 0;
     volatile bool whole = group != NULL;
+    if (w->cd->regions && group) {
+        /* an exit_item the kernel did not handle itself ends the group, as a fiber's ends it at its barrier */
+        if (setjmp(w->seq_jmp) == 0)
+            group(w->cd->kernarg, &w->states[0]);
+        return;
+    }
     if (setjmp(w->seq_jmp) != 0 && whole) {
         const JukeCpuState *st = &w->states[0];
         whole = false;
@@ -784,6 +794,62 @@ static uint32_t cpu_faulting_fiber(const CpuWorker *w, uint32_t n)
     return i < n ? i : 0;
 }
 
+/* JukeCpuState.region_round: after a round of a region kernel's work-items, go on when every item that has
+ * not ended waits at the same barrier (as cpu_run_fibers releases a barrier); else the group is done, and
+ * if items wait while others ended or wait elsewhere, that is barrier divergence (unless an exception ended
+ * some). */
+static uint32_t cpu_region_round(JukeCpuState *st, const uint64_t *locs)
+{
+    CpuWorker *w = st->runtime;
+    const uint32_t *status = (const uint32_t *)st->spill;
+    const uint32_t *gd = st->group_dim;
+    uint32_t n = gd[0] * gd[1] * gd[2], waiting = 0;
+    /* the common case first, in a loop the compiler vectorises: every item stopped at the same place */
+    uint32_t s0 = status[0], differ = 0;
+    for (uint32_t i = 0; i < n; i++)
+        differ |= status[i] ^ s0;
+    if (!differ)
+        return s0 < JUKE_CPU_REGION_RETURNED;
+    uint64_t any = 0, all = ~(uint64_t)0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (status[i] >= JUKE_CPU_REGION_RETURNED)
+            continue;
+        waiting++;
+        any |= locs[status[i]];
+        all &= locs[status[i]];
+    }
+    if (waiting == n && any == all)
+        return 1;
+    if (waiting == 0 || __atomic_load_n(&w->cd->exc->flag, __ATOMIC_ACQUIRE) != 0)
+        return 0;
+    uint32_t first = n;
+    for (uint32_t i = 0; i < n; i++) {
+        bool ended = status[i] >= JUKE_CPU_REGION_RETURNED;
+        w->status[i] = ended ? FIBER_DONE : FIBER_AT_BARRIER;
+        w->bloc[i] = ended ? 0 : locs[status[i]];
+        if (!ended && first == n)
+            first = i;
+    }
+    w->states[first] = *st;
+    w->states[first].item[0] = first % gd[0];
+    w->states[first].item[1] = first / gd[0] % gd[1];
+    w->states[first].item[2] = first / gd[0] / gd[1];
+    cpu_report_divergence(w, n);
+    return 0;
+}
+
+/* The callbacks of a group whose work-items run as fibers. */
+static void cpu_fiber_proto(CpuWorker *w, JukeCpuState *proto)
+{
+    proto->barrier = w->cd->k->uses_barrier == JUKE_CPU_BARRIER_LOC
+                         ? cpu_fiber_barrier
+                         : (void (*)(JukeCpuState *, uint32_t, uint32_t))(void (*)(void))cpu_fiber_barrier_noloc;
+    proto->exit_item = cpu_fiber_exit;
+    proto->wave = cpu_fiber_wave;
+    proto->spill = NULL;
+    proto->region_round = NULL;
+}
+
 /* Run the group's work-items from proto (through the workgroup function `group` if not NULL). A fault in
  * them comes back here through the handler's siglongjmp: *faulted is set and the group's remaining
  * work-items are abandoned. */
@@ -821,11 +887,21 @@ static int cpu_run_items(CpuWorker *w, const JukeCpuState *proto, uint32_t n, bo
         uintptr_t addr = w->fault_addr, sp = w->fault_sp;
         JukeCpuState st = w->states[0];
         memset(proto->lds, 0, w->cd->lds_bytes);
-        rc = cpu_run_items_once(w, proto, n, false, NULL, &faulted, err);
+        JukeCpuState again = *proto;
+        fibers = w->cd->regions;
+        if (fibers) {
+            if (cpu_worker_reserve(w, n, true, err) != 0)
+                return -1;
+            cpu_fiber_proto(w, &again);
+        } else {
+            again.exit_item = cpu_seq_exit;
+        }
+        rc = cpu_run_items_once(w, &again, n, fibers, NULL, &faulted, err);
         if (!faulted) {
             w->fault_sig = sig, w->fault_code = code, w->fault_addr = addr, w->fault_sp = sp;
             w->states[0] = st;
             faulted = true;
+            fibers = false;
         }
     }
     if (faulted)
@@ -864,8 +940,10 @@ static int cpu_run_group(CpuWorker *w, uint64_t gi, char **err)
     CpuDev *cd = w->cd;
     const uint32_t *gd = cd->group;
     uint32_t n = gd[0] * gd[1] * gd[2];
-    bool fibers = cd->k->uses_barrier != 0;
-    if (cpu_worker_reserve(w, fibers ? n : 1, fibers, err) != 0)
+    bool regions = cd->regions && cd->group_entry;
+    bool fibers = cd->k->uses_barrier != 0 && !regions;
+    /* regions: the states of n items, for a divergence report */
+    if (cpu_worker_reserve(w, fibers || regions ? n : 1, fibers, err) != 0)
         return -1;
     uint8_t *lds = cpu_worker_lds(w, cd->lds_bytes, err);
     if (!lds)
@@ -885,11 +963,20 @@ static int cpu_run_group(CpuWorker *w, uint64_t gi, char **err)
         proto.barrier = cpu_seq_barrier;
         proto.exit_item = cpu_seq_exit;
     } else {
-        proto.barrier = cd->k->uses_barrier == JUKE_CPU_BARRIER_LOC
-                            ? cpu_fiber_barrier
-                            : (void (*)(JukeCpuState *, uint32_t, uint32_t))(void (*)(void))cpu_fiber_barrier_noloc;
-        proto.exit_item = cpu_fiber_exit;
-        proto.wave = cpu_fiber_wave;
+        cpu_fiber_proto(w, &proto);
+    }
+    if (regions) {
+        size_t bytes = (size_t)cd->spill_bytes * n;
+        if (bytes > w->spill_cap) {
+            free(w->spill);
+            w->spill = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+            w->spill_cap = w->spill ? bytes : 0;
+            if (!w->spill)
+                return rt_fail(err, "cpu: out of memory for %zu bytes of work-item state", bytes);
+        }
+        memset(w->spill, 0, (size_t)n * 4);
+        proto.spill = w->spill;
+        proto.region_round = cpu_region_round;
     }
     proto.grid_sync = fibers && cd->grid_live ? cpu_fiber_grid_sync : cpu_seq_grid_sync;
     w->grid_wait = false;
@@ -1059,6 +1146,7 @@ static int cpu_count_threads(int asked)
 static void cpu_worker_free(CpuWorker *w)
 {
     free(w->states);
+    free(w->spill);
     free(w->ctx);
     free(w->status);
     free(w->bloc);
@@ -1418,7 +1506,11 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
     memset(cd->exc, 0, sizeof *cd->exc);
     cd->k = k;
     const CpuModule *cm = f->mod->priv;
-    cd->group_entry = cm->groups && !k->uses_barrier ? cm->groups[k - cm->table] : NULL;
+    const JukeCpuGroupEntry *ge = cm->groups ? &cm->groups[k - cm->table] : NULL;
+    cd->regions =
+        ge && (ge->flags & JUKE_CPU_GROUP_REGIONS) && !(k->flags & (JUKE_CPU_USES_WAVE | JUKE_CPU_USES_GRID_SYNC));
+    cd->group_entry = ge && (k->uses_barrier ? cd->regions : !(ge->flags & JUKE_CPU_GROUP_REGIONS)) ? ge->entry : NULL;
+    cd->spill_bytes = ge ? ge->spill_bytes : 0;
     cd->kernarg = buf;
     memcpy(cd->grid, grid, sizeof cd->grid);
     memcpy(cd->group, group, sizeof cd->group);

@@ -11,7 +11,9 @@
  *       Launch f! with these arguments. An ARG is `name = VALUE` (the name is
  *       what the expectations below refer to), VALUE one of
  *         zeros(T, d1[, d2, d3])        a zeroed array of element type T
- *         T[v1, v2, ...]                a vector with these elements
+ *         T[v1, v2, ...]                a vector with these elements (ComplexF32 and ComplexF64: the
+ *                                       parts in turn, ComplexF32[1, 2, 3, 4] is [1+2im, 3+4im]; so
+ *                                       are a complex array's values in `expect`)
  *         reshape(T[v...], d1, d2...)   an array of those dims (column-major)
  *         collect(T, a:b)               the vector T.(a:b)
  *         5  -5  0x1f  2.5  1e-3  2.5f0  true  Int32(5)  UInt8(3)  Float16(1.5)
@@ -192,10 +194,22 @@ static const struct {
     const char *name;
     juke_type t;
 } type_names[] = {
-    { "Bool", JUKE_BOOL },       { "Int8", JUKE_INT8 },       { "Int16", JUKE_INT16 }, { "Int32", JUKE_INT32 },
-    { "Int64", JUKE_INT64 },     { "Int", JUKE_INT64 },       { "UInt8", JUKE_UINT8 }, { "UInt16", JUKE_UINT16 },
-    { "UInt32", JUKE_UINT32 },   { "UInt64", JUKE_UINT64 },   { "UInt", JUKE_UINT64 }, { "Float16", JUKE_FLOAT16 },
-    { "Float32", JUKE_FLOAT32 }, { "Float64", JUKE_FLOAT64 },
+    { "Bool", JUKE_BOOL },
+    { "Int8", JUKE_INT8 },
+    { "Int16", JUKE_INT16 },
+    { "Int32", JUKE_INT32 },
+    { "Int64", JUKE_INT64 },
+    { "Int", JUKE_INT64 },
+    { "UInt8", JUKE_UINT8 },
+    { "UInt16", JUKE_UINT16 },
+    { "UInt32", JUKE_UINT32 },
+    { "UInt64", JUKE_UINT64 },
+    { "UInt", JUKE_UINT64 },
+    { "Float16", JUKE_FLOAT16 },
+    { "Float32", JUKE_FLOAT32 },
+    { "Float64", JUKE_FLOAT64 },
+    { "ComplexF32", JUKE_COMPLEXF32 },
+    { "ComplexF64", JUKE_COMPLEXF64 },
 };
 
 static bool type_by_name(const char *s, size_t n, juke_type *out)
@@ -218,7 +232,12 @@ static const char *type_name(juke_type t)
 
 static bool is_float_type(juke_type t)
 {
-    return t == JUKE_FLOAT16 || t == JUKE_FLOAT32 || t == JUKE_FLOAT64;
+    return t == JUKE_FLOAT16 || t == JUKE_FLOAT32 || t == JUKE_FLOAT64 || t == JUKE_COMPLEXF32 || t == JUKE_COMPLEXF64;
+}
+/* A complex array's values are listed (and stored, loaded, compared) part by part: re, im, re, im, ... */
+static int parts(juke_type t)
+{
+    return t == JUKE_COMPLEXF32 || t == JUKE_COMPLEXF64 ? 2 : 1;
 }
 static bool is_unsigned_type(juke_type t)
 {
@@ -475,7 +494,9 @@ static void store(void *host, juke_type t, int64_t i, const Val *v)
     case JUKE_UINT64: ((uint64_t *)host)[i] = (uint64_t)x; break;
     case JUKE_FLOAT16: ((uint16_t *)host)[i] = f32_to_f16((float)f); break;
     case JUKE_FLOAT32: ((float *)host)[i] = (float)f; break;
-    case JUKE_FLOAT64: ((double *)host)[i] = f; break;
+    case JUKE_COMPLEXF32: ((float *)host)[i] = (float)f; break; /* i counts parts */
+    case JUKE_FLOAT64:
+    case JUKE_COMPLEXF64: ((double *)host)[i] = f; break;
     default: break; /* JUKE_VALUE is no element type */
     }
 }
@@ -499,10 +520,12 @@ static Val load_elem(const void *host, juke_type t, int64_t i)
         v.f = f16_to_f32(((const uint16_t *)host)[i]);
         break;
     case JUKE_FLOAT32:
+    case JUKE_COMPLEXF32: /* i counts parts */
         v.is_float = true;
         v.f = ((const float *)host)[i];
         break;
     case JUKE_FLOAT64:
+    case JUKE_COMPLEXF64:
         v.is_float = true;
         v.f = ((const double *)host)[i];
         break;
@@ -597,7 +620,7 @@ static bool parse_arg(Cursor *c, LArg *a)
             if (nv < 0)
                 return false;
             a->nd = 1;
-            a->dims[0] = nv;
+            a->dims[0] = nv / parts(t);
             goto array;
         } else {
             c->p = save;
@@ -686,7 +709,7 @@ array:
     a->len = 1;
     for (int i = 0; i < a->nd; i++)
         a->len *= a->dims[i];
-    if (nv >= 0 && nv != a->len) {
+    if (nv >= 0 && nv != a->len * parts(t)) {
         free(vals);
         return cerr(c, "%d values for %lld elements", nv, (long long)a->len);
     }
@@ -907,7 +930,7 @@ static bool vals_equal(const Val *got, const Val *want, juke_type t)
 {
     if (is_float_type(t)) {
         double w = want->is_float ? want->f : (double)want->i;
-        if (t == JUKE_FLOAT32)
+        if (t == JUKE_FLOAT32 || t == JUKE_COMPLEXF32)
             w = (double)(float)w;
         if (isnan(got->f) || isnan(w))
             return isnan(got->f) && isnan(w);
@@ -955,13 +978,15 @@ static void check_array(FileCheck *fc, Directive *d, Run *r, const char *rest)
         fc_fail(fc, d->line, "%s", c.err);
         return;
     }
-    double rtol = a->type == JUKE_FLOAT64 ? 1e-14 : a->type == JUKE_FLOAT32 ? 1e-6 : 1e-3;
+    double rtol = a->type == JUKE_FLOAT64 || a->type == JUKE_COMPLEXF64   ? 1e-14
+                  : a->type == JUKE_FLOAT32 || a->type == JUKE_COMPLEXF32 ? 1e-6
+                                                                          : 1e-3;
     if (accept(&c, "rtol")) {
         Val t;
         if (parse_number(&c, &t))
             rtol = t.is_float ? t.f : (double)t.i;
     }
-    if (n != a->len) {
+    if (n != a->len * parts(a->type)) {
         fc_fail(fc, d->line, "%d expected values for the %lld elements of %s", n, (long long)a->len, name);
         free(want);
         return;
@@ -971,7 +996,7 @@ static void check_array(FileCheck *fc, Directive *d, Run *r, const char *rest)
         fc_fail(fc, d->line, "download: %s", juke_errmsg(env.ctx));
     } else {
         int shown = 0;
-        for (int64_t i = 0; i < a->len; i++) {
+        for (int64_t i = 0; i < a->len * parts(a->type); i++) {
             Val got = load_elem(host, a->type, i);
             bool ok;
             if (approx && is_float_type(a->type)) {

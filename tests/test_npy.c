@@ -261,8 +261,8 @@ static void test_malformed(void **state)
 
     expect_header_error(1, "['descr', '<f4']", 0, "malformed .npy header: it is not a dict");
     expect_header_error(1, "{'descr': '<f4', 'fortran_order': False}", 0, "malformed .npy header: no 'shape'");
-    expect_header_error(1, "{'descr': '<c16', 'fortran_order': False, 'shape': (2,), }", 32,
-                        "unsupported .npy dtype '<c16' (juke reads b1, i1-i8, u1-u8, f2, f4, f8)");
+    expect_header_error(1, "{'descr': '<U16', 'fortran_order': False, 'shape': (2,), }", 32,
+                        "unsupported .npy dtype '<U16' (juke reads b1, i1-i8, u1-u8, f2, f4, f8, c8, c16)");
     expect_header_error(1, "{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", 8,
                         "unsupported .npy dtype '>f4': big-endian data");
     expect_header_error(1, "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", 8,

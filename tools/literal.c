@@ -468,6 +468,8 @@ static bool vp_value(VParser *v, juke_arg *out, int depth)
     } else if (strncmp(text, "Val(", 4) == 0 && text[len - 1] == ')') {
         snprintf(buf, sizeof buf, "Val{%.*s}", (int)len - 5, text + 4);
         ghost = buf;
+    } else if (strcmp(text, "nothing") == 0 || strcmp(text, "missing") == 0) {
+        ghost = text[0] == 'n' ? "Nothing" : "Missing"; /* the singletons, not functions */
     } else if (!strchr(text, '(')) {
         snprintf(buf, sizeof buf, "typeof(%s)", text); /* a function: sin, +, myop */
         ghost = buf;

@@ -24,10 +24,20 @@ static const struct {
     int size;
     const char *julia;
 } npy_types[] = {
-    { JUKE_T_BOOL, 'b', 1, "Bool" },       { JUKE_T_INT8, 'i', 1, "Int8" },       { JUKE_T_INT16, 'i', 2, "Int16" },
-    { JUKE_T_INT32, 'i', 4, "Int32" },     { JUKE_T_INT64, 'i', 8, "Int64" },     { JUKE_T_UINT8, 'u', 1, "UInt8" },
-    { JUKE_T_UINT16, 'u', 2, "UInt16" },   { JUKE_T_UINT32, 'u', 4, "UInt32" },   { JUKE_T_UINT64, 'u', 8, "UInt64" },
-    { JUKE_T_FLOAT16, 'f', 2, "Float16" }, { JUKE_T_FLOAT32, 'f', 4, "Float32" }, { JUKE_T_FLOAT64, 'f', 8, "Float64" },
+    { JUKE_T_BOOL, 'b', 1, "Bool" },
+    { JUKE_T_INT8, 'i', 1, "Int8" },
+    { JUKE_T_INT16, 'i', 2, "Int16" },
+    { JUKE_T_INT32, 'i', 4, "Int32" },
+    { JUKE_T_INT64, 'i', 8, "Int64" },
+    { JUKE_T_UINT8, 'u', 1, "UInt8" },
+    { JUKE_T_UINT16, 'u', 2, "UInt16" },
+    { JUKE_T_UINT32, 'u', 4, "UInt32" },
+    { JUKE_T_UINT64, 'u', 8, "UInt64" },
+    { JUKE_T_FLOAT16, 'f', 2, "Float16" },
+    { JUKE_T_FLOAT32, 'f', 4, "Float32" },
+    { JUKE_T_FLOAT64, 'f', 8, "Float64" },
+    { JUKE_T_COMPLEXF32, 'c', 8, "ComplexF32" },
+    { JUKE_T_COMPLEXF64, 'c', 16, "ComplexF64" },
 };
 #define NPY_NTYPES (sizeof npy_types / sizeof npy_types[0])
 
@@ -149,6 +159,9 @@ static int npy_descr(const char *s, size_t n, NpyArray *out, char **err)
     } else if (n == 2 && s[1] >= '1' && s[1] <= '8') {
         kind = s[0];
         size = s[1] - '0';
+    } else if (n == 3 && s[0] == 'c' && s[1] == '1' && s[2] == '6') {
+        kind = 'c';
+        size = 16;
     }
     for (size_t i = 0; i < NPY_NTYPES; i++) {
         if (npy_types[i].kind == kind && npy_types[i].size == size) {
@@ -159,7 +172,7 @@ static int npy_descr(const char *s, size_t n, NpyArray *out, char **err)
             return 0;
         }
     }
-    return rt_fail(err, "unsupported .npy dtype '%s' (juke reads b1, i1-i8, u1-u8, f2, f4, f8)", shown);
+    return rt_fail(err, "unsupported .npy dtype '%s' (juke reads b1, i1-i8, u1-u8, f2, f4, f8, c8, c16)", shown);
 }
 
 static int npy_header(const char *h, size_t len, NpyArray *out, bool *fortran, char **err)
@@ -345,11 +358,12 @@ int npy_write_file(const char *path, const NpyArray *a, char **err)
 {
     const char *descr = NULL;
     static const char *const descrs[] = {
-        [JUKE_T_BOOL] = "|b1",   [JUKE_T_INT8] = "|i1",    [JUKE_T_INT16] = "<i2",   [JUKE_T_INT32] = "<i4",
-        [JUKE_T_INT64] = "<i8",  [JUKE_T_UINT8] = "|u1",   [JUKE_T_UINT16] = "<u2",  [JUKE_T_UINT32] = "<u4",
-        [JUKE_T_UINT64] = "<u8", [JUKE_T_FLOAT16] = "<f2", [JUKE_T_FLOAT32] = "<f4", [JUKE_T_FLOAT64] = "<f8",
+        [JUKE_T_BOOL] = "|b1",       [JUKE_T_INT8] = "|i1",        [JUKE_T_INT16] = "<i2",   [JUKE_T_INT32] = "<i4",
+        [JUKE_T_INT64] = "<i8",      [JUKE_T_UINT8] = "|u1",       [JUKE_T_UINT16] = "<u2",  [JUKE_T_UINT32] = "<u4",
+        [JUKE_T_UINT64] = "<u8",     [JUKE_T_FLOAT16] = "<f2",     [JUKE_T_FLOAT32] = "<f4", [JUKE_T_FLOAT64] = "<f8",
+        [JUKE_T_COMPLEXF32] = "<c8", [JUKE_T_COMPLEXF64] = "<c16",
     };
-    if ((int)a->type >= JUKE_T_BOOL && (int)a->type <= JUKE_T_FLOAT64)
+    if ((int)a->type >= JUKE_T_BOOL && (int)a->type <= JUKE_T_COMPLEXF64)
         descr = descrs[a->type];
     if (!descr)
         return rt_fail(err, "%s: cannot write element type %d as .npy", path, (int)a->type);

@@ -3,7 +3,7 @@
  * for element, as NPZ.jl reads it (the data is transposed into column-major
  * order); a Fortran-order array is read as is. Writing uses Fortran order so
  * the bytes are the Julia array's. Supported dtypes: b1, i1, i2, i4, i8, u1,
- * u2, u4, u8, f2, f4, f8 (little-endian or '|'). */
+ * u2, u4, u8, f2, f4, f8, c8, c16 (little-endian or '|'). */
 #ifndef JUKE_NPY_H
 #define JUKE_NPY_H
 

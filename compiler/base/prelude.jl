@@ -279,6 +279,79 @@ iterate(C::CartesianIndices, s::Int64) = s > length(C) ? nothing : (C[s], s + 1)
 iterate(L::LinearIndices) = length(L) < 1 ? nothing : (1, 2)
 iterate(L::LinearIndices, s::Int64) = s > length(L) ? nothing : (s, s + 1)
 
+# Random.default_rng() in a kernel: the work-item's own Philox stream (builtins_random_emit.c) as a value, so
+# that rand(rng, T), randn(rng, T), randexp(rng, T) and Random.seed!(rng, seed) read as in Julia
+struct DeviceRNG end
+default_rng() = DeviceRNG()
+rand(::DeviceRNG) = rand()
+rand(::DeviceRNG, ::Type{T}) where {T} = rand(T)
+randn(::DeviceRNG) = randn()
+randn(::DeviceRNG, ::Type{T}) where {T} = randn(T)
+randexp(::DeviceRNG) = randexp()
+randexp(::DeviceRNG, ::Type{T}) where {T} = randexp(T)
+seed!(::DeviceRNG) = seed!()
+seed!(::DeviceRNG, seed::Integer) = seed!(seed)
+# rand(a:b): uniform over the range, rejecting the draws below 2^64 mod span so that no value is favoured
+function rand(r::UnitRange{T}) where {T<:Integer}
+    isempty(r) && throw(ArgumentError("collection must be non-empty"))
+    span = (last(r) - first(r)) % UInt64 + one(UInt64)
+    x = rand(UInt64)
+    if span != zero(UInt64)
+        t = (zero(UInt64) - span) % span
+        while x < t
+            x = rand(UInt64)
+        end
+        x = x % span
+    end
+    return first(r) + x % T
+end
+rand(::DeviceRNG, r::UnitRange) = rand(r)
+
+# UnsafeAtomics' memory orderings and AMDGPU.jl's synchronisation scopes, as values whose types carry them:
+# fence(order, scope) (builtins_atomic.c) reads both from the types. UnsafeAtomics.device is AMDGPU's agent.
+struct AtomicOrdering{name} end
+struct SyncScope{name} end
+const unordered = AtomicOrdering{:unordered}()
+const monotonic = AtomicOrdering{:monotonic}()
+const acquire = AtomicOrdering{:acquire}()
+const release = AtomicOrdering{:release}()
+const acq_rel = AtomicOrdering{:acq_rel}()
+const seq_cst = AtomicOrdering{:seq_cst}()
+const syncscope_wavefront = SyncScope{:wavefront}()
+const syncscope_workgroup = SyncScope{:workgroup}()
+const syncscope_agent = SyncScope{:agent}()
+const syncscope_system = SyncScope{:system}()
+const singlethread = SyncScope{:singlethread}()
+const none = SyncScope{:system}()
+fence() = fence(seq_cst, syncscope_system)
+fence(order::AtomicOrdering) = fence(order, syncscope_system)
+
+
+# sqrt and log of complex numbers, principal branches (base/complex.jl): sqrt by Kahan's formula, which keeps
+# the small part accurate; log with log1p where |z| is near 1, where log(abs(z)) would cancel
+function sqrt(z::Complex{T}) where {T<:AbstractFloat}
+    x = real(z)
+    y = imag(z)
+    if x == zero(T) && y == zero(T)
+        return Complex{T}(zero(T), y)
+    end
+    ρ = sqrt((abs(x) + hypot(x, y)) / T(2))
+    if x >= zero(T)
+        return Complex{T}(ρ, y / ρ / T(2))
+    end
+    return Complex{T}(abs(y) / ρ / T(2), copysign(ρ, y))
+end
+function log(z::Complex{T}) where {T<:AbstractFloat}
+    x = real(z)
+    y = imag(z)
+    ρ = hypot(x, y)
+    re = log(ρ)
+    if T(0.71) <= ρ && ρ <= T(1.73)
+        re = log1p((x - one(T)) * (x + one(T)) + y * y) / T(2)
+    end
+    return Complex{T}(re, atan(y, x))
+end
+
 # ---- tuples (base/tuple.jl, base/ntuple.jl): recursion on the tail, each step a specialisation of its own
 # (the length is part of the type), so that the recursion ends at compile time ----
 
@@ -315,3 +388,21 @@ all(t::Tuple{}) = true
 all(t::Tuple) = t[1] && all(tail(t))
 any(t::Tuple{}) = false
 any(t::Tuple) = t[1] || any(tail(t))
+
+# a .op b (the parser's broadcast(op, a, b)) over tuples and numbers: a tuple with a tuple elementwise, a
+# tuple with a number each element with it (Base.Broadcast, for what kernels broadcast: index tuples)
+broadcast(f, a::Number, b::Number) = f(a, b)
+broadcast(f, a::Tuple, b::Tuple) = length(a) == length(b) ? map(f, a, b) :
+    throw(DimensionMismatch("arrays could not be broadcast to a common size"))
+broadcast(f, a::Tuple, b::Number) = _broadcast_l(f, a, b)
+broadcast(f, a::Number, b::Tuple) = _broadcast_r(f, a, b)
+_broadcast_l(f, ::Tuple{}, b) = ()
+_broadcast_l(f, a::Tuple, b) = (f(a[1], b), _broadcast_l(f, tail(a), b)...)
+_broadcast_r(f, a, ::Tuple{}) = ()
+_broadcast_r(f, a, b::Tuple) = (f(a, b[1]), _broadcast_r(f, a, tail(b))...)
+
+# widemul(x, y): the product in the next wider type (base/int.jl), Int64 * Int64 in Int128
+widemul(x::Int64, y::Int64) = Int128(x) * Int128(y)
+widemul(x::UInt64, y::UInt64) = UInt128(x) * UInt128(y)
+widemul(x::Int32, y::Int32) = Int64(x) * Int64(y)
+widemul(x::UInt32, y::UInt32) = UInt64(x) * UInt64(y)

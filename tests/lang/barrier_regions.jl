@@ -54,7 +54,7 @@ function branch_barrier!(out, x, flag)
     else
         @inbounds s[i] = x[i] - 1.0
         sync_workgroup()
-        @inbounds out[i] = s[i%n+1]
+        @inbounds out[i] = s[i == n ? 1 : i + 1]
     end
     return
 end

@@ -1,8 +1,8 @@
-# A top-level statement other than a definition (Julia would run it on the host).
+# A top-level statement other than a definition or an assignment (Julia would run it on the host).
 function toplevel_statement!(o)
     o[1] = 1
     return nothing
 end
-x = 1
+println(1)
 # expect error: only function definitions and `const` are allowed at the top level of a kernel file
 # expect error at: 6:1

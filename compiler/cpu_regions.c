@@ -1,0 +1,446 @@
+/* cpu_regions.c: a kernel with barriers as regions between them, for the CPU device's workgroup loops
+ * (pocl's work-item loops, in the form of a resumable work-item).
+ *
+ * requires: fn is a copy of the kernel body, `void fn(args..., exception, JukeCpuState *st)`, not yet
+ * optimised (juke's code generator keeps variables in allocas), with every function that reaches a barrier
+ * inlined into it; barriers are calls of the module's barrier helper, exit_item calls of its exit helper.
+ * guarantees: fn runs one work-item from where it stopped to its next barrier, return or exit, and records
+ * where it stopped in the group's status array: st->spill[lin] (u32, lin the item's linear index) is 0
+ * before the item starts, k (1..nbarriers) when it waits at barrier k, CPU_REGION_RETURNED or
+ * CPU_REGION_EXITED at the end. The values an item needs after a barrier (the allocas live where a barrier
+ * resumes, after every value used outside its block went to an alloca) sit in per-item slots of st->spill,
+ * slot A for n items at n * off(A), the item's own at lin * size(A). The group driver (target_cpu.c) runs
+ * every item of the group to its next stop, round after round, and the runtime checks between rounds that
+ * all the items that did not end wait at the same barrier (runtime/dev_cpu.c, cpu_region_round). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Target.h>
+
+#include "cpu_regions.h"
+
+typedef struct Rg {
+    LLVMContextRef c;
+    LLVMModuleRef m;
+    LLVMValueRef fn;
+    LLVMBuilderRef b;
+    LLVMTypeRef i32, i64, ptr;
+    LLVMValueRef status; /* this item's status slot, computed in the dispatch block */
+} Rg;
+
+/* Every instruction that calls `callee` in fn, or NULL when there are none (*n = 0). */
+static LLVMValueRef *calls_of(LLVMValueRef fn, LLVMValueRef callee, int *n)
+{
+    LLVMValueRef *v = NULL;
+    int cnt = 0, cap = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            if (LLVMGetInstructionOpcode(i) != LLVMCall || LLVMGetCalledValue(i) != callee)
+                continue;
+            if (cnt == cap) {
+                cap = cap ? 2 * cap : 8;
+                LLVMValueRef *nv = realloc(v, (size_t)cap * sizeof *v);
+                if (!nv) {
+                    free(v);
+                    *n = -1;
+                    return NULL;
+                }
+                v = nv;
+            }
+            v[cnt++] = i;
+        }
+    *n = cnt;
+    return v;
+}
+
+/* Move the instructions of bb before `stop` (all when NULL) to the end of `to`. */
+static void move_head(Rg *g, LLVMBasicBlockRef bb, LLVMValueRef stop, LLVMBasicBlockRef to)
+{
+    LLVMPositionBuilderAtEnd(g->b, to);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && i != stop;) {
+        LLVMValueRef next = LLVMGetNextInstruction(i);
+        LLVMInstructionRemoveFromParent(i);
+        LLVMInsertIntoBuilder(g->b, i);
+        i = next;
+    }
+}
+
+/* Every branch to `from` in fn, except from `skip`, goes to `to` instead. */
+static void retarget(LLVMValueRef fn, LLVMBasicBlockRef from, LLVMBasicBlockRef to, LLVMBasicBlockRef skip)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        if (bb == skip)
+            continue;
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+        unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+        for (unsigned s = 0; s < ns; s++)
+            if (LLVMGetSuccessor(t, s) == from)
+                LLVMSetSuccessor(t, s, to);
+    }
+}
+
+/* Replace the operand(s) of `user` equal to `from` with `to`. */
+static void replace_operand(LLVMValueRef user, LLVMValueRef from, LLVMValueRef to)
+{
+    int n = LLVMGetNumOperands(user);
+    for (int k = 0; k < n; k++)
+        if (LLVMGetOperand(user, (unsigned)k) == from)
+            LLVMSetOperand(user, (unsigned)k, to);
+}
+
+static LLVMValueRef first_non_phi(LLVMBasicBlockRef bb)
+{
+    LLVMValueRef i = LLVMGetFirstInstruction(bb);
+    while (i && LLVMGetInstructionOpcode(i) == LLVMPHI)
+        i = LLVMGetNextInstruction(i);
+    return i;
+}
+
+/* A phi becomes an alloca (in `entry`): each predecessor stores its value before its terminator, and a load
+ * at the top of the phi's block replaces it. */
+static void demote_phi(Rg *g, LLVMValueRef phi, LLVMBasicBlockRef entry)
+{
+    LLVMTypeRef t = LLVMTypeOf(phi);
+    LLVMPositionBuilder(g->b, entry, LLVMGetFirstInstruction(entry));
+    LLVMValueRef slot = LLVMBuildAlloca(g->b, t, "phi.slot");
+    unsigned n = LLVMCountIncoming(phi);
+    for (unsigned k = 0; k < n; k++) {
+        LLVMBasicBlockRef pred = LLVMGetIncomingBlock(phi, k);
+        LLVMPositionBuilderBefore(g->b, LLVMGetBasicBlockTerminator(pred));
+        LLVMBuildStore(g->b, LLVMGetIncomingValue(phi, k), slot);
+    }
+    LLVMBasicBlockRef bb = LLVMGetInstructionParent(phi);
+    LLVMPositionBuilderBefore(g->b, first_non_phi(bb));
+    LLVMValueRef v = LLVMBuildLoad2(g->b, t, slot, "");
+    LLVMReplaceAllUsesWith(phi, v);
+    LLVMInstructionEraseFromParent(phi);
+}
+
+/* A value used outside its block becomes an alloca: stored after its definition, loaded before each use
+ * elsewhere. */
+static bool demote_value(Rg *g, LLVMValueRef v, LLVMBasicBlockRef entry)
+{
+    LLVMBasicBlockRef home = LLVMGetInstructionParent(v);
+    int nusers = 0, cap = 0;
+    LLVMValueRef *users = NULL;
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsAInstruction(user) || LLVMGetInstructionParent(user) == home)
+            continue;
+        if (nusers == cap) {
+            cap = cap ? 2 * cap : 4;
+            LLVMValueRef *nu = realloc(users, (size_t)cap * sizeof *nu);
+            if (!nu) {
+                free(users);
+                return false;
+            }
+            users = nu;
+        }
+        users[nusers++] = user;
+    }
+    if (nusers == 0)
+        return true;
+    LLVMTypeRef t = LLVMTypeOf(v);
+    LLVMPositionBuilder(g->b, entry, LLVMGetFirstInstruction(entry));
+    LLVMValueRef slot = LLVMBuildAlloca(g->b, t, "val.slot");
+    LLVMValueRef after = LLVMGetNextInstruction(v);
+    LLVMPositionBuilderBefore(g->b, after);
+    LLVMBuildStore(g->b, v, slot);
+    for (int k = 0; k < nusers; k++) {
+        bool dup = false;
+        for (int j = 0; j < k; j++)
+            dup |= users[j] == users[k];
+        if (dup)
+            continue;
+        LLVMPositionBuilderBefore(g->b, users[k]);
+        replace_operand(users[k], v, LLVMBuildLoad2(g->b, t, slot, ""));
+    }
+    free(users);
+    return true;
+}
+
+/* ---- liveness of the allocas ---------------------------------------------------------------------- */
+
+typedef struct Bits {
+    uint64_t *w;
+    size_t nwords;
+} Bits;
+
+static bool bit(const uint64_t *s, size_t i)
+{
+    return s[i / 64] >> (i % 64) & 1;
+}
+static void set_bit(uint64_t *s, size_t i)
+{
+    s[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+static int block_index(LLVMBasicBlockRef *blocks, int nb, LLVMBasicBlockRef bb)
+{
+    for (int i = 0; i < nb; i++)
+        if (blocks[i] == bb)
+            return i;
+    return -1;
+}
+
+static int alloca_index(LLVMValueRef *allocas, int na, LLVMValueRef p)
+{
+    for (int i = 0; i < na; i++)
+        if (allocas[i] == p)
+            return i;
+    return -1;
+}
+
+/* Mark in `need` the allocas whose value may be read after one of the resume blocks is entered: live-in at
+ * a resume block, by a backward dataflow where a load reads a slot, a store of the whole slot writes it, and
+ * any other use (a pointer taken, a part stored) keeps the slot in memory for good. */
+static bool live_across(Rg *g, LLVMValueRef *allocas, int na, LLVMBasicBlockRef *resume, int nresume, bool *need)
+{
+    int nb = (int)LLVMCountBasicBlocks(g->fn);
+    LLVMBasicBlockRef *blocks = malloc((size_t)nb * sizeof *blocks);
+    size_t nw = ((size_t)na + 63) / 64;
+    uint64_t *ue = calloc((size_t)nb * nw, 8), *kill = calloc((size_t)nb * nw, 8), *in = calloc((size_t)nb * nw, 8);
+    if (!blocks || !ue || !kill || !in) {
+        free(blocks), free(ue), free(kill), free(in);
+        return false;
+    }
+    LLVMGetBasicBlocks(g->fn, blocks);
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->m);
+    for (int bi = 0; bi < nb; bi++) {
+        uint64_t *u = ue + (size_t)bi * nw, *k = kill + (size_t)bi * nw;
+        for (LLVMValueRef i = LLVMGetFirstInstruction(blocks[bi]); i; i = LLVMGetNextInstruction(i)) {
+            int nops = LLVMGetNumOperands(i);
+            LLVMOpcode op = LLVMGetInstructionOpcode(i);
+            for (int o = 0; o < nops; o++) {
+                int a = alloca_index(allocas, na, LLVMGetOperand(i, (unsigned)o));
+                if (a < 0)
+                    continue;
+                if (op == LLVMLoad) {
+                    if (!bit(k, (size_t)a))
+                        set_bit(u, (size_t)a);
+                } else if (op == LLVMStore && o == 1) {
+                    LLVMTypeRef vt = LLVMTypeOf(LLVMGetOperand(i, 0));
+                    LLVMTypeRef at = LLVMGetAllocatedType(allocas[a]);
+                    if (LLVMABISizeOfType(td, vt) == LLVMABISizeOfType(td, at) && !LLVMGetVolatile(i))
+                        set_bit(k, (size_t)a);
+                } else {
+                    need[a] = true; /* its address escapes, or it is stored in part */
+                }
+            }
+        }
+    }
+    /* in(b) = ue(b) | (out(b) & ~kill(b)), out(b) = the union of in(s) over its successors */
+    uint64_t *out = calloc(nw ? nw : 1, 8);
+    if (!out) {
+        free(blocks), free(ue), free(kill), free(in);
+        return false;
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int bi = nb - 1; bi >= 0; bi--) {
+            memset(out, 0, nw * 8);
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(blocks[bi]);
+            unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+            for (unsigned s = 0; s < ns; s++) {
+                int si = block_index(blocks, nb, LLVMGetSuccessor(t, s));
+                for (size_t w = 0; si >= 0 && w < nw; w++)
+                    out[w] |= in[(size_t)si * nw + w];
+            }
+            for (size_t w = 0; w < nw; w++) {
+                uint64_t v = ue[(size_t)bi * nw + w] | (out[w] & ~kill[(size_t)bi * nw + w]);
+                if (v != in[(size_t)bi * nw + w]) {
+                    in[(size_t)bi * nw + w] = v;
+                    changed = true;
+                }
+            }
+        }
+    }
+    for (int r = 0; r < nresume; r++) {
+        int ri = block_index(blocks, nb, resume[r]);
+        for (int a = 0; ri >= 0 && a < na; a++)
+            if (bit(in + (size_t)ri * nw, (size_t)a))
+                need[a] = true;
+    }
+    free(out), free(blocks), free(ue), free(kill), free(in);
+    return true;
+}
+
+/* ---- the transformation ------------------------------------------------------------------------------- */
+
+static LLVMValueRef state_u32(Rg *g, LLVMTypeRef state_ty, LLVMValueRef st, unsigned field, unsigned elem)
+{
+    LLVMValueRef idx[3] = { LLVMConstInt(g->i32, 0, 0), LLVMConstInt(g->i32, field, 0), LLVMConstInt(g->i32, elem, 0) };
+    return LLVMBuildLoad2(g->b, g->i32, LLVMBuildInBoundsGEP2(g->b, state_ty, st, idx, 3, ""), "");
+}
+
+bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_ty, LLVMValueRef barrier_fn,
+                           LLVMValueRef exit_fn, CpuRegions *out)
+{
+    memset(out, 0, sizeof *out);
+    int nbar, nexit;
+    LLVMValueRef *bars = calls_of(fn, barrier_fn, &nbar);
+    if (nbar <= 0) {
+        free(bars);
+        return false;
+    }
+    LLVMValueRef *exits = calls_of(fn, exit_fn, &nexit);
+    if (nexit < 0) {
+        free(bars);
+        return false;
+    }
+    /* what the transformation cannot express: allocas of a size known only at run time */
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            if (LLVMGetInstructionOpcode(i) == LLVMAlloca && !LLVMIsConstant(LLVMGetOperand(i, 0))) {
+                free(bars), free(exits);
+                return false;
+            }
+    Rg g = { .c = LLVMGetModuleContext(m), .m = m, .fn = fn };
+    g.i32 = LLVMInt32TypeInContext(g.c);
+    g.i64 = LLVMInt64TypeInContext(g.c);
+    g.ptr = LLVMPointerTypeInContext(g.c, 0);
+    g.b = LLVMCreateBuilderInContext(g.c);
+    out->locs = calloc((size_t)nbar + 1, sizeof *out->locs);
+    LLVMBasicBlockRef *resume = calloc((size_t)nbar, sizeof *resume);
+    LLVMValueRef *after = calloc((size_t)nbar, sizeof *after);
+    if (!out->locs || !resume || !after) {
+        free(bars), free(exits), free(resume), free(after);
+        LLVMDisposeBuilder(g.b);
+        return false;
+    }
+    out->nbarriers = (uint32_t)nbar;
+    unsigned np = LLVMCountParams(fn);
+    LLVMValueRef st = LLVMGetParam(fn, np - 1);
+
+    /* the dispatch block D: allocas, the item's linear index and status slot */
+    LLVMBasicBlockRef start = LLVMGetEntryBasicBlock(fn);
+    LLVMBasicBlockRef d = LLVMInsertBasicBlockInContext(g.c, start, "regions.dispatch");
+    for (LLVMBasicBlockRef bb = start; bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;) {
+            LLVMValueRef next = LLVMGetNextInstruction(i);
+            if (LLVMGetInstructionOpcode(i) == LLVMAlloca) {
+                LLVMPositionBuilderAtEnd(g.b, d);
+                LLVMInstructionRemoveFromParent(i);
+                LLVMInsertIntoBuilder(g.b, i);
+            }
+            i = next;
+        }
+    LLVMPositionBuilderAtEnd(g.b, d);
+    LLVMValueRef item[3], dim[3];
+    for (unsigned k = 0; k < 3; k++) {
+        item[k] = state_u32(&g, state_ty, st, 0, k);
+        dim[k] = state_u32(&g, state_ty, st, 2, k);
+    }
+    LLVMValueRef lin = LLVMBuildAdd(
+        g.b, LLVMBuildMul(g.b, LLVMBuildAdd(g.b, LLVMBuildMul(g.b, item[2], dim[1], ""), item[1], ""), dim[0], ""),
+        item[0], "lin");
+    LLVMValueRef nitems = LLVMBuildMul(g.b, LLVMBuildMul(g.b, dim[0], dim[1], ""), dim[2], "");
+    LLVMValueRef sidx[2] = { LLVMConstInt(g.i32, 0, 0), LLVMConstInt(g.i32, CPU_STATE_SPILL_FIELD, 0) };
+    LLVMValueRef spill = LLVMBuildLoad2(g.b, g.ptr, LLVMBuildInBoundsGEP2(g.b, state_ty, st, sidx, 2, ""), "spill");
+    LLVMValueRef lin64 = LLVMBuildZExt(g.b, lin, g.i64, "");
+    g.status = LLVMBuildInBoundsGEP2(g.b, g.i32, spill, &lin64, 1, "status");
+
+    /* split each barrier's block: the part up to the barrier records it and returns; the rest is where the
+     * item resumes */
+    for (int k = 0; k < nbar; k++) {
+        LLVMValueRef call = bars[k];
+        uint64_t line = LLVMConstIntGetZExtValue(LLVMGetOperand(call, 1));
+        uint64_t col = LLVMConstIntGetZExtValue(LLVMGetOperand(call, 2));
+        out->locs[k + 1] = line << 32 | col;
+        after[k] = LLVMGetNextInstruction(call);
+        LLVMBasicBlockRef bb = LLVMGetInstructionParent(call);
+        LLVMBasicBlockRef head = LLVMInsertBasicBlockInContext(g.c, bb, "regions.tobarrier");
+        move_head(&g, bb, call, head);
+        retarget(fn, bb, head, head);
+        if (bb == start)
+            start = head;
+        LLVMPositionBuilderAtEnd(g.b, head);
+        LLVMBuildStore(g.b, LLVMConstInt(g.i32, (unsigned)k + 1, 0), g.status);
+        LLVMBuildRetVoid(g.b);
+        LLVMInstructionEraseFromParent(call);
+    }
+    for (int k = 0; k < nbar; k++)
+        resume[k] = LLVMGetInstructionParent(after[k]);
+    /* returns and exits record themselves */
+    for (int k = 0; k < nexit; k++) {
+        LLVMValueRef next = LLVMGetNextInstruction(exits[k]);
+        if (!next || LLVMGetInstructionOpcode(next) != LLVMUnreachable)
+            continue; /* left to the runtime: it ends the group */
+        LLVMPositionBuilderBefore(g.b, exits[k]);
+        LLVMBuildStore(g.b, LLVMConstInt(g.i32, CPU_REGION_EXITED, 0), g.status);
+        LLVMBuildRetVoid(g.b);
+        LLVMInstructionEraseFromParent(next);
+        LLVMInstructionEraseFromParent(exits[k]);
+    }
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+        if (bb == d || !t || LLVMGetInstructionOpcode(t) != LLVMRet)
+            continue;
+        LLVMValueRef prev = LLVMGetPreviousInstruction(t);
+        if (prev && LLVMGetInstructionOpcode(prev) == LLVMStore && LLVMGetOperand(prev, 1) == g.status)
+            continue; /* a barrier's or an exit's */
+        LLVMPositionBuilderBefore(g.b, t);
+        LLVMBuildStore(g.b, LLVMConstInt(g.i32, CPU_REGION_RETURNED, 0), g.status);
+    }
+    /* the dispatch: by the item's status */
+    LLVMPositionBuilderAtEnd(g.b, d);
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g.c, fn, "regions.ended");
+    LLVMValueRef k = LLVMBuildLoad2(g.b, g.i32, g.status, "");
+    LLVMValueRef sw = LLVMBuildSwitch(g.b, k, done, (unsigned)nbar + 1);
+    LLVMAddCase(sw, LLVMConstInt(g.i32, 0, 0), start);
+    for (int r = 0; r < nbar; r++)
+        LLVMAddCase(sw, LLVMConstInt(g.i32, (unsigned)r + 1, 0), resume[r]);
+    LLVMPositionBuilderAtEnd(g.b, done);
+    LLVMBuildRetVoid(g.b);
+
+    /* every value used outside its block goes through an alloca (phis first) */
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMGetInstructionOpcode(i) == LLVMPHI;) {
+            LLVMValueRef next = LLVMGetNextInstruction(i);
+            demote_phi(&g, i, d);
+            i = next;
+        }
+    bool ok = true;
+    for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(d); bb && ok; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && ok; i = LLVMGetNextInstruction(i))
+            if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind && !LLVMIsATerminatorInst(i))
+                ok = demote_value(&g, i, d);
+
+    /* the allocas live across a barrier move to per-item slots of the spill */
+    int na = 0;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(d); i; i = LLVMGetNextInstruction(i))
+        na += LLVMGetInstructionOpcode(i) == LLVMAlloca;
+    LLVMValueRef *allocas = calloc((size_t)na + 1, sizeof *allocas);
+    bool *need = calloc((size_t)na + 1, sizeof *need);
+    ok = ok && allocas && need;
+    if (ok) {
+        na = 0;
+        for (LLVMValueRef i = LLVMGetFirstInstruction(d); i; i = LLVMGetNextInstruction(i))
+            if (LLVMGetInstructionOpcode(i) == LLVMAlloca)
+                allocas[na++] = i;
+        ok = live_across(&g, allocas, na, resume, nbar, need);
+    }
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+    uint64_t off = 4; /* the status array */
+    LLVMPositionBuilderBefore(g.b, LLVMGetBasicBlockTerminator(d));
+    LLVMValueRef n64 = ok ? LLVMBuildZExt(g.b, nitems, g.i64, "") : NULL;
+    for (int a = 0; ok && a < na; a++) {
+        if (!need[a])
+            continue;
+        LLVMTypeRef t = LLVMGetAllocatedType(allocas[a]);
+        uint64_t size = LLVMABISizeOfType(td, t), align = LLVMABIAlignmentOfType(td, t);
+        align = align < 1 ? 1 : align;
+        off = (off + align - 1) / align * align;
+        LLVMValueRef base = LLVMBuildMul(g.b, n64, LLVMConstInt(g.i64, off, 0), "");
+        LLVMValueRef at = LLVMBuildAdd(g.b, base, LLVMBuildMul(g.b, lin64, LLVMConstInt(g.i64, size, 0), ""), "");
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(g.b, LLVMInt8TypeInContext(g.c), spill, &at, 1, "item.slot");
+        LLVMReplaceAllUsesWith(allocas[a], p);
+        LLVMInstructionEraseFromParent(allocas[a]);
+        off += size;
+        out->nslots++;
+    }
+    out->spill_bytes = (uint32_t)((off + 15) / 16 * 16);
+    free(allocas), free(need), free(bars), free(exits), free(resume), free(after);
+    LLVMDisposeBuilder(g.b);
+    return ok;
+}

@@ -1,0 +1,28 @@
+/* cpu_regions.h: a kernel with barriers as a resumable work-item (cpu_regions.c), for the CPU target. */
+#ifndef JUKE_CPU_REGIONS_H
+#define JUKE_CPU_REGIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <llvm-c/Core.h>
+
+/* A work-item's status in the group's status array (runtime/abi.h, JukeCpuState.spill). */
+#define CPU_REGION_RETURNED 0xfffffffeu
+#define CPU_REGION_EXITED 0xffffffffu
+/* JukeCpuState.spill's field number in the state's LLVM type (target_cpu.c) */
+#define CPU_STATE_SPILL_FIELD 12
+
+typedef struct CpuRegions {
+    uint32_t nbarriers;
+    uint64_t *locs;       /* [1 + nbarriers]: barrier k's line << 32 | col at [k] (malloc'd) */
+    uint32_t spill_bytes; /* per work-item: the status and the slots */
+    uint32_t nslots;
+} CpuRegions;
+
+/* Make fn (a copy of the kernel body, everything that reaches a barrier inlined into it) a resumable
+ * work-item, as cpu_regions.c describes. false: it cannot (and fn may be half changed: delete it). */
+bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_ty, LLVMValueRef barrier_fn,
+                           LLVMValueRef exit_fn, CpuRegions *out);
+
+#endif
