@@ -107,6 +107,10 @@ enum {
     STRUCT_ABSTRACT = 32,
     FN_KA = 64,       /* a KernelAbstractions @kernel (ka.c) */
     MACRO_USER = 128, /* a macro call of a macro the file defines (`macro m(x) ... end`) */
+    /* on AST_FILE, the extensions of the Base prelude the file uses (prelude.h): */
+    FILE_STATICARRAYS = 256, /* a using/import line names StaticArrays */
+    FILE_INTRINSICS = 512,   /* KernelAbstractions.KernelIntrinsics is named */
+    FILE_ATOMIX = 2048,      /* a => b, @atomicswap or @atomicreplace */
 };
 
 typedef struct Node Node;

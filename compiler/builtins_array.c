@@ -27,6 +27,13 @@ const Type *type_getindex(Infer *I, IrInst *in, const BuiltinRow *row, const cha
 {
     (void)row;
     const int *args = in->args + 1;
+    for (int i = 1; n >= 2 && ty_is_array(a[0]) && i < n; i++)
+        if (a[i]->kind == TY_FUNCTION && a[i]->name && strcmp(a[i]->name, ":") == 0) {
+            /* B[:, j]: Julia copies the column into a new array; juke gives the view of it, which reads the
+             * same while B is not written (no allocation on the device) */
+            in->builtin = BI_VIEW;
+            return type_view(I, in, row, "getindex", a, n);
+        }
     if (n >= 1 && ty_is_array(a[0])) {
         if (n == 1 && a[0]->ndims == 0)
             return a[0]->elem;

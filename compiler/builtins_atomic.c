@@ -5,6 +5,7 @@
 /* AMDGPU.@atomic A[i...] op= v (the new value) and atomic_op!(ptr, v) (the old value). */
 const Type *type_atomic(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
 {
+    bool wrap = row->id == BI_ATOMIC_INC || row->id == BI_ATOMIC_DEC; /* pointer API only */
     /* the pointer API (AMDGPU.atomic_add!(pointer(A, i), v)): returns the old value */
     if (n == 2 && a[0]->kind == TY_PTR && ty_is_prim(a[1])) {
         if (ty_is_float(a[0]->elem) && row->id != BI_ATOMIC_ADD && row->id != BI_ATOMIC_SUB &&
@@ -15,7 +16,7 @@ const Type *type_atomic(Infer *I, IrInst *in, const BuiltinRow *row, const char 
         in->optype = a[0]->elem;
         return a[0]->elem;
     }
-    if (n >= 3 && ty_is_array(a[0]) && ty_is_prim(a[n - 1])) {
+    if (n >= 3 && !wrap && ty_is_array(a[0]) && ty_is_prim(a[n - 1])) {
         for (int i = 1; i < n - 1; i++)
             if (!ty_is_int(a[i]))
                 return infer_no_method(I, in, name, a, n);

@@ -55,6 +55,8 @@ static LLVMValueRef atomic_rmw(CG *g, BuiltinId id, const Type *elem, unsigned a
     case BI_ATOMIC_XOR: op = "xor"; break;
     case BI_ATOMIC_MAX: op = fl ? "fmax" : sg ? "max" : "umax"; break;
     case BI_ATOMIC_MIN: op = fl ? "fmin" : sg ? "min" : "umin"; break;
+    case BI_ATOMIC_INC: op = "uinc_wrap"; break;
+    case BI_ATOMIC_DEC: op = "udec_wrap"; break;
     default: op = "xchg"; break;
     }
     char *tyname = LLVMPrintTypeToString(mem_t(g, elem));

@@ -184,8 +184,10 @@ bool printfmt_macro(Arena *a, Diags *d, const Node *m, PrintFormat *out)
     };
     Node *const *k = m->kids;
     int n = m->nkids;
-    /* AMDGPU.jl's default: once per workgroup; KernelAbstractions' @print: every work-item */
-    out->mode = strcmp(m->name, "print") == 0 ? PRINT_LANE : PRINT_GROUP;
+    /* AMDGPU.jl's default: once per workgroup; KernelAbstractions' @print and CUDA's @cuprintf (C's printf,
+     * as old KernelAbstractions examples call CUDAnative.@cuprintf): every work-item */
+    bool cuda = strcmp(m->name, "cuprintf") == 0;
+    out->mode = strcmp(m->name, "print") == 0 || cuda ? PRINT_LANE : PRINT_GROUP;
     if (n > 0 && k[0]->kind == AST_SYMBOL) {
         int found = -1;
         for (int i = 0; i < 4; i++)
@@ -200,7 +202,7 @@ bool printfmt_macro(Arena *a, Diags *d, const Node *m, PrintFormat *out)
         k++;
         n--;
     }
-    if (strcmp(m->name, "rocprintf") == 0) {
+    if (strcmp(m->name, "rocprintf") == 0 || cuda) {
         if (n == 0 || k[0]->kind != AST_STRING) {
             diag_error(d, n ? k[0]->loc : m->loc,
                        n && is_interpolation(k[0])

@@ -1481,7 +1481,8 @@ static void emit_function(CG *g, Spec *s, bool kernel)
             }
             break;
         case IR_GETFIELD: {
-            v = LLVMBuildExtractValue(g->b, val(g, in->args[0]), (unsigned)in->ival, "");
+            v = in->ival == IR_FIELD_SELF ? val(g, in->args[0])
+                                          : LLVMBuildExtractValue(g->b, val(g, in->args[0]), (unsigned)in->ival, "");
             break;
         }
         case IR_TUPLE: {

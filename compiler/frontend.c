@@ -313,6 +313,37 @@ static void load_base(FeModule *mod, Diags *d)
     mod->base_file.name = fe_base_name;
     mod->base_file.text = jk_prelude_text;
     mod->base_file.len = jk_prelude_len;
+    /* the extensions the file uses, after the prelude as one file (their lines follow the prelude's) */
+    static const struct {
+        int flag;
+        const char *text;
+        const size_t *len;
+    } exts[] = {
+        { FILE_ATOMIX, jk_atomix_text, &jk_atomix_len },
+        { FILE_INTRINSICS, jk_intrinsics_text, &jk_intrinsics_len },
+        { FILE_STATICARRAYS, jk_staticarrays_text, &jk_staticarrays_len },
+    };
+    int flags = mod->ast ? mod->ast->flags : 0;
+    size_t n = jk_prelude_len;
+    for (int i = 0; i < JK_ARRAY_LEN(exts); i++)
+        if ((flags & exts[i].flag) == exts[i].flag)
+            n += 1 + *exts[i].len;
+    if (n > jk_prelude_len) {
+        char *t = arena_alloc(&mod->arena, n + 1);
+        if (!t)
+            return;
+        size_t at = jk_prelude_len;
+        memcpy(t, jk_prelude_text, jk_prelude_len);
+        for (int i = 0; i < JK_ARRAY_LEN(exts); i++)
+            if ((flags & exts[i].flag) == exts[i].flag) {
+                t[at++] = '\n';
+                memcpy(t + at, exts[i].text, *exts[i].len);
+                at += *exts[i].len;
+            }
+        t[at] = 0;
+        mod->base_file.text = t;
+        mod->base_file.len = n;
+    }
     Node *ast = parse_file(&mod->arena, d, &mod->base_file);
     if (ast)
         kw_collect_calls(mod, ast);

@@ -1174,6 +1174,10 @@ static const Type *infer_inst(Infer *I, IrInst *in)
             in->ival = ptr ? 0 : 2;
             return ptr ? ty_ptr(T(I), t->elem, t->kind == TY_LOCALARRAY) : prim(I, TY_INT64);
         }
+        if (t->kind == TY_TUPLE && in->name && strcmp(in->name, "I") == 0) {
+            in->ival = IR_FIELD_SELF; /* CartesianIndex's I: juke's CartesianIndex is that tuple already */
+            return t;
+        }
         int fi = ty_field_index(t, in->name);
         if (fi >= 0) {
             in->ival = fi; /* typed IR: the field's index */

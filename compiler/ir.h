@@ -45,8 +45,9 @@ typedef struct Spec Spec;
 typedef enum IrNamedConst { IR_NOTHING, IR_TRUE, IR_FALSE, IR_SYMBOL } IrNamedConst; /* IR_SYMBOL: .name */
 
 /* Field selection on a value (IR_GETFIELD: .ival): the x/y/z of
- * workitemIdx() and friends; IR_FIELD_OTHER for any other name (.name). */
-typedef enum IrField { IR_FIELD_OTHER = -1, IR_FIELD_X, IR_FIELD_Y, IR_FIELD_Z } IrField;
+ * workitemIdx() and friends; IR_FIELD_OTHER for any other name (.name); after inference the field's index, or
+ * IR_FIELD_SELF for the value itself (CartesianIndex's .I of juke's tuple CartesianIndex). */
+typedef enum IrField { IR_FIELD_SELF = -2, IR_FIELD_OTHER = -1, IR_FIELD_X, IR_FIELD_Y, IR_FIELD_Z } IrField;
 
 typedef struct IrInst {
     IrOp op;

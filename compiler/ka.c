@@ -199,6 +199,44 @@ static Node *ka_groupreduce(Ka *k, Node *n)
     return c;
 }
 
+/* x with every identifier `name` in it replaced by v (a small expression: the depth is bounded). */
+static Node *ka_subst(Node *x, const char *name, Node *v, int depth)
+{
+    if (!x || depth > 100)
+        return x;
+    if (x->kind == AST_IDENT && !x->qual && strcmp(x->name, name) == 0)
+        return v;
+    for (int i = 0; i < x->nkids; i++)
+        x->kids[i] = ka_subst(x->kids[i], name, v, depth + 1);
+    return x;
+}
+
+/* @dynamic_localmem T (n) -> count (KernelAbstractions' old API): the workgroup's dynamic local memory (the
+ * launch's shared-memory bytes) as `count` elements of T, count computed with n = prod(@groupsize()). */
+static Node *ka_dynamic_localmem(Ka *k, Node *n)
+{
+    Node *f = n->nkids == 2 ? n->kids[1] : NULL;
+    if (!f || f->kind != AST_CALL || f->nkids != 3 || f->kids[0]->kind != AST_IDENT ||
+        strcmp(f->kids[0]->name, "->") != 0 || f->kids[1]->kind != AST_IDENT) {
+        diag_error(k->d, n->loc,
+                   "@dynamic_localmem takes a type and a function of the group size: @dynamic_localmem Float32 "
+                   "(n) -> 2n");
+        return ka_nothing(k, n);
+    }
+    if (!needs_ctx(k, n))
+        return ka_nothing(k, n);
+    Node *gs = ka_node(k, AST_CALL, n->loc, 2), *r = ka_node(k, AST_MACROCALL, n->loc, 3);
+    if (!gs || !r)
+        return n;
+    gs->kids[0] = ka_ident(k, n->loc, "prod");
+    gs->kids[1] = ka_ctx_call(k, n->loc, "__ka_groupsize");
+    r->name = "ROCDynamicLocalArray";
+    r->kids[0] = n->kids[0];
+    r->kids[1] = ka_subst(f->kids[2], f->kids[1]->name, gs, 0);
+    r->kids[2] = ka_node(k, AST_BOOL, n->loc, 0);
+    return r;
+}
+
 /* One macro call of KernelAbstractions' language, rewritten; any other node
  * is returned as it is. */
 static Node *ka_macro(Ka *k, Node *n)
@@ -234,6 +272,8 @@ static Node *ka_macro(Ka *k, Node *n)
         return ka_localmem(k, n);
     if (strcmp(m, "groupreduce") == 0 || strcmp(m, "warp_groupreduce") == 0)
         return ka_groupreduce(k, n);
+    if (strcmp(m, "dynamic_localmem") == 0)
+        return ka_dynamic_localmem(k, n);
     if (strcmp(m, "private") == 0) {
         if (n->nkids == 1 && n->kids[0]->kind == AST_ASSIGN)
             return n->kids[0]; /* @private x = v: an ordinary variable is private already */
@@ -253,39 +293,6 @@ static Node *ka_macro(Ka *k, Node *n)
         /* KernelAbstractions.@atomic and Atomix.@atomic are AMDGPU.@atomic on arrays */
         n->qual = "AMDGPU";
         return n;
-    }
-    return n;
-}
-
-/* KernelAbstractions' KernelIntrinsics (`import KernelAbstractions.KernelIntrinsics as KI`): KI.f names the
- * prelude's __ki_f, and KI.localmemory(T, dims) is static local memory as @localmem. */
-static bool is_ki(const Node *n)
-{
-    return n && n->kind == AST_IDENT && n->qual &&
-           (strcmp(n->qual, "KI") == 0 || strcmp(n->qual, "KernelIntrinsics") == 0);
-}
-
-static Node *ka_intrinsic(Ka *k, Node *n)
-{
-    /* (the callee, visited first, is __ki_localmemory already) */
-    if (n->kind == AST_CALL && n->nkids == 3 && n->kids[0]->kind == AST_IDENT &&
-        strcmp(n->kids[0]->name, "__ki_localmemory") == 0) {
-        Node *r = ka_node(k, AST_MACROCALL, n->loc, 3);
-        if (!r)
-            return n;
-        r->name = "ROCStaticLocalArray";
-        r->kids[0] = n->kids[1];
-        r->kids[1] = n->kids[2];
-        r->kids[2] = ka_node(k, AST_BOOL, n->loc, 0);
-        return r;
-    }
-    if (is_ki(n)) {
-        char name[128];
-        snprintf(name, sizeof name, "__ki_%s", n->name);
-        const char *id = arena_strdup(k->a, name);
-        Node *r = id ? ka_ident(k, n->loc, id) : NULL;
-        k->used = true;
-        return r ? r : n;
     }
     return n;
 }
@@ -327,8 +334,6 @@ static Node *ka_expr(Ka *k, Node *n)
         len--;
         if (x->kind == AST_MACROCALL)
             *top->at = ka_macro(k, x);
-        else if (x->kind == AST_CALL || x->kind == AST_IDENT)
-            *top->at = ka_intrinsic(k, x);
     }
     return root;
 }
@@ -679,28 +684,6 @@ const char *ka_prelude(void)
            "    end\n"
            "    return val\n"
            "end\n"
-           /* KernelIntrinsics (src/intrinsics.jl): 1-based ids as @NamedTuple{x::Int, y::Int, z::Int},
-            * sub-groups are wavefronts, their counts UInt32 */
-           "@inline __ki_get_local_id() = (x = workitemIdx().x, y = workitemIdx().y, z = workitemIdx().z)\n"
-           "@inline __ki_get_group_id() = (x = workgroupIdx().x, y = workgroupIdx().y, z = workgroupIdx().z)\n"
-           "@inline __ki_get_local_size() = (x = workgroupDim().x, y = workgroupDim().y, z = workgroupDim().z)\n"
-           "@inline __ki_get_num_groups() = (x = gridGroupDim().x, y = gridGroupDim().y, z = gridGroupDim().z)\n"
-           "@inline __ki_get_global_size() = (x = workgroupDim().x * gridGroupDim().x, "
-           "y = workgroupDim().y * gridGroupDim().y, z = workgroupDim().z * gridGroupDim().z)\n"
-           "@inline __ki_get_global_id() = (x = (workgroupIdx().x - 1) * workgroupDim().x + workitemIdx().x, "
-           "y = (workgroupIdx().y - 1) * workgroupDim().y + workitemIdx().y, "
-           "z = (workgroupIdx().z - 1) * workgroupDim().z + workitemIdx().z)\n"
-           "@inline __ki_barrier() = sync_workgroup()\n"
-           "@inline __ki_sub_group_barrier() = sync_wavefront()\n"
-           "@inline __ki_shfl_down(val, offset) = shfl_down(val, offset)\n"
-           "@inline __ki_local_linear() = workitemIdx().x - 1 + (workitemIdx().y - 1) * workgroupDim().x + "
-           "(workitemIdx().z - 1) * workgroupDim().x * workgroupDim().y\n"
-           "@inline __ki_get_sub_group_size() = UInt32(wavefrontsize())\n"
-           "@inline __ki_get_max_sub_group_size() = UInt32(wavefrontsize())\n"
-           "@inline __ki_get_num_sub_groups() = UInt32(cld(workgroupDim().x * workgroupDim().y * workgroupDim().z, "
-           "wavefrontsize()))\n"
-           "@inline __ki_get_sub_group_id() = UInt32(__ki_local_linear() ÷ wavefrontsize() + 1)\n"
-           "@inline __ki_get_sub_group_local_id() = UInt32(__ki_local_linear() % wavefrontsize() + 1)\n"
            /* Base._unsafe_getindex(IndexStyle(A), A, i) (KernelAbstractions' test/unsafe_getindex.jl): a
             * 0-dimensional array of A[i] in Julia, its one element unchecked; here a 1-tuple */
            "struct IndexLinear end\n"

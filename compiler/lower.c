@@ -39,6 +39,8 @@ typedef struct Lower {
         int slot;
     } lets[64];
     int nlets;
+    const char *marrays[16]; /* variables assigned a StaticArrays MVector/MMatrix/MArray (lower_setindex) */
+    int nmarrays;
 } Lower;
 
 static int lower_expr(Lower *L, Node *n);
@@ -616,6 +618,14 @@ static int lower_kwcall(Lower *L, Node *n)
     return emit_call(L, n->loc, emit_name(L, kwcall_name(L->a, callee->name, names, nkw), callee->loc), args, na);
 }
 
+/* KernelAbstractions.KernelIntrinsics.localmemory(T, dims), unless the file defines a localmemory. */
+static bool is_ki_localmemory(Lower *L, const Node *n)
+{
+    const Node *callee = n->kids[0];
+    return callee->kind == AST_IDENT && n->nkids == 3 && strcmp(callee->name, "localmemory") == 0 &&
+           (callee->qual || find_slot(L, "localmemory") < 0) && !fe_find_func(L->mod, "localmemory");
+}
+
 static int lower_call(Lower *L, Node *n)
 {
     Node *callee = n->kids[0];
@@ -633,6 +643,11 @@ static int lower_call(Lower *L, Node *n)
     }
     if (n->nkids > 1 && is_keyword_arg(n->kids[n->nkids - 1]))
         return lower_kwcall(L, n);
+    if (is_ki_localmemory(L, n)) {
+        /* KI.localmemory(T, dims): the workgroup's static local memory, not zeroed (KA's SharedMemory) */
+        int a[3] = { lower_expr(L, n->kids[1]), lower_expr(L, n->kids[2]), emit_named(L, IR_FALSE, n->loc) };
+        return call_named(L, "ROCStaticLocalArray", n->loc, a, 3);
+    }
     int args[64];
     int fn;
     if (is_new(L, callee))
@@ -722,6 +737,34 @@ static int lower_atomic(Lower *L, Node *n)
     int na = 1 + lower_indices(L, ref, args[0], args + 1, 59);
     args[na++] = lower_expr(L, val);
     return call_named(L, fn, n->loc, args, na);
+}
+
+/* Atomix's @atomicswap A[i] = v (the old value) and @atomicreplace A[i] expected => desired (the NamedTuple
+ * (old = ..., success = ...)), as KernelAbstractions re-exports them: calls of base/prelude.jl's
+ * __atomicswap and __atomicreplace on the element's pointer, __atomic_ref(A, i...) (bounds-checked). */
+static int lower_atomix(Lower *L, Node *n)
+{
+    bool swap = strcmp(n->name, "atomicswap") == 0;
+    Node *e = n->nkids >= 1 ? n->kids[0] : NULL, *ref = NULL, *v1 = NULL, *v2 = NULL;
+    if (swap && n->nkids == 1 && e->kind == AST_ASSIGN) {
+        ref = e->kids[0];
+        v1 = e->kids[1];
+    } else if (!swap && n->nkids == 2 && n->kids[1]->kind == AST_CALL && n->kids[1]->nkids == 3 &&
+               n->kids[1]->kids[0]->kind == AST_IDENT && strcmp(n->kids[1]->kids[0]->name, "Pair") == 0) {
+        ref = e;
+        v1 = n->kids[1]->kids[1];
+        v2 = n->kids[1]->kids[2];
+    }
+    if (!ref || ref->kind != AST_REF) {
+        diag_error(L->d, n->loc,
+                   swap ? "@atomicswap expects `A[i] = x`" : "@atomicreplace expects `A[i] expected => desired`");
+        return emit_named(L, IR_NOTHING, n->loc);
+    }
+    int args[64];
+    args[0] = lower_expr(L, ref->kids[0]);
+    int na = 1 + lower_indices(L, ref, args[0], args + 1, 59);
+    int call[3] = { call_named(L, "__atomic_ref", ref->loc, args, na), lower_expr(L, v1), v2 ? lower_expr(L, v2) : 0 };
+    return call_named(L, swap ? "__atomicswap" : "__atomicreplace", n->loc, call, swap ? 2 : 3);
 }
 
 /* ---- printing and throwing: calls of #print / #throw by id, the format in the call's .name, the
@@ -939,8 +982,10 @@ static int lower_macro(Lower *L, Node *n)
     }
     if (strcmp(n->name, "atomic") == 0)
         return lower_atomic(L, n);
+    if (strcmp(n->name, "atomicswap") == 0 || strcmp(n->name, "atomicreplace") == 0)
+        return lower_atomix(L, n);
     if (strcmp(n->name, "rocprintf") == 0 || strcmp(n->name, "rocprint") == 0 || strcmp(n->name, "rocprintln") == 0 ||
-        strcmp(n->name, "print") == 0) {
+        strcmp(n->name, "print") == 0 || strcmp(n->name, "cuprintf") == 0) {
         PrintFormat pf;
         if (!printfmt_macro(L->a, L->d, n, &pf))
             return emit_named(L, IR_NOTHING, n->loc);
@@ -971,13 +1016,39 @@ static int lower_macro(Lower *L, Node *n)
 
 static void lower_assign_to(Lower *L, Node *lhs, int value, SrcLoc loc);
 
-/* setindex!(A, v, i...) */
+/* Note x = MVector...(...) (and MMatrix, MArray, with parameters or not): juke keeps mutable structs as
+ * values, so x[i] = v on such a variable assigns x the updated array (lower_setindex). */
+static void note_marray(Lower *L, const Node *lhs, const Node *rhs)
+{
+    if (lhs->kind != AST_IDENT || lhs->qual || rhs->kind != AST_CALL || L->nmarrays == JK_ARRAY_LEN(L->marrays))
+        return;
+    const Node *c = rhs->kids[0]->kind == AST_CURLY ? rhs->kids[0]->kids[0] : rhs->kids[0];
+    if (c->kind == AST_IDENT &&
+        (strcmp(c->name, "MVector") == 0 || strcmp(c->name, "MMatrix") == 0 || strcmp(c->name, "MArray") == 0))
+        L->marrays[L->nmarrays++] = lhs->name;
+}
+
+static bool is_marray(Lower *L, const Node *a)
+{
+    for (int i = 0; a->kind == AST_IDENT && !a->qual && i < L->nmarrays; i++)
+        if (strcmp(L->marrays[i], a->name) == 0)
+            return true;
+    return false;
+}
+
+/* setindex!(A, v, i...); for a variable holding a StaticArrays MVector/MMatrix (note_marray),
+ * A = __sa_setindex(A, v, i...) (base/staticarrays.jl), the array with the element replaced */
 static void lower_setindex(Lower *L, Node *ref, int value, SrcLoc loc)
 {
     int args[64];
     args[0] = lower_expr(L, ref->kids[0]);
     args[1] = value;
     int na = 2 + lower_indices(L, ref, args[0], args + 2, 60);
+    if (is_marray(L, ref->kids[0]) && find_slot(L, ref->kids[0]->name) >= 0) {
+        int v = call_named(L, "__sa_setindex", loc, args, na);
+        emit_assign(L, find_slot(L, ref->kids[0]->name), v, loc);
+        return;
+    }
     call_named(L, "setindex!", loc, args, na);
 }
 
@@ -1034,6 +1105,7 @@ static int lower_assign(Lower *L, Node *n)
         ir_set_args(L->a, L->f, t, vals, nv);
         return t;
     }
+    note_marray(L, lhs, rhs);
     int v = lower_expr(L, rhs);
     lower_assign_to(L, lhs, v, n->loc);
     return v;
@@ -1057,7 +1129,11 @@ static int lower_opassign(Lower *L, Node *n)
         sargs[1] = nv;
         for (int i = 0; i < ni; i++)
             sargs[i + 2] = idx[i + 1];
-        call_named(L, "setindex!", n->loc, sargs, ni + 2);
+        if (is_marray(L, lhs->kids[0]) && find_slot(L, lhs->kids[0]->name) >= 0)
+            emit_assign(L, find_slot(L, lhs->kids[0]->name), call_named(L, "__sa_setindex", n->loc, sargs, ni + 2),
+                        n->loc);
+        else
+            call_named(L, "setindex!", n->loc, sargs, ni + 2);
         return nv;
     }
     if (lhs->kind == AST_DOT) { /* p.x += v */

@@ -49,6 +49,9 @@ typedef struct Parser {
     bool space_sep;            /* space-separated macro arguments: `@m a (b)` is two arguments */
     PtrVec user_macros;        /* names of the macros the file defines (`macro m(x) ... end`) */
     bool in_index;             /* inside A[...]: `end` and `begin` are values */
+    PtrVec modules;            /* from using/import lines: pairs (name, module it names), `import A.B as C` */
+    PtrVec renames;            /* `using A: b as c`: pairs (c, b) */
+    int file_flags;            /* FILE_* of the AST_FILE: the prelude's extensions the file uses */
     bool oom;
     PtrVec items;   /* the file's top-level items */
     int item_start; /* token index where the current item began */
@@ -259,6 +262,26 @@ static Node *node_call2(Parser *p, SrcLoc loc, const char *op, Node *a, Node *b)
     n->kids[1] = a;
     n->kids[2] = b;
     return n;
+}
+
+/* a .op b (op without its dot): broadcast(op, a, b), Base.Broadcast's dot call (base/prelude.jl: over
+ * tuples and numbers) */
+static Node *node_broadcast2(Parser *p, SrcLoc loc, const char *op, Node *a, Node *b)
+{
+    Node *n = node_new(p, AST_CALL, loc, 4);
+    n->kids[0] = node_ident(p, loc, "broadcast");
+    n->kids[1] = node_ident(p, loc, op);
+    n->kids[2] = a;
+    n->kids[3] = b;
+    return n;
+}
+
+/* a binary operator call, or its broadcast when the operator is dotted (.+) */
+static Node *node_binop(Parser *p, SrcLoc loc, const char *op, Node *a, Node *b)
+{
+    if (op[0] == '.' && op[1])
+        return node_broadcast2(p, loc, op + 1, a, b);
+    return node_call2(p, loc, op, a, b);
 }
 
 static Node *node_call1(Parser *p, SrcLoc loc, const char *op, Node *a)
@@ -562,7 +585,23 @@ static void parse_expect_end(Parser *p, const char *kw, SrcLoc open)
     parse_unexpected(p, t);
 }
 
-/* function := "function" NAME "(" params ")" [ "::" type ] { where } block "end" */
+/* At `(` of a callable's method, `function (a::typeof(f))(x)` or `(::typeof(f))(x)`: a method of the
+ * function f, whose name token this returns (a, the function itself, is not bound); NULL if not that form. */
+static Token *parse_functor_name(Parser *p)
+{
+    int i = p->pos + 1;
+    if (p->toks[i].kind == TK_IDENT)
+        i++;
+    Token *t = p->toks + i;
+    if (!tok_op(&t[0], "::") || t[1].kind != TK_IDENT || strcmp(t[1].text, "typeof") != 0 || !tok_op(&t[2], "(") ||
+        t[3].kind != TK_IDENT || !tok_op(&t[4], ")") || !tok_op(&t[5], ")") || !tok_op(&t[6], "("))
+        return NULL;
+    p->pos = i + 6;
+    return &t[3];
+}
+
+/* function := "function" NAME "(" params ")" [ "::" type ] { where } block "end"
+ *           | "function" "(" [NAME] "::" "typeof" "(" NAME ")" ")" "(" params ")" ...   (a callable's method) */
 static Node *parse_function(Parser *p)
 {
     Token *kw = parse_next(p);
@@ -638,6 +677,16 @@ static Node *parse_function(Parser *p)
     return f;
 }
 
+/* Does the call have a typed argument (x::T)? Then `+(a::P, b::P) = ...` defines a method of the operator,
+ * while `a + b = c` stays an (invalid) assignment. */
+static bool has_typed_param(const Node *call)
+{
+    for (int i = 1; i < call->nkids; i++)
+        if (call->kids[i]->kind == AST_TYPED)
+            return true;
+    return false;
+}
+
 /* A short definition f(x) = expr: lhs is a call of a named function, maybe with
  * a return type f(x)::T. Returns the FUNCTION, or NULL if lhs is no signature. */
 static Node *parse_short_def(Parser *p, SrcLoc loc, Node *lhs, PtrVec *where, Node *rhs)
@@ -659,7 +708,7 @@ static Node *parse_short_def(Parser *p, SrcLoc loc, Node *lhs, PtrVec *where, No
         c2->kids[0] = self->kids[0];
         call = c2;
     }
-    if (call->kids[0]->kind != AST_IDENT || is_operator_name(call->kids[0]->name))
+    if (call->kids[0]->kind != AST_IDENT || (is_operator_name(call->kids[0]->name) && !has_typed_param(call)))
         return NULL;
     Node *params = node_new(p, AST_TUPLE, call->loc, call->nkids - 1);
     for (int i = 1; i < call->nkids; i++)
@@ -971,13 +1020,24 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
         ParseMode m = parse_save(p);
         p->space_sep = true;
         p->in_brackets = false;
-        while (!tok_ends_stmt(parse_peek(p)))
-            vec_push(p, &args, parse_assign(p, false));
+        while (!tok_ends_stmt(parse_peek(p))) {
+            Node *arg = parse_assign(p, false);
+            Token *arrow = parse_peek(p);
+            if (tok_op(arrow, "->") && strcmp(t->text, "dynamic_localmem") == 0) {
+                /* KernelAbstractions' `@dynamic_localmem T (n) -> count`: a function of the group size,
+                 * kept as the call ->(n, count) for ka.c */
+                p->pos++;
+                arg = node_call2(p, arrow->loc, "->", arg, parse_assign(p, false));
+            }
+            vec_push(p, &args, arg);
+        }
         parse_restore(p, m);
     }
     Node *r = node_from_vec(p, AST_MACROCALL, loc, &args);
     r->name = t->text;
     r->qual = qual;
+    if (strcmp(t->text, "atomicswap") == 0 || strcmp(t->text, "atomicreplace") == 0)
+        p->file_flags |= FILE_ATOMIX;
     for (int i = 0; i < p->user_macros.len; i++)
         if (strcmp(p->user_macros.items[i], t->text) == 0)
             r->flags |= MACRO_USER;
@@ -986,12 +1046,30 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
 
 /* ---- expressions ------------------------------------------------------------ */
 
-static bool is_module_name(const char *s)
+/* The module a name in `M.x` stands for: itself for the modules juke knows and those the file's
+ * using/import lines name, the renamed module for an alias (`import A.B as C`: C is B); NULL if none. */
+static const char *module_of(const Parser *p, const char *s)
 {
-    /* KI and KernelIntrinsics: KernelAbstractions' KernelIntrinsics module (ka.c) */
-    return strcmp(s, "AMDGPU") == 0 || strcmp(s, "Base") == 0 || strcmp(s, "Core") == 0 ||
-           strcmp(s, "SpecialFunctions") == 0 || strcmp(s, "Random") == 0 || strcmp(s, "KI") == 0 ||
-           strcmp(s, "KernelIntrinsics") == 0;
+    static const char *const known[] = {
+        "AMDGPU", "Base",         "Core",  "SpecialFunctions", "Random", "KernelAbstractions", "KernelIntrinsics",
+        "Atomix", "StaticArrays", "Adapt", "CUDAnative",       "CUDA"
+    };
+    for (int i = p->modules.len - 2; i >= 0; i -= 2)
+        if (strcmp(p->modules.items[i], s) == 0)
+            return p->modules.items[i + 1];
+    for (int i = 0; i < JK_ARRAY_LEN(known); i++)
+        if (strcmp(s, known[i]) == 0)
+            return known[i];
+    return NULL;
+}
+
+/* The name a `using A: b as c` line renamed to c, or name itself. */
+static const char *renamed(const Parser *p, const char *name)
+{
+    for (int i = p->renames.len - 2; i >= 0; i -= 2)
+        if (strcmp(p->renames.items[i], name) == 0)
+            return p->renames.items[i + 1];
+    return name;
 }
 
 /* Base's submodules that kernels name functions through (Base.Checked.checked_add, Base.Math.x). */
@@ -1112,7 +1190,7 @@ static Node *parse_primary(Parser *p)
         }
         if (strcmp(t->text, "nothing") == 0)
             return node_new(p, AST_NOTHING, t->loc, 0);
-        return node_ident(p, t->loc, t->text);
+        return node_ident(p, t->loc, renamed(p, t->text));
     case TK_KEYWORD: {
         parse_enter(p, t->loc);
         Node *n = parse_keyword(p, t);
@@ -1214,6 +1292,11 @@ static Node *parse_primary(Parser *p)
         p->pos++;
         return node_ident(p, t->loc, cmp_name(t->text));
     }
+    /* a binary operator called by name, *(a, b), or defined: *(s::Number, v::P) = ... */
+    if (tok_op(nx, "(") && !nx->spc && is_operator_name(t->text)) {
+        p->pos++;
+        return node_ident(p, t->loc, cmp_name(t->text));
+    }
     parse_unexpected(p, t);
 }
 
@@ -1263,9 +1346,12 @@ static Node *parse_postfix(Parser *p)
                 bool device = e->kind == AST_IDENT &&
                               (strcmp(e->name, "Device") == 0 || strcmp(e->name, "UnsafeAtomics") == 0) &&
                               (!e->qual || strcmp(e->qual, "AMDGPU") == 0);
-                if (e->kind == AST_IDENT && ((!e->qual && is_module_name(e->name)) || device || is_base_submodule(e))) {
+                const char *mod = e->kind == AST_IDENT ? module_of(p, e->name) : NULL;
+                if (e->kind == AST_IDENT && (mod || device || is_base_submodule(e))) {
                     Node *q = node_ident(p, start, f->text);
-                    q->qual = device ? "AMDGPU" : is_base_submodule(e) ? "Base" : e->name;
+                    q->qual = device ? "AMDGPU" : is_base_submodule(e) ? "Base" : mod;
+                    if (q->qual && strcmp(q->qual, "KernelIntrinsics") == 0)
+                        p->file_flags |= FILE_INTRINSICS;
                     e = q;
                 } else {
                     Node *d = node_new(p, AST_DOT, start, 1);
@@ -1282,7 +1368,13 @@ static Node *parse_postfix(Parser *p)
                 e = parse_macro(p, start, e->name);
                 p->depth--;
             } else if (tok_op(f, "(")) {
-                parse_fail_at(p, t->loc, "syntax: broadcast calls f.(x) are not supported in kernels");
+                /* f.(x, y): broadcast(f, x, y) */
+                p->pos += 2;
+                PtrVec args = { 0 };
+                vec_push(p, &args, node_ident(p, t->loc, "broadcast"));
+                vec_push(p, &args, e);
+                parse_list(p, &args, ")", "argument list");
+                e = node_from_vec(p, AST_CALL, start, &args);
             } else {
                 p->pos++;
                 parse_unexpected(p, parse_peek(p));
@@ -1327,13 +1419,13 @@ static Node *parse_power(Parser *p)
         }
     }
     Token *t = parse_peek(p);
-    if (tok_op(t, "^") && !(p->space_sep && t->spc && !parse_peek2(p)->spc)) {
+    if ((tok_op(t, "^") || tok_op(t, ".^")) && !(p->space_sep && t->spc && !parse_peek2(p)->spc)) {
         p->pos++;
         parse_skip_newlines(p);
         parse_enter(p, t->loc);
         Node *x = parse_unary(p);
         p->depth--;
-        return node_call2(p, t->loc, "^", e, x);
+        return node_binop(p, t->loc, t->text, e, x);
     }
     return e;
 }
@@ -1431,6 +1523,17 @@ static Node *parse_level(Parser *p, int lv)
     case LV_CMP: {
         if (!tok_is_cmp(parse_peek(p)) || (p->space_sep && parse_peek(p)->spc && !parse_peek2(p)->spc))
             return lhs;
+        if (parse_peek(p)->kind == TK_OP && parse_peek(p)->text[0] == '.') {
+            /* a .< b: broadcast(<, a, b); a chain of them compares each result with the next operand */
+            while (tok_is_cmp(parse_peek(p)) && !(p->space_sep && parse_peek(p)->spc && !parse_peek2(p)->spc)) {
+                Token *t = parse_next(p);
+                parse_skip_newlines(p);
+                Node *rhs = parse_level(p, lv + 1);
+                lhs = t->text[0] == '.' ? node_broadcast2(p, t->loc, cmp_name(t->text + 1), lhs, rhs)
+                                        : node_call2(p, t->loc, cmp_name(t->text), lhs, rhs);
+            }
+            return lhs;
+        }
         PtrVec kids = { 0 }, ops = { 0 };
         SrcLoc oploc = parse_peek(p)->loc;
         vec_push(p, &kids, lhs);
@@ -1491,14 +1594,30 @@ static Node *parse_level(Parser *p, int lv)
     }
 }
 
-/* ternary := or [ "?" ternary ":" ternary ]   (no range `:` in the middle part) */
+/* The rest of pair := ternary [ "=>" pair ] after its left side: a => b is Pair(a, b) (right associative,
+ * binding more loosely than ? :, as Julia's). */
+static Node *parse_pair_rest(Parser *p, SrcLoc start, Node *lhs)
+{
+    Token *t = parse_peek(p);
+    if (!tok_op(t, "=>") || (p->space_sep && t->spc && !parse_peek2(p)->spc))
+        return lhs;
+    p->pos++;
+    parse_skip_newlines(p);
+    parse_enter(p, t->loc);
+    Node *rhs = parse_ternary(p);
+    p->depth--;
+    p->file_flags |= FILE_ATOMIX;
+    return node_call2(p, start, "Pair", lhs, rhs);
+}
+
+/* ternary := or [ "?" ternary ":" ternary ] [ "=>" ternary ]   (no range `:` in the middle part) */
 static Node *parse_ternary(Parser *p)
 {
     SrcLoc start = parse_peek(p)->loc;
     Node *c = parse_level(p, LV_OR);
     Token *q = parse_peek(p);
     if (!tok_op(q, "?"))
-        return c;
+        return parse_pair_rest(p, start, c);
     p->pos++;
     parse_skip_newlines(p);
     parse_enter(p, q->loc);
@@ -1517,7 +1636,7 @@ static Node *parse_ternary(Parser *p)
     n->kids[0] = c;
     n->kids[1] = a;
     n->kids[2] = b;
-    return n;
+    return parse_pair_rest(p, start, n);
 }
 
 /* tuple_expr := ternary { "," ternary }     (a bare tuple, on either side of =) */
@@ -1635,6 +1754,75 @@ static void parse_skip_macro(Parser *p, Token *kw)
                kw->loc.line);
 }
 
+/* One name of a using/import line: `A.B.C` (the last part returned, *pos past it), or NULL. */
+static const char *import_path(Parser *p, int *pos)
+{
+    const char *last = NULL;
+    while (p->toks[*pos].kind == TK_IDENT) {
+        last = p->toks[(*pos)++].text;
+        if (!tok_op(&p->toks[*pos], ".") || p->toks[*pos + 1].kind != TK_IDENT)
+            break;
+        (*pos)++;
+    }
+    return last;
+}
+
+/* `as c` after a name of a using/import line: c, or NULL. */
+static const char *import_as(Parser *p, int *pos)
+{
+    Token *t = &p->toks[*pos];
+    if (t->kind != TK_IDENT || strcmp(t->text, "as") != 0 || p->toks[*pos + 1].kind != TK_IDENT)
+        return NULL;
+    *pos += 2;
+    return p->toks[*pos - 1].text;
+}
+
+static bool is_capitalised(const char *s)
+{
+    return *s >= 'A' && *s <= 'Z';
+}
+
+/* import := ("using" | "import") path ["as" name] {"," path ["as" name]}
+ *           [":" name ["as" name] {"," name ["as" name]}]
+ * Notes the modules a line names, so that M.f is f (`import A.B as C` makes C name B: C.f is B's f),
+ * and the renamings of `using A: b as c` (c is b). A module is a capitalised name; a macro in the list
+ * (`using KernelAbstractions: @atomic`) is built in already. The caller skips the rest of the line. */
+static void parse_import(Parser *p)
+{
+    int pos = p->pos + 1;
+    for (;;) {
+        const char *m = import_path(p, &pos);
+        if (!m)
+            return;
+        const char *as = import_as(p, &pos);
+        vec_push(p, &p->modules, (void *)(as ? as : m));
+        vec_push(p, &p->modules, (void *)m);
+        if (!tok_op(&p->toks[pos], ","))
+            break;
+        pos++;
+    }
+    if (!tok_op(&p->toks[pos], ":"))
+        return;
+    pos++;
+    for (;;) {
+        Token *t = &p->toks[pos];
+        if (t->kind != TK_IDENT && t->kind != TK_MACRO)
+            return;
+        pos++;
+        const char *as = import_as(p, &pos);
+        if (t->kind == TK_IDENT && is_capitalised(t->text)) {
+            vec_push(p, &p->modules, (void *)(as ? as : t->text));
+            vec_push(p, &p->modules, (void *)t->text);
+        } else if (t->kind == TK_IDENT && as) {
+            vec_push(p, &p->renames, (void *)as);
+            vec_push(p, &p->renames, (void *)t->text);
+        }
+        if (!tok_op(&p->toks[pos], ","))
+            return;
+        pos++;
+    }
+}
+
 Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
 {
     /* in the arena rather than on the stack: the state must survive longjmp */
@@ -1667,15 +1855,22 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
             break;
         p->item_start = p->pos;
         /* using AMDGPU / import AMDGPU: workitemIdx / export f: the AMDGPU.jl names are built in,
-         * so a kernel file written for Julia keeps its header lines */
+         * so a kernel file written for Julia keeps its header lines; their module names and renamings
+         * are noted (parse_import) */
         Token *kw = &p->toks[p->pos];
         if (tok_kw(kw, "using") || tok_kw(kw, "import") || tok_kw(kw, "export")) {
+            if (!tok_kw(kw, "export"))
+                parse_import(p);
             while (p->toks[p->pos].kind != TK_NL && p->toks[p->pos].kind != TK_EOF && !tok_op(&p->toks[p->pos], ";"))
                 p->pos++;
             continue;
         }
         if (tok_kw(kw, "macro")) {
             parse_skip_macro(p, kw);
+            continue;
+        }
+        if (tok_kw(kw, "function") && kw[1].kind == TK_IDENT && tok_kw(&kw[2], "end")) {
+            p->pos += 3; /* `function f end`: a function with no methods yet; its methods define it */
             continue;
         }
         if (setjmp(p->jb) == 0) {
@@ -1701,6 +1896,13 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
     }
     root->kids = (Node **)p->items.items;
     root->nkids = p->items.len;
+    root->flags |= p->file_flags;
+    for (int i = 1; i < p->modules.len; i += 2) {
+        if (strcmp(p->modules.items[i], "StaticArrays") == 0)
+            root->flags |= FILE_STATICARRAYS;
+        if (strcmp(p->modules.items[i], "KernelIntrinsics") == 0)
+            root->flags |= FILE_INTRINSICS;
+    }
     p->toks = NULL;
     arena_free(&scratch);
     return root;

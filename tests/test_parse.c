@@ -575,6 +575,12 @@ static void test_structure(void **state)
     check_sexp("return x, y", "(return (tuple x y))");
     check_sexp("x = T{A, B}", "(= x (curly T A B))");
     check_sexp("const T = (1, 2)", "(const T (tuple 1 2))");
+    /* broadcasting: dotted operators and dot calls are broadcast(f, args...); a => b is Pair(a, b) */
+    check_sexp("I .- lo .+ 1", "(call broadcast + (call broadcast - I lo) 1)");
+    check_sexp("all(I .<= n)", "(call all (call broadcast <= I n))");
+    check_sexp("f.(t, 2)", "(call broadcast f t 2)");
+    check_sexp("x .^ 2 .* y", "(call broadcast * (call broadcast ^ x 2) y)");
+    check_sexp("a => b ? c : d", "(call Pair a (? b c d))");
 }
 
 static void test_definitions(void **state)

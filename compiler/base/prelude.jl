@@ -93,6 +93,14 @@ function sum(r::AbstractRange{<:Real})
     l = length(r)
     return l * first(r) + (iseven(l) ? (step(r) * (l - 1)) * (l >> 1) : (step(r) * l) * ((l - 1) >> 1))
 end
+# sum of an array (a view of a column, B[:, j]): in order, from zero of the element type
+function sum(A::AbstractArray)
+    s = zero(eltype(A))
+    for i in 1:length(A)
+        s += A[i]
+    end
+    return s
+end
 function prod(r::AbstractRange{<:Real})
     p = one(first(r))
     for x in r
@@ -400,9 +408,25 @@ _broadcast_l(f, ::Tuple{}, b) = ()
 _broadcast_l(f, a::Tuple, b) = (f(a[1], b), _broadcast_l(f, tail(a), b)...)
 _broadcast_r(f, a, ::Tuple{}) = ()
 _broadcast_r(f, a, b::Tuple) = (f(a, b[1]), _broadcast_r(f, a, tail(b))...)
+# f.(x): f over a tuple's elements, or of a number
+broadcast(f, a::Number) = f(a)
+broadcast(f, a::Tuple) = map(f, a)
 
 # widemul(x, y): the product in the next wider type (base/int.jl), Int64 * Int64 in Int128
 widemul(x::Int64, y::Int64) = Int128(x) * Int128(y)
 widemul(x::UInt64, y::UInt64) = UInt128(x) * UInt128(y)
 widemul(x::Int32, y::Int32) = Int64(x) * Int64(y)
 widemul(x::UInt32, y::UInt32) = UInt64(x) * UInt64(y)
+# all/any of f over a tuple
+function all(f, t::Tuple)
+    for x in t
+        f(x) || return false
+    end
+    return true
+end
+function any(f, t::Tuple)
+    for x in t
+        f(x) && return true
+    end
+    return false
+end
