@@ -1,8 +1,10 @@
 #!/bin/sh
 # amdemu_speed.sh [BUILD_DIR] [N]: the AMD ISA emulator's speed (docs/amdemu.md):
 # vadd of N (default 10^6) Float32 elements, and matmul 256x256, on
-# --device amdemu:gfx942, with the emulator's count of lane-instructions (one
-# instruction on one active lane) per second on one core.
+# --device amdemu:gfx942 and amdemu:gfx1100, on one thread and on one per core,
+# with the emulator's count of lane-instructions (one instruction on one active
+# lane): the rate per second of the launch (wall clock) and per second of CPU
+# time (the rate of one core, also on a machine busy with other work).
 build=${1:-build}
 n=${2:-1000000}
 juke=$(cd "$build" && pwd)/juke
@@ -29,7 +31,13 @@ save('ma.npy', [r.random() for _ in range(m * m)], [m, m])
 save('mb.npy', [r.random() for _ in range(m * m)], [m, m])
 save('mc.npy', [0.0] * (m * m), [m, m])
 PY
-echo "vadd, $n elements, gfx942:"
-JUKE_AMDEMU_STATS=1 "$juke" run --device amdemu:gfx942 --groupsize 256 "$root/tests/kernels/acceptance/vadd.jl" vadd! c.npy a.npy b.npy 2>&1 | grep '^amdemu'
-echo "matmul 256x256, gfx942:"
-JUKE_AMDEMU_STATS=1 "$juke" run --device amdemu:gfx942 --groupsize 16,16 --gridsize 16,16 "$root/tests/kernels/acceptance/matmul.jl" matmul! mc.npy ma.npy mb.npy 2>&1 | grep '^amdemu'
+for arch in gfx942 gfx1100; do
+    for threads in 1 ""; do
+        echo "vadd, $n elements, $arch, ${threads:-one per core} thread(s):"
+        JUKE_AMDEMU_THREADS=$threads JUKE_AMDEMU_STATS=1 "$juke" run --device "amdemu:$arch" --groupsize 256 \
+            "$root/tests/kernels/acceptance/vadd.jl" vadd! c.npy a.npy b.npy 2>&1 | grep '^amdemu'
+        echo "matmul 256x256, $arch, ${threads:-one per core} thread(s):"
+        JUKE_AMDEMU_THREADS=$threads JUKE_AMDEMU_STATS=1 "$juke" run --device "amdemu:$arch" --groupsize 16,16 \
+            --gridsize 16,16 "$root/tests/kernels/acceptance/matmul.jl" matmul! mc.npy ma.npy mb.npy 2>&1 | grep '^amdemu'
+    done
+done

@@ -151,7 +151,7 @@ static size_t code_offset(const uint8_t *img, const char *name)
     return 0;
 }
 
-/* A DPP instruction (not modelled) as k2's first: the launch stops naming it, never computes. */
+/* An MFMA instruction (not modelled) as k2's first: the launch stops naming it, never computes. */
 static void test_unmodelled_instruction(void **state)
 {
     Env *env = *state;
@@ -160,8 +160,8 @@ static void test_unmodelled_instruction(void **state)
     memcpy(img, env->img, env->size);
     size_t off = code_offset(img, "k2");
     assert_true(off > 0);
-    const uint32_t dpp[2] = { 0x7e0002fa, 0x00ff0000 }; /* v_mov_b32_dpp v0, v0 quad_perm:[0,0,0,0] */
-    memcpy(img + off, dpp, sizeof dpp);
+    const uint32_t mfma[2] = { 0xd3c28000, 0x04020100 }; /* v_mfma_f32_4x4x1f32 a[0:3], v0, v0, a[0:3] */
+    memcpy(img + off, mfma, sizeof mfma);
     RtModule *m;
     RtFunction *f;
     assert_int_equal(rt_module_load(env->dev, img, env->size, &m, &err), 0);
@@ -179,8 +179,8 @@ static void test_unmodelled_instruction(void **state)
     JukeExceptionRecord exc;
     assert_int_equal(rt_launch(f, args, 3, grid, group, 0, true, &exc, &err), -1);
     assert_non_null(
-        strstr(err, "hip: launch of k2 failed: amdemu: k2: DPP operands are not modelled yet at offset 0x"));
-    assert_non_null(strstr(err, "(VOP1 encoding 7e0002fa 00ff0000), wave 0 of workgroup (0,0,0)"));
+        strstr(err, "hip: launch of k2 failed: amdemu: k2: unknown or unmodelled instruction at offset 0x"));
+    assert_non_null(strstr(err, "(VOP3 encoding d3c28000 04020100), wave 0 of workgroup (0,0,0)"));
     free(err);
     rt_free(env->dev, p);
     rt_module_unload(m);

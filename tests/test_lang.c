@@ -97,6 +97,7 @@ typedef struct Env {
     int ntargets;
     const char *cache_dir; /* the targets mode: save the kernels there ("" = nowhere) */
     const char *device;    /* where the runs run: "cpu" unless --device */
+    int opt;               /* --opt N: the optimisation level of every compile (-1: the library's default) */
 } Env;
 static Env env;
 
@@ -1059,6 +1060,8 @@ static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
         return juke_launch(env.dev, m, r->fn, args, r->nargs, &cfg);
     juke_options o;
     juke_options_default(&o);
+    if (env.opt >= 0)
+        o.opt_level = env.opt;
     o.wavefront_size = r->wavefront_size;
     juke_set_options(env.ctx, &o);
     juke_status st = juke_launch(env.dev, m, r->fn, args, r->nargs, &cfg);
@@ -1403,6 +1406,12 @@ static int setup(void **state)
         return -1;
     }
     juke_set_print_callback(env.ctx, print_to_env, NULL);
+    if (env.opt >= 0) {
+        juke_options o;
+        juke_options_default(&o);
+        o.opt_level = env.opt;
+        juke_set_options(env.ctx, &o);
+    }
     return 0;
 }
 
@@ -1432,6 +1441,7 @@ int main(int argc, char **argv)
     static char tlist[256];
     env.device = "cpu";
     env.cache_dir = "";
+    env.opt = -1;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--targets") == 0)
             snprintf(tlist, sizeof tlist, "%s", argv[i + 1]);
@@ -1439,13 +1449,15 @@ int main(int argc, char **argv)
             env.cache_dir = argv[i + 1];
         else if (strcmp(argv[i], "--device") == 0)
             env.device = argv[i + 1];
+        else if (strcmp(argv[i], "--opt") == 0)
+            env.opt = atoi(argv[i + 1]);
         else {
-            fprintf(stderr, "usage: test_lang [--targets T1,T2...] [--cache-dir DIR] [--device SPEC]\n");
+            fprintf(stderr, "usage: test_lang [--targets T1,T2...] [--cache-dir DIR] [--device SPEC] [--opt N]\n");
             return 2;
         }
     }
     if (argc % 2 == 0) {
-        fprintf(stderr, "usage: test_lang [--targets T1,T2...] [--cache-dir DIR] [--device SPEC]\n");
+        fprintf(stderr, "usage: test_lang [--targets T1,T2...] [--cache-dir DIR] [--device SPEC] [--opt N]\n");
         return 2;
     }
     for (char *save = NULL, *t = strtok_r(tlist, ",", &save); t && env.ntargets < 16; t = strtok_r(NULL, ",", &save))

@@ -77,6 +77,18 @@ typedef struct AmdLane {
 } AmdLane;
 
 typedef void (*AmdLaneFn)(AmdLane *l);
+
+/* A whole wave's operands (every lane, active or not), for a row's loop over
+ * the lanes: the lane function inlined in one tight loop, no call per lane. */
+typedef struct AmdVec {
+    uint64_t s[3][64];
+    uint64_t d[64];
+    uint64_t cin, cout; /* lane masks */
+    uint32_t aux;
+    int n;
+    AmdWave *w;
+} AmdVec;
+typedef void (*AmdVecFn)(AmdVec *v);
 typedef int (*AmdExecFn)(AmdWave *w, const AmdDec *d);
 
 /* One row per opcode per encoding. */
@@ -89,6 +101,7 @@ typedef struct AmdOp {
     AmdExecFn exec; /* NULL: the format's generic executor with `lane` */
     AmdLaneFn lane;
     uint32_t aux; /* memory ops: bytes; compares: condition; ... */
+    AmdVecFn vec; /* VALU rows: `lane` over a whole wave */
 } AmdOp;
 
 /* A decoded instruction (cached per code address). */
@@ -108,6 +121,8 @@ struct AmdDec {
     uint32_t lit;  /* the literal dword */
     uint32_t sdwa; /* SDWA: the second dword (sdwa_on set) */
     uint8_t sdwa_on;
+    uint8_t dpp_on; /* src0 crosses lanes: 1 DPP16 (`dpp` its control dword), 2 DPP8 (`dpp` the selects), 3 DPP8 FI */
+    uint32_t dpp;
     const AmdOp *dual[2]; /* VOPD: the X and Y operations */
     uint16_t dsrc[2][2];  /* VOPD: their src0 (operand code) and vsrc1 (256 + VGPR) */
     uint16_t ddst[2];     /* VOPD: their destination VGPRs */

@@ -111,6 +111,46 @@ int amdemu_fail(AmdWave *w, const AmdDec *d, const char *fmt, ...)
 
 /* ---- decoding ------------------------------------------------------------ */
 
+/* DPP16 controls: quad_perm, row_shl/shr/ror, row_mirror, row_half_mirror;
+ * GFX9 also the wave shifts and rotates and row_bcast15/31; GFX10+ row_share
+ * and row_xmask. */
+static bool dpp16_known(unsigned c, AmdIsa isa)
+{
+    if (c <= 0xff || (c >= 0x101 && c <= 0x10f) || (c >= 0x111 && c <= 0x11f) || (c >= 0x121 && c <= 0x12f) ||
+        c == 0x140 || c == 0x141)
+        return true;
+    if (isa == AMD_GFX9)
+        return c == 0x130 || c == 0x134 || c == 0x138 || c == 0x13c || c == 0x142 || c == 0x143;
+    return c >= 0x150 && c <= 0x16f;
+}
+
+/* DPP16: the lane that lane `lane` of an n-lane wave reads src0 from, or -1
+ * (out of its row or the wave: an invalid lane). */
+static int dpp16_lane(unsigned c, int lane, int n)
+{
+    int row = lane & ~15, i = lane & 15, k = (int)(c & 15);
+    if (c <= 0xff)
+        return (lane & ~3) | (int)(c >> (2 * (lane & 3)) & 3);
+    switch (c & ~15u) {
+    case 0x100: return i + k < 16 ? lane + k : -1; /* row_shl */
+    case 0x110: return i - k >= 0 ? lane - k : -1; /* row_shr */
+    case 0x120: return row + ((i - k) & 15);       /* row_ror */
+    case 0x150: return row + k;                    /* row_share */
+    case 0x160: return row + (i ^ k);              /* row_xmask */
+    }
+    switch (c) {
+    case 0x130: return lane + 1 < n ? lane + 1 : -1; /* wave_shl */
+    case 0x134: return (lane + 1) % n;               /* wave_rol */
+    case 0x138: return lane > 0 ? lane - 1 : -1;     /* wave_shr */
+    case 0x13c: return (lane + n - 1) % n;           /* wave_ror */
+    case 0x140: return row + 15 - i;                 /* row_mirror */
+    case 0x141: return (lane & ~7) + 7 - (lane & 7); /* row_half_mirror */
+    case 0x142: return row >= 16 ? row - 1 : -1;     /* row_bcast15: the previous row's last lane */
+    case 0x143: return lane >= 32 ? 31 : -1;         /* row_bcast31 */
+    }
+    return -1;
+}
+
 /* VOPD (GFX11): X and Y, each a VOP2/VOP1 operation, in two dwords (and a
  * shared literal). vdstY's low bit is the complement of vdstX's. */
 static int decode_vopd(const uint32_t *p, AmdDec *d)
@@ -192,9 +232,16 @@ static int decode64_gfx11(const uint32_t *p, AmdDec *d, AmdFmt *fmtp, unsigned *
             fmt = F_VOP3;
         }
         d->vop3 = fmt != F_VOP3;
-        if (d->src[0] == 250 || d->src[0] == 233 || d->src[0] == 234) {
-            d->why = "DPP operands are not modelled yet";
-            return -1;
+        if (d->src[0] == 250 || d->src[0] == 233 || d->src[0] == 234) { /* VOP3 DPP: a third dword */
+            uint32_t x = p[2];
+            d->size = 3;
+            d->dpp = x;
+            d->dpp_on = d->src[0] == 250 ? 1 : d->src[0] == 233 ? 2 : 3;
+            d->src[0] = 256 + (x & 0xff);
+            if (d->dpp_on == 1 && !dpp16_known((x >> 8) & 0x1ff, AMD_GFX11)) {
+                d->why = "this DPP control is not modelled";
+                return -1;
+            }
         }
     } else if (w >> 26 == 0x32) {
         return decode_vopd(p, d);
@@ -401,11 +448,11 @@ int amdemu_decode(const uint32_t *p, AmdDec *d, AmdIsa isa)
         lit = d->src[0] == 255;
     else if ((fmt == F_VOP1 || fmt == F_VOP2 || fmt == F_VOPC) && !d->vop3)
         lit = d->src[0] == 255 || (row->flags & O_LIT_K);
-    else if (isa == AMD_GFX11 && (fmt == F_VOP3P || fmt == F_VOP3 || d->vop3)) /* GFX10+: VOP3 takes literals */
+    else if (isa == AMD_GFX11 && !d->dpp_on && (fmt == F_VOP3P || fmt == F_VOP3 || d->vop3)) /* GFX10+: literals */
         lit = d->src[0] == 255 || d->src[1] == 255 || d->src[2] == 255;
     if ((row->flags & O_COUT) && (fmt == F_VOP3 || d->vop3))
         d->opsel = 0; /* VOP3b: the carry's SGPR */
-    if (isa == AMD_GFX11 && (fmt == F_VOP3 || d->vop3) && d->opsel && !(row->flags & O_F16) &&
+    if (isa == AMD_GFX11 && (fmt == F_VOP3 || d->vop3) && d->opsel && !row->exec && !(row->flags & O_F16) &&
         !strstr(row->name, "16")) {
         d->op = NULL;
         d->why = "VOP3 op_sel is not modelled for this instruction";
@@ -418,10 +465,22 @@ int amdemu_decode(const uint32_t *p, AmdDec *d, AmdIsa isa)
     }
     if ((fmt == F_VOP1 || fmt == F_VOP2 || fmt == F_VOPC) && !d->vop3 &&
         (d->src[0] == 250 || (isa == AMD_GFX11 && (d->src[0] == 233 || d->src[0] == 234)))) {
-        d->op = NULL;
-        d->w1 = p[1];
-        d->why = "DPP operands are not modelled yet";
-        return -1;
+        /* DPP: src0's VGPR and the lane pattern in a second dword */
+        uint32_t x = p[1];
+        d->w1 = x;
+        d->size = 2;
+        d->dpp = x;
+        d->dpp_on = d->src[0] == 250 ? 1 : d->src[0] == 233 ? 2 : 3;
+        d->src[0] = 256 + (x & 0xff);
+        if (d->dpp_on == 1) { /* src0/src1 neg and abs */
+            d->neg = (uint8_t)(((x >> 20) & 1) | ((x >> 22) & 1) << 1);
+            d->abs = (uint8_t)(((x >> 21) & 1) | ((x >> 23) & 1) << 1);
+        }
+        if (d->dpp_on == 1 && !dpp16_known((x >> 8) & 0x1ff, isa)) {
+            d->op = NULL;
+            d->why = "this DPP control is not modelled";
+            return -1;
+        }
     }
     if ((fmt == F_VOP1 || fmt == F_VOP2 || fmt == F_VOPC) && !d->vop3 && d->src[0] == 249 && isa == AMD_GFX9) {
         /* SDWA: sub-dword selects of src0/src1/dst in a second dword */
@@ -537,6 +596,32 @@ static uint32_t sdwa_dst(uint32_t old, uint32_t v, unsigned sel, unsigned unused
     return r;
 }
 
+/* DPP: src0 of every lane from the lane its pattern names (before the
+ * modifiers, which apply after). Returns the lanes that write: those of the
+ * enabled rows and banks whose source is valid; an invalid source (outside the
+ * row or wave, or an inactive lane unless FI) reads 0 if bound_ctrl, else the
+ * lane does not write. */
+static uint64_t dpp_gather(AmdWave *w, const AmdDec *d, uint64_t *s, unsigned code, bool w64, uint64_t exec)
+{
+    int n = w->lanes;
+    uint32_t x = d->dpp;
+    unsigned c = (x >> 8) & 0x1ff;
+    bool bc = (x >> 19) & 1, fi = d->dpp_on == 3 || (w->isa == AMD_GFX11 && d->dpp_on == 1 && ((x >> 18) & 1));
+    unsigned row_mask = d->dpp_on == 1 ? x >> 28 : 0xf, bank_mask = d->dpp_on == 1 ? (x >> 24) & 0xf : 0xf;
+    const uint32_t *lo = w->v[(code - 256) & 511], *hi = w->v[(code - 255) & 511];
+    uint64_t tmp[64], writes = 0;
+    for (int lane = 0; lane < n; lane++) {
+        int from = d->dpp_on == 1 ? dpp16_lane(c, lane, n) : (lane & ~7) | (int)(x >> (8 + 3 * (lane & 7)) & 7);
+        bool valid = from >= 0 && from < n && (fi || (exec >> from & 1));
+        tmp[lane] = valid ? lo[from] | (w64 ? (uint64_t)hi[from] << 32 : 0) : 0;
+        bool on = (row_mask >> (lane >> 4) & 1) && (bank_mask >> ((lane >> 2) & 3) & 1);
+        if (on && (valid || bc))
+            writes |= 1ull << lane;
+    }
+    memcpy(s, tmp, sizeof tmp);
+    return writes;
+}
+
 /* VOP1, VOP2, VOPC, VOP3: the row's lane function on every active lane. */
 static int exec_valu(AmdWave *w, const AmdDec *d)
 {
@@ -569,58 +654,97 @@ static int exec_valu(AmdWave *w, const AmdDec *d)
         cin = amdemu_sread(w, 106, true, false, false, 0);
     else if (fl & O_CIN)
         cin = amdemu_sread(w, d->vop3 ? src[2] : 106, true, false, false, 0);
-    uint64_t cout = 0;
     bool dw64 = fl & O_D_64;
     /* only VOP3 and SDWA carry abs/neg */
-    bool mods = (d->vop3 || r->fmt == F_VOP3 || d->sdwa_on) && (d->abs || d->neg);
+    bool mods = (d->vop3 || r->fmt == F_VOP3 || d->sdwa_on || d->dpp_on) && (d->abs || d->neg);
     bool write_d = !(fl & O_CMP);
     /* VOP3 op_sel on 16-bit operations: bit i takes the high half of source i,
      * bit 3 writes the high half of the destination */
     unsigned opsel = (d->vop3 || r->fmt == F_VOP3) ? d->opsel : 0;
     bool plain = !mods && !d->sdwa_on && !(d->clamp && (fl & O_FLOAT)) && !opsel;
-    const uint32_t *lo[3] = { NULL, NULL, NULL }, *hi[3] = { NULL, NULL, NULL };
-    for (int i = 0; i < nsrc; i++)
-        if (isv[i]) {
-            lo[i] = w->v[(src[i] - 256) & 511];
-            hi[i] = w->v[(src[i] - 255) & 511];
+    int n = w->lanes;
+    AmdVec v;
+    v.cin = cin;
+    v.aux = r->aux;
+    v.n = n;
+    v.w = w;
+    /* the sources of every lane: inactive lanes compute too, their results are dropped */
+    uint64_t dpp_writes = ~0ull;
+    for (int i = 0; i < nsrc; i++) {
+        uint64_t *s = v.s[i];
+        if (i == 0 && d->dpp_on) {
+            dpp_writes = dpp_gather(w, d, s, src[0], w64[0], exec);
+        } else if (!isv[i]) {
+            for (int k = 0; k < n; k++)
+                s[k] = sval[i];
+        } else if (w64[i]) {
+            const uint32_t *lo = w->v[(src[i] - 256) & 511], *hi = w->v[(src[i] - 255) & 511];
+            for (int k = 0; k < n; k++)
+                s[k] = lo[k] | (uint64_t)hi[k] << 32;
+        } else {
+            const uint32_t *lo = w->v[(src[i] - 256) & 511];
+            for (int k = 0; k < n; k++)
+                s[k] = lo[k];
         }
-    uint32_t *dlo = w->v[d->dst & 511], *dhi = w->v[(d->dst + 1) & 511];
-    AmdLane l = { .w = w, .aux = r->aux };
-    /* the active lanes, lowest first */
-    for (uint64_t m = exec; m; m &= m - 1) {
-        int lane = __builtin_ctzll(m);
-        for (int i = 0; i < nsrc; i++) {
-            uint64_t v = sval[i];
-            if (isv[i])
-                v = w64[i] ? lo[i][lane] | (uint64_t)hi[i][lane] << 32 : lo[i][lane];
-            if (!plain) {
+        if (!plain)
+            for (int k = 0; k < n; k++) {
+                uint64_t x = s[k];
                 if (opsel >> i & 1)
-                    v >>= 16;
+                    x >>= 16;
                 if (d->sdwa_on && i < 2)
-                    v = sdwa_select(v, d->sdwa >> (i ? 24 : 16) & 7, d->sdwa >> (i ? 27 : 19) & 1);
+                    x = sdwa_select(x, d->sdwa >> (i ? 24 : 16) & 7, d->sdwa >> (i ? 27 : 19) & 1);
                 if (mods)
-                    v = float_mods(v, i, d, fl, w64[i]);
+                    x = float_mods(x, i, d, fl, w64[i]);
+                s[k] = x;
             }
-            l.s[i] = v;
+    }
+    exec &= dpp_writes;
+    if (r->vec) {
+        r->vec(&v);
+    } else { /* a row without a wave loop: its lane function lane by lane */
+        v.cout = 0;
+        for (uint64_t m = exec; m; m &= m - 1) {
+            int lane = __builtin_ctzll(m);
+            AmdLane l = { .s = { v.s[0][lane], v.s[1][lane], v.s[2][lane] },
+                          .cin = (uint32_t)(cin >> lane & 1),
+                          .aux = r->aux,
+                          .lane = lane,
+                          .w = w };
+            r->lane(&l);
+            v.d[lane] = l.d;
+            v.cout |= (uint64_t)(l.cout & 1) << lane;
         }
-        l.cin = cin >> lane & 1;
-        l.lane = lane;
-        r->lane(&l);
-        if (write_d) {
-            uint64_t v = l.d;
-            if (!plain) {
+    }
+    uint64_t cout = v.cout & exec;
+    if (write_d) {
+        uint32_t *dlo = w->v[d->dst & 511], *dhi = w->v[(d->dst + 1) & 511];
+        if (!plain)
+            for (uint64_t m = exec; m; m &= m - 1) {
+                int lane = __builtin_ctzll(m);
+                uint64_t x = v.d[lane];
                 if (d->clamp && (fl & O_FLOAT))
-                    v = clamp_float(v, fl);
+                    x = clamp_float(x, fl);
                 if (d->sdwa_on)
-                    v = sdwa_dst(dlo[lane], (uint32_t)v, d->sdwa >> 8 & 7, d->sdwa >> 11 & 3);
+                    x = sdwa_dst(dlo[lane], (uint32_t)x, d->sdwa >> 8 & 7, d->sdwa >> 11 & 3);
                 if (opsel & 8)
-                    v = (dlo[lane] & 0xffffu) | (uint32_t)v << 16;
+                    x = (dlo[lane] & 0xffffu) | (uint32_t)x << 16;
+                v.d[lane] = x;
             }
-            dlo[lane] = (uint32_t)v;
+        uint64_t full = n == 64 ? ~0ull : (1ull << n) - 1;
+        if (exec == full) {
+            for (int k = 0; k < n; k++)
+                dlo[k] = (uint32_t)v.d[k];
             if (dw64)
-                dhi[lane] = (uint32_t)(v >> 32);
+                for (int k = 0; k < n; k++)
+                    dhi[k] = (uint32_t)(v.d[k] >> 32);
+        } else {
+            for (uint64_t m = exec; m; m &= m - 1) {
+                int lane = __builtin_ctzll(m);
+                dlo[lane] = (uint32_t)v.d[lane];
+                if (dw64)
+                    dhi[lane] = (uint32_t)(v.d[lane] >> 32);
+            }
         }
-        cout |= (uint64_t)(l.cout & 1) << lane;
     }
     w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
     if ((fl & (O_COUT | O_CMP)) && !(fl & O_EXEC_ONLY))
@@ -875,6 +999,7 @@ typedef struct Runner {
     char *err; /* the failure of the lowest-numbered group that failed */
     uint32_t err_group;
     uint64_t lane_instrs;
+    uint64_t cpu_ns; /* the threads' CPU time: the rate per core on a loaded machine too */
 } Runner;
 
 static void group_free(AmdGroup *g)
@@ -927,6 +1052,9 @@ static void *runner_thread(void *arg)
 {
     Runner *r = arg;
     const AmdLaunch *l = r->l;
+    struct timespec cpu;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+    uint64_t cpu0 = (uint64_t)cpu.tv_sec * 1000000000u + (uint64_t)cpu.tv_nsec;
     AmdGroup g;
     if (group_alloc(&g, l) != 0) {
         char *msg = NULL;
@@ -953,6 +1081,8 @@ static void *runner_thread(void *arg)
     for (int i = 0; i < g.nwaves; i++)
         n += g.waves[i].lane_instrs;
     __atomic_fetch_add(&r->lane_instrs, n, __ATOMIC_RELAXED);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+    __atomic_fetch_add(&r->cpu_ns, (uint64_t)cpu.tv_sec * 1000000000u + (uint64_t)cpu.tv_nsec - cpu0, __ATOMIC_RELAXED);
     group_free(&g);
     return NULL;
 }
@@ -989,9 +1119,12 @@ int amdemu_run(const AmdLaunch *l, char **err)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     if (getenv("JUKE_AMDEMU_STATS"))
-        fprintf(stderr, "amdemu: %s: %llu lane-instructions in %.3f s on %d thread%s (%.1f M/s)\n", k->name,
-                (unsigned long long)r.lane_instrs, secs, started + 1, started ? "s" : "",
-                secs > 0 ? (double)r.lane_instrs / secs / 1e6 : 0.0);
+        fprintf(stderr,
+                "amdemu: %s: %llu lane-instructions in %.3f s on %d thread%s (%.1f M/s; %.3f s of CPU, %.1f M/s "
+                "per core)\n",
+                k->name, (unsigned long long)r.lane_instrs, secs, started + 1, started ? "s" : "",
+                secs > 0 ? (double)r.lane_instrs / secs / 1e6 : 0.0, (double)r.cpu_ns * 1e-9,
+                r.cpu_ns ? (double)r.lane_instrs / ((double)r.cpu_ns * 1e-9) / 1e6 : 0.0);
     pthread_mutex_destroy(&r.lock);
     if (r.stop) {
         *err = r.err ? r.err : strdup("amdemu: the launch failed");

@@ -160,6 +160,7 @@ LANE(l_ashrrev32, l->d = (uint32_t)(I32(1) >> (U32(0) & 31)))
 LANE(l_lshlrev64, l->d = U64(1) << (U32(0) & 63))
 LANE(l_lshrrev64, l->d = U64(1) >> (U32(0) & 63))
 LANE(l_ashrrev64, l->d = (uint64_t)(I64(1) >> (U32(0) & 63)))
+LANE(l_lshlrev16, l->d = (uint16_t)((uint16_t)U32(1) << (U32(0) & 15)))
 LANE(l_lshrrev16, l->d = (uint16_t)((uint16_t)U32(1) >> (U32(0) & 15)))
 LANE(l_add_u16, l->d = (uint16_t)(U32(0) + U32(1)))
 LANE(l_sub_u16, l->d = (uint16_t)(U32(0) - U32(1)))
@@ -232,6 +233,11 @@ static void l_med3_u32(AmdLane *l)
     uint32_t mx = a > b ? a : b, mn = a < b ? a : b;
     l->d = c > mx ? mx : c < mn ? mn : c;
 }
+/* GFX11 v_maxmin: min(max(s0, s1), s2); v_minmax: max(min(s0, s1), s2) */
+LANE(l_maxmin_i32, int32_t m = I32(0) > I32(1) ? I32(0) : I32(1); l->d = (uint32_t)(m < I32(2) ? m : I32(2)))
+LANE(l_minmax_i32, int32_t m = I32(0) < I32(1) ? I32(0) : I32(1); l->d = (uint32_t)(m > I32(2) ? m : I32(2)))
+LANE(l_maxmin_u32, uint32_t m = U32(0) > U32(1) ? U32(0) : U32(1); l->d = m < U32(2) ? m : U32(2))
+LANE(l_minmax_u32, uint32_t m = U32(0) < U32(1) ? U32(0) : U32(1); l->d = m > U32(2) ? m : U32(2))
 LANE(l_xor3, l->d = U32(0) ^ U32(1) ^ U32(2))
 LANE(l_lshl_or, l->d = (U32(0) << (U32(1) & 31)) | U32(2))
 LANE(l_bfm, l->d = ((1u << (U32(0) & 31)) - 1) << (U32(1) & 31))
@@ -816,8 +822,17 @@ void *amdemu_addr(AmdWave *w, const AmdDec *d, uint64_t a, int lane, uint32_t by
     return (void *)(uintptr_t)a;
 }
 
+/* amdemu_addr with the common case inline: the apertures lie above 2^47, so
+ * an address in [64 KiB, 2^47) is host memory. */
+static inline void *lane_ptr(AmdWave *w, const AmdDec *d, uint64_t a, int lane, uint32_t bytes)
+{
+    if (a >= 65536 && !(a >> 47))
+        return (void *)(uintptr_t)a;
+    return amdemu_addr(w, d, a, lane, bytes);
+}
+
 /* The flat address of lane `lane` of a FLAT/GLOBAL/SCRATCH instruction. */
-static uint64_t flat_address(AmdWave *w, const AmdDec *d, int lane)
+static inline uint64_t flat_address(AmdWave *w, const AmdDec *d, int lane)
 {
     if (d->seg == 2) { /* GLOBAL: saddr 0x7f = off: a 64-bit VGPR address */
         if (d->saddr == 0x7f)
@@ -829,7 +844,7 @@ static uint64_t flat_address(AmdWave *w, const AmdDec *d, int lane)
         uint32_t off = (uint32_t)d->imm;
         if (d->saddr != 0x7f)
             off += (uint32_t)amdemu_sread(w, d->saddr, false, false, false, 0);
-        if (d->saddr == 0x7f || d->imm1)
+        if (d->imm1) /* SVE (gfx940, GFX11): the VGPR address is used; without it `off, off` is the offset alone */
             off += w->v[d->vaddr][lane];
         return (uint64_t)AMDEMU_PRIVATE_HI << 32 | off;
     }
@@ -837,9 +852,11 @@ static uint64_t flat_address(AmdWave *w, const AmdDec *d, int lane)
 }
 
 /* Loads: aux = bytes | LD_SIGNED | LD_D16HI... (only plain loads for now). */
-enum { MEM_SIGNED = 0x100 };
+enum { MEM_SIGNED = 0x100, MEM_D16_HI = 0x200 /* stores: the high 16 bits of the data VGPR */ };
 
-static int mem_load(AmdWave *w, const AmdDec *d, uint64_t (*addr)(AmdWave *, const AmdDec *, int))
+/* Inlined into each caller, so `addr` is a known function there. */
+static inline __attribute__((always_inline)) int mem_load(AmdWave *w, const AmdDec *d,
+                                                          uint64_t (*addr)(AmdWave *, const AmdDec *, int))
 {
     uint32_t bytes = d->op->aux & 0xff;
     bool sgn = d->op->aux & MEM_SIGNED;
@@ -847,7 +864,7 @@ static int mem_load(AmdWave *w, const AmdDec *d, uint64_t (*addr)(AmdWave *, con
     for (int lane = 0; lane < w->lanes; lane++) {
         if (!(exec >> lane & 1))
             continue;
-        const uint8_t *p = amdemu_addr(w, d, addr(w, d, lane), lane, bytes);
+        const uint8_t *p = lane_ptr(w, d, addr(w, d, lane), lane, bytes);
         if (!p)
             return -1;
         if (bytes >= 4) {
@@ -865,21 +882,25 @@ static int mem_load(AmdWave *w, const AmdDec *d, uint64_t (*addr)(AmdWave *, con
     return 0;
 }
 
-static int mem_store(AmdWave *w, const AmdDec *d, uint64_t (*addr)(AmdWave *, const AmdDec *, int))
+static inline __attribute__((always_inline)) int mem_store(AmdWave *w, const AmdDec *d,
+                                                           uint64_t (*addr)(AmdWave *, const AmdDec *, int))
 {
     uint32_t bytes = d->op->aux & 0xff;
     uint64_t exec = amdemu_exec_mask(w);
     for (int lane = 0; lane < w->lanes; lane++) {
         if (!(exec >> lane & 1))
             continue;
-        uint8_t *p = amdemu_addr(w, d, addr(w, d, lane), lane, bytes);
+        uint8_t *p = lane_ptr(w, d, addr(w, d, lane), lane, bytes);
         if (!p)
             return -1;
         if (bytes >= 4) {
             for (uint32_t i = 0; i < bytes / 4; i++)
                 memcpy(p + 4 * i, &w->v[(d->vdata + i) & 511][lane], 4);
         } else {
-            memcpy(p, &w->v[d->vdata][lane], bytes);
+            uint32_t v = w->v[d->vdata][lane];
+            if (d->op->aux & MEM_D16_HI)
+                v >>= 16;
+            memcpy(p, &v, bytes);
         }
     }
     w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
@@ -1081,12 +1102,106 @@ static int x_ds_bpermute(AmdWave *w, const AmdDec *d)
     uint32_t tmp[64];
     uint64_t exec = amdemu_exec_mask(w);
     for (int lane = 0; lane < w->lanes; lane++) {
-        int src = (int)(((w->v[d->vaddr][lane] + (uint32_t)d->imm) >> 2) & (uint32_t)(w->lanes - 1));
+        int src = (int)(((w->v[d->vaddr][lane] + (uint32_t)(d->imm | d->imm1 << 8)) >> 2) & (uint32_t)(w->lanes - 1));
         tmp[lane] = exec >> src & 1 ? w->v[d->vdata][src] : 0;
     }
     for (int lane = 0; lane < w->lanes; lane++)
         if (exec >> lane & 1)
             w->v[d->dst][lane] = tmp[lane];
+    return 0;
+}
+
+/* v_accvgpr_read_b32 (aux 0): a VGPR from an AGPR (the AGPRs follow the 256
+ * VGPRs); v_accvgpr_write_b32 (aux 1): an AGPR from a VGPR or constant. */
+static int x_accvgpr(AmdWave *w, const AmdDec *d)
+{
+    uint64_t exec = amdemu_exec_mask(w);
+    uint32_t *dst = w->v[(d->op->aux ? 256 + d->dst : d->dst) & 511];
+    bool vsrc = d->src[0] >= 256;
+    const uint32_t *src = vsrc ? w->v[((d->op->aux ? 0 : 256) + d->src[0] - 256) & 511] : NULL;
+    uint32_t k = vsrc ? 0 : (uint32_t)amdemu_sread(w, d->src[0], false, false, false, d->lit);
+    for (uint64_t m = exec; m; m &= m - 1) {
+        int lane = __builtin_ctzll(m);
+        dst[lane] = vsrc ? src[lane] : k;
+    }
+    w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
+    return 0;
+}
+
+/* ds_swizzle_b32: each lane reads the swizzle source (the ADDR operand) of the
+ * lane the 16-bit offset names: offset[15] set, a quad permutation as DPP's
+ * quad_perm; else within each 32 lanes ((lane & and) | or) ^ xor of the masks
+ * in offset[4:0], [9:5], [14:10]. An inactive source lane reads 0. */
+static int x_ds_swizzle(AmdWave *w, const AmdDec *d)
+{
+    uint32_t tmp[64], off = (uint32_t)(d->imm | d->imm1 << 8);
+    uint64_t exec = amdemu_exec_mask(w);
+    for (int lane = 0; lane < w->lanes; lane++) {
+        int src;
+        if (off & 0x8000)
+            src = (lane & ~3) | (int)(off >> (2 * (lane & 3)) & 3);
+        else
+            src = (lane & ~31) | (int)((((uint32_t)lane & (off & 31)) | (off >> 5 & 31)) ^ (off >> 10 & 31));
+        tmp[lane] = exec >> src & 1 ? w->v[d->vaddr][src] : 0;
+    }
+    for (int lane = 0; lane < w->lanes; lane++)
+        if (exec >> lane & 1)
+            w->v[d->dst][lane] = tmp[lane];
+    w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
+    return 0;
+}
+
+/* ds_permute_b32: each active lane sends data0 to the lane its address (bytes)
+ * names; lanes no one sent to read 0 (the highest sender wins a clash). */
+static int x_ds_permute(AmdWave *w, const AmdDec *d)
+{
+    uint32_t tmp[64] = { 0 };
+    uint64_t exec = amdemu_exec_mask(w);
+    uint32_t off = (uint32_t)(d->imm | d->imm1 << 8);
+    for (int lane = 0; lane < w->lanes; lane++)
+        if (exec >> lane & 1)
+            tmp[((w->v[d->vaddr][lane] + off) >> 2) & (uint32_t)(w->lanes - 1)] = w->v[d->vdata][lane];
+    for (int lane = 0; lane < w->lanes; lane++)
+        if (exec >> lane & 1)
+            w->v[d->dst][lane] = tmp[lane];
+    w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
+    return 0;
+}
+
+/* v_permlane16_b32 (aux 0) and v_permlanex16_b32 (aux 1), GFX10+: lane i of
+ * each row of 16 reads src0 of lane sel (in its own row, or for x16 in the
+ * other row of its 32), sel the nibble i & 7 of src1 (lanes 0-7) or src2
+ * (lanes 8-15). op_sel[0] (FI) reads inactive lanes too; else an inactive
+ * source leaves the destination as it was, or writes 0 with op_sel[1] (BC). */
+static int x_permlane16(AmdWave *w, const AmdDec *d)
+{
+    uint32_t lo = (uint32_t)amdemu_sread(w, d->src[1], false, false, false, d->lit);
+    uint32_t hi = (uint32_t)amdemu_sread(w, d->src[2], false, false, false, d->lit);
+    bool fi = d->opsel & 1, bc = d->opsel >> 1 & 1;
+    uint64_t exec = amdemu_exec_mask(w);
+    uint32_t tmp[64];
+    const uint32_t *src = w->v[(d->src[0] - 256) & 511];
+    uint32_t *dst = w->v[d->dst];
+    for (int lane = 0; lane < w->lanes; lane++) {
+        int i = lane & 15, row = lane >> 4;
+        unsigned sel = ((i < 8 ? lo : hi) >> (4 * (i & 7))) & 15;
+        int from = (d->op->aux ? row ^ 1 : row) * 16 + (int)sel;
+        tmp[lane] = fi || (exec >> from & 1) ? src[from] : bc ? 0 : dst[lane];
+    }
+    for (int lane = 0; lane < w->lanes; lane++)
+        if (exec >> lane & 1)
+            dst[lane] = tmp[lane];
+    w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
+    return 0;
+}
+
+/* v_writelane_b32: lane src1 (an SGPR or constant) of vdst gets the scalar src0, whatever EXEC. */
+static int x_writelane(AmdWave *w, const AmdDec *d)
+{
+    uint32_t v = (uint32_t)amdemu_sread(w, d->src[0], false, false, false, d->lit);
+    uint32_t lane = (uint32_t)amdemu_sread(w, d->src[1], false, false, false, d->lit) & (uint32_t)(w->lanes - 1);
+    w->v[d->dst][lane] = v;
+    w->lane_instrs++;
     return 0;
 }
 
@@ -1193,6 +1308,171 @@ static int x_pk_add_u16(AmdWave *w, const AmdDec *d)
     return 0;
 }
 
+/* ---- lane functions over whole waves ------------------------------------------- */
+
+/* NAME_vec: the lane function NAME on every lane of v, inlined in the loop. */
+#define VEC(name)                                                                                                      \
+    static void name##_vec(AmdVec *v)                                                                                  \
+    {                                                                                                                  \
+        uint64_t cout = 0;                                                                                             \
+        for (int i = 0; i < v->n; i++) {                                                                               \
+            AmdLane l = { .s = { v->s[0][i], v->s[1][i], v->s[2][i] },                                                 \
+                          .cin = (uint32_t)(v->cin >> i & 1),                                                          \
+                          .aux = v->aux,                                                                               \
+                          .lane = i,                                                                                   \
+                          .w = v->w };                                                                                 \
+            name(&l);                                                                                                  \
+            v->d[i] = l.d;                                                                                             \
+            cout |= (uint64_t)(l.cout & 1) << i;                                                                       \
+        }                                                                                                              \
+        v->cout = cout;                                                                                                \
+    }
+VEC(l_add3_u32)
+VEC(l_add_f16)
+VEC(l_add_f32)
+VEC(l_add_f64)
+VEC(l_add_lshl_u32)
+VEC(l_add_u16)
+VEC(l_add_u32)
+VEC(l_addc_u32)
+VEC(l_alignbit)
+VEC(l_and32)
+VEC(l_and_or)
+VEC(l_ashrrev32)
+VEC(l_ashrrev64)
+VEC(l_bcnt_u32)
+VEC(l_bfe_i32)
+VEC(l_bfe_u32)
+VEC(l_bfi)
+VEC(l_bfm)
+VEC(l_brev32)
+VEC(l_ceil_f32)
+VEC(l_ceil_f64)
+VEC(l_class_f32)
+VEC(l_class_f64)
+VEC(l_cmp_f16)
+VEC(l_cmp_f32)
+VEC(l_cmp_f64)
+VEC(l_cmp_i16)
+VEC(l_cmp_i32)
+VEC(l_cmp_i64)
+VEC(l_cmp_u16)
+VEC(l_cmp_u32)
+VEC(l_cmp_u64)
+VEC(l_cndmask)
+VEC(l_cvt_f16_f32)
+VEC(l_cvt_f32_f16)
+VEC(l_cvt_f32_f64)
+VEC(l_cvt_f32_i32)
+VEC(l_cvt_f32_u32)
+VEC(l_cvt_f32_ubyte0)
+VEC(l_cvt_f64_f32)
+VEC(l_cvt_f64_i32)
+VEC(l_cvt_f64_u32)
+VEC(l_cvt_i32_f32)
+VEC(l_cvt_i32_f64)
+VEC(l_cvt_u32_f32)
+VEC(l_cvt_u32_f64)
+VEC(l_div_fixup_f16)
+VEC(l_div_fixup_f32)
+VEC(l_div_fixup_f64)
+VEC(l_div_fmas_f32)
+VEC(l_div_fmas_f64)
+VEC(l_div_scale_f32)
+VEC(l_div_scale_f64)
+VEC(l_exp_f32)
+VEC(l_ffbh_i32)
+VEC(l_ffbh_u32)
+VEC(l_floor_f32)
+VEC(l_floor_f64)
+VEC(l_fma_f32)
+VEC(l_fma_f64)
+VEC(l_fract_f32)
+VEC(l_fract_f64)
+VEC(l_frexp_exp_f32)
+VEC(l_frexp_exp_f64)
+VEC(l_frexp_mant_f32)
+VEC(l_frexp_mant_f64)
+VEC(l_ldexp_f32)
+VEC(l_ldexp_f64)
+VEC(l_log_f32)
+VEC(l_lshl_add_u32)
+VEC(l_lshl_add_u64)
+VEC(l_lshl_or)
+VEC(l_lshlrev32)
+VEC(l_lshlrev64)
+VEC(l_lshrrev16)
+VEC(l_lshlrev16)
+VEC(l_maxmin_i32)
+VEC(l_minmax_i32)
+VEC(l_maxmin_u32)
+VEC(l_minmax_u32)
+VEC(l_lshrrev32)
+VEC(l_lshrrev64)
+VEC(l_mad_f32)
+VEC(l_mad_i64_i32)
+VEC(l_mad_u24)
+VEC(l_mad_u64_u32)
+VEC(l_max3_f32)
+VEC(l_max3_i32)
+VEC(l_max3_u32)
+VEC(l_max_f32)
+VEC(l_max_f64)
+VEC(l_max_i32)
+VEC(l_max_u32)
+VEC(l_mbcnt_hi)
+VEC(l_mbcnt_lo)
+VEC(l_med3_f32)
+VEC(l_med3_i32)
+VEC(l_med3_u32)
+VEC(l_min3_f32)
+VEC(l_min3_i32)
+VEC(l_min3_u32)
+VEC(l_min_f32)
+VEC(l_min_f64)
+VEC(l_min_i32)
+VEC(l_min_u32)
+VEC(l_mov)
+VEC(l_mul_f16)
+VEC(l_mul_f32)
+VEC(l_mul_f64)
+VEC(l_mul_hi_i32)
+VEC(l_mul_hi_u24)
+VEC(l_mul_hi_u32)
+VEC(l_mul_i32)
+VEC(l_mul_lo_u16)
+VEC(l_mul_u24)
+VEC(l_mul_i24)
+VEC(l_mad_i24)
+VEC(l_not32)
+VEC(l_or3)
+VEC(l_or32)
+VEC(l_pack_b32_f16)
+VEC(l_rcp_f32)
+VEC(l_rcp_f64)
+VEC(l_rndne_f32)
+VEC(l_rndne_f64)
+VEC(l_rsq_f32)
+VEC(l_rsq_f64)
+VEC(l_sqrt_f16)
+VEC(l_sqrt_f32)
+VEC(l_sqrt_f64)
+VEC(l_sub_f16)
+VEC(l_sub_f32)
+VEC(l_sub_u16)
+VEC(l_sub_u32)
+VEC(l_subb_u32)
+VEC(l_subbrev_u32)
+VEC(l_subrev_f32)
+VEC(l_subrev_u32)
+VEC(l_trig_preop)
+VEC(l_trunc_f32)
+VEC(l_trunc_f64)
+VEC(l_xad_u32)
+VEC(l_xnor32)
+VEC(l_xor3)
+VEC(l_xor32)
+
 /* ---- the table ------------------------------------------------------------------ */
 
 #define S2(n, o, f, fl) { n, F_SOP2, o, 2, fl, NULL, f, 0 }
@@ -1201,10 +1481,10 @@ static int x_pk_add_u16(AmdWave *w, const AmdDec *d)
 #define SK(n, o, f, fl, aux) { n, F_SOPK, o, 2, fl, NULL, f, aux }
 #define SP(n, o, x, aux) { n, F_SOPP, o, 0, 0, x, NULL, aux }
 #define SX(n, fmt, o, x, aux) { n, fmt, o, 1, 0, x, NULL, aux }
-#define V1(n, o, f, fl) { n, F_VOP1, o, 1, fl, NULL, f, 0 }
-#define V2(n, o, f, fl) { n, F_VOP2, o, 2, fl, NULL, f, 0 }
-#define V3(n, o, ns, f, fl) { n, F_VOP3, o, ns, fl, NULL, f, 0 }
-#define VC(n, o, f, fl) { n, F_VOPC, o, 2, (fl) | O_CMP, NULL, f, 0 }
+#define V1(n, o, f, fl) { n, F_VOP1, o, 1, fl, NULL, f, 0, f##_vec }
+#define V2(n, o, f, fl) { n, F_VOP2, o, 2, fl, NULL, f, 0, f##_vec }
+#define V3(n, o, ns, f, fl) { n, F_VOP3, o, ns, fl, NULL, f, 0, f##_vec }
+#define VC(n, o, f, fl) { n, F_VOPC, o, 2, (fl) | O_CMP, NULL, f, 0, f##_vec }
 #define MEM(n, fmt, o, x, aux) { n, fmt, o, 0, 0, x, NULL, aux }
 
 /* a row whose semantics only another generation's encoding uses (ops_gfx11.c) */
@@ -1388,11 +1668,11 @@ static const AmdOp ops[] = {
     V1("v_mov_b64", 0x38, l_mov, O_S0_64 | O_D_64),
     V1("v_sqrt_f16", 0x3e, l_sqrt_f16, FLT | O_F16),
     /* VOP2 */
-    { "v_cndmask_b32", F_VOP2, 0x00, 2, O_CIN, NULL, l_cndmask, 0 },
+    { "v_cndmask_b32", F_VOP2, 0x00, 2, O_CIN, NULL, l_cndmask, 0, l_cndmask_vec },
     V2("v_add_f32", 0x01, l_add_f32, FLT),
     V2("v_sub_f32", 0x02, l_sub_f32, FLT),
     V2("v_subrev_f32", 0x03, l_subrev_f32, FLT),
-    { "v_fmac_f64", F_VOP2, 0x04, 3, FD | O_SRC2_D, NULL, l_fma_f64, 0 },
+    { "v_fmac_f64", F_VOP2, 0x04, 3, FD | O_SRC2_D, NULL, l_fma_f64, 0, l_fma_f64_vec },
     V2("v_mul_f32", 0x05, l_mul_f32, FLT),
     V2("v_mul_i32_i24", 0x06, l_mul_i24, 0),
     V2("v_mul_u32_u24", 0x08, l_mul_u24, 0),
@@ -1410,9 +1690,9 @@ static const AmdOp ops[] = {
     V2("v_or_b32", 0x14, l_or32, 0),
     V2("v_xor_b32", 0x15, l_xor32, 0),
     V2("v_xnor_b32", NOENC, l_xnor32, 0),
-    { "v_fmamk_f32", F_VOP2, 0x17, 3, FLT | O_LIT_K, NULL, l_fma_f32, 0 },
-    { "v_fmaak_f32", F_VOP2, 0x18, 3, FLT | O_LIT_K, NULL, l_fma_f32, 1 },
-    { "v_mac_f32", F_VOP2, 0x16, 3, FLT | O_SRC2_D, NULL, l_mad_f32, 0 },
+    { "v_fmamk_f32", F_VOP2, 0x17, 3, FLT | O_LIT_K, NULL, l_fma_f32, 0, l_fma_f32_vec },
+    { "v_fmaak_f32", F_VOP2, 0x18, 3, FLT | O_LIT_K, NULL, l_fma_f32, 1, l_fma_f32_vec },
+    { "v_mac_f32", F_VOP2, 0x16, 3, FLT | O_SRC2_D, NULL, l_mad_f32, 0, l_mad_f32_vec },
     V2("v_add_co_u32", 0x19, l_add_u32, O_COUT),
     V2("v_sub_co_u32", 0x1a, l_sub_u32, O_COUT),
     V2("v_subrev_co_u32", 0x1b, l_subrev_u32, O_COUT),
@@ -1425,12 +1705,14 @@ static const AmdOp ops[] = {
     V2("v_add_u16", 0x26, l_add_u16, 0),
     V2("v_sub_u16", 0x27, l_sub_u16, 0),
     V2("v_mul_lo_u16", 0x29, l_mul_lo_u16, 0),
+    V2("v_lshlrev_b16", 0x2a, l_lshlrev16, 0),
     V2("v_lshrrev_b16", 0x2b, l_lshrrev16, 0),
     V2("v_add_u32", 0x34, l_add_u32, 0),
     V2("v_sub_u32", 0x35, l_sub_u32, 0),
     V2("v_subrev_u32", 0x36, l_subrev_u32, 0),
-    { "v_fmac_f32", F_VOP2, 0x3b, 3, FLT | O_SRC2_D, NULL, l_fma_f32, 0 },
+    { "v_fmac_f32", F_VOP2, 0x3b, 3, FLT | O_SRC2_D, NULL, l_fma_f32, 0, l_fma_f32_vec },
     /* VOP3-only */
+    V3("v_mad_f32", 0x1c1, 3, l_mad_f32, FLT),
     V3("v_mad_i32_i24", 0x1c2, 3, l_mad_i24, 0),
     V3("v_mad_u32_u24", 0x1c3, 3, l_mad_u24, 0),
     V3("v_bfe_u32", 0x1c8, 3, l_bfe_u32, 0),
@@ -1454,6 +1736,10 @@ static const AmdOp ops[] = {
     V3("v_and_or_b32", 0x201, 3, l_and_or, 0),
     V3("v_or3_b32", 0x202, 3, l_or3, 0),
     V3("v_xor3_b32", NOENC, 3, l_xor3, 0),
+    V3("v_maxmin_i32", NOENC, 3, l_maxmin_i32, 0),
+    V3("v_minmax_i32", NOENC, 3, l_minmax_i32, 0),
+    V3("v_maxmin_u32", NOENC, 3, l_maxmin_u32, 0),
+    V3("v_minmax_u32", NOENC, 3, l_minmax_u32, 0),
     V3("v_lshl_or_b32", 0x200, 3, l_lshl_or, 0),
     V3("v_min3_f32", 0x1d0, 3, l_min3_f32, FLT),
     V3("v_min3_i32", 0x1d1, 3, l_min3_i32, 0),
@@ -1477,6 +1763,9 @@ static const AmdOp ops[] = {
     V3("v_mul_hi_i32", 0x287, 2, l_mul_hi_i32, 0),
     V3("v_ldexp_f32", 0x288, 2, l_ldexp_f32, FLT),
     { "v_readlane_b32", F_VOP3, 0x289, 2, 0, x_readlane, NULL, 0 },
+    { "v_writelane_b32", F_VOP3, 0x28a, 2, 0, x_writelane, NULL, 0 },
+    { "v_permlane16_b32", F_VOP3, NOENC, 3, 0, x_permlane16, NULL, 0 },
+    { "v_permlanex16_b32", F_VOP3, NOENC, 3, 0, x_permlane16, NULL, 1 },
     V3("v_bcnt_u32_b32", 0x28b, 2, l_bcnt_u32, 0),
     V3("v_mbcnt_lo_u32_b32", 0x28c, 2, l_mbcnt_lo, 0),
     V3("v_mbcnt_hi_u32_b32", 0x28d, 2, l_mbcnt_hi, 0),
@@ -1494,6 +1783,8 @@ static const AmdOp ops[] = {
     { "v_pk_mul_f32", F_VOP3P, 0x31, 2, 0, x_pk_f32, NULL, 1 },
     { "v_pk_add_f32", F_VOP3P, 0x32, 2, 0, x_pk_f32, NULL, 0 },
     { "v_pk_mov_b32", F_VOP3P, 0x33, 2, 0, x_pk_mov, NULL, 0 },
+    { "v_accvgpr_read_b32", F_VOP3P, 0x58, 1, 0, x_accvgpr, NULL, 0 },
+    { "v_accvgpr_write_b32", F_VOP3P, 0x59, 1, 0, x_accvgpr, NULL, 1 },
     /* VOPC class tests (the conditions are generated in amdemu_ops_init) */
     VC("v_cmp_class_f32", 0x10, l_class_f32, 0),
     VC("v_cmp_class_f64", 0x12, l_class_f64, O_S0_64),
@@ -1519,6 +1810,8 @@ static const AmdOp ops[] = {
     MEM("ds_read_u8", F_DS, 0x3a, x_ds_read, 1),
     MEM("ds_read_i16", F_DS, 0x3b, x_ds_read, 2 | MEM_SIGNED),
     MEM("ds_read_u16", F_DS, 0x3c, x_ds_read, 2),
+    MEM("ds_swizzle_b32", F_DS, 0x3d, x_ds_swizzle, 4),
+    MEM("ds_permute_b32", F_DS, 0x3e, x_ds_permute, 4),
     MEM("ds_bpermute_b32", F_DS, 0x3f, x_ds_bpermute, 4),
     MEM("ds_write_b64", F_DS, 0x4d, x_ds_write, 8),
     MEM("ds_write2_b64", F_DS, 0x4e, x_ds_write2, 8),
@@ -1539,6 +1832,8 @@ static const AmdOp ops[] = {
     MEM("load_dwordx4", F_FLAT, 0x17, x_flat_load, 16),
     MEM("store_byte", F_FLAT, 0x18, x_flat_store, 1),
     MEM("store_short", F_FLAT, 0x1a, x_flat_store, 2),
+    MEM("store_byte_d16_hi", F_FLAT, 0x19, x_flat_store, 1 | MEM_D16_HI),
+    MEM("store_short_d16_hi", F_FLAT, 0x1b, x_flat_store, 2 | MEM_D16_HI),
     MEM("store_dword", F_FLAT, 0x1c, x_flat_store, 4),
     MEM("store_dwordx2", F_FLAT, 0x1d, x_flat_store, 8),
     MEM("store_dwordx3", F_FLAT, 0x1e, x_flat_store, 12),
@@ -1594,17 +1889,18 @@ static const struct {
     uint16_t base[AMD_NISA];
     int nconds;
     AmdLaneFn fn;
+    AmdVecFn vec;
     uint32_t flags;
 } cmp_families[] = {
-    { "f16", { 0x20, 0x00 }, 16, l_cmp_f16, O_FLOAT | O_F16 },
-    { "f32", { 0x40, 0x10 }, 16, l_cmp_f32, O_FLOAT },
-    { "f64", { 0x60, 0x20 }, 16, l_cmp_f64, O_FLOAT | O_S0_64 | O_S1_64 },
-    { "i16", { 0xa0, 0x30 }, 8, l_cmp_i16, 0 },
-    { "u16", { 0xa8, 0x38 }, 8, l_cmp_u16, 0 },
-    { "i32", { 0xc0, 0x40 }, 8, l_cmp_i32, 0 },
-    { "u32", { 0xc8, 0x48 }, 8, l_cmp_u32, 0 },
-    { "i64", { 0xe0, 0x50 }, 8, l_cmp_i64, O_S0_64 | O_S1_64 },
-    { "u64", { 0xe8, 0x58 }, 8, l_cmp_u64, O_S0_64 | O_S1_64 },
+    { "f16", { 0x20, 0x00 }, 16, l_cmp_f16, l_cmp_f16_vec, O_FLOAT | O_F16 },
+    { "f32", { 0x40, 0x10 }, 16, l_cmp_f32, l_cmp_f32_vec, O_FLOAT },
+    { "f64", { 0x60, 0x20 }, 16, l_cmp_f64, l_cmp_f64_vec, O_FLOAT | O_S0_64 | O_S1_64 },
+    { "i16", { 0xa0, 0x30 }, 8, l_cmp_i16, l_cmp_i16_vec, 0 },
+    { "u16", { 0xa8, 0x38 }, 8, l_cmp_u16, l_cmp_u16_vec, 0 },
+    { "i32", { 0xc0, 0x40 }, 8, l_cmp_i32, l_cmp_i32_vec, 0 },
+    { "u32", { 0xc8, 0x48 }, 8, l_cmp_u32, l_cmp_u32_vec, 0 },
+    { "i64", { 0xe0, 0x50 }, 8, l_cmp_i64, l_cmp_i64_vec, O_S0_64 | O_S1_64 },
+    { "u64", { 0xe8, 0x58 }, 8, l_cmp_u64, l_cmp_u64_vec, O_S0_64 | O_S1_64 },
 };
 static const char *const fconds[] = { "f", "lt",  "eq",  "le",  "gt",  "lg",  "ge",  "o",
                                       "u", "nge", "nlg", "ngt", "nle", "neq", "nlt", "tru" };
@@ -1658,10 +1954,15 @@ void amdemu_ops_init(void)
                     unsigned op = cmp_families[f].base[isa] + (unsigned)c + (x ? (isa == AMD_GFX9 ? 16 : 0x80) : 0);
                     /* GFX10+ v_cmpx writes EXEC only */
                     uint32_t xfl = x ? O_CMPX | (isa == AMD_GFX9 ? 0 : O_EXEC_ONLY) : 0;
-                    *r = (AmdOp){
-                        cmp_names[k],       F_VOPC,     (uint16_t)op, 2, cmp_families[f].flags | O_CMP | xfl, NULL,
-                        cmp_families[f].fn, (uint32_t)c
-                    };
+                    *r = (AmdOp){ cmp_names[k],
+                                  F_VOPC,
+                                  (uint16_t)op,
+                                  2,
+                                  cmp_families[f].flags | O_CMP | xfl,
+                                  NULL,
+                                  cmp_families[f].fn,
+                                  (uint32_t)c,
+                                  cmp_families[f].vec };
                     lookup[isa][F_VOPC][op] = r;
                 }
             }
