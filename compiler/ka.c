@@ -348,7 +348,8 @@ static bool runs_everywhere(const Node *s)
         return true;
     if (s->kind == AST_ASSIGN && (s->kids[0]->kind == AST_IDENT || s->kids[0]->kind == AST_TUPLE)) {
         const Node *r = s->kids[1];
-        return is_macro(r, "uniform") || is_macro(r, "localmem") || is_macro(r, "index") || is_macro(r, "private");
+        return is_macro(r, "uniform") || is_macro(r, "localmem") || is_macro(r, "dynamic_localmem") ||
+               is_macro(r, "index") || is_macro(r, "private");
     }
     return false;
 }
@@ -547,7 +548,7 @@ static bool ka_in(const char *s, const char *const *list, int n)
 const char *ka_macro_hint(const char *name, bool user)
 {
     static const char *const printing[] = { "show", "println", "print", "printf", "info", "warn", "debug", "error" };
-    static const char *const cuda_print[] = { "cuprintf", "cuprint", "cuprintln", "cushow" };
+    static const char *const cuda_print[] = { "cuprint", "cuprintln", "cushow" };
     static const char *const host[] = { "time",    "elapsed",     "test", "testset", "benchmark",
                                         "btime",   "belapsed",    "sync", "async",   "spawn",
                                         "threads", "distributed", "eval", "roc",     "cuda" };
@@ -556,7 +557,7 @@ const char *ka_macro_hint(const char *name, bool user)
     if (ka_in(name, printing, JK_ARRAY_LEN(printing)))
         return "print from a kernel with @rocprintf(\"fmt\", args...), @rocprint or @rocprintln";
     if (ka_in(name, cuda_print, JK_ARRAY_LEN(cuda_print)))
-        return "juke prints with AMDGPU.jl's @rocprintf, @rocprint and @rocprintln";
+        return "juke prints with AMDGPU.jl's @rocprintf, @rocprint and @rocprintln (and CUDA's @cuprintf)";
     if (strcmp(name, "cuStaticSharedMem") == 0)
         return "use @ROCStaticLocalArray(T, dims) or KernelAbstractions' @localmem T dims";
     if (strcmp(name, "cuDynamicSharedMem") == 0)
