@@ -526,6 +526,30 @@ bool api_is_ka_kernel(const juke_module *m, const char *function)
     return g && g->nmethods && (g->methods[0]->flags & FN_KA);
 }
 
+/* Is s the type of a @kernel's hidden argument, as launch.c spells it: the ndrange's NTuple{N,Int64}, then
+ * N Val{G} of a static groupsize ("Tuple{Int64,Int64,Val{16},Val{16}}")? */
+static bool is_ndrange_type_name(const char *s)
+{
+    if (strncmp(s, "Tuple{Int64", 11) != 0)
+        return false;
+    s += 11;
+    for (;;) {
+        if (strcmp(s, "}") == 0)
+            return true;
+        if (strncmp(s, ",Int64", 6) == 0) {
+            s += 6;
+        } else if (strncmp(s, ",Val{", 5) == 0 && s[5] >= '0' && s[5] <= '9') {
+            s += 5;
+            while (*s >= '0' && *s <= '9')
+                s++;
+            if (*s++ != '}')
+                return false;
+        } else {
+            return false;
+        }
+    }
+}
+
 /* A @kernel given the types of its visible arguments only: those of a launch
  * on a 1-dimensional ndrange (its hidden last argument, ka.c), in buf. */
 static int with_ndrange_type(const juke_module *m, const char *function, const char *const **argtypes, int nargs,
@@ -543,7 +567,7 @@ static int with_ndrange_type(const juke_module *m, const char *function, const c
         takes_these = takes_these || g->methods[i]->nparams == nargs;
     }
     const char *last = nargs ? (*argtypes)[nargs - 1] : "";
-    bool ends_in_ndrange = strncmp(last, "Tuple{Int64", 11) == 0;
+    bool ends_in_ndrange = is_ndrange_type_name(last);
     if (!takes_more || (takes_these && ends_in_ndrange))
         return nargs;
     for (int i = 0; i < nargs; i++)
@@ -889,8 +913,14 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     k->function = strdup(function);
     k->argtypes = calloc((size_t)nargs + 1, sizeof(char *));
     k->nargs = nargs;
-    if (api_is_ka_kernel(m, function) && nargs && types[nargs - 1]->kind == TY_TUPLE)
-        k->ka_ndims = types[nargs - 1]->nfields;
+    if (api_is_ka_kernel(m, function) && nargs && types[nargs - 1]->kind == TY_TUPLE) {
+        for (int i = 0; i < types[nargs - 1]->nfields; i++) { /* the ndrange's; Val{G}: a static groupsize */
+            if (types[nargs - 1]->fields[i]->kind == TY_INT64)
+                k->ka_ndims++;
+            else if (i - k->ka_ndims < 3 && types[nargs - 1]->fields[i]->nparams == 1)
+                k->ka_groupsize[i - k->ka_ndims] = (uint32_t)types[nargs - 1]->fields[i]->params[0]->ival;
+        }
+    }
     k->to = to;
     k->to_proc = xstrdup(to.proc);
     k->to_devlibs = xstrdup(to.devlib_dir);

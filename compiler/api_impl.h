@@ -73,12 +73,13 @@ struct juke_kernel {
     Loaded *loaded;
     int nloaded, capl;
     pthread_mutex_t load_lock;
-    uint16_t sig[64];      /* the argument types as launches give them (API_SIG_NONE...) */
-    uint32_t argsize[64];  /* each argument's bytes and alignment (docs/abi.md); 0 bytes: a ghost, */
-    uint32_t argalign[64]; /* which the code object takes no parameter for */
-    int ka_ndims;          /* a KernelAbstractions @kernel: its ndrange's dimensions (its hidden last argument) */
-    FastLoad *fast;        /* atomic: see FastLoad */
-    FastLoad *fast_all;    /* every FastLoad made, under load_lock */
+    uint16_t sig[64];         /* the argument types as launches give them (API_SIG_NONE...) */
+    uint32_t argsize[64];     /* each argument's bytes and alignment (docs/abi.md); 0 bytes: a ghost, */
+    uint32_t argalign[64];    /* which the code object takes no parameter for */
+    int ka_ndims;             /* a KernelAbstractions @kernel: its ndrange's dimensions (its hidden last argument) */
+    uint32_t ka_groupsize[3]; /* ... compiled for this static groupsize (Val{G} fields of that argument), or 0s */
+    FastLoad *fast;           /* atomic: see FastLoad */
+    FastLoad *fast_all;       /* every FastLoad made, under load_lock */
 };
 
 /* cmemo.c: a module's explicit compiles, (the caller's strings, options,

@@ -249,7 +249,8 @@ const Type *type_pointer(Infer *I, IrInst *in, const BuiltinRow *row, const char
     (void)row;
     /* pointer(A[, i]): Core.LLVMPtr{T, AS} to element i (1 by default), unchecked as in Julia */
     if ((n == 1 || (n == 2 && ty_is_int(a[1]) && a[1]->kind != TY_BOOL)) && ty_is_array(a[0]))
-        return ty_ptr(T(I), a[0]->elem, a[0]->kind == TY_LOCALARRAY);
+        return a[0]->step ? infer_no_method(I, in, name, a, n) /* no pointer type for private memory */
+                          : ty_ptr(T(I), a[0]->elem, a[0]->kind == TY_LOCALARRAY);
     return infer_no_method(I, in, name, a, n);
 }
 

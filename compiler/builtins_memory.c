@@ -56,7 +56,7 @@ const Type *type_reshape(Infer *I, IrInst *in, const BuiltinRow *row, const char
     }
     if (nd < 1 || nd > JUKE_EXC_MAXDIMS)
         return infer_no_method(I, in, name, a, n);
-    return a[0]->kind == TY_LOCALARRAY ? ty_localarray(T(I), a[0]->elem, nd) : ty_array(T(I), a[0]->elem, nd);
+    return ty_array_like(T(I), a[0], a[0]->elem, nd);
 }
 
 /* view(A, I...) / @view A[I...] with one index per dimension, each `:`, a unit range or an integer: an
@@ -89,7 +89,7 @@ const Type *type_view(Infer *I, IrInst *in, const BuiltinRow *row, const char *n
         infer_err(I, in->loc, "view: a view of a single element (every index an integer): index the array instead");
         return NULL;
     }
-    return a[0]->kind == TY_LOCALARRAY ? ty_localarray(T(I), a[0]->elem, nd) : ty_array(T(I), a[0]->elem, nd);
+    return ty_array_like(T(I), a[0], a[0]->elem, nd);
 }
 
 /* AMDGPU.get_global_pointer(Val(:name), T): a pointer (Core.LLVMPtr{T,1}) to the device global `name` of type T,

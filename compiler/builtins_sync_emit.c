@@ -92,3 +92,31 @@ LLVMValueRef emit_sync(CG *g, IrInst *in)
     g->tc->uses_barrier = true;
     return unit_v(g);
 }
+
+/* @private T dims: an array of the work-item's own, in an alloca of the function's entry block (so a
+ * loop does not grow the stack), not initialised (as KernelAbstractions' MArray). */
+LLVMValueRef emit_private(CG *g, IrInst *in)
+{
+    const Type *at = in->type, *elem = at->elem;
+    int64_t cd[8];
+    LLVMValueRef dims[8];
+    int nd = infer_const_dims(g->f, in->args[2], cd, 8);
+    uint64_t count = 1;
+    for (int k = 0; k < nd && k < at->ndims; k++) {
+        dims[k] = ci64(g, cd[k]);
+        count *= (uint64_t)cd[k];
+    }
+    LLVMBuilderRef eb = LLVMCreateBuilderInContext(g->ctx);
+    LLVMValueRef first = LLVMGetFirstInstruction(g->entry);
+    if (first)
+        LLVMPositionBuilderBefore(eb, first);
+    else
+        LLVMPositionBuilderAtEnd(eb, g->entry);
+    LLVMValueRef mem = LLVMBuildAlloca(eb, LLVMArrayType2(mem_t(g, elem), count ? count : 1), "private");
+    LLVMSetAlignment(mem, elem_align(elem) < 16 ? 16 : elem_align(elem));
+    LLVMDisposeBuilder(eb);
+    LLVMTypeRef want = LLVMPointerTypeInContext(g->ctx, g->ops->as_private);
+    if (LLVMTypeOf(mem) != want)
+        mem = LLVMBuildAddrSpaceCast(g->b, mem, want, "");
+    return make_array(g, at, mem, dims, at->ndims, ci64(g, (int64_t)count));
+}

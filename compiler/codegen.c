@@ -102,8 +102,9 @@ LLVMTypeRef lt(CG *g, const Type *t);
  * allocated: checked accesses stop at this). */
 LLVMTypeRef array_t(CG *g, const Type *t)
 {
-    LLVMTypeRef f[4] = { LLVMPointerTypeInContext(g->ctx, t->kind == TY_ARRAY ? g->ops->as_global : g->ops->as_local),
-                         LLVMArrayType2(i64(g), (uint64_t)t->ndims), i64(g), i64(g) };
+    unsigned as = t->kind == TY_ARRAY ? g->ops->as_global : t->step ? g->ops->as_private : g->ops->as_local;
+    LLVMTypeRef f[4] = { LLVMPointerTypeInContext(g->ctx, as), LLVMArrayType2(i64(g), (uint64_t)t->ndims), i64(g),
+                         i64(g) };
     return LLVMStructTypeInContext(g->ctx, f, t->kind == TY_LOCALARRAY ? 4 : 3, 0);
 }
 

@@ -136,9 +136,13 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
 bool infer_match_type(FeCompilation *c, const Node *te, const Type *arg, const char **names, const Type **vals,
                       Node **bounds, int n);
 
-/* Constant folding over IR values (literals and + - * ÷ << of them). */
+/* Constant folding over typed IR values (consteval.c): literals, `where` parameters, arithmetic, tuple
+ * indexing, prod/length, and calls of functions that return such a value. */
 bool infer_const_int(const IrFunc *f, int v, int64_t *out, int depth);
 /* The constant dims of a local array (an integer or a tuple): the count, or -1. */
 int infer_const_dims(const IrFunc *f, int v, int64_t *dims, int max);
+/* The same; on -1, *dynamic_groupsize tells whether they depend on the groupsize of a @kernel launched
+ * without a static one (ka.c). */
+int infer_const_dims_why(const IrFunc *f, int v, int64_t *dims, int max, bool *dynamic_groupsize);
 
 #endif

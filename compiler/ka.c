@@ -81,9 +81,10 @@ static bool is_ident(const Node *n, const char *name)
     return n && n->kind == AST_IDENT && !n->qual && strcmp(n->name, name) == 0;
 }
 
+/* @synchronize, and the group reductions that hold one (KernelAbstractions' reduce.jl) */
 static bool is_sync(const Node *n)
 {
-    return is_macro(n, "synchronize");
+    return is_macro(n, "synchronize") || is_macro(n, "groupreduce") || is_macro(n, "warp_groupreduce");
 }
 
 /* Does the tree under n hold a @synchronize? Walked with a stack of its own:
@@ -165,6 +166,39 @@ static Node *ka_localmem(Ka *k, Node *n)
 
 static Node *ka_expr(Ka *k, Node *n);
 
+/* @groupreduce(op, val[, groupsize]) and @warp_groupreduce(op, val, neutral[, groupsize]): calls of the
+ * prelude's __ka_groupreduce / __ka_warp_groupreduce, a given groupsize passed as Val(groupsize). */
+static Node *ka_groupreduce(Ka *k, Node *n)
+{
+    bool warp = n->name[0] == 'w';
+    int base = warp ? 3 : 2;
+    if (n->nkids != base && n->nkids != base + 1) {
+        diag_error(k->d, n->loc,
+                   warp ? "@warp_groupreduce takes (op, val, neutral) or (op, val, neutral, groupsize)"
+                        : "@groupreduce takes (op, val) or (op, val, groupsize)");
+        return ka_nothing(k, n);
+    }
+    if (!needs_ctx(k, n))
+        return ka_nothing(k, n);
+    Node *c = ka_node(k, AST_CALL, n->loc, 2 + n->nkids);
+    if (!c)
+        return n;
+    c->kids[0] = ka_ident(k, n->loc, warp ? "__ka_warp_groupreduce" : "__ka_groupreduce");
+    c->kids[1] = ka_ident(k, n->loc, KA_CTX);
+    for (int i = 0; i < base; i++)
+        c->kids[2 + i] = n->kids[i];
+    if (n->nkids == base + 1) {
+        Node *v = ka_node(k, AST_CALL, n->loc, 2);
+        if (!v)
+            return n;
+        v->kids[0] = ka_ident(k, n->loc, "Val");
+        v->kids[1] = n->kids[base];
+        c->kids[2 + base] = v;
+    }
+    k->used = true;
+    return c;
+}
+
 /* x with every identifier `name` in it replaced by v (a small expression: the depth is bounded). */
 static Node *ka_subst(Node *x, const char *name, Node *v, int depth)
 {
@@ -236,14 +270,23 @@ static Node *ka_macro(Ka *k, Node *n)
     }
     if (strcmp(m, "localmem") == 0)
         return ka_localmem(k, n);
+    if (strcmp(m, "groupreduce") == 0 || strcmp(m, "warp_groupreduce") == 0)
+        return ka_groupreduce(k, n);
     if (strcmp(m, "dynamic_localmem") == 0)
         return ka_dynamic_localmem(k, n);
     if (strcmp(m, "private") == 0) {
         if (n->nkids == 1 && n->kids[0]->kind == AST_ASSIGN)
             return n->kids[0]; /* @private x = v: an ordinary variable is private already */
-        diag_error(k->d, n->loc,
-                   "@private T dims (per-work-item arrays) is not supported by juke yet; use a local variable, "
-                   "a tuple, or `@private x = value`");
+        if (n->nkids == 2) {   /* @private T dims: the work-item's own array (BI_PRIVATE) */
+            Node *r = ka_node(k, AST_MACROCALL, n->loc, 2);
+            if (!r)
+                return n;
+            r->name = "#private";
+            r->kids[0] = n->kids[0];
+            r->kids[1] = n->kids[1];
+            return r;
+        }
+        diag_error(k->d, n->loc, "@private takes a type and constant dims (@private Float32 (4,)) or an assignment");
         return ka_nothing(k, n);
     }
     if (strcmp(m, "atomic") == 0 && n->qual && strcmp(n->qual, "AMDGPU") != 0) {
@@ -524,34 +567,45 @@ const char *ka_macro_hint(const char *name, bool user)
     return "juke does not expand it (the macros it knows are listed in docs/language.md)";
 }
 
-/* The functions behind the macros. The context c is the ndrange; the grid is
+/* The functions behind the macros. The context c is the ndrange, an
+ * NTuple{N,Int64}, followed by N fields Val{G} when the launch gave a static
+ * groupsize (launch.c): then @groupsize() is a constant tuple, and local
+ * arrays may take their dims from it (consteval.c). The grid is
  * 3-dimensional, its dimensions past the ndrange's of size 1. A
  * CartesianIndex{N} is an NTuple{N,Int64} here. */
 const char *ka_prelude(void)
 {
-    return "@inline __ka_local(::Tuple{Int64}) = (workitemIdx().x,)\n"
+    return "@inline __ka_nd(c::Tuple{Int64}) = c\n"
+           "@inline __ka_nd(c::Tuple{Int64,Int64}) = c\n"
+           "@inline __ka_nd(c::Tuple{Int64,Int64,Int64}) = c\n"
+           "@inline __ka_nd(c::Tuple{Int64,Val{A}}) where {A} = (c[1],)\n"
+           "@inline __ka_nd(c::Tuple{Int64,Int64,Val{A},Val{B}}) where {A,B} = (c[1], c[2])\n"
+           "@inline __ka_nd(c::Tuple{Int64,Int64,Int64,Val{A},Val{B},Val{C}}) where {A,B,C} = (c[1], c[2], c[3])\n"
+           "@inline __ka_groupsize(::Tuple{Int64}) = (workgroupDim().x,)\n"
+           "@inline __ka_groupsize(::Tuple{Int64,Int64}) = (workgroupDim().x, workgroupDim().y)\n"
+           "@inline __ka_groupsize(::Tuple{Int64,Int64,Int64}) = (workgroupDim().x, workgroupDim().y, "
+           "workgroupDim().z)\n"
+           "@inline __ka_groupsize(::Tuple{Int64,Val{A}}) where {A} = (A,)\n"
+           "@inline __ka_groupsize(::Tuple{Int64,Int64,Val{A},Val{B}}) where {A,B} = (A, B)\n"
+           "@inline __ka_groupsize(::Tuple{Int64,Int64,Int64,Val{A},Val{B},Val{C}}) where {A,B,C} = (A, B, C)\n"
+           "@inline __ka_local(::Tuple{Int64}) = (workitemIdx().x,)\n"
            "@inline __ka_local(::Tuple{Int64,Int64}) = (workitemIdx().x, workitemIdx().y)\n"
            "@inline __ka_local(::Tuple{Int64,Int64,Int64}) = (workitemIdx().x, workitemIdx().y, workitemIdx().z)\n"
            "@inline __ka_group(::Tuple{Int64}) = (workgroupIdx().x,)\n"
            "@inline __ka_group(::Tuple{Int64,Int64}) = (workgroupIdx().x, workgroupIdx().y)\n"
            "@inline __ka_group(::Tuple{Int64,Int64,Int64}) = (workgroupIdx().x, workgroupIdx().y, "
            "workgroupIdx().z)\n"
-           "@inline __ka_groupsize(::Tuple{Int64}) = (workgroupDim().x,)\n"
-           "@inline __ka_groupsize(::Tuple{Int64,Int64}) = (workgroupDim().x, workgroupDim().y)\n"
-           "@inline __ka_groupsize(::Tuple{Int64,Int64,Int64}) = (workgroupDim().x, workgroupDim().y, "
-           "workgroupDim().z)\n"
            "@inline __ka_ngroups(::Tuple{Int64}) = (gridGroupDim().x,)\n"
            "@inline __ka_ngroups(::Tuple{Int64,Int64}) = (gridGroupDim().x, gridGroupDim().y)\n"
            "@inline __ka_ngroups(::Tuple{Int64,Int64,Int64}) = (gridGroupDim().x, gridGroupDim().y, "
            "gridGroupDim().z)\n"
-           "@inline __ka_global1(g, d, l) = (g - 1) * d + l\n"
-           "@inline __ka_global(::Tuple{Int64}) = (__ka_global1(workgroupIdx().x, workgroupDim().x, "
-           "workitemIdx().x),)\n"
-           "@inline __ka_global(::Tuple{Int64,Int64}) = (__ka_global1(workgroupIdx().x, workgroupDim().x, "
-           "workitemIdx().x), __ka_global1(workgroupIdx().y, workgroupDim().y, workitemIdx().y))\n"
-           "@inline __ka_global(::Tuple{Int64,Int64,Int64}) = (__ka_global1(workgroupIdx().x, workgroupDim().x, "
-           "workitemIdx().x), __ka_global1(workgroupIdx().y, workgroupDim().y, workitemIdx().y), "
-           "__ka_global1(workgroupIdx().z, workgroupDim().z, workitemIdx().z))\n"
+           "@inline __ka_global2(g::Tuple{Int64}, d, l) = ((g[1] - 1) * d[1] + l[1],)\n"
+           "@inline __ka_global2(g::Tuple{Int64,Int64}, d, l) = ((g[1] - 1) * d[1] + l[1], (g[2] - 1) * d[2] + "
+           "l[2])\n"
+           "@inline __ka_global2(g::Tuple{Int64,Int64,Int64}, d, l) = ((g[1] - 1) * d[1] + l[1], (g[2] - 1) * d[2] "
+           "+ l[2], (g[3] - 1) * d[3] + l[3])\n"
+           "@inline __ka_global(c) = __ka_global2(__ka_group(__ka_nd(c)), __ka_groupsize(c), "
+           "__ka_local(__ka_nd(c)))\n"
            "@inline __ka_linear(I::Tuple{Int64}, d::Tuple{Int64}) = I[1]\n"
            "@inline __ka_linear(I::Tuple{Int64,Int64}, d::Tuple{Int64,Int64}) = I[1] + (I[2] - 1) * d[1]\n"
            "@inline __ka_linear(I::Tuple{Int64,Int64,Int64}, d::Tuple{Int64,Int64,Int64}) = "
@@ -560,15 +614,80 @@ const char *ka_prelude(void)
            "@inline __ka_inside(I::Tuple{Int64,Int64}, c::Tuple{Int64,Int64}) = I[1] <= c[1] && I[2] <= c[2]\n"
            "@inline __ka_inside(I::Tuple{Int64,Int64,Int64}, c::Tuple{Int64,Int64,Int64}) = "
            "I[1] <= c[1] && I[2] <= c[2] && I[3] <= c[3]\n"
-           "@inline __ka_valid(c) = __ka_inside(__ka_global(c), c)\n"
-           "@inline __ka_ndrange(c) = c\n"
-           "@inline __ka_index_Global_Linear(c) = __ka_linear(__ka_global(c), c)\n"
+           "@inline __ka_valid(c) = __ka_inside(__ka_global(c), __ka_nd(c))\n"
+           "@inline __ka_ndrange(c) = __ka_nd(c)\n"
+           "@inline __ka_index_Global_Linear(c) = __ka_linear(__ka_global(c), __ka_nd(c))\n"
            "@inline __ka_index_Global_Cartesian(c) = __ka_global(c)\n"
            "@inline __ka_index_Global_NTuple(c) = __ka_global(c)\n"
-           "@inline __ka_index_Local_Linear(c) = __ka_linear(__ka_local(c), __ka_groupsize(c))\n"
-           "@inline __ka_index_Local_Cartesian(c) = __ka_local(c)\n"
-           "@inline __ka_index_Local_NTuple(c) = __ka_local(c)\n"
-           "@inline __ka_index_Group_Linear(c) = __ka_linear(__ka_group(c), __ka_ngroups(c))\n"
-           "@inline __ka_index_Group_Cartesian(c) = __ka_group(c)\n"
-           "@inline __ka_index_Group_NTuple(c) = __ka_group(c)\n";
+           "@inline __ka_index_Local_Linear(c) = __ka_linear(__ka_local(__ka_nd(c)), __ka_groupsize(c))\n"
+           "@inline __ka_index_Local_Cartesian(c) = __ka_local(__ka_nd(c))\n"
+           "@inline __ka_index_Local_NTuple(c) = __ka_local(__ka_nd(c))\n"
+           "@inline __ka_index_Group_Linear(c) = __ka_linear(__ka_group(__ka_nd(c)), __ka_ngroups(__ka_nd(c)))\n"
+           "@inline __ka_index_Group_Cartesian(c) = __ka_group(__ka_nd(c))\n"
+           "@inline __ka_index_Group_NTuple(c) = __ka_group(__ka_nd(c))\n"
+           /* KernelAbstractions' reduce.jl: a tree over local memory of groupsize elements (the
+            * groupsize a power of two), the result on the group's first work-item */
+           "@inline function __ka_groupreduce(c, op, val::T) where {T}\n"
+           "    G = prod(__ka_groupsize(c))\n"
+           "    storage = @ROCStaticLocalArray(T, (G,), false)\n"
+           "    return __ka_treereduce(c, op, val, storage, G)\n"
+           "end\n"
+           "@inline function __ka_groupreduce(c, op, val::T, ::Val{G}) where {T, G}\n"
+           "    storage = @ROCStaticLocalArray(T, (G,), false)\n"
+           "    return __ka_treereduce(c, op, val, storage, G)\n"
+           "end\n"
+           "@inline function __ka_treereduce(c, op, val, storage, G)\n"
+           "    i = __ka_index_Local_Linear(c)\n"
+           "    if i <= G\n"
+           "        @inbounds storage[i] = val\n"
+           "    end\n"
+           "    sync_workgroup()\n"
+           "    s = G ÷ 2\n"
+           "    while s > 0\n"
+           "        if i - 1 < s && i + s <= G\n"
+           "            @inbounds storage[i] = op(storage[i], storage[i + s])\n"
+           "        end\n"
+           "        sync_workgroup()\n"
+           "        s >>= 1\n"
+           "    end\n"
+           "    if i == 1\n"
+           "        @inbounds val = storage[1]\n"
+           "    end\n"
+           "    return val\n"
+           "end\n"
+           /* ... and over warps of 32 lanes (shfl_down; a 64-wide wave holds two), their partial results
+            * in 32 slots of local memory, reduced again by the first warp */
+           "@inline function __ka_warp_reduce(op, val)\n"
+           "    offset = 16\n"
+           "    while offset > 0\n"
+           "        val = op(val, shfl_down(val, offset))\n"
+           "        offset >>= 1\n"
+           "    end\n"
+           "    return val\n"
+           "end\n"
+           "@inline __ka_warp_groupreduce(c, op, val::T, neutral::T) where {T} = "
+           "__ka_warp_groupreduce(c, op, val, neutral, prod(__ka_groupsize(c)))\n"
+           "@inline __ka_warp_groupreduce(c, op, val::T, neutral::T, ::Val{G}) where {T, G} = "
+           "__ka_warp_groupreduce(c, op, val, neutral, G)\n"
+           "@inline function __ka_warp_groupreduce(c, op, val::T, neutral::T, G::Int64) where {T}\n"
+           "    storage = @ROCStaticLocalArray(T, (32,), false)\n"
+           "    i = __ka_index_Local_Linear(c)\n"
+           "    lane = (i - 1) % 32 + 1\n"
+           "    warp = (i - 1) ÷ 32 + 1\n"
+           "    val = __ka_warp_reduce(op, val)\n"
+           "    if lane == 1\n"
+           "        @inbounds storage[warp] = val\n"
+           "    end\n"
+           "    sync_workgroup()\n"
+           "    val = i - 1 < G ÷ 32 ? storage[lane] : neutral\n"
+           "    if warp == 1\n"
+           "        val = __ka_warp_reduce(op, val)\n"
+           "    end\n"
+           "    return val\n"
+           "end\n"
+           /* Base._unsafe_getindex(IndexStyle(A), A, i) (KernelAbstractions' test/unsafe_getindex.jl): a
+            * 0-dimensional array of A[i] in Julia, its one element unchecked; here a 1-tuple */
+           "struct IndexLinear end\n"
+           "@inline IndexStyle(::Any) = IndexLinear()\n"
+           "@inline _unsafe_getindex(::IndexLinear, A, i::Int64) = (@inbounds(A[i]),)\n";
 }

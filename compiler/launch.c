@@ -321,9 +321,12 @@ static unsigned arg_class(const juke_arg *args, int nargs)
 }
 
 /* juke_kernel_for; a @kernel's hidden argument, the ndrange, has ndims
- * dimensions (0: given only the visible arguments, api.c picks 1). */
+ * dimensions (0: given only the visible arguments, api.c picks 1). A launch
+ * that gives the groupsize (non-NULL) makes it static, as KernelAbstractions'
+ * static workgroupsize: the hidden argument's type carries it, Val{G} fields
+ * after the ndrange's (no bytes), so the kernel is specialised on it (ka.c). */
 static juke_status kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
-                              uint32_t ndims, juke_kernel **out)
+                              uint32_t ndims, const uint32_t *groupsize, juke_kernel **out)
 {
     if (out)
         *out = NULL;
@@ -341,7 +344,11 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
             return api_fail(m->ctx, JUKE_ERR_ARGUMENT, "argument %d: the array lives on another device", i + 1);
     }
     if (ndims) {
-        snprintf(names[nargs], ARG_NAME_MAX, "Tuple{Int64%s%s}", ndims > 1 ? ",Int64" : "", ndims > 2 ? ",Int64" : "");
+        char vals[64] = "";
+        for (uint32_t d = 0; groupsize && d < ndims; d++)
+            snprintf(vals + strlen(vals), sizeof vals - strlen(vals), ",Val{%u}", groupsize[d] ? groupsize[d] : 1);
+        snprintf(names[nargs], ARG_NAME_MAX, "Tuple{Int64%s%s%s}", ndims > 1 ? ",Int64" : "", ndims > 2 ? ",Int64" : "",
+                 vals);
         tn[nargs] = names[nargs];
         nargs++;
     }
@@ -361,7 +368,7 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
 juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
                             juke_kernel **out)
 {
-    return kernel_for(dev, m, function, args, nargs, 0, out);
+    return kernel_for(dev, m, function, args, nargs, 0, NULL, out);
 }
 
 /* The shape of a launch over KernelAbstractions' ndrange (juke.h): whole
@@ -464,6 +471,12 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
         juke_status st = ndrange_shape(dev, k, cfg, grid, group, &empty);
         if (st || empty)
             return st; /* KernelAbstractions runs nothing on an empty ndrange */
+        for (int d = 0; k->ka_groupsize[0] && d < 3; d++)
+            if (group[d] != (k->ka_groupsize[d] ? k->ka_groupsize[d] : 1))
+                return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                                "%s was compiled for the static groupsize (%u, %u, %u), the launch gives (%u, %u, %u)",
+                                function, k->ka_groupsize[0], k->ka_groupsize[1] ? k->ka_groupsize[1] : 1,
+                                k->ka_groupsize[2] ? k->ka_groupsize[2] : 1, group[0], group[1], group[2]);
     } else {
         for (int d = 0; d < 3; d++) {
             grid[d] = cfg->gridsize[d] ? cfg->gridsize[d] : 1;
@@ -626,7 +639,8 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
     }
     juke_status st;
     if (!k) {
-        st = kernel_for(dev, m, function, args, nargs, ka_ndims, &k);
+        bool static_group = cfg->groupsize[0] || cfg->groupsize[1] || cfg->groupsize[2];
+        st = kernel_for(dev, m, function, args, nargs, ka_ndims, static_group ? cfg->groupsize : NULL, &k);
         if (st)
             return st;
     } else {

@@ -967,6 +967,10 @@ static int lower_macro(Lower *L, Node *n)
         args[2] = n->nkids == 3 ? lower_expr(L, n->kids[2]) : emit_named(L, IR_TRUE, n->loc);
         return call_named(L, n->name, n->loc, args, 3);
     }
+    if (strcmp(n->name, "#private") == 0 && n->nkids == 2) { /* @private T dims (ka.c) */
+        int args[2] = { lower_expr(L, n->kids[0]), lower_expr(L, n->kids[1]) };
+        return call_builtin(L, BI_PRIVATE, n->loc, args, 2);
+    }
     if (strcmp(n->name, "view") == 0 && n->nkids == 1 && n->kids[0]->kind == AST_REF) {
         /* @view A[I...] is view(A, I...) */
         Node *r = n->kids[0];

@@ -540,6 +540,8 @@ static void parse_check_param(Parser *p, Node *n, bool last)
     }
     if (n->kind == AST_MACROCALL && strcmp(n->name, "Const") == 0 && n->nkids == 1)
         n = n->kids[0]; /* KernelAbstractions' @Const(A): ka.c removes the mark */
+    if (n->kind == AST_MACROCALL && strcmp(n->name, "context") == 0 && n->nkids == 0)
+        return; /* KernelAbstractions.@context: the kernel's context (ka.c) */
     if (n->kind == AST_SPLAT && last && n->kids[0]->kind != AST_ASSIGN)
         n = n->kids[0];
     Node *x = n->kind == AST_ASSIGN ? n->kids[0] : n;

@@ -60,6 +60,7 @@ typedef struct TargetCtx {
 struct TargetOps {
     unsigned as_global;     /* address space of device arrays */
     unsigned as_local;      /* address space of local (LDS / shared) memory */
+    unsigned as_private;    /* address space of a work-item's stack (allocas) */
     bool needs_state_param; /* every function gets a trailing JukeCpuState* parameter */
 
     /* Register the target with LLVM (called once per process, for every

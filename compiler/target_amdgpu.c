@@ -655,6 +655,7 @@ const TargetOps target_amdgpu_ops = {
     .build_identity = amdgpu_build_identity,
     .as_global = 1,
     .as_local = 3,
+    .as_private = 5,
     .needs_state_param = false,
     .init = amdgpu_init,
     .fini = amdgpu_fini,

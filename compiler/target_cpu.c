@@ -952,6 +952,7 @@ const TargetOps target_cpu_ops = {
     .build_identity = cpu_build_identity,
     .as_global = 0,
     .as_local = 0,
+    .as_private = 0,
     .needs_state_param = true,
     .init = cpu_init,
     .fini = cpu_fini,

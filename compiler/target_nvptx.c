@@ -470,6 +470,7 @@ const TargetOps target_nvptx_ops = {
     .build_identity = nvptx_build_identity,
     .as_global = 1,
     .as_local = 3,
+    .as_private = 0, /* allocas are generic pointers; NVPTX lowers them to .local */
     .needs_state_param = false,
     .init = nvptx_init,
     .fini = nvptx_fini,

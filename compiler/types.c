@@ -191,6 +191,16 @@ const Type *ty_localarray(TypeTable *t, const Type *elem, int ndims)
 {
     return intern(t, (Type){ .kind = TY_LOCALARRAY, .elem = elem, .ndims = ndims });
 }
+const Type *ty_privatearray(TypeTable *t, const Type *elem, int ndims)
+{
+    return intern(t, (Type){ .kind = TY_LOCALARRAY, .elem = elem, .ndims = ndims, .step = 1 });
+}
+const Type *ty_array_like(TypeTable *t, const Type *a, const Type *elem, int ndims)
+{
+    return a->kind == TY_ARRAY ? ty_array(t, elem, ndims)
+           : a->step           ? ty_privatearray(t, elem, ndims)
+                               : ty_localarray(t, elem, ndims);
+}
 const Type *ty_abstractarray(TypeTable *t, const Type *elem, int ndims)
 {
     return intern(t, (Type){ .kind = TY_ABSTRACTARRAY, .elem = elem, .ndims = ndims });
@@ -358,7 +368,7 @@ void ty_print(StrBuf *sb, const Type *ty)
     case TY_LOCALARRAY:
         sb_puts(sb, "ROCDeviceArray{");
         ty_print(sb, ty->elem);
-        sb_printf(sb, ", %d, %d}", ty->ndims, ty->kind == TY_ARRAY ? 1 : 3);
+        sb_printf(sb, ", %d, %d}", ty->ndims, ty->kind == TY_ARRAY ? 1 : ty->step ? 5 : 3);
         return;
     case TY_RANGE:
         if (ty->step < 0 || !ty->elem) {
@@ -898,6 +908,12 @@ static const Type *tp_type(TyParser *tp, int depth)
             sb_printf(tp->err, "expected '}' in %s{...}", name);
             return NULL;
         }
+    }
+    if (strcmp(name, "CartesianIndex") == 0 && np == 1 && params[0]->kind == TY_VAL &&
+        params[0]->elem->kind == TY_INT64 && params[0]->ival >= 1 && params[0]->ival <= 3) {
+        /* KernelAbstractions' CartesianIndex{N} is an NTuple{N,Int64} (ka.c) */
+        const Type *i64 = tp->t->prims[TY_INT64], *fields[3] = { i64, i64, i64 };
+        return ty_tuple(tp->t, fields, (int)params[0]->ival);
     }
     if (strcmp(name, "Val") == 0) {
         if (np != 1) {

@@ -41,7 +41,8 @@ typedef enum TypeKind {
         TY_NOTHING, /* Nothing, the type of `nothing` */
     TY_TUPLE,       /* Tuple{fields...} */
     TY_ARRAY,       /* a device array in global memory: elem, ndims (ROCDeviceArray{T,N,1}) */
-    TY_LOCALARRAY,  /* a local-memory (LDS) array: elem, ndims (ROCDeviceArray{T,N,3}) */
+    TY_LOCALARRAY,  /* a local-memory (LDS) array: elem, ndims (ROCDeviceArray{T,N,3}); .step = 1: a
+                        work-item's private array instead (ROCDeviceArray{T,N,5}, ty_privatearray) */
     TY_RANGE,       /* UnitRange{T} (step == 0 means unit) or StepRange{T,T}: .elem = T (an integer type) */
     TY_FUNCTION,    /* typeof(f) for a function f (user or built-in): .name */
     TY_TYPE,        /* Type{T}: the type of a type used as a value (Float32 in zero(Float32)): .elem = T */
@@ -115,6 +116,11 @@ enum {
 bool ty_tuple_fits(const Type *const *fields, int n, StrBuf *why);
 const Type *ty_array(TypeTable *t, const Type *elem, int ndims);
 const Type *ty_localarray(TypeTable *t, const Type *elem, int ndims);
+/* A work-item's private array (KernelAbstractions' @private): a TY_LOCALARRAY with .step = 1, printed
+ * ROCDeviceArray{T,N,5}; it lives on the work-item's stack (address space 5 on AMDGPU). */
+const Type *ty_privatearray(TypeTable *t, const Type *elem, int ndims);
+/* An array of elem and ndims in the memory array a lives in (global, local or private). */
+const Type *ty_array_like(TypeTable *t, const Type *a, const Type *elem, int ndims);
 const Type *ty_abstractarray(TypeTable *t, const Type *elem, int ndims); /* elem NULL / ndims -1: unconstrained */
 const Type *ty_range(TypeTable *t, int step);
 /* A range of another integer element type (UnitRange{Int32}); code generation

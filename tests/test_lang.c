@@ -1102,10 +1102,16 @@ static void compile_file(FileCheck *fc, const char *path, Directive *ds, int nd)
         }
         for (int k = 0; k < run.nargs; k++)
             types[k] = run.args[k].host_type;
-        if (run.ndims) /* a @kernel's hidden ndrange, NTuple{ndims,Int64} */
-            types[ntypes++] = run.ndims == 1   ? "Tuple{Int64}"
-                              : run.ndims == 2 ? "Tuple{Int64,Int64}"
-                                               : "Tuple{Int64,Int64,Int64}";
+        char hidden[128];
+        if (run.ndims) { /* a @kernel's hidden ndrange, NTuple{ndims,Int64}, then a static groupsize (launch.c) */
+            snprintf(hidden, sizeof hidden, "Tuple{Int64%s%s", run.ndims > 1 ? ",Int64" : "",
+                     run.ndims > 2 ? ",Int64" : "");
+            for (uint32_t d = 0; run.group_set && d < run.ndims; d++)
+                snprintf(hidden + strlen(hidden), sizeof hidden - strlen(hidden), ",Val{%u}",
+                         run.group[d] ? (unsigned)run.group[d] : 1u);
+            snprintf(hidden + strlen(hidden), sizeof hidden - strlen(hidden), "}");
+            types[ntypes++] = hidden;
+        }
         for (int t = 0; t < env.ntargets; t++) {
             const char *tg = env.targets[t];
             if (only) {

@@ -120,6 +120,10 @@ LANE(l_mul_hi_i32, l->d = (uint32_t)(((int64_t)I32(0) * I32(1)) >> 32))
 LANE(l_mul_u24, l->d = (U32(0) & 0xffffff) * (U32(1) & 0xffffff))
 LANE(l_mul_hi_u24, l->d = (uint32_t)(((uint64_t)(U32(0) & 0xffffff) * (U32(1) & 0xffffff)) >> 32))
 LANE(l_mad_u24, l->d = (U32(0) & 0xffffff) * (U32(1) & 0xffffff) + U32(2))
+/* the low 24 bits as a signed number */
+#define I24(x) ((int32_t)((uint32_t)(x) << 8) >> 8)
+LANE(l_mul_i24, l->d = (uint32_t)((int64_t)I24(U32(0)) * I24(U32(1))))
+LANE(l_mad_i24, l->d = (uint32_t)((int64_t)I24(U32(0)) * I24(U32(1))) + U32(2))
 static void l_mad_u64_u32(AmdLane *l)
 {
     unsigned __int128 r = (unsigned __int128)((uint64_t)U32(0) * U32(1)) + U64(2);
@@ -1438,6 +1442,8 @@ VEC(l_mul_hi_u32)
 VEC(l_mul_i32)
 VEC(l_mul_lo_u16)
 VEC(l_mul_u24)
+VEC(l_mul_i24)
+VEC(l_mad_i24)
 VEC(l_not32)
 VEC(l_or3)
 VEC(l_or32)
@@ -1668,6 +1674,7 @@ static const AmdOp ops[] = {
     V2("v_subrev_f32", 0x03, l_subrev_f32, FLT),
     { "v_fmac_f64", F_VOP2, 0x04, 3, FD | O_SRC2_D, NULL, l_fma_f64, 0, l_fma_f64_vec },
     V2("v_mul_f32", 0x05, l_mul_f32, FLT),
+    V2("v_mul_i32_i24", 0x06, l_mul_i24, 0),
     V2("v_mul_u32_u24", 0x08, l_mul_u24, 0),
     V2("v_mul_hi_u32_u24", 0x09, l_mul_hi_u24, 0),
     V2("v_min_f32", 0x0a, l_min_f32, FLT),
@@ -1706,6 +1713,7 @@ static const AmdOp ops[] = {
     { "v_fmac_f32", F_VOP2, 0x3b, 3, FLT | O_SRC2_D, NULL, l_fma_f32, 0, l_fma_f32_vec },
     /* VOP3-only */
     V3("v_mad_f32", 0x1c1, 3, l_mad_f32, FLT),
+    V3("v_mad_i32_i24", 0x1c2, 3, l_mad_i24, 0),
     V3("v_mad_u32_u24", 0x1c3, 3, l_mad_u24, 0),
     V3("v_bfe_u32", 0x1c8, 3, l_bfe_u32, 0),
     V3("v_bfe_i32", 0x1c9, 3, l_bfe_i32, 0),

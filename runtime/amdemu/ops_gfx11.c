@@ -183,6 +183,7 @@ const AmdEnc amdemu_gfx11[] = {
     { F_VOP2, 0x04, "v_sub_f32", NULL },
     { F_VOP2, 0x05, "v_subrev_f32", NULL },
     { F_VOP2, 0x08, "v_mul_f32", NULL },
+    { F_VOP2, 0x09, "v_mul_i32_i24", NULL },
     { F_VOP2, 0x0b, "v_mul_u32_u24", NULL },
     { F_VOP2, 0x0c, "v_mul_hi_u32_u24", NULL },
     { F_VOP2, 0x0f, "v_min_f32", NULL },
@@ -211,6 +212,7 @@ const AmdEnc amdemu_gfx11[] = {
     { F_VOP2, 0x33, "v_sub_f16", NULL },
     { F_VOP2, 0x35, "v_mul_f16", NULL },
     /* VOP3 */
+    { F_VOP3, 0x20a, "v_mad_i32_i24", NULL },
     { F_VOP3, 0x20b, "v_mad_u32_u24", NULL },
     { F_VOP3, 0x210, "v_bfe_u32", NULL },
     { F_VOP3, 0x211, "v_bfe_i32", NULL },
