@@ -132,6 +132,8 @@ def device(spec=None):
     spec = spec or os.environ.get("JUKE_DEVICE", "cpu")
     if isinstance(spec, Device):
         return spec
+    if spec in ("cuda", "hip"):  # the first GPU, as a DLPack tensor on it names it ("cuda:0")
+        spec += ":0"
     if spec not in _devices:
         _devices[spec] = Device(spec)
     return _devices[spec]
