@@ -140,7 +140,7 @@ def main():
     t_jm = timeit(lambda: juke.matmul(Aj, Bj, out=Cj), 20)
     t_tm = timeit(lambda: torch.matmul(B, A, out=C), 20)
     tf = 2 * M ** 3 / t_jm / 1e12
-    print(f"matmul {M}^2 Float32: juke {t_jm * 1e3:.3f} ms ({tf:.1f} TFLOP/s, {juke.last_matmul}), torch "
+    print(f"matmul {M}^2 Float32: juke {t_jm * 1e3:.3f} ms ({tf:.1f} TFLOP/s, {Cj.matmul_impl}), torch "
           f"{t_tm * 1e3:.3f} ms: juke {t_tm / t_jm:.2f}x (bar 0.95x)", flush=True)
     t_jk = timeit(lambda: juke.matmul(Aj, Bj, out=Cj, kernel=True), 3)
     print(f"matmul {M}^2 Float32, juke's tiled kernel: {t_jk * 1e3:.3f} ms ({2 * M ** 3 / t_jk / 1e12:.1f} TFLOP/s)")

@@ -76,6 +76,9 @@ def _operand_device(values, dev):
     for v in values:
         if isinstance(v, Array):
             return v.device
+        if hasattr(v, "__dlpack_device__") and not isinstance(v, np.ndarray):
+            from ._dlpack import _device_for  # a tensor of PyTorch, CuPy, JAX: the device that holds it
+            return _device_for(*v.__dlpack_device__())
     return device()
 
 
