@@ -340,6 +340,23 @@ juke_status juke_broadcast_source(juke_context *ctx, const char *expr, const juk
     return bc_prepare(ctx, expr, ops, nops, &b, out);
 }
 
+/* The broadcast's kernel module (loaded once per context) and its launch arguments: what both the launch
+ * and the kernel handle need. */
+static juke_status bc_setup(juke_context *ctx, const char *expr, const juke_named_arg *ops, int nops, Bcast *b,
+                            juke_module **m, juke_arg **args)
+{
+    char *src;
+    juke_status st = bc_prepare(ctx, expr, ops, nops, b, &src);
+    *m = NULL;
+    *args = NULL;
+    if (st == JUKE_OK)
+        st = aops_module(ctx, "juke_broadcast.jl", src, m);
+    free(src);
+    if (st == JUKE_OK && bc_args(ops, nops, args) != JUKE_OK)
+        st = api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
+    return st;
+}
+
 juke_status juke_broadcast_kernel(juke_context *ctx, juke_device *dev, const char *expr, const juke_named_arg *ops,
                                   int nops, juke_kernel **out)
 {
@@ -350,15 +367,9 @@ juke_status juke_broadcast_kernel(juke_context *ctx, juke_device *dev, const cha
     if (!dev || !out)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "juke_broadcast_kernel: NULL argument");
     Bcast b;
-    char *src;
-    juke_status st = bc_prepare(ctx, expr, ops, nops, &b, &src);
-    juke_module *m = NULL;
-    if (st == JUKE_OK)
-        st = aops_module(ctx, "juke_broadcast.jl", src, &m);
-    free(src);
-    juke_arg *args = NULL;
-    if (st == JUKE_OK && bc_args(ops, nops, &args) != JUKE_OK)
-        st = api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
+    juke_module *m;
+    juke_arg *args;
+    juke_status st = bc_setup(ctx, expr, ops, nops, &b, &m, &args);
     if (st == JUKE_OK)
         st = juke_kernel_for(dev, m, "juke_broadcast!", args, nops, out);
     free(args);
@@ -372,15 +383,9 @@ juke_status juke_broadcast(juke_context *ctx, juke_device *dev, const char *expr
     if (!dev)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "juke_broadcast: NULL argument");
     Bcast b;
-    char *src;
-    juke_status st = bc_prepare(ctx, expr, ops, nops, &b, &src);
-    juke_module *m = NULL;
-    if (st == JUKE_OK)
-        st = aops_module(ctx, "juke_broadcast.jl", src, &m);
-    free(src);
-    juke_arg *args = NULL;
-    if (st == JUKE_OK && bc_args(ops, nops, &args) != JUKE_OK)
-        st = api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
+    juke_module *m;
+    juke_arg *args;
+    juke_status st = bc_setup(ctx, expr, ops, nops, &b, &m, &args);
     if (st == JUKE_OK)
         st = aops_launch_1d(dev, m, "juke_broadcast!", args, nops, ops[b.dest_op].value.v.array->length, false, 0);
     free(args);
