@@ -1,4 +1,6 @@
 /* builtins_array.c: typing rules of arrays, tuples as collections and pointers (rows in builtins.def). */
+#include <string.h>
+
 #include "builtins_type.h"
 
 /* A[i...] of an array (1 or ndims indices), t[i] of a tuple or a Dim3. */
