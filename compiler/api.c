@@ -763,6 +763,8 @@ static char *cache_key(const char *function, const char *const *argtypes, int na
         sb_puts(&sb, "|g0");
     if (variant & API_VARIANT_INDEX32)
         sb_puts(&sb, "|i32");
+    if (variant & API_VARIANT_SAMESHAPE)
+        sb_puts(&sb, "|ss");
     if (merge_checks)
         sb_printf(&sb, "|mc%d", merge_checks);
     if (sb.failed) {
@@ -931,6 +933,7 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     to.skip_asm = !want_asm && !(o->dump_dir || ctx->env_dumpdir);
     to.debug_lines = o->debuginfo == JUKE_DEBUGINFO_SOURCE;
     to.index32 = (variant & API_VARIANT_INDEX32) != 0;
+    to.same_shape = (variant & API_VARIANT_SAMESHAPE) != 0;
     to.merge_checks = ctx->env_merge_checks;
 
     juke_kernel *k = calloc(1, sizeof *k);

@@ -674,6 +674,21 @@ LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, int fir
     return LLVMBuildInBoundsGEP2(g->b, mem_t(g, at->elem), arr_ptr(g, a), &lin, 1, "");
 }
 
+/* A device array argument of the same-shape variant: the launch guarantees that every one has the first's
+ * dims, so each takes the first's dims and length (the same values, one SSA value each): a guard or a check
+ * on one array's size then implies the same on the others, and LLVM drops the checks the guard covers. */
+static LLVMValueRef same_shape_arg(CG *g, LLVMValueRef p, const Type *at, LLVMValueRef *first)
+{
+    if (!*first) {
+        *first = p;
+        return p;
+    }
+    if (LLVMGetArrayLength2(LLVMStructGetTypeAtIndex(LLVMTypeOf(*first), 1)) != (uint64_t)at->ndims)
+        return p; /* not the class's promise: left alone */
+    p = LLVMBuildInsertValue(g->b, p, LLVMBuildExtractValue(g->b, *first, 1, ""), 1, "");
+    return LLVMBuildInsertValue(g->b, p, arr_len(g, *first), 2, "");
+}
+
 unsigned elem_align(const Type *elem)
 {
     if (elem->kind == TY_TUPLE || elem->kind == TY_STRUCT) /* docs/abi.md: the largest field's */
@@ -1425,12 +1440,15 @@ static void emit_function(CG *g, Spec *s, bool kernel)
             snprintf(name, sizeof name, "%s%s", f->slots[i].name, i < np ? ".addr" : "");
             g->slots[i] = LLVMBuildAlloca(g->b, lt(g, f->slots[i].type), name);
         }
+    LLVMValueRef shape = NULL; /* the same-shape variant: the first device array argument */
     for (int i = 0; i < np; i++) {
         if (!g->slots[i])
             continue;
         LLVMValueRef p = pidx[i] >= 0 ? LLVMGetParam(g->fn, (unsigned)pidx[i]) : LLVMGetUndef(lt(g, s->argtypes[i]));
         if (kernel && pidx[i] >= 0)
             p = from_mem(g, p, s->argtypes[i]);
+        if (kernel && pidx[i] >= 0 && g->tc->opts->same_shape && s->argtypes[i]->kind == TY_ARRAY)
+            p = same_shape_arg(g, p, s->argtypes[i], &shape);
         LLVMBuildStore(g->b, p, g->slots[i]);
     }
     for (int i = 0; i < f->nlabels; i++)

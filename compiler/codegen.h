@@ -25,6 +25,9 @@ typedef struct TargetOptions {
     bool index32;            /* a launch-time variant: every device array argument has fewer than
                                 2^31 elements, so array indices are computed in 32 bits (the
                                 launch picks it, api.c keys it; docs/internals.md) */
+    bool same_shape;         /* a launch-time variant: every device array argument has the first's dims
+                                (juke_launch picks it): each takes the first's dims and length, so a
+                                guard or check on one array's size covers them all */
     int merge_checks;        /* checkopt.c's merged bounds checks: 0 on GPU targets only (the default),
                                 1 on every target, -1 on none ($JUKE_MERGE_CHECKS, for tests) */
 } TargetOptions;

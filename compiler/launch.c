@@ -320,13 +320,32 @@ static unsigned arg_class(const juke_arg *args, int nargs)
     return API_VARIANT_INDEX32;
 }
 
+/* API_VARIANT_SAMESHAPE when two or more device arrays are given and all have the first's dims (a launch's
+ * class: memcopy, vadd, saxpy and broadcasts have it). */
+static unsigned shape_class(const juke_arg *args, int nargs)
+{
+    const juke_array *first = NULL;
+    int narrays = 0;
+    for (int i = 0; i < nargs; i++) {
+        const juke_array *a = args[i].is_array ? args[i].v.array : NULL;
+        if (!a)
+            continue;
+        narrays++;
+        if (!first)
+            first = a;
+        else if (a->ndims != first->ndims || memcmp(a->dims, first->dims, sizeof a->dims[0] * (size_t)a->ndims))
+            return API_VARIANT_GENERAL;
+    }
+    return narrays >= 2 ? API_VARIANT_SAMESHAPE : API_VARIANT_GENERAL;
+}
+
 /* juke_kernel_for; a @kernel's hidden argument, the ndrange, has ndims
  * dimensions (0: given only the visible arguments, api.c picks 1). A launch
  * that gives the groupsize (non-NULL) makes it static, as KernelAbstractions'
  * static workgroupsize: the hidden argument's type carries it, Val{G} fields
  * after the ndrange's (no bytes), so the kernel is specialised on it (ka.c). */
 static juke_status kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
-                              uint32_t ndims, const uint32_t *groupsize, juke_kernel **out)
+                              uint32_t ndims, const uint32_t *groupsize, bool launch, juke_kernel **out)
 {
     if (out)
         *out = NULL;
@@ -337,7 +356,9 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
     juke_status st = arg_type_names(m->ctx, args, nargs, names);
     if (st)
         return st;
-    unsigned variant = arg_class(args, nargs); /* the visible arguments: the ndrange's is no array */
+    /* the visible arguments' class (the ndrange's is no array); the same-shape variant for juke_launch
+     * only: a kernel handle's later launches may give arrays of other shapes */
+    unsigned variant = arg_class(args, nargs) | (launch ? shape_class(args, nargs) : 0);
     for (int i = 0; i < nargs; i++) {
         tn[i] = names[i];
         if (args[i].is_array && args[i].v.array->dev != dev)
@@ -358,8 +379,11 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
     pthread_mutex_unlock(&m->ctx->lock);
     o.target = dev->target;
     st = api_compile_kernel(m, function, tn, nargs, &o, variant, false, out);
-    /* the general kernel is right for every class: a build without the
-     * compiler takes it from the disk cache when no variant was saved there */
+    /* a kernel of fewer facts is right for the class too: a build without the compiler takes it from
+     * the disk cache when no kernel of this variant was saved there (the same-shape one's index width,
+     * then the general kernel) */
+    if (st && (variant & API_VARIANT_SAMESHAPE) && !JUKE_HAVE_COMPILER)
+        st = api_compile_kernel(m, function, tn, nargs, &o, variant & ~(unsigned)API_VARIANT_SAMESHAPE, false, out);
     if (st && variant != API_VARIANT_GENERAL && !JUKE_HAVE_COMPILER)
         st = api_compile_kernel(m, function, tn, nargs, &o, API_VARIANT_GENERAL, false, out);
     return st;
@@ -368,7 +392,7 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
 juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
                             juke_kernel **out)
 {
-    return kernel_for(dev, m, function, args, nargs, 0, NULL, out);
+    return kernel_for(dev, m, function, args, nargs, 0, NULL, false, out);
 }
 
 /* The shape of a launch over KernelAbstractions' ndrange (juke.h): whole
@@ -613,7 +637,7 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
                      ? (uint16_t)(0x8000 | (args[i].v.array->elem << 4) | args[i].v.array->ndims)
                      : (uint16_t)args[i].type;
     size_t flen = strlen(function);
-    unsigned variant = arg_class(args, nargs);
+    unsigned variant = arg_class(args, nargs) | shape_class(args, nargs);
     unsigned gen = __atomic_load_n(&ctx->opts_gen, __ATOMIC_RELAXED);
     juke_kernel *k = NULL;
     RtFunction *fn = NULL;
@@ -640,7 +664,7 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
     juke_status st;
     if (!k) {
         bool static_group = cfg->groupsize[0] || cfg->groupsize[1] || cfg->groupsize[2];
-        st = kernel_for(dev, m, function, args, nargs, ka_ndims, static_group ? cfg->groupsize : NULL, &k);
+        st = kernel_for(dev, m, function, args, nargs, ka_ndims, static_group ? cfg->groupsize : NULL, true, &k);
         if (st)
             return st;
     } else {

@@ -170,11 +170,86 @@ static void test_variants_agree(void **state)
     juke_context_destroy(e.ctx);
 }
 
+/* The same-shape variant (API_VARIANT_SAMESHAPE): juke_launch with arrays of one shape compiles a
+ * kernel whose arrays share the first's dims, so vadd!'s guard covers its checks; the results are the
+ * same, and a launch with one array shorter takes the general kernel and reports the same BoundsError
+ * as a kernel handle does (same index, array, line and work-item), on the CPU and on gfx90a's code. */
+static const char *checked_vadd = "function vadd!(c, a, b)\n"
+                                  "    i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n"
+                                  "    if i <= length(c)\n"
+                                  "        c[i] = a[i] + b[i]\n"
+                                  "    end\n"
+                                  "    return\n"
+                                  "end\n";
+
+static void same_shape_on(const char *device)
+{
+    juke_context *ctx = juke_context_create();
+    juke_device *dev;
+    juke_module *m;
+    assert_int_equal(juke_device_open(ctx, device, &dev), JUKE_OK);
+    assert_int_equal(juke_module_load_string(ctx, "vaddc.jl", checked_vadd, &m), JUKE_OK);
+    enum { N = 1000 };
+    float ha[N], hb[N], hc[N];
+    for (int i = 0; i < N; i++)
+        ha[i] = (float)i + 0.25f, hb[i] = 3.0f * (float)i - 7.5f;
+    int64_t n = N, n1 = N - 1;
+    juke_array *a, *b, *c, *shortb;
+    assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, &n, &a), JUKE_OK);
+    assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, &n, &b), JUKE_OK);
+    assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, &n, &c), JUKE_OK);
+    assert_int_equal(juke_array_create(dev, JUKE_FLOAT32, 1, &n1, &shortb), JUKE_OK);
+    assert_int_equal(juke_array_copy_from_host(a, 0, ha, N), JUKE_OK);
+    assert_int_equal(juke_array_copy_from_host(b, 0, hb, N), JUKE_OK);
+    assert_int_equal(juke_array_copy_from_host(shortb, 0, hb, N - 1), JUKE_OK);
+    juke_launch_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.groupsize[0] = 256;
+    cfg.gridsize[0] = (N + 255) / 256;
+    juke_arg args[3] = { juke_arg_array(c), juke_arg_array(a), juke_arg_array(b) };
+    assert_int_equal(juke_launch(dev, m, "vadd!", args, 3, &cfg), JUKE_OK);
+    assert_int_equal(juke_device_synchronize(dev), JUKE_OK);
+    assert_int_equal(juke_array_copy_to_host(hc, c, 0, N), JUKE_OK);
+    for (int i = 0; i < N; i++)
+        assert_true(hc[i] == ha[i] + hb[i]);
+    /* one array shorter: the launch's class is not same-shape */
+    args[2] = juke_arg_array(shortb);
+    juke_status st = juke_launch(dev, m, "vadd!", args, 3, &cfg);
+    if (st == JUKE_OK)
+        st = juke_device_synchronize(dev);
+    assert_int_equal(st, JUKE_ERR_KERNEL);
+    char *launched = strdup(juke_errmsg(ctx));
+    /* the same through a kernel handle (never the same-shape variant) */
+    juke_kernel *k;
+    assert_int_equal(juke_kernel_for(dev, m, "vadd!", args, 3, &k), JUKE_OK);
+    st = juke_kernel_launch(k, dev, args, 3, &cfg);
+    if (st == JUKE_OK)
+        st = juke_device_synchronize(dev);
+    assert_int_equal(st, JUKE_ERR_KERNEL);
+    assert_string_equal(launched, juke_errmsg(ctx));
+    assert_non_null(strstr(launched, "999-element"));
+    assert_non_null(strstr(launched, "at index [1000]"));
+    free(launched);
+    juke_array_free(a);
+    juke_array_free(b);
+    juke_array_free(c);
+    juke_array_free(shortb);
+    juke_context_destroy(ctx);
+}
+
+static void test_same_shape_variant(void **state)
+{
+    (void)state;
+    same_shape_on("cpu");
+    same_shape_on("amdemu:gfx90a");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_class_boundary),
         cmocka_unit_test(test_variants_agree),
+        cmocka_unit_test(test_same_shape_variant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
