@@ -1115,7 +1115,8 @@ juke_status juke_compile(juke_module *m, const char *function, const char *const
     bool memo = function && nargs >= 0 && nargs <= 64 && (!nargs || argtypes);
     for (int i = 0; memo && i < nargs; i++)
         memo = argtypes[i] != NULL;
-    unsigned variant = o.index_bits == 32 ? API_VARIANT_INDEX32 : API_VARIANT_GENERAL;
+    unsigned variant = (o.index_bits == 32 ? API_VARIANT_INDEX32 : API_VARIANT_GENERAL) |
+                       (o.same_shape ? API_VARIANT_SAMESHAPE : API_VARIANT_GENERAL);
     uint64_t h = memo ? cmemo_hash(function, argtypes, nargs, &o, (int)variant) : 0;
     if (memo) {
         double t_mem = api_trace(m->ctx) ? trace_now_us() : 0;

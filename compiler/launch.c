@@ -484,6 +484,26 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
                                 " elements (2^31 or more): compile it with index_bits 0 or launch it with juke_launch",
                                 function, i + 1, args[i].v.array->length);
     }
+    if (k->to.same_shape && shape_class(args, nargs) != API_VARIANT_SAMESHAPE) {
+        int first = -1;
+        for (int i = 0; i < nargs; i++)
+            if (args[i].is_array && args[i].v.array) {
+                const juke_array *a = args[i].v.array;
+                if (first < 0)
+                    first = i;
+                else if (a->ndims != args[first].v.array->ndims ||
+                         memcmp(a->dims, args[first].v.array->dims, sizeof a->dims[0] * (size_t)a->ndims))
+                    return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                                    "%s was compiled for arrays of one shape (same_shape), but argument %d's shape "
+                                    "differs from argument %d's: compile it without same_shape or launch it with "
+                                    "juke_launch",
+                                    function, i + 1, first + 1);
+            }
+        return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                        "%s was compiled for arrays of one shape (same_shape), but the launch gives fewer than two "
+                        "arrays: compile it without same_shape or launch it with juke_launch",
+                        function);
+    }
     if (k->ka_ndims && cfg->ndims != (uint32_t)k->ka_ndims)
         return api_fail(ctx, JUKE_ERR_ARGUMENT,
                         cfg->ndims ? "%s was compiled for a %d-dimensional ndrange, the launch gives %u dimensions"

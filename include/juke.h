@@ -153,6 +153,11 @@ typedef struct juke_options {
                                    device arrays all have fewer than 2^31 elements, its array indices computed in
                                    32 bits (a launch of it with a larger array fails). juke_launch and
                                    juke_kernel_for pick the variant from the arguments themselves and ignore this */
+    int same_shape;          /* juke_compile: nonzero = the variant for launches whose device arrays (two or more)
+                                   all have one shape: each array takes the first's dims, so a guard on one's size
+                                   covers the others' bounds checks (a launch of it with arrays of other shapes
+                                   fails). juke_launch picks it from the arguments by itself, a kernel handle of
+                                   juke_kernel_for never has it; both ignore this */
 } juke_options;
 enum { JUKE_DEBUGINFO_SOURCE = 0, JUKE_DEBUGINFO_NONE = 1 };
 enum { JUKE_LINK_AUTO = 0, JUKE_LINK_SPAWN = 1, JUKE_LINK_SPAWN_TMPDIR = 2 };

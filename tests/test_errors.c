@@ -692,6 +692,55 @@ static juke_status sc_launch_index32_large(juke_context *ctx, const char **msg)
     return st;
 }
 
+/* A kernel compiled for arrays of one shape (same_shape), launched through its handle with two arrays of
+ * other lengths (two), or with one array (one). */
+static juke_status launch_same_shape(juke_context *ctx, const char **msg, bool two)
+{
+    juke_module *m = NULL;
+    juke_device *cpu = NULL;
+    juke_kernel *k = NULL;
+    juke_array *a = NULL, *b = NULL;
+    const char *types[2] = { "Vector{Float32}", "Vector{Float32}" };
+    juke_options o;
+    juke_options_default(&o);
+    o.target = "cpu";
+    o.same_shape = 1;
+    int64_t n = 8, n2 = 9;
+    juke_status st = juke_module_load_string(ctx, "kernel.jl",
+                                             "function f(x, y)\n    x[1] = y[1]\n    return\nend\n"
+                                             "function g(x)\n    x[1] = 1f0\n    return\nend\n",
+                                             &m);
+    if (!st)
+        st = juke_device_open(ctx, "cpu", &cpu);
+    if (!st)
+        st = juke_compile(m, two ? "f" : "g", types, two ? 2 : 1, &o, &k);
+    if (!st)
+        st = juke_array_create(cpu, JUKE_FLOAT32, 1, &n, &a);
+    if (!st)
+        st = juke_array_create(cpu, JUKE_FLOAT32, 1, &n2, &b);
+    if (!st) {
+        juke_arg args[2] = { juke_arg_array(a), juke_arg_array(b) };
+        juke_launch_config c;
+        memset(&c, 0, sizeof c);
+        c.groupsize[0] = c.gridsize[0] = 1;
+        st = juke_kernel_launch(k, cpu, args, two ? 2 : 1, &c);
+        *msg = juke_errmsg(ctx);
+    }
+    juke_array_free(a);
+    juke_array_free(b);
+    return st;
+}
+
+static juke_status sc_launch_same_shape_mismatch(juke_context *ctx, const char **msg)
+{
+    return launch_same_shape(ctx, msg, true);
+}
+
+static juke_status sc_launch_same_shape_one_array(juke_context *ctx, const char **msg)
+{
+    return launch_same_shape(ctx, msg, false);
+}
+
 static juke_status sc_device_unknown(juke_context *ctx, const char **msg)
 {
     juke_device *d = NULL;
@@ -1011,6 +1060,8 @@ static const ScenarioDef scenario_table[] = {
     { "options-wavefront-size", sc_set_options_wave },
     { "options-index-bits", sc_set_options_index_bits },
     { "launch-index32-large", sc_launch_index32_large },
+    { "launch-same-shape-mismatch", sc_launch_same_shape_mismatch },
+    { "launch-same-shape-one-array", sc_launch_same_shape_one_array },
     { "device-unknown", sc_device_unknown },
     { "array-zero-dims", sc_array_zero_dims },
     { "array-nine-dims", sc_array_nine_dims },

@@ -361,6 +361,8 @@ static int parse_args(Cli *cli, int argc, char **argv)
                 (v != 32 && v != 64))
                 return cli_usage(sub, "--index-bits expects 32 or 64");
             cli->opts.index_bits = (int)v;
+        } else if ((ok & OPT_COMPILE) && opt_is(a, "--same-shape")) {
+            cli->opts.same_shape = 1;
         } else if ((ok & OPT_COMPILE) && opt_is(a, "--debuginfo")) {
             val = opt_value(argc, argv, &i, "--debuginfo");
             if (val && !strcmp(val, "none"))
@@ -1057,7 +1059,8 @@ static int run_cache(Cli *cli)
     "  --device-libs DIR          ROCm device-library bitcode (default: $JUKE_DEVICE_LIBS or ROCm's)\n"                \
     "  --dump-dir DIR             also write every kernel's dumps into DIR (as $JUKE_DUMP_DIR does)\n"                 \
     "  --debuginfo none|source    source lines in the LLVM and assembly dumps (default source)\n"                      \
-    "  --index-bits 32|64         32: the variant for arrays of fewer than 2^31 elements (default 64)\n"
+    "  --index-bits 32|64         32: the variant for arrays of fewer than 2^31 elements (default 64)\n"               \
+    "  --same-shape               the variant for launches whose arrays all have one shape\n"
 
 #define TYPES_HELP                                                                                                     \
     "TYPE arguments are Julia types of the host-side arguments: Vector{Float32}, Matrix{Int32},\n"                     \
