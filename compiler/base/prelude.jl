@@ -172,6 +172,9 @@ end
 pairs(A::AbstractArray) = zip(eachindex(A), A)
 pairs(t::Tuple) = zip(1:length(t), t)
 
+# Base.OneTo(n): the range 1:n (base/range.jl), here a UnitRange{Int64}
+OneTo(n::Integer) = 1:Int64(n)
+
 # eachindex(A, B): the indices of arrays that share them (base/abstractarray.jl)
 function eachindex(A::AbstractArray, B::AbstractArray)
     length(A) == length(B) ||
@@ -258,7 +261,27 @@ LinearIndices(A::AbstractArray) = LinearIndices(size(A))
 CartesianIndex(i::Integer) = (Int64(i),)
 CartesianIndex(i::Integer, j::Integer) = (Int64(i), Int64(j))
 CartesianIndex(i::Integer, j::Integer, k::Integer) = (Int64(i), Int64(j), Int64(k))
-CartesianIndex(t::Tuple) = t
+CartesianIndex(t::Tuple) = map(Int64, t)
+CartesianIndex(i::Integer, j::Integer, k::Integer, l::Integer, rest::Integer...) =
+    (Int64(i), Int64(j), Int64(k), Int64(l), map(Int64, rest)...)
+# CartesianIndex arithmetic (base/multidimensional.jl): elementwise on the NTuple{N,Int64} that is a
+# CartesianIndex{N} here. Comparisons other than == and != are the tuples' (lexicographic), not Julia's
+# CartesianIndex order, so juke leaves < and isless of two indices to the tuples.
++(a::NTuple{N,Int64}, b::NTuple{N,Int64}) where {N} = map(+, a, b)
+-(a::NTuple{N,Int64}, b::NTuple{N,Int64}) where {N} = map(-, a, b)
+-(a::NTuple{N,Int64}) where {N} = map(-, a)
+*(a::Integer, b::NTuple{N,Int64}) where {N} = _ci_scale(Int64(a), b)
+*(a::NTuple{N,Int64}, b::Integer) where {N} = Int64(b) * a
+min(a::NTuple{N,Int64}, b::NTuple{N,Int64}) where {N} = map(min, a, b)
+max(a::NTuple{N,Int64}, b::NTuple{N,Int64}) where {N} = map(max, a, b)
+zero(a::NTuple{N,Int64}) where {N} = ntuple(_ci_zero, Val(N))
+oneunit(a::NTuple{N,Int64}) where {N} = ntuple(_ci_one, Val(N))
+oneunit(x::Number) = one(x)
+oneunit(::Type{T}) where {T<:Number} = one(T)
+_ci_scale(a::Int64, ::Tuple{}) = ()
+_ci_scale(a::Int64, t::Tuple) = (a * t[1], _ci_scale(a, tail(t))...)
+_ci_zero(d) = 0
+_ci_one(d) = 1
 Tuple(t::Tuple) = t
 size(C::CartesianIndices) = C.dims
 size(L::LinearIndices) = L.dims
@@ -274,6 +297,13 @@ function getindex(C::CartesianIndices{3}, i::Integer)
     k = j ÷ C.dims[1]
     return (j % C.dims[1] + 1, k % C.dims[2] + 1, k ÷ C.dims[2] + 1)
 end
+# ... and any N: the column-major digits of i - 1
+getindex(C::CartesianIndices, i::Integer) = _cartesian_of(Int64(i), C.dims)
+_cartesian_of(i::Int64, ::Tuple{}) = ()
+_cartesian_of(i::Int64, d::Tuple) = ((i - 1) % d[1] + 1, _cartesian_of((i - 1) ÷ d[1] + 1, tail(d))...)
+_linear_of(::Tuple{}, ::Tuple{}) = 1
+_linear_of(I::Tuple, d::Tuple) = I[1] + (_linear_of(tail(I), tail(d)) - 1) * d[1]
+getindex(L::LinearIndices{N}, I::NTuple{N,Int64}) where {N} = _linear_of(I, L.dims)
 getindex(C::CartesianIndices{2}, i::Integer, j::Integer) = (Int64(i), Int64(j))
 getindex(C::CartesianIndices{3}, i::Integer, j::Integer, k::Integer) = (Int64(i), Int64(j), Int64(k))
 getindex(L::LinearIndices, i::Integer) = Int64(i)
