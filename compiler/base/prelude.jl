@@ -264,23 +264,9 @@ CartesianIndex(i::Integer, j::Integer, k::Integer) = (Int64(i), Int64(j), Int64(
 CartesianIndex(t::Tuple) = map(Int64, t)
 CartesianIndex(i::Integer, j::Integer, k::Integer, l::Integer, rest::Integer...) =
     (Int64(i), Int64(j), Int64(k), Int64(l), map(Int64, rest)...)
-# CartesianIndex arithmetic (base/multidimensional.jl): elementwise on the NTuple{N,Int64} that is a
-# CartesianIndex{N} here. Comparisons other than == and != are the tuples' (lexicographic), not Julia's
-# CartesianIndex order, so juke leaves < and isless of two indices to the tuples.
-+(a::NTuple{N,Int64}, b::NTuple{N,Int64}) where {N} = map(+, a, b)
--(a::NTuple{N,Int64}, b::NTuple{N,Int64}) where {N} = map(-, a, b)
--(a::NTuple{N,Int64}) where {N} = map(-, a)
-*(a::Integer, b::NTuple{N,Int64}) where {N} = _ci_scale(Int64(a), b)
-*(a::NTuple{N,Int64}, b::Integer) where {N} = Int64(b) * a
-min(a::NTuple{N,Int64}, b::NTuple{N,Int64}) where {N} = map(min, a, b)
-max(a::NTuple{N,Int64}, b::NTuple{N,Int64}) where {N} = map(max, a, b)
-zero(a::NTuple{N,Int64}) where {N} = ntuple(_ci_zero, Val(N))
 oneunit(a::NTuple{N,Int64}) where {N} = ntuple(_ci_one, Val(N))
 oneunit(x::Number) = one(x)
 oneunit(::Type{T}) where {T<:Number} = one(T)
-_ci_scale(a::Int64, ::Tuple{}) = ()
-_ci_scale(a::Int64, t::Tuple) = (a * t[1], _ci_scale(a, tail(t))...)
-_ci_zero(d) = 0
 _ci_one(d) = 1
 Tuple(t::Tuple) = t
 size(C::CartesianIndices) = C.dims
