@@ -550,8 +550,28 @@ static bool is_ndrange_type_name(const char *s)
     }
 }
 
+/* The dimensions of the ndrange a @kernel compiled without one is given: those of its first array
+ * argument (KernelAbstractions users launch with ndrange = size(A)), 1 without arrays. */
+static int default_ndrange_dims(const juke_module *m, const char *const *argtypes, int nargs)
+{
+    Diags d = { 0 };
+    FeCompilation *c = fe_compilation_new(m->fe, &d);
+    int nd = 1;
+    for (int i = 0; c && i < nargs; i++) {
+        const Type *t = argtypes[i] ? ty_parse(c->types, argtypes[i], NULL) : NULL;
+        if (t && t->kind == TY_ARRAY) {
+            nd = t->ndims;
+            break;
+        }
+    }
+    if (c)
+        fe_compilation_free(c);
+    diag_reset(&d);
+    return nd;
+}
+
 /* A @kernel given the types of its visible arguments only: those of a launch
- * on a 1-dimensional ndrange (its hidden last argument, ka.c), in buf. */
+ * on an ndrange of default_ndrange_dims (its hidden last argument, ka.c), in buf. */
 static int with_ndrange_type(const juke_module *m, const char *function, const char *const **argtypes, int nargs,
                              const char **buf)
 {
@@ -572,7 +592,10 @@ static int with_ndrange_type(const juke_module *m, const char *function, const c
         return nargs;
     for (int i = 0; i < nargs; i++)
         buf[i] = (*argtypes)[i];
-    buf[nargs] = "Tuple{Int64}";
+    static const char *const ndranges[] = { "Tuple{Int64}", "Tuple{Int64,Int64}", "Tuple{Int64,Int64,Int64}",
+                                            "Tuple{Int64,Int64,Int64,Int64}", "Tuple{Int64,Int64,Int64,Int64,Int64}" };
+    int nd = default_ndrange_dims(m, *argtypes, nargs);
+    buf[nargs] = ndranges[nd >= 1 && nd <= JK_ARRAY_LEN(ndranges) ? nd - 1 : 0];
     *argtypes = buf;
     return nargs + 1;
 }
