@@ -917,6 +917,29 @@ static int lower_throw(Lower *L, Node *n)
 
 /* @assert cond [msg] (and @rocassert): unless cond, throw an AssertionError whose message is msg or, as
  * Julia's, the condition's source. */
+/* @show a b...: each expression, then a line "text = value" from every work-item, the text as Julia
+ * prints the expression and the value as Julia's show does (%R, runtime/print.c); the value of the last
+ * expression. */
+static int lower_show(Lower *L, Node *n)
+{
+    int v = -1;
+    for (int i = 0; i < n->nkids; i++) {
+        v = lower_expr(L, n->kids[i]);
+        StrBuf sb = { 0 };
+        ast_print(&sb, n->kids[i]);
+        StrBuf fmt = { 0 };
+        for (size_t k = 0; k < sb.len; k++)
+            sb_puts(&fmt, sb.data[k] == '%' ? "%%" : (char[2]){ sb.data[k], 0 });
+        sb_puts(&fmt, " = %R\n");
+        int k = call_builtin(L, BI_PRINT, n->kids[i]->loc, &v, 1);
+        L->f->insts[k].name = arena_strndup(L->a, fmt.data ? fmt.data : "", fmt.len);
+        L->f->insts[k].ival = PRINT_LANE;
+        sb_free(&sb);
+        sb_free(&fmt);
+    }
+    return v >= 0 ? v : emit_named(L, IR_NOTHING, n->loc);
+}
+
 static int lower_assert(Lower *L, Node *n)
 {
     if (n->nkids < 1 || n->nkids > 2) {
@@ -994,6 +1017,8 @@ static int lower_macro(Lower *L, Node *n)
     }
     if (strcmp(n->name, "assert") == 0 || strcmp(n->name, "rocassert") == 0)
         return lower_assert(L, n);
+    if (strcmp(n->name, "show") == 0)
+        return lower_show(L, n);
     /* annotations with no effect on what a kernel computes: @fastmath keeps
      * IEEE semantics here (allowed: it only permits faster code), @simd and
      * @unroll leave loop transformations to LLVM; `@simd ivdep for` and
