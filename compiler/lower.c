@@ -1268,6 +1268,16 @@ static int lower_expr(Lower *L, Node *n)
         break;
     }
     case AST_DOT: {
+        Node *m = n->kids[0];
+        if (m->kind == AST_IDENT && strcmp(m->name, "AS") == 0 && (!m->qual || strcmp(m->qual, "AMDGPU") == 0) &&
+            find_slot(L, "AS") < 0 && !fe_find_const(L->mod, "AS")) {
+            /* AMDGPU.jl's address-space module: AS.Local is the prelude's AS_Local */
+            const char *c = arena_printf(L->a, "AS_%s", n->name);
+            if (fe_find_const(L->mod, c)) {
+                v = lower_ident(L, &(Node){ .kind = AST_IDENT, .loc = n->loc, .name = c });
+                break;
+            }
+        }
         int base = lower_expr(L, n->kids[0]);
         v = emit(L, IR_GETFIELD, n->loc);
         L->f->insts[v].name = n->name;
