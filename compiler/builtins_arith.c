@@ -350,6 +350,17 @@ const Type *type_bswap(Infer *I, IrInst *in, const BuiltinRow *row, const char *
 const Type *type_reinterpret(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
 {
     (void)row;
+    if (n == 2 && a[0]->kind == TY_TYPE && (a[0]->elem->kind == TY_PTR || a[1]->kind == TY_PTR)) {
+        /* pointers: reinterpret(UInt64, p), reinterpret(Core.LLVMPtr{T,1}, p) (same memory), reinterpret(Ptr{T}, u) */
+        const Type *to = a[0]->elem, *from = a[1];
+        bool ok = to->kind == TY_PTR && from->kind == TY_PTR ? to->step == from->step
+                  : to->kind == TY_PTR                       ? ty_is_int(from) && from->bits == 64 && !to->step
+                                                             : ty_is_int(to) && to->bits == 64 && !from->step;
+        if (ok) {
+            in->optype = to;
+            return to;
+        }
+    }
     if (n == 2 && a[0]->kind == TY_TYPE && ty_is_prim(a[0]->elem) && ty_is_prim(a[1])) {
         if (a[0]->elem->bits != a[1]->bits) {
             infer_err(I, in->loc, "bitcast: argument size does not match size of target type (reinterpret(%s, ::%s))",

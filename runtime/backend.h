@@ -70,10 +70,18 @@ struct RtDevice {
     RtPrintSink print;     /* where kernels' output goes (rt_device_set_print_sink) */
     bool print_sorted;     /* records in work-item order (the CPU: a launch's records are drained at its end) */
     char *thrown_message;  /* the formatted message of the last JUKE_EXC_THROWN taken, or NULL */
+    void *exc_host;        /* the host's view of the exception buffer (set by the backend's open) */
+    /* the device heap of malloc/free in kernels (runtime/abi.h), made at the first launch of a code object
+       that uses it; heap_lock guards these three */
+    pthread_mutex_t heap_lock;
+    void *heap;
+    uint64_t heap_bytes;   /* its size */
+    uint64_t heap_request; /* the size the next heap gets (rt_device_set_heap_size) */
 };
 
 struct RtModule {
     RtDevice *dev;
+    bool uses_heap; /* the code object defines JUKE_HEAP_MARKER: its kernels call malloc */
     RtFunction *functions; /* those handed out, freed at unload */
     pthread_mutex_t lock;  /* guards `functions` */
     void *priv;

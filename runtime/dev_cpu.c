@@ -1687,6 +1687,7 @@ static int rt_cpu_open(RtDevice *dev, int index, char **short_why, char **err)
         return rt_fail(err, "cpu: out of memory");
     }
     rt_exception_buffer_init(cd->exc);
+    dev->exc_host = cd->exc;
     dev->print_sorted = true;
     pthread_mutex_init(&cd->mu, NULL);
     pthread_mutex_init(&cd->blocks_mu, NULL);

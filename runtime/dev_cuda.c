@@ -726,6 +726,7 @@ static int rt_cuda_open(RtDevice *dev, int index, char **short_why, char **err)
         goto fail;
     }
     rt_exception_buffer_init(cd->exc_host);
+    dev->exc_host = cd->exc_host;
     if ((e = a->MemHostGetDevicePointer(&cd->exc_dev, cd->exc_host, 0)) != 0) {
         rt_fail(err, "cuda: cuMemHostGetDevicePointer failed: %s", cuda_errstr(a, e));
         goto fail;

@@ -527,6 +527,7 @@ static int hip_open(RtDevice *dev, int index, const RtDriver *driver, const char
         goto fail;
     }
     rt_exception_buffer_init(hd->exc_host);
+    dev->exc_host = hd->exc_host;
     if ((e = a->HostGetDevicePointer(&hd->exc_dev, hd->exc_host, 0)) != 0) {
         rt_fail(err, "hip: hipHostGetDevicePointer failed: %s", hip_errstr(a, e));
         goto fail;

@@ -150,6 +150,12 @@ typedef struct RtPrintSink {
     void *user;
 } RtPrintSink;
 void rt_device_set_print_sink(RtDevice *dev, const RtPrintSink *sink);
+/* The size in bytes of the heap that malloc in kernels allocates from (runtime/abi.h; default
+ * JUKE_HEAP_DEFAULT_BYTES). Setting another size frees the current heap, and with it every block kernels
+ * allocated and did not free; the next launch that needs a heap makes one of the new size. -1 with *err for
+ * a size outside JUKE_HEAP_STATE_BYTES + 32 .. JUKE_HEAP_MAX_BYTES. */
+int rt_device_set_heap_size(RtDevice *dev, uint64_t bytes, char **err);
+uint64_t rt_device_heap_size(RtDevice *dev);
 /* The message of the last thrown exception (error("..."), throw(E("...")),
  * @assert) a synchronisation or launch reported, malloc'd, or NULL;
  * cleared by the call. */
