@@ -719,6 +719,24 @@ juke_status juke_device_synchronize(juke_device *dev)
     return st;
 }
 
+juke_status juke_device_set_heap_size(juke_device *dev, uint64_t bytes)
+{
+    if (!dev)
+        return api_fail(NULL, JUKE_ERR_ARGUMENT, "juke_device_set_heap_size: NULL device");
+    char *err = NULL;
+    if (rt_device_set_heap_size(dev->rt, bytes, &err) != 0) {
+        juke_status st = api_fail(dev->ctx, JUKE_ERR_ARGUMENT, "%s", err ? err : "bad heap size");
+        free(err);
+        return st;
+    }
+    return JUKE_OK;
+}
+
+uint64_t juke_device_heap_size(juke_device *dev)
+{
+    return dev ? rt_device_heap_size(dev->rt) : 0;
+}
+
 juke_status juke_stream_create(juke_device *dev, juke_stream **out)
 {
     if (out)

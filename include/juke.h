@@ -256,6 +256,14 @@ JUKE_API void juke_device_close(juke_device *dev);
 JUKE_API const char *juke_device_name(juke_device *dev);
 /* Wait for every launch on the device; reports a pending kernel exception. */
 JUKE_API juke_status juke_device_synchronize(juke_device *dev);
+/* The device heap that malloc(n) in kernels allocates from (AMDGPU.jl's device malloc; docs/abi.md "The
+ * device heap"): 8 MiB by default, made in device memory at the first launch of a kernel that calls malloc,
+ * and kept, with the blocks kernels did not free, until the device closes. Blocks are never moved or merged;
+ * when the heap has no room, malloc returns NULL. Setting a size other than the current one frees the heap
+ * and every block in it (call it before launching, or between launches when no kernel holds a block); the
+ * next kernel that calls malloc gets a fresh heap of `bytes`. JUKE_ERR_ARGUMENT outside 544 bytes .. 4 GiB. */
+JUKE_API juke_status juke_device_set_heap_size(juke_device *dev, uint64_t bytes);
+JUKE_API uint64_t juke_device_heap_size(juke_device *dev);
 
 /* An array of ndims (1..8) dims on a device, uninitialised. */
 JUKE_API juke_status juke_array_create(juke_device *dev, juke_type elem, int ndims, const int64_t *dims,

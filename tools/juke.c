@@ -56,6 +56,7 @@ typedef struct Cli {
     const char *cache_dir; /* --cache-dir */
     bool no_cache;         /* --no-cache */
     bool gridsize_set;
+    uint64_t heap_size;  /* --heap-size, 0: the device's default */
     char *cache_default; /* the per-user default, malloc'd */
 } Cli;
 
@@ -397,6 +398,16 @@ static int parse_args(Cli *cli, int argc, char **argv)
             if (!(val = opt_value(argc, argv, &i, "--shmem")) || !parse_int(val, 0, INT32_MAX, &v))
                 return cli_usage(sub, "--shmem expects a number of bytes");
             cli->launch.shmem = (uint32_t)v;
+        } else if ((ok & OPT_RUN) && opt_is(a, "--heap-size")) {
+            char *end = NULL;
+            unsigned long long hb = 0;
+            if ((val = opt_value(argc, argv, &i, "--heap-size")) && *val && *val != '-') {
+                errno = 0;
+                hb = strtoull(val, &end, 0);
+            }
+            if (!val || !*val || *val == '-' || *end || errno || hb < 544 || hb > (1ull << 32))
+                return cli_usage(sub, "--heap-size expects the bytes of the device heap (544 to 4294967296)");
+            cli->heap_size = (uint64_t)hb;
         } else if ((ok & OPT_RUN) && opt_is(a, "--timeout")) {
             char *end = NULL;
             double t = 0;
@@ -839,6 +850,8 @@ static int run_run(Cli *cli)
     int r = session_open(cli, &s);
     if (!r) {
         juke_status st = juke_device_open(s.ctx, cli->device ? cli->device : "auto", &dev);
+        if (st == JUKE_OK && cli->heap_size)
+            st = juke_device_set_heap_size(dev, cli->heap_size);
         if (st != JUKE_OK)
             r = cli_lib_error(s.ctx, st);
     }
@@ -1095,7 +1108,8 @@ static const Sub subs[] = {
       "  -o OUT                     the file to write\n" },
     { "run",
       "[--device D] [--groupsize X[,Y[,Z]]] [--gridsize X[,Y[,Z]] | --ndrange X[,Y[,Z]]] [--shmem BYTES]\n"
-      "                [--timeout S] [--cooperative] [--seed N] [--out K=PATH.npy]... [--trace FILE] [-v]\n"
+      "                [--timeout S] [--cooperative] [--seed N] [--heap-size BYTES] [--out K=PATH.npy]... [--trace "
+      "FILE] [-v]\n"
       "                FILE FUNCTION ARG...",
       "run a kernel on a device with .npy arrays and literals", 2, OPT_COMPILE | OPT_RUN, JUKE_DUMP_ASM, run_run,
       "Run FUNCTION on a device. An ARG ending in .npy is an array read from that file (a C-order\n"
@@ -1115,6 +1129,8 @@ static const Sub subs[] = {
       "                             function): the grid is the ndrange rounded up to whole groups;\n"
       "                             the default groupsize is 256 work-items (16x16 in 2-D, 8x8x4 in 3-D)\n"
       "  --shmem BYTES              dynamic local memory per workgroup\n"
+      "  --heap-size BYTES          the device heap that malloc in kernels allocates from (default\n"
+      "                             8 MiB; malloc returns NULL when it is full)\n"
       "  --timeout S                run-time limit in seconds (0 = none): the CPU cancels the kernel\n"
       "  --cooperative              every workgroup resident at once, as sync_grid() needs (HIP/CUDA\n"
       "                             cooperative launch; the CPU runs each group on a thread of its own)\n"
