@@ -342,7 +342,8 @@ typedef struct juke_arg {
         double f64;
         uint16_t f16; /* Float16 bits */
         struct {
-            const char *type;  /* its Julia type, as juke_compile takes types: "Tuple{Float32, Float32}",
+            const char *type;  /* its Julia type, as juke_compile takes types: "Int128" and "UInt128" (16
+                                  bytes, little-endian), "Tuple{Float32, Float32}",
                                   "NTuple{3, Float32}", "Params", "P{Float32}", "@NamedTuple{a::Int64, b::Float32}",
                                   "Type{UInt8}", "Val{4}", ":add", "typeof(+)" */
             const void *bytes; /* the value in Julia's layout (docs/abi.md, juke_value_layout); may be NULL

@@ -1116,7 +1116,8 @@ static const Sub subs[] = {
       "run a kernel on a device with .npy arrays and literals", 2, OPT_COMPILE | OPT_RUN, JUKE_DUMP_ASM, run_run,
       "Run FUNCTION on a device. An ARG ending in .npy is an array read from that file (a C-order\n"
       "array is read as NPZ.jl reads it); any other ARG is a Julia literal: 2.5f0 (Float32), 2.5,\n"
-      "1e-3 (Float64), 3, -3 (Int64), 0x1f (UInt8), true, Int32(7), UInt8(1), Float16(1.5).\n"
+      "1e-3 (Float64), 3, -3 (Int64), 0x1f (UInt8), true, Int32(7), UInt8(1), Float16(1.5),\n"
+      "Int128(5), UInt128(x), and decimal literals past typemax(Int64) (Int128), as Julia types them.\n"
       "Kernel exceptions (BoundsError, ...) are reported with exit status 1. Without --out, every\n"
       "array argument the kernel modified is written next to its input as NAME.out.npy (stderr\n"
       "says which).\n\n"
