@@ -549,6 +549,16 @@ JUKE_API juke_status juke_kernel_launch(juke_kernel *k, juke_device *dev, const 
 /* The largest workgroup (work-items) k may run with on dev: the lower of the
  * kernel's and the device's limits (loads k on dev if needed). */
 JUKE_API juke_status juke_kernel_max_groupsize(juke_kernel *k, juke_device *dev, uint32_t *out);
+/* A device global of k's code object on dev (AMDGPU.get_global_pointer(Val(:name), T) in the kernel; loads
+ * k on dev if needed), as AMDGPU.jl's host-side get_global_pointer: set copies `bytes` bytes from host into
+ * it, get copies it out to host. `bytes` must be the global's size (sizeof(T)); the value stays for the
+ * later launches of k on dev. Call them between launches (after juke_device_synchronize): they do not wait
+ * for running kernels. JUKE_ERR_ARGUMENT when the code object has no global `name` (the kernel never calls
+ * get_global_pointer with it) or the size differs. */
+JUKE_API juke_status juke_kernel_global_set(juke_kernel *k, juke_device *dev, const char *name, const void *host,
+                                            size_t bytes);
+JUKE_API juke_status juke_kernel_global_get(juke_kernel *k, juke_device *dev, const char *name, void *host,
+                                            size_t bytes);
 /* Whether k was read from the on-disk kernel cache rather than compiled by
  * this process. */
 JUKE_API bool juke_kernel_from_disk_cache(const juke_kernel *k);

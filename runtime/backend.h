@@ -35,6 +35,9 @@ typedef struct RtBackend {
     /* Fill m->priv from the image. */
     int (*module_load)(RtModule *m, const void *image, size_t size, char **err);
     void (*module_unload)(RtModule *m);
+    /* The device address and size of the global variable `name` of m (a device global the kernels
+     * reach through get_global_pointer); -1 with *err when m has none of that name. */
+    int (*global_get)(RtModule *m, const char *name, void **devptr, size_t *bytes, char **err);
     /* Fill f->info (and f->priv) for the kernel `name` of m. */
     int (*function_get)(RtFunction *f, const char *name, char **err);
     void (*function_free)(RtFunction *f);

@@ -303,6 +303,18 @@ void rt_free(RtDevice *dev, void *devptr)
         dev->be->free(dev, devptr);
 }
 
+RtModule *rt_function_module(RtFunction *f)
+{
+    return f->mod;
+}
+
+int rt_module_global(RtModule *m, const char *name, void **devptr, size_t *bytes, char **err)
+{
+    if (!m->dev->be->global_get)
+        return rt_fail(err, "%s devices cannot reach a code object's globals", m->dev->be->spec);
+    return m->dev->be->global_get(m, name, devptr, bytes, err);
+}
+
 int rt_upload(RtDevice *dev, void *dst, const void *src, size_t bytes, char **err)
 {
     return bytes ? dev->be->upload(dev, dst, src, bytes, err) : 0;

@@ -40,6 +40,11 @@ uint32_t rt_device_max_local_bytes(const RtDevice *dev); /* local memory per wor
 int rt_alloc(RtDevice *dev, size_t bytes, void **devptr, char **err);
 void rt_free(RtDevice *dev, void *devptr);
 int rt_upload(RtDevice *dev, void *dst, const void *src, size_t bytes, char **err);
+/* The device address and size in bytes of the global variable `name` of a loaded code object (a device
+ * global, AMDGPU.get_global_pointer); -1 with *err when it has none of that name. */
+int rt_module_global(RtModule *m, const char *name, void **devptr, size_t *bytes, char **err);
+/* The loaded code object a function belongs to. */
+RtModule *rt_function_module(RtFunction *f);
 int rt_download(RtDevice *dev, void *dst, const void *src, size_t bytes, char **err);
 int rt_memcpy_d2d(RtDevice *dev, void *dst, const void *src, size_t bytes, char **err);
 
