@@ -114,6 +114,12 @@ const Type *type_cmp(Infer *I, IrInst *in, const BuiltinRow *row, const char *na
         in->optype = NULL;
         return prim(I, TY_BOOL);
     }
+    if (n == 2 && a[0]->kind == TY_PTR && a[1]->kind == TY_PTR && a[0]->step == a[1]->step &&
+        (row->id == BI_EQ || row->id == BI_NE || a[0] == a[1])) {
+        /* pointers compare by address, as Julia's ==(x::Ptr, y::Ptr) (=== only within one type) */
+        in->optype = a[0];
+        return prim(I, TY_BOOL);
+    }
     if (n == 2 && (row->id == BI_EGAL || row->id == BI_NEGAL) && a[0] != a[1]) {
         in->optype = NULL; /* values of different types are never egal (1 === 1.0 is false) */
         return prim(I, TY_BOOL);

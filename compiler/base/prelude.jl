@@ -457,6 +457,8 @@ const AS_Region = 2
 const AS_Local = 3
 const AS_Constant = 4
 const AS_Private = 5
+# C_NULL, what malloc returns when the device heap is full (p == C_NULL compares addresses)
+const C_NULL = reinterpret(Ptr{Cvoid}, UInt64(0))
 alloc_special(::Val{id}, ::Type{T}, ::Val{3}, ::Val{len}) where {id, T, len} =
     pointer(@ROCStaticLocalArray(T, len, false))
 alloc_special(::Val{id}, ::Type{T}, ::Val{3}, ::Val{len}, ::Val{zeroinit}) where {id, T, len, zeroinit} =

@@ -4,11 +4,16 @@
 function malloc_kernel(X)
     ptr = AMDGPU.malloc(Csize_t(4))
     X[1] = reinterpret(UInt64, ptr) != 0 ? 1 : 0
+    other = AMDGPU.malloc(Csize_t(4))
+    X[2] = ptr != C_NULL && other != ptr && other == other ? 1 : 0
+    X[3] = ptr === reinterpret(Ptr{Cvoid}, reinterpret(Core.LLVMPtr{Float32,1}, ptr)) ? 1 : 0
     AMDGPU.free(ptr)
+    AMDGPU.free(other)
+    AMDGPU.free(C_NULL)
     nothing
 end
-# run: malloc_kernel(X = zeros(Int64, 1))
-# expect X: [1]
+# run: malloc_kernel(X = zeros(Int64, 3))
+# expect X: [1, 1, 1]
 
 # Every work-item allocates its own scratch array, fills it, reads it back, frees it, and allocates again.
 function scratch!(out, x, n)
@@ -49,7 +54,7 @@ end
 # request past any heap never fits, and free(NULL) does nothing.
 function exhaust!(counts)
     p = AMDGPU.malloc(Csize_t(1 << 20))
-    if reinterpret(UInt64, p) == 0
+    if p == C_NULL
         AMDGPU.@atomic counts[1] += 1
     else
         q = reinterpret(Core.LLVMPtr{UInt8,1}, p)
