@@ -84,7 +84,7 @@ struct RtDevice {
 
 struct RtModule {
     RtDevice *dev;
-    bool uses_heap; /* the code object defines JUKE_HEAP_MARKER: its kernels call malloc */
+    bool uses_heap;        /* the code object defines JUKE_HEAP_MARKER: its kernels call malloc */
     RtFunction *functions; /* those handed out, freed at unload */
     pthread_mutex_t lock;  /* guards `functions` */
     void *priv;
