@@ -248,6 +248,16 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
             const Type *t = infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet);
             return t ? ty_typeof_type(c->types, t) : NULL;
         }
+        if ((strcmp(name, "LLVMPtr") == 0 && n->nkids == 3) || (strcmp(name, "Ptr") == 0 && n->nkids == 2)) {
+            /* Core.LLVMPtr{T, AS} (global 1 or local 3) and Ptr{T} (a global pointer here) */
+            const Type *t = infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet);
+            int64_t as = n->nkids == 3 && n->kids[2]->kind == AST_INT ? n->kids[2]->ival : n->nkids == 3 ? -1 : 1;
+            if (t && (as == 1 || as == 3))
+                return ty_ptr(c->types, t, as == 3);
+            if (t && !quiet)
+                diag_error(c->diags, n->loc, "%s: juke has pointers to global (1) and local (3) memory only", name);
+            return NULL;
+        }
         if (strcmp(name, "Complex") == 0 && n->nkids == 2) {
             const Type *t = infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet);
             if (t && (ty_is_prim(t) || t->kind == TY_TYPEVAR))

@@ -428,6 +428,10 @@ void ty_print(StrBuf *sb, const Type *ty)
     case TY_VAL: sb_puts(sb, ty->name); return;
     case TY_SYMBOL: sb_puts(sb, "Symbol"); return;
     case TY_PTR:
+        if (ty->elem->kind == TY_NOTHING && !ty->step) { /* what malloc returns */
+            sb_puts(sb, "Ptr{Cvoid}");
+            return;
+        }
         sb_puts(sb, "Core.LLVMPtr{");
         ty_print(sb, ty->elem);
         sb_printf(sb, ", %d}", ty->step ? 3 : 1);
@@ -676,6 +680,7 @@ const Type *ty_lookup_name(TypeTable *t, const char *name)
         TypeKind k;
     } more[] = {
         { "Nothing", TY_NOTHING },
+        { "Cvoid", TY_NOTHING },
         { "Any", TY_ANY },
         { "Number", TY_NUMBER },
         { "Real", TY_REAL },
