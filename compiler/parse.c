@@ -1050,20 +1050,12 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
  * using/import lines name, the renamed module for an alias (`import A.B as C`: C is B); NULL if none. */
 static const char *module_of(const Parser *p, const char *s)
 {
-    static const char *const known[] = { "AMDGPU",
-                                         "Base",
-                                         "Core",
-                                         "SpecialFunctions",
-                                         "Random",
-                                         "KernelAbstractions",
-                                         "KernelIntrinsics",
-                                         "Atomix",
-                                         "StaticArrays",
-                                         "Adapt",
-                                         "CUDAnative",
-                                         "CUDA",
-                                         "WMMA",
-                                         "WMMA_RDNA3" };
+    static const char *const known[] = {
+        "AMDGPU", "Base",         "Core",  "SpecialFunctions", "Random", "KernelAbstractions", "KernelIntrinsics",
+        "Atomix", "StaticArrays", "Adapt", "CUDAnative",       "CUDA"
+    };
+    if (strcmp(s, "WMMA") == 0 || strcmp(s, "WMMA_RDNA3") == 0) /* AMDGPU.Device's (base/wmma.jl) */
+        return s;
     for (int i = p->modules.len - 2; i >= 0; i -= 2)
         if (strcmp(p->modules.items[i], s) == 0)
             return p->modules.items[i + 1];

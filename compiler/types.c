@@ -938,7 +938,10 @@ static const Type *tp_type(TyParser *tp, int depth)
         if (r || tp->err->len != before)
             return r;
     }
-    sb_printf(tp->err, "unknown type \"%s\"", name);
+    if (strncmp(name, "WMMA_", 5) == 0) /* as the user wrote it (tp_ident) */
+        sb_printf(tp->err, "unknown type \"WMMA.%s\"", name + 5);
+    else
+        sb_printf(tp->err, "unknown type \"%s\"", name);
     return NULL;
 }
 

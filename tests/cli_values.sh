@@ -75,4 +75,26 @@ if "$juke" run --device cpu k.jl 'k!' o.npy '(1f0, 2f0)' 'Params(1.5f0, 2.5)' 'P
     echo "a bad struct argument ran"; exit 1
 fi
 grep -q "field 2 of Params has type Int32" err.txt
+# AMDGPU.jl's WMMA layouts, singletons of a module, as arguments (its docs' kernel passes WMMA.ColMajor())
+cat > w.jl <<'JL'
+using AMDGPU.Device: WMMA
+code(::WMMA.ColMajor) = 1.0
+code(::WMMA.RowMajor) = 2.0
+function lay!(o, a, b)
+    o[1] = code(a)
+    o[2] = code(b)
+    o[3] = WMMA.M + WMMA.K
+    return
+end
+JL
+"$juke" run --device cpu --groupsize 1 w.jl 'lay!' o.npy 'WMMA.ColMajor()' 'AMDGPU.Device.WMMA.RowMajor()' \
+    --out 1=wout.npy 2> err.txt
+python3 - <<'PY'
+import struct
+b = open('wout.npy', 'rb').read()
+hl = struct.unpack('<H', b[8:10])[0]
+got = struct.unpack('<6d', b[10 + hl:])[:3]
+assert got == (1.0, 2.0, 32.0), got
+PY
+"$juke" typed w.jl 'lay!' 'Vector{Float64}' WMMA.RowMajor WMMA.ColMajor | grep -q 'code(b)::Float64'
 echo ok
