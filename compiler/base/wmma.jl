@@ -106,3 +106,12 @@ __wmma_f16(d::NTuple{16, Float16}) = d
 *(frag::WMMA_Fragment{16, 16, Float32, 8}, x::Number) =
     WMMA_Fragment{16, 16, Float32, 8}(frag.data .* Float32(x))
 *(x::Number, frag::WMMA_Fragment{16, 16, Float32, 8}) = frag * x
+
+# frag .* x, x .* frag, f.(frag), frag .+ frag: a fragment's values, each converted back to its element type
+broadcast(f, a::WMMA_Fragment{M, N, T, L}, b::Number) where {M, N, T, L} =
+    WMMA_Fragment{M, N, T, L}(broadcast(T, broadcast(f, a.data, b)))
+broadcast(f, a::Number, b::WMMA_Fragment{M, N, T, L}) where {M, N, T, L} =
+    WMMA_Fragment{M, N, T, L}(broadcast(T, broadcast(f, a, b.data)))
+broadcast(f, a::WMMA_Fragment{M, N, T, L}, b::WMMA_Fragment{M, N, T, L}) where {M, N, T, L} =
+    WMMA_Fragment{M, N, T, L}(broadcast(T, broadcast(f, a.data, b.data)))
+broadcast(f, a::WMMA_Fragment{M, N, T, L}) where {M, N, T, L} = WMMA_Fragment{M, N, T, L}(broadcast(T, broadcast(f, a.data)))
