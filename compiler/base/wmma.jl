@@ -61,7 +61,7 @@ function wmma_load_a(ptr, stride::Integer, layout = WMMA_ColMajor())
     s = stride % Int32
     row = __wmma_lane() & Int32(15)
     d = __wmma_ld16(ptr, __wmma_at(l, row, Int32(0), s), __wmma_colstep(l, s))
-    return WMMA_Fragment{16, 16, Float16, 16}(__wmma_f16(d))
+    return WMMA_Fragment{16, 16, Float16, 16}(__wmma_needs_Float16(d))
 end
 
 # load_b(ptr, stride, layout = ColMajor()): this lane's column of the 16x16 Float16 tile B at ptr
@@ -70,7 +70,7 @@ function wmma_load_b(ptr, stride::Integer, layout = WMMA_ColMajor())
     s = stride % Int32
     col = __wmma_lane() & Int32(15)
     d = __wmma_ld16(ptr, __wmma_at(l, Int32(0), col, s), __wmma_rowstep(l, s))
-    return WMMA_Fragment{16, 16, Float16, 16}(__wmma_f16(d))
+    return WMMA_Fragment{16, 16, Float16, 16}(__wmma_needs_Float16(d))
 end
 
 # load_c(ptr, stride, layout = ColMajor()): this lane's 8 elements of the 16x16 tile C (Float32, or Float16
@@ -100,7 +100,7 @@ function wmma_store_d(ptr, frag::WMMA_Fragment{16, 16, Float32, 8}, stride::Inte
 end
 
 # only Float16 tiles feed the f16 instruction (AMDGPU.jl's load_a/load_b take Float16 pointers)
-__wmma_f16(d::NTuple{16, Float16}) = d
+__wmma_needs_Float16(d::NTuple{16, Float16}) = d
 
 # x * frag and frag * x: a C fragment scaled
 *(frag::WMMA_Fragment{16, 16, Float32, 8}, x::Number) =
