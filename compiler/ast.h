@@ -111,6 +111,7 @@ enum {
     FILE_STATICARRAYS = 256, /* a using/import line names StaticArrays */
     FILE_INTRINSICS = 512,   /* KernelAbstractions.KernelIntrinsics is named */
     FILE_ATOMIX = 2048,      /* a => b, @atomicswap or @atomicreplace */
+    FILE_CARTESIAN = 4096,   /* CartesianIndex, CartesianIndices, Cartesian or oneunit is named */
     FILE_WMMA = 8192,        /* AMDGPU.Device.WMMA (WMMA.x, WMMA_RDNA3.x) or its flat wmma_* names */
 };
 
