@@ -1,6 +1,7 @@
 /* types.c: interning, printing, subtyping and promotion of Julia-like types. */
 #include "types.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -636,14 +637,23 @@ static bool tp_ident(TyParser *tp, char *buf, size_t n)
 {
     tp_space(tp);
     size_t i = 0;
-    while ((*tp->p >= 'a' && *tp->p <= 'z') || (*tp->p >= 'A' && *tp->p <= 'Z') || (*tp->p >= '0' && *tp->p <= '9') ||
-           *tp->p == '_') {
-        if (i + 1 < n)
-            buf[i++] = *tp->p;
+    for (;;) {
+        while ((*tp->p >= 'a' && *tp->p <= 'z') || (*tp->p >= 'A' && *tp->p <= 'Z') ||
+               (*tp->p >= '0' && *tp->p <= '9') || *tp->p == '_') {
+            if (i + 1 < n)
+                buf[i++] = *tp->p;
+            tp->p++;
+        }
+        buf[i] = 0;
+        /* a module path: AMDGPU.Device.x is x; WMMA.x (and WMMA_RDNA3.x) is base/wmma.jl's WMMA_x */
+        bool wmma = strcmp(buf, "WMMA") == 0 || strcmp(buf, "WMMA_RDNA3") == 0;
+        if (tp->p[0] != '.' || !isalpha((unsigned char)tp->p[1]) ||
+            !(wmma || strcmp(buf, "AMDGPU") == 0 || strcmp(buf, "Device") == 0))
+            return i > 0;
         tp->p++;
+        i = wmma && n > 5 ? 5 : 0;
+        memcpy(buf, "WMMA_", i);
     }
-    buf[i] = 0;
-    return i > 0;
 }
 
 static const Type *tp_type(TyParser *tp, int depth);
@@ -935,7 +945,10 @@ static const Type *tp_type(TyParser *tp, int depth)
         if (r || tp->err->len != before)
             return r;
     }
-    sb_printf(tp->err, "unknown type \"%s\"", name);
+    if (strncmp(name, "WMMA_", 5) == 0) /* as the user wrote it (tp_ident) */
+        sb_printf(tp->err, "unknown type \"WMMA.%s\"", name + 5);
+    else
+        sb_printf(tp->err, "unknown type \"%s\"", name);
     return NULL;
 }
 

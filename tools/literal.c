@@ -436,6 +436,18 @@ static bool vp_composite(VParser *v, const char *ctor, size_t ctorlen, juke_arg 
     return true;
 }
 
+/* Is text a type's name, as Julia capitalises them: Float32, Params, a module's (WMMA_RDNA3.ColMajor)? */
+static bool is_type_name(const char *text)
+{
+    const char *last = text;
+    for (const char *p = text; *p; p++)
+        if (*p == '.')
+            last = p + 1;
+        else if (!ident_char(*p))
+            return false;
+    return *last >= 'A' && *last <= 'Z';
+}
+
 /* A value: a scalar literal, a tuple, a named tuple, NAME(...) of a struct, or a value without bits
  * (Type{T}, Val{x}, Val(x), :name, typeof(f), a function's name or an operator). */
 static bool vp_value(VParser *v, juke_arg *out, int depth)
@@ -487,6 +499,9 @@ static bool vp_value(VParser *v, juke_arg *out, int depth)
         ghost = buf;
     } else if (strcmp(text, "nothing") == 0 || strcmp(text, "missing") == 0) {
         ghost = text[0] == 'n' ? "Nothing" : "Missing"; /* the singletons, not functions */
+    } else if (!strchr(text, '(') && is_type_name(text)) {
+        snprintf(buf, sizeof buf, "Type{%s}", text); /* a type: Float32, WMMA_RDNA3.ColMajor */
+        ghost = buf;
     } else if (!strchr(text, '(')) {
         snprintf(buf, sizeof buf, "typeof(%s)", text); /* a function: sin, +, myop */
         ghost = buf;
@@ -616,6 +631,8 @@ bool lit_is_value(const char *text)
                 return false;
         return strncmp(text, "typeof(", 7) == 0 || (text[0] >= 'A' && text[0] <= 'Z');
     }
+    if (is_type_name(text)) /* a type, passed as Julia passes one: Type{T} */
+        return true;
     for (const char *p = text; *p; p++) /* a function's name, or an operator */
         if (!ident_char(*p) && !strchr("+-*/^%&|<>=~÷⊻", *p))
             return false;
