@@ -218,6 +218,8 @@ void amdemu_ops_init(void);
 int amdemu_image_load(const void *elf, AmdIsa isa, AmdImage **out, char **err);
 void amdemu_image_free(AmdImage *img);
 int amdemu_kernel_find(AmdImage *img, const char *name, AmdKernel *k, char **err);
+/* The address in the loaded image and the size of the data symbol `name` (a device global); -1 if none. */
+int amdemu_global_find(AmdImage *img, const char *name, void **addr, size_t *bytes);
 
 /* Run a whole launch (exec.c): 0 or -1 with *err malloc'd. */
 int amdemu_run(const AmdLaunch *l, char **err);
