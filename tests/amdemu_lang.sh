@@ -7,7 +7,6 @@ test_lang=$1
 arch=$2
 # file (as test_lang names it) and why it does not run here
 known="
-sync_grid.jl cooperative launches (sync_grid: every workgroup resident at once) are not modelled
 "
 out=$("$test_lang" --device "amdemu:$arch" 2>&1)
 failed=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([^ ]*\.jl\)$/\1/p' | sort -u)

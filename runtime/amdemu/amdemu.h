@@ -178,6 +178,7 @@ typedef struct AmdLaunch {
     const void *dispatch;
     int wave_size;
     bool trace;
+    bool cooperative; /* every workgroup resident at once (hipModuleLaunchCooperativeKernel) */
 } AmdLaunch;
 
 struct AmdGroup {
@@ -218,6 +219,13 @@ void amdemu_ops_init(void);
 int amdemu_image_load(const void *elf, AmdIsa isa, AmdImage **out, char **err);
 void amdemu_image_free(AmdImage *img);
 int amdemu_kernel_find(AmdImage *img, const char *name, AmdKernel *k, char **err);
+
+/* kernelParams launches (args.c): the code object's size from its ELF
+ * headers; the kernel's arguments laid out in buf (zeroed, cap bytes) from
+ * its metadata, hidden ones as HIP fills them: 0 or -1 with *err malloc'd. */
+size_t amdemu_elf_size(const void *elf);
+int amdemu_pack_params(const void *elf, size_t elf_size, const char *kernel, void **params, const uint32_t grid[3],
+                       const uint32_t block[3], uint32_t shmem, uint8_t *buf, size_t cap, char **err);
 
 /* Run a whole launch (exec.c): 0 or -1 with *err malloc'd. */
 int amdemu_run(const AmdLaunch *l, char **err);

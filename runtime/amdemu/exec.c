@@ -878,11 +878,11 @@ static void trace_line(AmdWave *w, const AmdDec *d, const uint32_t *s_before, ui
 /* Run one wave until it ends, waits at a barrier, fails or has run a time
  * slice (so that a wave spinning on a flag another wave of its group sets
  * lets that wave run). */
-static int run_wave(AmdWave *w)
+static int run_wave(AmdWave *w, int slice_len)
 {
     bool trace = w->g->l->trace;
     uint32_t before[128];
-    for (int slice = 0; w->state == AMDEMU_RUN && slice < 100000; slice++) {
+    for (int slice = 0; w->state == AMDEMU_RUN && slice < slice_len; slice++) {
         const AmdDec *d = fetch(w);
         if (!d)
             return -1;
@@ -964,29 +964,47 @@ static void wave_init(AmdWave *w, AmdGroup *g, int index)
     amdemu_set_exec(w, exec);
 }
 
-static int run_group(AmdGroup *g)
+static void group_start(AmdGroup *g)
 {
     memset(g->lds, 0, g->lds_size);
     for (int i = 0; i < g->nwaves; i++)
         wave_init(&g->waves[i], g, i);
-    for (;;) {
-        int live = 0, waiting = 0;
-        for (int i = 0; i < g->nwaves; i++) {
-            AmdWave *w = &g->waves[i];
-            if (w->state == AMDEMU_RUN && run_wave(w) != 0)
-                return -1;
-            if (w->state != AMDEMU_DONE)
-                live++;
-            if (w->state == AMDEMU_BARRIER)
-                waiting++;
-        }
-        if (live == 0)
-            return 0;
-        if (waiting == live)
-            for (int i = 0; i < g->nwaves; i++)
-                if (g->waves[i].state == AMDEMU_BARRIER)
-                    g->waves[i].state = AMDEMU_RUN;
+}
+
+/* Run each live wave of the group for a slice of slice_len instructions, and
+ * release the barrier when every live wave waits there: 1 when the group has
+ * ended, 0 while it runs, -1 when it failed. */
+static int group_step(AmdGroup *g, int slice_len)
+{
+    int live = 0, waiting = 0;
+    for (int i = 0; i < g->nwaves; i++) {
+        AmdWave *w = &g->waves[i];
+        if (w->state == AMDEMU_RUN && run_wave(w, slice_len) != 0)
+            return -1;
+        if (w->state != AMDEMU_DONE)
+            live++;
+        if (w->state == AMDEMU_BARRIER)
+            waiting++;
     }
+    if (live == 0)
+        return 1;
+    if (waiting == live)
+        for (int i = 0; i < g->nwaves; i++)
+            if (g->waves[i].state == AMDEMU_BARRIER)
+                g->waves[i].state = AMDEMU_RUN;
+    return 0;
+}
+
+/* A workgroup's waves take turns, each for a long slice: switching is rare,
+ * and a wave spinning on a flag another wave of its group sets still lets
+ * that wave run. */
+static int run_group(AmdGroup *g)
+{
+    group_start(g);
+    int rc;
+    while ((rc = group_step(g, 100000)) == 0)
+        ;
+    return rc < 0 ? -1 : 0;
 }
 
 /* A launch's workgroups, taken in turn by its threads. */
@@ -1048,6 +1066,64 @@ static void runner_fail(Runner *r, uint32_t group, char *msg)
     pthread_mutex_unlock(&r->lock);
 }
 
+/* Group i of the launch, numbered x fastest. */
+static void group_id(AmdGroup *g, uint32_t i)
+{
+    const AmdLaunch *l = g->l;
+    g->id[0] = i % l->grid[0];
+    g->id[1] = (i / l->grid[0]) % l->grid[1];
+    g->id[2] = i / (l->grid[0] * l->grid[1]);
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec cpu;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+    return (uint64_t)cpu.tv_sec * 1000000000u + (uint64_t)cpu.tv_nsec;
+}
+
+/* A cooperative launch: every workgroup resident at once, as the grid barrier
+ * of sync_grid() needs (hip.c refused a grid larger than the device holds).
+ * One thread runs the groups in turn, each for short slices, so that a group
+ * spinning at the grid barrier soon lets the others reach it. */
+static void run_cooperative(Runner *r)
+{
+    const AmdLaunch *l = r->l;
+    uint64_t cpu0 = thread_cpu_ns();
+    AmdGroup *gs = calloc(r->ngroups, sizeof *gs);
+    uint8_t *done = calloc(r->ngroups, 1);
+    uint32_t n = 0;
+    while (gs && done && n < r->ngroups && group_alloc(&gs[n], l) == 0)
+        n++;
+    if (n < r->ngroups) {
+        runner_fail(r, 0, strdup("amdemu: out of memory for the workgroups of a cooperative launch"));
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            group_id(&gs[i], i);
+            group_start(&gs[i]);
+        }
+        for (uint32_t left = n; left > 0 && !r->stop;)
+            for (uint32_t i = 0; i < n && !r->stop; i++) {
+                int rc = done[i] ? 1 : group_step(&gs[i], 1000);
+                if (rc < 0) {
+                    runner_fail(r, i, gs[i].err ? gs[i].err : strdup("amdemu: the launch failed"));
+                    gs[i].err = NULL;
+                } else if (rc == 1 && !done[i]) {
+                    done[i] = 1;
+                    left--;
+                }
+            }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        for (int j = 0; j < gs[i].nwaves; j++)
+            r->lane_instrs += gs[i].waves[j].lane_instrs;
+        group_free(&gs[i]);
+    }
+    free(gs);
+    free(done);
+    r->cpu_ns += thread_cpu_ns() - cpu0;
+}
+
 static void *runner_thread(void *arg)
 {
     Runner *r = arg;
@@ -1068,9 +1144,7 @@ static void *runner_thread(void *arg)
         uint32_t i = __atomic_fetch_add(&r->next, 1, __ATOMIC_RELAXED);
         if (i >= r->ngroups)
             break;
-        g.id[0] = i % l->grid[0];
-        g.id[1] = (i / l->grid[0]) % l->grid[1];
-        g.id[2] = i / (l->grid[0] * l->grid[1]);
+        group_id(&g, i);
         if (run_group(&g) != 0) {
             runner_fail(r, i, g.err ? g.err : strdup("amdemu: the launch failed"));
             g.err = NULL;
@@ -1107,13 +1181,16 @@ int amdemu_run(const AmdLaunch *l, char **err)
     pthread_mutex_init(&r.lock, NULL);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int nthreads = runner_threads(l, r.ngroups);
+    int nthreads = l->cooperative ? 1 : runner_threads(l, r.ngroups);
     pthread_t tids[64];
     int started = 0;
     for (int i = 1; i < nthreads; i++)
         if (pthread_create(&tids[started], NULL, runner_thread, &r) == 0)
             started++;
-    runner_thread(&r);
+    if (l->cooperative)
+        run_cooperative(&r);
+    else
+        runner_thread(&r);
     for (int i = 0; i < started; i++)
         pthread_join(tids[i], NULL);
     clock_gettime(CLOCK_MONOTONIC, &t1);

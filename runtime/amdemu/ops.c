@@ -86,6 +86,13 @@ LANE(l_bcnt_u32, l->d = (uint32_t)__builtin_popcount(U32(0)) + U32(1))
 LANE(l_ff1_32, l->d = U32(0) ? (uint32_t)__builtin_ctz(U32(0)) : 0xffffffffu)
 LANE(l_ff1_64, l->d = U64(0) ? (uint32_t)__builtin_ctzll(U64(0)) : 0xffffffffu)
 LANE(l_ffbh_u32, l->d = U32(0) ? (uint32_t)__builtin_clz(U32(0)) : 0xffffffffu)
+LANE(l_ffbh_u64, l->d = U64(0) ? (uint32_t)__builtin_clzll(U64(0)) : 0xffffffffu)
+static void l_ffbh_i64(AmdLane *l)
+{
+    int64_t v = I64(0);
+    uint64_t u = v < 0 ? ~(uint64_t)v : (uint64_t)v;
+    l->d = (v == 0 || v == -1) ? 0xffffffffu : (uint32_t)(__builtin_clzll(u) - 1);
+}
 static void l_ffbh_i32(AmdLane *l)
 {
     int32_t v = I32(0);
@@ -1549,7 +1556,9 @@ static const AmdOp ops[] = {
     S1("s_bcnt1_i32_b64", 0x0d, l_bcnt1_64, O_S0_64),
     S1("s_ff1_i32_b64", 0x11, l_ff1_64, O_S0_64 | O_SCC_KEEP),
     S1("s_flbit_i32_b32", 0x12, l_ffbh_u32, O_SCC_KEEP),
+    S1("s_flbit_i32_b64", 0x13, l_ffbh_u64, O_S0_64 | O_SCC_KEEP),
     S1("s_flbit_i32", 0x14, l_ffbh_i32, O_SCC_KEEP),
+    S1("s_flbit_i32_i64", 0x15, l_ffbh_i64, O_S0_64 | O_SCC_KEEP),
     S1("s_sext_i32_i8", 0x16, l_sext_i8, O_SCC_KEEP),
     { "s_bitset1_b32", F_SOP1, 0x1a, 2, O_SCC_KEEP, NULL, l_bitset1, 0 },
     { "s_getpc_b64", F_SOP1, 0x1c, 0, 0, x_getpc, NULL, 0 },
