@@ -3,6 +3,7 @@
  * a lane function (the generic SALU/VALU executors of exec.c call it per
  * lane) or an executor of its own (branches, memory, lane-crossing ops).
  * Semantics follow AMD's "CDNA3 Instruction Set Architecture" manual. */
+#include <fenv.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -421,78 +422,91 @@ static int fexp64(double x)
 {
     return (int)((bf64(x) >> 52) & 0x7ff);
 }
-/* v_div_scale: scale numerator or denominator so the Newton steps of the
- * division expansion neither overflow nor underflow; VCC says the quotient
- * must be rescaled (v_div_fmas). s0 is the value to scale, s1 the
- * denominator, s2 the numerator. */
-static void l_div_scale_f32(AmdLane *l)
+/* v_div_scale, v_div_fmas, v_div_fixup: the three steps around the Newton
+ * iteration of LLVM's division expansion (q = num / den):
+ *   ds = div_scale(den, den, num); r ~ 1/ds; ns, VCC = div_scale(num, den, num)
+ *   q0 = ns * r; e = fma(-ds, q0, ns); q1 = div_fmas(e, r, q0, VCC)
+ *   q = div_fixup(q1, den, num)
+ * div_scale scales numerator or denominator by 2^±64 (f32) or 2^±128 (f64)
+ * so that neither 1/ds nor the quotient leaves the normal range; VCC says
+ * the quotient must be scaled back (div_fmas, by the factor the exponent of
+ * q0 points to). The branches follow the ISA's pseudocode, which tests
+ * "is denormal" in exact arithmetic: here a ratio counts when it lies below
+ * the smallest normal (computed wide enough not to flush to zero), and a
+ * huge denominator with a tiny quotient is scaled down, not up (up would
+ * overflow to infinity). The result is the IEEE quotient. s0 is the value
+ * to scale, s1 the denominator, s2 the numerator. */
+static bool tiny(long double x, long double least_normal)
 {
-    float s0 = F32(0), s1 = F32(1), s2 = F32(2), d = s0;
-    l->cout = 0;
-    if (s2 == 0.0f || s1 == 0.0f)
-        d = NAN;
-    else if (fexp32(s2) - fexp32(s1) >= 96) {
-        l->cout = 1;
-        if (s0 == s1)
-            d = ldexpf(s0, 64);
-    } else if (fpclassify(s1) == FP_SUBNORMAL)
-        d = ldexpf(s0, 64);
-    else if (fpclassify(1.0f / s1) == FP_SUBNORMAL && fpclassify(s2 / s1) == FP_SUBNORMAL) {
-        l->cout = 1;
-        if (s0 == s1)
-            d = ldexpf(s0, 64);
-    } else if (fpclassify(1.0f / s1) == FP_SUBNORMAL)
-        d = ldexpf(s0, -64);
-    else if (fpclassify(s2 / s1) == FP_SUBNORMAL) {
-        l->cout = 1;
-        if (s0 == s2)
-            d = ldexpf(s0, 64);
-    } else if (fexp32(s2) <= 23)
-        d = ldexpf(s0, 64);
-    l->d = bf32(d);
+    return x != 0 && fabsl(x) < least_normal;
 }
-static void l_div_scale_f64(AmdLane *l)
+#define DIV_SCALE(name, T, F, BF, FEXP, LDEXP, K, BIG, MANT, LEAST)                                                    \
+    static void name(AmdLane *l)                                                                                       \
+    {                                                                                                                  \
+        T s0 = F(l->s[0]), s1 = F(l->s[1]), s2 = F(l->s[2]), d = s0;                                                   \
+        long double inv = 1.0L / s1, quot = (long double)s2 / s1;                                                      \
+        l->cout = 0;                                                                                                   \
+        if (s2 == 0 || s1 == 0)                                                                                        \
+            d = (T)NAN;                                                                                                \
+        else if (FEXP(s2) - FEXP(s1) >= BIG) { /* the quotient near the largest: scale the denominator up */           \
+            l->cout = 1;                                                                                               \
+            if (s0 == s1)                                                                                              \
+                d = LDEXP(s0, K);                                                                                      \
+        } else if (fpclassify(s1) == FP_SUBNORMAL)                                                                     \
+            d = LDEXP(s0, K);                                                                                          \
+        else if (tiny(inv, LEAST) && tiny(quot, LEAST)) { /* huge denominator, tiny quotient */                        \
+            l->cout = 1;                                                                                               \
+            if (s0 == s1)                                                                                              \
+                d = LDEXP(s0, -K);                                                                                     \
+        } else if (tiny(inv, LEAST))                                                                                   \
+            d = LDEXP(s0, -K);                                                                                         \
+        else if (tiny(quot, LEAST)) { /* tiny quotient: scale the numerator up */                                      \
+            l->cout = 1;                                                                                               \
+            if (s0 == s2)                                                                                              \
+                d = LDEXP(s0, K);                                                                                      \
+        } else if (FEXP(s2) <= MANT)                                                                                   \
+            d = LDEXP(s0, K);                                                                                          \
+        l->d = BF(d);                                                                                                  \
+    }
+DIV_SCALE(l_div_scale_f32, float, f32, bf32, fexp32, ldexpf, 64, 96, 23, 0x1p-126L)
+DIV_SCALE(l_div_scale_f64, double, f64, bf64, fexp64, ldexp, 128, 768, 53, 0x1p-1022L)
+
+/* fma(a, b, c) * 2^k rounded once: the fma rounded to odd (toward zero, the
+ * last bit set when inexact) keeps enough to round the scaled value right
+ * when it lands among the denormals. */
+static double fma_scaled(double a, double b, double c, int k)
 {
-    double s0 = F64(0), s1 = F64(1), s2 = F64(2), d = s0;
-    l->cout = 0;
-    if (s2 == 0.0 || s1 == 0.0)
-        d = NAN;
-    else if (fexp64(s2) - fexp64(s1) >= 768) {
-        l->cout = 1;
-        if (s0 == s1)
-            d = ldexp(s0, 128);
-    } else if (fpclassify(s1) == FP_SUBNORMAL)
-        d = ldexp(s0, 128);
-    else if (fpclassify(1.0 / s1) == FP_SUBNORMAL && fpclassify(s2 / s1) == FP_SUBNORMAL) {
-        l->cout = 1;
-        if (s0 == s1)
-            d = ldexp(s0, 128);
-    } else if (fpclassify(1.0 / s1) == FP_SUBNORMAL)
-        d = ldexp(s0, -128);
-    else if (fpclassify(s2 / s1) == FP_SUBNORMAL) {
-        l->cout = 1;
-        if (s0 == s2)
-            d = ldexp(s0, 128);
-    } else if (fexp64(s2) <= 53)
-        d = ldexp(s0, 128);
-    l->d = bf64(d);
+    if (k > 0)
+        return ldexp(fma(a, b, c), k);
+    fenv_t env;
+    feholdexcept(&env);
+    fesetround(FE_TOWARDZERO);
+    volatile double p = fma(a, b, c);
+    bool inexact = fetestexcept(FE_INEXACT) != 0;
+    fesetenv(&env);
+    double q = p;
+    if (inexact && isfinite(q))
+        q = f64(bf64(q) | 1);
+    return ldexp(q, k);
 }
 static void l_div_fmas_f32(AmdLane *l)
 {
-    float r = fmaf(F32(0), F32(1), F32(2));
-    if (l->cin)
-        r = ldexpf(r, fexp32(F32(2)) > 127 ? 64 : -64);
-    l->d = bf32(r);
+    float s2 = F32(2);
+    if (!l->cin) {
+        l->d = bf32(fmaf(F32(0), F32(1), s2));
+        return;
+    }
+    /* the product of two floats is exact in a double; the sum rounded to odd there */
+    l->d = bf32((float)fma_scaled(F32(0), F32(1), s2, fexp32(s2) > 127 ? 64 : -64));
 }
 static void l_div_fmas_f64(AmdLane *l)
 {
-    double r = fma(F64(0), F64(1), F64(2));
-    if (l->cin)
-        r = ldexp(r, fexp64(F64(2)) > 1023 ? 128 : -128);
-    l->d = bf64(r);
+    double s2 = F64(2);
+    l->d = bf64(l->cin ? fma_scaled(F64(0), F64(1), s2, fexp64(s2) > 1023 ? 128 : -128) : fma(F64(0), F64(1), s2));
 }
 /* v_div_fixup: s0 the quotient, s1 the denominator, s2 the numerator; the
- * special cases of IEEE division. */
+ * special cases of IEEE division, and a quotient that overflowed on the way
+ * (infinite or NaN from finite operands) is the signed infinity. */
 #define DIV_FIXUP(name, T, F, BF, FABS, INF)                                                                           \
     static void name(AmdLane *l)                                                                                       \
     {                                                                                                                  \
@@ -509,6 +523,8 @@ static void l_div_fmas_f64(AmdLane *l)
             r = neg ? -INF : INF;                                                                                      \
         else if (isinf(den) || num == 0)                                                                               \
             r = neg ? (T) - 0.0 : (T)0.0;                                                                              \
+        else if (!isfinite(q))                                                                                         \
+            r = neg ? -INF : INF;                                                                                      \
         else                                                                                                           \
             r = neg ? -FABS(q) : FABS(q);                                                                              \
         l->d = BF(r);                                                                                                  \
