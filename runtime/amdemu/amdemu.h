@@ -227,6 +227,9 @@ size_t amdemu_elf_size(const void *elf);
 int amdemu_pack_params(const void *elf, size_t elf_size, const char *kernel, void **params, const uint32_t grid[3],
                        const uint32_t block[3], uint32_t shmem, uint8_t *buf, size_t cap, char **err);
 
+/* GFX11's v_wmma_* (wmma.c): the row's aux is the kind. */
+int amdemu_x_wmma(AmdWave *w, const AmdDec *d);
+
 /* Run a whole launch (exec.c): 0 or -1 with *err malloc'd. */
 int amdemu_run(const AmdLaunch *l, char **err);
 

@@ -222,6 +222,23 @@ static void l_s_bfe_i64(AmdLane *l)
     l->cout = v != 0;
 }
 LANE(l_bfi, l->d = (U32(0) & U32(1)) | (~U32(0) & U32(2)))
+/* v_perm_b32: byte i of the result is chosen by byte i of s2 from the eight
+ * bytes of s0:s1 (s1 the low dword): 0-7 a byte, 8-11 the sign of bytes
+ * 1, 3, 5, 7 spread, 12 zero, 13 and up 0xff. */
+static void l_perm(AmdLane *l)
+{
+    uint64_t data = (uint64_t)U32(0) << 32 | U32(1);
+    uint32_t r = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned sel = U32(2) >> (8 * i) & 0xff;
+        uint32_t b = sel >= 13   ? 0xff
+                     : sel == 12 ? 0
+                     : sel >= 8  ? ((data >> (16 * (sel - 8) + 15)) & 1) * 0xff
+                                 : (uint32_t)(data >> (8 * sel)) & 0xff;
+        r |= b << (8 * i);
+    }
+    l->d = r;
+}
 LANE(l_alignbit, l->d = (uint32_t)((((uint64_t)U32(0) << 32) | U32(1)) >> (U32(2) & 31)))
 static void l_med3_i32(AmdLane *l)
 {
@@ -874,8 +891,10 @@ static inline uint64_t flat_address(AmdWave *w, const AmdDec *d, int lane)
     return (w->v[d->vaddr][lane] | (uint64_t)w->v[(d->vaddr + 1) & 255][lane] << 32) + (uint64_t)(int64_t)d->imm;
 }
 
-/* Loads: aux = bytes | LD_SIGNED | LD_D16HI... (only plain loads for now). */
-enum { MEM_SIGNED = 0x100, MEM_D16_HI = 0x200 /* stores: the high 16 bits of the data VGPR */ };
+/* Memory rows: aux = bytes | MEM_SIGNED (sign-extended loads) | MEM_D16_HI
+ * (the high 16 bits of the data VGPR: stores read it, loads write it and keep
+ * the low half) | MEM_D16 (loads write the low 16 bits, keeping the high). */
+enum { MEM_SIGNED = 0x100, MEM_D16_HI = 0x200, MEM_D16 = 0x400 };
 
 /* Inlined into each caller, so `addr` is a known function there. */
 static inline __attribute__((always_inline)) int mem_load(AmdWave *w, const AmdDec *d,
@@ -898,6 +917,11 @@ static inline __attribute__((always_inline)) int mem_load(AmdWave *w, const AmdD
             memcpy(&v, p, bytes);
             if (sgn)
                 v = bytes == 1 ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)(int32_t)(int16_t)v;
+            uint32_t old = w->v[d->dst][lane];
+            if (d->op->aux & MEM_D16)
+                v = (old & 0xffff0000u) | (v & 0xffffu);
+            else if (d->op->aux & MEM_D16_HI)
+                v = (old & 0xffffu) | v << 16;
             w->v[d->dst][lane] = v;
         }
     }
@@ -1367,6 +1391,7 @@ VEC(l_bcnt_u32)
 VEC(l_bfe_i32)
 VEC(l_bfe_u32)
 VEC(l_bfi)
+VEC(l_perm)
 VEC(l_bfm)
 VEC(l_brev32)
 VEC(l_ceil_f32)
@@ -1743,6 +1768,7 @@ static const AmdOp ops[] = {
     V3("v_bfe_u32", 0x1c8, 3, l_bfe_u32, 0),
     V3("v_bfe_i32", 0x1c9, 3, l_bfe_i32, 0),
     V3("v_bfi_b32", 0x1ca, 3, l_bfi, 0),
+    V3("v_perm_b32", 0x1ed, 3, l_perm, 0),
     V3("v_fma_f32", 0x1cb, 3, l_fma_f32, FLT),
     V3("v_fma_f64", 0x1cc, 3, l_fma_f64, FD),
     V3("v_alignbit_b32", 0x1ce, 3, l_alignbit, 0),
@@ -1810,6 +1836,13 @@ static const AmdOp ops[] = {
     { "v_pk_mov_b32", F_VOP3P, 0x33, 2, 0, x_pk_mov, NULL, 0 },
     { "v_accvgpr_read_b32", F_VOP3P, 0x58, 1, 0, x_accvgpr, NULL, 0 },
     { "v_accvgpr_write_b32", F_VOP3P, 0x59, 1, 0, x_accvgpr, NULL, 1 },
+    /* GFX11 WMMA (wmma.c): aux = the kind */
+    { "v_wmma_f32_16x16x16_f16", F_VOP3P, NOENC, 3, 0, amdemu_x_wmma, NULL, 0 },
+    { "v_wmma_f32_16x16x16_bf16", F_VOP3P, NOENC, 3, 0, amdemu_x_wmma, NULL, 1 },
+    { "v_wmma_f16_16x16x16_f16", F_VOP3P, NOENC, 3, 0, amdemu_x_wmma, NULL, 2 },
+    { "v_wmma_bf16_16x16x16_bf16", F_VOP3P, NOENC, 3, 0, amdemu_x_wmma, NULL, 3 },
+    { "v_wmma_i32_16x16x16_iu8", F_VOP3P, NOENC, 3, 0, amdemu_x_wmma, NULL, 4 },
+    { "v_wmma_i32_16x16x16_iu4", F_VOP3P, NOENC, 3, 0, amdemu_x_wmma, NULL, 5 },
     /* VOPC class tests (the conditions are generated in amdemu_ops_init) */
     VC("v_cmp_class_f32", 0x10, l_class_f32, 0),
     VC("v_cmp_class_f64", 0x12, l_class_f64, O_S0_64),
@@ -1855,6 +1888,12 @@ static const AmdOp ops[] = {
     MEM("load_dwordx2", F_FLAT, 0x15, x_flat_load, 8),
     MEM("load_dwordx3", F_FLAT, 0x16, x_flat_load, 12),
     MEM("load_dwordx4", F_FLAT, 0x17, x_flat_load, 16),
+    MEM("load_ubyte_d16", F_FLAT, 0x20, x_flat_load, 1 | MEM_D16),
+    MEM("load_ubyte_d16_hi", F_FLAT, 0x21, x_flat_load, 1 | MEM_D16_HI),
+    MEM("load_sbyte_d16", F_FLAT, 0x22, x_flat_load, 1 | MEM_SIGNED | MEM_D16),
+    MEM("load_sbyte_d16_hi", F_FLAT, 0x23, x_flat_load, 1 | MEM_SIGNED | MEM_D16_HI),
+    MEM("load_short_d16", F_FLAT, 0x24, x_flat_load, 2 | MEM_D16),
+    MEM("load_short_d16_hi", F_FLAT, 0x25, x_flat_load, 2 | MEM_D16_HI),
     MEM("store_byte", F_FLAT, 0x18, x_flat_store, 1),
     MEM("store_short", F_FLAT, 0x1a, x_flat_store, 2),
     MEM("store_byte_d16_hi", F_FLAT, 0x19, x_flat_store, 1 | MEM_D16_HI),
