@@ -234,8 +234,8 @@ int main(int argc, char **argv)
     }
     fixture = argv[1];
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_f32_f16),  cmocka_unit_test(test_f32_bf16), cmocka_unit_test(test_f16_f16),
-        cmocka_unit_test(test_bf16_bf16), cmocka_unit_test(test_i32_iu8), cmocka_unit_test(test_i32_iu4),
+        cmocka_unit_test(test_f32_f16),   cmocka_unit_test(test_f32_bf16), cmocka_unit_test(test_f16_f16),
+        cmocka_unit_test(test_bf16_bf16), cmocka_unit_test(test_i32_iu8),  cmocka_unit_test(test_i32_iu4),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
