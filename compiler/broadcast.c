@@ -1,12 +1,37 @@
 /* broadcast.c: fused broadcasts. "c .= a .* b .+ 2f0" over named arrays and
  * scalars becomes one generated kernel, as Julia's broadcast fuses the dots
- * of an expression into one loop:
+ * of an expression into one loop. When every array operand has the
+ * destination's length (no dimension expanded), each work-item does
+ * BC_PER_ITEM elements, a workgroup's share strided by its size so that each
+ * round of loads is contiguous across the work-items, and it loads all its
+ * operands before it stores (more loads in flight: a memory-bound broadcast
+ * otherwise waits out one load's latency per element):
  *
  *   function juke_broadcast!(c, a, b)             # the operands, in the caller's order
+ *       juke_g = workgroupDim().x
+ *       juke_i1 = workitemIdx().x + (workgroupIdx().x - 1) * juke_g * 4
+ *       juke_i2 = juke_i1 + juke_g; ...
+ *       juke_n = length(c)
+ *       if juke_i4 <= juke_n                       # the whole share: no test per element
+ *           @inbounds bc1_a = a[juke_i1]; ...     # every operand of every element first
+ *           @inbounds c[juke_i1] = bc1_a * bc1_b + 2f0; ...
+ *       else                                       # the last workgroup's tail
+ *           if juke_i1 <= juke_n ... end; ...
+ *       end
+ *       return
+ *   end
+ *
+ * Loads before stores is Julia's order too: an operand that is the
+ * destination itself is read at the element being written, and Julia copies
+ * any other operand that may alias the destination before it broadcasts.
+ * Otherwise (an operand expanded along a singleton dimension) one element per
+ * work-item:
+ *
+ *   function juke_broadcast!(c, a, b)
  *       juke_i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x
  *       if juke_i <= length(c)
- *           juke_r = juke_i - 1                    # the destination's Cartesian index,
- *           juke_n1 = size(c, 1); ...              #   when an operand is expanded
+ *           juke_r = juke_i - 1                    # the destination's Cartesian index
+ *           juke_n1 = size(c, 1); ...
  *           juke_I1 = juke_r % juke_n1 + 1; ...
  *           @inbounds bc_a = a[juke_i]             # an operand of c's shape: its linear index
  *           @inbounds bc_b = b[juke_I1, 1]         # a singleton dimension reads index 1
@@ -27,6 +52,13 @@
 
 #include "arrayops.h"
 
+/* Elements per work-item of a broadcast whose operands all have the destination's shape. */
+enum { BC_PER_ITEM = 4 };
+
+/* In the right-hand side (Bcast.rhs), where an array operand's element variable takes its element's
+ * number: "bc" BC_SLOT "_a" reads bc_a (one element per work-item) or bc2_a (the second of BC_PER_ITEM). */
+#define BC_SLOT "\x01"
+
 /* The expression's text with each dotted operator and call undotted, each
  * array operand's name replaced by its loaded element, and the destination
  * split off. */
@@ -37,6 +69,7 @@ typedef struct Bcast {
     const juke_named_arg *ops;
     int nops;
     int dest_op; /* the destination's index in ops */
+    bool linear; /* every array operand has the destination's shape: bc_source_linear's kernel */
 } Bcast;
 
 static bool ident_start(int c)
@@ -165,7 +198,7 @@ static juke_status bc_parse(juke_context *ctx, Bcast *b)
                 q++;
             int op = find_op(b, s + p, q - p);
             if (op >= 0 && b->ops[op].value.is_array)
-                sb_printf(&b->rhs, "bc_%.*s", (int)(q - p), s + p);
+                sb_printf(&b->rhs, "bc" BC_SLOT "_%.*s", (int)(q - p), s + p);
             else
                 sb_putn(&b->rhs, s + p, q - p);
             p = q;
@@ -242,6 +275,65 @@ static bool same_shape(const juke_array *a, const juke_array *dst)
     return a->length == dst->length;
 }
 
+/* The right-hand side with each operand's element variable for element k (1..BC_PER_ITEM), 0 for the
+ * one-element kernel's bc_a. */
+static void put_rhs(StrBuf *sb, const Bcast *b, int k)
+{
+    for (const char *p = b->rhs.data ? b->rhs.data : ""; *p; p++) {
+        if (*p != BC_SLOT[0])
+            sb_putn(sb, p, 1);
+        else if (k)
+            sb_printf(sb, "%d", k);
+    }
+}
+
+/* Element k's loads of every array operand and its store, at index juke_i<k>, indented by ind. */
+static void put_loads(StrBuf *sb, const Bcast *b, int k, const char *ind)
+{
+    for (int i = 0; i < b->nops; i++)
+        if (b->ops[i].value.is_array)
+            sb_printf(sb, "%s@inbounds bc%d_%s = %s[juke_i%d]\n", ind, k, b->ops[i].name, b->ops[i].name, k);
+}
+
+static void put_store(StrBuf *sb, const Bcast *b, int k, const char *ind)
+{
+    sb_printf(sb, "%s@inbounds %s[juke_i%d] = ", ind, b->dest, k);
+    put_rhs(sb, b, k);
+    sb_puts(sb, "\n");
+}
+
+/* The kernel whose array operands all have the destination's shape: BC_PER_ITEM elements per work-item. */
+static void bc_source_linear(StrBuf *sb, const Bcast *b)
+{
+    sb_puts(sb, "    juke_g = workgroupDim().x\n");
+    sb_printf(sb, "    juke_i1 = workitemIdx().x + (workgroupIdx().x - 1) * juke_g * %d\n", BC_PER_ITEM);
+    for (int k = 2; k <= BC_PER_ITEM; k++)
+        sb_printf(sb, "    juke_i%d = juke_i%d + juke_g\n", k, k - 1);
+    sb_printf(sb, "    juke_n = length(%s)\n    if juke_i%d <= juke_n\n", b->dest, BC_PER_ITEM);
+    for (int k = 1; k <= BC_PER_ITEM; k++)
+        put_loads(sb, b, k, "        ");
+    for (int k = 1; k <= BC_PER_ITEM; k++)
+        put_store(sb, b, k, "        ");
+    sb_puts(sb, "    else\n");
+    for (int k = 1; k <= BC_PER_ITEM; k++) {
+        sb_printf(sb, "        if juke_i%d <= juke_n\n", k);
+        put_loads(sb, b, k, "            ");
+        put_store(sb, b, k, "            ");
+        sb_puts(sb, "        end\n");
+    }
+    sb_puts(sb, "    end\n");
+}
+
+/* Whether every array operand has the destination's shape (bc_source_linear's kernel). */
+static bool bc_linear(const Bcast *b)
+{
+    const juke_array *dst = b->ops[b->dest_op].value.v.array;
+    for (int i = 0; i < b->nops; i++)
+        if (b->ops[i].value.is_array && !same_shape(b->ops[i].value.v.array, dst))
+            return false;
+    return true;
+}
+
 static char *bc_source(const Bcast *b)
 {
     const juke_array *dst = b->ops[b->dest_op].value.v.array;
@@ -249,20 +341,20 @@ static char *bc_source(const Bcast *b)
     sb_printf(&sb, "# %s\nfunction juke_broadcast!(", b->expr);
     for (int i = 0; i < b->nops; i++)
         sb_printf(&sb, "%s%s", i ? ", " : "", b->ops[i].name);
-    sb_puts(&sb, ")\n    juke_i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n");
+    sb_puts(&sb, ")\n");
+    if (b->linear) {
+        bc_source_linear(&sb, b);
+        sb_puts(&sb, "    return\nend\n");
+        return sb_take(&sb);
+    }
+    sb_puts(&sb, "    juke_i = workitemIdx().x + (workgroupIdx().x - 1) * workgroupDim().x\n");
     sb_printf(&sb, "    if juke_i <= length(%s)\n", b->dest);
-    bool cartesian = false;
-    for (int i = 0; i < b->nops; i++)
-        if (b->ops[i].value.is_array && !same_shape(b->ops[i].value.v.array, dst))
-            cartesian = true;
-    if (cartesian) {
-        sb_puts(&sb, "        juke_r = juke_i - 1\n");
-        for (int d = 0; d < dst->ndims; d++) {
-            sb_printf(&sb, "        juke_n%d = size(%s, %d)\n", d + 1, b->dest, d + 1);
-            sb_printf(&sb, "        juke_I%d = juke_r %% juke_n%d + 1\n", d + 1, d + 1);
-            if (d + 1 < dst->ndims)
-                sb_printf(&sb, "        juke_r = juke_r ÷ juke_n%d\n", d + 1);
-        }
+    sb_puts(&sb, "        juke_r = juke_i - 1\n");
+    for (int d = 0; d < dst->ndims; d++) {
+        sb_printf(&sb, "        juke_n%d = size(%s, %d)\n", d + 1, b->dest, d + 1);
+        sb_printf(&sb, "        juke_I%d = juke_r %% juke_n%d + 1\n", d + 1, d + 1);
+        if (d + 1 < dst->ndims)
+            sb_printf(&sb, "        juke_r = juke_r ÷ juke_n%d\n", d + 1);
     }
     for (int i = 0; i < b->nops; i++) {
         if (!b->ops[i].value.is_array)
@@ -281,8 +373,9 @@ static char *bc_source(const Bcast *b)
         }
         sb_puts(&sb, "]\n");
     }
-    sb_printf(&sb, "        @inbounds %s[juke_i] = %s\n", b->dest, b->rhs.data ? b->rhs.data : "");
-    sb_puts(&sb, "    end\n    return\nend\n");
+    sb_printf(&sb, "        @inbounds %s[juke_i] = ", b->dest);
+    put_rhs(&sb, b, 0);
+    sb_puts(&sb, "\n    end\n    return\nend\n");
     return sb_take(&sb);
 }
 
@@ -314,6 +407,8 @@ static juke_status bc_prepare(juke_context *ctx, const char *expr, const juke_na
     juke_status st = bc_parse(ctx, b);
     if (st == JUKE_OK)
         st = bc_check_shapes(ctx, b);
+    if (st == JUKE_OK)
+        b->linear = bc_linear(b);
     if (st == JUKE_OK && !(*src = bc_source(b)))
         st = api_fail(ctx, JUKE_ERR_NOMEM, "out of memory");
     sb_free(&b->rhs);
@@ -386,8 +481,12 @@ juke_status juke_broadcast(juke_context *ctx, juke_device *dev, const char *expr
     juke_module *m;
     juke_arg *args;
     juke_status st = bc_setup(ctx, expr, ops, nops, &b, &m, &args);
-    if (st == JUKE_OK)
-        st = aops_launch_1d(dev, m, "juke_broadcast!", args, nops, ops[b.dest_op].value.v.array->length, false, 0);
+    if (st == JUKE_OK) {
+        /* the linear kernel's work-item does BC_PER_ITEM elements */
+        int64_t n = ops[b.dest_op].value.v.array->length;
+        st = aops_launch_1d(dev, m, "juke_broadcast!", args, nops, b.linear ? (n + BC_PER_ITEM - 1) / BC_PER_ITEM : n,
+                            false, 0);
+    }
     free(args);
     return st;
 }

@@ -16,24 +16,7 @@
 
 #include "abi.h"
 #include "runtime.h"
-
-static uint8_t *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *p = malloc((size_t)n);
-    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-        free(p);
-        p = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return p;
-}
+#include "testutil.h"
 
 typedef struct Env {
     RtDevice *dev;
@@ -50,7 +33,7 @@ static int setup(void **state)
         free(err);
         return -1;
     }
-    env.img = read_file(HIP_FIXTURE, &env.size);
+    env.img = tu_read_file(HIP_FIXTURE, &env.size);
     *state = &env;
     return env.img ? 0 : -1;
 }
@@ -263,7 +246,7 @@ static void test_trace(void **state)
     close(fd);
     assert_int_equal(rc, 0);
     size_t n;
-    char *text = (char *)read_file(path, &n);
+    char *text = (char *)tu_read_file(path, &n);
     unlink(path);
     assert_non_null(text);
     text = realloc(text, n + 1);

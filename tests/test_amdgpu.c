@@ -42,6 +42,7 @@
 #include "runtime.h"
 #include "target.h"
 #include "acceptance_cases.h"
+#include "testutil.h"
 
 #ifndef EM_AMDGPU
 #define EM_AMDGPU 224
@@ -708,22 +709,6 @@ static void remove_dir(const char *dir)
     rmdir(dir);
 }
 
-static uint8_t *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)n + 1);
-    assert_non_null(b);
-    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    *size = (size_t)n;
-    return b;
-}
-
 /* JUKE_DUMP_DIR=d juke compile --target gfx90a -o x.hsaco vadd.jl vadd! ... */
 static void test_dump_dir_cli(void **state)
 {
@@ -758,7 +743,9 @@ static void test_dump_dir_cli(void **state)
     char *hsaco = NULL;
     check_dump_dir(dumps, "vadd!_", 1, &hsaco);
     size_t n1, n2;
-    uint8_t *a = read_file(out, &n1), *b = read_file(hsaco, &n2);
+    uint8_t *a = tu_read_file(out, &n1), *b = tu_read_file(hsaco, &n2);
+    assert_non_null(a);
+    assert_non_null(b);
     assert_int_equal(n1, n2);
     assert_memory_equal(a, b, n1);
     check_elf(a, n1, "gfx90a", 5);

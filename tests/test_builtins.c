@@ -16,6 +16,7 @@
 
 #include "builtins_type.h"
 #include "juke.h"
+#include "testutil.h"
 
 static uint64_t rng;
 
@@ -27,32 +28,13 @@ static uint64_t rnd(void)
     return rng;
 }
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = 0;
-    fclose(f);
-    return s;
-}
-
 /* The `names` between docs/language.md's builtins markers, as a NUL-separated list in *out; their count. */
 static int doc_names(char **out)
 {
     const char *root = getenv("JUKE_SOURCE_ROOT");
     char path[4096];
     snprintf(path, sizeof path, "%s/docs/language.md", root ? root : ".");
-    char *doc = read_file(path);
+    char *doc = tu_read_file(path, NULL);
     assert_non_null(doc);
     char *b = strstr(doc, "<!-- builtins: begin -->"), *e = b ? strstr(b, "<!-- builtins: end -->") : NULL;
     assert_non_null(b);

@@ -20,6 +20,7 @@
 
 #include "npy.h"
 #include "targets.h"
+#include "testutil.h"
 
 static const char *juke;
 static char tmp[256];
@@ -31,21 +32,6 @@ static uint64_t rnd(void)
     rng ^= rng >> 7;
     rng ^= rng << 17;
     return rng;
-}
-
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    buf[got] = 0;
-    fclose(f);
-    return buf;
 }
 
 typedef struct Out {
@@ -63,9 +49,9 @@ static Out run(const char *env, const char *args)
     Out o = { WIFEXITED(st) ? WEXITSTATUS(st) : -1, NULL, NULL };
     char p[512];
     snprintf(p, sizeof p, "%s/out.txt", tmp);
-    o.out = read_all(p);
+    o.out = tu_read_file(p, NULL);
     snprintf(p, sizeof p, "%s/err.txt", tmp);
-    o.err = read_all(p);
+    o.err = tu_read_file(p, NULL);
     return o;
 }
 
@@ -237,7 +223,7 @@ static void test_help_environment(void **state)
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char p[512];
         snprintf(p, sizeof p, "%s/%s", root, files[i]);
-        char *text = read_all(p);
+        char *text = tu_read_file(p, NULL);
         assert_non_null(text);
         for (size_t m = 0; m < sizeof marks / sizeof marks[0]; m++)
             for (char *q = strstr(text, marks[m]); q; q = strstr(q + 1, marks[m])) {
@@ -266,7 +252,7 @@ static void test_completion_and_man(void **state)
         Out o = run(NULL, args);
         assert_int_equal(o.status, 0);
         snprintf(p, sizeof p, "%s/%s", root, shells[i][1]);
-        char *committed = read_all(p);
+        char *committed = tu_read_file(p, NULL);
         assert_non_null(committed);
         if (strcmp(committed, o.out) != 0)
             fail_msg("%s differs from `juke --completion %s`: regenerate it", shells[i][1], shells[i][0]);

@@ -25,6 +25,7 @@
 #include "abi.h"
 #include "juke.h"
 #include "runtime.h"
+#include "testutil.h"
 
 static uint64_t rng;
 static uint64_t rnd(void)
@@ -473,24 +474,6 @@ static void test_signal_state(void **state)
 
 /* ---- the fixture's kernels, through the runtime ---- */
 
-static uint8_t *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return buf;
-}
-
 typedef struct RtFx {
     RtDevice *dev;
     RtModule *mod;
@@ -499,7 +482,7 @@ typedef struct RtFx {
 static void rt_fx_open(RtFx *fx)
 {
     size_t size = 0;
-    uint8_t *image = read_file(SAFETY_FIXTURE_SO, &size);
+    uint8_t *image = tu_read_file(SAFETY_FIXTURE_SO, &size);
     assert_non_null(image);
     char *err = NULL;
     assert_int_equal(rt_device_open("cpu", 0, &fx->dev, NULL, &err), 0);

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "juke.h"
+#include "testutil.h"
 
 typedef struct Case {
     const char *source, *function;
@@ -40,31 +41,12 @@ static const Case cases[] = {
 };
 static const char *const targets[] = { "gfx90a", "sm_90", "cpu" };
 
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = 0;
-    fclose(f);
-    return s;
-}
-
 static char *load_source(const char *name)
 {
     const char *acc = getenv("JUKE_ACCEPTANCE_DIR");
     char path[2048];
     snprintf(path, sizeof path, "%s/%s", acc ? acc : "tests/kernels/acceptance", name);
-    char *s = read_text(path);
+    char *s = tu_read_file(path, NULL);
     if (!s)
         fail_msg("cannot read %s", path);
     return s;
@@ -190,7 +172,7 @@ static void check_golden(void **state)
             fail_msg("cannot write %s", path);
         fclose(f);
     } else {
-        char *want = read_text(path);
+        char *want = tu_read_file(path, NULL);
         if (!want)
             fail_msg("cannot read %s (run with JUKE_UPDATE_GOLDEN=1 to create it)", path);
         if (strcmp(want, out) != 0) {

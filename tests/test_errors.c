@@ -40,6 +40,7 @@
 #include <cmocka.h>
 
 #include "juke.h"
+#include "testutil.h"
 
 typedef struct Entry {
     char id[16];
@@ -65,28 +66,6 @@ typedef struct Catalogue {
 static Catalogue cat;
 
 /* ---- reading the catalogue ---- */
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = 0;
-        if (len)
-            *len = (size_t)n;
-    }
-    return buf;
-}
 
 static char *dup_range(const char *s, size_t n)
 {
@@ -321,7 +300,7 @@ static void run_cli(const Entry *e, char **w, int nw, Outcome *out)
     waitpid(pid, &ws, 0);
     snprintf(out->status, sizeof out->status, "%d", WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws));
     size_t len = 0;
-    char *msg = read_file(errpath, &len);
+    char *msg = tu_read_file(errpath, &len);
     out->message = msg ? msg : strdup("");
     char cmd[2200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
@@ -1076,7 +1055,7 @@ int main(void)
     const char *build = getenv("JUKE_BUILD_ROOT");
     snprintf(cat.path, sizeof cat.path, "%s/docs/errors.md", root ? root : ".");
     snprintf(cat.juke, sizeof cat.juke, "%s/juke", build ? build : "build");
-    cat.doc = read_file(cat.path, &cat.doc_len);
+    cat.doc = tu_read_file(cat.path, &cat.doc_len);
     if (!cat.doc) {
         fprintf(stderr, "test_errors: cannot read %s: %s\n", cat.path, strerror(errno));
         return 1;

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "juke.h"
+#include "testutil.h"
 
 typedef struct Golden {
     const char *golden; /* file name under tests/golden */
@@ -40,25 +41,6 @@ static const Golden goldens[] = {
     { "mandelbrot.lowered.jl", "mandelbrot.jl", "mandelbrot!", false, 0, { NULL } },
 };
 
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = 0;
-    fclose(f);
-    return s;
-}
-
 static void check_golden(void **state)
 {
     const Golden *g = *state;
@@ -67,7 +49,7 @@ static void check_golden(void **state)
     char src_path[2048], gold_path[2048];
     snprintf(src_path, sizeof src_path, "%s/%s", acc ? acc : "tests/kernels/acceptance", g->source);
     snprintf(gold_path, sizeof gold_path, "%s/tests/golden/%s", root ? root : ".", g->golden);
-    char *src = read_text(src_path);
+    char *src = tu_read_file(src_path, NULL);
     if (!src)
         fail_msg("cannot read %s", src_path);
     juke_context *ctx = juke_context_create();
@@ -88,7 +70,7 @@ static void check_golden(void **state)
         fclose(f);
         fprintf(stderr, "updated %s\n", gold_path);
     } else {
-        char *want = read_text(gold_path);
+        char *want = tu_read_file(gold_path, NULL);
         if (!want)
             fail_msg("cannot read %s (run with JUKE_UPDATE_GOLDEN=1 to create it)", gold_path);
         if (strcmp(want, out) != 0) {

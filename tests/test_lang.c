@@ -84,6 +84,7 @@
 
 #include "juke.h"
 #include "literal.h"
+#include "testutil.h"
 
 enum { MAX_ARGS = 16, MAX_FILES = 512, MAX_ERRS = 32 };
 
@@ -122,25 +123,6 @@ static void print_to_env(void *user, int stream, const char *text, size_t len)
 }
 
 /* ---- small helpers ---- */
-
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = 0;
-    fclose(f);
-    return s;
-}
 
 static uint16_t f32_to_f16(float x)
 {
@@ -1147,7 +1129,7 @@ static void run_file(void **state)
     FileCheck fc = { .path = path };
     const char *slash = strrchr(path, '/');
     fc.base = slash ? slash + 1 : path;
-    char *src = read_text(path);
+    char *src = tu_read_file(path, NULL);
     if (!src)
         fail_msg("cannot read %s", path);
     Directive ds[256];

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "ast.h"
+#include "testutil.h"
 
 /* One parse: the file, its arena and diagnostics, released by done(). */
 typedef struct Parsed {
@@ -153,26 +154,6 @@ static void check_print(const char *src, const char *want)
 
 /* ---- acceptance kernels ---- */
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    fclose(f);
-    if (s)
-        s[n] = 0;
-    *len = (size_t)n;
-    return s;
-}
-
 static Parsed *parse_acceptance(const char *name)
 {
     const char *dir = getenv("JUKE_ACCEPTANCE_DIR");
@@ -180,7 +161,7 @@ static Parsed *parse_acceptance(const char *name)
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     size_t len;
-    char *src = read_file(path, &len);
+    char *src = tu_read_file(path, &len);
     assert_non_null(src);
     Parsed *p = parse_text_n(name, src, len);
     free(src);

@@ -18,29 +18,12 @@
 
 #include "backend.h"
 #include "runtime.h"
+#include "testutil.h"
 
 typedef struct Arr1 {
     void *ptr;
     int64_t dim, len;
 } Arr1;
-
-static uint8_t *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return buf;
-}
 
 /* xorshift: tests draw their inputs from a seed printed on failure. */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -73,7 +56,7 @@ static int cpu_setup(void **state)
     CpuFixture *fx = calloc(1, sizeof *fx);
     char *err = NULL;
     const char *so = getenv("JUKE_TEST_CPU_FIXTURE"); /* for runs outside the build tree */
-    fx->image = read_file(so ? so : FIXTURE_SO, &fx->size);
+    fx->image = tu_read_file(so ? so : FIXTURE_SO, &fx->size);
     assert_non_null(fx->image);
     assert_int_equal(rt_device_open("cpu", 0, &fx->dev, NULL, &err), 0);
     if (rt_module_load(fx->dev, fx->image, fx->size, &fx->mod, &err) != 0)
@@ -403,7 +386,7 @@ static void test_cpu_modules(void **state)
     assert_string_equal(err, "cpu: the code object is not an ELF shared object");
     free(err);
     size_t sz;
-    uint8_t *libm = read_file("/lib/x86_64-linux-gnu/libm.so.6", &sz);
+    uint8_t *libm = tu_read_file("/lib/x86_64-linux-gnu/libm.so.6", &sz);
     if (libm) {
         assert_int_equal(rt_module_load(fx->dev, libm, sz, &m2, &err), -1);
         assert_string_equal(err, "cpu: not a juke CPU code object: it does not export juke_cpu_kernels");
@@ -520,7 +503,7 @@ static void test_amdgpu_meta(void **state)
 {
     size_t size;
     const char *path = getenv("JUKE_TEST_HIP_FIXTURE");
-    uint8_t *img = read_file(path ? path : HIP_FIXTURE, &size);
+    uint8_t *img = tu_read_file(path ? path : HIP_FIXTURE, &size);
     assert_non_null(img);
     char *err = NULL, **names;
     int count;
@@ -680,7 +663,7 @@ static void test_amdgpu_meta_malformed(void **state)
     assert_string_equal(err, "not an AMDGPU code object: not a 64-bit little-endian ELF file");
     free(err);
     size_t sz;
-    uint8_t *libm = read_file("/lib/x86_64-linux-gnu/libm.so.6", &sz);
+    uint8_t *libm = tu_read_file("/lib/x86_64-linux-gnu/libm.so.6", &sz);
     if (libm) {
         assert_int_equal(amdgpu_meta_read(libm, sz, "k", &info, &err), -1);
         assert_string_equal(err, "not an AMDGPU code object: ELF machine 62");

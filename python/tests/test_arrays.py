@@ -66,6 +66,28 @@ def test_broadcast_fused():
     np.testing.assert_allclose(C.numpy(), a * b + np.sqrt(a) * 3 - np.abs(b), rtol=1e-5)
 
 
+def test_broadcast_linear_shares_and_tails():
+    # operands of the destination's shape: each work-item does 4 elements (a workgroup's share strided by its
+    # size), every operand loaded before the stores; lengths around a share's and a workgroup's edges
+    rng = np.random.default_rng(6)
+    for n in (1, 3, 4, 5, 255, 1023, 1024, 1025, 4099, 100003):
+        a = rng.random(n, dtype=np.float32) + 0.5
+        b = rng.random(n, dtype=np.float32) - 2
+        c0 = rng.random(n, dtype=np.float32) + 1
+        c = c0.copy()
+        juke.broadcast("c .= a .* b .+ c", c=c, a=a, b=b)  # the destination is an operand too
+        np.testing.assert_array_equal(c, a * b + c0)
+    M = np.asfortranarray(rng.random((37, 29)))
+    out = np.asfortranarray(rng.random((37, 29)))
+    o0 = out.copy(order="F")
+    juke.broadcast("out .= M ./ 3.0 .- out", out=out, M=M)
+    np.testing.assert_array_equal(out, M / 3.0 - o0)
+    src = juke.broadcast_source("c .= a .* b .+ c", c=c, a=a, b=b)
+    assert "juke_i4" in src and "bc4_a * bc4_b + bc4_c" in src
+    # an expanded operand keeps one element per work-item
+    assert "juke_i4" not in juke.broadcast_source("out .= M .+ r", out=out, M=M, r=rng.random((1, 29)))
+
+
 def test_broadcast_expands_singleton_dims():
     rng = np.random.default_rng(4)
     M = np.asfortranarray(rng.random((5, 7)))
