@@ -18,9 +18,11 @@
 #define AMDEMU_SHARED_HI 0x10000000u
 #define AMDEMU_PRIVATE_HI 0x20000000u
 
-/* The instruction-set generations decoded: GFX9 (gfx90a, gfx942) and GFX11
- * (RDNA3: gfx1100..gfx1103). Each has its own opcode numbers and encodings. */
-typedef enum AmdIsa { AMD_GFX9, AMD_GFX11, AMD_NISA } AmdIsa;
+/* The instruction-set generations decoded: GFX9 (gfx90a, gfx942), GFX11
+ * (RDNA3: gfx1100..gfx1103) and GFX12 (RDNA4: gfx1201). GFX9 and GFX11 each
+ * have their own opcode numbers and encodings; GFX12 is GFX11 but for its
+ * memory encodings and a few opcodes (isa >= AMD_GFX11: "GFX11 or later"). */
+typedef enum AmdIsa { AMD_GFX9, AMD_GFX11, AMD_GFX12, AMD_NISA } AmdIsa;
 
 /* The instruction encodings (GFX9's names; GFX11 has the same kinds plus VOPD). */
 typedef enum AmdFmt {
@@ -209,6 +211,10 @@ typedef struct AmdEnc {
 } AmdEnc;
 extern const AmdEnc amdemu_gfx11[];
 extern const size_t amdemu_gfx11_count;
+/* GFX12 as a difference from GFX11 (ops_gfx12.c): rows that are new or
+ * renumbered there, and GFX11 slots GFX12 leaves empty (sem "-"). */
+extern const AmdEnc amdemu_gfx12[];
+extern const size_t amdemu_gfx12_count;
 extern const char *const amdemu_gfx11_vopd[19];
 
 /* Table lookup (ops.c). */

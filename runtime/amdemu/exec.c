@@ -79,7 +79,7 @@ uint64_t amdemu_sread(AmdWave *w, unsigned code, bool w64, bool f64, bool f16, u
 
 void amdemu_swrite(AmdWave *w, unsigned code, uint64_t v, bool w64)
 {
-    if (code >= 128 || (code == 124 && w->isa == AMD_GFX11))
+    if (code >= 128 || (code == 124 && w->isa >= AMD_GFX11))
         return; /* a constant, or GFX11's null, as destination */
     w->s[code] = (uint32_t)v;
     if (w64 && code < 127)
@@ -283,6 +283,52 @@ static int decode64_gfx11(const uint32_t *p, AmdDec *d, AmdFmt *fmtp, unsigned *
     return 1;
 }
 
+/* GFX12's memory encodings (RDNA4 ISA, 15.3 SMEM, 15.11 VFLAT/VGLOBAL/VSCRATCH),
+ * else GFX11's layouts:
+ *   SMEM   w0: sbase [5:0] (pairs), sdata [12:6], op [18:13], 0x3d [31:26];
+ *          w1: offset [23:0] signed, soffset [31:25] (null: none)
+ *   VFLAT  w0: saddr [6:0] (null: off), op [21:14], seg [25:24] (0 flat,
+ *          1 scratch, 2 global), 0x3b [31:26]; w1: vdst [7:0], SVE [17],
+ *          th [22:20] (atomics: bit 20 returns), vdata [30:23]; w2: vaddr
+ *          [7:0], offset [31:8] signed */
+static int decode64_gfx12(const uint32_t *p, AmdDec *d, AmdFmt *fmtp, unsigned *opp)
+{
+    uint32_t w = p[0], w1 = p[1];
+    if (w >> 26 == 0x3d) {
+        d->w1 = w1;
+        d->size = 2;
+        *fmtp = F_SMEM;
+        *opp = (w >> 13) & 0x3f;
+        d->src[0] = (w & 0x3f) << 1;
+        d->dst = (w >> 6) & 0x7f;
+        d->imm = ((int32_t)(w1 << 8)) >> 8;
+        if ((w1 >> 25) != 124)
+            d->saddr = 1 + (w1 >> 25);
+        return 1;
+    }
+    if (w >> 26 == 0x3b) {
+        uint32_t w2 = p[2];
+        d->w1 = w1;
+        d->size = 3;
+        *fmtp = F_FLAT;
+        *opp = (w >> 14) & 0xff;
+        d->seg = (w >> 24) & 3;
+        if (d->seg == 3)
+            return -1;
+        d->saddr = w & 0x7f;
+        if (d->saddr == 124)
+            d->saddr = 0x7f;
+        d->dst = w1 & 0xff;
+        d->imm1 = (w1 >> 17) & 1;
+        d->glc = (w1 >> 20) & 1;
+        d->vdata = (w1 >> 23) & 0xff;
+        d->vaddr = w2 & 0xff;
+        d->imm = (int32_t)w2 >> 8;
+        return 1;
+    }
+    return decode64_gfx11(p, d, fmtp, opp);
+}
+
 /* The fields of one instruction at p; 0 or -1 for an encoding not modelled
  * (d->op NULL, d->w0 set so the error can name it). */
 int amdemu_decode(const uint32_t *p, AmdDec *d, AmdIsa isa)
@@ -340,8 +386,8 @@ int amdemu_decode(const uint32_t *p, AmdDec *d, AmdIsa isa)
             d->src[1] = (w >> 8) & 0xff;
             d->dst = (w >> 16) & 0x7f;
         }
-    } else if (isa == AMD_GFX11) {
-        int rc = decode64_gfx11(p, d, &fmt, &op);
+    } else if (isa >= AMD_GFX11) {
+        int rc = isa == AMD_GFX12 ? decode64_gfx12(p, d, &fmt, &op) : decode64_gfx11(p, d, &fmt, &op);
         if (rc <= 0)
             return rc;
     } else {
@@ -443,16 +489,16 @@ int amdemu_decode(const uint32_t *p, AmdDec *d, AmdIsa isa)
     /* a literal follows the SALU/VALU encodings that name operand 255 */
     bool lit = false;
     if (fmt == F_SOP2 || fmt == F_SOPC)
-        lit = d->src[0] == 255 || d->src[1] == 255;
+        lit = d->src[0] == 255 || d->src[1] == 255 || (row->flags & O_LIT_K);
     else if (fmt == F_SOP1)
         lit = d->src[0] == 255;
     else if ((fmt == F_VOP1 || fmt == F_VOP2 || fmt == F_VOPC) && !d->vop3)
         lit = d->src[0] == 255 || (row->flags & O_LIT_K);
-    else if (isa == AMD_GFX11 && !d->dpp_on && (fmt == F_VOP3P || fmt == F_VOP3 || d->vop3)) /* GFX10+: literals */
+    else if (isa >= AMD_GFX11 && !d->dpp_on && (fmt == F_VOP3P || fmt == F_VOP3 || d->vop3)) /* GFX10+: literals */
         lit = d->src[0] == 255 || d->src[1] == 255 || d->src[2] == 255;
     if ((row->flags & O_COUT) && (fmt == F_VOP3 || d->vop3))
         d->opsel = 0; /* VOP3b: the carry's SGPR */
-    if (isa == AMD_GFX11 && (fmt == F_VOP3 || d->vop3) && d->opsel && !row->exec && !(row->flags & O_F16) &&
+    if (isa >= AMD_GFX11 && (fmt == F_VOP3 || d->vop3) && d->opsel && !row->exec && !(row->flags & O_F16) &&
         !strstr(row->name, "16")) {
         d->op = NULL;
         d->why = "VOP3 op_sel is not modelled for this instruction";
@@ -464,7 +510,7 @@ int amdemu_decode(const uint32_t *p, AmdDec *d, AmdIsa isa)
         d->size++;
     }
     if ((fmt == F_VOP1 || fmt == F_VOP2 || fmt == F_VOPC) && !d->vop3 &&
-        (d->src[0] == 250 || (isa == AMD_GFX11 && (d->src[0] == 233 || d->src[0] == 234)))) {
+        (d->src[0] == 250 || (isa >= AMD_GFX11 && (d->src[0] == 233 || d->src[0] == 234)))) {
         /* DPP: src0's VGPR and the lane pattern in a second dword */
         uint32_t x = p[1];
         d->w1 = x;
@@ -606,7 +652,7 @@ static uint64_t dpp_gather(AmdWave *w, const AmdDec *d, uint64_t *s, unsigned co
     int n = w->lanes;
     uint32_t x = d->dpp;
     unsigned c = (x >> 8) & 0x1ff;
-    bool bc = (x >> 19) & 1, fi = d->dpp_on == 3 || (w->isa == AMD_GFX11 && d->dpp_on == 1 && ((x >> 18) & 1));
+    bool bc = (x >> 19) & 1, fi = d->dpp_on == 3 || (w->isa >= AMD_GFX11 && d->dpp_on == 1 && ((x >> 18) & 1));
     unsigned row_mask = d->dpp_on == 1 ? x >> 28 : 0xf, bank_mask = d->dpp_on == 1 ? (x >> 24) & 0xf : 0xf;
     const uint32_t *lo = w->v[(code - 256) & 511], *hi = w->v[(code - 255) & 511];
     uint64_t tmp[64], writes = 0;
@@ -769,7 +815,7 @@ static int exec_salu(AmdWave *w, const AmdDec *d)
         /* a SOP1 of two operands (s_bitset1) reads its destination too */
         for (int i = 0; i < r->nsrc; i++)
             l.s[i] = amdemu_sread(w, i && r->fmt == F_SOP1 ? d->dst : d->src[i], fl & (i ? O_S1_64 : O_S0_64), false,
-                                  false, d->lit);
+                                  fl & O_F16, d->lit);
     }
     r->lane(&l);
     if (!(fl & O_NODST))
@@ -949,6 +995,10 @@ static void wave_init(AmdWave *w, AmdGroup *g, int index)
         w->s[n++] = 0; /* private segment wave offset */
     if (w->isa == AMD_GFX9)
         w->s[124] = 0xffffffffu; /* M0 (GFX11: 125; 124 is null and reads 0) */
+    if (w->isa == AMD_GFX12) {   /* architected workgroup ids: ttmp9 = x, ttmp7 = y | z << 16 */
+        w->s[108 + 9] = g->id[0];
+        w->s[108 + 7] = (g->id[1] & 0xffff) | g->id[2] << 16;
+    }
     int vgpr_ids = (k->rsrc2 >> 11) & 3;
     uint32_t bx = l->block[0], by = l->block[1];
     uint32_t total = bx * by * l->block[2];

@@ -40,7 +40,7 @@ static int set_error(int code, char *msg)
 }
 
 /* The processors and their ELF e_flags machine numbers (EF_AMDGPU_MACH), with
- * the instruction set decoded (-1: not modelled yet). */
+ * the instruction set decoded. */
 static const struct {
     const char *name;
     unsigned mach;
@@ -48,7 +48,7 @@ static const struct {
 } archs[] = {
     { "gfx90a", 0x3f, AMD_GFX9 },   { "gfx942", 0x4c, AMD_GFX9 },   { "gfx1100", 0x41, AMD_GFX11 },
     { "gfx1101", 0x46, AMD_GFX11 }, { "gfx1102", 0x47, AMD_GFX11 }, { "gfx1103", 0x44, AMD_GFX11 },
-    { "gfx1201", 0x4e, -1 },
+    { "gfx1201", 0x4e, AMD_GFX12 },
 };
 
 static void init_once(void)
@@ -195,12 +195,6 @@ API int hipModuleLoadData(void **mod, const void *image)
     if (!obj_arch || strcmp(obj_arch, arch) != 0) {
         if (asprintf(&msg, "amdemu: the code object is for %s, the emulated device is %s",
                      obj_arch ? obj_arch : "an unknown processor", arch) < 0)
-            msg = NULL;
-        return set_error(hipErrorNoBinaryForGpu, msg);
-    }
-    if (isa < 0) {
-        if (asprintf(&msg, "amdemu: %s (RDNA4) instructions are not modelled yet; use gfx90a, gfx942 or gfx1100",
-                     obj_arch) < 0)
             msg = NULL;
         return set_error(hipErrorNoBinaryForGpu, msg);
     }

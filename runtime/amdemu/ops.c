@@ -71,6 +71,9 @@ static inline uint16_t f2h(float f)
 /* ---- integer ---------------------------------------------------------------- */
 
 LANE(l_mov, l->d = U64(0))
+LANE(l_add_u64, l->d = U64(0) + U64(1))
+LANE(l_sub_u64, l->d = U64(0) - U64(1))
+LANE(l_mul_u64, l->d = U64(0) * U64(1))
 LANE(l_mov_s1, l->d = U64(1))
 LANE(l_not32, l->d = ~U32(0); l->cout = l->d != 0)
 LANE(l_not64, l->d = ~U64(0); l->cout = l->d != 0)
@@ -103,6 +106,7 @@ static void l_ffbh_i32(AmdLane *l)
 LANE(l_sext_i8, l->d = (uint32_t)(int32_t)(int8_t)U32(0))
 LANE(l_sext_i16, l->d = (uint32_t)(int32_t)(int16_t)U32(0))
 LANE(l_bitset1, l->d = U32(1) | (1u << (U32(0) & 31)); l->s[1] = 0)
+LANE(l_bitset0, l->d = U32(1) & ~(1u << (U32(0) & 31)); l->s[1] = 0)
 LANE(l_abs_i32, int32_t v = I32(0); l->d = (uint32_t)(v < 0 ? -(int64_t)v : v); l->cout = l->d != 0)
 LANE(l_add_u32, uint64_t r = (uint64_t)U32(0) + U32(1); l->d = (uint32_t)r; l->cout = (uint32_t)(r >> 32))
 LANE(l_sub_u32, l->d = U32(0) - U32(1); l->cout = U32(1) > U32(0))
@@ -347,6 +351,21 @@ static void l_med3_f32(AmdLane *l)
         l->d = bf32((float)fmax_hw(fmin_hw(a, b), fmin_hw(fmax_hw(a, b), c)));
 }
 LANE(l_max_f64, l->d = bf64(fmax_hw(F64(0), F64(1))))
+/* GFX12's v_minimum / v_maximum (IEEE 754-2019): a NaN operand gives NaN, -0 < +0. */
+#define MINMAX_2019(name, T, F, BF, MAX)                                                                               \
+    static void name(AmdLane *l)                                                                                       \
+    {                                                                                                                  \
+        T a = F(l->s[0]), b = F(l->s[1]);                                                                              \
+        T r = isnan(a) || isnan(b) ? (T)NAN                                                                            \
+              : a == b             ? ((signbit(a) != 0) == (MAX) ? b : a)                                              \
+              : (a > b) == (MAX)   ? a                                                                                 \
+                                   : b;                                                                                  \
+        l->d = BF(r);                                                                                                  \
+    }
+MINMAX_2019(l_minimum_f32, float, f32, bf32, 0)
+MINMAX_2019(l_maximum_f32, float, f32, bf32, 1)
+MINMAX_2019(l_minimum_f64, double, f64, bf64, 0)
+MINMAX_2019(l_maximum_f64, double, f64, bf64, 1)
 LANE(l_ldexp_f32, l->d = bf32(ldexpf(F32(0), I32(1))))
 LANE(l_ldexp_f64, l->d = bf64(ldexp(F64(0), I32(1))))
 LANE(l_add_f16, l->d = f2h(H16(0) + H16(1)))
@@ -774,6 +793,59 @@ static int x_waitcnt(AmdWave *w, const AmdDec *d)
 }
 
 /* s_load_dword{,x2,x4,x8,x16}: aux = dwords. */
+/* GFX12's s_load_{i8,u8,i16,u16}: aux = bytes | MEM_SIGNED (defined below). */
+static int x_smem_load_sub(AmdWave *w, const AmdDec *d)
+{
+    uint64_t base = amdemu_sread(w, d->src[0], true, false, false, 0) & 0xffffffffffffull;
+    int64_t off = d->imm;
+    if (d->saddr)
+        off += amdemu_sread(w, d->saddr - 1, false, false, false, 0);
+    unsigned bytes = d->op->aux & 0xff;
+    const uint8_t *p = amdemu_addr(w, d, base + (uint64_t)off, 0, bytes);
+    if (!p)
+        return -1;
+    uint32_t v = 0;
+    memcpy(&v, p, bytes);
+    if (d->op->aux & 0x100)
+        v = bytes == 1 ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)(int32_t)(int16_t)v;
+    w->s[d->dst & 127] = v;
+    return 0;
+}
+
+/* GFX12's v_s_* (exp, log, rcp, rsq, sqrt of f32 and f16): the VALU's
+ * operation on one scalar, into an SGPR; abs and neg of the source apply. */
+static int x_valu_scalar(AmdWave *w, const AmdDec *d)
+{
+    bool f16 = d->op->flags & O_F16;
+    AmdLane l = { .w = w };
+    uint64_t v = amdemu_sread(w, d->src[0], false, false, f16, d->lit);
+    uint64_t sign = f16 ? 0x8000u : 0x80000000u;
+    if (d->abs & 1)
+        v &= ~sign;
+    if (d->neg & 1)
+        v ^= sign;
+    l.s[0] = v;
+    d->op->lane(&l);
+    if (d->clamp || d->omod)
+        return amdemu_fail(w, d, "clamp and omod of v_s_* are not modelled");
+    amdemu_swrite(w, d->dst, (uint32_t)l.d & (f16 ? 0xffffu : 0xffffffffu), false);
+    w->lane_instrs++;
+    return 0;
+}
+
+/* GFX12's s_fmaak_f32 (aux 0: s0 * s1 + K), s_fmamk_f32 (1: s0 * K + s1),
+ * s_fmac_f32 (2: s0 * s1 + d); K the literal. SCC stays. */
+static int x_salu_fma(AmdWave *w, const AmdDec *d)
+{
+    float a = f32(amdemu_sread(w, d->src[0], false, false, false, d->lit));
+    float b = f32(amdemu_sread(w, d->src[1], false, false, false, d->lit));
+    float k = f32(d->lit), c = f32(amdemu_sread(w, d->dst, false, false, false, 0));
+    float r = d->op->aux == 0 ? fmaf(a, b, k) : d->op->aux == 1 ? fmaf(a, k, b) : fmaf(a, b, c);
+    amdemu_swrite(w, d->dst, bf32(r), false);
+    w->lane_instrs++;
+    return 0;
+}
+
 static int x_smem_load(AmdWave *w, const AmdDec *d)
 {
     uint64_t base = amdemu_sread(w, d->src[0], true, false, false, 0) & 0xffffffffffffull;
@@ -824,9 +896,11 @@ static int x_sendmsg_rtn(AmdWave *w, const AmdDec *d)
 static int x_getreg(AmdWave *w, const AmdDec *d)
 {
     unsigned id = d->imm & 0x3f, off = (d->imm >> 6) & 0x1f, size = ((d->imm >> 11) & 0x1f) + 1;
-    if (w->isa != AMD_GFX11 || id != 29)
+    /* GFX11: 29 is a 20-bit counter; GFX12: 29 and 30 the low and high words of a 64-bit one */
+    if (w->isa < AMD_GFX11 || (id != 29 && !(id == 30 && w->isa == AMD_GFX12)))
         return amdemu_fail(w, d, "s_getreg_b32 of hardware register %u is not modelled", id);
-    uint64_t v = (w->lane_instrs + w->slept) & 0xfffff;
+    uint64_t v = w->lane_instrs + w->slept;
+    v = w->isa == AMD_GFX11 ? v & 0xfffff : id == 30 ? v >> 32 : v & 0xffffffffu;
     amdemu_swrite(w, d->dst, (uint32_t)(v >> off) & (size >= 32 ? 0xffffffffu : (1u << size) - 1), false);
     return 0;
 }
@@ -1391,6 +1465,10 @@ VEC(l_bcnt_u32)
 VEC(l_bfe_i32)
 VEC(l_bfe_u32)
 VEC(l_bfi)
+VEC(l_minimum_f32)
+VEC(l_maximum_f32)
+VEC(l_minimum_f64)
+VEC(l_maximum_f64)
 VEC(l_perm)
 VEC(l_bfm)
 VEC(l_brev32)
@@ -1601,6 +1679,7 @@ static const AmdOp ops[] = {
     S1("s_flbit_i32", 0x14, l_ffbh_i32, O_SCC_KEEP),
     S1("s_flbit_i32_i64", 0x15, l_ffbh_i64, O_S0_64 | O_SCC_KEEP),
     S1("s_sext_i32_i8", 0x16, l_sext_i8, O_SCC_KEEP),
+    { "s_bitset0_b32", F_SOP1, 0x18, 2, O_SCC_KEEP, NULL, l_bitset0, 0 },
     { "s_bitset1_b32", F_SOP1, 0x1a, 2, O_SCC_KEEP, NULL, l_bitset1, 0 },
     { "s_getpc_b64", F_SOP1, 0x1c, 0, 0, x_getpc, NULL, 0 },
     { "s_setpc_b64", F_SOP1, 0x1d, 1, 0, x_setpc, NULL, 0 },
@@ -1620,6 +1699,20 @@ static const AmdOp ops[] = {
     SX("s_andn2_saveexec_b64", F_SOP1, 0x23, x_saveexec, 3),
     SX("s_orn2_saveexec_b64", F_SOP1, 0x24, x_saveexec, 4),
     S1("s_abs_i32", 0x30, l_abs_i32, 0),
+    /* GFX12's SALU fma with a literal (O_LIT_K: the literal always follows), and v_s_* */
+    { "s_fmaak_f32", F_SOP2, NOENC, 2, O_LIT_K, x_salu_fma, NULL, 0 },
+    { "s_fmamk_f32", F_SOP2, NOENC, 2, O_LIT_K, x_salu_fma, NULL, 1 },
+    { "s_fmac_f32", F_SOP2, NOENC, 2, 0, x_salu_fma, NULL, 2 },
+    { "v_s_exp_f32", F_VOP3, NOENC, 1, O_FLOAT, x_valu_scalar, l_exp_f32, 0 },
+    { "v_s_log_f32", F_VOP3, NOENC, 1, O_FLOAT, x_valu_scalar, l_log_f32, 0 },
+    { "v_s_rcp_f32", F_VOP3, NOENC, 1, O_FLOAT, x_valu_scalar, l_rcp_f32, 0 },
+    { "v_s_rsq_f32", F_VOP3, NOENC, 1, O_FLOAT, x_valu_scalar, l_rsq_f32, 0 },
+    { "v_s_sqrt_f32", F_VOP3, NOENC, 1, O_FLOAT, x_valu_scalar, l_sqrt_f32, 0 },
+    { "v_s_sqrt_f16", F_VOP3, NOENC, 1, O_FLOAT | O_F16, x_valu_scalar, l_sqrt_f16, 0 },
+    /* GFX12's 64-bit SALU arithmetic */
+    { "s_add_nc_u64", F_SOP2, NOENC, 2, O_S0_64 | O_S1_64 | O_D_64 | O_SCC_KEEP, NULL, l_add_u64, 0 },
+    { "s_sub_nc_u64", F_SOP2, NOENC, 2, O_S0_64 | O_S1_64 | O_D_64 | O_SCC_KEEP, NULL, l_sub_u64, 0 },
+    { "s_mul_u64", F_SOP2, NOENC, 2, O_S0_64 | O_S1_64 | O_D_64 | O_SCC_KEEP, NULL, l_mul_u64, 0 },
     /* SOPC */
     SC("s_cmp_eq_i32", 0x00, l_scmp_eq_i32, 0),
     SC("s_cmp_lg_i32", 0x01, l_scmp_lg_i32, 0),
@@ -1664,6 +1757,11 @@ static const AmdOp ops[] = {
     /* SMEM: aux = dwords */
     MEM("s_load_dword", F_SMEM, 0x00, x_smem_load, 1),
     MEM("s_load_dwordx2", F_SMEM, 0x01, x_smem_load, 2),
+    MEM("s_load_dwordx3", F_SMEM, NOENC, x_smem_load, 3),
+    MEM("s_load_i8", F_SMEM, NOENC, x_smem_load_sub, 1 | 0x100),
+    MEM("s_load_u8", F_SMEM, NOENC, x_smem_load_sub, 1),
+    MEM("s_load_i16", F_SMEM, NOENC, x_smem_load_sub, 2 | 0x100),
+    MEM("s_load_u16", F_SMEM, NOENC, x_smem_load_sub, 2),
     MEM("s_load_dwordx4", F_SMEM, 0x02, x_smem_load, 4),
     MEM("s_load_dwordx8", F_SMEM, 0x03, x_smem_load, 8),
     MEM("s_load_dwordx16", F_SMEM, 0x04, x_smem_load, 16),
@@ -1807,6 +1905,10 @@ static const AmdOp ops[] = {
     V3("v_add_f64", 0x280, 2, l_add_f64, FD),
     V3("v_mul_f64", 0x281, 2, l_mul_f64, FD),
     V3("v_min_f64", 0x282, 2, l_min_f64, FD),
+    V3("v_minimum_f32", NOENC, 2, l_minimum_f32, FLT),
+    V3("v_maximum_f32", NOENC, 2, l_maximum_f32, FLT),
+    V3("v_minimum_f64", NOENC, 2, l_minimum_f64, FD),
+    V3("v_maximum_f64", NOENC, 2, l_maximum_f64, FD),
     V3("v_max_f64", 0x283, 2, l_max_f64, FD),
     V3("v_ldexp_f64", 0x284, 2, l_ldexp_f64, FLT | O_S0_64 | O_D_64),
     V3("v_mul_lo_u32", 0x285, 2, l_mul_i32, 0),
@@ -1975,10 +2077,13 @@ static const struct {
     uint16_t op;
 } gfx11_class[] = { { "v_cmp_class_f32", 0x7e }, { "v_cmp_class_f64", 0x7f } };
 
-enum { NCMP = AMD_NISA * 2 * (3 * 16 + 6 * 8), NG11 = 512, NCLASS = 4 };
+enum { NCMP = AMD_NISA * 2 * (3 * 16 + 6 * 8), NG11 = 512, NG12 = 128, NCLASS = 4 };
 static AmdOp cmp_ops[NCMP];
 static char cmp_names[NCMP / AMD_NISA][24];
 static AmdOp gfx11_ops[NG11 + NCLASS + 19];
+static AmdOp gfx12_ops[NG12];
+static AmdOp scmp_float[2][16];
+static char scmp_names[2][16][24];
 static const AmdOp *lookup[AMD_NISA][F_NFMT][1024];
 
 /* The row of ops[] named `name`, or NULL. */
@@ -1990,18 +2095,25 @@ static const AmdOp *op_named(const char *name)
     return NULL;
 }
 
-/* A GFX11 row: the semantics of ops[]'s row `sem` under a GFX11 name and opcode. */
-static void add_gfx11(AmdOp *r, AmdFmt fmt, unsigned op, const char *name, const char *sem)
+/* A GFX11 (or GFX12) row: the semantics of ops[]'s row `sem` under that name and opcode. */
+static void add_row(AmdIsa isa, AmdOp *r, AmdFmt fmt, unsigned op, const char *name, const char *sem)
 {
     const AmdOp *s = op_named(sem ? sem : name);
     if (!s)
         return; /* a table error: the instruction stays unknown and stops a launch that runs it */
     *r = *s;
     r->name = name;
+    /* GFX12's SALU float operations have VALU semantics, and leave SCC alone */
+    if ((fmt == F_SOP1 || fmt == F_SOP2) && s->fmt != F_SOP1 && s->fmt != F_SOP2 && s->lane)
+        r->flags |= O_SCC_KEEP;
     r->fmt = fmt;
     r->op = (uint16_t)op;
     if (fmt != F_VOPD)
-        lookup[AMD_GFX11][fmt][op] = r;
+        lookup[isa][fmt][op] = r;
+}
+static void add_gfx11(AmdOp *r, AmdFmt fmt, unsigned op, const char *name, const char *sem)
+{
+    add_row(AMD_GFX11, r, fmt, op, name, sem);
 }
 
 void amdemu_ops_init(void)
@@ -2013,7 +2125,7 @@ void amdemu_ops_init(void)
                 int k = n % (NCMP / AMD_NISA);
                 snprintf(cmp_names[k], sizeof cmp_names[k], "v_cmp%s_%s_%s", x ? "x" : "",
                          cmp_families[f].nconds == 16 ? fconds[c] : iconds[c], cmp_families[f].type);
-                for (int isa = 0; isa < AMD_NISA; isa++) {
+                for (int isa = 0; isa <= AMD_GFX11; isa++) {
                     AmdOp *r = &cmp_ops[isa * (NCMP / AMD_NISA) + k];
                     unsigned op = cmp_families[f].base[isa] + (unsigned)c + (x ? (isa == AMD_GFX9 ? 16 : 0x80) : 0);
                     /* GFX10+ v_cmpx writes EXEC only */
@@ -2048,6 +2160,24 @@ void amdemu_ops_init(void)
                 lookup[AMD_GFX11][F_VOPD][i] = &gfx11_ops[g];
             }
         }
+    /* GFX12: GFX11's rows, then its own differences; the SALU float compares
+     * s_cmp_COND_f32 (0x41..0x4e) and _f16 (0x51..0x5e) are the VOPC conditions into SCC */
+    memcpy(lookup[AMD_GFX12], lookup[AMD_GFX11], sizeof lookup[AMD_GFX11]);
+    for (int h = 0; h < 2; h++)
+        for (int c = 1; c < 15; c++) {
+            AmdOp *r = &scmp_float[h][c];
+            snprintf(scmp_names[h][c], sizeof scmp_names[h][c], "s_cmp_%s_f%d", fconds[c], h ? 16 : 32);
+            *r = (AmdOp){ scmp_names[h][c],          F_SOPC, (uint16_t)(0x40 + 16 * h + c), 2,
+                          O_NODST | (h ? O_F16 : 0), NULL,   h ? l_cmp_f16 : l_cmp_f32,     (uint32_t)c };
+            lookup[AMD_GFX12][F_SOPC][r->op] = r;
+        }
+    for (size_t i = 0; i < amdemu_gfx12_count && i < NG12; i++) {
+        const AmdEnc *e = &amdemu_gfx12[i];
+        if (e->sem && strcmp(e->sem, "-") == 0)
+            lookup[AMD_GFX12][e->fmt][e->op] = NULL;
+        else
+            add_row(AMD_GFX12, &gfx12_ops[i], e->fmt, e->op, e->name, e->sem);
+    }
 }
 
 const AmdOp *amdemu_op(AmdIsa isa, AmdFmt fmt, unsigned op)

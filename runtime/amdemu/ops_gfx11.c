@@ -68,6 +68,7 @@ const AmdEnc amdemu_gfx11[] = {
     { F_SOP1, 0x0d, "s_cls_i32_i64", "s_flbit_i32_i64" },
     { F_SOP1, 0x0e, "s_sext_i32_i8", NULL },
     { F_SOP1, 0x0f, "s_sext_i32_i16", NULL },
+    { F_SOP1, 0x10, "s_bitset0_b32", NULL },
     { F_SOP1, 0x12, "s_bitset1_b32", NULL },
     { F_SOP1, 0x15, "s_abs_i32", NULL },
     { F_SOP1, 0x18, "s_bcnt1_i32_b32", NULL },
