@@ -1,14 +1,16 @@
 #!/bin/sh
-# amdemu_lang.sh TEST_LANG ARCH: the language suite (tests/lang) through the
+# amdemu_lang.sh TEST_LANG ARCH [OPT]: the language suite (tests/lang) through the
 # AMD ISA emulator (--device amdemu:ARCH): the real HIP backend and the real
-# code objects. Passes when every file passes except those listed below (with
-# why), and says which of those now pass, so the list only shrinks.
+# code objects (every run compiled at -OOPT when OPT is given). Passes when
+# every file passes except those listed below (with why), and says which of
+# those now pass, so the list only shrinks.
 test_lang=$1
 arch=$2
+opt=${3:+--opt $3}
 # file (as test_lang names it) and why it does not run here
 known="
 "
-out=$("$test_lang" --device "amdemu:$arch" 2>&1)
+out=$("$test_lang" --device "amdemu:$arch" $opt 2>&1)
 failed=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([^ ]*\.jl\)$/\1/p' | sort -u)
 status=0
 for f in $failed; do

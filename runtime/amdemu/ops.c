@@ -1121,9 +1121,14 @@ static int x_flat_atomic(AmdWave *w, const AmdDec *d)
 }
 
 /* MUBUF: on gfx90a juke's scratch (offen: a per-lane offset in vaddr). */
+/* MUBUF scratch (gfx90a): the buffer is swizzled per lane, so soffset (the
+ * stack and frame pointers s32/s33 of code with calls) is a wave-scaled byte
+ * offset: a lane's own offset times the wave size; the instruction's offset
+ * and vaddr (offen) are the lane's own. */
 static uint64_t mubuf_address(AmdWave *w, const AmdDec *d, int lane)
 {
-    uint32_t off = (uint32_t)d->imm + (uint32_t)amdemu_sread(w, d->src[0], false, false, false, 0);
+    uint32_t soff = (uint32_t)amdemu_sread(w, d->src[0], false, false, false, 0);
+    uint32_t off = (uint32_t)d->imm + soff / (uint32_t)w->lanes;
     if (d->imm1)
         off += w->v[d->vaddr][lane];
     return (uint64_t)AMDEMU_PRIVATE_HI << 32 | off;
@@ -2041,6 +2046,18 @@ static const AmdOp ops[] = {
     MEM("buffer_store_dwordx4", F_MUBUF, 0x1f, x_mubuf_store, 16),
     MEM("buffer_load_ubyte", F_MUBUF, 0x10, x_mubuf_load, 1),
     MEM("buffer_load_ushort", F_MUBUF, 0x12, x_mubuf_load, 2),
+    MEM("buffer_load_sbyte", F_MUBUF, 0x11, x_mubuf_load, 1 | MEM_SIGNED),
+    MEM("buffer_load_sshort", F_MUBUF, 0x13, x_mubuf_load, 2 | MEM_SIGNED),
+    MEM("buffer_load_dwordx3", F_MUBUF, 0x16, x_mubuf_load, 12),
+    MEM("buffer_store_byte_d16_hi", F_MUBUF, 0x19, x_mubuf_store, 1 | MEM_D16_HI),
+    MEM("buffer_store_short_d16_hi", F_MUBUF, 0x1b, x_mubuf_store, 2 | MEM_D16_HI),
+    MEM("buffer_store_dwordx3", F_MUBUF, 0x1e, x_mubuf_store, 12),
+    MEM("buffer_load_ubyte_d16", F_MUBUF, 0x20, x_mubuf_load, 1 | MEM_D16),
+    MEM("buffer_load_ubyte_d16_hi", F_MUBUF, 0x21, x_mubuf_load, 1 | MEM_D16_HI),
+    MEM("buffer_load_sbyte_d16", F_MUBUF, 0x22, x_mubuf_load, 1 | MEM_SIGNED | MEM_D16),
+    MEM("buffer_load_sbyte_d16_hi", F_MUBUF, 0x23, x_mubuf_load, 1 | MEM_SIGNED | MEM_D16_HI),
+    MEM("buffer_load_short_d16", F_MUBUF, 0x24, x_mubuf_load, 2 | MEM_D16),
+    MEM("buffer_load_short_d16_hi", F_MUBUF, 0x25, x_mubuf_load, 2 | MEM_D16_HI),
     MEM("buffer_wbl2", F_MUBUF, 0x28, x_nop, 0),
     MEM("buffer_inv", F_MUBUF, 0x29, x_nop, 0),
     MEM("buffer_wbinvl1_vol", F_MUBUF, 0x3f, x_nop, 0),
