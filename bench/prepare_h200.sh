@@ -73,6 +73,11 @@ JUKE_SOURCE_ROOT=$PWD ./build-bench/tests/test_lang --targets sm_90 --cache-dir 
     { tail -20 $O/lang_prepare.txt; echo "prepare_h200: tests/lang does not compile for sm_90"; }
 cp build-bench-rt/bench/lang_gpu build-bench-rt/examples/wrap_buffers $O/bin/
 JUKE_CACHE_DIR=$O/cache $J compile --target sm_90 -o /dev/null examples/vadd.jl 'vadd!' 'Vector{Float32}' 'Vector{Float32}' 'Vector{Float32}'
+# wrap_buffers' first part runs on the cpu device: the GPU machine's CPU is not this one (a cpu entry is keyed by
+# the host CPU), so vadd! for the portable levels, which the runtime-only build there tries when it cannot compile
+for lv in x86-64-v3 x86-64-v2; do
+    JUKE_CACHE_DIR=$O/cache $J compile --target cpu:$lv -o /dev/null examples/vadd.jl 'vadd!' 'Vector{Float32}' 'Vector{Float32}' 'Vector{Float32}'
+done
 cp "$(ldd build-bench-rt/bench/lang_gpu | awk '/libcmocka/ {print $3}')" $O/lib/
 # the Python package of the runtime-only build (python/: _juke.abi3.so imports into the PyTorch machine's
 # CPython whatever its version) and, in the disk cache, every kernel bench/python_h200.py launches, for sm_90

@@ -550,8 +550,28 @@ static bool is_ndrange_type_name(const char *s)
     }
 }
 
+/* The dimensions of the ndrange a @kernel compiled without one is given: those of its first array
+ * argument (KernelAbstractions users launch with ndrange = size(A)), 1 without arrays. */
+static int default_ndrange_dims(const juke_module *m, const char *const *argtypes, int nargs)
+{
+    Diags d = { 0 };
+    FeCompilation *c = fe_compilation_new(m->fe, &d);
+    int nd = 1;
+    for (int i = 0; c && i < nargs; i++) {
+        const Type *t = argtypes[i] ? ty_parse(c->types, argtypes[i], NULL) : NULL;
+        if (t && t->kind == TY_ARRAY) {
+            nd = t->ndims;
+            break;
+        }
+    }
+    if (c)
+        fe_compilation_free(c);
+    diag_reset(&d);
+    return nd;
+}
+
 /* A @kernel given the types of its visible arguments only: those of a launch
- * on a 1-dimensional ndrange (its hidden last argument, ka.c), in buf. */
+ * on an ndrange of default_ndrange_dims (its hidden last argument, ka.c), in buf. */
 static int with_ndrange_type(const juke_module *m, const char *function, const char *const **argtypes, int nargs,
                              const char **buf)
 {
@@ -572,7 +592,10 @@ static int with_ndrange_type(const juke_module *m, const char *function, const c
         return nargs;
     for (int i = 0; i < nargs; i++)
         buf[i] = (*argtypes)[i];
-    buf[nargs] = "Tuple{Int64}";
+    static const char *const ndranges[] = { "Tuple{Int64}", "Tuple{Int64,Int64}", "Tuple{Int64,Int64,Int64}",
+                                            "Tuple{Int64,Int64,Int64,Int64}", "Tuple{Int64,Int64,Int64,Int64,Int64}" };
+    int nd = default_ndrange_dims(m, *argtypes, nargs);
+    buf[nargs] = ndranges[nd >= 1 && nd <= JK_ARRAY_LEN(ndranges) ? nd - 1 : 0];
     *argtypes = buf;
     return nargs + 1;
 }
@@ -837,6 +860,38 @@ static void trace_compile_stages(Trace *tr, const juke_kernel *k, double start_u
     }
 }
 
+/* A runtime-only build cannot compile for this host's CPU: a kernel compiled ahead of time elsewhere for
+ * a portable x86-64 level that this CPU runs (target "cpu:x86-64-v3", kcache.h) serves, the best level
+ * first. Fills k's code and dumps and names the level as its processor. */
+static bool load_portable_cpu(juke_module *m, const char *function, const char *const *argtypes, int nargs,
+                              const juke_options *o, unsigned variant, const char *cdir, juke_kernel *k)
+{
+    juke_context *ctx = m->ctx;
+    const char *levels[4];
+    int n = kcache_host_levels(levels);
+    for (int i = 0; i < n; i++) {
+        char spec[32];
+        snprintf(spec, sizeof spec, "cpu:%s", levels[i]);
+        juke_options po = *o;
+        po.target = spec;
+        char *key = cache_key(function, argtypes, nargs, &po, variant, ctx->env_merge_checks);
+        TargetOptions to = k->to;
+        to.proc = levels[i];
+        KcacheSlot s;
+        bool hit = key && kcache_open(ctx->kc, &s, cdir, function, key, m->fe->file.text, m->fe->file.len, &to) &&
+                   kcache_load(ctx->kc, &s, &k->lowered, &k->typed, &k->resources, &k->co);
+        kcache_close(ctx->kc, &s);
+        free(key);
+        if (hit) {
+            free(k->to_proc);
+            k->to_proc = strdup(levels[i]);
+            k->to.proc = k->to_proc;
+            return true;
+        }
+    }
+    return false;
+}
+
 /* source function + argument types + options → a compiled kernel (cached). */
 juke_status api_compile_kernel(juke_module *m, const char *function, const char *const *argtypes, int nargs,
                                const juke_options *o, unsigned variant, bool want_asm, juke_kernel **out)
@@ -944,6 +999,8 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     kcache_open(ctx->kc, &slot, cdir, function, key, m->fe->file.text, m->fe->file.len, &k->to);
     double t_disk = trace_now_us();
     bool disk_hit = kcache_load(ctx->kc, &slot, &k->lowered, &k->typed, &k->resources, &k->co);
+    if (!disk_hit && slot.dfd >= 0 && !slot.build && to.kind == TARGET_CPU && (!to.proc || !strcmp(to.proc, "native")))
+        disk_hit = load_portable_cpu(m, function, argtypes, nargs, o, variant, cdir, k);
     if (cdir && api_trace(ctx))
         trace_host(ctx->trace, "cache", disk_hit ? "cache hit (disk)" : "cache miss (disk)", t_disk,
                    trace_now_us() - t_disk, NULL);

@@ -133,6 +133,23 @@ static bool put_scalar(const juke_arg *a, const Type *ft, const char *ftname, un
     return true;
 }
 
+/* The fields juke_value_pack fills: a tuple's or struct's, or a Complex{T}'s re and im (two T, Julia's
+ * layout). */
+static int pack_nfields(const Type *t)
+{
+    return t->kind == TY_COMPLEX ? 2 : t->nfields;
+}
+
+static const Type *pack_field(const Type *t, int i)
+{
+    return t->kind == TY_COMPLEX ? t->elem : t->fields[i];
+}
+
+static size_t pack_offset(const Type *t, int i)
+{
+    return t->kind == TY_COMPLEX ? (size_t)i * (size_t)ty_arg_size(t->elem) : field_offset(t, i);
+}
+
 juke_status juke_value_pack(juke_module *m, const char *type, const juke_arg *fields, int nfields, void *out,
                             size_t size)
 {
@@ -142,19 +159,19 @@ juke_status juke_value_pack(juke_module *m, const char *type, const juke_arg *fi
     juke_status st = JUKE_ERR_ARGUMENT;
     if (!t)
         goto done;
-    if (t->kind != TY_TUPLE && t->kind != TY_STRUCT) {
-        api_fail(m->ctx, JUKE_ERR_ARGUMENT, "juke_value_pack: %s is not a tuple or struct type", type);
+    if (t->kind != TY_TUPLE && t->kind != TY_STRUCT && t->kind != TY_COMPLEX) {
+        api_fail(m->ctx, JUKE_ERR_ARGUMENT, "juke_value_pack: %s is not a tuple, struct or complex type", type);
         goto done;
     }
-    if (nfields != t->nfields || (nfields && !fields) || !out || size < (size_t)ty_arg_size(t)) {
+    if (nfields != pack_nfields(t) || (nfields && !fields) || !out || size < (size_t)ty_arg_size(t)) {
         api_fail(m->ctx, JUKE_ERR_ARGUMENT, "juke_value_pack: %s takes %d field%s and %d bytes (got %d, %zu)", type,
-                 t->nfields, t->nfields == 1 ? "" : "s", ty_arg_size(t), nfields, out ? size : 0);
+                 pack_nfields(t), pack_nfields(t) == 1 ? "" : "s", ty_arg_size(t), nfields, out ? size : 0);
         goto done;
     }
     memset(out, 0, size);
     for (int i = 0; i < nfields; i++) {
-        const Type *ft = t->fields[i];
-        unsigned char *p = (unsigned char *)out + field_offset(t, i);
+        const Type *ft = pack_field(t, i);
+        unsigned char *p = (unsigned char *)out + pack_offset(t, i);
         const juke_arg *a = &fields[i];
         const char *ftname = ty_name(&c->arena, ft);
         bool ok;

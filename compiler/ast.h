@@ -111,6 +111,7 @@ enum {
     FILE_STATICARRAYS = 256, /* a using/import line names StaticArrays */
     FILE_INTRINSICS = 512,   /* KernelAbstractions.KernelIntrinsics is named */
     FILE_ATOMIX = 2048,      /* a => b, @atomicswap or @atomicreplace */
+    FILE_CARTESIAN = 4096,   /* CartesianIndex, CartesianIndices, Cartesian or oneunit is named */
 };
 
 typedef struct Node Node;

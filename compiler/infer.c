@@ -202,6 +202,18 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
             /* P{T} with T unbound (a method's parameter type): every P */
             return struct_type(c, sd, open ? NULL : ps, open ? 0 : np, n->loc, quiet);
         }
+        if (strcmp(name, "CartesianIndex") == 0 && n->nkids == 2) { /* an NTuple{N,Int64} here (ka.c) */
+            const Type *len = infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet);
+            if (!len)
+                return NULL;
+            if (len->kind == TY_VAL && len->elem->kind == TY_INT64 && len->ival >= 0 && len->ival <= TY_MAX_FIELDS) {
+                const Type *fs[TY_MAX_FIELDS];
+                for (int i = 0; i < len->ival; i++)
+                    fs[i] = ty_prim(c->types, TY_INT64);
+                return ty_tuple(c->types, fs, (int)len->ival);
+            }
+            return ty_prim(c->types, TY_ANY); /* CartesianIndex{N} with N unbound: matched by match_type */
+        }
         if (strcmp(name, "NTuple") == 0 && n->nkids == 3) {
             const Type *len = infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet);
             const Type *el = infer_type_expr(c, n->kids[2], tvars, tvals, ntvars, quiet);
@@ -368,6 +380,16 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
             return arg->kind == TY_RANGE && (rf < 0 || arg->step == rf) &&
                    (te->nkids < 2 || match_type(c, te->kids[1], arg->elem, b, depth + 1)) &&
                    (te->nkids < 3 || match_type(c, te->kids[2], arg->elem, b, depth + 1));
+        if (strcmp(name, "CartesianIndex") == 0 && te->nkids == 2) { /* an NTuple{N,Int64} here (ka.c) */
+            if (arg->kind != TY_TUPLE)
+                return false;
+            for (int i = 0; i < arg->nfields; i++)
+                if (arg->fields[i]->kind != TY_INT64)
+                    return false;
+            const Type *len = ty_val(c->types, ty_prim(c->types, TY_INT64), arg->nfields,
+                                     arena_printf(&c->arena, "%d", arg->nfields));
+            return match_type(c, te->kids[1], len, b, depth + 1);
+        }
         if (strcmp(name, "NTuple") == 0 && te->nkids == 3) {
             if (arg->kind != TY_TUPLE)
                 return false;

@@ -571,8 +571,12 @@ const char *ka_macro_hint(const char *name, bool user)
  * NTuple{N,Int64}, followed by N fields Val{G} when the launch gave a static
  * groupsize (launch.c): then @groupsize() is a constant tuple, and local
  * arrays may take their dims from it (consteval.c). The grid is
- * 3-dimensional, its dimensions past the ndrange's of size 1. A
- * CartesianIndex{N} is an NTuple{N,Int64} here. */
+ * 3-dimensional, its dimensions past the ndrange's of size 1. An ndrange
+ * of more than 3 dimensions is launched linearly (launch.c): its group is
+ * the shape of KernelAbstractions' threads_to_workgroupsize over the
+ * ndrange, found again from the group's size (shaping the product of a
+ * shape gives that shape), and the groups run column-major over
+ * cld(ndrange, shape). A CartesianIndex{N} is an NTuple{N,Int64} here. */
 const char *ka_prelude(void)
 {
     return "@inline __ka_nd(c::Tuple{Int64}) = c\n"
@@ -581,6 +585,16 @@ const char *ka_prelude(void)
            "@inline __ka_nd(c::Tuple{Int64,Val{A}}) where {A} = (c[1],)\n"
            "@inline __ka_nd(c::Tuple{Int64,Int64,Val{A},Val{B}}) where {A,B} = (c[1], c[2])\n"
            "@inline __ka_nd(c::Tuple{Int64,Int64,Int64,Val{A},Val{B},Val{C}}) where {A,B,C} = (c[1], c[2], c[3])\n"
+           "@inline __ka_nd(c::NTuple{N,Int64}) where {N} = c\n"
+           "@inline __ka_shape(threads, total, ::Tuple{}) = ()\n"
+           "@inline function __ka_shape(threads, total, nd::Tuple)\n"
+           "    x = min(threads ÷ total, nd[1])\n"
+           "    return (x, __ka_shape(threads, total * x, tail(nd))...)\n"
+           "end\n"
+           "@inline __ka_blocks(c::NTuple{N,Int64}) where {N} = map(cld, c, __ka_groupsize(c))\n"
+           "@inline __ka_glob(::Tuple{}, ::Tuple{}, ::Tuple{}) = ()\n"
+           "@inline __ka_glob(g::Tuple, d::Tuple, l::Tuple) = ((g[1] - 1) * d[1] + l[1], __ka_glob(tail(g), tail(d), "
+           "tail(l))...)\n"
            "@inline __ka_groupsize(::Tuple{Int64}) = (workgroupDim().x,)\n"
            "@inline __ka_groupsize(::Tuple{Int64,Int64}) = (workgroupDim().x, workgroupDim().y)\n"
            "@inline __ka_groupsize(::Tuple{Int64,Int64,Int64}) = (workgroupDim().x, workgroupDim().y, "
@@ -588,6 +602,14 @@ const char *ka_prelude(void)
            "@inline __ka_groupsize(::Tuple{Int64,Val{A}}) where {A} = (A,)\n"
            "@inline __ka_groupsize(::Tuple{Int64,Int64,Val{A},Val{B}}) where {A,B} = (A, B)\n"
            "@inline __ka_groupsize(::Tuple{Int64,Int64,Int64,Val{A},Val{B},Val{C}}) where {A,B,C} = (A, B, C)\n"
+           "@inline __ka_groupsize(c::NTuple{N,Int64}) where {N} = __ka_shape(Int64(workgroupDim().x), 1, c)\n"
+           "@inline __ka_local(c::NTuple{N,Int64}) where {N} = _cartesian_of(Int64(workitemIdx().x), "
+           "__ka_groupsize(c))\n"
+           "@inline __ka_group(c::NTuple{N,Int64}) where {N} = _cartesian_of(Int64(workgroupIdx().x), __ka_blocks(c))\n"
+           "@inline __ka_ngroups(c::NTuple{N,Int64}) where {N} = __ka_blocks(c)\n"
+           "@inline __ka_global2(g::NTuple{N,Int64}, d, l) where {N} = __ka_glob(g, d, l)\n"
+           "@inline __ka_linear(I::NTuple{N,Int64}, d::NTuple{N,Int64}) where {N} = _linear_of(I, d)\n"
+           "@inline __ka_inside(I::NTuple{N,Int64}, c::NTuple{N,Int64}) where {N} = all(map(<=, I, c))\n"
            "@inline __ka_local(::Tuple{Int64}) = (workitemIdx().x,)\n"
            "@inline __ka_local(::Tuple{Int64,Int64}) = (workitemIdx().x, workitemIdx().y)\n"
            "@inline __ka_local(::Tuple{Int64,Int64,Int64}) = (workitemIdx().x, workitemIdx().y, workitemIdx().z)\n"

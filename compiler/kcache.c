@@ -381,6 +381,55 @@ static int open_dir(Kcache *kc, const char *dir)
     return fd;
 }
 
+/* The x86-64 micro-architecture levels (the psABI's), best first. */
+static const char *const x86_levels[4] = { "x86-64-v4", "x86-64-v3", "x86-64-v2", "x86-64" };
+
+/* Whether proc names one: its code runs on any CPU of that level, whichever compiled it. */
+static bool portable_level(const char *proc)
+{
+    for (int i = 0; proc && i < 4; i++)
+        if (strcmp(proc, x86_levels[i]) == 0)
+            return true;
+    return false;
+}
+
+int kcache_host_levels(const char *levels[4])
+{
+    int n = 0;
+#if defined(__x86_64__)
+    unsigned a, b, c1 = 0, d1 = 0, b7 = 0, e1c = 0, xcr0 = 0, c, d;
+    unsigned max = __get_cpuid_max(0, NULL);
+    if (max >= 1) {
+        __cpuid(1, a, b, c1, d1);
+        if (c1 & (1u << 27)) { /* OSXSAVE */
+            unsigned hi;
+            __asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(hi) : "c"(0));
+        }
+    }
+    if (max >= 7)
+        __cpuid_count(7, 0, a, b7, c, d);
+    if (__get_cpuid_max(0x80000000, NULL) >= 0x80000001)
+        __cpuid(0x80000001, a, b, e1c, d);
+#define HAS(w, bit) (((w) >> (bit)) & 1u)
+    /* v2: SSE3 SSSE3 SSE4.1 SSE4.2 POPCNT CMPXCHG16B LAHF */
+    bool v2 = HAS(c1, 0) && HAS(c1, 9) && HAS(c1, 19) && HAS(c1, 20) && HAS(c1, 23) && HAS(c1, 13) && HAS(e1c, 0);
+    /* v3: AVX AVX2 BMI1 BMI2 F16C FMA LZCNT MOVBE XSAVE, the YMM state saved by the OS */
+    bool v3 = v2 && (xcr0 & 6) == 6 && HAS(c1, 28) && HAS(b7, 5) && HAS(b7, 3) && HAS(b7, 8) && HAS(c1, 29) &&
+              HAS(c1, 12) && HAS(e1c, 5) && HAS(c1, 22) && HAS(c1, 26);
+    /* v4: AVX512F BW CD DQ VL, the opmask and ZMM state saved */
+    bool v4 = v3 && (xcr0 & 0xe6) == 0xe6 && HAS(b7, 16) && HAS(b7, 30) && HAS(b7, 28) && HAS(b7, 17) && HAS(b7, 31);
+#undef HAS
+    (void)d1;
+    const bool has[4] = { v4, v3, v2, true };
+    for (int i = 0; i < 4; i++)
+        if (has[i])
+            levels[n++] = x86_levels[i];
+#else
+    (void)levels;
+#endif
+    return n;
+}
+
 /* ---- the lookup ---- */
 
 /* The kernel symbol of a function name, as codegen.c makes it: characters
@@ -409,7 +458,14 @@ bool kcache_open(Kcache *kc, KcacheSlot *s, const char *dir, const char *functio
     if (!ident && !no_compiler)
         return false;
     char *machine = NULL;
-    if (to->kind == TARGET_CPU) {
+    if (to->kind == TARGET_CPU && portable_level(to->proc)) {
+        StrBuf m = { 0 };
+        sb_printf(&m, "portable %s", to->proc);
+        if (!(machine = sb_take(&m))) {
+            free(ident);
+            return false;
+        }
+    } else if (to->kind == TARGET_CPU) {
         pthread_mutex_lock(&kc->lock);
         if (!kc->machine)
             kc->machine = kcache_host_machine();

@@ -11,7 +11,8 @@
  *
  * The key has two parts. The request (function, canonical argument types,
  * options, target, the module's source hash, juke's version) and the machine
- * (for the CPU target, the host CPU's identity read with cpuid) name the file
+ * (for the CPU target, the host CPU's identity read with cpuid; for a portable
+ * x86-64 level, "cpu:x86-64-v3", the level's name) name the file
  * and are its `key:` line: both the full build and the runtime-only build
  * (-Dcompiler=false) can form them. The build identity (LLVM's version, the
  * CPU's name and features as LLVM sees them, the content hashes of the device
@@ -72,6 +73,12 @@ bool kcache_make_key(const KcacheKeyParts *parts, const char *function, char **k
 /* The host CPU's identity as the key's machine part (cpuid: vendor,
  * family/model/stepping, feature words, the OS-enabled state). malloc'd. */
 char *kcache_host_machine(void);
+
+/* The portable x86-64 levels whose code this host's CPU runs, best first (x86-64-v4 ... x86-64; none
+ * off x86-64): levels points at static names; returns how many. A CPU kernel compiled for one of them
+ * (target "cpu:x86-64-v3") is keyed by the level instead of the machine that compiled it, so a
+ * runtime-only build on another machine finds it (api.c tries them when it cannot compile). */
+int kcache_host_levels(const char *levels[4]);
 
 /* Prepare a lookup in dir for function with the request key. false (and
  * s->dfd < 0) when the directory is refused or unusable: the compile goes on

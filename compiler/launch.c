@@ -344,11 +344,12 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
             return api_fail(m->ctx, JUKE_ERR_ARGUMENT, "argument %d: the array lives on another device", i + 1);
     }
     if (ndims) {
-        char vals[64] = "";
-        for (uint32_t d = 0; groupsize && d < ndims; d++)
+        char ints[8 * JUKE_NDRANGE_MAX] = "", vals[64] = "";
+        for (uint32_t d = 1; d < ndims; d++)
+            snprintf(ints + strlen(ints), sizeof ints - strlen(ints), ",Int64");
+        for (uint32_t d = 0; groupsize && ndims <= 3 && d < ndims; d++)
             snprintf(vals + strlen(vals), sizeof vals - strlen(vals), ",Val{%u}", groupsize[d] ? groupsize[d] : 1);
-        snprintf(names[nargs], ARG_NAME_MAX, "Tuple{Int64%s%s%s}", ndims > 1 ? ",Int64" : "", ndims > 2 ? ",Int64" : "",
-                 vals);
+        snprintf(names[nargs], ARG_NAME_MAX, "Tuple{Int64%s%s}", ints, vals);
         tn[nargs] = names[nargs];
         nargs++;
     }
@@ -371,17 +372,56 @@ juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *functi
     return kernel_for(dev, m, function, args, nargs, 0, NULL, out);
 }
 
+/* An ndrange of more than 3 dimensions launches linearly (juke.h): groups of
+ * the work-items of KernelAbstractions' threads_to_workgroupsize(G, ndrange),
+ * one after another over cld(ndrange, that shape). The kernel finds the same
+ * shape again from its group's size (ka.c: the shaping of its own product
+ * is itself). */
+static juke_status ndrange_shape_linear(juke_device *dev, juke_kernel *k, const juke_launch_config *cfg,
+                                        uint32_t grid[3], uint32_t group[3], bool *empty)
+{
+    const char *f = k->function;
+    if (cfg->groupsize[1] > 1 || cfg->groupsize[2] > 1)
+        return api_fail(dev->ctx, JUKE_ERR_ARGUMENT,
+                        "%s: an ndrange of %u dimensions launches linearly: give its groupsize as one number", f,
+                        cfg->ndims);
+    uint32_t lim = 256;
+    if (juke_kernel_max_groupsize(k, dev, &lim) != JUKE_OK || lim == 0)
+        lim = 1;
+    uint64_t threads = cfg->groupsize[0] ? cfg->groupsize[0] : (lim < 256 ? lim : 256);
+    uint64_t shape = 1, groups = 1;
+    *empty = false;
+    for (uint32_t d = 0; d < cfg->ndims; d++) {
+        uint64_t n = cfg->ndrange[d], x = threads / shape < n ? threads / shape : n;
+        *empty = *empty || n == 0;
+        if (x == 0)
+            x = 1;
+        shape *= x;
+        groups *= (n + x - 1) / x;
+        if (groups > UINT32_MAX)
+            return api_fail(dev->ctx, JUKE_ERR_ARGUMENT,
+                            "%s: an ndrange of %u dimensions needs more than 2^32-1 workgroups of %llu", f, cfg->ndims,
+                            (unsigned long long)shape);
+    }
+    group[0] = (uint32_t)shape, group[1] = group[2] = 1;
+    grid[0] = groups ? (uint32_t)groups : 1, grid[1] = grid[2] = 1;
+    return JUKE_OK;
+}
+
 /* The shape of a launch over KernelAbstractions' ndrange (juke.h): whole
  * groups covering it; *empty when it holds no work-item. */
 static juke_status ndrange_shape(juke_device *dev, juke_kernel *k, const juke_launch_config *cfg, uint32_t grid[3],
                                  uint32_t group[3], bool *empty)
 {
     const char *f = k->function;
-    if (cfg->ndims > 3)
-        return api_fail(dev->ctx, JUKE_ERR_ARGUMENT, "%s: an ndrange of %u dimensions (1 to 3)", f, cfg->ndims);
+    if (cfg->ndims > JUKE_NDRANGE_MAX)
+        return api_fail(dev->ctx, JUKE_ERR_ARGUMENT, "%s: an ndrange of %u dimensions (1 to %d)", f, cfg->ndims,
+                        JUKE_NDRANGE_MAX);
     if (cfg->gridsize[0] || cfg->gridsize[1] || cfg->gridsize[2])
         return api_fail(dev->ctx, JUKE_ERR_ARGUMENT,
                         "%s: give an ndrange or a gridsize, not both (the grid covers the ndrange)", f);
+    if (cfg->ndims > 3)
+        return ndrange_shape_linear(dev, k, cfg, grid, group, empty);
     int nd = (int)cfg->ndims;
     uint64_t range[3] = { 1, 1, 1 };
     *empty = false;
@@ -501,7 +541,7 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
                         function);
     if (cfg->stream && cfg->stream->dev != dev)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: the launch's stream belongs to another device", function);
-    uint8_t storage[66][16 + 8 * 8];
+    uint8_t storage[66][16 + 8 * JUKE_NDRANGE_MAX]; /* an array's bytes, or the hidden ndrange's */
     RtArg rargs[66];
     int nr = 0; /* ghost arguments have no parameter in the code object */
     for (int i = 0; i < nargs; i++) {
@@ -599,11 +639,11 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
     juke_context *ctx = dev->ctx;
     uint32_t ka_ndims = 0;
     if (api_is_ka_kernel(m, function)) {
-        if (cfg->ndims < 1 || cfg->ndims > 3)
+        if (cfg->ndims < 1 || cfg->ndims > JUKE_NDRANGE_MAX)
             return api_fail(ctx, JUKE_ERR_ARGUMENT,
-                            "%s is a KernelAbstractions @kernel: launch it with an ndrange of 1 to 3 dimensions "
+                            "%s is a KernelAbstractions @kernel: launch it with an ndrange of 1 to %d dimensions "
                             "(juke_launch_config.ndims and ndrange; juke run --ndrange)",
-                            function);
+                            function, JUKE_NDRANGE_MAX);
         ka_ndims = cfg->ndims;
     }
     /* the launch memo: a repeated launch finds its kernel without the cache key */

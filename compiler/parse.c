@@ -1897,6 +1897,11 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
     root->kids = (Node **)p->items.items;
     root->nkids = p->items.len;
     root->flags |= p->file_flags;
+    static const char *const cartesian[] = { "CartesianIndex", "CartesianIndices", "Cartesian", "oneunit" };
+    for (int i = 0; i < p->ntoks && !(root->flags & FILE_CARTESIAN); i++)
+        for (int k = 0; p->toks[i].kind == TK_IDENT && k < JK_ARRAY_LEN(cartesian); k++)
+            if (strcmp(p->toks[i].text, cartesian[k]) == 0)
+                root->flags |= FILE_CARTESIAN;
     for (int i = 1; i < p->modules.len; i += 2) {
         if (strcmp(p->modules.items[i], "StaticArrays") == 0)
             root->flags |= FILE_STATICARRAYS;

@@ -15,8 +15,9 @@ extern const size_t jk_prelude_len;  /* without the NUL */
 extern const char fe_base_name[];
 /* The prelude's extensions, appended to its text in a module whose file uses them (AST_FILE's FILE_* flags,
  * set by the parser), so that a kernel that does not pays nothing for them: base/atomix.jl (Pair, @atomicswap, @atomicreplace), base/intrinsics.jl
- * (KernelAbstractions.KernelIntrinsics), base/staticarrays.jl (SVector, MVector, SMatrix, MMatrix). */
-extern const char jk_atomix_text[], jk_intrinsics_text[], jk_staticarrays_text[];
-extern const size_t jk_atomix_len, jk_intrinsics_len, jk_staticarrays_len;
+ * (KernelAbstractions.KernelIntrinsics), base/staticarrays.jl (SVector, MVector, SMatrix, MMatrix),
+ * base/cartesian.jl (CartesianIndex arithmetic). */
+extern const char jk_atomix_text[], jk_intrinsics_text[], jk_staticarrays_text[], jk_cartesian_text[];
+extern const size_t jk_atomix_len, jk_intrinsics_len, jk_staticarrays_len, jk_cartesian_len;
 
 #endif

@@ -910,9 +910,11 @@ static const Type *tp_type(TyParser *tp, int depth)
         }
     }
     if (strcmp(name, "CartesianIndex") == 0 && np == 1 && params[0]->kind == TY_VAL &&
-        params[0]->elem->kind == TY_INT64 && params[0]->ival >= 1 && params[0]->ival <= 3) {
+        params[0]->elem->kind == TY_INT64 && params[0]->ival >= 0 && params[0]->ival <= 16) {
         /* KernelAbstractions' CartesianIndex{N} is an NTuple{N,Int64} (ka.c) */
-        const Type *i64 = tp->t->prims[TY_INT64], *fields[3] = { i64, i64, i64 };
+        const Type *fields[16];
+        for (int i = 0; i < (int)params[0]->ival; i++)
+            fields[i] = tp->t->prims[TY_INT64];
         return ty_tuple(tp->t, fields, (int)params[0]->ival);
     }
     if (strcmp(name, "Val") == 0) {

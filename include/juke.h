@@ -464,6 +464,8 @@ JUKE_API juke_status juke_array_create_value(juke_device *dev, juke_module *m, c
 JUKE_API juke_status juke_value_pack(juke_module *m, const char *type, const juke_arg *fields, int nfields, void *out,
                                      size_t size);
 
+enum { JUKE_NDRANGE_MAX = 8 }; /* the most dimensions of a KernelAbstractions ndrange */
+
 typedef struct juke_launch_config {
     uint32_t groupsize[3]; /* work-items per workgroup; zeros count as 1 */
     uint32_t gridsize[3];  /* workgroups (as AMDGPU.jl since 0.5); zeros count as 1 */
@@ -480,15 +482,20 @@ typedef struct juke_launch_config {
                                   CUDA's cooperative launch (the grid must fit the device at once); the CPU
                                   runs every group on a thread of its own (at most 1024 groups). A kernel
                                   that calls sync_grid() must be launched so (JUKE_ERR_ARGUMENT otherwise) */
-    /* KernelAbstractions' ndrange: ndims (1..3) dimensions of ndrange work-items; ndims 0: none. With an
-       ndrange, gridsize must be zeros: the grid is ndrange rounded up to whole groups, cld(ndrange[d],
-       groupsize[d]) per dimension; groupsize all zeros picks one (at most 256 work-items, 16x16 in 2-D,
-       8x8x4 in 3-D, each dimension at most its ndrange's), and its dimensions past ndims must be 1. A
-       @kernel function needs an ndrange: it gets it as a hidden last argument and runs its body only on
-       the work-items inside it (an NTuple{ndims,Int64}; juke_compile, given only the visible argument
-       types, compiles for a 1-dimensional one). An ndrange with a 0 runs nothing. */
+    /* KernelAbstractions' ndrange: ndims (1..JUKE_NDRANGE_MAX) dimensions of ndrange work-items; ndims 0:
+       none. With an ndrange, gridsize must be zeros: the grid is ndrange rounded up to whole groups,
+       cld(ndrange[d], groupsize[d]) per dimension; groupsize all zeros picks one (at most 256 work-items,
+       16x16 in 2-D, 8x8x4 in 3-D, each dimension at most its ndrange's), and its dimensions past ndims
+       must be 1. An ndrange of more than 3 dimensions launches linearly, as KernelAbstractions does: a
+       groupsize of one number G (default 256, at most the kernel's limit) is shaped over the dimensions
+       as KernelAbstractions' threads_to_workgroupsize does (each dimension in turn takes min(G ÷ the
+       product so far, ndrange[d])), and the 1-D grid holds cld(ndrange, that shape) groups in
+       column-major order. A @kernel function needs an ndrange: it gets it as a hidden last argument and
+       runs its body only on the work-items inside it (an NTuple{ndims,Int64}; juke_compile, given only
+       the visible argument types, compiles for the dimensions of its first array argument, 1 without
+       one). An ndrange with a 0 runs nothing. */
     uint32_t ndims;
-    uint64_t ndrange[3];
+    uint64_t ndrange[JUKE_NDRANGE_MAX];
     bool seeded; /* device random numbers (rand, randn, randexp): when true, every work-item's
                                   stream is keyed by `seed`, so a launch with the same kernel, shape and
                                   seed draws the same numbers on every device; when false, each launch

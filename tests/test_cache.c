@@ -489,6 +489,51 @@ static void test_long_types(void **state)
     juke_context_destroy(ctx);
 }
 
+/* A CPU kernel compiled for a portable x86-64 level is keyed by the level, not by the machine that
+ * compiled it (a runtime-only build elsewhere finds it, api.c's load_portable_cpu); one compiled for
+ * the host keeps the host's identity. The host's levels are listed best first, x86-64 last. */
+static void test_portable_cpu_key(void **state)
+{
+    (void)state;
+    const char *levels[4];
+    int n = kcache_host_levels(levels);
+#if defined(__x86_64__)
+    assert_true(n >= 1);
+    assert_string_equal(levels[n - 1], "x86-64");
+    for (int i = 0; i + 1 < n; i++)
+        assert_true(strcmp(levels[i], levels[i + 1]) > 0); /* v4 > v3 > v2 > the base: best first */
+#else
+    assert_int_equal(n, 0);
+#endif
+    new_tmpdir();
+    char dir[300], entry[600];
+    snprintf(dir, sizeof dir, "%s/cache", tmpdir);
+    juke_context *ctx = juke_context_create();
+    juke_module *m;
+    assert_int_equal(juke_module_load_string(ctx, "axpy.jl", src, &m), JUKE_OK);
+    const char *types[] = { "Vector{Float32}", "Vector{Float32}", "Float32" };
+    juke_options o;
+    juke_options_default(&o);
+    o.cache_dir = dir;
+    o.target = "cpu:x86-64";
+    juke_kernel *k;
+    assert_int_equal(juke_compile(m, "axpy!", types, 3, &o, &k), JUKE_OK);
+    assert_int_equal(find_entry(dir, entry, sizeof entry), 1);
+    size_t len;
+    uint8_t *d = slurp(entry, &len);
+    char *machine = kcache_host_machine();
+    assert_non_null(memmem(d, len, "|cpu:x86-64|", 12));
+    assert_non_null(memmem(d, len, "|machine portable x86-64\n", 25));
+    assert_null(memmem(d, len, machine, strlen(machine)));
+    free(d);
+    o.target = "cpu";
+    assert_int_equal(juke_compile(m, "axpy!", types, 3, &o, &k), JUKE_OK);
+    assert_int_equal(find_entry(dir, entry, sizeof entry), 2);
+    free(machine);
+    juke_context_destroy(ctx);
+    rm_tmpdir();
+}
+
 int main(void)
 {
     const char *seed = getenv("JUKE_TEST_SEED");
@@ -505,6 +550,7 @@ int main(void)
         cmocka_unit_test(test_refused_directories),
         cmocka_unit_test(test_key_parts),
         cmocka_unit_test(test_long_types),
+        cmocka_unit_test(test_portable_cpu_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

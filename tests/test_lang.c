@@ -6,7 +6,7 @@
  *
  * Directives (each on a comment line of its own, `#` then the directive):
  *
- *   # run: f!(ARG, ...) [groupsize X[,Y[,Z]]] [gridsize X[,Y[,Z]] | ndrange X[,Y[,Z]]] [shmem BYTES]
+ *   # run: f!(ARG, ...) [groupsize X[,Y[,Z]]] [gridsize X[,Y[,Z]] | ndrange X[,Y,...]] [shmem BYTES]
  *                      [wavefrontsize 32|64] [cooperative] [seed N]
  *       Launch f! with these arguments. An ARG is `name = VALUE` (the name is
  *       what the expectations below refer to), VALUE one of
@@ -25,7 +25,8 @@
  *       are 64 wide), and in the targets mode gfx11 takes the size, sm_* 32;
  *       cooperative launches it so (juke_launch_config.cooperative: every workgroup resident, sync_grid).
  *       ndrange (work-items, KernelAbstractions' launch; a @kernel needs one) replaces gridsize: the
- *       grid is the ndrange rounded up to whole groups, and without groupsize the library picks one.
+ *       grid is the ndrange rounded up to whole groups, and without groupsize the library picks one;
+ *       an ndrange of more than 3 dimensions (up to JUKE_NDRANGE_MAX) launches linearly (juke.h).
  *       seed N keys the kernel's random numbers (juke_launch_config.seed), else each launch gets a fresh seed.
  *       A file may hold several runs; the expectations after a run check it.
  *   # expect NAME: [v1, v2, ...]       array argument NAME equals this, exactly
@@ -440,7 +441,7 @@ typedef struct LArg {
     bool is_array;
     juke_type type;
     int nd;
-    int64_t dims[3];
+    int64_t dims[JUKE_NDRANGE_MAX];
     int64_t len;
     void *host;
     juke_array *arr;
@@ -454,7 +455,7 @@ typedef struct Run {
     uint32_t group[3], grid[3], shmem;
     bool group_set;
     uint32_t ndims; /* a KernelAbstractions launch over ndrange */
-    uint64_t ndrange[3];
+    uint64_t ndrange[JUKE_NDRANGE_MAX];
     int wavefront_size; /* 0: the default */
     bool cooperative;
     bool seeded;
@@ -638,7 +639,7 @@ static bool parse_arg(Cursor *c, LArg *a)
             a->nd = 0;
             while (accept(c, ",")) {
                 Val d;
-                if (a->nd == 3 || !parse_number(c, &d) || d.is_float)
+                if (a->nd == JUKE_NDRANGE_MAX || !parse_number(c, &d) || d.is_float)
                     return cerr(c, "bad dims");
                 a->dims[a->nd++] = d.i;
             }
@@ -749,7 +750,7 @@ static bool parse_run(Cursor *c, Run *r)
         } else if (accept(c, "ndrange")) {
             do {
                 Val v;
-                if (r->ndims == 3 || !parse_number(c, &v) || v.is_float || v.i < 0)
+                if (r->ndims == JUKE_NDRANGE_MAX || !parse_number(c, &v) || v.is_float || v.i < 0)
                     return cerr(c, "bad ndrange");
                 r->ndrange[r->ndims++] = (uint64_t)v.i;
             } while (accept(c, ","));
@@ -1086,9 +1087,10 @@ static void compile_file(FileCheck *fc, const char *path, Directive *ds, int nd)
             types[k] = run.args[k].host_type;
         char hidden[128];
         if (run.ndims) { /* a @kernel's hidden ndrange, NTuple{ndims,Int64}, then a static groupsize (launch.c) */
-            snprintf(hidden, sizeof hidden, "Tuple{Int64%s%s", run.ndims > 1 ? ",Int64" : "",
-                     run.ndims > 2 ? ",Int64" : "");
-            for (uint32_t d = 0; run.group_set && d < run.ndims; d++)
+            snprintf(hidden, sizeof hidden, "Tuple{Int64");
+            for (uint32_t d = 1; d < run.ndims; d++)
+                snprintf(hidden + strlen(hidden), sizeof hidden - strlen(hidden), ",Int64");
+            for (uint32_t d = 0; run.group_set && run.ndims <= 3 && d < run.ndims; d++)
                 snprintf(hidden + strlen(hidden), sizeof hidden - strlen(hidden), ",Val{%u}",
                          run.group[d] ? (unsigned)run.group[d] : 1u);
             snprintf(hidden + strlen(hidden), sizeof hidden - strlen(hidden), "}");

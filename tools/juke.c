@@ -179,14 +179,15 @@ static bool parse_dims3(const char *s, uint32_t out[3])
     return false;
 }
 
-/* KernelAbstractions' ndrange: 1 to 3 sizes, X[,Y[,Z]] (0 allowed: an empty
- * launch); the count, or 0 if malformed. */
-static uint32_t parse_ndrange(const char *s, uint64_t out[3])
+/* KernelAbstractions' ndrange: 1 to JUKE_NDRANGE_MAX sizes, X[,Y[,Z...]] (0
+ * allowed: an empty launch); the count, or 0 if malformed. */
+static uint32_t parse_ndrange(const char *s, uint64_t out[JUKE_NDRANGE_MAX])
 {
-    out[0] = out[1] = out[2] = 1;
+    for (int i = 0; i < JUKE_NDRANGE_MAX; i++)
+        out[i] = 1;
     if (*s == '(')
         s++;
-    for (uint32_t i = 0; i < 3; i++) {
+    for (uint32_t i = 0; i < JUKE_NDRANGE_MAX; i++) {
         char *end;
         errno = 0;
         unsigned long long v = strtoull(s, &end, 10);
@@ -388,7 +389,8 @@ static int parse_args(Cli *cli, int argc, char **argv)
         } else if ((ok & OPT_RUN) && opt_is(a, "--ndrange")) {
             if (!(val = opt_value(argc, argv, &i, "--ndrange")) ||
                 !(cli->launch.ndims = parse_ndrange(val, cli->launch.ndrange)))
-                return cli_usage(sub, "--ndrange expects X[,Y[,Z]] with integers of 0 or more (work-items)");
+                return cli_usage(
+                    sub, "--ndrange expects X[,Y[,Z...]] (at most 8 numbers) with integers of 0 or more (work-items)");
         } else if ((ok & OPT_RUN) && opt_is(a, "--gridsize")) {
             if (!(val = opt_value(argc, argv, &i, "--gridsize")) || !parse_dims3(val, cli->launch.gridsize))
                 return cli_usage(sub, "--gridsize expects X[,Y[,Z]] with positive integers (workgroups)");
@@ -1094,7 +1096,7 @@ static const Sub subs[] = {
       "PTX text for sm_*, a shared object for cpu.\n\n"
       "  -o OUT                     the file to write\n" },
     { "run",
-      "[--device D] [--groupsize X[,Y[,Z]]] [--gridsize X[,Y[,Z]] | --ndrange X[,Y[,Z]]] [--shmem BYTES]\n"
+      "[--device D] [--groupsize X[,Y[,Z]]] [--gridsize X[,Y[,Z]] | --ndrange X[,Y[,Z...]]] [--shmem BYTES]\n"
       "                [--timeout S] [--cooperative] [--seed N] [--out K=PATH.npy]... [--trace FILE] [-v]\n"
       "                FILE FUNCTION ARG...",
       "run a kernel on a device with .npy arrays and literals", 2, OPT_COMPILE | OPT_RUN, JUKE_DUMP_ASM, run_run,
@@ -1111,9 +1113,10 @@ static const Sub subs[] = {
       "                             limit, at most 256; stderr says what was chosen)\n"
       "  --gridsize X[,Y[,Z]]       workgroups, as in AMDGPU.jl (default: enough groups to cover\n"
       "                             the first array argument's length)\n"
-      "  --ndrange X[,Y[,Z]]        work-items, as KernelAbstractions' ndrange (needed by a @kernel\n"
+      "  --ndrange X[,Y[,Z...]]     work-items, as KernelAbstractions' ndrange (needed by a @kernel\n"
       "                             function): the grid is the ndrange rounded up to whole groups;\n"
-      "                             the default groupsize is 256 work-items (16x16 in 2-D, 8x8x4 in 3-D)\n"
+      "                             the default groupsize is 256 work-items (16x16 in 2-D, 8x8x4 in 3-D);\n"
+      "                             4 to 8 dimensions launch linearly (one groupsize number)\n"
       "  --shmem BYTES              dynamic local memory per workgroup\n"
       "  --timeout S                run-time limit in seconds (0 = none): the CPU cancels the kernel\n"
       "  --cooperative              every workgroup resident at once, as sync_grid() needs (HIP/CUDA\n"

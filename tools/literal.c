@@ -398,7 +398,9 @@ static bool vp_composite(VParser *v, const char *ctor, size_t ctorlen, juke_arg 
     /* the type: NAME as written, or Tuple{...} / @NamedTuple{...} of the fields' types */
     char type[1024];
     size_t tl = 0;
-    if (ctor) {
+    if (ctor && ctorlen == 14 && strncmp(ctor, "CartesianIndex", 14) == 0) {
+        tl = (size_t)snprintf(type, sizeof type, "CartesianIndex{%d}", n); /* CartesianIndex(1, 1) */
+    } else if (ctor) {
         if (ctorlen >= sizeof type)
             return vp_fail(v, "%s", "type name too long");
         memcpy(type, ctor, ctorlen);

@@ -172,6 +172,9 @@ end
 pairs(A::AbstractArray) = zip(eachindex(A), A)
 pairs(t::Tuple) = zip(1:length(t), t)
 
+# Base.OneTo(n): the range 1:n (base/range.jl), here a UnitRange{Int64}
+OneTo(n::Integer) = 1:Int64(n)
+
 # eachindex(A, B): the indices of arrays that share them (base/abstractarray.jl)
 function eachindex(A::AbstractArray, B::AbstractArray)
     length(A) == length(B) ||
@@ -258,7 +261,13 @@ LinearIndices(A::AbstractArray) = LinearIndices(size(A))
 CartesianIndex(i::Integer) = (Int64(i),)
 CartesianIndex(i::Integer, j::Integer) = (Int64(i), Int64(j))
 CartesianIndex(i::Integer, j::Integer, k::Integer) = (Int64(i), Int64(j), Int64(k))
-CartesianIndex(t::Tuple) = t
+CartesianIndex(t::Tuple) = map(Int64, t)
+CartesianIndex(i::Integer, j::Integer, k::Integer, l::Integer, rest::Integer...) =
+    (Int64(i), Int64(j), Int64(k), Int64(l), map(Int64, rest)...)
+oneunit(a::NTuple{N,Int64}) where {N} = ntuple(_ci_one, Val(N))
+oneunit(x::Number) = one(x)
+oneunit(::Type{T}) where {T<:Number} = one(T)
+_ci_one(d) = 1
 Tuple(t::Tuple) = t
 size(C::CartesianIndices) = C.dims
 size(L::LinearIndices) = L.dims
@@ -274,6 +283,13 @@ function getindex(C::CartesianIndices{3}, i::Integer)
     k = j ÷ C.dims[1]
     return (j % C.dims[1] + 1, k % C.dims[2] + 1, k ÷ C.dims[2] + 1)
 end
+# ... and any N: the column-major digits of i - 1
+getindex(C::CartesianIndices, i::Integer) = _cartesian_of(Int64(i), C.dims)
+_cartesian_of(i::Int64, ::Tuple{}) = ()
+_cartesian_of(i::Int64, d::Tuple) = ((i - 1) % d[1] + 1, _cartesian_of((i - 1) ÷ d[1] + 1, tail(d))...)
+_linear_of(::Tuple{}, ::Tuple{}) = 1
+_linear_of(I::Tuple, d::Tuple) = I[1] + (_linear_of(tail(I), tail(d)) - 1) * d[1]
+getindex(L::LinearIndices{N}, I::NTuple{N,Int64}) where {N} = _linear_of(I, L.dims)
 getindex(C::CartesianIndices{2}, i::Integer, j::Integer) = (Int64(i), Int64(j))
 getindex(C::CartesianIndices{3}, i::Integer, j::Integer, k::Integer) = (Int64(i), Int64(j), Int64(k))
 getindex(L::LinearIndices, i::Integer) = Int64(i)
