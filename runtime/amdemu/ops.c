@@ -1161,17 +1161,19 @@ static int x_ds_write(AmdWave *w, const AmdDec *d)
 }
 
 /* ds_read2/ds_write2: two elements at offset0 and offset1, in units of the element size. */
+/* read2/write2: aux = bytes | DS_ST64 (the offsets count 64 elements) */
+enum { DS_ST64 = 0x1000 };
 static int x_ds_2(AmdWave *w, const AmdDec *d, bool write)
 {
-    uint32_t bytes = d->op->aux & 0xff;
+    uint32_t bytes = d->op->aux & 0xff, stride = d->op->aux & DS_ST64 ? 64 * bytes : bytes;
     uint64_t exec = amdemu_exec_mask(w);
     for (int lane = 0; lane < w->lanes; lane++) {
         if (!(exec >> lane & 1))
             continue;
+        uint32_t base = w->v[d->vaddr][lane]; /* read before the first half's result may overwrite it */
         for (int k = 0; k < 2; k++) {
-            uint32_t off = (uint32_t)(k ? d->imm1 : d->imm) * bytes;
-            uint8_t *p =
-                amdemu_addr(w, d, (uint64_t)AMDEMU_SHARED_HI << 32 | (w->v[d->vaddr][lane] + off), lane, bytes);
+            uint32_t off = (uint32_t)(k ? d->imm1 : d->imm) * stride;
+            uint8_t *p = amdemu_addr(w, d, (uint64_t)AMDEMU_SHARED_HI << 32 | (base + off), lane, bytes);
             if (!p)
                 return -1;
             for (uint32_t i = 0; i < bytes / 4; i++) {
@@ -1198,7 +1200,7 @@ static int x_ds_write2(AmdWave *w, const AmdDec *d)
 static int x_ds_atomic(AmdWave *w, const AmdDec *d)
 {
     unsigned op = d->op->aux >> 8;
-    bool b64 = (d->op->aux & 0xff) == 8, ret = d->op->aux & 0x80;
+    bool b64 = (d->op->aux & 0xf) == 8, ret = d->op->aux & 0x80;
     uint64_t exec = amdemu_exec_mask(w);
     for (int lane = 0; lane < w->lanes; lane++) {
         if (!(exec >> lane & 1))
@@ -1207,8 +1209,10 @@ static int x_ds_atomic(AmdWave *w, const AmdDec *d)
         if (!p)
             return -1;
         uint64_t v = w->v[d->vdata][lane], cmp = w->v[d->vdata1][lane];
-        if (b64)
+        if (b64) {
             v |= (uint64_t)w->v[(d->vdata + 1) & 511][lane] << 32;
+            cmp |= (uint64_t)w->v[(d->vdata1 + 1) & 511][lane] << 32;
+        }
         /* ds_cmpst (GFX9): data0 is the compare value, data1 the new one; ds_cmpstore (GFX11) the reverse */
         if (op == A_CMPSWAP && (d->op->aux & DS_NEW_FIRST)) {
             uint64_t t = v;
@@ -1218,7 +1222,10 @@ static int x_ds_atomic(AmdWave *w, const AmdDec *d)
         uint64_t old = op == A_CMPSWAP ? atomic_apply(op, p, cmp, v, b64) : atomic_apply(op, p, v, 0, b64);
         if (ret)
             w->v[d->dst][lane] = (uint32_t)old;
+        if (ret && b64)
+            w->v[(d->dst + 1) & 511][lane] = (uint32_t)(old >> 32);
     }
+    w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
     return 0;
 }
 
@@ -1959,6 +1966,27 @@ static const AmdOp ops[] = {
     MEM("ds_min_i32", F_DS, 0x05, x_ds_atomic, 4 | A_SMIN << 8),
     MEM("ds_max_i32", F_DS, 0x06, x_ds_atomic, 4 | A_SMAX << 8),
     MEM("ds_and_b32", F_DS, 0x09, x_ds_atomic, 4 | A_AND << 8),
+    MEM("ds_min_u32", F_DS, 0x07, x_ds_atomic, 4 | A_UMIN << 8),
+    MEM("ds_max_u32", F_DS, 0x08, x_ds_atomic, 4 | A_UMAX << 8),
+    MEM("ds_add_f32", F_DS, 0x15, x_ds_atomic, 4 | A_FADD << 8),
+    MEM("ds_max_rtn_u32", F_DS, 0x28, x_ds_atomic, 4 | 0x80 | A_UMAX << 8),
+    MEM("ds_add_u64", F_DS, 0x40, x_ds_atomic, 8 | A_ADD << 8),
+    MEM("ds_sub_u64", F_DS, 0x41, x_ds_atomic, 8 | A_SUB << 8),
+    MEM("ds_min_i64", F_DS, 0x45, x_ds_atomic, 8 | A_SMIN << 8),
+    MEM("ds_max_i64", F_DS, 0x46, x_ds_atomic, 8 | A_SMAX << 8),
+    MEM("ds_min_u64", F_DS, 0x47, x_ds_atomic, 8 | A_UMIN << 8),
+    MEM("ds_max_u64", F_DS, 0x48, x_ds_atomic, 8 | A_UMAX << 8),
+    MEM("ds_and_b64", F_DS, 0x49, x_ds_atomic, 8 | A_AND << 8),
+    MEM("ds_or_b64", F_DS, 0x4a, x_ds_atomic, 8 | A_OR << 8),
+    MEM("ds_xor_b64", F_DS, 0x4b, x_ds_atomic, 8 | A_XOR << 8),
+    MEM("ds_add_rtn_u64", F_DS, 0x60, x_ds_atomic, 8 | 0x80 | A_ADD << 8),
+    MEM("ds_wrxchg_rtn_b64", F_DS, 0x6d, x_ds_atomic, 8 | 0x80 | A_SWAP << 8),
+    MEM("ds_cmpst_rtn_b64", F_DS, 0x70, x_ds_atomic, 8 | 0x80 | A_CMPSWAP << 8),
+    MEM("ds_cmpstore_rtn_b64", F_DS, NOENC, x_ds_atomic, 8 | 0x80 | DS_NEW_FIRST | A_CMPSWAP << 8),
+    MEM("ds_write2st64_b32", F_DS, 0x0f, x_ds_write2, 4 | DS_ST64),
+    MEM("ds_write2st64_b64", F_DS, 0x4f, x_ds_write2, 8 | DS_ST64),
+    MEM("ds_read2st64_b32", F_DS, 0x38, x_ds_read2, 4 | DS_ST64),
+    MEM("ds_read2st64_b64", F_DS, 0x78, x_ds_read2, 8 | DS_ST64),
     MEM("ds_or_b32", F_DS, 0x0a, x_ds_atomic, 4 | A_OR << 8),
     MEM("ds_xor_b32", F_DS, 0x0b, x_ds_atomic, 4 | A_XOR << 8),
     MEM("ds_write_b32", F_DS, 0x0d, x_ds_write, 4),
