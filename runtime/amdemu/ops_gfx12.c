@@ -84,6 +84,13 @@ const AmdEnc amdemu_gfx12[] = {
     { F_VOP3, 0x329, "v_min_f64", "-" },
     { F_VOP3, 0x32a, "v_max_f64", "-" },
     { F_VOP3, 0x33c, "v_lshlrev_b64", "-" },
+    /* GFX12's WMMA has another lane layout (8 halves of A per lane): not modelled, so it stops a launch */
+    { F_VOP3P, 0x40, "v_wmma_f32_16x16x16_f16", "-" },
+    { F_VOP3P, 0x41, "v_wmma_f32_16x16x16_bf16", "-" },
+    { F_VOP3P, 0x42, "v_wmma_f16_16x16x16_f16", "-" },
+    { F_VOP3P, 0x43, "v_wmma_bf16_16x16x16_bf16", "-" },
+    { F_VOP3P, 0x44, "v_wmma_i32_16x16x16_iu8", "-" },
+    { F_VOP3P, 0x45, "v_wmma_i32_16x16x16_iu4", "-" },
     /* VOP3 */
     { F_VOP3, 0x219, "v_min3_f32", "-" },
     { F_VOP3, 0x21c, "v_max3_f32", "-" },
