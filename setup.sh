@@ -14,6 +14,7 @@ packages=(
     libamdhip64-dev rocm-device-libs
     clang-format-19
     python3-dev python3-numpy python3-pytest python3-mesonpy
+    libopenmpi-dev openmpi-bin libpng-dev
 )
 
 missing=()

@@ -15,6 +15,11 @@ typedef struct Infer {
     bool changed;
     bool failed;
     bool widened; /* a compiler temporary became Union{Nothing, T} in this pass */
+    /* a variable assigned a value of another type (union_split.c): its slot in the IR inferred (a member
+       slot of a union already split: union_first, the first member's), the new type; -1 none */
+    int union_slot;
+    const Type *union_type, *union_had; /* the new type, and the one the slot had */
+    bool allow_union;                   /* may ask for a split; else the conflict is an error */
 } Infer;
 
 /* A user error at loc; only reported in inference's final pass. */

@@ -119,6 +119,10 @@ bool lower_method(FeModule *mod, Method *m, Diags *d);
 /* Split each variable of f into webs of the assignments that reach a common
  * use (split_slots.c states what it requires and guarantees). */
 void split_slots(Arena *a, IrFunc *f, Diags *diags);
+/* Make slot x of the lowered IR src a union of the k member types (small, isbits) in dst, splitting each
+ * statement that reads it on its tag (union_split.c states what it requires and guarantees). False after
+ * an error in diags (a statement that cannot be split). */
+bool union_split(Arena *a, const IrFunc *src, IrFunc *dst, int x, const Type *const *members, int k, Diags *diags);
 
 /* infer.c */
 Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, int nargs, SrcLoc loc);

@@ -14,6 +14,8 @@
 
 #include "builtins_type.h"
 
+enum { UNION_MAX = 4 }; /* the most member types of a union variable (union_split.c) */
+
 /* (contracts of the infer_ functions the typing rules share: builtins_type.h) */
 void infer_err(Infer *I, SrcLoc loc, const char *fmt, ...)
 {
@@ -535,6 +537,53 @@ static bool more_specific(FeCompilation *c, Method *a, Method *b, int nargs)
         return a->ntvars < b->ntvars;
     }
     return true;
+}
+
+static bool infer_body_ir(FeCompilation *c, Spec *s, const IrFunc *lf, bool allow_union, int *union_slot,
+                          const Type **union_type, const Type **union_had);
+
+/* Infer s; a variable that takes several number types becomes a union, split at its uses
+ * (union_split.c), and s is inferred again over the rewritten IR. */
+static bool infer_body(FeCompilation *c, Spec *s)
+{
+    struct {
+        int slot, first, k;
+        const Type *members[UNION_MAX];
+    } uv[8];
+    int nuv = 0;
+    const IrFunc *lf = s->method->lowered;
+    for (;;) {
+        int slot;
+        const Type *t, *had;
+        bool ok = infer_body_ir(c, s, lf, nuv < 8, &slot, &t, &had);
+        if (slot < 0)
+            return ok;
+        int u = 0;
+        while (u < nuv && uv[u].first != slot)
+            u++;
+        if (u == nuv) {
+            uv[nuv].slot = slot;
+            uv[nuv].k = 1;
+            uv[nuv++].members[0] = had;
+        }
+        if (uv[u].k == UNION_MAX) { /* too many members: the error, from inference without the split */
+            infer_body_ir(c, s, lf, false, &slot, &t, &had);
+            return false;
+        }
+        uv[u].members[uv[u].k++] = t;
+        IrFunc *cur = s->method->lowered;
+        for (int i = 0; i < nuv; i++) {
+            IrFunc *nf = ir_func_new(&c->arena, cur->name, cur->loc);
+            if (!nf)
+                return false;
+            uv[i].first = cur->nslots + 1; /* after the tag's */
+            if (!union_split(&c->arena, cur, nf, uv[i].slot, uv[i].members, uv[i].k, c->diags))
+                return false;
+            cur = nf;
+        }
+        lf = cur;
+        s->rettype = NULL;
+    }
 }
 
 static Spec *specialize(FeCompilation *c, Method *m, const Type *self, const Type **argtypes, int nargs,
@@ -1120,6 +1169,36 @@ static bool throws(const IrFunc *f, int v)
     return k->op == IR_CALL && k->nargs && f->insts[k->args[0]].builtin == BI_THROW;
 }
 
+/* x = v of a union variable (union_split.c): the member slot of v's type, whose number goes into the tag's
+ * constant just before; a type that is no member asks for another split. */
+static const Type *union_store(Infer *I, IrInst *in, const Type *t)
+{
+    IrFunc *f = I->f;
+    for (int m = 0; m < (int)in->ival; m++)
+        if (f->slots[in->label + m].type == t) {
+            in->slot = in->label + m;
+            f->insts[in - f->insts - 1].ival = m + 1;
+            return NULL;
+        }
+    I->failed = true;
+    if (I->allow_union && ty_is_prim(t) && t->kind != TY_NOTHING) {
+        if (I->union_slot < 0) {
+            I->union_slot = in->label;
+            I->union_type = t;
+        }
+    } else if (I->report) {
+        StrBuf sb = { 0 };
+        for (int m = 0; m < (int)in->ival; m++)
+            sb_printf(&sb, "%s%s", m ? ", " : "", infer_tname(I, f->slots[in->label + m].type));
+        diag_error(I->c->diags, in->loc,
+                   "variable `%s` has type %s here but is a Union{%s} elsewhere; juke splits unions of at most %d "
+                   "number types (Julia would box a larger one, a GPU cannot)",
+                   var_name(I, f->slots[in->label].name), infer_tname(I, t), sb.data ? sb.data : "", UNION_MAX);
+        sb_free(&sb);
+    }
+    return NULL;
+}
+
 static const Type *infer_inst(Infer *I, IrInst *in)
 {
     IrFunc *f = I->f;
@@ -1148,6 +1227,8 @@ static const Type *infer_inst(Infer *I, IrInst *in)
         const Type *t = f->insts[in->args[0]].type;
         if (throws(f, in->args[0])) /* the value of throw(...) never arrives (Julia's Union{}) */
             return NULL;
+        if (in->flags & IRF_UNION_STORE)
+            return union_store(I, in, t);
         if (!s->type) {
             s->type = t;
             s->loc = in->loc;
@@ -1166,6 +1247,15 @@ static const Type *infer_inst(Infer *I, IrInst *in)
                 /* a compiler temporary (the value of an if used as a statement): no single type */
                 s->type = ty_prim(T(I), TY_ANY);
                 I->changed = true;
+            } else if (I->allow_union && !s->is_param && ty_is_prim(t) && ty_is_prim(s->type) &&
+                       t->kind != TY_NOTHING && s->type->kind != TY_NOTHING) {
+                /* Julia's Union{A, B} of a variable: split at its uses (union_split.c), inferred again */
+                I->failed = true;
+                if (I->union_slot < 0) {
+                    I->union_slot = in->slot;
+                    I->union_type = t;
+                    I->union_had = s->type;
+                }
             } else {
                 I->failed = true;
                 if (I->report) {
@@ -1295,10 +1385,13 @@ static void drop_unreachable(FeCompilation *c, IrFunc *f, const bool *reach)
     free(map);
 }
 
-static bool infer_body(FeCompilation *c, Spec *s)
+/* Infer s over lf (its method's lowered IR, or that IR with union variables split). A variable that takes a
+ * second type, when allow_union, ends the inference early: *union_slot, *union_type and *union_had say
+ * which and how (else *union_slot is -1). */
+static bool infer_body_ir(FeCompilation *c, Spec *s, const IrFunc *lf, bool allow_union, int *union_slot,
+                          const Type **union_type, const Type **union_had)
 {
     Method *m = s->method;
-    IrFunc *lf = m->lowered;
     IrFunc *f = ir_func_new(&c->arena, m->name, lf->loc);
     if (!f)
         return false;
@@ -1319,7 +1412,7 @@ static bool infer_body(FeCompilation *c, Spec *s)
     for (int i = 0; i < f->nparams; i++)
         f->slots[i].type = s->argtypes[i];
     s->typed = f;
-    Infer I = { .c = c, .spec = s, .f = f, .reach = reach };
+    Infer I = { .c = c, .spec = s, .f = f, .reach = reach, .union_slot = -1, .allow_union = allow_union };
     compute_reach(&I);
     for (int iter = 0; iter < f->ninsts + 8; iter++) {
         I.changed = false;
@@ -1346,6 +1439,11 @@ static bool infer_body(FeCompilation *c, Spec *s)
         if (!I.changed)
             break;
     }
+    *union_slot = I.union_slot;
+    *union_type = I.union_type;
+    *union_had = I.union_had;
+    if (I.union_slot >= 0)
+        return false; /* inferred again with the variable split */
     /* the final pass: report what is still wrong */
     I.report = true;
     I.failed = false;

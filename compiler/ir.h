@@ -32,11 +32,13 @@ typedef enum IrOp {
 } IrOp;
 
 enum {
-    IRF_INBOUNDS = 1,    /* inside @inbounds: no bounds check */
-    IRF_DEAD = 2,        /* typed IR: unreachable */
-    IRF_FAILED = 4,      /* typed IR: inference already reported this call's error */
-    IRF_IRRATIONAL = 8,  /* IR_CONST: π, a Float64 literal that takes the float type it meets (Irrational) */
-    IRF_FIELDINDEX = 16, /* typed IR_GETFIELD: field .ival by position (a splatted tuple's element, splat.c) */
+    IRF_INBOUNDS = 1,     /* inside @inbounds: no bounds check */
+    IRF_DEAD = 2,         /* typed IR: unreachable */
+    IRF_FAILED = 4,       /* typed IR: inference already reported this call's error */
+    IRF_IRRATIONAL = 8,   /* IR_CONST: π, a Float64 literal that takes the float type it meets (Irrational) */
+    IRF_FIELDINDEX = 16,  /* typed IR_GETFIELD: field .ival by position (a splatted tuple's element, splat.c) */
+    IRF_UNION_STORE = 32, /* IR_ASSIGN to a union variable's member slot, picked by the value's type
+                             (union_split.c: .label the first member slot, .ival the member count) */
 };
 
 typedef struct Spec Spec;

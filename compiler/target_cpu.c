@@ -529,15 +529,15 @@ static void build_table(TargetCtx *tc)
 
 /* Load each explicit argument of fn from the kernarg buffer into args[] (abi.h: each at the next offset aligned
  * to its natural alignment; an array's {ptr, [N x i64], i64} is 16+8N bytes aligned 8; Bool is one byte), then
- * the exception pointer at the next 8-aligned offset; args[np - 1] is left for the state. Returns the bytes
+ * the exception pointer at the next 8-aligned offset; args[np - 1] is left for the state (np: fn's parameters up
+ * to the state, a region copy's mode after it). Returns the bytes
  * the buffer takes. */
-static uint64_t load_kernargs(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef kernarg,
+static uint64_t load_kernargs(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef fn, unsigned np, LLVMValueRef kernarg,
                               LLVMValueRef *args)
 {
     LLVMContextRef c = tc->llctx;
     LLVMTypeRef i8 = LLVMInt8TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(tc->mod);
-    unsigned np = LLVMCountParams(fn);
     uint64_t off = 0;
     for (unsigned i = 0; i + 1 < np; i++) {
         LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, i));
@@ -633,8 +633,9 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
     add_fn_attr(tc, e, 2, "noalias");
     LLVMValueRef saved_state = tc->cur_state;
     tc->cur_state = st;
-    load_kernargs(tc, b, fn, LLVMGetParam(e, 0), args);
-    args[np - 1] = st;
+    unsigned nk = regions ? np - 1 : np; /* fn's parameters up to the state */
+    load_kernargs(tc, b, fn, nk, LLVMGetParam(e, 0), args);
+    args[nk - 1] = st;
     LLVMValueRef dim[3];
     for (int d = 0; d < 3; d++)
         dim[d] = cpu_workgroup_dim(tc, b, d);
@@ -657,14 +658,41 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
         LLVMSetInitializer(locs, init);
         LLVMSetGlobalConstant(locs, 1);
         LLVMSetLinkage(locs, LLVMPrivateLinkage);
-        LLVMBasicBlockRef round = LLVMAppendBasicBlockInContext(c, e, "round");
+        /* round: the mode is the barrier every item waits at (more - 2), or CPU_REGION_ANY when they wait at
+         * different ones (more = 1), when the launch was cancelled (every cancel check reads the flag then),
+         * or for barriers past CPU_REGION_SPECIALISE (one copy of the body each is enough) */
+        LLVMBasicBlockRef pre = LLVMGetInsertBlock(b), round = LLVMAppendBasicBlockInContext(c, e, "round");
+        LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(c, e, "round.next");
         LLVMBuildBr(b, round);
         LLVMPositionBuilderAtEnd(b, round);
+        LLVMValueRef r = LLVMBuildPhi(b, i32, "more");
+        LLVMValueRef start = LLVMConstInt(i32, 2, 0);
+        LLVMAddIncoming(r, &start, &pre, 1);
+        LLVMValueRef mixed = LLVMBuildOr(b, cpu_cancel_requested(tc, b),
+                                         LLVMBuildICmp(b, LLVMIntULT, r, LLVMConstInt(i32, 2, 0), ""), "");
+        LLVMValueRef mode = LLVMBuildSelect(b, mixed, LLVMConstInt(i32, CPU_REGION_ANY, 0),
+                                            LLVMBuildSub(b, r, LLVMConstInt(i32, 2, 0), ""), "mode");
+        LLVMBasicBlockRef any = LLVMAppendBasicBlockInContext(c, e, "round.any");
+        uint32_t nspec = regions->nbarriers < CPU_REGION_SPECIALISE ? regions->nbarriers : CPU_REGION_SPECIALISE;
+        LLVMValueRef sw = LLVMBuildSwitch(b, mode, any, nspec + 1);
+        for (uint32_t k = 0; k <= nspec; k++) {
+            LLVMBasicBlockRef at = LLVMAppendBasicBlockInContext(c, e, "round.at");
+            LLVMAddCase(sw, LLVMConstInt(i32, k, 0), at);
+            LLVMPositionBuilderAtEnd(b, at);
+            args[np - 1] = LLVMConstInt(i32, k, 0);
+            emit_item_loops(tc, b, e, dim, fn, args, np);
+            LLVMBuildBr(b, next);
+        }
+        LLVMPositionBuilderAtEnd(b, any);
+        args[np - 1] = LLVMConstInt(i32, CPU_REGION_ANY, 0);
         emit_item_loops(tc, b, e, dim, fn, args, np);
+        LLVMBuildBr(b, next);
+        LLVMPositionBuilderAtEnd(b, next);
         LLVMValueRef f = load_state(tc, b, ST_REGION_ROUND, -1, ptr);
         LLVMTypeRef params[2] = { ptr, ptr };
         LLVMValueRef cargs[2] = { st, locs };
         LLVMValueRef more = LLVMBuildCall2(b, LLVMFunctionType(i32, params, 2, 0), f, cargs, 2, "");
+        LLVMAddIncoming(r, &more, &next, 1);
         LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, e, "done");
         LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, more, LLVMConstInt(i32, 0, 0), ""), round, done);
         LLVMPositionBuilderAtEnd(b, done);
@@ -720,12 +748,19 @@ static LLVMValueRef cpu_emit_regions(TargetCtx *tc, LLVMValueRef fn, LLVMValueRe
     unsigned np = LLVMCountParams(fn);
     char name[280];
     snprintf(name, sizeof name, "%s.regions", symbol);
-    LLVMValueRef rb = LLVMAddFunction(tc->mod, name, LLVMGlobalGetValueType(fn));
+    /* fn's parameters and the mode (cpu_regions.h) */
+    LLVMTypeRef *pt = calloc(np + 1, sizeof *pt);
+    LLVMValueRef *args = calloc(np + 1, sizeof *args);
+    if (!pt || !args) {
+        free(pt), free(args);
+        return NULL;
+    }
+    LLVMGetParamTypes(LLVMGlobalGetValueType(fn), pt);
+    pt[np] = LLVMInt32TypeInContext(c);
+    LLVMValueRef rb = LLVMAddFunction(tc->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(c), pt, np + 1, 0));
+    free(pt);
     LLVMSetLinkage(rb, LLVMInternalLinkage);
     add_fn_attr(tc, rb, np, "noalias");
-    LLVMValueRef *args = calloc(np, sizeof *args);
-    if (!args)
-        return NULL;
     for (unsigned i = 0; i < np; i++)
         args[i] = LLVMGetParam(rb, i);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
@@ -758,6 +793,8 @@ static LLVMValueRef cpu_emit_regions(TargetCtx *tc, LLVMValueRef fn, LLVMValueRe
         LLVMDeleteFunction(rb);
         return NULL;
     }
+    /* one copy per round kind in the group entry, each folded to its region */
+    add_fn_attr(tc, rb, LLVMAttributeFunctionIndex, "alwaysinline");
     return rb;
 }
 
@@ -793,7 +830,7 @@ static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol
     }
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
     LLVMValueRef entry = add_entry(tc, symbol, b);
-    uint64_t off = load_kernargs(tc, b, fn, LLVMGetParam(entry, 0), args);
+    uint64_t off = load_kernargs(tc, b, fn, np, LLVMGetParam(entry, 0), args);
     args[np - 1] = LLVMGetParam(entry, 1);
     LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, np, "");
     LLVMBuildRetVoid(b);

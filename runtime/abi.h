@@ -221,8 +221,9 @@ struct JukeCpuState {
     uint8_t *spill;
     /* Called by a region kernel's workgroup function after each round of its work-items: nonzero when every
        work-item that has not ended waits at the same barrier (locs[k] is barrier k's line << 32 | col) and
-       the group goes on; zero when all have ended, or after an exception or a barrier divergence (which it
-       reports). */
+       the group goes on, 2 + k when they all wait at barrier k (the next round may resume every item there
+       without reading its status), 1 when they wait at barriers of one place but of different numbers; zero
+       when all have ended, or after an exception or a barrier divergence (which it reports). */
     uint32_t (*region_round)(JukeCpuState *st, const uint64_t *locs);
 };
 

@@ -67,6 +67,11 @@ static const char *src = "struct Params\n"
                          "    end\n"
                          "    return\n"
                          "end\n"
+                         "@kernel function cart_store!(A, W)\n"
+                         "    I = @index(Global, Cartesian)\n"
+                         "    A[I] = I\n"
+                         "    W[I] = CartesianIndex(@groupsize())\n"
+                         "end\n"
                          "width(::Type{UInt8}) = 1.0\n"
                          "width(::Type{Float64}) = 8.0\n"
                          "function ghosts!(o, ::Type{T}, ::Val{N}, mode, op) where {T, N}\n"
@@ -314,12 +319,47 @@ static void test_struct_array(void **state)
     assert_non_null(strstr(juke_errmsg(f->ctx), "Val{4} is no element type"));
 }
 
+/* A Matrix{CartesianIndex{2}} from C: each element an NTuple{2,Int64}, as Julia lays it out. */
+static void test_cartesian_array(void **state)
+{
+    Fixture *f = *state;
+    size_t sz = 0;
+    assert_int_equal(juke_value_layout(f->m, "CartesianIndex{2}", &sz, NULL, NULL, NULL, 0), JUKE_OK);
+    assert_int_equal(sz, 16);
+    int64_t dims[2] = { 3, 5 };
+    juke_array *a, *w;
+    assert_int_equal(juke_array_create_value(f->cpu, f->m, "CartesianIndex{2}", 2, dims, &a), JUKE_OK);
+    assert_int_equal(juke_array_create_value(f->cpu, f->m, "CartesianIndex{2}", 2, dims, &w), JUKE_OK);
+    int64_t h[15][2];
+    memset(h, 0, sizeof h);
+    assert_int_equal(juke_array_upload(a, h, sizeof h), JUKE_OK);
+    assert_int_equal(juke_array_upload(w, h, sizeof h), JUKE_OK);
+    juke_arg args[2] = { juke_arg_array(a), juke_arg_array(w) };
+    juke_launch_config cfg = { { 2, 2, 1 }, { 0, 0, 0 }, 0, false, NULL, 0 };
+    cfg.ndims = 2;
+    cfg.ndrange[0] = 3, cfg.ndrange[1] = 5;
+    if (juke_launch(f->cpu, f->m, "cart_store!", args, 2, &cfg) != JUKE_OK)
+        fail_msg("cart_store!: %s", juke_errmsg(f->ctx));
+    assert_int_equal(juke_array_download(a, h, sizeof h), JUKE_OK);
+    for (int k = 0; k < 15; k++) {
+        assert_int_equal(h[k][0], k % 3 + 1);
+        assert_int_equal(h[k][1], k / 3 + 1);
+    }
+    assert_int_equal(juke_array_download(w, h, sizeof h), JUKE_OK);
+    for (int k = 0; k < 15; k++) {
+        assert_int_equal(h[k][0], 2);
+        assert_int_equal(h[k][1], 2);
+    }
+    juke_array_free(a);
+    juke_array_free(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layout_matches_c), cmocka_unit_test(test_struct_bytes),
         cmocka_unit_test(test_pack_fields),      cmocka_unit_test(test_ghosts),
-        cmocka_unit_test(test_struct_array),
+        cmocka_unit_test(test_struct_array),     cmocka_unit_test(test_cartesian_array),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -362,12 +362,14 @@ class Kernel:
         keep, post = [], []
         descs = [_arg(dev, a, keep, post) for a in args]
         if ndrange is None:
-            nd = (0, 0, 0, 0)
+            nd = (0,) * 9
             if gridsize is None:
                 raise ArgumentError("gridsize= is needed without an ndrange")
         else:
-            r = _triple(ndrange, "ndrange")
-            nd = (len((ndrange,) if isinstance(ndrange, int) else ndrange),) + r
+            r = (ndrange,) if isinstance(ndrange, int) else tuple(ndrange)
+            if not 1 <= len(r) <= 8:
+                raise ArgumentError("ndrange has 1 to 8 dimensions (more than 3 launch linearly)")
+            nd = (len(r),) + r + (1,) * (8 - len(r))
             gridsize = 0
             if groupsize == 1:
                 groupsize = 0

@@ -426,10 +426,10 @@ static PyObject *py_launch(PyObject *self, PyObject *args)
     PyObject *c, *d, *mo, *argl, *seed;
     const char *fn;
     unsigned g0, g1, g2, n0, n1, n2, shmem;
-    unsigned long long r0, r1, r2;
+    unsigned long long r[8]; /* the ndrange: JUKE_NDRANGE_MAX sizes */
     int nr, coop;
-    if (!PyArg_ParseTuple(args, "OOOsO(III)(III)I(iKKK)Op", &c, &d, &mo, &fn, &argl, &g0, &g1, &g2, &n0, &n1, &n2,
-                          &shmem, &nr, &r0, &r1, &r2, &seed, &coop))
+    if (!PyArg_ParseTuple(args, "OOOsO(III)(III)I(iKKKKKKKK)Op", &c, &d, &mo, &fn, &argl, &g0, &g1, &g2, &n0, &n1, &n2,
+                          &shmem, &nr, &r[0], &r[1], &r[2], &r[3], &r[4], &r[5], &r[6], &r[7], &seed, &coop))
         return NULL;
     juke_context *ctx = cap(c, CAP_CTX);
     juke_device *dev = cap(d, CAP_DEV);
@@ -452,7 +452,8 @@ static PyObject *py_launch(PyObject *self, PyObject *args)
     if (rc == 0) {
         juke_launch_config cfg = { .groupsize = { g0, g1, g2 }, .gridsize = { n0, n1, n2 }, .shmem = shmem };
         cfg.ndims = (uint32_t)nr;
-        cfg.ndrange[0] = r0, cfg.ndrange[1] = r1, cfg.ndrange[2] = r2;
+        for (int d = 0; d < JUKE_NDRANGE_MAX && d < 8; d++)
+            cfg.ndrange[d] = r[d];
         if (seed != Py_None) {
             cfg.seeded = true;
             cfg.seed = PyLong_AsUnsignedLongLongMask(seed);

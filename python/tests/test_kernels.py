@@ -97,6 +97,23 @@ def test_kernelabstractions_ndrange():
     np.testing.assert_array_equal(y, 3 * np.arange(1, 11, dtype=np.float32) + 0.5)
 
 
+KA4 = """
+using KernelAbstractions
+@kernel function mark4!(A)
+    I = @index(Global, Cartesian)
+    A[@index(Global, Linear)] = 1000 * I[1] + 100 * I[2] + 10 * I[3] + I[4]
+end
+"""
+
+
+def test_kernelabstractions_ndrange_4d():
+    a = np.zeros(2 * 3 * 2 * 3, np.int64)
+    juke.kernel(KA4, "mark4!")(a, groupsize=4, ndrange=(2, 3, 2, 3))
+    want = [1000 * i + 100 * j + 10 * k + l for l in range(1, 4) for k in range(1, 3) for j in range(1, 4)
+            for i in range(1, 3)]
+    np.testing.assert_array_equal(a, want)
+
+
 def test_dumps(has_compiler):
     k = juke.kernel(VADD, "vadd!")
     assert "function vadd!" in k.lowered() or "vadd!" in k.lowered()
