@@ -17,6 +17,7 @@
 #                saved for sm_90 in cache/ (so the language suite runs on the cuda device)
 #   bin/wrap_buffers: examples/wrap_buffers.c (cuMemAlloc buffers wrapped, a kernel handle, events)
 #   python/juke/ the Python package (runtime-only build) for bench/python_h200.py, its kernels in cache/
+#   bin/ice_mpi, mpi/: the MPI shallow-ice solver and a relocated OpenMPI (bench/prepare_ice_h200.sh)
 # Usage: bench/prepare_h200.sh   (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -91,6 +92,9 @@ for f in $O/ptx/*.ptx $O/ptx32/*.ptx; do
     case $f in */ptx32/*) n=${n}_i32 ;; esac
     $PTXAS -arch=sm_90 -O3 -v "$f" -o $O/sass/$n.cubin 2> $O/sass/$n.ptxas.txt
 done
+# the MPI shallow-ice solver (examples/ice), its sm_90 kernels in cache/, and Debian's OpenMPI
+# relocated under mpi/ for a machine without MPI (bench/ice_h200.sh runs it)
+JUKE=$J RT=build-bench-rt bench/prepare_ice_h200.sh $O
 # the CPU run of the same program checks the references and the code here
 ./build-bench-rt/bench/h200_acceptance $O/cpu cpu
 du -sh $O

@@ -318,20 +318,11 @@ static void cpu_barrier(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc)
     tc->uses_barrier = true;
 }
 
-/* The wavefront primitives: this work-item's lane is its linear index modulo the wave size; the rest are a
- * rendezvous of the wave's lanes in the runtime, st->wave(st, prim, x, y, line, col). Kernels that use them
- * run as fibers. */
-static LLVMValueRef cpu_wave(TargetCtx *tc, LLVMBuilderRef b, WavePrim p, LLVMValueRef x, LLVMValueRef y, SrcLoc loc)
+/* st->wave(st, p, x, y, line, col), x and y i64: a rendezvous of the wave's lanes (cpu_wave). */
+static LLVMValueRef wave_call(TargetCtx *tc, LLVMBuilderRef b, WavePrim p, LLVMValueRef x, LLVMValueRef y, SrcLoc loc)
 {
     LLVMContextRef c = tc->llctx;
     LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
-    if (p == WAVE_LANE) {
-        LLVMValueRef id = LLVMConstInt(i32, 0, 0);
-        for (int d = 2; d >= 0; d--)
-            id = LLVMBuildAdd(b, LLVMBuildMul(b, id, load_u32(tc, b, ST_GROUP_DIM, d), ""), load_u32(tc, b, ST_ITEM, d),
-                              "");
-        return LLVMBuildAnd(b, id, LLVMConstInt(i32, (unsigned)tc->wavefront_size - 1, 0), "");
-    }
     cpu(tc)->uses_wave = true;
     tc->uses_barrier = true;
     LLVMValueRef f = load_state(tc, b, ST_WAVE, -1, ptr);
@@ -339,17 +330,94 @@ static LLVMValueRef cpu_wave(TargetCtx *tc, LLVMBuilderRef b, WavePrim p, LLVMVa
     LLVMTypeRef fty = LLVMFunctionType(i64, params, 6, 0);
     LLVMValueRef args[6] = { tc->cur_state,
                              LLVMConstInt(i32, (unsigned)p, 0),
-                             x ? LLVMBuildZExt(b, x, i64, "") : LLVMConstInt(i64, 0, 0),
-                             y ? LLVMBuildZExt(b, y, i64, "") : LLVMConstInt(i64, 0, 0),
+                             x,
+                             y,
                              LLVMConstInt(i32, (unsigned)(loc.line > 0 ? loc.line : 0), 0),
                              LLVMConstInt(i32, (unsigned)(loc.col > 0 ? loc.col : 0), 0) };
-    LLVMValueRef r = LLVMBuildCall2(b, fty, f, args, 6, "");
+    return LLVMBuildCall2(b, fty, f, args, 6, "");
+}
+
+/* The wavefront primitives: this work-item's lane is its linear index modulo the wave size; the rest are a
+ * rendezvous of the wave's lanes in the runtime, st->wave(st, prim, x, y, line, col). Kernels that use them
+ * run as fibers. */
+static LLVMValueRef cpu_wave(TargetCtx *tc, LLVMBuilderRef b, WavePrim p, LLVMValueRef x, LLVMValueRef y, SrcLoc loc)
+{
+    LLVMContextRef c = tc->llctx;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
+    if (p == WAVE_LANE) {
+        LLVMValueRef id = LLVMConstInt(i32, 0, 0);
+        for (int d = 2; d >= 0; d--)
+            id = LLVMBuildAdd(b, LLVMBuildMul(b, id, load_u32(tc, b, ST_GROUP_DIM, d), ""), load_u32(tc, b, ST_ITEM, d),
+                              "");
+        return LLVMBuildAnd(b, id, LLVMConstInt(i32, (unsigned)tc->wavefront_size - 1, 0), "");
+    }
+    LLVMValueRef r = wave_call(tc, b, p, x ? LLVMBuildZExt(b, x, i64, "") : LLVMConstInt(i64, 0, 0),
+                               y ? LLVMBuildZExt(b, y, i64, "") : LLVMConstInt(i64, 0, 0), loc);
     switch (p) {
     case WAVE_MASK:
     case WAVE_BALLOT: return r;
     case WAVE_SYNC: return NULL;
     default: return LLVMBuildTrunc(b, r, i32, "");
     }
+}
+
+/* A stack slot of type t in fn's entry block (a fiber's own stack: its lanes' slots differ). */
+static LLVMValueRef entry_alloca(TargetCtx *tc, LLVMBuilderRef b, LLVMTypeRef t, const char *name)
+{
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(LLVMGetInsertBlock(b)));
+    LLVMBuilderRef eb = LLVMCreateBuilderInContext(tc->llctx);
+    LLVMValueRef first = LLVMGetFirstInstruction(entry);
+    if (first)
+        LLVMPositionBuilderBefore(eb, first);
+    else
+        LLVMPositionBuilderAtEnd(eb, entry);
+    LLVMValueRef s = LLVMBuildAlloca(eb, t, name);
+    LLVMDisposeBuilder(eb);
+    return s;
+}
+
+/* WMMA (TargetOps.wmma) as gfx11 computes it, in waves of 32 lanes (a wave of 64 is two of them): lane l holds
+ * row l & 15 of A, column l & 15 of B and of C, and of C the rows 2k + (l >> 4 & 1) (base/wmma.jl). Each lane
+ * puts its A row in a stack slot and reads, in 8 meetings of the wave, the slot addresses of the lanes whose
+ * rows its 8 values of D need (a lane that takes no part gives a row of zeros); then D[k] = C[k] + the 16
+ * products A[r, j] * B[j, c] added in order j = 1..16 in Float32 (a product of two Float16 is exact there).
+ * A last meeting keeps every slot alive until all lanes have read it. */
+static LLVMValueRef cpu_wmma(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef bm, LLVMValueRef c,
+                             SrcLoc loc)
+{
+    LLVMContextRef cx = tc->llctx;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(cx), i64 = LLVMInt64TypeInContext(cx), h = LLVMHalfTypeInContext(cx);
+    LLVMTypeRef f = LLVMFloatTypeInContext(cx), ptr = LLVMPointerTypeInContext(cx, 0);
+    LLVMTypeRef row_t = LLVMTypeOf(a);
+    LLVMValueRef mine = entry_alloca(tc, b, row_t, "wmma.row"), none = entry_alloca(tc, b, row_t, "wmma.zero");
+    LLVMBuildStore(b, a, mine);
+    LLVMBuildStore(b, LLVMConstNull(row_t), none);
+    LLVMValueRef lane = cpu_wave(tc, b, WAVE_LANE, NULL, NULL, loc);
+    LLVMValueRef base = LLVMBuildAnd(b, lane, LLVMConstInt(i32, ~31u, 0), "");
+    LLVMValueRef half =
+        LLVMBuildAnd(b, LLVMBuildLShr(b, lane, LLVMConstInt(i32, 4, 0), ""), LLVMConstInt(i32, 1, 0), "");
+    LLVMValueRef rows[8];
+    for (unsigned k = 0; k < 8; k++) {
+        LLVMValueRef src = LLVMBuildAdd(b, LLVMBuildAdd(b, base, LLVMConstInt(i32, 2 * k, 0), ""), half, "");
+        LLVMValueRef addr =
+            wave_call(tc, b, WAVE_READ, LLVMBuildPtrToInt(b, mine, i64, ""), LLVMBuildZExt(b, src, i64, ""), loc);
+        LLVMValueRef got = LLVMBuildIntToPtr(b, addr, ptr, "");
+        rows[k] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, addr, LLVMConstInt(i64, 0, 0), ""), none, got, "");
+    }
+    LLVMValueRef d = LLVMGetUndef(LLVMTypeOf(c));
+    for (unsigned k = 0; k < 8; k++) {
+        LLVMValueRef acc = LLVMBuildExtractElement(b, c, LLVMConstInt(i32, k, 0), "");
+        for (unsigned j = 0; j < 16; j++) {
+            LLVMValueRef idx = LLVMConstInt(i32, j, 0);
+            LLVMValueRef x = LLVMBuildLoad2(b, h, LLVMBuildGEP2(b, h, rows[k], &idx, 1, ""), "");
+            LLVMValueRef y = LLVMBuildExtractElement(b, bm, idx, "");
+            acc = LLVMBuildFAdd(b, acc, LLVMBuildFMul(b, LLVMBuildFPExt(b, x, f, ""), LLVMBuildFPExt(b, y, f, ""), ""),
+                                "");
+        }
+        d = LLVMBuildInsertElement(b, d, acc, LLVMConstInt(i32, k, 0), "");
+    }
+    wave_call(tc, b, WAVE_SYNC, LLVMConstInt(i64, 0, 0), LLVMConstInt(i64, 0, 0), loc);
+    return d;
 }
 
 /* st->grid_sync(st, line, col). */
@@ -999,6 +1067,7 @@ const TargetOps target_cpu_ops = {
     .grid_groups = cpu_grid_groups,
     .barrier = cpu_barrier,
     .wave = cpu_wave,
+    .wmma = cpu_wmma,
     .grid_sync = cpu_grid_sync,
     .static_local = cpu_static_local,
     .dynamic_local = cpu_dynamic_local,

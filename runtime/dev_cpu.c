@@ -10,6 +10,8 @@
  * exception instead of killing the host, and work-items that do not all meet
  * at the same barrier are reported as barrier divergence. */
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -1423,6 +1425,20 @@ static void cpu_module_unload(RtModule *m)
     free(cm);
 }
 
+/* A global of the shared object: its address, and its size from the symbol table. */
+static int cpu_global_get(RtModule *m, const char *name, void **devptr, size_t *bytes, char **err)
+{
+    CpuModule *cm = m->priv;
+    void *p = dlsym(cm->handle, name);
+    const ElfW(Sym) *sym = NULL;
+    Dl_info info;
+    if (!p || !dladdr1(p, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym || ELF64_ST_TYPE(sym->st_info) != STT_OBJECT)
+        return rt_fail(err, "the code object has no global `%s`", name);
+    *devptr = p;
+    *bytes = (size_t)sym->st_size;
+    return 0;
+}
+
 static int cpu_function_get(RtFunction *f, const char *name, char **err)
 {
     CpuModule *cm = f->mod->priv;
@@ -1667,6 +1683,7 @@ const RtBackend rt_cpu_backend = {
     .module_load = cpu_module_load,
     .module_unload = cpu_module_unload,
     .function_get = cpu_function_get,
+    .global_get = cpu_global_get,
     .launch = cpu_launch,
     .synchronize = cpu_synchronize,
     .stream_create = cpu_stream_create,
@@ -1697,6 +1714,7 @@ static int rt_cpu_open(RtDevice *dev, int index, char **short_why, char **err)
         return rt_fail(err, "cpu: out of memory");
     }
     rt_exception_buffer_init(cd->exc);
+    dev->exc_host = cd->exc;
     dev->print_sorted = true;
     pthread_mutex_init(&cd->mu, NULL);
     pthread_mutex_init(&cd->blocks_mu, NULL);

@@ -28,6 +28,9 @@
  *     --tol E                 PT tolerance of max|R| relative to the first
  *                             iteration's (default 1e-8)
  *     --ncheck N              iterations between residual checks (default 50)
+ *     --maxiter N             at most N iterations a step, and no failure when
+ *                             a step stops there (for timing runs; default
+ *                             200 * the global size, failing)
  *     --out DIR               write H every --nout steps (default: only the
  *                             end) as DIR/H_NNNN.npy and .png, the
  *                             convergence plot DIR/residual.png and its data
@@ -71,6 +74,7 @@ typedef struct {
     const char *device, *kcase, *out, *compare, *kernels;
     int64_t nx, ny, global;
     int nt, nout, ncheck;
+    int64_t maxiter;
     double dt, tol;
     bool staged, quiet;
 } options;
@@ -83,9 +87,11 @@ typedef struct {
     juke_context *ctx;
     juke_device *dev;
     juke_module *mod;
-    juke_kernel *k_diff, *k_res, *k_upd, *k_pack, *k_unpack;
+    juke_kernel *k_diff, *k_res, *k_upd, *k_pack, *k_unpack, *k_rowmax;
     juke_array *H, *Hold, *B, *M, *D, *R, *dHdtau;
     juke_array *xsend[2], *xrecv[2];   /* the x faces' device buffers, ny each */
+    juke_array *rows;                  /* rowmax!'s output, nx */
+    double *hrows;                     /* and its host copy */
     double *hsend[2][2], *hrecv[2][2]; /* host staging, [d][side] */
     bool direct;                       /* MPI reads and writes device memory */
     int64_t nxg, nyg;
@@ -103,9 +109,10 @@ static int fail(solver *s, const char *what)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: ice_mpi [--device cpu|cuda|hip] [--case ice|decay] [--nx N --ny N | --global N] [--nt N]\n"
-                    "               [--dt T] [--tol E] [--ncheck N] [--out DIR] [--nout N] [--compare FILE.npy]\n"
-                    "               [--staged] [--kernels ice.jl] [--quiet]\n");
+    fprintf(stderr,
+            "usage: ice_mpi [--device cpu|cuda|hip] [--case ice|decay] [--nx N --ny N | --global N] [--nt N]\n"
+            "               [--dt T] [--tol E] [--ncheck N] [--maxiter N] [--out DIR] [--nout N] [--compare FILE.npy]\n"
+            "               [--staged] [--kernels ice.jl] [--quiet]\n");
     return 2;
 }
 
@@ -132,6 +139,8 @@ static int parse(int argc, char **argv, options *o)
             o->nout = atoi(v);
         else if (!strcmp(a, "--ncheck") && v)
             o->ncheck = atoi(v);
+        else if (!strcmp(a, "--maxiter") && v)
+            o->maxiter = atoll(v);
         else if (!strcmp(a, "--dt") && v)
             o->dt = atof(v);
         else if (!strcmp(a, "--tol") && v)
@@ -225,9 +234,10 @@ static int setup_kernels(solver *s)
     const char *upd[] = { m, m, m, f, f, f, f };
     const char *pack[] = { v, m, i };
     const char *unpack[] = { m, v, i };
+    const char *rowmax[] = { v, m };
     if (get_kernel(s, "diffusivity!", diff, 4, &s->k_diff) || get_kernel(s, "residual!", res, 11, &s->k_res) ||
         get_kernel(s, "update!", upd, 7, &s->k_upd) || get_kernel(s, "pack_x!", pack, 3, &s->k_pack) ||
-        get_kernel(s, "unpack_x!", unpack, 3, &s->k_unpack))
+        get_kernel(s, "unpack_x!", unpack, 3, &s->k_unpack) || get_kernel(s, "rowmax!", rowmax, 2, &s->k_rowmax))
         return -1;
     return 0;
 }
@@ -300,6 +310,9 @@ static int setup_fields(solver *s)
     if (create(s, &s->H) || create(s, &s->Hold) || create(s, &s->B) || create(s, &s->M) || create(s, &s->D) ||
         create(s, &s->R) || create(s, &s->dHdtau))
         return -1;
+    s->hrows = calloc((size_t)s->o.nx, sizeof(double));
+    if (!s->hrows || juke_array_zeros(s->dev, JUKE_FLOAT64, 1, &s->o.nx, &s->rows) != JUKE_OK)
+        return fail(s, "making the residual buffers");
     for (int side = 0; side < 2; side++) {
         int64_t n = s->o.ny;
         if (juke_array_zeros(s->dev, JUKE_FLOAT64, 1, &n, &s->xsend[side]) ||
@@ -412,13 +425,19 @@ static int exchange(solver *s)
     return 0;
 }
 
-/* max |R| over every rank's inner cells (exact: the same on any number of ranks). */
+/* max |R| over every rank's inner cells (exact: the same on any number of
+ * ranks): rowmax! per row on the device, the rest on the host. */
 static int residual_norm(solver *s, double *out)
 {
-    juke_arg r;
-    if (juke_mapreduce(s->dev, "abs", "max", s->R, NULL, &r) != JUKE_OK)
+    juke_arg a[2] = { juke_arg_array(s->rows), juke_arg_array(s->R) };
+    juke_launch_config g = grid1d(s->o.nx);
+    if (launch(s, s->k_rowmax, a, 2, &g) ||
+        juke_array_download(s->rows, s->hrows, (size_t)s->o.nx * sizeof(double)) != JUKE_OK)
         return fail(s, "the residual norm");
-    MPI_Allreduce(&r.v.f64, out, 1, MPI_DOUBLE, MPI_MAX, s->cart);
+    double r = 0;
+    for (int64_t i = 0; i < s->o.nx; i++)
+        r = fmax(r, s->hrows[i]);
+    MPI_Allreduce(&r, out, 1, MPI_DOUBLE, MPI_MAX, s->cart);
     return 0;
 }
 
@@ -611,7 +630,7 @@ static int solve(solver *s)
     s->t_compute = s->t_exchange = 0;
     for (int step = 1; rc == 0 && step <= s->o.nt; step++) {
         double t0 = MPI_Wtime(), r0 = 0, r = 0;
-        int64_t it0 = s->iterations, max_iter = 200 * nmax;
+        int64_t it0 = s->iterations, max_iter = s->o.maxiter > 0 ? s->o.maxiter : 200 * nmax;
         if (juke_array_copy(s->Hold, 0, s->H, 0, s->o.nx * s->o.ny) != JUKE_OK) {
             rc = fail(s, "copying H");
             break;
@@ -622,7 +641,7 @@ static int solve(solver *s)
             if ((rc = iterate(s, inv_dt, damp)))
                 break;
             int64_t k = s->iterations - it0;
-            if (k == 1 || k % s->o.ncheck == 0) {
+            if (k == 1 || k % s->o.ncheck == 0 || k >= max_iter) {
                 if ((rc = residual_norm(s, &r)))
                     break;
                 if (k == 1)
@@ -637,7 +656,7 @@ static int solve(solver *s)
         if (s->rank == 0 && !s->o.quiet)
             printf("step %4d  iterations %6lld  residual %.3e  time/step %.4f s\n", step,
                    (long long)(s->iterations - it0), r / r0, MPI_Wtime() - t0);
-        if (r / r0 > s->o.tol) {
+        if (r / r0 > s->o.tol && s->o.maxiter <= 0) {
             if (s->rank == 0)
                 fprintf(stderr, "ice_mpi: step %d did not converge in %lld iterations\n", step, (long long)max_iter);
             rc = -1;
@@ -737,6 +756,7 @@ int main(int argc, char **argv)
             free(s.hsend[d][side]);
             free(s.hrecv[d][side]);
         }
+    free(s.hrows);
     free(path);
     juke_context_destroy(s.ctx); /* frees the module, the kernels, the device and its arrays */
     if (s.cart != MPI_COMM_NULL && s.cart)

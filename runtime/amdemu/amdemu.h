@@ -225,6 +225,8 @@ void amdemu_ops_init(void);
 int amdemu_image_load(const void *elf, AmdIsa isa, AmdImage **out, char **err);
 void amdemu_image_free(AmdImage *img);
 int amdemu_kernel_find(AmdImage *img, const char *name, AmdKernel *k, char **err);
+/* The address in the loaded image and the size of the data symbol `name` (a device global); -1 if none. */
+int amdemu_global_find(AmdImage *img, const char *name, void **addr, size_t *bytes);
 
 /* kernelParams launches (args.c): the code object's size from its ELF
  * headers; the kernel's arguments laid out in buf (zeroed, cap bytes) from

@@ -230,6 +230,20 @@ API int hipModuleUnload(void *mod)
     return hipSuccess;
 }
 
+API int hipModuleGetGlobal(void **dptr, size_t *bytes, void *mod, const char *name)
+{
+    Module *m = mod;
+    void *p = NULL;
+    size_t n = 0;
+    if (!m || !name || amdemu_global_find(m->img, name, &p, &n) != 0)
+        return set_error(hipErrorNotFound, NULL);
+    if (dptr)
+        *dptr = p;
+    if (bytes)
+        *bytes = n;
+    return hipSuccess;
+}
+
 API int hipModuleGetFunction(void **fn, void *mod, const char *name)
 {
     Module *m = mod;
