@@ -516,7 +516,8 @@ static int hip_open(RtDevice *dev, int index, const RtDriver *driver, const char
         if (!set_arch || set_arch(amdemu_arch) != 0) {
             dlclose(a->lib);
             free(hd);
-            return rt_fail(err, "amdemu: unknown processor '%s': expected gfx90a, gfx942 or gfx1100", amdemu_arch);
+            return rt_fail(err, "amdemu: unknown processor '%s': expected gfx90a, gfx942, gfx1100 or gfx1201",
+                           amdemu_arch);
         }
     }
     int e = a->Init(0), ec = 0, count = 0, rc = -1;
