@@ -1,7 +1,7 @@
 #!/bin/sh
 # amdemu_speed.sh [BUILD_DIR] [N]: the AMD ISA emulator's speed (docs/amdemu.md):
 # vadd of N (default 10^6) Float32 elements, and matmul 256x256, on
-# --device amdemu:gfx942 and amdemu:gfx1100, on one thread and on one per core,
+# --device amdemu:gfx942, gfx1100 and gfx1201, on one thread and on one per core,
 # with the emulator's count of lane-instructions (one instruction on one active
 # lane): the rate per second of the launch (wall clock) and per second of CPU
 # time (the rate of one core, also on a machine busy with other work).
@@ -31,7 +31,7 @@ save('ma.npy', [r.random() for _ in range(m * m)], [m, m])
 save('mb.npy', [r.random() for _ in range(m * m)], [m, m])
 save('mc.npy', [0.0] * (m * m), [m, m])
 PY
-for arch in gfx942 gfx1100; do
+for arch in gfx942 gfx1100 gfx1201; do
     for threads in 1 ""; do
         echo "vadd, $n elements, $arch, ${threads:-one per core} thread(s):"
         JUKE_AMDEMU_THREADS=$threads JUKE_AMDEMU_STATS=1 "$juke" run --device "amdemu:$arch" --groupsize 256 \

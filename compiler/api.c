@@ -946,6 +946,9 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     to.opt_level = o->opt_level;
     to.code_object_version = o->code_object_version ? o->code_object_version : 5;
     to.wavefront_size = o->wavefront_size;
+    /* WMMA runs in waves of 32, as on gfx11: the CPU forms them for a file that uses it (base/wmma.jl) */
+    if (!to.wavefront_size && to.kind == TARGET_CPU && m->fe->ast && (m->fe->ast->flags & FILE_WMMA))
+        to.wavefront_size = 32;
     to.devlib_dir = o->device_libs;
     for (int i = 0; !to.devlib_dir && i < target_count() && i < JK_ARRAY_LEN(ctx->env_devlibs); i++)
         if (target_at(i)->kind == to.kind)

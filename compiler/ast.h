@@ -112,6 +112,7 @@ enum {
     FILE_INTRINSICS = 512,   /* KernelAbstractions.KernelIntrinsics is named */
     FILE_ATOMIX = 2048,      /* a => b, @atomicswap or @atomicreplace */
     FILE_CARTESIAN = 4096,   /* CartesianIndex, CartesianIndices, Cartesian or oneunit is named */
+    FILE_WMMA = 8192,        /* AMDGPU.Device.WMMA (WMMA.x, WMMA_RDNA3.x) or its flat wmma_* names */
 };
 
 typedef struct Node Node;

@@ -114,6 +114,12 @@ const Type *type_cmp(Infer *I, IrInst *in, const BuiltinRow *row, const char *na
         in->optype = NULL;
         return prim(I, TY_BOOL);
     }
+    if (n == 2 && a[0]->kind == TY_PTR && a[1]->kind == TY_PTR && a[0]->step == a[1]->step &&
+        (row->id == BI_EQ || row->id == BI_NE || a[0] == a[1])) {
+        /* pointers compare by address, as Julia's ==(x::Ptr, y::Ptr) (=== only within one type) */
+        in->optype = a[0];
+        return prim(I, TY_BOOL);
+    }
     if (n == 2 && (row->id == BI_EGAL || row->id == BI_NEGAL) && a[0] != a[1]) {
         in->optype = NULL; /* values of different types are never egal (1 === 1.0 is false) */
         return prim(I, TY_BOOL);
@@ -350,6 +356,17 @@ const Type *type_bswap(Infer *I, IrInst *in, const BuiltinRow *row, const char *
 const Type *type_reinterpret(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
 {
     (void)row;
+    if (n == 2 && a[0]->kind == TY_TYPE && (a[0]->elem->kind == TY_PTR || a[1]->kind == TY_PTR)) {
+        /* pointers: reinterpret(UInt64, p), reinterpret(Core.LLVMPtr{T,1}, p) (same memory), reinterpret(Ptr{T}, u) */
+        const Type *to = a[0]->elem, *from = a[1];
+        bool ok = to->kind == TY_PTR && from->kind == TY_PTR ? to->step == from->step
+                  : to->kind == TY_PTR                       ? ty_is_int(from) && from->bits == 64 && !to->step
+                                                             : ty_is_int(to) && to->bits == 64 && !from->step;
+        if (ok) {
+            in->optype = to;
+            return to;
+        }
+    }
     if (n == 2 && a[0]->kind == TY_TYPE && ty_is_prim(a[0]->elem) && ty_is_prim(a[1])) {
         if (a[0]->elem->bits != a[1]->bits) {
             infer_err(I, in->loc, "bitcast: argument size does not match size of target type (reinterpret(%s, ::%s))",

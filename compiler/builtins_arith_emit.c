@@ -535,6 +535,12 @@ LLVMValueRef emit_reinterpret(CG *g, IrInst *in)
     LLVMValueRef x = arg(g, in, 1);
     if (xt == t)
         return x;
+    if (t->kind == TY_PTR && xt->kind == TY_PTR)
+        return x;
+    if (t->kind == TY_PTR)
+        return LLVMBuildIntToPtr(g->b, x, lt(g, t), "");
+    if (xt->kind == TY_PTR)
+        return LLVMBuildPtrToInt(g->b, x, i64(g), "");
     if (xt->kind == TY_BOOL)
         x = LLVMBuildZExt(g->b, x, i8(g), "");
     return LLVMBuildBitCast(g->b, x, prim_t(g, t), "");

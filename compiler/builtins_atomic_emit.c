@@ -10,7 +10,7 @@
 
 /* The syncscope clause of a device-wide atomic on this target ("" for LLVM's
  * default, the system scope), from the target's row in targets.c. */
-static void atomic_scope(CG *g, char *buf, size_t n)
+void atomic_scope(CG *g, char *buf, size_t n)
 {
     const char *scope = target_by_kind(g->tc->opts->kind)->atomic_scope;
     if (scope && *scope)
@@ -19,7 +19,7 @@ static void atomic_scope(CG *g, char *buf, size_t n)
         buf[0] = 0;
 }
 
-static LLVMValueRef atomic_helper(CG *g, const char *name, const char *text)
+LLVMValueRef atomic_helper(CG *g, const char *name, const char *text)
 {
     LLVMValueRef fn = LLVMGetNamedFunction(g->mod, name);
     if (fn)

@@ -34,7 +34,7 @@ bool printfmt_next(const char *fmt, size_t *pos, PrintConv *c)
     while (fmt[i] && strchr("hlqjztL", fmt[i]))
         i++;
     if (fmt[i]) {
-        if (ok && strchr("diuxXoeEfFgGaAcsJ", fmt[i]))
+        if (ok && strchr("diuxXoeEfFgGaAcsJR", fmt[i]))
             c->conv = fmt[i];
         i++;
     }
@@ -128,7 +128,7 @@ static bool printf_format(Arena *a, Diags *d, const Node *m, const Node *f, Node
     while (printfmt_next(fmt, &pos, &c)) {
         sb_putn(&sb, fmt + lit, c.start - lit);
         lit = c.end;
-        if (c.conv == '?' || c.conv == 'J') {
+        if (c.conv == '?' || c.conv == 'J' || c.conv == 'R') {
             diag_error(d, f->loc,
                        "@rocprintf: unsupported conversion \"%.*s\" (juke prints %%d %%i %%u %%x %%X %%o %%c %%s %%f "
                        "%%F %%e %%E %%g %%G %%a %%A and %%%%, with flags, width and precision)",

@@ -144,7 +144,7 @@ static void nvptx_print(CG *g, IrInst *in, const char *fmt)
                 spec[k++] = fmt[i];
         spec[k] = '\0';
         char conv = c.conv;
-        if (conv == 'J' || conv == 's') {
+        if (conv == 'J' || conv == 'R' || conv == 's') {
             if (t->kind == TY_BOOL) {
                 LLVMValueRef tr = LLVMBuildGlobalStringPtr(g->b, "true", ""),
                              fa = LLVMBuildGlobalStringPtr(g->b, "false", "");
@@ -157,7 +157,7 @@ static void nvptx_print(CG *g, IrInst *in, const char *fmt)
                 sb_printf(&sb, "0x%s0%dllx", spec, t->bits / 4);
         }
         if (strchr("diuxXo", conv)) {
-            if (!(c.conv == 'J' || c.conv == 's') || conv != 'x')
+            if (!(c.conv == 'J' || c.conv == 'R' || c.conv == 's') || conv != 'x')
                 sb_printf(&sb, "%sll%c", spec, conv);
             vals[nv++] = ty_is_float(t) ? LLVMBuildFPToSI(g->b, v, i64(g), "") : arg_bits(g, v, t);
         } else if (conv == 'c') {

@@ -77,10 +77,12 @@ const Type *type_shfl(Infer *I, IrInst *in, const BuiltinRow *row, const char *n
     return infer_no_method(I, in, name, sync ? a - 1 : a, sync ? n + 1 : n);
 }
 
-/* The reduction operator a wfred/wfscan call names (its first argument's function), or BI_NONE. */
+/* The reduction operator a wfred/wfscan call names (its first argument's function), or BI_NONE. The prelude's
+ * methods of an operator (base/wmma.jl's fragment * x) leave it the built-in on numbers; the file's own do not. */
 static BuiltinId wave_reduce_op(FeCompilation *c, const Type *f)
 {
-    if (f->kind != TY_FUNCTION || fe_find_func(c->mod, f->name))
+    const GenericFunc *g = f->kind == TY_FUNCTION ? fe_find_func(c->mod, f->name) : NULL;
+    if (f->kind != TY_FUNCTION || (g && !g->from_base))
         return BI_NONE;
     const BuiltinRow *r = builtin_lookup(f->name);
     if (!r)

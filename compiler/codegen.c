@@ -827,6 +827,11 @@ LLVMValueRef emit_compare(CG *g, IrInst *in)
     BuiltinId op = in->builtin;
     if (!t)
         return LLVMConstInt(i1(g), (op == BI_EGAL || op == BI_EQ) ? a == b : a != b, 0);
+    if (t->kind == TY_PTR) { /* by address */
+        const Type *u = ty_prim(g->types, TY_UINT64);
+        return emit_cmp(g, op, u, LLVMBuildPtrToInt(g->b, arg(g, in, 0), i64(g), ""),
+                        LLVMBuildPtrToInt(g->b, arg(g, in, 1), i64(g), ""));
+    }
     if (t->kind == TY_TUPLE || t->kind == TY_STRUCT) {
         bool eq = op == BI_EQ || op == BI_EGAL;
         LLVMValueRef r = equal_fields(g, op == BI_EQ || op == BI_NE ? BI_EQ : BI_EGAL, t, arg(g, in, 0), arg(g, in, 1));

@@ -114,6 +114,10 @@ LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, int fir
 unsigned elem_align(const Type *elem);
 LLVMValueRef make_array(CG *g, const Type *at, LLVMValueRef ptr, LLVMValueRef *dims, int nd, LLVMValueRef cap);
 unsigned ptr_as(CG *g, const Type *pt);
+/* builtins_atomic_emit.c: the syncscope clause of a device-wide atomic here ("" on the CPU); the function
+ * `name` of the module, parsed from LLVM IR text and linked in once (NULL after an internal error). */
+void atomic_scope(CG *g, char *buf, size_t n);
+LLVMValueRef atomic_helper(CG *g, const char *name, const char *text);
 LLVMValueRef ptr_offset(CG *g, const Type *elem, LLVMValueRef p, LLVMValueRef i, const Type *it);
 LLVMValueRef call_math(CG *g, const char *name, const Type *t, LLVMValueRef *args, int n);
 LLVMValueRef signbit_of(CG *g, LLVMValueRef x, const Type *xt);

@@ -1,7 +1,7 @@
 /* cpu_regions.c: a kernel with barriers as regions between them, for the CPU device's workgroup loops
  * (pocl's work-item loops, in the form of a resumable work-item).
  *
- * requires: fn is a copy of the kernel body, `void fn(args..., exception, JukeCpuState *st)`, not yet
+ * requires: fn is a copy of the kernel body, `void fn(args..., exception, JukeCpuState *st, i32 mode)`, not yet
  * optimised (juke's code generator keeps variables in allocas), with every function that reaches a barrier
  * inlined into it; barriers are calls of the module's barrier helper, exit_item calls of its exit helper.
  * guarantees: fn runs one work-item from where it stopped to its next barrier, return or exit, and records
@@ -11,7 +11,10 @@
  * resumes, after every value used outside its block went to an alloca) sit in per-item slots of st->spill,
  * slot A for n items at n * off(A), the item's own at lin * size(A). The group driver (target_cpu.c) runs
  * every item of the group to its next stop, round after round, and the runtime checks between rounds that
- * all the items that did not end wait at the same barrier (runtime/dev_cpu.c, cpu_region_round). */
+ * all the items that did not end wait at the same barrier (runtime/dev_cpu.c, cpu_region_round). The item
+ * resumes where its status says when mode is CPU_REGION_ANY, else at barrier `mode` (the round's, when all
+ * items wait at one barrier): the group entry calls fn with a constant mode per round kind, so that each
+ * round's loop holds one region, without a dispatch, for LLVM to vectorise. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -265,6 +268,169 @@ static bool live_across(Rg *g, LLVMValueRef *allocas, int na, LLVMBasicBlockRef 
     return true;
 }
 
+/* ---- values every resume can compute again ---------------------------------------------------------- */
+
+/* Whether p is the state parameter st, or a GEP of it with constant indices, reached through GEPs only. */
+static bool points_into_state(LLVMValueRef p, LLVMValueRef st)
+{
+    while (p != st) {
+        if (!LLVMIsAGetElementPtrInst(p) && !(LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr))
+            return false;
+        int n = LLVMGetNumOperands(p);
+        for (int k = 1; k < n; k++)
+            if (!LLVMIsAConstantInt(LLVMGetOperand(p, (unsigned)k)))
+                return false;
+        p = LLVMGetOperand(p, 0);
+    }
+    return true;
+}
+
+/* Whether i computes the same value wherever it runs, given its operands: arithmetic that cannot trap, and
+ * loads of the state, which the body never writes (the group entry sets st->item before it runs an item). */
+static bool recomputable(LLVMValueRef i, LLVMValueRef st)
+{
+    switch (LLVMGetInstructionOpcode(i)) {
+    case LLVMAdd:
+    case LLVMSub:
+    case LLVMMul:
+    case LLVMShl:
+    case LLVMLShr:
+    case LLVMAShr:
+    case LLVMAnd:
+    case LLVMOr:
+    case LLVMXor:
+    case LLVMICmp:
+    case LLVMSelect:
+    case LLVMGetElementPtr:
+    case LLVMTrunc:
+    case LLVMZExt:
+    case LLVMSExt:
+    case LLVMBitCast:
+    case LLVMPtrToInt:
+    case LLVMIntToPtr:
+    case LLVMSIToFP:
+    case LLVMUIToFP:
+    case LLVMFPExt:
+    case LLVMFPTrunc:
+    case LLVMExtractValue:
+    case LLVMInsertValue: return true;
+    case LLVMLoad:
+        return !LLVMGetVolatile(i) && LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic &&
+               points_into_state(LLVMGetOperand(i, 0), st);
+    default: return false;
+    }
+}
+
+/* Whether v is available at the end of the dispatch block d: a constant, a parameter, or d's own. */
+static bool available_in(LLVMValueRef v, LLVMBasicBlockRef d)
+{
+    if (!LLVMIsAInstruction(v))
+        return !LLVMValueIsBasicBlock(v);
+    return LLVMGetInstructionParent(v) == d;
+}
+
+/* Move to the end of d every instruction that depends only on the parameters and the state (the kernel's
+ * arguments, the group's and the item's indices, local memory's address and what is computed from them), so
+ * that the item computes them again at each resume instead of keeping them in its slots: they stay uniform
+ * (or a function of the item's index) for the optimiser, which hoists them out of the group entry's loops. */
+static void hoist_recomputable(Rg *g, LLVMBasicBlockRef d, LLVMValueRef st)
+{
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(d); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;) {
+                LLVMValueRef next = LLVMGetNextInstruction(i);
+                bool ok = recomputable(i, st);
+                int n = LLVMGetNumOperands(i);
+                for (int k = 0; ok && k < n; k++)
+                    ok = available_in(LLVMGetOperand(i, (unsigned)k), d);
+                if (ok) {
+                    LLVMInstructionRemoveFromParent(i);
+                    LLVMPositionBuilderAtEnd(g->b, d);
+                    LLVMInsertIntoBuilder(g->b, i);
+                    changed = true;
+                }
+                i = next;
+            }
+    }
+}
+
+/* ---- cancel checks outside loops --------------------------------------------------------------------- */
+
+/* Whether bb lies on a cycle of fn (a loop that no barrier cuts: a barrier's block returns). */
+static bool on_cycle(LLVMValueRef fn, LLVMBasicBlockRef bb)
+{
+    int nb = (int)LLVMCountBasicBlocks(fn), top = 0;
+    LLVMBasicBlockRef *blocks = malloc((size_t)nb * sizeof *blocks), *stack = malloc((size_t)nb * sizeof *stack);
+    bool *seen = calloc((size_t)nb, sizeof *seen), found = true; /* out of memory: keep the check */
+    if (blocks && stack && seen) {
+        found = false;
+        LLVMGetBasicBlocks(fn, blocks);
+        stack[top++] = bb;
+        while (top > 0 && !found) {
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(stack[--top]);
+            unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+            for (unsigned k = 0; k < ns && !found; k++) {
+                LLVMBasicBlockRef s = LLVMGetSuccessor(t, k);
+                int si = block_index(blocks, nb, s);
+                found = s == bb;
+                if (si >= 0 && !seen[si]) {
+                    seen[si] = true;
+                    stack[top++] = s;
+                }
+            }
+        }
+    }
+    free(blocks), free(stack), free(seen);
+    return found;
+}
+
+/* Whether i is a cancel check's read of the flag: an atomic load through a pointer read from the state. */
+static bool is_cancel_read(LLVMValueRef i, LLVMValueRef st)
+{
+    if (LLVMGetInstructionOpcode(i) != LLVMLoad || LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic)
+        return false;
+    LLVMValueRef p = LLVMGetOperand(i, 0);
+    return LLVMIsALoadInst(p) && points_into_state(LLVMGetOperand(p, 0), st);
+}
+
+/* A cancel check outside every loop of the resumable item reads the flag only when mode is CPU_REGION_ANY,
+ * and sees 0 otherwise: a round of items that all resume at one barrier (mode that barrier) runs each item
+ * through code without loops, and the group entry, which reads the flag once per round, runs the round in
+ * mode CPU_REGION_ANY once it is set, where every check reads it. So the checks leave the rounds LLVM
+ * vectorises, and a cancelled launch still stops at the first check an item meets. */
+static bool uniform_cancel_checks(Rg *g, LLVMValueRef st, LLVMValueRef mode)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef rd = NULL;
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !rd; i = LLVMGetNextInstruction(i))
+            if (is_cancel_read(i, st))
+                rd = i;
+        if (!rd || on_cycle(g->fn, bb))
+            continue;
+        /* bb = pre: ...; br any, read, bb   read: rd; br bb   bb: phi [rd, read], [0, pre]; ... */
+        LLVMBasicBlockRef pre = LLVMInsertBasicBlockInContext(g->c, bb, "cancel.pre");
+        LLVMBasicBlockRef read = LLVMInsertBasicBlockInContext(g->c, bb, "cancel.read");
+        move_head(g, bb, rd, pre);
+        retarget(g->fn, bb, pre, pre);
+        LLVMPositionBuilderAtEnd(g->b, pre);
+        LLVMValueRef any = LLVMBuildICmp(g->b, LLVMIntEQ, mode, LLVMConstInt(g->i32, CPU_REGION_ANY, 0), "");
+        LLVMBuildCondBr(g->b, any, read, bb);
+        LLVMInstructionRemoveFromParent(rd);
+        LLVMPositionBuilderAtEnd(g->b, read);
+        LLVMInsertIntoBuilder(g->b, rd);
+        LLVMBuildBr(g->b, bb);
+        LLVMPositionBuilderBefore(g->b, LLVMGetFirstInstruction(bb));
+        LLVMValueRef phi = LLVMBuildPhi(g->b, LLVMTypeOf(rd), "cancel");
+        LLVMReplaceAllUsesWith(rd, phi);
+        LLVMValueRef vals[2] = { rd, LLVMConstInt(LLVMTypeOf(rd), 0, 0) };
+        LLVMBasicBlockRef from[2] = { read, pre };
+        LLVMAddIncoming(phi, vals, from, 2);
+        bb = read; /* the rest of bb may hold another check: the loop visits bb next */
+    }
+    return true;
+}
+
 /* ---- the transformation ------------------------------------------------------------------------------- */
 
 static LLVMValueRef state_u32(Rg *g, LLVMTypeRef state_ty, LLVMValueRef st, unsigned field, unsigned elem)
@@ -310,7 +476,7 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
     }
     out->nbarriers = (uint32_t)nbar;
     unsigned np = LLVMCountParams(fn);
-    LLVMValueRef st = LLVMGetParam(fn, np - 1);
+    LLVMValueRef st = LLVMGetParam(fn, np - 2), mode = LLVMGetParam(fn, np - 1);
 
     /* the dispatch block D: allocas, the item's linear index and status slot */
     LLVMBasicBlockRef start = LLVMGetEntryBasicBlock(fn);
@@ -382,10 +548,12 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
         LLVMPositionBuilderBefore(g.b, t);
         LLVMBuildStore(g.b, LLVMConstInt(g.i32, CPU_REGION_RETURNED, 0), g.status);
     }
+    hoist_recomputable(&g, d, st);
     /* the dispatch: by the item's status */
     LLVMPositionBuilderAtEnd(g.b, d);
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g.c, fn, "regions.ended");
-    LLVMValueRef k = LLVMBuildLoad2(g.b, g.i32, g.status, "");
+    LLVMValueRef any = LLVMBuildICmp(g.b, LLVMIntEQ, mode, LLVMConstInt(g.i32, CPU_REGION_ANY, 0), "");
+    LLVMValueRef k = LLVMBuildSelect(g.b, any, LLVMBuildLoad2(g.b, g.i32, g.status, ""), mode, "resume");
     LLVMValueRef sw = LLVMBuildSwitch(g.b, k, done, (unsigned)nbar + 1);
     LLVMAddCase(sw, LLVMConstInt(g.i32, 0, 0), start);
     for (int r = 0; r < nbar; r++)
@@ -440,6 +608,7 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
         out->nslots++;
     }
     out->spill_bytes = (uint32_t)((off + 15) / 16 * 16);
+    ok = ok && uniform_cancel_checks(&g, st, mode);
     free(allocas), free(need), free(bars), free(exits), free(resume), free(after);
     LLVMDisposeBuilder(g.b);
     return ok;

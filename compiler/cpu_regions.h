@@ -10,6 +10,12 @@
 /* A work-item's status in the group's status array (runtime/abi.h, JukeCpuState.spill). */
 #define CPU_REGION_RETURNED 0xfffffffeu
 #define CPU_REGION_EXITED 0xffffffffu
+/* The resumable item's mode (its last parameter) when each item resumes where its status says; any other
+ * mode k (0..nbarriers) resumes every item at barrier k (0: the start). */
+#define CPU_REGION_ANY 0xfffffffdu
+/* The group entry has a round loop of its own for the start and each of the first CPU_REGION_SPECIALISE
+ * barriers (target_cpu.c); rounds at later barriers run in mode CPU_REGION_ANY. */
+#define CPU_REGION_SPECIALISE 8
 /* JukeCpuState.spill's field number in the state's LLVM type (target_cpu.c) */
 #define CPU_STATE_SPILL_FIELD 12
 
@@ -20,8 +26,8 @@ typedef struct CpuRegions {
     uint32_t nslots;
 } CpuRegions;
 
-/* Make fn (a copy of the kernel body, everything that reaches a barrier inlined into it) a resumable
- * work-item, as cpu_regions.c describes. false: it cannot (and fn may be half changed: delete it). */
+/* Make fn (a copy of the kernel body, everything that reaches a barrier inlined into it, with an i32 mode
+ * parameter after the state) a resumable work-item, as cpu_regions.c describes. false: it cannot (and fn may be half changed: delete it). */
 bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_ty, LLVMValueRef barrier_fn,
                            LLVMValueRef exit_fn, CpuRegions *out);
 

@@ -322,6 +322,7 @@ static void load_base(FeModule *mod, Diags *d)
         { FILE_ATOMIX, jk_atomix_text, &jk_atomix_len },
         { FILE_INTRINSICS, jk_intrinsics_text, &jk_intrinsics_len },
         { FILE_STATICARRAYS, jk_staticarrays_text, &jk_staticarrays_len },
+        { FILE_WMMA, jk_wmma_text, &jk_wmma_len },
         { FILE_CARTESIAN, jk_cartesian_text, &jk_cartesian_len },
     };
     int flags = mod->ast ? mod->ast->flags : 0;

@@ -13,10 +13,13 @@
 #include <string.h>
 
 #include "builtins_type.h"
+#include "prelude.h"
 
 enum { UNION_MAX = 4 }; /* the most member types of a union variable (union_split.c) */
 
 /* (contracts of the infer_ functions the typing rules share: builtins_type.h) */
+static void note_prelude_caller(FeCompilation *c, SrcLoc loc);
+
 void infer_err(Infer *I, SrcLoc loc, const char *fmt, ...)
 {
     I->failed = true;
@@ -26,6 +29,7 @@ void infer_err(Infer *I, SrcLoc loc, const char *fmt, ...)
     va_start(ap, fmt);
     diag_verror(I->c->diags, DIAG_USER, loc, fmt, ap);
     va_end(ap);
+    note_prelude_caller(I->c, loc);
 }
 
 const char *infer_tname(Infer *I, const Type *t)
@@ -247,6 +251,16 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
         if (strcmp(name, "Type") == 0 && n->nkids == 2) {
             const Type *t = infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet);
             return t ? ty_typeof_type(c->types, t) : NULL;
+        }
+        if ((strcmp(name, "LLVMPtr") == 0 && n->nkids == 3) || (strcmp(name, "Ptr") == 0 && n->nkids == 2)) {
+            /* Core.LLVMPtr{T, AS} (global 1 or local 3) and Ptr{T} (a global pointer here) */
+            const Type *t = infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet);
+            int64_t as = n->nkids == 3 && n->kids[2]->kind == AST_INT ? n->kids[2]->ival : n->nkids == 3 ? -1 : 1;
+            if (t && (as == 1 || as == 3))
+                return ty_ptr(c->types, t, as == 3);
+            if (t && !quiet)
+                diag_error(c->diags, n->loc, "%s: juke has pointers to global (1) and local (3) memory only", name);
+            return NULL;
         }
         if (strcmp(name, "Complex") == 0 && n->nkids == 2) {
             const Type *t = infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet);
@@ -676,6 +690,18 @@ static const char *display_name(FeCompilation *c, const char *name)
     return kw ? arena_strndup(&c->arena, name, (size_t)(kw - name)) : name;
 }
 
+/* An error at loc inside the Base prelude: a note at the kernel file's call that reached it (WMMA.load_a of a
+ * Float32 pointer fails in base/wmma.jl, but the user wrote the call). */
+static void note_prelude_caller(FeCompilation *c, SrcLoc loc)
+{
+    for (int k = c->depth - 1; loc.file && loc.file->name == fe_base_name && c->calls && k >= 1; k--)
+        if (c->calls[k].file && c->calls[k].file->name != fe_base_name) {
+            diag_note(c->diags, c->calls[k], "in %s of juke's Base prelude, called here",
+                      display_name(c, c->stack[k]->method->name));
+            return;
+        }
+}
+
 static Spec *report_deferred(FeCompilation *c, Method *m, SrcLoc loc)
 {
     bool seen = false;
@@ -784,6 +810,7 @@ Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const T
             sb_puts(&sb, ")");
             diag_note(c->diags, m->loc, "closest candidate: %s", sb.data);
         }
+        note_prelude_caller(c, loc);
         sb_free(&sb);
         return NULL;
     }

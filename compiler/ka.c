@@ -547,7 +547,7 @@ static bool ka_in(const char *s, const char *const *list, int n)
 
 const char *ka_macro_hint(const char *name, bool user)
 {
-    static const char *const printing[] = { "show", "println", "print", "printf", "info", "warn", "debug", "error" };
+    static const char *const printing[] = { "println", "print", "printf", "info", "warn", "debug", "error" };
     static const char *const cuda_print[] = { "cuprint", "cuprintln", "cushow" };
     static const char *const host[] = { "time",    "elapsed",     "test", "testset", "benchmark",
                                         "btime",   "belapsed",    "sync", "async",   "spawn",

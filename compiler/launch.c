@@ -759,6 +759,24 @@ juke_status juke_device_synchronize(juke_device *dev)
     return st;
 }
 
+juke_status juke_device_set_heap_size(juke_device *dev, uint64_t bytes)
+{
+    if (!dev)
+        return api_fail(NULL, JUKE_ERR_ARGUMENT, "juke_device_set_heap_size: NULL device");
+    char *err = NULL;
+    if (rt_device_set_heap_size(dev->rt, bytes, &err) != 0) {
+        juke_status st = api_fail(dev->ctx, JUKE_ERR_ARGUMENT, "%s", err ? err : "bad heap size");
+        free(err);
+        return st;
+    }
+    return JUKE_OK;
+}
+
+uint64_t juke_device_heap_size(juke_device *dev)
+{
+    return dev ? rt_device_heap_size(dev->rt) : 0;
+}
+
 juke_status juke_stream_create(juke_device *dev, juke_stream **out)
 {
     if (out)
@@ -904,6 +922,55 @@ juke_status juke_kernel_get(juke_module *m, const char *function, const char *co
         return st;
     *out = k;
     return JUKE_OK;
+}
+
+/* juke_kernel_global_set (to_device) and juke_kernel_global_get. */
+static juke_status kernel_global_copy(juke_kernel *k, juke_device *dev, const char *name, void *host, size_t bytes,
+                                      bool to_device)
+{
+    const char *what = to_device ? "juke_kernel_global_set" : "juke_kernel_global_get";
+    if (!k || !dev || !name || (bytes && !host))
+        return api_fail(k     ? k->ctx
+                        : dev ? dev->ctx
+                              : NULL,
+                        JUKE_ERR_ARGUMENT, "%s: NULL %s", what,
+                        !k      ? "kernel"
+                        : !dev  ? "device"
+                        : !name ? "name"
+                                : "host buffer");
+    RtFunction *fn;
+    juke_status st = kernel_loaded(k, dev, &fn);
+    if (st != JUKE_OK)
+        return st;
+    void *p = NULL;
+    size_t size = 0;
+    char *err = NULL;
+    if (rt_module_global(rt_function_module(fn), name, &p, &size, &err) != 0) {
+        st = api_fail(k->ctx, JUKE_ERR_ARGUMENT, "%s: %s: %s (a kernel names it with get_global_pointer(Val(:%s), T))",
+                      what, k->function, err ? err : "no such global", name);
+        free(err);
+        return st;
+    }
+    if (size != bytes)
+        return api_fail(k->ctx, JUKE_ERR_ARGUMENT, "%s: the global `%s` of %s has %zu bytes, not %zu", what, name,
+                        k->function, size, bytes);
+    int rc = to_device ? rt_upload(dev->rt, p, host, bytes, &err) : rt_download(dev->rt, host, p, bytes, &err);
+    if (rc != 0) {
+        st = api_fail(k->ctx, JUKE_ERR_DEVICE, "%s: %s", what, err ? err : "copy failed");
+        free(err);
+        return st;
+    }
+    return JUKE_OK;
+}
+
+juke_status juke_kernel_global_set(juke_kernel *k, juke_device *dev, const char *name, const void *host, size_t bytes)
+{
+    return kernel_global_copy(k, dev, name, (void *)host, bytes, true);
+}
+
+juke_status juke_kernel_global_get(juke_kernel *k, juke_device *dev, const char *name, void *host, size_t bytes)
+{
+    return kernel_global_copy(k, dev, name, host, bytes, false);
 }
 
 juke_status juke_kernel_launch(juke_kernel *k, juke_device *dev, const juke_arg *args, int nargs,

@@ -917,6 +917,29 @@ static int lower_throw(Lower *L, Node *n)
 
 /* @assert cond [msg] (and @rocassert): unless cond, throw an AssertionError whose message is msg or, as
  * Julia's, the condition's source. */
+/* @show a b...: each expression, then a line "text = value" from every work-item, the text as Julia
+ * prints the expression and the value as Julia's show does (%R, runtime/print.c); the value of the last
+ * expression. */
+static int lower_show(Lower *L, Node *n)
+{
+    int v = -1;
+    for (int i = 0; i < n->nkids; i++) {
+        v = lower_expr(L, n->kids[i]);
+        StrBuf sb = { 0 };
+        ast_print(&sb, n->kids[i]);
+        StrBuf fmt = { 0 };
+        for (size_t k = 0; k < sb.len; k++)
+            sb_puts(&fmt, sb.data[k] == '%' ? "%%" : (char[2]){ sb.data[k], 0 });
+        sb_puts(&fmt, " = %R\n");
+        int k = call_builtin(L, BI_PRINT, n->kids[i]->loc, &v, 1);
+        L->f->insts[k].name = arena_strndup(L->a, fmt.data ? fmt.data : "", fmt.len);
+        L->f->insts[k].ival = PRINT_LANE;
+        sb_free(&sb);
+        sb_free(&fmt);
+    }
+    return v >= 0 ? v : emit_named(L, IR_NOTHING, n->loc);
+}
+
 static int lower_assert(Lower *L, Node *n)
 {
     if (n->nkids < 1 || n->nkids > 2) {
@@ -994,6 +1017,8 @@ static int lower_macro(Lower *L, Node *n)
     }
     if (strcmp(n->name, "assert") == 0 || strcmp(n->name, "rocassert") == 0)
         return lower_assert(L, n);
+    if (strcmp(n->name, "show") == 0)
+        return lower_show(L, n);
     /* annotations with no effect on what a kernel computes: @fastmath keeps
      * IEEE semantics here (allowed: it only permits faster code), @simd and
      * @unroll leave loop transformations to LLVM; `@simd ivdep for` and
@@ -1243,6 +1268,16 @@ static int lower_expr(Lower *L, Node *n)
         break;
     }
     case AST_DOT: {
+        Node *m = n->kids[0];
+        if (m->kind == AST_IDENT && strcmp(m->name, "AS") == 0 && (!m->qual || strcmp(m->qual, "AMDGPU") == 0) &&
+            find_slot(L, "AS") < 0 && !fe_find_const(L->mod, "AS")) {
+            /* AMDGPU.jl's address-space module: AS.Local is the prelude's AS_Local */
+            const char *c = arena_printf(L->a, "AS_%s", n->name);
+            if (fe_find_const(L->mod, c)) {
+                v = lower_ident(L, &(Node){ .kind = AST_IDENT, .loc = n->loc, .name = c });
+                break;
+            }
+        }
         int base = lower_expr(L, n->kids[0]);
         v = emit(L, IR_GETFIELD, n->loc);
         L->f->insts[v].name = n->name;
@@ -1270,6 +1305,14 @@ static int lower_expr(Lower *L, Node *n)
             /* Complex{T} as a value (Complex{Float32}(a, b)): a type inference resolves */
             int t = lower_expr(L, n->kids[1]);
             v = call_builtin(L, BI_COMPLEXTYPE, n->loc, &t, 1);
+            break;
+        }
+        if (n->kids[0]->kind == AST_IDENT && ((n->nkids == 3 && strcmp(n->kids[0]->name, "LLVMPtr") == 0) ||
+                                              (n->nkids == 2 && strcmp(n->kids[0]->name, "Ptr") == 0))) {
+            /* Core.LLVMPtr{T, AS}, Ptr{T} as a value: a type inference resolves (builtins_heap.c) */
+            int args[2];
+            int na = lower_args(L, n->kids + 1, n->nkids - 1, args, 2);
+            v = call_builtin(L, BI_PTRTYPE, n->loc, args, na);
             break;
         }
         {

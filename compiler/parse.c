@@ -1054,6 +1054,8 @@ static const char *module_of(const Parser *p, const char *s)
         "AMDGPU", "Base",         "Core",  "SpecialFunctions", "Random", "KernelAbstractions", "KernelIntrinsics",
         "Atomix", "StaticArrays", "Adapt", "CUDAnative",       "CUDA"
     };
+    if (strcmp(s, "WMMA") == 0 || strcmp(s, "WMMA_RDNA3") == 0) /* AMDGPU.Device's (base/wmma.jl) */
+        return s;
     for (int i = p->modules.len - 2; i >= 0; i -= 2)
         if (strcmp(p->modules.items[i], s) == 0)
             return p->modules.items[i + 1];
@@ -1061,6 +1063,19 @@ static const char *module_of(const Parser *p, const char *s)
         if (strcmp(s, known[i]) == 0)
             return known[i];
     return NULL;
+}
+
+/* WMMA.x (AMDGPU.Device.WMMA, WMMA_RDNA3) as base/wmma.jl names it: wmma_x, WMMA_x for a capitalised x
+ * (WMMA.M, WMMA.ColMajor), AMDGPU.jl's flat names where it has them; the file loads base/wmma.jl. */
+static const char *wmma_name(Parser *p, const char *x)
+{
+    size_t n = strlen(x);
+    char *s = arena_alloc(p->a, n + 6);
+    if (!s)
+        return x;
+    memcpy(s, *x >= 'A' && *x <= 'Z' ? "WMMA_" : "wmma_", 5);
+    memcpy(s + 5, x, n + 1);
+    return s;
 }
 
 /* The name a `using A: b as c` line renamed to c, or name itself. */
@@ -1347,7 +1362,9 @@ static Node *parse_postfix(Parser *p)
                               (strcmp(e->name, "Device") == 0 || strcmp(e->name, "UnsafeAtomics") == 0) &&
                               (!e->qual || strcmp(e->qual, "AMDGPU") == 0);
                 const char *mod = e->kind == AST_IDENT ? module_of(p, e->name) : NULL;
-                if (e->kind == AST_IDENT && (mod || device || is_base_submodule(e))) {
+                if (mod && (strcmp(mod, "WMMA") == 0 || strcmp(mod, "WMMA_RDNA3") == 0)) {
+                    e = node_ident(p, start, wmma_name(p, f->text));
+                } else if (e->kind == AST_IDENT && (mod || device || is_base_submodule(e))) {
                     Node *q = node_ident(p, start, f->text);
                     q->qual = device ? "AMDGPU" : is_base_submodule(e) ? "Base" : mod;
                     if (q->qual && strcmp(q->qual, "KernelIntrinsics") == 0)
@@ -1897,6 +1914,10 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
     root->kids = (Node **)p->items.items;
     root->nkids = p->items.len;
     root->flags |= p->file_flags;
+    for (int i = 0; i < p->ntoks; i++) /* WMMA.x, WMMA_RDNA3.x, wmma_load_a, WMMA_M: base/wmma.jl */
+        if (p->toks[i].kind == TK_IDENT &&
+            (strncmp(p->toks[i].text, "WMMA", 4) == 0 || strncmp(p->toks[i].text, "wmma_", 5) == 0))
+            root->flags |= FILE_WMMA;
     static const char *const cartesian[] = { "CartesianIndex", "CartesianIndices", "Cartesian", "oneunit" };
     for (int i = 0; i < p->ntoks && !(root->flags & FILE_CARTESIAN); i++)
         for (int k = 0; p->toks[i].kind == TK_IDENT && k < JK_ARRAY_LEN(cartesian); k++)

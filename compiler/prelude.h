@@ -16,8 +16,8 @@ extern const char fe_base_name[];
 /* The prelude's extensions, appended to its text in a module whose file uses them (AST_FILE's FILE_* flags,
  * set by the parser), so that a kernel that does not pays nothing for them: base/atomix.jl (Pair, @atomicswap, @atomicreplace), base/intrinsics.jl
  * (KernelAbstractions.KernelIntrinsics), base/staticarrays.jl (SVector, MVector, SMatrix, MMatrix),
- * base/cartesian.jl (CartesianIndex arithmetic). */
-extern const char jk_atomix_text[], jk_intrinsics_text[], jk_staticarrays_text[], jk_cartesian_text[];
-extern const size_t jk_atomix_len, jk_intrinsics_len, jk_staticarrays_len, jk_cartesian_len;
+ * base/cartesian.jl (CartesianIndex arithmetic), base/wmma.jl (AMDGPU.Device.WMMA's fragments). */
+extern const char jk_atomix_text[], jk_intrinsics_text[], jk_staticarrays_text[], jk_cartesian_text[], jk_wmma_text[];
+extern const size_t jk_atomix_len, jk_intrinsics_len, jk_staticarrays_len, jk_cartesian_len, jk_wmma_len;
 
 #endif

@@ -116,6 +116,10 @@ struct TargetOps {
      * double: code generation does Float16 math in Float32): returns the callee value and sets *fty to its function type
      * (ocml/libdevice/libm or an LLVM intrinsic). */
     LLVMValueRef (*math_fn)(TargetCtx *tc, const char *name, LLVMTypeRef ty, LLVMTypeRef *fty);
+    /* The matrix cores (builtins.def's BI_WMMA_MMA): D = A * B + C of 16x16 tiles over a wave of 32 lanes, in
+     * RDNA 3's fragment layout (compiler/base/wmma.jl): a, bm <16 x half>, c and D <8 x float>. Returns D, or
+     * NULL where the target has no such instruction (a compile error naming the target). NULL hook: none. */
+    LLVMValueRef (*wmma)(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef bm, LLVMValueRef c, SrcLoc loc);
 
     /* Turn fn (with params: explicit args..., exception pointer) into the
      * kernel entry: calling convention and attributes on GPUs; on the CPU the

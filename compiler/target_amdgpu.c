@@ -649,7 +649,23 @@ static LLVMValueRef amdgpu_exec_control(TargetCtx *tc, LLVMBuilderRef b, int bui
     return name ? llvm_call_intrinsic_n(tc, b, name, args, n) : NULL;
 }
 
+/* WMMA (TargetOps.wmma): v_wmma_f32_16x16x16_f16 on gfx11 in wave32, whose fragment layout base/wmma.jl
+ * loads (gfx12's instruction takes another layout; gfx9 has MFMA instead): NULL elsewhere. */
+static LLVMValueRef amdgpu_wmma(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef bm, LLVMValueRef c,
+                                SrcLoc loc)
+{
+    (void)loc;
+    if (!tc->proc || strncmp(tc->proc, "gfx11", 5) != 0 || tc->wavefront_size != 32)
+        return NULL;
+    LLVMTypeRef over[2] = { LLVMTypeOf(c), LLVMTypeOf(a) };
+    LLVMTypeRef fty;
+    LLVMValueRef f = llvm_intrinsic(tc, "llvm.amdgcn.wmma.f32.16x16x16.f16", over, 2, &fty);
+    LLVMValueRef args[3] = { a, bm, c };
+    return LLVMBuildCall2(b, fty, f, args, 3, "");
+}
+
 const TargetOps target_amdgpu_ops = {
+    .wmma = amdgpu_wmma,
     .exec_control = amdgpu_exec_control,
     .llvm_init = amdgpu_llvm_init,
     .build_identity = amdgpu_build_identity,

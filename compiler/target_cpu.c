@@ -318,20 +318,11 @@ static void cpu_barrier(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc)
     tc->uses_barrier = true;
 }
 
-/* The wavefront primitives: this work-item's lane is its linear index modulo the wave size; the rest are a
- * rendezvous of the wave's lanes in the runtime, st->wave(st, prim, x, y, line, col). Kernels that use them
- * run as fibers. */
-static LLVMValueRef cpu_wave(TargetCtx *tc, LLVMBuilderRef b, WavePrim p, LLVMValueRef x, LLVMValueRef y, SrcLoc loc)
+/* st->wave(st, p, x, y, line, col), x and y i64: a rendezvous of the wave's lanes (cpu_wave). */
+static LLVMValueRef wave_call(TargetCtx *tc, LLVMBuilderRef b, WavePrim p, LLVMValueRef x, LLVMValueRef y, SrcLoc loc)
 {
     LLVMContextRef c = tc->llctx;
     LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
-    if (p == WAVE_LANE) {
-        LLVMValueRef id = LLVMConstInt(i32, 0, 0);
-        for (int d = 2; d >= 0; d--)
-            id = LLVMBuildAdd(b, LLVMBuildMul(b, id, load_u32(tc, b, ST_GROUP_DIM, d), ""), load_u32(tc, b, ST_ITEM, d),
-                              "");
-        return LLVMBuildAnd(b, id, LLVMConstInt(i32, (unsigned)tc->wavefront_size - 1, 0), "");
-    }
     cpu(tc)->uses_wave = true;
     tc->uses_barrier = true;
     LLVMValueRef f = load_state(tc, b, ST_WAVE, -1, ptr);
@@ -339,17 +330,94 @@ static LLVMValueRef cpu_wave(TargetCtx *tc, LLVMBuilderRef b, WavePrim p, LLVMVa
     LLVMTypeRef fty = LLVMFunctionType(i64, params, 6, 0);
     LLVMValueRef args[6] = { tc->cur_state,
                              LLVMConstInt(i32, (unsigned)p, 0),
-                             x ? LLVMBuildZExt(b, x, i64, "") : LLVMConstInt(i64, 0, 0),
-                             y ? LLVMBuildZExt(b, y, i64, "") : LLVMConstInt(i64, 0, 0),
+                             x,
+                             y,
                              LLVMConstInt(i32, (unsigned)(loc.line > 0 ? loc.line : 0), 0),
                              LLVMConstInt(i32, (unsigned)(loc.col > 0 ? loc.col : 0), 0) };
-    LLVMValueRef r = LLVMBuildCall2(b, fty, f, args, 6, "");
+    return LLVMBuildCall2(b, fty, f, args, 6, "");
+}
+
+/* The wavefront primitives: this work-item's lane is its linear index modulo the wave size; the rest are a
+ * rendezvous of the wave's lanes in the runtime, st->wave(st, prim, x, y, line, col). Kernels that use them
+ * run as fibers. */
+static LLVMValueRef cpu_wave(TargetCtx *tc, LLVMBuilderRef b, WavePrim p, LLVMValueRef x, LLVMValueRef y, SrcLoc loc)
+{
+    LLVMContextRef c = tc->llctx;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
+    if (p == WAVE_LANE) {
+        LLVMValueRef id = LLVMConstInt(i32, 0, 0);
+        for (int d = 2; d >= 0; d--)
+            id = LLVMBuildAdd(b, LLVMBuildMul(b, id, load_u32(tc, b, ST_GROUP_DIM, d), ""), load_u32(tc, b, ST_ITEM, d),
+                              "");
+        return LLVMBuildAnd(b, id, LLVMConstInt(i32, (unsigned)tc->wavefront_size - 1, 0), "");
+    }
+    LLVMValueRef r = wave_call(tc, b, p, x ? LLVMBuildZExt(b, x, i64, "") : LLVMConstInt(i64, 0, 0),
+                               y ? LLVMBuildZExt(b, y, i64, "") : LLVMConstInt(i64, 0, 0), loc);
     switch (p) {
     case WAVE_MASK:
     case WAVE_BALLOT: return r;
     case WAVE_SYNC: return NULL;
     default: return LLVMBuildTrunc(b, r, i32, "");
     }
+}
+
+/* A stack slot of type t in fn's entry block (a fiber's own stack: its lanes' slots differ). */
+static LLVMValueRef entry_alloca(TargetCtx *tc, LLVMBuilderRef b, LLVMTypeRef t, const char *name)
+{
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(LLVMGetInsertBlock(b)));
+    LLVMBuilderRef eb = LLVMCreateBuilderInContext(tc->llctx);
+    LLVMValueRef first = LLVMGetFirstInstruction(entry);
+    if (first)
+        LLVMPositionBuilderBefore(eb, first);
+    else
+        LLVMPositionBuilderAtEnd(eb, entry);
+    LLVMValueRef s = LLVMBuildAlloca(eb, t, name);
+    LLVMDisposeBuilder(eb);
+    return s;
+}
+
+/* WMMA (TargetOps.wmma) as gfx11 computes it, in waves of 32 lanes (a wave of 64 is two of them): lane l holds
+ * row l & 15 of A, column l & 15 of B and of C, and of C the rows 2k + (l >> 4 & 1) (base/wmma.jl). Each lane
+ * puts its A row in a stack slot and reads, in 8 meetings of the wave, the slot addresses of the lanes whose
+ * rows its 8 values of D need (a lane that takes no part gives a row of zeros); then D[k] = C[k] + the 16
+ * products A[r, j] * B[j, c] added in order j = 1..16 in Float32 (a product of two Float16 is exact there).
+ * A last meeting keeps every slot alive until all lanes have read it. */
+static LLVMValueRef cpu_wmma(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef bm, LLVMValueRef c,
+                             SrcLoc loc)
+{
+    LLVMContextRef cx = tc->llctx;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(cx), i64 = LLVMInt64TypeInContext(cx), h = LLVMHalfTypeInContext(cx);
+    LLVMTypeRef f = LLVMFloatTypeInContext(cx), ptr = LLVMPointerTypeInContext(cx, 0);
+    LLVMTypeRef row_t = LLVMTypeOf(a);
+    LLVMValueRef mine = entry_alloca(tc, b, row_t, "wmma.row"), none = entry_alloca(tc, b, row_t, "wmma.zero");
+    LLVMBuildStore(b, a, mine);
+    LLVMBuildStore(b, LLVMConstNull(row_t), none);
+    LLVMValueRef lane = cpu_wave(tc, b, WAVE_LANE, NULL, NULL, loc);
+    LLVMValueRef base = LLVMBuildAnd(b, lane, LLVMConstInt(i32, ~31u, 0), "");
+    LLVMValueRef half =
+        LLVMBuildAnd(b, LLVMBuildLShr(b, lane, LLVMConstInt(i32, 4, 0), ""), LLVMConstInt(i32, 1, 0), "");
+    LLVMValueRef rows[8];
+    for (unsigned k = 0; k < 8; k++) {
+        LLVMValueRef src = LLVMBuildAdd(b, LLVMBuildAdd(b, base, LLVMConstInt(i32, 2 * k, 0), ""), half, "");
+        LLVMValueRef addr =
+            wave_call(tc, b, WAVE_READ, LLVMBuildPtrToInt(b, mine, i64, ""), LLVMBuildZExt(b, src, i64, ""), loc);
+        LLVMValueRef got = LLVMBuildIntToPtr(b, addr, ptr, "");
+        rows[k] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, addr, LLVMConstInt(i64, 0, 0), ""), none, got, "");
+    }
+    LLVMValueRef d = LLVMGetUndef(LLVMTypeOf(c));
+    for (unsigned k = 0; k < 8; k++) {
+        LLVMValueRef acc = LLVMBuildExtractElement(b, c, LLVMConstInt(i32, k, 0), "");
+        for (unsigned j = 0; j < 16; j++) {
+            LLVMValueRef idx = LLVMConstInt(i32, j, 0);
+            LLVMValueRef x = LLVMBuildLoad2(b, h, LLVMBuildGEP2(b, h, rows[k], &idx, 1, ""), "");
+            LLVMValueRef y = LLVMBuildExtractElement(b, bm, idx, "");
+            acc = LLVMBuildFAdd(b, acc, LLVMBuildFMul(b, LLVMBuildFPExt(b, x, f, ""), LLVMBuildFPExt(b, y, f, ""), ""),
+                                "");
+        }
+        d = LLVMBuildInsertElement(b, d, acc, LLVMConstInt(i32, k, 0), "");
+    }
+    wave_call(tc, b, WAVE_SYNC, LLVMConstInt(i64, 0, 0), LLVMConstInt(i64, 0, 0), loc);
+    return d;
 }
 
 /* st->grid_sync(st, line, col). */
@@ -529,15 +597,15 @@ static void build_table(TargetCtx *tc)
 
 /* Load each explicit argument of fn from the kernarg buffer into args[] (abi.h: each at the next offset aligned
  * to its natural alignment; an array's {ptr, [N x i64], i64} is 16+8N bytes aligned 8; Bool is one byte), then
- * the exception pointer at the next 8-aligned offset; args[np - 1] is left for the state. Returns the bytes
+ * the exception pointer at the next 8-aligned offset; args[np - 1] is left for the state (np: fn's parameters up
+ * to the state, a region copy's mode after it). Returns the bytes
  * the buffer takes. */
-static uint64_t load_kernargs(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef kernarg,
+static uint64_t load_kernargs(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef fn, unsigned np, LLVMValueRef kernarg,
                               LLVMValueRef *args)
 {
     LLVMContextRef c = tc->llctx;
     LLVMTypeRef i8 = LLVMInt8TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(tc->mod);
-    unsigned np = LLVMCountParams(fn);
     uint64_t off = 0;
     for (unsigned i = 0; i + 1 < np; i++) {
         LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, i));
@@ -633,8 +701,9 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
     add_fn_attr(tc, e, 2, "noalias");
     LLVMValueRef saved_state = tc->cur_state;
     tc->cur_state = st;
-    load_kernargs(tc, b, fn, LLVMGetParam(e, 0), args);
-    args[np - 1] = st;
+    unsigned nk = regions ? np - 1 : np; /* fn's parameters up to the state */
+    load_kernargs(tc, b, fn, nk, LLVMGetParam(e, 0), args);
+    args[nk - 1] = st;
     LLVMValueRef dim[3];
     for (int d = 0; d < 3; d++)
         dim[d] = cpu_workgroup_dim(tc, b, d);
@@ -657,14 +726,41 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
         LLVMSetInitializer(locs, init);
         LLVMSetGlobalConstant(locs, 1);
         LLVMSetLinkage(locs, LLVMPrivateLinkage);
-        LLVMBasicBlockRef round = LLVMAppendBasicBlockInContext(c, e, "round");
+        /* round: the mode is the barrier every item waits at (more - 2), or CPU_REGION_ANY when they wait at
+         * different ones (more = 1), when the launch was cancelled (every cancel check reads the flag then),
+         * or for barriers past CPU_REGION_SPECIALISE (one copy of the body each is enough) */
+        LLVMBasicBlockRef pre = LLVMGetInsertBlock(b), round = LLVMAppendBasicBlockInContext(c, e, "round");
+        LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(c, e, "round.next");
         LLVMBuildBr(b, round);
         LLVMPositionBuilderAtEnd(b, round);
+        LLVMValueRef r = LLVMBuildPhi(b, i32, "more");
+        LLVMValueRef start = LLVMConstInt(i32, 2, 0);
+        LLVMAddIncoming(r, &start, &pre, 1);
+        LLVMValueRef mixed = LLVMBuildOr(b, cpu_cancel_requested(tc, b),
+                                         LLVMBuildICmp(b, LLVMIntULT, r, LLVMConstInt(i32, 2, 0), ""), "");
+        LLVMValueRef mode = LLVMBuildSelect(b, mixed, LLVMConstInt(i32, CPU_REGION_ANY, 0),
+                                            LLVMBuildSub(b, r, LLVMConstInt(i32, 2, 0), ""), "mode");
+        LLVMBasicBlockRef any = LLVMAppendBasicBlockInContext(c, e, "round.any");
+        uint32_t nspec = regions->nbarriers < CPU_REGION_SPECIALISE ? regions->nbarriers : CPU_REGION_SPECIALISE;
+        LLVMValueRef sw = LLVMBuildSwitch(b, mode, any, nspec + 1);
+        for (uint32_t k = 0; k <= nspec; k++) {
+            LLVMBasicBlockRef at = LLVMAppendBasicBlockInContext(c, e, "round.at");
+            LLVMAddCase(sw, LLVMConstInt(i32, k, 0), at);
+            LLVMPositionBuilderAtEnd(b, at);
+            args[np - 1] = LLVMConstInt(i32, k, 0);
+            emit_item_loops(tc, b, e, dim, fn, args, np);
+            LLVMBuildBr(b, next);
+        }
+        LLVMPositionBuilderAtEnd(b, any);
+        args[np - 1] = LLVMConstInt(i32, CPU_REGION_ANY, 0);
         emit_item_loops(tc, b, e, dim, fn, args, np);
+        LLVMBuildBr(b, next);
+        LLVMPositionBuilderAtEnd(b, next);
         LLVMValueRef f = load_state(tc, b, ST_REGION_ROUND, -1, ptr);
         LLVMTypeRef params[2] = { ptr, ptr };
         LLVMValueRef cargs[2] = { st, locs };
         LLVMValueRef more = LLVMBuildCall2(b, LLVMFunctionType(i32, params, 2, 0), f, cargs, 2, "");
+        LLVMAddIncoming(r, &more, &next, 1);
         LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, e, "done");
         LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, more, LLVMConstInt(i32, 0, 0), ""), round, done);
         LLVMPositionBuilderAtEnd(b, done);
@@ -720,12 +816,19 @@ static LLVMValueRef cpu_emit_regions(TargetCtx *tc, LLVMValueRef fn, LLVMValueRe
     unsigned np = LLVMCountParams(fn);
     char name[280];
     snprintf(name, sizeof name, "%s.regions", symbol);
-    LLVMValueRef rb = LLVMAddFunction(tc->mod, name, LLVMGlobalGetValueType(fn));
+    /* fn's parameters and the mode (cpu_regions.h) */
+    LLVMTypeRef *pt = calloc(np + 1, sizeof *pt);
+    LLVMValueRef *args = calloc(np + 1, sizeof *args);
+    if (!pt || !args) {
+        free(pt), free(args);
+        return NULL;
+    }
+    LLVMGetParamTypes(LLVMGlobalGetValueType(fn), pt);
+    pt[np] = LLVMInt32TypeInContext(c);
+    LLVMValueRef rb = LLVMAddFunction(tc->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(c), pt, np + 1, 0));
+    free(pt);
     LLVMSetLinkage(rb, LLVMInternalLinkage);
     add_fn_attr(tc, rb, np, "noalias");
-    LLVMValueRef *args = calloc(np, sizeof *args);
-    if (!args)
-        return NULL;
     for (unsigned i = 0; i < np; i++)
         args[i] = LLVMGetParam(rb, i);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
@@ -758,6 +861,8 @@ static LLVMValueRef cpu_emit_regions(TargetCtx *tc, LLVMValueRef fn, LLVMValueRe
         LLVMDeleteFunction(rb);
         return NULL;
     }
+    /* one copy per round kind in the group entry, each folded to its region */
+    add_fn_attr(tc, rb, LLVMAttributeFunctionIndex, "alwaysinline");
     return rb;
 }
 
@@ -793,7 +898,7 @@ static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol
     }
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
     LLVMValueRef entry = add_entry(tc, symbol, b);
-    uint64_t off = load_kernargs(tc, b, fn, LLVMGetParam(entry, 0), args);
+    uint64_t off = load_kernargs(tc, b, fn, np, LLVMGetParam(entry, 0), args);
     args[np - 1] = LLVMGetParam(entry, 1);
     LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, np, "");
     LLVMBuildRetVoid(b);
@@ -962,6 +1067,7 @@ const TargetOps target_cpu_ops = {
     .grid_groups = cpu_grid_groups,
     .barrier = cpu_barrier,
     .wave = cpu_wave,
+    .wmma = cpu_wmma,
     .grid_sync = cpu_grid_sync,
     .static_local = cpu_static_local,
     .dynamic_local = cpu_dynamic_local,

@@ -1,6 +1,7 @@
 /* types.c: interning, printing, subtyping and promotion of Julia-like types. */
 #include "types.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -428,6 +429,10 @@ void ty_print(StrBuf *sb, const Type *ty)
     case TY_VAL: sb_puts(sb, ty->name); return;
     case TY_SYMBOL: sb_puts(sb, "Symbol"); return;
     case TY_PTR:
+        if (ty->elem->kind == TY_NOTHING && !ty->step) { /* what malloc returns */
+            sb_puts(sb, "Ptr{Cvoid}");
+            return;
+        }
         sb_puts(sb, "Core.LLVMPtr{");
         ty_print(sb, ty->elem);
         sb_printf(sb, ", %d}", ty->step ? 3 : 1);
@@ -632,14 +637,23 @@ static bool tp_ident(TyParser *tp, char *buf, size_t n)
 {
     tp_space(tp);
     size_t i = 0;
-    while ((*tp->p >= 'a' && *tp->p <= 'z') || (*tp->p >= 'A' && *tp->p <= 'Z') || (*tp->p >= '0' && *tp->p <= '9') ||
-           *tp->p == '_') {
-        if (i + 1 < n)
-            buf[i++] = *tp->p;
+    for (;;) {
+        while ((*tp->p >= 'a' && *tp->p <= 'z') || (*tp->p >= 'A' && *tp->p <= 'Z') ||
+               (*tp->p >= '0' && *tp->p <= '9') || *tp->p == '_') {
+            if (i + 1 < n)
+                buf[i++] = *tp->p;
+            tp->p++;
+        }
+        buf[i] = 0;
+        /* a module path: AMDGPU.Device.x is x; WMMA.x (and WMMA_RDNA3.x) is base/wmma.jl's WMMA_x */
+        bool wmma = strcmp(buf, "WMMA") == 0 || strcmp(buf, "WMMA_RDNA3") == 0;
+        if (tp->p[0] != '.' || !isalpha((unsigned char)tp->p[1]) ||
+            !(wmma || strcmp(buf, "AMDGPU") == 0 || strcmp(buf, "Device") == 0))
+            return i > 0;
         tp->p++;
+        i = wmma && n > 5 ? 5 : 0;
+        memcpy(buf, "WMMA_", i);
     }
-    buf[i] = 0;
-    return i > 0;
 }
 
 static const Type *tp_type(TyParser *tp, int depth);
@@ -676,6 +690,7 @@ const Type *ty_lookup_name(TypeTable *t, const char *name)
         TypeKind k;
     } more[] = {
         { "Nothing", TY_NOTHING },
+        { "Cvoid", TY_NOTHING },
         { "Any", TY_ANY },
         { "Number", TY_NUMBER },
         { "Real", TY_REAL },
@@ -930,7 +945,10 @@ static const Type *tp_type(TyParser *tp, int depth)
         if (r || tp->err->len != before)
             return r;
     }
-    sb_printf(tp->err, "unknown type \"%s\"", name);
+    if (strncmp(name, "WMMA_", 5) == 0) /* as the user wrote it (tp_ident) */
+        sb_printf(tp->err, "unknown type \"WMMA.%s\"", name + 5);
+    else
+        sb_printf(tp->err, "unknown type \"%s\"", name);
     return NULL;
 }
 

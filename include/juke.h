@@ -256,6 +256,14 @@ JUKE_API void juke_device_close(juke_device *dev);
 JUKE_API const char *juke_device_name(juke_device *dev);
 /* Wait for every launch on the device; reports a pending kernel exception. */
 JUKE_API juke_status juke_device_synchronize(juke_device *dev);
+/* The device heap that malloc(n) in kernels allocates from (AMDGPU.jl's device malloc; docs/abi.md "The
+ * device heap"): 8 MiB by default, made in device memory at the first launch of a kernel that calls malloc,
+ * and kept, with the blocks kernels did not free, until the device closes. Blocks are never moved or merged;
+ * when the heap has no room, malloc returns NULL. Setting a size other than the current one frees the heap
+ * and every block in it (call it before launching, or between launches when no kernel holds a block); the
+ * next kernel that calls malloc gets a fresh heap of `bytes`. JUKE_ERR_ARGUMENT outside 544 bytes .. 4 GiB. */
+JUKE_API juke_status juke_device_set_heap_size(juke_device *dev, uint64_t bytes);
+JUKE_API uint64_t juke_device_heap_size(juke_device *dev);
 
 /* An array of ndims (1..8) dims on a device, uninitialised. */
 JUKE_API juke_status juke_array_create(juke_device *dev, juke_type elem, int ndims, const int64_t *dims,
@@ -334,7 +342,8 @@ typedef struct juke_arg {
         double f64;
         uint16_t f16; /* Float16 bits */
         struct {
-            const char *type;  /* its Julia type, as juke_compile takes types: "Tuple{Float32, Float32}",
+            const char *type;  /* its Julia type, as juke_compile takes types: "Int128" and "UInt128" (16
+                                  bytes, little-endian), "Tuple{Float32, Float32}",
                                   "NTuple{3, Float32}", "Params", "P{Float32}", "@NamedTuple{a::Int64, b::Float32}",
                                   "Type{UInt8}", "Val{4}", ":add", "typeof(+)" */
             const void *bytes; /* the value in Julia's layout (docs/abi.md, juke_value_layout); may be NULL
@@ -540,6 +549,16 @@ JUKE_API juke_status juke_kernel_launch(juke_kernel *k, juke_device *dev, const 
 /* The largest workgroup (work-items) k may run with on dev: the lower of the
  * kernel's and the device's limits (loads k on dev if needed). */
 JUKE_API juke_status juke_kernel_max_groupsize(juke_kernel *k, juke_device *dev, uint32_t *out);
+/* A device global of k's code object on dev (AMDGPU.get_global_pointer(Val(:name), T) in the kernel; loads
+ * k on dev if needed), as AMDGPU.jl's host-side get_global_pointer: set copies `bytes` bytes from host into
+ * it, get copies it out to host. `bytes` must be the global's size (sizeof(T)); the value stays for the
+ * later launches of k on dev. Call them between launches (after juke_device_synchronize): they do not wait
+ * for running kernels. JUKE_ERR_ARGUMENT when the code object has no global `name` (the kernel never calls
+ * get_global_pointer with it) or the size differs. */
+JUKE_API juke_status juke_kernel_global_set(juke_kernel *k, juke_device *dev, const char *name, const void *host,
+                                            size_t bytes);
+JUKE_API juke_status juke_kernel_global_get(juke_kernel *k, juke_device *dev, const char *name, void *host,
+                                            size_t bytes);
 /* Whether k was read from the on-disk kernel cache rather than compiled by
  * this process. */
 JUKE_API bool juke_kernel_from_disk_cache(const juke_kernel *k);

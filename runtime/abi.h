@@ -141,6 +141,25 @@ typedef struct JukePrintHeader {
     uint32_t reserved;
     uint64_t lost_bytes; /* their bytes */
 } JukePrintHeader;
+/* ---- the device heap ---------------------------------------------------------
+ * malloc(n) and free(p) in kernels (compiler/builtins_heap_emit.c) allocate from one heap per device, in
+ * device memory the runtime allocates at the first launch of a code object that uses it (a code object
+ * that does defines the global symbol JUKE_HEAP_MARKER). The exception buffer holds where it is: at
+ * JUKE_HEAP_DESC_OFFSET the heap's device address (u64, 0: none) and its size in bytes (u64, at most
+ * JUKE_HEAP_MAX_BYTES: offsets fit 32 bits). The heap starts with its state (JUKE_HEAP_STATE_BYTES, set up
+ * by the host): the allocation top (u64, an offset, JUKE_HEAP_STATE_BYTES at first), then one free-list
+ * head per size class (u64: a tag in the high 32 bits against ABA, the first free block's offset in the low
+ * 32, 0 for none). Class c holds blocks of 16 << c bytes of data after a 16-byte block header (the class,
+ * u64; the next free block's offset, u64); a block is never split or merged. malloc takes a block from its
+ * class's list (a compare-and-swap on the head) or cuts a new one at the top (a compare-and-swap on the
+ * top), and returns NULL when neither has room; free pushes the block onto its list. */
+#define JUKE_HEAP_DESC_OFFSET 160
+#define JUKE_HEAP_STATE_BYTES 512
+#define JUKE_HEAP_CLASSES 28
+#define JUKE_HEAP_DEFAULT_BYTES (8u << 20)
+#define JUKE_HEAP_MAX_BYTES (1ull << 32)
+#define JUKE_HEAP_MARKER "__juke_uses_heap"
+
 /* One record, 8-byte aligned, written by one work-item:
  *   JukePrintRecord (40 bytes); types[nargs] (JukeTypeCode bytes), padded to
  *   8; args[nargs] (8 bytes each: an integer sign- or zero-extended, a Bool 0
@@ -221,8 +240,9 @@ struct JukeCpuState {
     uint8_t *spill;
     /* Called by a region kernel's workgroup function after each round of its work-items: nonzero when every
        work-item that has not ended waits at the same barrier (locs[k] is barrier k's line << 32 | col) and
-       the group goes on; zero when all have ended, or after an exception or a barrier divergence (which it
-       reports). */
+       the group goes on, 2 + k when they all wait at barrier k (the next round may resume every item there
+       without reading its status), 1 when they wait at barriers of one place but of different numbers; zero
+       when all have ended, or after an exception or a barrier divergence (which it reports). */
     uint32_t (*region_round)(JukeCpuState *st, const uint64_t *locs);
 };
 

@@ -35,6 +35,9 @@ typedef struct RtBackend {
     /* Fill m->priv from the image. */
     int (*module_load)(RtModule *m, const void *image, size_t size, char **err);
     void (*module_unload)(RtModule *m);
+    /* The device address and size of the global variable `name` of m (a device global the kernels
+     * reach through get_global_pointer); -1 with *err when m has none of that name. */
+    int (*global_get)(RtModule *m, const char *name, void **devptr, size_t *bytes, char **err);
     /* Fill f->info (and f->priv) for the kernel `name` of m. */
     int (*function_get)(RtFunction *f, const char *name, char **err);
     void (*function_free)(RtFunction *f);
@@ -70,10 +73,18 @@ struct RtDevice {
     RtPrintSink print;     /* where kernels' output goes (rt_device_set_print_sink) */
     bool print_sorted;     /* records in work-item order (the CPU: a launch's records are drained at its end) */
     char *thrown_message;  /* the formatted message of the last JUKE_EXC_THROWN taken, or NULL */
+    void *exc_host;        /* the host's view of the exception buffer (set by the backend's open) */
+    /* the device heap of malloc/free in kernels (runtime/abi.h), made at the first launch of a code object
+       that uses it; heap_lock guards these three */
+    pthread_mutex_t heap_lock;
+    void *heap;
+    uint64_t heap_bytes;   /* its size */
+    uint64_t heap_request; /* the size the next heap gets (rt_device_set_heap_size) */
 };
 
 struct RtModule {
     RtDevice *dev;
+    bool uses_heap;        /* the code object defines JUKE_HEAP_MARKER: its kernels call malloc */
     RtFunction *functions; /* those handed out, freed at unload */
     pthread_mutex_t lock;  /* guards `functions` */
     void *priv;

@@ -70,6 +70,8 @@ typedef struct CudaApi {
     /* optional: cooperative launches (sync_grid) */
     int (*LaunchCooperativeKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *,
                                    void **);
+    /* optional: a code object's globals (juke_kernel_global_set / _get) */
+    int (*ModuleGetGlobal)(CuPtr *, size_t *, void *, const char *);
 } CudaApi;
 
 typedef struct CudaDev {
@@ -154,6 +156,8 @@ static int cuda_load_api(CudaApi *a, char **short_why, char **err)
     a->lib = rt_driver_load(&cuda_driver, syms, sizeof syms / sizeof syms[0], short_why, err);
     if (a->lib)
         a->LaunchCooperativeKernel = dlsym(a->lib, "cuLaunchCooperativeKernel");
+    if (a->lib)
+        a->ModuleGetGlobal = dlsym(a->lib, "cuModuleGetGlobal_v2");
     return a->lib ? 0 : -1;
 }
 
@@ -490,6 +494,20 @@ static void cuda_module_unload(RtModule *m)
     free(cm);
 }
 
+static int cuda_global_get(RtModule *m, const char *name, void **devptr, size_t *bytes, char **err)
+{
+    CudaDev *cd = m->dev->priv;
+    CudaModule *cm = m->priv;
+    CuPtr p = 0;
+    if (!cd->api.ModuleGetGlobal)
+        return rt_fail(err, "cuda: the driver has no cuModuleGetGlobal_v2");
+    cd->api.CtxSetCurrent(cd->ctx);
+    if (cd->api.ModuleGetGlobal(&p, bytes, cm->mod, name) != 0)
+        return rt_fail(err, "the code object has no global `%s`", name);
+    *devptr = (void *)(uintptr_t)p;
+    return 0;
+}
+
 static int cuda_function_get(RtFunction *f, const char *name, char **err)
 {
     CudaDev *cd = f->mod->dev->priv;
@@ -670,6 +688,7 @@ const RtBackend rt_cuda_backend = {
     .module_load = cuda_module_load,
     .module_unload = cuda_module_unload,
     .function_get = cuda_function_get,
+    .global_get = cuda_global_get,
     .function_free = cuda_function_free,
     .launch = cuda_launch,
     .synchronize = cuda_sync,
@@ -726,6 +745,7 @@ static int rt_cuda_open(RtDevice *dev, int index, char **short_why, char **err)
         goto fail;
     }
     rt_exception_buffer_init(cd->exc_host);
+    dev->exc_host = cd->exc_host;
     if ((e = a->MemHostGetDevicePointer(&cd->exc_dev, cd->exc_host, 0)) != 0) {
         rt_fail(err, "cuda: cuMemHostGetDevicePointer failed: %s", cuda_errstr(a, e));
         goto fail;

@@ -53,6 +53,8 @@ typedef struct HipApi {
     /* optional: cooperative launches (sync_grid); HIP packs the arguments from kernelParams itself */
     int (*ModuleLaunchCooperativeKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                                          void *, void **);
+    /* optional: a code object's globals (juke_kernel_global_set / _get) */
+    int (*ModuleGetGlobal)(void **, size_t *, void *, const char *);
     int (*StreamCreate)(void **);
     int (*StreamDestroy)(void *);
     int (*StreamSynchronize)(void *);
@@ -144,6 +146,7 @@ static int hip_load_api(HipApi *a, const RtDriver *driver, char **short_why, cha
     if (!a->GetDeviceProperties)
         a->GetDeviceProperties = dlsym(a->lib, "hipGetDeviceProperties");
     a->ModuleLaunchCooperativeKernel = dlsym(a->lib, "hipModuleLaunchCooperativeKernel");
+    a->ModuleGetGlobal = dlsym(a->lib, "hipModuleGetGlobal");
     return 0;
 }
 
@@ -286,6 +289,17 @@ static void hip_module_unload(RtModule *m)
     hd->api.ModuleUnload(hm->mod);
     free(hm->image);
     free(hm);
+}
+
+static int hip_global_get(RtModule *m, const char *name, void **devptr, size_t *bytes, char **err)
+{
+    HipDev *hd = m->dev->priv;
+    HipModule *hm = m->priv;
+    if (!hd->api.ModuleGetGlobal)
+        return rt_fail(err, "hip: the runtime has no hipModuleGetGlobal");
+    if (hd->api.ModuleGetGlobal(devptr, bytes, hm->mod, name) != 0)
+        return rt_fail(err, "the code object has no global `%s`", name);
+    return 0;
 }
 
 static int hip_function_get(RtFunction *f, const char *name, char **err)
@@ -461,9 +475,9 @@ static int rt_amdemu_open(RtDevice *dev, int index, char **short_why, char **err
     .kind = RT_HIP, .close = hip_close, .alloc = hip_alloc, .free = hip_free, .upload = hip_upload,                    \
     .download = hip_download, .d2d = hip_d2d, .module_load = hip_module_load, .module_unload = hip_module_unload,      \
     .function_get = hip_function_get, .function_free = hip_function_free, .launch = hip_launch,                        \
-    .synchronize = hip_synchronize, .stream_create = hip_stream_create, .stream_destroy = hip_stream_destroy,          \
-    .event_create = hip_event_create, .event_destroy = hip_event_destroy, .event_record = hip_event_record,            \
-    .event_synchronize = hip_event_synchronize, .event_elapsed = hip_event_elapsed
+    .global_get = hip_global_get, .synchronize = hip_synchronize, .stream_create = hip_stream_create,                  \
+    .stream_destroy = hip_stream_destroy, .event_create = hip_event_create, .event_destroy = hip_event_destroy,        \
+    .event_record = hip_event_record, .event_synchronize = hip_event_synchronize, .event_elapsed = hip_event_elapsed
 
 const RtBackend rt_hip_backend = {
     .spec = "hip",
@@ -502,7 +516,8 @@ static int hip_open(RtDevice *dev, int index, const RtDriver *driver, const char
         if (!set_arch || set_arch(amdemu_arch) != 0) {
             dlclose(a->lib);
             free(hd);
-            return rt_fail(err, "amdemu: unknown processor '%s': expected gfx90a, gfx942 or gfx1100", amdemu_arch);
+            return rt_fail(err, "amdemu: unknown processor '%s': expected gfx90a, gfx942, gfx1100 or gfx1201",
+                           amdemu_arch);
         }
     }
     int e = a->Init(0), ec = 0, count = 0, rc = -1;
@@ -527,6 +542,7 @@ static int hip_open(RtDevice *dev, int index, const RtDriver *driver, const char
         goto fail;
     }
     rt_exception_buffer_init(hd->exc_host);
+    dev->exc_host = hd->exc_host;
     if ((e = a->HostGetDevicePointer(&hd->exc_dev, hd->exc_host, 0)) != 0) {
         rt_fail(err, "hip: hipHostGetDevicePointer failed: %s", hip_errstr(a, e));
         goto fail;

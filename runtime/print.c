@@ -215,6 +215,38 @@ static void julia_value(PrBuf *b, int code, uint64_t bits)
     }
 }
 
+/* The value as Julia's show (repr) shows it: as print does, but a Float32 with its f exponent (1.5f0,
+ * 1.0f10, NaN32, Inf32) and a Float16 as Float16(1.5). */
+static void julia_repr(PrBuf *b, int code, uint64_t bits)
+{
+    if (code != JUKE_T_FLOAT32 && code != JUKE_T_FLOAT16) {
+        julia_value(b, code, bits);
+        return;
+    }
+    PrBuf v = { 0 };
+    julia_value(&v, code, bits);
+    const char *t = v.data ? v.data : "";
+    if (code == JUKE_T_FLOAT16) {
+        pr_puts(b, "Float16(");
+        pr_puts(b, t);
+        pr_puts(b, ")");
+    } else if (strcmp(t, "NaN") == 0 || strcmp(t, "Inf") == 0 || strcmp(t, "-Inf") == 0) {
+        pr_puts(b, t);
+        pr_puts(b, "32");
+    } else {
+        const char *e = strchr(t, 'e');
+        if (e) {
+            pr_put(b, t, (size_t)(e - t));
+            pr_puts(b, "f");
+            pr_puts(b, e + 1);
+        } else {
+            pr_puts(b, t);
+            pr_puts(b, "f0");
+        }
+    }
+    free(v.data);
+}
+
 /* ---- one record ---- */
 
 static void put_utf8(PrBuf *b, uint32_t cp)
@@ -251,10 +283,12 @@ static void format_one(PrBuf *b, const char *spec, size_t n, char conv, int code
     char f[48], out[512];
     if (n > 32)
         n = 32;
-    if (conv == 'J' || conv == 's' || conv == 'c') {
+    if (conv == 'J' || conv == 'R' || conv == 's' || conv == 'c') {
         PrBuf v = { 0 };
         if (conv == 'c')
             put_utf8(&v, (uint32_t)bits);
+        else if (conv == 'R')
+            julia_repr(&v, code, bits);
         else
             julia_value(&v, code, bits);
         snprintf(f, sizeof f, "%.*ss", (int)n, spec);
@@ -347,7 +381,7 @@ static void format_record(PrBuf *b, const JukePrintRecord *r)
             break;
         }
         char conv = *p++;
-        if (next < r->nargs && strchr("diuxXoeEfFgGaAcsJ", conv)) {
+        if (next < r->nargs && strchr("diuxXoeEfFgGaAcsJR", conv)) {
             format_one(b, pct, speclen, conv, types[next], args[next]);
             next++;
         } else {

@@ -3,6 +3,7 @@
  * function handles, launch-shape checks and the AMDGPU kernarg packer. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,8 +136,11 @@ static int rt_parse_index(const char *rest)
 static RtDevice *rt_device_new(void)
 {
     RtDevice *dev = calloc(1, sizeof *dev);
-    if (dev)
+    if (dev) {
         pthread_mutex_init(&dev->lock, NULL);
+        pthread_mutex_init(&dev->heap_lock, NULL);
+        dev->heap_request = JUKE_HEAP_DEFAULT_BYTES;
+    }
     return dev;
 }
 
@@ -146,6 +150,7 @@ static void rt_device_delete(RtDevice *dev)
 {
     free(dev->thrown_message);
     pthread_mutex_destroy(&dev->lock);
+    pthread_mutex_destroy(&dev->heap_lock);
     free(dev);
 }
 
@@ -252,6 +257,8 @@ void rt_device_close(RtDevice *dev)
     if (!dev)
         return;
     rt_device_set_trace(dev, NULL); /* reads the spans still pending, frees their events */
+    if (dev->heap)
+        dev->be->free(dev, dev->heap);
     dev->be->close(dev);
     rt_device_delete(dev);
 }
@@ -296,6 +303,18 @@ void rt_free(RtDevice *dev, void *devptr)
         dev->be->free(dev, devptr);
 }
 
+RtModule *rt_function_module(RtFunction *f)
+{
+    return f->mod;
+}
+
+int rt_module_global(RtModule *m, const char *name, void **devptr, size_t *bytes, char **err)
+{
+    if (!m->dev->be->global_get)
+        return rt_fail(err, "%s devices cannot reach a code object's globals", m->dev->be->spec);
+    return m->dev->be->global_get(m, name, devptr, bytes, err);
+}
+
 int rt_upload(RtDevice *dev, void *dst, const void *src, size_t bytes, char **err)
 {
     return bytes ? dev->be->upload(dev, dst, src, bytes, err) : 0;
@@ -328,6 +347,7 @@ int rt_module_load(RtDevice *dev, const void *image, size_t size, RtModule **out
         free(m);
         return -1;
     }
+    m->uses_heap = memmem(image, size, JUKE_HEAP_MARKER, strlen(JUKE_HEAP_MARKER)) != NULL;
     *out = m;
     return 0;
 }
@@ -682,6 +702,58 @@ fail:
     return false;
 }
 
+/* ---- the device heap (runtime/abi.h) ---- */
+
+int rt_device_set_heap_size(RtDevice *dev, uint64_t bytes, char **err)
+{
+    if (bytes < JUKE_HEAP_STATE_BYTES + 32 || bytes > JUKE_HEAP_MAX_BYTES)
+        return rt_fail(err, "device heap of %" PRIu64 " bytes: it must hold %u to %llu bytes", bytes,
+                       JUKE_HEAP_STATE_BYTES + 32, (unsigned long long)JUKE_HEAP_MAX_BYTES);
+    pthread_mutex_lock(&dev->heap_lock);
+    dev->heap_request = bytes;
+    void *old = dev->heap_bytes != bytes ? dev->heap : NULL;
+    if (old) { /* the next launch that needs a heap makes one of the new size */
+        dev->heap = NULL;
+        dev->heap_bytes = 0;
+        if (dev->exc_host)
+            memset((uint8_t *)dev->exc_host + JUKE_HEAP_DESC_OFFSET, 0, 16);
+    }
+    pthread_mutex_unlock(&dev->heap_lock);
+    if (old)
+        dev->be->free(dev, old);
+    return 0;
+}
+
+uint64_t rt_device_heap_size(RtDevice *dev)
+{
+    pthread_mutex_lock(&dev->heap_lock);
+    uint64_t n = dev->heap_request;
+    pthread_mutex_unlock(&dev->heap_lock);
+    return n;
+}
+
+/* Make the device's heap if it has none: allocate it, set up its state, and tell kernels where it is. */
+static int rt_heap_ready(RtDevice *dev, char **err)
+{
+    int rc = 0;
+    pthread_mutex_lock(&dev->heap_lock);
+    if (!dev->heap && dev->exc_host) {
+        void *h = NULL;
+        uint64_t state[JUKE_HEAP_STATE_BYTES / 8] = { JUKE_HEAP_STATE_BYTES };
+        if ((rc = dev->be->alloc(dev, dev->heap_request, &h, err)) == 0 &&
+            (rc = dev->be->upload(dev, h, state, sizeof state, err)) != 0)
+            dev->be->free(dev, h);
+        if (rc == 0) {
+            dev->heap = h;
+            dev->heap_bytes = dev->heap_request;
+            uint64_t desc[2] = { (uint64_t)(uintptr_t)h, dev->heap_bytes };
+            memcpy((uint8_t *)dev->exc_host + JUKE_HEAP_DESC_OFFSET, desc, sizeof desc);
+        }
+    }
+    pthread_mutex_unlock(&dev->heap_lock);
+    return rc;
+}
+
 /* A GPU launch between two events; the span is read at synchronisation. */
 static int rt_launch_timed(RtFunction *f, RtStream *st, const RtArg *args, int nargs, const uint32_t grid[3],
                            const uint32_t group[3], uint32_t shmem_bytes, unsigned flags, double timeout_s,
@@ -739,6 +811,8 @@ int rt_launch_on(RtFunction *f, RtStream *st, const RtArg *args, int nargs, cons
         return rt_fail(err, "launch of %s: a run-time limit of %g s (0 = none, else positive seconds)", f->info.name,
                        timeout_s);
     RtDevice *dev = f->mod->dev;
+    if (f->mod->uses_heap && rt_heap_ready(dev, err) != 0)
+        return -1;
     if (__builtin_expect(dev->trace.kernel != NULL, 0)) {
         if (dev->be->kind == RT_CPU) {
             /* the CPU runs the kernel to completion inside the call: its wall time is the device span */

@@ -40,6 +40,11 @@ uint32_t rt_device_max_local_bytes(const RtDevice *dev); /* local memory per wor
 int rt_alloc(RtDevice *dev, size_t bytes, void **devptr, char **err);
 void rt_free(RtDevice *dev, void *devptr);
 int rt_upload(RtDevice *dev, void *dst, const void *src, size_t bytes, char **err);
+/* The device address and size in bytes of the global variable `name` of a loaded code object (a device
+ * global, AMDGPU.get_global_pointer); -1 with *err when it has none of that name. */
+int rt_module_global(RtModule *m, const char *name, void **devptr, size_t *bytes, char **err);
+/* The loaded code object a function belongs to. */
+RtModule *rt_function_module(RtFunction *f);
 int rt_download(RtDevice *dev, void *dst, const void *src, size_t bytes, char **err);
 int rt_memcpy_d2d(RtDevice *dev, void *dst, const void *src, size_t bytes, char **err);
 
@@ -150,6 +155,12 @@ typedef struct RtPrintSink {
     void *user;
 } RtPrintSink;
 void rt_device_set_print_sink(RtDevice *dev, const RtPrintSink *sink);
+/* The size in bytes of the heap that malloc in kernels allocates from (runtime/abi.h; default
+ * JUKE_HEAP_DEFAULT_BYTES). Setting another size frees the current heap, and with it every block kernels
+ * allocated and did not free; the next launch that needs a heap makes one of the new size. -1 with *err for
+ * a size outside JUKE_HEAP_STATE_BYTES + 32 .. JUKE_HEAP_MAX_BYTES. */
+int rt_device_set_heap_size(RtDevice *dev, uint64_t bytes, char **err);
+uint64_t rt_device_heap_size(RtDevice *dev);
 /* The message of the last thrown exception (error("..."), throw(E("...")),
  * @assert) a synchronisation or launch reported, malloc'd, or NULL;
  * cleared by the call. */

@@ -75,4 +75,31 @@ if "$juke" run --device cpu k.jl 'k!' o.npy '(1f0, 2f0)' 'Params(1.5f0, 2.5)' 'P
     echo "a bad struct argument ran"; exit 1
 fi
 grep -q "field 2 of Params has type Int32" err.txt
+# AMDGPU.jl's WMMA layouts, singletons of a module, as arguments (its docs' kernel passes WMMA.ColMajor())
+cat > w.jl <<'JL'
+using AMDGPU.Device: WMMA, WMMA_RDNA3
+code(::WMMA.ColMajor) = 1.0
+code(::WMMA.RowMajor) = 2.0
+code(::Type{WMMA_RDNA3.RowMajor}) = 4.0
+code(::Type{Float32}) = 8.0
+function lay!(o, a, b, c, d)
+    o[1] = code(a)
+    o[2] = code(b)
+    o[3] = WMMA.M + WMMA.K
+    o[4] = code(c) + code(d)
+    return
+end
+JL
+# (and a type by its name, as Julia passes one: WMMA_RDNA3.RowMajor, Float32)
+"$juke" run --device cpu --groupsize 1 w.jl 'lay!' o.npy 'WMMA.ColMajor()' 'AMDGPU.Device.WMMA.RowMajor()' \
+    WMMA_RDNA3.RowMajor Float32 --out 1=wout.npy 2> err.txt
+python3 - <<'PY'
+import struct
+b = open('wout.npy', 'rb').read()
+hl = struct.unpack('<H', b[8:10])[0]
+got = struct.unpack('<6d', b[10 + hl:])[:4]
+assert got == (1.0, 2.0, 32.0, 12.0), got
+PY
+"$juke" typed w.jl 'lay!' 'Vector{Float64}' WMMA.RowMajor WMMA.ColMajor 'Type{WMMA_RDNA3.RowMajor}' \
+    'Type{Float32}' | grep -q 'code(b)::Float64'
 echo ok

@@ -85,6 +85,47 @@ static void test_scalars_and_hidden(void **state)
     rt_module_unload(m);
 }
 
+/* A cooperative launch of k: HIP lays out kernelParams from the metadata (the
+ * hidden grid size too); a grid larger than the device holds at once fails
+ * as HIP's does. */
+static void test_cooperative(void **state)
+{
+    Env *env = *state;
+    char *err = NULL;
+    RtModule *m;
+    RtFunction *f;
+    assert_int_equal(rt_module_load(env->dev, env->img, env->size, &m, &err), 0);
+    assert_int_equal(rt_function_get(m, "k", &f, &err), 0);
+    enum { N = 150, TOTAL = 256 };
+    float host[TOTAL];
+    for (int i = 0; i < TOTAL; i++)
+        host[i] = -1.0f;
+    void *x;
+    assert_int_equal(rt_alloc(env->dev, sizeof host, &x, &err), 0);
+    assert_int_equal(rt_upload(env->dev, x, host, sizeof host, &err), 0);
+    int n = N;
+    double a = 0.25;
+    RtArg args[] = { { &x, 8, 8 }, { &n, 4, 4 }, { &a, 8, 8 } };
+    uint32_t grid[3] = { 4, 1, 1 }, group[3] = { 64, 1, 1 };
+    JukeExceptionRecord exc;
+    unsigned flags = RT_LAUNCH_SYNC | RT_LAUNCH_COOPERATIVE;
+    int rc = rt_launch_on(f, NULL, args, 3, grid, group, 0, flags, 0, &exc, &err);
+    if (rc < 0)
+        fprintf(stderr, "%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_int_equal(rt_download(env->dev, host, x, sizeof host, &err), 0);
+    for (int i = 0; i < TOTAL; i++)
+        assert_true(host[i] == (i < N ? 0.25f * 256.0f : -1.0f));
+    /* gfx90a: 110 compute units of 32 waves: 3520 one-wave groups at most */
+    uint32_t big[3] = { 3521, 1, 1 };
+    assert_int_equal(rt_launch_on(f, NULL, args, 3, big, group, 0, flags, 0, &exc, &err), -1);
+    assert_non_null(strstr(err, "cooperative launch too large: 3521 workgroups of 1 wave and 0 bytes of LDS, but at "
+                                "most 3520 can be resident at once on gfx90a"));
+    free(err);
+    rt_free(env->dev, x);
+    rt_module_unload(m);
+}
+
 /* k2(arr, c, s, exc): arr.ptr[i] = c + s for i < arr.len; a struct, a char and a short packed after it. */
 static void test_struct_char_short(void **state)
 {
@@ -224,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_device),
         cmocka_unit_test(test_scalars_and_hidden),
         cmocka_unit_test(test_struct_char_short),
+        cmocka_unit_test(test_cooperative),
         cmocka_unit_test(test_unmodelled_instruction),
         cmocka_unit_test(test_trace),
     };

@@ -508,6 +508,56 @@ static void test_context_options(void **state)
     juke_context_destroy(ctx);
 }
 
+/* A device global set before a launch and read after it (juke_kernel_global_set / _get), an Int128 argument
+ * passed by value, and the device heap's size: malloc gives NULL past it. Fresh values each run. */
+static void test_globals_int128_heap(void **state)
+{
+    (void)state;
+    static const char gsrc[] = "function acc!(X, x)\n"
+                               "    p = AMDGPU.get_global_pointer(Val(:acc), Int64)\n"
+                               "    unsafe_store!(p, unsafe_load(p) + Int64(x >> 64))\n"
+                               "    q = AMDGPU.malloc(Csize_t(1000))\n"
+                               "    X[1] = reinterpret(UInt64, q) != 0 ? 1 : 0\n"
+                               "    AMDGPU.free(q)\n"
+                               "    nothing\n"
+                               "end\n";
+    juke_context *ctx = juke_context_create();
+    juke_module *m;
+    juke_device *dev;
+    assert_int_equal(juke_module_load_string(ctx, "globals.jl", gsrc, &m), JUKE_OK);
+    assert_int_equal(juke_device_open(ctx, "cpu", &dev), JUKE_OK);
+    int64_t one = 1, flag = -1, start = (int64_t)(rnd() % 1000) + 1, hi = (int64_t)(rnd() % 1000) - 500, got = 0;
+    juke_array *x;
+    assert_int_equal(juke_array_create(dev, JUKE_INT64, 1, &one, &x), JUKE_OK);
+    unsigned char wide[16] = { 0 };
+    memcpy(wide + 8, &hi, 8); /* x = hi * 2^64 + 0, little-endian */
+    juke_arg args[2] = { juke_arg_array(x), juke_arg_value("Int128", wide, 16) };
+    const char *types[2] = { "Vector{Int64}", "Int128" };
+    juke_kernel *k;
+    assert_int_equal(juke_kernel_get(m, "acc!", types, 2, dev, &k), JUKE_OK);
+    assert_int_equal(juke_kernel_global_set(k, dev, "acc", &start, sizeof start), JUKE_OK);
+    assert_int_equal(juke_kernel_global_set(k, dev, "acc", &start, 4), JUKE_ERR_ARGUMENT);
+    assert_int_equal(juke_kernel_global_get(k, dev, "nope", &got, 8), JUKE_ERR_ARGUMENT);
+    juke_launch_config cfg = { { 1, 1, 1 }, { 1, 1, 1 }, 0, false };
+    for (int r = 1; r <= 2; r++) {
+        assert_int_equal(juke_kernel_launch(k, dev, args, 2, &cfg), JUKE_OK);
+        assert_int_equal(juke_device_synchronize(dev), JUKE_OK);
+        assert_int_equal(juke_kernel_global_get(k, dev, "acc", &got, sizeof got), JUKE_OK);
+        assert_int_equal(got, start + r * hi);
+        assert_int_equal(juke_array_download(x, &flag, 8), JUKE_OK);
+        assert_int_equal(flag, 1);
+    }
+    /* a heap too small for one 1000-byte block: malloc gives NULL */
+    assert_int_equal(juke_device_set_heap_size(dev, 1024), JUKE_OK);
+    assert_int_equal(juke_device_heap_size(dev), 1024);
+    assert_int_equal(juke_kernel_launch(k, dev, args, 2, &cfg), JUKE_OK);
+    assert_int_equal(juke_device_synchronize(dev), JUKE_OK);
+    assert_int_equal(juke_array_download(x, &flag, 8), JUKE_OK);
+    assert_int_equal(flag, 0);
+    assert_int_equal(juke_device_set_heap_size(dev, 100), JUKE_ERR_ARGUMENT);
+    juke_context_destroy(ctx);
+}
+
 int main(void)
 {
     rng = (uint64_t)time(NULL) | 1;
@@ -524,6 +574,7 @@ int main(void)
         cmocka_unit_test(test_host_allocator),
         cmocka_unit_test(test_streams),
         cmocka_unit_test(test_context_options),
+        cmocka_unit_test(test_globals_int128_heap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1053,6 +1053,18 @@ static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
     return st;
 }
 
+/* Does the list of processors `only` (a `compile targets:` directive) name the device's processor? */
+static bool names_device(const char *only)
+{
+    const char *dev = juke_device_name(env.dev);
+    char word[64];
+    int n;
+    for (const char *p = only; sscanf(p, " %63s%n", word, &n) == 1; p += n)
+        if (dev && strstr(dev, word))
+            return true;
+    return false;
+}
+
 /* The targets mode: every run's signature compiles for every listed target
  * (or those of the file's `compile targets:` directive). */
 static void compile_file(FileCheck *fc, const char *path, Directive *ds, int nd)
@@ -1183,6 +1195,15 @@ static void run_file(void **state)
         free(src);
         skip();
     }
+    /* a file for some processors only (`compile targets:`) runs on the cpu and on devices of those */
+    for (int i = 0; !env.ntargets && strcmp(env.device, "cpu") != 0 && i < nd; i++)
+        if (strncmp(ds[i].text, "compile targets:", 16) == 0 && !names_device(ds[i].text + 16)) {
+            for (int k = 0; k < nd; k++)
+                free((void *)ds[k].text);
+            free(ex);
+            free(src);
+            skip();
+        }
     if (env.ntargets) {
         if (!nex)
             compile_file(&fc, path, ds, nd);

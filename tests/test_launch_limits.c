@@ -382,6 +382,39 @@ static void test_timeout_cli(void **state)
     assert_int_equal(rc, 2);
 }
 
+/* Region kernels (barriers) under a limit: an endless loop through a barrier (the rounds never end) and an
+ * endless loop between two barriers are both cancelled and reported at their loop. */
+static void test_timeout_regions(void **state)
+{
+    (void)state;
+    const char *k = tmp_file("spin_regions.jl", "function spin_round(x)\n"
+                                                "    s = @ROCStaticLocalArray(Float32, 4, false)\n"
+                                                "    while x >= 0\n"
+                                                "        sync_workgroup()\n"
+                                                "        @inbounds s[workitemIdx().x] += 1f0\n"
+                                                "    end\n"
+                                                "    return\n"
+                                                "end\n"
+                                                "function spin_inside(x)\n"
+                                                "    sync_workgroup()\n"
+                                                "    while x >= 0\n"
+                                                "    end\n"
+                                                "    sync_workgroup()\n"
+                                                "    return\n"
+                                                "end\n");
+    const char *names[2] = { "spin_round", "spin_inside" }, *at[2] = { "spin_regions.jl:3:5", "spin_regions.jl:11:5" };
+    for (int i = 0; i < 2; i++) {
+        char out[4096];
+        double t0 = now_s();
+        int rc = run_juke(out, sizeof out, "run", "--device", "cpu", "--groupsize", "4", "--timeout", ".5", k, names[i],
+                          "3", NULL);
+        assert_int_equal(rc, 1);
+        assert_true(now_s() - t0 < 10.0);
+        assert_non_null(strstr(out, "run-time limit of 0.5 s exceeded: the kernel was cancelled in this loop"));
+        assert_non_null(strstr(out, at[i]));
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -403,6 +436,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_timeout_cancels),
         cmocka_unit_test(test_timeout_zero_is_none),
         cmocka_unit_test(test_timeout_cli),
+        cmocka_unit_test(test_timeout_regions),
     };
     int rc = cmocka_run_group_tests(tests, setup, teardown);
     char cmd[400];

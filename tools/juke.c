@@ -56,6 +56,11 @@ typedef struct Cli {
     const char *cache_dir; /* --cache-dir */
     bool no_cache;         /* --no-cache */
     bool gridsize_set;
+    uint64_t heap_size; /* --heap-size, 0: the device's default */
+    struct {
+        const char *name, *value; /* --global NAME=VALUE */
+    } globals[8];
+    int nglobals;
     char *cache_default; /* the per-user default, malloc'd */
 } Cli;
 
@@ -399,6 +404,25 @@ static int parse_args(Cli *cli, int argc, char **argv)
             if (!(val = opt_value(argc, argv, &i, "--shmem")) || !parse_int(val, 0, INT32_MAX, &v))
                 return cli_usage(sub, "--shmem expects a number of bytes");
             cli->launch.shmem = (uint32_t)v;
+        } else if ((ok & OPT_RUN) && opt_is(a, "--heap-size")) {
+            char *end = NULL;
+            unsigned long long hb = 0;
+            if ((val = opt_value(argc, argv, &i, "--heap-size")) && *val && *val != '-') {
+                errno = 0;
+                hb = strtoull(val, &end, 0);
+            }
+            if (!val || !*val || *val == '-' || *end || errno || hb < 544 || hb > (1ull << 32))
+                return cli_usage(sub, "--heap-size expects the bytes of the device heap (544 to 4294967296)");
+            cli->heap_size = (uint64_t)hb;
+        } else if ((ok & OPT_RUN) && opt_is(a, "--global")) {
+            char *eq;
+            if (!(val = opt_value(argc, argv, &i, "--global")) || !(eq = strchr(val, '=')) || eq == val || !eq[1])
+                return cli_usage(sub, "--global expects NAME=VALUE (a Julia literal: 2.5f0, Int32(7), ...)");
+            if (cli->nglobals == (int)(sizeof cli->globals / sizeof cli->globals[0]))
+                return cli_usage(sub, "at most 8 --global options");
+            *eq = '\0';
+            cli->globals[cli->nglobals].name = val;
+            cli->globals[cli->nglobals++].value = eq + 1;
         } else if ((ok & OPT_RUN) && opt_is(a, "--timeout")) {
             char *end = NULL;
             double t = 0;
@@ -816,6 +840,83 @@ static int default_launch(Cli *cli, Session *s, juke_device *dev, juke_kernel *k
     return 0;
 }
 
+/* --global NAME=VALUE: the value's bytes, as the kernel's global of that type holds them. */
+static size_t global_bytes(const juke_arg *a, unsigned char out[8])
+{
+    size_t n = juke_sizeof(a->type);
+    switch (a->type) {
+    case JUKE_FLOAT16: memcpy(out, &a->v.f16, 2); break;
+    case JUKE_FLOAT32: memcpy(out, &a->v.f32, 4); break;
+    case JUKE_FLOAT64: memcpy(out, &a->v.f64, 8); break;
+    default: memcpy(out, &a->v.u, n); break; /* little-endian: the low bytes */
+    }
+    return n;
+}
+
+/* Set each --global of k on dev before the launch. */
+static int globals_set(Cli *cli, Session *s, juke_device *dev, juke_kernel *k)
+{
+    for (int i = 0; i < cli->nglobals; i++) {
+        juke_arg a;
+        const char *why;
+        unsigned char b[8] = { 0 };
+        if (!lit_parse(cli->globals[i].value, &a, &why) || a.type == JUKE_FLOAT16) {
+            fprintf(stderr, "juke run: --global %s=%s: %s\n", cli->globals[i].name, cli->globals[i].value,
+                    a.type == JUKE_FLOAT16 ? "a Float16 global is not supported" : why);
+            return 2;
+        }
+        size_t n = global_bytes(&a, b);
+        juke_status st = juke_kernel_global_set(k, dev, cli->globals[i].name, b, n);
+        if (st != JUKE_OK)
+            return cli_lib_error(s->ctx, st);
+    }
+    return 0;
+}
+
+/* After the launch: each --global's value as the kernel left it, `NAME = value` on stdout. */
+static int globals_print(Cli *cli, Session *s, juke_device *dev, juke_kernel *k)
+{
+    for (int i = 0; i < cli->nglobals; i++) {
+        juke_arg a;
+        const char *why;
+        unsigned char b[8] = { 0 };
+        lit_parse(cli->globals[i].value, &a, &why);
+        size_t n = global_bytes(&a, b);
+        juke_status st = juke_kernel_global_get(k, dev, cli->globals[i].name, b, n);
+        if (st != JUKE_OK)
+            return cli_lib_error(s->ctx, st);
+        int64_t iv = 0;
+        uint64_t uv = 0;
+        memcpy(&uv, b, n);
+        printf("%s = ", cli->globals[i].name);
+        if (a.type == JUKE_FLOAT32 || a.type == JUKE_FLOAT64) {
+            double d;
+            if (a.type == JUKE_FLOAT32) {
+                float f;
+                memcpy(&f, b, 4);
+                d = f;
+            } else
+                memcpy(&d, b, 8);
+            char t[64];
+            for (int prec = 1; prec <= 17; prec++) { /* the shortest text that reads back */
+                snprintf(t, sizeof t, "%.*g", prec, d);
+                if (a.type == JUKE_FLOAT32 ? (float)strtod(t, NULL) == (float)d : strtod(t, NULL) == d)
+                    break;
+            }
+            printf("%s%s\n", t, strpbrk(t, ".en") ? "" : ".0");
+        } else if (a.type == JUKE_BOOL) {
+            printf("%s\n", b[0] ? "true" : "false");
+        } else if (a.type >= JUKE_UINT8 && a.type <= JUKE_UINT64) {
+            printf("0x%0*llx\n", (int)(2 * n), (unsigned long long)uv);
+        } else {
+            int sh = 64 - 8 * (int)n; /* sign-extend the low n bytes */
+            iv = (int64_t)(uv << sh) >> sh;
+            printf("%lld\n", (long long)iv);
+        }
+    }
+    return 0;
+}
+
 static int run_run(Cli *cli)
 {
     const Sub *sub = cli->sub;
@@ -841,6 +942,8 @@ static int run_run(Cli *cli)
     int r = session_open(cli, &s);
     if (!r) {
         juke_status st = juke_device_open(s.ctx, cli->device ? cli->device : "auto", &dev);
+        if (st == JUKE_OK && cli->heap_size)
+            st = juke_device_set_heap_size(dev, cli->heap_size);
         if (st != JUKE_OK)
             r = cli_lib_error(s.ctx, st);
     }
@@ -848,6 +951,8 @@ static int run_run(Cli *cli)
         fprintf(stderr, "juke: device %s\n", juke_device_name(dev));
     if (!r)
         r = runargs_make(cli, &s, dev, &ra);
+    if (!r && cli->launch.ndims && cli->nglobals)
+        r = cli_usage(sub, "--global needs a kernel launched with --gridsize, not a @kernel's --ndrange");
     if (!r && cli->launch.ndims && cli->gridsize_set)
         r = cli_usage(sub, "give --ndrange or --gridsize, not both (the grid covers the ndrange)");
     if (!r && cli->launch.ndims) {
@@ -881,11 +986,15 @@ static int run_run(Cli *cli)
         }
         if (!r)
             r = default_launch(cli, &s, dev, k, &ra);
+        if (!r)
+            r = globals_set(cli, &s, dev, k);
         if (!r) {
             double t0 = now_seconds();
             juke_status st = juke_kernel_launch(k, dev, ra.args, ra.n, &cli->launch);
             if (st == JUKE_OK)
                 st = juke_device_synchronize(dev);
+            if (st == JUKE_OK)
+                r = globals_print(cli, &s, dev, k);
             double t1 = now_seconds();
             if (st != JUKE_OK)
                 r = cli_lib_error(s.ctx, st);
@@ -1097,12 +1206,14 @@ static const Sub subs[] = {
       "  -o OUT                     the file to write\n" },
     { "run",
       "[--device D] [--groupsize X[,Y[,Z]]] [--gridsize X[,Y[,Z]] | --ndrange X[,Y[,Z...]]] [--shmem BYTES]\n"
-      "                [--timeout S] [--cooperative] [--seed N] [--out K=PATH.npy]... [--trace FILE] [-v]\n"
+      "                [--timeout S] [--cooperative] [--seed N] [--heap-size BYTES] [--global NAME=VALUE]...\n"
+      "                [--out K=PATH.npy]... [--trace FILE] [-v]\n"
       "                FILE FUNCTION ARG...",
       "run a kernel on a device with .npy arrays and literals", 2, OPT_COMPILE | OPT_RUN, JUKE_DUMP_ASM, run_run,
       "Run FUNCTION on a device. An ARG ending in .npy is an array read from that file (a C-order\n"
       "array is read as NPZ.jl reads it); any other ARG is a Julia literal: 2.5f0 (Float32), 2.5,\n"
-      "1e-3 (Float64), 3, -3 (Int64), 0x1f (UInt8), true, Int32(7), UInt8(1), Float16(1.5).\n"
+      "1e-3 (Float64), 3, -3 (Int64), 0x1f (UInt8), true, Int32(7), UInt8(1), Float16(1.5),\n"
+      "Int128(5), UInt128(x), and decimal literals past typemax(Int64) (Int128), as Julia types them.\n"
       "Kernel exceptions (BoundsError, ...) are reported with exit status 1. Without --out, every\n"
       "array argument the kernel modified is written next to its input as NAME.out.npy (stderr\n"
       "says which).\n\n"
@@ -1118,6 +1229,11 @@ static const Sub subs[] = {
       "                             the default groupsize is 256 work-items (16x16 in 2-D, 8x8x4 in 3-D);\n"
       "                             4 to 8 dimensions launch linearly (one groupsize number)\n"
       "  --shmem BYTES              dynamic local memory per workgroup\n"
+      "  --global NAME=VALUE        before the launch, set the kernel's device global NAME\n"
+      "                             (get_global_pointer(Val(:NAME), T), T the literal's type); after\n"
+      "                             it, print NAME = its value on stdout (repeatable, at most 8)\n"
+      "  --heap-size BYTES          the device heap that malloc in kernels allocates from (default\n"
+      "                             8 MiB; malloc returns NULL when it is full)\n"
       "  --timeout S                run-time limit in seconds (0 = none): the CPU cancels the kernel\n"
       "  --cooperative              every workgroup resident at once, as sync_grid() needs (HIP/CUDA\n"
       "                             cooperative launch; the CPU runs each group on a thread of its own)\n"

@@ -352,6 +352,7 @@ static bool keep(LitBlobs *b, void *p)
 }
 
 static bool vp_value(VParser *v, juke_arg *out, int depth);
+static bool parse_int128_arg(const char *text, bool *is_unsigned, unsigned __int128 *out, const char **why);
 
 /* "(a, b)" or "(x = a, y = b)" after the '(' (or NAME(...) with ctor NAME): the fields, then the packed value. */
 static bool vp_composite(VParser *v, const char *ctor, size_t ctorlen, juke_arg *out, int depth)
@@ -435,6 +436,18 @@ static bool vp_composite(VParser *v, const char *ctor, size_t ctorlen, juke_arg 
     return true;
 }
 
+/* Is text a type's name, as Julia capitalises them: Float32, Params, a module's (WMMA_RDNA3.ColMajor)? */
+static bool is_type_name(const char *text)
+{
+    const char *last = text;
+    for (const char *p = text; *p; p++)
+        if (*p == '.')
+            last = p + 1;
+        else if (!ident_char(*p))
+            return false;
+    return *last >= 'A' && *last <= 'Z';
+}
+
 /* A value: a scalar literal, a tuple, a named tuple, NAME(...) of a struct, or a value without bits
  * (Type{T}, Val{x}, Val(x), :name, typeof(f), a function's name or an operator). */
 static bool vp_value(VParser *v, juke_arg *out, int depth)
@@ -461,6 +474,20 @@ static bool vp_value(VParser *v, juke_arg *out, int depth)
         v->p = end;
         return true;
     }
+    bool uns;
+    unsigned __int128 wide;
+    why = NULL;
+    if (parse_int128_arg(text, &uns, &wide, &why)) {
+        unsigned char *bytes = malloc(16);
+        if (!bytes || !keep(v->blobs, bytes))
+            return vp_fail(v, "%s", "out of memory");
+        memcpy(bytes, &wide, 16);
+        *out = juke_arg_value(uns ? "UInt128" : "Int128", bytes, 16);
+        v->p = end;
+        return true;
+    }
+    if (why)
+        return vp_fail(v, "%s", why);
     /* values without bits: their type is all */
     const char *ghost = NULL;
     char buf[600];
@@ -472,6 +499,9 @@ static bool vp_value(VParser *v, juke_arg *out, int depth)
         ghost = buf;
     } else if (strcmp(text, "nothing") == 0 || strcmp(text, "missing") == 0) {
         ghost = text[0] == 'n' ? "Nothing" : "Missing"; /* the singletons, not functions */
+    } else if (!strchr(text, '(') && is_type_name(text)) {
+        snprintf(buf, sizeof buf, "Type{%s}", text); /* a type: Float32, WMMA_RDNA3.ColMajor */
+        ghost = buf;
     } else if (!strchr(text, '(')) {
         snprintf(buf, sizeof buf, "typeof(%s)", text); /* a function: sin, +, myop */
         ghost = buf;
@@ -504,10 +534,89 @@ static bool vp_value(VParser *v, juke_arg *out, int depth)
     return vp_composite(v, start, (size_t)(q - start), out, depth);
 }
 
+/* A 128-bit integer literal: [-]digits (decimal, 0x, 0b or 0o, underscores between digits), |value| <
+ * 2^128; false if it is none. */
+static bool parse_int128_text(const char *text, bool *neg, unsigned __int128 *mag)
+{
+    const char *s = text;
+    *neg = *s == '-';
+    s += *s == '-' || *s == '+';
+    int base = 10;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'b' || s[1] == 'o')) {
+        base = s[1] == 'x' ? 16 : s[1] == 'b' ? 2 : 8;
+        s += 2;
+    }
+    unsigned __int128 v = 0, lim = ~(unsigned __int128)0;
+    int ndig = 0;
+    for (; *s; s++) {
+        if (*s == '_' && ndig)
+            continue;
+        int d = *s >= '0' && *s <= '9'   ? *s - '0'
+                : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
+                : *s >= 'A' && *s <= 'F' ? *s - 'A' + 10
+                                         : 99;
+        if (d >= base || v > (lim - (unsigned)d) / (unsigned)base)
+            return false;
+        v = v * (unsigned)base + (unsigned)d;
+        ndig++;
+    }
+    *mag = v;
+    return ndig > 0;
+}
+
+/* Int128(x), UInt128(x), a decimal literal past typemax(Int64) (Julia's Int128) or a hex, binary or octal
+ * one past 64 bits (UInt128): the value's 16 bytes (little-endian, as the ABI lays out an Int128) in *out.
+ * false if text is none of these; *why set when it is one but does not fit. */
+static bool parse_int128_arg(const char *text, bool *is_unsigned, unsigned __int128 *out, const char **why)
+{
+    char inner[160];
+    size_t len = strlen(text);
+    bool wrapped = false, uns = false;
+    if (len >= sizeof inner)
+        return false;
+    if ((strncmp(text, "Int128(", 7) == 0 || strncmp(text, "UInt128(", 8) == 0) && text[len - 1] == ')') {
+        uns = text[0] == 'U';
+        size_t skip = uns ? 8 : 7;
+        memcpy(inner, text + skip, len - skip - 1);
+        inner[len - skip - 1] = 0;
+        wrapped = true;
+    } else {
+        memcpy(inner, text, len + 1);
+    }
+    bool neg;
+    unsigned __int128 mag;
+    if (!parse_int128_text(inner, &neg, &mag))
+        return false;
+    const char *digits = inner + (inner[0] == '-' || inner[0] == '+');
+    bool based = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'b' || digits[1] == 'o');
+    if (!wrapped) { /* only literals Julia itself types as 128-bit */
+        /* hex and binary literals take their type from the digits written (0x0...01 of 17 to 32 hex
+           digits is a UInt128), octal ones from the value */
+        int ndig = 0, bits = digits[1] == 'x' ? 4 : digits[1] == 'b' ? 1 : 0;
+        for (const char *d = digits + 2; based && *d; d++)
+            ndig += *d != '_';
+        if (based ? (bits ? ndig * bits <= 64 : (mag >> 64) == 0) : mag <= (unsigned __int128)INT64_MAX + (neg ? 1 : 0))
+            return false;
+        uns = based;
+    }
+    unsigned __int128 smax = ((unsigned __int128)1 << 127) - 1;
+    if (uns ? (neg && mag) : (neg ? mag > smax + 1 : mag > smax)) {
+        *why = "InexactError: the value does not fit the type";
+        return false;
+    }
+    *is_unsigned = uns;
+    *out = neg ? 0 - mag : mag;
+    return true;
+}
+
 bool lit_is_value(const char *text)
 {
     juke_arg a;
-    const char *why;
+    const char *why = NULL;
+    bool uns;
+    unsigned __int128 wide;
+    if (parse_int128_arg(text, &uns, &wide, &why) || why)
+        return true;
     if (lit_parse(text, &a, &why) || !text[0] || (text[0] >= '0' && text[0] <= '9') || text[0] == '.')
         return false;
     if (text[0] == '(' || text[0] == ':')
@@ -522,6 +631,8 @@ bool lit_is_value(const char *text)
                 return false;
         return strncmp(text, "typeof(", 7) == 0 || (text[0] >= 'A' && text[0] <= 'Z');
     }
+    if (is_type_name(text)) /* a type, passed as Julia passes one: Type{T} */
+        return true;
     for (const char *p = text; *p; p++) /* a function's name, or an operator */
         if (!ident_char(*p) && !strchr("+-*/^%&|<>=~÷⊻", *p))
             return false;

@@ -451,3 +451,20 @@ function any(f, t::Tuple)
     end
     return false
 end
+
+# AMDGPU.jl's address spaces (AMDGPU.AS.Local, lowering reads AS.x as AS_x) and alloc_special(Val(id), T,
+# Val(as), Val(len)): a Core.LLVMPtr{T,as} to len elements of static memory of the kernel, one allocation per
+# (id, T, as, len). Local memory (LDS) is the only space it allocates; AMDGPU.jl itself leaves :region and
+# :private unimplemented, so those have no method.
+const AS_Generic = 0
+const AS_Global = 1
+const AS_Region = 2
+const AS_Local = 3
+const AS_Constant = 4
+const AS_Private = 5
+# C_NULL, what malloc returns when the device heap is full (p == C_NULL compares addresses)
+const C_NULL = reinterpret(Ptr{Cvoid}, UInt64(0))
+alloc_special(::Val{id}, ::Type{T}, ::Val{3}, ::Val{len}) where {id, T, len} =
+    pointer(@ROCStaticLocalArray(T, len, false))
+alloc_special(::Val{id}, ::Type{T}, ::Val{3}, ::Val{len}, ::Val{zeroinit}) where {id, T, len, zeroinit} =
+    pointer(@ROCStaticLocalArray(T, len, zeroinit))

@@ -18,9 +18,11 @@
 #define AMDEMU_SHARED_HI 0x10000000u
 #define AMDEMU_PRIVATE_HI 0x20000000u
 
-/* The instruction-set generations decoded: GFX9 (gfx90a, gfx942) and GFX11
- * (RDNA3: gfx1100..gfx1103). Each has its own opcode numbers and encodings. */
-typedef enum AmdIsa { AMD_GFX9, AMD_GFX11, AMD_NISA } AmdIsa;
+/* The instruction-set generations decoded: GFX9 (gfx90a, gfx942), GFX11
+ * (RDNA3: gfx1100..gfx1103) and GFX12 (RDNA4: gfx1201). GFX9 and GFX11 each
+ * have their own opcode numbers and encodings; GFX12 is GFX11 but for its
+ * memory encodings and a few opcodes (isa >= AMD_GFX11: "GFX11 or later"). */
+typedef enum AmdIsa { AMD_GFX9, AMD_GFX11, AMD_GFX12, AMD_NISA } AmdIsa;
 
 /* The instruction encodings (GFX9's names; GFX11 has the same kinds plus VOPD). */
 typedef enum AmdFmt {
@@ -178,6 +180,7 @@ typedef struct AmdLaunch {
     const void *dispatch;
     int wave_size;
     bool trace;
+    bool cooperative; /* every workgroup resident at once (hipModuleLaunchCooperativeKernel) */
 } AmdLaunch;
 
 struct AmdGroup {
@@ -208,6 +211,10 @@ typedef struct AmdEnc {
 } AmdEnc;
 extern const AmdEnc amdemu_gfx11[];
 extern const size_t amdemu_gfx11_count;
+/* GFX12 as a difference from GFX11 (ops_gfx12.c): rows that are new or
+ * renumbered there, and GFX11 slots GFX12 leaves empty (sem "-"). */
+extern const AmdEnc amdemu_gfx12[];
+extern const size_t amdemu_gfx12_count;
 extern const char *const amdemu_gfx11_vopd[19];
 
 /* Table lookup (ops.c). */
@@ -218,6 +225,18 @@ void amdemu_ops_init(void);
 int amdemu_image_load(const void *elf, AmdIsa isa, AmdImage **out, char **err);
 void amdemu_image_free(AmdImage *img);
 int amdemu_kernel_find(AmdImage *img, const char *name, AmdKernel *k, char **err);
+/* The address in the loaded image and the size of the data symbol `name` (a device global); -1 if none. */
+int amdemu_global_find(AmdImage *img, const char *name, void **addr, size_t *bytes);
+
+/* kernelParams launches (args.c): the code object's size from its ELF
+ * headers; the kernel's arguments laid out in buf (zeroed, cap bytes) from
+ * its metadata, hidden ones as HIP fills them: 0 or -1 with *err malloc'd. */
+size_t amdemu_elf_size(const void *elf);
+int amdemu_pack_params(const void *elf, size_t elf_size, const char *kernel, void **params, const uint32_t grid[3],
+                       const uint32_t block[3], uint32_t shmem, uint8_t *buf, size_t cap, char **err);
+
+/* GFX11's v_wmma_* (wmma.c): the row's aux is the kind. */
+int amdemu_x_wmma(AmdWave *w, const AmdDec *d);
 
 /* Run a whole launch (exec.c): 0 or -1 with *err malloc'd. */
 int amdemu_run(const AmdLaunch *l, char **err);

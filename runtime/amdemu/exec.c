@@ -79,7 +79,7 @@ uint64_t amdemu_sread(AmdWave *w, unsigned code, bool w64, bool f64, bool f16, u
 
 void amdemu_swrite(AmdWave *w, unsigned code, uint64_t v, bool w64)
 {
-    if (code >= 128 || (code == 124 && w->isa == AMD_GFX11))
+    if (code >= 128 || (code == 124 && w->isa >= AMD_GFX11))
         return; /* a constant, or GFX11's null, as destination */
     w->s[code] = (uint32_t)v;
     if (w64 && code < 127)
@@ -283,6 +283,52 @@ static int decode64_gfx11(const uint32_t *p, AmdDec *d, AmdFmt *fmtp, unsigned *
     return 1;
 }
 
+/* GFX12's memory encodings (RDNA4 ISA, 15.3 SMEM, 15.11 VFLAT/VGLOBAL/VSCRATCH),
+ * else GFX11's layouts:
+ *   SMEM   w0: sbase [5:0] (pairs), sdata [12:6], op [18:13], 0x3d [31:26];
+ *          w1: offset [23:0] signed, soffset [31:25] (null: none)
+ *   VFLAT  w0: saddr [6:0] (null: off), op [21:14], seg [25:24] (0 flat,
+ *          1 scratch, 2 global), 0x3b [31:26]; w1: vdst [7:0], SVE [17],
+ *          th [22:20] (atomics: bit 20 returns), vdata [30:23]; w2: vaddr
+ *          [7:0], offset [31:8] signed */
+static int decode64_gfx12(const uint32_t *p, AmdDec *d, AmdFmt *fmtp, unsigned *opp)
+{
+    uint32_t w = p[0], w1 = p[1];
+    if (w >> 26 == 0x3d) {
+        d->w1 = w1;
+        d->size = 2;
+        *fmtp = F_SMEM;
+        *opp = (w >> 13) & 0x3f;
+        d->src[0] = (w & 0x3f) << 1;
+        d->dst = (w >> 6) & 0x7f;
+        d->imm = ((int32_t)(w1 << 8)) >> 8;
+        if ((w1 >> 25) != 124)
+            d->saddr = 1 + (w1 >> 25);
+        return 1;
+    }
+    if (w >> 26 == 0x3b) {
+        uint32_t w2 = p[2];
+        d->w1 = w1;
+        d->size = 3;
+        *fmtp = F_FLAT;
+        *opp = (w >> 14) & 0xff;
+        d->seg = (w >> 24) & 3;
+        if (d->seg == 3)
+            return -1;
+        d->saddr = w & 0x7f;
+        if (d->saddr == 124)
+            d->saddr = 0x7f;
+        d->dst = w1 & 0xff;
+        d->imm1 = (w1 >> 17) & 1;
+        d->glc = (w1 >> 20) & 1;
+        d->vdata = (w1 >> 23) & 0xff;
+        d->vaddr = w2 & 0xff;
+        d->imm = (int32_t)w2 >> 8;
+        return 1;
+    }
+    return decode64_gfx11(p, d, fmtp, opp);
+}
+
 /* The fields of one instruction at p; 0 or -1 for an encoding not modelled
  * (d->op NULL, d->w0 set so the error can name it). */
 int amdemu_decode(const uint32_t *p, AmdDec *d, AmdIsa isa)
@@ -340,8 +386,8 @@ int amdemu_decode(const uint32_t *p, AmdDec *d, AmdIsa isa)
             d->src[1] = (w >> 8) & 0xff;
             d->dst = (w >> 16) & 0x7f;
         }
-    } else if (isa == AMD_GFX11) {
-        int rc = decode64_gfx11(p, d, &fmt, &op);
+    } else if (isa >= AMD_GFX11) {
+        int rc = isa == AMD_GFX12 ? decode64_gfx12(p, d, &fmt, &op) : decode64_gfx11(p, d, &fmt, &op);
         if (rc <= 0)
             return rc;
     } else {
@@ -443,16 +489,16 @@ int amdemu_decode(const uint32_t *p, AmdDec *d, AmdIsa isa)
     /* a literal follows the SALU/VALU encodings that name operand 255 */
     bool lit = false;
     if (fmt == F_SOP2 || fmt == F_SOPC)
-        lit = d->src[0] == 255 || d->src[1] == 255;
+        lit = d->src[0] == 255 || d->src[1] == 255 || (row->flags & O_LIT_K);
     else if (fmt == F_SOP1)
         lit = d->src[0] == 255;
     else if ((fmt == F_VOP1 || fmt == F_VOP2 || fmt == F_VOPC) && !d->vop3)
         lit = d->src[0] == 255 || (row->flags & O_LIT_K);
-    else if (isa == AMD_GFX11 && !d->dpp_on && (fmt == F_VOP3P || fmt == F_VOP3 || d->vop3)) /* GFX10+: literals */
+    else if (isa >= AMD_GFX11 && !d->dpp_on && (fmt == F_VOP3P || fmt == F_VOP3 || d->vop3)) /* GFX10+: literals */
         lit = d->src[0] == 255 || d->src[1] == 255 || d->src[2] == 255;
     if ((row->flags & O_COUT) && (fmt == F_VOP3 || d->vop3))
         d->opsel = 0; /* VOP3b: the carry's SGPR */
-    if (isa == AMD_GFX11 && (fmt == F_VOP3 || d->vop3) && d->opsel && !row->exec && !(row->flags & O_F16) &&
+    if (isa >= AMD_GFX11 && (fmt == F_VOP3 || d->vop3) && d->opsel && !row->exec && !(row->flags & O_F16) &&
         !strstr(row->name, "16")) {
         d->op = NULL;
         d->why = "VOP3 op_sel is not modelled for this instruction";
@@ -464,7 +510,7 @@ int amdemu_decode(const uint32_t *p, AmdDec *d, AmdIsa isa)
         d->size++;
     }
     if ((fmt == F_VOP1 || fmt == F_VOP2 || fmt == F_VOPC) && !d->vop3 &&
-        (d->src[0] == 250 || (isa == AMD_GFX11 && (d->src[0] == 233 || d->src[0] == 234)))) {
+        (d->src[0] == 250 || (isa >= AMD_GFX11 && (d->src[0] == 233 || d->src[0] == 234)))) {
         /* DPP: src0's VGPR and the lane pattern in a second dword */
         uint32_t x = p[1];
         d->w1 = x;
@@ -606,7 +652,7 @@ static uint64_t dpp_gather(AmdWave *w, const AmdDec *d, uint64_t *s, unsigned co
     int n = w->lanes;
     uint32_t x = d->dpp;
     unsigned c = (x >> 8) & 0x1ff;
-    bool bc = (x >> 19) & 1, fi = d->dpp_on == 3 || (w->isa == AMD_GFX11 && d->dpp_on == 1 && ((x >> 18) & 1));
+    bool bc = (x >> 19) & 1, fi = d->dpp_on == 3 || (w->isa >= AMD_GFX11 && d->dpp_on == 1 && ((x >> 18) & 1));
     unsigned row_mask = d->dpp_on == 1 ? x >> 28 : 0xf, bank_mask = d->dpp_on == 1 ? (x >> 24) & 0xf : 0xf;
     const uint32_t *lo = w->v[(code - 256) & 511], *hi = w->v[(code - 255) & 511];
     uint64_t tmp[64], writes = 0;
@@ -769,7 +815,7 @@ static int exec_salu(AmdWave *w, const AmdDec *d)
         /* a SOP1 of two operands (s_bitset1) reads its destination too */
         for (int i = 0; i < r->nsrc; i++)
             l.s[i] = amdemu_sread(w, i && r->fmt == F_SOP1 ? d->dst : d->src[i], fl & (i ? O_S1_64 : O_S0_64), false,
-                                  false, d->lit);
+                                  fl & O_F16, d->lit);
     }
     r->lane(&l);
     if (!(fl & O_NODST))
@@ -878,11 +924,11 @@ static void trace_line(AmdWave *w, const AmdDec *d, const uint32_t *s_before, ui
 /* Run one wave until it ends, waits at a barrier, fails or has run a time
  * slice (so that a wave spinning on a flag another wave of its group sets
  * lets that wave run). */
-static int run_wave(AmdWave *w)
+static int run_wave(AmdWave *w, int slice_len)
 {
     bool trace = w->g->l->trace;
     uint32_t before[128];
-    for (int slice = 0; w->state == AMDEMU_RUN && slice < 100000; slice++) {
+    for (int slice = 0; w->state == AMDEMU_RUN && slice < slice_len; slice++) {
         const AmdDec *d = fetch(w);
         if (!d)
             return -1;
@@ -949,6 +995,10 @@ static void wave_init(AmdWave *w, AmdGroup *g, int index)
         w->s[n++] = 0; /* private segment wave offset */
     if (w->isa == AMD_GFX9)
         w->s[124] = 0xffffffffu; /* M0 (GFX11: 125; 124 is null and reads 0) */
+    if (w->isa == AMD_GFX12) {   /* architected workgroup ids: ttmp9 = x, ttmp7 = y | z << 16 */
+        w->s[108 + 9] = g->id[0];
+        w->s[108 + 7] = (g->id[1] & 0xffff) | g->id[2] << 16;
+    }
     int vgpr_ids = (k->rsrc2 >> 11) & 3;
     uint32_t bx = l->block[0], by = l->block[1];
     uint32_t total = bx * by * l->block[2];
@@ -964,29 +1014,47 @@ static void wave_init(AmdWave *w, AmdGroup *g, int index)
     amdemu_set_exec(w, exec);
 }
 
-static int run_group(AmdGroup *g)
+static void group_start(AmdGroup *g)
 {
     memset(g->lds, 0, g->lds_size);
     for (int i = 0; i < g->nwaves; i++)
         wave_init(&g->waves[i], g, i);
-    for (;;) {
-        int live = 0, waiting = 0;
-        for (int i = 0; i < g->nwaves; i++) {
-            AmdWave *w = &g->waves[i];
-            if (w->state == AMDEMU_RUN && run_wave(w) != 0)
-                return -1;
-            if (w->state != AMDEMU_DONE)
-                live++;
-            if (w->state == AMDEMU_BARRIER)
-                waiting++;
-        }
-        if (live == 0)
-            return 0;
-        if (waiting == live)
-            for (int i = 0; i < g->nwaves; i++)
-                if (g->waves[i].state == AMDEMU_BARRIER)
-                    g->waves[i].state = AMDEMU_RUN;
+}
+
+/* Run each live wave of the group for a slice of slice_len instructions, and
+ * release the barrier when every live wave waits there: 1 when the group has
+ * ended, 0 while it runs, -1 when it failed. */
+static int group_step(AmdGroup *g, int slice_len)
+{
+    int live = 0, waiting = 0;
+    for (int i = 0; i < g->nwaves; i++) {
+        AmdWave *w = &g->waves[i];
+        if (w->state == AMDEMU_RUN && run_wave(w, slice_len) != 0)
+            return -1;
+        if (w->state != AMDEMU_DONE)
+            live++;
+        if (w->state == AMDEMU_BARRIER)
+            waiting++;
     }
+    if (live == 0)
+        return 1;
+    if (waiting == live)
+        for (int i = 0; i < g->nwaves; i++)
+            if (g->waves[i].state == AMDEMU_BARRIER)
+                g->waves[i].state = AMDEMU_RUN;
+    return 0;
+}
+
+/* A workgroup's waves take turns, each for a long slice: switching is rare,
+ * and a wave spinning on a flag another wave of its group sets still lets
+ * that wave run. */
+static int run_group(AmdGroup *g)
+{
+    group_start(g);
+    int rc;
+    while ((rc = group_step(g, 100000)) == 0)
+        ;
+    return rc < 0 ? -1 : 0;
 }
 
 /* A launch's workgroups, taken in turn by its threads. */
@@ -1048,6 +1116,64 @@ static void runner_fail(Runner *r, uint32_t group, char *msg)
     pthread_mutex_unlock(&r->lock);
 }
 
+/* Group i of the launch, numbered x fastest. */
+static void group_id(AmdGroup *g, uint32_t i)
+{
+    const AmdLaunch *l = g->l;
+    g->id[0] = i % l->grid[0];
+    g->id[1] = (i / l->grid[0]) % l->grid[1];
+    g->id[2] = i / (l->grid[0] * l->grid[1]);
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec cpu;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+    return (uint64_t)cpu.tv_sec * 1000000000u + (uint64_t)cpu.tv_nsec;
+}
+
+/* A cooperative launch: every workgroup resident at once, as the grid barrier
+ * of sync_grid() needs (hip.c refused a grid larger than the device holds).
+ * One thread runs the groups in turn, each for short slices, so that a group
+ * spinning at the grid barrier soon lets the others reach it. */
+static void run_cooperative(Runner *r)
+{
+    const AmdLaunch *l = r->l;
+    uint64_t cpu0 = thread_cpu_ns();
+    AmdGroup *gs = calloc(r->ngroups, sizeof *gs);
+    uint8_t *done = calloc(r->ngroups, 1);
+    uint32_t n = 0;
+    while (gs && done && n < r->ngroups && group_alloc(&gs[n], l) == 0)
+        n++;
+    if (n < r->ngroups) {
+        runner_fail(r, 0, strdup("amdemu: out of memory for the workgroups of a cooperative launch"));
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            group_id(&gs[i], i);
+            group_start(&gs[i]);
+        }
+        for (uint32_t left = n; left > 0 && !r->stop;)
+            for (uint32_t i = 0; i < n && !r->stop; i++) {
+                int rc = done[i] ? 1 : group_step(&gs[i], 1000);
+                if (rc < 0) {
+                    runner_fail(r, i, gs[i].err ? gs[i].err : strdup("amdemu: the launch failed"));
+                    gs[i].err = NULL;
+                } else if (rc == 1 && !done[i]) {
+                    done[i] = 1;
+                    left--;
+                }
+            }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        for (int j = 0; j < gs[i].nwaves; j++)
+            r->lane_instrs += gs[i].waves[j].lane_instrs;
+        group_free(&gs[i]);
+    }
+    free(gs);
+    free(done);
+    r->cpu_ns += thread_cpu_ns() - cpu0;
+}
+
 static void *runner_thread(void *arg)
 {
     Runner *r = arg;
@@ -1068,9 +1194,7 @@ static void *runner_thread(void *arg)
         uint32_t i = __atomic_fetch_add(&r->next, 1, __ATOMIC_RELAXED);
         if (i >= r->ngroups)
             break;
-        g.id[0] = i % l->grid[0];
-        g.id[1] = (i / l->grid[0]) % l->grid[1];
-        g.id[2] = i / (l->grid[0] * l->grid[1]);
+        group_id(&g, i);
         if (run_group(&g) != 0) {
             runner_fail(r, i, g.err ? g.err : strdup("amdemu: the launch failed"));
             g.err = NULL;
@@ -1107,13 +1231,16 @@ int amdemu_run(const AmdLaunch *l, char **err)
     pthread_mutex_init(&r.lock, NULL);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int nthreads = runner_threads(l, r.ngroups);
+    int nthreads = l->cooperative ? 1 : runner_threads(l, r.ngroups);
     pthread_t tids[64];
     int started = 0;
     for (int i = 1; i < nthreads; i++)
         if (pthread_create(&tids[started], NULL, runner_thread, &r) == 0)
             started++;
-    runner_thread(&r);
+    if (l->cooperative)
+        run_cooperative(&r);
+    else
+        runner_thread(&r);
     for (int i = 0; i < started; i++)
         pthread_join(tids[i], NULL);
     clock_gettime(CLOCK_MONOTONIC, &t1);

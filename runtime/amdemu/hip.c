@@ -25,6 +25,7 @@ enum {
     hipErrorNoBinaryForGpu = 209,
     hipErrorNotFound = 500,
     hipErrorLaunchFailure = 719,
+    hipErrorCooperativeLaunchTooLarge = 720,
 };
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -39,7 +40,7 @@ static int set_error(int code, char *msg)
 }
 
 /* The processors and their ELF e_flags machine numbers (EF_AMDGPU_MACH), with
- * the instruction set decoded (-1: not modelled yet). */
+ * the instruction set decoded. */
 static const struct {
     const char *name;
     unsigned mach;
@@ -47,7 +48,7 @@ static const struct {
 } archs[] = {
     { "gfx90a", 0x3f, AMD_GFX9 },   { "gfx942", 0x4c, AMD_GFX9 },   { "gfx1100", 0x41, AMD_GFX11 },
     { "gfx1101", 0x46, AMD_GFX11 }, { "gfx1102", 0x47, AMD_GFX11 }, { "gfx1103", 0x44, AMD_GFX11 },
-    { "gfx1201", 0x4e, -1 },
+    { "gfx1201", 0x4e, AMD_GFX12 },
 };
 
 static void init_once(void)
@@ -165,9 +166,17 @@ API int hipHostGetDevicePointer(void **dev, void *host, unsigned flags)
 
 typedef struct Module {
     AmdImage *img;
+    uint8_t *elf; /* a copy of the code object: its metadata lays out kernelParams */
+    size_t elf_size;
     AmdKernel **fns; /* the functions handed out: HIP has no call that frees one, they go with the module */
     int nfns;
 } Module;
+
+/* A function handed out: the kernel first (launches take it as AmdKernel). */
+typedef struct Function {
+    AmdKernel k;
+    const Module *m;
+} Function;
 
 API int hipModuleLoadData(void **mod, const void *image)
 {
@@ -189,12 +198,6 @@ API int hipModuleLoadData(void **mod, const void *image)
             msg = NULL;
         return set_error(hipErrorNoBinaryForGpu, msg);
     }
-    if (isa < 0) {
-        if (asprintf(&msg, "amdemu: %s (RDNA4) instructions are not modelled yet; use gfx90a, gfx942 or gfx1100",
-                     obj_arch) < 0)
-            msg = NULL;
-        return set_error(hipErrorNoBinaryForGpu, msg);
-    }
     Module *m = calloc(1, sizeof *m);
     if (!m)
         return hipErrorOutOfMemory;
@@ -202,6 +205,13 @@ API int hipModuleLoadData(void **mod, const void *image)
         free(m);
         return set_error(hipErrorInvalidImage, msg);
     }
+    m->elf_size = amdemu_elf_size(image);
+    if (!(m->elf = malloc(m->elf_size))) {
+        amdemu_image_free(m->img);
+        free(m);
+        return hipErrorOutOfMemory;
+    }
+    memcpy(m->elf, image, m->elf_size);
     *mod = m;
     return hipSuccess;
 }
@@ -211,6 +221,7 @@ API int hipModuleUnload(void *mod)
     Module *m = mod;
     if (m) {
         amdemu_image_free(m->img);
+        free(m->elf);
         for (int i = 0; i < m->nfns; i++)
             free(m->fns[i]);
         free(m->fns);
@@ -219,13 +230,29 @@ API int hipModuleUnload(void *mod)
     return hipSuccess;
 }
 
+API int hipModuleGetGlobal(void **dptr, size_t *bytes, void *mod, const char *name)
+{
+    Module *m = mod;
+    void *p = NULL;
+    size_t n = 0;
+    if (!m || !name || amdemu_global_find(m->img, name, &p, &n) != 0)
+        return set_error(hipErrorNotFound, NULL);
+    if (dptr)
+        *dptr = p;
+    if (bytes)
+        *bytes = n;
+    return hipSuccess;
+}
+
 API int hipModuleGetFunction(void **fn, void *mod, const char *name)
 {
     Module *m = mod;
-    AmdKernel *k = calloc(1, sizeof *k);
+    Function *f = calloc(1, sizeof *f);
+    AmdKernel *k = &f->k;
     char *msg = NULL;
-    if (!k)
+    if (!f)
         return hipErrorOutOfMemory;
+    f->m = m;
     if (amdemu_kernel_find(m->img, name, k, &msg) != 0) {
         free(k);
         return set_error(hipErrorNotFound, msg);
@@ -254,30 +281,12 @@ typedef struct Packet {
     uint64_t reserved2, completion_signal;
 } Packet;
 
-API int hipModuleLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                              unsigned shmem, void *stream, void **params, void **extra)
+/* Run a launch whose kernel arguments are packed in kernarg (kernarg_size
+ * bytes of room or more); the error is the launch's. */
+static int launch(const AmdKernel *k, const uint32_t grid[3], const uint32_t block[3], unsigned shmem,
+                  const uint8_t *kernarg, bool cooperative)
 {
-    const AmdKernel *k = fn;
-    const void *args = NULL;
-    size_t args_size = 0;
-    for (int i = 0; extra && extra[i] != (void *)0x03; i += 2) {
-        if (extra[i] == (void *)0x01)
-            args = extra[i + 1];
-        else if (extra[i] == (void *)0x02)
-            args_size = *(const size_t *)extra[i + 1];
-    }
-    if (params && !args)
-        return set_error(hipErrorInvalidValue,
-                         strdup("amdemu: kernelParams launches are not modelled (pass the packed buffer in extra)"));
-    if (bx * by * bz == 0 || bx * by * bz > 1024 || gx * gy * gz == 0)
-        return set_error(hipErrorInvalidValue, strdup("amdemu: invalid launch dimensions"));
-    size_t cap = (k->kernarg_size > args_size ? k->kernarg_size : args_size) + 64;
-    uint8_t *kernarg = aligned_alloc(64, (cap + 63) & ~(size_t)63);
-    if (!kernarg)
-        return hipErrorOutOfMemory;
-    memset(kernarg, 0, cap);
-    if (args)
-        memcpy(kernarg, args, args_size);
+    unsigned gx = grid[0], gy = grid[1], gz = grid[2], bx = block[0], by = block[1], bz = block[2];
     Packet pk = { .wg = { (uint16_t)bx, (uint16_t)by, (uint16_t)bz },
                   .grid = { gx * bx, gy * by, gz * bz },
                   .private_size = k->private_fixed,
@@ -293,11 +302,101 @@ API int hipModuleLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, u
                     .kernarg = kernarg,
                     .dispatch = &pk,
                     .wave_size = (k->props >> 10 & 1) ? 32 : 64,
-                    .trace = tr && *tr && strcmp(tr, "0") != 0 };
+                    .trace = tr && *tr && strcmp(tr, "0") != 0,
+                    .cooperative = cooperative };
     char *msg = NULL;
     int rc = amdemu_run(&l, &msg);
-    free(kernarg);
     return rc == 0 ? hipSuccess : set_error(hipErrorLaunchFailure, msg);
+}
+
+static bool dims_valid(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz)
+{
+    return bx && by && bz && (uint64_t)bx * by * bz <= 1024 && gx && gy && gz;
+}
+
+API int hipModuleLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                              unsigned shmem, void *stream, void **params, void **extra)
+{
+    const AmdKernel *k = fn;
+    const void *args = NULL;
+    size_t args_size = 0;
+    for (int i = 0; extra && extra[i] != (void *)0x03; i += 2) {
+        if (extra[i] == (void *)0x01)
+            args = extra[i + 1];
+        else if (extra[i] == (void *)0x02)
+            args_size = *(const size_t *)extra[i + 1];
+    }
+    if (params && !args)
+        return set_error(hipErrorInvalidValue,
+                         strdup("amdemu: kernelParams launches are not modelled (pass the packed buffer in extra)"));
+    if (!dims_valid(gx, gy, gz, bx, by, bz))
+        return set_error(hipErrorInvalidValue, strdup("amdemu: invalid launch dimensions"));
+    size_t cap = (k->kernarg_size > args_size ? k->kernarg_size : args_size) + 64;
+    uint8_t *kernarg = aligned_alloc(64, (cap + 63) & ~(size_t)63);
+    if (!kernarg)
+        return hipErrorOutOfMemory;
+    memset(kernarg, 0, cap);
+    if (args)
+        memcpy(kernarg, args, args_size);
+    int rc = launch(k, (uint32_t[]){ gx, gy, gz }, (uint32_t[]){ bx, by, bz }, shmem, kernarg, false);
+    free(kernarg);
+    return rc;
+}
+
+/* The emulated device's compute units (a GFX11 WGP counts as two) and what
+ * each holds at once: 32 waves (GFX9: 4 SIMDs of 8; GFX11: 2 SIMDs of 16) and
+ * 64 KiB of LDS. A cooperative launch needs every workgroup resident. */
+static unsigned compute_units(void)
+{
+    static const struct {
+        const char *arch;
+        unsigned cus;
+    } cus[] = { { "gfx90a", 110 }, { "gfx942", 304 }, { "gfx1100", 96 }, { "gfx1101", 60 },
+                { "gfx1102", 32 }, { "gfx1103", 12 }, { "gfx1201", 64 } };
+    for (size_t i = 0; i < sizeof cus / sizeof cus[0]; i++)
+        if (strcmp(cus[i].arch, arch) == 0)
+            return cus[i].cus;
+    return 1;
+}
+
+/* hipModuleLaunchCooperativeKernel: every workgroup resident at once (the
+ * emulator runs them together, switching between them), which sync_grid()'s
+ * grid barrier needs; HIP's error when the grid is larger than the device
+ * holds. The arguments come as kernelParams, laid out from the metadata. */
+API int hipModuleLaunchCooperativeKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                         unsigned bz, unsigned shmem, void *stream, void **params)
+{
+    const Function *f = fn;
+    const AmdKernel *k = &f->k;
+    if (!dims_valid(gx, gy, gz, bx, by, bz))
+        return set_error(hipErrorInvalidValue, strdup("amdemu: invalid launch dimensions"));
+    unsigned wave = (k->props >> 10 & 1) ? 32 : 64;
+    unsigned waves = (bx * by * bz + wave - 1) / wave, lds = k->group_fixed + shmem;
+    unsigned per_cu = 32 / waves;
+    if (lds && 65536 / lds < per_cu)
+        per_cu = 65536 / lds;
+    uint64_t groups = (uint64_t)gx * gy * gz, most = (uint64_t)per_cu * compute_units();
+    if (groups > most) {
+        char *msg = NULL;
+        if (asprintf(&msg,
+                     "amdemu: cooperative launch too large: %llu workgroups of %u wave%s and %u bytes of LDS, but at "
+                     "most %llu can be resident at once on %s (%u compute units, each 32 waves and 64 KiB of LDS)",
+                     (unsigned long long)groups, waves, waves == 1 ? "" : "s", lds, (unsigned long long)most, arch,
+                     compute_units()) < 0)
+            msg = NULL;
+        return set_error(hipErrorCooperativeLaunchTooLarge, msg);
+    }
+    size_t cap = k->kernarg_size + 64;
+    uint8_t *kernarg = aligned_alloc(64, (cap + 63) & ~(size_t)63);
+    if (!kernarg)
+        return hipErrorOutOfMemory;
+    memset(kernarg, 0, cap);
+    uint32_t grid[3] = { gx, gy, gz }, block[3] = { bx, by, bz };
+    char *msg = NULL;
+    int rc = amdemu_pack_params(f->m->elf, f->m->elf_size, k->name, params, grid, block, shmem, kernarg, cap, &msg);
+    rc = rc == 0 ? launch(k, grid, block, shmem, kernarg, true) : set_error(hipErrorInvalidValue, msg);
+    free(kernarg);
+    return rc;
 }
 
 API int hipStreamCreate(void **s)
@@ -371,6 +470,7 @@ API const char *hipGetErrorString(int e)
     case hipErrorNoBinaryForGpu: return "no kernel image is available for execution on the device";
     case hipErrorNotFound: return "named symbol not found";
     case hipErrorLaunchFailure: return "unspecified launch failure";
+    case hipErrorCooperativeLaunchTooLarge: return "cooperative launch too large";
     }
     return "unknown error";
 }

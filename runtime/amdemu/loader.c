@@ -95,6 +95,46 @@ void amdemu_image_free(AmdImage *img)
  *   0 group_segment_fixed_size, 4 private_segment_fixed_size, 8 kernarg_size,
  *   16 kernel_code_entry_byte_offset (from the descriptor), 44 rsrc3,
  *   48 rsrc1, 52 rsrc2, 56 kernel_code_properties (16 bits). */
+/* The image's dynamic symbol table (the loaded image has only .dynsym/.dynstr): false if it has none. */
+static bool dynamic_symbols(const AmdImage *img, const Elf64_Sym **syms, const char **strs, uint64_t *nsyms)
+{
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img->base;
+    const Elf64_Phdr *ph = (const Elf64_Phdr *)(img->base + eh->e_phoff);
+    *syms = NULL;
+    *strs = NULL;
+    *nsyms = 0;
+    for (int i = 0; i < eh->e_phnum; i++) {
+        if (ph[i].p_type != PT_DYNAMIC)
+            continue;
+        for (const Elf64_Dyn *dy = (const Elf64_Dyn *)(img->base + ph[i].p_vaddr); dy->d_tag != DT_NULL; dy++) {
+            if (dy->d_tag == DT_SYMTAB)
+                *syms = (const Elf64_Sym *)(img->base + dy->d_un.d_ptr);
+            else if (dy->d_tag == DT_STRTAB)
+                *strs = (const char *)(img->base + dy->d_un.d_ptr);
+            else if (dy->d_tag == DT_HASH)
+                *nsyms = ((const uint32_t *)(img->base + dy->d_un.d_ptr))[1];
+        }
+    }
+    return *syms && *strs && *nsyms;
+}
+
+int amdemu_global_find(AmdImage *img, const char *name, void **addr, size_t *bytes)
+{
+    const Elf64_Sym *syms;
+    const char *strs;
+    uint64_t nsyms;
+    if (!dynamic_symbols(img, &syms, &strs, &nsyms))
+        return -1;
+    for (uint64_t i = 0; i < nsyms; i++)
+        if (ELF64_ST_TYPE(syms[i].st_info) == STT_OBJECT && strcmp(strs + syms[i].st_name, name) == 0 &&
+            syms[i].st_value + syms[i].st_size <= img->size) {
+            *addr = img->base + syms[i].st_value;
+            *bytes = (size_t)syms[i].st_size;
+            return 0;
+        }
+    return -1;
+}
+
 int amdemu_kernel_find(AmdImage *img, const char *name, AmdKernel *k, char **err)
 {
     /* the symbol tables are in the loaded image only as .dynsym/.dynstr: read them from the dynamic segment */

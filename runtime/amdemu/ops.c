@@ -3,6 +3,7 @@
  * a lane function (the generic SALU/VALU executors of exec.c call it per
  * lane) or an executor of its own (branches, memory, lane-crossing ops).
  * Semantics follow AMD's "CDNA3 Instruction Set Architecture" manual. */
+#include <fenv.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +71,9 @@ static inline uint16_t f2h(float f)
 /* ---- integer ---------------------------------------------------------------- */
 
 LANE(l_mov, l->d = U64(0))
+LANE(l_add_u64, l->d = U64(0) + U64(1))
+LANE(l_sub_u64, l->d = U64(0) - U64(1))
+LANE(l_mul_u64, l->d = U64(0) * U64(1))
 LANE(l_mov_s1, l->d = U64(1))
 LANE(l_not32, l->d = ~U32(0); l->cout = l->d != 0)
 LANE(l_not64, l->d = ~U64(0); l->cout = l->d != 0)
@@ -86,6 +90,13 @@ LANE(l_bcnt_u32, l->d = (uint32_t)__builtin_popcount(U32(0)) + U32(1))
 LANE(l_ff1_32, l->d = U32(0) ? (uint32_t)__builtin_ctz(U32(0)) : 0xffffffffu)
 LANE(l_ff1_64, l->d = U64(0) ? (uint32_t)__builtin_ctzll(U64(0)) : 0xffffffffu)
 LANE(l_ffbh_u32, l->d = U32(0) ? (uint32_t)__builtin_clz(U32(0)) : 0xffffffffu)
+LANE(l_ffbh_u64, l->d = U64(0) ? (uint32_t)__builtin_clzll(U64(0)) : 0xffffffffu)
+static void l_ffbh_i64(AmdLane *l)
+{
+    int64_t v = I64(0);
+    uint64_t u = v < 0 ? ~(uint64_t)v : (uint64_t)v;
+    l->d = (v == 0 || v == -1) ? 0xffffffffu : (uint32_t)(__builtin_clzll(u) - 1);
+}
 static void l_ffbh_i32(AmdLane *l)
 {
     int32_t v = I32(0);
@@ -95,6 +106,7 @@ static void l_ffbh_i32(AmdLane *l)
 LANE(l_sext_i8, l->d = (uint32_t)(int32_t)(int8_t)U32(0))
 LANE(l_sext_i16, l->d = (uint32_t)(int32_t)(int16_t)U32(0))
 LANE(l_bitset1, l->d = U32(1) | (1u << (U32(0) & 31)); l->s[1] = 0)
+LANE(l_bitset0, l->d = U32(1) & ~(1u << (U32(0) & 31)); l->s[1] = 0)
 LANE(l_abs_i32, int32_t v = I32(0); l->d = (uint32_t)(v < 0 ? -(int64_t)v : v); l->cout = l->d != 0)
 LANE(l_add_u32, uint64_t r = (uint64_t)U32(0) + U32(1); l->d = (uint32_t)r; l->cout = (uint32_t)(r >> 32))
 LANE(l_sub_u32, l->d = U32(0) - U32(1); l->cout = U32(1) > U32(0))
@@ -214,6 +226,23 @@ static void l_s_bfe_i64(AmdLane *l)
     l->cout = v != 0;
 }
 LANE(l_bfi, l->d = (U32(0) & U32(1)) | (~U32(0) & U32(2)))
+/* v_perm_b32: byte i of the result is chosen by byte i of s2 from the eight
+ * bytes of s0:s1 (s1 the low dword): 0-7 a byte, 8-11 the sign of bytes
+ * 1, 3, 5, 7 spread, 12 zero, 13 and up 0xff. */
+static void l_perm(AmdLane *l)
+{
+    uint64_t data = (uint64_t)U32(0) << 32 | U32(1);
+    uint32_t r = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned sel = U32(2) >> (8 * i) & 0xff;
+        uint32_t b = sel >= 13   ? 0xff
+                     : sel == 12 ? 0
+                     : sel >= 8  ? ((data >> (16 * (sel - 8) + 15)) & 1) * 0xff
+                                 : (uint32_t)(data >> (8 * sel)) & 0xff;
+        r |= b << (8 * i);
+    }
+    l->d = r;
+}
 LANE(l_alignbit, l->d = (uint32_t)((((uint64_t)U32(0) << 32) | U32(1)) >> (U32(2) & 31)))
 static void l_med3_i32(AmdLane *l)
 {
@@ -322,6 +351,21 @@ static void l_med3_f32(AmdLane *l)
         l->d = bf32((float)fmax_hw(fmin_hw(a, b), fmin_hw(fmax_hw(a, b), c)));
 }
 LANE(l_max_f64, l->d = bf64(fmax_hw(F64(0), F64(1))))
+/* GFX12's v_minimum / v_maximum (IEEE 754-2019): a NaN operand gives NaN, -0 < +0. */
+#define MINMAX_2019(name, T, F, BF, MAX)                                                                               \
+    static void name(AmdLane *l)                                                                                       \
+    {                                                                                                                  \
+        T a = F(l->s[0]), b = F(l->s[1]);                                                                              \
+        T r = isnan(a) || isnan(b) ? (T)NAN                                                                            \
+              : a == b             ? ((signbit(a) != 0) == (MAX) ? b : a)                                              \
+              : (a > b) == (MAX)   ? a                                                                                 \
+                                   : b;                                                                                  \
+        l->d = BF(r);                                                                                                  \
+    }
+MINMAX_2019(l_minimum_f32, float, f32, bf32, 0)
+MINMAX_2019(l_maximum_f32, float, f32, bf32, 1)
+MINMAX_2019(l_minimum_f64, double, f64, bf64, 0)
+MINMAX_2019(l_maximum_f64, double, f64, bf64, 1)
 LANE(l_ldexp_f32, l->d = bf32(ldexpf(F32(0), I32(1))))
 LANE(l_ldexp_f64, l->d = bf64(ldexp(F64(0), I32(1))))
 LANE(l_add_f16, l->d = f2h(H16(0) + H16(1)))
@@ -414,78 +458,91 @@ static int fexp64(double x)
 {
     return (int)((bf64(x) >> 52) & 0x7ff);
 }
-/* v_div_scale: scale numerator or denominator so the Newton steps of the
- * division expansion neither overflow nor underflow; VCC says the quotient
- * must be rescaled (v_div_fmas). s0 is the value to scale, s1 the
- * denominator, s2 the numerator. */
-static void l_div_scale_f32(AmdLane *l)
+/* v_div_scale, v_div_fmas, v_div_fixup: the three steps around the Newton
+ * iteration of LLVM's division expansion (q = num / den):
+ *   ds = div_scale(den, den, num); r ~ 1/ds; ns, VCC = div_scale(num, den, num)
+ *   q0 = ns * r; e = fma(-ds, q0, ns); q1 = div_fmas(e, r, q0, VCC)
+ *   q = div_fixup(q1, den, num)
+ * div_scale scales numerator or denominator by 2^±64 (f32) or 2^±128 (f64)
+ * so that neither 1/ds nor the quotient leaves the normal range; VCC says
+ * the quotient must be scaled back (div_fmas, by the factor the exponent of
+ * q0 points to). The branches follow the ISA's pseudocode, which tests
+ * "is denormal" in exact arithmetic: here a ratio counts when it lies below
+ * the smallest normal (computed wide enough not to flush to zero), and a
+ * huge denominator with a tiny quotient is scaled down, not up (up would
+ * overflow to infinity). The result is the IEEE quotient. s0 is the value
+ * to scale, s1 the denominator, s2 the numerator. */
+static bool tiny(long double x, long double least_normal)
 {
-    float s0 = F32(0), s1 = F32(1), s2 = F32(2), d = s0;
-    l->cout = 0;
-    if (s2 == 0.0f || s1 == 0.0f)
-        d = NAN;
-    else if (fexp32(s2) - fexp32(s1) >= 96) {
-        l->cout = 1;
-        if (s0 == s1)
-            d = ldexpf(s0, 64);
-    } else if (fpclassify(s1) == FP_SUBNORMAL)
-        d = ldexpf(s0, 64);
-    else if (fpclassify(1.0f / s1) == FP_SUBNORMAL && fpclassify(s2 / s1) == FP_SUBNORMAL) {
-        l->cout = 1;
-        if (s0 == s1)
-            d = ldexpf(s0, 64);
-    } else if (fpclassify(1.0f / s1) == FP_SUBNORMAL)
-        d = ldexpf(s0, -64);
-    else if (fpclassify(s2 / s1) == FP_SUBNORMAL) {
-        l->cout = 1;
-        if (s0 == s2)
-            d = ldexpf(s0, 64);
-    } else if (fexp32(s2) <= 23)
-        d = ldexpf(s0, 64);
-    l->d = bf32(d);
+    return x != 0 && fabsl(x) < least_normal;
 }
-static void l_div_scale_f64(AmdLane *l)
+#define DIV_SCALE(name, T, F, BF, FEXP, LDEXP, K, BIG, MANT, LEAST)                                                    \
+    static void name(AmdLane *l)                                                                                       \
+    {                                                                                                                  \
+        T s0 = F(l->s[0]), s1 = F(l->s[1]), s2 = F(l->s[2]), d = s0;                                                   \
+        long double inv = 1.0L / s1, quot = (long double)s2 / s1;                                                      \
+        l->cout = 0;                                                                                                   \
+        if (s2 == 0 || s1 == 0)                                                                                        \
+            d = (T)NAN;                                                                                                \
+        else if (FEXP(s2) - FEXP(s1) >= BIG) { /* the quotient near the largest: scale the denominator up */           \
+            l->cout = 1;                                                                                               \
+            if (s0 == s1)                                                                                              \
+                d = LDEXP(s0, K);                                                                                      \
+        } else if (fpclassify(s1) == FP_SUBNORMAL)                                                                     \
+            d = LDEXP(s0, K);                                                                                          \
+        else if (tiny(inv, LEAST) && tiny(quot, LEAST)) { /* huge denominator, tiny quotient */                        \
+            l->cout = 1;                                                                                               \
+            if (s0 == s1)                                                                                              \
+                d = LDEXP(s0, -K);                                                                                     \
+        } else if (tiny(inv, LEAST))                                                                                   \
+            d = LDEXP(s0, -K);                                                                                         \
+        else if (tiny(quot, LEAST)) { /* tiny quotient: scale the numerator up */                                      \
+            l->cout = 1;                                                                                               \
+            if (s0 == s2)                                                                                              \
+                d = LDEXP(s0, K);                                                                                      \
+        } else if (FEXP(s2) <= MANT)                                                                                   \
+            d = LDEXP(s0, K);                                                                                          \
+        l->d = BF(d);                                                                                                  \
+    }
+DIV_SCALE(l_div_scale_f32, float, f32, bf32, fexp32, ldexpf, 64, 96, 23, 0x1p-126L)
+DIV_SCALE(l_div_scale_f64, double, f64, bf64, fexp64, ldexp, 128, 768, 53, 0x1p-1022L)
+
+/* fma(a, b, c) * 2^k rounded once: the fma rounded to odd (toward zero, the
+ * last bit set when inexact) keeps enough to round the scaled value right
+ * when it lands among the denormals. */
+static double fma_scaled(double a, double b, double c, int k)
 {
-    double s0 = F64(0), s1 = F64(1), s2 = F64(2), d = s0;
-    l->cout = 0;
-    if (s2 == 0.0 || s1 == 0.0)
-        d = NAN;
-    else if (fexp64(s2) - fexp64(s1) >= 768) {
-        l->cout = 1;
-        if (s0 == s1)
-            d = ldexp(s0, 128);
-    } else if (fpclassify(s1) == FP_SUBNORMAL)
-        d = ldexp(s0, 128);
-    else if (fpclassify(1.0 / s1) == FP_SUBNORMAL && fpclassify(s2 / s1) == FP_SUBNORMAL) {
-        l->cout = 1;
-        if (s0 == s1)
-            d = ldexp(s0, 128);
-    } else if (fpclassify(1.0 / s1) == FP_SUBNORMAL)
-        d = ldexp(s0, -128);
-    else if (fpclassify(s2 / s1) == FP_SUBNORMAL) {
-        l->cout = 1;
-        if (s0 == s2)
-            d = ldexp(s0, 128);
-    } else if (fexp64(s2) <= 53)
-        d = ldexp(s0, 128);
-    l->d = bf64(d);
+    if (k > 0)
+        return ldexp(fma(a, b, c), k);
+    fenv_t env;
+    feholdexcept(&env);
+    fesetround(FE_TOWARDZERO);
+    volatile double p = fma(a, b, c);
+    bool inexact = fetestexcept(FE_INEXACT) != 0;
+    fesetenv(&env);
+    double q = p;
+    if (inexact && isfinite(q))
+        q = f64(bf64(q) | 1);
+    return ldexp(q, k);
 }
 static void l_div_fmas_f32(AmdLane *l)
 {
-    float r = fmaf(F32(0), F32(1), F32(2));
-    if (l->cin)
-        r = ldexpf(r, fexp32(F32(2)) > 127 ? 64 : -64);
-    l->d = bf32(r);
+    float s2 = F32(2);
+    if (!l->cin) {
+        l->d = bf32(fmaf(F32(0), F32(1), s2));
+        return;
+    }
+    /* the product of two floats is exact in a double; the sum rounded to odd there */
+    l->d = bf32((float)fma_scaled(F32(0), F32(1), s2, fexp32(s2) > 127 ? 64 : -64));
 }
 static void l_div_fmas_f64(AmdLane *l)
 {
-    double r = fma(F64(0), F64(1), F64(2));
-    if (l->cin)
-        r = ldexp(r, fexp64(F64(2)) > 1023 ? 128 : -128);
-    l->d = bf64(r);
+    double s2 = F64(2);
+    l->d = bf64(l->cin ? fma_scaled(F64(0), F64(1), s2, fexp64(s2) > 1023 ? 128 : -128) : fma(F64(0), F64(1), s2));
 }
 /* v_div_fixup: s0 the quotient, s1 the denominator, s2 the numerator; the
- * special cases of IEEE division. */
+ * special cases of IEEE division, and a quotient that overflowed on the way
+ * (infinite or NaN from finite operands) is the signed infinity. */
 #define DIV_FIXUP(name, T, F, BF, FABS, INF)                                                                           \
     static void name(AmdLane *l)                                                                                       \
     {                                                                                                                  \
@@ -502,6 +559,8 @@ static void l_div_fmas_f64(AmdLane *l)
             r = neg ? -INF : INF;                                                                                      \
         else if (isinf(den) || num == 0)                                                                               \
             r = neg ? (T) - 0.0 : (T)0.0;                                                                              \
+        else if (!isfinite(q))                                                                                         \
+            r = neg ? -INF : INF;                                                                                      \
         else                                                                                                           \
             r = neg ? -FABS(q) : FABS(q);                                                                              \
         l->d = BF(r);                                                                                                  \
@@ -734,6 +793,59 @@ static int x_waitcnt(AmdWave *w, const AmdDec *d)
 }
 
 /* s_load_dword{,x2,x4,x8,x16}: aux = dwords. */
+/* GFX12's s_load_{i8,u8,i16,u16}: aux = bytes | MEM_SIGNED (defined below). */
+static int x_smem_load_sub(AmdWave *w, const AmdDec *d)
+{
+    uint64_t base = amdemu_sread(w, d->src[0], true, false, false, 0) & 0xffffffffffffull;
+    int64_t off = d->imm;
+    if (d->saddr)
+        off += amdemu_sread(w, d->saddr - 1, false, false, false, 0);
+    unsigned bytes = d->op->aux & 0xff;
+    const uint8_t *p = amdemu_addr(w, d, base + (uint64_t)off, 0, bytes);
+    if (!p)
+        return -1;
+    uint32_t v = 0;
+    memcpy(&v, p, bytes);
+    if (d->op->aux & 0x100)
+        v = bytes == 1 ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)(int32_t)(int16_t)v;
+    w->s[d->dst & 127] = v;
+    return 0;
+}
+
+/* GFX12's v_s_* (exp, log, rcp, rsq, sqrt of f32 and f16): the VALU's
+ * operation on one scalar, into an SGPR; abs and neg of the source apply. */
+static int x_valu_scalar(AmdWave *w, const AmdDec *d)
+{
+    bool f16 = d->op->flags & O_F16;
+    AmdLane l = { .w = w };
+    uint64_t v = amdemu_sread(w, d->src[0], false, false, f16, d->lit);
+    uint64_t sign = f16 ? 0x8000u : 0x80000000u;
+    if (d->abs & 1)
+        v &= ~sign;
+    if (d->neg & 1)
+        v ^= sign;
+    l.s[0] = v;
+    d->op->lane(&l);
+    if (d->clamp || d->omod)
+        return amdemu_fail(w, d, "clamp and omod of v_s_* are not modelled");
+    amdemu_swrite(w, d->dst, (uint32_t)l.d & (f16 ? 0xffffu : 0xffffffffu), false);
+    w->lane_instrs++;
+    return 0;
+}
+
+/* GFX12's s_fmaak_f32 (aux 0: s0 * s1 + K), s_fmamk_f32 (1: s0 * K + s1),
+ * s_fmac_f32 (2: s0 * s1 + d); K the literal. SCC stays. */
+static int x_salu_fma(AmdWave *w, const AmdDec *d)
+{
+    float a = f32(amdemu_sread(w, d->src[0], false, false, false, d->lit));
+    float b = f32(amdemu_sread(w, d->src[1], false, false, false, d->lit));
+    float k = f32(d->lit), c = f32(amdemu_sread(w, d->dst, false, false, false, 0));
+    float r = d->op->aux == 0 ? fmaf(a, b, k) : d->op->aux == 1 ? fmaf(a, k, b) : fmaf(a, b, c);
+    amdemu_swrite(w, d->dst, bf32(r), false);
+    w->lane_instrs++;
+    return 0;
+}
+
 static int x_smem_load(AmdWave *w, const AmdDec *d)
 {
     uint64_t base = amdemu_sread(w, d->src[0], true, false, false, 0) & 0xffffffffffffull;
@@ -784,9 +896,11 @@ static int x_sendmsg_rtn(AmdWave *w, const AmdDec *d)
 static int x_getreg(AmdWave *w, const AmdDec *d)
 {
     unsigned id = d->imm & 0x3f, off = (d->imm >> 6) & 0x1f, size = ((d->imm >> 11) & 0x1f) + 1;
-    if (w->isa != AMD_GFX11 || id != 29)
+    /* GFX11: 29 is a 20-bit counter; GFX12: 29 and 30 the low and high words of a 64-bit one */
+    if (w->isa < AMD_GFX11 || (id != 29 && !(id == 30 && w->isa == AMD_GFX12)))
         return amdemu_fail(w, d, "s_getreg_b32 of hardware register %u is not modelled", id);
-    uint64_t v = (w->lane_instrs + w->slept) & 0xfffff;
+    uint64_t v = w->lane_instrs + w->slept;
+    v = w->isa == AMD_GFX11 ? v & 0xfffff : id == 30 ? v >> 32 : v & 0xffffffffu;
     amdemu_swrite(w, d->dst, (uint32_t)(v >> off) & (size >= 32 ? 0xffffffffu : (1u << size) - 1), false);
     return 0;
 }
@@ -851,8 +965,10 @@ static inline uint64_t flat_address(AmdWave *w, const AmdDec *d, int lane)
     return (w->v[d->vaddr][lane] | (uint64_t)w->v[(d->vaddr + 1) & 255][lane] << 32) + (uint64_t)(int64_t)d->imm;
 }
 
-/* Loads: aux = bytes | LD_SIGNED | LD_D16HI... (only plain loads for now). */
-enum { MEM_SIGNED = 0x100, MEM_D16_HI = 0x200 /* stores: the high 16 bits of the data VGPR */ };
+/* Memory rows: aux = bytes | MEM_SIGNED (sign-extended loads) | MEM_D16_HI
+ * (the high 16 bits of the data VGPR: stores read it, loads write it and keep
+ * the low half) | MEM_D16 (loads write the low 16 bits, keeping the high). */
+enum { MEM_SIGNED = 0x100, MEM_D16_HI = 0x200, MEM_D16 = 0x400 };
 
 /* Inlined into each caller, so `addr` is a known function there. */
 static inline __attribute__((always_inline)) int mem_load(AmdWave *w, const AmdDec *d,
@@ -875,6 +991,11 @@ static inline __attribute__((always_inline)) int mem_load(AmdWave *w, const AmdD
             memcpy(&v, p, bytes);
             if (sgn)
                 v = bytes == 1 ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)(int32_t)(int16_t)v;
+            uint32_t old = w->v[d->dst][lane];
+            if (d->op->aux & MEM_D16)
+                v = (old & 0xffff0000u) | (v & 0xffffu);
+            else if (d->op->aux & MEM_D16_HI)
+                v = (old & 0xffffu) | v << 16;
             w->v[d->dst][lane] = v;
         }
     }
@@ -1000,9 +1121,14 @@ static int x_flat_atomic(AmdWave *w, const AmdDec *d)
 }
 
 /* MUBUF: on gfx90a juke's scratch (offen: a per-lane offset in vaddr). */
+/* MUBUF scratch (gfx90a): the buffer is swizzled per lane, so soffset (the
+ * stack and frame pointers s32/s33 of code with calls) is a wave-scaled byte
+ * offset: a lane's own offset times the wave size; the instruction's offset
+ * and vaddr (offen) are the lane's own. */
 static uint64_t mubuf_address(AmdWave *w, const AmdDec *d, int lane)
 {
-    uint32_t off = (uint32_t)d->imm + (uint32_t)amdemu_sread(w, d->src[0], false, false, false, 0);
+    uint32_t soff = (uint32_t)amdemu_sread(w, d->src[0], false, false, false, 0);
+    uint32_t off = (uint32_t)d->imm + soff / (uint32_t)w->lanes;
     if (d->imm1)
         off += w->v[d->vaddr][lane];
     return (uint64_t)AMDEMU_PRIVATE_HI << 32 | off;
@@ -1035,17 +1161,19 @@ static int x_ds_write(AmdWave *w, const AmdDec *d)
 }
 
 /* ds_read2/ds_write2: two elements at offset0 and offset1, in units of the element size. */
+/* read2/write2: aux = bytes | DS_ST64 (the offsets count 64 elements) */
+enum { DS_ST64 = 0x1000 };
 static int x_ds_2(AmdWave *w, const AmdDec *d, bool write)
 {
-    uint32_t bytes = d->op->aux & 0xff;
+    uint32_t bytes = d->op->aux & 0xff, stride = d->op->aux & DS_ST64 ? 64 * bytes : bytes;
     uint64_t exec = amdemu_exec_mask(w);
     for (int lane = 0; lane < w->lanes; lane++) {
         if (!(exec >> lane & 1))
             continue;
+        uint32_t base = w->v[d->vaddr][lane]; /* read before the first half's result may overwrite it */
         for (int k = 0; k < 2; k++) {
-            uint32_t off = (uint32_t)(k ? d->imm1 : d->imm) * bytes;
-            uint8_t *p =
-                amdemu_addr(w, d, (uint64_t)AMDEMU_SHARED_HI << 32 | (w->v[d->vaddr][lane] + off), lane, bytes);
+            uint32_t off = (uint32_t)(k ? d->imm1 : d->imm) * stride;
+            uint8_t *p = amdemu_addr(w, d, (uint64_t)AMDEMU_SHARED_HI << 32 | (base + off), lane, bytes);
             if (!p)
                 return -1;
             for (uint32_t i = 0; i < bytes / 4; i++) {
@@ -1072,7 +1200,7 @@ static int x_ds_write2(AmdWave *w, const AmdDec *d)
 static int x_ds_atomic(AmdWave *w, const AmdDec *d)
 {
     unsigned op = d->op->aux >> 8;
-    bool b64 = (d->op->aux & 0xff) == 8, ret = d->op->aux & 0x80;
+    bool b64 = (d->op->aux & 0xf) == 8, ret = d->op->aux & 0x80;
     uint64_t exec = amdemu_exec_mask(w);
     for (int lane = 0; lane < w->lanes; lane++) {
         if (!(exec >> lane & 1))
@@ -1081,8 +1209,10 @@ static int x_ds_atomic(AmdWave *w, const AmdDec *d)
         if (!p)
             return -1;
         uint64_t v = w->v[d->vdata][lane], cmp = w->v[d->vdata1][lane];
-        if (b64)
+        if (b64) {
             v |= (uint64_t)w->v[(d->vdata + 1) & 511][lane] << 32;
+            cmp |= (uint64_t)w->v[(d->vdata1 + 1) & 511][lane] << 32;
+        }
         /* ds_cmpst (GFX9): data0 is the compare value, data1 the new one; ds_cmpstore (GFX11) the reverse */
         if (op == A_CMPSWAP && (d->op->aux & DS_NEW_FIRST)) {
             uint64_t t = v;
@@ -1092,7 +1222,10 @@ static int x_ds_atomic(AmdWave *w, const AmdDec *d)
         uint64_t old = op == A_CMPSWAP ? atomic_apply(op, p, cmp, v, b64) : atomic_apply(op, p, v, 0, b64);
         if (ret)
             w->v[d->dst][lane] = (uint32_t)old;
+        if (ret && b64)
+            w->v[(d->dst + 1) & 511][lane] = (uint32_t)(old >> 32);
     }
+    w->lane_instrs += (uint64_t)__builtin_popcountll(exec);
     return 0;
 }
 
@@ -1344,6 +1477,11 @@ VEC(l_bcnt_u32)
 VEC(l_bfe_i32)
 VEC(l_bfe_u32)
 VEC(l_bfi)
+VEC(l_minimum_f32)
+VEC(l_maximum_f32)
+VEC(l_minimum_f64)
+VEC(l_maximum_f64)
+VEC(l_perm)
 VEC(l_bfm)
 VEC(l_brev32)
 VEC(l_ceil_f32)
@@ -1549,8 +1687,11 @@ static const AmdOp ops[] = {
     S1("s_bcnt1_i32_b64", 0x0d, l_bcnt1_64, O_S0_64),
     S1("s_ff1_i32_b64", 0x11, l_ff1_64, O_S0_64 | O_SCC_KEEP),
     S1("s_flbit_i32_b32", 0x12, l_ffbh_u32, O_SCC_KEEP),
+    S1("s_flbit_i32_b64", 0x13, l_ffbh_u64, O_S0_64 | O_SCC_KEEP),
     S1("s_flbit_i32", 0x14, l_ffbh_i32, O_SCC_KEEP),
+    S1("s_flbit_i32_i64", 0x15, l_ffbh_i64, O_S0_64 | O_SCC_KEEP),
     S1("s_sext_i32_i8", 0x16, l_sext_i8, O_SCC_KEEP),
+    { "s_bitset0_b32", F_SOP1, 0x18, 2, O_SCC_KEEP, NULL, l_bitset0, 0 },
     { "s_bitset1_b32", F_SOP1, 0x1a, 2, O_SCC_KEEP, NULL, l_bitset1, 0 },
     { "s_getpc_b64", F_SOP1, 0x1c, 0, 0, x_getpc, NULL, 0 },
     { "s_setpc_b64", F_SOP1, 0x1d, 1, 0, x_setpc, NULL, 0 },
@@ -1570,6 +1711,20 @@ static const AmdOp ops[] = {
     SX("s_andn2_saveexec_b64", F_SOP1, 0x23, x_saveexec, 3),
     SX("s_orn2_saveexec_b64", F_SOP1, 0x24, x_saveexec, 4),
     S1("s_abs_i32", 0x30, l_abs_i32, 0),
+    /* GFX12's SALU fma with a literal (O_LIT_K: the literal always follows), and v_s_* */
+    { "s_fmaak_f32", F_SOP2, NOENC, 2, O_LIT_K, x_salu_fma, NULL, 0 },
+    { "s_fmamk_f32", F_SOP2, NOENC, 2, O_LIT_K, x_salu_fma, NULL, 1 },
+    { "s_fmac_f32", F_SOP2, NOENC, 2, 0, x_salu_fma, NULL, 2 },
+    { "v_s_exp_f32", F_VOP3, NOENC, 1, O_FLOAT, x_valu_scalar, l_exp_f32, 0 },
+    { "v_s_log_f32", F_VOP3, NOENC, 1, O_FLOAT, x_valu_scalar, l_log_f32, 0 },
+    { "v_s_rcp_f32", F_VOP3, NOENC, 1, O_FLOAT, x_valu_scalar, l_rcp_f32, 0 },
+    { "v_s_rsq_f32", F_VOP3, NOENC, 1, O_FLOAT, x_valu_scalar, l_rsq_f32, 0 },
+    { "v_s_sqrt_f32", F_VOP3, NOENC, 1, O_FLOAT, x_valu_scalar, l_sqrt_f32, 0 },
+    { "v_s_sqrt_f16", F_VOP3, NOENC, 1, O_FLOAT | O_F16, x_valu_scalar, l_sqrt_f16, 0 },
+    /* GFX12's 64-bit SALU arithmetic */
+    { "s_add_nc_u64", F_SOP2, NOENC, 2, O_S0_64 | O_S1_64 | O_D_64 | O_SCC_KEEP, NULL, l_add_u64, 0 },
+    { "s_sub_nc_u64", F_SOP2, NOENC, 2, O_S0_64 | O_S1_64 | O_D_64 | O_SCC_KEEP, NULL, l_sub_u64, 0 },
+    { "s_mul_u64", F_SOP2, NOENC, 2, O_S0_64 | O_S1_64 | O_D_64 | O_SCC_KEEP, NULL, l_mul_u64, 0 },
     /* SOPC */
     SC("s_cmp_eq_i32", 0x00, l_scmp_eq_i32, 0),
     SC("s_cmp_lg_i32", 0x01, l_scmp_lg_i32, 0),
@@ -1614,6 +1769,11 @@ static const AmdOp ops[] = {
     /* SMEM: aux = dwords */
     MEM("s_load_dword", F_SMEM, 0x00, x_smem_load, 1),
     MEM("s_load_dwordx2", F_SMEM, 0x01, x_smem_load, 2),
+    MEM("s_load_dwordx3", F_SMEM, NOENC, x_smem_load, 3),
+    MEM("s_load_i8", F_SMEM, NOENC, x_smem_load_sub, 1 | 0x100),
+    MEM("s_load_u8", F_SMEM, NOENC, x_smem_load_sub, 1),
+    MEM("s_load_i16", F_SMEM, NOENC, x_smem_load_sub, 2 | 0x100),
+    MEM("s_load_u16", F_SMEM, NOENC, x_smem_load_sub, 2),
     MEM("s_load_dwordx4", F_SMEM, 0x02, x_smem_load, 4),
     MEM("s_load_dwordx8", F_SMEM, 0x03, x_smem_load, 8),
     MEM("s_load_dwordx16", F_SMEM, 0x04, x_smem_load, 16),
@@ -1718,6 +1878,7 @@ static const AmdOp ops[] = {
     V3("v_bfe_u32", 0x1c8, 3, l_bfe_u32, 0),
     V3("v_bfe_i32", 0x1c9, 3, l_bfe_i32, 0),
     V3("v_bfi_b32", 0x1ca, 3, l_bfi, 0),
+    V3("v_perm_b32", 0x1ed, 3, l_perm, 0),
     V3("v_fma_f32", 0x1cb, 3, l_fma_f32, FLT),
     V3("v_fma_f64", 0x1cc, 3, l_fma_f64, FD),
     V3("v_alignbit_b32", 0x1ce, 3, l_alignbit, 0),
@@ -1756,6 +1917,10 @@ static const AmdOp ops[] = {
     V3("v_add_f64", 0x280, 2, l_add_f64, FD),
     V3("v_mul_f64", 0x281, 2, l_mul_f64, FD),
     V3("v_min_f64", 0x282, 2, l_min_f64, FD),
+    V3("v_minimum_f32", NOENC, 2, l_minimum_f32, FLT),
+    V3("v_maximum_f32", NOENC, 2, l_maximum_f32, FLT),
+    V3("v_minimum_f64", NOENC, 2, l_minimum_f64, FD),
+    V3("v_maximum_f64", NOENC, 2, l_maximum_f64, FD),
     V3("v_max_f64", 0x283, 2, l_max_f64, FD),
     V3("v_ldexp_f64", 0x284, 2, l_ldexp_f64, FLT | O_S0_64 | O_D_64),
     V3("v_mul_lo_u32", 0x285, 2, l_mul_i32, 0),
@@ -1785,6 +1950,13 @@ static const AmdOp ops[] = {
     { "v_pk_mov_b32", F_VOP3P, 0x33, 2, 0, x_pk_mov, NULL, 0 },
     { "v_accvgpr_read_b32", F_VOP3P, 0x58, 1, 0, x_accvgpr, NULL, 0 },
     { "v_accvgpr_write_b32", F_VOP3P, 0x59, 1, 0, x_accvgpr, NULL, 1 },
+    /* GFX11 WMMA (wmma.c): aux = the kind */
+    { "v_wmma_f32_16x16x16_f16", F_VOP3P, NOENC, 3, 0, amdemu_x_wmma, NULL, 0 },
+    { "v_wmma_f32_16x16x16_bf16", F_VOP3P, NOENC, 3, 0, amdemu_x_wmma, NULL, 1 },
+    { "v_wmma_f16_16x16x16_f16", F_VOP3P, NOENC, 3, 0, amdemu_x_wmma, NULL, 2 },
+    { "v_wmma_bf16_16x16x16_bf16", F_VOP3P, NOENC, 3, 0, amdemu_x_wmma, NULL, 3 },
+    { "v_wmma_i32_16x16x16_iu8", F_VOP3P, NOENC, 3, 0, amdemu_x_wmma, NULL, 4 },
+    { "v_wmma_i32_16x16x16_iu4", F_VOP3P, NOENC, 3, 0, amdemu_x_wmma, NULL, 5 },
     /* VOPC class tests (the conditions are generated in amdemu_ops_init) */
     VC("v_cmp_class_f32", 0x10, l_class_f32, 0),
     VC("v_cmp_class_f64", 0x12, l_class_f64, O_S0_64),
@@ -1794,6 +1966,27 @@ static const AmdOp ops[] = {
     MEM("ds_min_i32", F_DS, 0x05, x_ds_atomic, 4 | A_SMIN << 8),
     MEM("ds_max_i32", F_DS, 0x06, x_ds_atomic, 4 | A_SMAX << 8),
     MEM("ds_and_b32", F_DS, 0x09, x_ds_atomic, 4 | A_AND << 8),
+    MEM("ds_min_u32", F_DS, 0x07, x_ds_atomic, 4 | A_UMIN << 8),
+    MEM("ds_max_u32", F_DS, 0x08, x_ds_atomic, 4 | A_UMAX << 8),
+    MEM("ds_add_f32", F_DS, 0x15, x_ds_atomic, 4 | A_FADD << 8),
+    MEM("ds_max_rtn_u32", F_DS, 0x28, x_ds_atomic, 4 | 0x80 | A_UMAX << 8),
+    MEM("ds_add_u64", F_DS, 0x40, x_ds_atomic, 8 | A_ADD << 8),
+    MEM("ds_sub_u64", F_DS, 0x41, x_ds_atomic, 8 | A_SUB << 8),
+    MEM("ds_min_i64", F_DS, 0x45, x_ds_atomic, 8 | A_SMIN << 8),
+    MEM("ds_max_i64", F_DS, 0x46, x_ds_atomic, 8 | A_SMAX << 8),
+    MEM("ds_min_u64", F_DS, 0x47, x_ds_atomic, 8 | A_UMIN << 8),
+    MEM("ds_max_u64", F_DS, 0x48, x_ds_atomic, 8 | A_UMAX << 8),
+    MEM("ds_and_b64", F_DS, 0x49, x_ds_atomic, 8 | A_AND << 8),
+    MEM("ds_or_b64", F_DS, 0x4a, x_ds_atomic, 8 | A_OR << 8),
+    MEM("ds_xor_b64", F_DS, 0x4b, x_ds_atomic, 8 | A_XOR << 8),
+    MEM("ds_add_rtn_u64", F_DS, 0x60, x_ds_atomic, 8 | 0x80 | A_ADD << 8),
+    MEM("ds_wrxchg_rtn_b64", F_DS, 0x6d, x_ds_atomic, 8 | 0x80 | A_SWAP << 8),
+    MEM("ds_cmpst_rtn_b64", F_DS, 0x70, x_ds_atomic, 8 | 0x80 | A_CMPSWAP << 8),
+    MEM("ds_cmpstore_rtn_b64", F_DS, NOENC, x_ds_atomic, 8 | 0x80 | DS_NEW_FIRST | A_CMPSWAP << 8),
+    MEM("ds_write2st64_b32", F_DS, 0x0f, x_ds_write2, 4 | DS_ST64),
+    MEM("ds_write2st64_b64", F_DS, 0x4f, x_ds_write2, 8 | DS_ST64),
+    MEM("ds_read2st64_b32", F_DS, 0x38, x_ds_read2, 4 | DS_ST64),
+    MEM("ds_read2st64_b64", F_DS, 0x78, x_ds_read2, 8 | DS_ST64),
     MEM("ds_or_b32", F_DS, 0x0a, x_ds_atomic, 4 | A_OR << 8),
     MEM("ds_xor_b32", F_DS, 0x0b, x_ds_atomic, 4 | A_XOR << 8),
     MEM("ds_write_b32", F_DS, 0x0d, x_ds_write, 4),
@@ -1830,6 +2023,12 @@ static const AmdOp ops[] = {
     MEM("load_dwordx2", F_FLAT, 0x15, x_flat_load, 8),
     MEM("load_dwordx3", F_FLAT, 0x16, x_flat_load, 12),
     MEM("load_dwordx4", F_FLAT, 0x17, x_flat_load, 16),
+    MEM("load_ubyte_d16", F_FLAT, 0x20, x_flat_load, 1 | MEM_D16),
+    MEM("load_ubyte_d16_hi", F_FLAT, 0x21, x_flat_load, 1 | MEM_D16_HI),
+    MEM("load_sbyte_d16", F_FLAT, 0x22, x_flat_load, 1 | MEM_SIGNED | MEM_D16),
+    MEM("load_sbyte_d16_hi", F_FLAT, 0x23, x_flat_load, 1 | MEM_SIGNED | MEM_D16_HI),
+    MEM("load_short_d16", F_FLAT, 0x24, x_flat_load, 2 | MEM_D16),
+    MEM("load_short_d16_hi", F_FLAT, 0x25, x_flat_load, 2 | MEM_D16_HI),
     MEM("store_byte", F_FLAT, 0x18, x_flat_store, 1),
     MEM("store_short", F_FLAT, 0x1a, x_flat_store, 2),
     MEM("store_byte_d16_hi", F_FLAT, 0x19, x_flat_store, 1 | MEM_D16_HI),
@@ -1875,6 +2074,18 @@ static const AmdOp ops[] = {
     MEM("buffer_store_dwordx4", F_MUBUF, 0x1f, x_mubuf_store, 16),
     MEM("buffer_load_ubyte", F_MUBUF, 0x10, x_mubuf_load, 1),
     MEM("buffer_load_ushort", F_MUBUF, 0x12, x_mubuf_load, 2),
+    MEM("buffer_load_sbyte", F_MUBUF, 0x11, x_mubuf_load, 1 | MEM_SIGNED),
+    MEM("buffer_load_sshort", F_MUBUF, 0x13, x_mubuf_load, 2 | MEM_SIGNED),
+    MEM("buffer_load_dwordx3", F_MUBUF, 0x16, x_mubuf_load, 12),
+    MEM("buffer_store_byte_d16_hi", F_MUBUF, 0x19, x_mubuf_store, 1 | MEM_D16_HI),
+    MEM("buffer_store_short_d16_hi", F_MUBUF, 0x1b, x_mubuf_store, 2 | MEM_D16_HI),
+    MEM("buffer_store_dwordx3", F_MUBUF, 0x1e, x_mubuf_store, 12),
+    MEM("buffer_load_ubyte_d16", F_MUBUF, 0x20, x_mubuf_load, 1 | MEM_D16),
+    MEM("buffer_load_ubyte_d16_hi", F_MUBUF, 0x21, x_mubuf_load, 1 | MEM_D16_HI),
+    MEM("buffer_load_sbyte_d16", F_MUBUF, 0x22, x_mubuf_load, 1 | MEM_SIGNED | MEM_D16),
+    MEM("buffer_load_sbyte_d16_hi", F_MUBUF, 0x23, x_mubuf_load, 1 | MEM_SIGNED | MEM_D16_HI),
+    MEM("buffer_load_short_d16", F_MUBUF, 0x24, x_mubuf_load, 2 | MEM_D16),
+    MEM("buffer_load_short_d16_hi", F_MUBUF, 0x25, x_mubuf_load, 2 | MEM_D16_HI),
     MEM("buffer_wbl2", F_MUBUF, 0x28, x_nop, 0),
     MEM("buffer_inv", F_MUBUF, 0x29, x_nop, 0),
     MEM("buffer_wbinvl1_vol", F_MUBUF, 0x3f, x_nop, 0),
@@ -1911,10 +2122,13 @@ static const struct {
     uint16_t op;
 } gfx11_class[] = { { "v_cmp_class_f32", 0x7e }, { "v_cmp_class_f64", 0x7f } };
 
-enum { NCMP = AMD_NISA * 2 * (3 * 16 + 6 * 8), NG11 = 512, NCLASS = 4 };
+enum { NCMP = AMD_NISA * 2 * (3 * 16 + 6 * 8), NG11 = 512, NG12 = 128, NCLASS = 4 };
 static AmdOp cmp_ops[NCMP];
 static char cmp_names[NCMP / AMD_NISA][24];
 static AmdOp gfx11_ops[NG11 + NCLASS + 19];
+static AmdOp gfx12_ops[NG12];
+static AmdOp scmp_float[2][16];
+static char scmp_names[2][16][24];
 static const AmdOp *lookup[AMD_NISA][F_NFMT][1024];
 
 /* The row of ops[] named `name`, or NULL. */
@@ -1926,18 +2140,25 @@ static const AmdOp *op_named(const char *name)
     return NULL;
 }
 
-/* A GFX11 row: the semantics of ops[]'s row `sem` under a GFX11 name and opcode. */
-static void add_gfx11(AmdOp *r, AmdFmt fmt, unsigned op, const char *name, const char *sem)
+/* A GFX11 (or GFX12) row: the semantics of ops[]'s row `sem` under that name and opcode. */
+static void add_row(AmdIsa isa, AmdOp *r, AmdFmt fmt, unsigned op, const char *name, const char *sem)
 {
     const AmdOp *s = op_named(sem ? sem : name);
     if (!s)
         return; /* a table error: the instruction stays unknown and stops a launch that runs it */
     *r = *s;
     r->name = name;
+    /* GFX12's SALU float operations have VALU semantics, and leave SCC alone */
+    if ((fmt == F_SOP1 || fmt == F_SOP2) && s->fmt != F_SOP1 && s->fmt != F_SOP2 && s->lane)
+        r->flags |= O_SCC_KEEP;
     r->fmt = fmt;
     r->op = (uint16_t)op;
     if (fmt != F_VOPD)
-        lookup[AMD_GFX11][fmt][op] = r;
+        lookup[isa][fmt][op] = r;
+}
+static void add_gfx11(AmdOp *r, AmdFmt fmt, unsigned op, const char *name, const char *sem)
+{
+    add_row(AMD_GFX11, r, fmt, op, name, sem);
 }
 
 void amdemu_ops_init(void)
@@ -1949,7 +2170,7 @@ void amdemu_ops_init(void)
                 int k = n % (NCMP / AMD_NISA);
                 snprintf(cmp_names[k], sizeof cmp_names[k], "v_cmp%s_%s_%s", x ? "x" : "",
                          cmp_families[f].nconds == 16 ? fconds[c] : iconds[c], cmp_families[f].type);
-                for (int isa = 0; isa < AMD_NISA; isa++) {
+                for (int isa = 0; isa <= AMD_GFX11; isa++) {
                     AmdOp *r = &cmp_ops[isa * (NCMP / AMD_NISA) + k];
                     unsigned op = cmp_families[f].base[isa] + (unsigned)c + (x ? (isa == AMD_GFX9 ? 16 : 0x80) : 0);
                     /* GFX10+ v_cmpx writes EXEC only */
@@ -1984,6 +2205,24 @@ void amdemu_ops_init(void)
                 lookup[AMD_GFX11][F_VOPD][i] = &gfx11_ops[g];
             }
         }
+    /* GFX12: GFX11's rows, then its own differences; the SALU float compares
+     * s_cmp_COND_f32 (0x41..0x4e) and _f16 (0x51..0x5e) are the VOPC conditions into SCC */
+    memcpy(lookup[AMD_GFX12], lookup[AMD_GFX11], sizeof lookup[AMD_GFX11]);
+    for (int h = 0; h < 2; h++)
+        for (int c = 1; c < 15; c++) {
+            AmdOp *r = &scmp_float[h][c];
+            snprintf(scmp_names[h][c], sizeof scmp_names[h][c], "s_cmp_%s_f%d", fconds[c], h ? 16 : 32);
+            *r = (AmdOp){ scmp_names[h][c],          F_SOPC, (uint16_t)(0x40 + 16 * h + c), 2,
+                          O_NODST | (h ? O_F16 : 0), NULL,   h ? l_cmp_f16 : l_cmp_f32,     (uint32_t)c };
+            lookup[AMD_GFX12][F_SOPC][r->op] = r;
+        }
+    for (size_t i = 0; i < amdemu_gfx12_count && i < NG12; i++) {
+        const AmdEnc *e = &amdemu_gfx12[i];
+        if (e->sem && strcmp(e->sem, "-") == 0)
+            lookup[AMD_GFX12][e->fmt][e->op] = NULL;
+        else
+            add_row(AMD_GFX12, &gfx12_ops[i], e->fmt, e->op, e->name, e->sem);
+    }
 }
 
 const AmdOp *amdemu_op(AmdIsa isa, AmdFmt fmt, unsigned op)

@@ -20,7 +20,7 @@ _juke()
         asm) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --index-bits --cache-dir --no-cache --color --help" ;;
         resources) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --index-bits --cache-dir --no-cache --color --help" ;;
         compile) opts="-o --target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --index-bits --cache-dir --no-cache --color --help" ;;
-        run) opts="--device --groupsize --gridsize --ndrange --shmem --timeout --cooperative --seed --out -v --trace -O --device-libs --dump-dir --code-object-version --wavefront-size --cache-dir --no-cache --color --help" ;;
+        run) opts="--device --groupsize --gridsize --ndrange --shmem --global --heap-size --timeout --cooperative --seed --out -v --trace -O --device-libs --dump-dir --code-object-version --wavefront-size --cache-dir --no-cache --color --help" ;;
         targets) opts="--cache-dir --no-cache --color --help" ;;
         devices) opts="--cache-dir --no-cache --color --help" ;;
         cache) opts="--cache-dir --no-cache --color --help" ;;
