@@ -17,6 +17,8 @@ export LD_LIBRARY_PATH=$PWD/$H/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export JUKE_CACHE_DIR=${JUKE_CACHE_DIR:-$PWD/$H/cache}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
+# the carried PMIx looks for its plugins at Debian's absolute path: its compression plugin is missing there
+export PMIX_MCA_pcompress_base_silence_warning=1
 if [ -x $H/mpi/bin/mpirun ]; then
     export OPAL_PREFIX=$PWD/$H/mpi
     export LD_LIBRARY_PATH=$OPAL_PREFIX/lib/x86_64-linux-gnu/openmpi/lib:$LD_LIBRARY_PATH
