@@ -585,21 +585,6 @@ static void parse_expect_end(Parser *p, const char *kw, SrcLoc open)
     parse_unexpected(p, t);
 }
 
-/* At `(` of a callable's method, `function (a::typeof(f))(x)` or `(::typeof(f))(x)`: a method of the
- * function f, whose name token this returns (a, the function itself, is not bound); NULL if not that form. */
-static Token *parse_functor_name(Parser *p)
-{
-    int i = p->pos + 1;
-    if (p->toks[i].kind == TK_IDENT)
-        i++;
-    Token *t = p->toks + i;
-    if (!tok_op(&t[0], "::") || t[1].kind != TK_IDENT || strcmp(t[1].text, "typeof") != 0 || !tok_op(&t[2], "(") ||
-        t[3].kind != TK_IDENT || !tok_op(&t[4], ")") || !tok_op(&t[5], ")") || !tok_op(&t[6], "("))
-        return NULL;
-    p->pos = i + 6;
-    return &t[3];
-}
-
 /* function := "function" NAME "(" params ")" [ "::" type ] { where } block "end"
  *           | "function" "(" [NAME] "::" "typeof" "(" NAME ")" ")" "(" params ")" ...   (a callable's method) */
 static Node *parse_function(Parser *p)

@@ -996,6 +996,17 @@ static int cpu_run_group(CpuWorker *w, uint64_t gi, char **err)
     return cpu_run_items(w, &proto, n, fibers, err);
 }
 
+/* Keep e as the launch's error if it is the first (taking it), else free it. */
+static void cpu_job_fail(CpuDev *cd, char *e)
+{
+    pthread_mutex_lock(&cd->mu);
+    if (!cd->job_err)
+        cd->job_err = e;
+    else
+        free(e);
+    pthread_mutex_unlock(&cd->mu);
+}
+
 /* Take groups until none are left (or a kernel raised an exception: the
  * launch fails anyway, so the rest of the grid is skipped). Groups are taken
  * in runs of consecutive ones, about 16 runs per thread, so that each thread
@@ -1014,12 +1025,7 @@ static void cpu_run_groups(CpuWorker *w)
                 return;
             char *e = NULL;
             if (cpu_run_group(w, gi, &e) != 0) {
-                pthread_mutex_lock(&cd->mu);
-                if (!cd->job_err)
-                    cd->job_err = e;
-                else
-                    free(e);
-                pthread_mutex_unlock(&cd->mu);
+                cpu_job_fail(cd, e);
                 atomic_store(&cd->next_group, cd->ngroups);
                 return;
             }
@@ -1065,14 +1071,8 @@ static void *cpu_coop_main(void *arg)
     if (w->alt)
         sigaltstack(&ss, NULL);
     char *e = NULL;
-    if (cpu_run_group(w, w->coop_group, &e) != 0) {
-        pthread_mutex_lock(&cd->mu);
-        if (!cd->job_err)
-            cd->job_err = e;
-        else
-            free(e);
-        pthread_mutex_unlock(&cd->mu);
-    }
+    if (cpu_run_group(w, w->coop_group, &e) != 0)
+        cpu_job_fail(cd, e);
     cpu_grid_leave(cd);
     ss.ss_flags = SS_DISABLE;
     if (w->alt)
