@@ -788,6 +788,8 @@ static char *cache_key(const char *function, const char *const *argtypes, int na
         sb_puts(&sb, "|i32");
     if (variant & API_VARIANT_SAMESHAPE)
         sb_puts(&sb, "|ss");
+    if (variant & API_VARIANT_SMALLGRID)
+        sb_puts(&sb, "|g20");
     if (merge_checks)
         sb_printf(&sb, "|mc%d", merge_checks);
     if (sb.failed) {
@@ -960,6 +962,7 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     to.debug_lines = o->debuginfo == JUKE_DEBUGINFO_SOURCE;
     to.index32 = (variant & API_VARIANT_INDEX32) != 0;
     to.same_shape = (variant & API_VARIANT_SAMESHAPE) != 0;
+    to.small_grid = (variant & API_VARIANT_SMALLGRID) != 0;
     to.merge_checks = ctx->env_merge_checks;
 
     juke_kernel *k = calloc(1, sizeof *k);
@@ -1142,7 +1145,8 @@ juke_status juke_compile(juke_module *m, const char *function, const char *const
     for (int i = 0; memo && i < nargs; i++)
         memo = argtypes[i] != NULL;
     unsigned variant = (o.index_bits == 32 ? API_VARIANT_INDEX32 : API_VARIANT_GENERAL) |
-                       (o.same_shape ? API_VARIANT_SAMESHAPE : API_VARIANT_GENERAL);
+                       (o.same_shape ? API_VARIANT_SAMESHAPE : API_VARIANT_GENERAL) |
+                       (o.small_grid ? API_VARIANT_SMALLGRID : API_VARIANT_GENERAL);
     uint64_t h = memo ? cmemo_hash(function, argtypes, nargs, &o, (int)variant) : 0;
     if (memo) {
         double t_mem = api_trace(m->ctx) ? trace_now_us() : 0;

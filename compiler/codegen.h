@@ -28,9 +28,15 @@ typedef struct TargetOptions {
     bool same_shape;         /* a launch-time variant: every device array argument has the first's dims
                                 (juke_launch picks it): each takes the first's dims and length, so a
                                 guard or check on one array's size covers them all */
+    bool small_grid;         /* a launch-time variant: every grid dimension has at most 2^20 workgroups
+                                (juke_launch picks it): each workgroup id carries !range [0, 2^20), so
+                                with index32 a work-item's global index and its compares are 32-bit */
     int merge_checks;        /* checkopt.c's merged bounds checks: 0 on GPU targets only (the default),
                                 1 on every target, -1 on none ($JUKE_MERGE_CHECKS, for tests) */
 } TargetOptions;
+
+/* The most workgroups per grid dimension of the small-grid variant (TargetOptions.small_grid). */
+#define SMALL_GRID_MAX (1u << 20)
 
 /* Source files one kernel's line information can name (its own, the prelude's, ...). */
 #define JUKE_MAX_DEBUG_FILES 16

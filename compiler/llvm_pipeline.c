@@ -26,6 +26,7 @@
 #include "juke.h"
 #include "juke_config.h"
 #include "checkopt.h"
+#include "narrow.h"
 #include "target.h"
 
 extern char **environ;
@@ -328,6 +329,11 @@ bool llvm_optimize(TargetCtx *tc, int opt_level)
      * divergent branch, the rest of a straight run become one branch (on
      * the CPU a branch is cheap, and the merged one kept more registers
      * live: bench/RESULTS.md); simplifycfg drops the decided ones */
+    /* the 32-bit class: compares of values its facts bound to 32 bits, narrowed (narrow.c) before checkopt,
+     * which then sees a check and its guard in one width; instcombine folds the truncations after it */
+    int narrowed = opt_level >= 2 && tc->opts->index32
+                       ? narrow_run(tc->mod, tc->opts->small_grid ? tc->ops->group_id_intrinsic : NULL)
+                       : 0;
     CheckoptStats cs = { 0 };
     int mc = tc->opts->merge_checks;
     if (opt_level >= 2 && checkopt_run(tc->mod, mc > 0 || (mc == 0 && tc->opts->kind != TARGET_CPU), &cs)) {
@@ -337,6 +343,17 @@ bool llvm_optimize(TargetCtx *tc, int opt_level)
         if (e) {
             char *msg = LLVMGetErrorMessage(e);
             diag_plain(tc->diags, DIAG_INTERNAL, "LLVM optimisation after checkopt failed: %s", msg);
+            LLVMDisposeErrorMessage(msg);
+            return false;
+        }
+    }
+    if (narrowed) {
+        po = LLVMCreatePassBuilderOptions();
+        e = LLVMRunPasses(tc->mod, "instcombine<no-verify-fixpoint>,simplifycfg,dce", tc->tm, po);
+        LLVMDisposePassBuilderOptions(po);
+        if (e) {
+            char *msg = LLVMGetErrorMessage(e);
+            diag_plain(tc->diags, DIAG_INTERNAL, "LLVM optimisation after narrowing failed: %s", msg);
             LLVMDisposeErrorMessage(msg);
             return false;
         }

@@ -158,6 +158,11 @@ typedef struct juke_options {
                                    covers the others' bounds checks (a launch of it with arrays of other shapes
                                    fails). juke_launch picks it from the arguments by itself, a kernel handle of
                                    juke_kernel_for never has it; both ignore this */
+    int small_grid;          /* juke_compile: nonzero = the variant for launches whose grid has at most 2^20
+                                   workgroups in each dimension: with index_bits 32 a work-item's global index
+                                   and the compares of it are 32-bit (a launch of it with a larger grid fails).
+                                   juke_launch picks it from the launch's shape by itself, a kernel handle of
+                                   juke_kernel_for never has it; both ignore this */
 } juke_options;
 enum { JUKE_DEBUGINFO_SOURCE = 0, JUKE_DEBUGINFO_NONE = 1 };
 enum { JUKE_LINK_AUTO = 0, JUKE_LINK_SPAWN = 1, JUKE_LINK_SPAWN_TMPDIR = 2 };
