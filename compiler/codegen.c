@@ -690,7 +690,9 @@ static LLVMValueRef same_shape_arg(CG *g, LLVMValueRef p, const Type *at, LLVMVa
 }
 
 /* The 32-bit class's facts about a device array argument, as assumptions: every dim and the length are below
- * 2^31 (the launch checked it). narrow.c reads them to narrow the compares against them. */
+ * 2^31 (the launch checked it). narrow.c reads them to narrow the compares against them. Not on NVPTX
+ * (TargetOps.narrow_guards): a kernel's arguments are its parameters there, which narrow.c knows itself,
+ * and given to LLVM the facts made the guards unsigned, which cost the H200's diffusion2d 1 %. */
 static void index32_facts(CG *g, LLVMValueRef p, const Type *at)
 {
     LLVMValueRef lim = ci64(g, (int64_t)1 << 31);
@@ -1468,7 +1470,7 @@ static void emit_function(CG *g, Spec *s, bool kernel)
             p = from_mem(g, p, s->argtypes[i]);
         if (kernel && pidx[i] >= 0 && g->tc->opts->same_shape && s->argtypes[i]->kind == TY_ARRAY)
             p = same_shape_arg(g, p, s->argtypes[i], &shape);
-        if (kernel && pidx[i] >= 0 && g->tc->opts->index32 && s->argtypes[i]->kind == TY_ARRAY)
+        if (kernel && pidx[i] >= 0 && g->tc->opts->index32 && s->argtypes[i]->kind == TY_ARRAY && g->ops->narrow_guards)
             index32_facts(g, p, s->argtypes[i]);
         LLVMBuildStore(g->b, p, g->slots[i]);
     }

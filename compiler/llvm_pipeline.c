@@ -329,11 +329,6 @@ bool llvm_optimize(TargetCtx *tc, int opt_level)
      * divergent branch, the rest of a straight run become one branch (on
      * the CPU a branch is cheap, and the merged one kept more registers
      * live: bench/RESULTS.md); simplifycfg drops the decided ones */
-    /* the 32-bit class: compares of values its facts bound to 32 bits, narrowed (narrow.c) before checkopt,
-     * which then sees a check and its guard in one width; instcombine folds the truncations after it */
-    int narrowed = opt_level >= 2 && tc->opts->index32
-                       ? narrow_run(tc->mod, tc->opts->small_grid ? tc->ops->group_id_intrinsic : NULL)
-                       : 0;
     CheckoptStats cs = { 0 };
     int mc = tc->opts->merge_checks;
     if (opt_level >= 2 && checkopt_run(tc->mod, mc > 0 || (mc == 0 && tc->opts->kind != TARGET_CPU), &cs)) {
@@ -347,7 +342,10 @@ bool llvm_optimize(TargetCtx *tc, int opt_level)
             return false;
         }
     }
-    if (narrowed) {
+    /* the 32-bit class: compares of values its facts bound to 32 bits, narrowed (narrow.c) after checkopt,
+     * which decided the implied checks in the compares' own width; instcombine folds the truncations */
+    if (opt_level >= 2 && tc->opts->index32 &&
+        narrow_run(tc->mod, tc->opts->small_grid ? tc->ops->group_id_intrinsic : NULL, tc->ops->narrow_guards)) {
         po = LLVMCreatePassBuilderOptions();
         e = LLVMRunPasses(tc->mod, "instcombine<no-verify-fixpoint>,simplifycfg,dce", tc->tm, po);
         LLVMDisposePassBuilderOptions(po);

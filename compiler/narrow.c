@@ -43,14 +43,16 @@ typedef struct Memo {
 
 typedef struct Narrow {
     LLVMContextRef ctx;
-    unsigned md_range;
+    unsigned md_range, md_prof;
     const char *group_id;             /* the small-grid class: this intrinsic's value is below SMALL_GRID_MAX */
     LLVMValueRef assumed[ASSUME_MAX]; /* a value an llvm.assume bounds, and the bound */
     Range assumed_range[ASSUME_MAX];
     int nassumed;
     LLVMValueRef wide[ASSUME_MAX], narrow[ASSUME_MAX]; /* low32's */
     int ntrunc;
-    Memo memo;
+    bool guards;        /* narrow every compare, not only the bounds checks' */
+    bool with_group_id; /* whether range_of uses group_id's fact (a memo for each) */
+    Memo memo[2];
 } Narrow;
 
 static Range full(unsigned bits)
@@ -136,6 +138,30 @@ static Range md_range(Narrow *nw, LLVMValueRef v, Range r)
 
 static Range range_of(Narrow *nw, LLVMValueRef v, int depth);
 
+/* Whether v is a dim or the length of a kernel's array argument, { ptr, [N x i64], i64 } (abi.h): the
+ * 32-bit class's launch has checked that each is below 2^31. (The CPU's kernel reads its arguments from
+ * memory: there codegen.c states the same as llvm.assume.) */
+static bool is_array_size(LLVMValueRef v)
+{
+    LLVMValueRef agg = LLVMGetOperand(v, 0);
+    unsigned n = LLVMGetNumIndices(v);
+    const unsigned *ix = LLVMGetIndices(v);
+    if (n == 1 && ix[0] != 2 && LLVMIsAExtractValueInst(agg) && LLVMGetNumIndices(agg) == 1 &&
+        LLVMGetIndices(agg)[0] == 1)
+        agg = LLVMGetOperand(agg, 0); /* a dim: (A.1)[k] */
+    else if (!(n == 1 && ix[0] == 2) && !(n == 2 && ix[0] == 1))
+        return false;
+    if (!LLVMIsAArgument(agg))
+        return false;
+    LLVMTypeRef t = LLVMTypeOf(agg);
+    if (LLVMGetTypeKind(t) != LLVMStructTypeKind || LLVMCountStructElementTypes(t) != 3)
+        return false;
+    LLVMTypeRef f0 = LLVMStructGetTypeAtIndex(t, 0), f1 = LLVMStructGetTypeAtIndex(t, 1),
+                f2 = LLVMStructGetTypeAtIndex(t, 2);
+    return LLVMGetTypeKind(f0) == LLVMPointerTypeKind && LLVMGetTypeKind(f1) == LLVMArrayTypeKind &&
+           LLVMGetTypeKind(f2) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(f2) == 64;
+}
+
 /* Whether call i calls a function whose name starts with prefix. */
 static bool is_call_prefixed(LLVMValueRef i, const char *prefix)
 {
@@ -214,8 +240,9 @@ static Range range_op(Narrow *nw, LLVMValueRef v, unsigned bits, int depth)
         Range x = range_of(nw, LLVMGetOperand(v, 1), depth + 1), y = range_of(nw, LLVMGetOperand(v, 2), depth + 1);
         return (Range){ x.lo < y.lo ? x.lo : y.lo, x.hi > y.hi ? x.hi : y.hi };
     }
+    case LLVMExtractValue: return is_array_size(v) ? (Range){ 0, ((int64_t)1 << 31) - 1 } : f;
     case LLVMCall:
-        if (nw->group_id && is_call_prefixed(v, nw->group_id))
+        if (nw->with_group_id && is_call_prefixed(v, nw->group_id))
             f = meet(f, (Range){ 0, SMALL_GRID_MAX - 1 });
         return md_range(nw, v, f);
     case LLVMLoad: return md_range(nw, v, f);
@@ -233,15 +260,16 @@ static Range range_of(Narrow *nw, LLVMValueRef v, int depth)
         return (Range){ LLVMConstIntGetSExtValue(v), LLVMConstIntGetSExtValue(v) };
     if (!LLVMIsAInstruction(v) && !LLVMIsAArgument(v))
         return full(bits);
-    size_t s = nw->memo.cap ? memo_slot(&nw->memo, v) : 0;
-    if (nw->memo.cap && nw->memo.key[s] == v)
-        return nw->memo.val[s];
+    Memo *memo = &nw->memo[nw->with_group_id];
+    size_t s = memo_slot(memo, v);
+    if (memo->key[s] == v)
+        return memo->val[s];
     Range r = LLVMIsAInstruction(v) && depth <= DEPTH ? range_op(nw, v, bits, depth) : full(bits);
     for (int i = 0; i < nw->nassumed; i++)
         if (nw->assumed[i] == v)
             r = meet(r, nw->assumed_range[i]);
     if (depth <= DEPTH)
-        memo_put(&nw->memo, v, r);
+        memo_put(&nw->memo[nw->with_group_id], v, r);
     return r;
 }
 
@@ -361,6 +389,45 @@ static LLVMValueRef low32(Narrow *nw, LLVMValueRef v, LLVMValueRef fn, int depth
     return r;
 }
 
+/* !range [0, SMALL_GRID_MAX) on every workgroup id of fn. */
+static void mark_group_ids(Narrow *nw, LLVMValueRef fn)
+{
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(nw->ctx);
+    LLVMMetadataRef r[2] = { LLVMValueAsMetadata(LLVMConstInt(i32, 0, 0)),
+                             LLVMValueAsMetadata(LLVMConstInt(i32, SMALL_GRID_MAX, 0)) };
+    LLVMValueRef md = LLVMMetadataAsValue(nw->ctx, LLVMMDNodeInContext2(nw->ctx, r, 2));
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            if (LLVMIsACallInst(i) && width(i) == 32 && is_call_prefixed(i, nw->group_id))
+                LLVMSetMetadata(i, nw->md_range, md);
+}
+
+/* Whether condition c decides a bounds check (codegen.c's branch weights 1 : 2^20, either way), directly or
+ * through the or / and / freeze of checkopt.c's merged checks. */
+static bool feeds_check(Narrow *nw, LLVMValueRef c, int depth)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(c); u && depth < 6; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsABranchInst(user)) {
+            LLVMValueRef md = LLVMGetMetadata(user, nw->md_prof);
+            if (md && LLVMGetMDNodeNumOperands(md) == 3) {
+                LLVMValueRef ops[3];
+                LLVMGetMDNodeOperands(md, ops);
+                uint64_t w0 = LLVMIsAConstantInt(ops[1]) ? LLVMConstIntGetZExtValue(ops[1]) : 0;
+                uint64_t w1 = LLVMIsAConstantInt(ops[2]) ? LLVMConstIntGetZExtValue(ops[2]) : 0;
+                if ((w0 == 1 && w1 == 1u << 20) || (w0 == 1u << 20 && w1 == 1))
+                    return true;
+            }
+        } else if (LLVMIsAInstruction(user) &&
+                   (LLVMGetInstructionOpcode(user) == LLVMOr || LLVMGetInstructionOpcode(user) == LLVMAnd ||
+                    LLVMGetInstructionOpcode(user) == LLVMFreeze || LLVMGetInstructionOpcode(user) == LLVMSelect) &&
+                   feeds_check(nw, user, depth + 1)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static int narrow_function(Narrow *nw, LLVMValueRef fn)
 {
     nw->nassumed = nw->ntrunc = 0;
@@ -369,6 +436,7 @@ static int narrow_function(Narrow *nw, LLVMValueRef fn)
             if (is_call_to(i, "llvm.assume"))
                 take_assume(nw, LLVMGetOperand(i, 0));
     int changed = 0;
+    bool used_group_id = false;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(nw->ctx);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
@@ -381,7 +449,19 @@ static int narrow_function(Narrow *nw, LLVMValueRef fn)
             bool assumed = false; /* the class's own facts stay as they are */
             for (LLVMUseRef u = LLVMGetFirstUse(i); u && !assumed; u = LLVMGetNextUse(u))
                 assumed = is_call_to(LLVMGetUser(u), "llvm.assume");
-            if (assumed || !fits32(range_of(nw, x, 0)) || !fits32(range_of(nw, y, 0)))
+            /* without narrow_guards, bounds checks only: a guard narrowed to 32 bits let ptxas move
+             * diffusion2d's ctaid.x * ntid.x off the H200's uniform datapath, which cost its @inbounds
+             * kernel 1 % (bench/RESULTS.md §15) */
+            if (assumed || (!nw->guards && !feeds_check(nw, i, 0)))
+                continue;
+            nw->with_group_id = false;
+            bool fits = fits32(range_of(nw, x, 0)) && fits32(range_of(nw, y, 0));
+            if (!fits && nw->group_id) {
+                nw->with_group_id = true;
+                fits = fits32(range_of(nw, x, 0)) && fits32(range_of(nw, y, 0));
+                used_group_id |= fits;
+            }
+            if (!fits)
                 continue;
             LLVMValueRef x32 = low32(nw, x, fn, 0), y32 = low32(nw, y, fn, 0);
             LLVMPositionBuilderBefore(b, i);
@@ -390,31 +470,40 @@ static int narrow_function(Narrow *nw, LLVMValueRef fn)
             changed++;
         }
     }
+    /* a check needed the small grid's fact: LLVM gets it too (the instcombine that follows narrows the index
+     * arithmetic of the checks and addresses; measured on the H200: checked diffusion2d 2 % faster, where
+     * the same in a kernel without checks, which needs it nowhere, cost 1 %) */
+    if (used_group_id)
+        mark_group_ids(nw, fn);
     LLVMDisposeBuilder(b);
     return changed;
 }
 
-int narrow_run(LLVMModuleRef mod, const char *group_id)
+int narrow_run(LLVMModuleRef mod, const char *group_id, bool guards)
 {
-    Narrow nw = { .ctx = LLVMGetModuleContext(mod), .group_id = group_id };
+    Narrow nw = { .ctx = LLVMGetModuleContext(mod), .group_id = group_id, .guards = guards };
     nw.md_range = LLVMGetMDKindIDInContext(nw.ctx, "range", 5);
-    nw.memo.cap = 256;
-    nw.memo.key = calloc(nw.memo.cap, sizeof *nw.memo.key);
-    nw.memo.val = calloc(nw.memo.cap, sizeof *nw.memo.val);
-    if (!nw.memo.key || !nw.memo.val) {
-        free(nw.memo.key);
-        free(nw.memo.val);
-        return 0;
+    nw.md_prof = LLVMGetMDKindIDInContext(nw.ctx, "prof", 4);
+    bool ok = true;
+    for (int m = 0; m < 2; m++) {
+        nw.memo[m].cap = 256;
+        nw.memo[m].key = calloc(nw.memo[m].cap, sizeof *nw.memo[m].key);
+        nw.memo[m].val = calloc(nw.memo[m].cap, sizeof *nw.memo[m].val);
+        ok = ok && nw.memo[m].key && nw.memo[m].val;
     }
     int changed = 0;
-    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn)) {
+    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); ok && fn; fn = LLVMGetNextFunction(fn)) {
         if (LLVMIsDeclaration(fn))
             continue;
         changed += narrow_function(&nw, fn);
-        memset(nw.memo.key, 0, nw.memo.cap * sizeof *nw.memo.key); /* values of one function only */
-        nw.memo.n = 0;
+        for (int m = 0; m < 2; m++) { /* values of one function only */
+            memset(nw.memo[m].key, 0, nw.memo[m].cap * sizeof *nw.memo[m].key);
+            nw.memo[m].n = 0;
+        }
     }
-    free(nw.memo.key);
-    free(nw.memo.val);
+    for (int m = 0; m < 2; m++) {
+        free(nw.memo[m].key);
+        free(nw.memo[m].val);
+    }
     return changed;
 }

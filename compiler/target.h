@@ -64,6 +64,10 @@ struct TargetOps {
     bool needs_state_param;         /* every function gets a trailing JukeCpuState* parameter */
     const char *group_id_intrinsic; /* the name (up to the dimension) of the intrinsic of a workgroup id, for
                                        narrow.c's small-grid fact; NULL: the id is no call (the CPU's) */
+    bool narrow_guards;             /* the 32-bit class narrows every compare it can, and tells LLVM the arrays' sizes
+                           (measured: fewer instructions on gfx90a/gfx942/gfx1100); false: only bounds
+                           checks, and the sizes to narrow.c alone (on the H200 a 32-bit or unsigned guard
+                           cost diffusion2d 1 %: bench/RESULTS.md §15) */
 
     /* Register the target with LLVM (called once per process, for every
      * target in the registry). */

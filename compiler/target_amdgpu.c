@@ -674,6 +674,7 @@ const TargetOps target_amdgpu_ops = {
     .as_private = 5,
     .needs_state_param = false,
     .group_id_intrinsic = "llvm.amdgcn.workgroup.id.",
+    .narrow_guards = true,
     .init = amdgpu_init,
     .fini = amdgpu_fini,
     .workitem_id = amdgpu_workitem_id,

@@ -1059,6 +1059,7 @@ const TargetOps target_cpu_ops = {
     .as_local = 0,
     .as_private = 0,
     .needs_state_param = true,
+    .narrow_guards = true,
     .init = cpu_init,
     .fini = cpu_fini,
     .workitem_id = cpu_workitem_id,
