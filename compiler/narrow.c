@@ -4,19 +4,22 @@
  *
  * Julia's Int is 64-bit, so a guard `ix <= size(A, 1)` and a bounds check
  * compare i64s. In the 32-bit class the launch guarantees facts that bound
- * every operand: each device array's dims and length are below 2^31
- * (codegen.c states them as llvm.assume at the kernel's entry) and, in the
- * small-grid class, each workgroup id is below 2^20 (the caller names the
- * target's intrinsic; the CPU's id carries it as !range). LLVM
- * narrows the index arithmetic from such facts (InstCombine), but not a
- * compare of a zero-extended index against a dim that is only known to be
- * small: it keeps two 64-bit compares (two ISETP on NVIDIA, a 64-bit VALU
- * compare on AMD). This pass computes a signed interval for each operand of
- * an i64 compare (constants, extensions, !range, assumes, add/sub/mul/and/
- * shifts, selects) and, when both lie in [-2^31, 2^31), compares their low
- * 32 bits instead. Truncation keeps both the signed and the unsigned order of
- * such values, so the result is the same bit for bit: no compare changes
- * where a value could wrap.
+ * every operand: each device array's dims and length are below 2^31 (a GPU
+ * kernel's array parameters are recognised here; the CPU's, read from
+ * memory, carry llvm.assume from codegen.c) and, in the small-grid class,
+ * each workgroup id is below 2^20 (the caller names the target's intrinsic;
+ * the CPU's id carries it as !range). LLVM does not narrow a compare of a
+ * zero-extended index against a size that is only known to be small: it
+ * keeps two 64-bit compares (two ISETP on NVIDIA, a 64-bit VALU compare on
+ * AMD). This pass computes a signed interval for each operand of an i64
+ * compare and, when both lie in [-2^31, 2^31), compares their low 32 bits
+ * instead. Truncation keeps both the signed and the unsigned order of such
+ * values, so the result is the same bit for bit.
+ *
+ * Which compares: every one, or (guards = false, NVPTX) only those that
+ * decide a bounds check; there the small grid's fact, when a check needed
+ * it, is then given to LLVM too (!range on the ids). Measured on the H200
+ * (bench/RESULTS.md §15).
  *
  * Requires: verified IR; keeps it valid (the caller runs instcombine to fold
  * the truncations into the narrow values, and dce for the wide compares). */
