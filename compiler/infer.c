@@ -1050,6 +1050,38 @@ static const Type *kwcall_no_method(Infer *I, IrInst *in, const char *name, cons
     return NULL;
 }
 
+/* f(args) of a value f that is no function: a method of #call whose first parameter takes f (a closure's, or a
+ * callable struct's (a::T)(args)), called with f first (IRF_SELFCALL), as Julia calls an object. */
+static const Type *infer_call_object(Infer *I, IrInst *in, const Type *ft, const Type **a, int n)
+{
+    if (in->callee)
+        return in->callee->rettype;
+    if (in->flags & IRF_FAILED) {
+        I->failed = true;
+        return NULL;
+    }
+    GenericFunc *g = fe_find_func(I->c->mod, "#call");
+    const Type *all[65];
+    all[0] = ft;
+    for (int i = 0; i < n && i < 64; i++)
+        all[i + 1] = a[i];
+    if (!g || !has_method(I->c, g, all, n + 1)) {
+        infer_err(I, in->loc, "MethodError: objects of type %s are not callable", infer_tname(I, ft));
+        return NULL;
+    }
+    Spec *s = infer_call_user(I->c, g, all, n + 1, in->loc);
+    if (!s || s->method->vararg) {
+        if (s)
+            infer_err(I, in->loc, "a closure or callable struct with varargs (`xs...`) is not supported in kernels");
+        in->flags |= IRF_FAILED;
+        I->failed = true;
+        return NULL;
+    }
+    in->flags |= IRF_SELFCALL;
+    in->callee = s;
+    return s->rettype;
+}
+
 static const Type *infer_call(Infer *I, IrInst *in)
 {
     const Type *ft = I->f->insts[in->args[0]].type;
@@ -1082,10 +1114,8 @@ static const Type *infer_call(Infer *I, IrInst *in)
             return infer_construct(I, in, ft, a, n);
         return infer_no_method(I, in, infer_tname(I, ft->elem), a, n);
     }
-    if (ft->kind != TY_FUNCTION) {
-        infer_err(I, in->loc, "MethodError: objects of type %s are not callable", infer_tname(I, ft));
-        return NULL;
-    }
+    if (ft->kind != TY_FUNCTION)
+        return infer_call_object(I, in, ft, a, n);
     const IrInst *callee = &I->f->insts[in->args[0]];
     if (callee->op == IR_NAME && callee->builtin != BI_NONE)
         return infer_builtin(I, in, &builtin_rows[callee->builtin], callee->name, a, n);
