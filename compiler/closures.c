@@ -284,8 +284,8 @@ static void lift(Cl *c, Scope *s, Node **slot)
             lam->loc = as->loc;
             lam->name = arena_printf(c->a,
                                      "the closure assigns `%s`, a variable of the function around it: Julia "
-                                     "boxes such a variable (Core.Box), which a kernel cannot hold; return the "
-                                     "new value from the closure instead",
+                                     "boxes such a variable (Core.Box), which a kernel cannot hold; accumulate in a "
+                                     "`for` loop, or return the new value from the closure, instead",
                                      as->name);
             return;
         }

@@ -180,6 +180,10 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
             return ty_struct(c->types, "Val", NULL, 0, NULL, NULL, 0, TF_UNIONALL, NULL);
         if (strcmp(n->name, "Symbol") == 0)
             return ty_symbol(c->types, NULL);
+    } else if (n->kind == AST_CALL && n->nkids == 2 && n->kids[0]->kind == AST_IDENT &&
+               strcmp(n->kids[0]->name, "typeof") == 0 && n->kids[1]->kind == AST_IDENT &&
+               (fe_find_func(c->mod, n->kids[1]->name) || builtin_lookup(n->kids[1]->name))) {
+        return ty_function(c->types, n->kids[1]->name); /* typeof(f): the singleton type of function f */
     } else if (n->kind == AST_INT && (n->lit == LIT_INT64 || n->lit == LIT_INT32)) {
         return ty_val(c->types, ty_prim(c->types, TY_INT64), n->ival,
                       arena_printf(&c->arena, "%lld", (long long)n->ival));
@@ -534,6 +538,15 @@ static bool more_specific(FeCompilation *c, Method *a, Method *b, int nargs)
         int ia = i < a->nparams ? i : a->nparams - 1, ib = i < b->nparams ? i : b->nparams - 1;
         if (ia < 0 || ib < 0)
             break;
+        /* an untyped parameter (Any) against a typed one, whatever the type expression (a bare Tuple has no
+         * Type of its own) */
+        bool any_a = !param_elem(&a->params[ia]), any_b = !param_elem(&b->params[ib]);
+        if (any_a != any_b) {
+            if (any_a)
+                return false;
+            strictly = true;
+            continue;
+        }
         const Type *ta = param_decl(c, a, ia), *tb = param_decl(c, b, ib);
         if (!ty_subtype(ta, tb))
             return false;
@@ -1070,14 +1083,17 @@ static const Type *infer_call_object(Infer *I, IrInst *in, const Type *ft, const
         return NULL;
     }
     Spec *s = infer_call_user(I->c, g, all, n + 1, in->loc);
-    if (!s || s->method->vararg) {
-        if (s)
-            infer_err(I, in->loc, "a closure or callable struct with varargs (`xs...`) is not supported in kernels");
+    if (!s) {
         in->flags |= IRF_FAILED;
         I->failed = true;
         return NULL;
     }
     in->flags |= IRF_SELFCALL;
+    if (s->method->vararg) {
+        if (splat_pack_varargs(I, (int)(in - I->f->insts), s) < 0)
+            I->failed = true;
+        return NULL;
+    }
     in->callee = s;
     return s->rettype;
 }

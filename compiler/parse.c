@@ -616,7 +616,7 @@ static const char *typeof_self(const Node *n)
  * infer.c calls it for a call of a T). Sets *name and returns the parameters. */
 static Node *parse_callable(Parser *p, Node *self, Node *args, const char **name)
 {
-    if (self->kind != AST_TYPED || !self->kids[0] || self->kids[0]->kind != AST_IDENT)
+    if (self->kind != AST_TYPED || (self->kids[0] && self->kids[0]->kind != AST_IDENT))
         parse_fail_at(p, self->loc, "syntax: a callable's method is written (a::T)(args)");
     const char *f = typeof_self(self);
     if (f) {
@@ -749,7 +749,7 @@ static Node *parse_short_def(Parser *p, SrcLoc loc, Node *lhs, PtrVec *where, No
     for (int i = 1; i < call->nkids; i++)
         params->kids[i - 1] = call->kids[i];
     const char *name = NULL;
-    if (call->kids[0]->kind == AST_TYPED && call->kids[0]->kids[0]) /* (a::T)(x) = e */
+    if (call->kids[0]->kind == AST_TYPED) /* (a::T)(x) = e */
         params = parse_callable(p, call->kids[0], params, &name);
     else if (call->kids[0]->kind != AST_IDENT || (is_operator_name(call->kids[0]->name) && !has_typed_param(call)))
         return NULL;
