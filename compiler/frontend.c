@@ -1,6 +1,7 @@
 /* frontend.c: loading a source (methods and constants) and specialising an
  * entry function on argument types. */
 #include "frontend.h"
+#include "closures.h"
 #include "ka.h"
 #include "prelude.h"
 
@@ -348,6 +349,8 @@ static void load_base(FeModule *mod, Diags *d)
     }
     Node *ast = parse_file(&mod->arena, d, &mod->base_file);
     if (ast)
+        closures_lift(&mod->arena, ast);
+    if (ast)
         kw_collect_calls(mod, ast);
     mod->nuser_funcs = mod->nfuncs;
     mod->loading_base = true;
@@ -398,6 +401,8 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
     mod->ast = parse_file(&mod->arena, d, &mod->file);
     if (mod->ast && ka_rewrite(&mod->arena, d, mod->ast))
         load_ka_prelude(mod, d);
+    if (mod->ast)
+        closures_lift(&mod->arena, mod->ast);
     if (mod->ast)
         kw_collect_calls(mod, mod->ast);
     for (int i = 0; mod->ast && i < mod->ast->nkids; i++)
