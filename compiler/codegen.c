@@ -1490,7 +1490,7 @@ static void emit_function(CG *g, Spec *s, bool kernel)
                 Spec *c = in->callee;
                 LLVMValueRef cargs[72];
                 int na = 0;
-                for (int k = 1; k < in->nargs && na < 64; k++)
+                for (int k = in->flags & IRF_SELFCALL ? 0 : 1; k < in->nargs && na < 64; k++)
                     cargs[na++] = val(g, in->args[k]);
                 cargs[na++] = g->tc->cur_exc;
                 if (g->ops->needs_state_param)

@@ -1,6 +1,7 @@
 /* frontend.c: loading a source (methods and constants) and specialising an
  * entry function on argument types. */
 #include "frontend.h"
+#include "closures.h"
 #include "ka.h"
 #include "prelude.h"
 
@@ -185,7 +186,7 @@ static void load_ka_prelude(FeModule *mod, Diags *d)
 static bool add_method(FeModule *mod, Node *fn, StructDef *owner, Diags *d)
 {
     Method *m = collect_method(mod, fn, d);
-    if (!m)
+    if (!m || (!m->name && mod->arena.failed)) /* kw_expand could not name a method it made */
         return false;
     m->owner = owner;
     m->self = fn->nkids > 4 ? fn->kids[4] : NULL;
@@ -243,6 +244,8 @@ static bool add_item(FeModule *mod, Node *item, Diags *d)
         /* defaults and keywords: the methods Julia generates (kwargs.c) */
         FeExpanded defs[128];
         int ndefs = kw_expand(mod, item, defs, JK_ARRAY_LEN(defs));
+        if (mod->arena.failed) /* the methods it made may miss parts */
+            return false;
         for (int i = 0; i < ndefs; i++) {
             Diags md = { .max_errors = d->max_errors };
             if (!add_method(mod, defs[i].fn, NULL, &md)) {
@@ -388,6 +391,8 @@ static const BaseTree *base_tree(int flags, Diags *d)
         Diags pd = { .max_errors = d->max_errors };
         if (n == jk_prelude_len || text)
             t->ast = parse_file(&t->arena, &pd, &t->file);
+        if (t->ast && !pd.nerrors)
+            closures_lift(&t->arena, t->ast);
         if (t->ast && !pd.nerrors && !t->arena.failed) {
             mark_definitions(t->ast);
             base_trees[set] = t;
@@ -468,6 +473,8 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
     mod->ast = parse_file(&mod->arena, d, &mod->file);
     if (mod->ast && ka_rewrite(&mod->arena, d, mod->ast))
         load_ka_prelude(mod, d);
+    if (mod->ast)
+        closures_lift(&mod->arena, mod->ast);
     if (mod->ast)
         kw_collect_calls(mod, mod->ast);
     for (int i = 0; mod->ast && i < mod->ast->nkids; i++)
