@@ -118,6 +118,7 @@ struct CpuDev {
     const void *kernarg;
     uint32_t grid[3], group[3];
     size_t lds_bytes;
+    bool zero_lds; /* the kernel has local memory (static or dynamic): each group's starts zeroed */
     uint32_t dynamic_lds_bytes;
     uint64_t ngroups;
     _Atomic uint64_t next_group;
@@ -885,37 +886,44 @@ static __attribute__((noinline)) int cpu_run_items_once(CpuWorker *w, const Juke
     return rc;
 }
 
-/* Run the group's work-items from proto; a fault becomes the launch's exception. The workgroup function
- * runs items in vectors and does not say which item faulted, nor stop at the faulting item as the
- * one-by-one mode does: after a fault there the group runs again from its start, one item at a time, with
+/* After a fault in the workgroup function `group` (w->fault_* recorded, w->states[0] the state it faulted in):
+ * the workgroup function runs items in vectors and does not say which item faulted, nor stop at the faulting
+ * item as the one-by-one mode does, so the group runs again from its start (proto), one item at a time, with
  * its local memory zeroed again, and the fault it meets is reported (the first one when it meets none). */
+static int cpu_refault_items(CpuWorker *w, const JukeCpuState *proto, uint32_t n, char **err)
+{
+    int sig = w->fault_sig, code = w->fault_code;
+    uintptr_t addr = w->fault_addr, sp = w->fault_sp;
+    JukeCpuState st = w->states[0];
+    if (w->cd->zero_lds)
+        memset(proto->lds, 0, w->cd->lds_bytes);
+    JukeCpuState again = *proto;
+    bool fibers = w->cd->regions, faulted;
+    if (fibers) {
+        if (cpu_worker_reserve(w, n, true, err) != 0)
+            return -1;
+        cpu_fiber_proto(w, &again);
+    } else {
+        again.exit_item = cpu_seq_exit;
+    }
+    int rc = cpu_run_items_once(w, &again, n, fibers, NULL, &faulted, err);
+    if (!faulted) {
+        w->fault_sig = sig, w->fault_code = code, w->fault_addr = addr, w->fault_sp = sp;
+        w->states[0] = st;
+        fibers = false;
+    }
+    cpu_report_fault(w, &w->states[fibers ? cpu_faulting_fiber(w, n) : 0]);
+    return rc;
+}
+
+/* Run the group's work-items from proto; a fault becomes the launch's exception. */
 static int cpu_run_items(CpuWorker *w, const JukeCpuState *proto, uint32_t n, bool fibers, char **err)
 {
     bool faulted;
     JukeCpuEntry group = fibers ? NULL : w->cd->group_entry;
     int rc = cpu_run_items_once(w, proto, n, fibers, group, &faulted, err);
-    if (faulted && group) {
-        int sig = w->fault_sig, code = w->fault_code;
-        uintptr_t addr = w->fault_addr, sp = w->fault_sp;
-        JukeCpuState st = w->states[0];
-        memset(proto->lds, 0, w->cd->lds_bytes);
-        JukeCpuState again = *proto;
-        fibers = w->cd->regions;
-        if (fibers) {
-            if (cpu_worker_reserve(w, n, true, err) != 0)
-                return -1;
-            cpu_fiber_proto(w, &again);
-        } else {
-            again.exit_item = cpu_seq_exit;
-        }
-        rc = cpu_run_items_once(w, &again, n, fibers, NULL, &faulted, err);
-        if (!faulted) {
-            w->fault_sig = sig, w->fault_code = code, w->fault_addr = addr, w->fault_sp = sp;
-            w->states[0] = st;
-            faulted = true;
-            fibers = false;
-        }
-    }
+    if (faulted && group)
+        return cpu_refault_items(w, proto, n, err);
     if (faulted)
         cpu_report_fault(w, &w->states[fibers ? cpu_faulting_fiber(w, n) : 0]);
     return rc;
@@ -960,7 +968,8 @@ static int cpu_run_group(CpuWorker *w, uint64_t gi, char **err)
     uint8_t *lds = cpu_worker_lds(w, cd->lds_bytes, err);
     if (!lds)
         return -1;
-    memset(lds, 0, cd->lds_bytes);
+    if (cd->zero_lds)
+        memset(lds, 0, cd->lds_bytes);
     JukeCpuState proto = {
         .group = { (uint32_t)(gi % cd->grid[0]), (uint32_t)(gi / cd->grid[0] % cd->grid[1]),
                    (uint32_t)(gi / cd->grid[0] / cd->grid[1]) },
@@ -996,6 +1005,96 @@ static int cpu_run_group(CpuWorker *w, uint64_t gi, char **err)
     return cpu_run_items(w, &proto, n, fibers, err);
 }
 
+/* Groups *gi .. end - 1 (linear, x fastest) of a kernel without barriers, from w->states[0] (set up for
+ * group *gi), through the workgroup function when the kernel has one. exit_item longjmps back here, and the
+ * items of that group after the one that ended (the workgroup function leaves its index in st->item) go on
+ * one by one; *next is that next item while they do (0 while a group runs whole), so that a fault knows how
+ * the group ran. One setjmp for the whole run, not one per group: a group of a memory-bound kernel is a few
+ * KiB of traffic. Kept apart from cpu_run_seq_groups so its setjmp does not span the sigsetjmp. */
+static __attribute__((noinline)) void cpu_run_seq_range(CpuWorker *w, volatile uint64_t *gi, uint64_t end,
+                                                        volatile uint32_t *next)
+{
+    CpuDev *cd = w->cd;
+    JukeCpuState *st = &w->states[0];
+    JukeCpuEntry entry = cd->k->entry, group = cd->group_entry;
+    const uint32_t *gd = st->group_dim;
+    uint32_t n = gd[0] * gd[1] * gd[2];
+    if (setjmp(w->seq_jmp) != 0)
+        *next = (st->item[2] * gd[1] + st->item[1]) * gd[0] + st->item[0] + 1;
+    while (*gi < end) {
+        if (*next == 0) {
+            if (__atomic_load_n(&cd->exc->flag, __ATOMIC_RELAXED) != 0)
+                return;
+            if (cd->zero_lds)
+                memset(st->lds, 0, cd->lds_bytes);
+            if (group) {
+                group(cd->kernarg, st);
+            } else {
+                for (uint32_t i = 0; i < n; i++)
+                    cpu_seq_item(w, entry, i);
+            }
+        } else {
+            while (*next < n)
+                cpu_seq_item(w, entry, (*next)++);
+        }
+        *next = 0;
+        /* the next group's indices, x fastest */
+        ++*gi;
+        if (++st->group[0] == cd->grid[0]) {
+            st->group[0] = 0;
+            if (++st->group[1] == cd->grid[1]) {
+                st->group[1] = 0;
+                st->group[2]++;
+            }
+        }
+    }
+}
+
+/* Run groups first .. end - 1 of a kernel without barriers on w: one set-up of the state and one sigsetjmp
+ * for the run. A fault in group gi becomes the launch's exception as cpu_run_items makes it (the group runs
+ * again item by item when it faulted in the workgroup function). */
+static int cpu_run_seq_groups(CpuWorker *w, uint64_t first, uint64_t end, char **err)
+{
+    CpuDev *cd = w->cd;
+    const uint32_t *gd = cd->group;
+    uint32_t n = gd[0] * gd[1] * gd[2];
+    if (cpu_worker_reserve(w, 1, false, err) != 0)
+        return -1;
+    uint8_t *lds = cpu_worker_lds(w, cd->lds_bytes, err);
+    if (!lds)
+        return -1;
+    w->states[0] = (JukeCpuState){
+        .group = { (uint32_t)(first % cd->grid[0]), (uint32_t)(first / cd->grid[0] % cd->grid[1]),
+                   (uint32_t)(first / cd->grid[0] / cd->grid[1]) },
+        .group_dim = { gd[0], gd[1], gd[2] },
+        .grid_groups = { cd->grid[0], cd->grid[1], cd->grid[2] },
+        .lds = lds,
+        .barrier = cpu_seq_barrier,
+        .exit_item = cpu_seq_exit,
+        .runtime = w,
+        .dynamic_lds_bytes = cd->dynamic_lds_bytes,
+        .cancel = &cd->cancel,
+        .grid_sync = cpu_seq_grid_sync,
+    };
+    w->grid_wait = false;
+    w->wave_size = cd->k->flags & JUKE_CPU_USES_WAVE ? cd->k->wavefront_size : 0;
+    volatile uint64_t gi = first;
+    volatile uint32_t next = 0;
+    if (sigsetjmp(w->fault_jmp, 0) != 0) {
+        if (!cd->group_entry || next != 0) {
+            cpu_report_fault(w, &w->states[0]);
+            return 0;
+        }
+        JukeCpuState proto = w->states[0];
+        proto.item[0] = proto.item[1] = proto.item[2] = 0;
+        return cpu_refault_items(w, &proto, n, err);
+    }
+    cpu_running = w;
+    cpu_run_seq_range(w, &gi, end, &next);
+    cpu_running = NULL;
+    return 0;
+}
+
 /* Keep e as the launch's error if it is the first (taking it), else free it. */
 static void cpu_job_fail(CpuDev *cd, char *e)
 {
@@ -1020,7 +1119,17 @@ static void cpu_run_groups(CpuWorker *w)
         uint64_t first = atomic_fetch_add_explicit(&cd->next_group, run, memory_order_relaxed);
         if (first >= cd->ngroups)
             break;
-        for (uint64_t gi = first; gi < first + run && gi < cd->ngroups; gi++) {
+        uint64_t end = first + run < cd->ngroups ? first + run : cd->ngroups;
+        if (!cd->k->uses_barrier) {
+            char *e = NULL;
+            if (cpu_run_seq_groups(w, first, end, &e) != 0) {
+                cpu_job_fail(cd, e);
+                atomic_store(&cd->next_group, cd->ngroups);
+                return;
+            }
+            continue;
+        }
+        for (uint64_t gi = first; gi < end; gi++) {
             if (__atomic_load_n(&cd->exc->flag, __ATOMIC_RELAXED) != 0)
                 return;
             char *e = NULL;
@@ -1543,6 +1652,7 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
     cd->lds_bytes = (((size_t)k->static_lds_bytes + 15) & ~(size_t)15) + shmem_bytes;
     if (cd->lds_bytes == 0)
         cd->lds_bytes = 16; /* st->lds is never NULL */
+    cd->zero_lds = k->static_lds_bytes + (uint64_t)shmem_bytes > 0;
     cd->dynamic_lds_bytes = shmem_bytes;
     cd->ngroups = (uint64_t)grid[0] * grid[1] * grid[2];
     atomic_store(&cd->next_group, 0);
