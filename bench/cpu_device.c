@@ -1,7 +1,7 @@
 /* cpu_device.c: juke's CPU device against C twins (cpu_twins.c, gcc -O3 -fopenmp -march=native) on the
  * kernels of bench/cpu/kernels.jl, in one process, on the same buffers (juke_array_wrap), both with every
- * core. Each variant runs 5 times after a warm-up; the best time counts. Every juke result is checked bit
- * for bit against its twin's.
+ * core. Each variant runs 5 times after a warm-up, the two taking turns, each call GAP_MS after the other's
+ * (below); the best time counts. Every juke result is checked bit for bit against its twin's.
  *
  *   cpu_device KERNELS.jl [SCALE [ONLY]]      (bench/cpu_device.sh builds and runs it)
  *
@@ -57,6 +57,19 @@ static juke_array *wrap(void *p, juke_type t, int nd, int64_t d0, int64_t d1)
     return a;
 }
 
+/* Each timed call starts GAP_MS after the other side's ended: libgomp's idle threads spin for a few ms of CPU
+ * after a parallel loop (GOMP_SPINCOUNT), and on a machine of 2 cores that took one core from the juke launch
+ * that followed the twin. $CPU_DEVICE_GAP_MS overrides it (0: back to back, as before §10d). */
+#define GAP_MS 20
+static void gap(void)
+{
+    const char *env = getenv("CPU_DEVICE_GAP_MS");
+    long ms = env ? atol(env) : GAP_MS;
+    struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };
+    if (ms > 0)
+        nanosleep(&ts, NULL);
+}
+
 typedef struct Timing {
     double juke, twin;
 } Timing;
@@ -68,13 +81,16 @@ typedef struct Timing {
         TWIN;                                                                                                          \
         (T).juke = (T).twin = INFINITY;                                                                                \
         for (int r_ = 0; r_ < RUNS; r_++) {                                                                            \
+            gap();                                                                                                     \
             double t0_ = now_s();                                                                                      \
             JUKE;                                                                                                      \
             double t1_ = now_s();                                                                                      \
+            gap();                                                                                                     \
+            double t1b_ = now_s();                                                                                     \
             TWIN;                                                                                                      \
             double t2_ = now_s();                                                                                      \
             (T).juke = fmin((T).juke, t1_ - t0_);                                                                      \
-            (T).twin = fmin((T).twin, t2_ - t1_);                                                                      \
+            (T).twin = fmin((T).twin, t2_ - t1b_);                                                                     \
         }                                                                                                              \
     } while (0)
 

@@ -109,7 +109,7 @@ struct CpuDev {
     pthread_cond_t start_cv, done_cv;
     uint64_t generation; /* bumped per launch; workers run each generation once */
     bool quit;
-    int active; /* pool workers still busy with this generation */
+    uint64_t active; /* pool workers still busy with this generation (read by spinning threads: atomics) */
     /* the current launch */
     const JukeCpuKernelInfo *k;
     JukeCpuEntry group_entry; /* k's workgroup function, or NULL: one item at a time, or fibers */
@@ -118,6 +118,7 @@ struct CpuDev {
     const void *kernarg;
     uint32_t grid[3], group[3];
     size_t lds_bytes;
+    bool zero_lds; /* the kernel has local memory (static or dynamic): each group's starts zeroed */
     uint32_t dynamic_lds_bytes;
     uint64_t ngroups;
     _Atomic uint64_t next_group;
@@ -885,37 +886,44 @@ static __attribute__((noinline)) int cpu_run_items_once(CpuWorker *w, const Juke
     return rc;
 }
 
-/* Run the group's work-items from proto; a fault becomes the launch's exception. The workgroup function
- * runs items in vectors and does not say which item faulted, nor stop at the faulting item as the
- * one-by-one mode does: after a fault there the group runs again from its start, one item at a time, with
+/* After a fault in the workgroup function `group` (w->fault_* recorded, w->states[0] the state it faulted in):
+ * the workgroup function runs items in vectors and does not say which item faulted, nor stop at the faulting
+ * item as the one-by-one mode does, so the group runs again from its start (proto), one item at a time, with
  * its local memory zeroed again, and the fault it meets is reported (the first one when it meets none). */
+static int cpu_refault_items(CpuWorker *w, const JukeCpuState *proto, uint32_t n, char **err)
+{
+    int sig = w->fault_sig, code = w->fault_code;
+    uintptr_t addr = w->fault_addr, sp = w->fault_sp;
+    JukeCpuState st = w->states[0];
+    if (w->cd->zero_lds)
+        memset(proto->lds, 0, w->cd->lds_bytes);
+    JukeCpuState again = *proto;
+    bool fibers = w->cd->regions, faulted;
+    if (fibers) {
+        if (cpu_worker_reserve(w, n, true, err) != 0)
+            return -1;
+        cpu_fiber_proto(w, &again);
+    } else {
+        again.exit_item = cpu_seq_exit;
+    }
+    int rc = cpu_run_items_once(w, &again, n, fibers, NULL, &faulted, err);
+    if (!faulted) {
+        w->fault_sig = sig, w->fault_code = code, w->fault_addr = addr, w->fault_sp = sp;
+        w->states[0] = st;
+        fibers = false;
+    }
+    cpu_report_fault(w, &w->states[fibers ? cpu_faulting_fiber(w, n) : 0]);
+    return rc;
+}
+
+/* Run the group's work-items from proto; a fault becomes the launch's exception. */
 static int cpu_run_items(CpuWorker *w, const JukeCpuState *proto, uint32_t n, bool fibers, char **err)
 {
     bool faulted;
     JukeCpuEntry group = fibers ? NULL : w->cd->group_entry;
     int rc = cpu_run_items_once(w, proto, n, fibers, group, &faulted, err);
-    if (faulted && group) {
-        int sig = w->fault_sig, code = w->fault_code;
-        uintptr_t addr = w->fault_addr, sp = w->fault_sp;
-        JukeCpuState st = w->states[0];
-        memset(proto->lds, 0, w->cd->lds_bytes);
-        JukeCpuState again = *proto;
-        fibers = w->cd->regions;
-        if (fibers) {
-            if (cpu_worker_reserve(w, n, true, err) != 0)
-                return -1;
-            cpu_fiber_proto(w, &again);
-        } else {
-            again.exit_item = cpu_seq_exit;
-        }
-        rc = cpu_run_items_once(w, &again, n, fibers, NULL, &faulted, err);
-        if (!faulted) {
-            w->fault_sig = sig, w->fault_code = code, w->fault_addr = addr, w->fault_sp = sp;
-            w->states[0] = st;
-            faulted = true;
-            fibers = false;
-        }
-    }
+    if (faulted && group)
+        return cpu_refault_items(w, proto, n, err);
     if (faulted)
         cpu_report_fault(w, &w->states[fibers ? cpu_faulting_fiber(w, n) : 0]);
     return rc;
@@ -960,7 +968,8 @@ static int cpu_run_group(CpuWorker *w, uint64_t gi, char **err)
     uint8_t *lds = cpu_worker_lds(w, cd->lds_bytes, err);
     if (!lds)
         return -1;
-    memset(lds, 0, cd->lds_bytes);
+    if (cd->zero_lds)
+        memset(lds, 0, cd->lds_bytes);
     JukeCpuState proto = {
         .group = { (uint32_t)(gi % cd->grid[0]), (uint32_t)(gi / cd->grid[0] % cd->grid[1]),
                    (uint32_t)(gi / cd->grid[0] / cd->grid[1]) },
@@ -996,6 +1005,96 @@ static int cpu_run_group(CpuWorker *w, uint64_t gi, char **err)
     return cpu_run_items(w, &proto, n, fibers, err);
 }
 
+/* Groups *gi .. end - 1 (linear, x fastest) of a kernel without barriers, from w->states[0] (set up for
+ * group *gi), through the workgroup function when the kernel has one. exit_item longjmps back here, and the
+ * items of that group after the one that ended (the workgroup function leaves its index in st->item) go on
+ * one by one; *next is that next item while they do (0 while a group runs whole), so that a fault knows how
+ * the group ran. One setjmp for the whole run, not one per group: a group of a memory-bound kernel is a few
+ * KiB of traffic. Kept apart from cpu_run_seq_groups so its setjmp does not span the sigsetjmp. */
+static __attribute__((noinline)) void cpu_run_seq_range(CpuWorker *w, volatile uint64_t *gi, uint64_t end,
+                                                        volatile uint32_t *next)
+{
+    CpuDev *cd = w->cd;
+    JukeCpuState *st = &w->states[0];
+    JukeCpuEntry entry = cd->k->entry, group = cd->group_entry;
+    const uint32_t *gd = st->group_dim;
+    uint32_t n = gd[0] * gd[1] * gd[2];
+    if (setjmp(w->seq_jmp) != 0)
+        *next = (st->item[2] * gd[1] + st->item[1]) * gd[0] + st->item[0] + 1;
+    while (*gi < end) {
+        if (*next == 0) {
+            if (__atomic_load_n(&cd->exc->flag, __ATOMIC_RELAXED) != 0)
+                return;
+            if (cd->zero_lds)
+                memset(st->lds, 0, cd->lds_bytes);
+            if (group) {
+                group(cd->kernarg, st);
+            } else {
+                for (uint32_t i = 0; i < n; i++)
+                    cpu_seq_item(w, entry, i);
+            }
+        } else {
+            while (*next < n)
+                cpu_seq_item(w, entry, (*next)++);
+        }
+        *next = 0;
+        /* the next group's indices, x fastest */
+        ++*gi;
+        if (++st->group[0] == cd->grid[0]) {
+            st->group[0] = 0;
+            if (++st->group[1] == cd->grid[1]) {
+                st->group[1] = 0;
+                st->group[2]++;
+            }
+        }
+    }
+}
+
+/* Run groups first .. end - 1 of a kernel without barriers on w: one set-up of the state and one sigsetjmp
+ * for the run. A fault in group gi becomes the launch's exception as cpu_run_items makes it (the group runs
+ * again item by item when it faulted in the workgroup function). */
+static int cpu_run_seq_groups(CpuWorker *w, uint64_t first, uint64_t end, char **err)
+{
+    CpuDev *cd = w->cd;
+    const uint32_t *gd = cd->group;
+    uint32_t n = gd[0] * gd[1] * gd[2];
+    if (cpu_worker_reserve(w, 1, false, err) != 0)
+        return -1;
+    uint8_t *lds = cpu_worker_lds(w, cd->lds_bytes, err);
+    if (!lds)
+        return -1;
+    w->states[0] = (JukeCpuState){
+        .group = { (uint32_t)(first % cd->grid[0]), (uint32_t)(first / cd->grid[0] % cd->grid[1]),
+                   (uint32_t)(first / cd->grid[0] / cd->grid[1]) },
+        .group_dim = { gd[0], gd[1], gd[2] },
+        .grid_groups = { cd->grid[0], cd->grid[1], cd->grid[2] },
+        .lds = lds,
+        .barrier = cpu_seq_barrier,
+        .exit_item = cpu_seq_exit,
+        .runtime = w,
+        .dynamic_lds_bytes = cd->dynamic_lds_bytes,
+        .cancel = &cd->cancel,
+        .grid_sync = cpu_seq_grid_sync,
+    };
+    w->grid_wait = false;
+    w->wave_size = cd->k->flags & JUKE_CPU_USES_WAVE ? cd->k->wavefront_size : 0;
+    volatile uint64_t gi = first;
+    volatile uint32_t next = 0;
+    if (sigsetjmp(w->fault_jmp, 0) != 0) {
+        if (!cd->group_entry || next != 0) {
+            cpu_report_fault(w, &w->states[0]);
+            return 0;
+        }
+        JukeCpuState proto = w->states[0];
+        proto.item[0] = proto.item[1] = proto.item[2] = 0;
+        return cpu_refault_items(w, &proto, n, err);
+    }
+    cpu_running = w;
+    cpu_run_seq_range(w, &gi, end, &next);
+    cpu_running = NULL;
+    return 0;
+}
+
 /* Keep e as the launch's error if it is the first (taking it), else free it. */
 static void cpu_job_fail(CpuDev *cd, char *e)
 {
@@ -1020,7 +1119,17 @@ static void cpu_run_groups(CpuWorker *w)
         uint64_t first = atomic_fetch_add_explicit(&cd->next_group, run, memory_order_relaxed);
         if (first >= cd->ngroups)
             break;
-        for (uint64_t gi = first; gi < first + run && gi < cd->ngroups; gi++) {
+        uint64_t end = first + run < cd->ngroups ? first + run : cd->ngroups;
+        if (!cd->k->uses_barrier) {
+            char *e = NULL;
+            if (cpu_run_seq_groups(w, first, end, &e) != 0) {
+                cpu_job_fail(cd, e);
+                atomic_store(&cd->next_group, cd->ngroups);
+                return;
+            }
+            continue;
+        }
+        for (uint64_t gi = first; gi < end; gi++) {
             if (__atomic_load_n(&cd->exc->flag, __ATOMIC_RELAXED) != 0)
                 return;
             char *e = NULL;
@@ -1029,6 +1138,38 @@ static void cpu_run_groups(CpuWorker *w)
                 atomic_store(&cd->next_group, cd->ngroups);
                 return;
             }
+        }
+    }
+}
+
+/* How long the pool's threads spin before they sleep: a worker after its share of a launch, waiting for the
+ * next (a time loop launches again within microseconds), and the launching thread waiting for the workers'
+ * last runs. A sleep costs a futex wake-up, and on a loaded machine the woken thread may wait a scheduler
+ * tick (4 ms) for a core; OpenMP's threads spin likewise (libgomp: GOMP_SPINCOUNT, a few ms). */
+#define CPU_SPIN_NS 200000L
+
+static void cpu_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Spin until (*p == v) == until_eq (acquire loads), at most CPU_SPIN_NS; whether it came. */
+static bool cpu_spin(const uint64_t *p, uint64_t v, bool until_eq)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (unsigned i = 1;; i++) {
+        if ((__atomic_load_n(p, __ATOMIC_ACQUIRE) == v) == until_eq)
+            return true;
+        cpu_pause();
+        if (i % 64 == 0) {
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > CPU_SPIN_NS)
+                return false;
         }
     }
 }
@@ -1042,20 +1183,24 @@ static void *cpu_worker_main(void *arg)
     stack_t ss = { .ss_sp = w->alt ? w->alt + cd->page : NULL, .ss_size = CPU_ALT_STACK, .ss_flags = 0 };
     if (w->alt)
         sigaltstack(&ss, NULL);
-    pthread_mutex_lock(&cd->mu);
     for (;;) {
+        if (seen)
+            cpu_spin(&cd->generation, seen, false);
+        pthread_mutex_lock(&cd->mu);
         while (!cd->quit && seen == cd->generation)
             pthread_cond_wait(&cd->start_cv, &cd->mu);
-        if (cd->quit)
+        if (cd->quit) {
+            pthread_mutex_unlock(&cd->mu);
             break;
+        }
         seen = cd->generation;
         pthread_mutex_unlock(&cd->mu);
         cpu_run_groups(w);
         pthread_mutex_lock(&cd->mu);
-        if (--cd->active == 0)
+        if (__atomic_sub_fetch(&cd->active, 1, __ATOMIC_RELEASE) == 0)
             pthread_cond_signal(&cd->done_cv);
+        pthread_mutex_unlock(&cd->mu);
     }
-    pthread_mutex_unlock(&cd->mu);
     ss.ss_flags = SS_DISABLE;
     if (w->alt)
         sigaltstack(&ss, NULL);
@@ -1543,6 +1688,7 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
     cd->lds_bytes = (((size_t)k->static_lds_bytes + 15) & ~(size_t)15) + shmem_bytes;
     if (cd->lds_bytes == 0)
         cd->lds_bytes = 16; /* st->lds is never NULL */
+    cd->zero_lds = k->static_lds_bytes + (uint64_t)shmem_bytes > 0;
     cd->dynamic_lds_bytes = shmem_bytes;
     cd->ngroups = (uint64_t)grid[0] * grid[1] * grid[2];
     atomic_store(&cd->next_group, 0);
@@ -1575,8 +1721,8 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
     int helpers = cd->ngroups > 1 && !coop ? cd->nthreads - 1 : 0;
     if (helpers > 0) {
         pthread_mutex_lock(&cd->mu);
-        cd->active = cd->nthreads - 1;
-        cd->generation++;
+        cd->active = (uint64_t)cd->nthreads - 1;
+        __atomic_store_n(&cd->generation, cd->generation + 1, __ATOMIC_RELEASE);
         pthread_cond_broadcast(&cd->start_cv);
         pthread_mutex_unlock(&cd->mu);
     }
@@ -1584,6 +1730,8 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
         cpu_run_cooperative(cd);
     else
         cpu_run_groups(&cd->workers[0]);
+    if (helpers > 0)
+        cpu_spin(&cd->active, 0, true);
     pthread_mutex_lock(&cd->mu);
     while (helpers > 0 && cd->active > 0)
         pthread_cond_wait(&cd->done_cv, &cd->mu);

@@ -101,6 +101,18 @@ static const char *src = "function oob_read!(out, x, off)\n" /* 1 */
                          "    @inbounds s[workitemIdx().x + k] = 1f0\n"
                          "    @inbounds x[1] = s[1]\n" /* 60 */
                          "    return\n"
+                         "end\n"
+                         "function one_bad!(out, x, g, j)\n"
+                         "    i = (workgroupIdx().x - 1) * workgroupDim().x + workitemIdx().x\n"
+                         "    k = workgroupIdx().x == g && workitemIdx().x == j ? length(x) + 16 : i\n" /* 65 */
+                         "    @inbounds out[i] = x[k]\n"
+                         "    return\n"
+                         "end\n"
+                         "function one_throw!(out, x, g, j)\n"
+                         "    i = (workgroupIdx().x - 1) * workgroupDim().x + workitemIdx().x\n" /* 70 */
+                         "    k = workgroupIdx().x == g && workitemIdx().x == j ? length(x) + 1 : i\n"
+                         "    out[i] = x[k]\n"
+                         "    return\n"
                          "end\n";
 
 typedef struct Fx {
@@ -472,6 +484,45 @@ static void test_signal_state(void **state)
     signal(SIGSEGV, SIG_DFL);
 }
 
+/* A worker runs groups in batches (one set-up and one sigsetjmp per run of groups, not per group): a fault
+ * or an exception in one work-item of a group deep in a large grid still names that group and that item,
+ * and after an exception the group's other work-items still run, as on a GPU. */
+static void test_batched_groups(void **state)
+{
+    Fx *fx = *state;
+    for (int round = 0; round < 6; round++) {
+        int64_t group = (int64_t)rnd_in(8, 128), ngroups = (int64_t)rnd_in(64, 600), n = group * ngroups;
+        int64_t g = (int64_t)rnd_in(1, (uint64_t)ngroups), j = (int64_t)rnd_in(1, (uint64_t)group);
+        uint64_t *x = malloc((size_t)n * 8), *out = malloc((size_t)n * 8);
+        for (int64_t i = 0; i < n; i++)
+            x[i] = rnd() | 1;
+        juke_array *dx = array_of(fx, JUKE_UINT64, n, x), *dout = array_of(fx, JUKE_UINT64, n, NULL);
+        juke_arg args[4] = { juke_arg_array(dout), juke_arg_array(dx), juke_arg_i64(g), juke_arg_i64(j) };
+        juke_launch_config cfg = { { (uint32_t)group, 1, 1 }, { (uint32_t)ngroups, 1, 1 }, 0, false };
+        assert_int_equal(juke_launch(fx->dev, fx->m, "one_bad!", args, 4, &cfg), JUKE_ERR_KERNEL);
+        expect_msg(fx,
+                   "past the end of a %" PRId64 "-byte device array) in work-group (%" PRId64
+                   ", 1, 1), work-item (%" PRId64 ", 1, 1)",
+                   n * 8, g, j);
+        juke_array_free(dout);
+        dout = array_of(fx, JUKE_UINT64, n, NULL);
+        args[0] = juke_arg_array(dout);
+        assert_int_equal(juke_launch(fx->dev, fx->m, "one_throw!", args, 4, &cfg), JUKE_ERR_KERNEL);
+        expect_msg(fx, "BoundsError: attempt to access %" PRId64 "-element", n);
+        expect_msg(fx, "in workgroup (%" PRId64 ", 1, 1), work-item (%" PRId64 ", 1, 1)", g, j);
+        assert_int_equal(juke_array_download(dout, out, (size_t)n * 8), JUKE_OK);
+        for (int64_t i = (g - 1) * group; i < g * group; i++)
+            if (out[i] != (i == (g - 1) * group + j - 1 ? 0 : x[i]))
+                fail_msg("group %" PRId64 " of %" PRId64 ", item %" PRId64 " threw: out[%" PRId64 "] = %#" PRIx64, g,
+                         ngroups, j, i + 1, out[i]);
+        juke_array_free(dx);
+        juke_array_free(dout);
+        free(x);
+        free(out);
+        expect_usable(fx);
+    }
+}
+
 /* ---- the fixture's kernels, through the runtime ---- */
 
 typedef struct RtFx {
@@ -618,6 +669,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_divergence_two_barriers, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_barrier_loop_correct, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_signal_state, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_batched_groups, fx_setup, fx_teardown),
         cmocka_unit_test(test_stack_overflow),
         cmocka_unit_test(test_sigfpe),
         cmocka_unit_test(test_signal_chained),
