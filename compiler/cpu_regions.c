@@ -468,9 +468,8 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
     g.b = LLVMCreateBuilderInContext(g.c);
     out->locs = calloc((size_t)nbar + 1, sizeof *out->locs);
     LLVMBasicBlockRef *resume = calloc((size_t)nbar, sizeof *resume);
-    LLVMValueRef *after = calloc((size_t)nbar, sizeof *after);
-    if (!out->locs || !resume || !after) {
-        free(bars), free(exits), free(resume), free(after);
+    if (!out->locs || !resume) {
+        free(bars), free(exits), free(resume);
         LLVMDisposeBuilder(g.b);
         return false;
     }
@@ -513,20 +512,22 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
         uint64_t line = LLVMConstIntGetZExtValue(LLVMGetOperand(call, 1));
         uint64_t col = LLVMConstIntGetZExtValue(LLVMGetOperand(call, 2));
         out->locs[k + 1] = line << 32 | col;
-        after[k] = LLVMGetNextInstruction(call);
         LLVMBasicBlockRef bb = LLVMGetInstructionParent(call);
         LLVMBasicBlockRef head = LLVMInsertBasicBlockInContext(g.c, bb, "regions.tobarrier");
         move_head(&g, bb, call, head);
         retarget(fn, bb, head, head);
         if (bb == start)
             start = head;
+        /* an earlier barrier that resumes right at this one (two barriers in a row) resumes at head */
+        for (int j = 0; j < k; j++)
+            if (resume[j] == bb)
+                resume[j] = head;
+        resume[k] = bb;
         LLVMPositionBuilderAtEnd(g.b, head);
         LLVMBuildStore(g.b, LLVMConstInt(g.i32, (unsigned)k + 1, 0), g.status);
         LLVMBuildRetVoid(g.b);
         LLVMInstructionEraseFromParent(call);
     }
-    for (int k = 0; k < nbar; k++)
-        resume[k] = LLVMGetInstructionParent(after[k]);
     /* returns and exits record themselves */
     for (int k = 0; k < nexit; k++) {
         LLVMValueRef next = LLVMGetNextInstruction(exits[k]);
@@ -590,7 +591,9 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
     }
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
     uint64_t off = 4; /* the status array */
-    LLVMPositionBuilderBefore(g.b, LLVMGetBasicBlockTerminator(d));
+    /* the slots' addresses right after the status slot's: the instructions hoisted into d may use them (a
+     * constant-index GEP of an alloca) */
+    LLVMPositionBuilderBefore(g.b, LLVMGetNextInstruction(g.status));
     LLVMValueRef n64 = ok ? LLVMBuildZExt(g.b, nitems, g.i64, "") : NULL;
     for (int a = 0; ok && a < na; a++) {
         if (!need[a])
@@ -609,7 +612,7 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
     }
     out->spill_bytes = (uint32_t)((off + 15) / 16 * 16);
     ok = ok && uniform_cancel_checks(&g, st, mode);
-    free(allocas), free(need), free(bars), free(exits), free(resume), free(after);
+    free(allocas), free(need), free(bars), free(exits), free(resume);
     LLVMDisposeBuilder(g.b);
     return ok;
 }

@@ -1039,6 +1039,11 @@ static const Type *infer_construct(Infer *I, IrInst *in, const Type *ft, const T
     if (g) {
         int before = I->c->diags->nerrors;
         Spec *s = infer_dispatch(I->c, g, ft, a, n, in->loc, true);
+        if (s && s->method->vararg) { /* P{T}(x, xs...): the rest packed as for any call (splat.c) */
+            if (splat_pack_varargs(I, (int)(in - I->f->insts), s) < 0)
+                I->failed = true;
+            return NULL;
+        }
         if (s) {
             in->callee = s;
             return s->rettype;

@@ -839,8 +839,15 @@ static LLVMValueRef cpu_emit_regions(TargetCtx *tc, LLVMValueRef fn, LLVMValueRe
     free(args);
     inline_barrier_callers(tc, entry, rb);
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    /* the inlined copy in SSA form again (sroa), so that only the values live across a barrier go to memory */
-    LLVMErrorRef err = LLVMRunPasses(tc->mod, "always-inline,function(sroa)", tc->tm, po);
+    /* the inlined copy in SSA form again (sroa), so that only the values live across a barrier go to memory;
+     * loops of a few iterations known at compile time unrolled, so that their cancel checks leave the rounds
+     * (cpu_regions.c, uniform_cancel_checks) */
+    LLVMErrorRef err = LLVMRunPasses(
+        tc->mod,
+        "always-inline,function(sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,sroa,early-cse,"
+        "instcombine<no-verify-fixpoint>,simplifycfg,loop(loop-rotate,"
+        "indvars),loop-unroll<O3;no-partial;no-runtime;no-upperbound;no-profile-peeling>)",
+        tc->tm, po);
     LLVMDisposePassBuilderOptions(po);
     if (err) {
         LLVMConsumeError(err);
