@@ -39,6 +39,7 @@ typedef struct Scope {
 
 typedef struct Cl {
     Arena *a;
+    bool base;         /* lifting the Base prelude's: its closures' names say so (#Base.f#1) */
     const char *fname; /* the top-level function being converted */
     int count;         /* lambdas lifted from it so far */
     PtrVec out;        /* the new top-level items */
@@ -332,7 +333,7 @@ static void lift(Cl *c, Scope *s, Node **slot)
         }
         ptrvec_push(c->a, &caps, (void *)name);
     }
-    const char *name = arena_printf(c->a, "#%s#%d", c->fname, ++c->count);
+    const char *name = arena_printf(c->a, "#%s%s#%d", c->base ? "Base." : "", c->fname, ++c->count);
     if (!name)
         return;
     SrcLoc at = lam->loc;
@@ -483,9 +484,9 @@ static void convert_item(Cl *c, Node **slot)
     convert(c, &s, &n->kids[1]);
 }
 
-void closures_lift(Arena *a, Node *file)
+void closures_lift(Arena *a, Node *file, bool base)
 {
-    Cl c = { .a = a };
+    Cl c = { .a = a, .base = base };
     for (int i = 0; i < file->nkids; i++)
         convert_item(&c, &file->kids[i]);
     if (!c.out.len)

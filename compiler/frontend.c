@@ -189,7 +189,8 @@ static bool add_method(FeModule *mod, Node *fn, StructDef *owner, Diags *d)
     m->owner = owner;
     m->self = fn->nkids > 4 ? fn->kids[4] : NULL;
     GenericFunc *g = fe_find_func(mod, m->name);
-    if (mod->loading_base && (fe_find_const(mod, m->name) || (g && !g->from_base)))
+    /* the user's f shadows the prelude's f; #call (callable objects: closures.c) is no name, every method counts */
+    if (mod->loading_base && (fe_find_const(mod, m->name) || (g && !g->from_base)) && strcmp(m->name, "#call") != 0)
         return true;
     if (fe_find_const(mod, m->name))
         diag_error(d, fn->loc, "cannot define function %s: it already has a value (a constant)", m->name);
@@ -349,7 +350,7 @@ static void load_base(FeModule *mod, Diags *d)
     }
     Node *ast = parse_file(&mod->arena, d, &mod->base_file);
     if (ast)
-        closures_lift(&mod->arena, ast);
+        closures_lift(&mod->arena, ast, true);
     if (ast)
         kw_collect_calls(mod, ast);
     mod->nuser_funcs = mod->nfuncs;
@@ -402,7 +403,7 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
     if (mod->ast && ka_rewrite(&mod->arena, d, mod->ast))
         load_ka_prelude(mod, d);
     if (mod->ast)
-        closures_lift(&mod->arena, mod->ast);
+        closures_lift(&mod->arena, mod->ast, false);
     if (mod->ast)
         kw_collect_calls(mod, mod->ast);
     for (int i = 0; mod->ast && i < mod->ast->nkids; i++)

@@ -493,6 +493,24 @@ function findlast(f, t::Tuple)
     end
     return nothing
 end
+# Base.Fix1 and Fix2, the functions that one-argument comparisons make (==(x), <(x), isequal(x))
+struct Fix1{F, T}
+    f::F
+    x::T
+end
+struct Fix2{F, T}
+    f::F
+    x::T
+end
+(f::Fix1)(y) = f.f(f.x, y)
+(f::Fix2)(y) = f.f(y, f.x)
+==(x::Any) = Fix2(==, x)
+!=(x::Any) = Fix2(!=, x)
+<(x::Any) = Fix2(<, x)
+<=(x::Any) = Fix2(<=, x)
+>(x::Any) = Fix2(>, x)
+>=(x::Any) = Fix2(>=, x)
+isequal(x) = Fix2(isequal, x)
 # Base.add_sum and mul_prod: sums and products of small integers and Bools widen to Int64 (UInt64)
 _add_sum(x, y) = x + y
 _mul_prod(x, y) = x * y
