@@ -184,7 +184,7 @@ static void load_ka_prelude(FeModule *mod, Diags *d)
 static bool add_method(FeModule *mod, Node *fn, StructDef *owner, Diags *d)
 {
     Method *m = collect_method(mod, fn, d);
-    if (!m)
+    if (!m || !m->name) /* a name kwargs.c could not print: out of memory */
         return false;
     m->owner = owner;
     m->self = fn->nkids > 4 ? fn->kids[4] : NULL;

@@ -409,6 +409,7 @@ map(f, ::Tuple, ::Tuple{}, ::Tuple{}) = ()
 map(f, t::Tuple, s::Tuple, u::Tuple) = (f(t[1], s[1], u[1]), map(f, tail(t), tail(s), tail(u))...)
 
 # ntuple(f, Val(N)) = (f(1), ..., f(N)); ntuple(f, n) with a constant n is the same (splat.c)
+ntuple(f, ::Type{Val{N}}) where {N} = ntuple(f, Val(N)) # the form of Julia before 1.0, ntuple(Val{N}) do i ... end
 ntuple(f, ::Val{0}) = ()
 ntuple(f, ::Val{N}) where {N} = N < 0 ? throw(ArgumentError("tuple length should be ≥ 0, got $N")) : (ntuple(f, Val(N - 1))..., f(N))
 

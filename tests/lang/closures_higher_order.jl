@@ -65,3 +65,19 @@ function idioms!(B, A)
 end
 # run: idioms!(B = zeros(Float32, 3, 6), A = Float32[1.5, -2, 4]) groupsize 3
 # expect B: [14, 14, 14, 12, -2, 22, 2, 3, 0, 1, 1, 1, 4, -3, 9, 6, 6, 6]
+
+# ntuple with a do-block, also in the pre-1.0 form ntuple(Val{N}) (GPUArrays' tests)
+function ntuple_do!(o, ::Val{N}, s) where {N}
+    t = ntuple(Val{N}) do i
+        Float32(i) * s
+    end
+    u = ntuple(Val(N)) do i
+        i + N
+    end
+    o[1] = t[N]
+    o[2] = u[1]
+    o[3] = sum(t)
+    return nothing
+end
+# run: ntuple_do!(o = zeros(Float32, 3), n = Val(3), s = 2.5f0)
+# expect o: [7.5, 4, 15]
