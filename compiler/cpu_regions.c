@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/IRReader.h>
 #include <llvm-c/Target.h>
 
 #include "cpu_regions.h"
@@ -431,6 +433,92 @@ static bool uniform_cancel_checks(Rg *g, LLVMValueRef st, LLVMValueRef mode)
     return true;
 }
 
+/* ---- work-items of one region run in parallel ---------------------------------------------------------- */
+
+/* A distinct empty node, as an access group must be (the C API makes only uniqued nodes: one is parsed
+ * into a module of its own; metadata belongs to the context, so it outlives that module). NULL on failure. */
+static LLVMMetadataRef distinct_empty_node(LLVMContextRef c)
+{
+    static const char text[] = "!juke.ag = !{!0}\n!0 = distinct !{}\n";
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text, sizeof text - 1, "juke.ag");
+    LLVMModuleRef m = NULL;
+    char *msg = NULL;
+    if (!buf || LLVMParseIRInContext(c, buf, &m, &msg)) { /* the parser takes buf either way */
+        LLVMDisposeMessage(msg);
+        return NULL;
+    }
+    LLVMValueRef node = NULL;
+    if (LLVMGetNamedMetadataNumOperands(m, "juke.ag") == 1)
+        LLVMGetNamedMetadataOperands(m, "juke.ag", &node);
+    LLVMMetadataRef md = node ? LLVMValueAsMetadata(node) : NULL;
+    LLVMDisposeModule(m);
+    return md;
+}
+
+LLVMMetadataRef cpu_regions_loop_id(LLVMContextRef c, LLVMMetadataRef access_group)
+{
+    LLVMMetadataRef prop[2] = { LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27), access_group };
+    LLVMMetadataRef self = LLVMTemporaryMDNode(c, NULL, 0);
+    LLVMMetadataRef ops[2] = { self, LLVMMDNodeInContext2(c, prop, 2) };
+    LLVMMetadataRef id = LLVMMDNodeInContext2(c, ops, 2);
+    LLVMMetadataReplaceAllUsesWith(self, id); /* frees the temporary */
+    return id;
+}
+
+/* Whether p points into an alloca of fn (through GEPs and casts): after inlining, one alloca of the group
+ * entry serves every work-item in turn, so its accesses are not the items' own. */
+static bool based_on_alloca(LLVMValueRef p)
+{
+    for (;;) {
+        if (LLVMIsAAllocaInst(p))
+            return true;
+        if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p))
+            p = LLVMGetOperand(p, 0);
+        else
+            return LLVMIsAPHINode(p) || LLVMIsASelectInst(p); /* may be one: assume so */
+    }
+}
+
+static bool is_scope_decl(LLVMValueRef i)
+{
+    LLVMValueRef callee = LLVMGetInstructionOpcode(i) == LLVMCall ? LLVMGetCalledValue(i) : NULL;
+    size_t len = 0;
+    const char *name = callee && LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &len) : "";
+    return strncmp(name, "llvm.experimental.noalias.scope.decl", 36) == 0;
+}
+
+void cpu_regions_tag_scope_decls(LLVMValueRef fn, LLVMMetadataRef ag)
+{
+    LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+    unsigned kind = LLVMGetMDKindIDInContext(c, "llvm.access.group", 17);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            if (is_scope_decl(i))
+                LLVMSetMetadata(i, kind, LLVMMetadataAsValue(c, ag));
+}
+
+/* Put fn's plain loads and stores (and its scope declarations) in one access group: the work-items of a
+ * region do not race on local, global or their own spill memory in a correct kernel, as pocl's work-item
+ * loops assume. Accesses to allocas, atomics and volatile ones stay out, and so do calls. */
+static void tag_parallel_accesses(Rg *g, LLVMMetadataRef ag)
+{
+    unsigned kind = LLVMGetMDKindIDInContext(g->c, "llvm.access.group", 17);
+    LLVMValueRef agv = LLVMMetadataAsValue(g->c, ag);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            LLVMOpcode op = LLVMGetInstructionOpcode(i);
+            bool tag = false;
+            if (op == LLVMLoad || op == LLVMStore) {
+                LLVMValueRef p = LLVMGetOperand(i, op == LLVMLoad ? 0 : 1);
+                tag = !LLVMGetVolatile(i) && LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic && !based_on_alloca(p);
+            } else {
+                tag = is_scope_decl(i);
+            }
+            if (tag)
+                LLVMSetMetadata(i, kind, agv);
+        }
+}
+
 /* ---- the transformation ------------------------------------------------------------------------------- */
 
 static LLVMValueRef state_u32(Rg *g, LLVMTypeRef state_ty, LLVMValueRef st, unsigned field, unsigned elem)
@@ -612,6 +700,9 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
     }
     out->spill_bytes = (uint32_t)((off + 15) / 16 * 16);
     ok = ok && uniform_cancel_checks(&g, st, mode);
+    out->access_group = ok ? distinct_empty_node(g.c) : NULL;
+    if (out->access_group)
+        tag_parallel_accesses(&g, out->access_group);
     free(allocas), free(need), free(bars), free(exits), free(resume);
     LLVMDisposeBuilder(g.b);
     return ok;

@@ -649,9 +649,10 @@ static LLVMValueRef add_entry(TargetCtx *tc, const char *name, LLVMBuilderRef b)
 
 /* At the builder: the loops over the group's work-items, z outermost, x innermost (do-while loops: every
  * dimension has at least one item), each item's index stored into st->item, then call(args); the builder
- * ends after the loops. */
+ * ends after the loops. With an access group (the region copy's, cpu_regions.h), the x loop declares its
+ * accesses parallel: LLVM vectorises a region without proving its work-items' accesses independent. */
 static void emit_item_loops(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef e, LLVMValueRef *dim, LLVMValueRef callee,
-                            LLVMValueRef *args, unsigned nargs)
+                            LLVMValueRef *args, unsigned nargs, LLVMMetadataRef access_group)
 {
     LLVMContextRef c = tc->llctx;
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
@@ -664,7 +665,10 @@ static void emit_item_loops(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef e, LLV
         LLVMPositionBuilderAtEnd(b, head[d]);
         iv[d] = LLVMBuildPhi(b, i32, "");
         LLVMAddIncoming(iv[d], &zero, &pre, 1);
-        LLVMBuildStore(b, iv[d], state_field_ptr(tc, b, ST_ITEM, d));
+        LLVMValueRef set = LLVMBuildStore(b, iv[d], state_field_ptr(tc, b, ST_ITEM, d));
+        if (access_group && d == 0) /* the optimiser forwards it to the body's loads, and keeps the last */
+            LLVMSetMetadata(set, LLVMGetMDKindIDInContext(c, "llvm.access.group", 17),
+                            LLVMMetadataAsValue(c, access_group));
         pre = head[d];
     }
     LLVMBuildCall2(b, LLVMGlobalGetValueType(callee), callee, args, nargs, "");
@@ -673,7 +677,10 @@ static void emit_item_loops(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef e, LLV
         LLVMValueRef next = LLVMBuildNUWAdd(b, iv[d], one, "");
         LLVMAddIncoming(iv[d], &next, &latch, 1);
         LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(c, e, d == 2 ? "items.done" : "");
-        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, next, dim[d], ""), head[d], after);
+        LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, next, dim[d], ""), head[d], after);
+        if (access_group && d == 0)
+            LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9),
+                            LLVMMetadataAsValue(c, cpu_regions_loop_id(c, access_group)));
         LLVMPositionBuilderAtEnd(b, after);
     }
 }
@@ -708,7 +715,7 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
     for (int d = 0; d < 3; d++)
         dim[d] = cpu_workgroup_dim(tc, b, d);
     if (!regions) {
-        emit_item_loops(tc, b, e, dim, fn, args, np);
+        emit_item_loops(tc, b, e, dim, fn, args, np, NULL);
         LLVMBuildRetVoid(b);
     } else {
         LLVMValueRef *lv = calloc((size_t)regions->nbarriers + 1, sizeof *lv);
@@ -748,12 +755,12 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
             LLVMAddCase(sw, LLVMConstInt(i32, k, 0), at);
             LLVMPositionBuilderAtEnd(b, at);
             args[np - 1] = LLVMConstInt(i32, k, 0);
-            emit_item_loops(tc, b, e, dim, fn, args, np);
+            emit_item_loops(tc, b, e, dim, fn, args, np, regions->access_group);
             LLVMBuildBr(b, next);
         }
         LLVMPositionBuilderAtEnd(b, any);
         args[np - 1] = LLVMConstInt(i32, CPU_REGION_ANY, 0);
-        emit_item_loops(tc, b, e, dim, fn, args, np);
+        emit_item_loops(tc, b, e, dim, fn, args, np, regions->access_group);
         LLVMBuildBr(b, next);
         LLVMPositionBuilderAtEnd(b, next);
         LLVMValueRef f = load_state(tc, b, ST_REGION_ROUND, -1, ptr);
@@ -928,6 +935,21 @@ static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol
     build_table(tc);
 }
 
+/* The region copy inlined into the group entry now, so that the scope declarations the inliner adds for its
+ * noalias state join the access group too: an item loop whose every access is in the group is parallel to
+ * LLVM (Loop::isAnnotatedParallel), one with a declaration outside is not. */
+static void parallel_group_entry(TargetCtx *tc, LLVMValueRef group, LLVMMetadataRef access_group)
+{
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef err = LLVMRunPasses(tc->mod, "always-inline", tc->tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (err) { /* the main pipeline inlines it: the loops are only not declared parallel */
+        LLVMConsumeError(err);
+        return;
+    }
+    cpu_regions_tag_scope_decls(group, access_group);
+}
+
 /* The module is complete (and its debug information final): each kernel with barriers gets its region copy
  * and its group entry (cpu_emit_regions), or keeps running as fibers. */
 static bool cpu_link_libraries(TargetCtx *tc)
@@ -945,6 +967,8 @@ static bool cpu_link_libraries(TargetCtx *tc)
         LLVMValueRef *args = rb ? calloc(np, sizeof *args) : NULL;
         if (args) {
             k->group_entry = cpu_emit_group_entry(tc, rb, k->name, args, &regions);
+            if (k->group_entry && regions.access_group)
+                parallel_group_entry(tc, k->group_entry, regions.access_group);
             k->spill_bytes = regions.spill_bytes;
             k->group_flags = k->group_entry ? JUKE_CPU_GROUP_REGIONS : 0;
             changed = true;
