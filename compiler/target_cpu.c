@@ -706,9 +706,17 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
     LLVMValueRef e = add_entry(tc, name, b);
     LLVMValueRef st = LLVMGetParam(e, 1);
     add_fn_attr(tc, e, 2, "noalias");
+    /* the state is readable whole: its loads (the local memory's address, ...) leave conditional code */
+    unsigned deref = LLVMGetEnumAttributeKindForName("dereferenceable", 15);
+    uint64_t state_bytes = LLVMABISizeOfType(LLVMGetModuleDataLayout(tc->mod), cpu(tc)->state_ty);
+    LLVMAddAttributeAtIndex(e, 2, LLVMCreateEnumAttribute(c, deref, state_bytes));
+    LLVMAddAttributeAtIndex(
+        e, 2,
+        LLVMCreateEnumAttribute(c, LLVMGetEnumAttributeKindForName("align", 5),
+                                LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(tc->mod), cpu(tc)->state_ty)));
     LLVMValueRef saved_state = tc->cur_state;
     tc->cur_state = st;
-    unsigned nk = regions ? np - 1 : np; /* fn's parameters up to the state */
+    unsigned nk = regions ? np - 2 : np; /* fn's parameters up to the state */
     load_kernargs(tc, b, fn, nk, LLVMGetParam(e, 0), args);
     args[nk - 1] = st;
     LLVMValueRef dim[3];
@@ -743,6 +751,21 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
         LLVMValueRef r = LLVMBuildPhi(b, i32, "more");
         LLVMValueRef start = LLVMConstInt(i32, 2, 0);
         LLVMAddIncoming(r, &start, &pre, 1);
+        /* the group slots as the round starts, for every item of the round to read (cpu_regions.c) */
+        args[np - 1] = LLVMConstNull(ptr);
+        if (regions->group_bytes) {
+            LLVMBasicBlockRef cur = LLVMGetInsertBlock(b);
+            LLVMPositionBuilder(b, LLVMGetEntryBasicBlock(e), LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(e)));
+            args[np - 1] = LLVMBuildAlloca(b, LLVMArrayType2(LLVMInt8TypeInContext(c), regions->group_bytes), "snap");
+            LLVMSetAlignment(args[np - 1], 16);
+            LLVMPositionBuilderAtEnd(b, cur);
+            LLVMValueRef n = LLVMBuildMul(b, LLVMBuildMul(b, dim[0], dim[1], ""), dim[2], "");
+            LLVMValueRef at =
+                LLVMBuildMul(b, LLVMBuildZExt(b, n, i64, ""), LLVMConstInt(i64, regions->group_slots, 0), "");
+            LLVMValueRef src = LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(c), load_state(tc, b, ST_SPILL, -1, ptr),
+                                                     &at, 1, "group.slots");
+            LLVMBuildMemCpy(b, args[np - 1], 16, src, 16, LLVMConstInt(i64, regions->group_bytes, 0));
+        }
         LLVMValueRef mixed = LLVMBuildOr(b, cpu_cancel_requested(tc, b),
                                          LLVMBuildICmp(b, LLVMIntULT, r, LLVMConstInt(i32, 2, 0), ""), "");
         LLVMValueRef mode = LLVMBuildSelect(b, mixed, LLVMConstInt(i32, CPU_REGION_ANY, 0),
@@ -754,12 +777,12 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
             LLVMBasicBlockRef at = LLVMAppendBasicBlockInContext(c, e, "round.at");
             LLVMAddCase(sw, LLVMConstInt(i32, k, 0), at);
             LLVMPositionBuilderAtEnd(b, at);
-            args[np - 1] = LLVMConstInt(i32, k, 0);
+            args[np - 2] = LLVMConstInt(i32, k, 0);
             emit_item_loops(tc, b, e, dim, fn, args, np, regions->access_group);
             LLVMBuildBr(b, next);
         }
         LLVMPositionBuilderAtEnd(b, any);
-        args[np - 1] = LLVMConstInt(i32, CPU_REGION_ANY, 0);
+        args[np - 2] = LLVMConstInt(i32, CPU_REGION_ANY, 0);
         emit_item_loops(tc, b, e, dim, fn, args, np, regions->access_group);
         LLVMBuildBr(b, next);
         LLVMPositionBuilderAtEnd(b, next);
@@ -823,16 +846,17 @@ static LLVMValueRef cpu_emit_regions(TargetCtx *tc, LLVMValueRef fn, LLVMValueRe
     unsigned np = LLVMCountParams(fn);
     char name[280];
     snprintf(name, sizeof name, "%s.regions", symbol);
-    /* fn's parameters and the mode (cpu_regions.h) */
-    LLVMTypeRef *pt = calloc(np + 1, sizeof *pt);
-    LLVMValueRef *args = calloc(np + 1, sizeof *args);
+    /* fn's parameters, the mode and the snapshot of the group slots (cpu_regions.h) */
+    LLVMTypeRef *pt = calloc(np + 2, sizeof *pt);
+    LLVMValueRef *args = calloc(np + 2, sizeof *args);
     if (!pt || !args) {
         free(pt), free(args);
         return NULL;
     }
     LLVMGetParamTypes(LLVMGlobalGetValueType(fn), pt);
     pt[np] = LLVMInt32TypeInContext(c);
-    LLVMValueRef rb = LLVMAddFunction(tc->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(c), pt, np + 1, 0));
+    pt[np + 1] = LLVMPointerTypeInContext(c, 0);
+    LLVMValueRef rb = LLVMAddFunction(tc->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(c), pt, np + 2, 0));
     free(pt);
     LLVMSetLinkage(rb, LLVMInternalLinkage);
     add_fn_attr(tc, rb, np, "noalias");
