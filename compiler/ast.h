@@ -77,6 +77,10 @@ typedef enum NodeKind {
                        fields (IDENT, TYPED, or ASSIGN of either with a default under @kwdef), kids[3] =
                        BLOCK of inner constructors (FUNCTION). .flags: STRUCT_MUTABLE, STRUCT_KWDEF,
                        STRUCT_ABSTRACT (`abstract type NAME <: Super end`: no fields) */
+    AST_LAMBDA,   /* x -> e, (x, y) -> e, function (x) ... end, or a do-block's function: kids[0] = AST_TUPLE of
+                       parameters (as a FUNCTION's), kids[1] = body BLOCK, kids[2] = return type or NULL.
+                       closures.c lifts each to a top-level function (and a struct of its captures); one it
+                       cannot lift keeps its reason in .name, which lowering reports */
     AST_FILE,     /* the whole file: kids = top-level items (FUNCTION, CONST, and anything else
                        the parser found at top level, which lowering rejects with a clear error) */
 } NodeKind;

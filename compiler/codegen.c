@@ -1490,7 +1490,7 @@ static void emit_function(CG *g, Spec *s, bool kernel)
                 Spec *c = in->callee;
                 LLVMValueRef cargs[72];
                 int na = 0;
-                for (int k = 1; k < in->nargs && na < 64; k++)
+                for (int k = in->flags & IRF_SELFCALL ? 0 : 1; k < in->nargs && na < 64; k++)
                     cargs[na++] = val(g, in->args[k]);
                 cargs[na++] = g->tc->cur_exc;
                 if (g->ops->needs_state_param)
@@ -1645,7 +1645,8 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
     out->uses_grid_sync = tc.uses_grid_sync;
     out->uses_dynamic_lds = tc.uses_dynamic_lds;
     out->uses_rng = g.uses_rng;
-    out->llvm_unopt = llvm_module_text(tc.mod);
+    if (!opts->skip_llvm_text)
+        out->llvm_unopt = llvm_module_text(tc.mod);
     if (!llvm_verify(&tc))
         goto done;
     double t1 = now_ms();
@@ -1660,9 +1661,11 @@ bool cg_compile(Diags *d, TypeTable *types, Spec **specs, int nspecs, const Targ
         goto done;
     double t2 = now_ms();
     out->ms_optimize = t2 - t1;
-    out->llvm_opt = llvm_module_text(tc.mod);
-    LLVMValueRef kfn = LLVMGetNamedFunction(tc.mod, out->kernel_symbol);
-    out->llvm_opt_kernel = kfn ? llvm_function_text(kfn, out->llvm_opt) : strdup("");
+    if (!opts->skip_llvm_text) {
+        out->llvm_opt = llvm_module_text(tc.mod);
+        LLVMValueRef kfn = LLVMGetNamedFunction(tc.mod, out->kernel_symbol);
+        out->llvm_opt_kernel = kfn ? llvm_function_text(kfn, out->llvm_opt) : strdup("");
+    }
     if (!ops->emit(&tc, out))
         goto done;
     out->ms_emit = now_ms() - t2;

@@ -20,6 +20,9 @@ typedef struct TargetOptions {
     int linker;              /* JUKE_LINK_* (juke.h): ld.lld in process, or spawned, or spawned on files */
     bool skip_asm;           /* leave CodeObject.asm_text NULL (saves a second code generation
                                 when only the code object is wanted, as for a launch) */
+    bool skip_llvm_text;     /* leave CodeObject's LLVM texts NULL: printing and annotating the module
+                                twice is ~5 % of a small kernel's compile; juke_kernel_dump makes them
+                                on demand, compiling again, as it does the assembly */
     bool debug_lines;        /* source lines in the LLVM and assembly dumps (the code object is
                                 the same either way: it is emitted without them) */
     bool index32;            /* a launch-time variant: every device array argument has fewer than

@@ -155,7 +155,7 @@ static bool eval_call(Eval *e, const Frame *fr, const IrInst *in, CVal *out, int
     }
     /* a call of a small function: its one return, its parameters read from this call */
     const Spec *s = in->callee;
-    if (!s || !s->typed || s->state != SPEC_DONE)
+    if (!s || !s->typed || s->state != SPEC_DONE || (in->flags & IRF_SELFCALL))
         return false;
     int r = only_return(s->typed);
     Frame inner = { s->typed, in, fr };

@@ -180,6 +180,10 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
             return ty_struct(c->types, "Val", NULL, 0, NULL, NULL, 0, TF_UNIONALL, NULL);
         if (strcmp(n->name, "Symbol") == 0)
             return ty_symbol(c->types, NULL);
+    } else if (n->kind == AST_CALL && n->nkids == 2 && n->kids[0]->kind == AST_IDENT &&
+               strcmp(n->kids[0]->name, "typeof") == 0 && n->kids[1]->kind == AST_IDENT &&
+               (fe_find_func(c->mod, n->kids[1]->name) || builtin_lookup(n->kids[1]->name))) {
+        return ty_function(c->types, n->kids[1]->name); /* typeof(f): the singleton type of function f */
     } else if (n->kind == AST_INT && (n->lit == LIT_INT64 || n->lit == LIT_INT32)) {
         return ty_val(c->types, ty_prim(c->types, TY_INT64), n->ival,
                       arena_printf(&c->arena, "%lld", (long long)n->ival));
@@ -534,6 +538,15 @@ static bool more_specific(FeCompilation *c, Method *a, Method *b, int nargs)
         int ia = i < a->nparams ? i : a->nparams - 1, ib = i < b->nparams ? i : b->nparams - 1;
         if (ia < 0 || ib < 0)
             break;
+        /* an untyped parameter (Any) against a typed one, whatever the type expression (a bare Tuple has no
+         * Type of its own) */
+        bool any_a = !param_elem(&a->params[ia]), any_b = !param_elem(&b->params[ib]);
+        if (any_a != any_b) {
+            if (any_a)
+                return false;
+            strictly = true;
+            continue;
+        }
         const Type *ta = param_decl(c, a, ia), *tb = param_decl(c, b, ib);
         if (!ty_subtype(ta, tb))
             return false;
@@ -1050,6 +1063,41 @@ static const Type *kwcall_no_method(Infer *I, IrInst *in, const char *name, cons
     return NULL;
 }
 
+/* f(args) of a value f that is no function: a method of #call whose first parameter takes f (a closure's, or a
+ * callable struct's (a::T)(args)), called with f first (IRF_SELFCALL), as Julia calls an object. */
+static const Type *infer_call_object(Infer *I, IrInst *in, const Type *ft, const Type **a, int n)
+{
+    if (in->callee)
+        return in->callee->rettype;
+    if (in->flags & IRF_FAILED) {
+        I->failed = true;
+        return NULL;
+    }
+    GenericFunc *g = fe_find_func(I->c->mod, "#call");
+    const Type *all[65];
+    all[0] = ft;
+    for (int i = 0; i < n && i < 64; i++)
+        all[i + 1] = a[i];
+    if (!g || !has_method(I->c, g, all, n + 1)) {
+        infer_err(I, in->loc, "MethodError: objects of type %s are not callable", infer_tname(I, ft));
+        return NULL;
+    }
+    Spec *s = infer_call_user(I->c, g, all, n + 1, in->loc);
+    if (!s) {
+        in->flags |= IRF_FAILED;
+        I->failed = true;
+        return NULL;
+    }
+    in->flags |= IRF_SELFCALL;
+    if (s->method->vararg) {
+        if (splat_pack_varargs(I, (int)(in - I->f->insts), s) < 0)
+            I->failed = true;
+        return NULL;
+    }
+    in->callee = s;
+    return s->rettype;
+}
+
 static const Type *infer_call(Infer *I, IrInst *in)
 {
     const Type *ft = I->f->insts[in->args[0]].type;
@@ -1082,10 +1130,8 @@ static const Type *infer_call(Infer *I, IrInst *in)
             return infer_construct(I, in, ft, a, n);
         return infer_no_method(I, in, infer_tname(I, ft->elem), a, n);
     }
-    if (ft->kind != TY_FUNCTION) {
-        infer_err(I, in->loc, "MethodError: objects of type %s are not callable", infer_tname(I, ft));
-        return NULL;
-    }
+    if (ft->kind != TY_FUNCTION)
+        return infer_call_object(I, in, ft, a, n);
     const IrInst *callee = &I->f->insts[in->args[0]];
     if (callee->op == IR_NAME && callee->builtin != BI_NONE)
         return infer_builtin(I, in, &builtin_rows[callee->builtin], callee->name, a, n);
@@ -1419,6 +1465,7 @@ static bool infer_body_ir(FeCompilation *c, Spec *s, const IrFunc *lf, bool allo
                           const Type **union_type, const Type **union_had)
 {
     Method *m = s->method;
+    *union_slot = -1;
     IrFunc *f = ir_func_new(&c->arena, m->name, lf->loc);
     if (!f)
         return false;
@@ -1445,6 +1492,8 @@ static bool infer_body_ir(FeCompilation *c, Spec *s, const IrFunc *lf, bool allo
         I.changed = false;
         for (int i = 0; i < f->ninsts; i++) {
             IrInst *in = &f->insts[i];
+            if (c->arena.failed) /* a type could not be made, an argument may be left untyped: fe_specialize says so */
+                return false;
             if (!I.reach[i] || (in->type && in->op != IR_CALL))
                 continue;
             const Type *t = infer_inst(&I, in);

@@ -216,7 +216,11 @@ void ir_print(StrBuf *sb, const IrFunc *f)
             sb_puts(sb, "= ");
             if (in->flags & IRF_INBOUNDS)
                 sb_puts(sb, "@inbounds ");
-            if (in->callee) {
+            if (in->callee && (in->flags & IRF_SELFCALL)) { /* a closure called: invoke (%3)(x) */
+                sb_puts(sb, "invoke (");
+                print_value(sb, f, num, in->args[0]);
+                sb_puts(sb, ")");
+            } else if (in->callee) {
                 sb_printf(sb, "invoke %s", in->callee->method->name);
             } else {
                 print_value(sb, f, num, in->args[0]);

@@ -39,6 +39,7 @@ enum {
     IRF_FIELDINDEX = 16,  /* typed IR_GETFIELD: field .ival by position (a splatted tuple's element, splat.c) */
     IRF_UNION_STORE = 32, /* IR_ASSIGN to a union variable's member slot, picked by the value's type
                              (union_split.c: .label the first member slot, .ival the member count) */
+    IRF_SELFCALL = 64,    /* typed IR_CALL of a callable object (a closure): args[0] is the callee's first argument */
 };
 
 typedef struct Spec Spec;

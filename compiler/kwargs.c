@@ -237,6 +237,8 @@ static void emit_def(Gen *g, Node *fn, const char *err, SrcLoc errloc)
  * as a @kernel's hidden context, stay). */
 static void expand_defaults(Gen *g, Node *fn, const char *err, SrcLoc errloc)
 {
+    if (!fn || g->a->failed) /* out of memory: the caller sees a->failed */
+        return;
     Node *params = fn->kids[0];
     int np = params->nkids, nd = 0;
     for (int i = 0; i < np; i++)

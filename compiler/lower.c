@@ -1329,6 +1329,10 @@ static int lower_expr(Lower *L, Node *n)
         v = call_named(L, "typeassert", n->loc, args, 2);
         break;
     }
+    case AST_LAMBDA: /* one closures.c could not lift: its reason */
+        diag_error(L->d, n->loc, "%s", n->name ? n->name : "this anonymous function cannot be compiled");
+        v = emit_named(L, IR_NOTHING, n->loc);
+        break;
     case AST_MACROCALL: v = lower_macro(L, n); break;
     case AST_ASSIGN: v = lower_assign(L, n); break;
     case AST_OPASSIGN: v = lower_opassign(L, n); break;

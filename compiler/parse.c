@@ -585,39 +585,91 @@ static void parse_expect_end(Parser *p, const char *kw, SrcLoc open)
     parse_unexpected(p, t);
 }
 
+/* An anonymous function: params (a TUPLE, each checked as a function's), its body BLOCK and return type. */
+static Node *parse_make_lambda(Parser *p, SrcLoc loc, Node *params, Node *body, Node *rettype)
+{
+    for (int i = 0; i < params->nkids; i++) {
+        bool kw_next = i + 1 < params->nkids && params->kids[i + 1]->kind == AST_PARAMETERS;
+        parse_check_param(p, params->kids[i], i == params->nkids - 1 || kw_next);
+    }
+    Node *f = node_new(p, AST_LAMBDA, loc, 3);
+    f->kids[0] = params;
+    f->kids[1] = body;
+    f->kids[2] = rettype;
+    return f;
+}
+
+/* Is n `a::typeof(f)` (or `::typeof(f)`)? Then f's name. */
+static const char *typeof_self(const Node *n)
+{
+    if (n->kind != AST_TYPED || (n->kids[0] && n->kids[0]->kind != AST_IDENT))
+        return NULL;
+    const Node *t = n->kids[1];
+    if (t->kind != AST_CALL || t->nkids != 2 || t->kids[0]->kind != AST_IDENT ||
+        strcmp(t->kids[0]->name, "typeof") != 0 || t->kids[1]->kind != AST_IDENT)
+        return NULL;
+    return t->kids[1]->name;
+}
+
+/* A method called through an instance, (a::T)(args): a method of f when T is typeof(f) (a kernel never reads
+ * a), else a method of #call whose first parameter is a::T (a callable struct's, as Julia's call overloading;
+ * infer.c calls it for a call of a T). Sets *name and returns the parameters. */
+static Node *parse_callable(Parser *p, Node *self, Node *args, const char **name)
+{
+    if (self->kind != AST_TYPED || (self->kids[0] && self->kids[0]->kind != AST_IDENT))
+        parse_fail_at(p, self->loc, "syntax: a callable's method is written (a::T)(args)");
+    const char *f = typeof_self(self);
+    if (f) {
+        *name = f;
+        return args;
+    }
+    *name = "#call";
+    Node *params = node_new(p, AST_TUPLE, args->loc, args->nkids + 1);
+    params->kids[0] = self;
+    for (int i = 0; i < args->nkids; i++)
+        params->kids[i + 1] = args->kids[i];
+    return params;
+}
+
 /* function := "function" NAME "(" params ")" [ "::" type ] { where } block "end"
- *           | "function" "(" [NAME] "::" "typeof" "(" NAME ")" ")" "(" params ")" ...   (a callable's method) */
+ *           | "function" "(" NAME "::" type ")" "(" params ")" ...   (a callable's method)
+ *           | "function" "(" params ")" [ "::" type ] block "end"    (an anonymous function) */
 static Node *parse_function(Parser *p)
 {
     Token *kw = parse_next(p);
     Token *name = parse_peek(p);
     if (tok_op(name, "(")) {
-        /* function (a::typeof(f))(args): a method of f called through its instance a (a callable); a kernel
-         * never reads a, so it is a method of f */
         p->pos++;
-        Token *a = parse_peek(p);
-        if (a->kind == TK_IDENT)
-            p->pos++;
-        Token *f = NULL;
-        if (parse_accept(p, "::") && parse_peek(p)->kind == TK_IDENT && strcmp(parse_peek(p)->text, "typeof") == 0 &&
-            tok_op(parse_peek2(p), "(")) {
-            p->pos += 2;
-            f = parse_peek(p);
-            if (f->kind == TK_IDENT)
-                p->pos++;
-            else
-                f = NULL;
-            if (f && !parse_accept(p, ")"))
-                f = NULL;
+        PtrVec first = { 0 };
+        parse_list(p, &first, ")", "argument list");
+        Node *ftuple = node_from_vec(p, AST_TUPLE, name->loc, &first);
+        if (!tok_op(parse_peek(p), "(") || parse_peek(p)->spc) {
+            Node *rettype = NULL;
+            if (parse_accept(p, "::"))
+                rettype = parse_postfix(p);
+            if (tok_kw(parse_peek(p), "where"))
+                parse_fail_at(p, parse_peek(p)->loc,
+                              "syntax: \"where\" on an anonymous function is not supported in kernels");
+            Node *body = parse_block(p);
+            parse_expect_end(p, "function", kw->loc);
+            return parse_make_lambda(p, kw->loc, ftuple, body, rettype);
         }
-        if (!f || !parse_accept(p, ")"))
-            parse_fail_at(p, name->loc,
-                          "syntax: only a callable of a function's own type, (a::typeof(f))(args), may be defined "
-                          "this way in kernels");
-        p->pos--; /* back to the function's name, as if written `function f(args)` */
-        name = parse_peek(p);
-        p->toks[p->pos] = *f;
-        name = parse_peek(p);
+        if (ftuple->nkids != 1)
+            parse_fail_at(p, name->loc, "syntax: a callable's method is written (a::T)(args)");
+        p->pos++;
+        PtrVec params = { 0 };
+        parse_list(p, &params, ")", "argument list");
+        const char *fname = NULL;
+        Node *ptuple = parse_callable(p, ftuple->kids[0], node_from_vec(p, AST_TUPLE, name->loc, &params), &fname);
+        Node *rettype = NULL;
+        if (parse_accept(p, "::"))
+            rettype = parse_postfix(p);
+        PtrVec where = { 0 };
+        while (tok_kw(parse_peek(p), "where"))
+            parse_where(p, &where);
+        Node *body = parse_block(p);
+        parse_expect_end(p, "function", kw->loc);
+        return parse_make_function(p, kw->loc, fname, ptuple, body, &where, rettype);
     }
     /* `in` is a keyword of `for` loops, and a function name too (function in(x, itr)) */
     if (name->kind != TK_IDENT && !(tok_kw(name, "in") && tok_op(parse_peek2(p), "(")))
@@ -693,14 +745,19 @@ static Node *parse_short_def(Parser *p, SrcLoc loc, Node *lhs, PtrVec *where, No
         c2->kids[0] = self->kids[0];
         call = c2;
     }
-    if (call->kids[0]->kind != AST_IDENT || (is_operator_name(call->kids[0]->name) && !has_typed_param(call)))
-        return NULL;
     Node *params = node_new(p, AST_TUPLE, call->loc, call->nkids - 1);
     for (int i = 1; i < call->nkids; i++)
         params->kids[i - 1] = call->kids[i];
+    const char *name = NULL;
+    if (call->kids[0]->kind == AST_TYPED) /* (a::T)(x) = e */
+        params = parse_callable(p, call->kids[0], params, &name);
+    else if (call->kids[0]->kind != AST_IDENT || (is_operator_name(call->kids[0]->name) && !has_typed_param(call)))
+        return NULL;
+    else
+        name = call->kids[0]->name;
     Node *body = node_new(p, AST_BLOCK, rhs->loc, 1);
     body->kids[0] = rhs;
-    Node *f = parse_make_function(p, loc, call->kids[0]->name, params, body, where, rettype);
+    Node *f = parse_make_function(p, loc, name, params, body, where, rettype);
     f->kids[4] = self;
     f->nkids = self ? 5 : 4;
     return f;
@@ -1007,12 +1064,10 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
         p->in_brackets = false;
         while (!tok_ends_stmt(parse_peek(p))) {
             Node *arg = parse_assign(p, false);
-            Token *arrow = parse_peek(p);
-            if (tok_op(arrow, "->") && strcmp(t->text, "dynamic_localmem") == 0) {
+            if (arg->kind == AST_LAMBDA && arg->kids[0]->nkids == 1 && strcmp(t->text, "dynamic_localmem") == 0) {
                 /* KernelAbstractions' `@dynamic_localmem T (n) -> count`: a function of the group size,
                  * kept as the call ->(n, count) for ka.c */
-                p->pos++;
-                arg = node_call2(p, arrow->loc, "->", arg, parse_assign(p, false));
+                arg = node_call2(p, arg->loc, "->", arg->kids[0]->kids[0], arg->kids[1]->kids[0]);
             }
             vec_push(p, &args, arg);
         }
@@ -1303,6 +1358,34 @@ static Node *parse_primary(Parser *p)
 /* postfix := primary { "(" args ")" | "[" indices "]" | "{" params "}" | "." IDENT | "." macrocall }
  * A numeric literal takes no postfix (2(x) is juxtaposition, handled by the caller).
  * AMDGPU.x, Base.x, Core.x fold to IDENT x with .qual. */
+/* do := call "do" [ param { "," param } ] block "end"   (the block is the call's first argument, a function of
+ * the parameters) */
+static Node *parse_do(Parser *p, Node *call)
+{
+    Token *kw = parse_next(p);
+    ParseMode m = parse_save(p);
+    p->in_brackets = p->no_range = p->space_sep = p->in_index = false;
+    parse_enter(p, kw->loc);
+    PtrVec params = { 0 };
+    while (parse_peek(p)->kind != TK_NL && !tok_op(parse_peek(p), ";") && parse_peek(p)->kind != TK_EOF) {
+        vec_push(p, &params, parse_ternary(p));
+        if (!parse_accept(p, ","))
+            break;
+    }
+    Node *ptuple = node_from_vec(p, AST_TUPLE, kw->loc, &params);
+    Node *body = parse_block(p);
+    parse_expect_end(p, "do", kw->loc);
+    p->depth--;
+    parse_restore(p, m);
+    Node *fn = parse_make_lambda(p, kw->loc, ptuple, body, NULL);
+    Node *c = node_new(p, AST_CALL, call->loc, call->nkids + 1);
+    c->kids[0] = call->kids[0];
+    c->kids[1] = fn;
+    for (int i = 1; i < call->nkids; i++)
+        c->kids[i + 1] = call->kids[i];
+    return c;
+}
+
 static Node *parse_postfix(Parser *p)
 {
     Token *first = parse_peek(p);
@@ -1322,6 +1405,8 @@ static Node *parse_postfix(Parser *p)
             vec_push(p, &args, e);
             parse_list(p, &args, ")", "argument list");
             e = node_from_vec(p, AST_CALL, start, &args);
+            if (tok_kw(parse_peek(p), "do"))
+                e = parse_do(p, e);
         } else if (tok_op(t, "[")) {
             p->pos++;
             PtrVec args = { 0 };
@@ -1657,7 +1742,25 @@ static Node *parse_tuple_expr(Parser *p)
     return node_from_vec(p, AST_TUPLE, start, &elems);
 }
 
-/* assign := lhs { where } [ ( "=" | op= ) assign ]     (right associative)
+/* arrow := lhs "->" assign   (an anonymous function; lhs is one parameter or a parenthesised tuple of them) */
+static Node *parse_arrow(Parser *p, SrcLoc start, Node *lhs)
+{
+    Token *arrow = parse_next(p);
+    parse_skip_newlines(p);
+    parse_enter(p, arrow->loc);
+    Node *rhs = parse_assign(p, false);
+    p->depth--;
+    Node *params = lhs;
+    if (lhs->kind != AST_TUPLE) {
+        params = node_new(p, AST_TUPLE, lhs->loc, 1);
+        params->kids[0] = lhs;
+    }
+    Node *body = node_new(p, AST_BLOCK, rhs->loc, 1);
+    body->kids[0] = rhs;
+    return parse_make_lambda(p, start, params, body, NULL);
+}
+
+/* assign := lhs { where } [ ( "=" | op= | "->" ) assign ]     (right associative)
  * lhs := tuple_expr when allow_tuple, else ternary.
  * f(x) = e and f(x::T) where {T} = e become FUNCTION nodes. */
 static Node *parse_assign(Parser *p, bool allow_tuple)
@@ -1669,6 +1772,8 @@ static Node *parse_assign(Parser *p, bool allow_tuple)
     while (tok_kw(parse_peek(p), "where"))
         parse_where(p, &where);
     Token *t = parse_peek(p);
+    if (tok_op(t, "->") && !where.len)
+        return parse_arrow(p, start, lhs);
     if (tok_op(t, "=")) {
         p->pos++;
         parse_skip_newlines(p);
@@ -2370,6 +2475,14 @@ static void print_node(StrBuf *sb, const Node *n, int indent)
         }
         break;
     case AST_FUNCTION: print_function(sb, n, indent); break;
+    case AST_LAMBDA:
+        sb_puts(sb, "function (");
+        print_list(sb, n->kids[0]->kids, n->kids[0]->nkids, indent);
+        sb_puts(sb, ")\n");
+        print_block_body(sb, n->kids[1], indent + 1);
+        print_indent(sb, indent);
+        sb_puts(sb, "end");
+        break;
     case AST_CONST:
         sb_printf(sb, "const %s = ", n->name ? n->name : "?");
         print_node(sb, n->kids[0], indent);

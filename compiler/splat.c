@@ -140,7 +140,8 @@ int splat_expand(Infer *I, int idx)
 int splat_pack_varargs(Infer *I, int idx, Spec *s)
 {
     IrFunc *f = I->f;
-    int fixed = s->nargs - 1; /* the callee's parameters before the varargs */
+    /* the callee's parameters before the varargs, less a callable object's own (IRF_SELFCALL: args[0]) */
+    int fixed = s->nargs - 1 - (f->insts[idx].flags & IRF_SELFCALL ? 1 : 0);
     IrInst *in = &f->insts[idx];
     int rest = in->nargs - 1 - fixed;
     if (!insert_insts(I, idx, 1))

@@ -18,6 +18,7 @@
 
 #include "juke.h"
 #include "colour.h"
+#include "common.h"
 #include "dumps.h"
 #include "npy.h"
 #include "literal.h"
@@ -500,6 +501,51 @@ static void cli_log(void *user, juke_log_level level, const char *msg)
     free(text);
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* An ARG of `juke run` that is an anonymous function, x -> 2x: the source gains `const __juke_argK = ARG` at its
+ * end (K its 1-based place), a function of the module like any other, and the argument is that function. */
+static bool is_lambda_arg(const char *text)
+{
+    return strstr(text, "->") && !ends_with(text, ".npy");
+}
+
+static int session_load_lambdas(Cli *cli, Session *s, const char *file)
+{
+    char *text = NULL;
+    size_t len = 0;
+    StrBuf why = { 0 };
+    if (jk_read_file(file, 256u << 20, &text, &len, &why) != JK_READ_OK) {
+        int r = cli_error("could not read '%s': %s", file, why.data ? why.data : "read error");
+        sb_free(&why);
+        return r;
+    }
+    StrBuf src = { 0 };
+    sb_puts(&src, text);
+    free(text);
+    for (int i = 2; i < cli->npos; i++)
+        if (is_lambda_arg(cli->pos[i]))
+            sb_printf(&src, "\nconst __juke_arg%d = %s\n", i - 1, cli->pos[i]);
+    if (src.failed) {
+        sb_free(&src);
+        return cli_error("out of memory");
+    }
+    juke_status st = juke_module_load_string(s->ctx, file, src.data, &s->mod);
+    sb_free(&src);
+    if (st == JUKE_OK)
+        return 0;
+    int r = cli_lib_error(s->ctx, st);
+    for (int i = 2; i < cli->npos; i++)
+        if (is_lambda_arg(cli->pos[i]))
+            fprintf(stderr, "note: argument %d, '%s', is read as `const __juke_arg%d = %s` after the end of %s\n",
+                    i - 1, cli->pos[i], i - 1, cli->pos[i], file);
+    return r;
+}
+
 static int session_open(Cli *cli, Session *s)
 {
     const char *file = cli->pos[0];
@@ -517,6 +563,11 @@ static int session_open(Cli *cli, Session *s)
     close(fd);
     if ((st = juke_set_options(s->ctx, &cli->opts)) != JUKE_OK)
         return cli_lib_error(s->ctx, st);
+    bool lambdas = false;
+    for (int i = 2; i < cli->npos && strcmp(cli->sub->name, "run") == 0; i++)
+        lambdas = lambdas || is_lambda_arg(cli->pos[i]);
+    if (lambdas)
+        return session_load_lambdas(cli, s, file);
     if ((st = juke_module_load_file(s->ctx, file, &s->mod)) != JUKE_OK)
         return cli_lib_error(s->ctx, st);
     return 0;
@@ -658,12 +709,6 @@ static int run_compile(Cli *cli)
 
 /* ---- run: Julia literals and .npy arrays as kernel arguments -------------- */
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && !strcmp(s + n - m, suffix);
-}
-
 /* The kernel's arguments as given on the command line, with the host copies
  * of the arrays (for --out). */
 typedef struct RunArgs {
@@ -692,6 +737,11 @@ static int runargs_make(Cli *cli, Session *s, juke_device *dev, RunArgs *ra)
         return cli_error("out of memory");
     for (int i = 0; i < ra->n; i++) {
         const char *text = cli->pos[i + 2];
+        char lambda[32];
+        if (is_lambda_arg(text)) { /* the function session_load_lambdas defined */
+            snprintf(lambda, sizeof lambda, "__juke_arg%d", i + 1);
+            text = lambda;
+        }
         if (!ends_with(text, ".npy")) {
             char why[512];
             if (!lit_parse_value(s->ctx, s->mod, text, &ra->args[i], &ra->blobs, why, sizeof why))
@@ -933,8 +983,8 @@ static int run_run(Cli *cli)
     for (int i = 2; i < cli->npos; i++) {
         juke_arg arg;
         const char *why;
-        if (!ends_with(cli->pos[i], ".npy") && !lit_parse(cli->pos[i], &arg, &why) &&
-            !lit_is_value(cli->pos[i])) /* tuples, structs and types are checked once the file is loaded */
+        if (!ends_with(cli->pos[i], ".npy") && !lit_parse(cli->pos[i], &arg, &why) && !lit_is_value(cli->pos[i]) &&
+            !is_lambda_arg(cli->pos[i])) /* tuples, structs and types are checked once the file is loaded */
             return cli_usage(sub, "argument %d '%s': %s", i - 1, cli->pos[i], why);
     }
     Session s;

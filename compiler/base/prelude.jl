@@ -438,19 +438,120 @@ widemul(x::Int64, y::Int64) = Int128(x) * Int128(y)
 widemul(x::UInt64, y::UInt64) = UInt128(x) * UInt128(y)
 widemul(x::Int32, y::Int32) = Int64(x) * Int64(y)
 widemul(x::UInt32, y::UInt32) = UInt64(x) * UInt64(y)
-# all/any of f over a tuple
-function all(f, t::Tuple)
-    for x in t
+# ---- higher-order functions over a tuple, range or array (base/reduce.jl, base/abstractarray.jl); f a
+# function or a closure. Reductions fold left to right, as Base does below its pairwise block of 1024 ----
+function all(f, itr)
+    for x in itr
         f(x) || return false
     end
     return true
 end
-function any(f, t::Tuple)
-    for x in t
+function any(f, itr)
+    for x in itr
         f(x) && return true
     end
     return false
 end
+function foreach(f, itr)
+    for x in itr
+        f(x)
+    end
+    return nothing
+end
+function foreach(f, a, b)
+    for (x, y) in zip(a, b)
+        f(x, y)
+    end
+    return nothing
+end
+function count(f, itr; init = 0)
+    n = init
+    for x in itr
+        n += f(x)::Bool
+    end
+    return n
+end
+count(itr) = count(identity, itr)
+# findfirst(f, itr): the index of the first element where f is true, or nothing
+function findfirst(f, t::Tuple)
+    for i in 1:length(t)
+        f(t[i]) && return i
+    end
+    return nothing
+end
+function findfirst(f, A::AbstractVector)
+    i = 0
+    for x in A
+        i += 1
+        f(x) && return i
+    end
+    return nothing
+end
+function findlast(f, t::Tuple)
+    for i in length(t):-1:1
+        f(t[i]) && return i
+    end
+    return nothing
+end
+# Base.add_sum and mul_prod: sums and products of small integers and Bools widen to Int64 (UInt64)
+_add_sum(x, y) = x + y
+_mul_prod(x, y) = x * y
+_widen_small(x) = x
+_widen_small(x::Bool) = Int64(x)
+_widen_small(x::Int8) = Int64(x)
+_widen_small(x::Int16) = Int64(x)
+_widen_small(x::Int32) = Int64(x)
+_widen_small(x::UInt8) = UInt64(x)
+_widen_small(x::UInt16) = UInt64(x)
+_widen_small(x::UInt32) = UInt64(x)
+_reduce_first(op, x) = x
+_reduce_first(::typeof(_add_sum), x) = _widen_small(x)
+_reduce_first(::typeof(_mul_prod), x) = _widen_small(x)
+struct _NoInit
+end
+mapreduce(f, op, itr; init = _NoInit()) = _mapreduce(f, op, itr, init)
+mapreduce(f, op, a, b; init = _NoInit()) = _mapreduce(t -> f(t[1], t[2]), op, zip(a, b), init)
+_mapreduce(f, op, t::Tuple, init) = _mapreduce_tuple(f, op, t, init)
+_mapreduce(f, op, itr, init) = _mapreduce_iter(f, op, itr, init)
+# a tuple unrolls, so its elements may differ in type
+_mapreduce_tuple(f, op, ::Tuple{}, ::_NoInit) =
+    throw(ArgumentError("reducing over an empty collection is not allowed; consider supplying `init` to the reducer"))
+_mapreduce_tuple(f, op, t::Tuple, ::_NoInit) = _mapfold_t(f, op, _reduce_first(op, f(t[1])), tail(t))
+_mapreduce_tuple(f, op, t::Tuple, init) = _mapfold_t(f, op, init, t)
+_mapfold_t(f, op, v, ::Tuple{}) = v
+_mapfold_t(f, op, v, t::Tuple) = _mapfold_t(f, op, op(v, f(t[1])), tail(t))
+# the first element, or the error of an empty reduction
+function _first_elem(itr)
+    for x in itr
+        return x
+    end
+    throw(ArgumentError("reducing over an empty collection is not allowed; consider supplying `init` to the reducer"))
+end
+function _mapreduce_iter(f, op, itr, ::_NoInit)
+    v = _reduce_first(op, f(_first_elem(itr)))
+    rest = false
+    for x in itr
+        if rest
+            v = op(v, f(x))
+        end
+        rest = true
+    end
+    return v
+end
+function _mapreduce_iter(f, op, itr, init)
+    v = init
+    for x in itr
+        v = op(v, f(x))
+    end
+    return v
+end
+reduce(op, itr; init = _NoInit()) = _mapreduce(identity, op, itr, init)
+sum(f, itr; init = _NoInit()) = _mapreduce(f, _add_sum, itr, init)
+prod(f, itr; init = _NoInit()) = _mapreduce(f, _mul_prod, itr, init)
+maximum(f, itr; init = _NoInit()) = _mapreduce(f, max, itr, init)
+minimum(f, itr; init = _NoInit()) = _mapreduce(f, min, itr, init)
+foldl(op, itr; init = _NoInit()) = _mapreduce(identity, op, itr, init)
+mapfoldl(f, op, itr; init = _NoInit()) = _mapreduce(f, op, itr, init)
 
 # AMDGPU.jl's address spaces (AMDGPU.AS.Local, lowering reads AS.x as AS_x) and alloc_special(Val(id), T,
 # Val(as), Val(len)): a Core.LLVMPtr{T,as} to len elements of static memory of the kernel, one allocation per

@@ -1,0 +1,500 @@
+/* closures.c: anonymous functions, do-blocks and inner functions, lifted to top-level definitions as Julia's
+ * lowering lifts them (julia-syntax.scm, closure conversion).
+ *
+ * requires: the parsed file, after ka_rewrite (so KernelAbstractions' macros are calls already).
+ * guarantees: no AST_LAMBDA is left in the file except those that cannot be lifted, each carrying its reason
+ * in .name for lowering to report (lazily, as Julia reports only what a kernel reaches).
+ *
+ * A lambda that captures nothing becomes a function `#f#k` (f the enclosing function) and the lambda's value is
+ * that function. One that captures locals c1..cn of the functions around it becomes, as in Julia, a struct
+ *
+ *     struct #f#k{#C1, ..., #Cn, T...}  c1::#C1; ...; cn::#Cn; #T::Type{T} ...  end
+ *
+ * with a method of #call, (#self::#f#k{#C1, ..., T...})(params) where {#C1, ..., T...}, whose body first reads
+ * each capture back (c1 = #self.c1), and the lambda's value is the struct built from the captured values
+ * #f#k(c1, ..., cn, T...). A static parameter T of the enclosing method is captured as the type parameter of a
+ * Type{T} field, so that T is a static parameter of the call method too (usable in annotations). Each closure
+ * type specialises whatever it is passed to, as in Julia; there are no function pointers.
+ *
+ * A captured variable that the closure assigns, or that its function assigns again after the closure is made,
+ * is a Core.Box in Julia, which GPU code cannot hold: such a lambda is not lifted and lowering reports it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "closures.h"
+
+typedef struct Assigned {
+    const char *name;
+    SrcLoc loc;
+} Assigned;
+
+/* The names a function or lambda binds: its parameters and the variables it assigns (locals), and its
+ * where-parameters (statics). */
+typedef struct Scope {
+    struct Scope *up;
+    PtrVec locals;   /* const char * */
+    PtrVec statics;  /* const char * */
+    PtrVec assigned; /* Assigned *: every assignment of a local, in source order of the walk */
+} Scope;
+
+typedef struct Cl {
+    Arena *a;
+    const char *fname; /* the top-level function being converted */
+    int count;         /* lambdas lifted from it so far */
+    PtrVec out;        /* the new top-level items */
+} Cl;
+
+static Node *cl_node(Cl *c, NodeKind kind, SrcLoc loc, int nkids)
+{
+    Node *n = arena_alloc(c->a, sizeof(Node));
+    Node **kids = nkids ? arena_alloc(c->a, sizeof(Node *) * (size_t)nkids) : NULL;
+    if (!n || (nkids && !kids))
+        return NULL;
+    n->kind = kind;
+    n->loc = loc;
+    n->kids = kids;
+    n->nkids = nkids;
+    return n;
+}
+
+static Node *cl_ident(Cl *c, SrcLoc loc, const char *name)
+{
+    Node *n = cl_node(c, AST_IDENT, loc, 0);
+    if (n)
+        n->name = name;
+    return n;
+}
+
+static bool has_name(const PtrVec *v, const char *name)
+{
+    for (int i = 0; i < v->len; i++)
+        if (strcmp(v->items[i], name) == 0)
+            return true;
+    return false;
+}
+
+static void add_name(Cl *c, PtrVec *v, const char *name)
+{
+    if (!has_name(v, name))
+        ptrvec_push(c->a, v, (void *)name);
+}
+
+static bool loc_before(SrcLoc a, SrcLoc b)
+{
+    return a.line < b.line || (a.line == b.line && a.col < b.col);
+}
+
+/* The scope (innermost first) that binds name as a local or a static, or NULL for a global. */
+static Scope *binder(Scope *s, const char *name, bool *is_static)
+{
+    for (; s; s = s->up) {
+        if (has_name(&s->locals, name)) {
+            *is_static = false;
+            return s;
+        }
+        if (has_name(&s->statics, name)) {
+            *is_static = true;
+            return s;
+        }
+    }
+    return NULL;
+}
+
+/* ---- what a body binds ---- */
+
+static void bind_lhs(Cl *c, Scope *s, Node *lhs, SrcLoc at)
+{
+    if (!lhs)
+        return;
+    if (lhs->kind == AST_IDENT && !lhs->qual) {
+        add_name(c, &s->locals, lhs->name);
+        Assigned *as = arena_alloc(c->a, sizeof(Assigned));
+        if (as) {
+            as->name = lhs->name;
+            as->loc = at;
+            ptrvec_push(c->a, &s->assigned, as);
+        }
+    } else if (lhs->kind == AST_TYPED) {
+        bind_lhs(c, s, lhs->kids[0], at);
+    } else if (lhs->kind == AST_TUPLE) {
+        for (int i = 0; i < lhs->nkids; i++)
+            bind_lhs(c, s, lhs->kids[i]->kind == AST_SPLAT ? lhs->kids[i]->kids[0] : lhs->kids[i], at);
+    }
+}
+
+/* A parameter's name (x, x::T, x = default, x..., a keyword's). */
+static const char *param_name(const Node *p)
+{
+    if (p->kind == AST_ASSIGN || p->kind == AST_SPLAT)
+        p = p->kids[0];
+    if (p->kind == AST_TYPED)
+        p = p->kids[0];
+    return p && p->kind == AST_IDENT ? p->name : NULL;
+}
+
+static void bind_params(Cl *c, Scope *s, const Node *params)
+{
+    for (int i = 0; params && i < params->nkids; i++) {
+        const Node *p = params->kids[i];
+        if (p->kind == AST_PARAMETERS) {
+            bind_params(c, s, p);
+            continue;
+        }
+        const char *name = param_name(p);
+        if (name)
+            add_name(c, &s->locals, name);
+    }
+}
+
+/* Is kid i of call n a keyword argument's name = value? */
+static bool is_kwarg(const Node *n, int i)
+{
+    return n->kind == AST_CALL && i > 0 && n->kids[i]->kind == AST_ASSIGN && n->kids[i]->kids[0]->kind == AST_IDENT;
+}
+
+static bool is_named_tuple(const Node *n)
+{
+    return n->kind == AST_TUPLE && n->nkids > 0 && n->kids[0]->kind == AST_ASSIGN;
+}
+
+/* The variables body assigns, into s (not those of the lambdas inside it: theirs are their own). */
+static void collect_bound(Cl *c, Scope *s, Node *n)
+{
+    if (!n || n->kind == AST_LAMBDA)
+        return;
+    switch (n->kind) {
+    case AST_ASSIGN:
+        bind_lhs(c, s, n->kids[0], n->loc);
+        if (n->kids[0]->kind == AST_REF || n->kids[0]->kind == AST_DOT)
+            collect_bound(c, s, n->kids[0]);
+        collect_bound(c, s, n->kids[1]);
+        return;
+    case AST_OPASSIGN:
+        bind_lhs(c, s, n->kids[0], n->loc);
+        collect_bound(c, s, n->kids[1]);
+        return;
+    case AST_FOR:
+        bind_lhs(c, s, n->kids[0], n->loc);
+        collect_bound(c, s, n->kids[1]);
+        collect_bound(c, s, n->kids[2]);
+        return;
+    case AST_LOCAL:
+        for (int i = 0; i < n->nkids; i++) {
+            if (n->kids[i]->kind == AST_ASSIGN)
+                collect_bound(c, s, n->kids[i]);
+            else
+                bind_lhs(c, s, n->kids[i], n->loc);
+        }
+        return;
+    case AST_LET:
+        for (int i = 0; i < n->kids[0]->nkids; i++)
+            collect_bound(c, s, n->kids[0]->kids[i]->kind == AST_ASSIGN ? n->kids[0]->kids[i] : NULL);
+        collect_bound(c, s, n->kids[1]);
+        return;
+    default: break;
+    }
+    if (is_named_tuple(n)) {
+        for (int i = 0; i < n->nkids; i++)
+            collect_bound(c, s, n->kids[i]->kind == AST_ASSIGN ? n->kids[i]->kids[1] : n->kids[i]);
+        return;
+    }
+    for (int i = 0; i < n->nkids; i++) {
+        if (is_kwarg(n, i) || (n->kind == AST_PARAMETERS && n->kids[i]->kind == AST_ASSIGN))
+            collect_bound(c, s, n->kids[i]->kids[1]);
+        else
+            collect_bound(c, s, n->kids[i]);
+    }
+}
+
+/* The names a lambda's body reads or writes, in order of first appearance (keyword and field names aside). */
+static void collect_used(Cl *c, PtrVec *used, PtrVec *uselocs, const Node *n)
+{
+    if (!n)
+        return;
+    if (n->kind == AST_IDENT) {
+        if (!n->qual && !has_name(used, n->name)) {
+            ptrvec_push(c->a, used, (void *)n->name);
+            ptrvec_push(c->a, uselocs, (void *)n);
+        }
+        return;
+    }
+    if (is_named_tuple(n)) {
+        for (int i = 0; i < n->nkids; i++)
+            collect_used(c, used, uselocs, n->kids[i]->kind == AST_ASSIGN ? n->kids[i]->kids[1] : n->kids[i]);
+        return;
+    }
+    for (int i = 0; i < n->nkids; i++) {
+        if (is_kwarg(n, i) || (n->kind == AST_PARAMETERS && n->kids[i]->kind == AST_ASSIGN))
+            collect_used(c, used, uselocs, n->kids[i]->kids[1]);
+        else
+            collect_used(c, used, uselocs, n->kids[i]);
+    }
+}
+
+/* ---- lifting ---- */
+
+static void convert(Cl *c, Scope *s, Node **slot);
+
+/* function g(x) ... end inside a body: g = (x) -> ..., a closure like any other (Julia's local function) */
+static void inner_functions(Cl *c, Node *n)
+{
+    for (int i = 0; n && i < n->nkids; i++) {
+        Node *k = n->kids[i];
+        if (!k)
+            continue;
+        if (k->kind == AST_FUNCTION && k->name && k->nkids <= 4) {
+            Node *lam = cl_node(c, AST_LAMBDA, k->loc, 3);
+            Node *as = cl_node(c, AST_ASSIGN, k->loc, 2);
+            if (!lam || !as)
+                return;
+            lam->kids[0] = k->kids[0];
+            lam->kids[1] = k->kids[1];
+            lam->kids[2] = k->kids[3];
+            lam->flags = k->flags & (FN_INLINE | FN_NOINLINE);
+            if (k->kids[2]) {
+                lam->name = "nested functions with `where` parameters are not supported in kernels; define the "
+                            "function at top level";
+            }
+            as->kids[0] = cl_ident(c, k->loc, k->name);
+            as->kids[1] = lam;
+            n->kids[i] = as;
+            k = lam;
+        }
+        inner_functions(c, k);
+    }
+}
+
+/* Lift the lambda at *slot, whose surrounding scopes are s. */
+static void lift(Cl *c, Scope *s, Node **slot)
+{
+    Node *lam = *slot;
+    if (lam->name) /* already refused */
+        return;
+    Scope ls = { .up = s };
+    bind_params(c, &ls, lam->kids[0]);
+    /* the variables the body assigns: its own, unless a scope around binds them (then a captured one) */
+    Scope body = { 0 };
+    collect_bound(c, &body, lam->kids[1]);
+    for (int i = 0; i < body.assigned.len; i++) {
+        Assigned *as = body.assigned.items[i];
+        bool is_static = false;
+        if (has_name(&ls.locals, as->name))
+            continue;
+        if (binder(s, as->name, &is_static)) {
+            lam->loc = as->loc;
+            lam->name = arena_printf(c->a,
+                                     "the closure assigns `%s`, a variable of the function around it: Julia "
+                                     "boxes such a variable (Core.Box), which a kernel cannot hold; accumulate in a "
+                                     "`for` loop, or return the new value from the closure, instead",
+                                     as->name);
+            return;
+        }
+    }
+    for (int i = 0; i < body.locals.len; i++)
+        add_name(c, &ls.locals, body.locals.items[i]);
+    ls.assigned = body.assigned;
+    /* the lambdas inside first: their captures become uses of this one's */
+    convert(c, &ls, &lam->kids[1]);
+    for (int i = 0; lam->kids[0] && i < lam->kids[0]->nkids; i++)
+        convert(c, s, &lam->kids[0]->kids[i]); /* defaults and parameter types belong to the outer scope */
+    PtrVec used = { 0 }, uselocs = { 0 };
+    collect_used(c, &used, &uselocs, lam->kids[1]);
+    for (int i = 0; lam->kids[0] && i < lam->kids[0]->nkids; i++) {
+        const Node *p = lam->kids[0]->kids[i];
+        if (p->kind == AST_TYPED || (p->kind == AST_SPLAT && p->kids[0]->kind == AST_TYPED))
+            collect_used(c, &used, &uselocs, (p->kind == AST_SPLAT ? p->kids[0] : p)->kids[1]);
+    }
+    PtrVec caps = { 0 }, statics = { 0 };
+    for (int i = 0; i < used.len; i++) {
+        const char *name = used.items[i];
+        bool is_static = false;
+        if (has_name(&ls.locals, name))
+            continue;
+        Scope *b = binder(s, name, &is_static);
+        if (!b)
+            continue;
+        if (is_static) {
+            ptrvec_push(c->a, &statics, (void *)name);
+            continue;
+        }
+        for (int k = 0; k < b->assigned.len; k++) {
+            Assigned *as = b->assigned.items[k];
+            if (strcmp(as->name, name) == 0 && loc_before(lam->loc, as->loc)) {
+                const Node *use = uselocs.items[i];
+                lam->name = arena_printf(c->a,
+                                         "`%s` is captured by the closure at line %d:%d and assigned again here: "
+                                         "Julia boxes such a variable (Core.Box), which a kernel cannot hold; give "
+                                         "the new value another name, or assign `%s` only before the closure",
+                                         name, use->loc.line, use->loc.col, name);
+                lam->loc = as->loc;
+                return;
+            }
+        }
+        ptrvec_push(c->a, &caps, (void *)name);
+    }
+    const char *name = arena_printf(c->a, "#%s#%d", c->fname, ++c->count);
+    if (!name)
+        return;
+    SrcLoc at = lam->loc;
+    Node *params = lam->kids[0];
+    Node *fbody = lam->kids[1];
+    if (caps.len || statics.len) {
+        int nt = caps.len + statics.len;
+        /* struct #f#k{#C1.., T..}; c1::#C1; ..; #T::Type{T}; end */
+        Node *st = cl_node(c, AST_STRUCT, at, 4);
+        Node *tps = cl_node(c, AST_TUPLE, at, nt);
+        Node *fields = cl_node(c, AST_TUPLE, at, nt);
+        Node *ctor = cl_node(c, AST_CALL, at, nt + 1);
+        Node *selfcurly = cl_node(c, AST_CURLY, at, nt + 1);
+        Node *where = cl_node(c, AST_TUPLE, at, nt);
+        Node *nbody = cl_node(c, AST_BLOCK, fbody->loc, caps.len + 1);
+        Node *nparams = cl_node(c, AST_TUPLE, at, (params ? params->nkids : 0) + 1);
+        Node *self = cl_node(c, AST_TYPED, at, 2);
+        Node *fn = cl_node(c, AST_FUNCTION, at, 4);
+        if (!st || !tps || !fields || !ctor || !selfcurly || !where || !nbody || !nparams || !self || !fn)
+            return;
+        st->name = name;
+        st->kids[0] = tps;
+        st->kids[2] = fields;
+        st->kids[3] = cl_node(c, AST_BLOCK, at, 0);
+        ctor->kids[0] = cl_ident(c, at, name);
+        selfcurly->kids[0] = cl_ident(c, at, name);
+        for (int i = 0; i < nt; i++) {
+            bool cap = i < caps.len;
+            const char *v = cap ? caps.items[i] : statics.items[i - caps.len];
+            const char *tp = cap ? arena_printf(c->a, "#C%d", i + 1) : v;
+            const char *field = cap ? v : arena_printf(c->a, "#%s", v);
+            Node *f = cl_node(c, AST_TYPED, at, 2);
+            if (!tp || !field || !f)
+                return;
+            tps->kids[i] = cl_ident(c, at, tp);
+            where->kids[i] = cl_ident(c, at, tp);
+            selfcurly->kids[i + 1] = cl_ident(c, at, tp);
+            f->kids[0] = cl_ident(c, at, field);
+            if (cap) {
+                f->kids[1] = cl_ident(c, at, tp);
+            } else {
+                Node *ty = cl_node(c, AST_CURLY, at, 2);
+                if (!ty)
+                    return;
+                ty->kids[0] = cl_ident(c, at, "Type");
+                ty->kids[1] = cl_ident(c, at, tp);
+                f->kids[1] = ty;
+            }
+            fields->kids[i] = f;
+            ctor->kids[i + 1] = cl_ident(c, at, v);
+            if (cap) { /* c = #self.c */
+                Node *as = cl_node(c, AST_ASSIGN, at, 2);
+                Node *dot = cl_node(c, AST_DOT, at, 1);
+                if (!as || !dot)
+                    return;
+                dot->kids[0] = cl_ident(c, at, "#self");
+                dot->name = v;
+                as->kids[0] = cl_ident(c, at, v);
+                as->kids[1] = dot;
+                nbody->kids[i] = as;
+            }
+        }
+        nbody->kids[caps.len] = fbody;
+        self->kids[0] = cl_ident(c, at, "#self");
+        self->kids[1] = selfcurly;
+        nparams->kids[0] = self;
+        for (int i = 0; params && i < params->nkids; i++)
+            nparams->kids[i + 1] = params->kids[i];
+        fn->name = "#call";
+        fn->kids[0] = nparams;
+        fn->kids[1] = nbody;
+        fn->kids[2] = where;
+        fn->kids[3] = lam->kids[2];
+        fn->flags = lam->flags;
+        ptrvec_push(c->a, &c->out, st);
+        ptrvec_push(c->a, &c->out, fn);
+        *slot = ctor;
+        return;
+    }
+    Node *fn = cl_node(c, AST_FUNCTION, at, 4);
+    if (!fn)
+        return;
+    fn->name = name;
+    fn->kids[0] = params ? params : cl_node(c, AST_TUPLE, at, 0);
+    fn->kids[1] = fbody;
+    fn->kids[3] = lam->kids[2];
+    fn->flags = lam->flags;
+    ptrvec_push(c->a, &c->out, fn);
+    *slot = cl_ident(c, at, name);
+}
+
+/* Lift every lambda in the tree at *slot, innermost first. */
+static void convert(Cl *c, Scope *s, Node **slot)
+{
+    Node *n = *slot;
+    if (!n)
+        return;
+    if (n->kind == AST_LAMBDA) {
+        lift(c, s, slot);
+        return;
+    }
+    for (int i = 0; i < n->nkids; i++)
+        convert(c, s, &n->kids[i]);
+}
+
+/* A top-level function, or a top-level `f = lambda` / `const f = lambda` (then the lambda is the function f). */
+static void convert_item(Cl *c, Node **slot)
+{
+    Node *n = *slot;
+    if (n->kind == AST_MACROCALL && n->nkids == 1 && n->kids[0] && n->kids[0]->kind == AST_FUNCTION)
+        slot = &n->kids[0], n = *slot; /* @inline function ..., @kernel function ... */
+    Node *value = n->kind == AST_CONST && n->nkids == 1                    ? n->kids[0]
+                  : n->kind == AST_ASSIGN && n->kids[0]->kind == AST_IDENT ? n->kids[1]
+                                                                           : NULL;
+    if (value && value->kind == AST_LAMBDA && !value->name) {
+        const char *fname = n->kind == AST_CONST ? n->name : n->kids[0]->name;
+        Node *fn = cl_node(c, AST_FUNCTION, n->loc, 4);
+        if (!fn)
+            return;
+        fn->name = fname;
+        fn->kids[0] = value->kids[0];
+        fn->kids[1] = value->kids[1];
+        fn->kids[3] = value->kids[2];
+        *slot = fn;
+        n = fn;
+    }
+    if (n->kind != AST_FUNCTION && n->kind != AST_STRUCT)
+        return;
+    if (n->kind == AST_STRUCT) {
+        for (int i = 0; n->kids[3] && i < n->kids[3]->nkids; i++)
+            if (n->kids[3]->kids[i]->kind == AST_FUNCTION)
+                convert_item(c, &n->kids[3]->kids[i]);
+        return;
+    }
+    c->fname = n->name && strcmp(n->name, "#call") != 0 ? n->name : "callable";
+    c->count = 0;
+    inner_functions(c, n->kids[1]);
+    Scope s = { 0 };
+    bind_params(c, &s, n->kids[0]);
+    for (int i = 0; n->kids[2] && i < n->kids[2]->nkids; i++) {
+        const Node *w = n->kids[2]->kids[i];
+        if (w->kind == AST_SUBTYPE)
+            w = w->kids[0];
+        if (w && w->kind == AST_IDENT)
+            add_name(c, &s.statics, w->name);
+    }
+    collect_bound(c, &s, n->kids[1]);
+    convert(c, &s, &n->kids[1]);
+}
+
+void closures_lift(Arena *a, Node *file)
+{
+    Cl c = { .a = a };
+    for (int i = 0; i < file->nkids; i++)
+        convert_item(&c, &file->kids[i]);
+    if (!c.out.len)
+        return;
+    Node **kids = arena_alloc(a, sizeof(Node *) * (size_t)(file->nkids + c.out.len));
+    if (!kids)
+        return;
+    memcpy(kids, file->kids, sizeof(Node *) * (size_t)file->nkids);
+    memcpy(kids + file->nkids, c.out.items, sizeof(Node *) * (size_t)c.out.len);
+    file->kids = kids;
+    file->nkids += c.out.len;
+}

@@ -1,0 +1,15 @@
+/* closures.h: anonymous functions, do-blocks and inner functions, lifted to
+ * top-level functions and structs of their captures (closures.c). */
+#ifndef JUKE_CLOSURES_H
+#define JUKE_CLOSURES_H
+
+#include "ast.h"
+
+/* Lift every AST_LAMBDA of file (and every function defined inside a
+ * function) to top-level items appended to file, as Julia's closure
+ * conversion does. A lambda that cannot be lifted (it would need a Core.Box)
+ * stays, its reason in .name, for lowering to report. Out of memory shows in
+ * a->failed. */
+void closures_lift(Arena *a, Node *file);
+
+#endif
