@@ -335,6 +335,37 @@ int main(int argc, char **argv)
                mem, memc, mco - mem);
         return 0;
     }
+    if (argc >= 5 && strcmp(argv[1], "--loop") == 0) {
+        /* compile_latency --loop ACCEPTANCE_DIR KERNEL TARGET [RUNS]: cold compiles of one kernel in a warm process,
+         * medians of each stage and of the thread CPU time (for perf record, and for one row quickly) */
+        int runs = argc >= 6 ? atoi(argv[5]) : 41, ci = -1;
+        for (int i = 0; i < NCASES; i++)
+            if (strcmp(cases[i].name, argv[3]) == 0)
+                ci = i;
+        char p[2048];
+        snprintf(p, sizeof p, "%s/%s", argv[2], ci >= 0 ? cases[ci].file : "");
+        char *src = ci >= 0 ? slurp(p) : NULL;
+        if (!src || runs < 1)
+            return 1;
+        unsetenv("JUKE_CACHE_DIR");
+        double *samp = malloc(sizeof(double) * (size_t)runs * (NSTAGE + 1)), st[NSTAGE];
+        cold_compile(src, &cases[ci], argv[4], st); /* warm-up */
+        for (int r = 0; r < runs; r++) {
+            double c0 = thread_cpu_ms();
+            if (!cold_compile(src, &cases[ci], argv[4], st))
+                return 1;
+            samp[NSTAGE * runs + r] = thread_cpu_ms() - c0;
+            for (int k = 0; k < NSTAGE; k++)
+                samp[k * runs + r] = st[k];
+        }
+        printf("RESULT loop %s %s", argv[4], argv[3]);
+        for (int s = 0; s < NSTAGE; s++)
+            printf(" %s=%.3f", stage_names[s], median(samp + s * runs, runs));
+        printf(" thread_cpu=%.3f\n", median(samp + NSTAGE * runs, runs));
+        free(samp);
+        free(src);
+        return 0;
+    }
     /* --cached: only the cached lookups (section 2), seconds instead of minutes */
     bool only_cached = argc >= 2 && strcmp(argv[1], "--cached") == 0;
     if (only_cached) {

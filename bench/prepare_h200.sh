@@ -7,7 +7,8 @@
 #   cpu/         acc_NN.so + .sym: the same for the CPU (to check this program here)
 #   ptx/         the benchmark kernels: memcopy_f64/f32, diffusion2d_f64/f32, empty, and the
 #                bounds-checked memcopy/diffusion2d (*_checked)
-#   ptx32/       the same, each the 32-bit-index variant (juke compile --index-bits 32)
+#   ptx32/       the same, each the variant juke_launch picks (--index-bits 32 --small-grid, memcopy
+#                also --same-shape)
 #   twins.cubin  bench/twins.cu by nvcc -O3 (the run compiles it again there)
 #   sass/        juke's PTX compiled by ptxas -O3 to cubins (disassembled there)
 #   cache/       the on-disk kernel cache (JUKE_CACHE_DIR) holding empty!(Vector{Float32}) for
@@ -26,6 +27,8 @@ NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
 PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
 (test -d build-bench || meson setup build-bench >/dev/null) && ninja -C build-bench >/dev/null
 (test -d build-bench-rt || meson setup build-bench-rt -Dcompiler=false >/dev/null) && ninja -C build-bench-rt >/dev/null
+# --no-cache: the disk cache keys kernels by source, types and options but not by juke's own build, so
+# an entry written by an older juke would be read back as this one's code
 J=./build-bench/juke
 O=build-h200
 rm -rf $O && mkdir -p $O/bin $O/lib $O/acc $O/cpu $O/ptx $O/sass $O/cache
@@ -34,21 +37,23 @@ cp -L build-bench-rt/libjuke.so.0 $O/lib/
 cp "$(ldd build-bench-rt/bench/h200_bench | awk '/libmsgpackc/ {print $3}')" $O/lib/
 ./build-bench-rt/bench/h200_acceptance --list | while read -r idx file fn types; do
     # shellcheck disable=SC2086
-    $J compile --target sm_90 -o $O/acc/acc_$idx.ptx "$ACC/$file" "$fn" $types
-    $J compile --target cpu -o $O/cpu/acc_$idx.so "$ACC/$file" "$fn" $types
+    $J compile --no-cache --target sm_90 -o $O/acc/acc_$idx.ptx "$ACC/$file" "$fn" $types
+    $J compile --no-cache --target cpu -o $O/cpu/acc_$idx.so "$ACC/$file" "$fn" $types
     sed -n 's/^.*\.entry \([A-Za-z0-9_$]*\)(.*/\1/p' $O/acc/acc_$idx.ptx | head -1 > $O/cpu/acc_$idx.sym
 done
-$J compile --target sm_90 -o $O/ptx/memcopy_f64.ptx "$ACC/memcopy.jl" 'memcopy!' 'Vector{Float64}' 'Vector{Float64}'
-$J compile --target sm_90 -o $O/ptx/memcopy_f32.ptx "$ACC/memcopy.jl" 'memcopy!' 'Vector{Float32}' 'Vector{Float32}'
-$J compile --target sm_90 -o $O/ptx/diffusion2d_f64.ptx "$ACC/diffusion2d.jl" 'diffusion2d!' 'Matrix{Float64}' 'Matrix{Float64}' Float64
-$J compile --target sm_90 -o $O/ptx/diffusion2d_f32.ptx "$ACC/diffusion2d.jl" 'diffusion2d!' 'Matrix{Float32}' 'Matrix{Float32}' Float32
-$J compile --target sm_90 -o $O/ptx/empty.ptx bench/jl/empty.jl 'empty!' 'Vector{Float32}'
-$J compile --target sm_90 -o $O/ptx/memcopy_f64_checked.ptx bench/jl/memcopy_checked.jl 'memcopy!' 'Vector{Float64}' 'Vector{Float64}'
-$J compile --target sm_90 -o $O/ptx/memcopy_f32_checked.ptx bench/jl/memcopy_checked.jl 'memcopy!' 'Vector{Float32}' 'Vector{Float32}'
-$J compile --target sm_90 -o $O/ptx/diffusion2d_f64_checked.ptx bench/kernels/diffusion2d_checked.jl 'diffusion2d!' 'Matrix{Float64}' 'Matrix{Float64}' Float64
-$J compile --target sm_90 -o $O/ptx/diffusion2d_f32_checked.ptx bench/kernels/diffusion2d_checked.jl 'diffusion2d!' 'Matrix{Float32}' 'Matrix{Float32}' Float32
-# the same kernels as the 32-bit-index variant (juke_launch's pick for arrays of fewer than 2^31
-# elements; --index-bits 32): h200_run.sh runs h200_bench on this directory too (bench_i32.txt)
+$J compile --no-cache --target sm_90 -o $O/ptx/memcopy_f64.ptx "$ACC/memcopy.jl" 'memcopy!' 'Vector{Float64}' 'Vector{Float64}'
+$J compile --no-cache --target sm_90 -o $O/ptx/memcopy_f32.ptx "$ACC/memcopy.jl" 'memcopy!' 'Vector{Float32}' 'Vector{Float32}'
+$J compile --no-cache --target sm_90 -o $O/ptx/diffusion2d_f64.ptx "$ACC/diffusion2d.jl" 'diffusion2d!' 'Matrix{Float64}' 'Matrix{Float64}' Float64
+$J compile --no-cache --target sm_90 -o $O/ptx/diffusion2d_f32.ptx "$ACC/diffusion2d.jl" 'diffusion2d!' 'Matrix{Float32}' 'Matrix{Float32}' Float32
+$J compile --no-cache --target sm_90 -o $O/ptx/empty.ptx bench/jl/empty.jl 'empty!' 'Vector{Float32}'
+$J compile --no-cache --target sm_90 -o $O/ptx/memcopy_f64_checked.ptx bench/jl/memcopy_checked.jl 'memcopy!' 'Vector{Float64}' 'Vector{Float64}'
+$J compile --no-cache --target sm_90 -o $O/ptx/memcopy_f32_checked.ptx bench/jl/memcopy_checked.jl 'memcopy!' 'Vector{Float32}' 'Vector{Float32}'
+$J compile --no-cache --target sm_90 -o $O/ptx/diffusion2d_f64_checked.ptx bench/kernels/diffusion2d_checked.jl 'diffusion2d!' 'Matrix{Float64}' 'Matrix{Float64}' Float64
+$J compile --no-cache --target sm_90 -o $O/ptx/diffusion2d_f32_checked.ptx bench/kernels/diffusion2d_checked.jl 'diffusion2d!' 'Matrix{Float32}' 'Matrix{Float32}' Float32
+# the same kernels as juke_launch picks them for the benchmark's launches: arrays of fewer than 2^31
+# elements (--index-bits 32), grids of at most 2^20 workgroups a dimension (--small-grid), and for
+# memcopy's two arrays of one shape (--same-shape): h200_run.sh runs h200_bench on this directory too
+# (bench_i32.txt)
 mkdir -p $O/ptx32
 for f in $O/ptx/*.ptx; do
     n=$(basename "$f" .ptx)
@@ -63,7 +68,12 @@ for f in $O/ptx/*.ptx; do
         memcopy*_checked) set -- bench/jl/memcopy_checked.jl "${@:2}" ;;
         diffusion2d*_checked) set -- bench/kernels/diffusion2d_checked.jl "${@:2}" ;;
     esac
-    $J compile --target sm_90 --index-bits 32 -o $O/ptx32/$n.ptx "$@"
+    case $n in
+        memcopy*) cls=--same-shape ;;
+        *) cls= ;;
+    esac
+    # shellcheck disable=SC2086
+    $J compile --no-cache --target sm_90 --index-bits 32 --small-grid $cls -o $O/ptx32/$n.ptx "$@"
 done
 # spelled Array{Float32,1}: the launch path keys its cache lookup by that spelling, and the
 # cache key is not canonicalised (a `Vector{Float32}` entry is missed at launch)

@@ -788,6 +788,8 @@ static char *cache_key(const char *function, const char *const *argtypes, int na
         sb_puts(&sb, "|i32");
     if (variant & API_VARIANT_SAMESHAPE)
         sb_puts(&sb, "|ss");
+    if (variant & API_VARIANT_SMALLGRID)
+        sb_puts(&sb, "|g20");
     if (merge_checks)
         sb_printf(&sb, "|mc%d", merge_checks);
     if (sb.failed) {
@@ -957,9 +959,11 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
             to.devlib_dir = ctx->env_devlibs[i];
     to.linker = o->linker ? o->linker : ctx->env_linker;
     to.skip_asm = !want_asm && !(o->dump_dir || ctx->env_dumpdir);
+    to.skip_llvm_text = to.skip_asm;
     to.debug_lines = o->debuginfo == JUKE_DEBUGINFO_SOURCE;
     to.index32 = (variant & API_VARIANT_INDEX32) != 0;
     to.same_shape = (variant & API_VARIANT_SAMESHAPE) != 0;
+    to.small_grid = (variant & API_VARIANT_SMALLGRID) != 0;
     to.merge_checks = ctx->env_merge_checks;
 
     juke_kernel *k = calloc(1, sizeof *k);
@@ -1066,28 +1070,45 @@ loaded:
     return write_dumps_if_asked(k, o);
 }
 
-/* The assembly of a kernel compiled without it (for a launch): compile again. */
-static void ensure_asm(juke_kernel *k)
+/* The listings of a kernel compiled without them (for a launch, or read from the disk cache): the assembly
+ * and the LLVM texts, made by compiling again; NULL when the kernel has none of them. */
+static const char *ensure_listing(juke_kernel *k, juke_dump which)
 {
     pthread_mutex_lock(&k->load_lock);
-    if (!k->co.asm_text) {
+    if (!k->co.asm_text || !k->co.llvm_unopt) {
         TargetOptions to = k->to;
         to.skip_asm = false;
+        to.skip_llvm_text = false;
         CodeObject co;
         Diags d = { 0 };
         FeCompilation *c;
         const Type *types[64];
         if (new_compilation(k->module, (const char *const *)k->argtypes, k->nargs, &d, &c, types) == JUKE_OK) {
             if (run_pipeline(c, k->function, types, k->nargs, &to, &d, NULL, NULL, &co, NULL, NULL)) {
-                k->co.asm_text = co.asm_text;
-                co.asm_text = NULL;
+                if (!k->co.asm_text) {
+                    k->co.asm_text = co.asm_text;
+                    co.asm_text = NULL;
+                }
+                if (!k->co.llvm_unopt) {
+                    free(k->co.llvm_opt);
+                    free(k->co.llvm_opt_kernel);
+                    k->co.llvm_unopt = co.llvm_unopt;
+                    k->co.llvm_opt = co.llvm_opt;
+                    k->co.llvm_opt_kernel = co.llvm_opt_kernel;
+                    co.llvm_unopt = co.llvm_opt = co.llvm_opt_kernel = NULL;
+                }
                 code_object_free(&co);
             }
             fe_compilation_free(c);
         }
         diag_reset(&d);
     }
+    const char *r = which == JUKE_DUMP_ASM        ? k->co.asm_text
+                    : which == JUKE_DUMP_LLVM_RAW ? k->co.llvm_unopt
+                    : which == JUKE_DUMP_LLVM     ? k->co.llvm_opt_kernel
+                                                  : k->co.llvm_opt;
     pthread_mutex_unlock(&k->load_lock);
+    return r;
 }
 
 static void kernel_free(juke_kernel *k)
@@ -1142,7 +1163,8 @@ juke_status juke_compile(juke_module *m, const char *function, const char *const
     for (int i = 0; memo && i < nargs; i++)
         memo = argtypes[i] != NULL;
     unsigned variant = (o.index_bits == 32 ? API_VARIANT_INDEX32 : API_VARIANT_GENERAL) |
-                       (o.same_shape ? API_VARIANT_SAMESHAPE : API_VARIANT_GENERAL);
+                       (o.same_shape ? API_VARIANT_SAMESHAPE : API_VARIANT_GENERAL) |
+                       (o.small_grid ? API_VARIANT_SMALLGRID : API_VARIANT_GENERAL);
     uint64_t h = memo ? cmemo_hash(function, argtypes, nargs, &o, (int)variant) : 0;
     if (memo) {
         double t_mem = api_trace(m->ctx) ? trace_now_us() : 0;
@@ -1173,10 +1195,10 @@ const char *juke_kernel_dump(juke_kernel *k, juke_dump which)
     switch (which) {
     case JUKE_DUMP_LOWERED: return k->lowered;
     case JUKE_DUMP_TYPED: return k->typed;
-    case JUKE_DUMP_LLVM_RAW: return k->co.llvm_unopt;
-    case JUKE_DUMP_LLVM: return k->co.llvm_opt_kernel;
-    case JUKE_DUMP_LLVM_MODULE: return k->co.llvm_opt;
-    case JUKE_DUMP_ASM: ensure_asm(k); return k->co.asm_text;
+    case JUKE_DUMP_LLVM_RAW:
+    case JUKE_DUMP_LLVM:
+    case JUKE_DUMP_LLVM_MODULE:
+    case JUKE_DUMP_ASM: return ensure_listing(k, which);
     case JUKE_DUMP_RESOURCES: return k->resources;
     default: return NULL;
     }
@@ -1198,7 +1220,7 @@ juke_status juke_kernel_write_dumps(juke_kernel *k, const char *dir)
 {
     if (!k || !dir)
         return api_fail(k ? k->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_kernel_write_dumps: NULL argument");
-    ensure_asm(k);
+    ensure_listing(k, JUKE_DUMP_ASM);
     DumpSet ds = { k->lowered, k->typed,   k->co.llvm_unopt,           k->co.llvm_opt, k->co.asm_text, k->resources,
                    k->co.data, k->co.size, code_object_ext(k->co.kind) };
     char *err = NULL;

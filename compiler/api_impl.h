@@ -216,8 +216,11 @@ bool api_is_ka_kernel(const juke_module *m, const char *function);
  * a class assumes its facts (TargetOptions). API_VARIANT_INDEX32: every
  * device array argument has fewer than 2^31 elements. API_VARIANT_SAMESHAPE
  * (juke_launch's class only, never a kernel handle's, which later launches
- * may give other shapes): two or more device arrays, all of one shape. */
-enum { API_VARIANT_GENERAL = 0, API_VARIANT_INDEX32 = 1, API_VARIANT_SAMESHAPE = 2 };
+ * may give other shapes): two or more device arrays, all of one shape.
+ * API_VARIANT_SMALLGRID (juke_launch's class only): every dimension of the
+ * grid has at most 2^20 workgroups, so with groups of at most 1024 every
+ * work-item index fits in 31 bits. */
+enum { API_VARIANT_GENERAL = 0, API_VARIANT_INDEX32 = 1, API_VARIANT_SAMESHAPE = 2, API_VARIANT_SMALLGRID = 4 };
 juke_status api_compile_kernel(juke_module *m, const char *function, const char *const *argtypes, int nargs,
                                const juke_options *o, unsigned variant, bool want_asm, juke_kernel **out);
 /* The launch signature (API_SIG_NONE...) of an argument type as juke_compile takes it. */

@@ -70,25 +70,74 @@ LLVMValueRef emit_in(CG *g, IrInst *in)
     return inr;
 }
 
+/* v (a target's call or load of an id or a size) with !range [lo, hi). */
+static LLVMValueRef md_range(TargetCtx *tc, LLVMValueRef v, uint64_t lo, uint64_t hi)
+{
+    if (LLVMIsACallInst(v) || LLVMIsALoadInst(v)) {
+        LLVMTypeRef t = LLVMTypeOf(v);
+        LLVMMetadataRef r[2] = { LLVMValueAsMetadata(LLVMConstInt(t, lo, 0)),
+                                 LLVMValueAsMetadata(LLVMConstInt(t, hi, 0)) };
+        LLVMSetMetadata(v, LLVMGetMDKindIDInContext(tc->llctx, "range", 5),
+                        LLVMMetadataAsValue(tc->llctx, LLVMMDNodeInContext2(tc->llctx, r, 2)));
+    }
+    return v;
+}
+
+/* The ids and sizes of the 32-bit class's variant with their ranges as metadata, which juke's own passes
+ * read (checkopt.c, narrow.c: a target intrinsic's range attribute is out of the C API's reach): a
+ * work-item id is below 1024, a group's size in [1, 1024], and, in the small-grid variant, a workgroup id
+ * below 2^20 (the launch's class). */
+static LLVMValueRef ranged_item_id(TargetCtx *tc, LLVMBuilderRef b, int d)
+{
+    /* not on AMDGPU, whose backend bounds the id by the kernel's flat workgroup size itself: with the
+     * metadata, the checked vadd's same-shape kernel took 40 instructions on gfx90a instead of 31 */
+    LLVMValueRef v = tc->ops->workitem_id(tc, b, d);
+    return tc->opts->kind == TARGET_AMDGPU ? v : md_range(tc, v, 0, 1024);
+}
+static LLVMValueRef ranged_group_dim(TargetCtx *tc, LLVMBuilderRef b, int d)
+{
+    return md_range(tc, tc->ops->workgroup_dim(tc, b, d), 1, 1025);
+}
+static LLVMValueRef small_grid_id(TargetCtx *tc, LLVMBuilderRef b, int d)
+{
+    /* a GPU's id keeps the bound to juke's own pass (narrow.c knows its intrinsic): given to LLVM, it
+     * narrows the index arithmetic, which moved diffusion2d's ctaid.x * ntid.x off the H200's uniform
+     * datapath and cost its @inbounds kernel 1 % (bench/RESULTS.md §15) */
+    LLVMValueRef v = tc->ops->workgroup_id(tc, b, d);
+    return tc->ops->group_id_intrinsic ? v : md_range(tc, v, 0, SMALL_GRID_MAX);
+}
+
+/* Work-item d's workgroup id and id in its group (0-based, i32) as workgroupIdx and workitemIdx see them, with
+ * the class's ranges: other uses (an exception's record) must carry the same, or LLVM's CSE of the two calls
+ * drops the ranges. */
+LLVMValueRef class_group_id(CG *g, int d)
+{
+    return (g->tc->opts->small_grid ? small_grid_id : g->ops->workgroup_id)(g->tc, g->b, d);
+}
+LLVMValueRef class_item_id(CG *g, int d)
+{
+    return (g->tc->opts->index32 ? ranged_item_id : g->ops->workitem_id)(g->tc, g->b, d);
+}
+
 /* The LLVM value of `workitemIdx`. */
 LLVMValueRef emit_workitemidx(CG *g, IrInst *in)
 {
     (void)in;
-    return dim3(g, g->ops->workitem_id, 1, false);
+    return dim3(g, g->tc->opts->index32 ? ranged_item_id : g->ops->workitem_id, 1, false);
 }
 
 /* The LLVM value of `workgroupIdx`. */
 LLVMValueRef emit_workgroupidx(CG *g, IrInst *in)
 {
     (void)in;
-    return dim3(g, g->ops->workgroup_id, 1, false);
+    return dim3(g, g->tc->opts->small_grid ? small_grid_id : g->ops->workgroup_id, 1, false);
 }
 
 /* The LLVM value of `workgroupDim`. */
 LLVMValueRef emit_workgroupdim(CG *g, IrInst *in)
 {
     (void)in;
-    return dim3(g, g->ops->workgroup_dim, 0, false);
+    return dim3(g, g->tc->opts->index32 ? ranged_group_dim : g->ops->workgroup_dim, 0, false);
 }
 
 /* The LLVM value of `gridGroupDim`. */

@@ -243,6 +243,16 @@ static bool positive(LLVMValueRef v, int depth)
     }
 }
 
+/* Whether v >=u 1 by its construction: a positive constant, or an add nuw with such an operand. */
+static bool positive_unsigned(LLVMValueRef v, int depth)
+{
+    if (LLVMIsAConstantInt(v))
+        return LLVMConstIntGetZExtValue(v) > 0;
+    if (!LLVMIsAInstruction(v) || depth > DEPTH || LLVMGetInstructionOpcode(v) != LLVMAdd || !LLVMGetNUW(v))
+        return false;
+    return positive_unsigned(LLVMGetOperand(v, 0), depth + 1) || positive_unsigned(LLVMGetOperand(v, 1), depth + 1);
+}
+
 /* v as x - 1 (add nsw x, -1), or NULL. */
 static LLVMValueRef minus_one_of(LLVMValueRef v)
 {
@@ -258,6 +268,9 @@ static bool gives(const Fact *f, const Fact *g)
     /* x <=s y with 1 <= x: then x - 1 <u y (the guard `i <= length(a)` of a 1-based index) */
     if (f->y == g->y && f->pred == LLVMIntSLE && g->pred == LLVMIntULT && minus_one_of(g->x) == f->x)
         return positive(f->x, 0);
+    /* likewise x <=u y (the guard as -O3 leaves it once narrow.c made both sides 32-bit) */
+    if (f->y == g->y && f->pred == LLVMIntULE && g->pred == LLVMIntULT && minus_one_of(g->x) == f->x)
+        return positive(f->x, 0) || positive_unsigned(f->x, 0);
     if (f->x != g->x || f->y != g->y)
         return false;
     if (f->pred == g->pred)

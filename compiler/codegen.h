@@ -20,6 +20,9 @@ typedef struct TargetOptions {
     int linker;              /* JUKE_LINK_* (juke.h): ld.lld in process, or spawned, or spawned on files */
     bool skip_asm;           /* leave CodeObject.asm_text NULL (saves a second code generation
                                 when only the code object is wanted, as for a launch) */
+    bool skip_llvm_text;     /* leave CodeObject's LLVM texts NULL: printing and annotating the module
+                                twice is ~5 % of a small kernel's compile; juke_kernel_dump makes them
+                                on demand, compiling again, as it does the assembly */
     bool debug_lines;        /* source lines in the LLVM and assembly dumps (the code object is
                                 the same either way: it is emitted without them) */
     bool index32;            /* a launch-time variant: every device array argument has fewer than
@@ -28,9 +31,15 @@ typedef struct TargetOptions {
     bool same_shape;         /* a launch-time variant: every device array argument has the first's dims
                                 (juke_launch picks it): each takes the first's dims and length, so a
                                 guard or check on one array's size covers them all */
+    bool small_grid;         /* a launch-time variant: every grid dimension has at most 2^20 workgroups
+                                (juke_launch picks it): each workgroup id carries !range [0, 2^20), so
+                                with index32 a work-item's global index and its compares are 32-bit */
     int merge_checks;        /* checkopt.c's merged bounds checks: 0 on GPU targets only (the default),
                                 1 on every target, -1 on none ($JUKE_MERGE_CHECKS, for tests) */
 } TargetOptions;
+
+/* The most workgroups per grid dimension of the small-grid variant (TargetOptions.small_grid). */
+#define SMALL_GRID_MAX (1u << 20)
 
 /* Source files one kernel's line information can name (its own, the prelude's, ...). */
 #define JUKE_MAX_DEBUG_FILES 16

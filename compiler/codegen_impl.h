@@ -109,6 +109,9 @@ LLVMValueRef arr_len(CG *g, LLVMValueRef a);
 LLVMValueRef arr_cap(CG *g, LLVMValueRef a);
 LLVMValueRef arr_dim(CG *g, LLVMValueRef a, int d);
 LLVMValueRef no_wrap(LLVMValueRef v);
+/* the ids of work-item d as workgroupIdx and workitemIdx read them (0-based), with the class's ranges (builtins_index_emit.c) */
+LLVMValueRef class_group_id(CG *g, int d);
+LLVMValueRef class_item_id(CG *g, int d);
 void check_allocated(CG *g, IrInst *in, const Type *at, LLVMValueRef a, LLVMValueRef lin);
 LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, int first, int nidx, bool inbounds);
 unsigned elem_align(const Type *elem);

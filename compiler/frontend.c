@@ -5,6 +5,7 @@
 #include "ka.h"
 #include "prelude.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,7 +126,8 @@ static Node *unwrap_definition(Node *item)
     }
     if (!n || n->kind != AST_FUNCTION)
         return NULL;
-    n->flags |= flags;
+    if ((n->flags & flags) != flags) /* never a write to the shared Base tree: mark_definitions did it */
+        n->flags |= flags;
     return n;
 }
 
@@ -184,7 +186,7 @@ static void load_ka_prelude(FeModule *mod, Diags *d)
 static bool add_method(FeModule *mod, Node *fn, StructDef *owner, Diags *d)
 {
     Method *m = collect_method(mod, fn, d);
-    if (!m || !m->name) /* a name kwargs.c could not print: out of memory */
+    if (!m || (!m->name && mod->arena.failed)) /* kw_expand could not name a method it made */
         return false;
     m->owner = owner;
     m->self = fn->nkids > 4 ? fn->kids[4] : NULL;
@@ -236,12 +238,15 @@ static bool add_item(FeModule *mod, Node *item, Diags *d)
     if (item->kind == AST_MACROCALL && strcmp(item->name, "kwdef") == 0 && item->nkids == 1 && item->kids[0] &&
         item->kids[0]->kind == AST_STRUCT) {
         item = item->kids[0]; /* Base.@kwdef struct: the positional constructor stays */
-        item->flags |= STRUCT_KWDEF;
+        if (!(item->flags & STRUCT_KWDEF))
+            item->flags |= STRUCT_KWDEF;
     }
     if (item->kind == AST_FUNCTION) {
         /* defaults and keywords: the methods Julia generates (kwargs.c) */
         FeExpanded defs[128];
         int ndefs = kw_expand(mod, item, defs, JK_ARRAY_LEN(defs));
+        if (mod->arena.failed) /* the methods it made may miss parts */
+            return false;
         for (int i = 0; i < ndefs; i++) {
             Diags md = { .max_errors = d->max_errors };
             if (!add_method(mod, defs[i].fn, NULL, &md)) {
@@ -307,55 +312,122 @@ static bool add_item(FeModule *mod, Node *item, Diags *d)
     return true;
 }
 
-/* The Base prelude (base/prelude.jl, compiled into the library): parsed
- * into every module after the user's definitions, so that theirs win. Its
+/* The Base prelude's extensions: a module whose file uses one (AST_FILE's FILE_* flags) gets its text
+ * after the prelude's, as one file (their lines follow the prelude's). */
+static const struct {
+    int flag;
+    const char *text;
+    const size_t *len;
+} base_exts[] = {
+    { FILE_ATOMIX, jk_atomix_text, &jk_atomix_len },
+    { FILE_INTRINSICS, jk_intrinsics_text, &jk_intrinsics_len },
+    { FILE_STATICARRAYS, jk_staticarrays_text, &jk_staticarrays_len },
+    { FILE_WMMA, jk_wmma_text, &jk_wmma_len },
+    { FILE_CARTESIAN, jk_cartesian_text, &jk_cartesian_len },
+};
+enum { BASE_NEXTS = JK_ARRAY_LEN(base_exts) };
+
+/* The Base prelude with one set of extensions, parsed: its syntax tree, the
+ * file its locations name, the arena (malloc) they live in. */
+typedef struct BaseTree {
+    Arena arena;
+    SrcFile file;
+    Node *ast;
+} BaseTree;
+
+/* Every module reads the same Base prelude, so its syntax tree is built once
+ * per process for each set of extensions a module uses (at most 2^5) and then
+ * shared, as Julia's sysimage holds Base parsed: lexing and parsing it was
+ * 3-4 ms, a third of a small kernel's whole compile. Nothing writes to a
+ * tree once it is here (add_item and kw_expand build new nodes; lowering
+ * and inference read). Like the target-machine pool (llvm_pipeline.c) the
+ * trees live as long as the process, reachable from this table; the lock
+ * guards building an entry. Trees come from malloc, not a context's
+ * allocator. */
+static pthread_mutex_t base_trees_lock = PTHREAD_MUTEX_INITIALIZER;
+static BaseTree *base_trees[1 << BASE_NEXTS];
+
+/* What add_item writes into an item it is given (the @inline / @noinline of a definition, @kwdef's flag),
+ * written once here, so that add_item finds it done and the shared tree stays read-only. */
+static void mark_definitions(Node *file)
+{
+    for (int i = 0; i < file->nkids; i++) {
+        Node *item = file->kids[i];
+        if (!item || item->kind != AST_MACROCALL)
+            continue;
+        if (strcmp(item->name, "kwdef") == 0 && item->nkids == 1 && item->kids[0] && item->kids[0]->kind == AST_STRUCT)
+            item->kids[0]->flags |= STRUCT_KWDEF;
+        else
+            unwrap_definition(item);
+    }
+}
+
+/* The parsed Base prelude with the extensions whose FILE_* flags are set in flags; NULL (and an error in d)
+ * when the process is out of memory. */
+static const BaseTree *base_tree(int flags, Diags *d)
+{
+    int set = 0;
+    size_t n = jk_prelude_len;
+    for (int i = 0; i < BASE_NEXTS; i++)
+        if ((flags & base_exts[i].flag) == base_exts[i].flag) {
+            set |= 1 << i;
+            n += 1 + *base_exts[i].len;
+        }
+    pthread_mutex_lock(&base_trees_lock);
+    BaseTree *t = base_trees[set];
+    if (!t && (t = calloc(1, sizeof *t))) {
+        char *text = n > jk_prelude_len ? arena_alloc(&t->arena, n + 1) : NULL;
+        if (text) {
+            size_t at = jk_prelude_len;
+            memcpy(text, jk_prelude_text, jk_prelude_len);
+            for (int i = 0; i < BASE_NEXTS; i++)
+                if (set & 1 << i) {
+                    text[at++] = '\n';
+                    memcpy(text + at, base_exts[i].text, *base_exts[i].len);
+                    at += *base_exts[i].len;
+                }
+            text[at] = 0;
+        }
+        t->file = (SrcFile){ .name = fe_base_name, .text = text ? text : jk_prelude_text, .len = n };
+        Diags pd = { .max_errors = d->max_errors };
+        if (n == jk_prelude_len || text)
+            t->ast = parse_file(&t->arena, &pd, &t->file);
+        if (t->ast && !pd.nerrors)
+            closures_lift(&t->arena, t->ast, true);
+        if (t->ast && !pd.nerrors && !t->arena.failed) {
+            mark_definitions(t->ast);
+            base_trees[set] = t;
+        } else {
+            /* the prelude parses (tests/test_lang.c loads every extension): only memory can be short here */
+            diag_append(d, pd.text.data ? pd.text.data : "", pd.nerrors, pd.first_kind);
+            if (!pd.nerrors)
+                diag_plain(d, DIAG_NOMEM, "out of memory while parsing %s", fe_base_name);
+            arena_free(&t->arena);
+            free(t);
+            t = NULL;
+        }
+        diag_reset(&pd);
+    } else if (!t) {
+        diag_plain(d, DIAG_NOMEM, "out of memory while parsing %s", fe_base_name);
+    }
+    pthread_mutex_unlock(&base_trees_lock);
+    return t;
+}
+
+/* The Base prelude (base/prelude.jl, compiled into the library), added to
+ * every module after the user's definitions, so that theirs win. Its
  * locations print as base/prelude.jl:LINE:COL. */
 static void load_base(FeModule *mod, Diags *d)
 {
-    mod->base_file.name = fe_base_name;
-    mod->base_file.text = jk_prelude_text;
-    mod->base_file.len = jk_prelude_len;
-    /* the extensions the file uses, after the prelude as one file (their lines follow the prelude's) */
-    static const struct {
-        int flag;
-        const char *text;
-        const size_t *len;
-    } exts[] = {
-        { FILE_ATOMIX, jk_atomix_text, &jk_atomix_len },
-        { FILE_INTRINSICS, jk_intrinsics_text, &jk_intrinsics_len },
-        { FILE_STATICARRAYS, jk_staticarrays_text, &jk_staticarrays_len },
-        { FILE_WMMA, jk_wmma_text, &jk_wmma_len },
-        { FILE_CARTESIAN, jk_cartesian_text, &jk_cartesian_len },
-    };
-    int flags = mod->ast ? mod->ast->flags : 0;
-    size_t n = jk_prelude_len;
-    for (int i = 0; i < JK_ARRAY_LEN(exts); i++)
-        if ((flags & exts[i].flag) == exts[i].flag)
-            n += 1 + *exts[i].len;
-    if (n > jk_prelude_len) {
-        char *t = arena_alloc(&mod->arena, n + 1);
-        if (!t)
-            return;
-        size_t at = jk_prelude_len;
-        memcpy(t, jk_prelude_text, jk_prelude_len);
-        for (int i = 0; i < JK_ARRAY_LEN(exts); i++)
-            if ((flags & exts[i].flag) == exts[i].flag) {
-                t[at++] = '\n';
-                memcpy(t + at, exts[i].text, *exts[i].len);
-                at += *exts[i].len;
-            }
-        t[at] = 0;
-        mod->base_file.text = t;
-        mod->base_file.len = n;
-    }
-    Node *ast = parse_file(&mod->arena, d, &mod->base_file);
-    if (ast)
-        closures_lift(&mod->arena, ast, true);
-    if (ast)
-        kw_collect_calls(mod, ast);
+    const BaseTree *t = base_tree(mod->ast ? mod->ast->flags : 0, d);
+    if (!t)
+        return;
+    mod->base_file = &t->file;
+    Node *ast = t->ast;
+    kw_collect_calls(mod, ast);
     mod->nuser_funcs = mod->nfuncs;
     mod->loading_base = true;
-    for (int i = 0; ast && i < ast->nkids; i++)
+    for (int i = 0; i < ast->nkids; i++)
         if (!add_item(mod, ast->kids[i], d))
             break;
     mod->loading_base = false;

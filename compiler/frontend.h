@@ -28,7 +28,7 @@ typedef struct FeModule {
     Arena arena;
     SrcFile file;
     Node *ast;
-    SrcFile base_file; /* the Base prelude (prelude.h), parsed after the user's file */
+    const SrcFile *base_file; /* the Base prelude (prelude.h) with the file's extensions, shared (frontend.c) */
     GenericFunc **funcs;
     int nfuncs, funcs_cap;
     int nuser_funcs; /* funcs[0..nuser_funcs) are the file's, the rest the Base prelude's */

@@ -1039,6 +1039,11 @@ static const Type *infer_construct(Infer *I, IrInst *in, const Type *ft, const T
     if (g) {
         int before = I->c->diags->nerrors;
         Spec *s = infer_dispatch(I->c, g, ft, a, n, in->loc, true);
+        if (s && s->method->vararg) { /* P{T}(x, xs...): the rest packed as for any call (splat.c) */
+            if (splat_pack_varargs(I, (int)(in - I->f->insts), s) < 0)
+                I->failed = true;
+            return NULL;
+        }
         if (s) {
             in->callee = s;
             return s->rettype;
@@ -1465,6 +1470,7 @@ static bool infer_body_ir(FeCompilation *c, Spec *s, const IrFunc *lf, bool allo
                           const Type **union_type, const Type **union_had)
 {
     Method *m = s->method;
+    *union_slot = -1;
     IrFunc *f = ir_func_new(&c->arena, m->name, lf->loc);
     if (!f)
         return false;
@@ -1491,6 +1497,8 @@ static bool infer_body_ir(FeCompilation *c, Spec *s, const IrFunc *lf, bool allo
         I.changed = false;
         for (int i = 0; i < f->ninsts; i++) {
             IrInst *in = &f->insts[i];
+            if (c->arena.failed) /* a type could not be made, an argument may be left untyped: fe_specialize says so */
+                return false;
             if (!I.reach[i] || (in->type && in->op != IR_CALL))
                 continue;
             const Type *t = infer_inst(&I, in);

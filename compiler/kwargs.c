@@ -237,7 +237,7 @@ static void emit_def(Gen *g, Node *fn, const char *err, SrcLoc errloc)
  * as a @kernel's hidden context, stay). */
 static void expand_defaults(Gen *g, Node *fn, const char *err, SrcLoc errloc)
 {
-    if (!fn) /* out of memory */
+    if (!fn || g->a->failed) /* out of memory: the caller sees a->failed */
         return;
     Node *params = fn->kids[0];
     int np = params->nkids, nd = 0;
@@ -309,7 +309,7 @@ int kw_expand(FeModule *mod, Node *fn, FeExpanded *out, int max)
                     : NULL;
     if (!kws) {
         expand_defaults(&g, fn, NULL, fn->loc);
-        return mod->arena.failed ? 0 : g.nout; /* nothing half-built when out of memory */
+        return g.nout;
     }
     int npos = params->nkids - 1, nkw = kws->nkids;
     if (npos + nkw > 62)
@@ -403,7 +403,7 @@ int kw_expand(FeModule *mod, Node *fn, FeExpanded *out, int max)
             }
             Node *as = mk(&g, AST_ASSIGN, k->loc, 2);
             if (!as)
-                return mod->arena.failed ? 0 : g.nout;
+                return g.nout;
             as->kids[0] = ident(&g, k->loc, kw_name(k));
             as->kids[1] = k->kids[1];
             stmts[ns++] = as;
@@ -414,5 +414,5 @@ int kw_expand(FeModule *mod, Node *fn, FeExpanded *out, int max)
         Node *entry = def_like(&g, fn, name, ps, nps, body);
         expand_defaults(&g, entry, set_err, set_loc);
     }
-    return mod->arena.failed ? 0 : g.nout;
+    return g.nout;
 }

@@ -339,13 +339,27 @@ static unsigned shape_class(const juke_arg *args, int nargs)
     return narrays >= 2 ? API_VARIANT_SAMESHAPE : API_VARIANT_GENERAL;
 }
 
+/* API_VARIANT_SMALLGRID when every dimension of the launch's grid has at most SMALL_GRID_MAX workgroups
+ * (an ndrange of up to 3 dimensions: at most that many work-items, so no more groups). */
+static unsigned grid_class(const juke_launch_config *cfg)
+{
+    if (cfg->ndims > 3)
+        return API_VARIANT_GENERAL;
+    for (uint32_t d = 0; d < 3; d++) {
+        uint64_t n = cfg->ndims ? (d < cfg->ndims ? cfg->ndrange[d] : 1) : cfg->gridsize[d];
+        if (n > SMALL_GRID_MAX)
+            return API_VARIANT_GENERAL;
+    }
+    return API_VARIANT_SMALLGRID;
+}
+
 /* juke_kernel_for; a @kernel's hidden argument, the ndrange, has ndims
  * dimensions (0: given only the visible arguments, api.c picks 1). A launch
  * that gives the groupsize (non-NULL) makes it static, as KernelAbstractions'
  * static workgroupsize: the hidden argument's type carries it, Val{G} fields
  * after the ndrange's (no bytes), so the kernel is specialised on it (ka.c). */
 static juke_status kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
-                              uint32_t ndims, const uint32_t *groupsize, bool launch, juke_kernel **out)
+                              uint32_t ndims, const uint32_t *groupsize, unsigned launch_class, juke_kernel **out)
 {
     if (out)
         *out = NULL;
@@ -356,9 +370,9 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
     juke_status st = arg_type_names(m->ctx, args, nargs, names);
     if (st)
         return st;
-    /* the visible arguments' class (the ndrange's is no array); the same-shape variant for juke_launch
-     * only: a kernel handle's later launches may give arrays of other shapes */
-    unsigned variant = arg_class(args, nargs) | (launch ? shape_class(args, nargs) : 0);
+    /* the visible arguments' class (the ndrange's is no array); the same-shape and small-grid variants
+     * (launch_class) for juke_launch only: a kernel handle's later launches may give other shapes */
+    unsigned variant = arg_class(args, nargs) | launch_class;
     for (int i = 0; i < nargs; i++) {
         tn[i] = names[i];
         if (args[i].is_array && args[i].v.array->dev != dev)
@@ -381,19 +395,20 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
     o.target = dev->target;
     st = api_compile_kernel(m, function, tn, nargs, &o, variant, false, out);
     /* a kernel of fewer facts is right for the class too: a build without the compiler takes it from
-     * the disk cache when no kernel of this variant was saved there (the same-shape one's index width,
-     * then the general kernel) */
-    if (st && (variant & API_VARIANT_SAMESHAPE) && !JUKE_HAVE_COMPILER)
-        st = api_compile_kernel(m, function, tn, nargs, &o, variant & ~(unsigned)API_VARIANT_SAMESHAPE, false, out);
-    if (st && variant != API_VARIANT_GENERAL && !JUKE_HAVE_COMPILER)
-        st = api_compile_kernel(m, function, tn, nargs, &o, API_VARIANT_GENERAL, false, out);
+     * the disk cache when no kernel of this variant was saved there (without the same-shape fact, then
+     * without the small grid's, then the general kernel) */
+    unsigned fewer[3] = { variant & ~(unsigned)API_VARIANT_SAMESHAPE,
+                          variant & ~(unsigned)(API_VARIANT_SAMESHAPE | API_VARIANT_SMALLGRID), API_VARIANT_GENERAL };
+    for (int t = 0; st && !JUKE_HAVE_COMPILER && t < 3; t++)
+        if (fewer[t] != (t ? fewer[t - 1] : variant))
+            st = api_compile_kernel(m, function, tn, nargs, &o, fewer[t], false, out);
     return st;
 }
 
 juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
                             juke_kernel **out)
 {
-    return kernel_for(dev, m, function, args, nargs, 0, NULL, false, out);
+    return kernel_for(dev, m, function, args, nargs, 0, NULL, API_VARIANT_GENERAL, out);
 }
 
 /* An ndrange of more than 3 dimensions launches linearly (juke.h): groups of
@@ -567,6 +582,13 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
             group[d] = cfg->groupsize[d] ? cfg->groupsize[d] : 1;
         }
     }
+    for (int d = 0; k->to.small_grid && d < 3; d++)
+        if (grid[d] > SMALL_GRID_MAX)
+            return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                            "%s was compiled for grids of at most 2^20 workgroups a dimension (small_grid), but the "
+                            "launch gives %u in dimension %d: compile it without small_grid or launch it with "
+                            "juke_launch",
+                            function, grid[d], d + 1);
     if (k->co.uses_dynamic_lds && cfg->shmem == 0) {
         char *why = NULL;
         juke_status st = rt_check_launch(fn, grid, group, cfg->shmem, &why) != 0
@@ -697,7 +719,8 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
                      ? (uint16_t)(0x8000 | (args[i].v.array->elem << 4) | args[i].v.array->ndims)
                      : (uint16_t)args[i].type;
     size_t flen = strlen(function);
-    unsigned variant = arg_class(args, nargs) | shape_class(args, nargs);
+    unsigned launch_class = shape_class(args, nargs) | grid_class(cfg);
+    unsigned variant = arg_class(args, nargs) | launch_class;
     unsigned gen = __atomic_load_n(&ctx->opts_gen, __ATOMIC_RELAXED);
     juke_kernel *k = NULL;
     RtFunction *fn = NULL;
@@ -724,7 +747,8 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
     juke_status st;
     if (!k) {
         bool static_group = cfg->groupsize[0] || cfg->groupsize[1] || cfg->groupsize[2];
-        st = kernel_for(dev, m, function, args, nargs, ka_ndims, static_group ? cfg->groupsize : NULL, true, &k);
+        st =
+            kernel_for(dev, m, function, args, nargs, ka_ndims, static_group ? cfg->groupsize : NULL, launch_class, &k);
         if (st)
             return st;
     } else {

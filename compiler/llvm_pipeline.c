@@ -26,6 +26,7 @@
 #include "juke.h"
 #include "juke_config.h"
 #include "checkopt.h"
+#include "narrow.h"
 #include "target.h"
 
 extern char **environ;
@@ -337,6 +338,20 @@ bool llvm_optimize(TargetCtx *tc, int opt_level)
         if (e) {
             char *msg = LLVMGetErrorMessage(e);
             diag_plain(tc->diags, DIAG_INTERNAL, "LLVM optimisation after checkopt failed: %s", msg);
+            LLVMDisposeErrorMessage(msg);
+            return false;
+        }
+    }
+    /* the 32-bit class: compares of values its facts bound to 32 bits, narrowed (narrow.c) after checkopt,
+     * which decided the implied checks in the compares' own width; instcombine folds the truncations */
+    if (opt_level >= 2 && tc->opts->index32 &&
+        narrow_run(tc->mod, tc->opts->small_grid ? tc->ops->group_id_intrinsic : NULL, tc->ops->narrow_guards)) {
+        po = LLVMCreatePassBuilderOptions();
+        e = LLVMRunPasses(tc->mod, "instcombine<no-verify-fixpoint>,simplifycfg,dce", tc->tm, po);
+        LLVMDisposePassBuilderOptions(po);
+        if (e) {
+            char *msg = LLVMGetErrorMessage(e);
+            diag_plain(tc->diags, DIAG_INTERNAL, "LLVM optimisation after narrowing failed: %s", msg);
             LLVMDisposeErrorMessage(msg);
             return false;
         }

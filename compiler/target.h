@@ -58,10 +58,16 @@ typedef struct TargetCtx {
 /* A target's code generation. What else juke knows of the target (names,
  * processors, file extension, atomic scope) is its row in targets.c. */
 struct TargetOps {
-    unsigned as_global;     /* address space of device arrays */
-    unsigned as_local;      /* address space of local (LDS / shared) memory */
-    unsigned as_private;    /* address space of a work-item's stack (allocas) */
-    bool needs_state_param; /* every function gets a trailing JukeCpuState* parameter */
+    unsigned as_global;             /* address space of device arrays */
+    unsigned as_local;              /* address space of local (LDS / shared) memory */
+    unsigned as_private;            /* address space of a work-item's stack (allocas) */
+    bool needs_state_param;         /* every function gets a trailing JukeCpuState* parameter */
+    const char *group_id_intrinsic; /* the name (up to the dimension) of the intrinsic of a workgroup id, for
+                                       narrow.c's small-grid fact; NULL: the id is no call (the CPU's) */
+    bool narrow_guards;             /* the 32-bit class narrows every compare it can, and tells LLVM the arrays' sizes
+                           (measured: fewer instructions on gfx90a/gfx942/gfx1100); false: only bounds
+                           checks, and the sizes to narrow.c alone (on the H200 a 32-bit or unsigned guard
+                           cost diffusion2d 1 %: bench/RESULTS.md §15) */
 
     /* Register the target with LLVM (called once per process, for every
      * target in the registry). */

@@ -101,7 +101,9 @@ typedef void *(*juke_alloc_fn)(void *ud, void *ptr, size_t oldsize, size_t newsi
 /* A context whose compiler memory (loaded sources, ASTs, IR, types: every
  * arena of the front end) comes from alloc. A failed allocation is a
  * JUKE_ERR_NOMEM, never a crash. Handles, code objects and strings returned to
- * the host use malloc; LLVM's memory and device memory are not covered. */
+ * the host use malloc; LLVM's memory and device memory are not covered, nor is
+ * the Base prelude's syntax tree (parsed once per process, shared by every
+ * context, malloc'd). */
 JUKE_API juke_context *juke_context_create_with_allocator(juke_alloc_fn alloc, void *ud);
 /* Destroy a context and everything it owns (modules, kernels, devices, arrays). */
 JUKE_API void juke_context_destroy(juke_context *ctx);
@@ -157,6 +159,11 @@ typedef struct juke_options {
                                    all have one shape: each array takes the first's dims, so a guard on one's size
                                    covers the others' bounds checks (a launch of it with arrays of other shapes
                                    fails). juke_launch picks it from the arguments by itself, a kernel handle of
+                                   juke_kernel_for never has it; both ignore this */
+    int small_grid;          /* juke_compile: nonzero = the variant for launches whose grid has at most 2^20
+                                   workgroups in each dimension: with index_bits 32 a work-item's global index
+                                   and the compares of it are 32-bit (a launch of it with a larger grid fails).
+                                   juke_launch picks it from the launch's shape by itself, a kernel handle of
                                    juke_kernel_for never has it; both ignore this */
 } juke_options;
 enum { JUKE_DEBUGINFO_SOURCE = 0, JUKE_DEBUGINFO_NONE = 1 };
@@ -237,7 +244,10 @@ typedef enum juke_dump {
     JUKE_DUMP_ASM,         /* GCN assembly, PTX or host assembly */
     JUKE_DUMP_RESOURCES,   /* VGPRs, SGPRs, LDS, scratch, occupancy, compile times */
 } juke_dump;
-/* A dump of a compiled kernel; valid while the kernel lives. */
+/* A dump of a compiled kernel; valid while the kernel lives. A compile keeps
+ * only what a launch needs: the first request for the assembly or an LLVM
+ * text compiles the kernel again to make them (unless a dump directory was
+ * set when it was compiled). */
 JUKE_API const char *juke_kernel_dump(juke_kernel *k, juke_dump which);
 /* The code object (hsaco ELF, PTX text, or CPU shared object); valid while the kernel lives. */
 JUKE_API const void *juke_kernel_code_object(juke_kernel *k, size_t *size);

@@ -109,7 +109,7 @@ struct CpuDev {
     pthread_cond_t start_cv, done_cv;
     uint64_t generation; /* bumped per launch; workers run each generation once */
     bool quit;
-    int active; /* pool workers still busy with this generation */
+    uint64_t active; /* pool workers still busy with this generation (read by spinning threads: atomics) */
     /* the current launch */
     const JukeCpuKernelInfo *k;
     JukeCpuEntry group_entry; /* k's workgroup function, or NULL: one item at a time, or fibers */
@@ -1142,6 +1142,38 @@ static void cpu_run_groups(CpuWorker *w)
     }
 }
 
+/* How long the pool's threads spin before they sleep: a worker after its share of a launch, waiting for the
+ * next (a time loop launches again within microseconds), and the launching thread waiting for the workers'
+ * last runs. A sleep costs a futex wake-up, and on a loaded machine the woken thread may wait a scheduler
+ * tick (4 ms) for a core; OpenMP's threads spin likewise (libgomp: GOMP_SPINCOUNT, a few ms). */
+#define CPU_SPIN_NS 200000L
+
+static void cpu_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Spin until (*p == v) == until_eq (acquire loads), at most CPU_SPIN_NS; whether it came. */
+static bool cpu_spin(const uint64_t *p, uint64_t v, bool until_eq)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (unsigned i = 1;; i++) {
+        if ((__atomic_load_n(p, __ATOMIC_ACQUIRE) == v) == until_eq)
+            return true;
+        cpu_pause();
+        if (i % 64 == 0) {
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > CPU_SPIN_NS)
+                return false;
+        }
+    }
+}
+
 static void *cpu_worker_main(void *arg)
 {
     CpuWorker *w = arg;
@@ -1151,20 +1183,24 @@ static void *cpu_worker_main(void *arg)
     stack_t ss = { .ss_sp = w->alt ? w->alt + cd->page : NULL, .ss_size = CPU_ALT_STACK, .ss_flags = 0 };
     if (w->alt)
         sigaltstack(&ss, NULL);
-    pthread_mutex_lock(&cd->mu);
     for (;;) {
+        if (seen)
+            cpu_spin(&cd->generation, seen, false);
+        pthread_mutex_lock(&cd->mu);
         while (!cd->quit && seen == cd->generation)
             pthread_cond_wait(&cd->start_cv, &cd->mu);
-        if (cd->quit)
+        if (cd->quit) {
+            pthread_mutex_unlock(&cd->mu);
             break;
+        }
         seen = cd->generation;
         pthread_mutex_unlock(&cd->mu);
         cpu_run_groups(w);
         pthread_mutex_lock(&cd->mu);
-        if (--cd->active == 0)
+        if (__atomic_sub_fetch(&cd->active, 1, __ATOMIC_RELEASE) == 0)
             pthread_cond_signal(&cd->done_cv);
+        pthread_mutex_unlock(&cd->mu);
     }
-    pthread_mutex_unlock(&cd->mu);
     ss.ss_flags = SS_DISABLE;
     if (w->alt)
         sigaltstack(&ss, NULL);
@@ -1685,8 +1721,8 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
     int helpers = cd->ngroups > 1 && !coop ? cd->nthreads - 1 : 0;
     if (helpers > 0) {
         pthread_mutex_lock(&cd->mu);
-        cd->active = cd->nthreads - 1;
-        cd->generation++;
+        cd->active = (uint64_t)cd->nthreads - 1;
+        __atomic_store_n(&cd->generation, cd->generation + 1, __ATOMIC_RELEASE);
         pthread_cond_broadcast(&cd->start_cv);
         pthread_mutex_unlock(&cd->mu);
     }
@@ -1694,6 +1730,8 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
         cpu_run_cooperative(cd);
     else
         cpu_run_groups(&cd->workers[0]);
+    if (helpers > 0)
+        cpu_spin(&cd->active, 0, true);
     pthread_mutex_lock(&cd->mu);
     while (helpers > 0 && cd->active > 0)
         pthread_cond_wait(&cd->done_cv, &cd->mu);

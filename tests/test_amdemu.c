@@ -46,6 +46,65 @@ static int teardown(void **state)
     return 0;
 }
 
+/* Loads img as a module and returns its function `name` (the module in *m). */
+static RtFunction *load_function(Env *env, const uint8_t *img, const char *name, RtModule **m)
+{
+    char *err = NULL;
+    RtFunction *f;
+    assert_int_equal(rt_module_load(env->dev, img, env->size, m, &err), 0);
+    assert_int_equal(rt_function_get(*m, name, &f, &err), 0);
+    return f;
+}
+
+/* k2's arguments: a Julia array descriptor of len elements at p, a char and a short. */
+typedef struct K2Args {
+    struct {
+        void *ptr;
+        int64_t dim, len;
+    } arr;
+    int8_t c;
+    int16_t s;
+    RtArg args[3];
+} K2Args;
+
+static void k2_args(K2Args *a, void *p, int64_t len, int8_t c, int16_t s)
+{
+    a->arr.ptr = p;
+    a->arr.dim = a->arr.len = len;
+    a->c = c;
+    a->s = s;
+    a->args[0] = (RtArg){ &a->arr, 24, 8 };
+    a->args[1] = (RtArg){ &a->c, 1, 1 };
+    a->args[2] = (RtArg){ &a->s, 2, 2 };
+}
+
+/* k(x, n, a) on total floats set to -1 first, with grid groups of 64 and the
+ * launch flags given; checks x[i] == a * (grid * 64) for i < n, -1 past n.
+ * Returns the function for further launches (module in *m, buffer in *x). */
+static RtFunction *run_k(Env *env, int n, double a, uint32_t groups, unsigned flags, RtModule **m, void **x)
+{
+    char *err = NULL;
+    RtFunction *f = load_function(env, env->img, "k", m);
+    int total = (int)groups * 64;
+    float *host = malloc(total * sizeof *host);
+    for (int i = 0; i < total; i++)
+        host[i] = -1.0f;
+    assert_int_equal(rt_alloc(env->dev, total * sizeof *host, x, &err), 0);
+    assert_int_equal(rt_upload(env->dev, *x, host, total * sizeof *host, &err), 0);
+    RtArg args[] = { { x, 8, 8 }, { &n, 4, 4 }, { &a, 8, 8 } };
+    uint32_t grid[3] = { groups, 1, 1 }, group[3] = { 64, 1, 1 };
+    JukeExceptionRecord exc;
+    int rc = rt_launch_on(f, NULL, args, 3, grid, group, 0, flags, 0, &exc, &err);
+    if (rc < 0)
+        fprintf(stderr, "%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_int_equal(rt_download(env->dev, host, *x, total * sizeof *host, &err), 0);
+    for (int i = 0; i < total; i++)
+        assert_true(host[i] == (i < n ? (float)a * (float)total : -1.0f));
+    free(host);
+    return f;
+}
+
 static void test_device(void **state)
 {
     Env *env = *state;
@@ -57,30 +116,9 @@ static void test_device(void **state)
 static void test_scalars_and_hidden(void **state)
 {
     Env *env = *state;
-    char *err = NULL;
     RtModule *m;
-    RtFunction *f;
-    assert_int_equal(rt_module_load(env->dev, env->img, env->size, &m, &err), 0);
-    assert_int_equal(rt_function_get(m, "k", &f, &err), 0);
-    enum { N = 100, TOTAL = 192 };
-    float host[TOTAL];
-    for (int i = 0; i < TOTAL; i++)
-        host[i] = -1.0f;
     void *x;
-    assert_int_equal(rt_alloc(env->dev, sizeof host, &x, &err), 0);
-    assert_int_equal(rt_upload(env->dev, x, host, sizeof host, &err), 0);
-    int n = N;
-    double a = 1.5;
-    RtArg args[] = { { &x, 8, 8 }, { &n, 4, 4 }, { &a, 8, 8 } };
-    uint32_t grid[3] = { 3, 1, 1 }, group[3] = { 64, 1, 1 };
-    JukeExceptionRecord exc;
-    int rc = rt_launch(f, args, 3, grid, group, 0, true, &exc, &err);
-    if (rc < 0)
-        fprintf(stderr, "%s\n", err);
-    assert_int_equal(rc, 0);
-    assert_int_equal(rt_download(env->dev, host, x, sizeof host, &err), 0);
-    for (int i = 0; i < TOTAL; i++)
-        assert_true(host[i] == (i < N ? 1.5f * 192.0f : -1.0f));
+    run_k(env, 100, 1.5, 3, RT_LAUNCH_SYNC, &m, &x);
     rt_free(env->dev, x);
     rt_module_unload(m);
 }
@@ -93,31 +131,15 @@ static void test_cooperative(void **state)
     Env *env = *state;
     char *err = NULL;
     RtModule *m;
-    RtFunction *f;
-    assert_int_equal(rt_module_load(env->dev, env->img, env->size, &m, &err), 0);
-    assert_int_equal(rt_function_get(m, "k", &f, &err), 0);
-    enum { N = 150, TOTAL = 256 };
-    float host[TOTAL];
-    for (int i = 0; i < TOTAL; i++)
-        host[i] = -1.0f;
     void *x;
-    assert_int_equal(rt_alloc(env->dev, sizeof host, &x, &err), 0);
-    assert_int_equal(rt_upload(env->dev, x, host, sizeof host, &err), 0);
-    int n = N;
+    unsigned flags = RT_LAUNCH_SYNC | RT_LAUNCH_COOPERATIVE;
+    RtFunction *f = run_k(env, 150, 0.25, 4, flags, &m, &x);
+    /* gfx90a: 110 compute units of 32 waves: 3520 one-wave groups at most */
+    int n = 150;
     double a = 0.25;
     RtArg args[] = { { &x, 8, 8 }, { &n, 4, 4 }, { &a, 8, 8 } };
-    uint32_t grid[3] = { 4, 1, 1 }, group[3] = { 64, 1, 1 };
+    uint32_t big[3] = { 3521, 1, 1 }, group[3] = { 64, 1, 1 };
     JukeExceptionRecord exc;
-    unsigned flags = RT_LAUNCH_SYNC | RT_LAUNCH_COOPERATIVE;
-    int rc = rt_launch_on(f, NULL, args, 3, grid, group, 0, flags, 0, &exc, &err);
-    if (rc < 0)
-        fprintf(stderr, "%s\n", err);
-    assert_int_equal(rc, 0);
-    assert_int_equal(rt_download(env->dev, host, x, sizeof host, &err), 0);
-    for (int i = 0; i < TOTAL; i++)
-        assert_true(host[i] == (i < N ? 0.25f * 256.0f : -1.0f));
-    /* gfx90a: 110 compute units of 32 waves: 3520 one-wave groups at most */
-    uint32_t big[3] = { 3521, 1, 1 };
     assert_int_equal(rt_launch_on(f, NULL, args, 3, big, group, 0, flags, 0, &exc, &err), -1);
     assert_non_null(strstr(err, "cooperative launch too large: 3521 workgroups of 1 wave and 0 bytes of LDS, but at "
                                 "most 3520 can be resident at once on gfx90a"));
@@ -132,23 +154,16 @@ static void test_struct_char_short(void **state)
     Env *env = *state;
     char *err = NULL;
     RtModule *m;
-    RtFunction *f;
-    assert_int_equal(rt_module_load(env->dev, env->img, env->size, &m, &err), 0);
-    assert_int_equal(rt_function_get(m, "k2", &f, &err), 0);
+    RtFunction *f = load_function(env, env->img, "k2", &m);
     float host[64] = { 0 };
     void *p;
     assert_int_equal(rt_alloc(env->dev, sizeof host, &p, &err), 0);
     assert_int_equal(rt_upload(env->dev, p, host, sizeof host, &err), 0);
-    struct {
-        void *ptr;
-        int64_t dim, len;
-    } arr = { p, 10, 10 };
-    int8_t c = -3;
-    int16_t s = 400;
-    RtArg args[] = { { &arr, 24, 8 }, { &c, 1, 1 }, { &s, 2, 2 } };
+    K2Args a;
+    k2_args(&a, p, 10, -3, 400);
     uint32_t grid[3] = { 1, 1, 1 }, group[3] = { 64, 1, 1 };
     JukeExceptionRecord exc;
-    assert_int_equal(rt_launch(f, args, 3, grid, group, 0, true, &exc, &err), 0);
+    assert_int_equal(rt_launch(f, a.args, 3, grid, group, 0, true, &exc, &err), 0);
     assert_int_equal(rt_download(env->dev, host, p, sizeof host, &err), 0);
     for (int i = 0; i < 64; i++)
         assert_true(host[i] == (i < 10 ? 397.0f : 0.0f));
@@ -187,21 +202,14 @@ static void test_unmodelled_instruction(void **state)
     const uint32_t mfma[2] = { 0xd3c28000, 0x04020100 }; /* v_mfma_f32_4x4x1f32 a[0:3], v0, v0, a[0:3] */
     memcpy(img + off, mfma, sizeof mfma);
     RtModule *m;
-    RtFunction *f;
-    assert_int_equal(rt_module_load(env->dev, img, env->size, &m, &err), 0);
-    assert_int_equal(rt_function_get(m, "k2", &f, &err), 0);
+    RtFunction *f = load_function(env, img, "k2", &m);
     void *p;
     assert_int_equal(rt_alloc(env->dev, 64, &p, &err), 0);
-    struct {
-        void *ptr;
-        int64_t dim, len;
-    } arr = { p, 1, 1 };
-    int8_t c = 1;
-    int16_t s = 2;
-    RtArg args[] = { { &arr, 24, 8 }, { &c, 1, 1 }, { &s, 2, 2 } };
+    K2Args a;
+    k2_args(&a, p, 1, 1, 2);
     uint32_t grid[3] = { 1, 1, 1 }, group[3] = { 1, 1, 1 };
     JukeExceptionRecord exc;
-    assert_int_equal(rt_launch(f, args, 3, grid, group, 0, true, &exc, &err), -1);
+    assert_int_equal(rt_launch(f, a.args, 3, grid, group, 0, true, &exc, &err), -1);
     assert_non_null(
         strstr(err, "hip: launch of k2 failed: amdemu: k2: unknown or unmodelled instruction at offset 0x"));
     assert_non_null(strstr(err, "(VOP3 encoding d3c28000 04020100), wave 0 of workgroup (0,0,0)"));
@@ -217,18 +225,11 @@ static void test_trace(void **state)
     Env *env = *state;
     char *err = NULL;
     RtModule *m;
-    RtFunction *f;
-    assert_int_equal(rt_module_load(env->dev, env->img, env->size, &m, &err), 0);
-    assert_int_equal(rt_function_get(m, "k2", &f, &err), 0);
+    RtFunction *f = load_function(env, env->img, "k2", &m);
     void *p;
     assert_int_equal(rt_alloc(env->dev, 64, &p, &err), 0);
-    struct {
-        void *ptr;
-        int64_t dim, len;
-    } arr = { p, 2, 2 };
-    int8_t c = 1;
-    int16_t s = 2;
-    RtArg args[] = { { &arr, 24, 8 }, { &c, 1, 1 }, { &s, 2, 2 } };
+    K2Args a;
+    k2_args(&a, p, 2, 1, 2);
     uint32_t grid[3] = { 1, 1, 1 }, group[3] = { 3, 1, 1 };
     JukeExceptionRecord exc;
     char path[] = "/tmp/juke-amdemu-trace-XXXXXX";
@@ -238,7 +239,7 @@ static void test_trace(void **state)
     int saved = dup(2);
     dup2(fd, 2);
     setenv("JUKE_AMDEMU_TRACE", "1", 1);
-    int rc = rt_launch(f, args, 3, grid, group, 0, true, &exc, &err);
+    int rc = rt_launch(f, a.args, 3, grid, group, 0, true, &exc, &err);
     unsetenv("JUKE_AMDEMU_TRACE");
     fflush(stderr);
     dup2(saved, 2);

@@ -741,6 +741,39 @@ static juke_status sc_launch_same_shape_one_array(juke_context *ctx, const char 
     return launch_same_shape(ctx, msg, false);
 }
 
+/* A small-grid kernel (juke_options.small_grid) launched with more than 2^20 workgroups in dimension 2. */
+static juke_status sc_launch_small_grid_too_large(juke_context *ctx, const char **msg)
+{
+    juke_module *m = NULL;
+    juke_device *cpu = NULL;
+    juke_kernel *k = NULL;
+    juke_array *a = NULL;
+    const char *types[1] = { "Vector{Float32}" };
+    juke_options o;
+    juke_options_default(&o);
+    o.target = "cpu";
+    o.small_grid = 1;
+    int64_t n = 8;
+    juke_status st = juke_module_load_string(ctx, "kernel.jl", "function h(x)\n    x[1] = 1f0\n    return\nend\n", &m);
+    if (!st)
+        st = juke_device_open(ctx, "cpu", &cpu);
+    if (!st)
+        st = juke_compile(m, "h", types, 1, &o, &k);
+    if (!st)
+        st = juke_array_create(cpu, JUKE_FLOAT32, 1, &n, &a);
+    if (!st) {
+        juke_arg args[1] = { juke_arg_array(a) };
+        juke_launch_config c;
+        memset(&c, 0, sizeof c);
+        c.groupsize[0] = c.gridsize[0] = 1;
+        c.gridsize[1] = (1u << 20) + 1;
+        st = juke_kernel_launch(k, cpu, args, 1, &c);
+        *msg = juke_errmsg(ctx);
+    }
+    juke_array_free(a);
+    return st;
+}
+
 static juke_status sc_device_unknown(juke_context *ctx, const char **msg)
 {
     juke_device *d = NULL;
@@ -1062,6 +1095,7 @@ static const ScenarioDef scenario_table[] = {
     { "launch-index32-large", sc_launch_index32_large },
     { "launch-same-shape-mismatch", sc_launch_same_shape_mismatch },
     { "launch-same-shape-one-array", sc_launch_same_shape_one_array },
+    { "launch-small-grid-too-large", sc_launch_small_grid_too_large },
     { "device-unknown", sc_device_unknown },
     { "array-zero-dims", sc_array_zero_dims },
     { "array-nine-dims", sc_array_nine_dims },

@@ -4,7 +4,8 @@
  * variant's class) and of 2^31 elements (the general kernel's): the memory
  * is mapped lazily, so only the touched pages are real. Each must pick its
  * variant, and both variants must compute the same bytes where both apply;
- * a kernel compiled for 32-bit indices refuses a larger array. */
+ * a kernel compiled for 32-bit indices refuses a larger array. The small-grid class (at most 2^20
+ * workgroups a dimension) likewise, at 2^20 and 2^20 + 1 groups. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -244,12 +245,93 @@ static void test_same_shape_variant(void **state)
     same_shape_on("amdemu:gfx90a");
 }
 
+/* The small-grid class (API_VARIANT_SMALLGRID) at its boundary: work-item i of a grid of G groups of one
+ * (dimension y) writes i % 100 + 1 to A[i] when i <= n. G = 2^20 is in the class, 2^20 + 1 is not; both
+ * launches give every byte (the last work-item's too, whose index the 32-bit compare covers exactly), a
+ * small-grid kernel compiled explicitly compares the index in 32 bits where the general one uses 64, the
+ * two give the same bytes, and the small-grid one refuses the larger grid. */
+static const char *gidx_source = "function gidx!(A, n)\n"
+                                 "    i = (workgroupIdx().y - 1) * workgroupDim().y + workitemIdx().y\n"
+                                 "    if i <= n && i <= length(A)\n"
+                                 "        A[i] = Int8(i % 100 + 1)\n"
+                                 "    end\n"
+                                 "    return\n"
+                                 "end\n";
+
+static void run_gidx(juke_device *dev, juke_module *m, juke_kernel *k, uint32_t groups, int8_t *got)
+{
+    juke_array *a;
+    int64_t n = (int64_t)groups;
+    assert_int_equal(juke_array_create(dev, JUKE_INT8, 1, &n, &a), JUKE_OK);
+    juke_arg args[2] = { juke_arg_array(a), juke_arg_i64(n) };
+    juke_launch_config c;
+    memset(&c, 0, sizeof c);
+    c.groupsize[0] = c.groupsize[1] = c.gridsize[0] = 1;
+    c.gridsize[1] = groups;
+    juke_status st = k ? juke_kernel_launch(k, dev, args, 2, &c) : juke_launch(dev, m, "gidx!", args, 2, &c);
+    if (st == JUKE_OK)
+        st = juke_device_synchronize(dev);
+    assert_int_equal(st, JUKE_OK);
+    assert_int_equal(juke_array_copy_to_host(got, a, 0, n), JUKE_OK);
+    for (int64_t i = 0; i < n; i++)
+        if (got[i] != (int8_t)((i + 1) % 100 + 1))
+            fail_msg("A[%lld] = %d after a grid of %u", (long long)i + 1, got[i], groups);
+    juke_array_free(a);
+}
+
+static void test_small_grid_boundary(void **state)
+{
+    (void)state;
+    juke_context *ctx = juke_context_create();
+    juke_device *dev;
+    juke_module *m;
+    assert_int_equal(juke_device_open(ctx, "cpu", &dev), JUKE_OK);
+    assert_int_equal(juke_module_load_string(ctx, "gidx.jl", gidx_source, &m), JUKE_OK);
+    const uint32_t G = 1u << 20;
+    int8_t *a = malloc(G + 1), *b = malloc(G + 1);
+    run_gidx(dev, m, NULL, G, a);
+    run_gidx(dev, m, NULL, G + 1, a);
+    const char *types[2] = { "Vector{Int8}", "Int64" };
+    juke_options o;
+    juke_options_default(&o);
+    o.target = "cpu";
+    o.index_bits = 32;
+    juke_kernel *kg, *ks;
+    assert_int_equal(juke_compile(m, "gidx!", types, 2, &o, &kg), JUKE_OK);
+    o.small_grid = 1;
+    assert_int_equal(juke_compile(m, "gidx!", types, 2, &o, &ks), JUKE_OK);
+    const char *llg = juke_kernel_dump(kg, JUKE_DUMP_LLVM), *lls = juke_kernel_dump(ks, JUKE_DUMP_LLVM);
+    assert_non_null(llg);
+    assert_non_null(lls);
+    assert_non_null(strstr(llg, "icmp ule i64")); /* i <= length(A) */
+    assert_null(strstr(lls, "icmp ule i64"));
+    assert_non_null(strstr(lls, "icmp ule i32"));
+    run_gidx(dev, m, kg, G, a);
+    run_gidx(dev, m, ks, G, b);
+    assert_memory_equal(a, b, G);
+    juke_array *x;
+    int64_t n = 8;
+    assert_int_equal(juke_array_create(dev, JUKE_INT8, 1, &n, &x), JUKE_OK);
+    juke_arg args[2] = { juke_arg_array(x), juke_arg_i64(n) };
+    juke_launch_config c;
+    memset(&c, 0, sizeof c);
+    c.groupsize[0] = c.groupsize[1] = c.gridsize[0] = 1;
+    c.gridsize[1] = G + 1;
+    assert_int_equal(juke_kernel_launch(ks, dev, args, 2, &c), JUKE_ERR_ARGUMENT);
+    assert_non_null(strstr(juke_errmsg(ctx), "at most 2^20 workgroups"));
+    juke_array_free(x);
+    free(a);
+    free(b);
+    juke_context_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_class_boundary),
         cmocka_unit_test(test_variants_agree),
         cmocka_unit_test(test_same_shape_variant),
+        cmocka_unit_test(test_small_grid_boundary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

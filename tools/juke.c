@@ -370,6 +370,8 @@ static int parse_args(Cli *cli, int argc, char **argv)
             cli->opts.index_bits = (int)v;
         } else if ((ok & OPT_COMPILE) && opt_is(a, "--same-shape")) {
             cli->opts.same_shape = 1;
+        } else if ((ok & OPT_COMPILE) && opt_is(a, "--small-grid")) {
+            cli->opts.small_grid = 1;
         } else if ((ok & OPT_COMPILE) && opt_is(a, "--debuginfo")) {
             val = opt_value(argc, argv, &i, "--debuginfo");
             if (val && !strcmp(val, "none"))
@@ -1221,7 +1223,8 @@ static int run_cache(Cli *cli)
     "  --dump-dir DIR             also write every kernel's dumps into DIR (as $JUKE_DUMP_DIR does)\n"                 \
     "  --debuginfo none|source    source lines in the LLVM and assembly dumps (default source)\n"                      \
     "  --index-bits 32|64         32: the variant for arrays of fewer than 2^31 elements (default 64)\n"               \
-    "  --same-shape               the variant for launches whose arrays all have one shape\n"
+    "  --same-shape               the variant for launches whose arrays all have one shape\n"                          \
+    "  --small-grid               the variant for grids of at most 2^20 workgroups a dimension\n"
 
 #define TYPES_HELP                                                                                                     \
     "TYPE arguments are Julia types of the host-side arguments: Vector{Float32}, Matrix{Int32},\n"                     \

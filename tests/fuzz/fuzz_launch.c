@@ -306,27 +306,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(text);
         return 0;
     }
-    juke_module *mod = NULL;
-    juke_status s = juke_module_load_string(st->ctx, "fuzz.jl", text, &mod);
-    fz_check_finding(s == JUKE_ERR_INVALID_IR, s == JUKE_ERR_INTERNAL, "load", juke_errmsg(st->ctx));
-    if (s == JUKE_OK) {
-        Diags d = { 0 };
-        FeModule *m = fe_load("fuzz.jl", text, size, &d);
-        diag_reset(&d);
-        FzSig sigs[FZ_MAXSIG];
-        int n = fz_sigs_from_comments(text, sigs, 3);
-        if (m && n == 0)
-            n = fz_derive_sigs(m, fz_hash(data, size), sigs, 2, 1);
-        fe_module_free(m);
+    juke_module *mod;
+    FzSig sigs[FZ_MAXSIG];
+    int n = fz_load_sigs(st->ctx, text, size, fz_hash(data, size), &mod, sigs);
+    if (mod) {
         for (int i = 0; i < n; i++) {
             const char *tn[FZ_MAXARGS];
-            for (int a = 0; a < sigs[i].nargs; a++)
-                tn[a] = sigs[i].types[a];
+            fz_type_names(&sigs[i], tn);
             juke_options o;
             juke_options_default(&o);
             o.target = "cpu";
             juke_kernel *k = NULL;
-            s = juke_compile(mod, sigs[i].func, tn, sigs[i].nargs, &o, &k);
+            juke_status s = juke_compile(mod, sigs[i].func, tn, sigs[i].nargs, &o, &k);
             fz_check_finding(s == JUKE_ERR_INVALID_IR, s == JUKE_ERR_INTERNAL, "cpu", juke_errmsg(st->ctx));
             if (s == JUKE_OK)
                 fl_launch(st, mod, &sigs[i], fz_hash(data, size) + (uint64_t)i);

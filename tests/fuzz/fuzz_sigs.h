@@ -15,6 +15,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "frontend.h"
+#include "fuzz_findings.h"
+#include "juke.h"
+
 #define FZ_MAXSIG 6
 #define FZ_MAXARGS 12
 
@@ -119,5 +123,34 @@ static int fz_derive_sigs(const FeModule *m, uint64_t h, FzSig *out, int max, in
     return k;
 }
 #endif
+
+/* Loads text (size bytes and a NUL) through the API, where an invalid-IR or
+ * internal error is a finding, and picks the signatures to specialise it on:
+ * its "#sig" lines, else two derived from its functions. Returns how many
+ * (0 when the load fails; *mod is then NULL). */
+static inline int fz_load_sigs(juke_context *ctx, const char *text, size_t size, uint64_t h, juke_module **mod,
+                               FzSig *sigs)
+{
+    *mod = NULL;
+    juke_status s = juke_module_load_string(ctx, "fuzz.jl", text, mod);
+    fz_check_finding(s == JUKE_ERR_INVALID_IR, s == JUKE_ERR_INTERNAL, "load", juke_errmsg(ctx));
+    if (s != JUKE_OK)
+        return 0;
+    Diags d = { 0 };
+    FeModule *m = fe_load("fuzz.jl", text, size, &d);
+    diag_reset(&d);
+    int n = fz_sigs_from_comments(text, sigs, 3);
+    if (m && n == 0)
+        n = fz_derive_sigs(m, h, sigs, 2, 1);
+    fe_module_free(m);
+    return n;
+}
+
+/* sig's argument types as juke_compile takes them. */
+static inline void fz_type_names(const FzSig *sig, const char **tn)
+{
+    for (int a = 0; a < sig->nargs; a++)
+        tn[a] = sig->types[a];
+}
 
 #endif

@@ -29,3 +29,19 @@ function varargs_splat!(o, A)
 end
 # run: varargs_splat!(o = zeros(Int64, 12), A = reshape(Int64[1, 2, 3, 4, 5, 6, 7, 8, 9], 3, 3))
 # expect o: [6, 10, 4, 13, 3, 7, 4, 0, 123, 8, 42, 1]
+
+# Varargs outer constructors: P{T}(x1, x2, xs...) and P(x1, x2, xs...) pack the rest as any varargs call does.
+struct Trip{T}
+    d::NTuple{3, T}
+end
+Trip{T}(x1, x2, xs...) where {T} = Trip{T}((convert(T, x1), convert(T, x2), convert(T, xs[1])))
+Trip(x1, x2, xs...) = Trip((x1, x2, xs...))
+function varargs_construct!(o, v)
+    i = workitemIdx().x
+    p = Trip{Float64}(i, 2, v[i])        # Int64, Int64, Float32 -> Float64
+    q = Trip(v[i], 2.5f0, 0.5f0)
+    o[i] = p.d[1] + 10 * p.d[3] + 100 * q.d[2] + q.d[1] * q.d[3]
+    return nothing
+end
+# run: varargs_construct!(o = zeros(Float64, 3), v = Float32[1.5, -2.25, 3.125]) groupsize 3
+# expect o: [266.75, 228.375, 285.8125]

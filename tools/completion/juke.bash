@@ -13,13 +13,13 @@ _juke()
         --cache-dir|--dump-dir|--device-libs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
     case ${COMP_WORDS[1]} in
-        lowered) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --index-bits --same-shape --cache-dir --no-cache --color --help" ;;
-        typed) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --index-bits --same-shape --cache-dir --no-cache --color --help" ;;
-        llvm) opts="--raw --module --target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --index-bits --same-shape --cache-dir --no-cache --color --help" ;;
-        gcn) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --index-bits --same-shape --cache-dir --no-cache --color --help" ;;
-        asm) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --index-bits --same-shape --cache-dir --no-cache --color --help" ;;
-        resources) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --index-bits --same-shape --cache-dir --no-cache --color --help" ;;
-        compile) opts="-o --target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --index-bits --same-shape --cache-dir --no-cache --color --help" ;;
+        lowered) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --index-bits --same-shape --small-grid --cache-dir --no-cache --color --help" ;;
+        typed) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --index-bits --same-shape --small-grid --cache-dir --no-cache --color --help" ;;
+        llvm) opts="--raw --module --target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --index-bits --same-shape --small-grid --cache-dir --no-cache --color --help" ;;
+        gcn) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --index-bits --same-shape --small-grid --cache-dir --no-cache --color --help" ;;
+        asm) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --index-bits --same-shape --small-grid --cache-dir --no-cache --color --help" ;;
+        resources) opts="--target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --index-bits --same-shape --small-grid --cache-dir --no-cache --color --help" ;;
+        compile) opts="-o --target -O --code-object-version --wavefront-size --device-libs --dump-dir --debuginfo --index-bits --same-shape --small-grid --cache-dir --no-cache --color --help" ;;
         run) opts="--device --groupsize --gridsize --ndrange --shmem --global --heap-size --timeout --cooperative --seed --out -v --trace -O --device-libs --dump-dir --code-object-version --wavefront-size --cache-dir --no-cache --color --help" ;;
         targets) opts="--cache-dir --no-cache --color --help" ;;
         devices) opts="--cache-dir --no-cache --color --help" ;;
