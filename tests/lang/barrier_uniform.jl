@@ -1,7 +1,6 @@
 # Values live across barriers that the CPU device keeps once per group when every work-item holds them
 # alike (a loop's counter and scale computed from arguments and constants), and per work-item when they
-# differ: set in a branch on the item's index, counted in a loop whose trip count is the item's, or set
-# after two barriers of one source place where the items resume apart.
+# differ: set in a branch on the item's index, or counted in a loop whose trip count is the item's.
 
 # the scale and the shift are alike in every item; the values they move are not
 function uniform_steps!(out, x, steps)
@@ -61,27 +60,3 @@ function count_up!(out, x)
 end
 # run: count_up!(out = zeros(Int64, 6), x = Int64[2, 7, 1, 8, 2, 8]) groupsize 6
 # expect out: [86, 69, 64, 48, 47, 34]
-
-# one barrier in a function called from both branches: the items resume apart, and set k after it
-function swap_pair(s, i, v)
-    @inbounds s[i] = v
-    sync_workgroup()
-    @inbounds return s[5-i]
-end
-
-function same_place_values!(out, x)
-    i = workitemIdx().x
-    s = @ROCStaticLocalArray(Float32, 4, false)
-    if i % 2 == 0
-        r = swap_pair(s, i, x[i] * 2f0)
-        k = 10f0
-    else
-        r = swap_pair(s, i, x[i] + 1f0)
-        k = 20f0
-    end
-    sync_workgroup()
-    @inbounds out[i] = r + k
-    return
-end
-# run: same_place_values!(out = zeros(Float32, 4), x = Float32[1.5, 2.5, 3.5, 4.5]) groupsize 4
-# expect out: [29.0, 14.5, 25.0, 12.5]
