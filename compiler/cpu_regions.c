@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/IRReader.h>
 #include <llvm-c/Target.h>
 
 #include "cpu_regions.h"
@@ -355,6 +357,367 @@ static void hoist_recomputable(Rg *g, LLVMBasicBlockRef d, LLVMValueRef st)
     }
 }
 
+/* ---- values every work-item of the group holds alike ----------------------------------------------------- */
+
+typedef struct PtrSet {
+    const void **k;
+    size_t cap; /* a power of two, at least twice the entries */
+} PtrSet;
+
+static size_t ps_slot(const PtrSet *s, const void *p)
+{
+    size_t h = (size_t)(((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull) & (s->cap - 1);
+    while (s->k[h] && s->k[h] != p)
+        h = (h + 1) & (s->cap - 1);
+    return h;
+}
+
+/* The byte offset into the state that p points at, or -1 when it is not a constant one. */
+static long state_offset(LLVMValueRef p, LLVMValueRef st, LLVMTypeRef state_ty, LLVMTargetDataRef td)
+{
+    if (p == st)
+        return 0;
+    if (!LLVMIsAGetElementPtrInst(p) || LLVMGetOperand(p, 0) != st)
+        return -1;
+    int n = LLVMGetNumOperands(p);
+    for (int k = 1; k < n; k++)
+        if (!LLVMIsAConstantInt(LLVMGetOperand(p, (unsigned)k)))
+            return -1;
+    LLVMTypeRef src = LLVMGetGEPSourceElementType(p);
+    if (src == state_ty && n >= 3 && LLVMConstIntGetZExtValue(LLVMGetOperand(p, 1)) == 0) {
+        unsigned f = (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(p, 2));
+        return (long)LLVMOffsetOfElement(td, state_ty, f);
+    }
+    if (n == 2 && LLVMGetTypeKind(src) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(src) == 8)
+        return (long)LLVMConstIntGetSExtValue(LLVMGetOperand(p, 1));
+    return -1;
+}
+
+/* Whether i, given operands alike in every item, computes alike: arithmetic, comparisons, casts. */
+static bool pure_op(LLVMOpcode op)
+{
+    switch (op) {
+    case LLVMAdd:
+    case LLVMSub:
+    case LLVMMul:
+    case LLVMUDiv:
+    case LLVMSDiv:
+    case LLVMURem:
+    case LLVMSRem:
+    case LLVMShl:
+    case LLVMLShr:
+    case LLVMAShr:
+    case LLVMAnd:
+    case LLVMOr:
+    case LLVMXor:
+    case LLVMFAdd:
+    case LLVMFSub:
+    case LLVMFMul:
+    case LLVMFDiv:
+    case LLVMFRem:
+    case LLVMFNeg:
+    case LLVMICmp:
+    case LLVMFCmp:
+    case LLVMSelect:
+    case LLVMGetElementPtr:
+    case LLVMTrunc:
+    case LLVMZExt:
+    case LLVMSExt:
+    case LLVMFPToUI:
+    case LLVMFPToSI:
+    case LLVMUIToFP:
+    case LLVMSIToFP:
+    case LLVMFPTrunc:
+    case LLVMFPExt:
+    case LLVMPtrToInt:
+    case LLVMIntToPtr:
+    case LLVMBitCast:
+    case LLVMExtractValue:
+    case LLVMInsertValue:
+    case LLVMExtractElement:
+    case LLVMInsertElement:
+    case LLVMShuffleVector:
+    case LLVMFreeze: return true;
+    default: return false;
+    }
+}
+
+/* Whether i calls an LLVM intrinsic that reads no memory and has no effect (min, max, abs, overflow
+ * checks, ...): its result depends on its arguments alone. */
+static bool pure_intrinsic(LLVMValueRef i)
+{
+    static const char *const names[] = { "llvm.smax.",
+                                         "llvm.smin.",
+                                         "llvm.umax.",
+                                         "llvm.umin.",
+                                         "llvm.abs.",
+                                         "llvm.fabs.",
+                                         "llvm.minnum.",
+                                         "llvm.maxnum.",
+                                         "llvm.ctlz.",
+                                         "llvm.cttz.",
+                                         "llvm.ctpop.",
+                                         "llvm.sadd.with.overflow.",
+                                         "llvm.ssub.with.overflow.",
+                                         "llvm.smul.with.overflow.",
+                                         "llvm.uadd.with.overflow.",
+                                         "llvm.usub.with.overflow.",
+                                         "llvm.umul.with.overflow.",
+                                         "llvm.copysign.",
+                                         "llvm.sqrt.",
+                                         "llvm.floor.",
+                                         "llvm.ceil.",
+                                         "llvm.trunc.",
+                                         "llvm.rint.",
+                                         "llvm.round." };
+    LLVMValueRef callee = LLVMGetInstructionOpcode(i) == LLVMCall ? LLVMGetCalledValue(i) : NULL;
+    size_t len = 0;
+    const char *name = callee && LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &len) : "";
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+        if (strncmp(name, names[k], strlen(names[k])) == 0)
+            return true;
+    return false;
+}
+
+typedef struct Uni {
+    Rg *g;
+    LLVMValueRef st;
+    LLVMTypeRef state_ty;
+    LLVMTargetDataRef td;
+    LLVMValueRef *allocas;
+    int na, nb;
+    LLVMBasicBlockRef *blocks;
+    PtrSet div; /* the instructions whose value may differ between items */
+    bool *div_alloca, *div_block, *live;
+    uint64_t *pdom; /* nb x nw: postdominators among the live blocks */
+    size_t nw;
+} Uni;
+
+static bool value_divergent(Uni *u, LLVMValueRef v)
+{
+    return LLVMIsAInstruction(v) && u->div.k[ps_slot(&u->div, v)] == v;
+}
+
+/* One pass over the instructions: marks what is divergent given what is marked; true when it marked more. */
+static bool mark_divergent(Uni *u)
+{
+    bool changed = false;
+    for (int bi = 0; bi < u->nb; bi++)
+        for (LLVMValueRef i = LLVMGetFirstInstruction(u->blocks[bi]); i; i = LLVMGetNextInstruction(i)) {
+            LLVMOpcode op = LLVMGetInstructionOpcode(i);
+            int n = LLVMGetNumOperands(i);
+            if (op == LLVMStore) {
+                int a = alloca_index(u->allocas, u->na, LLVMGetOperand(i, 1));
+                if (a >= 0 && !u->div_alloca[a] && u->live[bi] &&
+                    (u->div_block[bi] || value_divergent(u, LLVMGetOperand(i, 0)))) {
+                    u->div_alloca[a] = true;
+                    changed = true;
+                }
+                continue;
+            }
+            if (LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVoidTypeKind || LLVMIsATerminatorInst(i) || value_divergent(u, i))
+                continue;
+            bool div;
+            if (op == LLVMLoad) {
+                LLVMValueRef p = LLVMGetOperand(i, 0);
+                int a = alloca_index(u->allocas, u->na, p);
+                div = LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic ||
+                      (a >= 0 ? u->div_alloca[a] : state_offset(p, u->st, u->state_ty, u->td) < 12);
+            } else if (pure_op(op) || pure_intrinsic(i)) {
+                div = false;
+                for (int k = 0; k < n && !div; k++)
+                    div = value_divergent(u, LLVMGetOperand(i, (unsigned)k));
+            } else {
+                div = true; /* calls, allocas, phis, ... */
+            }
+            if (div) {
+                u->div.k[ps_slot(&u->div, i)] = i;
+                changed = true;
+            }
+        }
+    return changed;
+}
+
+/* The blocks control dependent on a branch whose condition is divergent (among the live blocks); true when
+ * it marked more. The dispatch switch counts only when `dispatch_divergent` (two barriers of one source
+ * place: items may resume at either in one round). */
+static bool mark_divergent_blocks(Uni *u, LLVMBasicBlockRef d, bool dispatch_divergent)
+{
+    bool changed = false;
+    for (int pi = 0; pi < u->nb; pi++) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(u->blocks[pi]);
+        if (!u->live[pi] || !t || LLVMGetNumSuccessors(t) < 2 || (u->blocks[pi] == d && !dispatch_divergent))
+            continue;
+        LLVMOpcode op = LLVMGetInstructionOpcode(t);
+        if ((op != LLVMBr && op != LLVMSwitch) || (u->blocks[pi] != d && !value_divergent(u, LLVMGetOperand(t, 0))))
+            continue;
+        unsigned ns = LLVMGetNumSuccessors(t);
+        for (int bi = 0; bi < u->nb; bi++) {
+            if (!u->live[bi] || u->div_block[bi] || (bi != pi && bit(u->pdom + (size_t)pi * u->nw, (size_t)bi)))
+                continue;
+            bool dep = false;
+            for (unsigned s = 0; s < ns && !dep; s++) {
+                int si = block_index(u->blocks, u->nb, LLVMGetSuccessor(t, s));
+                dep = si >= 0 && u->live[si] && bit(u->pdom + (size_t)si * u->nw, (size_t)bi);
+            }
+            if (dep) {
+                u->div_block[bi] = true;
+                changed = true;
+            }
+        }
+    }
+    return changed;
+}
+
+/* Which allocas (of allocas[na]) hold the same value in every item of the group whenever an item reaches a
+ * barrier (the blocks that stop at one, `store K, status; ret`): stored only values computed alike (from the arguments, the
+ * state but the item's index, constants, such allocas) in blocks every item runs alike. Items that leave
+ * (return, exit, an exception) before a barrier do not count. */
+static bool find_uniform(Rg *g, LLVMValueRef st, LLVMTypeRef state_ty, LLVMValueRef *allocas, int na,
+                         LLVMBasicBlockRef d, bool dispatch_divergent, bool *uniform)
+{
+    Uni u = {
+        .g = g, .st = st, .state_ty = state_ty, .td = LLVMGetModuleDataLayout(g->m), .allocas = allocas, .na = na
+    };
+    u.nb = (int)LLVMCountBasicBlocks(g->fn);
+    u.nw = ((size_t)u.nb + 63) / 64;
+    size_t ninstr = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            ninstr++;
+    for (u.div.cap = 16; u.div.cap < 2 * ninstr + 2; u.div.cap *= 2)
+        ;
+    u.blocks = malloc((size_t)u.nb * sizeof *u.blocks);
+    u.div.k = calloc(u.div.cap, sizeof *u.div.k);
+    u.div_alloca = calloc((size_t)na + 1, 1);
+    u.div_block = calloc((size_t)u.nb, 1);
+    u.live = calloc((size_t)u.nb, 1);
+    u.pdom = malloc((size_t)u.nb * u.nw * 8 + 8);
+    uint64_t *tmp = malloc(u.nw * 8 + 8);
+    bool ok = u.blocks && u.div.k && u.div_alloca && u.div_block && u.live && u.pdom && tmp;
+    if (ok) {
+        LLVMGetBasicBlocks(g->fn, u.blocks);
+        /* live: the blocks from which a barrier's stop is reachable; those stops end in `ret` after the
+         * status store of a barrier (1..nbarriers) */
+        for (int bi = 0; bi < u.nb; bi++) {
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(u.blocks[bi]);
+            LLVMValueRef prev = t ? LLVMGetPreviousInstruction(t) : NULL;
+            u.live[bi] = t && LLVMGetInstructionOpcode(t) == LLVMRet && prev &&
+                         LLVMGetInstructionOpcode(prev) == LLVMStore && LLVMGetOperand(prev, 1) == g->status &&
+                         LLVMIsAConstantInt(LLVMGetOperand(prev, 0)) &&
+                         LLVMConstIntGetZExtValue(LLVMGetOperand(prev, 0)) >= 1 &&
+                         LLVMConstIntGetZExtValue(LLVMGetOperand(prev, 0)) < CPU_REGION_ANY;
+            memset(u.pdom + (size_t)bi * u.nw, u.live[bi] ? 0 : 0xff, u.nw * 8);
+            if (u.live[bi])
+                set_bit(u.pdom + (size_t)bi * u.nw, (size_t)bi);
+        }
+        bool *stop = malloc((size_t)u.nb + 1);
+        ok = stop != NULL;
+        if (ok)
+            memcpy(stop, u.live, (size_t)u.nb);
+        for (bool changed = ok; changed;) {
+            changed = false;
+            for (int bi = u.nb - 1; bi >= 0; bi--) {
+                LLVMValueRef t = LLVMGetBasicBlockTerminator(u.blocks[bi]);
+                unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+                for (unsigned s = 0; s < ns && !u.live[bi]; s++) {
+                    int si = block_index(u.blocks, u.nb, LLVMGetSuccessor(t, s));
+                    if (si >= 0 && u.live[si])
+                        u.live[bi] = changed = true;
+                }
+            }
+        }
+        /* pdom(b) = {b} | the intersection of pdom(s) over b's live successors */
+        for (bool changed = ok; changed;) {
+            changed = false;
+            for (int bi = u.nb - 1; bi >= 0; bi--) {
+                if (!u.live[bi] || stop[bi])
+                    continue;
+                memset(tmp, 0xff, u.nw * 8);
+                LLVMValueRef t = LLVMGetBasicBlockTerminator(u.blocks[bi]);
+                unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+                for (unsigned s = 0; s < ns; s++) {
+                    int si = block_index(u.blocks, u.nb, LLVMGetSuccessor(t, s));
+                    for (size_t w = 0; si >= 0 && u.live[si] && w < u.nw; w++)
+                        tmp[w] &= u.pdom[(size_t)si * u.nw + w];
+                }
+                set_bit(tmp, (size_t)bi);
+                if (memcmp(tmp, u.pdom + (size_t)bi * u.nw, u.nw * 8) != 0) {
+                    memcpy(u.pdom + (size_t)bi * u.nw, tmp, u.nw * 8);
+                    changed = true;
+                }
+            }
+        }
+        free(stop);
+        /* an alloca whose address is used otherwise than loaded from or stored to in whole differs */
+        LLVMTargetDataRef td = u.td;
+        for (int a = 0; ok && a < na; a++)
+            for (LLVMUseRef us = LLVMGetFirstUse(allocas[a]); us; us = LLVMGetNextUse(us)) {
+                LLVMValueRef user = LLVMGetUser(us);
+                LLVMOpcode op = LLVMIsAInstruction(user) ? LLVMGetInstructionOpcode(user) : LLVMRet;
+                bool whole = op == LLVMLoad || (op == LLVMStore && LLVMGetOperand(user, 1) == allocas[a] &&
+                                                LLVMABISizeOfType(td, LLVMTypeOf(LLVMGetOperand(user, 0))) ==
+                                                    LLVMABISizeOfType(td, LLVMGetAllocatedType(allocas[a])));
+                if (!whole || (op == LLVMLoad && LLVMTypeOf(user) != LLVMGetAllocatedType(allocas[a])))
+                    u.div_alloca[a] = true;
+            }
+        while (ok) {
+            bool more = mark_divergent(&u);
+            more |= mark_divergent_blocks(&u, d, dispatch_divergent);
+            if (!more)
+                break;
+        }
+        for (int a = 0; ok && a < na; a++)
+            uniform[a] = !u.div_alloca[a];
+    }
+    free(u.blocks), free(u.div.k), free(u.div_alloca), free(u.div_block), free(u.live), free(u.pdom), free(tmp);
+    return ok;
+}
+
+/* Every stop of the item (a barrier's, a return's, an exit's: `store K, status; ret`) branches to one block
+ * that stores the status from a phi: two stores of the status in blocks that meet, once the item is inlined
+ * into the group entry's loop, are merged by LLVM into one that leaves the access group. The stop block,
+ * or NULL when out of memory. */
+static LLVMBasicBlockRef merge_stops(Rg *g)
+{
+    int n = 0, cap = 0;
+    LLVMBasicBlockRef *from = NULL;
+    LLVMValueRef *val = NULL;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb), prev = t ? LLVMGetPreviousInstruction(t) : NULL;
+        if (!t || LLVMGetInstructionOpcode(t) != LLVMRet || !prev || LLVMGetInstructionOpcode(prev) != LLVMStore ||
+            LLVMGetOperand(prev, 1) != g->status)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 8;
+            LLVMBasicBlockRef *nf = realloc(from, (size_t)cap * sizeof *nf);
+            LLVMValueRef *nv = nf ? realloc(val, (size_t)cap * sizeof *nv) : NULL;
+            from = nf ? nf : from;
+            val = nv ? nv : val;
+            if (!nf || !nv) {
+                free(from), free(val);
+                return NULL;
+            }
+        }
+        from[n] = bb;
+        val[n++] = LLVMGetOperand(prev, 0);
+        LLVMInstructionEraseFromParent(t);
+        LLVMInstructionEraseFromParent(prev);
+    }
+    LLVMBasicBlockRef stop = LLVMAppendBasicBlockInContext(g->c, g->fn, "regions.stop");
+    for (int k = 0; k < n; k++) {
+        LLVMPositionBuilderAtEnd(g->b, from[k]);
+        LLVMBuildBr(g->b, stop);
+    }
+    LLVMPositionBuilderAtEnd(g->b, stop);
+    LLVMValueRef phi = LLVMBuildPhi(g->b, g->i32, "stop.status");
+    LLVMAddIncoming(phi, val, from, (unsigned)n);
+    LLVMBuildStore(g->b, phi, g->status);
+    LLVMBuildRetVoid(g->b);
+    free(from), free(val);
+    return stop;
+}
+
 /* ---- cancel checks outside loops --------------------------------------------------------------------- */
 
 /* Whether bb lies on a cycle of fn (a loop that no barrier cuts: a barrier's block returns). */
@@ -431,6 +794,92 @@ static bool uniform_cancel_checks(Rg *g, LLVMValueRef st, LLVMValueRef mode)
     return true;
 }
 
+/* ---- work-items of one region run in parallel ---------------------------------------------------------- */
+
+/* A distinct empty node, as an access group must be (the C API makes only uniqued nodes: one is parsed
+ * into a module of its own; metadata belongs to the context, so it outlives that module). NULL on failure. */
+static LLVMMetadataRef distinct_empty_node(LLVMContextRef c)
+{
+    static const char text[] = "!juke.ag = !{!0}\n!0 = distinct !{}\n";
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text, sizeof text - 1, "juke.ag");
+    LLVMModuleRef m = NULL;
+    char *msg = NULL;
+    if (!buf || LLVMParseIRInContext(c, buf, &m, &msg)) { /* the parser takes buf either way */
+        LLVMDisposeMessage(msg);
+        return NULL;
+    }
+    LLVMValueRef node = NULL;
+    if (LLVMGetNamedMetadataNumOperands(m, "juke.ag") == 1)
+        LLVMGetNamedMetadataOperands(m, "juke.ag", &node);
+    LLVMMetadataRef md = node ? LLVMValueAsMetadata(node) : NULL;
+    LLVMDisposeModule(m);
+    return md;
+}
+
+LLVMMetadataRef cpu_regions_loop_id(LLVMContextRef c, LLVMMetadataRef access_group)
+{
+    LLVMMetadataRef prop[2] = { LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27), access_group };
+    LLVMMetadataRef self = LLVMTemporaryMDNode(c, NULL, 0);
+    LLVMMetadataRef ops[2] = { self, LLVMMDNodeInContext2(c, prop, 2) };
+    LLVMMetadataRef id = LLVMMDNodeInContext2(c, ops, 2);
+    LLVMMetadataReplaceAllUsesWith(self, id); /* frees the temporary */
+    return id;
+}
+
+/* Whether p points into an alloca of fn (through GEPs and casts): after inlining, one alloca of the group
+ * entry serves every work-item in turn, so its accesses are not the items' own. */
+static bool based_on_alloca(LLVMValueRef p)
+{
+    for (;;) {
+        if (LLVMIsAAllocaInst(p))
+            return true;
+        if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p))
+            p = LLVMGetOperand(p, 0);
+        else
+            return LLVMIsAPHINode(p) || LLVMIsASelectInst(p); /* may be one: assume so */
+    }
+}
+
+static bool is_scope_decl(LLVMValueRef i)
+{
+    LLVMValueRef callee = LLVMGetInstructionOpcode(i) == LLVMCall ? LLVMGetCalledValue(i) : NULL;
+    size_t len = 0;
+    const char *name = callee && LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &len) : "";
+    return strncmp(name, "llvm.experimental.noalias.scope.decl", 36) == 0;
+}
+
+void cpu_regions_tag_scope_decls(LLVMValueRef fn, LLVMMetadataRef ag)
+{
+    LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+    unsigned kind = LLVMGetMDKindIDInContext(c, "llvm.access.group", 17);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            if (is_scope_decl(i))
+                LLVMSetMetadata(i, kind, LLVMMetadataAsValue(c, ag));
+}
+
+/* Put fn's plain loads and stores (and its scope declarations) in one access group: the work-items of a
+ * region do not race on local, global or their own spill memory in a correct kernel, as pocl's work-item
+ * loops assume. Accesses to allocas, atomics and volatile ones stay out, and so do calls. */
+static void tag_parallel_accesses(Rg *g, LLVMMetadataRef ag)
+{
+    unsigned kind = LLVMGetMDKindIDInContext(g->c, "llvm.access.group", 17);
+    LLVMValueRef agv = LLVMMetadataAsValue(g->c, ag);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            LLVMOpcode op = LLVMGetInstructionOpcode(i);
+            bool tag = false;
+            if (op == LLVMLoad || op == LLVMStore) {
+                LLVMValueRef p = LLVMGetOperand(i, op == LLVMLoad ? 0 : 1);
+                tag = !LLVMGetVolatile(i) && LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic && !based_on_alloca(p);
+            } else {
+                tag = is_scope_decl(i);
+            }
+            if (tag)
+                LLVMSetMetadata(i, kind, agv);
+        }
+}
+
 /* ---- the transformation ------------------------------------------------------------------------------- */
 
 static LLVMValueRef state_u32(Rg *g, LLVMTypeRef state_ty, LLVMValueRef st, unsigned field, unsigned elem)
@@ -475,7 +924,7 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
     }
     out->nbarriers = (uint32_t)nbar;
     unsigned np = LLVMCountParams(fn);
-    LLVMValueRef st = LLVMGetParam(fn, np - 2), mode = LLVMGetParam(fn, np - 1);
+    LLVMValueRef st = LLVMGetParam(fn, np - 3), mode = LLVMGetParam(fn, np - 2), snap = LLVMGetParam(fn, np - 1);
 
     /* the dispatch block D: allocas, the item's linear index and status slot */
     LLVMBasicBlockRef start = LLVMGetEntryBasicBlock(fn);
@@ -589,6 +1038,15 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
                 allocas[na++] = i;
         ok = live_across(&g, allocas, na, resume, nbar, need);
     }
+    /* values alike in every item keep one slot per group; two barriers of one source place let items
+     * resume at either in one round */
+    bool *uniform = calloc((size_t)na + 1, sizeof *uniform), shared_place = false;
+    for (int k = 1; k <= nbar; k++)
+        for (int j = 1; j < k; j++)
+            shared_place |= out->locs[j] == out->locs[k];
+    ok = ok && uniform && find_uniform(&g, st, state_ty, allocas, na, d, shared_place, uniform);
+    LLVMBasicBlockRef stop = ok ? merge_stops(&g) : NULL;
+    ok = ok && stop;
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
     uint64_t off = 4; /* the status array */
     /* the slots' addresses right after the status slot's: the instructions hoisted into d may use them (a
@@ -596,7 +1054,7 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
     LLVMPositionBuilderBefore(g.b, LLVMGetNextInstruction(g.status));
     LLVMValueRef n64 = ok ? LLVMBuildZExt(g.b, nitems, g.i64, "") : NULL;
     for (int a = 0; ok && a < na; a++) {
-        if (!need[a])
+        if (!need[a] || uniform[a])
             continue;
         LLVMTypeRef t = LLVMGetAllocatedType(allocas[a]);
         uint64_t size = LLVMABISizeOfType(td, t), align = LLVMABIAlignmentOfType(td, t);
@@ -610,9 +1068,47 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
         off += size;
         out->nslots++;
     }
-    out->spill_bytes = (uint32_t)((off + 15) / 16 * 16);
+    /* the group's slots after the items' (n * group_slots, the offset in bytes per item): each uniform
+     * alloca stays the item's own while it runs; it starts from the round's snapshot of the group slots
+     * (the group entry copies them to `snap` before each round, so that no item reads what another wrote
+     * in the same round) and goes to its group slot wherever the item stops at a barrier, every item
+     * storing the same value */
+    off = (off + 15) / 16 * 16;
+    out->group_slots = (uint32_t)off;
+    uint64_t goff = 0;
+    LLVMValueRef gbase = NULL;
+    for (int a = 0; ok && a < na; a++) {
+        if (!need[a] || !uniform[a])
+            continue;
+        LLVMTypeRef t = LLVMGetAllocatedType(allocas[a]), i8 = LLVMInt8TypeInContext(g.c);
+        uint64_t size = LLVMABISizeOfType(td, t), align = LLVMABIAlignmentOfType(td, t);
+        align = align < 1 ? 1 : align;
+        goff = (goff + align - 1) / align * align;
+        if (!gbase) {
+            LLVMValueRef at = LLVMBuildMul(g.b, n64, LLVMConstInt(g.i64, off, 0), "");
+            gbase = LLVMBuildInBoundsGEP2(g.b, i8, spill, &at, 1, "group.slots");
+        }
+        LLVMValueRef o = LLVMConstInt(g.i64, goff, 0);
+        LLVMBuildStore(g.b, LLVMBuildLoad2(g.b, t, LLVMBuildInBoundsGEP2(g.b, i8, snap, &o, 1, ""), "snap"),
+                       allocas[a]);
+        /* at every stop: a return's or an exit's ends the group's rounds (all items end, or the runtime
+         * reports the others' barrier as divergent), so its value is never read */
+        LLVMBuilderRef b2 = LLVMCreateBuilderInContext(g.c);
+        LLVMPositionBuilderBefore(b2, LLVMGetPreviousInstruction(LLVMGetBasicBlockTerminator(stop)));
+        LLVMValueRef slot = LLVMBuildInBoundsGEP2(b2, i8, gbase, &o, 1, "group.slot");
+        LLVMBuildStore(b2, LLVMBuildLoad2(b2, t, allocas[a], ""), slot);
+        LLVMDisposeBuilder(b2);
+        goff += size;
+        out->nslots++;
+        out->uniform_slots++;
+    }
+    out->group_bytes = (uint32_t)((goff + 15) / 16 * 16);
+    out->spill_bytes = (uint32_t)(off + out->group_bytes);
     ok = ok && uniform_cancel_checks(&g, st, mode);
-    free(allocas), free(need), free(bars), free(exits), free(resume);
+    out->access_group = ok ? distinct_empty_node(g.c) : NULL;
+    if (out->access_group)
+        tag_parallel_accesses(&g, out->access_group);
+    free(allocas), free(need), free(uniform), free(bars), free(exits), free(resume);
     LLVMDisposeBuilder(g.b);
     return ok;
 }

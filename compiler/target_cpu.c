@@ -649,9 +649,10 @@ static LLVMValueRef add_entry(TargetCtx *tc, const char *name, LLVMBuilderRef b)
 
 /* At the builder: the loops over the group's work-items, z outermost, x innermost (do-while loops: every
  * dimension has at least one item), each item's index stored into st->item, then call(args); the builder
- * ends after the loops. */
+ * ends after the loops. With an access group (the region copy's, cpu_regions.h), the x loop declares its
+ * accesses parallel: LLVM vectorises a region without proving its work-items' accesses independent. */
 static void emit_item_loops(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef e, LLVMValueRef *dim, LLVMValueRef callee,
-                            LLVMValueRef *args, unsigned nargs)
+                            LLVMValueRef *args, unsigned nargs, LLVMMetadataRef access_group)
 {
     LLVMContextRef c = tc->llctx;
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
@@ -664,7 +665,10 @@ static void emit_item_loops(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef e, LLV
         LLVMPositionBuilderAtEnd(b, head[d]);
         iv[d] = LLVMBuildPhi(b, i32, "");
         LLVMAddIncoming(iv[d], &zero, &pre, 1);
-        LLVMBuildStore(b, iv[d], state_field_ptr(tc, b, ST_ITEM, d));
+        LLVMValueRef set = LLVMBuildStore(b, iv[d], state_field_ptr(tc, b, ST_ITEM, d));
+        if (access_group && d == 0) /* the optimiser forwards it to the body's loads, and keeps the last */
+            LLVMSetMetadata(set, LLVMGetMDKindIDInContext(c, "llvm.access.group", 17),
+                            LLVMMetadataAsValue(c, access_group));
         pre = head[d];
     }
     LLVMBuildCall2(b, LLVMGlobalGetValueType(callee), callee, args, nargs, "");
@@ -673,7 +677,10 @@ static void emit_item_loops(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef e, LLV
         LLVMValueRef next = LLVMBuildNUWAdd(b, iv[d], one, "");
         LLVMAddIncoming(iv[d], &next, &latch, 1);
         LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(c, e, d == 2 ? "items.done" : "");
-        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, next, dim[d], ""), head[d], after);
+        LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, next, dim[d], ""), head[d], after);
+        if (access_group && d == 0)
+            LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9),
+                            LLVMMetadataAsValue(c, cpu_regions_loop_id(c, access_group)));
         LLVMPositionBuilderAtEnd(b, after);
     }
 }
@@ -699,16 +706,24 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
     LLVMValueRef e = add_entry(tc, name, b);
     LLVMValueRef st = LLVMGetParam(e, 1);
     add_fn_attr(tc, e, 2, "noalias");
+    /* the state is readable whole: its loads (the local memory's address, ...) leave conditional code */
+    unsigned deref = LLVMGetEnumAttributeKindForName("dereferenceable", 15);
+    uint64_t state_bytes = LLVMABISizeOfType(LLVMGetModuleDataLayout(tc->mod), cpu(tc)->state_ty);
+    LLVMAddAttributeAtIndex(e, 2, LLVMCreateEnumAttribute(c, deref, state_bytes));
+    LLVMAddAttributeAtIndex(
+        e, 2,
+        LLVMCreateEnumAttribute(c, LLVMGetEnumAttributeKindForName("align", 5),
+                                LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(tc->mod), cpu(tc)->state_ty)));
     LLVMValueRef saved_state = tc->cur_state;
     tc->cur_state = st;
-    unsigned nk = regions ? np - 1 : np; /* fn's parameters up to the state */
+    unsigned nk = regions ? np - 2 : np; /* fn's parameters up to the state */
     load_kernargs(tc, b, fn, nk, LLVMGetParam(e, 0), args);
     args[nk - 1] = st;
     LLVMValueRef dim[3];
     for (int d = 0; d < 3; d++)
         dim[d] = cpu_workgroup_dim(tc, b, d);
     if (!regions) {
-        emit_item_loops(tc, b, e, dim, fn, args, np);
+        emit_item_loops(tc, b, e, dim, fn, args, np, NULL);
         LLVMBuildRetVoid(b);
     } else {
         LLVMValueRef *lv = calloc((size_t)regions->nbarriers + 1, sizeof *lv);
@@ -736,6 +751,21 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
         LLVMValueRef r = LLVMBuildPhi(b, i32, "more");
         LLVMValueRef start = LLVMConstInt(i32, 2, 0);
         LLVMAddIncoming(r, &start, &pre, 1);
+        /* the group slots as the round starts, for every item of the round to read (cpu_regions.c) */
+        args[np - 1] = LLVMConstNull(ptr);
+        if (regions->group_bytes) {
+            LLVMBasicBlockRef cur = LLVMGetInsertBlock(b);
+            LLVMPositionBuilder(b, LLVMGetEntryBasicBlock(e), LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(e)));
+            args[np - 1] = LLVMBuildAlloca(b, LLVMArrayType2(LLVMInt8TypeInContext(c), regions->group_bytes), "snap");
+            LLVMSetAlignment(args[np - 1], 16);
+            LLVMPositionBuilderAtEnd(b, cur);
+            LLVMValueRef n = LLVMBuildMul(b, LLVMBuildMul(b, dim[0], dim[1], ""), dim[2], "");
+            LLVMValueRef at =
+                LLVMBuildMul(b, LLVMBuildZExt(b, n, i64, ""), LLVMConstInt(i64, regions->group_slots, 0), "");
+            LLVMValueRef src = LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(c), load_state(tc, b, ST_SPILL, -1, ptr),
+                                                     &at, 1, "group.slots");
+            LLVMBuildMemCpy(b, args[np - 1], 16, src, 16, LLVMConstInt(i64, regions->group_bytes, 0));
+        }
         LLVMValueRef mixed = LLVMBuildOr(b, cpu_cancel_requested(tc, b),
                                          LLVMBuildICmp(b, LLVMIntULT, r, LLVMConstInt(i32, 2, 0), ""), "");
         LLVMValueRef mode = LLVMBuildSelect(b, mixed, LLVMConstInt(i32, CPU_REGION_ANY, 0),
@@ -747,13 +777,13 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
             LLVMBasicBlockRef at = LLVMAppendBasicBlockInContext(c, e, "round.at");
             LLVMAddCase(sw, LLVMConstInt(i32, k, 0), at);
             LLVMPositionBuilderAtEnd(b, at);
-            args[np - 1] = LLVMConstInt(i32, k, 0);
-            emit_item_loops(tc, b, e, dim, fn, args, np);
+            args[np - 2] = LLVMConstInt(i32, k, 0);
+            emit_item_loops(tc, b, e, dim, fn, args, np, regions->access_group);
             LLVMBuildBr(b, next);
         }
         LLVMPositionBuilderAtEnd(b, any);
-        args[np - 1] = LLVMConstInt(i32, CPU_REGION_ANY, 0);
-        emit_item_loops(tc, b, e, dim, fn, args, np);
+        args[np - 2] = LLVMConstInt(i32, CPU_REGION_ANY, 0);
+        emit_item_loops(tc, b, e, dim, fn, args, np, regions->access_group);
         LLVMBuildBr(b, next);
         LLVMPositionBuilderAtEnd(b, next);
         LLVMValueRef f = load_state(tc, b, ST_REGION_ROUND, -1, ptr);
@@ -816,16 +846,17 @@ static LLVMValueRef cpu_emit_regions(TargetCtx *tc, LLVMValueRef fn, LLVMValueRe
     unsigned np = LLVMCountParams(fn);
     char name[280];
     snprintf(name, sizeof name, "%s.regions", symbol);
-    /* fn's parameters and the mode (cpu_regions.h) */
-    LLVMTypeRef *pt = calloc(np + 1, sizeof *pt);
-    LLVMValueRef *args = calloc(np + 1, sizeof *args);
+    /* fn's parameters, the mode and the snapshot of the group slots (cpu_regions.h) */
+    LLVMTypeRef *pt = calloc(np + 2, sizeof *pt);
+    LLVMValueRef *args = calloc(np + 2, sizeof *args);
     if (!pt || !args) {
         free(pt), free(args);
         return NULL;
     }
     LLVMGetParamTypes(LLVMGlobalGetValueType(fn), pt);
     pt[np] = LLVMInt32TypeInContext(c);
-    LLVMValueRef rb = LLVMAddFunction(tc->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(c), pt, np + 1, 0));
+    pt[np + 1] = LLVMPointerTypeInContext(c, 0);
+    LLVMValueRef rb = LLVMAddFunction(tc->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(c), pt, np + 2, 0));
     free(pt);
     LLVMSetLinkage(rb, LLVMInternalLinkage);
     add_fn_attr(tc, rb, np, "noalias");
@@ -928,6 +959,21 @@ static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol
     build_table(tc);
 }
 
+/* The region copy inlined into the group entry now, so that the scope declarations the inliner adds for its
+ * noalias state join the access group too: an item loop whose every access is in the group is parallel to
+ * LLVM (Loop::isAnnotatedParallel), one with a declaration outside is not. */
+static void parallel_group_entry(TargetCtx *tc, LLVMValueRef group, LLVMMetadataRef access_group)
+{
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef err = LLVMRunPasses(tc->mod, "always-inline", tc->tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (err) { /* the main pipeline inlines it: the loops are only not declared parallel */
+        LLVMConsumeError(err);
+        return;
+    }
+    cpu_regions_tag_scope_decls(group, access_group);
+}
+
 /* The module is complete (and its debug information final): each kernel with barriers gets its region copy
  * and its group entry (cpu_emit_regions), or keeps running as fibers. */
 static bool cpu_link_libraries(TargetCtx *tc)
@@ -945,6 +991,8 @@ static bool cpu_link_libraries(TargetCtx *tc)
         LLVMValueRef *args = rb ? calloc(np, sizeof *args) : NULL;
         if (args) {
             k->group_entry = cpu_emit_group_entry(tc, rb, k->name, args, &regions);
+            if (k->group_entry && regions.access_group)
+                parallel_group_entry(tc, k->group_entry, regions.access_group);
             k->spill_bytes = regions.spill_bytes;
             k->group_flags = k->group_entry ? JUKE_CPU_GROUP_REGIONS : 0;
             changed = true;
