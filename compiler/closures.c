@@ -8,12 +8,12 @@
  * A lambda that captures nothing becomes a function `#f#k` (f the enclosing function) and the lambda's value is
  * that function. One that captures locals c1..cn of the functions around it becomes, as in Julia, a struct
  *
- *     struct #f#k{#C1, ..., #Cn, T...}  c1::#C1; ...; cn::#Cn; #T::Type{T} ...  end
+ *     struct #f#k{#C1, ..., #Cn, T...}  c1::#C1; ...; cn::#Cn; #T::Val{T} ...  end
  *
  * with a method of #call, (#self::#f#k{#C1, ..., T...})(params) where {#C1, ..., T...}, whose body first reads
  * each capture back (c1 = #self.c1), and the lambda's value is the struct built from the captured values
- * #f#k(c1, ..., cn, T...). A static parameter T of the enclosing method is captured as the type parameter of a
- * Type{T} field, so that T is a static parameter of the call method too (usable in annotations). Each closure
+ * #f#k(c1, ..., cn, Val(T)...). A static parameter T of the enclosing method (a type, or a value as N of Val{N})
+ * is captured as the parameter of a Val{T} field, so that T is a static parameter of the call method too. Each closure
  * type specialises whatever it is passed to, as in Julia; there are no function pointers.
  *
  * A captured variable that the closure assigns, or that its function assigns again after the closure is made,
@@ -39,6 +39,7 @@ typedef struct Scope {
 
 typedef struct Cl {
     Arena *a;
+    bool base;         /* lifting the Base prelude's: its closures' names say so (#Base.f#1) */
     const char *fname; /* the top-level function being converted */
     int count;         /* lambdas lifted from it so far */
     PtrVec out;        /* the new top-level items */
@@ -257,6 +258,8 @@ static void inner_functions(Cl *c, Node *n)
             }
             as->kids[0] = cl_ident(c, k->loc, k->name);
             as->kids[1] = lam;
+            if (c->a->failed)
+                return;
             n->kids[i] = as;
             k = lam;
         }
@@ -332,7 +335,7 @@ static void lift(Cl *c, Scope *s, Node **slot)
         }
         ptrvec_push(c->a, &caps, (void *)name);
     }
-    const char *name = arena_printf(c->a, "#%s#%d", c->fname, ++c->count);
+    const char *name = arena_printf(c->a, "#%s%s#%d", c->base ? "Base." : "", c->fname, ++c->count);
     if (!name)
         return;
     SrcLoc at = lam->loc;
@@ -340,7 +343,7 @@ static void lift(Cl *c, Scope *s, Node **slot)
     Node *fbody = lam->kids[1];
     if (caps.len || statics.len) {
         int nt = caps.len + statics.len;
-        /* struct #f#k{#C1.., T..}; c1::#C1; ..; #T::Type{T}; end */
+        /* struct #f#k{#C1.., T..}; c1::#C1; ..; #T::Val{T}; end */
         Node *st = cl_node(c, AST_STRUCT, at, 4);
         Node *tps = cl_node(c, AST_TUPLE, at, nt);
         Node *fields = cl_node(c, AST_TUPLE, at, nt);
@@ -377,12 +380,21 @@ static void lift(Cl *c, Scope *s, Node **slot)
                 Node *ty = cl_node(c, AST_CURLY, at, 2);
                 if (!ty)
                     return;
-                ty->kids[0] = cl_ident(c, at, "Type");
+                ty->kids[0] = cl_ident(c, at, "Val");
                 ty->kids[1] = cl_ident(c, at, tp);
                 f->kids[1] = ty;
             }
             fields->kids[i] = f;
-            ctor->kids[i + 1] = cl_ident(c, at, v);
+            if (cap) {
+                ctor->kids[i + 1] = cl_ident(c, at, v);
+            } else { /* Val(T): a static parameter is a type or a value (N of Val{N}) */
+                Node *val = cl_node(c, AST_CALL, at, 2);
+                if (!val)
+                    return;
+                val->kids[0] = cl_ident(c, at, "Val");
+                val->kids[1] = cl_ident(c, at, v);
+                ctor->kids[i + 1] = val;
+            }
             if (cap) { /* c = #self.c */
                 Node *as = cl_node(c, AST_ASSIGN, at, 2);
                 Node *dot = cl_node(c, AST_DOT, at, 1);
@@ -407,9 +419,12 @@ static void lift(Cl *c, Scope *s, Node **slot)
         fn->kids[2] = where;
         fn->kids[3] = lam->kids[2];
         fn->flags = lam->flags;
+        if (c->a->failed) /* nothing half-built enters the tree */
+            return;
         ptrvec_push(c->a, &c->out, st);
         ptrvec_push(c->a, &c->out, fn);
-        *slot = ctor;
+        if (!c->a->failed)
+            *slot = ctor;
         return;
     }
     Node *fn = cl_node(c, AST_FUNCTION, at, 4);
@@ -420,8 +435,12 @@ static void lift(Cl *c, Scope *s, Node **slot)
     fn->kids[1] = fbody;
     fn->kids[3] = lam->kids[2];
     fn->flags = lam->flags;
+    Node *ref = cl_ident(c, at, name);
+    if (c->a->failed)
+        return;
     ptrvec_push(c->a, &c->out, fn);
-    *slot = cl_ident(c, at, name);
+    if (!c->a->failed)
+        *slot = ref;
 }
 
 /* Lift every lambda in the tree at *slot, innermost first. */
@@ -456,6 +475,8 @@ static void convert_item(Cl *c, Node **slot)
         fn->kids[0] = value->kids[0];
         fn->kids[1] = value->kids[1];
         fn->kids[3] = value->kids[2];
+        if (c->a->failed)
+            return;
         *slot = fn;
         n = fn;
     }
@@ -483,9 +504,9 @@ static void convert_item(Cl *c, Node **slot)
     convert(c, &s, &n->kids[1]);
 }
 
-void closures_lift(Arena *a, Node *file)
+void closures_lift(Arena *a, Node *file, bool base)
 {
-    Cl c = { .a = a };
+    Cl c = { .a = a, .base = base };
     for (int i = 0; i < file->nkids; i++)
         convert_item(&c, &file->kids[i]);
     if (!c.out.len)

@@ -9,7 +9,8 @@
  * function) to top-level items appended to file, as Julia's closure
  * conversion does. A lambda that cannot be lifted (it would need a Core.Box)
  * stays, its reason in .name, for lowering to report. Out of memory shows in
- * a->failed. */
-void closures_lift(Arena *a, Node *file);
+ * a->failed. base: file is the Base prelude (its closures are #Base.f#k, apart
+ * from the user's #f#k). */
+void closures_lift(Arena *a, Node *file, bool base);
 
 #endif

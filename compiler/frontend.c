@@ -191,7 +191,8 @@ static bool add_method(FeModule *mod, Node *fn, StructDef *owner, Diags *d)
     m->owner = owner;
     m->self = fn->nkids > 4 ? fn->kids[4] : NULL;
     GenericFunc *g = fe_find_func(mod, m->name);
-    if (mod->loading_base && (fe_find_const(mod, m->name) || (g && !g->from_base)))
+    /* the user's f shadows the prelude's f; #call (callable objects: closures.c) is no name, every method counts */
+    if (mod->loading_base && (fe_find_const(mod, m->name) || (g && !g->from_base)) && strcmp(m->name, "#call") != 0)
         return true;
     if (fe_find_const(mod, m->name))
         diag_error(d, fn->loc, "cannot define function %s: it already has a value (a constant)", m->name);
@@ -392,7 +393,7 @@ static const BaseTree *base_tree(int flags, Diags *d)
         if (n == jk_prelude_len || text)
             t->ast = parse_file(&t->arena, &pd, &t->file);
         if (t->ast && !pd.nerrors)
-            closures_lift(&t->arena, t->ast);
+            closures_lift(&t->arena, t->ast, true);
         if (t->ast && !pd.nerrors && !t->arena.failed) {
             mark_definitions(t->ast);
             base_trees[set] = t;
@@ -474,7 +475,7 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
     if (mod->ast && ka_rewrite(&mod->arena, d, mod->ast))
         load_ka_prelude(mod, d);
     if (mod->ast)
-        closures_lift(&mod->arena, mod->ast);
+        closures_lift(&mod->arena, mod->ast, false);
     if (mod->ast)
         kw_collect_calls(mod, mod->ast);
     for (int i = 0; mod->ast && i < mod->ast->nkids; i++)

@@ -409,6 +409,7 @@ map(f, ::Tuple, ::Tuple{}, ::Tuple{}) = ()
 map(f, t::Tuple, s::Tuple, u::Tuple) = (f(t[1], s[1], u[1]), map(f, tail(t), tail(s), tail(u))...)
 
 # ntuple(f, Val(N)) = (f(1), ..., f(N)); ntuple(f, n) with a constant n is the same (splat.c)
+ntuple(f, ::Type{Val{N}}) where {N} = ntuple(f, Val(N)) # the form of Julia before 1.0, ntuple(Val{N}) do i ... end
 ntuple(f, ::Val{0}) = ()
 ntuple(f, ::Val{N}) where {N} = N < 0 ? throw(ArgumentError("tuple length should be ≥ 0, got $N")) : (ntuple(f, Val(N - 1))..., f(N))
 
@@ -493,6 +494,24 @@ function findlast(f, t::Tuple)
     end
     return nothing
 end
+# Base.Fix1 and Fix2, the functions that one-argument comparisons make (==(x), <(x), isequal(x))
+struct Fix1{F, T}
+    f::F
+    x::T
+end
+struct Fix2{F, T}
+    f::F
+    x::T
+end
+(f::Fix1)(y) = f.f(f.x, y)
+(f::Fix2)(y) = f.f(y, f.x)
+==(x::Any) = Fix2(==, x)
+!=(x::Any) = Fix2(!=, x)
+<(x::Any) = Fix2(<, x)
+<=(x::Any) = Fix2(<=, x)
+>(x::Any) = Fix2(>, x)
+>=(x::Any) = Fix2(>=, x)
+isequal(x) = Fix2(isequal, x)
 # Base.add_sum and mul_prod: sums and products of small integers and Bools widen to Int64 (UInt64)
 _add_sum(x, y) = x + y
 _mul_prod(x, y) = x * y

@@ -43,3 +43,41 @@ function widen_sum!(o, v, w)
 end
 # run: widen_sum!(o = zeros(Int64, 4), v = Int32[3, -1, 4], w = Int32[1073741824, 1073741824, 1073741824])
 # expect o: [12, 2, 6, 3221225472]
+
+# idioms: `_` parameters, map and reduce with lambdas, Base.Fix2 from one-argument comparisons, a closure of a
+# `let` variable, a do-block under @inbounds
+function idioms!(B, A)
+    i = workitemIdx().x
+    a = A[i]
+    z = ntuple(_ -> 0f0, Val(3))
+    t = (1f0, 2f0, 3f0)
+    B[i, 1] = z[2] + sum(map(x -> x^2, t))
+    B[i, 2] = reduce((p, q) -> p * q + a, t)
+    B[i, 3] = count(>(a), t)
+    B[i, 4] = count(==(2f0), t)
+    B[i, 5] = let c = a * 2
+        (y -> y + c)(1f0)
+    end
+    @inbounds foreach(t) do x
+        B[i, 6] += x
+    end
+    return nothing
+end
+# run: idioms!(B = zeros(Float32, 3, 6), A = Float32[1.5, -2, 4]) groupsize 3
+# expect B: [14, 14, 14, 12, -2, 22, 2, 3, 0, 1, 1, 1, 4, -3, 9, 6, 6, 6]
+
+# ntuple with a do-block, also in the pre-1.0 form ntuple(Val{N}) (GPUArrays' tests)
+function ntuple_do!(o, ::Val{N}, s) where {N}
+    t = ntuple(Val{N}) do i
+        Float32(i) * s
+    end
+    u = ntuple(Val(N)) do i
+        i + N
+    end
+    o[1] = t[N]
+    o[2] = u[1]
+    o[3] = sum(t)
+    return nothing
+end
+# run: ntuple_do!(o = zeros(Float32, 3), n = Val(3), s = 2.5f0)
+# expect o: [7.5, 4, 15]

@@ -67,3 +67,12 @@ end
 end
 # run: ka_closure!(A = Float32[1.5, -2, 4], s = 2f0) groupsize 3 ndrange 3
 # expect A: [4, -2, 11]
+
+@kernel function ka_scaled!(A, @Const(B))
+    I = @index(Global, Cartesian)
+    s = @uniform 2f0
+    f = v -> v * s + I[2]
+    A[I] = f(B[I])
+end
+# run: ka_scaled!(A = zeros(Float32, 2, 2), B = reshape(Float32[1.5, -2, 4, 0.25], 2, 2)) groupsize 2 ndrange 2,2
+# expect A: [4, -3, 10, 2.5]
