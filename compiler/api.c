@@ -21,6 +21,7 @@
 #include "api_impl.h"
 #include "arrayops.h"
 #include "kcache.h"
+#include "prelude.h"
 
 /* ---- small helpers ---- */
 
@@ -144,6 +145,11 @@ void juke_free(void *p)
 const char *juke_version(void)
 {
     return JUKE_VERSION_STRING;
+}
+
+const char *juke_build_id(void)
+{
+    return jk_source_id;
 }
 
 const char *juke_status_name(juke_status s)

@@ -14,8 +14,8 @@
  * (for the CPU target, the host CPU's identity read with cpuid; for a portable
  * x86-64 level, "cpu:x86-64-v3", the level's name) name the file
  * and are its `key:` line: both the full build and the runtime-only build
- * (-Dcompiler=false) can form them. The build identity (LLVM's version, the
- * CPU's name and features as LLVM sees them, the content hashes of the device
+ * (-Dcompiler=false) can form them. The build identity (the sources' identity,
+ * juke_build_id(); LLVM's version, the CPU's name and features as LLVM sees them, the content hashes of the device
  * libraries a compile may link) is its `build:` line, which a build with a
  * compiler requires to equal its own; the runtime-only build cannot compile and
  * so cannot know it, and runs what a compiler built for this same machine. */

@@ -23,6 +23,7 @@
 #include <llvm-c/Target.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
+#include "prelude.h"
 #include "juke.h"
 #include "juke_config.h"
 #include "checkopt.h"
@@ -1693,7 +1694,7 @@ bool cg_build_identity(const TargetOptions *to, StrBuf *ident, StrBuf *files)
 {
     unsigned major, minor, patch;
     LLVMGetVersion(&major, &minor, &patch);
-    sb_printf(ident, "llvm %u.%u.%u", major, minor, patch);
+    sb_printf(ident, "juke %s llvm %u.%u.%u", jk_source_id, major, minor, patch);
     const TargetInfo *t = target_by_kind(to->kind);
     if (t && t->ops)
         t->ops->build_identity(to, ident, files);

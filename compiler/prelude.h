@@ -19,5 +19,8 @@ extern const char fe_base_name[];
  * base/cartesian.jl (CartesianIndex arithmetic), base/wmma.jl (AMDGPU.Device.WMMA's fragments). */
 extern const char jk_atomix_text[], jk_intrinsics_text[], jk_staticarrays_text[], jk_cartesian_text[], jk_wmma_text[];
 extern const size_t jk_atomix_len, jk_intrinsics_len, jk_staticarrays_len, jk_cartesian_len, jk_wmma_len;
+/* The identity of the sources this library was built from (16 hex digits; compiler/source_id.py, also made at
+ * build time): juke_build_id(), and part of the disk cache's build identity. */
+extern const char jk_source_id[];
 
 #endif

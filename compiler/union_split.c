@@ -94,12 +94,15 @@ static int copy_inst(Rewrite *R, int j, const int *map, const int *lm, int lo, i
 bool union_split(Arena *a, const IrFunc *src, IrFunc *dst, int x, const Type *const *members, int k, Diags *diags)
 {
     *dst = *src;
-    dst->insts = NULL;
-    dst->ninsts = dst->cap = 0;
+    /* room for the copy from the start: an ir_emit that fails returns 0, which must index an array (the
+     * arena's failed flag ends the compile at the stage boundary) */
+    dst->ninsts = 0;
+    dst->cap = 2 * src->ninsts + 32;
+    dst->insts = arena_alloc(a, sizeof(IrInst) * (size_t)dst->cap);
     dst->slots = arena_alloc(a, sizeof(IrSlot) * (size_t)(src->nslots + k + 1));
     int *map = calloc((size_t)src->ninsts + 1, sizeof(int));
     int *lm = calloc((size_t)src->ninsts + 1, sizeof(int));
-    if (!dst->slots || !map || !lm) {
+    if (!dst->insts || !dst->slots || !map || !lm) {
         free(map);
         free(lm);
         return false;

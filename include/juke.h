@@ -115,6 +115,11 @@ JUKE_API const char *juke_errmsg(juke_context *ctx);
 JUKE_API void juke_free(void *p);
 JUKE_API const char *juke_status_name(juke_status s);
 JUKE_API const char *juke_version(void);
+/* The identity of the sources this library was built from: 16 hex digits of a
+ * hash over the compiler's and the public header's files, made at build time.
+ * The disk cache keeps it in each entry's build identity, so an entry written
+ * by a build of other sources is never served (it is rebuilt). */
+JUKE_API const char *juke_build_id(void);
 
 /* Compilation options. Zero-initialise and set what you need;
  * juke_options_default fills the defaults. */

@@ -454,6 +454,17 @@ static void test_key_parts(void **state)
     assert_true(kcache_make_key(&p2, "f", &k2, &bd2, &f2));
     assert_null(strchr(k2, '\n'));
     free(k2), free(bd2), free(f2);
+    /* the build identity holds the sources' identity: a build of other sources has another (its entries
+     * are rebuilt, as the "another compiler" case of test_bad_fields shows) */
+    StrBuf ident = { 0 }, files = { 0 };
+    TargetOptions to = { 0 };
+    to.kind = TARGET_CPU;
+    assert_true(cg_build_identity(&to, &ident, &files));
+    char want[40];
+    snprintf(want, sizeof want, "juke %s ", juke_build_id());
+    assert_non_null(strstr(ident.data, want));
+    sb_free(&ident);
+    sb_free(&files);
     /* the host's identity is stable and nonempty */
     char *m1 = kcache_host_machine(), *m2 = kcache_host_machine();
     assert_true(strlen(m1) > 3);

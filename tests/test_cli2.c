@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "juke.h"
 #include "npy.h"
 #include "targets.h"
 #include "testutil.h"
@@ -98,7 +99,13 @@ static void test_version_targets_devices(void **state)
     (void)state;
     Out o = run(NULL, "--version");
     assert_int_equal(o.status, 0);
-    assert_string_equal(o.out, "juke 0.1.0\n");
+    /* the version and the sources' identity: 16 hex digits, the same the library reports */
+    const char *id = juke_build_id();
+    assert_int_equal(strlen(id), 16);
+    assert_int_equal(strspn(id, "0123456789abcdef"), 16);
+    char want[80];
+    snprintf(want, sizeof want, "juke 0.1.0 (sources %s)\n", id);
+    assert_string_equal(o.out, want);
     out_free(&o);
     o = run(NULL, "targets");
     assert_int_equal(o.status, 0);

@@ -1584,7 +1584,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(argv[1], "--version")) {
-        printf("juke %s\n", juke_version());
+        printf("juke %s (sources %s)\n", juke_version(), juke_build_id());
         return 0;
     }
     if (!strcmp(argv[1], "--help-all")) {
