@@ -27,8 +27,9 @@ NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
 PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
 (test -d build-bench || meson setup build-bench >/dev/null) && ninja -C build-bench >/dev/null
 (test -d build-bench-rt || meson setup build-bench-rt -Dcompiler=false >/dev/null) && ninja -C build-bench-rt >/dev/null
-# --no-cache: the disk cache keys kernels by source, types and options but not by juke's own build, so
-# an entry written by an older juke would be read back as this one's code
+# --no-cache: every kernel here is compiled afresh (the disk cache's build identity now holds the sources'
+# identity, juke_build_id(), so an older juke's entries are not read back; the flag keeps this script
+# independent of whatever the cache directory holds)
 J=./build-bench/juke
 O=build-h200
 rm -rf $O && mkdir -p $O/bin $O/lib $O/acc $O/cpu $O/ptx $O/sass $O/cache
