@@ -142,6 +142,12 @@ struct Node {
  * `function`/`const`/definition and keeps going. */
 Node *parse_file(Arena *a, Diags *d, const SrcFile *file);
 
+/* A node of kind with nkids (zeroed) kids, or NULL (a->failed) when out of memory; the passes that build
+ * syntax after parsing (ka.c, kwargs.c, closures.c) use them as the parser does. */
+Node *ast_node(Arena *a, NodeKind kind, SrcLoc loc, int nkids);
+/* An identifier node naming name (not copied), or NULL when out of memory. */
+Node *ast_ident(Arena *a, SrcLoc loc, const char *name);
+
 /* Print a node as Julia-like source (for tests and messages). */
 void ast_print(StrBuf *sb, const Node *n);
 

@@ -45,27 +45,6 @@ typedef struct Cl {
     PtrVec out;        /* the new top-level items */
 } Cl;
 
-static Node *cl_node(Cl *c, NodeKind kind, SrcLoc loc, int nkids)
-{
-    Node *n = arena_alloc(c->a, sizeof(Node));
-    Node **kids = nkids ? arena_alloc(c->a, sizeof(Node *) * (size_t)nkids) : NULL;
-    if (!n || (nkids && !kids))
-        return NULL;
-    n->kind = kind;
-    n->loc = loc;
-    n->kids = kids;
-    n->nkids = nkids;
-    return n;
-}
-
-static Node *cl_ident(Cl *c, SrcLoc loc, const char *name)
-{
-    Node *n = cl_node(c, AST_IDENT, loc, 0);
-    if (n)
-        n->name = name;
-    return n;
-}
-
 static bool has_name(const PtrVec *v, const char *name)
 {
     for (int i = 0; i < v->len; i++)
@@ -244,8 +223,8 @@ static void inner_functions(Cl *c, Node *n)
         if (!k)
             continue;
         if (k->kind == AST_FUNCTION && k->name && k->nkids <= 4) {
-            Node *lam = cl_node(c, AST_LAMBDA, k->loc, 3);
-            Node *as = cl_node(c, AST_ASSIGN, k->loc, 2);
+            Node *lam = ast_node(c->a, AST_LAMBDA, k->loc, 3);
+            Node *as = ast_node(c->a, AST_ASSIGN, k->loc, 2);
             if (!lam || !as)
                 return;
             lam->kids[0] = k->kids[0];
@@ -256,7 +235,7 @@ static void inner_functions(Cl *c, Node *n)
                 lam->name = "nested functions with `where` parameters are not supported in kernels; define the "
                             "function at top level";
             }
-            as->kids[0] = cl_ident(c, k->loc, k->name);
+            as->kids[0] = ast_ident(c->a, k->loc, k->name);
             as->kids[1] = lam;
             if (c->a->failed)
                 return;
@@ -344,71 +323,71 @@ static void lift(Cl *c, Scope *s, Node **slot)
     if (caps.len || statics.len) {
         int nt = caps.len + statics.len;
         /* struct #f#k{#C1.., T..}; c1::#C1; ..; #T::Val{T}; end */
-        Node *st = cl_node(c, AST_STRUCT, at, 4);
-        Node *tps = cl_node(c, AST_TUPLE, at, nt);
-        Node *fields = cl_node(c, AST_TUPLE, at, nt);
-        Node *ctor = cl_node(c, AST_CALL, at, nt + 1);
-        Node *selfcurly = cl_node(c, AST_CURLY, at, nt + 1);
-        Node *where = cl_node(c, AST_TUPLE, at, nt);
-        Node *nbody = cl_node(c, AST_BLOCK, fbody->loc, caps.len + 1);
-        Node *nparams = cl_node(c, AST_TUPLE, at, (params ? params->nkids : 0) + 1);
-        Node *self = cl_node(c, AST_TYPED, at, 2);
-        Node *fn = cl_node(c, AST_FUNCTION, at, 4);
+        Node *st = ast_node(c->a, AST_STRUCT, at, 4);
+        Node *tps = ast_node(c->a, AST_TUPLE, at, nt);
+        Node *fields = ast_node(c->a, AST_TUPLE, at, nt);
+        Node *ctor = ast_node(c->a, AST_CALL, at, nt + 1);
+        Node *selfcurly = ast_node(c->a, AST_CURLY, at, nt + 1);
+        Node *where = ast_node(c->a, AST_TUPLE, at, nt);
+        Node *nbody = ast_node(c->a, AST_BLOCK, fbody->loc, caps.len + 1);
+        Node *nparams = ast_node(c->a, AST_TUPLE, at, (params ? params->nkids : 0) + 1);
+        Node *self = ast_node(c->a, AST_TYPED, at, 2);
+        Node *fn = ast_node(c->a, AST_FUNCTION, at, 4);
         if (!st || !tps || !fields || !ctor || !selfcurly || !where || !nbody || !nparams || !self || !fn)
             return;
         st->name = name;
         st->kids[0] = tps;
         st->kids[2] = fields;
-        st->kids[3] = cl_node(c, AST_BLOCK, at, 0);
-        ctor->kids[0] = cl_ident(c, at, name);
-        selfcurly->kids[0] = cl_ident(c, at, name);
+        st->kids[3] = ast_node(c->a, AST_BLOCK, at, 0);
+        ctor->kids[0] = ast_ident(c->a, at, name);
+        selfcurly->kids[0] = ast_ident(c->a, at, name);
         for (int i = 0; i < nt; i++) {
             bool cap = i < caps.len;
             const char *v = cap ? caps.items[i] : statics.items[i - caps.len];
             const char *tp = cap ? arena_printf(c->a, "#C%d", i + 1) : v;
             const char *field = cap ? v : arena_printf(c->a, "#%s", v);
-            Node *f = cl_node(c, AST_TYPED, at, 2);
+            Node *f = ast_node(c->a, AST_TYPED, at, 2);
             if (!tp || !field || !f)
                 return;
-            tps->kids[i] = cl_ident(c, at, tp);
-            where->kids[i] = cl_ident(c, at, tp);
-            selfcurly->kids[i + 1] = cl_ident(c, at, tp);
-            f->kids[0] = cl_ident(c, at, field);
+            tps->kids[i] = ast_ident(c->a, at, tp);
+            where->kids[i] = ast_ident(c->a, at, tp);
+            selfcurly->kids[i + 1] = ast_ident(c->a, at, tp);
+            f->kids[0] = ast_ident(c->a, at, field);
             if (cap) {
-                f->kids[1] = cl_ident(c, at, tp);
+                f->kids[1] = ast_ident(c->a, at, tp);
             } else {
-                Node *ty = cl_node(c, AST_CURLY, at, 2);
+                Node *ty = ast_node(c->a, AST_CURLY, at, 2);
                 if (!ty)
                     return;
-                ty->kids[0] = cl_ident(c, at, "Val");
-                ty->kids[1] = cl_ident(c, at, tp);
+                ty->kids[0] = ast_ident(c->a, at, "Val");
+                ty->kids[1] = ast_ident(c->a, at, tp);
                 f->kids[1] = ty;
             }
             fields->kids[i] = f;
             if (cap) {
-                ctor->kids[i + 1] = cl_ident(c, at, v);
+                ctor->kids[i + 1] = ast_ident(c->a, at, v);
             } else { /* Val(T): a static parameter is a type or a value (N of Val{N}) */
-                Node *val = cl_node(c, AST_CALL, at, 2);
+                Node *val = ast_node(c->a, AST_CALL, at, 2);
                 if (!val)
                     return;
-                val->kids[0] = cl_ident(c, at, "Val");
-                val->kids[1] = cl_ident(c, at, v);
+                val->kids[0] = ast_ident(c->a, at, "Val");
+                val->kids[1] = ast_ident(c->a, at, v);
                 ctor->kids[i + 1] = val;
             }
             if (cap) { /* c = #self.c */
-                Node *as = cl_node(c, AST_ASSIGN, at, 2);
-                Node *dot = cl_node(c, AST_DOT, at, 1);
+                Node *as = ast_node(c->a, AST_ASSIGN, at, 2);
+                Node *dot = ast_node(c->a, AST_DOT, at, 1);
                 if (!as || !dot)
                     return;
-                dot->kids[0] = cl_ident(c, at, "#self");
+                dot->kids[0] = ast_ident(c->a, at, "#self");
                 dot->name = v;
-                as->kids[0] = cl_ident(c, at, v);
+                as->kids[0] = ast_ident(c->a, at, v);
                 as->kids[1] = dot;
                 nbody->kids[i] = as;
             }
         }
         nbody->kids[caps.len] = fbody;
-        self->kids[0] = cl_ident(c, at, "#self");
+        self->kids[0] = ast_ident(c->a, at, "#self");
         self->kids[1] = selfcurly;
         nparams->kids[0] = self;
         for (int i = 0; params && i < params->nkids; i++)
@@ -427,15 +406,15 @@ static void lift(Cl *c, Scope *s, Node **slot)
             *slot = ctor;
         return;
     }
-    Node *fn = cl_node(c, AST_FUNCTION, at, 4);
+    Node *fn = ast_node(c->a, AST_FUNCTION, at, 4);
     if (!fn)
         return;
     fn->name = name;
-    fn->kids[0] = params ? params : cl_node(c, AST_TUPLE, at, 0);
+    fn->kids[0] = params ? params : ast_node(c->a, AST_TUPLE, at, 0);
     fn->kids[1] = fbody;
     fn->kids[3] = lam->kids[2];
     fn->flags = lam->flags;
-    Node *ref = cl_ident(c, at, name);
+    Node *ref = ast_ident(c->a, at, name);
     if (c->a->failed)
         return;
     ptrvec_push(c->a, &c->out, fn);
@@ -468,7 +447,7 @@ static void convert_item(Cl *c, Node **slot)
                                                                            : NULL;
     if (value && value->kind == AST_LAMBDA && !value->name) {
         const char *fname = n->kind == AST_CONST ? n->name : n->kids[0]->name;
-        Node *fn = cl_node(c, AST_FUNCTION, n->loc, 4);
+        Node *fn = ast_node(c->a, AST_FUNCTION, n->loc, 4);
         if (!fn)
             return;
         fn->name = fname;

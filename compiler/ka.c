@@ -31,35 +31,14 @@ typedef struct Ka {
     bool inbounds; /* @kernel inbounds=true */
 } Ka;
 
-static Node *ka_node(Ka *k, NodeKind kind, SrcLoc loc, int nkids)
-{
-    Node *n = arena_alloc(k->a, sizeof(Node));
-    Node **kids = nkids ? arena_alloc(k->a, sizeof(Node *) * (size_t)nkids) : NULL;
-    if (!n || (nkids && !kids))
-        return NULL;
-    n->kind = kind;
-    n->loc = loc;
-    n->kids = kids;
-    n->nkids = nkids;
-    return n;
-}
-
-static Node *ka_ident(Ka *k, SrcLoc loc, const char *name)
-{
-    Node *n = ka_node(k, AST_IDENT, loc, 0);
-    if (n)
-        n->name = name;
-    return n;
-}
-
 /* fname(__ctx__) */
 static Node *ka_ctx_call(Ka *k, SrcLoc loc, const char *fname)
 {
-    Node *n = ka_node(k, AST_CALL, loc, 2);
+    Node *n = ast_node(k->a, AST_CALL, loc, 2);
     if (!n)
         return NULL;
-    n->kids[0] = ka_ident(k, loc, fname);
-    n->kids[1] = ka_ident(k, loc, KA_CTX);
+    n->kids[0] = ast_ident(k->a, loc, fname);
+    n->kids[1] = ast_ident(k->a, loc, KA_CTX);
     k->used = true;
     return n;
 }
@@ -67,7 +46,7 @@ static Node *ka_ctx_call(Ka *k, SrcLoc loc, const char *fname)
 /* What an erroneous macro call becomes once reported, so that nothing reports it again. */
 static Node *ka_nothing(Ka *k, Node *n)
 {
-    Node *r = ka_node(k, AST_NOTHING, n->loc, 0);
+    Node *r = ast_node(k->a, AST_NOTHING, n->loc, 0);
     return r ? r : n;
 }
 
@@ -154,13 +133,13 @@ static Node *ka_localmem(Ka *k, Node *n)
         diag_error(k->d, n->loc, "@localmem takes a type and constant dims: @localmem Float32 (16, 16)");
         return ka_nothing(k, n);
     }
-    Node *r = ka_node(k, AST_MACROCALL, n->loc, 3);
+    Node *r = ast_node(k->a, AST_MACROCALL, n->loc, 3);
     if (!r)
         return n;
     r->name = "ROCStaticLocalArray";
     r->kids[0] = n->kids[0];
     r->kids[1] = n->kids[1];
-    r->kids[2] = ka_node(k, AST_BOOL, n->loc, 0);
+    r->kids[2] = ast_node(k->a, AST_BOOL, n->loc, 0);
     return r;
 }
 
@@ -180,18 +159,18 @@ static Node *ka_groupreduce(Ka *k, Node *n)
     }
     if (!needs_ctx(k, n))
         return ka_nothing(k, n);
-    Node *c = ka_node(k, AST_CALL, n->loc, 2 + n->nkids);
+    Node *c = ast_node(k->a, AST_CALL, n->loc, 2 + n->nkids);
     if (!c)
         return n;
-    c->kids[0] = ka_ident(k, n->loc, warp ? "__ka_warp_groupreduce" : "__ka_groupreduce");
-    c->kids[1] = ka_ident(k, n->loc, KA_CTX);
+    c->kids[0] = ast_ident(k->a, n->loc, warp ? "__ka_warp_groupreduce" : "__ka_groupreduce");
+    c->kids[1] = ast_ident(k->a, n->loc, KA_CTX);
     for (int i = 0; i < base; i++)
         c->kids[2 + i] = n->kids[i];
     if (n->nkids == base + 1) {
-        Node *v = ka_node(k, AST_CALL, n->loc, 2);
+        Node *v = ast_node(k->a, AST_CALL, n->loc, 2);
         if (!v)
             return n;
-        v->kids[0] = ka_ident(k, n->loc, "Val");
+        v->kids[0] = ast_ident(k->a, n->loc, "Val");
         v->kids[1] = n->kids[base];
         c->kids[2 + base] = v;
     }
@@ -225,15 +204,15 @@ static Node *ka_dynamic_localmem(Ka *k, Node *n)
     }
     if (!needs_ctx(k, n))
         return ka_nothing(k, n);
-    Node *gs = ka_node(k, AST_CALL, n->loc, 2), *r = ka_node(k, AST_MACROCALL, n->loc, 3);
+    Node *gs = ast_node(k->a, AST_CALL, n->loc, 2), *r = ast_node(k->a, AST_MACROCALL, n->loc, 3);
     if (!gs || !r)
         return n;
-    gs->kids[0] = ka_ident(k, n->loc, "prod");
+    gs->kids[0] = ast_ident(k->a, n->loc, "prod");
     gs->kids[1] = ka_ctx_call(k, n->loc, "__ka_groupsize");
     r->name = "ROCDynamicLocalArray";
     r->kids[0] = n->kids[0];
     r->kids[1] = ka_subst(f->kids[2], f->kids[1]->name, gs, 0);
-    r->kids[2] = ka_node(k, AST_BOOL, n->loc, 0);
+    r->kids[2] = ast_node(k->a, AST_BOOL, n->loc, 0);
     return r;
 }
 
@@ -253,12 +232,12 @@ static Node *ka_macro(Ka *k, Node *n)
                                : ka_nothing(k, n);
     }
     if (strcmp(m, "context") == 0)
-        return needs_ctx(k, n) ? ka_ident(k, n->loc, KA_CTX) : ka_nothing(k, n);
+        return needs_ctx(k, n) ? ast_ident(k->a, n->loc, KA_CTX) : ka_nothing(k, n);
     if (strcmp(m, "synchronize") == 0) {
         /* @synchronize(cond) has meant @synchronize() since KernelAbstractions 0.9.34 */
-        Node *c = ka_node(k, AST_CALL, n->loc, 1);
+        Node *c = ast_node(k->a, AST_CALL, n->loc, 1);
         if (c)
-            c->kids[0] = ka_ident(k, n->loc, "sync_workgroup");
+            c->kids[0] = ast_ident(k->a, n->loc, "sync_workgroup");
         return c ? c : n;
     }
     if (strcmp(m, "uniform") == 0) {
@@ -278,7 +257,7 @@ static Node *ka_macro(Ka *k, Node *n)
         if (n->nkids == 1 && n->kids[0]->kind == AST_ASSIGN)
             return n->kids[0]; /* @private x = v: an ordinary variable is private already */
         if (n->nkids == 2) {   /* @private T dims: the work-item's own array (BI_PRIVATE) */
-            Node *r = ka_node(k, AST_MACROCALL, n->loc, 2);
+            Node *r = ast_node(k->a, AST_MACROCALL, n->loc, 2);
             if (!r)
                 return n;
             r->name = "#private";
@@ -391,8 +370,8 @@ static Node *ka_sync_stmt(Ka *k, Node *s)
 static Node *ka_guard(Ka *k, PtrVec *stmts)
 {
     Node *first = stmts->items[0];
-    Node *body = ka_node(k, AST_BLOCK, first->loc, stmts->len);
-    Node *g = ka_node(k, AST_IF, first->loc, 3);
+    Node *body = ast_node(k->a, AST_BLOCK, first->loc, stmts->len);
+    Node *g = ast_node(k->a, AST_IF, first->loc, 3);
     if (!body || !g)
         return first;
     for (int i = 0; i < stmts->len; i++)
@@ -455,14 +434,14 @@ static Node *ka_kernel(Ka *k, Node *item)
     }
     /* the parameters: @Const(A) is A (a promise juke does not need), then __ctx__ */
     Node *params = fn->kids[0];
-    Node *np = ka_node(k, AST_TUPLE, params->loc, params->nkids + 1);
+    Node *np = ast_node(k->a, AST_TUPLE, params->loc, params->nkids + 1);
     if (!np)
         return fn;
     for (int i = 0; i < params->nkids; i++) {
         Node *p = params->kids[i];
         np->kids[i] = is_macro(p, "Const") && p->nkids == 1 ? p->kids[0] : p;
     }
-    np->kids[params->nkids] = ka_ident(k, fn->loc, KA_CTX);
+    np->kids[params->nkids] = ast_ident(k->a, fn->loc, KA_CTX);
     fn->kids[0] = np;
     k->has_ctx = true;
     Node *body = fn->kids[1];
@@ -472,11 +451,11 @@ static Node *ka_kernel(Ka *k, Node *item)
         body = ka_expr(k, body);
     k->has_ctx = false;
     if (k->inbounds) {
-        Node *ib = ka_node(k, AST_MACROCALL, body->loc, 1);
+        Node *ib = ast_node(k->a, AST_MACROCALL, body->loc, 1);
         if (ib) {
             ib->name = "inbounds";
             ib->kids[0] = body;
-            Node *b = ka_node(k, AST_BLOCK, body->loc, 1);
+            Node *b = ast_node(k->a, AST_BLOCK, body->loc, 1);
             if (b) {
                 b->kids[0] = ib;
                 body = b;
@@ -484,10 +463,10 @@ static Node *ka_kernel(Ka *k, Node *item)
         }
     }
     /* a kernel returns nothing, whatever its last expression */
-    Node *b = ka_node(k, AST_BLOCK, body->loc, 2);
-    Node *ret = ka_node(k, AST_RETURN, body->loc, 1);
+    Node *b = ast_node(k->a, AST_BLOCK, body->loc, 2);
+    Node *ret = ast_node(k->a, AST_RETURN, body->loc, 1);
     if (b && ret) {
-        ret->kids[0] = ka_node(k, AST_NOTHING, body->loc, 0);
+        ret->kids[0] = ast_node(k->a, AST_NOTHING, body->loc, 0);
         b->kids[0] = body;
         b->kids[1] = ret;
         body = b;
@@ -506,7 +485,7 @@ static Node *ka_function(Ka *k, Node *fn)
     bool ctx = false;
     for (int i = 0; params && i < params->nkids; i++)
         if (is_macro(params->kids[i], "context") && params->kids[i]->nkids == 0) {
-            params->kids[i] = ka_ident(k, params->kids[i]->loc, KA_CTX);
+            params->kids[i] = ast_ident(k->a, params->kids[i]->loc, KA_CTX);
             ctx = true;
         }
     k->has_ctx = ctx;

@@ -83,28 +83,6 @@ typedef struct Gen {
     int nout, max;
 } Gen;
 
-static Node *mk(Gen *g, NodeKind kind, SrcLoc loc, int nkids)
-{
-    Node *n = arena_alloc(g->a, sizeof(Node));
-    Node **kids = nkids ? arena_alloc(g->a, sizeof(Node *) * (size_t)nkids) : NULL;
-    if (!n || (nkids && !kids))
-        return NULL;
-    memset(n, 0, sizeof *n);
-    n->kind = kind;
-    n->loc = loc;
-    n->kids = kids;
-    n->nkids = nkids;
-    return n;
-}
-
-static Node *ident(Gen *g, SrcLoc loc, const char *name)
-{
-    Node *n = mk(g, AST_IDENT, loc, 0);
-    if (n)
-        n->name = name;
-    return n;
-}
-
 /* The parameter's name (x of x, x::T, x = d, x::T = d, x..., @Const(x)), or NULL for an anonymous ::T. */
 static Node *param_var(Node *p)
 {
@@ -131,14 +109,14 @@ static Node *param_named(Gen *g, Node *p, int i)
     Node *x = param_nodefault(p);
     if (x->kind != AST_TYPED)
         return p;
-    Node *t = mk(g, AST_TYPED, x->loc, 2);
+    Node *t = ast_node(g->a, AST_TYPED, x->loc, 2);
     if (!t)
         return p;
-    t->kids[0] = ident(g, x->loc, arena_printf(g->a, "#arg%d", i + 1));
+    t->kids[0] = ast_ident(g->a, x->loc, arena_printf(g->a, "#arg%d", i + 1));
     t->kids[1] = x->kids[1];
     if (p->kind != AST_ASSIGN)
         return t;
-    Node *as = mk(g, AST_ASSIGN, p->loc, 2);
+    Node *as = ast_node(g->a, AST_ASSIGN, p->loc, 2);
     if (!as)
         return p;
     as->kids[0] = t;
@@ -150,10 +128,10 @@ static Node *param_named(Gen *g, Node *p, int i)
 static Node *param_arg(Gen *g, Node *p)
 {
     Node *v = param_var(p);
-    Node *id = ident(g, v ? v->loc : p->loc, v ? v->name : "#missing");
+    Node *id = ast_ident(g->a, v ? v->loc : p->loc, v ? v->name : "#missing");
     if (p->kind != AST_SPLAT || !id)
         return id;
-    Node *s = mk(g, AST_SPLAT, p->loc, 1);
+    Node *s = ast_node(g->a, AST_SPLAT, p->loc, 1);
     if (s)
         s->kids[0] = id;
     return s;
@@ -175,8 +153,8 @@ static bool mentions(const Node *n, const char *name, int depth)
  * parameters mention. */
 static Node *def_like(Gen *g, const Node *fn, const char *name, Node **params, int np, Node *body)
 {
-    Node *f = mk(g, AST_FUNCTION, fn->loc, 5);
-    Node *pt = mk(g, AST_TUPLE, fn->loc, np);
+    Node *f = ast_node(g->a, AST_FUNCTION, fn->loc, 5);
+    Node *pt = ast_node(g->a, AST_TUPLE, fn->loc, np);
     if (!f || !pt)
         return NULL;
     *f = *fn;
@@ -191,7 +169,7 @@ static Node *def_like(Gen *g, const Node *fn, const char *name, Node **params, i
     f->kids[1] = body;
     Node *where = fn->kids[2];
     if (where && body != fn->kids[1]) {
-        Node *w = mk(g, AST_TUPLE, where->loc, where->nkids);
+        Node *w = ast_node(g->a, AST_TUPLE, where->loc, where->nkids);
         if (!w)
             return NULL;
         w->nkids = 0;
@@ -211,12 +189,12 @@ static Node *def_like(Gen *g, const Node *fn, const char *name, Node **params, i
 /* begin stmts...; return callee(args...) end */
 static Node *forward_body(Gen *g, SrcLoc loc, Node **stmts, int ns, const char *callee, Node **args, int na)
 {
-    Node *call = mk(g, AST_CALL, loc, na + 1);
-    Node *ret = mk(g, AST_RETURN, loc, 1);
-    Node *b = mk(g, AST_BLOCK, loc, ns + 1);
+    Node *call = ast_node(g->a, AST_CALL, loc, na + 1);
+    Node *ret = ast_node(g->a, AST_RETURN, loc, 1);
+    Node *b = ast_node(g->a, AST_BLOCK, loc, ns + 1);
     if (!call || !ret || !b)
         return NULL;
-    call->kids[0] = ident(g, loc, callee);
+    call->kids[0] = ast_ident(g->a, loc, callee);
     for (int i = 0; i < na; i++)
         call->kids[i + 1] = args[i];
     ret->kids[0] = call;
@@ -342,7 +320,7 @@ int kw_expand(FeModule *mod, Node *fn, FeExpanded *out, int max)
     /* the body's arguments: every keyword, then the positional ones */
     int na = 0;
     for (int i = 0; i < nkw && !err; i++)
-        args[na++] = ident(&g, kws->kids[i]->loc, kw_name(kws->kids[i]));
+        args[na++] = ast_ident(g.a, kws->kids[i]->loc, kw_name(kws->kids[i]));
     for (int i = 0; i < npos; i++)
         args[na++] = param_arg(&g, pos[i]);
     /* one entry per keyword set: the empty one (fn's own name), and each set a call passes */
@@ -387,7 +365,7 @@ int kw_expand(FeModule *mod, Node *fn, FeExpanded *out, int max)
                 if (kw_name(kws->kids[i]) && strlen(kw_name(kws->kids[i])) == l &&
                     strncmp(kw_name(kws->kids[i]), p, l) == 0)
                     kp = param_nodefault(kws->kids[i]);
-            ps[nps++] = kp ? kp : ident(&g, fn->loc, arena_strndup(&mod->arena, p, l));
+            ps[nps++] = kp ? kp : ast_ident(g.a, fn->loc, arena_strndup(&mod->arena, p, l));
             p += l + 1;
         }
         /* the others take their defaults, in declaration order (a default sees the keywords before it) */
@@ -401,10 +379,10 @@ int kw_expand(FeModule *mod, Node *fn, FeExpanded *out, int max)
                 set_loc = k->loc;
                 break;
             }
-            Node *as = mk(&g, AST_ASSIGN, k->loc, 2);
+            Node *as = ast_node(g.a, AST_ASSIGN, k->loc, 2);
             if (!as)
                 return g.nout;
-            as->kids[0] = ident(&g, k->loc, kw_name(k));
+            as->kids[0] = ast_ident(g.a, k->loc, kw_name(k));
             as->kids[1] = k->kids[1];
             stmts[ns++] = as;
         }

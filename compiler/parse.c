@@ -218,16 +218,32 @@ static void parse_enter(Parser *p, SrcLoc loc)
 
 /* ---- nodes ---------------------------------------------------------------- */
 
-static Node *node_new(Parser *p, NodeKind kind, SrcLoc loc, int nkids)
+Node *ast_node(Arena *a, NodeKind kind, SrcLoc loc, int nkids)
 {
-    Node *n = arena_alloc(p->a, sizeof(Node));
-    Node **kids = nkids ? arena_alloc(p->a, sizeof(Node *) * (size_t)nkids) : NULL;
+    Node *n = arena_alloc(a, sizeof(Node));
+    Node **kids = nkids ? arena_alloc(a, sizeof(Node *) * (size_t)nkids) : NULL;
     if (!n || (nkids && !kids))
-        parse_oom(p);
+        return NULL;
     n->kind = kind;
     n->loc = loc;
     n->kids = kids;
     n->nkids = nkids;
+    return n;
+}
+
+Node *ast_ident(Arena *a, SrcLoc loc, const char *name)
+{
+    Node *n = ast_node(a, AST_IDENT, loc, 0);
+    if (n)
+        n->name = name;
+    return n;
+}
+
+static Node *node_new(Parser *p, NodeKind kind, SrcLoc loc, int nkids)
+{
+    Node *n = ast_node(p->a, kind, loc, nkids);
+    if (!n)
+        parse_oom(p);
     return n;
 }
 
