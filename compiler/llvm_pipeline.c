@@ -27,6 +27,7 @@
 #include "juke.h"
 #include "juke_config.h"
 #include "checkopt.h"
+#include "libslice.h"
 #include "narrow.h"
 #include "target.h"
 
@@ -1544,7 +1545,7 @@ static void adopt_library_global(LLVMValueRef g, bool is_fn)
 /* A library definition the linker may leave behind: LLVMLinkModules2 moves
  * a linkonce definition only when the module refers to it (ModuleLinker's
  * lazy linking), and reads the body of a lazily loaded one only then. */
-static void make_linkonce(LLVMValueRef g, bool is_fn)
+void llvm_make_linkonce(LLVMValueRef g, bool is_fn)
 {
     if (LLVMIsDeclaration(g) || (is_fn && is_kernel_cc(g)))
         return;
@@ -1563,12 +1564,22 @@ static void make_linkonce(LLVMValueRef g, bool is_fn)
  * linkonce so that only the functions the module calls, and theirs, are
  * moved, and those are internalised (adopt_library_global): ocml is 505
  * functions, mathfuns calls 10 of them; libdevice defines ~350 with
- * external linkage, all of which a plain link used to move and optimise. */
+ * external linkage, all of which a plain link used to move and optimise.
+ * What is read is the process's slice of the library for the names the
+ * module needs (libslice.c): the same definitions, without reading ocml's
+ * module level (its constant tables) again in every compile. */
 bool llvm_link_bitcode_file(TargetCtx *tc, const char *path, bool only_needed)
 {
     LLVMMemoryBufferRef buf = NULL;
     char *err = NULL;
-    if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &err)) {
+    const uint8_t *slice = NULL;
+    size_t slice_size = 0;
+    LibsliceResult sr = only_needed ? libslice_get(tc->mod, path, &slice, &slice_size) : LIBSLICE_WHOLE;
+    if (sr == LIBSLICE_NONE)
+        return true;
+    if (sr == LIBSLICE_SLICE)
+        buf = LLVMCreateMemoryBufferWithMemoryRange((const char *)slice, slice_size, path, false);
+    if (!buf && LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &err)) {
         diag_plain(tc->diags, DIAG_USER, "cannot read the device library %s: %s", path, err ? err : "?");
         LLVMDisposeMessage(err);
         return false;
@@ -1598,7 +1609,7 @@ bool llvm_link_bitcode_file(TargetCtx *tc, const char *path, bool only_needed)
         if (!LLVMIsDeclaration(f) && !names_push(&fns, s, n))
             oom = true;
         if (only_needed)
-            make_linkonce(f, true);
+            llvm_make_linkonce(f, true);
     }
     for (LLVMValueRef g = LLVMGetFirstGlobal(lib); g; g = LLVMGetNextGlobal(g)) {
         size_t n;
@@ -1606,7 +1617,7 @@ bool llvm_link_bitcode_file(TargetCtx *tc, const char *path, bool only_needed)
         if (!LLVMIsDeclaration(g) && !names_push(&globals, s, n))
             oom = true;
         if (only_needed)
-            make_linkonce(g, false);
+            llvm_make_linkonce(g, false);
     }
     if (oom) {
         names_free(&fns);
