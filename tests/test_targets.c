@@ -19,6 +19,7 @@
 #include "juke.h"
 #include "abi.h"
 #include "juke_config.h"
+#include "libslice.h"
 #include "runtime.h"
 #include "target.h"
 
@@ -377,6 +378,57 @@ static void test_amdgpu_math_at_O0(void **s)
     assert_false(has_undefined_call(t.tc.mod, "__ocml"));
     assert_null(LLVMGetNamedFunction(t.tc.mod, "__ocml_lgamma_f32"));
     t_free(&t);
+}
+
+/* The slice of ocml a module needs (libslice.c): cut on first use, the same
+ * bytes for the same needs afterwards, another for other needs, nothing for
+ * a module that needs nothing of it; and two compiles through the kept
+ * slice make the same code object. */
+static void test_amdgpu_libslice(void **s)
+{
+    char path[1200];
+    const char *dir = getenv("JUKE_DEVICE_LIBS");
+    snprintf(path, sizeof path, "%s/ocml.bc", dir && *dir ? dir : JUKE_DEVICE_LIBS_DEFAULT);
+    if (access(path, R_OK) != 0)
+        skip();
+    T t;
+    t_setup(&t, TARGET_AMDGPU, "gfx90a");
+    const uint8_t *bc = NULL, *bc2 = NULL;
+    size_t n = 0, n2 = 0;
+    build_store_kernel(&t, "noneed");
+    assert_int_equal(libslice_get(t.tc.mod, path, &bc, &n), LIBSLICE_NONE);
+    LLVMTypeRef f1[1] = { LLVMFloatTypeInContext(t.tc.llctx) };
+    LLVMAddFunction(t.tc.mod, "__ocml_sin_f32", LLVMFunctionType(f1[0], f1, 1, 0));
+    assert_int_equal(libslice_get(t.tc.mod, path, &bc, &n), LIBSLICE_SLICE);
+    assert_true(n > 0 && n < 190000); /* ocml.bc itself is 190 kB */
+    assert_int_equal(libslice_get(t.tc.mod, path, &bc2, &n2), LIBSLICE_SLICE);
+    assert_ptr_equal(bc, bc2);
+    LLVMAddFunction(t.tc.mod, "__ocml_cos_f32", LLVMFunctionType(f1[0], f1, 1, 0));
+    assert_int_equal(libslice_get(t.tc.mod, path, &bc2, &n2), LIBSLICE_SLICE);
+    assert_ptr_not_equal(bc, bc2);
+    t_free(&t);
+
+    struct {
+        uint8_t *data;
+        size_t size;
+    } first = { 0 };
+    for (int i = 0; i < 2; i++) {
+        t_setup(&t, TARGET_AMDGPU, "gfx90a");
+        LLVMValueRef fn = build_math_kernel(&t, "vslice", "tanh", LLVMDoubleTypeInContext(t.tc.llctx));
+        t_compile_ok(&t, fn, "vslice");
+        assert_false(has_undefined_call(t.tc.mod, "__ocml"));
+        if (i == 0) {
+            first.data = malloc(t.co.size);
+            assert_non_null(first.data);
+            memcpy(first.data, t.co.data, t.co.size);
+            first.size = t.co.size;
+        } else {
+            assert_int_equal(t.co.size, first.size);
+            assert_memory_equal(t.co.data, first.data, first.size);
+        }
+        t_free(&t);
+    }
+    free(first.data);
 }
 
 static void test_amdgpu_missing_devlibs(void **s)
@@ -1025,6 +1077,7 @@ int main(void)
         cmocka_unit_test(test_amdgpu_math_atan2_f64_gfx908),
         cmocka_unit_test(test_amdgpu_math_half),
         cmocka_unit_test(test_amdgpu_math_at_O0),
+        cmocka_unit_test(test_amdgpu_libslice),
         cmocka_unit_test(test_amdgpu_missing_devlibs),
         cmocka_unit_test(test_amdgpu_features_v5),
         cmocka_unit_test(test_amdgpu_features_v4),
