@@ -94,11 +94,17 @@ static LLVMValueRef nvptx_grid_groups(TargetCtx *tc, LLVMBuilderRef b, int d)
     return sreg(tc, b, "nctaid", d);
 }
 
-/* bar.sync orders shared and global memory among the block's threads. */
+/* barrier.sync 0 orders shared and global memory among the block's threads. Not bar.sync (which is
+ * barrier.sync.aligned): the aligned form requires every thread of a warp to execute the same barrier
+ * instruction, and a warp whose threads reach the barrier of one source place from two branches (a function
+ * with a barrier called in both arms of an `if`) waits there for ever. The unaligned form counts threads as
+ * they arrive, from any instruction, as the CPU device and the AMD devices do (cooperative groups' block sync
+ * is the same instruction). */
 static void nvptx_barrier(TargetCtx *tc, LLVMBuilderRef b, SrcLoc loc)
 {
     (void)loc;
-    llvm_call_intrinsic(tc, b, "llvm.nvvm.barrier0");
+    LLVMValueRef id = LLVMConstInt(LLVMInt32TypeInContext(tc->llctx), 0, 0);
+    llvm_call_intrinsic_n(tc, b, "llvm.nvvm.barrier.sync", &id, 1);
     tc->uses_barrier = true;
 }
 
