@@ -1115,6 +1115,8 @@ static const char *module_of(const Parser *p, const char *s)
     for (int i = 0; i < JK_ARRAY_LEN(known); i++)
         if (strcmp(s, known[i]) == 0)
             return known[i];
+    if (strcmp(s, "KernelInterface") == 0)
+        return "KernelIntrinsics";
     return NULL;
 }
 
@@ -1450,8 +1452,12 @@ static Node *parse_postfix(Parser *p)
                 } else if (e->kind == AST_IDENT && (mod || device || is_base_submodule(e))) {
                     Node *q = node_ident(p, start, f->text);
                     q->qual = device ? "AMDGPU" : is_base_submodule(e) ? "Base" : mod;
-                    if (q->qual && strcmp(q->qual, "KernelIntrinsics") == 0)
+                    if (q->qual && strcmp(q->qual, "KernelIntrinsics") == 0) {
                         p->file_flags |= FILE_INTRINSICS;
+                        /* KI.shfl reads a 1-based lane, AMDGPU's shfl a 0-based one (base/intrinsics.jl) */
+                        if (strcmp(q->name, "shfl") == 0)
+                            q->name = "__ki_shfl";
+                    }
                     e = q;
                 } else {
                     Node *d = node_new(p, AST_DOT, start, 1);
@@ -1884,6 +1890,9 @@ static const char *import_path(Parser *p, int *pos)
             break;
         (*pos)++;
     }
+    /* KernelInterface (KernelAbstractions' lib/KernelInterface) is KernelIntrinsics under its newer name */
+    if (last && strcmp(last, "KernelInterface") == 0)
+        return "KernelIntrinsics";
     return last;
 }
 

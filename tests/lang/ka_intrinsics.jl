@@ -1,5 +1,6 @@
 # KernelAbstractions' KernelIntrinsics in plain functions launched like @roc kernels: the 1-based ids
-# as @NamedTuple{x::Int32, y::Int32, z::Int32}, destructured or read by field; localmemory and barrier.
+# as @NamedTuple{x::Int, y::Int, z::Int} (KA src/intrinsics.jl: Int unless a type is given), destructured
+# or read by field; localmemory and barrier.
 import KernelAbstractions.KernelIntrinsics as KI
 
 function ki_ids(A, B)
@@ -16,14 +17,14 @@ end
 # expect A: [1111, 1121, 2111, 2121, 1112, 1122, 2112, 2122, 1113, 1123, 2113, 2123, 1211, 1221, 2211, 2221, 1212, 1222, 2212, 2222, 1213, 1223, 2213, 2223]
 # expect B: [2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223]
 
-# the types: Int32 fields, and the grid in work-items
+# the types: Int fields, and the grid in work-items
 function ki_types(A)
     id = KI.get_global_id()
     A[id.x] = sizeof(id.x) + 10 * sizeof(KI.get_global_size().y) + 100 * KI.get_global_size().x
     return
 end
 # run: ki_types(A = zeros(Int64, 6)) groupsize 3 gridsize 2
-# expect A: [644, 644, 644, 644, 644, 644]
+# expect A: [688, 688, 688, 688, 688, 688]
 
 # a tile in local memory, reversed across the group after the barrier
 function ki_reverse(out, inp)
