@@ -111,10 +111,27 @@ static bool collect_names(Lib *l, LLVMModuleRef lib)
     return true;
 }
 
-/* The library's entry for the file st describes, read on first use; NULL
- * when it cannot be read (the caller links the file and reports why). Under
- * libs_lock. */
-static Lib *lib_entry(const char *path, const struct stat *st)
+/* A library read into a context of its own, for one slice. */
+typedef struct Loaded {
+    LLVMContextRef ctx;
+    LLVMModuleRef lib; /* NULL once consumed */
+} Loaded;
+
+static void loaded_dispose(Loaded *ld)
+{
+    if (ld->lib)
+        LLVMDisposeModule(ld->lib);
+    if (ld->ctx)
+        LLVMContextDispose(ld->ctx);
+    ld->lib = NULL;
+    ld->ctx = NULL;
+}
+
+/* The library's entry for the file st describes, read on first use (and
+ * then left in *ld for the first slice: ocml's module level is read once);
+ * NULL when it cannot be read (the caller links the file and reports why).
+ * Under libs_lock. */
+static Lib *lib_entry(const char *path, const struct stat *st, Loaded *ld)
 {
     for (Lib *l = libs; l; l = l->next)
         if (strcmp(l->path, path) == 0 && same_file(&l->st, st))
@@ -125,10 +142,10 @@ static Lib *lib_entry(const char *path, const struct stat *st)
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef lib = load_lazily(ctx, path);
     bool ok = l && lib && (l->path = strdup(path)) && collect_names(l, lib);
-    if (lib)
-        LLVMDisposeModule(lib);
-    LLVMContextDispose(ctx);
+    ld->ctx = ctx;
+    ld->lib = lib;
     if (!ok) {
+        loaded_dispose(ld);
         if (l) {
             for (size_t i = 0; i < l->nnames; i++)
                 free(l->names[i]);
@@ -147,16 +164,23 @@ static Lib *lib_entry(const char *path, const struct stat *st)
 
 /* The slice of l for the names in key, in m's layout: linking the library
  * into a module that declares just those names, as llvm_link_bitcode_file
- * links it into m. NULL if that fails. */
-static Slice *make_slice(const Lib *l, LLVMModuleRef m, const char *key)
+ * links it into m. The library is ld's if loaded (consumed), else read
+ * again. NULL if that fails. */
+static Slice *make_slice(const Lib *l, LLVMModuleRef m, const char *key, Loaded *ld)
 {
     Slice *s = calloc(1, sizeof *s);
     if (!s || !(s->key = strdup(key))) {
         free(s);
         return NULL;
     }
-    LLVMContextRef ctx = LLVMContextCreate();
-    LLVMModuleRef lib = load_lazily(ctx, l->path);
+    if (!ld->lib) {
+        loaded_dispose(ld);
+        ld->ctx = LLVMContextCreate();
+        ld->lib = load_lazily(ld->ctx, l->path);
+    }
+    LLVMContextRef ctx = ld->ctx;
+    LLVMModuleRef lib = ld->lib;
+    ld->lib = NULL; /* linked into the stub below, or disposed */
     LLVMModuleRef stub = LLVMModuleCreateWithNameInContext("libslice", ctx);
     bool ok = lib != NULL;
     if (ok) {
@@ -202,7 +226,7 @@ static Slice *make_slice(const Lib *l, LLVMModuleRef m, const char *key)
             LLVMDisposeMemoryBuffer(buf);
     }
     LLVMDisposeModule(stub);
-    LLVMContextDispose(ctx);
+    loaded_dispose(ld);
     if (!ok) {
         free(s->bc);
         free(s->key);
@@ -241,7 +265,8 @@ LibsliceResult libslice_get(LLVMModuleRef m, const char *path, const uint8_t **b
     LibsliceResult r = LIBSLICE_WHOLE;
     StrBuf key = { 0 };
     pthread_mutex_lock(&libs_lock);
-    Lib *l = lib_entry(path, &st);
+    Loaded ld = { 0 };
+    Lib *l = lib_entry(path, &st, &ld);
     if (l && !l->whole && needed_key(l, m, &key)) {
         if (key.len == 0) {
             r = LIBSLICE_NONE;
@@ -249,7 +274,7 @@ LibsliceResult libslice_get(LLVMModuleRef m, const char *path, const uint8_t **b
             Slice *s = l->slices;
             while (s && strcmp(s->key, key.data) != 0)
                 s = s->next;
-            if (!s && l->nslices < MAX_SLICES && (s = make_slice(l, m, key.data))) {
+            if (!s && l->nslices < MAX_SLICES && (s = make_slice(l, m, key.data, &ld))) {
                 s->next = l->slices;
                 l->slices = s;
                 l->nslices++;
@@ -261,6 +286,7 @@ LibsliceResult libslice_get(LLVMModuleRef m, const char *path, const uint8_t **b
             }
         }
     }
+    loaded_dispose(&ld);
     pthread_mutex_unlock(&libs_lock);
     sb_free(&key);
     return r;
