@@ -28,7 +28,13 @@ get_num_groups() = get_num_groups(Int)
 get_global_size() = get_global_size(Int)
 get_global_id() = get_global_id(Int)
 __ki_local_linear() = workitemIdx().x - 1 + (workitemIdx().y - 1 + (workitemIdx().z - 1) * workgroupDim().y) * workgroupDim().x
-get_sub_group_size(::Type{T}) where {T} = wavefrontsize() % T
+# a partial last sub-group (a group that is no multiple of the wavefront) has fewer lanes, as AMDGPU.jl's
+# KernelInterface test "partial sub-groups" has it
+function get_sub_group_size(::Type{T}) where {T}
+    n = workgroupDim().x * workgroupDim().y * workgroupDim().z
+    w = wavefrontsize()
+    return min(w, n - __ki_local_linear() ÷ w * w) % T
+end
 get_max_sub_group_size(::Type{T}) where {T} = wavefrontsize() % T
 get_num_sub_groups(::Type{T}) where {T} = cld(workgroupDim().x * workgroupDim().y * workgroupDim().z, wavefrontsize()) % T
 get_sub_group_id(::Type{T}) where {T} = (__ki_local_linear() ÷ wavefrontsize() + 1) % T

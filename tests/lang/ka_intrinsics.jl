@@ -39,7 +39,8 @@ end
 # run: ki_reverse(out = zeros(Float32, 8), inp = Float32[1.5, 2, 3, 4, 5, 6, 7, 8.25]) groupsize 4 gridsize 2
 # expect out: [4.0, 3.0, 2.0, 1.5, 8.25, 7.0, 6.0, 5.0]
 
-# sub-groups are wavefronts: 1-based ids within the group, UInt32
+# sub-groups are wavefronts: 1-based ids within the group; a group smaller than the wavefront is one partial
+# sub-group of its size
 function ki_subgroups(A)
     i = KI.get_global_id().x
     A[i] = 1000000 * KI.get_sub_group_size() + 10000 * KI.get_num_sub_groups() + 100 * KI.get_sub_group_id() +
@@ -47,7 +48,7 @@ function ki_subgroups(A)
     return
 end
 # run: ki_subgroups(A = zeros(UInt32, 4)) groupsize 4 gridsize 1 wavefrontsize 32
-# expect A: [32010101, 32010102, 32010103, 32010104]
+# expect A: [4010101, 4010102, 4010103, 4010104]
 
 # renamings: `import A as B`, `using A: b as c`
 import KernelAbstractions as KA
