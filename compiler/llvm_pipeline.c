@@ -27,6 +27,7 @@
 #include "juke.h"
 #include "juke_config.h"
 #include "checkopt.h"
+#include "addr32.h"
 #include "narrow.h"
 #include "target.h"
 
@@ -353,6 +354,18 @@ bool llvm_optimize(TargetCtx *tc, int opt_level)
         if (e) {
             char *msg = LLVMGetErrorMessage(e);
             diag_plain(tc->diags, DIAG_INTERNAL, "LLVM optimisation after narrowing failed: %s", msg);
+            LLVMDisposeErrorMessage(msg);
+            return false;
+        }
+    }
+    /* last: no pass after it may infer the wrap flags that let code generation split the 32-bit indices */
+    if (opt_level >= 2 && tc->opts->index32 && tc->ops->addr32 && addr32_run(tc->mod)) {
+        po = LLVMCreatePassBuilderOptions();
+        e = LLVMRunPasses(tc->mod, "dce", tc->tm, po);
+        LLVMDisposePassBuilderOptions(po);
+        if (e) {
+            char *msg = LLVMGetErrorMessage(e);
+            diag_plain(tc->diags, DIAG_INTERNAL, "LLVM optimisation after addr32 failed: %s", msg);
             LLVMDisposeErrorMessage(msg);
             return false;
         }
