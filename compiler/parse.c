@@ -647,6 +647,20 @@ static Node *parse_callable(Parser *p, Node *self, Node *args, const char **name
     return params;
 }
 
+/* What follows a named method's parameters: [ "::" type ] { where } block "end" (kw: `function`). */
+static Node *parse_function_tail(Parser *p, Token *kw, const char *fname, Node *ptuple)
+{
+    Node *rettype = NULL;
+    if (parse_accept(p, "::"))
+        rettype = parse_postfix(p);
+    PtrVec where = { 0 };
+    while (tok_kw(parse_peek(p), "where"))
+        parse_where(p, &where);
+    Node *body = parse_block(p);
+    parse_expect_end(p, "function", kw->loc);
+    return parse_make_function(p, kw->loc, fname, ptuple, body, &where, rettype);
+}
+
 /* function := "function" NAME "(" params ")" [ "::" type ] { where } block "end"
  *           | "function" "(" NAME "::" type ")" "(" params ")" ...   (a callable's method)
  *           | "function" "(" params ")" [ "::" type ] block "end"    (an anonymous function) */
@@ -677,15 +691,7 @@ static Node *parse_function(Parser *p)
         parse_list(p, &params, ")", "argument list");
         const char *fname = NULL;
         Node *ptuple = parse_callable(p, ftuple->kids[0], node_from_vec(p, AST_TUPLE, name->loc, &params), &fname);
-        Node *rettype = NULL;
-        if (parse_accept(p, "::"))
-            rettype = parse_postfix(p);
-        PtrVec where = { 0 };
-        while (tok_kw(parse_peek(p), "where"))
-            parse_where(p, &where);
-        Node *body = parse_block(p);
-        parse_expect_end(p, "function", kw->loc);
-        return parse_make_function(p, kw->loc, fname, ptuple, body, &where, rettype);
+        return parse_function_tail(p, kw, fname, ptuple);
     }
     /* `in` is a keyword of `for` loops, and a function name too (function in(x, itr)) */
     if (name->kind != TK_IDENT && !(tok_kw(name, "in") && tok_op(parse_peek2(p), "(")))
@@ -715,16 +721,7 @@ static Node *parse_function(Parser *p)
         parse_fail_at(p, parse_peek(p)->loc, "syntax: expected \"(\" after function name \"%s\"", name->text);
     PtrVec params = { 0 };
     parse_list(p, &params, ")", "argument list");
-    Node *ptuple = node_from_vec(p, AST_TUPLE, name->loc, &params);
-    Node *rettype = NULL;
-    if (parse_accept(p, "::"))
-        rettype = parse_postfix(p);
-    PtrVec where = { 0 };
-    while (tok_kw(parse_peek(p), "where"))
-        parse_where(p, &where);
-    Node *body = parse_block(p);
-    parse_expect_end(p, "function", kw->loc);
-    Node *f = parse_make_function(p, kw->loc, name->text, ptuple, body, &where, rettype);
+    Node *f = parse_function_tail(p, kw, name->text, node_from_vec(p, AST_TUPLE, name->loc, &params));
     f->kids[4] = self;
     f->nkids = self ? 5 : 4;
     return f;
