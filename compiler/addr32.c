@@ -3,18 +3,23 @@
  * launch-class variant on NVPTX (llvm_optimize runs it last, after narrow.c:
  * no pass after it infers wrap flags).
  *
- * Codegen marks the load or store of a checked or @inbounds access to a
- * device array of the 32-bit class (!juke.idx32 with the element's size):
- * its element index lies in [0, length) and length < 2^31. Julia's index
+ * Codegen marks each kernel parameter that is a device array of the 32-bit
+ * class with two or more dimensions (ADDR32_ATTR: its element size). Every
+ * access to it is checked or under @inbounds, so its element index lies in
+ * [0, length), and length < 2^31; an address from pointer(A) may lie
+ * anywhere, so a module that takes one is left alone (ADDR32_RAW). A load's
+ * element index may not survive -O3 as one value (instcombine splits GEPs,
+ * GVN merges loads and drops unknown metadata), but its address is still a
+ * chain of GEPs from the array's data pointer, whose offset divided by the
+ * element size (rounded down) is that index. Julia's index
  * arithmetic is 64-bit, and LLVM's NVPTX code generation
  * (SeparateConstOffsetFromGEP) splits a zero-extended `row * dim + x` back
  * into 64-bit adds wherever the add is nuw: each row then costs a 64-bit add
  * pair besides its multiply, and x a 64-bit shift and add. nvcc forms
  * `row * dim + x` in 32 bits and widens it in the one IMAD.WIDE that adds
- * the base. This pass does the same: the access's address, a chain of GEPs
- * down to the array's data pointer, is rebuilt from the low 32 bits of the
- * element index (add, sub, mul, shl and the extensions act on low halves
- * alone), with no wrap flags, so no later pass traces into it, and its
+ * the base. This pass does the same: the access's address is rebuilt from
+ * the low 32 bits of the element index (add, sub, mul, shl, the bitwise
+ * operations and the extensions act on low halves alone), with no wrap flags, so no later pass traces into it, and its
  * constant part in a GEP of its own, which folds into the load's immediate
  * offset. As the index is in [0, 2^31), sign-extending the low half of
  * (index - c), 0 <= c < 2^31, gives back index - c: the address is the same
@@ -261,6 +266,17 @@ static int addr32_function(Addr32 *a, LLVMTargetDataRef td, LLVMValueRef fn)
         }
     }
     return changed;
+}
+
+bool addr32_applies(LLVMModuleRef mod)
+{
+    if (LLVMGetNamedMetadataNumOperands(mod, ADDR32_RAW) > 0)
+        return false;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn))
+        for (unsigned k = 0, n = LLVMCountParams(fn); k < n; k++)
+            if (LLVMGetStringAttributeAtIndex(fn, k + 1, ADDR32_ATTR, sizeof ADDR32_ATTR - 1))
+                return true;
+    return false;
 }
 
 int addr32_run(LLVMModuleRef mod)

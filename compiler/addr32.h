@@ -2,6 +2,8 @@
 #ifndef JUKE_ADDR32_H
 #define JUKE_ADDR32_H
 
+#include <stdbool.h>
+
 #include <llvm-c/Types.h>
 
 /* The string attribute codegen puts on a kernel parameter that is a device
@@ -12,6 +14,10 @@
  * pointer into a device array (pointer(A)), which it may offset anywhere:
  * the pass then leaves the module alone. */
 #define ADDR32_RAW "juke.raw_array_pointer"
+
+/* Whether addr32_run has anything to do in mod: a marked parameter, and no
+ * raw array pointer. */
+bool addr32_applies(LLVMModuleRef mod);
 
 /* Gives every load and store of mod whose address is a chain of GEPs from
  * such a parameter's data pointer the address by the sign extension of its

@@ -708,7 +708,9 @@ static void index32_facts(CG *g, LLVMValueRef p, const Type *at)
 }
 
 /* Tells addr32.c that kernel parameter k is a device array of the 32-bit class (every element index of it in
- * [0, length) < 2^31 where the kernel reads or writes it), and its element size. */
+ * [0, length) < 2^31 where the kernel reads or writes it), and its element size. Arrays of two or more
+ * dimensions only: a vector's index is one add, and its 64-bit form (the base in uniform registers) measured
+ * faster on the H200 (memcopy Float32 789 us against 800: bench/RESULTS.md §17). */
 static void addr32_param(CG *g, unsigned k, const Type *at)
 {
     char size[24];
@@ -1493,7 +1495,7 @@ static void emit_function(CG *g, Spec *s, bool kernel)
             p = same_shape_arg(g, p, s->argtypes[i], &shape);
         if (kernel && pidx[i] >= 0 && g->tc->opts->index32 && s->argtypes[i]->kind == TY_ARRAY && g->ops->narrow_guards)
             index32_facts(g, p, s->argtypes[i]);
-        if (kernel && pidx[i] >= 0 && narrow_index(g, s->argtypes[i]) && g->ops->addr32)
+        if (kernel && pidx[i] >= 0 && narrow_index(g, s->argtypes[i]) && s->argtypes[i]->ndims >= 2 && g->ops->addr32)
             addr32_param(g, (unsigned)pidx[i], s->argtypes[i]);
         LLVMBuildStore(g->b, p, g->slots[i]);
     }
