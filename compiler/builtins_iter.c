@@ -13,6 +13,17 @@ const Type *type_notnothing(Infer *I, IrInst *in, const BuiltinRow *row, const c
     return infer_no_method(I, in, name, a, n);
 }
 
+/* x isa T: Bool; optype = T (emit_isa and infer.c's branch folding decide it from the types). */
+const Type *type_isa(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
+{
+    (void)row;
+    if (n == 2 && a[1]->kind == TY_TYPE && a[1]->elem) {
+        in->optype = a[1]->elem;
+        return prim(I, TY_BOOL);
+    }
+    return infer_no_method(I, in, name, a, n);
+}
+
 /* #something(next): next as its non-nothing type, where `next !== nothing` holds. A result that is
  * always nothing (iterating an empty tuple) is reached by no loop body: typed Nothing. */
 const Type *type_something(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)

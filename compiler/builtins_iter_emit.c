@@ -29,6 +29,20 @@ LLVMValueRef emit_isnothing(CG *g, IrInst *in)
     return LLVMBuildNot(g->b, not_nothing(g, in), "");
 }
 
+/* The LLVM value of `x isa T`: a constant of x's type, but for a Union{Nothing, S} that only one of its
+ * members satisfies, whose tag decides. */
+LLVMValueRef emit_isa(CG *g, IrInst *in)
+{
+    const Type *t = aty(g, in, 0), *want = in->optype;
+    if (t->kind != TY_UNION)
+        return LLVMConstInt(i1(g), ty_subtype(t, want), 0);
+    bool nothing = ty_subtype(ty_prim(g->types, TY_NOTHING), want), some = ty_subtype(t->elem, want);
+    if (nothing == some)
+        return LLVMConstInt(i1(g), nothing, 0);
+    LLVMValueRef is_some = not_nothing(g, in);
+    return some ? is_some : LLVMBuildNot(g->b, is_some, "");
+}
+
 /* The LLVM value of `#something(next)`. */
 LLVMValueRef emit_something(CG *g, IrInst *in)
 {

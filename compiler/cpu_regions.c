@@ -287,40 +287,65 @@ static bool points_into_state(LLVMValueRef p, LLVMValueRef st)
     return true;
 }
 
-/* Whether i computes the same value wherever it runs, given its operands: arithmetic that cannot trap, and
- * loads of the state, which the body never writes (the group entry sets st->item before it runs an item). */
-static bool recomputable(LLVMValueRef i, LLVMValueRef st)
+/* Whether i, given operands alike in every item, computes alike: arithmetic, comparisons, casts. */
+static bool pure_op(LLVMOpcode op)
 {
-    switch (LLVMGetInstructionOpcode(i)) {
+    switch (op) {
     case LLVMAdd:
     case LLVMSub:
     case LLVMMul:
+    case LLVMUDiv:
+    case LLVMSDiv:
+    case LLVMURem:
+    case LLVMSRem:
     case LLVMShl:
     case LLVMLShr:
     case LLVMAShr:
     case LLVMAnd:
     case LLVMOr:
     case LLVMXor:
+    case LLVMFAdd:
+    case LLVMFSub:
+    case LLVMFMul:
+    case LLVMFDiv:
+    case LLVMFRem:
+    case LLVMFNeg:
     case LLVMICmp:
+    case LLVMFCmp:
     case LLVMSelect:
     case LLVMGetElementPtr:
     case LLVMTrunc:
     case LLVMZExt:
     case LLVMSExt:
-    case LLVMBitCast:
+    case LLVMFPToUI:
+    case LLVMFPToSI:
+    case LLVMUIToFP:
+    case LLVMSIToFP:
+    case LLVMFPTrunc:
+    case LLVMFPExt:
     case LLVMPtrToInt:
     case LLVMIntToPtr:
-    case LLVMSIToFP:
-    case LLVMUIToFP:
-    case LLVMFPExt:
-    case LLVMFPTrunc:
+    case LLVMBitCast:
     case LLVMExtractValue:
-    case LLVMInsertValue: return true;
-    case LLVMLoad:
-        return !LLVMGetVolatile(i) && LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic &&
-               points_into_state(LLVMGetOperand(i, 0), st);
+    case LLVMInsertValue:
+    case LLVMExtractElement:
+    case LLVMInsertElement:
+    case LLVMShuffleVector:
+    case LLVMFreeze: return true;
     default: return false;
     }
+}
+
+/* Whether i computes the same value wherever it runs, given its operands: arithmetic that cannot trap (a
+ * division may, where the kernel guards it), and loads of the state, which the body never writes (the group
+ * entry sets st->item before it runs an item). */
+static bool recomputable(LLVMValueRef i, LLVMValueRef st)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(i);
+    if (op == LLVMLoad)
+        return !LLVMGetVolatile(i) && LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic &&
+               points_into_state(LLVMGetOperand(i, 0), st);
+    return pure_op(op) && op != LLVMUDiv && op != LLVMSDiv && op != LLVMURem && op != LLVMSRem;
 }
 
 /* Whether v is available at the end of the dispatch block d: a constant, a parameter, or d's own. */
@@ -391,55 +416,6 @@ static long state_offset(LLVMValueRef p, LLVMValueRef st, LLVMTypeRef state_ty, 
     if (n == 2 && LLVMGetTypeKind(src) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(src) == 8)
         return (long)LLVMConstIntGetSExtValue(LLVMGetOperand(p, 1));
     return -1;
-}
-
-/* Whether i, given operands alike in every item, computes alike: arithmetic, comparisons, casts. */
-static bool pure_op(LLVMOpcode op)
-{
-    switch (op) {
-    case LLVMAdd:
-    case LLVMSub:
-    case LLVMMul:
-    case LLVMUDiv:
-    case LLVMSDiv:
-    case LLVMURem:
-    case LLVMSRem:
-    case LLVMShl:
-    case LLVMLShr:
-    case LLVMAShr:
-    case LLVMAnd:
-    case LLVMOr:
-    case LLVMXor:
-    case LLVMFAdd:
-    case LLVMFSub:
-    case LLVMFMul:
-    case LLVMFDiv:
-    case LLVMFRem:
-    case LLVMFNeg:
-    case LLVMICmp:
-    case LLVMFCmp:
-    case LLVMSelect:
-    case LLVMGetElementPtr:
-    case LLVMTrunc:
-    case LLVMZExt:
-    case LLVMSExt:
-    case LLVMFPToUI:
-    case LLVMFPToSI:
-    case LLVMUIToFP:
-    case LLVMSIToFP:
-    case LLVMFPTrunc:
-    case LLVMFPExt:
-    case LLVMPtrToInt:
-    case LLVMIntToPtr:
-    case LLVMBitCast:
-    case LLVMExtractValue:
-    case LLVMInsertValue:
-    case LLVMExtractElement:
-    case LLVMInsertElement:
-    case LLVMShuffleVector:
-    case LLVMFreeze: return true;
-    default: return false;
-    }
 }
 
 /* Whether i calls an LLVM intrinsic that reads no memory and has no effect (min, max, abs, overflow

@@ -1189,6 +1189,16 @@ static int cond_decided(const IrFunc *f, const IrInst *cond)
 {
     if (cond->op == IR_CONST && cond->lit == LIT_NONE && (cond->ival == IR_TRUE || cond->ival == IR_FALSE))
         return cond->ival == IR_TRUE;
+    if (cond->op == IR_CALL && cond->type && cond->nargs == 3 && cond->builtin == BI_ISA && cond->optype) {
+        const Type *x = f->insts[cond->args[1]].type;
+        if (!x || (x->kind != TY_UNION && !ty_is_concrete(x)))
+            return -1;
+        if (x->kind != TY_UNION)
+            return ty_subtype(x, cond->optype);
+        bool some = ty_subtype(x->elem, cond->optype),
+             nothing = cond->optype->kind == TY_NOTHING || cond->optype->kind == TY_ANY;
+        return some == nothing ? some : -1;
+    }
     if (cond->op != IR_CALL || !cond->type || cond->nargs != 3 ||
         (cond->builtin != BI_EGAL && cond->builtin != BI_NEGAL))
         return -1;

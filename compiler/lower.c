@@ -413,15 +413,25 @@ static int lower_andor(Lower *L, Node *n)
     return emit_slot_read(L, tmp, n->loc);
 }
 
+static const char *nothing_test(const Node *c);
+static const char *something_test(const Node *c);
+static void narrow_slot(Lower *L, const char *x, const Node *body, SrcLoc loc);
+
+/* c ? a : b, narrowing a Union{Nothing, T} tested by c as lower_if does */
 static int lower_ternary(Lower *L, Node *n)
 {
     int tmp = temp_slot(L, "if", n->loc);
     int lelse = ir_new_label(L->f), lend = ir_new_label(L->f);
+    int saved = L->nlets;
     emit_gotoifnot(L, lower_expr(L, n->kids[0]), lelse, n->loc);
+    narrow_slot(L, something_test(n->kids[0]), n->kids[1], n->loc);
     emit_assign(L, tmp, lower_expr(L, n->kids[1]), n->loc);
+    L->nlets = saved;
     emit_goto(L, lend, n->loc);
     emit_label(L, lelse, n->loc);
+    narrow_slot(L, nothing_test(n->kids[0]), n->kids[2], n->loc);
     emit_assign(L, tmp, lower_expr(L, n->kids[2]), n->loc);
+    L->nlets = saved;
     emit_label(L, lend, n->loc);
     return emit_slot_read(L, tmp, n->loc);
 }
@@ -1461,20 +1471,63 @@ static void lower_while(Lower *L, Node *n)
     emit_label(L, lend, n->loc);
 }
 
-/* if/elseif/else; when result_slot >= 0 each branch's value goes there (an if used as a value). */
+/* Does n assign the variable x anywhere (x = v, x += v, a tuple or typed left side holding x, a for loop's x)? */
+static bool assigns_var(const Node *n, const char *x)
+{
+    if (!n)
+        return false;
+    if ((n->kind == AST_ASSIGN || n->kind == AST_OPASSIGN || n->kind == AST_FOR) && n->nkids > 0) {
+        const Node *lhs = n->kids[0];
+        if (lhs && lhs->kind == AST_TYPED)
+            lhs = lhs->kids[0];
+        if (lhs && lhs->kind == AST_IDENT && !lhs->qual && strcmp(lhs->name, x) == 0)
+            return true;
+        for (int i = 0; lhs && lhs->kind == AST_TUPLE && i < lhs->nkids; i++)
+            if (lhs->kids[i] && lhs->kids[i]->kind == AST_IDENT && strcmp(lhs->kids[i]->name, x) == 0)
+                return true;
+    }
+    for (int i = 0; i < n->nkids; i++)
+        if (assigns_var(n->kids[i], x))
+            return true;
+    return false;
+}
+
+/* Where x is known not to be nothing (a branch `body` of `if x === nothing`), x names a new binding of
+ * #something(x) until the branch ends (the caller restores L->nlets), as Julia's inference narrows
+ * Union{Nothing, T} to T there; the variable itself keeps its type, so that the paths still meet after the
+ * if. Not where the branch assigns x, which must update the variable. */
+static void narrow_slot(Lower *L, const char *x, const Node *body, SrcLoc loc)
+{
+    int s = x ? find_slot(L, x) : -1;
+    if (s < 0 || L->dead || assigns_var(body, x) || L->nlets == JK_ARRAY_LEN(L->lets))
+        return;
+    int v = emit_slot_read(L, s, loc);
+    int shadow = ir_new_slot(L->a, L->f, x, loc);
+    if (shadow < 0)
+        return;
+    emit_assign(L, shadow, call_builtin(L, BI_SOMETHING, loc, &v, 1), loc);
+    L->lets[L->nlets].name = x;
+    L->lets[L->nlets++].slot = shadow;
+}
+
+/* if/elseif/else; when result_slot >= 0 each branch's value goes there (an if used as a value). In the branch
+ * where `x === nothing` (isnothing(x)) is false, or `x !== nothing` true, x is not nothing. */
 static void lower_if(Lower *L, Node *n, int result_slot)
 {
-    int lelse = ir_new_label(L->f), lend = ir_new_label(L->f);
+    int lelse = ir_new_label(L->f), lend = ir_new_label(L->f), saved = L->nlets;
+    Node *e = n->nkids > 2 ? n->kids[2] : NULL;
     emit_gotoifnot(L, lower_expr(L, n->kids[0]), lelse, n->loc);
+    narrow_slot(L, something_test(n->kids[0]), n->kids[1], n->loc);
     if (result_slot >= 0) {
         int v = lower_block_value(L, n->kids[1]);
         if (v >= 0)
             emit_assign(L, result_slot, v, n->loc);
     } else
         lower_body(L, n->kids[1]);
+    L->nlets = saved;
     emit_goto(L, lend, n->loc);
     emit_label(L, lelse, n->loc);
-    Node *e = n->nkids > 2 ? n->kids[2] : NULL;
+    narrow_slot(L, nothing_test(n->kids[0]), e, n->loc);
     if (result_slot >= 0) {
         int v = e ? lower_block_value(L, e) : emit_named(L, IR_NOTHING, n->loc);
         if (v >= 0)
@@ -1483,6 +1536,7 @@ static void lower_if(Lower *L, Node *n, int result_slot)
         lower_if(L, e, -1);
     else
         lower_body(L, e);
+    L->nlets = saved;
     emit_label(L, lend, n->loc);
 }
 

@@ -924,6 +924,9 @@ static Node *parse_let(Parser *p)
     return n;
 }
 
+static const char *module_of(const Parser *p, const char *s);
+static bool is_capitalised(const char *s);
+
 /* const := "const" IDENT "=" expr */
 static Node *parse_const(Parser *p)
 {
@@ -960,6 +963,18 @@ static Node *parse_const(Parser *p)
     }
     if (!lhs || lhs->kind != AST_IDENT || lhs->qual)
         parse_fail_at(p, e->loc, "syntax: expected assignment after \"const\"");
+    Node *rhs = e->kids[1];
+    const char *mod = rhs->kind == AST_IDENT ? module_of(p, rhs->name) : NULL;
+    if (mod && is_capitalised(rhs->name)) {
+        /* const KI = KernelInterface, const KA = KernelAbstractions: a module's other name, as `import ... as` */
+        vec_push(p, &p->modules, (void *)lhs->name);
+        vec_push(p, &p->modules, (void *)mod);
+        if (strcmp(mod, "KernelIntrinsics") == 0)
+            p->file_flags |= FILE_INTRINSICS;
+        Node *blk = node_new(p, AST_BLOCK, kw->loc, 0);
+        blk->flags = STRUCT_KWDEF;
+        return blk;
+    }
     Node *n = node_new(p, AST_CONST, kw->loc, 1);
     n->name = lhs->name;
     n->kids[0] = e->kids[1];
@@ -1115,6 +1130,8 @@ static const char *module_of(const Parser *p, const char *s)
     for (int i = 0; i < JK_ARRAY_LEN(known); i++)
         if (strcmp(s, known[i]) == 0)
             return known[i];
+    if (strcmp(s, "KernelInterface") == 0)
+        return "KernelIntrinsics";
     return NULL;
 }
 
@@ -1445,13 +1462,20 @@ static Node *parse_postfix(Parser *p)
                               (strcmp(e->name, "Device") == 0 || strcmp(e->name, "UnsafeAtomics") == 0) &&
                               (!e->qual || strcmp(e->qual, "AMDGPU") == 0);
                 const char *mod = e->kind == AST_IDENT ? module_of(p, e->name) : NULL;
+                if (!mod && e->kind == AST_IDENT && e->qual && strcmp(e->qual, "KernelAbstractions") == 0 &&
+                    strcmp(e->name, "KI") == 0) /* KernelAbstractions.KI is KernelInterface */
+                    mod = "KernelIntrinsics";
                 if (mod && (strcmp(mod, "WMMA") == 0 || strcmp(mod, "WMMA_RDNA3") == 0)) {
                     e = node_ident(p, start, wmma_name(p, f->text));
                 } else if (e->kind == AST_IDENT && (mod || device || is_base_submodule(e))) {
                     Node *q = node_ident(p, start, f->text);
                     q->qual = device ? "AMDGPU" : is_base_submodule(e) ? "Base" : mod;
-                    if (q->qual && strcmp(q->qual, "KernelIntrinsics") == 0)
+                    if (q->qual && strcmp(q->qual, "KernelIntrinsics") == 0) {
                         p->file_flags |= FILE_INTRINSICS;
+                        /* KI.shfl reads a 1-based lane, AMDGPU's shfl a 0-based one (base/intrinsics.jl) */
+                        if (strcmp(q->name, "shfl") == 0)
+                            q->name = "__ki_shfl";
+                    }
                     e = q;
                 } else {
                     Node *d = node_new(p, AST_DOT, start, 1);
@@ -1884,6 +1908,9 @@ static const char *import_path(Parser *p, int *pos)
             break;
         (*pos)++;
     }
+    /* KernelInterface (KernelAbstractions' lib/KernelInterface) is KernelIntrinsics under its newer name */
+    if (last && strcmp(last, "KernelInterface") == 0)
+        return "KernelIntrinsics";
     return last;
 }
 

@@ -647,12 +647,20 @@ static LLVMValueRef add_entry(TargetCtx *tc, const char *name, LLVMBuilderRef b)
     return e;
 }
 
+/* A region round's statuses reduced as its items stop (cpu_emit_group_entry): after each item, its status
+ * word (spill[lin], u32) is and-ed into all_and and or-ed into all_or (allocas the optimiser makes into a
+ * vectorisable reduction); the two are equal after the round when every item stopped at the same place. */
+typedef struct RoundStatus {
+    LLVMValueRef spill, all_and, all_or;
+} RoundStatus;
+
 /* At the builder: the loops over the group's work-items, z outermost, x innermost (do-while loops: every
- * dimension has at least one item), each item's index stored into st->item, then call(args); the builder
- * ends after the loops. With an access group (the region copy's, cpu_regions.h), the x loop declares its
- * accesses parallel: LLVM vectorises a region without proving its work-items' accesses independent. */
+ * dimension has at least one item), each item's index stored into st->item, then call(args) (and, with rs,
+ * its status reduced); the builder ends after the loops. With an access group (the region copy's,
+ * cpu_regions.h), the x loop declares its accesses parallel: LLVM vectorises a region without proving its
+ * work-items' accesses independent. */
 static void emit_item_loops(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef e, LLVMValueRef *dim, LLVMValueRef callee,
-                            LLVMValueRef *args, unsigned nargs, LLVMMetadataRef access_group)
+                            LLVMValueRef *args, unsigned nargs, LLVMMetadataRef access_group, const RoundStatus *rs)
 {
     LLVMContextRef c = tc->llctx;
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
@@ -672,6 +680,17 @@ static void emit_item_loops(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef e, LLV
         pre = head[d];
     }
     LLVMBuildCall2(b, LLVMGlobalGetValueType(callee), callee, args, nargs, "");
+    if (rs) {
+        LLVMValueRef lin = LLVMBuildAdd(
+            b, LLVMBuildMul(b, LLVMBuildAdd(b, LLVMBuildMul(b, iv[2], dim[1], ""), iv[1], ""), dim[0], ""), iv[0], "");
+        LLVMValueRef lin64 = LLVMBuildZExt(b, lin, LLVMInt64TypeInContext(c), "");
+        LLVMValueRef s = LLVMBuildLoad2(b, i32, LLVMBuildInBoundsGEP2(b, i32, rs->spill, &lin64, 1, ""), "status");
+        if (access_group)
+            LLVMSetMetadata(s, LLVMGetMDKindIDInContext(c, "llvm.access.group", 17),
+                            LLVMMetadataAsValue(c, access_group));
+        LLVMBuildStore(b, LLVMBuildAnd(b, LLVMBuildLoad2(b, i32, rs->all_and, ""), s, ""), rs->all_and);
+        LLVMBuildStore(b, LLVMBuildOr(b, LLVMBuildLoad2(b, i32, rs->all_or, ""), s, ""), rs->all_or);
+    }
     for (int d = 0; d < 3; d++) {
         LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
         LLVMValueRef next = LLVMBuildNUWAdd(b, iv[d], one, "");
@@ -723,7 +742,7 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
     for (int d = 0; d < 3; d++)
         dim[d] = cpu_workgroup_dim(tc, b, d);
     if (!regions) {
-        emit_item_loops(tc, b, e, dim, fn, args, np, NULL);
+        emit_item_loops(tc, b, e, dim, fn, args, np, NULL, NULL);
         LLVMBuildRetVoid(b);
     } else {
         LLVMValueRef *lv = calloc((size_t)regions->nbarriers + 1, sizeof *lv);
@@ -766,6 +785,15 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
                                                      &at, 1, "group.slots");
             LLVMBuildMemCpy(b, args[np - 1], 16, src, 16, LLVMConstInt(i64, regions->group_bytes, 0));
         }
+        /* the round's statuses, reduced as the items stop (RoundStatus) */
+        RoundStatus rs = { .spill = load_state(tc, b, ST_SPILL, -1, ptr) };
+        LLVMBasicBlockRef cur = LLVMGetInsertBlock(b);
+        LLVMPositionBuilder(b, LLVMGetEntryBasicBlock(e), LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(e)));
+        rs.all_and = LLVMBuildAlloca(b, i32, "status.and");
+        rs.all_or = LLVMBuildAlloca(b, i32, "status.or");
+        LLVMPositionBuilderAtEnd(b, cur);
+        LLVMBuildStore(b, LLVMConstInt(i32, ~0u, 0), rs.all_and);
+        LLVMBuildStore(b, LLVMConstInt(i32, 0, 0), rs.all_or);
         LLVMValueRef mixed = LLVMBuildOr(b, cpu_cancel_requested(tc, b),
                                          LLVMBuildICmp(b, LLVMIntULT, r, LLVMConstInt(i32, 2, 0), ""), "");
         LLVMValueRef mode = LLVMBuildSelect(b, mixed, LLVMConstInt(i32, CPU_REGION_ANY, 0),
@@ -778,19 +806,35 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
             LLVMAddCase(sw, LLVMConstInt(i32, k, 0), at);
             LLVMPositionBuilderAtEnd(b, at);
             args[np - 2] = LLVMConstInt(i32, k, 0);
-            emit_item_loops(tc, b, e, dim, fn, args, np, regions->access_group);
+            emit_item_loops(tc, b, e, dim, fn, args, np, regions->access_group, &rs);
             LLVMBuildBr(b, next);
         }
         LLVMPositionBuilderAtEnd(b, any);
         args[np - 2] = LLVMConstInt(i32, CPU_REGION_ANY, 0);
-        emit_item_loops(tc, b, e, dim, fn, args, np, regions->access_group);
+        emit_item_loops(tc, b, e, dim, fn, args, np, regions->access_group, &rs);
         LLVMBuildBr(b, next);
+        /* every item stopped at one place: the next round's kind without the runtime (as region_round
+         * answers then: 2 + k at barrier k, 0 when all ended); else the runtime decides */
         LLVMPositionBuilderAtEnd(b, next);
+        LLVMValueRef s_and = LLVMBuildLoad2(b, i32, rs.all_and, ""), s_or = LLVMBuildLoad2(b, i32, rs.all_or, "");
+        LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(c, e, "round.mixed");
+        LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(c, e, "round.end");
+        LLVMValueRef same =
+            LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, s_and, LLVMConstInt(i32, CPU_REGION_RETURNED, 0), ""),
+                            LLVMBuildAdd(b, s_and, LLVMConstInt(i32, 2, 0), ""), LLVMConstInt(i32, 0, 0), "");
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, s_and, s_or, ""), join, slow);
+        LLVMPositionBuilderAtEnd(b, slow);
         LLVMValueRef f = load_state(tc, b, ST_REGION_ROUND, -1, ptr);
         LLVMTypeRef params[2] = { ptr, ptr };
         LLVMValueRef cargs[2] = { st, locs };
-        LLVMValueRef more = LLVMBuildCall2(b, LLVMFunctionType(i32, params, 2, 0), f, cargs, 2, "");
-        LLVMAddIncoming(r, &more, &next, 1);
+        LLVMValueRef called = LLVMBuildCall2(b, LLVMFunctionType(i32, params, 2, 0), f, cargs, 2, "");
+        LLVMBuildBr(b, join);
+        LLVMPositionBuilderAtEnd(b, join);
+        LLVMValueRef more = LLVMBuildPhi(b, i32, "");
+        LLVMValueRef vals[2] = { same, called };
+        LLVMBasicBlockRef from[2] = { next, slow };
+        LLVMAddIncoming(more, vals, from, 2);
+        LLVMAddIncoming(r, &more, &join, 1);
         LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, e, "done");
         LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, more, LLVMConstInt(i32, 0, 0), ""), round, done);
         LLVMPositionBuilderAtEnd(b, done);

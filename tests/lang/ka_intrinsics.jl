@@ -1,5 +1,6 @@
 # KernelAbstractions' KernelIntrinsics in plain functions launched like @roc kernels: the 1-based ids
-# as @NamedTuple{x::Int32, y::Int32, z::Int32}, destructured or read by field; localmemory and barrier.
+# as @NamedTuple{x::Int, y::Int, z::Int} (KA src/intrinsics.jl: Int unless a type is given), destructured
+# or read by field; localmemory and barrier.
 import KernelAbstractions.KernelIntrinsics as KI
 
 function ki_ids(A, B)
@@ -16,14 +17,14 @@ end
 # expect A: [1111, 1121, 2111, 2121, 1112, 1122, 2112, 2122, 1113, 1123, 2113, 2123, 1211, 1221, 2211, 2221, 1212, 1222, 2212, 2222, 1213, 1223, 2213, 2223]
 # expect B: [2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223, 2223]
 
-# the types: Int32 fields, and the grid in work-items
+# the types: Int fields, and the grid in work-items
 function ki_types(A)
     id = KI.get_global_id()
     A[id.x] = sizeof(id.x) + 10 * sizeof(KI.get_global_size().y) + 100 * KI.get_global_size().x
     return
 end
 # run: ki_types(A = zeros(Int64, 6)) groupsize 3 gridsize 2
-# expect A: [644, 644, 644, 644, 644, 644]
+# expect A: [688, 688, 688, 688, 688, 688]
 
 # a tile in local memory, reversed across the group after the barrier
 function ki_reverse(out, inp)
@@ -38,7 +39,8 @@ end
 # run: ki_reverse(out = zeros(Float32, 8), inp = Float32[1.5, 2, 3, 4, 5, 6, 7, 8.25]) groupsize 4 gridsize 2
 # expect out: [4.0, 3.0, 2.0, 1.5, 8.25, 7.0, 6.0, 5.0]
 
-# sub-groups are wavefronts: 1-based ids within the group, UInt32
+# sub-groups are wavefronts: 1-based ids within the group; a group smaller than the wavefront is one partial
+# sub-group of its size
 function ki_subgroups(A)
     i = KI.get_global_id().x
     A[i] = 1000000 * KI.get_sub_group_size() + 10000 * KI.get_num_sub_groups() + 100 * KI.get_sub_group_id() +
@@ -46,7 +48,7 @@ function ki_subgroups(A)
     return
 end
 # run: ki_subgroups(A = zeros(UInt32, 4)) groupsize 4 gridsize 1 wavefrontsize 32
-# expect A: [32010101, 32010102, 32010103, 32010104]
+# expect A: [4010101, 4010102, 4010103, 4010104]
 
 # renamings: `import A as B`, `using A: b as c`
 import KernelAbstractions as KA
