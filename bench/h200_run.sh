@@ -14,7 +14,12 @@
 #      broadcast vs PyTorch eager, matmul (cuBLAS) vs torch.matmul
 # Results go to $OUT (or ./h200-out): env.txt acceptance.txt bench1.txt bench2.txt bench_i32.txt nofma.txt
 # launch_api.txt lang_cuda.txt trace_cuda.json trace_check.txt sass.txt python.txt
+# The whole run takes over 10 minutes, more than one device command may: H200_PARTS names the parts to run
+# (default all): acceptance bench bench32 nofma launch lang sass python, e.g.
+#   H200_PARTS="acceptance bench32 launch lang python" OUT=$OUT bash bench/h200_run.sh
 set -uo pipefail
+PARTS=" ${H200_PARTS:-acceptance bench bench32 nofma launch lang sass python} "
+want() { [[ $PARTS == *" $1 "* ]]; }
 OUT=${OUT:-h200-out}
 mkdir -p "$OUT"
 H=build-h200
@@ -33,34 +38,40 @@ if ! $NVCC -O3 -arch=sm_90 -cubin -Xptxas -v -o $CUBIN bench/twins.cu > /tmp/nvc
 fi
 echo "twins: $CUBIN" >> "$OUT/env.txt"
 grep -E "Compiling|Used" /tmp/nvcc.txt | paste - - | sed 's/ptxas info *: //g' >> "$OUT/env.txt"
-$H/bin/h200_acceptance $H/acc cuda 2>&1 | tee "$OUT/acceptance.txt"
-$H/bin/h200_bench $H/ptx $CUBIN 100 2>&1 | tee "$OUT/bench1.txt"
-$H/bin/h200_bench $H/ptx $CUBIN 100 mdvc > "$OUT/bench2.txt" 2>&1
-grep -v RESULT "$OUT/bench2.txt"
+want acceptance && $H/bin/h200_acceptance $H/acc cuda 2>&1 | tee "$OUT/acceptance.txt"
+if want bench; then
+    $H/bin/h200_bench $H/ptx $CUBIN 100 2>&1 | tee "$OUT/bench1.txt"
+    $H/bin/h200_bench $H/ptx $CUBIN 100 mdvc > "$OUT/bench2.txt" 2>&1
+    grep -v RESULT "$OUT/bench2.txt"
+fi
 # the 32-bit-index variants (build-h200/ptx32, what juke_launch picks for arrays of < 2^31
 # elements), twice: memcopy, diffusion2d and the bounds-checked kernels against the same twins
-for run in 1 2; do
-    echo "== 32-bit-index variants, run $run" >> "$OUT/bench_i32.txt"
-    $H/bin/h200_bench $H/ptx32 $CUBIN 100 mdc >> "$OUT/bench_i32.txt" 2>&1
-done
-grep -v RESULT "$OUT/bench_i32.txt"
-if $NVCC -O3 -fmad=false -arch=sm_90 -cubin -o /tmp/twins_nofma.cubin bench/twins.cu; then
+if want bench32; then
+    for run in 1 2; do
+        echo "== 32-bit-index variants, run $run" >> "$OUT/bench_i32.txt"
+        $H/bin/h200_bench $H/ptx32 $CUBIN 100 mdc >> "$OUT/bench_i32.txt" 2>&1
+    done
+    grep -v RESULT "$OUT/bench_i32.txt"
+fi
+if want nofma && $NVCC -O3 -fmad=false -arch=sm_90 -cubin -o /tmp/twins_nofma.cubin bench/twins.cu; then
     echo "diffusion2d against nvcc -O3 -fmad=false twins (the nvcc columns)" > "$OUT/nofma.txt"
     $H/bin/h200_bench $H/ptx /tmp/twins_nofma.cubin 100 d >> "$OUT/nofma.txt" 2>&1
     grep -v RESULT "$OUT/nofma.txt"
 fi
-JUKE_CACHE_DIR=$H/cache $H/bin/launch_api bench/jl/empty.jl 201 256 2>&1 | tee "$OUT/launch_api.txt"
+want launch && JUKE_CACHE_DIR=$H/cache $H/bin/launch_api bench/jl/empty.jl 201 256 2>&1 | tee "$OUT/launch_api.txt"
 # the language suite (tests/lang) on the cuda device, its kernels from the disk cache
-JUKE_CACHE_DIR=$H/cache JUKE_SOURCE_ROOT=$PWD $H/bin/lang_gpu --device cuda > "$OUT/lang_cuda.txt" 2>&1
-grep -E '^\[  (PASSED|FAILED) ' "$OUT/lang_cuda.txt"
-# a host program's own cuMemAlloc buffers wrapped (juke_array_wrap), launched through a kernel handle
-JUKE_CACHE_DIR=$H/cache $H/bin/wrap_buffers examples/vadd.jl 2>&1 | tee "$OUT/wrap_buffers.txt"
-# a timeline on the GPU: kernels' device spans from CUDA events, each inside its synchronisation
-JUKE_TRACE=$OUT/trace_cuda.json JUKE_CACHE_DIR=$H/cache $H/bin/launch_api bench/jl/empty.jl 5 20 > /dev/null 2>&1
-python3 tests/trace_check.py "$OUT/trace_cuda.json" --expect 'empty!' --contained > "$OUT/trace_check.txt" 2>&1 &&
-    echo "trace on cuda: schema and containment pass" | tee -a "$OUT/trace_check.txt" ||
-    { echo "trace on cuda: FAILED"; cat "$OUT/trace_check.txt"; }
-{
+if want lang; then
+    JUKE_CACHE_DIR=$H/cache JUKE_SOURCE_ROOT=$PWD $H/bin/lang_gpu --device cuda > "$OUT/lang_cuda.txt" 2>&1
+    grep -E '^\[  (PASSED|FAILED) ' "$OUT/lang_cuda.txt"
+    # a host program's own cuMemAlloc buffers wrapped (juke_array_wrap), launched through a kernel handle
+    JUKE_CACHE_DIR=$H/cache $H/bin/wrap_buffers examples/vadd.jl 2>&1 | tee "$OUT/wrap_buffers.txt"
+    # a timeline on the GPU: kernels' device spans from CUDA events, each inside its synchronisation
+    JUKE_TRACE=$OUT/trace_cuda.json JUKE_CACHE_DIR=$H/cache $H/bin/launch_api bench/jl/empty.jl 5 20 > /dev/null 2>&1
+    python3 tests/trace_check.py "$OUT/trace_cuda.json" --expect 'empty!' --contained > "$OUT/trace_check.txt" 2>&1 &&
+        echo "trace on cuda: schema and containment pass" | tee -a "$OUT/trace_check.txt" ||
+        { echo "trace on cuda: FAILED"; cat "$OUT/trace_check.txt"; }
+fi
+want sass && {
     for f in $H/sass/*.cubin; do echo "=== juke $(basename $f)"; cuobjdump -sass "$f" | grep -E '^\s+/\*[0-9a-f]{4}\*/' ; done
     for k in memcopy_f64 memcopy_f32 diffusion2d_f64 diffusion2d_f32 memcopy_f64_i64 diffusion2d_f64_i64 empty_kernel; do
         echo "=== nvcc $k"; cuobjdump -sass -fun $k $CUBIN | grep -E '^\s+/\*[0-9a-f]{4}\*/'
@@ -68,5 +79,5 @@ python3 tests/trace_check.py "$OUT/trace_cuda.json" --expect 'empty!' --containe
 } > "$OUT/sass.txt" 2>&1
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv >> "$OUT/env.txt" 2>&1
 # the Python package on PyTorch tensors, its kernels from the disk cache
-JUKE_CACHE_DIR=$H/cache PYTHONPATH=$PWD/$H/python python3 bench/python_h200.py 2>&1 | tee "$OUT/python.txt"
+want python && JUKE_CACHE_DIR=$H/cache PYTHONPATH=$PWD/$H/python python3 bench/python_h200.py 2>&1 | tee "$OUT/python.txt"
 echo "h200_run: done"
