@@ -858,10 +858,18 @@ static void tag_parallel_accesses(Rg *g, LLVMMetadataRef ag)
 
 /* ---- the transformation ------------------------------------------------------------------------------- */
 
+/* A u32 of the state; the group's size (field 2) is invariant, as the group entry's own loads of it say, so
+ * that the optimiser finds the item's linear index here and in the group entry alike. */
 static LLVMValueRef state_u32(Rg *g, LLVMTypeRef state_ty, LLVMValueRef st, unsigned field, unsigned elem)
 {
     LLVMValueRef idx[3] = { LLVMConstInt(g->i32, 0, 0), LLVMConstInt(g->i32, field, 0), LLVMConstInt(g->i32, elem, 0) };
-    return LLVMBuildLoad2(g->b, g->i32, LLVMBuildInBoundsGEP2(g->b, state_ty, st, idx, 3, ""), "");
+    LLVMValueRef v = LLVMBuildLoad2(g->b, g->i32, LLVMBuildInBoundsGEP2(g->b, state_ty, st, idx, 3, ""), "");
+    if (field == 2) {
+        LLVMValueRef empty = LLVMMetadataAsValue(g->c, LLVMMDNodeInContext2(g->c, NULL, 0));
+        LLVMSetMetadata(v, LLVMGetMDKindIDInContext(g->c, "invariant.load", 14), empty);
+        LLVMSetMetadata(v, LLVMGetMDKindIDInContext(g->c, "noundef", 7), empty);
+    }
+    return v;
 }
 
 bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_ty, LLVMValueRef barrier_fn,

@@ -12,6 +12,7 @@
 
 #include "abi.h"
 #include "builtins.h"
+#include "cpu_split.h"
 #include "cpu_regions.h"
 #include "target.h"
 
@@ -73,7 +74,8 @@ typedef struct CpuKernel {
     uint32_t kernarg_size;
     uint32_t spill_bytes; /* a region kernel's (group_flags JUKE_CPU_GROUP_REGIONS) */
     uint32_t group_flags;
-    LLVMValueRef body; /* a kernel with barriers: its body, until cpu_link_libraries makes its regions */
+    LLVMValueRef body;            /* a kernel with barriers: its body, until cpu_link_libraries makes its regions */
+    LLVMMetadataRef access_group; /* a region kernel's (cpu_regions.h), for split_group_entries */
 } CpuKernel;
 
 typedef struct CpuPriv {
@@ -1018,6 +1020,26 @@ static void parallel_group_entry(TargetCtx *tc, LLVMValueRef group, LLVMMetadata
     cpu_regions_tag_scope_decls(group, access_group);
 }
 
+/* The region kernels' group entries cleaned up (the item's index and the round's uniform values in SSA form,
+ * the latter hoisted out of the item loops), then each x loop split at its uniform guard (cpu_split.c). */
+static void split_group_entries(TargetCtx *tc)
+{
+    CpuPriv *cp = cpu(tc);
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef err = LLVMRunPasses(tc->mod,
+                                     "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,"
+                                     "loop-mssa(licm))",
+                                     tc->tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (err) { /* the loops stay whole */
+        LLVMConsumeError(err);
+        return;
+    }
+    for (int i = 0; i < cp->nkernels; i++)
+        if (cp->kernels[i].group_entry && cp->kernels[i].access_group)
+            cpu_split_item_loops(cp->kernels[i].group_entry, cp->kernels[i].access_group);
+}
+
 /* The module is complete (and its debug information final): each kernel with barriers gets its region copy
  * and its group entry (cpu_emit_regions), or keeps running as fibers. */
 static bool cpu_link_libraries(TargetCtx *tc)
@@ -1035,8 +1057,10 @@ static bool cpu_link_libraries(TargetCtx *tc)
         LLVMValueRef *args = rb ? calloc(np, sizeof *args) : NULL;
         if (args) {
             k->group_entry = cpu_emit_group_entry(tc, rb, k->name, args, &regions);
-            if (k->group_entry && regions.access_group)
+            if (k->group_entry && regions.access_group) {
                 parallel_group_entry(tc, k->group_entry, regions.access_group);
+                k->access_group = regions.access_group;
+            }
             k->spill_bytes = regions.spill_bytes;
             k->group_flags = k->group_entry ? JUKE_CPU_GROUP_REGIONS : 0;
             changed = true;
@@ -1044,6 +1068,8 @@ static bool cpu_link_libraries(TargetCtx *tc)
         free(args);
         free(regions.locs);
     }
+    if (changed)
+        split_group_entries(tc);
     if (changed)
         build_table(tc);
     return true;
