@@ -166,6 +166,7 @@ LLVMValueRef emit_pointer(CG *g, IrInst *in)
     int n = in->nargs - 1;
     const Type *at = aty(g, in, 0);
     LLVMValueRef p = arr_ptr(g, arg(g, in, 0));
+    addr32_raw_pointer(g);
     return n == 1 ? p : ptr_offset(g, at->elem, p, arg(g, in, 1), aty(g, in, 1));
 }
 

@@ -26,6 +26,8 @@
 typedef struct Assigned {
     const char *name;
     SrcLoc loc;
+    const Node **loops; /* the for/while loops around the assignment, outermost first */
+    int nloops;
 } Assigned;
 
 /* The names a function or lambda binds: its parameters and the variables it assigns (locals), and its
@@ -39,11 +41,28 @@ typedef struct Scope {
 
 typedef struct Cl {
     Arena *a;
-    bool base;         /* lifting the Base prelude's: its closures' names say so (#Base.f#1) */
-    const char *fname; /* the top-level function being converted */
-    int count;         /* lambdas lifted from it so far */
-    PtrVec out;        /* the new top-level items */
+    bool base;             /* lifting the Base prelude's: its closures' names say so (#Base.f#1) */
+    const char *fname;     /* the top-level function being converted */
+    int count;             /* lambdas lifted from it so far */
+    PtrVec out;            /* the new top-level items */
+    const Node *loops[64]; /* the for/while loops around the node being walked, outermost first */
+    int nloops;
 } Cl;
+
+static void push_loop(Cl *c, const Node *n)
+{
+    if (c->nloops < (int)JK_ARRAY_LEN(c->loops))
+        c->loops[c->nloops] = n;
+    c->nloops++;
+}
+
+static bool in_loops(const Node *const *loops, int n, const Node *loop)
+{
+    for (int i = 0; i < n && i < 64; i++)
+        if (loops[i] == loop)
+            return true;
+    return false;
+}
 
 static bool has_name(const PtrVec *v, const char *name)
 {
@@ -92,6 +111,12 @@ static void bind_lhs(Cl *c, Scope *s, Node *lhs, SrcLoc at)
         if (as) {
             as->name = lhs->name;
             as->loc = at;
+            as->nloops = c->nloops < (int)JK_ARRAY_LEN(c->loops) ? c->nloops : (int)JK_ARRAY_LEN(c->loops);
+            as->loops = as->nloops ? arena_alloc(c->a, (size_t)as->nloops * sizeof(Node *)) : NULL;
+            if (as->nloops && !as->loops)
+                return;
+            for (int i = 0; i < as->nloops; i++)
+                as->loops[i] = c->loops[i];
             ptrvec_push(c->a, &s->assigned, as);
         }
     } else if (lhs->kind == AST_TYPED) {
@@ -121,8 +146,11 @@ static void bind_params(Cl *c, Scope *s, const Node *params)
             continue;
         }
         const char *name = param_name(p);
-        if (name)
-            add_name(c, &s->locals, name);
+        if (name) {
+            /* a parameter is bound before the body: its first "assignment", outside the body's loops */
+            Node id = { .kind = AST_IDENT, .name = name, .loc = p->loc };
+            bind_lhs(c, s, &id, p->loc);
+        }
     }
 }
 
@@ -153,10 +181,18 @@ static void collect_bound(Cl *c, Scope *s, Node *n)
         bind_lhs(c, s, n->kids[0], n->loc);
         collect_bound(c, s, n->kids[1]);
         return;
-    case AST_FOR:
-        bind_lhs(c, s, n->kids[0], n->loc);
+    case AST_FOR: /* the loop variable is a new binding in each iteration */
         collect_bound(c, s, n->kids[1]);
+        push_loop(c, n);
+        bind_lhs(c, s, n->kids[0], n->loc);
         collect_bound(c, s, n->kids[2]);
+        c->nloops--;
+        return;
+    case AST_WHILE:
+        push_loop(c, n);
+        for (int i = 0; i < n->nkids; i++)
+            collect_bound(c, s, n->kids[i]);
+        c->nloops--;
         return;
     case AST_LOCAL:
         for (int i = 0; i < n->nkids; i++) {
@@ -299,9 +335,20 @@ static void lift(Cl *c, Scope *s, Node **slot)
             ptrvec_push(c->a, &statics, (void *)name);
             continue;
         }
+        /* assigned after the closure is made: later in the source, or earlier in a loop around the closure
+         * that the variable is older than (the next iteration assigns it again; one first assigned in the
+         * loop is a new variable each iteration) */
+        const Assigned *first = NULL;
+        for (int k = 0; k < b->assigned.len && !first; k++)
+            if (strcmp(((Assigned *)b->assigned.items[k])->name, name) == 0)
+                first = b->assigned.items[k];
         for (int k = 0; k < b->assigned.len; k++) {
             Assigned *as = b->assigned.items[k];
-            if (strcmp(as->name, name) == 0 && loc_before(lam->loc, as->loc)) {
+            bool again = false;
+            for (int l = 0; l < c->nloops && l < (int)JK_ARRAY_LEN(c->loops) && !again; l++)
+                again = in_loops(as->loops, as->nloops, c->loops[l]) &&
+                        (!first || !in_loops(first->loops, first->nloops, c->loops[l]));
+            if (strcmp(as->name, name) == 0 && (loc_before(lam->loc, as->loc) || again)) {
                 const Node *use = uselocs.items[i];
                 lam->name = arena_printf(c->a,
                                          "`%s` is captured by the closure at line %d:%d and assigned again here: "
@@ -432,8 +479,14 @@ static void convert(Cl *c, Scope *s, Node **slot)
         lift(c, s, slot);
         return;
     }
-    for (int i = 0; i < n->nkids; i++)
+    for (int i = 0; i < n->nkids; i++) {
+        bool loop = (n->kind == AST_FOR && i == 2) || n->kind == AST_WHILE;
+        if (loop)
+            push_loop(c, n);
         convert(c, s, &n->kids[i]);
+        if (loop)
+            c->nloops--;
+    }
 }
 
 /* A top-level function, or a top-level `f = lambda` / `const f = lambda` (then the lambda is the function f). */

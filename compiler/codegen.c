@@ -18,6 +18,7 @@
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Linker.h>
+#include <llvm-c/Target.h>
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
@@ -26,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "addr32.h"
 #include "codegen_impl.h"
 
 /* Checks per exception block. A phi with n incoming edges makes LLVM
@@ -703,6 +705,27 @@ static void index32_facts(CG *g, LLVMValueRef p, const Type *at)
         unsigned id = LLVMLookupIntrinsicID("llvm.assume", 11);
         LLVMBuildCall2(g->b, ft, LLVMGetIntrinsicDeclaration(g->mod, id, NULL, 0), &c, 1, "");
     }
+}
+
+/* Tells addr32.c that kernel parameter k is a device array of the 32-bit class (every element index of it in
+ * [0, length) < 2^31 where the kernel reads or writes it), and its element size. Arrays of two or more
+ * dimensions only: a vector's index is one add, and its 64-bit form (the base in uniform registers) measured
+ * faster on the H200 (memcopy Float32 789 us against 800: bench/RESULTS.md §17). */
+static void addr32_param(CG *g, unsigned k, const Type *at)
+{
+    char size[24];
+    int n = snprintf(size, sizeof size, "%llu",
+                     (unsigned long long)LLVMABISizeOfType(LLVMGetModuleDataLayout(g->mod), mem_t(g, at->elem)));
+    LLVMAddAttributeAtIndex(g->fn, k + 1,
+                            LLVMCreateStringAttribute(g->ctx, ADDR32_ATTR, sizeof ADDR32_ATTR - 1, size, (unsigned)n));
+}
+
+/* A raw pointer into a device array (pointer(A)) may be offset anywhere: addr32.c leaves the module alone. */
+void addr32_raw_pointer(CG *g)
+{
+    if (g->ops->addr32)
+        LLVMAddNamedMetadataOperand(g->mod, ADDR32_RAW,
+                                    LLVMMetadataAsValue(g->ctx, LLVMMDNodeInContext2(g->ctx, NULL, 0)));
 }
 
 unsigned elem_align(const Type *elem)
@@ -1472,6 +1495,8 @@ static void emit_function(CG *g, Spec *s, bool kernel)
             p = same_shape_arg(g, p, s->argtypes[i], &shape);
         if (kernel && pidx[i] >= 0 && g->tc->opts->index32 && s->argtypes[i]->kind == TY_ARRAY && g->ops->narrow_guards)
             index32_facts(g, p, s->argtypes[i]);
+        if (kernel && pidx[i] >= 0 && narrow_index(g, s->argtypes[i]) && s->argtypes[i]->ndims >= 2 && g->ops->addr32)
+            addr32_param(g, (unsigned)pidx[i], s->argtypes[i]);
         LLVMBuildStore(g->b, p, g->slots[i]);
     }
     for (int i = 0; i < f->nlabels; i++)

@@ -114,6 +114,7 @@ LLVMValueRef class_group_id(CG *g, int d);
 LLVMValueRef class_item_id(CG *g, int d);
 void check_allocated(CG *g, IrInst *in, const Type *at, LLVMValueRef a, LLVMValueRef lin);
 LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, int first, int nidx, bool inbounds);
+void addr32_raw_pointer(CG *g);
 unsigned elem_align(const Type *elem);
 LLVMValueRef make_array(CG *g, const Type *at, LLVMValueRef ptr, LLVMValueRef *dims, int nd, LLVMValueRef cap);
 unsigned ptr_as(CG *g, const Type *pt);

@@ -28,6 +28,7 @@
 #include "juke_config.h"
 #include "checkopt.h"
 #include "libslice.h"
+#include "addr32.h"
 #include "narrow.h"
 #include "target.h"
 
@@ -345,15 +346,30 @@ bool llvm_optimize(TargetCtx *tc, int opt_level)
         }
     }
     /* the 32-bit class: compares of values its facts bound to 32 bits, narrowed (narrow.c) after checkopt,
-     * which decided the implied checks in the compares' own width; instcombine folds the truncations */
+     * which decided the implied checks in the compares' own width; instcombine folds the truncations. Where
+     * addr32.c forms the addresses in 32 bits, the guards too (measured on the H200 together: diffusion2d
+     * 990 us against 998 with 64-bit guards; alone, a 32-bit guard had cost it 1 %: bench/RESULTS.md §15, §17) */
+    bool a32 = opt_level >= 2 && tc->opts->index32 && tc->ops->addr32 && addr32_applies(tc->mod);
     if (opt_level >= 2 && tc->opts->index32 &&
-        narrow_run(tc->mod, tc->opts->small_grid ? tc->ops->group_id_intrinsic : NULL, tc->ops->narrow_guards)) {
+        narrow_run(tc->mod, tc->opts->small_grid ? tc->ops->group_id_intrinsic : NULL, tc->ops->narrow_guards || a32)) {
         po = LLVMCreatePassBuilderOptions();
         e = LLVMRunPasses(tc->mod, "instcombine<no-verify-fixpoint>,simplifycfg,dce", tc->tm, po);
         LLVMDisposePassBuilderOptions(po);
         if (e) {
             char *msg = LLVMGetErrorMessage(e);
             diag_plain(tc->diags, DIAG_INTERNAL, "LLVM optimisation after narrowing failed: %s", msg);
+            LLVMDisposeErrorMessage(msg);
+            return false;
+        }
+    }
+    /* last: no pass after it may infer the wrap flags that let code generation split the 32-bit indices */
+    if (a32 && addr32_run(tc->mod)) {
+        po = LLVMCreatePassBuilderOptions();
+        e = LLVMRunPasses(tc->mod, "dce", tc->tm, po);
+        LLVMDisposePassBuilderOptions(po);
+        if (e) {
+            char *msg = LLVMGetErrorMessage(e);
+            diag_plain(tc->diags, DIAG_INTERNAL, "LLVM optimisation after addr32 failed: %s", msg);
             LLVMDisposeErrorMessage(msg);
             return false;
         }

@@ -406,10 +406,11 @@ static void mark_group_ids(Narrow *nw, LLVMValueRef fn)
 }
 
 /* Whether condition c decides a bounds check (codegen.c's branch weights 1 : 2^20, either way), directly or
- * through the or / and / freeze of checkopt.c's merged checks. */
+ * through the or / and / not / freeze of checkopt.c's merged checks (a chain as long as the run of checks:
+ * six accesses of two indices each in a stencil). */
 static bool feeds_check(Narrow *nw, LLVMValueRef c, int depth)
 {
-    for (LLVMUseRef u = LLVMGetFirstUse(c); u && depth < 6; u = LLVMGetNextUse(u)) {
+    for (LLVMUseRef u = LLVMGetFirstUse(c); u && depth < DEPTH; u = LLVMGetNextUse(u)) {
         LLVMValueRef user = LLVMGetUser(u);
         if (LLVMIsABranchInst(user)) {
             LLVMValueRef md = LLVMGetMetadata(user, nw->md_prof);
@@ -423,7 +424,8 @@ static bool feeds_check(Narrow *nw, LLVMValueRef c, int depth)
             }
         } else if (LLVMIsAInstruction(user) &&
                    (LLVMGetInstructionOpcode(user) == LLVMOr || LLVMGetInstructionOpcode(user) == LLVMAnd ||
-                    LLVMGetInstructionOpcode(user) == LLVMFreeze || LLVMGetInstructionOpcode(user) == LLVMSelect) &&
+                    LLVMGetInstructionOpcode(user) == LLVMXor || LLVMGetInstructionOpcode(user) == LLVMFreeze ||
+                    LLVMGetInstructionOpcode(user) == LLVMSelect) &&
                    feeds_check(nw, user, depth + 1)) {
             return true;
         }

@@ -479,6 +479,7 @@ const TargetOps target_nvptx_ops = {
     .as_private = 0, /* allocas are generic pointers; NVPTX lowers them to .local */
     .needs_state_param = false,
     .group_id_intrinsic = "llvm.nvvm.read.ptx.sreg.ctaid.",
+    .addr32 = true,
     .init = nvptx_init,
     .fini = nvptx_fini,
     .workitem_id = nvptx_workitem_id,

@@ -325,13 +325,73 @@ static void test_small_grid_boundary(void **state)
     juke_context_destroy(ctx);
 }
 
+/* A five-point stencil with neighbours on both sides (constant offsets -1 and +1 around the variable part),
+ * checked; the second kernel also takes pointer(B), which may be offset anywhere. */
+static const char *stencil_source =
+    "function stencil!(B, A)\n"
+    "    i = (workgroupIdx().x - 1) * workgroupDim().x + workitemIdx().x\n"
+    "    j = (workgroupIdx().y - 1) * workgroupDim().y + workitemIdx().y\n"
+    "    if 1 < i < size(B, 1) && 1 < j < size(B, 2)\n"
+    "        B[i, j] = A[i - 1, j] + A[i + 1, j] + A[i, j - 1] + A[i, j + 1] - 4f0 * A[i, j]\n"
+    "    end\n"
+    "    return\n"
+    "end\n"
+    "function rawstencil!(B, A)\n"
+    "    i = (workgroupIdx().x - 1) * workgroupDim().x + workitemIdx().x\n"
+    "    j = (workgroupIdx().y - 1) * workgroupDim().y + workitemIdx().y\n"
+    "    if 1 < i < size(B, 1) && 1 < j < size(B, 2)\n"
+    "        B[i, j] = A[i - 1, j] + A[i + 1, j] + unsafe_load(pointer(A), 1)\n"
+    "    end\n"
+    "    return\n"
+    "end\n";
+
+/* How often needle occurs in s. */
+static int count(const char *s, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(s, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* NVPTX, the 32-bit class: every access's address is one 32-bit index widened once (mul.wide.s32, addr32.c),
+ * none a 64-bit shift and add of the column; a module that takes pointer(A) keeps the 64-bit form. */
+static void test_nvptx_addresses(void **state)
+{
+    (void)state;
+    juke_context *ctx = juke_context_create();
+    juke_module *m;
+    assert_int_equal(juke_module_load_string(ctx, "stencil.jl", stencil_source, &m), JUKE_OK);
+    const char *types[2] = { "Matrix{Float32}", "Matrix{Float32}" };
+    juke_options o;
+    juke_options_default(&o);
+    o.target = "sm_90";
+    o.index_bits = 32;
+    o.small_grid = 1;
+    juke_kernel *k, *raw, *general;
+    assert_int_equal(juke_compile(m, "stencil!", types, 2, &o, &k), JUKE_OK);
+    assert_int_equal(juke_compile(m, "rawstencil!", types, 2, &o, &raw), JUKE_OK);
+    o.index_bits = 0;
+    o.small_grid = 0;
+    assert_int_equal(juke_compile(m, "stencil!", types, 2, &o, &general), JUKE_OK);
+    const char *ptx = juke_kernel_dump(k, JUKE_DUMP_ASM), *rptx = juke_kernel_dump(raw, JUKE_DUMP_ASM);
+    const char *gptx = juke_kernel_dump(general, JUKE_DUMP_ASM);
+    assert_non_null(ptx);
+    assert_non_null(rptx);
+    assert_non_null(gptx);
+    assert_true(count(ptx, "mul.wide.s32") >= 4); /* the three columns and the store's */
+    assert_int_equal(count(ptx, "shl.b64"), 0);
+    assert_int_equal(count(rptx, "mul.wide.s32"), 0);
+    assert_int_equal(count(gptx, "mul.wide.s32"), 0);
+    juke_context_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_class_boundary),
-        cmocka_unit_test(test_variants_agree),
-        cmocka_unit_test(test_same_shape_variant),
-        cmocka_unit_test(test_small_grid_boundary),
+        cmocka_unit_test(test_class_boundary),     cmocka_unit_test(test_variants_agree),
+        cmocka_unit_test(test_same_shape_variant), cmocka_unit_test(test_small_grid_boundary),
+        cmocka_unit_test(test_nvptx_addresses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -371,6 +371,8 @@ LANE(l_ldexp_f64, l->d = bf64(ldexp(F64(0), I32(1))))
 LANE(l_add_f16, l->d = f2h(H16(0) + H16(1)))
 LANE(l_sub_f16, l->d = f2h(H16(0) - H16(1)))
 LANE(l_mul_f16, l->d = f2h(H16(0) * H16(1)))
+LANE(l_min_f16, l->d = f2h((float)fmin_hw(H16(0), H16(1))))
+LANE(l_max_f16, l->d = f2h((float)fmax_hw(H16(0), H16(1))))
 LANE(l_sqrt_f16, l->d = f2h(sqrtf(H16(0))))
 LANE(l_pack_b32_f16, l->d = (U32(0) & 0xffff) | (U32(1) & 0xffff) << 16)
 LANE(l_cvt_i32_f64, double v = F64(0); l->d = (uint32_t)(isnan(v)             ? 0
@@ -1566,11 +1568,13 @@ VEC(l_med3_u32)
 VEC(l_min3_f32)
 VEC(l_min3_i32)
 VEC(l_min3_u32)
+VEC(l_min_f16)
 VEC(l_min_f32)
 VEC(l_min_f64)
 VEC(l_min_i32)
 VEC(l_min_u32)
 VEC(l_mov)
+VEC(l_max_f16)
 VEC(l_mul_f16)
 VEC(l_mul_f32)
 VEC(l_mul_f64)
@@ -1867,6 +1871,8 @@ static const AmdOp ops[] = {
     V2("v_mul_lo_u16", 0x29, l_mul_lo_u16, 0),
     V2("v_lshlrev_b16", 0x2a, l_lshlrev16, 0),
     V2("v_lshrrev_b16", 0x2b, l_lshrrev16, 0),
+    V2("v_max_f16", 0x2d, l_max_f16, FLT | O_F16),
+    V2("v_min_f16", 0x2e, l_min_f16, FLT | O_F16),
     V2("v_add_u32", 0x34, l_add_u32, 0),
     V2("v_sub_u32", 0x35, l_sub_u32, 0),
     V2("v_subrev_u32", 0x36, l_subrev_u32, 0),

@@ -214,6 +214,8 @@ const AmdEnc amdemu_gfx11[] = {
     { F_VOP2, 0x32, "v_add_f16", NULL },
     { F_VOP2, 0x33, "v_sub_f16", NULL },
     { F_VOP2, 0x35, "v_mul_f16", NULL },
+    { F_VOP2, 0x39, "v_max_f16", NULL },
+    { F_VOP2, 0x3a, "v_min_f16", NULL },
     /* VOP3 */
     { F_VOP3, 0x20a, "v_mad_i32_i24", NULL },
     { F_VOP3, 0x20b, "v_mad_u32_u24", NULL },
