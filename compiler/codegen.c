@@ -730,9 +730,10 @@ void addr32_raw_pointer(CG *g)
 
 unsigned elem_align(const Type *elem)
 {
-    if (elem->kind == TY_TUPLE || elem->kind == TY_STRUCT) /* docs/abi.md: the largest field's */
-        return (unsigned)elem->align;
-    return (unsigned)(elem->bits >= 8 ? elem->bits / 8 : 1);
+    /* docs/abi.md: a scalar's size, a tuple's or struct's largest field's, a complex number's part's (Julia's
+     * alignment: ComplexF32 is 4, so its loads are 8-byte vectors on every target, not bytes) */
+    int a = ty_arg_align(elem);
+    return (unsigned)(a >= 1 ? a : 1);
 }
 
 /* A local array descriptor: { ptr, dims, length, capacity }; cap NULL: the
