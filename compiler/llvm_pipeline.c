@@ -309,6 +309,23 @@ static bool recreate_tm_unoptimised(TargetCtx *tc)
     return true;
 }
 
+bool llvm_run_passes(TargetCtx *tc, const char *passes, const char *what)
+{
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(tc->mod, passes, tc->tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (!e)
+        return true;
+    if (!what) {
+        LLVMConsumeError(e);
+        return false;
+    }
+    char *msg = LLVMGetErrorMessage(e);
+    diag_plain(tc->diags, DIAG_INTERNAL, "LLVM optimisation (%s)%s%s failed: %s", passes, *what ? " " : "", what, msg);
+    LLVMDisposeErrorMessage(msg);
+    return false;
+}
+
 bool llvm_optimize(TargetCtx *tc, int opt_level)
 {
     /* O0 still inlines alwaysinline helpers; globaldce drops the internalised
@@ -319,15 +336,8 @@ bool llvm_optimize(TargetCtx *tc, int opt_level)
                                           : "default<O3>";
     if (opt_level >= 2 && largest_insts(tc->mod, false) > HUGE_FUNCTION_INSTS)
         passes = "default<O1>";
-    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef e = LLVMRunPasses(tc->mod, passes, tc->tm, po);
-    LLVMDisposePassBuilderOptions(po);
-    if (e) {
-        char *msg = LLVMGetErrorMessage(e);
-        diag_plain(tc->diags, DIAG_INTERNAL, "LLVM optimisation (%s) failed: %s", passes, msg);
-        LLVMDisposeErrorMessage(msg);
+    if (!llvm_run_passes(tc, passes, ""))
         return false;
-    }
     /* bounds checks implied by their guards go; on GPUs, where each is a
      * divergent branch, the rest of a straight run become one branch (on
      * the CPU a branch is cheap, and the merged one kept more registers
@@ -335,15 +345,8 @@ bool llvm_optimize(TargetCtx *tc, int opt_level)
     CheckoptStats cs = { 0 };
     int mc = tc->opts->merge_checks;
     if (opt_level >= 2 && checkopt_run(tc->mod, mc > 0 || (mc == 0 && tc->opts->kind != TARGET_CPU), &cs)) {
-        po = LLVMCreatePassBuilderOptions();
-        e = LLVMRunPasses(tc->mod, "instsimplify,simplifycfg,dce", tc->tm, po);
-        LLVMDisposePassBuilderOptions(po);
-        if (e) {
-            char *msg = LLVMGetErrorMessage(e);
-            diag_plain(tc->diags, DIAG_INTERNAL, "LLVM optimisation after checkopt failed: %s", msg);
-            LLVMDisposeErrorMessage(msg);
+        if (!llvm_run_passes(tc, "instsimplify,simplifycfg,dce", "after checkopt"))
             return false;
-        }
     }
     /* the 32-bit class: compares of values its facts bound to 32 bits, narrowed (narrow.c) after checkopt,
      * which decided the implied checks in the compares' own width; instcombine folds the truncations. Where
@@ -352,27 +355,13 @@ bool llvm_optimize(TargetCtx *tc, int opt_level)
     bool a32 = opt_level >= 2 && tc->opts->index32 && tc->ops->addr32 && addr32_applies(tc->mod);
     if (opt_level >= 2 && tc->opts->index32 &&
         narrow_run(tc->mod, tc->opts->small_grid ? tc->ops->group_id_intrinsic : NULL, tc->ops->narrow_guards || a32)) {
-        po = LLVMCreatePassBuilderOptions();
-        e = LLVMRunPasses(tc->mod, "instcombine<no-verify-fixpoint>,simplifycfg,dce", tc->tm, po);
-        LLVMDisposePassBuilderOptions(po);
-        if (e) {
-            char *msg = LLVMGetErrorMessage(e);
-            diag_plain(tc->diags, DIAG_INTERNAL, "LLVM optimisation after narrowing failed: %s", msg);
-            LLVMDisposeErrorMessage(msg);
+        if (!llvm_run_passes(tc, "instcombine<no-verify-fixpoint>,simplifycfg,dce", "after narrowing"))
             return false;
-        }
     }
     /* last: no pass after it may infer the wrap flags that let code generation split the 32-bit indices */
     if (a32 && addr32_run(tc->mod)) {
-        po = LLVMCreatePassBuilderOptions();
-        e = LLVMRunPasses(tc->mod, "dce", tc->tm, po);
-        LLVMDisposePassBuilderOptions(po);
-        if (e) {
-            char *msg = LLVMGetErrorMessage(e);
-            diag_plain(tc->diags, DIAG_INTERNAL, "LLVM optimisation after addr32 failed: %s", msg);
-            LLVMDisposeErrorMessage(msg);
+        if (!llvm_run_passes(tc, "dce", "after addr32"))
             return false;
-        }
     }
     if (opt_level >= 1 && largest_insts(tc->mod, true) > HUGE_BLOCK_INSTS)
         return recreate_tm_unoptimised(tc);

@@ -147,6 +147,10 @@ extern const TargetOps target_amdgpu_ops, target_cpu_ops, target_nvptx_ops;
 /* Run LLVM's new pass manager at the given level ("default<O3>"); huge
  * kernels get -O1, and one with a huge block a new tc->tm at level None. */
 bool llvm_optimize(TargetCtx *tc, int opt_level);
+/* Runs the new pass manager's pipeline `passes` ("instcombine,dce") on tc->mod. On failure false, with an
+ * internal diagnostic naming the pipeline and `what` ("after checkopt"; "" for nothing more), or, when `what`
+ * is NULL, with the error dropped (for a caller that falls back to the module as it is). */
+bool llvm_run_passes(TargetCtx *tc, const char *passes, const char *what);
 /* Verify the module; failures are DIAG_INVALID_IR with LLVM's message. */
 bool llvm_verify(TargetCtx *tc);
 char *llvm_module_text(LLVMModuleRef m); /* malloc'd */

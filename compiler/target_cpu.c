@@ -915,19 +915,15 @@ static LLVMValueRef cpu_emit_regions(TargetCtx *tc, LLVMValueRef fn, LLVMValueRe
     LLVMDisposeBuilder(b);
     free(args);
     inline_barrier_callers(tc, entry, rb);
-    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     /* the inlined copy in SSA form again (sroa), so that only the values live across a barrier go to memory;
      * loops of a few iterations known at compile time unrolled, so that their cancel checks leave the rounds
      * (cpu_regions.c, uniform_cancel_checks) */
-    LLVMErrorRef err = LLVMRunPasses(
-        tc->mod,
-        "always-inline,function(sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,sroa,early-cse,"
-        "instcombine<no-verify-fixpoint>,simplifycfg,loop(loop-rotate,"
-        "indvars),loop-unroll<O3;no-partial;no-runtime;no-upperbound;no-profile-peeling>)",
-        tc->tm, po);
-    LLVMDisposePassBuilderOptions(po);
-    if (err) {
-        LLVMConsumeError(err);
+    if (!llvm_run_passes(
+            tc,
+            "always-inline,function(sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,sroa,early-cse,"
+            "instcombine<no-verify-fixpoint>,simplifycfg,loop(loop-rotate,"
+            "indvars),loop-unroll<O3;no-partial;no-runtime;no-upperbound;no-profile-peeling>)",
+            NULL)) {
         LLVMDeleteFunction(rb);
         return NULL;
     }
@@ -1010,13 +1006,9 @@ static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol
  * LLVM (Loop::isAnnotatedParallel), one with a declaration outside is not. */
 static void parallel_group_entry(TargetCtx *tc, LLVMValueRef group, LLVMMetadataRef access_group)
 {
-    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef err = LLVMRunPasses(tc->mod, "always-inline", tc->tm, po);
-    LLVMDisposePassBuilderOptions(po);
-    if (err) { /* the main pipeline inlines it: the loops are only not declared parallel */
-        LLVMConsumeError(err);
+    if (!llvm_run_passes(tc, "always-inline",
+                         NULL)) /* the main pipeline inlines it: the loops are only not declared parallel */
         return;
-    }
     cpu_regions_tag_scope_decls(group, access_group);
 }
 
@@ -1025,16 +1017,10 @@ static void parallel_group_entry(TargetCtx *tc, LLVMValueRef group, LLVMMetadata
 static void split_group_entries(TargetCtx *tc)
 {
     CpuPriv *cp = cpu(tc);
-    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef err = LLVMRunPasses(tc->mod,
-                                     "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,"
-                                     "loop-mssa(licm))",
-                                     tc->tm, po);
-    LLVMDisposePassBuilderOptions(po);
-    if (err) { /* the loops stay whole */
-        LLVMConsumeError(err);
+    if (!llvm_run_passes(tc,
+                         "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,loop-mssa(licm))",
+                         NULL)) /* the loops stay whole */
         return;
-    }
     for (int i = 0; i < cp->nkernels; i++)
         if (cp->kernels[i].group_entry && cp->kernels[i].access_group)
             cpu_split_item_loops(cp->kernels[i].group_entry, cp->kernels[i].access_group);
