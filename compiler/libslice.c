@@ -184,8 +184,7 @@ static Slice *make_slice(const Lib *l, LLVMModuleRef m, const char *key, Loaded 
     LLVMModuleRef stub = LLVMModuleCreateWithNameInContext("libslice", ctx);
     bool ok = lib != NULL;
     if (ok) {
-        LLVMSetTarget(lib, LLVMGetTarget(m));
-        LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(m));
+        llvm_prepare_library(lib, m, true);
         LLVMSetTarget(stub, LLVMGetTarget(m));
         LLVMSetDataLayout(stub, LLVMGetDataLayoutStr(m));
         for (const char *p = key; *p;) {
@@ -206,10 +205,6 @@ static Slice *make_slice(const Lib *l, LLVMModuleRef m, const char *key, Loaded 
         }
     }
     if (ok) {
-        for (LLVMValueRef f = LLVMGetFirstFunction(lib); f; f = LLVMGetNextFunction(f))
-            llvm_make_linkonce(f, true);
-        for (LLVMValueRef g = LLVMGetFirstGlobal(lib); g; g = LLVMGetNextGlobal(g))
-            llvm_make_linkonce(g, false);
         ok = !LLVMLinkModules2(stub, lib); /* consumes lib */
         lib = NULL;
     }

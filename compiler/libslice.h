@@ -26,8 +26,9 @@ typedef enum LibsliceResult {
  * declaration of m that the library defines with external linkage. */
 LibsliceResult libslice_get(LLVMModuleRef m, const char *path, const uint8_t **bc, size_t *size);
 
-/* llvm_pipeline.c: a library definition made linkonce_odr, so that linking
- * moves it only when the module refers to it. */
-void llvm_make_linkonce(LLVMValueRef g, bool is_fn);
+/* llvm_pipeline.c: a device library readied for linking into m, as every
+ * link of one does: m's triple and data layout, and, with only_needed, each
+ * definition made linkonce_odr, so that linking moves only what m refers to. */
+void llvm_prepare_library(LLVMModuleRef lib, LLVMModuleRef m, bool only_needed);
 
 #endif

@@ -1550,7 +1550,7 @@ static void adopt_library_global(LLVMValueRef g, bool is_fn)
 /* A library definition the linker may leave behind: LLVMLinkModules2 moves
  * a linkonce definition only when the module refers to it (ModuleLinker's
  * lazy linking), and reads the body of a lazily loaded one only then. */
-void llvm_make_linkonce(LLVMValueRef g, bool is_fn)
+static void make_linkonce(LLVMValueRef g, bool is_fn)
 {
     if (LLVMIsDeclaration(g) || (is_fn && is_kernel_cc(g)))
         return;
@@ -1561,6 +1561,20 @@ void llvm_make_linkonce(LLVMValueRef g, bool is_fn)
     case LLVMLinkOnceAnyLinkage: LLVMSetLinkage(g, LLVMLinkOnceODRLinkage); break;
     default: /* linkonce_odr already, local, appending (always linked) */ break;
     }
+}
+
+void llvm_prepare_library(LLVMModuleRef lib, LLVMModuleRef m, bool only_needed)
+{
+    /* Match the module so the linker does not warn about (harmless) layout
+     * or triple differences, e.g. libraries built by an older clang. */
+    LLVMSetTarget(lib, LLVMGetTarget(m));
+    LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(m));
+    if (!only_needed)
+        return;
+    for (LLVMValueRef f = LLVMGetFirstFunction(lib); f; f = LLVMGetNextFunction(f))
+        make_linkonce(f, true);
+    for (LLVMValueRef g = LLVMGetFirstGlobal(lib); g; g = LLVMGetNextGlobal(g))
+        make_linkonce(g, false);
 }
 
 /* Link the bitcode library at path into tc->mod. With only_needed the
@@ -1601,10 +1615,7 @@ bool llvm_link_bitcode_file(TargetCtx *tc, const char *path, bool only_needed)
         diag_plain(tc->diags, DIAG_USER, "the device library %s is not valid LLVM bitcode", path);
         return false;
     }
-    /* Match the module so the linker does not warn about (harmless) layout
-     * or triple differences, e.g. libraries built by an older clang. */
-    LLVMSetTarget(lib, LLVMGetTarget(tc->mod));
-    LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(tc->mod));
+    llvm_prepare_library(lib, tc->mod, only_needed);
     /* Remember what the library defines: LLVMLinkModules2 consumes it. */
     NameList fns = { 0 }, globals = { 0 };
     bool oom = false;
@@ -1613,16 +1624,12 @@ bool llvm_link_bitcode_file(TargetCtx *tc, const char *path, bool only_needed)
         const char *s = LLVMGetValueName2(f, &n);
         if (!LLVMIsDeclaration(f) && !names_push(&fns, s, n))
             oom = true;
-        if (only_needed)
-            llvm_make_linkonce(f, true);
     }
     for (LLVMValueRef g = LLVMGetFirstGlobal(lib); g; g = LLVMGetNextGlobal(g)) {
         size_t n;
         const char *s = LLVMGetValueName2(g, &n);
         if (!LLVMIsDeclaration(g) && !names_push(&globals, s, n))
             oom = true;
-        if (only_needed)
-            llvm_make_linkonce(g, false);
     }
     if (oom) {
         names_free(&fns);
