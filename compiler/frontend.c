@@ -334,6 +334,8 @@ typedef struct BaseTree {
     Arena arena;
     SrcFile file;
     Node *ast;
+    NameMap kwset; /* the keyword sets its calls pass (kw_collect_calls_into), walked once here */
+    PtrVec kwcalls;
 } BaseTree;
 
 /* Every module reads the same Base prelude, so its syntax tree is built once
@@ -395,8 +397,11 @@ static const BaseTree *base_tree(int flags, Diags *d)
             t->ast = parse_file(&t->arena, &pd, &t->file);
         if (t->ast && !pd.nerrors)
             closures_lift(&t->arena, t->ast, true);
-        if (t->ast && !pd.nerrors && !t->arena.failed) {
+        if (t->ast && !pd.nerrors) {
             mark_definitions(t->ast);
+            kw_collect_calls_into(&t->arena, &t->kwset, &t->kwcalls, t->ast);
+        }
+        if (t->ast && !pd.nerrors && !t->arena.failed) {
             base_trees[set] = t;
         } else {
             /* the prelude parses (tests/test_lang.c loads every extension): only memory can be short here */
@@ -425,7 +430,7 @@ static void load_base(FeModule *mod, Diags *d)
         return;
     mod->base_file = &t->file;
     Node *ast = t->ast;
-    kw_collect_calls(mod, ast);
+    kw_add_calls(mod, &t->kwcalls);
     mod->nuser_funcs = mod->nfuncs;
     mod->loading_base = true;
     for (int i = 0; i < ast->nkids; i++)

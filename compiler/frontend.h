@@ -117,6 +117,10 @@ typedef struct FeExpanded {
 const char *kwcall_name(Arena *a, const char *f, const char *const *sorted, int n);
 /* Record the keyword sets that the calls in file pass (before kw_expand of any definition). */
 void kw_collect_calls(FeModule *mod, const Node *file);
+/* The same into set and list (keys from a): the Base prelude's, collected once per process. */
+void kw_collect_calls_into(Arena *a, NameMap *set, PtrVec *list, const Node *file);
+/* Record the keyword sets of list (kw_collect_calls_into's) that mod has not recorded yet, in order. */
+void kw_add_calls(FeModule *mod, const PtrVec *list);
 /* The methods definition fn generates (at most max, into out): fn itself when it has neither default
  * positional arguments nor keywords. Returns their count. */
 int kw_expand(FeModule *mod, Node *fn, FeExpanded *out, int max);
