@@ -961,6 +961,18 @@ static Node *parse_const(Parser *p)
         }
         return blk;
     }
+    if (lhs && lhs->kind == AST_CURLY && lhs->kids[0]->kind == AST_IDENT && !lhs->kids[0]->qual) {
+        /* const A{T, S} = type: a parametric type alias, its parameters after the value (kids[1..]) */
+        Node *n = node_new(p, AST_CONST, kw->loc, lhs->nkids);
+        n->name = lhs->kids[0]->name;
+        n->kids[0] = e->kids[1];
+        for (int i = 1; i < lhs->nkids; i++) {
+            if (lhs->kids[i]->kind != AST_IDENT || lhs->kids[i]->qual)
+                parse_fail_at(p, lhs->kids[i]->loc, "syntax: a type alias's parameters are names: const A{T} = ...");
+            n->kids[i] = lhs->kids[i];
+        }
+        return n;
+    }
     if (!lhs || lhs->kind != AST_IDENT || lhs->qual)
         parse_fail_at(p, e->loc, "syntax: expected assignment after \"const\"");
     Node *rhs = e->kids[1];
@@ -1069,6 +1081,19 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
     Token *t = parse_next(p);
     PtrVec args = { 0 };
     Token *nx = parse_peek(p);
+    if (strcmp(t->text, "NamedTuple") == 0 && tok_op(nx, "{") && !nx->spc) {
+        /* @NamedTuple{a::T, b::S}: the type NamedTuple{(:a, :b), Tuple{T, S}}, kept as the curly
+         * NamedTuple{a::T, b::S} (infer_type_expr, and #typeapply as a value) */
+        p->pos++;
+        vec_push(p, &args, node_ident(p, t->loc, "NamedTuple"));
+        parse_list(p, &args, "}", "type parameters");
+        for (int i = 1; i < args.len; i++) {
+            Node *f = args.items[i];
+            if (f->kind != AST_TYPED || !f->kids[0] || f->kids[0]->kind != AST_IDENT)
+                parse_fail_at(p, f->loc, "syntax: expected name::Type in @NamedTuple{...}");
+        }
+        return node_from_vec(p, AST_CURLY, loc, &args);
+    }
     if (tok_op(nx, "(") && !nx->spc) {
         p->pos++;
         parse_list(p, &args, ")", "macro call");
@@ -1114,6 +1139,25 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
 
 /* ---- expressions ------------------------------------------------------------ */
 
+/* AMDGPU.jl's `@inline alloc_local(id, T, len, zeroinit=false) = alloc_special(Val{id}(), T,
+ * Val{AS.Local}(), Val{len}(), Val{zeroinit}())`: Julia's constant propagation makes len a constant
+ * through the inlined call; juke rewrites the call site so that Val sees the caller's constants. */
+static Node *alloc_local_call(Parser *p, Node *call)
+{
+    Node *f = call->kids[0];
+    if (f->kind != AST_IDENT || strcmp(f->name, "alloc_local") != 0 || (f->qual && strcmp(f->qual, "AMDGPU") != 0) ||
+        call->nkids < 4 || call->nkids > 5)
+        return call;
+    Node *r = node_new(p, AST_CALL, call->loc, call->nkids + 1);
+    r->kids[0] = node_ident(p, f->loc, "alloc_special");
+    r->kids[1] = node_call1(p, call->kids[1]->loc, "Val", call->kids[1]);
+    r->kids[2] = call->kids[2];
+    r->kids[3] = node_call1(p, f->loc, "Val", node_ident(p, f->loc, "AS_Local"));
+    for (int i = 3; i < call->nkids; i++)
+        r->kids[i + 1] = node_call1(p, call->kids[i]->loc, "Val", call->kids[i]);
+    return r;
+}
+
 /* The module a name in `M.x` stands for: itself for the modules juke knows and those the file's
  * using/import lines name, the renamed module for an alias (`import A.B as C`: C is B); NULL if none. */
 static const char *module_of(const Parser *p, const char *s)
@@ -1132,6 +1176,8 @@ static const char *module_of(const Parser *p, const char *s)
             return known[i];
     if (strcmp(s, "KernelInterface") == 0)
         return "KernelIntrinsics";
+    if (strcmp(s, "AMDGPUnative") == 0) /* AMDGPU.jl's device half under its name before 2020 */
+        return "AMDGPU";
     return NULL;
 }
 
@@ -1344,7 +1390,15 @@ static Node *parse_primary(Parser *p)
                 parse_list(p, &elems, ")", "tuple");
                 n = node_from_vec(p, AST_TUPLE, t->loc, &elems);
             } else if (tok_op(c, ";")) {
-                parse_fail_at(p, c->loc, "syntax: blocks in parentheses are not supported in kernels");
+                /* (a; b; c): a block, its value the last expression's */
+                PtrVec stmts = { 0 };
+                vec_push(p, &stmts, e);
+                while (parse_accept(p, ";"))
+                    if (!tok_op(parse_peek(p), ")"))
+                        vec_push(p, &stmts, parse_assign(p, false));
+                if (!parse_accept(p, ")"))
+                    parse_fail_at(p, parse_peek(p)->loc, "syntax: missing \";\" or \")\" in a parenthesized block");
+                n = node_from_vec(p, AST_BLOCK, t->loc, &stmts);
             } else {
                 if (c->kind == TK_EOF)
                     parse_unexpected(p, c);
@@ -1434,7 +1488,7 @@ static Node *parse_postfix(Parser *p)
             PtrVec args = { 0 };
             vec_push(p, &args, e);
             parse_list(p, &args, ")", "argument list");
-            e = node_from_vec(p, AST_CALL, start, &args);
+            e = alloc_local_call(p, node_from_vec(p, AST_CALL, start, &args));
             if (tok_kw(parse_peek(p), "do"))
                 e = parse_do(p, e);
         } else if (tok_op(t, "[")) {
@@ -2524,7 +2578,10 @@ static void print_node(StrBuf *sb, const Node *n, int indent)
         sb_puts(sb, "end");
         break;
     case AST_CONST:
-        sb_printf(sb, "const %s = ", n->name ? n->name : "?");
+        sb_printf(sb, "const %s", n->name ? n->name : "?");
+        for (int i = 1; i < n->nkids; i++)
+            sb_printf(sb, "%s%s", i == 1 ? "{" : ", ", n->kids[i]->name);
+        sb_puts(sb, n->nkids > 1 ? "} = " : " = ");
         print_node(sb, n->kids[0], indent);
         break;
     case AST_FILE:
