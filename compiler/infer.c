@@ -410,7 +410,7 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
                                      arena_printf(&c->arena, "%d", arg->nfields));
             return match_type(c, te->kids[1], len, b, depth + 1);
         }
-        if (strcmp(name, "NTuple") == 0 && te->nkids == 3) {
+        if (strcmp(name, "NTuple") == 0 && (te->nkids == 3 || te->nkids == 2)) {
             if (arg->kind != TY_TUPLE)
                 return false;
             const Type *len = ty_val(c->types, ty_prim(c->types, TY_INT64), arg->nfields,
@@ -418,7 +418,8 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
             if (!match_type(c, te->kids[1], len, b, depth + 1))
                 return false;
             for (int i = 0; i < arg->nfields; i++)
-                if (!match_type(c, te->kids[2], arg->fields[i], b, depth + 1))
+                if (te->nkids == 3 ? !match_type(c, te->kids[2], arg->fields[i], b, depth + 1)
+                                   : arg->fields[i] != arg->fields[0]) /* NTuple{N}: NTuple{N,T} where T */
                     return false;
             return true;
         }
@@ -1146,7 +1147,7 @@ static const Type *infer_call(Infer *I, IrInst *in)
         return in->callee->rettype;
     GenericFunc *g = fe_find_func(I->c->mod, ft->name);
     /* the Base prelude adds methods to a built-in: the built-in answers the calls none of them match */
-    if (g && g->from_base && builtin_lookup(ft->name) && !has_method(I->c, g, a, n))
+    if (g && (g->from_base || g->extends) && builtin_lookup(ft->name) && !has_method(I->c, g, a, n))
         g = NULL;
     if (g) {
         if (in->flags & IRF_FAILED) {
