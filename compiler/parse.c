@@ -1156,6 +1156,25 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
 
 /* ---- expressions ------------------------------------------------------------ */
 
+/* AMDGPU.jl's `@inline alloc_local(id, T, len, zeroinit=false) = alloc_special(Val{id}(), T,
+ * Val{AS.Local}(), Val{len}(), Val{zeroinit}())`: Julia's constant propagation makes len a constant
+ * through the inlined call; juke rewrites the call site so that Val sees the caller's constants. */
+static Node *alloc_local_call(Parser *p, Node *call)
+{
+    Node *f = call->kids[0];
+    if (f->kind != AST_IDENT || strcmp(f->name, "alloc_local") != 0 || (f->qual && strcmp(f->qual, "AMDGPU") != 0) ||
+        call->nkids < 4 || call->nkids > 5)
+        return call;
+    Node *r = node_new(p, AST_CALL, call->loc, call->nkids + 1);
+    r->kids[0] = node_ident(p, f->loc, "alloc_special");
+    r->kids[1] = node_call1(p, call->kids[1]->loc, "Val", call->kids[1]);
+    r->kids[2] = call->kids[2];
+    r->kids[3] = node_call1(p, f->loc, "Val", node_ident(p, f->loc, "AS_Local"));
+    for (int i = 3; i < call->nkids; i++)
+        r->kids[i + 1] = node_call1(p, call->kids[i]->loc, "Val", call->kids[i]);
+    return r;
+}
+
 /* The module a name in `M.x` stands for: itself for the modules juke knows and those the file's
  * using/import lines name, the renamed module for an alias (`import A.B as C`: C is B); NULL if none. */
 static const char *module_of(const Parser *p, const char *s)
@@ -1174,6 +1193,8 @@ static const char *module_of(const Parser *p, const char *s)
             return known[i];
     if (strcmp(s, "KernelInterface") == 0)
         return "KernelIntrinsics";
+    if (strcmp(s, "AMDGPUnative") == 0) /* AMDGPU.jl's device half under its name before 2020 */
+        return "AMDGPU";
     return NULL;
 }
 
@@ -1398,7 +1419,15 @@ static Node *parse_primary(Parser *p)
                 parse_list(p, &elems, ")", "tuple");
                 n = node_from_vec(p, AST_TUPLE, t->loc, &elems);
             } else if (tok_op(c, ";")) {
-                parse_fail_at(p, c->loc, "syntax: blocks in parentheses are not supported in kernels");
+                /* (a; b; c): a block, its value the last expression's */
+                PtrVec stmts = { 0 };
+                vec_push(p, &stmts, e);
+                while (parse_accept(p, ";"))
+                    if (!tok_op(parse_peek(p), ")"))
+                        vec_push(p, &stmts, parse_assign(p, false));
+                if (!parse_accept(p, ")"))
+                    parse_fail_at(p, parse_peek(p)->loc, "syntax: missing \";\" or \")\" in a parenthesized block");
+                n = node_from_vec(p, AST_BLOCK, t->loc, &stmts);
             } else {
                 if (c->kind == TK_EOF)
                     parse_unexpected(p, c);
@@ -1488,7 +1517,7 @@ static Node *parse_postfix(Parser *p)
             PtrVec args = { 0 };
             vec_push(p, &args, e);
             parse_list(p, &args, ")", "argument list");
-            e = node_from_vec(p, AST_CALL, start, &args);
+            e = alloc_local_call(p, node_from_vec(p, AST_CALL, start, &args));
             if (tok_kw(parse_peek(p), "do"))
                 e = parse_do(p, e);
         } else if (tok_op(t, "[")) {

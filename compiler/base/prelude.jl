@@ -588,3 +588,19 @@ alloc_special(::Val{id}, ::Type{T}, ::Val{3}, ::Val{len}) where {id, T, len} =
     pointer(@ROCStaticLocalArray(T, len, false))
 alloc_special(::Val{id}, ::Type{T}, ::Val{3}, ::Val{len}, ::Val{zeroinit}) where {id, T, len, zeroinit} =
     pointer(@ROCStaticLocalArray(T, len, zeroinit))
+
+# AMDGPUnative's (AMDGPU.jl's device half before 2020) indexing, one function per dimension:
+# workitemIdx_x() is workitemIdx().x, workitemDim_x() the workgroup's size and workgroupDim_x() the
+# grid's size in work-items (its test launches groupsize=(1,2,3) gridsize=(4,5,6) and reads 1:6).
+workitemIdx_x() = workitemIdx().x
+workitemIdx_y() = workitemIdx().y
+workitemIdx_z() = workitemIdx().z
+workgroupIdx_x() = workgroupIdx().x
+workgroupIdx_y() = workgroupIdx().y
+workgroupIdx_z() = workgroupIdx().z
+workitemDim_x() = workgroupDim().x
+workitemDim_y() = workgroupDim().y
+workitemDim_z() = workgroupDim().z
+workgroupDim_x() = gridDim().x
+workgroupDim_y() = gridDim().y
+workgroupDim_z() = gridDim().z

@@ -1,0 +1,58 @@
+# Kernels written for older AMDGPU.jl: the device half was the AMDGPUnative package, indexing had one
+# function per dimension, and local memory came from alloc_local(id, T, len).
+
+# workitemIdx_x() and friends: AMDGPUnative.workitemIdx().x under their old names; workitemDim_x() is the
+# workgroup's size and workgroupDim_x() the grid's, counted in work-items.
+function where_am_i!(ids, dims)
+    i = AMDGPUnative.workitemIdx_x() + (AMDGPUnative.workgroupIdx_x() - 1) * AMDGPUnative.workitemDim_x()
+    ids[i] = 100 * AMDGPUnative.workgroupIdx_x() + AMDGPUnative.workitemIdx_x()
+    if i == 1
+        dims[1] = AMDGPUnative.workitemDim_x()
+        dims[2] = AMDGPUnative.workitemDim_y()
+        dims[3] = AMDGPUnative.workgroupDim_x()
+        dims[4] = AMDGPUnative.workgroupDim_y()
+        dims[5] = AMDGPUnative.workitemIdx_y() + AMDGPUnative.workitemIdx_z()
+        dims[6] = AMDGPUnative.workgroupIdx_y() + AMDGPUnative.workgroupIdx_z() + AMDGPUnative.workitemDim_z() +
+                  AMDGPUnative.workgroupDim_z()
+    end
+    return nothing
+end
+# run: where_am_i!(ids = zeros(Int64, 6), dims = zeros(Int64, 6)) groupsize 3 gridsize 2
+# expect ids: [101, 102, 103, 201, 202, 203]
+# expect dims: [3, 1, 6, 1, 2, 4]
+
+# AMDGPUnative.f of a math function is Base's f.
+function old_math!(y, x)
+    i = AMDGPUnative.threadIdx().x
+    y[i] = AMDGPUnative.sqrt(x[i]) + AMDGPUnative.exp2(x[i])
+    return nothing
+end
+# run: old_math!(y = zeros(Float64, 3), x = Float64[4, 1, 2.25]) groupsize 3
+# expect y ≈ [18.0, 3.0, 6.256828460010884]
+
+# alloc_local(id, T, len): a pointer to len elements of the workgroup's local memory, one allocation per
+# id; len (and zeroinit, the fourth argument) are constants of the call site.
+function reverse_tile!(out, x)
+    i = workitemIdx().x
+    n = workgroupDim().x
+    tile = AMDGPU.Device.alloc_local(:tile, Int32, 16)
+    spare = alloc_local(:spare, Int32, 16, true)
+    unsafe_store!(tile, x[i] + unsafe_load(spare, i), i)
+    sync_workgroup()
+    out[i] = unsafe_load(tile, n - i + 1)
+    return nothing
+end
+# run: reverse_tile!(out = zeros(Int32, 5), x = Int32[3, -1, 4, 1, 5]) groupsize 5
+# expect out: [5, 1, 4, -1, 3]
+
+# (a; b): a block in parentheses, its value the last expression's.
+bump!(x) = (x[1] += 1; nothing)
+function blocks!(x, y)
+    i = workitemIdx().x
+    i == 1 && bump!(x)
+    y[i] = (t = 2i; t * t + 1)
+    return
+end
+# run: blocks!(x = Int64[41], y = zeros(Int64, 3)) groupsize 3
+# expect x: [42]
+# expect y: [5, 17, 37]
