@@ -2,6 +2,7 @@
  * entry function on argument types. */
 #include "frontend.h"
 #include "closures.h"
+#include "evalloop.h"
 #include "ka.h"
 #include "prelude.h"
 
@@ -477,6 +478,7 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
         return NULL;
     }
     mod->ast = parse_file(&mod->arena, d, &mod->file);
+    evalloop_expand(&mod->arena, d, mod->ast);
     if (mod->ast && ka_rewrite(&mod->arena, d, mod->ast))
         load_ka_prelude(mod, d);
     if (mod->ast)

@@ -804,6 +804,9 @@ static Node *parse_short_def(Parser *p, SrcLoc loc, Node *lhs, PtrVec *where, No
     const char *name = NULL;
     if (call->kids[0]->kind == AST_TYPED) /* (a::T)(x) = e */
         params = parse_callable(p, call->kids[0], params, &name);
+    else if (call->kids[0]->kind == AST_MACROCALL && strcmp(call->kids[0]->name, "$") == 0 &&
+             call->kids[0]->kids[0]->kind == AST_IDENT) /* $f(x) = e in an @eval loop: named "$f" (evalloop.c) */
+        name = arena_printf(p->a, "$%s", call->kids[0]->kids[0]->name);
     else if (call->kids[0]->kind != AST_IDENT || (is_operator_name(call->kids[0]->name) && !has_typed_param(call)))
         return NULL;
     else

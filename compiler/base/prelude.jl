@@ -101,6 +101,31 @@ function sum(A::AbstractArray)
     end
     return s
 end
+# Base.FastMath's functions by name (what `@fastmath` rewrites to; code calls them as FastMath.log_fast):
+# the IEEE operations, which fast math permits but does not require to be approximated
+add_fast(x::Number, y::Number) = x + y
+sub_fast(x::Number, y::Number) = x - y
+mul_fast(x::Number, y::Number) = x * y
+div_fast(x::Number, y::Number) = x / y
+pow_fast(x::Number, y::Number) = x^y
+neg_float_fast(x::Number) = -x
+inv_fast(x::Number) = inv(x)
+sqrt_fast(x::Number) = sqrt(x)
+log_fast(x::Number) = log(x)
+log2_fast(x::Number) = log2(x)
+log10_fast(x::Number) = log10(x)
+exp_fast(x::Number) = exp(x)
+exp2_fast(x::Number) = exp2(x)
+exp10_fast(x::Number) = exp10(x)
+sin_fast(x::Number) = sin(x)
+cos_fast(x::Number) = cos(x)
+tan_fast(x::Number) = tan(x)
+
+# strides of a dense, column-major array, as Base's size_to_strides computes them: (1, size(A, 1), ...)
+strides(A::AbstractArray) = _size_to_strides(1, size(A))
+_size_to_strides(s, d::Tuple{}) = ()
+_size_to_strides(s, d::Tuple) = (s, _size_to_strides(s * d[1], tail(d))...)
+stride(A::AbstractArray, k::Integer) = k <= ndims(A) ? strides(A)[k] : length(A)
 function prod(r::AbstractRange{<:Real})
     p = one(first(r))
     for x in r
