@@ -1,15 +1,20 @@
 /* cpu_regions.c: a kernel with barriers as regions between them, for the CPU device's workgroup loops
  * (pocl's work-item loops, in the form of a resumable work-item).
  *
- * requires: fn is a copy of the kernel body, `void fn(args..., exception, JukeCpuState *st, i32 mode)`, not yet
- * optimised (juke's code generator keeps variables in allocas), with every function that reaches a barrier
- * inlined into it; barriers are calls of the module's barrier helper, exit_item calls of its exit helper.
- * guarantees: fn runs one work-item from where it stopped to its next barrier, return or exit, and records
- * where it stopped in the group's status array: st->spill[lin] (u32, lin the item's linear index) is 0
- * before the item starts, k (1..nbarriers) when it waits at barrier k, CPU_REGION_RETURNED or
- * CPU_REGION_EXITED at the end. The values an item needs after a barrier (the allocas live where a barrier
- * resumes, after every value used outside its block went to an alloca) sit in per-item slots of st->spill,
- * slot A for n items at n * off(A), the item's own at lin * size(A). The group driver (target_cpu.c) runs
+ * requires: fn is a copy of the kernel body, `i32 fn(args..., exception, JukeCpuState *st, i32 mode, ptr uniform,
+ * i32 x, i32 y, i32 z)` (cpu_regions.h), not yet optimised (juke's code generator keeps variables in allocas),
+ * with every function that reaches a barrier inlined into it; barriers are calls of the module's barrier
+ * helper, exit_item calls of its exit helper.
+ * guarantees: fn runs work-item (x, y, z) from where it stopped to its next barrier, return or exit, returns
+ * where it stopped and records it in the group's status array: st->spill[lin] (u32, lin the item's linear
+ * index) is 0 before the item starts, k (1..nbarriers) when it waits at barrier k, CPU_REGION_RETURNED or
+ * CPU_REGION_EXITED at the end. In a round of mode k the item stores its status only when it stops elsewhere
+ * than at k: the group entry runs a round in mode k only when every item waited at k, so the array holds k
+ * already. The values an item needs after a barrier (the allocas live where a barrier resumes, after every
+ * value used outside its block went to an alloca) sit in per-item slots of st->spill, slot A for n items at
+ * n * off(A), the item's own at lin * size(A); those alike in every item in `uniform` (below). The item reads
+ * its index from its parameters, never from st->item, and stores it there only before a call that is given
+ * the state (the runtime's exit_item reads it). The group driver (target_cpu.c) runs
  * every item of the group to its next stop, round after round, and the runtime checks between rounds that
  * all the items that did not end wait at the same barrier (runtime/dev_cpu.c, cpu_region_round). The item
  * resumes where its status says when mode is CPU_REGION_ANY, else at barrier `mode` (the round's, when all
@@ -382,6 +387,91 @@ static void hoist_recomputable(Rg *g, LLVMBasicBlockRef d, LLVMValueRef st)
     }
 }
 
+static long state_offset(LLVMValueRef p, LLVMValueRef st, LLVMTypeRef state_ty, LLVMTargetDataRef td);
+
+/* ---- the item's index from the parameters ------------------------------------------------------------ */
+
+/* Whether p is st or a GEP or cast of it. */
+static bool based_on_state(LLVMValueRef p, LLVMValueRef st)
+{
+    while (p != st) {
+        if (!LLVMIsAGetElementPtrInst(p) && !LLVMIsABitCastInst(p) && !LLVMIsAAddrSpaceCastInst(p))
+            return false;
+        p = LLVMGetOperand(p, 0);
+    }
+    return true;
+}
+
+/* st->item[k] = ids[k], k = 0, 1, 2, at the builder. */
+static void store_ids(Rg *g, LLVMTypeRef state_ty, LLVMValueRef st, LLVMValueRef *ids)
+{
+    for (unsigned k = 0; k < 3; k++) {
+        LLVMValueRef idx[3] = { LLVMConstInt(g->i32, 0, 0), LLVMConstInt(g->i32, 0, 0), LLVMConstInt(g->i32, k, 0) };
+        LLVMBuildStore(g->b, ids[k], LLVMBuildInBoundsGEP2(g->b, state_ty, st, idx, 3, ""));
+    }
+}
+
+/* The body's loads of its index (st->item[k], i32) read the parameters ids[k] instead; a call given the state
+ * finds the index stored there just before it; any other reading of those bytes (a load of another type,
+ * the state's address stored) finds it stored in the dispatch block d, at every resume. false: out of
+ * memory. */
+static bool ids_from_params(Rg *g, LLVMValueRef st, LLVMTypeRef state_ty, LLVMValueRef *ids, LLVMBasicBlockRef d)
+{
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->m);
+    int n = 0, cap = 16;
+    LLVMValueRef *users = malloc((size_t)cap * sizeof *users);
+    if (!users)
+        return false;
+    /* the users of st and of its GEPs and casts (each once: a call given st twice is one user) */
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            int nops = LLVMGetNumOperands(i);
+            bool uses = false;
+            for (int o = 0; o < nops && !uses; o++) {
+                LLVMValueRef v = LLVMGetOperand(i, (unsigned)o);
+                uses = v == st || (LLVMIsAInstruction(v) && based_on_state(v, st));
+            }
+            if (!uses || LLVMIsAGetElementPtrInst(i) || LLVMIsABitCastInst(i) || LLVMIsAAddrSpaceCastInst(i))
+                continue;
+            if (n == cap) {
+                cap *= 2;
+                LLVMValueRef *nu = realloc(users, (size_t)cap * sizeof *nu);
+                if (!nu) {
+                    free(users);
+                    return false;
+                }
+                users = nu;
+            }
+            users[n++] = i;
+        }
+    bool at_entry = false;
+    for (int k = 0; k < n; k++) {
+        LLVMValueRef i = users[k];
+        LLVMOpcode op = LLVMGetInstructionOpcode(i);
+        if (op == LLVMLoad) {
+            long off = state_offset(LLVMGetOperand(i, 0), st, state_ty, td);
+            bool plain = !LLVMGetVolatile(i) && LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic;
+            if ((off == 0 || off == 4 || off == 8) && plain && LLVMTypeOf(i) == g->i32) {
+                LLVMReplaceAllUsesWith(i, ids[off / 4]);
+                LLVMInstructionEraseFromParent(i);
+            } else if (off < 12) { /* -1: not a constant offset */
+                at_entry = true;
+            }
+        } else if (op == LLVMCall) {
+            LLVMPositionBuilderBefore(g->b, i);
+            store_ids(g, state_ty, st, ids);
+        } else if (op != LLVMStore || !based_on_state(LLVMGetOperand(i, 1), st) || LLVMGetOperand(i, 0) == st) {
+            at_entry = true; /* the state's address escapes */
+        }
+    }
+    free(users);
+    if (at_entry) {
+        LLVMPositionBuilderAtEnd(g->b, d);
+        store_ids(g, state_ty, st, ids);
+    }
+    return true;
+}
+
 /* ---- values every work-item of the group holds alike ----------------------------------------------------- */
 
 typedef struct PtrSet {
@@ -463,7 +553,8 @@ typedef struct Uni {
     LLVMValueRef *allocas;
     int na, nb;
     LLVMBasicBlockRef *blocks;
-    PtrSet div; /* the instructions whose value may differ between items */
+    PtrSet div;              /* the instructions whose value may differ between items */
+    const LLVMValueRef *ids; /* the item's index (parameters): differ */
     bool *div_alloca, *div_block, *live;
     uint64_t *pdom; /* nb x nw: postdominators among the live blocks */
     size_t nw;
@@ -471,6 +562,8 @@ typedef struct Uni {
 
 static bool value_divergent(Uni *u, LLVMValueRef v)
 {
+    if (v == u->ids[0] || v == u->ids[1] || v == u->ids[2])
+        return true;
     return LLVMIsAInstruction(v) && u->div.k[ps_slot(&u->div, v)] == v;
 }
 
@@ -549,12 +642,16 @@ static bool mark_divergent_blocks(Uni *u, LLVMBasicBlockRef d, bool dispatch_div
  * barrier (the blocks that stop at one, `store K, status; ret`): stored only values computed alike (from the arguments, the
  * state but the item's index, constants, such allocas) in blocks every item runs alike. Items that leave
  * (return, exit, an exception) before a barrier do not count. */
-static bool find_uniform(Rg *g, LLVMValueRef st, LLVMTypeRef state_ty, LLVMValueRef *allocas, int na,
-                         LLVMBasicBlockRef d, bool dispatch_divergent, bool *uniform)
+static bool find_uniform(Rg *g, LLVMValueRef st, LLVMTypeRef state_ty, const LLVMValueRef *ids, LLVMValueRef *allocas,
+                         int na, LLVMBasicBlockRef d, bool dispatch_divergent, bool *uniform)
 {
-    Uni u = {
-        .g = g, .st = st, .state_ty = state_ty, .td = LLVMGetModuleDataLayout(g->m), .allocas = allocas, .na = na
-    };
+    Uni u = { .g = g,
+              .st = st,
+              .state_ty = state_ty,
+              .td = LLVMGetModuleDataLayout(g->m),
+              .ids = ids,
+              .allocas = allocas,
+              .na = na };
     u.nb = (int)LLVMCountBasicBlocks(g->fn);
     u.nw = ((size_t)u.nb + 63) / 64;
     size_t ninstr = 0;
@@ -651,10 +748,11 @@ static bool find_uniform(Rg *g, LLVMValueRef st, LLVMTypeRef state_ty, LLVMValue
 }
 
 /* Every stop of the item (a barrier's, a return's, an exit's: `store K, status; ret`) branches to one block
- * that stores the status from a phi: two stores of the status in blocks that meet, once the item is inlined
- * into the group entry's loop, are merged by LLVM into one that leaves the access group. The stop block,
+ * that returns the status from a phi and stores it unless mode is the same k (cpu_regions.c's header): two
+ * stores of the status in blocks that meet, once the item is inlined into the group entry's loop, are merged
+ * by LLVM into one that leaves the access group. The stop block (its terminator the branch to the store),
  * or NULL when out of memory. */
-static LLVMBasicBlockRef merge_stops(Rg *g)
+static LLVMBasicBlockRef merge_stops(Rg *g, LLVMValueRef mode)
 {
     int n = 0, cap = 0;
     LLVMBasicBlockRef *from = NULL;
@@ -685,11 +783,19 @@ static LLVMBasicBlockRef merge_stops(Rg *g)
         LLVMPositionBuilderAtEnd(g->b, from[k]);
         LLVMBuildBr(g->b, stop);
     }
+    LLVMBasicBlockRef write = LLVMAppendBasicBlockInContext(g->c, g->fn, "regions.record");
+    LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->c, g->fn, "regions.return");
     LLVMPositionBuilderAtEnd(g->b, stop);
     LLVMValueRef phi = LLVMBuildPhi(g->b, g->i32, "stop.status");
     LLVMAddIncoming(phi, val, from, (unsigned)n);
+    LLVMValueRef any = LLVMBuildICmp(g->b, LLVMIntEQ, mode, LLVMConstInt(g->i32, CPU_REGION_ANY, 0), "");
+    LLVMValueRef moved = LLVMBuildICmp(g->b, LLVMIntNE, phi, mode, "");
+    LLVMBuildCondBr(g->b, LLVMBuildOr(g->b, any, moved, ""), write, out);
+    LLVMPositionBuilderAtEnd(g->b, write);
     LLVMBuildStore(g->b, phi, g->status);
-    LLVMBuildRetVoid(g->b);
+    LLVMBuildBr(g->b, out);
+    LLVMPositionBuilderAtEnd(g->b, out);
+    LLVMBuildRet(g->b, phi);
     free(from), free(val);
     return stop;
 }
@@ -824,14 +930,15 @@ static bool is_scope_decl(LLVMValueRef i)
     return strncmp(name, "llvm.experimental.noalias.scope.decl", 36) == 0;
 }
 
-void cpu_regions_tag_scope_decls(LLVMValueRef fn, LLVMMetadataRef ag)
+void cpu_regions_drop_scope_decls(LLVMValueRef fn)
 {
-    LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
-    unsigned kind = LLVMGetMDKindIDInContext(c, "llvm.access.group", 17);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;) {
+            LLVMValueRef next = LLVMGetNextInstruction(i);
             if (is_scope_decl(i))
-                LLVMSetMetadata(i, kind, LLVMMetadataAsValue(c, ag));
+                LLVMInstructionEraseFromParent(i);
+            i = next;
+        }
 }
 
 /* Put fn's plain loads and stores (and its scope declarations) in one access group: the work-items of a
@@ -908,7 +1015,10 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
     }
     out->nbarriers = (uint32_t)nbar;
     unsigned np = LLVMCountParams(fn);
-    LLVMValueRef st = LLVMGetParam(fn, np - 3), mode = LLVMGetParam(fn, np - 2), snap = LLVMGetParam(fn, np - 1);
+    unsigned first = np - CPU_REGION_EXTRA_PARAMS;
+    LLVMValueRef st = LLVMGetParam(fn, first - 1), mode = LLVMGetParam(fn, first), snap = LLVMGetParam(fn, first + 1);
+    LLVMValueRef ids[3] = { LLVMGetParam(fn, first + 2), LLVMGetParam(fn, first + 3), LLVMGetParam(fn, first + 4) };
+    LLVMValueRef ret0 = LLVMConstInt(g.i32, 0, 0); /* the stops' placeholder returns (merge_stops) */
 
     /* the dispatch block D: allocas, the item's linear index and status slot */
     LLVMBasicBlockRef start = LLVMGetEntryBasicBlock(fn);
@@ -926,7 +1036,7 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
     LLVMPositionBuilderAtEnd(g.b, d);
     LLVMValueRef item[3], dim[3];
     for (unsigned k = 0; k < 3; k++) {
-        item[k] = state_u32(&g, state_ty, st, 0, k);
+        item[k] = ids[k];
         dim[k] = state_u32(&g, state_ty, st, 2, k);
     }
     LLVMValueRef lin = LLVMBuildAdd(
@@ -958,7 +1068,7 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
         resume[k] = bb;
         LLVMPositionBuilderAtEnd(g.b, head);
         LLVMBuildStore(g.b, LLVMConstInt(g.i32, (unsigned)k + 1, 0), g.status);
-        LLVMBuildRetVoid(g.b);
+        LLVMBuildRet(g.b, ret0);
         LLVMInstructionEraseFromParent(call);
     }
     /* returns and exits record themselves */
@@ -968,7 +1078,7 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
             continue; /* left to the runtime: it ends the group */
         LLVMPositionBuilderBefore(g.b, exits[k]);
         LLVMBuildStore(g.b, LLVMConstInt(g.i32, CPU_REGION_EXITED, 0), g.status);
-        LLVMBuildRetVoid(g.b);
+        LLVMBuildRet(g.b, ret0);
         LLVMInstructionEraseFromParent(next);
         LLVMInstructionEraseFromParent(exits[k]);
     }
@@ -982,6 +1092,7 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
         LLVMPositionBuilderBefore(g.b, t);
         LLVMBuildStore(g.b, LLVMConstInt(g.i32, CPU_REGION_RETURNED, 0), g.status);
     }
+    bool ok = ids_from_params(&g, st, state_ty, ids, d);
     hoist_recomputable(&g, d, st);
     /* the dispatch: by the item's status */
     LLVMPositionBuilderAtEnd(g.b, d);
@@ -993,7 +1104,7 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
     for (int r = 0; r < nbar; r++)
         LLVMAddCase(sw, LLVMConstInt(g.i32, (unsigned)r + 1, 0), resume[r]);
     LLVMPositionBuilderAtEnd(g.b, done);
-    LLVMBuildRetVoid(g.b);
+    LLVMBuildRet(g.b, k); /* an item that ended: its status stays */
 
     /* every value used outside its block goes through an alloca (phis first) */
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -1002,7 +1113,6 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
             demote_phi(&g, i, d);
             i = next;
         }
-    bool ok = true;
     for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(d); bb && ok; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && ok; i = LLVMGetNextInstruction(i))
             if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind && !LLVMIsATerminatorInst(i))
@@ -1028,8 +1138,8 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
     for (int k = 1; k <= nbar; k++)
         for (int j = 1; j < k; j++)
             shared_place |= out->locs[j] == out->locs[k];
-    ok = ok && uniform && find_uniform(&g, st, state_ty, allocas, na, d, shared_place, uniform);
-    LLVMBasicBlockRef stop = ok ? merge_stops(&g) : NULL;
+    ok = ok && uniform && find_uniform(&g, st, state_ty, ids, allocas, na, d, shared_place, uniform);
+    LLVMBasicBlockRef stop = ok ? merge_stops(&g, mode) : NULL;
     ok = ok && stop;
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
     uint64_t off = 4; /* the status array */
@@ -1052,15 +1162,20 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
         off += size;
         out->nslots++;
     }
-    /* the group's slots after the items' (n * group_slots, the offset in bytes per item): each uniform
-     * alloca stays the item's own while it runs; it starts from the round's snapshot of the group slots
-     * (the group entry copies them to `snap` before each round, so that no item reads what another wrote
-     * in the same round) and goes to its group slot wherever the item stops at a barrier, every item
-     * storing the same value */
-    off = (off + 15) / 16 * 16;
-    out->group_slots = (uint32_t)off;
+    /* the group's values: each uniform alloca stays the item's own while it runs; it starts from the
+     * round's snapshot, uniform[0, group_bytes), and wherever the item stops at a barrier it goes to
+     * uniform[group_bytes + its offset], every item storing the same value; the group entry makes that
+     * the next round's snapshot (so that no item reads what another wrote in the same round) */
     uint64_t goff = 0;
-    LLVMValueRef gbase = NULL;
+    for (int a = 0; ok && a < na; a++)
+        if (need[a] && uniform[a]) {
+            LLVMTypeRef t = LLVMGetAllocatedType(allocas[a]);
+            uint64_t align = LLVMABIAlignmentOfType(td, t);
+            align = align < 1 ? 1 : align;
+            goff = (goff + align - 1) / align * align + LLVMABISizeOfType(td, t);
+        }
+    out->group_bytes = (uint32_t)((goff + 15) / 16 * 16);
+    goff = 0;
     for (int a = 0; ok && a < na; a++) {
         if (!need[a] || !uniform[a])
             continue;
@@ -1068,26 +1183,21 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
         uint64_t size = LLVMABISizeOfType(td, t), align = LLVMABIAlignmentOfType(td, t);
         align = align < 1 ? 1 : align;
         goff = (goff + align - 1) / align * align;
-        if (!gbase) {
-            LLVMValueRef at = LLVMBuildMul(g.b, n64, LLVMConstInt(g.i64, off, 0), "");
-            gbase = LLVMBuildInBoundsGEP2(g.b, i8, spill, &at, 1, "group.slots");
-        }
-        LLVMValueRef o = LLVMConstInt(g.i64, goff, 0);
+        LLVMValueRef o = LLVMConstInt(g.i64, goff, 0), left = LLVMConstInt(g.i64, out->group_bytes + goff, 0);
         LLVMBuildStore(g.b, LLVMBuildLoad2(g.b, t, LLVMBuildInBoundsGEP2(g.b, i8, snap, &o, 1, ""), "snap"),
                        allocas[a]);
         /* at every stop: a return's or an exit's ends the group's rounds (all items end, or the runtime
          * reports the others' barrier as divergent), so its value is never read */
         LLVMBuilderRef b2 = LLVMCreateBuilderInContext(g.c);
-        LLVMPositionBuilderBefore(b2, LLVMGetPreviousInstruction(LLVMGetBasicBlockTerminator(stop)));
-        LLVMValueRef slot = LLVMBuildInBoundsGEP2(b2, i8, gbase, &o, 1, "group.slot");
+        LLVMPositionBuilderBefore(b2, LLVMGetBasicBlockTerminator(stop));
+        LLVMValueRef slot = LLVMBuildInBoundsGEP2(b2, i8, snap, &left, 1, "group.value");
         LLVMBuildStore(b2, LLVMBuildLoad2(b2, t, allocas[a], ""), slot);
         LLVMDisposeBuilder(b2);
         goff += size;
         out->nslots++;
         out->uniform_slots++;
     }
-    out->group_bytes = (uint32_t)((goff + 15) / 16 * 16);
-    out->spill_bytes = (uint32_t)(off + out->group_bytes);
+    out->spill_bytes = (uint32_t)off;
     ok = ok && uniform_cancel_checks(&g, st, mode);
     out->access_group = ok ? distinct_empty_node(g.c) : NULL;
     if (out->access_group)

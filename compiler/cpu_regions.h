@@ -18,29 +18,37 @@
 #define CPU_REGION_SPECIALISE 8
 /* JukeCpuState.spill's field number in the state's LLVM type (target_cpu.c) */
 #define CPU_STATE_SPILL_FIELD 12
+/* The resumable item's parameters after the kernel's own (its exception pointer and state last):
+ * i32 mode, ptr uniform (the group's uniform values: the round's snapshot, then group_bytes more where the
+ * item leaves them when it stops), and the item's index i32 x, y, z, which it reads there and not in
+ * st->item (the group entry does not store it per item; the item stores it before a call that is given
+ * the state). */
+#define CPU_REGION_EXTRA_PARAMS 5
 
 typedef struct CpuRegions {
     uint32_t nbarriers;
     uint64_t *locs;       /* [1 + nbarriers]: barrier k's line << 32 | col at [k] (malloc'd) */
-    uint32_t spill_bytes; /* per work-item: the status and the slots (the group's slots spread over them) */
+    uint32_t spill_bytes; /* per work-item: the status and the slots */
     uint32_t nslots;
-    uint32_t group_slots;   /* the group's slots start at n * group_slots bytes into the spill (n items) */
-    uint32_t group_bytes;   /* and take this many bytes: the resumable item's snapshot parameter as many */
+    uint32_t group_bytes;   /* the group's uniform values: the snapshot and the values left take as many each */
     uint32_t uniform_slots; /* how many values live across barriers are the group's */
     /* the access group (a distinct empty node) of fn's loads and stores that work-items of one region never
      * share in a race-free kernel: the group entry's item loops declare it llvm.loop.parallel_accesses */
     LLVMMetadataRef access_group;
 } CpuRegions;
 
-/* Make fn (a copy of the kernel body, everything that reaches a barrier inlined into it, with an i32 mode
- * parameter after the state and a pointer to the round's snapshot of the group slots after that) a resumable work-item, as cpu_regions.c describes. false: it cannot (and fn may be half changed: delete it). */
+/* Make fn (a copy of the kernel body returning i32, everything that reaches a barrier inlined into it, with
+ * the CPU_REGION_EXTRA_PARAMS after the state) a resumable work-item, as cpu_regions.c describes. false: it
+ * cannot (and fn may be half changed: delete it). */
 bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_ty, LLVMValueRef barrier_fn,
                            LLVMValueRef exit_fn, CpuRegions *out);
 
 /* A loop ID `!{self, !{"llvm.loop.parallel_accesses", access_group}}` for one item loop of the group entry. */
 LLVMMetadataRef cpu_regions_loop_id(LLVMContextRef c, LLVMMetadataRef access_group);
 
-/* Put fn's scope declarations (llvm.experimental.noalias.scope.decl) in the access group. */
-void cpu_regions_tag_scope_decls(LLVMValueRef fn, LLVMMetadataRef access_group);
+/* Drop fn's scope declarations (llvm.experimental.noalias.scope.decl), keeping the scoped alias metadata of
+ * its accesses: each scope is then the whole function's, which is right for the scopes of a noalias state
+ * (no pointer a kernel holds ever points into its work-items' state). */
+void cpu_regions_drop_scope_decls(LLVMValueRef fn);
 
 #endif

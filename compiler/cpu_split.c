@@ -5,7 +5,8 @@
  * value alike in every item (`if item <= d`): all items run the round, the guard masks the work, and the
  * vectorised loop runs masked loads and stores over all of them where C runs `d` items. This pass finds,
  * in each x loop of the group entry (those declaring the region's access group parallel), a branch on
- * `icmp (x + c), B` with B computed before the loop, and splits the loop at the point S where the guard
+ * `icmp (x + c + U), B` with U and B computed before the loop (U a sum of values alike in every item, as
+ * `(group - 1) * n` in `i = (group - 1) * n + item`), and splits the loop at the point S where the guard
  * changes: items [0, S) run a copy with the branch decided one way, items [S, n) a copy decided the other.
  * The items run in the same order as before, so what the kernel computes (and where a fault or an exception
  * stops it) is unchanged; each copy vectorises without masks.
@@ -146,18 +147,27 @@ static bool find_loop(LLVMValueRef br, Loop *l)
     return !defined_in_loop(l, l->n);
 }
 
-/* A guard of the loop: a branch on `icmp pred (iv + c), b` (either order; iv through zext, sext and adds of
- * small constants that do not wrap) with b computed before the loop, pred an ordering one. */
+/* A guard of the loop: a branch on `icmp pred (iv + c + U), b` (either order; iv through zext, sext and adds
+ * of small constants that do not wrap; U the sum of the uniform terms) with b computed before the loop,
+ * pred an ordering one. */
+#define SPLIT_MAX_TERMS 4
 typedef struct Guard {
     LLVMValueRef br, bound;
     LLVMIntPredicate pred; /* with the item's side on the left */
     long long c;
+    LLVMValueRef terms[SPLIT_MAX_TERMS]; /* U's, each of the compare's width */
+    int nterms;
 } Guard;
 
-static bool affine_in_iv(const Loop *l, LLVMValueRef v, long long *c)
+/* Whether v is iv + *c + the sum of terms[*nterms]: a term is a value computed before the loop, added at the
+ * compare's width (no extension above it) by an add that does not wrap in the compare's order (nsw for a
+ * signed one, nuw for an unsigned one), so that the sum is exact in that order. */
+static bool affine_in_iv(const Loop *l, LLVMValueRef v, bool is_signed, long long *c, LLVMValueRef *terms, int *nterms)
 {
     *c = 0;
-    for (int depth = 0; depth < 8; depth++) {
+    *nterms = 0;
+    bool extended = false;
+    for (int depth = 0; depth < 12; depth++) {
         if (v == l->iv)
             return true;
         if (!LLVMIsAInstruction(v))
@@ -165,20 +175,42 @@ static bool affine_in_iv(const Loop *l, LLVMValueRef v, long long *c)
         LLVMOpcode op = LLVMGetInstructionOpcode(v);
         if (op == LLVMZExt || op == LLVMSExt) {
             v = LLVMGetOperand(v, 0);
+            extended = true;
             continue;
         }
         bool add = op == LLVMAdd && (LLVMGetNSW(v) || LLVMGetNUW(v));
         bool disjoint = op == LLVMOr && LLVMGetIsDisjoint(v);
-        LLVMValueRef k = LLVMGetOperand(v, 1);
-        if (!(add || disjoint) || !LLVMIsAConstantInt(k))
+        LLVMValueRef a = LLVMGetOperand(v, 0), k = LLVMGetOperand(v, 1);
+        if (!(add || disjoint))
             return false;
-        long long kv = LLVMConstIntGetSExtValue(k);
-        if (kv < -(1 << 20) || kv > (1 << 20))
+        if (LLVMIsAConstantInt(k)) {
+            long long kv = LLVMConstIntGetSExtValue(k);
+            if (kv < -(1 << 20) || kv > (1 << 20))
+                return false;
+            *c += kv;
+            v = a;
+            continue;
+        }
+        /* a uniform term: exact only where this add cannot wrap in the compare's order */
+        bool exact = op == LLVMAdd && (is_signed ? LLVMGetNSW(v) : LLVMGetNUW(v));
+        if (!exact || extended || *nterms == SPLIT_MAX_TERMS)
             return false;
-        *c += kv;
-        v = LLVMGetOperand(v, 0);
+        if (!defined_in_loop(l, a)) {
+            terms[(*nterms)++] = a;
+            v = k;
+        } else if (!defined_in_loop(l, k)) {
+            terms[(*nterms)++] = k;
+            v = a;
+        } else {
+            return false;
+        }
     }
     return false;
+}
+
+static bool signed_pred(LLVMIntPredicate p)
+{
+    return p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntSGT || p == LLVMIntSGE;
 }
 
 static bool find_guard(const Loop *l, Guard *g)
@@ -191,9 +223,10 @@ static bool find_guard(const Loop *l, Guard *g)
         if (!LLVMIsAICmpInst(cmp) || LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(cmp, 0))) != LLVMIntegerTypeKind)
             continue;
         LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
-        LLVMValueRef a = LLVMGetOperand(cmp, 0), b = LLVMGetOperand(cmp, 1);
+        LLVMValueRef a = LLVMGetOperand(cmp, 0), b = LLVMGetOperand(cmp, 1), terms[SPLIT_MAX_TERMS];
         long long c;
-        if (!affine_in_iv(l, a, &c)) {
+        int nterms;
+        if (!affine_in_iv(l, a, signed_pred(p), &c, terms, &nterms)) {
             LLVMValueRef t = a;
             a = b, b = t;
             static const LLVMIntPredicate swapped[] = {
@@ -203,7 +236,7 @@ static bool find_guard(const Loop *l, Guard *g)
                 [LLVMIntSLE] = LLVMIntSGE,
             };
             p = swapped[p];
-            if (!affine_in_iv(l, a, &c))
+            if (!affine_in_iv(l, a, signed_pred(p), &c, terms, &nterms))
                 continue;
         }
         if (p == LLVMIntEQ || p == LLVMIntNE || defined_in_loop(l, b) || LLVMGetIntTypeWidth(LLVMTypeOf(b)) > 64)
@@ -211,36 +244,37 @@ static bool find_guard(const Loop *l, Guard *g)
         bool is_unsigned = p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntUGT || p == LLVMIntUGE;
         if (is_unsigned && c < 0) /* x may be below zero: the unsigned order is not the items' */
             continue;
-        *g = (Guard){ br, b, p, c };
+        *g = (Guard){ br, b, p, c, { NULL }, nterms };
+        memcpy(g->terms, terms, sizeof terms);
         return true;
     }
     return false;
 }
 
 /* In the preheader: the split point S (i32, 0 <= S <= n) where the guard changes, and whether it holds
- * below S (prefix) or from S on. With x = iv + c and t0 = c - delta: x < B (delta 0) and x <= B (delta 1)
- * hold for iv < B - t0; x >= B (delta 0) and x > B (delta 1) for iv >= B - t0. */
+ * below S (prefix) or from S on. With x = iv + c + U and t0 = c - delta: x < B (delta 0) and x <= B
+ * (delta 1) hold for iv < B - U - t0; x >= B (delta 0) and x > B (delta 1) for iv >= B - U - t0. The
+ * difference is taken in 128 bits (B and the terms of U extended in the compare's order), where it is
+ * exact. */
 static LLVMValueRef split_point(LLVMBuilderRef b, const Loop *l, const Guard *g, bool *prefix)
 {
     LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(l->iv));
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx), i32 = LLVMInt32TypeInContext(ctx);
+    LLVMTypeRef i128 = LLVMInt128TypeInContext(ctx), i32 = LLVMInt32TypeInContext(ctx);
     LLVMIntPredicate p = g->pred;
-    bool is_signed = p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntSGT || p == LLVMIntSGE;
+    bool is_signed = signed_pred(p);
     *prefix = p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntULT || p == LLVMIntULE;
     long long delta = p == LLVMIntSLE || p == LLVMIntULE || p == LLVMIntSGT || p == LLVMIntUGT;
     long long t0 = g->c - delta;
-    LLVMValueRef bx = g->bound;
-    if (LLVMGetIntTypeWidth(LLVMTypeOf(bx)) < 64)
-        bx = is_signed ? LLVMBuildSExt(b, bx, i64, "") : LLVMBuildZExt(b, bx, i64, "");
-    LLVMValueRef n64 = LLVMBuildZExt(b, l->n, i64, "");
-    LLVMValueRef k0 = LLVMConstInt(i64, (unsigned long long)t0, 1);
-    LLVMValueRef tn = LLVMBuildAdd(b, n64, k0, "");
-    /* B <= t0: S = 0; B >= t0 + n: S = n; else B - t0 (an unsigned B is never below a negative t0) */
-    LLVMValueRef low = is_signed || t0 >= 0 ? LLVMBuildICmp(b, is_signed ? LLVMIntSLE : LLVMIntULE, bx, k0, "")
-                                            : LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0);
-    LLVMValueRef high = LLVMBuildICmp(b, is_signed ? LLVMIntSGE : LLVMIntUGE, bx, tn, "");
-    LLVMValueRef mid = LLVMBuildTrunc(b, LLVMBuildSub(b, bx, k0, ""), i32, "");
-    LLVMValueRef s = LLVMBuildSelect(b, high, l->n, mid, "");
+    LLVMValueRef diff = is_signed ? LLVMBuildSExt(b, g->bound, i128, "") : LLVMBuildZExt(b, g->bound, i128, "");
+    for (int k = 0; k < g->nterms; k++) {
+        LLVMValueRef u = is_signed ? LLVMBuildSExt(b, g->terms[k], i128, "") : LLVMBuildZExt(b, g->terms[k], i128, "");
+        diff = LLVMBuildSub(b, diff, u, "");
+    }
+    diff = LLVMBuildSub(b, diff, LLVMConstInt(i128, (unsigned long long)t0, 1), "");
+    /* diff <= 0: S = 0; diff >= n: S = n; else diff */
+    LLVMValueRef low = LLVMBuildICmp(b, LLVMIntSLE, diff, LLVMConstInt(i128, 0, 0), "");
+    LLVMValueRef high = LLVMBuildICmp(b, LLVMIntSGE, diff, LLVMBuildZExt(b, l->n, i128, ""), "");
+    LLVMValueRef s = LLVMBuildSelect(b, high, l->n, LLVMBuildTrunc(b, diff, i32, ""), "");
     return LLVMBuildSelect(b, low, LLVMConstInt(i32, 0, 0), s, "split.at");
 }
 

@@ -306,6 +306,10 @@ static bool add_item(FeModule *mod, Node *item, Diags *d)
         c->loc = item->loc;
         c->value = item->kids[0];
         c->nonconst = nonconst;
+        if (!nonconst && item->nkids > 1) {
+            c->tparams = item->kids + 1;
+            c->ntparams = item->nkids - 1;
+        }
         mod->consts[mod->nconsts++] = c;
         if (!namemap_put(&mod->arena, &mod->const_map, c->name, c))
             return false;

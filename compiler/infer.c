@@ -145,6 +145,27 @@ static int range_family(const char *name)
     return -2;
 }
 
+/* Does n read as a type (a name, a curly, typeof(f)), not as a value (a number, a call)? */
+static bool is_type_value_expr(const Node *n)
+{
+    return n->kind == AST_IDENT || n->kind == AST_CURLY || n->kind == AST_DOT;
+}
+
+/* The type a type alias names (`const F = Float32`, `const A{T} = @NamedTuple{x::T}` with its parameters
+ * bound to ps): NULL when its value is no type (a constant of another kind) or the aliases loop. */
+static const Type *alias_type(FeCompilation *c, const ConstDef *alias, const Type **ps, int np, bool quiet)
+{
+    if (c->alias_depth > 16 || np > 16)
+        return NULL;
+    const char *names[16];
+    for (int i = 0; i < np; i++)
+        names[i] = alias->tparams[i]->name;
+    c->alias_depth++;
+    const Type *t = infer_type_expr(c, alias->value, names, ps, np, np ? quiet : true);
+    c->alias_depth--;
+    return t;
+}
+
 const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars, const Type **tvals, int ntvars,
                             bool quiet)
 {
@@ -180,6 +201,9 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
             return ty_struct(c->types, "Val", NULL, 0, NULL, NULL, 0, TF_UNIONALL, NULL);
         if (strcmp(n->name, "Symbol") == 0)
             return ty_symbol(c->types, NULL);
+        const ConstDef *alias = fe_find_const(c->mod, n->name);
+        if (alias && !alias->nonconst && !alias->ntparams && (t = alias_type(c, alias, NULL, 0, quiet)))
+            return t;
     } else if (n->kind == AST_CALL && n->nkids == 2 && n->kids[0]->kind == AST_IDENT &&
                strcmp(n->kids[0]->name, "typeof") == 0 && n->kids[1]->kind == AST_IDENT &&
                (fe_find_func(c->mod, n->kids[1]->name) || builtin_lookup(n->kids[1]->name))) {
@@ -275,6 +299,33 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
                            ty_name(&c->arena, t));
             return NULL;
         }
+        if (strcmp(name, "NamedTuple") == 0 && n->nkids > 1 && n->kids[1]->kind == AST_TYPED) {
+            /* @NamedTuple{a::T, b::S} */
+            const char *fnames[TY_MAX_FIELDS];
+            const Type *fs[TY_MAX_FIELDS];
+            int nf = n->nkids - 1;
+            for (int i = 0; i < nf && nf <= TY_MAX_FIELDS; i++) {
+                const Node *f = n->kids[i + 1];
+                if (f->kind != AST_TYPED || f->kids[0]->kind != AST_IDENT)
+                    break;
+                fnames[i] = f->kids[0]->name;
+                if (!(fs[i] = infer_type_expr(c, f->kids[1], tvars, tvals, ntvars, quiet)))
+                    return NULL;
+                if (i == nf - 1)
+                    return ty_namedtuple(c->types, fnames, fs, nf);
+            }
+        }
+        const ConstDef *alias = fe_find_const(c->mod, name);
+        if (alias && alias->ntparams == n->nkids - 1) {
+            /* A{Int64} of `const A{T} = ...`: the alias's type with T bound */
+            const Type *ps[16];
+            for (int i = 0; i < alias->ntparams && i < 16; i++)
+                if (!(ps[i] = infer_type_expr(c, n->kids[i + 1], tvars, tvals, ntvars, quiet)))
+                    return NULL;
+            const Type *t = alias_type(c, alias, ps, alias->ntparams, quiet);
+            if (t)
+                return t;
+        }
         const Type *elem = n->nkids > 1 ? infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet) : NULL;
         if (range_family(name) > -2 && elem)
             return ty_range_of(c->types, elem->kind == TY_ANY ? NULL : elem, range_family(name));
@@ -352,6 +403,48 @@ static bool bind_tvar(FeCompilation *c, Binding *b, int i, const Type *arg)
     return true;
 }
 
+/* A copy of n with each name of params[0..np) replaced by args[i]. */
+static const Node *subst_names(FeCompilation *c, const Node *n, Node **params, Node **args, int np, int depth)
+{
+    if (!n || depth > 32)
+        return n;
+    if (n->kind == AST_IDENT && !n->qual)
+        for (int i = 0; i < np; i++)
+            if (strcmp(params[i]->name, n->name) == 0)
+                return args[i];
+    if (!n->nkids)
+        return n;
+    Node *cp = arena_alloc(&c->arena, sizeof(Node));
+    Node **kids = arena_alloc(&c->arena, sizeof(Node *) * (size_t)n->nkids);
+    if (!cp || !kids)
+        return n;
+    *cp = *n;
+    for (int i = 0; i < n->nkids; i++)
+        kids[i] = (Node *)subst_names(c, n->kids[i], params, args, np, depth + 1);
+    cp->kids = kids;
+    return cp;
+}
+
+/* An annotation naming a type alias (F of `const F = Float32`, A{T} of `const A{T} = ...`) as the type
+ * expression it stands for, its parameters substituted; te itself otherwise. */
+static const Node *expand_alias(FeCompilation *c, const Node *te)
+{
+    const char *name = te->kind == AST_IDENT                                     ? te->name
+                       : te->kind == AST_CURLY && te->kids[0]->kind == AST_IDENT ? te->kids[0]->name
+                                                                                 : NULL;
+    const ConstDef *alias = name ? fe_find_const(c->mod, name) : NULL;
+    if (!alias || alias->nonconst || !alias->value)
+        return te;
+    if (te->kind == AST_IDENT && !alias->ntparams && !is_type_value_expr(alias->value))
+        return te;
+    if (te->kind == AST_CURLY && alias->ntparams != te->nkids - 1)
+        return te;
+    if (te->kind == AST_IDENT && alias->ntparams)
+        return te;
+    return subst_names(c, alias->value, alias->tparams, te->kind == AST_CURLY ? te->kids + 1 : NULL, alias->ntparams,
+                       0);
+}
+
 static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Binding *b, int depth)
 {
     if (!te || depth > 16)
@@ -374,6 +467,9 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
         if (strcmp(te->name, "Tuple") == 0) /* every tuple type */
             return arg->kind == TY_TUPLE;
     }
+    const Node *expanded = expand_alias(c, te);
+    if (expanded != te)
+        return match_type(c, expanded, arg, b, depth + 1);
     if (te->kind == AST_CURLY && te->kids[0]->kind == AST_IDENT) {
         const char *name = te->kids[0]->name;
         bool ok;
@@ -420,6 +516,19 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
             for (int i = 0; i < arg->nfields; i++)
                 if (!match_type(c, te->kids[i + 1], arg->fields[i], b, depth + 1))
                     return false;
+            return true;
+        }
+        if (strcmp(name, "NamedTuple") == 0 && te->nkids > 1 && te->kids[1]->kind == AST_TYPED) {
+            /* @NamedTuple{a::T, b::S}: the same names, each field matching its type */
+            if (arg->kind != TY_STRUCT || !(arg->flags & TF_NAMEDTUPLE) || arg->nfields != te->nkids - 1)
+                return false;
+            for (int i = 0; i < arg->nfields; i++) {
+                const Node *f = te->kids[i + 1];
+                if (f->kind != AST_TYPED || f->kids[0]->kind != AST_IDENT ||
+                    strcmp(f->kids[0]->name, arg->fnames[i]) != 0 ||
+                    !match_type(c, f->kids[1], arg->fields[i], b, depth + 1))
+                    return false;
+            }
             return true;
         }
         if (strcmp(name, "Type") == 0 && te->nkids == 2)

@@ -139,7 +139,9 @@ typedef struct ConstDef {
     const char *name;
     SrcLoc loc;
     Node *value;
-    bool nonconst; /* `n = 256` at the top level: a global a kernel cannot read (Julia would box it) */
+    bool nonconst;         /* `n = 256` at the top level: a global a kernel cannot read (Julia would box it) */
+    struct Node **tparams; /* const A{T, S} = ...: a parametric type alias's parameters (IDENTs) */
+    int ntparams;
 } ConstDef;
 
 /* A specialisation: a method inferred for concrete argument types. */

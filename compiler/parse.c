@@ -1006,6 +1006,18 @@ static Node *parse_const(Parser *p)
         }
         return blk;
     }
+    if (lhs && lhs->kind == AST_CURLY && lhs->kids[0]->kind == AST_IDENT && !lhs->kids[0]->qual) {
+        /* const A{T, S} = type: a parametric type alias, its parameters after the value (kids[1..]) */
+        Node *n = node_new(p, AST_CONST, kw->loc, lhs->nkids);
+        n->name = lhs->kids[0]->name;
+        n->kids[0] = e->kids[1];
+        for (int i = 1; i < lhs->nkids; i++) {
+            if (lhs->kids[i]->kind != AST_IDENT || lhs->kids[i]->qual)
+                parse_fail_at(p, lhs->kids[i]->loc, "syntax: a type alias's parameters are names: const A{T} = ...");
+            n->kids[i] = lhs->kids[i];
+        }
+        return n;
+    }
     if (!lhs || lhs->kind != AST_IDENT || lhs->qual)
         parse_fail_at(p, e->loc, "syntax: expected assignment after \"const\"");
     Node *rhs = e->kids[1];
@@ -1114,6 +1126,19 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
     Token *t = parse_next(p);
     PtrVec args = { 0 };
     Token *nx = parse_peek(p);
+    if (strcmp(t->text, "NamedTuple") == 0 && tok_op(nx, "{") && !nx->spc) {
+        /* @NamedTuple{a::T, b::S}: the type NamedTuple{(:a, :b), Tuple{T, S}}, kept as the curly
+         * NamedTuple{a::T, b::S} (infer_type_expr, and #typeapply as a value) */
+        p->pos++;
+        vec_push(p, &args, node_ident(p, t->loc, "NamedTuple"));
+        parse_list(p, &args, "}", "type parameters");
+        for (int i = 1; i < args.len; i++) {
+            Node *f = args.items[i];
+            if (f->kind != AST_TYPED || !f->kids[0] || f->kids[0]->kind != AST_IDENT)
+                parse_fail_at(p, f->loc, "syntax: expected name::Type in @NamedTuple{...}");
+        }
+        return node_from_vec(p, AST_CURLY, loc, &args);
+    }
     if (tok_op(nx, "(") && !nx->spc) {
         p->pos++;
         parse_list(p, &args, ")", "macro call");
@@ -2639,7 +2664,10 @@ static void print_node(StrBuf *sb, const Node *n, int indent)
         sb_puts(sb, "end");
         break;
     case AST_CONST:
-        sb_printf(sb, "const %s = ", n->name ? n->name : "?");
+        sb_printf(sb, "const %s", n->name ? n->name : "?");
+        for (int i = 1; i < n->nkids; i++)
+            sb_printf(sb, "%s%s", i == 1 ? "{" : ", ", n->kids[i]->name);
+        sb_puts(sb, n->nkids > 1 ? "} = " : " = ");
         print_node(sb, n->kids[0], indent);
         break;
     case AST_FILE:

@@ -649,16 +649,18 @@ static LLVMValueRef add_entry(TargetCtx *tc, const char *name, LLVMBuilderRef b)
     return e;
 }
 
-/* A region round's statuses reduced as its items stop (cpu_emit_group_entry): after each item, its status
- * word (spill[lin], u32) is and-ed into all_and and or-ed into all_or (allocas the optimiser makes into a
- * vectorisable reduction); the two are equal after the round when every item stopped at the same place. */
+/* A region round's statuses reduced as its items stop (cpu_emit_group_entry): after each item, the status the
+ * resumable item returns is and-ed into all_and and or-ed into all_or (allocas the optimiser makes into a
+ * vectorisable reduction); the two are equal after the round when every item stopped at the same place. The
+ * item takes its index as its last three arguments, args[ids_at + d]. */
 typedef struct RoundStatus {
-    LLVMValueRef spill, all_and, all_or;
+    LLVMValueRef all_and, all_or;
+    unsigned ids_at;
 } RoundStatus;
 
 /* At the builder: the loops over the group's work-items, z outermost, x innermost (do-while loops: every
- * dimension has at least one item), each item's index stored into st->item, then call(args) (and, with rs,
- * its status reduced); the builder ends after the loops. With an access group (the region copy's,
+ * dimension has at least one item), each item's index stored into st->item (with rs: given as arguments),
+ * then call(args) (and, with rs, its status reduced); the builder ends after the loops. With an access group (the region copy's,
  * cpu_regions.h), the x loop declares its accesses parallel: LLVM vectorises a region without proving its
  * work-items' accesses independent. */
 static void emit_item_loops(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef e, LLVMValueRef *dim, LLVMValueRef callee,
@@ -675,21 +677,14 @@ static void emit_item_loops(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef e, LLV
         LLVMPositionBuilderAtEnd(b, head[d]);
         iv[d] = LLVMBuildPhi(b, i32, "");
         LLVMAddIncoming(iv[d], &zero, &pre, 1);
-        LLVMValueRef set = LLVMBuildStore(b, iv[d], state_field_ptr(tc, b, ST_ITEM, d));
-        if (access_group && d == 0) /* the optimiser forwards it to the body's loads, and keeps the last */
-            LLVMSetMetadata(set, LLVMGetMDKindIDInContext(c, "llvm.access.group", 17),
-                            LLVMMetadataAsValue(c, access_group));
+        if (rs)
+            args[rs->ids_at + (unsigned)d] = iv[d];
+        else
+            LLVMBuildStore(b, iv[d], state_field_ptr(tc, b, ST_ITEM, d));
         pre = head[d];
     }
-    LLVMBuildCall2(b, LLVMGlobalGetValueType(callee), callee, args, nargs, "");
+    LLVMValueRef s = LLVMBuildCall2(b, LLVMGlobalGetValueType(callee), callee, args, nargs, "");
     if (rs) {
-        LLVMValueRef lin = LLVMBuildAdd(
-            b, LLVMBuildMul(b, LLVMBuildAdd(b, LLVMBuildMul(b, iv[2], dim[1], ""), iv[1], ""), dim[0], ""), iv[0], "");
-        LLVMValueRef lin64 = LLVMBuildZExt(b, lin, LLVMInt64TypeInContext(c), "");
-        LLVMValueRef s = LLVMBuildLoad2(b, i32, LLVMBuildInBoundsGEP2(b, i32, rs->spill, &lin64, 1, ""), "status");
-        if (access_group)
-            LLVMSetMetadata(s, LLVMGetMDKindIDInContext(c, "llvm.access.group", 17),
-                            LLVMMetadataAsValue(c, access_group));
         LLVMBuildStore(b, LLVMBuildAnd(b, LLVMBuildLoad2(b, i32, rs->all_and, ""), s, ""), rs->all_and);
         LLVMBuildStore(b, LLVMBuildOr(b, LLVMBuildLoad2(b, i32, rs->all_or, ""), s, ""), rs->all_or);
     }
@@ -737,7 +732,7 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
                                 LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(tc->mod), cpu(tc)->state_ty)));
     LLVMValueRef saved_state = tc->cur_state;
     tc->cur_state = st;
-    unsigned nk = regions ? np - 2 : np; /* fn's parameters up to the state */
+    unsigned nk = regions ? np - CPU_REGION_EXTRA_PARAMS : np; /* fn's parameters up to the state */
     load_kernargs(tc, b, fn, nk, LLVMGetParam(e, 0), args);
     args[nk - 1] = st;
     LLVMValueRef dim[3];
@@ -772,23 +767,22 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
         LLVMValueRef r = LLVMBuildPhi(b, i32, "more");
         LLVMValueRef start = LLVMConstInt(i32, 2, 0);
         LLVMAddIncoming(r, &start, &pre, 1);
-        /* the group slots as the round starts, for every item of the round to read (cpu_regions.c) */
-        args[np - 1] = LLVMConstNull(ptr);
-        if (regions->group_bytes) {
+        /* the group's uniform values (cpu_regions.c): the round's snapshot, then what its items leave, which
+         * the next round reads (copied there at round.next) */
+        LLVMValueRef uni = LLVMConstNull(ptr);
+        uint32_t gb = regions->group_bytes;
+        if (gb) {
             LLVMBasicBlockRef cur = LLVMGetInsertBlock(b);
             LLVMPositionBuilder(b, LLVMGetEntryBasicBlock(e), LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(e)));
-            args[np - 1] = LLVMBuildAlloca(b, LLVMArrayType2(LLVMInt8TypeInContext(c), regions->group_bytes), "snap");
-            LLVMSetAlignment(args[np - 1], 16);
+            uni = LLVMBuildAlloca(b, LLVMArrayType2(LLVMInt8TypeInContext(c), 2 * (uint64_t)gb), "uniform");
+            LLVMSetAlignment(uni, 16);
+            LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(pre));
+            LLVMBuildMemSet(b, uni, LLVMConstInt(LLVMInt8TypeInContext(c), 0, 0), LLVMConstInt(i64, 2 * gb, 0), 16);
             LLVMPositionBuilderAtEnd(b, cur);
-            LLVMValueRef n = LLVMBuildMul(b, LLVMBuildMul(b, dim[0], dim[1], ""), dim[2], "");
-            LLVMValueRef at =
-                LLVMBuildMul(b, LLVMBuildZExt(b, n, i64, ""), LLVMConstInt(i64, regions->group_slots, 0), "");
-            LLVMValueRef src = LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(c), load_state(tc, b, ST_SPILL, -1, ptr),
-                                                     &at, 1, "group.slots");
-            LLVMBuildMemCpy(b, args[np - 1], 16, src, 16, LLVMConstInt(i64, regions->group_bytes, 0));
         }
+        args[nk + 1] = uni;
         /* the round's statuses, reduced as the items stop (RoundStatus) */
-        RoundStatus rs = { .spill = load_state(tc, b, ST_SPILL, -1, ptr) };
+        RoundStatus rs = { .ids_at = nk + 2 };
         LLVMBasicBlockRef cur = LLVMGetInsertBlock(b);
         LLVMPositionBuilder(b, LLVMGetEntryBasicBlock(e), LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(e)));
         rs.all_and = LLVMBuildAlloca(b, i32, "status.and");
@@ -807,17 +801,23 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
             LLVMBasicBlockRef at = LLVMAppendBasicBlockInContext(c, e, "round.at");
             LLVMAddCase(sw, LLVMConstInt(i32, k, 0), at);
             LLVMPositionBuilderAtEnd(b, at);
-            args[np - 2] = LLVMConstInt(i32, k, 0);
+            args[nk] = LLVMConstInt(i32, k, 0);
             emit_item_loops(tc, b, e, dim, fn, args, np, regions->access_group, &rs);
             LLVMBuildBr(b, next);
         }
         LLVMPositionBuilderAtEnd(b, any);
-        args[np - 2] = LLVMConstInt(i32, CPU_REGION_ANY, 0);
+        args[nk] = LLVMConstInt(i32, CPU_REGION_ANY, 0);
         emit_item_loops(tc, b, e, dim, fn, args, np, regions->access_group, &rs);
         LLVMBuildBr(b, next);
         /* every item stopped at one place: the next round's kind without the runtime (as region_round
          * answers then: 2 + k at barrier k, 0 when all ended); else the runtime decides */
         LLVMPositionBuilderAtEnd(b, next);
+        for (uint32_t off = 0; off < gb; off += 8) {
+            LLVMValueRef from = LLVMConstInt(i64, gb + off, 0), to = LLVMConstInt(i64, off, 0);
+            LLVMTypeRef i8 = LLVMInt8TypeInContext(c);
+            LLVMValueRef v = LLVMBuildLoad2(b, i64, LLVMBuildInBoundsGEP2(b, i8, uni, &from, 1, ""), "");
+            LLVMBuildStore(b, v, LLVMBuildInBoundsGEP2(b, i8, uni, &to, 1, ""));
+        }
         LLVMValueRef s_and = LLVMBuildLoad2(b, i32, rs.all_and, ""), s_or = LLVMBuildLoad2(b, i32, rs.all_or, "");
         LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(c, e, "round.mixed");
         LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(c, e, "round.end");
@@ -892,17 +892,19 @@ static LLVMValueRef cpu_emit_regions(TargetCtx *tc, LLVMValueRef fn, LLVMValueRe
     unsigned np = LLVMCountParams(fn);
     char name[280];
     snprintf(name, sizeof name, "%s.regions", symbol);
-    /* fn's parameters, the mode and the snapshot of the group slots (cpu_regions.h) */
-    LLVMTypeRef *pt = calloc(np + 2, sizeof *pt);
-    LLVMValueRef *args = calloc(np + 2, sizeof *args);
+    /* fn's parameters, then the mode, the group's uniform values and the item's index (cpu_regions.h) */
+    LLVMTypeRef *pt = calloc(np + CPU_REGION_EXTRA_PARAMS, sizeof *pt);
+    LLVMValueRef *args = calloc(np + CPU_REGION_EXTRA_PARAMS, sizeof *args);
     if (!pt || !args) {
         free(pt), free(args);
         return NULL;
     }
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
     LLVMGetParamTypes(LLVMGlobalGetValueType(fn), pt);
-    pt[np] = LLVMInt32TypeInContext(c);
+    pt[np] = i32;
     pt[np + 1] = LLVMPointerTypeInContext(c, 0);
-    LLVMValueRef rb = LLVMAddFunction(tc->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(c), pt, np + 2, 0));
+    pt[np + 2] = pt[np + 3] = pt[np + 4] = i32;
+    LLVMValueRef rb = LLVMAddFunction(tc->mod, name, LLVMFunctionType(i32, pt, np + CPU_REGION_EXTRA_PARAMS, 0));
     free(pt);
     LLVMSetLinkage(rb, LLVMInternalLinkage);
     add_fn_attr(tc, rb, np, "noalias");
@@ -911,7 +913,7 @@ static LLVMValueRef cpu_emit_regions(TargetCtx *tc, LLVMValueRef fn, LLVMValueRe
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
     LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, rb, "entry"));
     LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, np, "");
-    LLVMBuildRetVoid(b);
+    LLVMBuildRet(b, LLVMConstInt(i32, 0, 0)); /* cpu_regions_transform makes it the status */
     LLVMDisposeBuilder(b);
     free(args);
     inline_barrier_callers(tc, entry, rb);
@@ -1001,15 +1003,16 @@ static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol
     build_table(tc);
 }
 
-/* The region copy inlined into the group entry now, so that the scope declarations the inliner adds for its
- * noalias state join the access group too: an item loop whose every access is in the group is parallel to
- * LLVM (Loop::isAnnotatedParallel), one with a declaration outside is not. */
-static void parallel_group_entry(TargetCtx *tc, LLVMValueRef group, LLVMMetadataRef access_group)
+/* The region copy inlined into the group entry now, and the scope declarations the inliner adds for the
+ * noalias states of the body and the region copy dropped (cpu_regions_drop_scope_decls): a declaration is a
+ * call that keeps an item loop with nothing else left in it (the items past a guard's split that only stop
+ * where they waited) from being deleted, and a loop unrolled or vectorised does not need its scopes renamed
+ * per item, the state being no item's own. */
+static void parallel_group_entry(TargetCtx *tc, LLVMValueRef group)
 {
-    if (!llvm_run_passes(tc, "always-inline",
-                         NULL)) /* the main pipeline inlines it: the loops are only not declared parallel */
+    if (!llvm_run_passes(tc, "always-inline", NULL)) /* the main pipeline inlines it, and the declarations stay */
         return;
-    cpu_regions_tag_scope_decls(group, access_group);
+    cpu_regions_drop_scope_decls(group);
 }
 
 /* The region kernels' group entries cleaned up (the item's index and the round's uniform values in SSA form,
@@ -1044,7 +1047,7 @@ static bool cpu_link_libraries(TargetCtx *tc)
         if (args) {
             k->group_entry = cpu_emit_group_entry(tc, rb, k->name, args, &regions);
             if (k->group_entry && regions.access_group) {
-                parallel_group_entry(tc, k->group_entry, regions.access_group);
+                parallel_group_entry(tc, k->group_entry);
                 k->access_group = regions.access_group;
             }
             k->spill_bytes = regions.spill_bytes;
