@@ -151,6 +151,18 @@ static bool is_type_value_expr(const Node *n)
     return n->kind == AST_IDENT || n->kind == AST_CURLY || n->kind == AST_DOT;
 }
 
+/* The address space a pointer type's parameter names: 1 (Global) or 3 (Local) as a number or as AS.Global,
+ * AMDGPU.AS.Local; -1 for anything else. */
+static int64_t addrspace_number(const Node *n)
+{
+    if (n->kind == AST_INT)
+        return n->ival;
+    const char *s = n->kind == AST_DOT || n->kind == AST_IDENT ? n->name : NULL;
+    if (s && strncmp(s, "AS_", 3) == 0)
+        s += 3;
+    return !s ? -1 : strcmp(s, "Global") == 0 ? 1 : strcmp(s, "Local") == 0 ? 3 : -1;
+}
+
 /* The type a type alias names (`const F = Float32`, `const A{T} = @NamedTuple{x::T}` with its parameters
  * bound to ps): NULL when its value is no type (a constant of another kind) or the aliases loop. */
 static const Type *alias_type(FeCompilation *c, const ConstDef *alias, const Type **ps, int np, bool quiet)
@@ -280,10 +292,12 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
             const Type *t = infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet);
             return t ? ty_typeof_type(c->types, t) : NULL;
         }
-        if ((strcmp(name, "LLVMPtr") == 0 && n->nkids == 3) || (strcmp(name, "Ptr") == 0 && n->nkids == 2)) {
-            /* Core.LLVMPtr{T, AS} (global 1 or local 3) and Ptr{T} (a global pointer here) */
+        if (((strcmp(name, "LLVMPtr") == 0 || strcmp(name, "DevicePtr") == 0) && n->nkids == 3) ||
+            (strcmp(name, "Ptr") == 0 && n->nkids == 2)) {
+            /* Core.LLVMPtr{T, AS} (global 1 or local 3; older AMDGPU.jl's DevicePtr{T, AS}) and Ptr{T} (a
+             * global pointer here) */
             const Type *t = infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet);
-            int64_t as = n->nkids == 3 && n->kids[2]->kind == AST_INT ? n->kids[2]->ival : n->nkids == 3 ? -1 : 1;
+            int64_t as = n->nkids == 3 ? addrspace_number(n->kids[2]) : 1;
             if (t && (as == 1 || as == 3))
                 return ty_ptr(c->types, t, as == 3);
             if (t && !quiet)

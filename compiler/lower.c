@@ -1338,9 +1338,11 @@ static int lower_expr(Lower *L, Node *n)
             v = call_builtin(L, BI_COMPLEXTYPE, n->loc, &t, 1);
             break;
         }
-        if (n->kids[0]->kind == AST_IDENT && ((n->nkids == 3 && strcmp(n->kids[0]->name, "LLVMPtr") == 0) ||
+        if (n->kids[0]->kind == AST_IDENT && ((n->nkids == 3 && (strcmp(n->kids[0]->name, "LLVMPtr") == 0 ||
+                                                                 strcmp(n->kids[0]->name, "DevicePtr") == 0)) ||
                                               (n->nkids == 2 && strcmp(n->kids[0]->name, "Ptr") == 0))) {
-            /* Core.LLVMPtr{T, AS}, Ptr{T} as a value: a type inference resolves (builtins_heap.c) */
+            /* Core.LLVMPtr{T, AS}, older AMDGPU.jl's DevicePtr{T, AS}, Ptr{T} as a value: a type inference
+             * resolves (builtins_heap.c) */
             int args[2];
             int na = lower_args(L, n->kids + 1, n->nkids - 1, args, 2);
             v = call_builtin(L, BI_PTRTYPE, n->loc, args, na);
