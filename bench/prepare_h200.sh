@@ -1,7 +1,7 @@
 #!/bin/bash
 # prepare_h200.sh: everything the H200 run needs, built on this machine (which
 # has LLVM but no GPU) into build-h200/ (git-ignored, carried to the device):
-#   bin/         h200_acceptance, h200_bench (runtime-only build, -Dcompiler=false)
+#   bin/         h200_acceptance, h200_bench, h200_probe (runtime-only build, -Dcompiler=false)
 #   lib/         libmsgpackc.so.2 (the runtime's one shared dependency)
 #   acc/         acc_NN.ptx: every acceptance signature, compiled ahead of time for sm_90
 #   cpu/         acc_NN.so + .sym: the same for the CPU (to check this program here)
@@ -33,7 +33,7 @@ PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
 J=./build-bench/juke
 O=build-h200
 rm -rf $O && mkdir -p $O/bin $O/lib $O/acc $O/cpu $O/ptx $O/sass $O/cache
-cp build-bench-rt/bench/h200_acceptance build-bench-rt/bench/h200_bench build-bench-rt/bench/launch_api $O/bin/
+cp build-bench-rt/bench/h200_acceptance build-bench-rt/bench/h200_bench build-bench-rt/bench/h200_probe build-bench-rt/bench/launch_api $O/bin/
 cp -L build-bench-rt/libjuke.so.0 $O/lib/
 cp "$(ldd build-bench-rt/bench/h200_bench | awk '/libmsgpackc/ {print $3}')" $O/lib/
 ./build-bench-rt/bench/h200_acceptance --list | while read -r idx file fn types; do

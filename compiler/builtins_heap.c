@@ -24,7 +24,7 @@ const Type *type_malloc(Infer *I, IrInst *in, const BuiltinRow *row, const char 
 const Type *type_wrap_array(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
 {
     (void)row;
-    if (n != 2 || a[1]->kind != TY_PTR || a[1]->step)
+    if (n != 2 || a[1]->kind != TY_PTR)
         return infer_no_method(I, in, name, a, n);
     int nd = -1;
     if (is_count(a[0]))
@@ -45,7 +45,9 @@ const Type *type_wrap_array(Infer *I, IrInst *in, const BuiltinRow *row, const c
             return infer_no_method(I, in, name, a, n);
         return NULL;
     }
-    return ty_array(T(I), elem, nd);
+    /* a pointer to local memory (alloc_local, alloc_special) wraps as a local array, as AMDGPU.jl's
+     * ROCDeviceArray{T,N,AS.Local} */
+    return a[1]->step ? ty_localarray(T(I), elem, nd) : ty_array(T(I), elem, nd);
 }
 
 /* #ptrtype(T[, AS]): the type Core.LLVMPtr{T, AS} (AS 1, global, or 3, local) or Ptr{T} (global). */

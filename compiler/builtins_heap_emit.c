@@ -152,7 +152,8 @@ LLVMValueRef emit_malloc(CG *g, IrInst *in)
     return unit_v(g);
 }
 
-/* ROCDeviceArray(dims, p): the array value { p, dims, length } (codegen.c's layout). */
+/* ROCDeviceArray(dims, p): the array value { p, dims, length } (codegen.c's layout); of a local pointer,
+ * { p, dims, length, length }: the memory it holds is what dims say, as unchecked as the pointer was. */
 LLVMValueRef emit_wrap_array(CG *g, IrInst *in)
 {
     const Type *dt = aty(g, in, 0), *i64t = ty_prim(g->types, TY_INT64);
@@ -170,5 +171,6 @@ LLVMValueRef emit_wrap_array(CG *g, IrInst *in)
     }
     v = LLVMBuildInsertValue(g->b, v, arg(g, in, 1), 0, "");
     v = LLVMBuildInsertValue(g->b, v, darr, 1, "");
-    return LLVMBuildInsertValue(g->b, v, len, 2, "");
+    v = LLVMBuildInsertValue(g->b, v, len, 2, "");
+    return in->type->kind == TY_LOCALARRAY ? LLVMBuildInsertValue(g->b, v, len, 3, "") : v;
 }

@@ -181,3 +181,74 @@ const Type *builtin_type_namedtuple(Infer *I, IrInst *in, const Type **fields, i
     }
     return ty_namedtuple(T(I), names, fields, n);
 }
+
+/* A type parameter given as a value: the type itself, or Val{x} of a constant integer, Bool or Symbol. */
+static const Type *param_of_value(Infer *I, IrInst *in, const Type *a, int arg)
+{
+    int64_t k;
+    const IrInst *x = &I->f->insts[in->args[arg]];
+    if (a->kind == TY_TYPE)
+        return a->elem;
+    if (a->kind == TY_SYMBOL)
+        return ty_val(T(I), a, 0, arena_printf(&I->c->arena, ":%s", a->name));
+    if (a->kind == TY_BOOL && x->op == IR_CONST && x->lit == LIT_NONE)
+        return ty_val(T(I), a, x->ival == IR_TRUE, x->ival == IR_TRUE ? "true" : "false");
+    if (ty_is_int(a) && is_const_int(I, in->args[arg], &k))
+        return ty_val(T(I), prim(I, TY_INT64), k, arena_printf(&I->c->arena, "%lld", (long long)k));
+    return NULL;
+}
+
+/* #typeapply(params...): Tuple{...}, NTuple{N, T}, @NamedTuple{a::A, ...} or an alias A{T} of
+ * `const A{T} = ...` as a value (x isa Tuple{Int64, Float32}): Type{the type}. */
+const Type *type_typeapply(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
+{
+    (void)row;
+    (void)name;
+    const char *head = in->name ? in->name : "?";
+    const Type *ps[TY_MAX_FIELDS];
+    if (n > TY_MAX_FIELDS) {
+        infer_err(I, in->loc, "%s{...}: too many parameters", head);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        if (!(ps[i] = param_of_value(I, in, a[i], i + 1))) {
+            infer_err(I, in->loc, "%s{...}: parameter %d is a value of type %s, not a type or constant", head, i + 1,
+                      infer_tname(I, a[i]));
+            return NULL;
+        }
+    const Type *t = NULL;
+    if (strcmp(head, "Tuple") == 0) {
+        t = ty_tuple(T(I), ps, n);
+    } else if (strcmp(head, "NTuple") == 0 && n == 2 && ps[0]->kind == TY_VAL && ps[0]->ival >= 0 &&
+               ps[0]->ival <= TY_MAX_FIELDS) {
+        const Type *fs[TY_MAX_FIELDS];
+        for (int i = 0; i < ps[0]->ival; i++)
+            fs[i] = ps[1];
+        t = ty_tuple(T(I), fs, (int)ps[0]->ival);
+    } else if (strncmp(head, "NamedTuple:", 11) == 0) {
+        const char *fnames[TY_MAX_FIELDS];
+        const char *s = head + 11;
+        for (int i = 0; i < n; i++) {
+            const char *e = strchr(s, ',');
+            size_t len = e ? (size_t)(e - s) : strlen(s);
+            fnames[i] = arena_printf(&I->c->arena, "%.*s", (int)len, s);
+            s = e ? e + 1 : s + len;
+        }
+        t = ty_namedtuple(T(I), fnames, ps, n);
+    } else {
+        const ConstDef *alias = fe_find_const(I->c->mod, head);
+        if (alias && alias->ntparams == n && n <= 16) {
+            const char *tvars[16];
+            for (int i = 0; i < n; i++)
+                tvars[i] = alias->tparams[i]->name;
+            t = infer_type_expr(I->c, alias->value, tvars, ps, n, false);
+            if (!t)
+                return NULL;
+        }
+    }
+    if (!t) {
+        infer_err(I, in->loc, "%s{...}: not a type juke can build in a kernel", head);
+        return NULL;
+    }
+    return ty_typeof_type(T(I), t);
+}

@@ -70,6 +70,7 @@ typedef struct FeCompilation {
     int depth;
     PtrVec deferred_seen; /* the methods whose deferred errors this compilation reported */
     int struct_depth;     /* structs being built inside one another (struct_type) */
+    int alias_depth;      /* type aliases (const A = T) being expanded inside one another (infer_type_expr) */
 } FeCompilation;
 
 FeCompilation *fe_compilation_new(const FeModule *m, Diags *d);

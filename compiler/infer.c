@@ -145,6 +145,39 @@ static int range_family(const char *name)
     return -2;
 }
 
+/* Does n read as a type (a name, a curly, typeof(f)), not as a value (a number, a call)? */
+static bool is_type_value_expr(const Node *n)
+{
+    return n->kind == AST_IDENT || n->kind == AST_CURLY || n->kind == AST_DOT;
+}
+
+/* The address space a pointer type's parameter names: 1 (Global) or 3 (Local) as a number or as AS.Global,
+ * AMDGPU.AS.Local; -1 for anything else. */
+static int64_t addrspace_number(const Node *n)
+{
+    if (n->kind == AST_INT)
+        return n->ival;
+    const char *s = n->kind == AST_DOT || n->kind == AST_IDENT ? n->name : NULL;
+    if (s && strncmp(s, "AS_", 3) == 0)
+        s += 3;
+    return !s ? -1 : strcmp(s, "Global") == 0 ? 1 : strcmp(s, "Local") == 0 ? 3 : -1;
+}
+
+/* The type a type alias names (`const F = Float32`, `const A{T} = @NamedTuple{x::T}` with its parameters
+ * bound to ps): NULL when its value is no type (a constant of another kind) or the aliases loop. */
+static const Type *alias_type(FeCompilation *c, const ConstDef *alias, const Type **ps, int np, bool quiet)
+{
+    if (c->alias_depth > 16 || np > 16)
+        return NULL;
+    const char *names[16];
+    for (int i = 0; i < np; i++)
+        names[i] = alias->tparams[i]->name;
+    c->alias_depth++;
+    const Type *t = infer_type_expr(c, alias->value, names, ps, np, np ? quiet : true);
+    c->alias_depth--;
+    return t;
+}
+
 const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars, const Type **tvals, int ntvars,
                             bool quiet)
 {
@@ -180,6 +213,9 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
             return ty_struct(c->types, "Val", NULL, 0, NULL, NULL, 0, TF_UNIONALL, NULL);
         if (strcmp(n->name, "Symbol") == 0)
             return ty_symbol(c->types, NULL);
+        const ConstDef *alias = fe_find_const(c->mod, n->name);
+        if (alias && !alias->nonconst && !alias->ntparams && (t = alias_type(c, alias, NULL, 0, quiet)))
+            return t;
     } else if (n->kind == AST_CALL && n->nkids == 2 && n->kids[0]->kind == AST_IDENT &&
                strcmp(n->kids[0]->name, "typeof") == 0 && n->kids[1]->kind == AST_IDENT &&
                (fe_find_func(c->mod, n->kids[1]->name) || builtin_lookup(n->kids[1]->name))) {
@@ -256,10 +292,12 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
             const Type *t = infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet);
             return t ? ty_typeof_type(c->types, t) : NULL;
         }
-        if ((strcmp(name, "LLVMPtr") == 0 && n->nkids == 3) || (strcmp(name, "Ptr") == 0 && n->nkids == 2)) {
-            /* Core.LLVMPtr{T, AS} (global 1 or local 3) and Ptr{T} (a global pointer here) */
+        if (((strcmp(name, "LLVMPtr") == 0 || strcmp(name, "DevicePtr") == 0) && n->nkids == 3) ||
+            (strcmp(name, "Ptr") == 0 && n->nkids == 2)) {
+            /* Core.LLVMPtr{T, AS} (global 1 or local 3; older AMDGPU.jl's DevicePtr{T, AS}) and Ptr{T} (a
+             * global pointer here) */
             const Type *t = infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet);
-            int64_t as = n->nkids == 3 && n->kids[2]->kind == AST_INT ? n->kids[2]->ival : n->nkids == 3 ? -1 : 1;
+            int64_t as = n->nkids == 3 ? addrspace_number(n->kids[2]) : 1;
             if (t && (as == 1 || as == 3))
                 return ty_ptr(c->types, t, as == 3);
             if (t && !quiet)
@@ -274,6 +312,33 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
                 diag_error(c->diags, n->loc, "Complex{%s}: the parts must be a primitive number type",
                            ty_name(&c->arena, t));
             return NULL;
+        }
+        if (strcmp(name, "NamedTuple") == 0 && n->nkids > 1 && n->kids[1]->kind == AST_TYPED) {
+            /* @NamedTuple{a::T, b::S} */
+            const char *fnames[TY_MAX_FIELDS];
+            const Type *fs[TY_MAX_FIELDS];
+            int nf = n->nkids - 1;
+            for (int i = 0; i < nf && nf <= TY_MAX_FIELDS; i++) {
+                const Node *f = n->kids[i + 1];
+                if (f->kind != AST_TYPED || f->kids[0]->kind != AST_IDENT)
+                    break;
+                fnames[i] = f->kids[0]->name;
+                if (!(fs[i] = infer_type_expr(c, f->kids[1], tvars, tvals, ntvars, quiet)))
+                    return NULL;
+                if (i == nf - 1)
+                    return ty_namedtuple(c->types, fnames, fs, nf);
+            }
+        }
+        const ConstDef *alias = fe_find_const(c->mod, name);
+        if (alias && alias->ntparams == n->nkids - 1) {
+            /* A{Int64} of `const A{T} = ...`: the alias's type with T bound */
+            const Type *ps[16];
+            for (int i = 0; i < alias->ntparams && i < 16; i++)
+                if (!(ps[i] = infer_type_expr(c, n->kids[i + 1], tvars, tvals, ntvars, quiet)))
+                    return NULL;
+            const Type *t = alias_type(c, alias, ps, alias->ntparams, quiet);
+            if (t)
+                return t;
         }
         const Type *elem = n->nkids > 1 ? infer_type_expr(c, n->kids[1], tvars, tvals, ntvars, quiet) : NULL;
         if (range_family(name) > -2 && elem)
@@ -316,11 +381,34 @@ static int tvar_index(Binding *b, const char *name)
     return -1;
 }
 
+/* Union{A, B, ...} written in a signature or a bound: does arg match one of the members? (Each try starts
+ * from the bindings before it.) -1 when te is no Union{...}. */
+static int match_union(FeCompilation *c, const Node *te, const Type *arg, Binding *b, int depth)
+{
+    if (!te || te->kind != AST_CURLY || te->kids[0]->kind != AST_IDENT || strcmp(te->kids[0]->name, "Union") != 0 ||
+        te->nkids > 17)
+        return -1;
+    const Type *saved[16];
+    int n = b->n < 16 ? b->n : 16;
+    for (int i = 0; i < n; i++)
+        saved[i] = b->vals[i];
+    for (int k = 1; k < te->nkids; k++) {
+        if (match_type(c, te->kids[k], arg, b, depth + 1))
+            return 1;
+        for (int i = 0; i < n; i++)
+            b->vals[i] = saved[i];
+    }
+    return 0;
+}
+
 static bool bind_tvar(FeCompilation *c, Binding *b, int i, const Type *arg)
 {
     if (b->vals[i])
         return b->vals[i] == arg;
-    if (b->bounds[i]) {
+    int u = match_union(c, b->bounds[i], arg, b, 0); /* T <: Union{Float16, Float32} */
+    if (u == 0)
+        return false;
+    if (b->bounds[i] && u < 0) {
         const Type *bound = infer_type_expr(c, b->bounds[i], b->names, b->vals, b->n, true);
         if (!bound || !ty_subtype(arg, bound))
             return false;
@@ -329,15 +417,63 @@ static bool bind_tvar(FeCompilation *c, Binding *b, int i, const Type *arg)
     return true;
 }
 
+/* A copy of n with each name of params[0..np) replaced by args[i]. */
+static const Node *subst_names(FeCompilation *c, const Node *n, Node **params, Node **args, int np, int depth)
+{
+    if (!n || depth > 32)
+        return n;
+    if (n->kind == AST_IDENT && !n->qual)
+        for (int i = 0; i < np; i++)
+            if (strcmp(params[i]->name, n->name) == 0)
+                return args[i];
+    if (!n->nkids)
+        return n;
+    Node *cp = arena_alloc(&c->arena, sizeof(Node));
+    Node **kids = arena_alloc(&c->arena, sizeof(Node *) * (size_t)n->nkids);
+    if (!cp || !kids)
+        return n;
+    *cp = *n;
+    for (int i = 0; i < n->nkids; i++)
+        kids[i] = (Node *)subst_names(c, n->kids[i], params, args, np, depth + 1);
+    cp->kids = kids;
+    return cp;
+}
+
+/* An annotation naming a type alias (F of `const F = Float32`, A{T} of `const A{T} = ...`) as the type
+ * expression it stands for, its parameters substituted; te itself otherwise. */
+static const Node *expand_alias(FeCompilation *c, const Node *te)
+{
+    const char *name = te->kind == AST_IDENT                                     ? te->name
+                       : te->kind == AST_CURLY && te->kids[0]->kind == AST_IDENT ? te->kids[0]->name
+                                                                                 : NULL;
+    const ConstDef *alias = name ? fe_find_const(c->mod, name) : NULL;
+    if (!alias || alias->nonconst || !alias->value)
+        return te;
+    if (te->kind == AST_IDENT && !alias->ntparams && !is_type_value_expr(alias->value))
+        return te;
+    if (te->kind == AST_CURLY && alias->ntparams != te->nkids - 1)
+        return te;
+    if (te->kind == AST_IDENT && alias->ntparams)
+        return te;
+    return subst_names(c, alias->value, alias->tparams, te->kind == AST_CURLY ? te->kids + 1 : NULL, alias->ntparams,
+                       0);
+}
+
 static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Binding *b, int depth)
 {
     if (!te || depth > 16)
         return te == NULL;
     te = strip_module_path(c, te);
     if (te->kind == AST_SUBTYPE && !te->kids[0]) {
+        int u = match_union(c, te->kids[1], arg, b, depth); /* <:Union{A, B} */
+        if (u >= 0)
+            return u == 1;
         const Type *bound = infer_type_expr(c, te->kids[1], b->names, b->vals, b->n, true);
         return bound && ty_subtype(arg, bound);
     }
+    int u = match_union(c, te, arg, b, depth);
+    if (u >= 0 && (u == 1 || !infer_type_expr(c, te, b->names, b->vals, b->n, true)))
+        return u == 1;
     if (te->kind == AST_IDENT) {
         int i = tvar_index(b, te->name);
         if (i >= 0)
@@ -345,6 +481,9 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
         if (strcmp(te->name, "Tuple") == 0) /* every tuple type */
             return arg->kind == TY_TUPLE;
     }
+    const Node *expanded = expand_alias(c, te);
+    if (expanded != te)
+        return match_type(c, expanded, arg, b, depth + 1);
     if (te->kind == AST_CURLY && te->kids[0]->kind == AST_IDENT) {
         const char *name = te->kids[0]->name;
         bool ok;
@@ -393,6 +532,19 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
                     return false;
             return true;
         }
+        if (strcmp(name, "NamedTuple") == 0 && te->nkids > 1 && te->kids[1]->kind == AST_TYPED) {
+            /* @NamedTuple{a::T, b::S}: the same names, each field matching its type */
+            if (arg->kind != TY_STRUCT || !(arg->flags & TF_NAMEDTUPLE) || arg->nfields != te->nkids - 1)
+                return false;
+            for (int i = 0; i < arg->nfields; i++) {
+                const Node *f = te->kids[i + 1];
+                if (f->kind != AST_TYPED || f->kids[0]->kind != AST_IDENT ||
+                    strcmp(f->kids[0]->name, arg->fnames[i]) != 0 ||
+                    !match_type(c, f->kids[1], arg->fields[i], b, depth + 1))
+                    return false;
+            }
+            return true;
+        }
         if (strcmp(name, "Type") == 0 && te->nkids == 2)
             return arg->kind == TY_TYPE && match_type(c, te->kids[1], arg->elem, b, depth + 1);
         int rf = range_family(name);
@@ -410,7 +562,7 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
                                      arena_printf(&c->arena, "%d", arg->nfields));
             return match_type(c, te->kids[1], len, b, depth + 1);
         }
-        if (strcmp(name, "NTuple") == 0 && te->nkids == 3) {
+        if (strcmp(name, "NTuple") == 0 && (te->nkids == 3 || te->nkids == 2)) {
             if (arg->kind != TY_TUPLE)
                 return false;
             const Type *len = ty_val(c->types, ty_prim(c->types, TY_INT64), arg->nfields,
@@ -418,7 +570,8 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
             if (!match_type(c, te->kids[1], len, b, depth + 1))
                 return false;
             for (int i = 0; i < arg->nfields; i++)
-                if (!match_type(c, te->kids[2], arg->fields[i], b, depth + 1))
+                if (te->nkids == 3 ? !match_type(c, te->kids[2], arg->fields[i], b, depth + 1)
+                                   : arg->fields[i] != arg->fields[0]) /* NTuple{N}: NTuple{N,T} where T */
                     return false;
             return true;
         }
@@ -1146,7 +1299,7 @@ static const Type *infer_call(Infer *I, IrInst *in)
         return in->callee->rettype;
     GenericFunc *g = fe_find_func(I->c->mod, ft->name);
     /* the Base prelude adds methods to a built-in: the built-in answers the calls none of them match */
-    if (g && g->from_base && builtin_lookup(ft->name) && !has_method(I->c, g, a, n))
+    if (g && (g->from_base || g->extends) && builtin_lookup(ft->name) && !has_method(I->c, g, a, n))
         g = NULL;
     if (g) {
         if (in->flags & IRF_FAILED) {

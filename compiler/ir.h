@@ -131,13 +131,17 @@ typedef struct GenericFunc {
     Method **methods;
     int nmethods, cap;
     bool from_base; /* defined in the Base prelude (a user definition of the name shadows it) */
+    bool extends;   /* the user's file adds methods to Base's function (FN_EXTENDS): the prelude's methods and
+                       the built-in stay */
 } GenericFunc;
 
 typedef struct ConstDef {
     const char *name;
     SrcLoc loc;
     Node *value;
-    bool nonconst; /* `n = 256` at the top level: a global a kernel cannot read (Julia would box it) */
+    bool nonconst;         /* `n = 256` at the top level: a global a kernel cannot read (Julia would box it) */
+    struct Node **tparams; /* const A{T, S} = ...: a parametric type alias's parameters (IDENTs) */
+    int ntparams;
 } ConstDef;
 
 /* A specialisation: a method inferred for concrete argument types. */

@@ -1243,6 +1243,27 @@ static int lower_let(Lower *L, Node *n)
     return v;
 }
 
+/* Is curly n (its head a name) a type #typeapply builds: Tuple{...}, NTuple{N, T}, @NamedTuple{a::T, ...}
+ * (NamedTuple{...} of name::T elements) or a parametric alias of `const A{T} = ...`? */
+static bool is_type_apply(Lower *L, const Node *n)
+{
+    const char *h = n->kids[0]->name;
+    if (n->kids[0]->qual && strcmp(n->kids[0]->qual, "Base") != 0 && strcmp(n->kids[0]->qual, "Core") != 0)
+        return false;
+    if (find_slot(L, h) >= 0)
+        return false;
+    if (strcmp(h, "NamedTuple") == 0) {
+        for (int i = 1; i < n->nkids; i++)
+            if (n->kids[i]->kind != AST_TYPED || !n->kids[i]->kids[0] || n->kids[i]->kids[0]->kind != AST_IDENT)
+                return false;
+        return n->nkids > 1;
+    }
+    if (strcmp(h, "Tuple") == 0 || strcmp(h, "NTuple") == 0)
+        return !fe_find_const(L->mod, h) && !fe_find_struct(L->mod, h);
+    const ConstDef *c = fe_find_const(L->mod, h);
+    return c && c->ntparams == n->nkids - 1;
+}
+
 static int lower_expr(Lower *L, Node *n)
 {
     if (!n)
@@ -1317,12 +1338,34 @@ static int lower_expr(Lower *L, Node *n)
             v = call_builtin(L, BI_COMPLEXTYPE, n->loc, &t, 1);
             break;
         }
-        if (n->kids[0]->kind == AST_IDENT && ((n->nkids == 3 && strcmp(n->kids[0]->name, "LLVMPtr") == 0) ||
+        if (n->kids[0]->kind == AST_IDENT && ((n->nkids == 3 && (strcmp(n->kids[0]->name, "LLVMPtr") == 0 ||
+                                                                 strcmp(n->kids[0]->name, "DevicePtr") == 0)) ||
                                               (n->nkids == 2 && strcmp(n->kids[0]->name, "Ptr") == 0))) {
-            /* Core.LLVMPtr{T, AS}, Ptr{T} as a value: a type inference resolves (builtins_heap.c) */
+            /* Core.LLVMPtr{T, AS}, older AMDGPU.jl's DevicePtr{T, AS}, Ptr{T} as a value: a type inference
+             * resolves (builtins_heap.c) */
             int args[2];
             int na = lower_args(L, n->kids + 1, n->nkids - 1, args, 2);
             v = call_builtin(L, BI_PTRTYPE, n->loc, args, na);
+            break;
+        }
+        if (n->kids[0]->kind == AST_IDENT && is_type_apply(L, n)) {
+            /* Tuple{Int64, Float32}, @NamedTuple{a::T}, A{T} of a `const A{T} = ...` as a value */
+            bool named = strcmp(n->kids[0]->name, "NamedTuple") == 0;
+            StrBuf names = { 0 };
+            int args[TY_MAX_FIELDS];
+            int na = 0;
+            for (int i = 1; i < n->nkids && na < TY_MAX_FIELDS; i++) {
+                const Node *k = n->kids[i];
+                if (named) {
+                    sb_printf(&names, "%s%s", i == 1 ? "NamedTuple:" : ",", k->kids[0]->name);
+                    k = k->kids[1];
+                }
+                args[na++] = lower_expr(L, (Node *)k);
+            }
+            v = call_builtin(L, BI_TYPEAPPLY, n->loc, args, na);
+            L->f->insts[v].name =
+                named ? arena_strdup(L->a, names.data ? names.data : "NamedTuple:") : n->kids[0]->name;
+            sb_free(&names);
             break;
         }
         {

@@ -498,9 +498,24 @@ bool ty_is_concrete(const Type *t)
     }
 }
 
+/* Is t the NamedTuple @NamedTuple{x::Int64, y::Int64, z::Int64} that TY_DIM3 (workitemIdx() and the
+ * other ids) is? */
+static bool is_dim3_namedtuple(const Type *t)
+{
+    static const char *const xyz[] = { "x", "y", "z" };
+    if (t->kind != TY_STRUCT || !(t->flags & TF_NAMEDTUPLE) || t->nfields != 3)
+        return false;
+    for (int i = 0; i < 3; i++)
+        if (t->fields[i]->kind != TY_INT64 || strcmp(t->fnames[i], xyz[i]) != 0)
+            return false;
+    return true;
+}
+
 bool ty_subtype(const Type *a, const Type *b)
 {
     if (a == b || b->kind == TY_ANY)
+        return true;
+    if ((a->kind == TY_DIM3 && is_dim3_namedtuple(b)) || (b->kind == TY_DIM3 && is_dim3_namedtuple(a)))
         return true;
     /* a struct below a built-in abstract type (struct Dual <: Number) */
     if (a->kind == TY_STRUCT && a->elem && b->kind != TY_STRUCT && ty_subtype(a->elem, b))

@@ -922,6 +922,38 @@ static void test_nvptx_store(void **s)
     t_free(&t);
 }
 
+/* The launch's shape is read before the ids (target_nvptx.c hoist_launch_shape: the order ptxas keys its uniform
+ * registers on, bench/RESULTS.md §19), one read per register: ntid.x, read in two blocks, once and before ctaid.x
+ * (nctaid.y, used in one block only, is sunk there again by LLVM's code generation). */
+static void test_nvptx_launch_shape_first(void **s)
+{
+    T t;
+    t_setup(&t, TARGET_NVPTX, NULL);
+    LLVMTypeRef i32 = i32t(&t);
+    LLVMTypeRef ps[2] = { gptr(&t), i32 };
+    LLVMValueRef fn = t_kernel(&t, "shape", ps, 2);
+    const TargetOps *ops = t.tc.ops;
+    LLVMValueRef gid = global_id(&t); /* ctaid.x * ntid.x + tid.x: the id read first */
+    LLVMBasicBlockRef more = LLVMAppendBasicBlockInContext(t.tc.llctx, fn, "more");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(t.tc.llctx, fn, "done");
+    LLVMBuildCondBr(t.b, LLVMBuildICmp(t.b, LLVMIntSLT, gid, LLVMGetParam(fn, 1), ""), more, done);
+    LLVMPositionBuilderAtEnd(t.b, more);
+    LLVMValueRef v = LLVMBuildMul(t.b, ops->workgroup_dim(&t.tc, t.b, 0), ops->grid_groups(&t.tc, t.b, 1), "");
+    store_at(&t, i32, LLVMGetParam(fn, 0), gid, v);
+    LLVMBuildBr(t.b, done);
+    LLVMPositionBuilderAtEnd(t.b, done);
+    LLVMBuildRetVoid(t.b);
+    t_compile_ok(&t, fn, "shape");
+    const char *ptx = (const char *)t.co.data;
+    const char *ntid = strstr(ptx, "%ntid.x"), *nctaid = strstr(ptx, "%nctaid.y"), *ctaid = strstr(ptx, "%ctaid.x");
+    assert_non_null(ntid);
+    assert_non_null(nctaid);
+    assert_non_null(ctaid);
+    assert_true(ntid < ctaid);
+    assert_null(strstr(ntid + 1, "%ntid.x"));
+    t_free(&t);
+}
+
 static void test_nvptx_features(void **s)
 {
     T t;
@@ -1094,6 +1126,7 @@ int main(void)
         cmocka_unit_test(test_cpu_math_half),
         cmocka_unit_test(test_cpu_unknown_cpu),
         cmocka_unit_test(test_nvptx_store),
+        cmocka_unit_test(test_nvptx_launch_shape_first),
         cmocka_unit_test(test_nvptx_features),
         cmocka_unit_test(test_nvptx_math),
         cmocka_unit_test(test_nvptx_math_without_libdevice),

@@ -56,3 +56,32 @@ end
 # run: blocks!(x = Int64[41], y = zeros(Int64, 3)) groupsize 3
 # expect x: [42]
 # expect y: [5, 17, 37]
+
+# ROCDeviceArray(dims, p) of a local pointer: a local array over it, as AMDGPU.jl builds
+# @ROCStaticLocalArray from alloc_local.
+function transpose_tile!(out, x)
+    i = workitemIdx().x
+    j = workitemIdx().y
+    tile = ROCDeviceArray((4, 3), AMDGPU.Device.alloc_local(:tr, Float64, 12))
+    tile[i, j] = x[i, j]
+    sync_workgroup()
+    out[j, i] = tile[i, j] + length(tile)
+    return nothing
+end
+# run: transpose_tile!(out = zeros(Float64, 3, 4), x = reshape(Float64[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], 4, 3)) groupsize 4,3
+# expect out: [13, 17, 21, 14, 18, 22, 15, 19, 23, 16, 20, 24]
+
+# DevicePtr{T, AS}, older AMDGPU.jl's name of Core.LLVMPtr{T, AS}, with AS.Global as its address space.
+function scratch_sum!(out, a)
+    i = workitemIdx().x
+    raw = AMDGPU.Device.malloc(Csize_t(sizeof(Int32) * 4))
+    buf = ROCDeviceArray(4, reinterpret(AMDGPU.DevicePtr{Int32, AMDGPU.AS.Global}, raw))
+    for k in 1:4
+        buf[k] = a[k] * Int32(i)
+    end
+    out[i] = sum(buf)
+    AMDGPU.Device.free(raw)
+    return nothing
+end
+# run: scratch_sum!(out = zeros(Int32, 2), a = Int32[1, 2, 3, -4]) groupsize 2
+# expect out: [2, 4]
