@@ -108,7 +108,8 @@ LLVMValueRef emit_eltype(CG *g, IrInst *in)
 /* The LLVM value of `ndims`. */
 LLVMValueRef emit_ndims(CG *g, IrInst *in)
 {
-    return ci64(g, aty(g, in, 0)->ndims);
+    const Type *t = aty(g, in, 0);
+    return ci64(g, (t->kind == TY_TYPE ? t->elem : t)->ndims);
 }
 
 /* The LLVM value of `t[i] of a tuple`. */

@@ -26,9 +26,10 @@ const char KA_PRELUDE_NAME[] = "KernelAbstractions (juke's prelude)";
 typedef struct Ka {
     Arena *a;
     Diags *d;
-    bool used;     /* the file needs the prelude */
-    bool has_ctx;  /* inside a function that has __ctx__ */
-    bool inbounds; /* @kernel inbounds=true */
+    bool used;        /* the file needs the prelude */
+    bool has_ctx;     /* inside a function that has __ctx__ */
+    bool inbounds;    /* @kernel inbounds=true */
+    Node *gen_params; /* the parameters of a `@kernel generated = true` function being rewritten, else NULL */
 } Ka;
 
 /* fname(__ctx__) */
@@ -216,11 +217,64 @@ static Node *ka_dynamic_localmem(Ka *k, Node *n)
     return r;
 }
 
+/* The name a kernel parameter binds (x, x::T, x = default, x::T = default, x...), or NULL (::Val{N}). */
+static const char *ka_param_name(const Node *p)
+{
+    if (p && (p->kind == AST_ASSIGN || p->kind == AST_SPLAT))
+        p = p->kids[0];
+    if (p && p->kind == AST_TYPED)
+        p = p->kids[0];
+    return p && p->kind == AST_IDENT && !p->qual ? p->name : NULL;
+}
+
+/* x with every identifier that names a parameter of the generated kernel replaced by typeof(that parameter)
+ * (a small expression: the depth is bounded as ka_subst's). */
+static Node *ka_interp_types(Ka *k, Node *x, int depth)
+{
+    if (!x || depth > 100)
+        return x;
+    if (x->kind == AST_IDENT && !x->qual) {
+        for (int i = 0; i < k->gen_params->nkids; i++) {
+            const char *name = ka_param_name(k->gen_params->kids[i]);
+            if (!name || strcmp(name, x->name) != 0)
+                continue;
+            Node *c = ast_node(k->a, AST_CALL, x->loc, 2);
+            if (!c)
+                return x;
+            c->kids[0] = ast_ident(k->a, x->loc, "typeof");
+            c->kids[1] = x;
+            return c;
+        }
+        return x;
+    }
+    for (int i = 0; i < x->nkids; i++)
+        x->kids[i] = ka_interp_types(k, x->kids[i], depth + 1);
+    return x;
+}
+
+/* $x and $(expr). KernelAbstractions' `@kernel generated = true` makes the body the quoted expression of a
+ * generated function, spliced when the kernel is compiled for its argument types: there a where-parameter is
+ * its value and an argument is its type (src/macros.jl). juke compiles every kernel for its argument types, and
+ * a where-parameter is a constant already, so `$e` is e with each argument a replaced by typeof(a). Anywhere
+ * else `$` is Julia's syntax error. */
+static Node *ka_interp(Ka *k, Node *n)
+{
+    if (!k->gen_params) {
+        diag_error(k->d, n->loc,
+                   "syntax: \"$\" expression outside quote (KernelAbstractions splices `$x` only into the body of "
+                   "a `@kernel generated = true function`)");
+        return ka_nothing(k, n);
+    }
+    return ka_interp_types(k, n->kids[0], 0);
+}
+
 /* One macro call of KernelAbstractions' language, rewritten; any other node
  * is returned as it is. */
 static Node *ka_macro(Ka *k, Node *n)
 {
     const char *m = n->name;
+    if (strcmp(m, "$") == 0 && n->nkids == 1)
+        return ka_interp(k, n);
     if (strcmp(m, "index") == 0)
         return ka_index(k, n);
     if (strcmp(m, "groupsize") == 0 || strcmp(m, "ndrange") == 0) {
@@ -313,6 +367,11 @@ static Node *ka_expr(Ka *k, Node *n)
         len--;
         if (x->kind == AST_MACROCALL)
             *top->at = ka_macro(k, x);
+        else if (x->kind == AST_LAMBDA && k->gen_params)
+            diag_error(k->d, x->loc,
+                       "a `@kernel generated = true` function cannot contain a closure (`x -> ...`, a `do` block, "
+                       "`function (x) ... end`): its body is a generated function's, which Julia does not allow "
+                       "closures in (KernelAbstractions' GeneratedKernelError); define a named function");
     }
     return root;
 }
@@ -414,7 +473,7 @@ static Node *ka_kernel(Ka *k, Node *item)
         diag_error(k->d, item->loc, "@kernel takes a function definition: @kernel function f(A) ... end");
         return NULL;
     }
-    bool guard = true;
+    bool guard = true, generated = false;
     k->inbounds = false;
     for (int i = 0; i + 1 < item->nkids; i++) {
         Node *o = item->kids[i];
@@ -424,13 +483,16 @@ static Node *ka_kernel(Ka *k, Node *item)
             continue; /* juke compiles the GPU form for every device */
         if (name && o->kids[1]->kind == AST_BOOL && strcmp(name, "inbounds") == 0)
             k->inbounds = on;
+        else if (name && o->kids[1]->kind == AST_BOOL && strcmp(name, "generated") == 0)
+            generated = on;
         else if (name && o->kids[1]->kind == AST_BOOL &&
                  (strcmp(name, "unsafe_indices") == 0 || strcmp(name, "unsafe_indicies") == 0))
             guard = !on;
         else
-            diag_error(k->d, o->loc,
-                       "unknown @kernel option; KernelAbstractions takes cpu=, inbounds= and unsafe_indices= "
-                       "with true or false");
+            diag_error(
+                k->d, o->loc,
+                "unknown @kernel option; KernelAbstractions takes cpu=, inbounds=, unsafe_indices= and generated= "
+                "with true or false");
     }
     /* the parameters: @Const(A) is A (a promise juke does not need), then __ctx__ */
     Node *params = fn->kids[0];
@@ -444,12 +506,14 @@ static Node *ka_kernel(Ka *k, Node *item)
     np->kids[params->nkids] = ast_ident(k->a, fn->loc, KA_CTX);
     fn->kids[0] = np;
     k->has_ctx = true;
+    k->gen_params = generated ? np : NULL;
     Node *body = fn->kids[1];
     if (guard)
         body = ka_block(k, body);
     else
         body = ka_expr(k, body);
     k->has_ctx = false;
+    k->gen_params = NULL;
     if (k->inbounds) {
         Node *ib = ast_node(k->a, AST_MACROCALL, body->loc, 1);
         if (ib) {
