@@ -94,6 +94,12 @@ const Type *type_setindex(Infer *I, IrInst *in, const BuiltinRow *row, const cha
             in->optype = a[0]->elem;
             return prim(I, TY_NOTHING);
         }
+        if (a[1]->kind == TY_PTR && ty_is_int(a[0]->elem) && a[0]->elem->kind != TY_BOOL) {
+            /* a pointer stored as an integer: its address, as older AMDGPU.jl's DevicePtr converted
+             * (convert(::Type{T<:Integer}, p::DevicePtr) = T(UInt(p)); what its malloc returned) */
+            in->optype = a[0]->elem;
+            return prim(I, TY_NOTHING);
+        }
         if (!ty_is_prim(a[1]) && a[1] != a[0]->elem) { /* a struct element: of the element type itself */
             infer_err(I, in->loc, "MethodError: cannot convert a value of type %s to %s", infer_tname(I, a[1]),
                       infer_tname(I, a[0]->elem));
@@ -158,10 +164,13 @@ const Type *type_axes(Infer *I, IrInst *in, const BuiltinRow *row, const char *n
     return infer_no_method(I, in, name, a, n);
 }
 
-/* eltype of an array or a range: a Type. */
+/* eltype of an array or a range, or of an array or range type (eltype(typeof(A)), as a generated kernel's
+ * $(eltype(A)) asks): a Type. */
 const Type *type_eltype(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
 {
     (void)row;
+    if (n == 1 && a[0]->kind == TY_TYPE && a[0]->elem && (ty_is_array(a[0]->elem) || a[0]->elem->kind == TY_RANGE))
+        return ty_typeof_type(T(I), a[0]->elem->elem);
     if (n == 1 && ty_is_array(a[0]))
         return ty_typeof_type(T(I), a[0]->elem);
     if (n == 1 && a[0]->kind == TY_RANGE)
@@ -169,11 +178,11 @@ const Type *type_eltype(Infer *I, IrInst *in, const BuiltinRow *row, const char 
     return infer_no_method(I, in, name, a, n);
 }
 
-/* ndims(A): Int64. */
+/* ndims(A) and ndims of an array type: Int64. */
 const Type *type_ndims(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
 {
     (void)row;
-    if (n == 1 && ty_is_array(a[0]))
+    if (n == 1 && (ty_is_array(a[0]) || (a[0]->kind == TY_TYPE && a[0]->elem && ty_is_array(a[0]->elem))))
         return prim(I, TY_INT64);
     return infer_no_method(I, in, name, a, n);
 }

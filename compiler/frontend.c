@@ -2,6 +2,7 @@
  * entry function on argument types. */
 #include "frontend.h"
 #include "closures.h"
+#include "evalloop.h"
 #include "ka.h"
 #include "prelude.h"
 
@@ -192,7 +193,8 @@ static bool add_method(FeModule *mod, Node *fn, StructDef *owner, Diags *d)
     m->self = fn->nkids > 4 ? fn->kids[4] : NULL;
     GenericFunc *g = fe_find_func(mod, m->name);
     /* the user's f shadows the prelude's f; #call (callable objects: closures.c) is no name, every method counts */
-    if (mod->loading_base && (fe_find_const(mod, m->name) || (g && !g->from_base)) && strcmp(m->name, "#call") != 0)
+    if (mod->loading_base && (fe_find_const(mod, m->name) || (g && !g->from_base && !g->extends)) &&
+        strcmp(m->name, "#call") != 0)
         return true;
     if (fe_find_const(mod, m->name))
         diag_error(d, fn->loc, "cannot define function %s: it already has a value (a constant)", m->name);
@@ -212,6 +214,8 @@ static bool add_method(FeModule *mod, Node *fn, StructDef *owner, Diags *d)
         if (!namemap_put(&mod->arena, &mod->func_map, g->name, g))
             return false;
     }
+    if (fn->flags & FN_EXTENDS)
+        g->extends = true;
     Method **methods = arena_grow(&mod->arena, g->methods, g->nmethods, &g->cap, sizeof(Method *), 8);
     if (!methods)
         return false;
@@ -225,6 +229,8 @@ static bool add_method(FeModule *mod, Node *fn, StructDef *owner, Diags *d)
  * constants and structs the user's names shadow too). False when out of memory. */
 static bool add_item(FeModule *mod, Node *item, Diags *d)
 {
+    if (item->kind == AST_STRING)
+        return true; /* a docstring, Julia's documentation of the definition after it: nothing a kernel runs */
     if (item->kind == AST_MACROCALL) {
         Node *fn = unwrap_definition(item);
         if (fn)
@@ -483,6 +489,7 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
         return NULL;
     }
     mod->ast = parse_file(&mod->arena, d, &mod->file);
+    evalloop_expand(&mod->arena, d, mod->ast);
     if (mod->ast && ka_rewrite(&mod->arena, d, mod->ast))
         load_ka_prelude(mod, d);
     if (mod->ast)

@@ -381,11 +381,34 @@ static int tvar_index(Binding *b, const char *name)
     return -1;
 }
 
+/* Union{A, B, ...} written in a signature or a bound: does arg match one of the members? (Each try starts
+ * from the bindings before it.) -1 when te is no Union{...}. */
+static int match_union(FeCompilation *c, const Node *te, const Type *arg, Binding *b, int depth)
+{
+    if (!te || te->kind != AST_CURLY || te->kids[0]->kind != AST_IDENT || strcmp(te->kids[0]->name, "Union") != 0 ||
+        te->nkids > 17)
+        return -1;
+    const Type *saved[16];
+    int n = b->n < 16 ? b->n : 16;
+    for (int i = 0; i < n; i++)
+        saved[i] = b->vals[i];
+    for (int k = 1; k < te->nkids; k++) {
+        if (match_type(c, te->kids[k], arg, b, depth + 1))
+            return 1;
+        for (int i = 0; i < n; i++)
+            b->vals[i] = saved[i];
+    }
+    return 0;
+}
+
 static bool bind_tvar(FeCompilation *c, Binding *b, int i, const Type *arg)
 {
     if (b->vals[i])
         return b->vals[i] == arg;
-    if (b->bounds[i]) {
+    int u = match_union(c, b->bounds[i], arg, b, 0); /* T <: Union{Float16, Float32} */
+    if (u == 0)
+        return false;
+    if (b->bounds[i] && u < 0) {
         const Type *bound = infer_type_expr(c, b->bounds[i], b->names, b->vals, b->n, true);
         if (!bound || !ty_subtype(arg, bound))
             return false;
@@ -442,9 +465,15 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
         return te == NULL;
     te = strip_module_path(c, te);
     if (te->kind == AST_SUBTYPE && !te->kids[0]) {
+        int u = match_union(c, te->kids[1], arg, b, depth); /* <:Union{A, B} */
+        if (u >= 0)
+            return u == 1;
         const Type *bound = infer_type_expr(c, te->kids[1], b->names, b->vals, b->n, true);
         return bound && ty_subtype(arg, bound);
     }
+    int u = match_union(c, te, arg, b, depth);
+    if (u >= 0 && (u == 1 || !infer_type_expr(c, te, b->names, b->vals, b->n, true)))
+        return u == 1;
     if (te->kind == AST_IDENT) {
         int i = tvar_index(b, te->name);
         if (i >= 0)
@@ -533,7 +562,7 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
                                      arena_printf(&c->arena, "%d", arg->nfields));
             return match_type(c, te->kids[1], len, b, depth + 1);
         }
-        if (strcmp(name, "NTuple") == 0 && te->nkids == 3) {
+        if (strcmp(name, "NTuple") == 0 && (te->nkids == 3 || te->nkids == 2)) {
             if (arg->kind != TY_TUPLE)
                 return false;
             const Type *len = ty_val(c->types, ty_prim(c->types, TY_INT64), arg->nfields,
@@ -541,7 +570,8 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
             if (!match_type(c, te->kids[1], len, b, depth + 1))
                 return false;
             for (int i = 0; i < arg->nfields; i++)
-                if (!match_type(c, te->kids[2], arg->fields[i], b, depth + 1))
+                if (te->nkids == 3 ? !match_type(c, te->kids[2], arg->fields[i], b, depth + 1)
+                                   : arg->fields[i] != arg->fields[0]) /* NTuple{N}: NTuple{N,T} where T */
                     return false;
             return true;
         }
@@ -1271,7 +1301,7 @@ static const Type *infer_call(Infer *I, IrInst *in)
         return in->callee->rettype;
     GenericFunc *g = fe_find_func(I->c->mod, ft->name);
     /* the Base prelude adds methods to a built-in: the built-in answers the calls none of them match */
-    if (g && g->from_base && builtin_lookup(ft->name) && !has_method(I->c, g, a, n))
+    if (g && (g->from_base || g->extends) && builtin_lookup(ft->name) && !has_method(I->c, g, a, n))
         g = NULL;
     if (g) {
         if (in->flags & IRF_FAILED) {

@@ -132,6 +132,8 @@ typedef struct GenericFunc {
     Method **methods;
     int nmethods, cap;
     bool from_base; /* defined in the Base prelude (a user definition of the name shadows it) */
+    bool extends;   /* the user's file adds methods to Base's function (FN_EXTENDS): the prelude's methods and
+                       the built-in stay */
 } GenericFunc;
 
 typedef struct ConstDef {

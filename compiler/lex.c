@@ -534,6 +534,7 @@ static void lex_string(Lexer *L, bool spc)
     if (!interp) {
         Token *t = lex_push(L, TK_STRING, start, s, spc);
         if (t) {
+            t->loc = loc; /* where it starts, not the line a multi-line string ends on */
             t->text = arena_strndup(L->a, sb.data ? sb.data : "", sb.len);
             if (!t->text)
                 t->text = "";

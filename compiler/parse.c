@@ -51,6 +51,7 @@ typedef struct Parser {
     bool in_index;             /* inside A[...]: `end` and `begin` are values */
     PtrVec modules;            /* from using/import lines: pairs (name, module it names), `import A.B as C` */
     PtrVec renames;            /* `using A: b as c`: pairs (c, b) */
+    PtrVec imports;            /* `import A: f, +`: the functions f and + whose methods the file adds to */
     int file_flags;            /* FILE_* of the AST_FILE: the prelude's extensions the file uses */
     bool oom;
     PtrVec items;   /* the file's top-level items */
@@ -394,6 +395,33 @@ static bool is_operator_name(const char *s)
            strcmp(s, "!") == 0 || strcmp(s, "~") == 0;
 }
 
+/* Did an `import M: name` line name it, so that a method of it adds to M's function? */
+static bool parse_imported(const Parser *p, const char *name)
+{
+    for (int i = 0; i < p->imports.len; i++)
+        if (strcmp(p->imports.items[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* `:op` or `:(op)` at token i, the name of an operator after a module's dot (Base.:*, Base.:(==)): the
+ * operator's token, with *ntoks the tokens it spans from the ":"; NULL if there is none. */
+static Token *parse_quoted_operator(Parser *p, int i, int *ntoks)
+{
+    Token *t = p->toks;
+    if (!tok_op(&t[i], ":") || t[i + 1].spc)
+        return NULL;
+    if (t[i + 1].kind == TK_OP && is_operator_name(t[i + 1].text)) {
+        *ntoks = 2;
+        return &t[i + 1];
+    }
+    if (tok_op(&t[i + 1], "(") && t[i + 2].kind == TK_OP && is_operator_name(t[i + 2].text) && tok_op(&t[i + 3], ")")) {
+        *ntoks = 4;
+        return &t[i + 2];
+    }
+    return NULL;
+}
+
 /* Does the token end a statement (so an optional value is absent)? Used where a value is optional (return). */
 static bool tok_ends_stmt(const Token *t)
 {
@@ -697,10 +725,20 @@ static Node *parse_function(Parser *p)
     if (name->kind != TK_IDENT && !(tok_kw(name, "in") && tok_op(parse_peek2(p), "(")))
         parse_fail_at(p, name->loc, "syntax: invalid function name \"%s\"", tok_desc(p, name));
     p->pos++;
-    /* Base.foo / AMDGPU.foo: method names qualified by a module keep the last part */
-    while (tok_op(parse_peek(p), ".") && parse_peek2(p)->kind == TK_IDENT) {
-        p->pos++;
-        name = parse_next(p);
+    /* Base.foo / AMDGPU.foo / Base.:* / Base.:(==): method names qualified by a module keep the last part,
+     * and add to that module's function */
+    bool extends = parse_imported(p, name->text);
+    for (int nt = 0;;) {
+        if (tok_op(parse_peek(p), ".") && parse_peek2(p)->kind == TK_IDENT) {
+            p->pos++;
+            name = parse_next(p);
+        } else if (tok_op(parse_peek(p), ".") && parse_quoted_operator(p, p->pos + 1, &nt)) {
+            name = parse_quoted_operator(p, p->pos + 1, &nt);
+            p->pos += 1 + nt;
+        } else {
+            break;
+        }
+        extends = true;
     }
     if (tok_kw(parse_peek(p), "end")) {
         /* function f end: declares f without a method; an empty group of top-level items (parse_file) */
@@ -724,6 +762,8 @@ static Node *parse_function(Parser *p)
     Node *f = parse_function_tail(p, kw, name->text, node_from_vec(p, AST_TUPLE, name->loc, &params));
     f->kids[4] = self;
     f->nkids = self ? 5 : 4;
+    if (extends)
+        f->flags |= FN_EXTENDS;
     return f;
 }
 
@@ -764,6 +804,9 @@ static Node *parse_short_def(Parser *p, SrcLoc loc, Node *lhs, PtrVec *where, No
     const char *name = NULL;
     if (call->kids[0]->kind == AST_TYPED) /* (a::T)(x) = e */
         params = parse_callable(p, call->kids[0], params, &name);
+    else if (call->kids[0]->kind == AST_MACROCALL && strcmp(call->kids[0]->name, "$") == 0 &&
+             call->kids[0]->kids[0]->kind == AST_IDENT) /* $f(x) = e in an @eval loop: named "$f" (evalloop.c) */
+        name = arena_printf(p->a, "$%s", call->kids[0]->kids[0]->name);
     else if (call->kids[0]->kind != AST_IDENT || (is_operator_name(call->kids[0]->name) && !has_typed_param(call)))
         return NULL;
     else
@@ -773,6 +816,8 @@ static Node *parse_short_def(Parser *p, SrcLoc loc, Node *lhs, PtrVec *where, No
     Node *f = parse_make_function(p, loc, name, params, body, where, rettype);
     f->kids[4] = self;
     f->nkids = self ? 5 : 4;
+    if (call->kids[0]->kind == AST_IDENT && (call->kids[0]->qual || parse_imported(p, name)))
+        f->flags |= FN_EXTENDS;
     return f;
 }
 
@@ -1287,6 +1332,18 @@ static Node *parse_keyword(Parser *p, Token *t)
 static Node *parse_primary(Parser *p)
 {
     Token *t = parse_peek(p);
+    if (tok_op(t, "$") && !parse_peek2(p)->spc && (parse_peek2(p)->kind == TK_IDENT || tok_op(parse_peek2(p), "("))) {
+        /* $x, $(expr): Julia's interpolation, the macro call "$" here; only a `@kernel generated = true`
+         * body gives it a meaning (ka.c) */
+        p->pos++;
+        parse_enter(p, t->loc);
+        Node *x = parse_primary(p);
+        p->depth--;
+        Node *n = node_new(p, AST_MACROCALL, t->loc, 1);
+        n->name = "$";
+        n->kids[0] = x;
+        return n;
+    }
     switch (t->kind) {
     case TK_INT:
     case TK_FLOAT: p->pos++; return parse_literal(p, t);
@@ -1508,6 +1565,7 @@ static Node *parse_postfix(Parser *p)
             e = node_from_vec(p, AST_CURLY, start, &args);
         } else if (tok_op(t, ".")) {
             Token *f = parse_peek2(p);
+            int nq = 0;
             if (f->kind == TK_IDENT && !f->spc) {
                 p->pos += 1;
                 parse_next(p);
@@ -1535,6 +1593,21 @@ static Node *parse_postfix(Parser *p)
                     Node *d = node_new(p, AST_DOT, start, 1);
                     d->kids[0] = e;
                     d->name = f->text;
+                    e = d;
+                }
+            } else if (tok_op(f, ":") && !f->spc && e->kind == AST_IDENT &&
+                       parse_quoted_operator(p, (int)(f - p->toks), &nq)) {
+                /* M.:op, M.:(op): the operator op of module M (Base.:* in a method definition) */
+                Token *op = parse_quoted_operator(p, (int)(f - p->toks), &nq);
+                p->pos = (int)(f - p->toks) + nq;
+                const char *mod = module_of(p, e->name);
+                if (mod) {
+                    e = node_ident(p, start, op->text);
+                    e->qual = mod;
+                } else {
+                    Node *d = node_new(p, AST_DOT, start, 1);
+                    d->kids[0] = e;
+                    d->name = op->text;
                     e = d;
                 }
             } else if (f->kind == TK_MACRO && (e->kind == AST_IDENT || e->kind == AST_DOT)) {
@@ -2005,12 +2078,25 @@ static void parse_import(Parser *p)
     if (!tok_op(&p->toks[pos], ":"))
         return;
     pos++;
+    bool import = tok_kw(&p->toks[p->pos], "import");
     for (;;) {
         Token *t = &p->toks[pos];
-        if (t->kind != TK_IDENT && t->kind != TK_MACRO)
+        if (import && t->kind == TK_OP && is_operator_name(t->text)) { /* import Base: * */
+            vec_push(p, &p->imports, (void *)t->text);
+            pos++;
+        } else if (t->kind != TK_IDENT && t->kind != TK_MACRO) {
             return;
+        }
+        if (t->kind == TK_OP) {
+            if (!tok_op(&p->toks[pos], ","))
+                return;
+            pos++;
+            continue;
+        }
         pos++;
         const char *as = import_as(p, &pos);
+        if (import && t->kind == TK_IDENT && !as)
+            vec_push(p, &p->imports, (void *)t->text);
         if (t->kind == TK_IDENT && is_capitalised(t->text)) {
             vec_push(p, &p->modules, (void *)(as ? as : t->text));
             vec_push(p, &p->modules, (void *)t->text);

@@ -634,7 +634,7 @@ static void test_errors(void **state)
     check_error("x = f(a b)\n", "t.jl:1:9: error: syntax: missing comma or \")\" in argument list");
     check_error("global x = 1\n", "t.jl:1:1: error: syntax: \"global\" is not supported in kernels");
     check_error("x = 0x\n", "t.jl:1:5: error: syntax: invalid numeric constant \"0x\"");
-    check_error("x = $y\n", "t.jl:1:5: error: syntax: invalid character \"$\"");
+    check_error("x = $ y\n", "t.jl:1:5: error: syntax: invalid character \"$\"");
     check_error("a where T = 1\n", "t.jl:1:3: error: syntax: \"where\" is only supported in function definitions");
     check_error("if x\nelse\nelse\nend\n", "t.jl:3:1: error: syntax: unexpected \"else\"");
     check_error("const x\n", "t.jl:1:7: error: syntax: expected assignment after \"const\"");

@@ -101,6 +101,51 @@ function sum(A::AbstractArray)
     end
     return s
 end
+# Base.FastMath's functions by name (what `@fastmath` rewrites to; code calls them as FastMath.log_fast):
+# the IEEE operations, which fast math permits but does not require to be approximated
+add_fast(x::Number, y::Number) = x + y
+sub_fast(x::Number, y::Number) = x - y
+mul_fast(x::Number, y::Number) = x * y
+div_fast(x::Number, y::Number) = x / y
+pow_fast(x::Number, y::Number) = x^y
+neg_float_fast(x::Number) = -x
+inv_fast(x::Number) = inv(x)
+sqrt_fast(x::Number) = sqrt(x)
+log_fast(x::Number) = log(x)
+log2_fast(x::Number) = log2(x)
+log10_fast(x::Number) = log10(x)
+exp_fast(x::Number) = exp(x)
+exp2_fast(x::Number) = exp2(x)
+exp10_fast(x::Number) = exp10(x)
+sin_fast(x::Number) = sin(x)
+cos_fast(x::Number) = cos(x)
+tan_fast(x::Number) = tan(x)
+
+# sinpi(x) = sin(πx) and cospi(x) = cos(πx), the argument reduced exactly as Base's are (x mod 2 into
+# [-1/4, 1/4] and a quadrant), so that sinpi(1) == 0 and cospi(1/2) == 0; sincospi returns both
+function _sincospi_reduced(x::T) where {T<:AbstractFloat}
+    isfinite(x) || return (x - x, x - x) # NaN (Base throws a DomainError for an infinite x)
+    ax = abs(x)
+    n = round(2 * ax)
+    rx = muladd(T(-0.5), n, ax) * T(π)
+    q = Int64(rem(n, T(4)))
+    s, c = sin(rx), cos(rx)
+    sp = q == 0 ? s : q == 1 ? c : q == 2 ? zero(T) - s : zero(T) - c # (0 - s: no -0.0, as Base)
+    cp = q == 0 ? c : q == 1 ? zero(T) - s : q == 2 ? zero(T) - c : s
+    return (ifelse(signbit(x), -sp, sp), cp)
+end
+sinpi(x::AbstractFloat) = _sincospi_reduced(x)[1]
+cospi(x::AbstractFloat) = _sincospi_reduced(x)[2]
+sincospi(x::AbstractFloat) = _sincospi_reduced(x)
+sinpi(x::Integer) = sinpi(float(x))
+cospi(x::Integer) = cospi(float(x))
+sincospi(x::Integer) = sincospi(float(x))
+
+# strides of a dense, column-major array, as Base's size_to_strides computes them: (1, size(A, 1), ...)
+strides(A::AbstractArray) = _size_to_strides(1, size(A))
+_size_to_strides(s, d::Tuple{}) = ()
+_size_to_strides(s, d::Tuple) = (s, _size_to_strides(s * d[1], tail(d))...)
+stride(A::AbstractArray, k::Integer) = k <= ndims(A) ? strides(A)[k] : length(A)
 function prod(r::AbstractRange{<:Real})
     p = one(first(r))
     for x in r
