@@ -93,3 +93,20 @@ end
 # run: noinline_oob!(out = zeros(Int64, 8), x = Int64[26, 38, -29, 39, 7, 42, -44, 8], k = 2) groupsize 8
 # expect exception: BoundsError: attempt to access 8-element ROCDeviceVector{Int64, 1} at index [9]
 # expect exception at: 83:24
+
+# a three-dimensional group: the item's three indices after a barrier, inline and in a helper out of line
+@noinline zyx() = workitemIdx().z * 100 + workitemIdx().y * 10 + workitemIdx().x
+
+function swap3!(out)
+    x = workitemIdx().x
+    y = workitemIdx().y
+    z = workitemIdx().z
+    s = @ROCStaticLocalArray(Int64, (3, 2, 2), false)
+    @inbounds s[x, y, z] = x * 100 + y * 10 + z
+    sync_workgroup()
+    g = workgroupIdx().x
+    @inbounds out[x, y, z+2*(g-1)] = s[4-x, 3-y, 3-z] * 1000 + zyx()
+    return
+end
+# run: swap3!(out = zeros(Int64, 3, 2, 4)) groupsize 3,2,2 gridsize 2
+# expect out: [322111, 222112, 122113, 312121, 212122, 112123, 321211, 221212, 121213, 311221, 211222, 111223, 322111, 222112, 122113, 312121, 212122, 112123, 321211, 221212, 121213, 311221, 211222, 111223]
