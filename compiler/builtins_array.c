@@ -94,6 +94,12 @@ const Type *type_setindex(Infer *I, IrInst *in, const BuiltinRow *row, const cha
             in->optype = a[0]->elem;
             return prim(I, TY_NOTHING);
         }
+        if (a[1]->kind == TY_PTR && ty_is_int(a[0]->elem) && a[0]->elem->kind != TY_BOOL) {
+            /* a pointer stored as an integer: its address, as older AMDGPU.jl's DevicePtr converted
+             * (convert(::Type{T<:Integer}, p::DevicePtr) = T(UInt(p)); what its malloc returned) */
+            in->optype = a[0]->elem;
+            return prim(I, TY_NOTHING);
+        }
         if (!ty_is_prim(a[1]) && a[1] != a[0]->elem) { /* a struct element: of the element type itself */
             infer_err(I, in->loc, "MethodError: cannot convert a value of type %s to %s", infer_tname(I, a[1]),
                       infer_tname(I, a[0]->elem));

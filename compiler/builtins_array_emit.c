@@ -31,10 +31,15 @@ LLVMValueRef emit_setindex(CG *g, IrInst *in)
 {
     int n = in->nargs - 1;
     bool inb = (in->flags & IRF_INBOUNDS) != 0;
-    const Type *at = aty(g, in, 0);
-    LLVMValueRef v = aty(g, in, 1) == at->elem      ? arg(g, in, 1)
-                     : at->elem->kind == TY_COMPLEX ? conv_complex(g, arg(g, in, 1), aty(g, in, 1), at->elem, in->loc)
-                                                    : conv_checked(g, arg(g, in, 1), aty(g, in, 1), at->elem, in->loc);
+    const Type *at = aty(g, in, 0), *vt = aty(g, in, 1);
+    LLVMValueRef x = arg(g, in, 1);
+    if (vt->kind == TY_PTR) { /* a pointer into an integer element: T(UInt(p)) (type_setindex) */
+        vt = ty_prim(g->types, TY_UINT64);
+        x = LLVMBuildPtrToInt(g->b, x, i64(g), "");
+    }
+    LLVMValueRef v = vt == at->elem                 ? x
+                     : at->elem->kind == TY_COMPLEX ? conv_complex(g, x, vt, at->elem, in->loc)
+                                                    : conv_checked(g, x, vt, at->elem, in->loc);
     LLVMValueRef p = elem_ptr(g, in, at, arg(g, in, 0), 2, n - 2, inb);
     LLVMSetAlignment(LLVMBuildStore(g->b, to_mem(g, v, at->elem), p), elem_align(at->elem));
     return unit_v(g);

@@ -85,3 +85,15 @@ function scratch_sum!(out, a)
 end
 # run: scratch_sum!(out = zeros(Int32, 2), a = Int32[1, 2, 3, -4]) groupsize 2
 # expect out: [2, 4]
+
+# A pointer stored in an integer array is its address, as older AMDGPU.jl's DevicePtr converted
+# (its malloc returned one; `X[1] = ptr` was its test).
+function address_of!(X, ok)
+    p = AMDGPU.malloc(Csize_t(16))
+    X[1] = p
+    ok[1] = X[1] == reinterpret(UInt64, p) && X[1] != 0
+    AMDGPU.free(p)
+    return
+end
+# run: address_of!(X = zeros(UInt64, 1), ok = zeros(Bool, 1))
+# expect ok: [true]
