@@ -437,6 +437,16 @@ static Node *ka_expr(Ka *k, Node *n)
             len--;
             continue;
         }
+        if (!top->kids_done && is_macro(x, "kernel")) {
+            /* (a top-level @kernel is ka_kernel's; this one is inside a function or a block) */
+            diag_error(k->d, x->loc,
+                       "a @kernel defined inside a function is not supported: KernelAbstractions makes it a closure "
+                       "over the function's variables (GPUArrays 11 writes `tril_kernel!` so, using the method's T); "
+                       "define the kernel at the top level and pass those values as arguments");
+            *top->at = ka_nothing(k, x);
+            len--;
+            continue;
+        }
         if (!top->kids_done) {
             top->kids_done = true;
             for (int i = x->nkids - 1; i >= 0; i--) {
