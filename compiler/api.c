@@ -651,12 +651,15 @@ juke_status juke_lowered(juke_module *m, const char *function, const char *const
         return print_specialised(m, function, argtypes, nargs, false, out);
     /* without types: every method, as @code_lowered shows a generic function */
     GenericFunc *g = fe_find_func(m->fe, function);
-    for (int i = 0; i < g->nmethods; i++)
+    for (int i = 0; i < g->nmethods; i++) {
+        Diags d = { 0 };
+        if (!fe_lower_lazily(m->fe, g->methods[i], &d))
+            return fail_diags(m->ctx, &d);
         if (g->methods[i]->deferred) { /* the errors loading kept for when it is used: now */
-            Diags d = { 0 };
             diag_append(&d, g->methods[i]->deferred, g->methods[i]->deferred_nerrors, g->methods[i]->deferred_kind);
             return fail_diags(m->ctx, &d);
         }
+    }
     StrBuf sb = { 0 };
     for (int i = 0; i < g->nmethods; i++) {
         if (i)

@@ -221,6 +221,7 @@ static bool add_method(FeModule *mod, Node *fn, StructDef *owner, Diags *d)
         return false;
     g->methods = methods;
     g->methods[g->nmethods++] = m;
+    m->unlowered = mod->loading_base;
     return true;
 }
 
@@ -343,6 +344,8 @@ typedef struct BaseTree {
     Arena arena;
     SrcFile file;
     Node *ast;
+    NameMap kwset; /* the keyword sets its calls pass (kw_collect_calls_into), walked once here */
+    PtrVec kwcalls;
 } BaseTree;
 
 /* Every module reads the same Base prelude, so its syntax tree is built once
@@ -404,8 +407,11 @@ static const BaseTree *base_tree(int flags, Diags *d)
             t->ast = parse_file(&t->arena, &pd, &t->file);
         if (t->ast && !pd.nerrors)
             closures_lift(&t->arena, t->ast, true);
-        if (t->ast && !pd.nerrors && !t->arena.failed) {
+        if (t->ast && !pd.nerrors) {
             mark_definitions(t->ast);
+            kw_collect_calls_into(&t->arena, &t->kwset, &t->kwcalls, t->ast);
+        }
+        if (t->ast && !pd.nerrors && !t->arena.failed) {
             base_trees[set] = t;
         } else {
             /* the prelude parses (tests/test_lang.c loads every extension): only memory can be short here */
@@ -434,7 +440,7 @@ static void load_base(FeModule *mod, Diags *d)
         return;
     mod->base_file = &t->file;
     Node *ast = t->ast;
-    kw_collect_calls(mod, ast);
+    kw_add_calls(mod, &t->kwcalls);
     mod->nuser_funcs = mod->nfuncs;
     mod->loading_base = true;
     for (int i = 0; i < ast->nkids; i++)
@@ -457,6 +463,7 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
     }
     memset(mod, 0, sizeof *mod);
     mod->arena.al = al;
+    pthread_mutex_init(&mod->lower_lock, NULL);
     int before = d->nerrors;
     char *copy = arena_strndup(&mod->arena, text, len);
     mod->file.name = arena_strdup(&mod->arena, name);
@@ -495,9 +502,13 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
     mod->nuser_funcs = mod->nfuncs;
     if (d->nerrors == before && !mod->arena.failed)
         load_base(mod, d);
+    /* The Base prelude's methods wait for their first call (fe_lower_lazily): a kernel reaches a few dozen
+     * of its hundreds, and lowering them all was a third of loading a module */
     mod->stack_limit = jk_stack_limit();
     for (int i = 0; i < mod->nfuncs && !mod->arena.failed; i++)
         for (int k = 0; k < mod->funcs[i]->nmethods; k++) {
+            if (mod->funcs[i]->methods[k]->unlowered)
+                continue;
             Diags md = { .max_errors = d->max_errors };
             lower_method(mod, mod->funcs[i]->methods[k], &md);
             defer_errors(mod, mod->funcs[i]->methods[k], &md, d);
@@ -527,7 +538,51 @@ void fe_module_free(FeModule *m)
         return;
     const JkAllocator *al = m->arena.al;
     arena_free(&m->arena);
+    pthread_mutex_destroy(&m->lower_lock);
     fe_dealloc(al, m, sizeof *m);
+}
+
+/* Julia compiles a method at its first call; juke lowers a Base method then. The module is read-only to
+ * its compilations except here: under the module's lock, into its arena, published by clearing
+ * m->unlowered last (release), so a compilation that sees it clear (acquire) sees the lowered IR and the
+ * kept errors. A lowering that ran out of memory is not published: the next call tries again. */
+bool fe_lower_lazily(const FeModule *cmod, Method *m, Diags *d)
+{
+    if (!__atomic_load_n(&m->unlowered, __ATOMIC_ACQUIRE))
+        return true;
+    FeModule *mod = (FeModule *)cmod;
+    bool ok = true;
+    pthread_mutex_lock(&mod->lower_lock);
+    if (m->unlowered) {
+        Diags md = { .max_errors = d->max_errors };
+        bool failed_before = mod->arena.failed;
+        mod->arena.failed = false;
+        mod->stack_limit = jk_stack_limit();
+        lower_method(mod, m, &md);
+        mod->stack_limit = NULL;
+        if (mod->arena.failed) {
+            m->lowered = NULL;
+            diag_reset(&md);
+            diag_plain(d, DIAG_NOMEM, "out of memory while lowering %s", m->name);
+            ok = false;
+        } else {
+            if (md.nerrors) { /* kept for every call, as loading keeps a method's (the prelude has none) */
+                m->deferred = arena_strdup(&mod->arena, md.text.data ? md.text.data : "");
+                m->deferred_nerrors = md.nerrors;
+                m->deferred_kind = md.first_kind;
+                diag_reset(&md);
+            }
+            if (mod->arena.failed) {
+                diag_plain(d, DIAG_NOMEM, "out of memory while lowering %s", m->name);
+                ok = false;
+            } else {
+                __atomic_store_n(&m->unlowered, false, __ATOMIC_RELEASE);
+            }
+        }
+        mod->arena.failed = failed_before;
+    }
+    pthread_mutex_unlock(&mod->lower_lock);
+    return ok;
 }
 
 /* The compilation allocates from the module's allocator. */

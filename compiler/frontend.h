@@ -3,6 +3,8 @@
 #ifndef JUKE_FRONTEND_H
 #define JUKE_FRONTEND_H
 
+#include <pthread.h>
+
 #include "ir.h"
 
 /* A `struct` (or `abstract type`) definition of a source (structs.c). */
@@ -38,10 +40,11 @@ typedef struct FeModule {
     NameMap func_map, const_map; /* by name, for fe_find_func / fe_find_const */
     StructDef **structs;
     int nstructs, structs_cap;
-    NameMap struct_map;      /* by name, for fe_find_struct */
-    const char *stack_limit; /* of the loading thread, while loading (jk_stack_limit) */
-    NameMap kwcalls;         /* the keyword sets the calls pass, as lower.c names them (f#kw#a,b) */
-    PtrVec kwcall_list;      /* the same, in the order found */
+    NameMap struct_map;         /* by name, for fe_find_struct */
+    const char *stack_limit;    /* of the loading thread, while loading (jk_stack_limit) */
+    NameMap kwcalls;            /* the keyword sets the calls pass, as lower.c names them (f#kw#a,b) */
+    PtrVec kwcall_list;         /* the same, in the order found */
+    pthread_mutex_t lower_lock; /* guards the arena and the Base methods lowered after loading */
 } FeModule;
 
 /* Parse, collect methods and constants, lower every method. On errors,
@@ -52,6 +55,10 @@ FeModule *fe_load(const char *name, const char *text, size_t len, Diags *d);
  * module. */
 FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text, size_t len, Diags *d);
 void fe_module_free(FeModule *m);
+/* Lower m now if it is a Base prelude method not lowered yet; its errors are kept with it, as loading
+ * keeps a user method's (Method.deferred). False, with the error in d, when out of memory. Safe from
+ * several compilations (threads) of the module at once. */
+bool fe_lower_lazily(const FeModule *mod, Method *m, Diags *d);
 GenericFunc *fe_find_func(const FeModule *m, const char *name);
 StructDef *fe_find_struct(const FeModule *m, const char *name);
 ConstDef *fe_find_const(const FeModule *m, const char *name);
@@ -111,6 +118,10 @@ typedef struct FeExpanded {
 const char *kwcall_name(Arena *a, const char *f, const char *const *sorted, int n);
 /* Record the keyword sets that the calls in file pass (before kw_expand of any definition). */
 void kw_collect_calls(FeModule *mod, const Node *file);
+/* The same into set and list (keys from a): the Base prelude's, collected once per process. */
+void kw_collect_calls_into(Arena *a, NameMap *set, PtrVec *list, const Node *file);
+/* Record the keyword sets of list (kw_collect_calls_into's) that mod has not recorded yet, in order. */
+void kw_add_calls(FeModule *mod, const PtrVec *list);
 /* The methods definition fn generates (at most max, into out): fn itself when it has neither default
  * positional arguments nor keywords. Returns their count. */
 int kw_expand(FeModule *mod, Node *fn, FeExpanded *out, int max);

@@ -998,6 +998,8 @@ Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const T
         }
     }
     sb_free(&sb);
+    if (!fe_lower_lazily(c->mod, best, c->diags))
+        return NULL;
     if (best->deferred)
         return report_deferred(c, best, loc);
     if (best->vararg) {

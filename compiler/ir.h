@@ -117,6 +117,7 @@ typedef struct Method {
     int flags;       /* FN_INLINE / FN_NOINLINE */
     bool vararg;     /* the last parameter takes the rest of the arguments (Param.vararg) */
     IrFunc *lowered; /* lowered once, shared by every specialisation */
+    bool unlowered;  /* a Base prelude method, lowered at its first call (fe_lower_lazily); atomic */
     /* errors loading found in it, reported only when a call reaches it (Julia compiles a method at its
        first call): their text, count and kind; NULL if none */
     const char *deferred;

@@ -268,6 +268,88 @@ static Node *ka_interp(Ka *k, Node *n)
     return ka_interp_types(k, n->kids[0], 0);
 }
 
+static bool is_cartesian(const Node *n)
+{
+    return n && n->kind == AST_MACROCALL && (strcmp(n->name, "nexprs") == 0 || strcmp(n->name, "ntuple") == 0);
+}
+
+/* A generated kernel's body holds no closure (KernelAbstractions' GeneratedKernelError), except the `i -> e`
+ * of Base.Cartesian's macros, which they expand before Julia sees a closure. Depth bounded as ka_subst's. */
+static void ka_generated_check(Ka *k, const Node *x, int depth)
+{
+    if (!x || depth > 200)
+        return;
+    if (x->kind == AST_LAMBDA)
+        diag_error(k->d, x->loc,
+                   "a `@kernel generated = true` function cannot contain a closure (`x -> ...`, a `do` block, "
+                   "`function (x) ... end`): its body is a generated function's, which Julia does not allow "
+                   "closures in (KernelAbstractions' GeneratedKernelError); define a named function");
+    for (int i = 0; i < x->nkids; i++)
+        if (!(is_cartesian(x) && x->kids[i] && x->kids[i]->kind == AST_LAMBDA))
+            ka_generated_check(k, x->kids[i], depth + 1);
+}
+
+/* Does x name an identifier that ends in "_" var (the x_i names @nexprs makes one per copy)? */
+static bool names_suffixed(const Node *x, const char *var, int depth)
+{
+    if (!x || depth > 200)
+        return false;
+    if (x->kind == AST_IDENT && !x->qual) {
+        size_t n = strlen(x->name), v = strlen(var);
+        if (n > v + 1 && x->name[n - v - 1] == '_' && strcmp(x->name + n - v, var) == 0)
+            return true;
+    }
+    for (int i = 0; i < x->nkids; i++)
+        if (names_suffixed(x->kids[i], var, depth + 1))
+            return true;
+    return false;
+}
+
+/* Base.Cartesian's `@ntuple N i -> e` and `@nexprs N i -> e`, N a constant (a literal, a where-parameter, a
+ * generated kernel's $N): ntuple(i -> e, Val(N)), and `for i in 1:N e end`, which computes what @nexprs's N
+ * copies of e do when e names no `x_i` variables (those need a name per copy, which juke does not make). */
+static Node *ka_cartesian(Ka *k, Node *n)
+{
+    Node *f = n->nkids == 2 ? n->kids[1] : NULL;
+    const Node *p = f && f->kind == AST_LAMBDA && f->kids[0]->nkids == 1 ? f->kids[0]->kids[0] : NULL;
+    if (!p || p->kind != AST_IDENT) {
+        diag_error(k->d, n->loc, "@%s takes a count and a function of the index: @%s N i -> expr", n->name, n->name);
+        return ka_nothing(k, n);
+    }
+    SrcLoc loc = n->loc;
+    if (n->name[1] == 't') { /* @ntuple */
+        Node *c = ast_node(k->a, AST_CALL, loc, 3), *v = ast_node(k->a, AST_CALL, loc, 2);
+        if (!c || !v)
+            return n;
+        v->kids[0] = ast_ident(k->a, loc, "Val");
+        v->kids[1] = n->kids[0];
+        c->kids[0] = ast_ident(k->a, loc, "ntuple");
+        c->kids[1] = f;
+        c->kids[2] = v;
+        return c;
+    }
+    if (names_suffixed(f->kids[1], p->name, 0)) {
+        diag_error(k->d, n->loc,
+                   "juke expands `@nexprs N %s -> expr` as a loop over %s in 1:N: names ending in _%s (one per copy "
+                   "in Julia) are not supported; use a tuple (`@ntuple`) or an array instead",
+                   p->name, p->name, p->name);
+        return ka_nothing(k, n);
+    }
+    Node *loop = ast_node(k->a, AST_FOR, loc, 3), *range = ast_node(k->a, AST_CALL, loc, 3),
+         *one = ast_node(k->a, AST_INT, loc, 0);
+    if (!loop || !range || !one)
+        return n;
+    one->ival = 1;
+    one->lit = LIT_INT64;
+    range->kids[0] = ast_ident(k->a, loc, ":");
+    range->kids[1] = one;
+    range->kids[2] = n->kids[0];
+    loop->kids[0] = ast_ident(k->a, p->loc, p->name);
+    loop->kids[1] = range;
+    loop->kids[2] = f->kids[1];
+    return loop;
+}
+
 /* One macro call of KernelAbstractions' language, rewritten; any other node
  * is returned as it is. */
 static Node *ka_macro(Ka *k, Node *n)
@@ -275,6 +357,8 @@ static Node *ka_macro(Ka *k, Node *n)
     const char *m = n->name;
     if (strcmp(m, "$") == 0 && n->nkids == 1)
         return ka_interp(k, n);
+    if (is_cartesian(n))
+        return ka_cartesian(k, n);
     if (strcmp(m, "index") == 0)
         return ka_index(k, n);
     if (strcmp(m, "groupsize") == 0 || strcmp(m, "ndrange") == 0) {
@@ -367,11 +451,6 @@ static Node *ka_expr(Ka *k, Node *n)
         len--;
         if (x->kind == AST_MACROCALL)
             *top->at = ka_macro(k, x);
-        else if (x->kind == AST_LAMBDA && k->gen_params)
-            diag_error(k->d, x->loc,
-                       "a `@kernel generated = true` function cannot contain a closure (`x -> ...`, a `do` block, "
-                       "`function (x) ... end`): its body is a generated function's, which Julia does not allow "
-                       "closures in (KernelAbstractions' GeneratedKernelError); define a named function");
     }
     return root;
 }
@@ -508,6 +587,8 @@ static Node *ka_kernel(Ka *k, Node *item)
     k->has_ctx = true;
     k->gen_params = generated ? np : NULL;
     Node *body = fn->kids[1];
+    if (generated)
+        ka_generated_check(k, body, 0);
     if (guard)
         body = ka_block(k, body);
     else

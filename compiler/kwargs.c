@@ -31,8 +31,9 @@ const char *kwcall_name(Arena *a, const char *f, const char *const *sorted, int 
     return s;
 }
 
-/* Record the keyword sets the calls below n pass (lower.c's names: f#kw#a,b). */
-static void collect_calls(FeModule *mod, const Node *n, int depth)
+/* Record the keyword sets the calls below n pass (lower.c's names: f#kw#a,b) in set and, in the order
+ * found, list; the keys come from a. */
+static void collect_calls(Arena *a, NameMap *set, PtrVec *list, const Node *n, int depth)
 {
     if (!n || depth > 400)
         return;
@@ -59,20 +60,34 @@ static void collect_calls(FeModule *mod, const Node *n, int depth)
                     names[j] = names[j - 1];
                     names[j - 1] = t;
                 }
-            const char *key = kwcall_name(&mod->arena, n->kids[0]->name, names, nk);
-            if (key && !namemap_get(&mod->kwcalls, key)) {
-                namemap_put(&mod->arena, &mod->kwcalls, key, (void *)key);
-                ptrvec_push(&mod->arena, &mod->kwcall_list, (void *)key);
+            const char *key = kwcall_name(a, n->kids[0]->name, names, nk);
+            if (key && !namemap_get(set, key)) {
+                namemap_put(a, set, key, (void *)key);
+                ptrvec_push(a, list, (void *)key);
             }
         }
     }
     for (int i = 0; i < n->nkids; i++)
-        collect_calls(mod, n->kids[i], depth + 1);
+        collect_calls(a, set, list, n->kids[i], depth + 1);
 }
 
 void kw_collect_calls(FeModule *mod, const Node *file)
 {
-    collect_calls(mod, file, 0);
+    collect_calls(&mod->arena, &mod->kwcalls, &mod->kwcall_list, file, 0);
+}
+
+void kw_collect_calls_into(Arena *a, NameMap *set, PtrVec *list, const Node *file)
+{
+    collect_calls(a, set, list, file, 0);
+}
+
+void kw_add_calls(FeModule *mod, const PtrVec *list)
+{
+    for (int i = 0; i < list->len; i++)
+        if (!namemap_get(&mod->kwcalls, list->items[i])) {
+            namemap_put(&mod->arena, &mod->kwcalls, list->items[i], list->items[i]);
+            ptrvec_push(&mod->arena, &mod->kwcall_list, list->items[i]);
+        }
 }
 
 /* ---- building syntax ---- */

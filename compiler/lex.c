@@ -173,7 +173,8 @@ static int lex_id_char(Lexer *L, const char *s, bool first)
 static bool lex_is_keyword(const char *s, int n)
 {
     for (int i = 0; i < JK_ARRAY_LEN(lex_keywords); i++)
-        if ((int)strlen(lex_keywords[i]) == n && memcmp(lex_keywords[i], s, (size_t)n) == 0)
+        if (n > 0 && lex_keywords[i][0] == *s && (int)strlen(lex_keywords[i]) == n &&
+            memcmp(lex_keywords[i], s, (size_t)n) == 0)
             return true;
     return false;
 }
@@ -185,6 +186,8 @@ static const char *lex_match_op(Lexer *L, const char *s)
     const char *const *tab = (unsigned char)*s >= 0x80 ? lex_unicode_ops : lex_ascii_ops;
     int ntab = (unsigned char)*s >= 0x80 ? JK_ARRAY_LEN(lex_unicode_ops) : JK_ARRAY_LEN(lex_ascii_ops);
     for (int i = 0; i < ntab; i++) {
+        if (tab[i][0] != *s) /* most entries differ at once: the Base prelude's lexing did 70 strlen a token */
+            continue;
         size_t n = strlen(tab[i]);
         if (n <= avail && memcmp(tab[i], s, n) == 0)
             return tab[i];

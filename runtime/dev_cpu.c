@@ -954,6 +954,22 @@ static uint8_t *cpu_worker_lds(CpuWorker *w, size_t bytes, char **err)
     return (uint8_t *)(((uintptr_t)(w->lds_map + page + cap) - bytes) & ~(uintptr_t)63);
 }
 
+/* The spill of a region kernel's n work-items (JukeCpuState.spill: their statuses first), for worker w. */
+static uint8_t *cpu_worker_spill(CpuWorker *w, uint32_t n, char **err)
+{
+    size_t bytes = (size_t)w->cd->spill_bytes * n;
+    if (bytes > w->spill_cap) {
+        free(w->spill);
+        w->spill = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+        w->spill_cap = w->spill ? bytes : 0;
+        if (!w->spill) {
+            rt_fail(err, "cpu: out of memory for %zu bytes of work-item state", bytes);
+            return NULL;
+        }
+    }
+    return w->spill;
+}
+
 /* Run workgroup `gi` (linear, x fastest) on worker w. */
 static int cpu_run_group(CpuWorker *w, uint64_t gi, char **err)
 {
@@ -987,14 +1003,8 @@ static int cpu_run_group(CpuWorker *w, uint64_t gi, char **err)
         cpu_fiber_proto(w, &proto);
     }
     if (regions) {
-        size_t bytes = (size_t)cd->spill_bytes * n;
-        if (bytes > w->spill_cap) {
-            free(w->spill);
-            w->spill = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
-            w->spill_cap = w->spill ? bytes : 0;
-            if (!w->spill)
-                return rt_fail(err, "cpu: out of memory for %zu bytes of work-item state", bytes);
-        }
+        if (!cpu_worker_spill(w, n, err))
+            return -1;
         memset(w->spill, 0, (size_t)n * 4);
         proto.spill = w->spill;
         proto.region_round = cpu_region_round;
@@ -1005,12 +1015,14 @@ static int cpu_run_group(CpuWorker *w, uint64_t gi, char **err)
     return cpu_run_items(w, &proto, n, fibers, err);
 }
 
-/* Groups *gi .. end - 1 (linear, x fastest) of a kernel without barriers, from w->states[0] (set up for
- * group *gi), through the workgroup function when the kernel has one. exit_item longjmps back here, and the
- * items of that group after the one that ended (the workgroup function leaves its index in st->item) go on
- * one by one; *next is that next item while they do (0 while a group runs whole), so that a fault knows how
- * the group ran. One setjmp for the whole run, not one per group: a group of a memory-bound kernel is a few
- * KiB of traffic. Kept apart from cpu_run_seq_groups so its setjmp does not span the sigsetjmp. */
+/* Groups *gi .. end - 1 (linear, x fastest) of a kernel without barriers, or of one whose workgroup function
+ * runs regions (cd->regions), from w->states[0] (set up for group *gi), through the workgroup function when
+ * the kernel has one. exit_item longjmps back here: the items of that group after the one that ended (the
+ * workgroup function leaves its index in st->item) go on one by one, and *next is that next item while they
+ * do (0 while a group runs whole), so that a fault knows how the group ran; a region kernel's group ends
+ * there, as a fiber's would at its next barrier (*next = n). One setjmp for the whole run, not one per
+ * group: a group of a memory-bound kernel is a few KiB of traffic. Kept apart from cpu_run_seq_groups so its
+ * setjmp does not span the sigsetjmp. */
 static __attribute__((noinline)) void cpu_run_seq_range(CpuWorker *w, volatile uint64_t *gi, uint64_t end,
                                                         volatile uint32_t *next)
 {
@@ -1019,14 +1031,17 @@ static __attribute__((noinline)) void cpu_run_seq_range(CpuWorker *w, volatile u
     JukeCpuEntry entry = cd->k->entry, group = cd->group_entry;
     const uint32_t *gd = st->group_dim;
     uint32_t n = gd[0] * gd[1] * gd[2];
+    bool regions = cd->regions && group;
     if (setjmp(w->seq_jmp) != 0)
-        *next = (st->item[2] * gd[1] + st->item[1]) * gd[0] + st->item[0] + 1;
+        *next = regions ? n : (st->item[2] * gd[1] + st->item[1]) * gd[0] + st->item[0] + 1;
     while (*gi < end) {
         if (*next == 0) {
             if (__atomic_load_n(&cd->exc->flag, __ATOMIC_RELAXED) != 0)
                 return;
             if (cd->zero_lds)
                 memset(st->lds, 0, cd->lds_bytes);
+            if (regions)
+                memset(st->spill, 0, (size_t)n * 4); /* every item at the start */
             if (group) {
                 group(cd->kernarg, st);
             } else {
@@ -1050,18 +1065,24 @@ static __attribute__((noinline)) void cpu_run_seq_range(CpuWorker *w, volatile u
     }
 }
 
-/* Run groups first .. end - 1 of a kernel without barriers on w: one set-up of the state and one sigsetjmp
- * for the run. A fault in group gi becomes the launch's exception as cpu_run_items makes it (the group runs
- * again item by item when it faulted in the workgroup function). */
+/* Run groups first .. end - 1 of a kernel without barriers, or of one whose workgroup function runs regions,
+ * on w: one set-up of the state and one sigsetjmp for the run. A fault in group gi becomes the launch's
+ * exception as cpu_run_items makes it (the group runs again item by item, or as fibers for regions, when it
+ * faulted in the workgroup function). */
 static int cpu_run_seq_groups(CpuWorker *w, uint64_t first, uint64_t end, char **err)
 {
     CpuDev *cd = w->cd;
     const uint32_t *gd = cd->group;
     uint32_t n = gd[0] * gd[1] * gd[2];
-    if (cpu_worker_reserve(w, 1, false, err) != 0)
+    bool regions = cd->regions && cd->group_entry;
+    /* regions: the states of n items, for a divergence report (cpu_region_round) */
+    if (cpu_worker_reserve(w, regions ? n : 1, false, err) != 0)
         return -1;
     uint8_t *lds = cpu_worker_lds(w, cd->lds_bytes, err);
     if (!lds)
+        return -1;
+    uint8_t *spill = regions ? cpu_worker_spill(w, n, err) : NULL;
+    if (regions && !spill)
         return -1;
     w->states[0] = (JukeCpuState){
         .group = { (uint32_t)(first % cd->grid[0]), (uint32_t)(first / cd->grid[0] % cd->grid[1]),
@@ -1075,6 +1096,8 @@ static int cpu_run_seq_groups(CpuWorker *w, uint64_t first, uint64_t end, char *
         .dynamic_lds_bytes = cd->dynamic_lds_bytes,
         .cancel = &cd->cancel,
         .grid_sync = cpu_seq_grid_sync,
+        .spill = spill,
+        .region_round = regions ? cpu_region_round : NULL,
     };
     w->grid_wait = false;
     w->wave_size = cd->k->flags & JUKE_CPU_USES_WAVE ? cd->k->wavefront_size : 0;
@@ -1120,7 +1143,7 @@ static void cpu_run_groups(CpuWorker *w)
         if (first >= cd->ngroups)
             break;
         uint64_t end = first + run < cd->ngroups ? first + run : cd->ngroups;
-        if (!cd->k->uses_barrier) {
+        if (!cd->k->uses_barrier || (cd->regions && cd->group_entry)) {
             char *e = NULL;
             if (cpu_run_seq_groups(w, first, end, &e) != 0) {
                 cpu_job_fail(cd, e);

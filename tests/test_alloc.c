@@ -151,7 +151,7 @@ static void test_case(void **state)
     assert_int_equal(fa.live_bytes, 0);
     assert_true(total > 10);
     /* Every allocation of the first case is failed in turn. The others share most of theirs with it (the
-     * Base prelude's methods, lowered into every module): there the first 2000 and then every 7th,
+     * Base prelude's definitions, added to every module): there the first 2000 and then every 7th,
      * unless JUKE_ALLOC_FULL=1 (.ci/run sets it): then every allocation of every case fails in turn. */
     const char *full = getenv("JUKE_ALLOC_FULL");
     long stride = cs == &cases[0] || (full && *full == '1') ? 1 : 7;

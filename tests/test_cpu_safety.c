@@ -113,6 +113,27 @@ static const char *src = "function oob_read!(out, x, off)\n" /* 1 */
                          "    k = workgroupIdx().x == g && workitemIdx().x == j ? length(x) + 1 : i\n"
                          "    out[i] = x[k]\n"
                          "    return\n"
+                         "end\n"
+                         /* the same after a barrier: a kernel of regions, its groups in runs too */
+                         "function one_bad_synced!(out, x, g, j)\n" /* 75 */
+                         "    t = workitemIdx().x\n"
+                         "    i = (workgroupIdx().x - 1) * workgroupDim().x + t\n"
+                         "    s = @ROCStaticLocalArray(UInt64, 128, false)\n"
+                         "    @inbounds s[t] = x[i]\n"
+                         "    sync_workgroup()\n" /* 80 */
+                         "    k = workgroupIdx().x == g && t == j ? length(x) + 16 : i\n"
+                         "    @inbounds out[i] = x[k] + s[t] - x[i]\n"
+                         "    return\n"
+                         "end\n"
+                         "function one_throw_synced!(out, x, g, j)\n" /* 85 */
+                         "    t = workitemIdx().x\n"
+                         "    i = (workgroupIdx().x - 1) * workgroupDim().x + t\n"
+                         "    s = @ROCStaticLocalArray(UInt64, 128, false)\n"
+                         "    @inbounds s[t] = x[i]\n"
+                         "    sync_workgroup()\n" /* 90 */
+                         "    k = workgroupIdx().x == g && t == j ? length(x) + 1 : i\n"
+                         "    out[i] = x[k] + s[t] - x[i]\n"
+                         "    return\n"
                          "end\n";
 
 typedef struct Fx {
@@ -515,6 +536,19 @@ static void test_batched_groups(void **state)
             if (out[i] != (i == (g - 1) * group + j - 1 ? 0 : x[i]))
                 fail_msg("group %" PRId64 " of %" PRId64 ", item %" PRId64 " threw: out[%" PRId64 "] = %#" PRIx64, g,
                          ngroups, j, i + 1, out[i]);
+        /* the same with a barrier before the access: the groups run as regions, in runs as well */
+        juke_array_free(dout);
+        dout = array_of(fx, JUKE_UINT64, n, NULL);
+        args[0] = juke_arg_array(dout);
+        assert_int_equal(juke_launch(fx->dev, fx->m, "one_bad_synced!", args, 4, &cfg), JUKE_ERR_KERNEL);
+        expect_msg(fx, "in work-group (%" PRId64 ", 1, 1), work-item (%" PRId64 ", 1, 1)", g, j);
+        assert_int_equal(juke_launch(fx->dev, fx->m, "one_throw_synced!", args, 4, &cfg), JUKE_ERR_KERNEL);
+        expect_msg(fx, "BoundsError: attempt to access %" PRId64 "-element", n);
+        expect_msg(fx, "in workgroup (%" PRId64 ", 1, 1), work-item (%" PRId64 ", 1, 1)", g, j);
+        args[2] = juke_arg_i64(0); /* no group throws: every result */
+        assert_int_equal(juke_launch(fx->dev, fx->m, "one_throw_synced!", args, 4, &cfg), JUKE_OK);
+        assert_int_equal(juke_array_download(dout, out, (size_t)n * 8), JUKE_OK);
+        assert_memory_equal(out, x, (size_t)n * 8);
         juke_array_free(dx);
         juke_array_free(dout);
         free(x);

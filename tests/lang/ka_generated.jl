@@ -33,3 +33,14 @@ end
 end
 # run: tile_reverse!(a = zeros(Float64, 8), b = Float64[1, 2, 3, 4, 5, 6, 7, 8], n = Val(4)) groupsize 4 ndrange 8
 # expect a: [16, 12, 8, 4, 32, 28, 24, 20]
+
+# Base.Cartesian's @ntuple and @nexprs with a spliced count, as KernelAbstractions' docstring suggests
+@kernel generated = true function cartesian_sums!(out, @Const(x), ::Val{N}) where {N}
+    i = @index(Global, Linear)
+    t = Base.Cartesian.@ntuple $N k -> x[i] * k
+    acc = zero(eltype(out))
+    Base.Cartesian.@nexprs $N k -> (acc += t[k] + k)
+    out[i] = acc
+end
+# run: cartesian_sums!(out = zeros(Float64, 3), x = Float64[2, -1, 0.5], n = Val(4)) groupsize 4 ndrange 3
+# expect out: [30, 0, 15]
