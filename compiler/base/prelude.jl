@@ -633,6 +633,11 @@ alloc_special(::Val{id}, ::Type{T}, ::Val{3}, ::Val{len}) where {id, T, len} =
     pointer(@ROCStaticLocalArray(T, len, false))
 alloc_special(::Val{id}, ::Type{T}, ::Val{3}, ::Val{len}, ::Val{zeroinit}) where {id, T, len, zeroinit} =
     pointer(@ROCStaticLocalArray(T, len, zeroinit))
+# a length of 0 is the launch's dynamic local memory (AMDGPU.jl declares a zero-length extern array: the
+# memory `@roc shmem=` / `localmem=` gives, as @ROCDynamicLocalArray uses)
+alloc_special(::Val{id}, ::Type{T}, ::Val{3}, ::Val{0}) where {id, T} = pointer(@ROCDynamicLocalArray(T, 0, false))
+alloc_special(::Val{id}, ::Type{T}, ::Val{3}, ::Val{0}, ::Val{zeroinit}) where {id, T, zeroinit} =
+    pointer(@ROCDynamicLocalArray(T, 0, false))
 
 # AMDGPUnative's (AMDGPU.jl's device half before 2020) indexing, one function per dimension:
 # workitemIdx_x() is workitemIdx().x, workitemDim_x() the workgroup's size and workgroupDim_x() the

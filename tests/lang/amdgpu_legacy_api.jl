@@ -97,3 +97,17 @@ function address_of!(X, ok)
 end
 # run: address_of!(X = zeros(UInt64, 1), ok = zeros(Bool, 1))
 # expect ok: [true]
+
+# alloc_local(id, T, 0): the launch's dynamic local memory (shmem bytes), as @ROCDynamicLocalArray sees it.
+function rotate_dynamic!(x)
+    i = workitemIdx().x
+    n = workgroupDim().x
+    p = alloc_local(:rot, Int16, 0)
+    view = @ROCDynamicLocalArray(Int16, n)
+    unsafe_store!(p, x[i], i)
+    sync_workgroup()
+    x[i] = view[i % n + 1]
+    return nothing
+end
+# run: rotate_dynamic!(x = Int16[5, -6, 7, 8]) groupsize 4 shmem 8
+# expect x: [-6, 7, 8, 5]
