@@ -180,6 +180,10 @@ const AmdEnc amdemu_gfx11[] = {
     { F_VOP1, 0x3f, "v_frexp_exp_i32_f32", NULL },
     { F_VOP1, 0x40, "v_frexp_mant_f32", NULL },
     { F_VOP1, 0x55, "v_sqrt_f16", NULL },
+    { F_VOP1, 0x5b, "v_floor_f16", NULL },
+    { F_VOP1, 0x5c, "v_ceil_f16", NULL },
+    { F_VOP1, 0x5d, "v_trunc_f16", NULL },
+    { F_VOP1, 0x5e, "v_rndne_f16", NULL },
     /* VOP2 */
     { F_VOP2, 0x01, "v_cndmask_b32", NULL },
     { F_VOP2, 0x03, "v_add_f32", NULL },
@@ -224,6 +228,7 @@ const AmdEnc amdemu_gfx11[] = {
     { F_VOP3, 0x212, "v_bfi_b32", NULL },
     { F_VOP3, 0x244, "v_perm_b32", NULL },
     { F_VOP3, 0x213, "v_fma_f32", NULL },
+    { F_VOP3, 0x248, "v_fma_f16", NULL },
     { F_VOP3, 0x214, "v_fma_f64", NULL },
     { F_VOP3, 0x216, "v_alignbit_b32", NULL },
     { F_VOP3, 0x219, "v_min3_f32", NULL },
