@@ -861,9 +861,18 @@ static int x_valu_scalar(AmdWave *w, const AmdDec *d)
 }
 
 /* GFX12's s_fmaak_f32 (aux 0: s0 * s1 + K), s_fmamk_f32 (1: s0 * K + s1),
- * s_fmac_f32 (2: s0 * s1 + d); K the literal. SCC stays. */
+ * s_fmac_f32 (2: s0 * s1 + d), s_fmac_f16 (3: on the low halves, the result's high half 0); K the literal.
+ * SCC stays. */
 static int x_salu_fma(AmdWave *w, const AmdDec *d)
 {
+    if (d->op->aux == 3) {
+        float a = h2f((uint16_t)amdemu_sread(w, d->src[0], false, false, true, d->lit));
+        float b = h2f((uint16_t)amdemu_sread(w, d->src[1], false, false, true, d->lit));
+        float c = h2f((uint16_t)amdemu_sread(w, d->dst, false, false, true, 0));
+        amdemu_swrite(w, d->dst, d2h(fma(a, b, c)), false);
+        w->lane_instrs++;
+        return 0;
+    }
     float a = f32(amdemu_sread(w, d->src[0], false, false, false, d->lit));
     float b = f32(amdemu_sread(w, d->src[1], false, false, false, d->lit));
     float k = f32(d->lit), c = f32(amdemu_sread(w, d->dst, false, false, false, 0));
@@ -1750,6 +1759,7 @@ static const AmdOp ops[] = {
     { "s_fmaak_f32", F_SOP2, NOENC, 2, O_LIT_K, x_salu_fma, NULL, 0 },
     { "s_fmamk_f32", F_SOP2, NOENC, 2, O_LIT_K, x_salu_fma, NULL, 1 },
     { "s_fmac_f32", F_SOP2, NOENC, 2, 0, x_salu_fma, NULL, 2 },
+    { "s_fmac_f16", F_SOP2, NOENC, 2, 0, x_salu_fma, NULL, 3 },
     { "v_s_exp_f32", F_VOP3, NOENC, 1, O_FLOAT, x_valu_scalar, l_exp_f32, 0 },
     { "v_s_log_f32", F_VOP3, NOENC, 1, O_FLOAT, x_valu_scalar, l_log_f32, 0 },
     { "v_s_rcp_f32", F_VOP3, NOENC, 1, O_FLOAT, x_valu_scalar, l_rcp_f32, 0 },
@@ -1912,6 +1922,7 @@ static const AmdOp ops[] = {
     V2("v_sub_u32", 0x35, l_sub_u32, 0),
     V2("v_subrev_u32", 0x36, l_subrev_u32, 0),
     { "v_fmac_f32", F_VOP2, 0x3b, 3, FLT | O_SRC2_D, NULL, l_fma_f32, 0, l_fma_f32_vec },
+    { "v_fmac_f16", F_VOP2, NOENC, 3, FLT | O_F16 | O_SRC2_D, NULL, l_fma_f16, 0, l_fma_f16_vec }, /* GFX11's */
     /* VOP3-only */
     V3("v_mad_f32", 0x1c1, 3, l_mad_f32, FLT),
     V3("v_mad_i32_i24", 0x1c2, 3, l_mad_i24, 0),

@@ -229,6 +229,7 @@ const AmdEnc amdemu_gfx11[] = {
     { F_VOP3, 0x244, "v_perm_b32", NULL },
     { F_VOP3, 0x213, "v_fma_f32", NULL },
     { F_VOP3, 0x248, "v_fma_f16", NULL },
+    { F_VOP2, 0x36, "v_fmac_f16", NULL },
     { F_VOP3, 0x214, "v_fma_f64", NULL },
     { F_VOP3, 0x216, "v_alignbit_b32", NULL },
     { F_VOP3, 0x219, "v_min3_f32", NULL },
