@@ -26,10 +26,11 @@ const char KA_PRELUDE_NAME[] = "KernelAbstractions (juke's prelude)";
 typedef struct Ka {
     Arena *a;
     Diags *d;
-    bool used;        /* the file needs the prelude */
-    bool has_ctx;     /* inside a function that has __ctx__ */
-    bool inbounds;    /* @kernel inbounds=true */
-    Node *gen_params; /* the parameters of a `@kernel generated = true` function being rewritten, else NULL */
+    bool used;         /* the file needs the prelude */
+    bool has_ctx;      /* inside a function that has __ctx__ */
+    bool inbounds;     /* @kernel inbounds=true */
+    Node *gen_params;  /* the parameters of a `@kernel generated = true` function being rewritten, else NULL */
+    bool gen_function; /* gen_params are a top-level @generated function's: a vararg stays its tuple */
 } Ka;
 
 /* fname(__ctx__) */
@@ -236,7 +237,7 @@ static Node *ka_interp_types(Ka *k, Node *x, int depth)
     if (x->kind == AST_IDENT && !x->qual) {
         for (int i = 0; i < k->gen_params->nkids; i++) {
             const char *name = ka_param_name(k->gen_params->kids[i]);
-            if (!name || strcmp(name, x->name) != 0)
+            if (!name || strcmp(name, x->name) != 0 || (k->gen_function && k->gen_params->kids[i]->kind == AST_SPLAT))
                 continue;
             Node *c = ast_node(k->a, AST_CALL, x->loc, 2);
             if (!c)
@@ -266,6 +267,79 @@ static Node *ka_interp(Ka *k, Node *n)
         return ka_nothing(k, n);
     }
     return ka_interp_types(k, n->kids[0], 0);
+}
+
+/* A top-level `@generated function f(args...) generator... ; quote body end end`. Julia runs the generator on
+ * the argument types and compiles the body it returns; juke compiles every method for its argument types, so
+ * the function becomes the generator's statements, with each argument a read as typeof(a) (a vararg I...
+ * stays its tuple of values: length(I) is the same), followed by the quoted body, whose `$x` and `$(expr)`
+ * are spliced as a generated kernel's are (ka_interp): the generator's variables hold constants there. */
+/* A generator's `N = length(I)`, I an untyped vararg of fn: N is then a constant, which `$N` may give to Val
+ * or @ncall. It becomes a where-parameter, fn(..., I::Vararg{Any,N}) where {N}, and true is returned. */
+static bool ka_vararg_count(Ka *k, Node *fn, const Node *s)
+{
+    if (s->kind != AST_ASSIGN || s->kids[0]->kind != AST_IDENT || s->kids[1]->kind != AST_CALL ||
+        s->kids[1]->nkids != 2 || s->kids[1]->kids[0]->kind != AST_IDENT ||
+        strcmp(s->kids[1]->kids[0]->name, "length") != 0 || s->kids[1]->kids[1]->kind != AST_IDENT)
+        return false;
+    Node *params = fn->kids[0], *where = fn->kids[2];
+    for (int i = 0; i < params->nkids; i++) {
+        Node *p = params->kids[i];
+        if (!p || p->kind != AST_SPLAT || !p->kids[0] || p->kids[0]->kind != AST_IDENT ||
+            strcmp(p->kids[0]->name, s->kids[1]->kids[1]->name) != 0)
+            continue;
+        SrcLoc loc = p->loc;
+        int nw = where ? where->nkids : 0;
+        Node *t = ast_node(k->a, AST_TYPED, loc, 2), *c = ast_node(k->a, AST_CURLY, loc, 3),
+             *w = ast_node(k->a, AST_TUPLE, loc, nw + 1);
+        if (!t || !c || !w)
+            return false;
+        c->kids[0] = ast_ident(k->a, loc, "Vararg");
+        c->kids[1] = ast_ident(k->a, loc, "Any");
+        c->kids[2] = ast_ident(k->a, s->loc, s->kids[0]->name);
+        t->kids[0] = p->kids[0];
+        t->kids[1] = c;
+        for (int j = 0; j < nw; j++)
+            w->kids[j] = where->kids[j];
+        w->kids[nw] = ast_ident(k->a, s->loc, s->kids[0]->name);
+        params->kids[i] = t;
+        fn->kids[2] = w;
+        return true;
+    }
+    return false;
+}
+
+static Node *ka_function(Ka *k, Node *fn);
+static void ka_generated_function(Ka *k, Node *fn)
+{
+    Node *body = fn->kids[1];
+    Node *q = body && body->kind == AST_BLOCK && body->nkids > 0 ? body->kids[body->nkids - 1] : NULL;
+    if (q && q->kind == AST_RETURN)
+        q = q->kids[0];
+    if (!(q && q->kind == AST_MACROCALL && strcmp(q->name, "quote") == 0 && q->nkids == 1 && q->kids[0] &&
+          q->kids[0]->kind == AST_BLOCK)) {
+        diag_error(k->d, fn->loc,
+                   "juke compiles a @generated function whose generator ends in the body it returns, "
+                   "`quote ... end` (`$x` spliced in)");
+        return;
+    }
+    Node *quoted = q->kids[0];
+    Node *nb = ast_node(k->a, AST_BLOCK, body->loc, body->nkids - 1 + quoted->nkids);
+    if (!nb)
+        return;
+    k->gen_params = fn->kids[0];
+    k->gen_function = true;
+    int n = 0;
+    for (int i = 0; i < body->nkids - 1; i++)
+        if (!ka_vararg_count(k, fn, body->kids[i]))
+            nb->kids[n++] = ka_interp_types(k, body->kids[i], 0);
+    for (int i = 0; i < quoted->nkids; i++)
+        nb->kids[n++] = quoted->kids[i];
+    nb->nkids = n;
+    fn->kids[1] = nb;
+    ka_function(k, fn);
+    k->gen_params = NULL;
+    k->gen_function = false;
 }
 
 static bool is_cartesian(const Node *n)
@@ -350,6 +424,35 @@ static Node *ka_cartesian(Ka *k, Node *n)
     return loop;
 }
 
+/* Base.Cartesian's `@ncall N f args... i -> e`: f(args..., e(1), ..., e(N)), as f(args..., ntuple(i -> e,
+ * Val(N))...), N a constant (a literal, a where-parameter, a generated function's $N). */
+static Node *ka_ncall(Ka *k, Node *n)
+{
+    Node *f = n->nkids >= 3 ? n->kids[n->nkids - 1] : NULL;
+    if (!f || f->kind != AST_LAMBDA || f->kids[0]->nkids != 1 || !f->kids[0]->kids[0] ||
+        f->kids[0]->kids[0]->kind != AST_IDENT) {
+        diag_error(k->d, n->loc, "@ncall takes a count, a function and a function of the index: @ncall N f i -> expr");
+        return ka_nothing(k, n);
+    }
+    SrcLoc loc = n->loc;
+    int nfixed = n->nkids - 3;
+    Node *c = ast_node(k->a, AST_CALL, loc, 2 + nfixed), *t = ast_node(k->a, AST_CALL, loc, 3),
+         *v = ast_node(k->a, AST_CALL, loc, 2), *sp = ast_node(k->a, AST_SPLAT, loc, 1);
+    if (!c || !t || !v || !sp)
+        return n;
+    v->kids[0] = ast_ident(k->a, loc, "Val");
+    v->kids[1] = n->kids[0];
+    t->kids[0] = ast_ident(k->a, loc, "ntuple");
+    t->kids[1] = f;
+    t->kids[2] = v;
+    sp->kids[0] = t;
+    c->kids[0] = n->kids[1];
+    for (int i = 0; i < nfixed; i++)
+        c->kids[1 + i] = n->kids[2 + i];
+    c->kids[1 + nfixed] = sp;
+    return c;
+}
+
 /* One macro call of KernelAbstractions' language, rewritten; any other node
  * is returned as it is. */
 static Node *ka_macro(Ka *k, Node *n)
@@ -357,8 +460,16 @@ static Node *ka_macro(Ka *k, Node *n)
     const char *m = n->name;
     if (strcmp(m, "$") == 0 && n->nkids == 1)
         return ka_interp(k, n);
+    if (strcmp(m, "quote") == 0) {
+        diag_error(k->d, n->loc,
+                   "syntax: \"quote\" is not supported in kernels, except as the body a top-level @generated "
+                   "function returns");
+        return ka_nothing(k, n);
+    }
     if (is_cartesian(n))
         return ka_cartesian(k, n);
+    if (strcmp(m, "ncall") == 0)
+        return ka_ncall(k, n);
     if (strcmp(m, "index") == 0)
         return ka_index(k, n);
     if (strcmp(m, "groupsize") == 0 || strcmp(m, "ndrange") == 0) {
@@ -658,7 +769,10 @@ bool ka_rewrite(Arena *a, Diags *d, Node *file)
         Node *inner = item;
         while (inner && inner->kind == AST_MACROCALL && !is_macro(inner, "kernel") && inner->nkids == 1)
             inner = inner->kids[0];
-        if (is_macro(inner, "kernel")) {
+        if (is_macro(item, "generated") && item->nkids == 1 && item->kids[0] && item->kids[0]->kind == AST_FUNCTION) {
+            file->kids[i] = item->kids[0];
+            ka_generated_function(&k, item->kids[0]);
+        } else if (is_macro(inner, "kernel")) {
             Node *fn = ka_kernel(&k, inner);
             if (fn && inner == item)
                 file->kids[i] = fn;

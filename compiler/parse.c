@@ -1302,6 +1302,15 @@ static Node *parse_keyword(Parser *p, Token *t)
         n = parse_block(p);
         n->loc = t->loc;
         parse_expect_end(p, "begin", t->loc);
+    } else if (strcmp(k, "quote") == 0) {
+        /* quote ... end: the macro call "quote" of the block; only a top-level @generated function's
+           generator may return one (ka.c) */
+        p->pos++;
+        Node *b = parse_block(p);
+        parse_expect_end(p, "quote", t->loc);
+        n = node_new(p, AST_MACROCALL, t->loc, 1);
+        n->name = "quote";
+        n->kids[0] = b;
     } else if (strcmp(k, "return") == 0)
         n = parse_return(p);
     else if (strcmp(k, "break") == 0 || strcmp(k, "continue") == 0) {
@@ -1317,8 +1326,8 @@ static Node *parse_keyword(Parser *p, Token *t)
     } else if (strcmp(k, "let") == 0) {
         n = parse_let(p);
     } else if (strcmp(k, "global") == 0 || strcmp(k, "try") == 0 || strcmp(k, "module") == 0 ||
-               strcmp(k, "baremodule") == 0 || strcmp(k, "macro") == 0 || strcmp(k, "quote") == 0 ||
-               strcmp(k, "using") == 0 || strcmp(k, "import") == 0 || strcmp(k, "export") == 0 || strcmp(k, "do") == 0)
+               strcmp(k, "baremodule") == 0 || strcmp(k, "macro") == 0 || strcmp(k, "using") == 0 ||
+               strcmp(k, "import") == 0 || strcmp(k, "export") == 0 || strcmp(k, "do") == 0)
         parse_fail_at(p, t->loc, "syntax: \"%s\" is not supported in kernels", k);
     else
         parse_unexpected(p, t);
