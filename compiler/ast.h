@@ -34,6 +34,8 @@ typedef enum NodeKind {
     AST_REF,        /* A[i, j]: kids[0] = A, kids[1..] = indices */
     AST_DOT,        /* x.y: kids[0] = x, .name = "y" */
     AST_TUPLE,      /* (a, b, ...) or a bare a, b on the right of =: kids = elements */
+    AST_VECT,       /* [a, b, ...], a Vector literal: kids = elements (the elements of a top-level `@eval` loop;
+                       in a kernel an error, as Julia would allocate it on the heap) */
     AST_CURLY,      /* T{A, B}: kids[0] = T, kids[1..] = parameters (Vector{Float32}, Array{Int64,3}) */
     AST_TYPED,      /* x::T: kids[0] = x (may be NULL for an anonymous ::T argument), kids[1] = type expression */
     AST_SUBTYPE,    /* T <: S inside where braces: kids[0] = T (AST_IDENT), kids[1] = S */

@@ -4,7 +4,7 @@
  * one method per element, `$T` spliced in as the element's value. A kernel file is not run, so the
  * loop is unrolled here: for each element, a copy of every `@eval` item of the body with `$T`
  * replaced by a copy of the element's expression. Only what a loop over literal elements means
- * this way is expanded: the elements must be written out (a tuple literal, a tuple of tuples for
+ * this way is expanded: the elements must be written out (a tuple or vector literal, of tuples for
  * `for (a, b) in ...`), and the body must be `@eval` items alone. */
 #include <string.h>
 
@@ -53,10 +53,10 @@ static Node *ev_splice(Arena *a, Node *x, const char **names, Node **vals, int n
     return x;
 }
 
-/* The elements of a literal tuple, or NULL. */
+/* The elements of a literal tuple or vector (`for (f, op) in [(:add, +), ...]`), or NULL. */
 static Node **ev_elements(Node *iter, int *n)
 {
-    if (!iter || iter->kind != AST_TUPLE)
+    if (!iter || (iter->kind != AST_TUPLE && iter->kind != AST_VECT))
         return NULL;
     *n = iter->nkids;
     return iter->kids;

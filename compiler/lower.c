@@ -1397,6 +1397,13 @@ static int lower_expr(Lower *L, Node *n)
                    "splatting (`...`) is only supported in a call's arguments, a tuple's elements and indices");
         v = emit_named(L, IR_NOTHING, n->loc);
         break;
+    case AST_VECT: /* Julia allocates the Vector on the heap, which GPUCompiler rejects in a kernel */
+        diag_error(
+            L->d, n->loc,
+            "an array literal [a, b, ...] allocates a Vector, which a kernel cannot do; use a tuple (a, b, ...), "
+            "or an array argument");
+        v = emit_named(L, IR_NOTHING, n->loc);
+        break;
     case AST_PARAMETERS:
         diag_error(L->d, n->loc, "keyword arguments (after `;`) are only supported in function calls");
         v = emit_named(L, IR_NOTHING, n->loc);

@@ -1472,8 +1472,26 @@ static Node *parse_primary(Parser *p)
         n->kids[1] = parse_postfix(p);
         return n;
     }
-    if (tok_op(t, "["))
-        parse_fail_at(p, t->loc, "syntax: array literals are not supported in kernels");
+    if (tok_op(t, "[")) {
+        /* [a, b, ...]: a Vector literal; the forms that build matrices or comprehensions are not supported */
+        p->pos++;
+        PtrVec elems = { 0 };
+        if (!tok_op(parse_peek(p), "]")) {
+            ParseMode m = parse_save(p);
+            p->in_brackets = true;
+            p->space_sep = false;
+            p->no_range = false;
+            vec_push(p, &elems, parse_assign(p, false));
+            parse_restore(p, m);
+            Token *c = parse_peek(p);
+            if (!tok_op(c, ",") && !tok_op(c, "]"))
+                parse_fail_at(p, t->loc, "syntax: array literals other than [a, b, ...] are not supported in kernels");
+            if (tok_op(c, ","))
+                p->pos++;
+        }
+        parse_list(p, &elems, "]", "vector");
+        return node_from_vec(p, AST_VECT, t->loc, &elems);
+    }
     if (tok_op(t, ":") && (nx->kind == TK_IDENT || nx->kind == TK_KEYWORD) && !nx->spc) {
         /* :name, a Symbol */
         p->pos += 2;
@@ -2539,6 +2557,11 @@ static void print_node(StrBuf *sb, const Node *n, int indent)
         sb_puts(sb, "(");
         print_list(sb, n->kids, n->nkids, indent);
         sb_puts(sb, n->nkids == 1 ? ",)" : ")");
+        break;
+    case AST_VECT:
+        sb_puts(sb, "[");
+        print_list(sb, n->kids, n->nkids, indent);
+        sb_puts(sb, "]");
         break;
     case AST_TYPED:
         if (n->kids[0])

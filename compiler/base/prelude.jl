@@ -121,25 +121,82 @@ sin_fast(x::Number) = sin(x)
 cos_fast(x::Number) = cos(x)
 tan_fast(x::Number) = tan(x)
 
-# sinpi(x) = sin(πx) and cospi(x) = cos(πx), the argument reduced exactly as Base's are (x mod 2 into
-# [-1/4, 1/4] and a quadrant), so that sinpi(1) == 0 and cospi(1/2) == 0; sincospi returns both
-function _sincospi_reduced(x::T) where {T<:AbstractFloat}
-    isfinite(x) || return (x - x, x - x) # NaN (Base throws a DomainError for an infinite x)
-    ax = abs(x)
-    n = round(2 * ax)
-    rx = muladd(T(-0.5), n, ax) * T(π)
-    q = Int64(rem(n, T(4)))
-    s, c = sin(rx), cos(rx)
-    sp = q == 0 ? s : q == 1 ? c : q == 2 ? zero(T) - s : zero(T) - c # (0 - s: no -0.0, as Base)
-    cp = q == 0 ? c : q == 1 ? zero(T) - s : q == 2 ? zero(T) - c : s
-    return (ifelse(signbit(x), -sp, sp), cp)
+# sinpi(x) = sin(πx), cospi(x) = cos(πx) and sincospi(x), by Base's algorithm (base/special/trig.jl) so that
+# the answers are Julia's bit for bit: |x| mod 2 reduced exactly to a quadrant and rx in [-1/4, 1/4], then
+# Base's minimax polynomials of sin(π rx) and cos(π rx) (Float32 evaluates them in Float64, Float16 in
+# Float32). Base writes their Horner steps as muladd, which Julia fuses on every CPU with FMA: fma here
+# gives that answer on every target (llvm.fmuladd would be left unfused by some, v_mad_f32 on gfx9).
+function _evalpoly_fma(x, p)
+    n = length(p)
+    ex = p[n]
+    for i in n-1:-1:1
+        ex = fma(x, ex, p[i])
+    end
+    return ex
 end
-sinpi(x::AbstractFloat) = _sincospi_reduced(x)[1]
-cospi(x::AbstractFloat) = _sincospi_reduced(x)[2]
-sincospi(x::AbstractFloat) = _sincospi_reduced(x)
-sinpi(x::Integer) = sinpi(float(x))
-cospi(x::Integer) = cospi(float(x))
-sincospi(x::Integer) = sincospi(float(x))
+function _sinpi_kernel(x::Float64)
+    x2 = x * x
+    x4 = x2 * x2
+    r = _evalpoly_fma(x2, (2.5501640398773415, -0.5992645293202981, 0.08214588658006512,
+                           -7.370429884921779e-3, 4.662827319453555e-4, -2.1717412523382308e-5))
+    return fma(3.141592653589793, x, x * fma(-5.16771278004997, x2, fma(x4, r, 1.2245907532225998e-16)))
+end
+function _cospi_kernel(x::Float64)
+    x2 = x * x
+    r = x2 * _evalpoly_fma(x2, (4.058712126416765, -1.3352627688537357, 0.23533063027900392,
+                                -0.025806887811869204, 1.9294917136379183e-3, -1.0368935675474665e-4))
+    a_x2 = 4.934802200544679 * x2
+    a_x2lo = fma(3.109686485461973e-16, x2, fma(4.934802200544679, x2, -a_x2)) # the product's rounding error
+    w = 1.0 - a_x2
+    return w + fma(x2, r, ((1.0 - w) - a_x2) - a_x2lo)
+end
+function _sinpi_kernel(x::Float32)
+    y = Float64(x)
+    return Float32(y * _evalpoly_fma(y * y, (3.1415926535762266, -5.167712769188119, 2.5501626483206374,
+                                             -0.5992021090314925, 0.08100185277841528)))
+end
+function _cospi_kernel(x::Float32)
+    y = Float64(x)
+    return Float32(_evalpoly_fma(y * y, (1.0, -4.934802200541122, 4.058712123568637, -1.3352624040152927,
+                                         0.23531426791507182, -0.02550710082498761)))
+end
+function _sinpi_kernel(x::Float16)
+    y = Float32(x)
+    return Float16(y * _evalpoly_fma(y * y, (3.1415927f0, -5.1677127f0, 2.5501626f0, -0.5992021f0, 0.081001855f0)))
+end
+function _cospi_kernel(x::Float16)
+    y = Float32(x)
+    return Float16(_evalpoly_fma(y * y, (1.0f0, -4.934802f0, 4.058712f0, -1.3352624f0, 0.23531426f0, -0.0255071f0)))
+end
+# maxintfloat(T): from here on every float is an even integer, so sinpi is ±0 and cospi 1
+_maxintfloat(x::Float64) = 9.007199254740992e15
+_maxintfloat(x::Float32) = 1.6777216f7
+_maxintfloat(x::Float16) = Float16(2048)
+# (sinpi(x), cospi(x)); f (1 sinpi, 2 cospi, 3 sincospi) names the caller in Base's DomainError for an infinite x
+function _sincospi(x0::T, f) where {T<:AbstractFloat}
+    x = abs(x0)
+    if !isfinite(x)
+        isnan(x) && return (x, x)
+        f == 1 && throw(DomainError(x, "`sinpi(x)` is only defined for finite `x`."))
+        f == 2 && throw(DomainError(x, "`cospi(x)` is only defined for finite `x`."))
+        throw(DomainError(x, "`sincospi(x)` is only defined for finite `x`."))
+    end
+    x >= _maxintfloat(x) && return (copysign(zero(T), x0), one(T))
+    n = round(2 * x)
+    rx = muladd(T(-0.5), n, x) # exact: |x| - n/2
+    q = Int64(n) & 3
+    s, c = _sinpi_kernel(rx), _cospi_kernel(rx)
+    sp = q == 0 ? s : q == 1 ? c : q == 2 ? zero(T) - s : zero(T) - c # (0 - s: +0.0 where Base has it)
+    cp = q == 0 ? c : q == 1 ? zero(T) - s : q == 2 ? zero(T) - c : s
+    return (ifelse(signbit(x0), -sp, sp), cp)
+end
+sinpi(x::AbstractFloat) = _sincospi(x, 1)[1]
+cospi(x::AbstractFloat) = _sincospi(x, 2)[2]
+sincospi(x::AbstractFloat) = _sincospi(x, 3)
+# integers: exact, as Base's methods (sinpi(-3) == -0.0, cospi(3) == -1.0)
+sinpi(x::Integer) = x >= 0 ? zero(float(x)) : -zero(float(x))
+cospi(x::Integer) = isodd(x) ? -one(float(x)) : one(float(x))
+sincospi(x::Integer) = (sinpi(x), cospi(x))
 
 # strides of a dense, column-major array, as Base's size_to_strides computes them: (1, size(A, 1), ...)
 strides(A::AbstractArray) = _size_to_strides(1, size(A))

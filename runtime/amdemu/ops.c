@@ -52,6 +52,14 @@ static inline uint16_t f2h(float f)
     memcpy(&u, &h, 2);
     return u;
 }
+/* a double rounded once to a half (through a float it could round twice) */
+static inline uint16_t d2h(double d)
+{
+    _Float16 h = (_Float16)d;
+    uint16_t u;
+    memcpy(&u, &h, 2);
+    return u;
+}
 
 #define U32(i) ((uint32_t)l->s[i])
 #define I32(i) ((int32_t)l->s[i])
@@ -322,6 +330,7 @@ LANE(l_sub_f32, l->d = bf32(F32(0) - F32(1)))
 LANE(l_subrev_f32, l->d = bf32(F32(1) - F32(0)))
 LANE(l_mul_f32, l->d = bf32(F32(0) * F32(1)))
 LANE(l_fma_f32, l->d = bf32(fmaf(F32(0), F32(1), F32(2))))
+LANE(l_fma_f16, l->d = d2h(fma(H16(0), H16(1), H16(2))))
 static void l_mad_f32(AmdLane *l)
 {
     volatile float p = F32(0) * F32(1); /* rounded before the add: v_mac/v_mad are not fused */
@@ -374,6 +383,10 @@ LANE(l_mul_f16, l->d = f2h(H16(0) * H16(1)))
 LANE(l_min_f16, l->d = f2h((float)fmin_hw(H16(0), H16(1))))
 LANE(l_max_f16, l->d = f2h((float)fmax_hw(H16(0), H16(1))))
 LANE(l_sqrt_f16, l->d = f2h(sqrtf(H16(0))))
+LANE(l_rndne_f16, l->d = f2h(nearbyintf(H16(0))))
+LANE(l_floor_f16, l->d = f2h(floorf(H16(0))))
+LANE(l_ceil_f16, l->d = f2h(ceilf(H16(0))))
+LANE(l_trunc_f16, l->d = f2h(truncf(H16(0))))
 LANE(l_pack_b32_f16, l->d = (U32(0) & 0xffff) | (U32(1) & 0xffff) << 16)
 LANE(l_cvt_i32_f64, double v = F64(0); l->d = (uint32_t)(isnan(v)             ? 0
                                                          : v >= 2147483647.0  ? INT32_MAX
@@ -602,6 +615,18 @@ static unsigned fclass(double x, bool is_snan)
 }
 LANE(l_class_f32, l->cout = U32(1) >> fclass(F32(0), isnan(F32(0)) && !(U32(0) & 0x400000)) & 1)
 LANE(l_class_f64, l->cout = U32(1) >> fclass(F64(0), isnan(F64(0)) && !(U64(0) & (1ull << 51))) & 1)
+/* fclass of a half from its bits: its subnormals are normal once widened to a float */
+static unsigned fclass_f16(uint16_t h)
+{
+    unsigned e = h >> 10 & 0x1f, m = h & 0x3ff;
+    bool n = h >> 15;
+    if (e == 0x1f)
+        return m ? (m & 0x200 ? 1 : 0) : (n ? 2 : 9);
+    if (e == 0)
+        return m ? (n ? 4 : 7) : (n ? 5 : 6);
+    return n ? 3 : 8;
+}
+LANE(l_class_f16, l->cout = U32(1) >> fclass_f16((uint16_t)U32(0)) & 1)
 
 /* Float conditions in VOPC order: f lt eq le gt lg ge o u nge nlg ngt nle neq nlt tru. */
 static inline uint32_t fcond(unsigned c, double a, double b)
@@ -836,9 +861,18 @@ static int x_valu_scalar(AmdWave *w, const AmdDec *d)
 }
 
 /* GFX12's s_fmaak_f32 (aux 0: s0 * s1 + K), s_fmamk_f32 (1: s0 * K + s1),
- * s_fmac_f32 (2: s0 * s1 + d); K the literal. SCC stays. */
+ * s_fmac_f32 (2: s0 * s1 + d), s_fmac_f16 (3: on the low halves, the result's high half 0); K the literal.
+ * SCC stays. */
 static int x_salu_fma(AmdWave *w, const AmdDec *d)
 {
+    if (d->op->aux == 3) {
+        float a = h2f((uint16_t)amdemu_sread(w, d->src[0], false, false, true, d->lit));
+        float b = h2f((uint16_t)amdemu_sread(w, d->src[1], false, false, true, d->lit));
+        float c = h2f((uint16_t)amdemu_sread(w, d->dst, false, false, true, 0));
+        amdemu_swrite(w, d->dst, d2h(fma(a, b, c)), false);
+        w->lane_instrs++;
+        return 0;
+    }
     float a = f32(amdemu_sread(w, d->src[0], false, false, false, d->lit));
     float b = f32(amdemu_sread(w, d->src[1], false, false, false, d->lit));
     float k = f32(d->lit), c = f32(amdemu_sread(w, d->dst, false, false, false, 0));
@@ -1490,6 +1524,7 @@ VEC(l_ceil_f32)
 VEC(l_ceil_f64)
 VEC(l_class_f32)
 VEC(l_class_f64)
+VEC(l_class_f16)
 VEC(l_cmp_f16)
 VEC(l_cmp_f32)
 VEC(l_cmp_f64)
@@ -1526,6 +1561,7 @@ VEC(l_ffbh_u32)
 VEC(l_floor_f32)
 VEC(l_floor_f64)
 VEC(l_fma_f32)
+VEC(l_fma_f16)
 VEC(l_fma_f64)
 VEC(l_fract_f32)
 VEC(l_fract_f64)
@@ -1597,6 +1633,10 @@ VEC(l_rndne_f64)
 VEC(l_rsq_f32)
 VEC(l_rsq_f64)
 VEC(l_sqrt_f16)
+VEC(l_rndne_f16)
+VEC(l_floor_f16)
+VEC(l_ceil_f16)
+VEC(l_trunc_f16)
 VEC(l_sqrt_f32)
 VEC(l_sqrt_f64)
 VEC(l_sub_f16)
@@ -1719,6 +1759,7 @@ static const AmdOp ops[] = {
     { "s_fmaak_f32", F_SOP2, NOENC, 2, O_LIT_K, x_salu_fma, NULL, 0 },
     { "s_fmamk_f32", F_SOP2, NOENC, 2, O_LIT_K, x_salu_fma, NULL, 1 },
     { "s_fmac_f32", F_SOP2, NOENC, 2, 0, x_salu_fma, NULL, 2 },
+    { "s_fmac_f16", F_SOP2, NOENC, 2, 0, x_salu_fma, NULL, 3 },
     { "v_s_exp_f32", F_VOP3, NOENC, 1, O_FLOAT, x_valu_scalar, l_exp_f32, 0 },
     { "v_s_log_f32", F_VOP3, NOENC, 1, O_FLOAT, x_valu_scalar, l_log_f32, 0 },
     { "v_s_rcp_f32", F_VOP3, NOENC, 1, O_FLOAT, x_valu_scalar, l_rcp_f32, 0 },
@@ -1831,6 +1872,10 @@ static const AmdOp ops[] = {
     V1("v_frexp_mant_f32", 0x34, l_frexp_mant_f32, FLT),
     V1("v_mov_b64", 0x38, l_mov, O_S0_64 | O_D_64),
     V1("v_sqrt_f16", 0x3e, l_sqrt_f16, FLT | O_F16),
+    V1("v_floor_f16", 0x44, l_floor_f16, FLT | O_F16),
+    V1("v_ceil_f16", 0x45, l_ceil_f16, FLT | O_F16),
+    V1("v_trunc_f16", 0x46, l_trunc_f16, FLT | O_F16),
+    V1("v_rndne_f16", 0x47, l_rndne_f16, FLT | O_F16),
     /* VOP2 */
     { "v_cndmask_b32", F_VOP2, 0x00, 2, O_CIN, NULL, l_cndmask, 0, l_cndmask_vec },
     V2("v_add_f32", 0x01, l_add_f32, FLT),
@@ -1877,6 +1922,7 @@ static const AmdOp ops[] = {
     V2("v_sub_u32", 0x35, l_sub_u32, 0),
     V2("v_subrev_u32", 0x36, l_subrev_u32, 0),
     { "v_fmac_f32", F_VOP2, 0x3b, 3, FLT | O_SRC2_D, NULL, l_fma_f32, 0, l_fma_f32_vec },
+    { "v_fmac_f16", F_VOP2, NOENC, 3, FLT | O_F16 | O_SRC2_D, NULL, l_fma_f16, 0, l_fma_f16_vec }, /* GFX11's */
     /* VOP3-only */
     V3("v_mad_f32", 0x1c1, 3, l_mad_f32, FLT),
     V3("v_mad_i32_i24", 0x1c2, 3, l_mad_i24, 0),
@@ -1918,6 +1964,7 @@ static const AmdOp ops[] = {
     V3("v_med3_u32", 0x1d8, 3, l_med3_u32, 0),
     V3("v_mad_i64_i32", 0x1e9, 3, l_mad_i64_i32, O_S2_64 | O_D_64 | O_COUT),
     V3("v_bfm_b32", 0x293, 2, l_bfm, 0),
+    V3("v_fma_f16", 0x206, 3, l_fma_f16, FLT | O_F16),
     V3("v_div_fixup_f16", 0x207, 3, l_div_fixup_f16, FLT | O_F16),
     V3("v_lshl_add_u64", 0x208, 3, l_lshl_add_u64, O_S0_64 | O_S2_64 | O_D_64),
     V3("v_add_f64", 0x280, 2, l_add_f64, FD),
@@ -1966,6 +2013,7 @@ static const AmdOp ops[] = {
     /* VOPC class tests (the conditions are generated in amdemu_ops_init) */
     VC("v_cmp_class_f32", 0x10, l_class_f32, 0),
     VC("v_cmp_class_f64", 0x12, l_class_f64, O_S0_64),
+    VC("v_cmp_class_f16", 0x14, l_class_f16, 0),
     /* DS: aux = bytes | atomic op << 8 | 0x80 returns */
     MEM("ds_add_u32", F_DS, 0x00, x_ds_atomic, 4 | A_ADD << 8),
     MEM("ds_sub_u32", F_DS, 0x01, x_ds_atomic, 4 | A_SUB << 8),
@@ -2122,11 +2170,11 @@ static const struct {
 static const char *const fconds[] = { "f", "lt",  "eq",  "le",  "gt",  "lg",  "ge",  "o",
                                       "u", "nge", "nlg", "ngt", "nle", "neq", "nlt", "tru" };
 static const char *const iconds[] = { "f", "lt", "eq", "le", "gt", "ne", "ge", "t" };
-/* v_cmp_class_f32/f64 on GFX11 (GFX9's are rows of the table) */
+/* v_cmp_class_f32/f64/f16 on GFX11 (GFX9's are rows of the table) */
 static const struct {
     const char *sem;
     uint16_t op;
-} gfx11_class[] = { { "v_cmp_class_f32", 0x7e }, { "v_cmp_class_f64", 0x7f } };
+} gfx11_class[] = { { "v_cmp_class_f32", 0x7e }, { "v_cmp_class_f64", 0x7f }, { "v_cmp_class_f16", 0x7d } };
 
 enum { NCMP = AMD_NISA * 2 * (3 * 16 + 6 * 8), NG11 = 512, NG12 = 128, NCLASS = 4 };
 static AmdOp cmp_ops[NCMP];
