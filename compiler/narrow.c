@@ -55,6 +55,7 @@ typedef struct Narrow {
     int ntrunc;
     bool guards;        /* narrow every compare, not only the bounds checks' */
     bool with_group_id; /* whether range_of uses group_id's fact (a memo for each) */
+    bool exact;         /* no wrap flag trusted: a range holds whatever the earlier checks decided */
     Memo memo[2];
 } Narrow;
 
@@ -191,11 +192,15 @@ static Range range_op(Narrow *nw, LLVMValueRef v, unsigned bits, int depth)
         return sb < 64 ? (Range){ 0, (int64_t)(((uint64_t)1 << sb) - 1) } : f;
     }
     case LLVMSExt: return range_of(nw, a, depth + 1);
+    case LLVMTrunc: {
+        Range s = range_of(nw, a, depth + 1);
+        return s.lo >= f.lo && s.hi <= f.hi ? s : f;
+    }
     case LLVMAdd:
     case LLVMSub:
     case LLVMMul: {
         Range x = range_of(nw, a, depth + 1), y = range_of(nw, b, depth + 1);
-        bool nsw = LLVMGetNSW(v);
+        bool nsw = LLVMGetNSW(v) && !nw->exact;
         if (op == LLVMAdd)
             return fit((__int128)x.lo + y.lo, (__int128)x.hi + y.hi, bits, nsw);
         if (op == LLVMSub)
@@ -230,7 +235,7 @@ static Range range_op(Narrow *nw, LLVMValueRef v, unsigned bits, int depth)
         if (!LLVMIsAConstantInt(b) || x.lo < 0 || LLVMConstIntGetZExtValue(b) >= 62)
             return f;
         unsigned s = (unsigned)LLVMConstIntGetZExtValue(b);
-        return fit((__int128)x.lo << s, (__int128)x.hi << s, bits, LLVMGetNSW(v));
+        return fit((__int128)x.lo << s, (__int128)x.hi << s, bits, LLVMGetNSW(v) && !nw->exact);
     }
     case LLVMUDiv:
     case LLVMSDiv: {
@@ -511,4 +516,337 @@ int narrow_run(LLVMModuleRef mod, const char *group_id, bool guards)
         free(nw.memo[m].val);
     }
     return changed;
+}
+
+/* ---- a merged check's compares that others imply ----
+ * checkopt.c merges a run of checks into one branch on the `or` of their conditions; a stencil's
+ * A[ix, iy+1], A[ix+1, iy+1], A[ix+2, iy+1] give three compares of one index against one size, of which the
+ * one of the largest offset fails whenever another does, and the guard `iy ∈ axes(A_new, 2)` before it makes
+ * the store's check false. In the 32-bit class the launch's facts bound every index exactly (no wrap flag is
+ * trusted: a compare merged here runs whatever the earlier checks decided), so such a compare can leave the
+ * merged `or`. The cold path keeps every check's own compare and record (checkopt.c's dispatch blocks), so
+ * the error is exactly as before. Measured on the H200: checked diffusion2d Float32 1.049× of @inbounds to
+ * 1.026× (bench/RESULTS.md §19b). */
+
+enum { LIN_TERMS = 4, LEAF_MAX = 32, GUARD_MAX = 16, GUARD_UP = 8 };
+
+/* v as the exact sum of terms (opaque values) and a constant, when every add on the way wraps nowhere. */
+typedef struct Lin {
+    LLVMValueRef term[LIN_TERMS];
+    int n;
+    int64_t c;
+    bool ok;
+} Lin;
+
+static void lin_add(Narrow *nw, LLVMValueRef v, Lin *l, int depth)
+{
+    if (!l->ok)
+        return;
+    if (LLVMIsAConstantInt(v)) {
+        l->c += LLVMConstIntGetSExtValue(v);
+        return;
+    }
+    Range f = full(width(v));
+    if (LLVMIsAInstruction(v) && depth < DEPTH) {
+        LLVMValueRef a = LLVMGetNumOperands(v) > 0 ? LLVMGetOperand(v, 0) : NULL;
+        switch (LLVMGetInstructionOpcode(v)) {
+        case LLVMAdd: {
+            Range x = range_of(nw, a, 0), y = range_of(nw, LLVMGetOperand(v, 1), 0);
+            /* exact, and its nuw (if any) holds: a negative addend would make it poison */
+            if ((__int128)x.lo + y.lo >= f.lo && (__int128)x.hi + y.hi <= f.hi &&
+                (!LLVMGetNUW(v) || (x.lo >= 0 && y.lo >= 0))) {
+                lin_add(nw, a, l, depth + 1);
+                lin_add(nw, LLVMGetOperand(v, 1), l, depth + 1);
+                return;
+            }
+            break;
+        }
+        case LLVMZExt:
+            if (range_of(nw, a, 0).lo >= 0) {
+                lin_add(nw, a, l, depth + 1);
+                return;
+            }
+            break;
+        case LLVMSExt: lin_add(nw, a, l, depth + 1); return;
+        case LLVMTrunc: {
+            Range s = range_of(nw, a, 0);
+            if (s.lo >= f.lo && s.hi <= f.hi) {
+                lin_add(nw, a, l, depth + 1);
+                return;
+            }
+            break;
+        }
+        default: break;
+        }
+    }
+    if (l->n == LIN_TERMS) {
+        l->ok = false;
+        return;
+    }
+    int i = l->n++;
+    while (i > 0 && (uintptr_t)l->term[i - 1] > (uintptr_t)v) { /* sorted: equal sums have equal arrays */
+        l->term[i] = l->term[i - 1];
+        i--;
+    }
+    l->term[i] = v;
+}
+
+static Lin lin_of(Narrow *nw, LLVMValueRef v)
+{
+    Lin l = { .ok = true };
+    lin_add(nw, v, &l, 0);
+    return l;
+}
+
+/* Whether a and b have the same terms; *d = b - a (their constants' difference). */
+static bool lin_diff(const Lin *a, const Lin *b, int64_t *d)
+{
+    if (!a->ok || !b->ok || a->n != b->n || (a->c > 0 && b->c < INT64_MIN + a->c) ||
+        (a->c < 0 && b->c > INT64_MAX + a->c))
+        return false;
+    for (int i = 0; i < a->n; i++)
+        if (a->term[i] != b->term[i])
+            return false;
+    *d = b->c - a->c;
+    return true;
+}
+
+/* A merged check's compare `x >=u n` (or `n <=u x`), both non-negative: the exact relation x >= n. */
+typedef struct Leaf {
+    LLVMValueRef v; /* the or's operand (the compare, or its freeze) */
+    Lin x, n;
+    bool cmp, drop;
+} Leaf;
+
+static void collect_leaves(LLVMValueRef v, bool frozen, LLVMValueRef *out, bool *out_frozen, int *n, int depth)
+{
+    bool is_or = LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == LLVMOr;
+    LLVMValueRef in = LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == LLVMFreeze ? LLVMGetOperand(v, 0) : NULL;
+    if (is_or && depth < DEPTH) {
+        collect_leaves(LLVMGetOperand(v, 0), frozen, out, out_frozen, n, depth + 1);
+        collect_leaves(LLVMGetOperand(v, 1), frozen, out, out_frozen, n, depth + 1);
+    } else if (in && LLVMIsAInstruction(in) && LLVMGetInstructionOpcode(in) == LLVMOr && depth < DEPTH) {
+        /* a later check of two indices: freeze (a | b), each part frozen alone when rebuilt */
+        collect_leaves(in, true, out, out_frozen, n, depth + 1);
+    } else if (*n < LEAF_MAX) {
+        out_frozen[*n] = frozen;
+        out[(*n)++] = v;
+    } else {
+        *n = LEAF_MAX + 1; /* too many: leave the check alone */
+    }
+}
+
+/* The compare `x >=u n` that leaf l decides, when both sides are known non-negative. */
+static bool leaf_of(Narrow *nw, LLVMValueRef v, Leaf *l)
+{
+    l->v = v;
+    l->cmp = l->drop = false;
+    if (LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == LLVMFreeze)
+        v = LLVMGetOperand(v, 0);
+    if (!LLVMIsAICmpInst(v))
+        return false;
+    LLVMIntPredicate p = LLVMGetICmpPredicate(v);
+    LLVMValueRef x = LLVMGetOperand(v, 0), n = LLVMGetOperand(v, 1);
+    if (p == LLVMIntULE) {
+        LLVMValueRef t = x;
+        x = n;
+        n = t;
+    } else if (p != LLVMIntUGE) {
+        return false;
+    }
+    if (range_of(nw, x, 0).lo < 0 || range_of(nw, n, 0).lo < 0)
+        return false;
+    l->x = lin_of(nw, x);
+    l->n = lin_of(nw, n);
+    l->cmp = l->x.ok && l->n.ok;
+    return l->cmp;
+}
+
+/* A fact `p <= m` (exact, both sides' sums) that holds where a branch from block `from` lands on `to`. */
+typedef struct Guard {
+    Lin p, m;
+} Guard;
+
+static void guard_facts(Narrow *nw, LLVMValueRef c, bool val, Guard *g, int *n, int depth)
+{
+    if (!LLVMIsAInstruction(c) || depth > DEPTH || *n >= GUARD_MAX)
+        return;
+    LLVMOpcode op = LLVMGetInstructionOpcode(c);
+    if (op == LLVMAnd && val) {
+        guard_facts(nw, LLVMGetOperand(c, 0), true, g, n, depth + 1);
+        guard_facts(nw, LLVMGetOperand(c, 1), true, g, n, depth + 1);
+        return;
+    }
+    if (op == LLVMSelect && val) { /* a && b as select a, b, false */
+        LLVMValueRef f = LLVMGetOperand(c, 2);
+        if (LLVMIsAConstantInt(f) && LLVMConstIntGetZExtValue(f) == 0) {
+            guard_facts(nw, LLVMGetOperand(c, 0), true, g, n, depth + 1);
+            guard_facts(nw, LLVMGetOperand(c, 1), true, g, n, depth + 1);
+        }
+        return;
+    }
+    if (op != LLVMICmp)
+        return;
+    LLVMIntPredicate p = LLVMGetICmpPredicate(c);
+    LLVMValueRef a = LLVMGetOperand(c, 0), b = LLVMGetOperand(c, 1);
+    if (!val) { /* not (a < b) is b <= a, and so on */
+        switch (p) {
+        case LLVMIntSLT: p = LLVMIntSGE; break;
+        case LLVMIntSLE: p = LLVMIntSGT; break;
+        case LLVMIntSGT: p = LLVMIntSLE; break;
+        case LLVMIntSGE: p = LLVMIntSLT; break;
+        case LLVMIntULT: p = LLVMIntUGE; break;
+        case LLVMIntULE: p = LLVMIntUGT; break;
+        case LLVMIntUGT: p = LLVMIntULE; break;
+        case LLVMIntUGE: p = LLVMIntULT; break;
+        default: return;
+        }
+    }
+    if (p == LLVMIntSGT || p == LLVMIntSGE || p == LLVMIntUGT || p == LLVMIntUGE) {
+        LLVMValueRef t = a;
+        a = b;
+        b = t;
+        p = p == LLVMIntSGT ? LLVMIntSLT : p == LLVMIntSGE ? LLVMIntSLE : p == LLVMIntUGT ? LLVMIntULT : LLVMIntULE;
+    }
+    bool is_unsigned = p == LLVMIntULT || p == LLVMIntULE;
+    if (!(p == LLVMIntSLT || p == LLVMIntSLE || is_unsigned))
+        return;
+    if (is_unsigned && (range_of(nw, a, 0).lo < 0 || range_of(nw, b, 0).lo < 0))
+        return; /* the unsigned order is the exact one only for non-negative values */
+    Guard f = { lin_of(nw, a), lin_of(nw, b) };
+    if (!f.p.ok || !f.m.ok)
+        return;
+    if (p == LLVMIntSLT || p == LLVMIntULT) { /* a < b: a + 1 <= b */
+        if (f.p.c == INT64_MAX)
+            return;
+        f.p.c++;
+    }
+    g[(*n)++] = f;
+}
+
+/* The block whose terminator alone branches to b, or NULL. */
+static LLVMBasicBlockRef only_pred(LLVMValueRef fn, LLVMBasicBlockRef b)
+{
+    LLVMBasicBlockRef found = NULL;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+        unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+        for (unsigned s = 0; s < ns; s++)
+            if (LLVMGetSuccessor(t, s) == b) {
+                if (found && found != bb)
+                    return NULL;
+                found = bb;
+            }
+    }
+    return found;
+}
+
+/* The facts of the conditional branches on the chain of single predecessors above block b. */
+static int guards_above(Narrow *nw, LLVMValueRef fn, LLVMBasicBlockRef b, Guard *g)
+{
+    int n = 0;
+    for (int up = 0; up < GUARD_UP; up++) {
+        LLVMBasicBlockRef p = only_pred(fn, b);
+        LLVMValueRef t = p ? LLVMGetBasicBlockTerminator(p) : NULL;
+        if (!t)
+            break;
+        if (LLVMIsABranchInst(t) && LLVMIsConditional(t) && LLVMGetSuccessor(t, 0) != LLVMGetSuccessor(t, 1))
+            guard_facts(nw, LLVMGetCondition(t), LLVMGetSuccessor(t, 0) == b, g, &n, 0);
+        b = p;
+    }
+    return n;
+}
+
+/* Whether br is a check whose true edge is the cold one (checkopt.c's merged form). */
+static bool cold_on_true(Narrow *nw, LLVMValueRef br)
+{
+    if (!LLVMIsABranchInst(br) || !LLVMIsConditional(br))
+        return false;
+    LLVMValueRef md = LLVMGetMetadata(br, nw->md_prof);
+    if (!md || LLVMGetMDNodeNumOperands(md) != 3)
+        return false;
+    LLVMValueRef ops[3];
+    LLVMGetMDNodeOperands(md, ops);
+    uint64_t w0 = LLVMIsAConstantInt(ops[1]) ? LLVMConstIntGetZExtValue(ops[1]) : 0;
+    uint64_t w1 = LLVMIsAConstantInt(ops[2]) ? LLVMConstIntGetZExtValue(ops[2]) : 0;
+    return w0 == 1 && w1 == 1u << 20;
+}
+
+static int drop_implied_function(Narrow *nw, LLVMValueRef fn, LLVMBuilderRef bld)
+{
+    nw->nassumed = nw->ntrunc = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            if (is_call_to(i, "llvm.assume"))
+                take_assume(nw, LLVMGetOperand(i, 0));
+    int dropped = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef br = LLVMGetBasicBlockTerminator(bb);
+        if (!br || !cold_on_true(nw, br))
+            continue;
+        LLVMValueRef cond = LLVMGetCondition(br), vs[LEAF_MAX];
+        bool frozen[LEAF_MAX];
+        int n = 0;
+        collect_leaves(cond, false, vs, frozen, &n, 0);
+        if (n < 2 || n > LEAF_MAX)
+            continue;
+        Leaf lf[LEAF_MAX];
+        for (int i = 0; i < n; i++)
+            leaf_of(nw, vs[i], &lf[i]);
+        Guard g[GUARD_MAX];
+        int ng = guards_above(nw, fn, bb, g);
+        int kept = n;
+        for (int i = 0; i < n; i++) {
+            if (!lf[i].cmp)
+                continue;
+            int64_t d;
+            /* false where the guards hold: x <= p - d' <= m - d' with p <= m, n == m, d' >= 1 */
+            for (int k = 0; k < ng && !lf[i].drop; k++)
+                lf[i].drop = lin_diff(&lf[i].n, &g[k].m, &d) && d == 0 && lin_diff(&lf[i].x, &g[k].p, &d) && d >= 1;
+            /* implied by another kept compare of one size: x >= n gives x + d >= n */
+            for (int j = 0; j < n && !lf[i].drop; j++)
+                lf[i].drop = j != i && lf[j].cmp && !lf[j].drop && lin_diff(&lf[i].n, &lf[j].n, &d) && d == 0 &&
+                             lin_diff(&lf[i].x, &lf[j].x, &d) && (d > 0 || (d == 0 && j < i));
+            kept -= lf[i].drop;
+        }
+        if (kept == n)
+            continue;
+        LLVMPositionBuilderBefore(bld, br);
+        LLVMValueRef c = NULL;
+        for (int i = 0; i < n; i++) {
+            if (lf[i].drop)
+                continue;
+            LLVMValueRef v = frozen[i] ? LLVMBuildFreeze(bld, lf[i].v, "") : lf[i].v;
+            c = c ? LLVMBuildOr(bld, c, v, "") : v;
+        }
+        LLVMSetCondition(br, c ? c : LLVMConstInt(LLVMInt1TypeInContext(nw->ctx), 0, 0));
+        dropped += n - kept;
+    }
+    return dropped;
+}
+
+int narrow_drop_implied(LLVMModuleRef mod, const char *group_id)
+{
+    Narrow nw = {
+        .ctx = LLVMGetModuleContext(mod), .group_id = group_id, .with_group_id = group_id != NULL, .exact = true
+    };
+    nw.md_range = LLVMGetMDKindIDInContext(nw.ctx, "range", 5);
+    nw.md_prof = LLVMGetMDKindIDInContext(nw.ctx, "prof", 4);
+    Memo *m = &nw.memo[nw.with_group_id];
+    m->cap = 256;
+    m->key = calloc(m->cap, sizeof *m->key);
+    m->val = calloc(m->cap, sizeof *m->val);
+    LLVMBuilderRef bld = LLVMCreateBuilderInContext(nw.ctx);
+    int dropped = 0;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); m->key && m->val && fn; fn = LLVMGetNextFunction(fn)) {
+        if (LLVMIsDeclaration(fn))
+            continue;
+        dropped += drop_implied_function(&nw, fn, bld);
+        memset(m->key, 0, m->cap * sizeof *m->key);
+        m->n = 0;
+    }
+    LLVMDisposeBuilder(bld);
+    free(m->key);
+    free(m->val);
+    return dropped;
 }

@@ -13,4 +13,11 @@
  * every such compare; false: only those that decide a bounds check. */
 int narrow_run(LLVMModuleRef mod, const char *group_id, bool guards);
 
+/* Takes out of each merged bounds check (checkopt.c: a branch on an `or` of
+ * compares, cold on true) the compares `x >=u n` that another one implies
+ * (`x + d >=u n`, d >= 0) or that the guards above it decide false, with
+ * every index bounded exactly by the class's facts (no wrap flag trusted);
+ * the cold path is left as it was. Returns how many went. */
+int narrow_drop_implied(LLVMModuleRef mod, const char *group_id);
+
 #endif

@@ -354,6 +354,16 @@ static int count(const char *s, const char *needle)
     return n;
 }
 
+/* How many unsigned compares (a merged check's) precede the first load. */
+static int compares_before_loads(const char *ptx)
+{
+    const char *end = strstr(ptx, "ld.global");
+    int n = 0;
+    for (const char *p = strstr(ptx, "setp.ge.u32"); p && end && p < end; p = strstr(p + 1, "setp.ge.u32"))
+        n++;
+    return n;
+}
+
 /* NVPTX, the 32-bit class: every access's address is one 32-bit index widened once (mul.wide.s32, addr32.c),
  * none a 64-bit shift and add of the column; a module that takes pointer(A) keeps the 64-bit form. */
 static void test_nvptx_addresses(void **state)
@@ -383,6 +393,10 @@ static void test_nvptx_addresses(void **state)
     assert_int_equal(count(ptx, "shl.b64"), 0);
     assert_int_equal(count(rptx, "mul.wide.s32"), 0);
     assert_int_equal(count(gptx, "mul.wide.s32"), 0);
+    /* the merged check before the loads (narrow.c narrow_drop_implied): of A's six compares, A[i-1, j] and
+     * A[i, j-1]'s (not known non-negative) and those of the largest offset, A[i+1, j] and A[i, j+1], stay; B's
+     * two, decided by the guard, and A[i, j]'s two, implied by the +1's, go to the cold path (7 before) */
+    assert_int_equal(compares_before_loads(ptx), 4);
     juke_context_destroy(ctx);
 }
 
