@@ -35,6 +35,7 @@
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 
+#include "benchutil.h"
 #include "juke.h"
 #include "runtime.h"
 
@@ -82,37 +83,6 @@ static double cpu_ms(void)
         (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + kids.ru_utime.tv_sec + kids.ru_stime.tv_sec) * 1e6 +
         (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + kids.ru_utime.tv_usec + kids.ru_stime.tv_usec);
     return us / 1e3;
-}
-
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmpd);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = '\0';
-    fclose(f);
-    return s;
 }
 
 /* One cold compile in a new context; st[] gets the stage times (ms). */
@@ -219,11 +189,11 @@ static double median_cmd(char *const argv[], int runs, double *cpu_med, double *
             return -1;
         }
     }
-    double m = median(t, runs);
+    double m = bench_median(t, runs);
     if (wall_min)
         *wall_min = t[0];
     if (cpu_med)
-        *cpu_med = median(c, runs);
+        *cpu_med = bench_median(c, runs);
     free(t);
     free(c);
     return m;
@@ -273,9 +243,9 @@ static double emit_only_ms(const char *module_text, int runs, double *cpu_med)
         LLVMContextDispose(c);
     }
     LLVMDisposeTargetMachine(tm);
-    double med = median(t, runs);
+    double med = bench_median(t, runs);
     if (cpu_med)
-        *cpu_med = median(tc, runs);
+        *cpu_med = bench_median(tc, runs);
     free(t);
     free(tc);
     return med;
@@ -303,7 +273,7 @@ int main(int argc, char **argv)
         int runs = argc >= 4 ? atoi(argv[3]) : 21;
         char p[2048];
         snprintf(p, sizeof p, "%s/vadd.jl", argv[2]);
-        char *src = slurp(p);
+        char *src = bench_read_file(p, NULL);
         if (!src || runs < 1)
             return 1;
         unsetenv("JUKE_CACHE_DIR");
@@ -327,7 +297,8 @@ int main(int argc, char **argv)
             em[r] = emit_only_ms(juke_kernel_dump(k, JUKE_DUMP_LLVM_MODULE), 1, &emc[r]);
             juke_context_destroy(ctx);
         }
-        double mco = median(co, runs), mcpu = median(cpu, runs), mem = median(em, runs), memc = median(emc, runs);
+        double mco = bench_median(co, runs), mcpu = bench_median(cpu, runs), mem = bench_median(em, runs),
+               memc = bench_median(emc, runs);
         printf("vadd gfx90a: code object stage %.3f ms (whole cold compile: thread CPU %.3f ms); LLVM code generation "
                "alone %.3f ms (CPU %.3f) => lld in process + the rest of the stage about %.3f ms\n",
                mco, mcpu, mem, memc, mco - mem);
@@ -344,7 +315,7 @@ int main(int argc, char **argv)
                 ci = i;
         char p[2048];
         snprintf(p, sizeof p, "%s/%s", argv[2], ci >= 0 ? cases[ci].file : "");
-        char *src = ci >= 0 ? slurp(p) : NULL;
+        char *src = ci >= 0 ? bench_read_file(p, NULL) : NULL;
         if (!src || runs < 1)
             return 1;
         unsetenv("JUKE_CACHE_DIR");
@@ -360,8 +331,8 @@ int main(int argc, char **argv)
         }
         printf("RESULT loop %s %s", argv[4], argv[3]);
         for (int s = 0; s < NSTAGE; s++)
-            printf(" %s=%.3f", stage_names[s], median(samp + s * runs, runs));
-        printf(" thread_cpu=%.3f\n", median(samp + NSTAGE * runs, runs));
+            printf(" %s=%.3f", stage_names[s], bench_median(samp + s * runs, runs));
+        printf(" thread_cpu=%.3f\n", bench_median(samp + NSTAGE * runs, runs));
         free(samp);
         free(src);
         return 0;
@@ -387,7 +358,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < NCASES; i++) {
         char p[2048];
         snprintf(p, sizeof p, "%s/%s", dir, cases[i].file);
-        if (!(src[i] = slurp(p))) {
+        if (!(src[i] = bench_read_file(p, NULL))) {
             fprintf(stderr, "cannot read %s\n", p);
             return 1;
         }
@@ -415,8 +386,8 @@ int main(int argc, char **argv)
                     samp[k * runs + r] = st[k];
             }
             for (int s = 0; s < NSTAGE; s++)
-                med[s] = median(samp + s * runs, runs);
-            double mintotal = samp[S_TOTAL * runs]; /* sorted by median() */
+                med[s] = bench_median(samp + s * runs, runs);
+            double mintotal = samp[S_TOTAL * runs]; /* sorted by bench_median() */
             printf("%-7s %-12s", targets[t], cases[i].name);
             for (int s = 0; s < NSTAGE; s++)
                 printf(" %8.2f", med[s]);
@@ -452,7 +423,7 @@ int main(int argc, char **argv)
                         samp[k * runs + r] = st[k];
                 }
                 for (int s = 0; s < NSTAGE; s++)
-                    med[s] = median(samp + s * runs, runs);
+                    med[s] = bench_median(samp + s * runs, runs);
                 double mintotal = samp[S_TOTAL * runs];
                 const char *mode = strcmp(targets[t], "sm_90") == 0 ? "-" : spawn ? "spawn" : "default";
                 printf("%-7s %-12s %-8s", targets[t], cases[i].name, mode);
@@ -521,7 +492,7 @@ cached:
             tc[r] = (t1 - t0) / N * 1e6;
             tk[r] = (t2 - t1) / N * 1e6;
         }
-        double mc = median(tc, 31), mk = median(tk, 31), mcc = median(tcc, 31);
+        double mc = bench_median(tc, 31), mk = bench_median(tk, 31), mcc = bench_median(tcc, 31);
         printf("%-12s juke_compile (cached) %7.1f ns (thread CPU %7.1f ns)   juke_kernel_for (cached) %7.1f ns\n",
                cases[i].name, mc, mcc, mk);
         printf("RESULT cached %s juke_compile_ns=%.1f juke_compile_cpu_ns=%.1f juke_kernel_for_ns=%.1f\n",
@@ -578,7 +549,7 @@ cached:
             tj[r] = (t1 - t0) / N * 1e6;
             tr[r] = (t2 - t1) / N * 1e6;
         }
-        double mj = median(tj, 31), mr = median(tr, 31);
+        double mj = bench_median(tj, 31), mr = bench_median(tr, 31);
         printf("juke_launch %8.1f ns   rt_launch %8.1f ns   difference (the API's share) %+8.1f ns\n", mj, mr, mj - mr);
         printf("RESULT launch_cpu juke_launch_ns=%.1f rt_launch_ns=%.1f api_share_ns=%.1f\n", mj, mr, mj - mr);
         rt_free(rd, dptr);

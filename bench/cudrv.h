@@ -1,5 +1,6 @@
 /* cudrv.h: the few CUDA driver entry points the H200 benchmarks call
- * themselves (events, raw launches, cubin modules, async copies), loaded with
+ * themselves (events, raw launches, cubin modules, async copies; h200_probe
+ * also its own context and the JIT's options and linker), loaded with
  * dlopen like runtime/dev_cuda.c does, so the benchmark binaries build on a
  * machine without CUDA and use the primary context juke's runtime retained.
  * Header-only: each program has one CuDrv on its stack (no globals). */
@@ -14,7 +15,17 @@ typedef unsigned long long CuDptr;
 
 typedef struct CuDrv {
     void *lib;
+    int (*Init)(unsigned);
+    int (*DeviceGet)(int *, int);
+    int (*PrimaryCtxRetain)(void **, int);
+    int (*CtxSetCurrent)(void *);
+    int (*StreamCreate)(void **, unsigned);
     int (*ModuleLoadData)(void **, const void *);
+    int (*ModuleLoadDataEx)(void **, const void *, unsigned, int *, void **);
+    int (*LinkCreate)(unsigned, int *, void **, void **);
+    int (*LinkAddData)(void *, int, void *, size_t, const char *, unsigned, int *, void **);
+    int (*LinkComplete)(void *, void **, size_t *);
+    int (*LinkDestroy)(void *);
     int (*ModuleGetFunction)(void **, void *, const char *);
     int (*LaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **,
                         void **);
@@ -48,7 +59,17 @@ static inline int cudrv_load(CuDrv *d)
         const char *name;
         void **slot;
     } s[] = {
+        { "cuInit", (void **)&d->Init },
+        { "cuDeviceGet", (void **)&d->DeviceGet },
+        { "cuDevicePrimaryCtxRetain", (void **)&d->PrimaryCtxRetain },
+        { "cuCtxSetCurrent", (void **)&d->CtxSetCurrent },
+        { "cuStreamCreate", (void **)&d->StreamCreate },
         { "cuModuleLoadData", (void **)&d->ModuleLoadData },
+        { "cuModuleLoadDataEx", (void **)&d->ModuleLoadDataEx },
+        { "cuLinkCreate_v2", (void **)&d->LinkCreate },
+        { "cuLinkAddData_v2", (void **)&d->LinkAddData },
+        { "cuLinkComplete", (void **)&d->LinkComplete },
+        { "cuLinkDestroy", (void **)&d->LinkDestroy },
         { "cuModuleGetFunction", (void **)&d->ModuleGetFunction },
         { "cuLaunchKernel", (void **)&d->LaunchKernel },
         { "cuEventCreate", (void **)&d->EventCreate },

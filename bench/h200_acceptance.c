@@ -21,6 +21,7 @@
 
 #include "../tests/acceptance_cases.h"
 #include "../tests/acceptance_refs.h"
+#include "benchutil.h"
 #include "runtime.h"
 
 typedef struct Acc {
@@ -65,27 +66,6 @@ static bool failf(Acc *a, const char *fmt, ...)
     return false;
 }
 
-static char *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = '\0';
-        *size = (size_t)n;
-    }
-    return buf;
-}
-
 /* The kernel symbol of a juke code object: PTX ".entry NAME(", or the name
  * the prepare script wrote beside it (DIR/acc_NN.sym) for other targets. */
 static bool kernel_symbol(Acc *a, int idx, const char *image, size_t size, char *out, size_t outsz)
@@ -93,7 +73,7 @@ static bool kernel_symbol(Acc *a, int idx, const char *image, size_t size, char 
     char path[1200];
     snprintf(path, sizeof path, "%s/acc_%02d.sym", a->dir, idx);
     size_t n = 0;
-    char *sym = read_file(path, &n);
+    char *sym = bench_read_file(path, &n);
     if (sym) {
         sym[strcspn(sym, " \r\n")] = '\0';
         snprintf(out, outsz, "%s", sym);
@@ -116,7 +96,7 @@ static bool load_case(Acc *a, int idx)
     char path[1200], sym[256];
     snprintf(path, sizeof path, "%s/acc_%02d.%s", a->dir, idx, a->ext);
     size_t size = 0;
-    char *image = read_file(path, &size);
+    char *image = bench_read_file(path, &size);
     if (!image)
         return failf(a, "cannot read %s", path);
     if (!kernel_symbol(a, idx, image, size, sym, sizeof sym)) {

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "backend.h"
+#include "benchutil.h"
 #include "cudrv.h"
 #include "runtime.h"
 
@@ -65,46 +66,13 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static char *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "cannot read %s\n", path);
-        exit(1);
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        fprintf(stderr, "cannot read %s\n", path);
-        exit(1);
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *size = (size_t)n;
-    return buf;
-}
-
 /* Load DIR/name.ptx through juke's runtime; the kernel is its first .entry. */
 static RtFunction *load_juke(Bench *b, int slot, const char *name, char **ptx_out, size_t *size_out)
 {
     char path[1200], sym[256];
     snprintf(path, sizeof path, "%s/%s.ptx", b->ptxdir, name);
     size_t size;
-    char *ptx = read_file(path, &size);
+    char *ptx = bench_must_read(path, &size);
     const char *e = strstr(ptx, ".entry ");
     if (!e) {
         fprintf(stderr, "%s: no .entry\n", path);
@@ -313,7 +281,7 @@ static void bench_memcopy(Bench *b)
             double med[NV], mn[NV], gbs[NV];
             double bytes = 2.0 * (double)n * (double)es;
             for (int v = 0; v < NV; v++) {
-                med[v] = median(samples[v], ns[v]);
+                med[v] = bench_median(samples[v], ns[v]);
                 mn[v] = samples[v][0];
                 gbs[v] = bytes / (med[v] * 1e-3) / 1e9;
             }
@@ -411,7 +379,7 @@ static void bench_diffusion(Bench *b)
             double med[ND], mn[ND], gbs[ND];
             double bytes = ((double)nx * ny + (double)ax * ay) * (double)es;
             for (int v = 0; v < ND; v++) {
-                med[v] = median(samples[v], ns[v]);
+                med[v] = bench_median(samples[v], ns[v]);
                 mn[v] = samples[v][0];
                 gbs[v] = bytes / (med[v] * 1e-3) / 1e9;
             }
@@ -495,7 +463,7 @@ static void bench_memcopy_vec(Bench *b)
                 }
             double gbs[3];
             for (int v = 0; v < 3; v++)
-                gbs[v] = 2.0 * (double)n * (double)es / (median(samples[v], ns[v]) * 1e-3) / 1e9;
+                gbs[v] = 2.0 * (double)n * (double)es / (bench_median(samples[v], ns[v]) * 1e-3) / 1e9;
             printf("%-8s 2^%-4d %10.1f %10.1f %10.1f %12.3f %12.3f %s\n", f32 ? "Float32" : "Float64", lg, gbs[0],
                    gbs[1], gbs[2], gbs[0] / gbs[2], gbs[1] / gbs[2], bad[0] || bad[1] || bad[2] ? "BAD" : "ok");
             printf("RESULT memcopy_vec %s %ld juke_GBs=%.1f nvcc_vec16_GBs=%.1f memcpy_GBs=%.1f check=%s\n",
@@ -593,7 +561,7 @@ static void bench_checked(Bench *b)
                 }
             double med[2];
             for (int v = 0; v < 2; v++)
-                med[v] = median(samples[v], ns[v]);
+                med[v] = bench_median(samples[v], ns[v]);
             char size[32];
             if (kind == 0)
                 snprintf(size, sizeof size, "2^28");
@@ -669,7 +637,7 @@ static void bench_launch(Bench *b, const char *ptx, size_t ptxsize)
     }
     double med[3];
     for (int v = 0; v < 3; v++) {
-        med[v] = median(t[v], NB);
+        med[v] = bench_median(t[v], NB);
         printf("%-34s %8.3f us/launch (min batch %.3f)\n", names[v], med[v], t[v][0]);
         printf("RESULT launch_async %s median_us=%.4f min_us=%.4f\n",
                v == 0   ? "juke_rt_launch"
@@ -701,7 +669,7 @@ static void bench_launch(Bench *b, const char *ptx, size_t ptxsize)
             if (i >= 0)
                 s[v][i] = (now_s() - t0) * 1e6;
         }
-    double ms0 = median(s[0], NS), ms1 = median(s[1], NS);
+    double ms0 = bench_median(s[0], NS), ms1 = bench_median(s[1], NS);
     printf("%-34s %8.3f us (launch + wait + exception check)\n", "juke rt_launch (sync)", ms0);
     printf("%-34s %8.3f us (launch + cuStreamSynchronize)\n", "raw cuLaunchKernel + sync", ms1);
     printf("RESULT launch_sync juke_rt_launch median_us=%.4f\nRESULT launch_sync raw_juke_ptx median_us=%.4f\n", ms0,
@@ -746,7 +714,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < 2 * b->reps; i++)
         CK(b, b->cu.EventCreate(&b->ev[i], 0));
     size_t cubsize;
-    char *cubin = read_file(argv[2], &cubsize);
+    char *cubin = bench_must_read(argv[2], &cubsize);
     CK(b, b->cu.ModuleLoadData(&b->tw_mod, cubin));
     b->tw_memcopy[0] = tw_fn(b, "memcopy_f64");
     b->tw_memcopy[1] = tw_fn(b, "memcopy_f32");

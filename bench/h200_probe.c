@@ -18,110 +18,21 @@
  * Julia's evaluation order, bench/twins.cu's checkers: outside the tolerance / not bit for bit), then REPS
  * launches each between two events. The median of the 2 x REPS times is printed. Only the CUDA driver is
  * needed (dlopen), so this builds on a machine without CUDA. */
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef unsigned long long Dptr;
+#include "benchutil.h"
+#include "cudrv.h"
 
-static struct {
-    int (*Init)(unsigned);
-    int (*DeviceGet)(int *, int);
-    int (*PrimaryCtxRetain)(void **, int);
-    int (*CtxSetCurrent)(void *);
-    int (*StreamCreate)(void **, unsigned);
-    int (*ModuleLoadData)(void **, const void *);
-    int (*ModuleLoadDataEx)(void **, const void *, unsigned, int *, void **);
-    int (*ModuleGetFunction)(void **, void *, const char *);
-    int (*LinkCreate)(unsigned, int *, void **, void **);
-    int (*LinkAddData)(void *, int, void *, size_t, const char *, unsigned, int *, void **);
-    int (*LinkComplete)(void *, void **, size_t *);
-    int (*LinkDestroy)(void *);
-    int (*LaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **,
-                        void **);
-    int (*EventCreate)(void **, unsigned);
-    int (*EventRecord)(void *, void *);
-    int (*EventSynchronize)(void *);
-    int (*EventElapsedTime)(float *, void *, void *);
-    int (*StreamSynchronize)(void *);
-    int (*MemsetD32Async)(Dptr, unsigned, size_t, void *);
-    int (*MemAlloc)(Dptr *, size_t);
-    int (*MemcpyDtoH)(void *, Dptr, size_t);
-    int (*FuncGetAttribute)(int *, int, void *);
-    int (*GetErrorString)(int, const char **);
-} cu;
-
-static void ck(int e, const char *what)
+/* ck: a driver call that must succeed, or the program ends with the driver's message */
+static void ck(const CuDrv *cu, int e, const char *what)
 {
     if (e == 0)
         return;
-    const char *s = "?";
-    cu.GetErrorString(e, &s);
-    fprintf(stderr, "%s: %s (%d)\n", what, s, e);
+    fprintf(stderr, "%s: %s (%d)\n", what, cudrv_err(cu, e), e);
     exit(1);
-}
-
-static void load_driver(void)
-{
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        fprintf(stderr, "libcuda.so.1: %s\n", dlerror());
-        exit(1);
-    }
-    struct {
-        const char *name;
-        void **slot;
-    } s[] = {
-        { "cuInit", (void **)&cu.Init },
-        { "cuDeviceGet", (void **)&cu.DeviceGet },
-        { "cuDevicePrimaryCtxRetain", (void **)&cu.PrimaryCtxRetain },
-        { "cuCtxSetCurrent", (void **)&cu.CtxSetCurrent },
-        { "cuStreamCreate", (void **)&cu.StreamCreate },
-        { "cuModuleLoadData", (void **)&cu.ModuleLoadData },
-        { "cuModuleLoadDataEx", (void **)&cu.ModuleLoadDataEx },
-        { "cuModuleGetFunction", (void **)&cu.ModuleGetFunction },
-        { "cuLinkCreate_v2", (void **)&cu.LinkCreate },
-        { "cuLinkAddData_v2", (void **)&cu.LinkAddData },
-        { "cuLinkComplete", (void **)&cu.LinkComplete },
-        { "cuLinkDestroy", (void **)&cu.LinkDestroy },
-        { "cuLaunchKernel", (void **)&cu.LaunchKernel },
-        { "cuEventCreate", (void **)&cu.EventCreate },
-        { "cuEventRecord", (void **)&cu.EventRecord },
-        { "cuEventSynchronize", (void **)&cu.EventSynchronize },
-        { "cuEventElapsedTime", (void **)&cu.EventElapsedTime },
-        { "cuStreamSynchronize", (void **)&cu.StreamSynchronize },
-        { "cuMemsetD32Async", (void **)&cu.MemsetD32Async },
-        { "cuMemAlloc_v2", (void **)&cu.MemAlloc },
-        { "cuMemcpyDtoH_v2", (void **)&cu.MemcpyDtoH },
-        { "cuFuncGetAttribute", (void **)&cu.FuncGetAttribute },
-        { "cuGetErrorString", (void **)&cu.GetErrorString },
-    };
-    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
-        if (!(*s[i].slot = dlsym(lib, s[i].name))) {
-            fprintf(stderr, "libcuda.so.1 lacks %s\n", s[i].name);
-            exit(1);
-        }
-}
-
-static char *slurp(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "cannot read %s\n", path);
-        exit(1);
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n)
-        exit(1);
-    fclose(f);
-    buf[n] = '\0';
-    *size = (size_t)n;
-    return buf;
 }
 
 enum { MAXV = 64, MAXREPS = 400 };
@@ -148,10 +59,10 @@ enum {
     JIT_PIC = 30,
 };
 
-static int load_variant(Variant *v, const char *outdir)
+static int load_variant(const CuDrv *cu, Variant *v, const char *outdir)
 {
     size_t size;
-    char *img = slurp(v->image, &size);
+    char *img = bench_must_read(v->image, &size);
     if (!v->kernel[0]) {
         const char *e = strstr(img, ".entry ");
         if (!e) {
@@ -177,7 +88,7 @@ static int load_variant(Variant *v, const char *outdir)
     void *mod = NULL;
     int e;
     if (!strcmp(v->load, "plain")) {
-        e = cu.ModuleLoadData(&mod, img);
+        e = cu->ModuleLoadData(&mod, img);
     } else if (!strncmp(v->load, "jit", 3) || !strncmp(v->load, "link", 4)) {
         char buf[128];
         const char *colon = strchr(v->load, ':');
@@ -204,11 +115,11 @@ static int load_variant(Variant *v, const char *outdir)
         if (!strncmp(v->load, "link", 4)) {
             void *ls = NULL, *cubin = NULL;
             size_t csize = 0;
-            e = cu.LinkCreate(no, opts, vals, &ls);
+            e = cu->LinkCreate(no, opts, vals, &ls);
             if (e == 0)
-                e = cu.LinkAddData(ls, 1 /* CU_JIT_INPUT_PTX */, img, size + 1, v->name, 0, NULL, NULL);
+                e = cu->LinkAddData(ls, 1 /* CU_JIT_INPUT_PTX */, img, size + 1, v->name, 0, NULL, NULL);
             if (e == 0)
-                e = cu.LinkComplete(ls, &cubin, &size);
+                e = cu->LinkComplete(ls, &cubin, &size);
             if (e == 0) {
                 csize = size;
                 char path[700];
@@ -218,12 +129,12 @@ static int load_variant(Variant *v, const char *outdir)
                     fwrite(cubin, 1, csize, f);
                     fclose(f);
                 }
-                e = cu.ModuleLoadData(&mod, cubin);
+                e = cu->ModuleLoadData(&mod, cubin);
             }
             if (ls)
-                cu.LinkDestroy(ls);
+                cu->LinkDestroy(ls);
         } else {
-            e = cu.ModuleLoadDataEx(&mod, img, no, opts, vals);
+            e = cu->ModuleLoadDataEx(&mod, img, no, opts, vals);
         }
     } else {
         printf("SKIP %s: unknown load %s\n", v->name, v->load);
@@ -231,25 +142,18 @@ static int load_variant(Variant *v, const char *outdir)
         return -1;
     }
     if (e == 0)
-        e = cu.ModuleGetFunction(&v->fn, mod, v->kernel);
+        e = cu->ModuleGetFunction(&v->fn, mod, v->kernel);
     if (e != 0) {
-        const char *es = "?";
-        cu.GetErrorString(e, &es);
-        printf("SKIP %s: loading %s (%s) failed: %s (%d) %s\n", v->name, v->image, v->kernel, es, e, elog);
+        printf("SKIP %s: loading %s (%s) failed: %s (%d) %s\n", v->name, v->image, v->kernel, cudrv_err(cu, e), e,
+               elog);
         free(img);
         return -1;
     }
-    cu.FuncGetAttribute(&v->regs, 4 /* CU_FUNC_ATTRIBUTE_NUM_REGS */, v->fn);
+    cu->FuncGetAttribute(&v->regs, 4 /* CU_FUNC_ATTRIBUTE_NUM_REGS */, v->fn);
     printf("%-22s %-4s %-3s %-9s regs %2d  %s (%s)%s%s\n", v->name, v->kind, v->type, v->load, v->regs, v->kernel,
            v->image, log[0] ? "; JIT log: " : "", log);
     free(img);
     return 0;
-}
-
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 int main(int argc, char **argv)
@@ -261,22 +165,24 @@ int main(int argc, char **argv)
     int n = atoi(argv[3]), reps = atoi(argv[4]);
     if (reps < 1 || reps > MAXREPS || n < 32)
         return 2;
-    load_driver();
+    CuDrv cu;
+    if (cudrv_load(&cu) != 0)
+        return 1;
     int dev;
     void *ctx, *stream, *tw;
-    ck(cu.Init(0), "cuInit");
-    ck(cu.DeviceGet(&dev, 0), "cuDeviceGet");
-    ck(cu.PrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
-    ck(cu.CtxSetCurrent(ctx), "cuCtxSetCurrent");
-    ck(cu.StreamCreate(&stream, 0), "cuStreamCreate");
+    ck(&cu, cu.Init(0), "cuInit");
+    ck(&cu, cu.DeviceGet(&dev, 0), "cuDeviceGet");
+    ck(&cu, cu.PrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
+    ck(&cu, cu.CtxSetCurrent(ctx), "cuCtxSetCurrent");
+    ck(&cu, cu.StreamCreate(&stream, 0), "cuStreamCreate");
     size_t sz;
-    char *twimg = slurp(argv[1], &sz);
-    ck(cu.ModuleLoadData(&tw, twimg), "twins");
+    char *twimg = bench_must_read(argv[1], &sz);
+    ck(&cu, cu.ModuleLoadData(&tw, twimg), "twins");
     void *fill[2], *check[2];
-    ck(cu.ModuleGetFunction(&fill[0], tw, "fill_f64"), "fill_f64");
-    ck(cu.ModuleGetFunction(&fill[1], tw, "fill_f32"), "fill_f32");
-    ck(cu.ModuleGetFunction(&check[0], tw, "check_diffusion_f64"), "check_f64");
-    ck(cu.ModuleGetFunction(&check[1], tw, "check_diffusion_f32"), "check_f32");
+    ck(&cu, cu.ModuleGetFunction(&fill[0], tw, "fill_f64"), "fill_f64");
+    ck(&cu, cu.ModuleGetFunction(&fill[1], tw, "fill_f32"), "fill_f32");
+    ck(&cu, cu.ModuleGetFunction(&check[0], tw, "check_diffusion_f64"), "check_f64");
+    ck(&cu, cu.ModuleGetFunction(&check[1], tw, "check_diffusion_f32"), "check_f32");
 
     static Variant vs[MAXV];
     int nv = 0;
@@ -291,21 +197,21 @@ int main(int argc, char **argv)
         memset(v, 0, sizeof *v);
         if (sscanf(line, "%63s %7s %7s %511s %127s %127s", v->name, v->kind, v->type, v->image, v->load, v->kernel) < 5)
             continue;
-        if (load_variant(v, argv[5]) == 0)
+        if (load_variant(&cu, v, argv[5]) == 0)
             nv++;
     }
     fclose(spec);
 
-    Dptr A, An, counts, exc;
+    CuDptr A, An, counts, exc;
     size_t an = (size_t)(n + 2) * (n + 2);
-    ck(cu.MemAlloc(&A, an * 8), "alloc A");
-    ck(cu.MemAlloc(&An, (size_t)n * n * 8), "alloc A_new");
-    ck(cu.MemAlloc(&counts, 64), "alloc counts");
-    ck(cu.MemAlloc(&exc, 4096), "alloc exception");
-    ck(cu.MemsetD32Async(exc, 0, 1024, stream), "memset");
+    ck(&cu, cu.MemAlloc(&A, an * 8), "alloc A");
+    ck(&cu, cu.MemAlloc(&An, (size_t)n * n * 8), "alloc A_new");
+    ck(&cu, cu.MemAlloc(&counts, 64), "alloc counts");
+    ck(&cu, cu.MemAlloc(&exc, 4096), "alloc exception");
+    ck(&cu, cu.MemsetD32Async(exc, 0, 1024, stream), "memset");
     void **ev = malloc(sizeof(void *) * 2 * reps);
     for (int i = 0; i < 2 * reps; i++)
-        ck(cu.EventCreate(&ev[i], 0), "event");
+        ck(&cu, cu.EventCreate(&ev[i], 0), "event");
     uint64_t seed = 12345;
     for (int f32 = 0; f32 <= 1; f32++) {
         const char *tname = f32 ? "f32" : "f64";
@@ -331,29 +237,29 @@ int main(int argc, char **argv)
                 double lo = 0.0, hi = 1.0;
                 float lof = 0.0f, hif = 1.0f;
                 void *fp[5] = { &A, &total, &seed, f32 ? (void *)&lof : (void *)&lo, f32 ? (void *)&hif : (void *)&hi };
-                ck(cu.LaunchKernel(fill[f32], 132 * 16, 1, 1, 256, 1, 1, 0, stream, fp, NULL), "fill");
-                ck(cu.MemsetD32Async(An, 0xffffffffu, (size_t)nx * ny * es / 4, stream), "poison");
-                ck(cu.LaunchKernel(v->fn, gx, gy, 1, 32, 8, 1, 0, stream, params, NULL), v->name);
-                ck(cu.MemsetD32Async(counts, 0, 4, stream), "memset");
+                ck(&cu, cu.LaunchKernel(fill[f32], 132 * 16, 1, 1, 256, 1, 1, 0, stream, fp, NULL), "fill");
+                ck(&cu, cu.MemsetD32Async(An, 0xffffffffu, (size_t)nx * ny * es / 4, stream), "poison");
+                ck(&cu, cu.LaunchKernel(v->fn, gx, gy, 1, 32, 8, 1, 0, stream, params, NULL), v->name);
+                ck(&cu, cu.MemsetD32Async(counts, 0, 4, stream), "memset");
                 double tol = f32 ? 1e-5 : 1e-12;
                 void *cp[7] = { &An, &A, hp, &nx, &ny, &tol, &counts };
-                ck(cu.LaunchKernel(check[f32], 132 * 8, 1, 1, 256, 1, 1, 0, stream, cp, NULL), "check");
+                ck(&cu, cu.LaunchKernel(check[f32], 132 * 8, 1, 1, 256, 1, 1, 0, stream, cp, NULL), "check");
                 unsigned long long c[2];
-                ck(cu.StreamSynchronize(stream), "sync");
-                ck(cu.MemcpyDtoH(c, counts, 16), "counts");
+                ck(&cu, cu.StreamSynchronize(stream), "sync");
+                ck(&cu, cu.MemcpyDtoH(c, counts, 16), "counts");
                 v->bad += c[0];
                 v->inexact += c[1];
                 for (int w = 0; w < 3; w++)
-                    ck(cu.LaunchKernel(v->fn, gx, gy, 1, 32, 8, 1, 0, stream, params, NULL), v->name);
+                    ck(&cu, cu.LaunchKernel(v->fn, gx, gy, 1, 32, 8, 1, 0, stream, params, NULL), v->name);
                 for (int r = 0; r < reps; r++) {
-                    ck(cu.EventRecord(ev[2 * r], stream), "record");
-                    ck(cu.LaunchKernel(v->fn, gx, gy, 1, 32, 8, 1, 0, stream, params, NULL), v->name);
-                    ck(cu.EventRecord(ev[2 * r + 1], stream), "record");
+                    ck(&cu, cu.EventRecord(ev[2 * r], stream), "record");
+                    ck(&cu, cu.LaunchKernel(v->fn, gx, gy, 1, 32, 8, 1, 0, stream, params, NULL), v->name);
+                    ck(&cu, cu.EventRecord(ev[2 * r + 1], stream), "record");
                 }
-                ck(cu.EventSynchronize(ev[2 * reps - 1]), "event sync");
+                ck(&cu, cu.EventSynchronize(ev[2 * reps - 1]), "event sync");
                 for (int r = 0; r < reps; r++) {
                     float ms;
-                    ck(cu.EventElapsedTime(&ms, ev[2 * r], ev[2 * r + 1]), "elapsed");
+                    ck(&cu, cu.EventElapsedTime(&ms, ev[2 * r], ev[2 * r + 1]), "elapsed");
                     v->samples[v->ns++] = ms * 1e3;
                 }
             }
@@ -365,8 +271,7 @@ int main(int argc, char **argv)
             Variant *v = &vs[i];
             if (strcmp(v->type, tname))
                 continue;
-            qsort(v->samples, (size_t)v->ns, sizeof(double), cmpd);
-            double med = 0.5 * (v->samples[(v->ns - 1) / 2] + v->samples[v->ns / 2]);
+            double med = bench_median(v->samples, v->ns); /* sorts: samples[0] is the minimum */
             if (ref == 0)
                 ref = med;
             printf("PROBE %-22s %s %9.2f us  ratio %.4f  min %9.2f  regs %2d  check %s (not bitwise: %llu)\n", v->name,
