@@ -151,6 +151,8 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file);
  * syntax after parsing (ka.c, kwargs.c, closures.c) use them as the parser does. */
 Node *ast_node(Arena *a, NodeKind kind, SrcLoc loc, int nkids);
 /* An identifier node naming name (not copied), or NULL when out of memory. */
+/* A copy of the tree x (bounded in depth: past 200 levels the subtree is shared). depth: 0. */
+Node *ast_clone(Arena *a, const Node *x, int depth);
 Node *ast_ident(Arena *a, SrcLoc loc, const char *name);
 
 /* Print a node as Julia-like source (for tests and messages). */

@@ -10,28 +10,12 @@
 
 #include "evalloop.h"
 
-/* A copy of the tree x (bounded in depth: a definition of a loop body is small). */
-static Node *ev_clone(Arena *a, const Node *x, int depth)
-{
-    if (!x || depth > 200)
-        return (Node *)x;
-    Node *c = ast_node(a, x->kind, x->loc, x->nkids);
-    if (!c)
-        return (Node *)x;
-    Node **kids = c->kids;
-    *c = *x;
-    c->kids = kids;
-    for (int i = 0; i < x->nkids; i++)
-        c->kids[i] = ev_clone(a, x->kids[i], depth + 1);
-    return c;
-}
-
 /* What `$name` becomes for the element v: v itself, except a symbol :f, which names f. */
 static Node *ev_value(Arena *a, const Node *v)
 {
     if (v->kind == AST_SYMBOL)
         return ast_ident(a, v->loc, v->name);
-    return ev_clone(a, v, 0);
+    return ast_clone(a, v, 0);
 }
 
 /* x with every `$name` / `$(name)` of a loop variable replaced by its element (names[i] gets vals[i]). */
@@ -116,7 +100,7 @@ static bool ev_unroll(Arena *a, Node *item, PtrVec *out)
                 vals[i] = els[e]->kids[i];
         }
         for (int i = 0; i < body->nkids; i++) {
-            Node *x = ev_clone(a, body->kids[i]->kids[0], 0);
+            Node *x = ast_clone(a, body->kids[i]->kids[0], 0);
             ev_push_items(a, out, ev_splice(a, x, names, vals, nnames, 0));
         }
     }

@@ -379,6 +379,36 @@ static bool names_suffixed(const Node *x, const char *var, int depth)
     return false;
 }
 
+enum { KA_NEXPRS_MAX = 64 }; /* the copies a literal `@nexprs N` with per-copy names is unrolled into */
+
+/* x (a copy of @nexprs's expression) for the index value c: the index variable `var` replaced by c, and every
+ * identifier ending in _var renamed to end in _c (Base.Cartesian's per-copy names). */
+static Node *ka_copy_indexed(Ka *k, Node *x, const char *var, int c, int depth)
+{
+    if (!x || depth > 200)
+        return x;
+    if (x->kind == AST_IDENT && !x->qual) {
+        size_t n = strlen(x->name), v = strlen(var);
+        if (strcmp(x->name, var) == 0) {
+            Node *lit = ast_node(k->a, AST_INT, x->loc, 0);
+            if (lit) {
+                lit->ival = c;
+                lit->lit = LIT_INT64;
+            }
+            return lit ? lit : x;
+        }
+        if (n > v + 1 && x->name[n - v - 1] == '_' && strcmp(x->name + n - v, var) == 0) {
+            char *name = arena_printf(k->a, "%.*s%d", (int)(n - v), x->name, c);
+            if (name)
+                x->name = name;
+        }
+        return x;
+    }
+    for (int i = 0; i < x->nkids; i++)
+        x->kids[i] = ka_copy_indexed(k, x->kids[i], var, c, depth + 1);
+    return x;
+}
+
 /* Base.Cartesian's `@ntuple N i -> e` and `@nexprs N i -> e`, N a constant (a literal, a where-parameter, a
  * generated kernel's $N): ntuple(i -> e, Val(N)), and `for i in 1:N e end`, which computes what @nexprs's N
  * copies of e do when e names no `x_i` variables (those need a name per copy, which juke does not make). */
@@ -402,11 +432,23 @@ static Node *ka_cartesian(Ka *k, Node *n)
         c->kids[2] = v;
         return c;
     }
+    if (names_suffixed(f->kids[1], p->name, 0) && n->kids[0]->kind == AST_INT && n->kids[0]->ival >= 0 &&
+        n->kids[0]->ival <= KA_NEXPRS_MAX) {
+        /* a literal count: Julia's copies, x_i named x_1, x_2, ... */
+        int cnt = (int)n->kids[0]->ival;
+        Node *b = ast_node(k->a, AST_BLOCK, loc, cnt);
+        if (!b)
+            return n;
+        for (int c = 0; c < cnt; c++)
+            b->kids[c] = ka_copy_indexed(k, ast_clone(k->a, f->kids[1], 0), p->name, c + 1, 0);
+        return b;
+    }
     if (names_suffixed(f->kids[1], p->name, 0)) {
         diag_error(k->d, n->loc,
-                   "juke expands `@nexprs N %s -> expr` as a loop over %s in 1:N: names ending in _%s (one per copy "
-                   "in Julia) are not supported; use a tuple (`@ntuple`) or an array instead",
-                   p->name, p->name, p->name);
+                   "juke expands `@nexprs N %s -> expr` with a count that is no integer literal as a loop over %s in "
+                   "1:N: names ending in _%s (one per copy in Julia) need a literal N (up to %d); use a tuple "
+                   "(`@ntuple`) or an array instead",
+                   p->name, p->name, p->name, KA_NEXPRS_MAX);
         return ka_nothing(k, n);
     }
     Node *loop = ast_node(k->a, AST_FOR, loc, 3), *range = ast_node(k->a, AST_CALL, loc, 3),

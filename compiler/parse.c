@@ -232,6 +232,21 @@ Node *ast_node(Arena *a, NodeKind kind, SrcLoc loc, int nkids)
     return n;
 }
 
+Node *ast_clone(Arena *a, const Node *x, int depth)
+{
+    if (!x || depth > 200)
+        return (Node *)x;
+    Node *c = ast_node(a, x->kind, x->loc, x->nkids);
+    if (!c)
+        return (Node *)x;
+    Node **kids = c->kids;
+    *c = *x;
+    c->kids = kids;
+    for (int i = 0; i < x->nkids; i++)
+        c->kids[i] = ast_clone(a, x->kids[i], depth + 1);
+    return c;
+}
+
 Node *ast_ident(Arena *a, SrcLoc loc, const char *name)
 {
     Node *n = ast_node(a, AST_IDENT, loc, 0);

@@ -21,9 +21,9 @@ end
 # expect error: syntax: "$" expression outside quote (KernelAbstractions splices `$x` only into the body of a `@kernel generated = true function`)
 # expect error at: 19:12
 
-function per_copy_names(a)
-    Base.Cartesian.@nexprs 3 j -> (v_j = a[j])
+function per_copy_names(a, ::Val{N}) where {N}
+    Base.Cartesian.@nexprs N j -> (v_j = a[j])
     return nothing
 end
-# expect error: juke expands `@nexprs N j -> expr` as a loop over j in 1:N: names ending in _j (one per copy in Julia) are not supported; use a tuple (`@ntuple`) or an array instead
+# expect error: juke expands `@nexprs N j -> expr` with a count that is no integer literal as a loop over j in 1:N: names ending in _j (one per copy in Julia) need a literal N (up to 64); use a tuple (`@ntuple`) or an array instead
 # expect error at: 25:5
