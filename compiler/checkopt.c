@@ -33,7 +33,7 @@
 
 #include "checkopt.h"
 
-enum { CHAIN_MAX = 64, FACT_MAX = 32, WALK_UP = 8, DEPTH = 8 };
+enum { CHAIN_MAX = 64, FACT_MAX = 32, WALK_UP = 8, DEPTH = 8, COLD_MAX = 256 };
 
 /* ---- blocks and their predecessors ---- */
 
@@ -479,6 +479,80 @@ static bool cold_values_hoistable(LLVMBasicBlockRef b, LLVMBasicBlockRef thr, LL
     return true;
 }
 
+/* The blocks of the cold paths of the chain's later checks: what their
+ * exception blocks reach (they end in unreachable), at most COLD_MAX. */
+static int cold_region(const Check *ck, const bool *test, int n, LLVMBasicBlockRef *out)
+{
+    int m = 0;
+    for (int i = 1; i < n; i++) {
+        if (!test[i])
+            continue;
+        LLVMBasicBlockRef thr = LLVMGetSuccessor(ck[i].br, ck[i].cold);
+        int from = m;
+        bool seen = false;
+        for (int k = 0; k < m; k++)
+            seen |= out[k] == thr;
+        if (seen)
+            continue;
+        out[m++] = thr;
+        for (int k = from; k < m; k++) {
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(out[k]);
+            for (unsigned s = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; s < ns; s++) {
+                LLVMBasicBlockRef d = LLVMGetSuccessor(t, s);
+                bool have = false;
+                for (int j = 0; j < m; j++)
+                    have |= out[j] == d;
+                if (have)
+                    continue;
+                if (m == COLD_MAX)
+                    return -1;
+                out[m++] = d;
+            }
+        }
+    }
+    return m;
+}
+
+static bool in_blocks(LLVMBasicBlockRef b, LLVMBasicBlockRef *bs, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (bs[i] == b)
+            return true;
+    return false;
+}
+
+/* A later check's cold path may use a value of a chain block directly (not
+ * through a phi of its exception block: a check inlined from a helper has
+ * an exception block of its own). Once merged, the cold path is entered
+ * from the dispatch blocks, which that chain block no longer dominates, so
+ * each such value must move to the merged head. With bld, moves them there
+ * (at bld's position); false if the cold paths cannot be found or a value
+ * cannot move. */
+static bool cold_uses(const Check *ck, const bool *test, LLVMBasicBlockRef *chain, int n, LLVMBuilderRef bld)
+{
+    LLVMBasicBlockRef region[COLD_MAX];
+    LLVMValueRef moved[COLD_MAX];
+    int m = cold_region(ck, test, n, region), nmoved = 0;
+    if (m < 0)
+        return false;
+    for (int i = 1; i < n; i++)
+        for (LLVMValueRef v = LLVMGetFirstInstruction(chain[i]); v; v = LLVMGetNextInstruction(v))
+            for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+                LLVMValueRef user = LLVMGetUser(u);
+                /* an exception block's phi: its incoming value moves with the check (cold_values_hoistable) */
+                if (!LLVMIsAInstruction(user) || LLVMIsAPHINode(user) ||
+                    !in_blocks(LLVMGetInstructionParent(user), region, m))
+                    continue;
+                if (!can_hoist(v, chain, n, 0) || nmoved == COLD_MAX)
+                    return false;
+                moved[nmoved++] = v;
+                break;
+            }
+    for (int k = 0; bld && k < nmoved; k++)
+        hoist(bld, moved[k], chain, n);
+    return true;
+}
+
 static LLVMValueRef fail_of(LLVMBuilderRef bld, const Check *c)
 {
     return c->cold == 0 ? c->cond : LLVMBuildNot(bld, c->cond, "");
@@ -529,7 +603,11 @@ static int merge_chain(LLVMContextRef ctx, LLVMBuilderRef bld, LLVMBasicBlockRef
         if (!can_hoist(c.cond, chain, n + 1, 0) || !cold_values_hoistable(next, thr, chain, n + 1))
             break;
         ck[n] = c;
-        test[n++] = true;
+        test[n] = true;
+        chain[n] = next;
+        if (!cold_uses(ck, test, chain, n + 1, NULL))
+            break;
+        n++;
         ntests++;
     }
     while (n > 1 && !test[n - 1])
@@ -550,6 +628,7 @@ static int merge_chain(LLVMContextRef ctx, LLVMBuilderRef bld, LLVMBasicBlockRef
         LLVMInstructionRemoveFromParent(i);
         LLVMInsertIntoBuilder(bld, i);
     }
+    cold_uses(ck, test, chain, n, bld);
     LLVMValueRef fail[CHAIN_MAX];
     LLVMValueRef any = fail_of(bld, &ck[0]);
     for (int i = 1; i < n; i++) {
