@@ -434,12 +434,18 @@ static bool side_effect_free(LLVMBasicBlockRef b)
     return true;
 }
 
-static bool in_chain(LLVMBasicBlockRef b, LLVMBasicBlockRef *chain, int n)
+static bool in_blocks(LLVMBasicBlockRef b, LLVMBasicBlockRef *bs, int n)
 {
-    for (int i = 1; i < n; i++)
-        if (chain[i] == b)
+    for (int i = 0; i < n; i++)
+        if (bs[i] == b)
             return true;
     return false;
+}
+
+/* whether b is one of the chain's later blocks (not its head) */
+static bool in_chain(LLVMBasicBlockRef b, LLVMBasicBlockRef *chain, int n)
+{
+    return in_blocks(b, chain + 1, n - 1);
 }
 
 /* Whether v can be computed at the head: defined outside the chain's later
@@ -489,20 +495,14 @@ static int cold_region(const Check *ck, const bool *test, int n, LLVMBasicBlockR
             continue;
         LLVMBasicBlockRef thr = LLVMGetSuccessor(ck[i].br, ck[i].cold);
         int from = m;
-        bool seen = false;
-        for (int k = 0; k < m; k++)
-            seen |= out[k] == thr;
-        if (seen)
+        if (in_blocks(thr, out, m))
             continue;
         out[m++] = thr;
         for (int k = from; k < m; k++) {
             LLVMValueRef t = LLVMGetBasicBlockTerminator(out[k]);
             for (unsigned s = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; s < ns; s++) {
                 LLVMBasicBlockRef d = LLVMGetSuccessor(t, s);
-                bool have = false;
-                for (int j = 0; j < m; j++)
-                    have |= out[j] == d;
-                if (have)
+                if (in_blocks(d, out, m))
                     continue;
                 if (m == COLD_MAX)
                     return -1;
@@ -511,14 +511,6 @@ static int cold_region(const Check *ck, const bool *test, int n, LLVMBasicBlockR
         }
     }
     return m;
-}
-
-static bool in_blocks(LLVMBasicBlockRef b, LLVMBasicBlockRef *bs, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (bs[i] == b)
-            return true;
-    return false;
 }
 
 /* A later check's cold path may use a value of a chain block directly (not
