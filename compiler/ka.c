@@ -409,6 +409,20 @@ static Node *ka_copy_indexed(Ka *k, Node *x, const char *var, int c, int depth)
     return x;
 }
 
+/* `ntuple(f, Val(count))`, what @ntuple and @ncall expand to; NULL when out of memory */
+static Node *ntuple_val(Ka *k, SrcLoc loc, Node *f, Node *count)
+{
+    Node *c = ast_node(k->a, AST_CALL, loc, 3), *v = ast_node(k->a, AST_CALL, loc, 2);
+    if (!c || !v)
+        return NULL;
+    v->kids[0] = ast_ident(k->a, loc, "Val");
+    v->kids[1] = count;
+    c->kids[0] = ast_ident(k->a, loc, "ntuple");
+    c->kids[1] = f;
+    c->kids[2] = v;
+    return c;
+}
+
 /* Base.Cartesian's `@ntuple N i -> e` and `@nexprs N i -> e`, N a constant (a literal, a where-parameter, a
  * generated kernel's $N): ntuple(i -> e, Val(N)), and `for i in 1:N e end`, which computes what @nexprs's N
  * copies of e do when e names no `x_i` variables (those need a name per copy, which juke does not make). */
@@ -422,15 +436,8 @@ static Node *ka_cartesian(Ka *k, Node *n)
     }
     SrcLoc loc = n->loc;
     if (n->name[1] == 't') { /* @ntuple */
-        Node *c = ast_node(k->a, AST_CALL, loc, 3), *v = ast_node(k->a, AST_CALL, loc, 2);
-        if (!c || !v)
-            return n;
-        v->kids[0] = ast_ident(k->a, loc, "Val");
-        v->kids[1] = n->kids[0];
-        c->kids[0] = ast_ident(k->a, loc, "ntuple");
-        c->kids[1] = f;
-        c->kids[2] = v;
-        return c;
+        Node *c = ntuple_val(k, loc, f, n->kids[0]);
+        return c ? c : n;
     }
     if (names_suffixed(f->kids[1], p->name, 0) && n->kids[0]->kind == AST_INT && n->kids[0]->ival >= 0 &&
         n->kids[0]->ival <= KA_NEXPRS_MAX) {
@@ -478,15 +485,10 @@ static Node *ka_ncall(Ka *k, Node *n)
     }
     SrcLoc loc = n->loc;
     int nfixed = n->nkids - 3;
-    Node *c = ast_node(k->a, AST_CALL, loc, 2 + nfixed), *t = ast_node(k->a, AST_CALL, loc, 3),
-         *v = ast_node(k->a, AST_CALL, loc, 2), *sp = ast_node(k->a, AST_SPLAT, loc, 1);
-    if (!c || !t || !v || !sp)
+    Node *c = ast_node(k->a, AST_CALL, loc, 2 + nfixed), *t = ntuple_val(k, loc, f, n->kids[0]),
+         *sp = ast_node(k->a, AST_SPLAT, loc, 1);
+    if (!c || !t || !sp)
         return n;
-    v->kids[0] = ast_ident(k->a, loc, "Val");
-    v->kids[1] = n->kids[0];
-    t->kids[0] = ast_ident(k->a, loc, "ntuple");
-    t->kids[1] = f;
-    t->kids[2] = v;
     sp->kids[0] = t;
     c->kids[0] = n->kids[1];
     for (int i = 0; i < nfixed; i++)
