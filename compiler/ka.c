@@ -309,6 +309,55 @@ static bool ka_vararg_count(Ka *k, Node *fn, const Node *s)
     return false;
 }
 
+static bool is_quote(const Node *q)
+{
+    return q && q->kind == AST_MACROCALL && strcmp(q->name, "quote") == 0 && q->nkids == 1 && q->kids[0] &&
+           q->kids[0]->kind == AST_BLOCK;
+}
+
+/* Does quoted code x act (an assignment, a call of a `!` function, a macro call other than $ and @inbounds)? */
+static bool quoted_acts(const Node *x, int depth)
+{
+    if (!x || depth > 200)
+        return false;
+    if (x->kind == AST_ASSIGN || x->kind == AST_OPASSIGN)
+        return true;
+    if (x->kind == AST_CALL && x->kids[0]->kind == AST_IDENT && x->kids[0]->name[strlen(x->kids[0]->name) - 1] == '!')
+        return true;
+    if (x->kind == AST_MACROCALL && strcmp(x->name, "$") != 0 && strcmp(x->name, "inbounds") != 0)
+        return true;
+    for (int i = 0; i < x->nkids; i++)
+        if (quoted_acts(x->kids[i], depth + 1))
+            return true;
+    return false;
+}
+
+/* A generator whose quoted expressions are built up and returned along its branches (`if N == 1 return :(x)
+ * ... end`, `ex = :($ex * x)` in a loop): each quote becomes the code it quotes, evaluated where the
+ * generator builds it, and the generator's own code reads each argument as its type. The values the
+ * generator computes are then the values of the expressions Julia's result would compute, as long as a
+ * quote kept in a variable does nothing but compute (else E2123). Depth bounded as ka_subst's. */
+static Node *ka_gen_values(Ka *k, Node *x, int depth)
+{
+    if (!x || depth > 100)
+        return x;
+    if (is_quote(x)) {
+        Node *b = x->kids[0];
+        return b->nkids == 1 ? b->kids[0] : b;
+    }
+    if (x->kind == AST_ASSIGN && is_quote(x->kids[1]) && quoted_acts(x->kids[1]->kids[0], 0))
+        diag_error(k->d, x->kids[1]->loc,
+                   "juke runs the code a @generated function's generator quotes where the generator builds it; "
+                   "this quote, kept in a variable, acts (an assignment, a `!` call or a macro), which Julia "
+                   "would run only where the returned expression splices it: return the quote, or build it "
+                   "inside one `quote ... end` the generator ends in");
+    if (x->kind == AST_IDENT)
+        return ka_interp_types(k, x, 0);
+    for (int i = 0; i < x->nkids; i++)
+        x->kids[i] = ka_gen_values(k, x->kids[i], depth + 1);
+    return x;
+}
+
 static Node *ka_function(Ka *k, Node *fn);
 static void ka_generated_function(Ka *k, Node *fn)
 {
@@ -316,11 +365,13 @@ static void ka_generated_function(Ka *k, Node *fn)
     Node *q = body && body->kind == AST_BLOCK && body->nkids > 0 ? body->kids[body->nkids - 1] : NULL;
     if (q && q->kind == AST_RETURN)
         q = q->kids[0];
-    if (!(q && q->kind == AST_MACROCALL && strcmp(q->name, "quote") == 0 && q->nkids == 1 && q->kids[0] &&
-          q->kids[0]->kind == AST_BLOCK)) {
-        diag_error(k->d, fn->loc,
-                   "juke compiles a @generated function whose generator ends in the body it returns, "
-                   "`quote ... end` (`$x` spliced in)");
+    if (!is_quote(q)) {
+        k->gen_params = fn->kids[0];
+        k->gen_function = true;
+        fn->kids[1] = ka_gen_values(k, body, 0);
+        ka_function(k, fn);
+        k->gen_params = NULL;
+        k->gen_function = false;
         return;
     }
     Node *quoted = q->kids[0];
@@ -332,7 +383,7 @@ static void ka_generated_function(Ka *k, Node *fn)
     int n = 0;
     for (int i = 0; i < body->nkids - 1; i++)
         if (!ka_vararg_count(k, fn, body->kids[i]))
-            nb->kids[n++] = ka_interp_types(k, body->kids[i], 0);
+            nb->kids[n++] = ka_gen_values(k, body->kids[i], 0);
     for (int i = 0; i < quoted->nkids; i++)
         nb->kids[n++] = quoted->kids[i];
     nb->nkids = n;
@@ -845,7 +896,8 @@ const char *ka_macro_hint(const char *name, bool user)
                                         "btime",   "belapsed",    "sync", "async",   "spawn",
                                         "threads", "distributed", "eval", "roc",     "cuda" };
     if (user)
-        return "it is a macro this file defines, and juke does not expand user macros; write a function instead";
+        return "it is a macro this file defines whose body juke cannot read (juke expands macros that build "
+               "their result from `quote ... end` and `:(...)` templates); write a function instead";
     if (ka_in(name, printing, JK_ARRAY_LEN(printing)))
         return "print from a kernel with @rocprintf(\"fmt\", args...), @rocprint or @rocprintln";
     if (ka_in(name, cuda_print, JK_ARRAY_LEN(cuda_print)))
