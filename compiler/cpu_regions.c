@@ -10,7 +10,8 @@
  * index) is 0 before the item starts, k (1..nbarriers) when it waits at barrier k, CPU_REGION_RETURNED or
  * CPU_REGION_EXITED at the end. In a round of mode k the item stores its status only when it stops elsewhere
  * than at k: the group entry runs a round in mode k only when every item waited at k, so the array holds k
- * already. The values an item needs after a barrier (the allocas live where a barrier resumes, after every
+ * already; or, where the group entry keeps the array (cpu_regions_owns_status), only at a stop that is not
+ * silent (silent_stops), the array zero between rounds. The values an item needs after a barrier (the allocas live where a barrier resumes, after every
  * value used outside its block went to an alloca) sit in per-item slots of st->spill, slot A for n items at
  * n * off(A), the item's own at lin * size(A); those alike in every item in `uniform` (below). The item reads
  * its index from its parameters, never from st->item, and stores it there only before a call that is given
