@@ -31,6 +31,7 @@ typedef struct Ka {
     bool inbounds;     /* @kernel inbounds=true */
     Node *gen_params;  /* the parameters of a `@kernel generated = true` function being rewritten, else NULL */
     bool gen_function; /* gen_params are a top-level @generated function's: a vararg stays its tuple */
+    PtrVec copies;     /* the prefixes ("I_") of the per-copy names an `@nexprs N i -> I_i = e` made a tuple of */
 } Ka;
 
 /* fname(__ctx__) */
@@ -474,6 +475,33 @@ static Node *ntuple_val(Ka *k, SrcLoc loc, Node *f, Node *count)
     return c;
 }
 
+/* In the body of `var -> body` (a Base.Cartesian function of the index), each `I_var` of a prefix an
+ * @nexprs made a tuple of (k->copies) becomes `I_#[var]`. Depth bounded as ka_subst's. */
+static Node *ka_copies_indexed(Ka *k, Node *x, const char *var, int depth)
+{
+    if (!x || depth > 100 || !k->copies.len)
+        return x;
+    if (x->kind == AST_IDENT && !x->qual) {
+        size_t n = strlen(x->name), v = strlen(var);
+        for (int i = 0; i < k->copies.len; i++) {
+            const char *pre = k->copies.items[i];
+            size_t pl = strlen(pre);
+            if (n == pl + v && strncmp(x->name, pre, pl) == 0 && strcmp(x->name + pl, var) == 0) {
+                Node *r = ast_node(k->a, AST_REF, x->loc, 2);
+                if (!r)
+                    return x;
+                r->kids[0] = ast_ident(k->a, x->loc, arena_printf(k->a, "%s#", pre));
+                r->kids[1] = ast_ident(k->a, x->loc, var);
+                return r;
+            }
+        }
+        return x;
+    }
+    for (int i = 0; i < x->nkids; i++)
+        x->kids[i] = ka_copies_indexed(k, x->kids[i], var, depth + 1);
+    return x;
+}
+
 /* Base.Cartesian's `@ntuple N i -> e` and `@nexprs N i -> e`, N a constant (a literal, a where-parameter, a
  * generated kernel's $N): ntuple(i -> e, Val(N)), and `for i in 1:N e end`, which computes what @nexprs's N
  * copies of e do when e names no `x_i` variables (those need a name per copy, which juke does not make). */
@@ -486,6 +514,7 @@ static Node *ka_cartesian(Ka *k, Node *n)
         return ka_nothing(k, n);
     }
     SrcLoc loc = n->loc;
+    f->kids[1] = ka_copies_indexed(k, f->kids[1], p->name, 0);
     if (n->name[1] == 't') { /* @ntuple */
         Node *c = ntuple_val(k, loc, f, n->kids[0]);
         return c ? c : n;
@@ -500,6 +529,34 @@ static Node *ka_cartesian(Ka *k, Node *n)
         for (int c = 0; c < cnt; c++)
             b->kids[c] = ka_copy_indexed(k, ast_clone(k->a, f->kids[1], 0), p->name, c + 1, 0);
         return b;
+    }
+    Node *as = f->kids[1];
+    if (as && as->kind == AST_BLOCK && as->nkids == 1)
+        as = as->kids[0];
+    size_t vl = strlen(p->name), al;
+    if (names_suffixed(f->kids[1], p->name, 0) && as && as->kind == AST_ASSIGN && as->kids[0]->kind == AST_IDENT &&
+        (al = strlen(as->kids[0]->name)) > vl + 1 && strcmp(as->kids[0]->name + al - vl, p->name) == 0 &&
+        as->kids[0]->name[al - vl - 1] == '_' && !names_suffixed(as->kids[1], p->name, 0)) {
+        /* `@nexprs N i -> I_i = e` with N a constant that is no literal (a where-parameter, a generated
+         * function's $N): the N copies' I_1, I_2, ... are the elements of a tuple, I_# = ntuple(i -> e,
+         * Val(N)), which later `i -> ... I_i ...` functions (of @ncall, @ntuple) index as I_#[i] */
+        const char *prefix = arena_strndup(k->a, as->kids[0]->name, al - vl);
+        char *tname = prefix ? arena_printf(k->a, "%s#", prefix) : NULL;
+        Node *lam = ast_node(k->a, AST_LAMBDA, f->loc, 3), *ps = ast_node(k->a, AST_TUPLE, f->loc, 1),
+             *body = ast_node(k->a, AST_BLOCK, f->loc, 1), *r = ast_node(k->a, AST_ASSIGN, loc, 2);
+        if (!tname || !lam || !ps || !body || !r)
+            return n;
+        ps->kids[0] = f->kids[0]->kids[0];
+        body->kids[0] = as->kids[1];
+        lam->kids[0] = ps;
+        lam->kids[1] = body;
+        Node *t = ntuple_val(k, loc, lam, n->kids[0]);
+        if (!t)
+            return n;
+        r->kids[0] = ast_ident(k->a, as->loc, tname);
+        r->kids[1] = t;
+        ptrvec_push(k->a, &k->copies, (void *)prefix);
+        return r;
     }
     if (names_suffixed(f->kids[1], p->name, 0)) {
         diag_error(k->d, n->loc,
@@ -535,6 +592,7 @@ static Node *ka_ncall(Ka *k, Node *n)
         return ka_nothing(k, n);
     }
     SrcLoc loc = n->loc;
+    f->kids[1] = ka_copies_indexed(k, f->kids[1], f->kids[0]->kids[0]->name, 0);
     int nfixed = n->nkids - 3;
     Node *c = ast_node(k->a, AST_CALL, loc, 2 + nfixed), *t = ntuple_val(k, loc, f, n->kids[0]),
          *sp = ast_node(k->a, AST_SPLAT, loc, 1);

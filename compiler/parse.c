@@ -956,6 +956,13 @@ static Node *parse_for(Parser *p)
         ParseMode m = parse_save(p);
         p->no_range = false;
         Node *var = parse_postfix(p);
+        if (tok_op(parse_peek(p), "::")) { /* for i::T in r: each value converted to T (typed below) */
+            Token *dc = parse_next(p);
+            Node *ty = node_new(p, AST_TYPED, dc->loc, 2);
+            ty->kids[0] = var;
+            ty->kids[1] = parse_postfix(p);
+            var = ty;
+        }
         Token *t = parse_peek(p);
         if (!(tok_kw(t, "in") || tok_op(t, "∈") || tok_op(t, "=")))
             parse_fail_at(p, t->loc, "syntax: invalid iteration specification");
@@ -974,6 +981,19 @@ static Node *parse_for(Parser *p)
     outer->loc = kw->loc;
     for (int i = specs.len - 1; i >= 0; i--) {
         Node *f = specs.items[i];
+        if (f->kids[0]->kind == AST_TYPED && f->kids[0]->kids[0] && f->kids[0]->kids[0]->kind == AST_IDENT) {
+            /* for i::T in r: the loop runs over a hidden variable, and i::T = it starts each iteration */
+            Node *as = node_new(p, AST_ASSIGN, f->kids[0]->loc, 2), *b = node_new(p, AST_BLOCK, body->loc, 2);
+            const char *hidden = arena_printf(p->a, "#for_%s", f->kids[0]->kids[0]->name);
+            if (!hidden)
+                parse_oom(p);
+            as->kids[0] = f->kids[0];
+            as->kids[1] = node_ident(p, f->kids[0]->loc, hidden);
+            b->kids[0] = as;
+            b->kids[1] = body;
+            body = b;
+            f->kids[0] = node_ident(p, as->loc, hidden);
+        }
         f->kids[2] = body;
         if (i > 0) {
             body = node_new(p, AST_BLOCK, f->loc, 1);
@@ -1118,8 +1138,11 @@ static Node *parse_struct(Parser *p, Token *start, bool is_mutable, bool is_abst
         parse_restore(p, m);
         n->kids[0] = node_from_vec(p, AST_TUPLE, name->loc, &tps);
     }
-    if (parse_accept(p, "<:"))
+    if (parse_accept(p, "<:")) {
+        while (parse_peek(p)->kind == TK_NL) /* `<:` ends no expression: the supertype may follow on the next line */
+            p->pos++;
         n->kids[1] = parse_postfix(p);
+    }
     PtrVec fields = { 0 }, ctors = { 0 };
     if (!is_abstract) {
         for (;;) {
