@@ -173,6 +173,7 @@ const AmdEnc amdemu_gfx11[] = {
     { F_VOP1, 0x37, "v_not_b32", NULL },
     { F_VOP1, 0x38, "v_bfrev_b32", NULL },
     { F_VOP1, 0x39, "v_clz_i32_u32", "v_ffbh_u32" },
+    { F_VOP1, 0x3a, "v_ctz_i32_b32", "v_ffbl_b32" },
     { F_VOP1, 0x3b, "v_cls_i32", "v_ffbh_i32" },
     { F_VOP1, 0x3c, "v_frexp_exp_i32_f64", NULL },
     { F_VOP1, 0x3d, "v_frexp_mant_f64", NULL },
