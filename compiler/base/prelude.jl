@@ -1022,10 +1022,19 @@ checkbounds(::Type{Bool}, A::AbstractArray, i::Integer, j::Integer) = 1 <= i <= 
 checkbounds(::Type{Bool}, A::AbstractArray, i::Integer, j::Integer, k::Integer) =
     1 <= i <= size(A, 1) && 1 <= j <= size(A, 2) && 1 <= k <= div(length(A), size(A, 1) * size(A, 2))
 checkbounds(::Type{Bool}, A::AbstractArray, I::Tuple) = checkbounds(Bool, A, I...)
-checkbounds(A::AbstractArray, i::Integer) = checkbounds(Bool, A, i) ? nothing : throw(BoundsError(A, i))
-checkbounds(A::AbstractArray, i::Integer, j::Integer) = checkbounds(Bool, A, i, j) ? nothing : throw(BoundsError(A, i, j))
-checkbounds(A::AbstractArray, i::Integer, j::Integer, k::Integer) =
-    checkbounds(Bool, A, i, j, k) ? nothing : throw(BoundsError(A, i, j, k))
+# (the checked read that A[I...] does raises the BoundsError, with the array's dims in its message)
+function checkbounds(A::AbstractArray, i::Integer)
+    A[i]
+    return nothing
+end
+function checkbounds(A::AbstractArray, i::Integer, j::Integer)
+    A[i, j]
+    return nothing
+end
+function checkbounds(A::AbstractArray, i::Integer, j::Integer, k::Integer)
+    A[i, j, k]
+    return nothing
+end
 checkbounds(A::AbstractArray, I::Tuple) = checkbounds(A, I...)
 
 # ---- AMDGPU.Device's math functions that Base does not name (src/device/gcn/math.jl: ocml's rsqrt, recip,
