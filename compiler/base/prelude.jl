@@ -1091,8 +1091,10 @@ memfence!(::Val{:acq}) = fence(acquire)
 memfence!(::Val{:rel}) = fence(release)
 memfence!(::Val{:acq_rel}) = fence(acq_rel)
 memfence!(::Val{:seq_cst}) = fence(seq_cst)
-s_memtime() = memtime()
-s_memrealtime() = memrealtime()
+# the clocks under their other AMDGPU.jl names (src/device/gcn/hostcall_signal_helpers.jl)
+device_time() = memtime()
+device_realtime() = memrealtime()
+readcyclecounter() = memtime()
 # AMDGPU.jl's float atomics by compare-and-swap (src/device/gcn/atomics.jl): atomic_mul!(ptr, v) and
 # atomic_div!(ptr, v) store old * v (old / v) and return the new value, as there
 atomic_mul!(p, v) = __atomic_modify(p, *, v)

@@ -1936,6 +1936,7 @@ static const AmdOp ops[] = {
     V3("v_bfi_b32", 0x1ca, 3, l_bfi, 0),
     V3("v_perm_b32", 0x1ed, 3, l_perm, 0),
     V3("v_mad_legacy_u16", 0x1eb, 3, l_mad_u16, 0),
+    V3("v_mad_u16", 0x204, 3, l_mad_u16, 0),
     V3("v_fma_f32", 0x1cb, 3, l_fma_f32, FLT),
     V3("v_fma_f64", 0x1cc, 3, l_fma_f64, FD),
     V3("v_alignbit_b32", 0x1ce, 3, l_alignbit, 0),

@@ -228,6 +228,7 @@ const AmdEnc amdemu_gfx11[] = {
     { F_VOP3, 0x211, "v_bfe_i32", NULL },
     { F_VOP3, 0x212, "v_bfi_b32", NULL },
     { F_VOP3, 0x244, "v_perm_b32", NULL },
+    { F_VOP3, 0x241, "v_mad_u16", NULL },
     { F_VOP3, 0x213, "v_fma_f32", NULL },
     { F_VOP3, 0x248, "v_fma_f16", NULL },
     { F_VOP2, 0x36, "v_fmac_f16", NULL },
