@@ -150,24 +150,31 @@ function _cospi_kernel(x::Float64)
     w = 1.0 - a_x2
     return w + fma(x2, r, ((1.0 - w) - a_x2) - a_x2lo)
 end
-function _sinpi_kernel(x::Float32)
+# (the _wide kernels keep the wider type's answer, which tanpi divides before it rounds)
+function _sinpi_kernel_wide(x::Float32)
     y = Float64(x)
-    return Float32(y * _evalpoly_fma(y * y, (3.1415926535762266, -5.167712769188119, 2.5501626483206374,
-                                             -0.5992021090314925, 0.08100185277841528)))
+    return y * _evalpoly_fma(y * y, (3.1415926535762266, -5.167712769188119, 2.5501626483206374,
+                                     -0.5992021090314925, 0.08100185277841528))
 end
-function _cospi_kernel(x::Float32)
+function _cospi_kernel_wide(x::Float32)
     y = Float64(x)
-    return Float32(_evalpoly_fma(y * y, (1.0, -4.934802200541122, 4.058712123568637, -1.3352624040152927,
-                                         0.23531426791507182, -0.02550710082498761)))
+    return _evalpoly_fma(y * y, (1.0, -4.934802200541122, 4.058712123568637, -1.3352624040152927,
+                                 0.23531426791507182, -0.02550710082498761))
 end
-function _sinpi_kernel(x::Float16)
+function _sinpi_kernel_wide(x::Float16)
     y = Float32(x)
-    return Float16(y * _evalpoly_fma(y * y, (3.1415927f0, -5.1677127f0, 2.5501626f0, -0.5992021f0, 0.081001855f0)))
+    return y * _evalpoly_fma(y * y, (3.1415927f0, -5.1677127f0, 2.5501626f0, -0.5992021f0, 0.081001855f0))
 end
-function _cospi_kernel(x::Float16)
+function _cospi_kernel_wide(x::Float16)
     y = Float32(x)
-    return Float16(_evalpoly_fma(y * y, (1.0f0, -4.934802f0, 4.058712f0, -1.3352624f0, 0.23531426f0, -0.0255071f0)))
+    return _evalpoly_fma(y * y, (1.0f0, -4.934802f0, 4.058712f0, -1.3352624f0, 0.23531426f0, -0.0255071f0))
 end
+_sinpi_kernel_wide(x::Float64) = _sinpi_kernel(x)
+_cospi_kernel_wide(x::Float64) = _cospi_kernel(x)
+_sinpi_kernel(x::Float32) = Float32(_sinpi_kernel_wide(x))
+_cospi_kernel(x::Float32) = Float32(_cospi_kernel_wide(x))
+_sinpi_kernel(x::Float16) = Float16(_sinpi_kernel_wide(x))
+_cospi_kernel(x::Float16) = Float16(_cospi_kernel_wide(x))
 # maxintfloat(T): from here on every float is an even integer, so sinpi is ±0 and cospi 1
 _maxintfloat(x::Float64) = 9.007199254740992e15
 _maxintfloat(x::Float32) = 1.6777216f7
@@ -197,6 +204,30 @@ sincospi(x::AbstractFloat) = _sincospi(x, 3)
 sinpi(x::Integer) = x >= 0 ? zero(float(x)) : -zero(float(x))
 cospi(x::Integer) = isodd(x) ? -one(float(x)) : one(float(x))
 sincospi(x::Integer) = (sinpi(x), cospi(x))
+# tanpi(x) = tan(πx) as Base computes it (Julia 1.10): the reduction of sincospi, both kernels in the wider
+# type (Float64 for a Float32), their quotient rounded once
+function tanpi(x0::T) where {T<:AbstractFloat}
+    x = abs(x0)
+    if !isfinite(x)
+        isnan(x) && return x
+        throw(DomainError(x, "`x` cannot be infinite."))
+    end
+    x >= _maxintfloat(x) && return copysign(zero(T), x0)
+    n = round(2 * x)
+    rx = muladd(T(-0.5), n, x)
+    q = Int64(n) & 3
+    s, c = _sinpi_kernel_wide(rx), _cospi_kernel_wide(rx)
+    z = zero(s)
+    sp = q == 0 ? s : q == 1 ? c : q == 2 ? z - s : z - c
+    cp = q == 0 ? c : q == 1 ? z - s : q == 2 ? z - c : s
+    return T(ifelse(signbit(x0), -sp, sp) / cp)
+end
+tanpi(x::Integer) = tanpi(float(x))
+# cispi(x) = exp(iπx) = cospi(x) + i sinpi(x) (base/complex.jl)
+function cispi(x::Real)
+    s, c = sincospi(x)
+    return complex(c, s)
+end
 
 # strides of a dense, column-major array, as Base's size_to_strides computes them: (1, size(A, 1), ...)
 strides(A::AbstractArray) = _size_to_strides(1, size(A))
