@@ -1077,6 +1077,13 @@ rsqrt_fast(x::AbstractFloat) = inv(sqrt(x))
 recip_fast(x::AbstractFloat) = inv(x)
 nearbyint(x::AbstractFloat) = round(x)
 tgamma(x::AbstractFloat) = gamma(x)
+# SpecialFunctions' loggamma(x): log(gamma(x)), a DomainError where gamma(x) < 0 (lgamma is log|gamma(x)|)
+function loggamma(x::AbstractFloat)
+    x < 0 && isodd(unsafe_trunc(Int64, floor(x))) && x > -maxintfloat(typeof(x)) &&
+        throw(DomainError(x, "`gamma(x)` must be non-negative"))
+    return lgamma(x)
+end
+loggamma(x::Integer) = loggamma(float(x))
 atan2(y::AbstractFloat, x::AbstractFloat) = atan(y, x)
 asinpi(x::AbstractFloat) = asin(x) / oftype(x, pi)
 acospi(x::AbstractFloat) = acos(x) / oftype(x, pi)
