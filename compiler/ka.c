@@ -929,6 +929,8 @@ const char *ka_prelude(void)
            "@inline __ka_inside(I::Tuple{Int64,Int64,Int64}, c::Tuple{Int64,Int64,Int64}) = "
            "I[1] <= c[1] && I[2] <= c[2] && I[3] <= c[3]\n"
            "@inline __ka_valid(c) = __ka_inside(__ka_global(c), __ka_nd(c))\n"
+           /* KernelAbstractions.__validindex(__ctx__), which unsafe_indices kernels test themselves */
+           "@inline __validindex(c) = __ka_valid(c)\n"
            "@inline __ka_ndrange(c) = __ka_nd(c)\n"
            "@inline __ka_index_Global_Linear(c) = __ka_linear(__ka_global(c), __ka_nd(c))\n"
            "@inline __ka_index_Global_Cartesian(c) = __ka_global(c)\n"

@@ -1033,7 +1033,8 @@ static int lower_macro(Lower *L, Node *n)
     if (strcmp(n->name, "atomicswap") == 0 || strcmp(n->name, "atomicreplace") == 0)
         return lower_atomix(L, n);
     if (strcmp(n->name, "rocprintf") == 0 || strcmp(n->name, "rocprint") == 0 || strcmp(n->name, "rocprintln") == 0 ||
-        strcmp(n->name, "print") == 0 || strcmp(n->name, "cuprintf") == 0) {
+        strcmp(n->name, "print") == 0 || strcmp(n->name, "cuprintf") == 0 || strcmp(n->name, "cuprint") == 0 ||
+        strcmp(n->name, "cuprintln") == 0) {
         PrintFormat pf;
         if (!printfmt_macro(L->a, L->d, n, &pf))
             return emit_named(L, IR_NOTHING, n->loc);
