@@ -840,7 +840,7 @@ static bool ka_in(const char *s, const char *const *list, int n)
 const char *ka_macro_hint(const char *name, bool user)
 {
     static const char *const printing[] = { "println", "print", "printf", "info", "warn", "debug", "error" };
-    static const char *const cuda_print[] = { "cuprint", "cuprintln", "cushow" };
+    static const char *const cuda_print[] = { "cushow" };
     static const char *const host[] = { "time",    "elapsed",     "test", "testset", "benchmark",
                                         "btime",   "belapsed",    "sync", "async",   "spawn",
                                         "threads", "distributed", "eval", "roc",     "cuda" };
@@ -849,7 +849,8 @@ const char *ka_macro_hint(const char *name, bool user)
     if (ka_in(name, printing, JK_ARRAY_LEN(printing)))
         return "print from a kernel with @rocprintf(\"fmt\", args...), @rocprint or @rocprintln";
     if (ka_in(name, cuda_print, JK_ARRAY_LEN(cuda_print)))
-        return "juke prints with AMDGPU.jl's @rocprintf, @rocprint and @rocprintln (and CUDA's @cuprintf)";
+        return "juke prints with AMDGPU.jl's @rocprintf, @rocprint and @rocprintln (and CUDA's @cuprintf, @cuprint "
+               "and @cuprintln)";
     if (strcmp(name, "cuStaticSharedMem") == 0)
         return "use @ROCStaticLocalArray(T, dims) or KernelAbstractions' @localmem T dims";
     if (strcmp(name, "cuDynamicSharedMem") == 0)

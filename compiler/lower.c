@@ -737,12 +737,14 @@ static int lower_atomic(Lower *L, Node *n)
         ref = e->kids[1];
         val = e->kids[2];
     }
-    if (e && e->kind == AST_REF && !fn) /* Atomix's @atomic A[i]: a load (aligned loads are atomic) */
+    /* AMDGPU.@atomic has neither a load nor *= (its AtomicError); Atomix's (KernelAbstractions') has both */
+    bool amdgpu = n->qual && strcmp(n->qual, "AMDGPU") == 0;
+    if (e && e->kind == AST_REF && !fn && !amdgpu) /* Atomix's @atomic A[i]: a load (aligned loads are atomic) */
         return lower_expr(L, e);
-    if (!fn && e && e->kind == AST_OPASSIGN && e->kids[0]->kind == AST_REF &&
+    if (!fn && !amdgpu && e && e->kind == AST_OPASSIGN && e->kids[0]->kind == AST_REF &&
         (strcmp(e->name, "*") == 0 || strcmp(e->name, "/") == 0)) {
-        /* @atomic A[i] *= x, /= x: base/prelude.jl's __atomic_modify, a compare-and-swap loop, on the element's
-         * checked pointer (base/atomix.jl's __atomic_ref); the new value */
+        /* Atomix's @atomic A[i] *= x, /= x: base/prelude.jl's __atomic_modify, a compare-and-swap loop, on the
+         * element's checked pointer (base/atomix.jl's __atomic_ref); the new value */
         ref = e->kids[0];
         int args[64];
         args[0] = lower_expr(L, ref->kids[0]);
