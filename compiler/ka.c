@@ -562,8 +562,9 @@ static Node *ka_macro(Ka *k, Node *n)
         return ka_nothing(k, n);
     }
     if (strcmp(m, "atomic") == 0 && n->qual && strcmp(n->qual, "AMDGPU") != 0) {
-        /* KernelAbstractions.@atomic and Atomix.@atomic are AMDGPU.@atomic on arrays */
-        n->qual = "AMDGPU";
+        /* KernelAbstractions.@atomic is Atomix.@atomic: AMDGPU.@atomic's forms on arrays, and also *=, /= and a
+         * load (lower_atomic) */
+        n->qual = "Atomix";
         return n;
     }
     return n;

@@ -1006,6 +1006,14 @@ static int lower_macro(Lower *L, Node *n)
         L->inbounds--;
         return v;
     }
+    if (strcmp(n->name, "ROCDynamicLocalArray") == 0 && n->nkids == 4) {
+        /* AMDGPU.jl 0.5's @ROCDynamicLocalArray(T, dims, zeroinit, offset): the array starts offset bytes into
+         * the launch's dynamic local memory (base/prelude.jl's __dynamic_local) */
+        int zero = lower_expr(L, n->kids[2]);
+        int args[4] = { lower_expr(L, n->kids[0]), lower_expr(L, n->kids[1]), call_named(L, "Val", n->loc, &zero, 1),
+                        lower_expr(L, n->kids[3]) };
+        return call_named(L, "__dynamic_local", n->loc, args, 4);
+    }
     if (strcmp(n->name, "ROCStaticLocalArray") == 0 || strcmp(n->name, "ROCDynamicLocalArray") == 0) {
         if (n->nkids < 2 || n->nkids > 3) {
             diag_error(L->d, n->loc, "@%s takes (T, dims) or (T, dims, zeroinit)", n->name);

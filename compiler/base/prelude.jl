@@ -120,6 +120,37 @@ exp10_fast(x::Number) = exp10(x)
 sin_fast(x::Number) = sin(x)
 cos_fast(x::Number) = cos(x)
 tan_fast(x::Number) = tan(x)
+abs_fast(x::Number) = abs(x)
+abs2_fast(x::Number) = abs2(x)
+conj_fast(x::Number) = conj(x)
+sign_fast(x::Number) = sign(x)
+max_fast(x::Number, y::Number) = max(x, y)
+min_fast(x::Number, y::Number) = min(x, y)
+minmax_fast(x::Number, y::Number) = minmax(x, y)
+rem_fast(x::Number, y::Number) = rem(x, y)
+cmp_fast(x::Number, y::Number) = cmp(x, y)
+eq_fast(x::Number, y::Number) = x == y
+ne_fast(x::Number, y::Number) = x != y
+lt_fast(x::Number, y::Number) = x < y
+le_fast(x::Number, y::Number) = x <= y
+gt_fast(x::Number, y::Number) = x > y
+ge_fast(x::Number, y::Number) = x >= y
+acos_fast(x::Number) = acos(x)
+asin_fast(x::Number) = asin(x)
+atan_fast(x::Number) = atan(x)
+atan_fast(y::Number, x::Number) = atan(y, x)
+acosh_fast(x::Number) = acosh(x)
+asinh_fast(x::Number) = asinh(x)
+atanh_fast(x::Number) = atanh(x)
+cbrt_fast(x::Number) = cbrt(x)
+cosh_fast(x::Number) = cosh(x)
+sinh_fast(x::Number) = sinh(x)
+tanh_fast(x::Number) = tanh(x)
+expm1_fast(x::Number) = expm1(x)
+log1p_fast(x::Number) = log1p(x)
+hypot_fast(x::Number, y::Number) = hypot(x, y)
+sincos_fast(x::Number) = sincos(x)
+cis_fast(x::Number) = cis(x)
 
 # sinpi(x) = sin(πx), cospi(x) = cos(πx) and sincospi(x), by Base's algorithm (base/special/trig.jl) so that
 # the answers are Julia's bit for bit: |x| mod 2 reduced exactly to a quadrant and rx in [-1/4, 1/4], then
@@ -726,6 +757,19 @@ alloc_special(::Val{id}, ::Type{T}, ::Val{3}, ::Val{len}, ::Val{zeroinit}) where
 alloc_special(::Val{id}, ::Type{T}, ::Val{3}, ::Val{0}) where {id, T} = pointer(@ROCDynamicLocalArray(T, 0, false))
 alloc_special(::Val{id}, ::Type{T}, ::Val{3}, ::Val{0}, ::Val{zeroinit}) where {id, T, zeroinit} =
     pointer(@ROCDynamicLocalArray(T, 0, false))
+
+# @ROCDynamicLocalArray(T, dims, zeroinit, offset) (AMDGPU.jl 0.5, compiler/lower.c): the array at offset bytes
+# into the launch's dynamic local memory, zeroed by the group (then a barrier) when zeroinit is true
+__dynamic_local(::Type{T}, dims, ::Val{false}, offset::Integer) where {T} =
+    ROCDeviceArray(dims, pointer(@ROCDynamicLocalArray(T, 0, false)) + offset)
+function __dynamic_local(::Type{T}, dims, ::Val{true}, offset::Integer) where {T}
+    A = ROCDeviceArray(dims, pointer(@ROCDynamicLocalArray(T, 0, false)) + offset)
+    for i in 1:length(A)
+        @inbounds A[i] = zero(T)
+    end
+    sync_workgroup()
+    return A
+end
 
 # AMDGPUnative's (AMDGPU.jl's device half before 2020) indexing, one function per dimension:
 # workitemIdx_x() is workitemIdx().x, workitemDim_x() the workgroup's size and workgroupDim_x() the
