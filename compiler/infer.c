@@ -483,6 +483,8 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
             return bind_tvar(c, b, i, arg);
         if (strcmp(te->name, "Tuple") == 0) /* every tuple type */
             return arg->kind == TY_TUPLE;
+        if (strcmp(te->name, "NamedTuple") == 0) /* every named tuple */
+            return arg->kind == TY_STRUCT && (arg->flags & TF_NAMEDTUPLE);
     }
     const Node *expanded = expand_alias(c, te);
     if (expanded != te)
@@ -798,6 +800,8 @@ static const Node *undefined_type_name(FeCompilation *c, const Method *m, const 
         for (int i = 0; i < m->ntvars; i++)
             if (strcmp(m->tvars[i], te->name) == 0)
                 return NULL;
+        if (strcmp(te->name, "NamedTuple") == 0)
+            return NULL;
         return infer_type_expr(c, te, NULL, NULL, 0, true) ? NULL : te;
     }
     if (te->kind == AST_CURLY || te->kind == AST_SUBTYPE)
