@@ -531,8 +531,8 @@ static juke_status check_function(juke_module *m, const char *function)
 static int kernel_vararg_from(const juke_module *m, const char *function, int nargs)
 {
     GenericFunc *g = function ? fe_find_func(m->fe, function) : NULL;
-    if (!g || g->nmethods != 1 || (g->methods[0]->flags & FN_KA) || !g->methods[0]->vararg)
-        return -1;
+    if (!g || g->nmethods != 1 || !g->methods[0]->vararg)
+        return -1; /* a @kernel's vararg takes the hidden ndrange too (ka.c) */
     int fixed = g->methods[0]->nparams - 1;
     return nargs >= fixed ? fixed : -1;
 }

@@ -858,6 +858,66 @@ static Node *ka_kernel(Ka *k, Node *item)
         np->kids[i] = is_macro(p, "Const") && p->nkids == 1 ? p->kids[0] : p;
     }
     np->kids[params->nkids] = ast_ident(k->a, fn->loc, KA_CTX);
+    /* a vararg last, `@kernel f(a, Is::Vararg{Any,N}) where {N}` (GPUArrays' indexing kernels): the hidden
+     * context follows the values, so one untyped vararg takes both, and the body starts by splitting it */
+    Node *prologue = NULL;
+    Node *last = params->nkids ? np->kids[params->nkids - 1] : NULL;
+    const Node *vt = last && last->kind == AST_TYPED ? last->kids[1] : NULL;
+    const Node *vname = last && last->kind == AST_SPLAT ? last->kids[0] : last && vt ? last->kids[0] : NULL;
+    bool vararg = last && vname && vname->kind == AST_IDENT &&
+                  (last->kind == AST_SPLAT || (vt->kind == AST_CURLY && vt->kids[0]->kind == AST_IDENT &&
+                                               strcmp(vt->kids[0]->name, "Vararg") == 0));
+    if (vararg) {
+        SrcLoc loc = last->loc;
+        Node *sp = ast_node(k->a, AST_SPLAT, loc, 1), *pro = ast_node(k->a, AST_BLOCK, loc, 3),
+             *len = ast_node(k->a, AST_CALL, loc, 2), *at = ast_node(k->a, AST_REF, loc, 2),
+             *ctx = ast_node(k->a, AST_ASSIGN, loc, 2), *fr = ast_node(k->a, AST_CALL, loc, 2),
+             *vals = ast_node(k->a, AST_ASSIGN, loc, 2);
+        if (!sp || !pro || !len || !at || !ctx || !fr || !vals)
+            return fn;
+        sp->kids[0] = ast_ident(k->a, loc, "#ka_va");
+        Node *spl = ast_node(k->a, AST_SPLAT, loc, 1), *spl2 = ast_node(k->a, AST_SPLAT, loc, 1);
+        if (!spl || !spl2)
+            return fn;
+        spl->kids[0] = ast_ident(k->a, loc, "#ka_va");
+        spl2->kids[0] = ast_ident(k->a, loc, "#ka_va");
+        (void)at;
+        len->kids[0] = ast_ident(k->a, loc, "__ka_last");
+        len->kids[1] = spl;
+        ctx->kids[0] = ast_ident(k->a, loc, KA_CTX);
+        ctx->kids[1] = len;
+        fr->kids[0] = ast_ident(k->a, loc, "__ka_front");
+        fr->kids[1] = spl2;
+        vals->kids[0] = ast_ident(k->a, loc, vname->name);
+        vals->kids[1] = fr;
+        pro->kids[0] = ctx;
+        pro->kids[1] = vals;
+        pro->nkids = 2;
+        /* Vararg{T, N}: N, a where-parameter, is the count of the values */
+        if (vt && vt->nkids == 3 && vt->kids[2]->kind == AST_IDENT && fn->kids[2]) {
+            Node *w = fn->kids[2];
+            int nw = 0;
+            for (int i = 0; i < w->nkids; i++)
+                if (!(w->kids[i]->kind == AST_IDENT && strcmp(w->kids[i]->name, vt->kids[2]->name) == 0))
+                    w->kids[nw++] = w->kids[i];
+            if (nw < w->nkids) {
+                Node *cnt = ast_node(k->a, AST_ASSIGN, loc, 2), *l2 = ast_node(k->a, AST_CALL, loc, 2);
+                if (!cnt || !l2)
+                    return fn;
+                l2->kids[0] = ast_ident(k->a, loc, "length");
+                l2->kids[1] = ast_ident(k->a, loc, vname->name);
+                cnt->kids[0] = ast_ident(k->a, loc, vt->kids[2]->name);
+                cnt->kids[1] = l2;
+                pro->kids[pro->nkids++] = cnt;
+                w->nkids = nw;
+                if (!nw)
+                    fn->kids[2] = NULL;
+            }
+        }
+        np->kids[params->nkids - 1] = sp;
+        np->nkids = params->nkids;
+        prologue = pro;
+    }
     fn->kids[0] = np;
     k->has_ctx = true;
     k->gen_params = generated ? np : NULL;
@@ -881,6 +941,14 @@ static Node *ka_kernel(Ka *k, Node *item)
                 body = b;
             }
         }
+    }
+    if (prologue) {
+        Node *pb = ast_node(k->a, AST_BLOCK, body->loc, 2);
+        if (!pb)
+            return fn;
+        pb->kids[0] = prologue;
+        pb->kids[1] = body;
+        body = pb;
     }
     /* a kernel returns nothing, whatever its last expression */
     Node *b = ast_node(k->a, AST_BLOCK, body->loc, 2);
@@ -1041,6 +1109,11 @@ const char *ka_prelude(void)
            "@inline __ka_inside(I::Tuple{Int64,Int64,Int64}, c::Tuple{Int64,Int64,Int64}) = "
            "I[1] <= c[1] && I[2] <= c[2] && I[3] <= c[3]\n"
            "@inline __ka_valid(c) = __ka_inside(__ka_global(c), __ka_nd(c))\n"
+           /* a vararg @kernel's values and its context, the last element (ka_kernel) */
+           "@inline __ka_last(x) = x\n"
+           "@inline __ka_last(x, rest...) = __ka_last(rest...)\n"
+           "@inline __ka_front(x) = ()\n"
+           "@inline __ka_front(x, rest...) = (x, __ka_front(rest...)...)\n"
            /* KernelAbstractions.__validindex(__ctx__), which unsafe_indices kernels test themselves */
            "@inline __validindex(c) = __ka_valid(c)\n"
            "@inline __ka_ndrange(c) = __ka_nd(c)\n"

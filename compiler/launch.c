@@ -643,6 +643,11 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
             rargs[nr++] = (RtArg){ storage[i], (uint32_t)sz, (uint32_t)sz };
         }
     }
+    if (k->ka_ndims) { /* the hidden ndrange, an NTuple{N,Int64} */
+        for (int d = 0; d < k->ka_ndims; d++)
+            memcpy(storage[nargs] + 8 * d, &cfg->ndrange[d], 8);
+        rargs[nr++] = (RtArg){ storage[nargs], (uint32_t)(8 * k->ka_ndims), 8 };
+    }
     /* a vararg f(g, x...) is one tuple parameter: its values laid out as the tuple's fields (each at its own
      * alignment, the tuple at the largest), as the code object reads it */
     uint8_t vbytes[4096] __attribute__((aligned(16)));
@@ -661,11 +666,6 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
         off = (off + align - 1) / align * align;
         rargs[vfirst] = (RtArg){ vbytes, off, align };
         nr = vfirst + 1;
-    }
-    if (k->ka_ndims) { /* the hidden ndrange, an NTuple{N,Int64} */
-        for (int d = 0; d < k->ka_ndims; d++)
-            memcpy(storage[nargs] + 8 * d, &cfg->ndrange[d], 8);
-        rargs[nr++] = (RtArg){ storage[nargs], (uint32_t)(8 * k->ka_ndims), 8 };
     }
     if (k->co.uses_rng) { /* the kernel's last explicit argument: __juke_seed (docs/abi.md) */
         uint64_t seed = cfg->seeded ? cfg->seed : fresh_seed(ctx);
