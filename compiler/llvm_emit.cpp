@@ -32,7 +32,12 @@
 #include "llvm_emit.h"
 
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/CodeGen/TargetRegisterInfo.h>
+#include <llvm/CodeGen/TargetSubtargetInfo.h>
+#include <llvm/MC/MCRegisterInfo.h>
+#include <llvm/IR/Function.h>
 #include <llvm/IR/InstrTypes.h>
+#include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Pass.h>
@@ -41,6 +46,8 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -135,6 +142,65 @@ class Pipeline : public llvm::legacy::PassManager
         llvm::legacy::PassManager::add(p);
     }
 };
+// ---- the register alias cache ----------------------------------------------
+// The first code object of a target machine cost 18 M instructions more than
+// the next (a third of a fresh process's first compile of vadd), all in
+// MCRegisterInfo::getCachedAliasesOf: AMDGPU's resource-usage analysis asks
+// MachineRegisterInfo::isPhysRegUsed of every 32-bit VGPR, AGPR and SGPR
+// above the highest used (about 600 registers), and LLVM 19 fills each
+// register's entry of its alias cache at the first question by collecting
+// every super-register of every root of every unit of the register (each
+// VGPR is in about 130 tuples, twice over) and sorting them. Here the same
+// set, registers sharing a root with the register, is marked in a bit set
+// and read back in order: the entry LLVM would make (its aliases in
+// ascending order, then the register itself), for a tenth of the work.
+// The cache is a private member: a pointer to it is formed in an explicit
+// instantiation's template argument, where access is not checked.
+using AliasCache = std::vector<std::vector<llvm::MCPhysReg>>;
+AliasCache llvm::MCRegisterInfo::*alias_cache_member();
+template <AliasCache llvm::MCRegisterInfo::*member> struct AliasCacheAccess {
+    friend AliasCache llvm::MCRegisterInfo::*alias_cache_member() { return member; }
+};
+template struct AliasCacheAccess<&llvm::MCRegisterInfo::RegAliasesCache>;
+
+// Fill ri's alias cache for the registers of the classes the resource-usage analysis walks.
+void fill_alias_cache(const llvm::TargetRegisterInfo &ri)
+{
+    AliasCache &cache = const_cast<llvm::TargetRegisterInfo &>(ri).*alias_cache_member();
+    unsigned nregs = ri.getNumRegs();
+    if (cache.size() != nregs)
+        return;
+    std::vector<uint64_t> marks((nregs + 63) / 64);
+    for (const llvm::TargetRegisterClass *rc : ri.regclasses()) {
+        llvm::StringRef name = ri.getRegClassName(rc);
+        if (name != "VGPR_32" && name != "AGPR_32" && name != "SGPR_32")
+            continue;
+        for (llvm::MCPhysReg reg : rc->getRegisters()) {
+            std::vector<llvm::MCPhysReg> &aliases = cache[reg];
+            if (!aliases.empty())
+                continue;
+            unsigned lo = nregs, hi = 0;
+            for (unsigned unit : ri.regunits(reg))
+                for (llvm::MCRegUnitRootIterator root(unit, &ri); root.isValid(); ++root)
+                    for (llvm::MCPhysReg super : ri.superregs_inclusive(*root)) {
+                        marks[super / 64] |= uint64_t(1) << (super % 64);
+                        lo = std::min(lo, unsigned(super));
+                        hi = std::max(hi, unsigned(super));
+                    }
+            marks[reg / 64] &= ~(uint64_t(1) << (reg % 64));
+            size_t count = 1;
+            for (unsigned w = lo / 64; lo <= hi && w <= hi / 64; w++)
+                count += unsigned(__builtin_popcountll(marks[w]));
+            aliases.reserve(count);
+            for (unsigned w = lo / 64; lo <= hi && w <= hi / 64; w++) {
+                for (uint64_t bits = marks[w]; bits; bits &= bits - 1)
+                    aliases.push_back(llvm::MCPhysReg(w * 64 + unsigned(__builtin_ctzll(bits))));
+                marks[w] = 0;
+            }
+            aliases.push_back(reg);
+        }
+    }
+}
 } // namespace
 
 struct JkCodegen {
@@ -144,6 +210,7 @@ struct JkCodegen {
     std::unique_ptr<Pipeline> pm;
     unsigned runs = 0;
     bool unshareable = false; // the target's pipeline cannot serve a second module: always the C API's
+    std::vector<const llvm::TargetRegisterInfo *> filled; // the subtargets' register infos whose cache is filled
     explicit JkCodegen(llvm::TargetMachine *t) : tm(t) {}
 };
 
@@ -160,6 +227,14 @@ extern "C" void jk_codegen_free(JkCodegen *cg)
 extern "C" int jk_codegen_emit_object(JkCodegen *cg, LLVMModuleRef mref, uint8_t **data, size_t *size)
 {
     llvm::Module &m = *llvm::unwrap(mref);
+    for (const llvm::Function &f : m) {
+        const llvm::TargetSubtargetInfo *st = f.isDeclaration() ? nullptr : cg->tm->getSubtargetImpl(f);
+        const llvm::TargetRegisterInfo *ri = st ? st->getRegisterInfo() : nullptr;
+        if (ri && std::find(cg->filled.begin(), cg->filled.end(), ri) == cg->filled.end()) {
+            fill_alias_cache(*ri);
+            cg->filled.push_back(ri);
+        }
+    }
     if (cg->unshareable || !fits_shared_pipeline(m))
         return 0;
     if (cg->pm && cg->runs >= MAX_RUNS)
@@ -188,4 +263,51 @@ extern "C" int jk_codegen_emit_object(JkCodegen *cg, LLVMModuleRef mref, uint8_t
     *size = cg->out.size();
     cg->out.clear();
     return 1;
+}
+
+// For tests: create two target machines for triple/cpu/features, fill the first's alias cache here and let LLVM
+// fill the second's, and count the registers whose alias lists differ; -1 when the machines cannot be made.
+extern "C" int jk_codegen_alias_cache_mismatches(const char *triple, const char *cpu, const char *features)
+{
+    LLVMTargetRef target;
+    char *err = nullptr;
+    if (LLVMGetTargetFromTriple(triple, &target, &err)) {
+        LLVMDisposeMessage(err);
+        return -1;
+    }
+    LLVMTargetMachineRef tms[2];
+    for (LLVMTargetMachineRef &tm : tms)
+        tm = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelAggressive, LLVMRelocPIC,
+                                     LLVMCodeModelDefault);
+    llvm::LLVMContext ctx;
+    llvm::Module m("aliases", ctx);
+    llvm::Function *f = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), false),
+                                               llvm::GlobalValue::ExternalLinkage, "f", m);
+    const llvm::TargetRegisterInfo *ri[2];
+    for (int i = 0; i < 2; i++) {
+        const llvm::TargetSubtargetInfo *st =
+            tms[i] ? reinterpret_cast<llvm::TargetMachine *>(tms[i])->getSubtargetImpl(*f) : nullptr;
+        ri[i] = st ? st->getRegisterInfo() : nullptr;
+    }
+    int mismatches = -1;
+    if (ri[0] && ri[1]) {
+        fill_alias_cache(*ri[0]);
+        const AliasCache &ours = const_cast<llvm::TargetRegisterInfo &>(*ri[0]).*alias_cache_member();
+        const AliasCache &llvms = const_cast<llvm::TargetRegisterInfo &>(*ri[1]).*alias_cache_member();
+        int filled = 0;
+        mismatches = 0;
+        for (unsigned reg = 1; reg < ours.size(); reg++) {
+            if (ours[reg].empty())
+                continue;
+            filled++;
+            llvm::MCRegAliasIterator fill(reg, ri[1], true); // LLVM fills its entry
+            mismatches += reg >= llvms.size() || ours[reg] != llvms[reg];
+        }
+        if (!filled)
+            mismatches = -1; // not the register classes this knows
+    }
+    for (LLVMTargetMachineRef tm : tms)
+        if (tm)
+            LLVMDisposeTargetMachine(tm);
+    return mismatches;
 }

@@ -1,7 +1,7 @@
 /* llvm_emit.h: object emission through a code generation pipeline that a
  * pooled target machine keeps (llvm_emit.cpp, LLVM's C++ API: the C API
  * builds the legacy pass pipeline again for every module). Only
- * llvm_pipeline.c includes this. */
+ * llvm_pipeline.c (and test_targets.c) include this. */
 #ifndef JUKE_LLVM_EMIT_H
 #define JUKE_LLVM_EMIT_H
 
@@ -25,6 +25,10 @@ void jk_codegen_free(JkCodegen *cg);
  * needs a pipeline of its own (the caller emits it through the C API: see llvm_emit.cpp), -1 when out of
  * memory. */
 int jk_codegen_emit_object(JkCodegen *cg, LLVMModuleRef m, uint8_t **data, size_t *size);
+
+/* For tests: the registers whose register-alias cache entry (llvm_emit.cpp) differs from the one LLVM makes, on a
+ * target machine for triple, cpu, features; -1 when none could be compared. */
+int jk_codegen_alias_cache_mismatches(const char *triple, const char *cpu, const char *features);
 
 #ifdef __cplusplus
 }
