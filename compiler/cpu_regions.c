@@ -10,7 +10,8 @@
  * index) is 0 before the item starts, k (1..nbarriers) when it waits at barrier k, CPU_REGION_RETURNED or
  * CPU_REGION_EXITED at the end. In a round of mode k the item stores its status only when it stops elsewhere
  * than at k: the group entry runs a round in mode k only when every item waited at k, so the array holds k
- * already. The values an item needs after a barrier (the allocas live where a barrier resumes, after every
+ * already; or, where the group entry keeps the array (cpu_regions_owns_status), only at a stop that is not
+ * silent (silent_stops), the array zero between rounds. The values an item needs after a barrier (the allocas live where a barrier resumes, after every
  * value used outside its block went to an alloca) sit in per-item slots of st->spill, slot A for n items at
  * n * off(A), the item's own at lin * size(A); those alike in every item in `uniform` (below). The item reads
  * its index from its parameters, never from st->item, and stores it there only before a call that is given
@@ -638,12 +639,106 @@ static bool mark_divergent_blocks(Uni *u, LLVMBasicBlockRef d, bool dispatch_div
     return changed;
 }
 
+/* The status K of bb's stop (`store K, status; ret`), or false when bb is no stop. */
+static bool stop_status(Rg *g, LLVMBasicBlockRef bb, uint32_t *k)
+{
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb), prev = t ? LLVMGetPreviousInstruction(t) : NULL;
+    if (!t || LLVMGetInstructionOpcode(t) != LLVMRet || !prev || LLVMGetInstructionOpcode(prev) != LLVMStore ||
+        LLVMGetOperand(prev, 1) != g->status || !LLVMIsAConstantInt(LLVMGetOperand(prev, 0)))
+        return false;
+    *k = (uint32_t)LLVMConstIntGetZExtValue(LLVMGetOperand(prev, 0));
+    return true;
+}
+
+/* silent[b] for each block b (in fn's order): b is a stop at a barrier or a return that every item of a
+ * round that reaches one of the silent stops reaches, so that its status need not be recorded (the group
+ * entry knows it, cpu_regions.h): no branch that may go different ways in different items decides, directly
+ * or through another such branch, whether an item gets there. Branches on values alike in every item
+ * (find_uniform's) decide alike for every item that has not left before, and the dispatch's switch on the
+ * mode is alike in a round of one mode. Post-dominance counts the paths to those stops, not to an exit (an
+ * exception, a cancelled launch: the item leaves, and its stop is never silent). false: out of memory. */
+static bool silent_stops(Uni *u, LLVMBasicBlockRef d, bool *silent)
+{
+    int nb = u->nb;
+    size_t nw = u->nw;
+    bool *stop = calloc((size_t)nb + 1, 1), *reach = calloc((size_t)nb + 1, 1), *div = calloc((size_t)nb + 1, 1);
+    uint64_t *pdom = malloc((size_t)nb * nw * 8 + 8), *tmp = malloc(nw * 8 + 8);
+    bool ok = stop && reach && div && pdom && tmp;
+    for (int bi = 0; ok && bi < nb; bi++) {
+        uint32_t k;
+        stop[bi] = reach[bi] = stop_status(u->g, u->blocks[bi], &k) && k != CPU_REGION_EXITED;
+        memset(pdom + (size_t)bi * nw, stop[bi] ? 0 : 0xff, nw * 8);
+        if (stop[bi])
+            set_bit(pdom + (size_t)bi * nw, (size_t)bi);
+    }
+    for (bool changed = ok; changed;) { /* reach: such a stop is reachable from the block */
+        changed = false;
+        for (int bi = nb - 1; bi >= 0; bi--) {
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(u->blocks[bi]);
+            unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+            for (unsigned k = 0; k < ns && !reach[bi]; k++) {
+                int si = block_index(u->blocks, nb, LLVMGetSuccessor(t, k));
+                if (si >= 0 && reach[si])
+                    reach[bi] = changed = true;
+            }
+        }
+    }
+    for (bool changed = ok; changed;) { /* pdom(b) = {b} | the intersection of pdom(s) over b's successors */
+        changed = false;
+        for (int bi = nb - 1; bi >= 0; bi--) {
+            if (!reach[bi] || stop[bi])
+                continue;
+            memset(tmp, 0xff, nw * 8);
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(u->blocks[bi]);
+            unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+            for (unsigned k = 0; k < ns; k++) {
+                int si = block_index(u->blocks, nb, LLVMGetSuccessor(t, k));
+                for (size_t w = 0; si >= 0 && reach[si] && w < nw; w++)
+                    tmp[w] &= pdom[(size_t)si * nw + w];
+            }
+            set_bit(tmp, (size_t)bi);
+            if (memcmp(tmp, pdom + (size_t)bi * nw, nw * 8) != 0) {
+                memcpy(pdom + (size_t)bi * nw, tmp, nw * 8);
+                changed = true;
+            }
+        }
+    }
+    /* div: the blocks control dependent on a divergent branch, or on a branch in such a block */
+    for (bool changed = ok; changed;) {
+        changed = false;
+        for (int pi = 0; pi < nb; pi++) {
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(u->blocks[pi]);
+            unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+            if (!reach[pi] || ns < 2)
+                continue;
+            LLVMOpcode op = LLVMGetInstructionOpcode(t);
+            bool cond = op == LLVMBr || op == LLVMSwitch;
+            bool branch_div = div[pi] || (u->blocks[pi] != d && (!cond || value_divergent(u, LLVMGetOperand(t, 0))));
+            for (int bi = 0; branch_div && bi < nb; bi++) {
+                if (!reach[bi] || div[bi] || (bi != pi && bit(pdom + (size_t)pi * nw, (size_t)bi)))
+                    continue;
+                bool dep = false;
+                for (unsigned k = 0; k < ns && !dep; k++) {
+                    int si = block_index(u->blocks, nb, LLVMGetSuccessor(t, k));
+                    dep = si >= 0 && reach[si] && bit(pdom + (size_t)si * nw, (size_t)bi);
+                }
+                if (dep)
+                    div[bi] = changed = true;
+            }
+        }
+    }
+    for (int bi = 0; ok && bi < nb; bi++)
+        silent[bi] = stop[bi] && !div[bi];
+    free(stop), free(reach), free(div), free(pdom), free(tmp);
+    return ok;
+}
+
 /* Which allocas (of allocas[na]) hold the same value in every item of the group whenever an item reaches a
  * barrier (the blocks that stop at one, `store K, status; ret`): stored only values computed alike (from the arguments, the
  * state but the item's index, constants, such allocas) in blocks every item runs alike. Items that leave
  * (return, exit, an exception) before a barrier do not count. */
 static bool find_uniform(Rg *g, LLVMValueRef st, LLVMTypeRef state_ty, const LLVMValueRef *ids, LLVMValueRef *allocas,
-                         int na, LLVMBasicBlockRef d, bool dispatch_divergent, bool *uniform)
+                         int na, LLVMBasicBlockRef d, bool dispatch_divergent, bool *uniform, bool *silent)
 {
     Uni u = { .g = g,
               .st = st,
@@ -742,22 +837,25 @@ static bool find_uniform(Rg *g, LLVMValueRef st, LLVMTypeRef state_ty, const LLV
         }
         for (int a = 0; ok && a < na; a++)
             uniform[a] = !u.div_alloca[a];
+        ok = ok && silent_stops(&u, d, silent);
     }
     free(u.blocks), free(u.div.k), free(u.div_alloca), free(u.div_block), free(u.live), free(u.pdom), free(tmp);
     return ok;
 }
 
 /* Every stop of the item (a barrier's, a return's, an exit's: `store K, status; ret`) branches to one block
- * that returns the status from a phi and stores it unless mode is the same k (cpu_regions.c's header): two
- * stores of the status in blocks that meet, once the item is inlined into the group entry's loop, are merged
- * by LLVM into one that leaves the access group. The stop block (its terminator the branch to the store),
- * or NULL when out of memory. */
-static LLVMBasicBlockRef merge_stops(Rg *g, LLVMValueRef mode)
+ * that returns the status from a phi and stores it: two stores of the status in blocks that meet, once the
+ * item is inlined into the group entry's loop, are merged by LLVM into one that leaves the access group.
+ * Without `owns` (cpu_regions_owns_status) it stores unless mode is the same k (cpu_regions.c's header); with
+ * it, in mode CPU_REGION_ANY and at the stops that are not silent[] (silent_stops; *quiet is then the phi
+ * that says which stop it was). The stop block (its terminator the branch to the store), or NULL when out
+ * of memory. */
+static LLVMBasicBlockRef merge_stops(Rg *g, LLVMValueRef mode, bool owns, const bool *silent, LLVMValueRef *quiet)
 {
-    int n = 0, cap = 0;
+    int n = 0, cap = 0, bi = 0;
     LLVMBasicBlockRef *from = NULL;
-    LLVMValueRef *val = NULL;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef *val = NULL, *sil = NULL;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->fn); bb; bb = LLVMGetNextBasicBlock(bb), bi++) {
         LLVMValueRef t = LLVMGetBasicBlockTerminator(bb), prev = t ? LLVMGetPreviousInstruction(t) : NULL;
         if (!t || LLVMGetInstructionOpcode(t) != LLVMRet || !prev || LLVMGetInstructionOpcode(prev) != LLVMStore ||
             LLVMGetOperand(prev, 1) != g->status)
@@ -765,15 +863,18 @@ static LLVMBasicBlockRef merge_stops(Rg *g, LLVMValueRef mode)
         if (n == cap) {
             cap = cap ? 2 * cap : 8;
             LLVMBasicBlockRef *nf = realloc(from, (size_t)cap * sizeof *nf);
-            LLVMValueRef *nv = nf ? realloc(val, (size_t)cap * sizeof *nv) : NULL;
             from = nf ? nf : from;
+            LLVMValueRef *nv = nf ? realloc(val, (size_t)cap * sizeof *nv) : NULL;
             val = nv ? nv : val;
-            if (!nf || !nv) {
-                free(from), free(val);
+            LLVMValueRef *ns = nv ? realloc(sil, (size_t)cap * sizeof *ns) : NULL;
+            sil = ns ? ns : sil;
+            if (!nf || !nv || !ns) {
+                free(from), free(val), free(sil);
                 return NULL;
             }
         }
         from[n] = bb;
+        sil[n] = LLVMConstInt(LLVMInt1TypeInContext(g->c), owns && silent[bi], 0);
         val[n++] = LLVMGetOperand(prev, 0);
         LLVMInstructionEraseFromParent(t);
         LLVMInstructionEraseFromParent(prev);
@@ -788,15 +889,17 @@ static LLVMBasicBlockRef merge_stops(Rg *g, LLVMValueRef mode)
     LLVMPositionBuilderAtEnd(g->b, stop);
     LLVMValueRef phi = LLVMBuildPhi(g->b, g->i32, "stop.status");
     LLVMAddIncoming(phi, val, from, (unsigned)n);
+    *quiet = LLVMBuildPhi(g->b, LLVMInt1TypeInContext(g->c), "stop.silent");
+    LLVMAddIncoming(*quiet, sil, from, (unsigned)n);
     LLVMValueRef any = LLVMBuildICmp(g->b, LLVMIntEQ, mode, LLVMConstInt(g->i32, CPU_REGION_ANY, 0), "");
-    LLVMValueRef moved = LLVMBuildICmp(g->b, LLVMIntNE, phi, mode, "");
+    LLVMValueRef moved = owns ? LLVMBuildNot(g->b, *quiet, "") : LLVMBuildICmp(g->b, LLVMIntNE, phi, mode, "");
     LLVMBuildCondBr(g->b, LLVMBuildOr(g->b, any, moved, ""), write, out);
     LLVMPositionBuilderAtEnd(g->b, write);
     LLVMBuildStore(g->b, phi, g->status);
     LLVMBuildBr(g->b, out);
     LLVMPositionBuilderAtEnd(g->b, out);
     LLVMBuildRet(g->b, phi);
-    free(from), free(val);
+    free(from), free(val), free(sil);
     return stop;
 }
 
@@ -1138,8 +1241,12 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
     for (int k = 1; k <= nbar; k++)
         for (int j = 1; j < k; j++)
             shared_place |= out->locs[j] == out->locs[k];
-    ok = ok && uniform && find_uniform(&g, st, state_ty, ids, allocas, na, d, shared_place, uniform);
-    LLVMBasicBlockRef stop = ok ? merge_stops(&g, mode) : NULL;
+    bool owns = cpu_regions_owns_status(out);
+    bool *silent = calloc(LLVMCountBasicBlocks(fn) + 1, sizeof *silent);
+    ok = ok && uniform && silent && find_uniform(&g, st, state_ty, ids, allocas, na, d, shared_place, uniform, silent);
+    LLVMValueRef quiet = NULL;
+    LLVMBasicBlockRef stop = ok ? merge_stops(&g, mode, owns, silent, &quiet) : NULL;
+    free(silent);
     ok = ok && stop;
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
     uint64_t off = 4; /* the status array */
@@ -1196,6 +1303,25 @@ bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_t
         goff += size;
         out->nslots++;
         out->uniform_slots++;
+    }
+    /* with owns: a silent stop or-s its status into uniform[2 * group_bytes] (every item that stops at one
+     * stops at the same), any other stop a 1 into uniform[2 * group_bytes + 4] (it recorded its status) */
+    if (ok && owns) {
+        LLVMTypeRef i8 = LLVMInt8TypeInContext(g.c);
+        LLVMBuilderRef b2 = LLVMCreateBuilderInContext(g.c);
+        LLVMPositionBuilderBefore(b2, LLVMGetBasicBlockTerminator(stop));
+        LLVMValueRef so = LLVMConstInt(g.i64, CPU_REGION_SILENT_AT(out->group_bytes), 0);
+        LLVMValueRef ro = LLVMConstInt(g.i64, CPU_REGION_RECORDED_AT(out->group_bytes), 0);
+        LLVMValueRef sp = LLVMBuildInBoundsGEP2(b2, i8, snap, &so, 1, "silent.status");
+        LLVMValueRef rp = LLVMBuildInBoundsGEP2(b2, i8, snap, &ro, 1, "recorded");
+        LLVMValueRef status = LLVMGetFirstInstruction(stop);
+        /* or-ed in, reductions the round's loops vectorise with the items (the silent stops' statuses are alike) */
+        LLVMValueRef zero = LLVMConstInt(g.i32, 0, 0);
+        LLVMValueRef sv = LLVMBuildSelect(b2, quiet, status, zero, "");
+        LLVMBuildStore(b2, LLVMBuildOr(b2, LLVMBuildLoad2(b2, g.i32, sp, ""), sv, ""), sp);
+        LLVMValueRef rv = LLVMBuildZExt(b2, LLVMBuildNot(b2, quiet, ""), g.i32, "");
+        LLVMBuildStore(b2, LLVMBuildOr(b2, LLVMBuildLoad2(b2, g.i32, rp, ""), rv, ""), rp);
+        LLVMDisposeBuilder(b2);
     }
     out->spill_bytes = (uint32_t)off;
     ok = ok && uniform_cancel_checks(&g, st, mode);

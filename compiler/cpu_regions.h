@@ -37,6 +37,21 @@ typedef struct CpuRegions {
     LLVMMetadataRef access_group;
 } CpuRegions;
 
+/* Whether the group entry of these regions keeps the status array itself (JUKE_CPU_GROUP_OWNS_STATUS): when
+ * every round but a cancelled one has a loop of its own, so that rounds that read the array are rare. Then an
+ * item records its status only in mode CPU_REGION_ANY or where its stop is not silent (reached by every item
+ * that reaches a silent stop of the round, cpu_regions.c): it leaves the status of a silent stop at
+ * CPU_REGION_SILENT_AT and a 1 at CPU_REGION_RECORDED_AT of the uniform values (those two i32 after the
+ * 2 * group_bytes of the snapshot and the values left, which the group entry zeroes before each round), and the
+ * group entry keeps the array zero between rounds where no item recorded, and fills it in for the runtime after
+ * a round that ended with the items at different places. */
+#define CPU_REGION_SILENT_AT(group_bytes) (2 * (uint64_t)(group_bytes))
+#define CPU_REGION_RECORDED_AT(group_bytes) (2 * (uint64_t)(group_bytes) + 4)
+static inline bool cpu_regions_owns_status(const CpuRegions *r)
+{
+    return r->nbarriers <= CPU_REGION_SPECIALISE;
+}
+
 /* Make fn (a copy of the kernel body returning i32, everything that reaches a barrier inlined into it, with
  * the CPU_REGION_EXTRA_PARAMS after the state) a resumable work-item, as cpu_regions.c describes. false: it
  * cannot (and fn may be half changed: delete it). */

@@ -332,8 +332,150 @@ bool llvm_run_passes(TargetCtx *tc, const char *passes, const char *what)
     return false;
 }
 
+/* ---- library entry points inlined first ------------------------------------
+ * -O3 inlines bottom-up: ocml's sin_f32 gets its argument reduction
+ * (__ocmlpriv_trigred_f32) inlined before sin itself goes into the kernel,
+ * so a kernel calling sin(x) and cos(x) gets two copies of the reduction,
+ * branches and tables included, that nothing merges afterwards. Inlined the
+ * other way round, the kernel first gets the two entry points' bodies, whose
+ * calls of the reduction on the same value are one pure call that EarlyCSE
+ * keeps once; the reduction is inlined after. The values are the same calls'
+ * values, so results do not change (mathfuns on gfx90a: 434 instructions to
+ * about 300, and its compile time with them: bench/RESULTS.md §4g).
+ *
+ * The libraries are built as OpenCL or CUDA code, where every function is
+ * convergent, and a convergent call is never merged. A library function
+ * whose body calls nothing convergent (no cross-lane operation, no barrier,
+ * no asm, no indirect call), itself or through the functions it calls, is
+ * not: that is LLVM's own inference (FunctionAttrs), done here before the
+ * inliner rather than after it. */
+
+/* The string attribute that marks a library definition from its linking
+ * (adopt_library_global) until the start of optimisation. */
+static const char LIB_ATTR[] = "juke-library";
+
+static bool has_fn_attr(LLVMValueRef f, unsigned kind)
+{
+    return LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind) != NULL;
+}
+
+static bool is_call(LLVMValueRef in)
+{
+    return LLVMIsACallInst(in) || LLVMIsAInvokeInst(in) || LLVMIsACallBrInst(in);
+}
+
+static bool call_is_convergent(LLVMValueRef call, unsigned conv)
+{
+    return LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, conv) != NULL;
+}
+
+/* The index of f among the library's n definitions, or -1. */
+static int lib_index(LLVMValueRef *lib, int n, LLVMValueRef f)
+{
+    for (int i = 0; i < n; i++)
+        if (lib[i] == f)
+            return i;
+    return -1;
+}
+
+/* Whether library function lib[i]'s body calls only what cannot be
+ * convergent: non-convergent declarations and library functions still safe. */
+static bool calls_nothing_convergent(LLVMValueRef *lib, const bool *safe, int n, int i, unsigned conv)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(lib[i]); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+            if (!is_call(in))
+                continue;
+            LLVMValueRef callee = LLVMGetCalledValue(in);
+            if (!LLVMIsAFunction(callee)) /* asm, a pointer */
+                return false;
+            int j = lib_index(lib, n, callee);
+            if (j >= 0 ? !safe[j] : has_fn_attr(callee, conv) || call_is_convergent(in, conv))
+                return false;
+        }
+    return true;
+}
+
+static bool inline_library_entries(TargetCtx *tc, bool cse)
+{
+    LLVMModuleRef m = tc->mod;
+    unsigned conv = LLVMGetEnumAttributeKindForName("convergent", 10);
+    unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+    int n = 0, cap = 0;
+    LLVMValueRef *lib = NULL;
+    bool ok = true;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (!LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, LIB_ATTR, sizeof LIB_ATTR - 1))
+            continue;
+        LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, LIB_ATTR, sizeof LIB_ATTR - 1);
+        if (!cse || LLVMIsDeclaration(f))
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 32;
+            LLVMValueRef *p = realloc(lib, (size_t)cap * sizeof *p);
+            if (!p) {
+                free(lib);
+                return true; /* the plain bottom-up order: the same code as before, larger */
+            }
+            lib = p;
+        }
+        lib[n++] = f;
+    }
+    if (n == 0)
+        return true;
+    bool *safe = malloc((size_t)n * 2 * sizeof *safe), *entry = safe + n;
+    if (!safe) {
+        free(lib);
+        return true;
+    }
+    for (int i = 0; i < n; i++)
+        safe[i] = true, entry[i] = false;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < n; i++)
+            if (safe[i] && !calls_nothing_convergent(lib, safe, n, i, conv))
+                safe[i] = false, changed = true;
+    }
+    /* the convergent attributes go, on the definitions and on their calls;
+     * the entry points are the library functions the rest of the module calls */
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        bool caller_is_lib = lib_index(lib, n, f) >= 0;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+                if (!is_call(in))
+                    continue;
+                int j = lib_index(lib, n, LLVMGetCalledValue(in));
+                if (j < 0)
+                    continue;
+                if (safe[j])
+                    LLVMRemoveCallSiteEnumAttribute(in, LLVMAttributeFunctionIndex, conv);
+                if (!caller_is_lib)
+                    entry[j] = true;
+            }
+    }
+    /* the functions below the entry points wait for the second round */
+    for (int i = 0; i < n; i++) {
+        if (safe[i])
+            LLVMRemoveEnumAttributeAtIndex(lib[i], LLVMAttributeFunctionIndex, conv);
+        if (entry[i] || !has_fn_attr(lib[i], always))
+            lib[i] = NULL;
+        else
+            LLVMRemoveEnumAttributeAtIndex(lib[i], LLVMAttributeFunctionIndex, always);
+    }
+    ok = llvm_run_passes(tc, "always-inline,function(early-cse)", "inlining the library's entry points");
+    for (int i = 0; i < n; i++)
+        if (lib[i])
+            LLVMAddAttributeAtIndex(lib[i], LLVMAttributeFunctionIndex,
+                                    LLVMCreateEnumAttribute(LLVMGetModuleContext(m), always, 0));
+    free(safe);
+    free(lib);
+    return ok;
+}
+
 bool llvm_optimize(TargetCtx *tc, int opt_level)
 {
+    if (!inline_library_entries(tc, opt_level >= 2))
+        return false;
     /* O0 still inlines alwaysinline helpers; globaldce drops the internalised
      * library functions nothing calls (higher levels do both themselves). */
     const char *passes = opt_level <= 0   ? "always-inline,globaldce"
@@ -1568,6 +1710,8 @@ static void adopt_library_global(LLVMValueRef g, bool is_fn)
             unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
             LLVMAddAttributeAtIndex(g, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, always, 0));
         }
+        /* for the entry points' inlining (inline_library_entries) */
+        LLVMAddTargetDependentFunctionAttr(g, LIB_ATTR, "");
     }
 }
 

@@ -701,6 +701,37 @@ static void emit_item_loops(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef e, LLV
     }
 }
 
+/* What status_loop does to each item's status p[i]. */
+typedef enum { STATUS_FILL, STATUS_CLEAR, STATUS_FILL_UNSET } StatusOp;
+
+/* At the builder, for i in 0 .. n - 1 (n >= 1): p[i] = v (FILL), 0 (CLEAR), or v where it is 0 (FILL_UNSET:
+ * the items that did not record their status stopped where expected); the builder ends after the loop. */
+static void status_loop(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef e, LLVMValueRef p, LLVMValueRef n, StatusOp op,
+                        LLVMValueRef v)
+{
+    LLVMContextRef c = tc->llctx;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(b), body = LLVMAppendBasicBlockInContext(c, e, "status.loop");
+    LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(c, e, "status.done");
+    LLVMValueRef zero = LLVMConstInt(i32, 0, 0);
+    LLVMBuildBr(b, body);
+    LLVMPositionBuilderAtEnd(b, body);
+    LLVMValueRef i = LLVMBuildPhi(b, i32, "");
+    LLVMAddIncoming(i, &zero, &pre, 1);
+    LLVMValueRef i64v = LLVMBuildZExt(b, i, i64, "");
+    LLVMValueRef at = LLVMBuildInBoundsGEP2(b, i32, p, &i64v, 1, "");
+    LLVMValueRef nv = op == STATUS_CLEAR ? zero : v;
+    if (op == STATUS_FILL_UNSET) {
+        LLVMValueRef old = LLVMBuildLoad2(b, i32, at, "");
+        nv = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, old, zero, ""), v, old, "");
+    }
+    LLVMBuildStore(b, nv, at);
+    LLVMValueRef next = LLVMBuildNUWAdd(b, i, LLVMConstInt(i32, 1, 0), "");
+    LLVMAddIncoming(i, &next, &body, 1);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, next, n, ""), body, after);
+    LLVMPositionBuilderAtEnd(b, after);
+}
+
 /* The workgroup entry `void SYMBOL.group(const void *kernarg, JukeCpuState *st)`: the kernel's arguments
  * loaded once, then every work-item of the group, x fastest, in loops whose induction variables the body
  * (inlined) reads as its indices: a store to st->item that the optimiser forwards to the body's loads, so
@@ -769,16 +800,27 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
         LLVMAddIncoming(r, &start, &pre, 1);
         /* the group's uniform values (cpu_regions.c): the round's snapshot, then what its items leave, which
          * the next round reads (copied there at round.next) */
-        LLVMValueRef uni = LLVMConstNull(ptr);
+        LLVMValueRef uni = LLVMConstNull(ptr), silent_at = NULL, recorded_at = NULL;
         uint32_t gb = regions->group_bytes;
-        if (gb) {
+        bool owns = cpu_regions_owns_status(regions);
+        uint64_t ubytes = owns ? CPU_REGION_RECORDED_AT(gb) + 4 : 2 * (uint64_t)gb;
+        if (ubytes) {
             LLVMBasicBlockRef cur = LLVMGetInsertBlock(b);
             LLVMPositionBuilder(b, LLVMGetEntryBasicBlock(e), LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(e)));
-            uni = LLVMBuildAlloca(b, LLVMArrayType2(LLVMInt8TypeInContext(c), 2 * (uint64_t)gb), "uniform");
+            uni = LLVMBuildAlloca(b, LLVMArrayType2(LLVMInt8TypeInContext(c), ubytes), "uniform");
             LLVMSetAlignment(uni, 16);
             LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(pre));
-            LLVMBuildMemSet(b, uni, LLVMConstInt(LLVMInt8TypeInContext(c), 0, 0), LLVMConstInt(i64, 2 * gb, 0), 16);
+            LLVMBuildMemSet(b, uni, LLVMConstInt(LLVMInt8TypeInContext(c), 0, 0), LLVMConstInt(i64, ubytes, 0), 16);
             LLVMPositionBuilderAtEnd(b, cur);
+        }
+        if (owns) { /* cpu_regions.h: where the items leave what the status array does not record; zero each round */
+            LLVMTypeRef i8 = LLVMInt8TypeInContext(c);
+            LLVMValueRef so = LLVMConstInt(i64, CPU_REGION_SILENT_AT(gb), 0),
+                         ro = LLVMConstInt(i64, CPU_REGION_RECORDED_AT(gb), 0);
+            silent_at = LLVMBuildInBoundsGEP2(b, i8, uni, &so, 1, "");
+            recorded_at = LLVMBuildInBoundsGEP2(b, i8, uni, &ro, 1, "");
+            LLVMBuildStore(b, LLVMConstInt(i32, 0, 0), silent_at);
+            LLVMBuildStore(b, LLVMConstInt(i32, 0, 0), recorded_at);
         }
         args[nk + 1] = uni;
         /* the round's statuses, reduced as the items stop (RoundStatus) */
@@ -787,6 +829,15 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
         LLVMPositionBuilder(b, LLVMGetEntryBasicBlock(e), LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(e)));
         rs.all_and = LLVMBuildAlloca(b, i32, "status.and");
         rs.all_or = LLVMBuildAlloca(b, i32, "status.or");
+        /* with cpu_regions_owns_status: the status array is zero between rounds (the items record only
+         * where not every item stops) unless `valid` (the round before read it, or it ended mixed: then it
+         * holds every item's status); `at` is where every item stopped in the last round */
+        LLVMValueRef valid = LLVMBuildAlloca(b, i32, "status.valid"), at = LLVMBuildAlloca(b, i32, "status.at");
+        LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(pre));
+        LLVMBuildStore(b, LLVMConstInt(i32, 0, 0), valid);
+        LLVMBuildStore(b, LLVMConstInt(i32, 0, 0), at);
+        LLVMValueRef nitems = LLVMBuildMul(b, LLVMBuildMul(b, dim[0], dim[1], ""), dim[2], "items");
+        LLVMValueRef status = load_state(tc, b, ST_SPILL, -1, ptr);
         LLVMPositionBuilderAtEnd(b, cur);
         LLVMBuildStore(b, LLVMConstInt(i32, ~0u, 0), rs.all_and);
         LLVMBuildStore(b, LLVMConstInt(i32, 0, 0), rs.all_or);
@@ -806,6 +857,17 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
             LLVMBuildBr(b, next);
         }
         LLVMPositionBuilderAtEnd(b, any);
+        if (owns) { /* a round that reads the statuses: every item at `at` unless the array holds them */
+            LLVMBasicBlockRef fill = LLVMAppendBasicBlockInContext(c, e, "status.fill");
+            LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(c, e, "round.any.go");
+            LLVMValueRef v = LLVMBuildLoad2(b, i32, valid, "");
+            LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, v, LLVMConstInt(i32, 0, 0), ""), fill, go);
+            LLVMPositionBuilderAtEnd(b, fill);
+            status_loop(tc, b, e, status, nitems, STATUS_FILL, LLVMBuildLoad2(b, i32, at, ""));
+            LLVMBuildStore(b, LLVMConstInt(i32, 1, 0), valid);
+            LLVMBuildBr(b, go);
+            LLVMPositionBuilderAtEnd(b, go);
+        }
         args[nk] = LLVMConstInt(i32, CPU_REGION_ANY, 0);
         emit_item_loops(tc, b, e, dim, fn, args, np, regions->access_group, &rs);
         LLVMBuildBr(b, next);
@@ -824,19 +886,73 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
         LLVMValueRef same =
             LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, s_and, LLVMConstInt(i32, CPU_REGION_RETURNED, 0), ""),
                             LLVMBuildAdd(b, s_and, LLVMConstInt(i32, 2, 0), ""), LLVMConstInt(i32, 0, 0), "");
-        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, s_and, s_or, ""), join, slow);
+        LLVMValueRef uniform = LLVMBuildICmp(b, LLVMIntEQ, s_and, s_or, "");
+        LLVMBasicBlockRef same_from = next;
+        if (owns) {
+            /* some items recorded their statuses (the round read them, or stopped where not every item
+             * stops): those that did not stopped at the silent status; the array is made whole for the
+             * runtime when the round ended mixed, else cleared */
+            LLVMValueRef ex = LLVMBuildLoad2(b, i32, silent_at, "silent.status");
+            LLVMValueRef recorded = LLVMBuildLoad2(b, i32, recorded_at, "recorded");
+            LLVMBuildStore(b, s_and, at);
+            LLVMValueRef v = LLVMBuildLoad2(b, i32, valid, "");
+            LLVMValueRef none =
+                LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildOr(b, recorded, v, ""), LLVMConstInt(i32, 0, 0), "");
+            LLVMValueRef clean = LLVMBuildAnd(b, uniform, none, "");
+            LLVMBasicBlockRef tidy = LLVMAppendBasicBlockInContext(c, e, "status.tidy");
+            LLVMBasicBlockRef clear = LLVMAppendBasicBlockInContext(c, e, "status.clear");
+            LLVMBuildCondBr(b, clean, join, tidy);
+            LLVMPositionBuilderAtEnd(b, tidy);
+            LLVMBasicBlockRef whole = LLVMAppendBasicBlockInContext(c, e, "status.whole");
+            LLVMBuildCondBr(b, uniform, clear, whole);
+            LLVMPositionBuilderAtEnd(b, whole);
+            LLVMBasicBlockRef unset = LLVMAppendBasicBlockInContext(c, e, "status.unset");
+            LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, v, LLVMConstInt(i32, 0, 0), ""), unset, slow);
+            LLVMPositionBuilderAtEnd(b, unset);
+            status_loop(tc, b, e, status, nitems, STATUS_FILL_UNSET, ex);
+            LLVMBuildStore(b, LLVMConstInt(i32, 1, 0), valid);
+            LLVMBuildBr(b, slow);
+            LLVMPositionBuilderAtEnd(b, clear);
+            status_loop(tc, b, e, status, nitems, STATUS_CLEAR, NULL);
+            LLVMBuildStore(b, LLVMConstInt(i32, 0, 0), valid);
+            same_from = LLVMGetInsertBlock(b);
+            LLVMBuildBr(b, join);
+        } else {
+            LLVMBuildCondBr(b, uniform, join, slow);
+        }
         LLVMPositionBuilderAtEnd(b, slow);
         LLVMValueRef f = load_state(tc, b, ST_REGION_ROUND, -1, ptr);
         LLVMTypeRef params[2] = { ptr, ptr };
         LLVMValueRef cargs[2] = { st, locs };
         LLVMValueRef called = LLVMBuildCall2(b, LLVMFunctionType(i32, params, 2, 0), f, cargs, 2, "");
-        LLVMBuildBr(b, join);
-        LLVMPositionBuilderAtEnd(b, join);
-        LLVMValueRef more = LLVMBuildPhi(b, i32, "");
-        LLVMValueRef vals[2] = { same, called };
-        LLVMBasicBlockRef from[2] = { next, slow };
-        LLVMAddIncoming(more, vals, from, 2);
-        LLVMAddIncoming(r, &more, &join, 1);
+        if (owns) { /* the rounds go on where the array is not read (or the group ends): clear it */
+            LLVMBasicBlockRef clear = LLVMAppendBasicBlockInContext(c, e, "status.clear");
+            LLVMBasicBlockRef kept = LLVMGetInsertBlock(b);
+            LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, called, LLVMConstInt(i32, 1, 0), ""), join, clear);
+            LLVMPositionBuilderAtEnd(b, clear);
+            status_loop(tc, b, e, status, nitems, STATUS_CLEAR, NULL);
+            LLVMBuildStore(b, LLVMConstInt(i32, 0, 0), valid);
+            LLVMBuildStore(b, LLVMBuildSub(b, called, LLVMConstInt(i32, 2, 0), ""), at);
+            LLVMBasicBlockRef cleared = LLVMGetInsertBlock(b);
+            LLVMBuildBr(b, join);
+            LLVMPositionBuilderAtEnd(b, join);
+            LLVMValueRef more = LLVMBuildPhi(b, i32, "");
+            LLVMValueRef vals[4] = { same, same, called, called };
+            LLVMBasicBlockRef from[4] = { next, same_from, kept, cleared };
+            LLVMAddIncoming(more, vals, from, 4);
+            LLVMAddIncoming(r, &more, &join, 1);
+        } else {
+            LLVMBuildBr(b, join);
+            LLVMPositionBuilderAtEnd(b, join);
+        }
+        LLVMValueRef more = owns ? LLVMGetFirstInstruction(join) : LLVMBuildPhi(b, i32, "");
+        if (!owns) {
+            LLVMValueRef vals[2] = { same, called };
+            LLVMBasicBlockRef from[2] = { next, slow };
+            LLVMAddIncoming(more, vals, from, 2);
+        }
+        if (!owns)
+            LLVMAddIncoming(r, &more, &join, 1);
         LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, e, "done");
         LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, more, LLVMConstInt(i32, 0, 0), ""), round, done);
         LLVMPositionBuilderAtEnd(b, done);
@@ -1051,7 +1167,9 @@ static bool cpu_link_libraries(TargetCtx *tc)
                 k->access_group = regions.access_group;
             }
             k->spill_bytes = regions.spill_bytes;
-            k->group_flags = k->group_entry ? JUKE_CPU_GROUP_REGIONS : 0;
+            k->group_flags = !k->group_entry                     ? 0
+                             : cpu_regions_owns_status(&regions) ? JUKE_CPU_GROUP_REGIONS | JUKE_CPU_GROUP_OWNS_STATUS
+                                                                 : JUKE_CPU_GROUP_REGIONS;
             changed = true;
         }
         free(args);

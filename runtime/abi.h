@@ -293,7 +293,10 @@ typedef struct JukeCpuGroupEntry {
     uint32_t flags;
 } JukeCpuGroupEntry;
 
-enum { JUKE_CPU_GROUP_REGIONS = 1 };
+/* JUKE_CPU_GROUP_OWNS_STATUS: the region kernel's workgroup function leaves the status array (JukeCpuState.spill)
+ * zero when its group ends, so that the runtime zeroes it only before a run of groups and after a group that
+ * an exit_item ended; without it, the runtime zeroes it before each group. */
+enum { JUKE_CPU_GROUP_REGIONS = 1, JUKE_CPU_GROUP_OWNS_STATUS = 2 };
 #define JUKE_CPU_REGION_RETURNED 0xfffffffeu
 #define JUKE_CPU_REGION_EXITED 0xffffffffu
 

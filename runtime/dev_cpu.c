@@ -114,6 +114,7 @@ struct CpuDev {
     const JukeCpuKernelInfo *k;
     JukeCpuEntry group_entry; /* k's workgroup function, or NULL: one item at a time, or fibers */
     bool regions;             /* group_entry runs rounds between barriers (JUKE_CPU_GROUP_REGIONS) */
+    bool owns_status;         /* and leaves the statuses zero when a group ends (JUKE_CPU_GROUP_OWNS_STATUS) */
     uint32_t spill_bytes;     /* per work-item, for regions */
     const void *kernarg;
     uint32_t grid[3], group[3];
@@ -1032,16 +1033,22 @@ static __attribute__((noinline)) void cpu_run_seq_range(CpuWorker *w, volatile u
     const uint32_t *gd = st->group_dim;
     uint32_t n = gd[0] * gd[1] * gd[2];
     bool regions = cd->regions && group;
-    if (setjmp(w->seq_jmp) != 0)
+    /* the statuses are zero (every item at the start) when a group starts: the group entry that owns them
+     * leaves them so, unless an exit_item ended its group */
+    volatile bool zeroed = false;
+    if (setjmp(w->seq_jmp) != 0) {
         *next = regions ? n : (st->item[2] * gd[1] + st->item[1]) * gd[0] + st->item[0] + 1;
+        zeroed = false;
+    }
     while (*gi < end) {
         if (*next == 0) {
             if (__atomic_load_n(&cd->exc->flag, __ATOMIC_RELAXED) != 0)
                 return;
             if (cd->zero_lds)
                 memset(st->lds, 0, cd->lds_bytes);
-            if (regions)
-                memset(st->spill, 0, (size_t)n * 4); /* every item at the start */
+            if (regions && !zeroed)
+                memset(st->spill, 0, (size_t)n * 4);
+            zeroed = cd->owns_status;
             if (group) {
                 group(cd->kernarg, st);
             } else {
@@ -1705,6 +1712,7 @@ static int cpu_launch(RtFunction *f, void *stream, const RtArg *args, int nargs,
         ge && (ge->flags & JUKE_CPU_GROUP_REGIONS) && !(k->flags & (JUKE_CPU_USES_WAVE | JUKE_CPU_USES_GRID_SYNC));
     cd->group_entry = ge && (k->uses_barrier ? cd->regions : !(ge->flags & JUKE_CPU_GROUP_REGIONS)) ? ge->entry : NULL;
     cd->spill_bytes = ge ? ge->spill_bytes : 0;
+    cd->owns_status = cd->regions && (ge->flags & JUKE_CPU_GROUP_OWNS_STATUS);
     cd->kernarg = buf;
     memcpy(cd->grid, grid, sizeof cd->grid);
     memcpy(cd->group, group, sizeof cd->group);

@@ -134,6 +134,21 @@ static const char *src = "function oob_read!(out, x, off)\n" /* 1 */
                          "    k = workgroupIdx().x == g && t == j ? length(x) + 1 : i\n"
                          "    out[i] = x[k] + s[t] - x[i]\n"
                          "    return\n"
+                         "end\n"
+                         /* group g's items past m leave before the barrier; in the groups before it every item
+                          * records its status (the branch differs between items), and the ones past m return
+                          * after the barrier, recorded too */
+                         "function late!(x, g, m)\n" /* 95 */
+                         "    i = workitemIdx().x\n"
+                         "    if workgroupIdx().x == g && i > m\n"
+                         "        return\n"
+                         "    end\n"
+                         "    sync_workgroup()\n" /* 100 */
+                         "    if i > m\n"
+                         "        return\n"
+                         "    end\n"
+                         "    @inbounds x[(workgroupIdx().x - 1) * workgroupDim().x + i] = 4f0\n"
+                         "    return\n" /* 105 */
                          "end\n";
 
 typedef struct Fx {
@@ -388,6 +403,33 @@ static void test_divergence_two_barriers(void **state)
         expect_msg(fx, "\n  %" PRId64 " wait here:%s\n", gx, a);
         expect_msg(fx, "\n  %" PRId64 " wait at another barrier, at kernel.jl:33:7:%s\n", gx, b);
         assert_null(strstr(juke_errmsg(fx->ctx), "returned"));
+        juke_array_free(dx);
+        expect_usable(fx);
+    }
+}
+
+/* A divergence in a later group of a run than groups whose items recorded their statuses, at the barrier and
+ * at returns after it: the report names the group, who waits and who returned, as for the first group. */
+static void test_divergence_late_group(void **state)
+{
+    Fx *fx = *state;
+    for (int round = 0; round < 4; round++) {
+        int64_t group = (int64_t)rnd_in(2, 256), m = (int64_t)rnd_in(1, (uint64_t)group - 1);
+        int64_t grid = (int64_t)rnd_in(2, 40), g = (int64_t)rnd_in(2, (uint64_t)grid);
+        juke_array *dx = array_of(fx, JUKE_FLOAT32, group * grid, NULL);
+        juke_arg args[3] = { juke_arg_array(dx), juke_arg_i64(g), juke_arg_i64(m) };
+        assert_int_equal(launch(fx, "late!", args, 3, (uint32_t)group, 1), JUKE_OK); /* one group: none diverges */
+        juke_launch_config cfg = { { (uint32_t)group, 1, 1 }, { (uint32_t)grid, 1, 1 }, 0, false };
+        assert_int_equal(juke_launch(fx->dev, fx->m, "late!", args, 3, &cfg), JUKE_ERR_KERNEL);
+        char items[256];
+        expect_msg(fx,
+                   "late!: barrier divergence: not every work-item of the workgroup reached this barrier\n"
+                   "  at kernel.jl:100:5\n  in workgroup (%" PRId64 ", 1, 1), work-item (1, 1, 1)\n",
+                   g);
+        item_list(items, sizeof items, 1, m);
+        expect_msg(fx, "\n  %" PRId64 " wait here:%s\n", m, items);
+        item_list(items, sizeof items, m + 1, group - m);
+        expect_msg(fx, "\n  %" PRId64 " have returned:%s\n", group - m, items);
         juke_array_free(dx);
         expect_usable(fx);
     }
@@ -701,6 +743,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_divergence_early_return, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_divergence_branch, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_divergence_two_barriers, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_divergence_late_group, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_barrier_loop_correct, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_signal_state, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_batched_groups, fx_setup, fx_teardown),

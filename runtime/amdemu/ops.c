@@ -140,6 +140,7 @@ LANE(l_mul_hi_i32, l->d = (uint32_t)(((int64_t)I32(0) * I32(1)) >> 32))
 LANE(l_mul_u24, l->d = (U32(0) & 0xffffff) * (U32(1) & 0xffffff))
 LANE(l_mul_hi_u24, l->d = (uint32_t)(((uint64_t)(U32(0) & 0xffffff) * (U32(1) & 0xffffff)) >> 32))
 LANE(l_mad_u24, l->d = (U32(0) & 0xffffff) * (U32(1) & 0xffffff) + U32(2))
+LANE(l_mad_u16, l->d = (uint16_t)(U32(0) * U32(1) + U32(2)))
 /* the low 24 bits as a signed number */
 #define I24(x) ((int32_t)((uint32_t)(x) << 8) >> 8)
 LANE(l_mul_i24, l->d = (uint32_t)((int64_t)I24(U32(0)) * I24(U32(1))))
@@ -438,7 +439,9 @@ LANE(l_frexp_exp_f32, int e = 0; float x = F32(0); if (isfinite(x)) frexpf(x, &e
 LANE(l_frexp_exp_f64, int e = 0; double x = F64(0); if (isfinite(x)) frexp(x, &e); l->d = (uint32_t)e)
 LANE(l_frexp_mant_f32, int e; float x = F32(0); l->d = bf32(isfinite(x) ? frexpf(x, &e) : x))
 LANE(l_frexp_mant_f64, int e; double x = F64(0); l->d = bf64(isfinite(x) ? frexp(x, &e) : x))
-/* v_trig_preop_f64: 53 bits of 2/pi starting at bit (src1 & 31) * 53, scaled. */
+/* v_trig_preop_f64: the 53 bits of 2/pi that start at bit (src1 & 31) * 53, moved on by how far the biased
+ * exponent of src0 exceeds 1077, as an integer scaled by 2^-(53 + shift); scaled up by 2^128 again for an
+ * exponent of 1968 or more (ocml scales such arguments down by 2^-128 first). A start past the table gives 0. */
 static void l_trig_preop(AmdLane *l)
 {
     static const uint32_t two_over_pi[] = {
@@ -448,22 +451,24 @@ static void l_trig_preop(AmdLane *l)
         0xef2f118b, 0x5a0a6d1f, 0x6d367ecf, 0x27cb09b7, 0x4f463f66, 0x9e5fea2d, 0x7527bac7, 0xebe5f17b,
         0x3d0739f7, 0x8a5292ea, 0x6bfb5fb1, 0x1f8d5d08, 0x56033046,
     };
-    double x = F64(0);
+    enum { WORDS = sizeof two_over_pi / sizeof two_over_pi[0] };
+    int biased = (int)(U64(0) >> 52) & 0x7ff;
     int shift = (int)(U32(1) & 31) * 53;
-    int e = ((int)(U64(0) >> 52) & 0x7ff) - 1023;
-    if (e > 1077)
-        shift += e - 1077;
+    if (biased > 1077)
+        shift += biased - 1077;
+    if (shift / 32 + 2 >= WORDS) {
+        l->d = bf64(0.0);
+        return;
+    }
     uint64_t m = 0;
     for (int i = 0; i < 53; i++) {
         int bit = shift + i;
-        uint32_t word = bit / 32 < 37 ? two_over_pi[bit / 32] : 0;
-        m = m << 1 | ((word >> (31 - bit % 32)) & 1);
+        m = m << 1 | ((two_over_pi[bit / 32] >> (31 - bit % 32)) & 1);
     }
-    double r = ldexp((double)m, -(shift + 53));
-    if (e > 1077)
-        r = ldexp(r, -128);
-    (void)x;
-    l->d = bf64(r);
+    int scale = -53 - shift;
+    if (biased >= 1968)
+        scale += 128;
+    l->d = bf64(ldexp((double)m, scale));
 }
 static int fexp32(float x)
 {
@@ -1556,6 +1561,7 @@ VEC(l_div_fmas_f64)
 VEC(l_div_scale_f32)
 VEC(l_div_scale_f64)
 VEC(l_exp_f32)
+VEC(l_ff1_32)
 VEC(l_ffbh_i32)
 VEC(l_ffbh_u32)
 VEC(l_floor_f32)
@@ -1588,6 +1594,7 @@ VEC(l_lshrrev64)
 VEC(l_mad_f32)
 VEC(l_mad_i64_i32)
 VEC(l_mad_u24)
+VEC(l_mad_u16)
 VEC(l_mad_u64_u32)
 VEC(l_max3_f32)
 VEC(l_max3_i32)
@@ -1864,6 +1871,7 @@ static const AmdOp ops[] = {
     V1("v_not_b32", 0x2b, l_not32, 0),
     V1("v_bfrev_b32", 0x2c, l_brev32, 0),
     V1("v_ffbh_u32", 0x2d, l_ffbh_u32, 0),
+    V1("v_ffbl_b32", 0x2e, l_ff1_32, 0),
     V1("v_ffbh_i32", 0x2f, l_ffbh_i32, 0),
     V1("v_frexp_exp_i32_f64", 0x30, l_frexp_exp_f64, FLT | O_S0_64),
     V1("v_frexp_mant_f64", 0x31, l_frexp_mant_f64, FD),
@@ -1931,6 +1939,8 @@ static const AmdOp ops[] = {
     V3("v_bfe_i32", 0x1c9, 3, l_bfe_i32, 0),
     V3("v_bfi_b32", 0x1ca, 3, l_bfi, 0),
     V3("v_perm_b32", 0x1ed, 3, l_perm, 0),
+    V3("v_mad_legacy_u16", 0x1eb, 3, l_mad_u16, 0),
+    V3("v_mad_u16", 0x204, 3, l_mad_u16, 0),
     V3("v_fma_f32", 0x1cb, 3, l_fma_f32, FLT),
     V3("v_fma_f64", 0x1cc, 3, l_fma_f64, FD),
     V3("v_alignbit_b32", 0x1ce, 3, l_alignbit, 0),
