@@ -63,4 +63,8 @@ const BuiltinRow *builtin_lookup(const char *name);
 /* The arity of the library math function `name` some row computes (sin: 1, atan2: 2), or 0. */
 int builtin_math_arity(const char *name);
 
+/* Why a name of AMDGPU.jl's, KernelAbstractions' or Base's device API is not available in kernels, and what to
+ * write instead (compiler/apicover.c); NULL for any other name. */
+const char *api_unsupported(const char *name);
+
 #endif

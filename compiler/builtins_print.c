@@ -187,7 +187,9 @@ bool printfmt_macro(Arena *a, Diags *d, const Node *m, PrintFormat *out)
     /* AMDGPU.jl's default: once per workgroup; KernelAbstractions' @print and CUDA's @cuprintf (C's printf,
      * as old KernelAbstractions examples call CUDAnative.@cuprintf): every work-item */
     bool cuda = strcmp(m->name, "cuprintf") == 0;
-    out->mode = strcmp(m->name, "print") == 0 || cuda ? PRINT_LANE : PRINT_GROUP;
+    /* CUDA.jl's @cuprint / @cuprintln: @rocprint's interpolation, from every work-item */
+    bool cuprint = strcmp(m->name, "cuprint") == 0 || strcmp(m->name, "cuprintln") == 0;
+    out->mode = strcmp(m->name, "print") == 0 || cuda || cuprint ? PRINT_LANE : PRINT_GROUP;
     if (n > 0 && k[0]->kind == AST_SYMBOL) {
         int found = -1;
         for (int i = 0; i < 4; i++)
@@ -219,7 +221,8 @@ bool printfmt_macro(Arena *a, Diags *d, const Node *m, PrintFormat *out)
     StrBuf sb = { 0 };
     Node **vals = NULL;
     int nv = 0, cap = 0;
-    if (n == 0 && (strcmp(m->name, "rocprint") == 0 || strcmp(m->name, "print") == 0)) {
+    if (n == 0 &&
+        (strcmp(m->name, "rocprint") == 0 || strcmp(m->name, "print") == 0 || strcmp(m->name, "cuprint") == 0)) {
         diag_error(d, m->loc, "@%s takes what to print: @%s \"x = $x\"", m->name, m->name);
         return false;
     }
@@ -227,7 +230,7 @@ bool printfmt_macro(Arena *a, Diags *d, const Node *m, PrintFormat *out)
         sb_free(&sb);
         return false;
     }
-    if (strcmp(m->name, "rocprintln") == 0)
+    if (strcmp(m->name, "rocprintln") == 0 || strcmp(m->name, "cuprintln") == 0)
         sb_puts(&sb, "\n");
     return finish(a, d, m->loc, &sb, vals, nv, out);
 }

@@ -1123,7 +1123,11 @@ static const Type *infer_name(Infer *I, IrInst *in)
         return prim(I, TY_FLOAT16);
     if (strcmp(name, "nothing") == 0)
         return prim(I, TY_NOTHING);
-    infer_err(I, in->loc, "UndefVarError: `%s` not defined", name);
+    const char *why = api_unsupported(name);
+    if (why)
+        infer_err(I, in->loc, "`%s` is not available in kernels: %s", name, why);
+    else
+        infer_err(I, in->loc, "UndefVarError: `%s` not defined", name);
     return NULL;
 }
 

@@ -562,8 +562,9 @@ static Node *ka_macro(Ka *k, Node *n)
         return ka_nothing(k, n);
     }
     if (strcmp(m, "atomic") == 0 && n->qual && strcmp(n->qual, "AMDGPU") != 0) {
-        /* KernelAbstractions.@atomic and Atomix.@atomic are AMDGPU.@atomic on arrays */
-        n->qual = "AMDGPU";
+        /* KernelAbstractions.@atomic is Atomix.@atomic: AMDGPU.@atomic's forms on arrays, and also *=, /= and a
+         * load (lower_atomic) */
+        n->qual = "Atomix";
         return n;
     }
     return n;
@@ -840,7 +841,7 @@ static bool ka_in(const char *s, const char *const *list, int n)
 const char *ka_macro_hint(const char *name, bool user)
 {
     static const char *const printing[] = { "println", "print", "printf", "info", "warn", "debug", "error" };
-    static const char *const cuda_print[] = { "cuprint", "cuprintln", "cushow" };
+    static const char *const cuda_print[] = { "cushow" };
     static const char *const host[] = { "time",    "elapsed",     "test", "testset", "benchmark",
                                         "btime",   "belapsed",    "sync", "async",   "spawn",
                                         "threads", "distributed", "eval", "roc",     "cuda" };
@@ -849,7 +850,8 @@ const char *ka_macro_hint(const char *name, bool user)
     if (ka_in(name, printing, JK_ARRAY_LEN(printing)))
         return "print from a kernel with @rocprintf(\"fmt\", args...), @rocprint or @rocprintln";
     if (ka_in(name, cuda_print, JK_ARRAY_LEN(cuda_print)))
-        return "juke prints with AMDGPU.jl's @rocprintf, @rocprint and @rocprintln (and CUDA's @cuprintf)";
+        return "juke prints with AMDGPU.jl's @rocprintf, @rocprint and @rocprintln (and CUDA's @cuprintf, @cuprint "
+               "and @cuprintln)";
     if (strcmp(name, "cuStaticSharedMem") == 0)
         return "use @ROCStaticLocalArray(T, dims) or KernelAbstractions' @localmem T dims";
     if (strcmp(name, "cuDynamicSharedMem") == 0)
@@ -929,6 +931,8 @@ const char *ka_prelude(void)
            "@inline __ka_inside(I::Tuple{Int64,Int64,Int64}, c::Tuple{Int64,Int64,Int64}) = "
            "I[1] <= c[1] && I[2] <= c[2] && I[3] <= c[3]\n"
            "@inline __ka_valid(c) = __ka_inside(__ka_global(c), __ka_nd(c))\n"
+           /* KernelAbstractions.__validindex(__ctx__), which unsafe_indices kernels test themselves */
+           "@inline __validindex(c) = __ka_valid(c)\n"
            "@inline __ka_ndrange(c) = __ka_nd(c)\n"
            "@inline __ka_index_Global_Linear(c) = __ka_linear(__ka_global(c), __ka_nd(c))\n"
            "@inline __ka_index_Global_Cartesian(c) = __ka_global(c)\n"

@@ -357,12 +357,13 @@ static int lower_ident(Lower *L, Node *n)
             return lower_end(L, n);
         if (L->nends && strcmp(n->name, "begin") == 0)
             return emit_const_int(L, 1, n->loc);
-        if ((strcmp(n->name, "π") == 0 || strcmp(n->name, "pi") == 0) && !fe_find_const(L->mod, n->name) &&
+        bool euler = strcmp(n->name, "ℯ") == 0;
+        if ((strcmp(n->name, "π") == 0 || strcmp(n->name, "pi") == 0 || euler) && !fe_find_const(L->mod, n->name) &&
             !fe_find_func(L->mod, n->name)) {
-            /* Irrational: a Float64 that inference narrows to the float type it meets */
+            /* Irrational (π, ℯ): a Float64 that inference narrows to the float type it meets */
             int k = emit(L, IR_CONST, n->loc);
             L->f->insts[k].lit = LIT_FLOAT64;
-            L->f->insts[k].fval = 3.14159265358979323846;
+            L->f->insts[k].fval = euler ? 2.71828182845904523536 : 3.14159265358979323846;
             L->f->insts[k].flags |= IRF_IRRATIONAL;
             return k;
         }
@@ -736,6 +737,22 @@ static int lower_atomic(Lower *L, Node *n)
         ref = e->kids[1];
         val = e->kids[2];
     }
+    /* AMDGPU.@atomic has neither a load nor *= (its AtomicError); Atomix's (KernelAbstractions') has both */
+    bool amdgpu = n->qual && strcmp(n->qual, "AMDGPU") == 0;
+    if (e && e->kind == AST_REF && !fn && !amdgpu) /* Atomix's @atomic A[i]: a load (aligned loads are atomic) */
+        return lower_expr(L, e);
+    if (!fn && !amdgpu && e && e->kind == AST_OPASSIGN && e->kids[0]->kind == AST_REF &&
+        (strcmp(e->name, "*") == 0 || strcmp(e->name, "/") == 0)) {
+        /* Atomix's @atomic A[i] *= x, /= x: base/prelude.jl's __atomic_modify, a compare-and-swap loop, on the
+         * element's checked pointer (base/atomix.jl's __atomic_ref); the new value */
+        ref = e->kids[0];
+        int args[64];
+        args[0] = lower_expr(L, ref->kids[0]);
+        int na = 1 + lower_indices(L, ref, args[0], args + 1, 59);
+        int call[3] = { call_named(L, "__atomic_ref", ref->loc, args, na), emit_name(L, e->name, e->loc),
+                        lower_expr(L, e->kids[1]) };
+        return call_named(L, "__atomic_modify", n->loc, call, 3);
+    }
     if (!fn || !ref || ref->kind != AST_REF) {
         diag_error(L->d, n->loc,
                    "AMDGPU.@atomic expects `A[i] op= x` (op one of + - & | ⊻), `A[i] = x`, or `max(A[i], x)` / "
@@ -989,6 +1006,14 @@ static int lower_macro(Lower *L, Node *n)
         L->inbounds--;
         return v;
     }
+    if (strcmp(n->name, "ROCDynamicLocalArray") == 0 && n->nkids == 4) {
+        /* AMDGPU.jl 0.5's @ROCDynamicLocalArray(T, dims, zeroinit, offset): the array starts offset bytes into
+         * the launch's dynamic local memory (base/prelude.jl's __dynamic_local) */
+        int zero = lower_expr(L, n->kids[2]);
+        int args[4] = { lower_expr(L, n->kids[0]), lower_expr(L, n->kids[1]), call_named(L, "Val", n->loc, &zero, 1),
+                        lower_expr(L, n->kids[3]) };
+        return call_named(L, "__dynamic_local", n->loc, args, 4);
+    }
     if (strcmp(n->name, "ROCStaticLocalArray") == 0 || strcmp(n->name, "ROCDynamicLocalArray") == 0) {
         if (n->nkids < 2 || n->nkids > 3) {
             diag_error(L->d, n->loc, "@%s takes (T, dims) or (T, dims, zeroinit)", n->name);
@@ -1018,7 +1043,8 @@ static int lower_macro(Lower *L, Node *n)
     if (strcmp(n->name, "atomicswap") == 0 || strcmp(n->name, "atomicreplace") == 0)
         return lower_atomix(L, n);
     if (strcmp(n->name, "rocprintf") == 0 || strcmp(n->name, "rocprint") == 0 || strcmp(n->name, "rocprintln") == 0 ||
-        strcmp(n->name, "print") == 0 || strcmp(n->name, "cuprintf") == 0) {
+        strcmp(n->name, "print") == 0 || strcmp(n->name, "cuprintf") == 0 || strcmp(n->name, "cuprint") == 0 ||
+        strcmp(n->name, "cuprintln") == 0) {
         PrintFormat pf;
         if (!printfmt_macro(L->a, L->d, n, &pf))
             return emit_named(L, IR_NOTHING, n->loc);
@@ -1032,9 +1058,11 @@ static int lower_macro(Lower *L, Node *n)
     /* annotations with no effect on what a kernel computes: @fastmath keeps
      * IEEE semantics here (allowed: it only permits faster code), @simd and
      * @unroll leave loop transformations to LLVM; `@simd ivdep for` and
-     * `@unroll 4 for` carry an option before the loop */
+     * `@unroll 4 for` carry an option before the loop; @boundscheck's
+     * block always runs (juke keeps bounds checks per call site, so no
+     * caller's @inbounds elides it) */
     static const char *const noops[] = { "inline", "noinline",           "fastmath", "simd",
-                                         "unroll", "propagate_inbounds", "views" };
+                                         "unroll", "propagate_inbounds", "views",    "boundscheck" };
     for (int i = 0; i < JK_ARRAY_LEN(noops); i++) {
         if (strcmp(n->name, noops[i]) != 0)
             continue;

@@ -340,7 +340,7 @@ static const char *const op_sum[] = { "+", "-", "|", "⊻" };
 static const char *const op_times[] = { "*", "/", "÷", "%", "&", "\\" };
 static const char *const op_shift[] = { "<<", ">>", ">>>" };
 static const char *const op_cmp[] = { "==", "!=", "≠", "===", "!==", "<", "<=", "≤",
-                                      ">",  ">=", "≥", "<:",  ">:",  "∈", "∉" };
+                                      ">",  ">=", "≥", "<:",  ">:",  "∈", "∉",  "≈" };
 static const char *const op_assign[] = { "+=", "-=", "*=", "/=",  "÷=",  "%=",   "^=",
                                          "&=", "|=", "⊻=", "<<=", ">>=", ">>>=", "\\=" };
 
@@ -388,6 +388,8 @@ static const char *cmp_name(const char *op)
         return ">=";
     if (strcmp(op, "∈") == 0)
         return "in";
+    if (strcmp(op, "≈") == 0) /* base/prelude.jl's isapprox */
+        return "isapprox";
     return op;
 }
 
@@ -1125,9 +1127,8 @@ static Node *parse_return(Parser *p)
 /* Macros whose space-separated form takes exactly one statement. */
 static bool macro_takes_stmt(const char *name)
 {
-    static const char *const names[] = {
-        "inbounds", "inline", "noinline", "atomic", "fastmath", "simd", "views", "view"
-    };
+    static const char *const names[] = { "inbounds", "inline", "noinline", "atomic",     "fastmath",
+                                         "simd",     "views",  "view",     "boundscheck" };
     return IN_LIST(name, names);
 }
 
@@ -1141,6 +1142,14 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
     Token *t = parse_next(p);
     PtrVec args = { 0 };
     Token *nx = parse_peek(p);
+    bool atomic =
+        strcmp(t->text, "atomic") == 0 || strcmp(t->text, "atomicswap") == 0 || strcmp(t->text, "atomicreplace") == 0;
+    if (atomic && tok_op(nx, ":") && parse_peek2(p)->kind == TK_IDENT && !parse_peek2(p)->spc) {
+        /* Atomix's (and Base's) memory order, `@atomic :monotonic A[i] += x`: juke's atomics are at least
+         * as strong as every order a kernel may ask for */
+        p->pos += 2;
+        nx = parse_peek(p);
+    }
     if (strcmp(t->text, "NamedTuple") == 0 && tok_op(nx, "{") && !nx->spc) {
         /* @NamedTuple{a::T, b::S}: the type NamedTuple{(:a, :b), Tuple{T, S}}, kept as the curly
          * NamedTuple{a::T, b::S} (infer_type_expr, and #typeapply as a value) */
@@ -1189,7 +1198,7 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
     Node *r = node_from_vec(p, AST_MACROCALL, loc, &args);
     r->name = t->text;
     r->qual = qual;
-    if (strcmp(t->text, "atomicswap") == 0 || strcmp(t->text, "atomicreplace") == 0)
+    if (atomic) /* base/atomix.jl: __atomic_ref, which @atomic A[i] *= x uses too */
         p->file_flags |= FILE_ATOMIX;
     for (int i = 0; i < p->user_macros.len; i++)
         if (strcmp(p->user_macros.items[i], t->text) == 0)

@@ -120,6 +120,37 @@ exp10_fast(x::Number) = exp10(x)
 sin_fast(x::Number) = sin(x)
 cos_fast(x::Number) = cos(x)
 tan_fast(x::Number) = tan(x)
+abs_fast(x::Number) = abs(x)
+abs2_fast(x::Number) = abs2(x)
+conj_fast(x::Number) = conj(x)
+sign_fast(x::Number) = sign(x)
+max_fast(x::Number, y::Number) = max(x, y)
+min_fast(x::Number, y::Number) = min(x, y)
+minmax_fast(x::Number, y::Number) = minmax(x, y)
+rem_fast(x::Number, y::Number) = rem(x, y)
+cmp_fast(x::Number, y::Number) = cmp(x, y)
+eq_fast(x::Number, y::Number) = x == y
+ne_fast(x::Number, y::Number) = x != y
+lt_fast(x::Number, y::Number) = x < y
+le_fast(x::Number, y::Number) = x <= y
+gt_fast(x::Number, y::Number) = x > y
+ge_fast(x::Number, y::Number) = x >= y
+acos_fast(x::Number) = acos(x)
+asin_fast(x::Number) = asin(x)
+atan_fast(x::Number) = atan(x)
+atan_fast(y::Number, x::Number) = atan(y, x)
+acosh_fast(x::Number) = acosh(x)
+asinh_fast(x::Number) = asinh(x)
+atanh_fast(x::Number) = atanh(x)
+cbrt_fast(x::Number) = cbrt(x)
+cosh_fast(x::Number) = cosh(x)
+sinh_fast(x::Number) = sinh(x)
+tanh_fast(x::Number) = tanh(x)
+expm1_fast(x::Number) = expm1(x)
+log1p_fast(x::Number) = log1p(x)
+hypot_fast(x::Number, y::Number) = hypot(x, y)
+sincos_fast(x::Number) = sincos(x)
+cis_fast(x::Number) = cis(x)
 
 # sinpi(x) = sin(πx), cospi(x) = cos(πx) and sincospi(x), by Base's algorithm (base/special/trig.jl) so that
 # the answers are Julia's bit for bit: |x| mod 2 reduced exactly to a quadrant and rx in [-1/4, 1/4], then
@@ -150,24 +181,31 @@ function _cospi_kernel(x::Float64)
     w = 1.0 - a_x2
     return w + fma(x2, r, ((1.0 - w) - a_x2) - a_x2lo)
 end
-function _sinpi_kernel(x::Float32)
+# (the _wide kernels keep the wider type's answer, which tanpi divides before it rounds)
+function _sinpi_kernel_wide(x::Float32)
     y = Float64(x)
-    return Float32(y * _evalpoly_fma(y * y, (3.1415926535762266, -5.167712769188119, 2.5501626483206374,
-                                             -0.5992021090314925, 0.08100185277841528)))
+    return y * _evalpoly_fma(y * y, (3.1415926535762266, -5.167712769188119, 2.5501626483206374,
+                                     -0.5992021090314925, 0.08100185277841528))
 end
-function _cospi_kernel(x::Float32)
+function _cospi_kernel_wide(x::Float32)
     y = Float64(x)
-    return Float32(_evalpoly_fma(y * y, (1.0, -4.934802200541122, 4.058712123568637, -1.3352624040152927,
-                                         0.23531426791507182, -0.02550710082498761)))
+    return _evalpoly_fma(y * y, (1.0, -4.934802200541122, 4.058712123568637, -1.3352624040152927,
+                                 0.23531426791507182, -0.02550710082498761))
 end
-function _sinpi_kernel(x::Float16)
+function _sinpi_kernel_wide(x::Float16)
     y = Float32(x)
-    return Float16(y * _evalpoly_fma(y * y, (3.1415927f0, -5.1677127f0, 2.5501626f0, -0.5992021f0, 0.081001855f0)))
+    return y * _evalpoly_fma(y * y, (3.1415927f0, -5.1677127f0, 2.5501626f0, -0.5992021f0, 0.081001855f0))
 end
-function _cospi_kernel(x::Float16)
+function _cospi_kernel_wide(x::Float16)
     y = Float32(x)
-    return Float16(_evalpoly_fma(y * y, (1.0f0, -4.934802f0, 4.058712f0, -1.3352624f0, 0.23531426f0, -0.0255071f0)))
+    return _evalpoly_fma(y * y, (1.0f0, -4.934802f0, 4.058712f0, -1.3352624f0, 0.23531426f0, -0.0255071f0))
 end
+_sinpi_kernel_wide(x::Float64) = _sinpi_kernel(x)
+_cospi_kernel_wide(x::Float64) = _cospi_kernel(x)
+_sinpi_kernel(x::Float32) = Float32(_sinpi_kernel_wide(x))
+_cospi_kernel(x::Float32) = Float32(_cospi_kernel_wide(x))
+_sinpi_kernel(x::Float16) = Float16(_sinpi_kernel_wide(x))
+_cospi_kernel(x::Float16) = Float16(_cospi_kernel_wide(x))
 # maxintfloat(T): from here on every float is an even integer, so sinpi is ±0 and cospi 1
 _maxintfloat(x::Float64) = 9.007199254740992e15
 _maxintfloat(x::Float32) = 1.6777216f7
@@ -197,6 +235,30 @@ sincospi(x::AbstractFloat) = _sincospi(x, 3)
 sinpi(x::Integer) = x >= 0 ? zero(float(x)) : -zero(float(x))
 cospi(x::Integer) = isodd(x) ? -one(float(x)) : one(float(x))
 sincospi(x::Integer) = (sinpi(x), cospi(x))
+# tanpi(x) = tan(πx) as Base computes it (Julia 1.10): the reduction of sincospi, both kernels in the wider
+# type (Float64 for a Float32), their quotient rounded once
+function tanpi(x0::T) where {T<:AbstractFloat}
+    x = abs(x0)
+    if !isfinite(x)
+        isnan(x) && return x
+        throw(DomainError(x, "`x` cannot be infinite."))
+    end
+    x >= _maxintfloat(x) && return copysign(zero(T), x0)
+    n = round(2 * x)
+    rx = muladd(T(-0.5), n, x)
+    q = Int64(n) & 3
+    s, c = _sinpi_kernel_wide(rx), _cospi_kernel_wide(rx)
+    z = zero(s)
+    sp = q == 0 ? s : q == 1 ? c : q == 2 ? z - s : z - c
+    cp = q == 0 ? c : q == 1 ? z - s : q == 2 ? z - c : s
+    return T(ifelse(signbit(x0), -sp, sp) / cp)
+end
+tanpi(x::Integer) = tanpi(float(x))
+# cispi(x) = exp(iπx) = cospi(x) + i sinpi(x) (base/complex.jl)
+function cispi(x::Real)
+    s, c = sincospi(x)
+    return complex(c, s)
+end
 
 # strides of a dense, column-major array, as Base's size_to_strides computes them: (1, size(A, 1), ...)
 strides(A::AbstractArray) = _size_to_strides(1, size(A))
@@ -696,6 +758,19 @@ alloc_special(::Val{id}, ::Type{T}, ::Val{3}, ::Val{0}) where {id, T} = pointer(
 alloc_special(::Val{id}, ::Type{T}, ::Val{3}, ::Val{0}, ::Val{zeroinit}) where {id, T, zeroinit} =
     pointer(@ROCDynamicLocalArray(T, 0, false))
 
+# @ROCDynamicLocalArray(T, dims, zeroinit, offset) (AMDGPU.jl 0.5, compiler/lower.c): the array at offset bytes
+# into the launch's dynamic local memory, zeroed by the group (then a barrier) when zeroinit is true
+__dynamic_local(::Type{T}, dims, ::Val{false}, offset::Integer) where {T} =
+    ROCDeviceArray(dims, pointer(@ROCDynamicLocalArray(T, 0, false)) + offset)
+function __dynamic_local(::Type{T}, dims, ::Val{true}, offset::Integer) where {T}
+    A = ROCDeviceArray(dims, pointer(@ROCDynamicLocalArray(T, 0, false)) + offset)
+    for i in 1:length(A)
+        @inbounds A[i] = zero(T)
+    end
+    sync_workgroup()
+    return A
+end
+
 # AMDGPUnative's (AMDGPU.jl's device half before 2020) indexing, one function per dimension:
 # workitemIdx_x() is workitemIdx().x, workitemDim_x() the workgroup's size and workgroupDim_x() the
 # grid's size in work-items (its test launches groupsize=(1,2,3) gridsize=(4,5,6) and reads 1:6).
@@ -711,3 +786,415 @@ workitemDim_z() = workgroupDim().z
 workgroupDim_x() = gridDim().x
 workgroupDim_y() = gridDim().y
 workgroupDim_z() = gridDim().z
+
+# ---- more of Base's numbers (base/math.jl, base/intfuncs.jl, base/float.jl, base/int.jl), as kernels call
+# them (docs/api-coverage.md lists each name and its test) ----
+
+divrem(x, y) = (div(x, y), rem(x, y))
+fldmod(x, y) = (fld(x, y), mod(x, y))
+cmp(x::Integer, y::Integer) = x < y ? -1 : (x > y ? 1 : 0)
+# floats in isless order: -0.0 before 0.0, NaN after everything (and equal to itself)
+function cmp(x::AbstractFloat, y::AbstractFloat)
+    isnan(x) && return isnan(y) ? 0 : 1
+    isnan(y) && return -1
+    x < y && return -1
+    x > y && return 1
+    return signbit(y) - signbit(x)
+end
+nand(x, y) = !(x & y)
+nor(x, y) = !(x | y)
+isinteger(x::Integer) = true
+isinteger(x::AbstractFloat) = x - trunc(x) == 0
+isreal(x::Real) = true
+isreal(z::Complex) = iszero(imag(z))
+ispow2(x::Integer) = x > 0 && count_ones(x) == 1
+trailing_ones(x::Integer) = trailing_zeros(~x)
+leading_ones(x::Integer) = leading_zeros(~x)
+# gcd by Euclid's algorithm on the magnitudes (Julia's binary algorithm gives the same value); lcm from it
+function gcd(a::T, b::T) where {T<:Integer}
+    while b != 0
+        a, b = b, rem(a, b)
+    end
+    return abs(a)
+end
+gcd(a::Integer, b::Integer) = gcd(promote(a, b)...)
+lcm(a::T, b::T) where {T<:Integer} = a == 0 ? a : abs(a * div(b, gcd(b, a)))
+lcm(a::Integer, b::Integer) = lcm(promote(a, b)...)
+# isqrt: the float square root, corrected by one Newton step (the float has too few bits for 64-bit x)
+function isqrt(x::Integer)
+    x < 0 && throw(DomainError(x, "isqrt(x) is not defined for negative x."))
+    x == 0 && return x
+    s = oftype(x, trunc(sqrt(Float64(x))))
+    sizeof(x) < 8 && return s
+    s = (s + div(x, s)) >> 1
+    return s * s > x ? s - one(s) : s
+end
+# nextpow(a, x): the least a^n >= x; prevpow(a, x): the greatest a^n <= x (integers)
+function nextpow(a::Integer, x::Integer)
+    x <= 0 && throw(DomainError(x, "`x` must be positive."))
+    a <= 1 && throw(DomainError(a, "`a` must be greater than 1."))
+    p = one(x)
+    while p < x
+        p *= oftype(x, a)
+    end
+    return p
+end
+function prevpow(a::Integer, x::Integer)
+    x < 1 && throw(DomainError(x, "`x` must be ≥ 1."))
+    a <= 1 && throw(DomainError(a, "`a` must be greater than 1."))
+    p = one(x)
+    while div(x, oftype(x, a)) >= p
+        p *= oftype(x, a)
+    end
+    return p
+end
+function ndigits(x::Integer; base::Integer = 10, pad::Integer = 1)
+    n = 0
+    while true
+        n += 1
+        x = div(x, base)
+        x == 0 && break
+    end
+    return max(n, pad)
+end
+# bitreverse: the bits of each byte reversed (pairs, nibbles), then the bytes (bswap)
+function bitreverse(x::Integer)
+    u = unsigned(x)
+    m = typemax(typeof(u)) ÷ oftype(u, 3)
+    u = ((u >> 1) & m) | ((u & m) << 1)
+    m = typemax(typeof(u)) ÷ oftype(u, 5)
+    u = ((u >> 2) & m) | ((u & m) << 2)
+    m = typemax(typeof(u)) ÷ oftype(u, 17)
+    u = ((u >> 4) & m) | ((u & m) << 4)
+    return bswap(u) % typeof(x)
+end
+function bitrotate(x::Integer, k::Integer)
+    n = 8 * sizeof(x) - 1
+    return (x << (n & k)) | (x >>> (n & -k))
+end
+widen(x::Int8) = Int16(x)
+widen(x::Int16) = Int32(x)
+widen(x::Int32) = Int64(x)
+widen(x::Int64) = Int128(x)
+widen(x::UInt8) = UInt16(x)
+widen(x::UInt16) = UInt32(x)
+widen(x::UInt32) = UInt64(x)
+widen(x::UInt64) = UInt128(x)
+widen(x::Float16) = Float32(x)
+widen(x::Float32) = Float64(x)
+widen(x::Float64) = x
+widen(x::Bool) = Int64(x)
+# clamp(x, T): x limited to T's range, in T
+clamp(x::Integer, ::Type{T}) where {T<:Integer} = x < typemin(T) ? typemin(T) : (x > typemax(T) ? typemax(T) : x % T)
+
+# the bits of a float: its unsigned integer, fraction bits, exponent bits, bias
+_fbits(x::Float16) = reinterpret(UInt16, x)
+_fbits(x::Float32) = reinterpret(UInt32, x)
+_fbits(x::Float64) = reinterpret(UInt64, x)
+_ffrombits(x::Float16, u) = reinterpret(Float16, u % UInt16)
+_ffrombits(x::Float32, u) = reinterpret(Float32, u % UInt32)
+_ffrombits(x::Float64, u) = reinterpret(Float64, u % UInt64)
+_sigbits(x::Float16) = 10
+_sigbits(x::Float32) = 23
+_sigbits(x::Float64) = 52
+_expbits(x::AbstractFloat) = 8 * sizeof(x) - 1 - _sigbits(x)
+_bias(x::AbstractFloat) = (1 << (_expbits(x) - 1)) - 1
+floatmin(::Type{Float16}) = reinterpret(Float16, 0x0400)
+floatmin(::Type{Float32}) = reinterpret(Float32, 0x00800000)
+floatmin(::Type{Float64}) = reinterpret(Float64, 0x0010000000000000)
+floatmax(::Type{Float16}) = reinterpret(Float16, 0x7bff)
+floatmax(::Type{Float32}) = reinterpret(Float32, 0x7f7fffff)
+floatmax(::Type{Float64}) = reinterpret(Float64, 0x7fefffffffffffff)
+floatmin(x::AbstractFloat) = floatmin(typeof(x))
+floatmax(x::AbstractFloat) = floatmax(typeof(x))
+maxintfloat(::Type{T}) where {T<:AbstractFloat} = _maxintfloat(zero(T))
+maxintfloat(x::AbstractFloat) = _maxintfloat(x)
+# by the bits, as Julia tests them (a comparison would see a flushed subnormal as zero)
+function issubnormal(x::AbstractFloat)
+    u = _fbits(abs(x))
+    return u >> _sigbits(x) == 0 && u != 0
+end
+function isnormal(x::AbstractFloat)
+    e = _fbits(abs(x)) >> _sigbits(x)
+    return e != 0 && e != (one(e) << _expbits(x)) - one(e)
+end
+# exponent(x): the power of 2 of x's leading bit (subnormals too); ±0, Inf and NaN are Julia's DomainErrors
+function exponent(x::AbstractFloat)
+    u = _fbits(abs(x))
+    e = Int64(u >> _sigbits(x))
+    e == (1 << _expbits(x)) - 1 && throw(DomainError(x, "Cannot be NaN or Inf."))
+    if e == 0
+        u == 0 && throw(DomainError(x, "Cannot be ±0.0."))
+        e = 1 - (leading_zeros(u) - _expbits(x))
+    end
+    return e - _bias(x)
+end
+# the fraction bits of a finite nonzero float, the leading bit made explicit by shifting subnormals up, and
+# its exponent: (bits without sign and exponent, unbiased exponent)
+function _fsplit(x::AbstractFloat)
+    u = _fbits(abs(x))
+    e = Int64(u >> _sigbits(x))
+    if e == 0
+        m = leading_zeros(u) - _expbits(x)
+        return ((u << m) & ((one(u) << _sigbits(x)) - one(u)), 1 - m - _bias(x))
+    end
+    return (u & ((one(u) << _sigbits(x)) - one(u)), e - _bias(x))
+end
+# significand(x): x scaled into [1, 2), sign kept; ±0, Inf and NaN are themselves
+function significand(x::AbstractFloat)
+    (iszero(x) || !isfinite(x)) && return x
+    f, e = _fsplit(x)
+    return copysign(_ffrombits(x, f | (oftype(f, _bias(x)) << _sigbits(x))), x)
+end
+# frexp(x): (m, e) with x == m * 2^e and 0.5 <= |m| < 1; ±0, Inf and NaN give (x, 0)
+function frexp(x::AbstractFloat)
+    (iszero(x) || !isfinite(x)) && return (x, 0)
+    f, e = _fsplit(x)
+    return (copysign(_ffrombits(x, f | (oftype(f, _bias(x) - 1) << _sigbits(x))), x), e + 1)
+end
+# logb and ilogb (C's, AMDGPU.Device's ocml functions): the exponent as a float / an Int32
+logb(x::AbstractFloat) = isnan(x) ? x : (isinf(x) ? abs(x) : (iszero(x) ? -oftype(x, Inf) : oftype(x, exponent(x))))
+ilogb(x::AbstractFloat) = isnan(x) || iszero(x) ? typemin(Int32) : (isinf(x) ? typemax(Int32) : Int32(exponent(x)))
+function modf(x::AbstractFloat)
+    isinf(x) && return (copysign(zero(x), x), x)
+    i = trunc(x)
+    return (copysign(x - i, x), i)
+end
+# nextfloat(x, n) / prevfloat(x, n): n steps along the floats (saturating at ±Inf), as Base counts them
+function nextfloat(x::AbstractFloat, d::Integer)
+    isnan(x) && return x
+    mag = _fbits(abs(x))
+    inf = _fbits(oftype(x, Inf))
+    U = typeof(mag)
+    neg = signbit(x)
+    du = d < 0 ? UInt64(0) - d % UInt64 : d % UInt64
+    if du > inf
+        neg = d < 0
+        mag = inf
+    elseif neg != (d < 0)
+        if du % U > mag # past zero to the other side
+            mag = min(inf, du % U - mag)
+            neg = !neg
+        else
+            mag -= du % U
+        end
+    else
+        mag = inf - mag < du % U ? inf : mag + du % U
+    end
+    return _ffrombits(x, neg ? mag | (one(U) << (8 * sizeof(U) - 1)) : mag)
+end
+prevfloat(x::AbstractFloat, d::Integer) = nextfloat(x, -d)
+nextafter(x::AbstractFloat, y::AbstractFloat) = isnan(x) || isnan(y) ? x + y : (x < y ? nextfloat(x) : (x > y ? prevfloat(x) : y))
+
+# trigonometry by definition (base/math.jl: sec(x) = inv(cos(x)), ...), degrees, powers
+sec(x::Number) = inv(cos(x))
+csc(x::Number) = inv(sin(x))
+cot(x::Number) = inv(tan(x))
+asec(y::Number) = acos(inv(y))
+acsc(y::Number) = asin(inv(y))
+acot(y::Number) = atan(inv(y))
+sech(x::Number) = inv(cosh(x))
+csch(x::Number) = inv(sinh(x))
+coth(x::Number) = inv(tanh(x))
+asech(y::Number) = acosh(inv(y))
+acsch(y::Number) = asinh(inv(y))
+acoth(y::Number) = atanh(inv(y))
+deg2rad(z::AbstractFloat) = z * (oftype(z, pi) / oftype(z, 180))
+rad2deg(z::AbstractFloat) = z * (oftype(z, 180) / oftype(z, pi))
+deg2rad(z::Real) = deg2rad(float(z))
+# the inverse functions in degrees, as Base defines them: rad2deg of the inverse in radians
+asind(y::Number) = rad2deg(asin(y))
+acosd(y::Number) = rad2deg(acos(y))
+atand(y::Number) = rad2deg(atan(y))
+atand(y::Real, x::Real) = rad2deg(atan(y, x))
+asecd(y::Number) = rad2deg(asec(y))
+acscd(y::Number) = rad2deg(acsc(y))
+acotd(y::Number) = rad2deg(acot(y))
+rad2deg(z::Real) = rad2deg(float(z))
+fourthroot(x::Number) = sqrt(sqrt(x))
+log(b::Number, x::Number) = log(float(x + zero(b))) / log(float(b + zero(x)))
+function hypot(x::Number, y::Number, z::Number)
+    a, b, c = float(abs(x)), float(abs(y)), float(abs(z))
+    m = max(a, b, c)
+    (isinf(a) || isinf(b) || isinf(c)) && return oftype(m, Inf)
+    (isnan(m) || iszero(m)) && return m
+    return m * sqrt(abs2(a / m) + abs2(b / m) + abs2(c / m))
+end
+# isapprox(x, y) (x ≈ y): equal, or within rtol = √eps of the larger magnitude (atol = 0), as Base's defaults
+_rtoldefault(x::AbstractFloat, atol) = atol > 0 ? zero(x) : sqrt(eps(typeof(x)))
+_rtoldefault(x::Integer, atol) = 0
+function isapprox(x::Number, y::Number; atol::Real = 0, rtol::Real = _rtoldefault(real(x + y), atol))
+    x == y && return true
+    return isfinite(x) && isfinite(y) && abs(x - y) <= max(atol, rtol * max(abs(x), abs(y)))
+end
+
+# RoundingMode values and the rounding functions that take one
+struct RoundingMode{name} end
+const RoundNearest = RoundingMode{:Nearest}()
+const RoundToZero = RoundingMode{:ToZero}()
+const RoundUp = RoundingMode{:Up}()
+const RoundDown = RoundingMode{:Down}()
+const RoundNearestTiesAway = RoundingMode{:NearestTiesAway}()
+const RoundFromZero = RoundingMode{:FromZero}()
+round(x::AbstractFloat, ::RoundingMode{:Nearest}) = round(x)
+round(x::AbstractFloat, ::RoundingMode{:ToZero}) = trunc(x)
+round(x::AbstractFloat, ::RoundingMode{:Up}) = ceil(x)
+round(x::AbstractFloat, ::RoundingMode{:Down}) = floor(x)
+round(x::AbstractFloat, ::RoundingMode{:FromZero}) = signbit(x) ? floor(x) : ceil(x)
+round(x::AbstractFloat, ::RoundingMode{:NearestTiesAway}) = trunc(x + copysign(prevfloat(oftype(x, 0.5)), x))
+round(x::Integer, ::RoundingMode) = x
+round(::Type{T}, x::Real, r::RoundingMode) where {T<:Integer} = convert(T, round(float(x), r))
+div(x::Integer, y::Integer, ::RoundingMode{:ToZero}) = div(x, y)
+div(x::Integer, y::Integer, ::RoundingMode{:Down}) = fld(x, y)
+div(x::Integer, y::Integer, ::RoundingMode{:Up}) = cld(x, y)
+rem(x::Integer, y::Integer, ::RoundingMode{:ToZero}) = rem(x, y)
+rem(x::Integer, y::Integer, ::RoundingMode{:Down}) = mod(x, y)
+rem(x::Integer, y::Integer, ::RoundingMode{:Up}) = x - cld(x, y) * y
+
+# ---- tuples: extrema, arg- and find- max/min, accumulate, Base.setindex ----
+extrema(t::Tuple) = (minimum(t), maximum(t))
+extrema(f, t::Tuple) = extrema(map(f, t))
+# the first greatest (least) element and its index; a NaN is the greatest and the least, as isless has it for
+# findmax and Base's isgreater for findmin
+function findmax(t::Union{Tuple, AbstractVector})
+    m = t[1]
+    k = 1
+    for i in 2:length(t)
+        v = t[i]
+        if !(m != m) && (v != v || m < v)
+            m = v
+            k = i
+        end
+    end
+    return (m, k)
+end
+function findmin(t::Union{Tuple, AbstractVector})
+    m = t[1]
+    k = 1
+    for i in 2:length(t)
+        v = t[i]
+        if !(m != m) && (v != v || v < m)
+            m = v
+            k = i
+        end
+    end
+    return (m, k)
+end
+findmax(f, t::Tuple) = findmax(map(f, t))
+findmin(f, t::Tuple) = findmin(map(f, t))
+argmax(t::Union{Tuple, AbstractVector}) = findmax(t)[2]
+argmin(t::Union{Tuple, AbstractVector}) = findmin(t)[2]
+accumulate(op, ::Tuple{}) = ()
+accumulate(op, t::Tuple) = _accumulate(op, (_reduce_first(op, t[1]),), tail(t))
+_accumulate(op, acc, ::Tuple{}) = acc
+_accumulate(op, acc, t::Tuple) = _accumulate(op, (acc..., op(acc[length(acc)], t[1])), tail(t))
+cumsum(t::Tuple) = accumulate(_add_sum, t)
+cumprod(t::Tuple) = accumulate(_mul_prod, t)
+function setindex(t::Tuple, v, i::Integer)
+    1 <= i <= length(t) || throw(BoundsError(t, i))
+    return _tuple_set(v, i, 1, t...)
+end
+_tuple_set(v, i, k) = ()
+_tuple_set(v, i, k, x, rest...) = (ifelse(k == i, convert(typeof(x), v), x), _tuple_set(v, i, k + 1, rest...)...)
+promote_type(::Type{T}, ::Type{T}) where {T} = T
+promote_type(::Type{T}, ::Type{S}) where {T, S} = typeof(zero(T) + zero(S))
+
+# checkbounds(A, I...) throws Julia's BoundsError where A[I...] would; checkbounds(Bool, A, I...) says whether
+checkbounds(::Type{Bool}, A::AbstractArray, i::Integer) = 1 <= i <= length(A)
+checkbounds(::Type{Bool}, A::AbstractArray, i::Integer, j::Integer) = 1 <= i <= size(A, 1) && 1 <= j <= div(length(A), size(A, 1))
+checkbounds(::Type{Bool}, A::AbstractArray, i::Integer, j::Integer, k::Integer) =
+    1 <= i <= size(A, 1) && 1 <= j <= size(A, 2) && 1 <= k <= div(length(A), size(A, 1) * size(A, 2))
+checkbounds(::Type{Bool}, A::AbstractArray, I::Tuple) = checkbounds(Bool, A, I...)
+# (the checked read that A[I...] does raises the BoundsError, with the array's dims in its message)
+function checkbounds(A::AbstractArray, i::Integer)
+    A[i]
+    return nothing
+end
+function checkbounds(A::AbstractArray, i::Integer, j::Integer)
+    A[i, j]
+    return nothing
+end
+function checkbounds(A::AbstractArray, i::Integer, j::Integer, k::Integer)
+    A[i, j, k]
+    return nothing
+end
+checkbounds(A::AbstractArray, I::Tuple) = checkbounds(A, I...)
+
+# ---- AMDGPU.Device's math functions that Base does not name (src/device/gcn/math.jl: ocml's rsqrt, recip,
+# pown, ...), called as AMDGPU.Device.f(x) ----
+rsqrt(x::AbstractFloat) = inv(sqrt(x))
+rcbrt(x::AbstractFloat) = inv(cbrt(x))
+recip(x::AbstractFloat) = inv(x)
+rsqrt_fast(x::AbstractFloat) = inv(sqrt(x))
+recip_fast(x::AbstractFloat) = inv(x)
+nearbyint(x::AbstractFloat) = round(x)
+tgamma(x::AbstractFloat) = gamma(x)
+# SpecialFunctions' loggamma(x): log(gamma(x)), a DomainError where gamma(x) < 0 (lgamma is log|gamma(x)|)
+function loggamma(x::AbstractFloat)
+    x < 0 && isodd(unsafe_trunc(Int64, floor(x))) && x > -maxintfloat(typeof(x)) &&
+        throw(DomainError(x, "`gamma(x)` must be non-negative"))
+    return lgamma(x)
+end
+loggamma(x::Integer) = loggamma(float(x))
+atan2(y::AbstractFloat, x::AbstractFloat) = atan(y, x)
+asinpi(x::AbstractFloat) = asin(x) / oftype(x, pi)
+acospi(x::AbstractFloat) = acos(x) / oftype(x, pi)
+atanpi(x::AbstractFloat) = atan(x) / oftype(x, pi)
+atan2pi(y::AbstractFloat, x::AbstractFloat) = atan(y, x) / oftype(x, pi)
+pow(x::AbstractFloat, y::AbstractFloat) = x^y
+powr(x::AbstractFloat, y::AbstractFloat) = x^y
+pown(x::AbstractFloat, n::Integer) = x^n
+# AMDGPU.jl's per-dimension indexing (src/device/gcn/indexing.jl): threadIdx_x() is workitemIdx().x, gridDim_x()
+# the grid's size in work-items, gridDimWG_x() in workgroups (AMDGPUnative's workitemDim_x/workgroupDim_x above)
+threadIdx_x() = workitemIdx().x
+threadIdx_y() = workitemIdx().y
+threadIdx_z() = workitemIdx().z
+blockIdx_x() = workgroupIdx().x
+blockIdx_y() = workgroupIdx().y
+blockIdx_z() = workgroupIdx().z
+blockDim_x() = workgroupDim().x
+blockDim_y() = workgroupDim().y
+blockDim_z() = workgroupDim().z
+gridDim_x() = gridItemDim().x
+gridDim_y() = gridItemDim().y
+gridDim_z() = gridItemDim().z
+gridDimWG_x() = gridGroupDim().x
+gridDimWG_y() = gridGroupDim().y
+gridDimWG_z() = gridGroupDim().z
+# AMDGPU.jl's wavefront functions by their ocml names (src/device/gcn/wavefront.jl): wfred_add(x) is
+# wfred(+, x), wfscan_max(x, inclusive) wfscan(max, x, inclusive), wfbcast(x, i) lane i's x
+wfred_add(x) = wfred(+, x)
+wfred_max(x) = wfred(max, x)
+wfred_min(x) = wfred(min, x)
+wfred_and(x) = wfred(&, x)
+wfred_or(x) = wfred(|, x)
+wfred_xor(x) = wfred(⊻, x)
+wfscan_add(x, inclusive::Bool) = wfscan(+, x, inclusive)
+wfscan_max(x, inclusive::Bool) = wfscan(max, x, inclusive)
+wfscan_min(x, inclusive::Bool) = wfscan(min, x, inclusive)
+wfscan_and(x, inclusive::Bool) = wfscan(&, x, inclusive)
+wfscan_or(x, inclusive::Bool) = wfscan(|, x, inclusive)
+wfscan_xor(x, inclusive::Bool) = wfscan(⊻, x, inclusive)
+wfbcast(x, i::Integer) = shfl(x, i % Int32)
+# AMDGPU.jl's memfence!(Val(order)) (src/device/gcn/atomics.jl): a fence of that order at system scope
+memfence!(::Val{:acq}) = fence(acquire)
+memfence!(::Val{:rel}) = fence(release)
+memfence!(::Val{:acq_rel}) = fence(acq_rel)
+memfence!(::Val{:seq_cst}) = fence(seq_cst)
+# the clocks under their other AMDGPU.jl names (src/device/gcn/hostcall_signal_helpers.jl)
+device_time() = memtime()
+device_realtime() = memrealtime()
+readcyclecounter() = memtime()
+# AMDGPU.jl's float atomics by compare-and-swap (src/device/gcn/atomics.jl): atomic_mul!(ptr, v) and
+# atomic_div!(ptr, v) store old * v (old / v) and return the new value, as there
+atomic_mul!(p, v) = __atomic_modify(p, *, v)
+atomic_div!(p, v) = __atomic_modify(p, /, v)
+function __atomic_modify(p, op, v)
+    old = unsafe_load(p)
+    while true
+        new = convert(typeof(old), op(old, v))
+        cur = atomic_cas!(p, old, new)
+        cur === old && return new
+        old = cur
+    end
+end

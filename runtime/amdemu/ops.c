@@ -140,6 +140,7 @@ LANE(l_mul_hi_i32, l->d = (uint32_t)(((int64_t)I32(0) * I32(1)) >> 32))
 LANE(l_mul_u24, l->d = (U32(0) & 0xffffff) * (U32(1) & 0xffffff))
 LANE(l_mul_hi_u24, l->d = (uint32_t)(((uint64_t)(U32(0) & 0xffffff) * (U32(1) & 0xffffff)) >> 32))
 LANE(l_mad_u24, l->d = (U32(0) & 0xffffff) * (U32(1) & 0xffffff) + U32(2))
+LANE(l_mad_u16, l->d = (uint16_t)(U32(0) * U32(1) + U32(2)))
 /* the low 24 bits as a signed number */
 #define I24(x) ((int32_t)((uint32_t)(x) << 8) >> 8)
 LANE(l_mul_i24, l->d = (uint32_t)((int64_t)I24(U32(0)) * I24(U32(1))))
@@ -1562,6 +1563,7 @@ VEC(l_div_fmas_f64)
 VEC(l_div_scale_f32)
 VEC(l_div_scale_f64)
 VEC(l_exp_f32)
+VEC(l_ff1_32)
 VEC(l_ffbh_i32)
 VEC(l_ffbh_u32)
 VEC(l_floor_f32)
@@ -1594,6 +1596,7 @@ VEC(l_lshrrev64)
 VEC(l_mad_f32)
 VEC(l_mad_i64_i32)
 VEC(l_mad_u24)
+VEC(l_mad_u16)
 VEC(l_mad_u64_u32)
 VEC(l_max3_f32)
 VEC(l_max3_i32)
@@ -1880,6 +1883,7 @@ static const AmdOp ops[] = {
     V1("v_not_b32", 0x2b, l_not32, 0),
     V1("v_bfrev_b32", 0x2c, l_brev32, 0),
     V1("v_ffbh_u32", 0x2d, l_ffbh_u32, 0),
+    V1("v_ffbl_b32", 0x2e, l_ff1_32, 0),
     V1("v_ffbh_i32", 0x2f, l_ffbh_i32, 0),
     V1("v_frexp_exp_i32_f64", 0x30, l_frexp_exp_f64, FLT | O_S0_64),
     V1("v_frexp_mant_f64", 0x31, l_frexp_mant_f64, FD),
@@ -1947,6 +1951,8 @@ static const AmdOp ops[] = {
     V3("v_bfe_i32", 0x1c9, 3, l_bfe_i32, 0),
     V3("v_bfi_b32", 0x1ca, 3, l_bfi, 0),
     V3("v_perm_b32", 0x1ed, 3, l_perm, 0),
+    V3("v_mad_legacy_u16", 0x1eb, 3, l_mad_u16, 0),
+    V3("v_mad_u16", 0x204, 3, l_mad_u16, 0),
     V3("v_fma_f32", 0x1cb, 3, l_fma_f32, FLT),
     V3("v_fma_f64", 0x1cc, 3, l_fma_f64, FD),
     V3("v_alignbit_b32", 0x1ce, 3, l_alignbit, 0),
