@@ -49,6 +49,7 @@ const AmdEnc amdemu_gfx11[] = {
     { F_SOP2, 0x31, "s_cselect_b64", NULL },
     /* SOPK */
     { F_SOPK, 0x00, "s_movk_i32", NULL },
+    { F_SOPK, 0x02, "s_cmovk_i32", NULL },
     { F_SOPK, 0x03, "s_cmpk_eq_i32", NULL },
     { F_SOPK, 0x04, "s_cmpk_lg_i32", NULL },
     { F_SOPK, 0x05, "s_cmpk_gt_i32", NULL },
