@@ -1289,6 +1289,21 @@ static Node *alloc_local_call(Parser *p, Node *call)
     return r;
 }
 
+/* getfield(x, :a) and getproperty(x, :a) with a literal symbol: x.a (Ether.jl's device code reads named
+ * tuples so); other calls as they are. */
+static Node *field_call(Parser *p, Node *call)
+{
+    Node *f = call->kids[0];
+    if (f->kind != AST_IDENT || call->nkids != 3 || call->kids[2]->kind != AST_SYMBOL ||
+        (strcmp(f->name, "getfield") != 0 && strcmp(f->name, "getproperty") != 0) ||
+        (f->qual && strcmp(f->qual, "Base") != 0 && strcmp(f->qual, "Core") != 0))
+        return call;
+    Node *d = node_new(p, AST_DOT, call->loc, 1);
+    d->kids[0] = call->kids[1];
+    d->name = call->kids[2]->name;
+    return d;
+}
+
 /* The module a name in `M.x` stands for: itself for the modules juke knows and those the file's
  * using/import lines name, the renamed module for an alias (`import A.B as C`: C is B); NULL if none. */
 static const char *module_of(const Parser *p, const char *s)
@@ -1673,7 +1688,7 @@ static Node *parse_postfix(Parser *p)
             PtrVec args = { 0 };
             vec_push(p, &args, e);
             parse_list(p, &args, ")", "argument list");
-            e = alloc_local_call(p, node_from_vec(p, AST_CALL, start, &args));
+            e = field_call(p, alloc_local_call(p, node_from_vec(p, AST_CALL, start, &args)));
             if (tok_kw(parse_peek(p), "do"))
                 e = parse_do(p, e);
         } else if (tok_op(t, "[")) {

@@ -1,5 +1,5 @@
 # Smaller pieces users' kernels lean on: r[i] of a range, LinearAlgebra.diagind (GPUArrays' A + J*I
-# kernels), a NamedTuple-typed argument, a typed loop variable (`for i::typeof(n) in 0:(n - 1)`) and a
+# kernels), a NamedTuple-typed argument (read with getfield/getproperty too), a typed loop variable (`for i::typeof(n) in 0:(n - 1)`) and a
 # supertype on the line after `<:`.
 using LinearAlgebra
 
@@ -12,7 +12,7 @@ end
 function diag_add!(B, J, nt::NamedTuple)
     i = workitemIdx().x
     @inbounds d = diagind(B)[i]
-    @inbounds B[d] += J * nt.scale
+    @inbounds B[d] += J * nt.scale + getfield(nt, :pad) - getproperty(nt, :pad)
     r = 3:4:20
     s = 2:7
     i == 1 && (B[1, 2] = r[2] + s[i + 1])
