@@ -109,9 +109,11 @@ static Token *parse_next(Parser *p)
     return t;
 }
 
+/* The first bytes are compared first: most tokens a parse asks about differ there, and strcmp's call was a
+ * tenth of a process's first compile (the Base prelude's parse). */
 static bool tok_is(const Token *t, TokKind k, const char *text)
 {
-    return t->kind == k && strcmp(t->text, text) == 0;
+    return t->kind == k && t->text[0] == text[0] && strcmp(t->text, text) == 0;
 }
 static bool tok_op(const Token *t, const char *text)
 {
@@ -347,7 +349,7 @@ static const char *const op_assign[] = { "+=", "-=", "*=", "/=",  "÷=",  "%=", 
 static bool in_list(const char *s, const char *const *list, int n)
 {
     for (int i = 0; i < n; i++)
-        if (strcmp(s, list[i]) == 0)
+        if (s[0] == list[i][0] && strcmp(s, list[i]) == 0)
             return true;
     return false;
 }
