@@ -526,6 +526,17 @@ static juke_status check_function(juke_module *m, const char *function)
     return JUKE_OK;
 }
 
+/* The first argument a launch gives of the kernel's vararg, `f(g, x...)` or `x::Vararg{T,N}` last (the code
+ * object takes the vararg's values as one tuple parameter), or -1: a kernel of one method, not a @kernel. */
+static int kernel_vararg_from(const juke_module *m, const char *function, int nargs)
+{
+    GenericFunc *g = function ? fe_find_func(m->fe, function) : NULL;
+    if (!g || g->nmethods != 1 || (g->methods[0]->flags & FN_KA) || !g->methods[0]->vararg)
+        return -1;
+    int fixed = g->methods[0]->nparams - 1;
+    return nargs >= fixed ? fixed : -1;
+}
+
 bool api_is_ka_kernel(const juke_module *m, const char *function)
 {
     GenericFunc *g = function ? fe_find_func(m->fe, function) : NULL;
@@ -1008,6 +1019,7 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
         k->argsize[i] = ty_is_ghost(types[i]) ? 0 : (uint32_t)ty_arg_size(types[i]);
         k->argalign[i] = (uint32_t)ty_arg_align(types[i]);
     }
+    k->vararg_from = kernel_vararg_from(m, function, nargs);
     if (!copied) {
         fe_compilation_free(c);
         kernel_free(k);

@@ -76,6 +76,8 @@ struct juke_kernel {
     uint16_t sig[64];         /* the argument types as launches give them (API_SIG_NONE...) */
     uint32_t argsize[64];     /* each argument's bytes and alignment (docs/abi.md); 0 bytes: a ghost, */
     uint32_t argalign[64];    /* which the code object takes no parameter for */
+    int vararg_from;          /* the arguments from this one on are the kernel's vararg (f(g, x...)), one tuple
+                                 parameter of the code object; -1: none */
     int ka_ndims;             /* a KernelAbstractions @kernel: its ndrange's dimensions (its hidden last argument) */
     uint32_t ka_groupsize[3]; /* ... compiled for this static groupsize (Val{G} fields of that argument), or 0s */
     FastLoad *fast;           /* atomic: see FastLoad */

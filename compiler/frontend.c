@@ -3,6 +3,7 @@
 #include "frontend.h"
 #include "closures.h"
 #include "evalloop.h"
+#include "macroexp.h"
 #include "ka.h"
 #include "prelude.h"
 
@@ -494,6 +495,7 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
         return NULL;
     }
     mod->ast = parse_file(&mod->arena, d, &mod->file);
+    macroexp_expand(&mod->arena, d, mod->ast);
     evalloop_expand(&mod->arena, d, mod->ast);
     if (mod->ast && ka_rewrite(&mod->arena, d, mod->ast))
         load_ka_prelude(mod, d);

@@ -408,7 +408,8 @@ static bool bind_tvar(FeCompilation *c, Binding *b, int i, const Type *arg)
     int u = match_union(c, b->bounds[i], arg, b, 0); /* T <: Union{Float16, Float32} */
     if (u == 0)
         return false;
-    if (b->bounds[i] && u < 0) {
+    /* D <: AbstractDimension{N}, N another where-parameter: matching the bound binds N */
+    if (b->bounds[i] && u < 0 && !match_type(c, b->bounds[i], arg, b, 1)) {
         const Type *bound = infer_type_expr(c, b->bounds[i], b->names, b->vals, b->n, true);
         if (!bound || !ty_subtype(arg, bound))
             return false;
@@ -468,6 +469,8 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
         int u = match_union(c, te->kids[1], arg, b, depth); /* <:Union{A, B} */
         if (u >= 0)
             return u == 1;
+        if (match_type(c, te->kids[1], arg, b, depth + 1)) /* <:AbstractDimension{N} binds N */
+            return true;
         const Type *bound = infer_type_expr(c, te->kids[1], b->names, b->vals, b->n, true);
         return bound && ty_subtype(arg, bound);
     }
@@ -576,8 +579,11 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
             return true;
         }
         if (fe_find_struct(c->mod, name) || strcmp(name, "Val") == 0) {
-            /* P{T} against P{Float32}: each parameter in turn, binding type variables */
-            if (arg->kind != TY_STRUCT || strcmp(arg->name, name) != 0 || (arg->flags & TF_UNIONALL) ||
+            /* P{T} against P{Float32}, or against a subtype of P{Float32} (its supertypes walked): each
+             * parameter in turn, binding type variables */
+            while (arg && arg->kind == TY_STRUCT && strcmp(arg->name, name) != 0)
+                arg = arg->elem;
+            if (!arg || arg->kind != TY_STRUCT || strcmp(arg->name, name) != 0 || (arg->flags & TF_UNIONALL) ||
                 arg->nparams != te->nkids - 1)
                 return false;
             for (int i = 0; i < arg->nparams; i++)
@@ -1357,6 +1363,23 @@ static int cond_decided(const IrFunc *f, const IrInst *cond)
         bool some = ty_subtype(x->elem, cond->optype),
              nothing = cond->optype->kind == TY_NOTHING || cond->optype->kind == TY_ANY;
         return some == nothing ? some : -1;
+    }
+    if (cond->op == IR_CALL && cond->type && cond->nargs == 3 && cond->builtin >= BI_EQ && cond->builtin <= BI_GE) {
+        /* N == 0 of a where-parameter N (a generated function's generator branches on it): two integer
+         * literals compare as the generator's Julia compares them */
+        const IrInst *x = &f->insts[cond->args[1]], *y = &f->insts[cond->args[2]];
+        if (x->op != IR_CONST || y->op != IR_CONST || x->lit != LIT_INT64 || y->lit != LIT_INT64)
+            return -1;
+        int64_t p = x->ival, q = y->ival;
+        switch (cond->builtin) {
+        case BI_EQ: return p == q;
+        case BI_NE: return p != q;
+        case BI_LT: return p < q;
+        case BI_LE: return p <= q;
+        case BI_GT: return p > q;
+        case BI_GE: return p >= q;
+        default: return -1;
+        }
     }
     if (cond->op != IR_CALL || !cond->type || cond->nargs != 3 ||
         (cond->builtin != BI_EGAL && cond->builtin != BI_NEGAL))

@@ -31,6 +31,7 @@ typedef struct Ka {
     bool inbounds;     /* @kernel inbounds=true */
     Node *gen_params;  /* the parameters of a `@kernel generated = true` function being rewritten, else NULL */
     bool gen_function; /* gen_params are a top-level @generated function's: a vararg stays its tuple */
+    PtrVec copies;     /* the prefixes ("I_") of the per-copy names an `@nexprs N i -> I_i = e` made a tuple of */
 } Ka;
 
 /* fname(__ctx__) */
@@ -309,6 +310,55 @@ static bool ka_vararg_count(Ka *k, Node *fn, const Node *s)
     return false;
 }
 
+static bool is_quote(const Node *q)
+{
+    return q && q->kind == AST_MACROCALL && strcmp(q->name, "quote") == 0 && q->nkids == 1 && q->kids[0] &&
+           q->kids[0]->kind == AST_BLOCK;
+}
+
+/* Does quoted code x act (an assignment, a call of a `!` function, a macro call other than $ and @inbounds)? */
+static bool quoted_acts(const Node *x, int depth)
+{
+    if (!x || depth > 200)
+        return false;
+    if (x->kind == AST_ASSIGN || x->kind == AST_OPASSIGN)
+        return true;
+    if (x->kind == AST_CALL && x->kids[0]->kind == AST_IDENT && x->kids[0]->name[strlen(x->kids[0]->name) - 1] == '!')
+        return true;
+    if (x->kind == AST_MACROCALL && strcmp(x->name, "$") != 0 && strcmp(x->name, "inbounds") != 0)
+        return true;
+    for (int i = 0; i < x->nkids; i++)
+        if (quoted_acts(x->kids[i], depth + 1))
+            return true;
+    return false;
+}
+
+/* A generator whose quoted expressions are built up and returned along its branches (`if N == 1 return :(x)
+ * ... end`, `ex = :($ex * x)` in a loop): each quote becomes the code it quotes, evaluated where the
+ * generator builds it, and the generator's own code reads each argument as its type. The values the
+ * generator computes are then the values of the expressions Julia's result would compute, as long as a
+ * quote kept in a variable does nothing but compute (else E2123). Depth bounded as ka_subst's. */
+static Node *ka_gen_values(Ka *k, Node *x, int depth)
+{
+    if (!x || depth > 100)
+        return x;
+    if (is_quote(x)) {
+        Node *b = x->kids[0];
+        return b->nkids == 1 ? b->kids[0] : b;
+    }
+    if (x->kind == AST_ASSIGN && is_quote(x->kids[1]) && quoted_acts(x->kids[1]->kids[0], 0))
+        diag_error(k->d, x->kids[1]->loc,
+                   "juke runs the code a @generated function's generator quotes where the generator builds it; "
+                   "this quote, kept in a variable, acts (an assignment, a `!` call or a macro), which Julia "
+                   "would run only where the returned expression splices it: return the quote, or build it "
+                   "inside one `quote ... end` the generator ends in");
+    if (x->kind == AST_IDENT)
+        return ka_interp_types(k, x, 0);
+    for (int i = 0; i < x->nkids; i++)
+        x->kids[i] = ka_gen_values(k, x->kids[i], depth + 1);
+    return x;
+}
+
 static Node *ka_function(Ka *k, Node *fn);
 static void ka_generated_function(Ka *k, Node *fn)
 {
@@ -316,11 +366,13 @@ static void ka_generated_function(Ka *k, Node *fn)
     Node *q = body && body->kind == AST_BLOCK && body->nkids > 0 ? body->kids[body->nkids - 1] : NULL;
     if (q && q->kind == AST_RETURN)
         q = q->kids[0];
-    if (!(q && q->kind == AST_MACROCALL && strcmp(q->name, "quote") == 0 && q->nkids == 1 && q->kids[0] &&
-          q->kids[0]->kind == AST_BLOCK)) {
-        diag_error(k->d, fn->loc,
-                   "juke compiles a @generated function whose generator ends in the body it returns, "
-                   "`quote ... end` (`$x` spliced in)");
+    if (!is_quote(q)) {
+        k->gen_params = fn->kids[0];
+        k->gen_function = true;
+        fn->kids[1] = ka_gen_values(k, body, 0);
+        ka_function(k, fn);
+        k->gen_params = NULL;
+        k->gen_function = false;
         return;
     }
     Node *quoted = q->kids[0];
@@ -332,7 +384,7 @@ static void ka_generated_function(Ka *k, Node *fn)
     int n = 0;
     for (int i = 0; i < body->nkids - 1; i++)
         if (!ka_vararg_count(k, fn, body->kids[i]))
-            nb->kids[n++] = ka_interp_types(k, body->kids[i], 0);
+            nb->kids[n++] = ka_gen_values(k, body->kids[i], 0);
     for (int i = 0; i < quoted->nkids; i++)
         nb->kids[n++] = quoted->kids[i];
     nb->nkids = n;
@@ -423,6 +475,33 @@ static Node *ntuple_val(Ka *k, SrcLoc loc, Node *f, Node *count)
     return c;
 }
 
+/* In the body of `var -> body` (a Base.Cartesian function of the index), each `I_var` of a prefix an
+ * @nexprs made a tuple of (k->copies) becomes `I_#[var]`. Depth bounded as ka_subst's. */
+static Node *ka_copies_indexed(Ka *k, Node *x, const char *var, int depth)
+{
+    if (!x || depth > 100 || !k->copies.len)
+        return x;
+    if (x->kind == AST_IDENT && !x->qual) {
+        size_t n = strlen(x->name), v = strlen(var);
+        for (int i = 0; i < k->copies.len; i++) {
+            const char *pre = k->copies.items[i];
+            size_t pl = strlen(pre);
+            if (n == pl + v && strncmp(x->name, pre, pl) == 0 && strcmp(x->name + pl, var) == 0) {
+                Node *r = ast_node(k->a, AST_REF, x->loc, 2);
+                if (!r)
+                    return x;
+                r->kids[0] = ast_ident(k->a, x->loc, arena_printf(k->a, "%s#", pre));
+                r->kids[1] = ast_ident(k->a, x->loc, var);
+                return r;
+            }
+        }
+        return x;
+    }
+    for (int i = 0; i < x->nkids; i++)
+        x->kids[i] = ka_copies_indexed(k, x->kids[i], var, depth + 1);
+    return x;
+}
+
 /* Base.Cartesian's `@ntuple N i -> e` and `@nexprs N i -> e`, N a constant (a literal, a where-parameter, a
  * generated kernel's $N): ntuple(i -> e, Val(N)), and `for i in 1:N e end`, which computes what @nexprs's N
  * copies of e do when e names no `x_i` variables (those need a name per copy, which juke does not make). */
@@ -435,6 +514,7 @@ static Node *ka_cartesian(Ka *k, Node *n)
         return ka_nothing(k, n);
     }
     SrcLoc loc = n->loc;
+    f->kids[1] = ka_copies_indexed(k, f->kids[1], p->name, 0);
     if (n->name[1] == 't') { /* @ntuple */
         Node *c = ntuple_val(k, loc, f, n->kids[0]);
         return c ? c : n;
@@ -449,6 +529,34 @@ static Node *ka_cartesian(Ka *k, Node *n)
         for (int c = 0; c < cnt; c++)
             b->kids[c] = ka_copy_indexed(k, ast_clone(k->a, f->kids[1], 0), p->name, c + 1, 0);
         return b;
+    }
+    Node *as = f->kids[1];
+    if (as && as->kind == AST_BLOCK && as->nkids == 1)
+        as = as->kids[0];
+    size_t vl = strlen(p->name), al;
+    if (names_suffixed(f->kids[1], p->name, 0) && as && as->kind == AST_ASSIGN && as->kids[0]->kind == AST_IDENT &&
+        (al = strlen(as->kids[0]->name)) > vl + 1 && strcmp(as->kids[0]->name + al - vl, p->name) == 0 &&
+        as->kids[0]->name[al - vl - 1] == '_' && !names_suffixed(as->kids[1], p->name, 0)) {
+        /* `@nexprs N i -> I_i = e` with N a constant that is no literal (a where-parameter, a generated
+         * function's $N): the N copies' I_1, I_2, ... are the elements of a tuple, I_# = ntuple(i -> e,
+         * Val(N)), which later `i -> ... I_i ...` functions (of @ncall, @ntuple) index as I_#[i] */
+        const char *prefix = arena_strndup(k->a, as->kids[0]->name, al - vl);
+        char *tname = prefix ? arena_printf(k->a, "%s#", prefix) : NULL;
+        Node *lam = ast_node(k->a, AST_LAMBDA, f->loc, 3), *ps = ast_node(k->a, AST_TUPLE, f->loc, 1),
+             *body = ast_node(k->a, AST_BLOCK, f->loc, 1), *r = ast_node(k->a, AST_ASSIGN, loc, 2);
+        if (!tname || !lam || !ps || !body || !r)
+            return n;
+        ps->kids[0] = f->kids[0]->kids[0];
+        body->kids[0] = as->kids[1];
+        lam->kids[0] = ps;
+        lam->kids[1] = body;
+        Node *t = ntuple_val(k, loc, lam, n->kids[0]);
+        if (!t)
+            return n;
+        r->kids[0] = ast_ident(k->a, as->loc, tname);
+        r->kids[1] = t;
+        ptrvec_push(k->a, &k->copies, (void *)prefix);
+        return r;
     }
     if (names_suffixed(f->kids[1], p->name, 0)) {
         diag_error(k->d, n->loc,
@@ -484,6 +592,7 @@ static Node *ka_ncall(Ka *k, Node *n)
         return ka_nothing(k, n);
     }
     SrcLoc loc = n->loc;
+    f->kids[1] = ka_copies_indexed(k, f->kids[1], f->kids[0]->kids[0]->name, 0);
     int nfixed = n->nkids - 3;
     Node *c = ast_node(k->a, AST_CALL, loc, 2 + nfixed), *t = ntuple_val(k, loc, f, n->kids[0]),
          *sp = ast_node(k->a, AST_SPLAT, loc, 1);
@@ -846,7 +955,8 @@ const char *ka_macro_hint(const char *name, bool user)
                                         "btime",   "belapsed",    "sync", "async",   "spawn",
                                         "threads", "distributed", "eval", "roc",     "cuda" };
     if (user)
-        return "it is a macro this file defines, and juke does not expand user macros; write a function instead";
+        return "it is a macro this file defines whose body juke cannot read (juke expands macros that build "
+               "their result from `quote ... end` and `:(...)` templates); write a function instead";
     if (ka_in(name, printing, JK_ARRAY_LEN(printing)))
         return "print from a kernel with @rocprintf(\"fmt\", args...), @rocprint or @rocprintln";
     if (ka_in(name, cuda_print, JK_ARRAY_LEN(cuda_print)))

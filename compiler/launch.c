@@ -609,8 +609,11 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: the launch's stream belongs to another device", function);
     uint8_t storage[66][16 + 8 * JUKE_NDRANGE_MAX]; /* an array's bytes, or the hidden ndrange's */
     RtArg rargs[66];
-    int nr = 0; /* ghost arguments have no parameter in the code object */
+    int nr = 0;      /* ghost arguments have no parameter in the code object */
+    int vfirst = -1; /* the vararg's first argument in rargs (k->vararg_from) */
     for (int i = 0; i < nargs; i++) {
+        if (i == k->vararg_from)
+            vfirst = nr;
         if (args[i].type == JUKE_VALUE && !args[i].is_array) {
             if (args[i].v.value.size != k->argsize[i])
                 return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: argument %d (%s) is %zu bytes, but the type takes %u",
@@ -639,6 +642,25 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
                 memcpy(storage[i], &args[i].v.u, sz); /* little-endian: the low bytes */
             rargs[nr++] = (RtArg){ storage[i], (uint32_t)sz, (uint32_t)sz };
         }
+    }
+    /* a vararg f(g, x...) is one tuple parameter: its values laid out as the tuple's fields (each at its own
+     * alignment, the tuple at the largest), as the code object reads it */
+    uint8_t vbytes[4096] __attribute__((aligned(16)));
+    if (vfirst >= 0 && vfirst < nr) {
+        uint32_t off = 0, align = 1;
+        for (int i = vfirst; i < nr; i++) {
+            uint32_t al = rargs[i].align ? rargs[i].align : 1;
+            off = (off + al - 1) / al * al;
+            if (off + rargs[i].size > sizeof vbytes)
+                return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: the vararg's values take more than %zu bytes", function,
+                                sizeof vbytes);
+            memcpy(vbytes + off, rargs[i].data, rargs[i].size);
+            off += rargs[i].size;
+            align = al > align ? al : align;
+        }
+        off = (off + align - 1) / align * align;
+        rargs[vfirst] = (RtArg){ vbytes, off, align };
+        nr = vfirst + 1;
     }
     if (k->ka_ndims) { /* the hidden ndrange, an NTuple{N,Int64} */
         for (int d = 0; d < k->ka_ndims; d++)

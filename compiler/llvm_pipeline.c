@@ -28,6 +28,7 @@
 #include "juke_config.h"
 #include "checkopt.h"
 #include "libslice.h"
+#include "llvm_emit.h"
 #include "addr32.h"
 #include "narrow.h"
 #include "target.h"
@@ -67,7 +68,8 @@ void llvm_init_target(const TargetOps *ops)
 typedef struct TmSlot {
     struct TmSlot *next;
     LLVMTargetMachineRef tm;
-    char key[]; /* triple, processor, features, code generation level, relocation model */
+    JkCodegen *codegen; /* tm's object-file pipeline, kept for the next module (llvm_emit.cpp), or NULL */
+    char key[];         /* triple, processor, features, code generation level, relocation model */
 } TmSlot;
 
 enum { POOL_IDLE = 16 };
@@ -104,6 +106,9 @@ static void tm_pool_give(TmSlot *s)
         }
     pthread_mutex_unlock(&tm_pool_lock);
     if (evict) {
+#ifdef JUKE_HAVE_LLVM_EMIT
+        jk_codegen_free(evict->codegen);
+#endif
         LLVMDisposeTargetMachine(evict->tm);
         free(evict);
     }
@@ -146,6 +151,7 @@ bool llvm_create_target_machine(TargetCtx *tc, const char *triple, const char *c
         if (slot) {
             slot->next = NULL;
             slot->tm = tm;
+            slot->codegen = NULL;
             strcpy(slot->key, key);
         }
         tc->tm = tm;
@@ -1157,6 +1163,18 @@ bool llvm_emit_to_memory(TargetCtx *tc, LLVMCodeGenFileType kind, uint8_t **data
     LLVMMemoryBufferRef buf = NULL;
     *data = NULL;
     *size = 0;
+#ifdef JUKE_HAVE_LLVM_EMIT
+    TmSlot *slot = tc->tm_slot;
+    if (kind == LLVMObjectFile && tc->ops->reuse_codegen && slot && slot->tm == tc->tm) {
+        if (!slot->codegen)
+            slot->codegen = jk_codegen_new(tc->tm);
+        int r = slot->codegen ? jk_codegen_emit_object(slot->codegen, tc->mod, data, size) : 0;
+        if (r < 0)
+            diag_plain(tc->diags, DIAG_NOMEM, "out of memory");
+        if (r != 0)
+            return r > 0;
+    }
+#endif
     if (LLVMTargetMachineEmitToMemoryBuffer(tc->tm, tc->mod, kind, &err, &buf)) {
         diag_plain(tc->diags, DIAG_INTERNAL, "LLVM %s emission failed: %s",
                    kind == LLVMAssemblyFile ? "assembly" : "object", err ? err : "?");

@@ -627,10 +627,49 @@ static void unwrap_param_hints(Node *params)
     }
 }
 
+/* A destructuring parameter, f((M, N), x) (its elements names or nested tuples of names): Julia binds
+ * the argument to a hidden name and destructures it on entry. Here the parameter becomes `#argK` and the
+ * body starts with `(M, N) = #argK`; body is returned, a BLOCK. */
+static bool names_only(const Node *t, int depth)
+{
+    if (t->kind == AST_IDENT)
+        return !t->qual;
+    if (t->kind != AST_TUPLE || t->nkids == 0 || depth > 8)
+        return false;
+    for (int i = 0; i < t->nkids; i++)
+        if (!names_only(t->kids[i], depth + 1))
+            return false;
+    return true;
+}
+
+static Node *parse_destructure_params(Parser *p, Node *params, Node *body)
+{
+    for (int i = 0; i < params->nkids; i++) {
+        Node *t = params->kids[i];
+        if (t->kind != AST_TUPLE || !names_only(t, 0))
+            continue;
+        const char *hidden = arena_printf(p->a, "#arg%d", i + 1);
+        if (!hidden)
+            parse_oom(p);
+        params->kids[i] = node_ident(p, t->loc, hidden);
+        Node *as = node_new(p, AST_ASSIGN, t->loc, 2);
+        as->kids[0] = t;
+        as->kids[1] = node_ident(p, t->loc, hidden);
+        int n = body && body->kind == AST_BLOCK ? body->nkids : 1;
+        Node *b = node_new(p, AST_BLOCK, body ? body->loc : t->loc, n + 1);
+        b->kids[0] = as;
+        for (int k = 0; k < n; k++)
+            b->kids[k + 1] = body && body->kind == AST_BLOCK ? body->kids[k] : body;
+        body = b;
+    }
+    return body;
+}
+
 static Node *parse_make_function(Parser *p, SrcLoc loc, const char *name, Node *params, Node *body, PtrVec *where,
                                  Node *rettype)
 {
     unwrap_param_hints(params);
+    body = parse_destructure_params(p, params, body);
     for (int i = 0; i < params->nkids; i++) {
         bool kw_next = i + 1 < params->nkids && params->kids[i + 1]->kind == AST_PARAMETERS;
         parse_check_param(p, params->kids[i], i == params->nkids - 1 || kw_next);
@@ -933,6 +972,13 @@ static Node *parse_for(Parser *p)
         ParseMode m = parse_save(p);
         p->no_range = false;
         Node *var = parse_postfix(p);
+        if (tok_op(parse_peek(p), "::")) { /* for i::T in r: each value converted to T (typed below) */
+            Token *dc = parse_next(p);
+            Node *ty = node_new(p, AST_TYPED, dc->loc, 2);
+            ty->kids[0] = var;
+            ty->kids[1] = parse_postfix(p);
+            var = ty;
+        }
         Token *t = parse_peek(p);
         if (!(tok_kw(t, "in") || tok_op(t, "∈") || tok_op(t, "=")))
             parse_fail_at(p, t->loc, "syntax: invalid iteration specification");
@@ -951,6 +997,19 @@ static Node *parse_for(Parser *p)
     outer->loc = kw->loc;
     for (int i = specs.len - 1; i >= 0; i--) {
         Node *f = specs.items[i];
+        if (f->kids[0]->kind == AST_TYPED && f->kids[0]->kids[0] && f->kids[0]->kids[0]->kind == AST_IDENT) {
+            /* for i::T in r: the loop runs over a hidden variable, and i::T = it starts each iteration */
+            Node *as = node_new(p, AST_ASSIGN, f->kids[0]->loc, 2), *b = node_new(p, AST_BLOCK, body->loc, 2);
+            const char *hidden = arena_printf(p->a, "#for_%s", f->kids[0]->kids[0]->name);
+            if (!hidden)
+                parse_oom(p);
+            as->kids[0] = f->kids[0];
+            as->kids[1] = node_ident(p, f->kids[0]->loc, hidden);
+            b->kids[0] = as;
+            b->kids[1] = body;
+            body = b;
+            f->kids[0] = node_ident(p, as->loc, hidden);
+        }
         f->kids[2] = body;
         if (i > 0) {
             body = node_new(p, AST_BLOCK, f->loc, 1);
@@ -1095,8 +1154,11 @@ static Node *parse_struct(Parser *p, Token *start, bool is_mutable, bool is_abst
         parse_restore(p, m);
         n->kids[0] = node_from_vec(p, AST_TUPLE, name->loc, &tps);
     }
-    if (parse_accept(p, "<:"))
+    if (parse_accept(p, "<:")) {
+        while (parse_peek(p)->kind == TK_NL) /* `<:` ends no expression: the supertype may follow on the next line */
+            p->pos++;
         n->kids[1] = parse_postfix(p);
+    }
     PtrVec fields = { 0 }, ctors = { 0 };
     if (!is_abstract) {
         for (;;) {
@@ -1538,6 +1600,21 @@ static Node *parse_primary(Parser *p)
         }
         parse_list(p, &elems, "]", "vector");
         return node_from_vec(p, AST_VECT, t->loc, &elems);
+    }
+    if (tok_op(t, ":") && tok_op(nx, "(") && !nx->spc) {
+        /* :(expr), :(a; b): a quoted expression, the macro call "quote" of a block as `quote ... end` is;
+         * generators and user macros (ka.c, macroexp.c) give it a meaning */
+        p->pos++;
+        Node *e = parse_primary(p);
+        Node *b = e;
+        if (e->kind != AST_BLOCK) {
+            b = node_new(p, AST_BLOCK, e->loc, 1);
+            b->kids[0] = e;
+        }
+        Node *n = node_new(p, AST_MACROCALL, t->loc, 1);
+        n->name = "quote";
+        n->kids[0] = b;
+        return n;
     }
     if (tok_op(t, ":") && (nx->kind == TK_IDENT || nx->kind == TK_KEYWORD) && !nx->spc) {
         /* :name, a Symbol */
@@ -2090,6 +2167,46 @@ static void parse_skip_macro(Parser *p, Token *kw)
                kw->loc.line);
 }
 
+/* macrodef := "macro" NAME "(" params ")" block "end", kept as a FUNCTION named "@NAME" for macroexp.c,
+ * which expands its uses. Parsed quietly: a definition whose body juke cannot parse (it may hold anything
+ * Julia's quoting allows) is skipped instead (parse_skip_macro), and false returned. */
+static bool parse_macro_def(Parser *p, Token *kw)
+{
+    int start = p->pos;
+    Diags *real = p->d, quiet = { 0 };
+    jmp_buf outer;
+    memcpy(outer, p->jb, sizeof outer);
+    volatile bool ok = false;
+    p->d = &quiet;
+    if (setjmp(p->jb) == 0) {
+        p->pos++;
+        Token *name = parse_next(p);
+        if (name->kind != TK_IDENT || !tok_op(parse_peek(p), "(") || parse_peek(p)->spc)
+            parse_unexpected(p, name);
+        p->pos++;
+        PtrVec params = { 0 };
+        parse_list(p, &params, ")", "argument list");
+        Node *body = parse_block(p);
+        parse_expect_end(p, "macro", kw->loc);
+        Token *t = parse_peek(p);
+        if (!(t->kind == TK_NL || t->kind == TK_EOF || tok_op(t, ";")))
+            parse_unexpected(p, t);
+        Node *f = parse_make_function(p, kw->loc, arena_printf(p->a, "@%s", name->text),
+                                      node_from_vec(p, AST_TUPLE, name->loc, &params), body, NULL, NULL);
+        if (quiet.nerrors == 0) {
+            vec_push(p, &p->items, f);
+            ptrvec_push(p->a, &p->user_macros, (void *)name->text);
+            ok = true;
+        }
+    }
+    memcpy(p->jb, outer, sizeof outer);
+    p->d = real;
+    sb_free(&quiet.text);
+    if (!ok)
+        p->pos = start;
+    return ok;
+}
+
 /* One name of a using/import line: `A.B.C` (the last part returned, *pos past it), or NULL. */
 static const char *import_path(Parser *p, int *pos)
 {
@@ -2218,7 +2335,11 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
             continue;
         }
         if (tok_kw(kw, "macro")) {
-            parse_skip_macro(p, kw);
+            if (!parse_macro_def(p, kw)) {
+                if (p->oom)
+                    break;
+                parse_skip_macro(p, kw);
+            }
             continue;
         }
         if (tok_kw(kw, "function") && kw[1].kind == TK_IDENT && tok_kw(&kw[2], "end")) {

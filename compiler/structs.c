@@ -102,12 +102,20 @@ const Type *struct_type(FeCompilation *c, const StructDef *sd, const Type **para
     int flags = (sd->flags & STRUCT_MUTABLE ? TF_MUTABLE : 0) | (sd->flags & STRUCT_ABSTRACT ? TF_ABSTRACT : 0);
     const Type *super = NULL;
     if (sd->super) {
-        super = infer_type_expr(c, sd->super, NULL, NULL, 0, quiet);
+        /* struct Unary{D <: AbstractDimension, T} <: AbstractOperator{D}: the supertype of Unary{D2, T2} is
+         * AbstractOperator{D2}; of the UnionAll Unary, the UnionAll AbstractOperator */
+        bool bound = np == sd->ntvars;
+        super = infer_type_expr(c, sd->super, bound ? sd->tvars : NULL, bound ? params : NULL, bound ? np : 0, true);
+        if (!super && sd->super->kind == AST_CURLY)
+            super = infer_type_expr(c, sd->super->kids[0], NULL, NULL, 0, true);
+        if (!super)
+            super = infer_type_expr(c, sd->super, NULL, NULL, 0, quiet);
         if (!super)
             return NULL;
     }
-    if (sd->flags & STRUCT_ABSTRACT)
-        return ty_struct(t, sd->name, NULL, 0, NULL, NULL, 0, flags, super);
+    if (sd->flags & STRUCT_ABSTRACT) /* AbstractDimension{2} keeps its parameters, AbstractDimension has none */
+        return ty_struct(t, sd->name, np == sd->ntvars ? params : NULL, np == sd->ntvars ? np : 0, NULL, NULL, 0, flags,
+                         super);
     if (np == 0 && sd->ntvars > 0)
         return ty_struct(t, sd->name, NULL, 0, NULL, NULL, 0, flags | TF_UNIONALL, super);
     if (np != sd->ntvars) {

@@ -68,6 +68,8 @@ struct TargetOps {
                            (measured: fewer instructions on gfx90a/gfx942/gfx1100); false: only bounds
                            checks, and the sizes to narrow.c alone (on the H200 a 32-bit or unsigned guard
                            cost diffusion2d 1 %: bench/RESULTS.md §15) */
+    bool reuse_codegen;             /* object files come from a code generation pipeline kept with the pooled
+                                       target machine (llvm_emit.cpp): byte for byte what a new one makes */
     bool addr32;                    /* the 32-bit class's array accesses get their addresses from one 32-bit index
                                        widened once (addr32.c; NVPTX, whose code generation splits the index
                                        into 64-bit adds otherwise) */

@@ -675,6 +675,7 @@ const TargetOps target_amdgpu_ops = {
     .needs_state_param = false,
     .group_id_intrinsic = "llvm.amdgcn.workgroup.id.",
     .narrow_guards = true,
+    .reuse_codegen = true,
     .init = amdgpu_init,
     .fini = amdgpu_fini,
     .workitem_id = amdgpu_workitem_id,

@@ -564,7 +564,8 @@ bool ty_subtype(const Type *a, const Type *b)
                 return true;
         } else if (b->flags & TF_ABSTRACT) {
             for (const Type *s = a->kind == TY_STRUCT ? a->elem : NULL; s && s->kind == TY_STRUCT; s = s->elem)
-                if (s == b)
+                if (s == b ||
+                    (!b->nparams && strcmp(s->name, b->name) == 0)) /* AbstractDimension{2} <: AbstractDimension */
                     return true;
             return false;
         }

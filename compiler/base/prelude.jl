@@ -265,6 +265,13 @@ strides(A::AbstractArray) = _size_to_strides(1, size(A))
 _size_to_strides(s, d::Tuple{}) = ()
 _size_to_strides(s, d::Tuple) = (s, _size_to_strides(s * d[1], tail(d))...)
 stride(A::AbstractArray, k::Integer) = k <= ndims(A) ? strides(A)[k] : length(A)
+# LinearAlgebra.diagind: the linear indices of the k-th diagonal of a matrix, a step range
+function diagind(m::Integer, n::Integer, k::Integer = 0)
+    s = k <= 0 ? 1 - k : k * m + 1
+    l = k <= 0 ? min(m + k, n) : min(m, n - k)
+    return s:(m + 1):(s + (l - 1) * (m + 1))
+end
+diagind(A::AbstractMatrix, k::Integer = 0) = diagind(size(A, 1), size(A, 2), k)
 function prod(r::AbstractRange{<:Real})
     p = one(first(r))
     for x in r

@@ -156,6 +156,8 @@ LANE(l_min_u32, l->d = U32(0) < U32(1) ? U32(0) : U32(1); l->cout = U32(0) <= U3
 LANE(l_max_i32, l->d = (uint32_t)(I32(0) > I32(1) ? I32(0) : I32(1)); l->cout = I32(0) >= I32(1))
 LANE(l_max_u32, l->d = U32(0) > U32(1) ? U32(0) : U32(1); l->cout = U32(0) >= U32(1))
 LANE(l_cselect, l->d = l->cin ? U64(0) : U64(1); l->cout = l->cin)
+/* s_cmovk_i32: the immediate where SCC is set, else the destination as it was (read into operand 0) */
+LANE(l_cmovk, l->d = l->cin ? U64(1) : U64(0))
 LANE(l_cndmask, l->d = l->cin ? U32(1) : U32(0))
 LANE(l_and32, l->d = U32(0) & U32(1); l->cout = l->d != 0)
 LANE(l_and64, l->d = U64(0) & U64(1); l->cout = l->d != 0)
@@ -1722,9 +1724,19 @@ static const AmdOp ops[] = {
     S2("s_mul_hi_i32", 0x2d, l_mul_hi_i32, O_SCC_KEEP),
     /* SOPK: aux 1 = the immediate is zero-extended */
     SK("s_movk_i32", 0x00, l_mov_s1, O_SCC_KEEP, 0),
+    SK("s_cmovk_i32", 0x01, l_cmovk, O_SCC_KEEP, 0),
     SK("s_cmpk_eq_i32", 0x02, l_scmp_eq_i32, O_NODST, 0),
     SK("s_cmpk_lg_i32", 0x03, l_scmp_lg_i32, O_NODST, 0),
+    SK("s_cmpk_gt_i32", 0x04, l_scmp_gt_i32, O_NODST, 0),
+    SK("s_cmpk_ge_i32", 0x05, l_scmp_ge_i32, O_NODST, 0),
+    SK("s_cmpk_lt_i32", 0x06, l_scmp_lt_i32, O_NODST, 0),
+    SK("s_cmpk_le_i32", 0x07, l_scmp_le_i32, O_NODST, 0),
     SK("s_cmpk_eq_u32", 0x08, l_scmp_eq_u32, O_NODST, 1),
+    SK("s_cmpk_lg_u32", 0x09, l_scmp_lg_u32, O_NODST, 1),
+    SK("s_cmpk_gt_u32", 0x0a, l_scmp_gt_u32, O_NODST, 1),
+    SK("s_cmpk_ge_u32", 0x0b, l_scmp_ge_u32, O_NODST, 1),
+    SK("s_cmpk_lt_u32", 0x0c, l_scmp_lt_u32, O_NODST, 1),
+    SK("s_cmpk_le_u32", 0x0d, l_scmp_le_u32, O_NODST, 1),
     SK("s_addk_i32", 0x0e, l_add_i32, 0, 0),
     SK("s_mulk_i32", 0x0f, l_mul_i32, O_SCC_KEEP, 0),
     { "s_getreg_b32", F_SOPK, NOENC, 0, 0, x_getreg, NULL, 0 },

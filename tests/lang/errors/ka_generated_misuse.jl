@@ -22,7 +22,7 @@ end
 # expect error at: 19:12
 
 function per_copy_names(a, ::Val{N}) where {N}
-    Base.Cartesian.@nexprs N j -> (v_j = a[j])
+    Base.Cartesian.@nexprs N j -> (v_j = a[j]; w_j = 2v_j)
     return nothing
 end
 # expect error: juke expands `@nexprs N j -> expr` with a count that is no integer literal as a loop over j in 1:N: names ending in _j (one per copy in Julia) need a literal N (up to 64); use a tuple (`@ntuple`) or an array instead
