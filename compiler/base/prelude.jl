@@ -546,6 +546,50 @@ function log(z::Complex{T}) where {T<:AbstractFloat}
     end
     return Complex{T}(re, atan(y, x))
 end
+# sin, cos, tan and the hyperbolic ones of complex numbers (base/complex.jl): sin(x + iy) = sin x cosh y + i cos x
+# sinh y with Base's cases for a zero or non-finite real part; sinh, cosh and tan through i z; tanh by Kahan's
+# algorithm (sec² and cosh from tan and sinh), which keeps large arguments from overflowing
+function sin(z::Complex{T}) where {T<:AbstractFloat}
+    zr, zi = reim(z)
+    zr == 0 && return Complex{T}(zr, sinh(zi))
+    if !isfinite(zr)
+        return zi == 0 || isinf(zi) ? Complex{T}(T(NaN), zi) : Complex{T}(T(NaN), T(NaN))
+    end
+    s, c = sincos(zr)
+    return Complex{T}(s * cosh(zi), c * sinh(zi))
+end
+function cos(z::Complex{T}) where {T<:AbstractFloat}
+    zr, zi = reim(z)
+    zr == 0 && return Complex{T}(cosh(zi), isnan(zi) ? zr : -flipsign(zr, zi))
+    if !isfinite(zr)
+        zi == 0 && return Complex{T}(T(NaN), isnan(zr) ? zero(T) : -flipsign(zi, zr))
+        return isinf(zi) ? Complex{T}(T(Inf), T(NaN)) : Complex{T}(T(NaN), T(NaN))
+    end
+    s, c = sincos(zr)
+    return Complex{T}(c * cosh(zi), -s * sinh(zi))
+end
+function sinh(z::Complex{T}) where {T<:AbstractFloat}
+    w = sin(Complex{T}(-imag(z), real(z)))
+    return Complex{T}(imag(w), -real(w))
+end
+cosh(z::Complex{T}) where {T<:AbstractFloat} = cos(Complex{T}(-imag(z), real(z)))
+function tanh(z::Complex{T}) where {T<:AbstractFloat}
+    ξ, η = reim(z)
+    isnan(ξ) && η == 0 && return z
+    if 4 * abs(ξ) > asinh(prevfloat(typemax(T)))
+        return Complex{T}(copysign(one(T), ξ), copysign(zero(T), η * (isfinite(η) ? sin(2 * abs(η)) : one(η))))
+    end
+    t = tan(η)
+    β = 1 + t * t
+    s = sinh(ξ)
+    ρ = sqrt(1 + s * s)
+    isinf(t) && return Complex{T}(ρ / s, 1 / t)
+    return Complex{T}(β * ρ * s, t) / (1 + β * s * s)
+end
+function tan(z::Complex{T}) where {T<:AbstractFloat}
+    w = tanh(Complex{T}(-imag(z), real(z)))
+    return Complex{T}(imag(w), -real(w))
+end
 
 # ---- tuples (base/tuple.jl, base/ntuple.jl): recursion on the tail, each step a specialisation of its own
 # (the length is part of the type), so that the recursion ends at compile time ----
