@@ -18,7 +18,8 @@
  *    program (the start-up of a process linked with libLLVM);
  * 5. the same kernels through hipcc --genco -O3 (HIP C++, bench/hip/
  *    kernels.hip) and nvcc -O3 -ptx, timed in the same run.
- * Medians over RUNS (default 9). Lines starting with RESULT feed RESULTS.md. */
+ * Medians over RUNS (default 9). Lines starting with RESULT feed RESULTS.md.
+ * --loop and --first measure one kernel (a warm process's cold compiles, a fresh process's first). */
 #include <math.h>
 #include <spawn.h>
 #include <stdbool.h>
@@ -304,6 +305,34 @@ int main(int argc, char **argv)
                mco, mcpu, mem, memc, mco - mem);
         printf("RESULT split vadd gfx90a code_object_ms=%.3f emit_only_ms=%.3f emit_only_cpu=%.3f rest_ms=%.3f\n", mco,
                mem, memc, mco - mem);
+        return 0;
+    }
+    if (argc >= 5 && strcmp(argv[1], "--first") == 0) {
+        /* compile_latency --first ACCEPTANCE_DIR KERNEL TARGET [RUNS]: one kernel's first compile in a fresh
+         * process (section 1a's forked child), medians of each stage; for an A/B of two builds in turn */
+        int runs = argc >= 6 ? atoi(argv[5]) : 9, ci = -1;
+        for (int i = 0; i < NCASES; i++)
+            if (strcmp(cases[i].name, argv[3]) == 0)
+                ci = i;
+        char p[2048];
+        snprintf(p, sizeof p, "%s/%s", argv[2], ci >= 0 ? cases[ci].file : "");
+        char *src = ci >= 0 ? bench_read_file(p, NULL) : NULL;
+        if (!src || runs < 1)
+            return 1;
+        unsetenv("JUKE_CACHE_DIR");
+        double *samp = malloc(sizeof(double) * (size_t)runs * NSTAGE), st[NSTAGE];
+        for (int r = 0; r < runs; r++) {
+            if (!first_in_process(src, &cases[ci], argv[4], st))
+                return 1;
+            for (int k = 0; k < NSTAGE; k++)
+                samp[k * runs + r] = st[k];
+        }
+        printf("RESULT first %s %s", argv[4], argv[3]);
+        for (int k = 0; k < NSTAGE; k++)
+            printf(" %s=%.3f", stage_names[k], bench_median(samp + k * runs, runs));
+        printf("\n");
+        free(samp);
+        free(src);
         return 0;
     }
     if (argc >= 5 && strcmp(argv[1], "--loop") == 0) {

@@ -171,6 +171,7 @@ void fill_alias_cache(const llvm::TargetRegisterInfo &ri)
     if (cache.size() != nregs)
         return;
     std::vector<uint64_t> marks((nregs + 63) / 64);
+    std::vector<llvm::MCPhysReg> found;
     for (const llvm::TargetRegisterClass *rc : ri.regclasses()) {
         llvm::StringRef name = ri.getRegClassName(rc);
         if (name != "VGPR_32" && name != "AGPR_32" && name != "SGPR_32")
@@ -188,16 +189,14 @@ void fill_alias_cache(const llvm::TargetRegisterInfo &ri)
                         hi = std::max(hi, unsigned(super));
                     }
             marks[reg / 64] &= ~(uint64_t(1) << (reg % 64));
-            size_t count = 1;
-            for (unsigned w = lo / 64; lo <= hi && w <= hi / 64; w++)
-                count += unsigned(__builtin_popcountll(marks[w]));
-            aliases.reserve(count);
+            found.clear();
             for (unsigned w = lo / 64; lo <= hi && w <= hi / 64; w++) {
                 for (uint64_t bits = marks[w]; bits; bits &= bits - 1)
-                    aliases.push_back(llvm::MCPhysReg(w * 64 + unsigned(__builtin_ctzll(bits))));
+                    found.push_back(llvm::MCPhysReg(w * 64 + unsigned(__builtin_ctzll(bits))));
                 marks[w] = 0;
             }
-            aliases.push_back(reg);
+            found.push_back(reg);
+            aliases.assign(found.begin(), found.end()); // one allocation of the exact size, as LLVM's shrink_to_fit
         }
     }
 }
