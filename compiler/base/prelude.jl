@@ -1159,30 +1159,21 @@ extrema(t::Tuple) = (minimum(t), maximum(t))
 extrema(f, t::Tuple) = extrema(map(f, t))
 # the first greatest (least) element and its index; a NaN is the greatest and the least, as isless has it for
 # findmax and Base's isgreater for findmin
-function findmax(t::Union{Tuple, AbstractVector})
+# (one walk for both: `greatest` picks the comparison; a NaN, once met, is kept)
+function _findextreme(t, greatest)
     m = t[1]
     k = 1
     for i in 2:length(t)
         v = t[i]
-        if !(m != m) && (v != v || m < v)
+        if !(m != m) && (v != v || (greatest ? m < v : v < m))
             m = v
             k = i
         end
     end
     return (m, k)
 end
-function findmin(t::Union{Tuple, AbstractVector})
-    m = t[1]
-    k = 1
-    for i in 2:length(t)
-        v = t[i]
-        if !(m != m) && (v != v || v < m)
-            m = v
-            k = i
-        end
-    end
-    return (m, k)
-end
+findmax(t::Union{Tuple, AbstractVector}) = _findextreme(t, true)
+findmin(t::Union{Tuple, AbstractVector}) = _findextreme(t, false)
 findmax(f, t::Tuple) = findmax(map(f, t))
 findmin(f, t::Tuple) = findmin(map(f, t))
 argmax(t::Union{Tuple, AbstractVector}) = findmax(t)[2]
