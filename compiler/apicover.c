@@ -22,17 +22,6 @@ static const struct {
     { "alloc_scratch", "AMDGPU.jl's static private (scratch) memory is not supported: use KernelAbstractions' "
                        "@private T dims, a tuple, or an MVector" },
     /* E2152: functions whose device implementation juke lacks */
-    { "erfinv", "juke has no implementation of it for every device yet (the CPU's libm has none)" },
-    { "erfcinv", NULL },
-    { "erfcx", NULL },
-    { "sind", "juke has no implementation of Base's algorithm for it yet (sin(deg2rad(x)) differs from Julia's "
-              "answer in the last bits)" },
-    { "cosd", NULL },
-    { "tand", NULL },
-    { "sincosd", NULL },
-    { "secd", NULL },
-    { "cscd", NULL },
-    { "cotd", NULL },
     { "mod2pi", "juke has no implementation of Base's algorithm for it yet (its 2π reduction is exact)" },
     { "rem2pi", NULL },
 };

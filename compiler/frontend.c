@@ -118,6 +118,11 @@ static Node *unwrap_definition(Node *item)
     int flags = 0;
     Node *n = item;
     for (int depth = 0; n && n->kind == AST_MACROCALL && depth < 16; depth++) {
+        if (strcmp(n->name, "assume_effects") == 0 && n->nkids >= 2 && n->kids[n->nkids - 1]) {
+            /* Base.@assume_effects :total f(x) = ...: promises to Julia's optimiser, the definition here */
+            n = n->kids[n->nkids - 1];
+            continue;
+        }
         if (n->nkids != 1 || !n->kids[0] || !definition_macro(n->name))
             return NULL;
         if (strcmp(n->name, "inline") == 0)

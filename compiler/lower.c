@@ -652,6 +652,15 @@ static int lower_call(Lower *L, Node *n)
                    callee->name);
         return emit_named(L, IR_NOTHING, n->loc);
     }
+    if (callee->kind == AST_IDENT && (strcmp(callee->name, "ccall") == 0 || strcmp(callee->name, "llvmcall") == 0) &&
+        find_slot(L, callee->name) < 0 && !fe_find_func(L->mod, callee->name)) {
+        diag_error(L->d, callee->loc,
+                   "%s is not available in kernels: juke compiles Julia, not calls of C, LLVM or device-library "
+                   "functions by name; call the AMDGPU.jl function that wraps the intrinsic (sync_workgroup() for "
+                   "llvm.amdgcn.s.barrier, workitemIdx() for llvm.amdgcn.workitem.id.x, ...)",
+                   callee->name);
+        return emit_named(L, IR_NOTHING, n->loc);
+    }
     if (n->nkids > 1 && is_keyword_arg(n->kids[n->nkids - 1]))
         return lower_kwcall(L, n);
     if (is_ki_localmemory(L, n)) {

@@ -617,6 +617,18 @@ static void parse_check_param(Parser *p, Node *n, bool last)
         parse_fail_at(p, n->loc, "syntax: invalid function argument \"%s\"", node_text(p, n));
 }
 
+/* Base's @nospecialize(x) and @specialize(x) on a parameter: hints to Julia's compiler (juke specialises on every
+ * argument), so the parameter itself */
+static void unwrap_param_hints(Node *params)
+{
+    for (int i = 0; i < params->nkids; i++) {
+        Node *n = params->kids[i];
+        if (n->kind == AST_MACROCALL && n->nkids == 1 &&
+            (strcmp(n->name, "nospecialize") == 0 || strcmp(n->name, "specialize") == 0))
+            params->kids[i] = n->kids[0];
+    }
+}
+
 /* A destructuring parameter, f((M, N), x) (its elements names or nested tuples of names): Julia binds
  * the argument to a hidden name and destructures it on entry. Here the parameter becomes `#argK` and the
  * body starts with `(M, N) = #argK`; body is returned, a BLOCK. */
@@ -658,6 +670,7 @@ static Node *parse_destructure_params(Parser *p, Node *params, Node *body)
 static Node *parse_make_function(Parser *p, SrcLoc loc, const char *name, Node *params, Node *body, PtrVec *where,
                                  Node *rettype)
 {
+    unwrap_param_hints(params);
     body = parse_destructure_params(p, params, body);
     for (int i = 0; i < params->nkids; i++) {
         bool kw_next = i + 1 < params->nkids && params->kids[i + 1]->kind == AST_PARAMETERS;
@@ -690,6 +703,7 @@ static void parse_expect_end(Parser *p, const char *kw, SrcLoc open)
 /* An anonymous function: params (a TUPLE, each checked as a function's), its body BLOCK and return type. */
 static Node *parse_make_lambda(Parser *p, SrcLoc loc, Node *params, Node *body, Node *rettype)
 {
+    unwrap_param_hints(params);
     for (int i = 0; i < params->nkids; i++) {
         bool kw_next = i + 1 < params->nkids && params->kids[i + 1]->kind == AST_PARAMETERS;
         parse_check_param(p, params->kids[i], i == params->nkids - 1 || kw_next);

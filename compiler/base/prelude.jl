@@ -551,6 +551,50 @@ function log(z::Complex{T}) where {T<:AbstractFloat}
     end
     return Complex{T}(re, atan(y, x))
 end
+# sin, cos, tan and the hyperbolic ones of complex numbers (base/complex.jl): sin(x + iy) = sin x cosh y + i cos x
+# sinh y with Base's cases for a zero or non-finite real part; sinh, cosh and tan through i z; tanh by Kahan's
+# algorithm (sec² and cosh from tan and sinh), which keeps large arguments from overflowing
+function sin(z::Complex{T}) where {T<:AbstractFloat}
+    zr, zi = reim(z)
+    zr == 0 && return Complex{T}(zr, sinh(zi))
+    if !isfinite(zr)
+        return zi == 0 || isinf(zi) ? Complex{T}(T(NaN), zi) : Complex{T}(T(NaN), T(NaN))
+    end
+    s, c = sincos(zr)
+    return Complex{T}(s * cosh(zi), c * sinh(zi))
+end
+function cos(z::Complex{T}) where {T<:AbstractFloat}
+    zr, zi = reim(z)
+    zr == 0 && return Complex{T}(cosh(zi), isnan(zi) ? zr : -flipsign(zr, zi))
+    if !isfinite(zr)
+        zi == 0 && return Complex{T}(T(NaN), isnan(zr) ? zero(T) : -flipsign(zi, zr))
+        return isinf(zi) ? Complex{T}(T(Inf), T(NaN)) : Complex{T}(T(NaN), T(NaN))
+    end
+    s, c = sincos(zr)
+    return Complex{T}(c * cosh(zi), -s * sinh(zi))
+end
+function sinh(z::Complex{T}) where {T<:AbstractFloat}
+    w = sin(Complex{T}(-imag(z), real(z)))
+    return Complex{T}(imag(w), -real(w))
+end
+cosh(z::Complex{T}) where {T<:AbstractFloat} = cos(Complex{T}(-imag(z), real(z)))
+function tanh(z::Complex{T}) where {T<:AbstractFloat}
+    ξ, η = reim(z)
+    isnan(ξ) && η == 0 && return z
+    if 4 * abs(ξ) > asinh(prevfloat(typemax(T)))
+        return Complex{T}(copysign(one(T), ξ), copysign(zero(T), η * (isfinite(η) ? sin(2 * abs(η)) : one(η))))
+    end
+    t = tan(η)
+    β = 1 + t * t
+    s = sinh(ξ)
+    ρ = sqrt(1 + s * s)
+    isinf(t) && return Complex{T}(ρ / s, 1 / t)
+    return Complex{T}(β * ρ * s, t) / (1 + β * s * s)
+end
+function tan(z::Complex{T}) where {T<:AbstractFloat}
+    w = tanh(Complex{T}(-imag(z), real(z)))
+    return Complex{T}(imag(w), -real(w))
+end
 
 # ---- tuples (base/tuple.jl, base/ntuple.jl): recursion on the tail, each step a specialisation of its own
 # (the length is part of the type), so that the recursion ends at compile time ----
@@ -1014,6 +1058,53 @@ acoth(y::Number) = atanh(inv(y))
 deg2rad(z::AbstractFloat) = z * (oftype(z, pi) / oftype(z, 180))
 rad2deg(z::AbstractFloat) = z * (oftype(z, 180) / oftype(z, pi))
 deg2rad(z::Real) = deg2rad(float(z))
+# sind, cosd, tand, sincosd: Base's exact reduction (rem(x, 360) and the quadrant by subtraction, so sind(180) is
+# 0.0 and sind(90) is 1.0 exactly), then sin or cos of the degrees converted in two parts (x * π/180 and its
+# rounding error, from fma and π/180's own tail): within an ulp of the exact value, where Julia's own kernels are
+function _degrad(r::Float64)
+    p = r * 0.017453292519943295
+    return (p, fma(r, 0.017453292519943295, -p) + r * 2.9486522708701687e-19)
+end
+function _sind_kernel(r::Float64)
+    p, lo = _degrad(r)
+    return sin(p) + cos(p) * lo
+end
+function _cosd_kernel(r::Float64)
+    p, lo = _degrad(r)
+    return cos(p) - sin(p) * lo
+end
+function sind(x::Float64)
+    isinf(x) && throw(DomainError(x, "`x` cannot be infinite."))
+    isnan(x) && return x
+    rx = copysign(rem(x, 360.0), x)
+    arx = abs(rx)
+    rx == 0.0 && return rx
+    arx < 45.0 && return _sind_kernel(rx)
+    arx <= 135.0 && return copysign(_cosd_kernel(90.0 - arx), rx)
+    arx == 180.0 && return copysign(0.0, rx)
+    arx < 225.0 && return _sind_kernel((180.0 - arx) * sign(rx))
+    arx <= 315.0 && return -copysign(_cosd_kernel(270.0 - arx), rx)
+    return _sind_kernel(rx - copysign(360.0, rx))
+end
+function cosd(x::Float64)
+    isinf(x) && throw(DomainError(x, "`x` cannot be infinite."))
+    isnan(x) && return x
+    rx = abs(rem(x, 360.0))
+    rx <= 45.0 && return _cosd_kernel(rx)
+    rx < 135.0 && return _sind_kernel(90.0 - rx)
+    rx <= 225.0 && return -_cosd_kernel(180.0 - rx)
+    rx < 315.0 && return _sind_kernel(rx - 270.0)
+    return _cosd_kernel(360.0 - rx)
+end
+sind(x::Union{Float16, Float32}) = oftype(x, sind(Float64(x)))
+cosd(x::Union{Float16, Float32}) = oftype(x, cosd(Float64(x)))
+sind(x::Integer) = sind(Float64(x))
+cosd(x::Integer) = cosd(Float64(x))
+tand(x::Real) = sind(x) / cosd(x)
+sincosd(x::Real) = (sind(x), cosd(x))
+secd(x::Real) = inv(cosd(x))
+cscd(x::Real) = inv(sind(x))
+cotd(x::Real) = inv(tand(x))
 # the inverse functions in degrees, as Base defines them: rad2deg of the inverse in radians
 asind(y::Number) = rad2deg(asin(y))
 acosd(y::Number) = rad2deg(acos(y))
@@ -1141,6 +1232,84 @@ rsqrt_fast(x::AbstractFloat) = inv(sqrt(x))
 recip_fast(x::AbstractFloat) = inv(x)
 nearbyint(x::AbstractFloat) = round(x)
 tgamma(x::AbstractFloat) = gamma(x)
+# SpecialFunctions' erfinv, erfcinv and erfcx (also AMDGPU.Device's ocml wrappers), on every device alike: Giles'
+# single-precision approximation of erfinv (w = -log((1 - x)(1 + x)), a polynomial in w or in sqrt(w)) as the start,
+# then Halley steps on erf(z) = x in Float64 (on erfc(z) = 1 - |x| from |x| = 0.5 on, which keeps the tail's
+# digits), Float32 and Float16 rounded from that
+function _erfinv_guess(x::Float64, w::Float64)
+    if w < 5.0
+        w -= 2.5
+        p = evalpoly(w, (1.50140941, 0.246640727, -0.00417768164, -0.00125372503, 0.00021858087,
+                         -4.39150654e-6, -3.5233877e-6, 3.43273939e-7, 2.81022636e-8))
+    else
+        w = sqrt(w) - 3.0
+        p = evalpoly(w, (2.83297682, 1.00167406, 0.00943887047, -0.0076224613, 0.00573950773,
+                         -0.00367342844, 0.00134934322, 0.000100950558, -0.000200214257))
+    end
+    return p * x
+end
+# z with erfc(z) = y (tail) or erf(z) = y, refined from z by Halley's method: f'' = -2z f'
+function _erf_solve(z::Float64, y::Float64, tail::Bool, steps)
+    for k in 1:steps
+        f = tail ? y - erfc(z) : erf(z) - y
+        d = f / (1.1283791670955126 * exp(-z * z))
+        z -= d / (1.0 + z * d)
+    end
+    return z
+end
+function erfinv(x::Float64)
+    a = abs(x)
+    if a >= 1.0
+        x == 1.0 && return Inf
+        x == -1.0 && return -Inf
+        throw(DomainError(a, "`abs(x)` cannot be greater than 1."))
+    end
+    z = _erfinv_guess(a, -log((1.0 - a) * (1.0 + a)))
+    z = a < 0.5 ? _erf_solve(z, a, false, 2) : _erf_solve(z, 1.0 - a, true, 2)
+    return copysign(z, x)
+end
+# erfcinv(y) = erfinv(1 - y), solved on erfc itself so that a tiny y keeps its digits
+function erfcinv(y::Float64)
+    if y <= 0.0 || y >= 2.0
+        y == 0.0 && return Inf
+        y == 2.0 && return -Inf
+        y < 0.0 && throw(DomainError(y, "`y` must be nonnegative."))
+        throw(DomainError(abs(1.0 - y), "`abs(x)` cannot be greater than 1."))
+    end
+    isnan(y) && return y
+    t = y > 1.0 ? 2.0 - y : y # erfc(-z) = 2 - erfc(z)
+    z = _erfinv_guess(1.0 - t, -log(t * (2.0 - t)))
+    z = _erf_solve(z, t, true, 2)
+    return y > 1.0 ? -z : z
+end
+# erfcx(x) = exp(x^2) erfc(x): exp of x^2 split exactly in two (fma), and past x = 26 (where erfc underflows) the
+# asymptotic series 1/(x√π) (1 - 1/(2x^2) + 3/(2x^2)^2 - 15/(2x^2)^3 + ...)
+function erfcx(x::Float64)
+    isnan(x) && return x
+    if x < 26.0
+        h = x * x
+        l = fma(x, x, -h)
+        return exp(h) * (erfc(x) + erfc(x) * l)
+    end
+    v = 1.0 / (2.0 * x * x)
+    s = 1.0
+    t = 1.0
+    for k in 1:10
+        t *= -(2k - 1) * v
+        s += t
+    end
+    return s / (x * 1.7724538509055159)
+end
+erfinv(x::Float32) = Float32(erfinv(Float64(x)))
+erfcinv(x::Float32) = Float32(erfcinv(Float64(x)))
+erfcx(x::Float32) = Float32(erfcx(Float64(x)))
+erfinv(x::Float16) = Float16(erfinv(Float64(x)))
+erfcinv(x::Float16) = Float16(erfcinv(Float64(x)))
+erfcx(x::Float16) = Float16(erfcx(Float64(x)))
+erfinv(x::Integer) = erfinv(float(x))
+erfcinv(x::Integer) = erfcinv(float(x))
+erfcx(x::Integer) = erfcx(float(x))
+
 # SpecialFunctions' loggamma(x): log(gamma(x)), a DomainError where gamma(x) < 0 (lgamma is log|gamma(x)|)
 function loggamma(x::AbstractFloat)
     x < 0 && isodd(unsafe_trunc(Int64, floor(x))) && x > -maxintfloat(typeof(x)) &&
