@@ -1,7 +1,8 @@
 // lld_inproc.cpp: ld.lld as a library, so linking a code object costs well
-// under a millisecond instead of a process spawn (about 16 ms here). This is
-// the only C++ in juke: lld has no C API. llvm_pipeline.c calls it when the
-// build found liblldELF; otherwise it spawns ld.lld.
+// under a millisecond instead of a process spawn (about 16 ms here). It is
+// C++ because lld has no C API (as llvm_emit.cpp is, for what LLVM's C API
+// lacks). llvm_pipeline.c calls it when the build found liblldELF; otherwise
+// it spawns ld.lld.
 //
 // lld keeps global state while it links, so one link runs at a time: the
 // mutex below is process-wide on purpose (a property of the library, not of a
