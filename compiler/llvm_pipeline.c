@@ -359,6 +359,12 @@ static bool has_fn_attr(LLVMValueRef f, unsigned kind)
     return LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind) != NULL;
 }
 
+static void add_fn_attr(LLVMValueRef f, unsigned kind)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kind, 0));
+}
+
 static bool is_call(LLVMValueRef in)
 {
     return LLVMIsACallInst(in) || LLVMIsAInvokeInst(in) || LLVMIsACallBrInst(in);
@@ -465,8 +471,7 @@ static bool inline_library_entries(TargetCtx *tc, bool cse)
     ok = llvm_run_passes(tc, "always-inline,function(early-cse)", "inlining the library's entry points");
     for (int i = 0; i < n; i++)
         if (lib[i])
-            LLVMAddAttributeAtIndex(lib[i], LLVMAttributeFunctionIndex,
-                                    LLVMCreateEnumAttribute(LLVMGetModuleContext(m), always, 0));
+            add_fn_attr(lib[i], always);
     free(safe);
     free(lib);
     return ok;
@@ -1704,12 +1709,8 @@ static void adopt_library_global(LLVMValueRef g, bool is_fn)
          * -amdgpu-early-inline-all and libdevice's own attributes do: the
          * optimiser would inline them anyway, after simplifying each on its
          * own first (half of mathfuns' -O3 time, for the same code). */
-        unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
-        if (!LLVMGetEnumAttributeAtIndex(g, LLVMAttributeFunctionIndex, noinline)) {
-            LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(g));
-            unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
-            LLVMAddAttributeAtIndex(g, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, always, 0));
-        }
+        if (!has_fn_attr(g, LLVMGetEnumAttributeKindForName("noinline", 8)))
+            add_fn_attr(g, LLVMGetEnumAttributeKindForName("alwaysinline", 12));
         /* for the entry points' inlining (inline_library_entries) */
         LLVMAddTargetDependentFunctionAttr(g, LIB_ATTR, "");
     }
