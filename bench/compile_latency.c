@@ -264,6 +264,21 @@ static void print_loadavg(void)
     printf("loadavg (1, 5, 15 min; other work on this machine disturbs the timings): %s", buf);
 }
 
+/* The source of the case named name in the acceptance directory dir, its index in *ci; NULL when there is no
+ * such case or its file cannot be read. */
+static char *read_case(const char *dir, const char *name, int *ci)
+{
+    *ci = -1;
+    for (int i = 0; i < NCASES; i++)
+        if (strcmp(cases[i].name, name) == 0)
+            *ci = i;
+    if (*ci < 0)
+        return NULL;
+    char p[2048];
+    snprintf(p, sizeof p, "%s/%s", dir, cases[*ci].file);
+    return bench_read_file(p, NULL);
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "--noop") == 0)
@@ -310,13 +325,8 @@ int main(int argc, char **argv)
     if (argc >= 5 && strcmp(argv[1], "--first") == 0) {
         /* compile_latency --first ACCEPTANCE_DIR KERNEL TARGET [RUNS]: one kernel's first compile in a fresh
          * process (section 1a's forked child), medians of each stage; for an A/B of two builds in turn */
-        int runs = argc >= 6 ? atoi(argv[5]) : 9, ci = -1;
-        for (int i = 0; i < NCASES; i++)
-            if (strcmp(cases[i].name, argv[3]) == 0)
-                ci = i;
-        char p[2048];
-        snprintf(p, sizeof p, "%s/%s", argv[2], ci >= 0 ? cases[ci].file : "");
-        char *src = ci >= 0 ? bench_read_file(p, NULL) : NULL;
+        int runs = argc >= 6 ? atoi(argv[5]) : 9, ci;
+        char *src = read_case(argv[2], argv[3], &ci);
         if (!src || runs < 1)
             return 1;
         unsetenv("JUKE_CACHE_DIR");
@@ -338,13 +348,8 @@ int main(int argc, char **argv)
     if (argc >= 5 && strcmp(argv[1], "--loop") == 0) {
         /* compile_latency --loop ACCEPTANCE_DIR KERNEL TARGET [RUNS]: cold compiles of one kernel in a warm process,
          * medians of each stage and of the thread CPU time (for perf record, and for one row quickly) */
-        int runs = argc >= 6 ? atoi(argv[5]) : 41, ci = -1;
-        for (int i = 0; i < NCASES; i++)
-            if (strcmp(cases[i].name, argv[3]) == 0)
-                ci = i;
-        char p[2048];
-        snprintf(p, sizeof p, "%s/%s", argv[2], ci >= 0 ? cases[ci].file : "");
-        char *src = ci >= 0 ? bench_read_file(p, NULL) : NULL;
+        int runs = argc >= 6 ? atoi(argv[5]) : 41, ci;
+        char *src = read_case(argv[2], argv[3], &ci);
         if (!src || runs < 1)
             return 1;
         unsetenv("JUKE_CACHE_DIR");
