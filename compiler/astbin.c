@@ -178,8 +178,8 @@ bool ast_save(StrBuf *out, const Node *root, const SrcFile *file, StrBuf *why)
         int64_t value;
         memcpy(&value, &n->ival, sizeof value);
         int has = (n->name ? HAS_NAME : 0) | (n->qual ? HAS_QUAL : 0) | (n->flags ? HAS_FLAGS : 0) |
-                  (n->lit ? HAS_LIT : 0) | (value ? HAS_VALUE : 0) | (n->kids ? HAS_KIDS : 0) |
-                  (n->ops ? HAS_OPS : 0) | (n->loc.file ? 0 : NO_FILE);
+                  (n->lit ? HAS_LIT : 0) | (value ? HAS_VALUE : 0) | (n->kids ? HAS_KIDS : 0) | (n->ops ? HAS_OPS : 0) |
+                  (n->loc.file ? 0 : NO_FILE);
         char head[2] = { (char)n->kind, (char)has };
         sb_putn(&body, head, 2);
         int64_t dl = (int64_t)n->loc.line - line;
@@ -393,8 +393,7 @@ bool ast_equal(const Node *x, const SrcFile *fx, const Node *y, const SrcFile *f
                     (a->loc.file == fx || a->loc.file == b->loc.file) &&
                     a->loc.line + (a->loc.file == fx ? line_offset : 0) == b->loc.line && a->loc.col == b->loc.col &&
                     same_str(a->name, b->name) && same_str(a->qual, b->qual) && a->flags == b->flags &&
-                    a->lit == b->lit && va == vb && a->nkids == b->nkids && !a->kids == !b->kids &&
-                    !a->ops == !b->ops;
+                    a->lit == b->lit && va == vb && a->nkids == b->nkids && !a->kids == !b->kids && !a->ops == !b->ops;
         for (int k = 0; same && a->ops && k + 1 < a->nkids; k++)
             same = same_str(a->ops[k], b->ops[k]);
         if (!same) {

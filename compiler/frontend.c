@@ -340,8 +340,7 @@ static const struct {
 } base_exts[] = {
     { FILE_ATOMIX, jk_atomix_text, &jk_atomix_len, jk_atomix_tree, &jk_atomix_tree_len },
     { FILE_INTRINSICS, jk_intrinsics_text, &jk_intrinsics_len, jk_intrinsics_tree, &jk_intrinsics_tree_len },
-    { FILE_STATICARRAYS, jk_staticarrays_text, &jk_staticarrays_len, jk_staticarrays_tree,
-      &jk_staticarrays_tree_len },
+    { FILE_STATICARRAYS, jk_staticarrays_text, &jk_staticarrays_len, jk_staticarrays_tree, &jk_staticarrays_tree_len },
     { FILE_WMMA, jk_wmma_text, &jk_wmma_len, jk_wmma_tree, &jk_wmma_tree_len },
     { FILE_CARTESIAN, jk_cartesian_text, &jk_cartesian_len, jk_cartesian_tree, &jk_cartesian_tree_len },
 };

@@ -10,8 +10,8 @@
 #define JUKE_PRELUDE_H
 #include <stddef.h>
 
-extern const char jk_prelude_text[]; /* NUL-terminated */
-extern const size_t jk_prelude_len;  /* without the NUL */
+extern const char jk_prelude_text[];          /* NUL-terminated */
+extern const size_t jk_prelude_len;           /* without the NUL */
 extern const unsigned char jk_prelude_tree[]; /* ast_save's bytes (astbin.c), lines counted from the file's start */
 extern const size_t jk_prelude_tree_len;
 /* "base/prelude.jl": the prelude's file name in diagnostics; its locations' SrcFile.name is this pointer */

@@ -134,8 +134,7 @@ static void test_malformed_bytes(void **state)
     free(copy);
 
     /* a file of one node whose one kid is node 2 of 1 */
-    static const unsigned char bad_kid[] = { 'J', 'K', 'A', 'S', 'T', '1', 0, 0, 1, 1, 0, 0,
-                                             AST_FILE, 32, 2, 1, 1, 2 };
+    static const unsigned char bad_kid[] = { 'J', 'K', 'A', 'S', 'T', '1', 0, 0, 1, 1, 0, 0, AST_FILE, 32, 2, 1, 1, 2 };
     assert_null(ast_load(&a, bad_kid, sizeof bad_kid, &f, 0));
     unsigned char good_kid[sizeof bad_kid + 4];
     memcpy(good_kid, bad_kid, sizeof bad_kid);

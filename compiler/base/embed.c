@@ -43,9 +43,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s", d.text.data ? d.text.data : "embed: out of memory\n");
         return 1;
     }
-    Node *again = ast_save(&tree, root, &file, &why)
-                      ? ast_load(&a, (const unsigned char *)tree.data, tree.len, &back, 0)
-                      : NULL;
+    Node *again =
+        ast_save(&tree, root, &file, &why) ? ast_load(&a, (const unsigned char *)tree.data, tree.len, &back, 0) : NULL;
     if (!again || !ast_equal(root, &file, again, &back, 0, &why)) {
         fprintf(stderr, "embed: %s: the stored tree is not the parsed one: %s\n", argv[1],
                 why.data ? why.data : "it does not load");
