@@ -239,7 +239,7 @@ typedef struct Reader {
     bool bad;
 } Reader;
 
-static uint64_t get_uint(Reader *r)
+static uint64_t get_uint_long(Reader *r)
 {
     uint64_t v = 0;
     for (int shift = 0; r->p < r->end && shift < 64; shift += 7) {
@@ -250,6 +250,14 @@ static uint64_t get_uint(Reader *r)
     }
     r->bad = true;
     return 0;
+}
+
+/* Most numbers are one byte: a node's kind, column, line step, kid count and kids nearby. */
+static inline uint64_t get_uint(Reader *r)
+{
+    if (r->p < r->end && *r->p < 0x80)
+        return *r->p++;
+    return get_uint_long(r);
 }
 
 /* A string reference (get_uint's) as a pointer into the string area of nstr bytes; NULL for 0. */
