@@ -1354,10 +1354,31 @@ static const Type *infer_call(Infer *I, IrInst *in)
 /* Does the types alone decide branch condition `cond`, as Julia's inference folds `x === nothing` of a Nothing x
  * to Const(true)? 1 true, 0 false, -1 not known. Values of two different concrete types are never egal; two
  * values of one singleton type (nothing, missing, a type used as a value) always are. */
+static int cond_decided_at(const IrFunc *f, const IrInst *cond, int depth);
 static int cond_decided(const IrFunc *f, const IrInst *cond)
+{
+    return cond_decided_at(f, cond, 0);
+}
+
+static int cond_decided_at(const IrFunc *f, const IrInst *cond, int depth)
 {
     if (cond->op == IR_CONST && cond->lit == LIT_NONE && (cond->ival == IR_TRUE || cond->ival == IR_FALSE))
         return cond->ival == IR_TRUE;
+    if (cond->op == IR_CALL && cond->type && cond->nargs == 2 && cond->builtin == BI_ISNOTHING) {
+        const Type *x = f->insts[cond->args[1]].type;
+        return !x || x->kind == TY_UNION || !ty_is_concrete(x) ? -1 : x->kind == TY_NOTHING;
+    }
+    if (cond->op == IR_CALL && cond->type && cond->nargs == 2 && cond->builtin == BI_NOT) {
+        int d = cond_decided_at(f, &f->insts[cond->args[1]], depth);
+        return d < 0 ? -1 : !d;
+    }
+    /* a call of a function whose one return its own types decide, as isnothing(x) of an x that is nothing:
+     * Julia's inference folds the constant it returns (AcceleratedKernels' `if !isnothing(flags)`) */
+    if (cond->op == IR_CALL && cond->type && cond->callee && !(cond->flags & IRF_SELFCALL) && depth < 8) {
+        const Spec *s = cond->callee;
+        int r = s->typed && s->state == SPEC_DONE ? infer_only_return(s->typed) : -1;
+        return r >= 0 ? cond_decided_at(s->typed, &s->typed->insts[r], depth + 1) : -1;
+    }
     if (cond->op == IR_CALL && cond->type && cond->nargs == 3 && cond->builtin == BI_ISA && cond->optype) {
         const Type *x = f->insts[cond->args[1]].type;
         if (!x || (x->kind != TY_UNION && !ty_is_concrete(x)))

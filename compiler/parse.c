@@ -2391,6 +2391,9 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
         if (p->toks[i].kind == TK_IDENT &&
             (strncmp(p->toks[i].text, "WMMA", 4) == 0 || strncmp(p->toks[i].text, "wmma_", 5) == 0))
             root->flags |= FILE_WMMA;
+    for (int i = 0; i < p->ntoks; i++) /* Atomix.IndexableRef(A, I): base/atomix.jl's reference API */
+        if (p->toks[i].kind == TK_IDENT && strcmp(p->toks[i].text, "IndexableRef") == 0)
+            root->flags |= FILE_ATOMIX;
     static const char *const cartesian[] = { "CartesianIndex", "CartesianIndices", "Cartesian", "oneunit" };
     for (int i = 0; i < p->ntoks && !(root->flags & FILE_CARTESIAN); i++)
         for (int k = 0; p->toks[i].kind == TK_IDENT && k < JK_ARRAY_LEN(cartesian); k++)

@@ -445,6 +445,7 @@ oneunit(x::Number) = one(x)
 oneunit(::Type{T}) where {T<:Number} = one(T)
 _ci_one(d) = 1
 Tuple(t::Tuple) = t
+Tuple(x::Number) = (x,) # a number iterates as itself (NNlib's Tuple(idxs[i]) of an integer index)
 size(C::CartesianIndices) = C.dims
 size(L::LinearIndices) = L.dims
 length(C::CartesianIndices) = prod(C.dims)
