@@ -4,6 +4,7 @@
  * operators, nested block comments. See lex.h for the contract. */
 #include "lex.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -558,7 +559,11 @@ static void lex_string(Lexer *L, bool spc)
 static void lex_char(Lexer *L, bool spc)
 {
     const char *start = L->s, *s = start + 1;
-    if (s < L->end && *s == '\\')
+    if (s + 1 < L->end && *s == '\\' && (s[1] == 'x' || s[1] == 'u' || s[1] == 'U')) {
+        s += 2; /* '\x41', '\u00e9': hex digits */
+        while (s < L->end && isxdigit((unsigned char)*s))
+            s++;
+    } else if (s < L->end && *s == '\\')
         s += 2;
     else if (s < L->end) {
         uint32_t cp;

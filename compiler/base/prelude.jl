@@ -1371,3 +1371,24 @@ function __atomic_modify(p, op, v)
         old = cur
     end
 end
+
+# Char: a character by its code point (base/char.jl keeps the UTF-8 bytes; kernels compare characters, as
+# GPUArrays' `uplo == 'U'` and a GEMM's `tA == 'N'` do, and step through them). Int(c) is not here: a
+# method named after a primitive type would shadow its conversions; codepoint(c) gives the number.
+struct Char
+    code::UInt32
+end
+codepoint(c::Char) = c.code
+==(a::Char, b::Char) = a.code == b.code
+isless(a::Char, b::Char) = a.code < b.code
+<(a::Char, b::Char) = a.code < b.code
+<=(a::Char, b::Char) = a.code <= b.code
+-(a::Char, b::Char) = Int64(a.code) - Int64(b.code)
++(c::Char, i::Integer) = Char(UInt32(Int64(c.code) + i))
+-(c::Char, i::Integer) = Char(UInt32(Int64(c.code) - i))
+isdigit(c::Char) = Char(0x30) <= c <= Char(0x39)
+isuppercase(c::Char) = Char(0x41) <= c <= Char(0x5a)
+islowercase(c::Char) = Char(0x61) <= c <= Char(0x7a)
+isletter(c::Char) = isuppercase(c) || islowercase(c)
+uppercase(c::Char) = islowercase(c) ? c - 32 : c
+lowercase(c::Char) = isuppercase(c) ? c + 32 : c
