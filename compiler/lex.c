@@ -132,7 +132,7 @@ static bool lex_unicode_id_char(uint32_t cp)
         return false;
     if (cp >= 0x2000 && cp <= 0x206F)
         return cp >= 0x2032 && cp <= 0x2037; /* primes */
-    if (cp >= 0x2190 && cp <= 0x23FF) /* arrows and operators, but for the math symbols Julia takes as letters */
+    if (cp >= 0x2190 && cp <= 0x23FF)        /* arrows and operators, but for the math symbols Julia takes as letters */
         return cp == 0x2202 || (cp >= 0x2205 && cp <= 0x2207) || (cp >= 0x220E && cp <= 0x2211) || cp == 0x221E ||
                cp == 0x221F || (cp >= 0x222B && cp <= 0x2233) || cp == 0x223F || cp == 0x22A4 || cp == 0x22A5 ||
                cp == 0x22BE || cp == 0x22BF || (cp >= 0x22C0 && cp <= 0x22C3); /* ∂ ∅ ∆ ∇ ∎ ∏ ∐ ∑ ∞ ∟ ∫... */

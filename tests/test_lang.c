@@ -458,7 +458,7 @@ typedef struct Run {
     uint32_t ndims; /* a KernelAbstractions launch over ndrange */
     uint64_t ndrange[JUKE_NDRANGE_MAX];
     int64_t offset[JUKE_NDRANGE_MAX]; /* an offset ndrange's lo - 1 per dimension (lo:hi) */
-    int wavefront_size; /* 0: the default */
+    int wavefront_size;               /* 0: the default */
     bool cooperative;
     bool seeded;
     uint64_t seed;
