@@ -205,6 +205,15 @@ bool infer_const_int(const IrFunc *f, int v, int64_t *out, int depth)
     return eval_int(&e, &fr, v, out, depth);
 }
 
+bool infer_const_range(const IrFunc *f, int v, int64_t *lo, int64_t *hi)
+{
+    if (v < 0 || v >= f->ninsts)
+        return false;
+    const IrInst *in = &f->insts[single_assignment(f, v)];
+    return in->op == IR_CALL && in->builtin == BI_RANGE && in->nargs == 3 && infer_const_int(f, in->args[1], lo, 0) &&
+           infer_const_int(f, in->args[2], hi, 0);
+}
+
 int infer_const_dims_why(const IrFunc *f, int v, int64_t *dims, int max, bool *dynamic_groupsize)
 {
     Eval e = { 0 };

@@ -1364,6 +1364,8 @@ static int cond_decided_at(const IrFunc *f, const IrInst *cond, int depth)
 {
     if (cond->op == IR_CONST && cond->lit == LIT_NONE && (cond->ival == IR_TRUE || cond->ival == IR_FALSE))
         return cond->ival == IR_TRUE;
+    if (cond->op == IR_CALL && cond->type && cond->nargs == 3 && cond->builtin == BI_SUBTYPE)
+        return ty_subtype(f->insts[cond->args[1]].type->elem, f->insts[cond->args[2]].type->elem);
     if (cond->op == IR_CALL && cond->type && cond->nargs == 2 && cond->builtin == BI_ISNOTHING) {
         const Type *x = f->insts[cond->args[1]].type;
         return !x || x->kind == TY_UNION || !ty_is_concrete(x) ? -1 : x->kind == TY_NOTHING;

@@ -1246,6 +1246,13 @@ const char *ka_prelude(void)
            /* Base._unsafe_getindex(IndexStyle(A), A, i) (KernelAbstractions' test/unsafe_getindex.jl): a
             * 0-dimensional array of A[i] in Julia, its one element unchecked; here a 1-tuple */
            "struct IndexLinear end\n"
+           /* the backends, for kernels that dispatch on one passed as an argument (NNlib's
+            * _upsample_linear_kernel!(::CPU, ...) and (::B, ...) where B <: GPU): values without bits */
+           "abstract type Backend end\n"
+           "abstract type GPU <: Backend end\n"
+           "struct CPU <: Backend end\n"
+           "struct ROCBackend <: GPU end\n"
+           "struct CUDABackend <: GPU end\n"
            "@inline IndexStyle(::Any) = IndexLinear()\n"
            "@inline _unsafe_getindex(::IndexLinear, A, i::Int64) = (@inbounds(A[i]),)\n";
 }

@@ -1392,3 +1392,10 @@ islowercase(c::Char) = Char(0x61) <= c <= Char(0x7a)
 isletter(c::Char) = isuppercase(c) || islowercase(c)
 uppercase(c::Char) = islowercase(c) ? c - 32 : c
 lowercase(c::Char) = isuppercase(c) ? c + 32 : c
+
+# Rational{T}: Julia's type of rationals, for generic kernels that branch on it (NNlib's source_idx_and_λ:
+# `if T <: Rational`); juke has no rational arithmetic (docs/api-coverage.md)
+struct Rational{T<:Integer} <: Real
+    num::T
+    den::T
+end
