@@ -743,6 +743,29 @@ static int x_trap(AmdWave *w, const AmdDec *d)
     return amdemu_fail(w, d, "the kernel trapped (s_trap %d)", d->imm & 0xff);
 }
 
+/* GFX9's GPR indexing mode (the GFX9 ISA manual, S_SET_GPR_IDX_*): M0[7:0] is the index, M0[15:12] which
+ * VALU operands it moves (bit 0..2 the sources, 3 the destination); LLVM brackets dynamic indexing into
+ * registers with on and off (a @private array's priv[j] in a loop). */
+static int x_gpr_idx_on(AmdWave *w, const AmdDec *d)
+{
+    uint32_t idx = (uint32_t)amdemu_sread(w, d->src[0], false, false, false, d->lit);
+    w->s[124] = (w->s[124] & ~0xf0ffu) | (idx & 0xff) | (uint32_t)(d->src[1] & 0xf) << 12;
+    w->gpr_idx_en = true;
+    return 0;
+}
+
+static int x_gpr_idx_off(AmdWave *w, const AmdDec *d)
+{
+    w->gpr_idx_en = false;
+    return 0;
+}
+
+static int x_gpr_idx_mode(AmdWave *w, const AmdDec *d)
+{
+    w->s[124] = (w->s[124] & ~0xf000u) | (uint32_t)(d->imm & 0xf) << 12;
+    return 0;
+}
+
 /* SOPP branches: aux = 0 always, 1 scc0, 2 scc1, 3 vccz, 4 vccnz, 5 execz, 6 execnz. */
 static int x_branch(AmdWave *w, const AmdDec *d)
 {
@@ -1806,7 +1829,10 @@ static const AmdOp ops[] = {
     SC("s_bitcmp1_b32", 0x0d, l_bitcmp1, 0),
     SC("s_cmp_eq_u64", 0x12, l_scmp_eq_u64, O_S0_64 | O_S1_64),
     SC("s_cmp_lg_u64", 0x13, l_scmp_lg_u64, O_S0_64 | O_S1_64),
+    SX("s_set_gpr_idx_on", F_SOPC, 0x11, x_gpr_idx_on, 0),
     /* SOPP */
+    SP("s_set_gpr_idx_off", 0x1c, x_gpr_idx_off, 0),
+    SP("s_set_gpr_idx_mode", 0x1d, x_gpr_idx_mode, 0),
     SP("s_nop", 0x00, x_nop, 0),
     SP("s_endpgm", 0x01, x_endpgm, 0),
     SP("s_branch", 0x02, x_branch, 0),
