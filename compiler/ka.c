@@ -1182,7 +1182,7 @@ const char *ka_prelude(void)
            "@inline __ka_groupsize(o::__KaOffset) = __ka_groupsize(o.c)\n"
            "@inline __ka_global(o::__KaOffset) = __ka_global(o.c)\n"
            "@inline __ka_index_Global_Cartesian(o::__KaOffset) = map(+, __ka_global(o.c), o.lo)\n"
-           "@inline __ka_index_Global_NTuple(o::__KaOffset) = map(+, __ka_global(o.c), o.lo)\n"
+           "@inline __ka_index_Global_NTuple(o::__KaOffset) = __ka_index_Global_Cartesian(o)\n"
            /* KernelAbstractions' reduce.jl: a tree over local memory of groupsize elements (the
             * groupsize a power of two), the result on the group's first work-item */
            "@inline function __ka_groupreduce(c, op, val::T) where {T}\n"
@@ -1246,13 +1246,13 @@ const char *ka_prelude(void)
            /* Base._unsafe_getindex(IndexStyle(A), A, i) (KernelAbstractions' test/unsafe_getindex.jl): a
             * 0-dimensional array of A[i] in Julia, its one element unchecked; here a 1-tuple */
            "struct IndexLinear end\n"
+           "@inline IndexStyle(::Any) = IndexLinear()\n"
+           "@inline _unsafe_getindex(::IndexLinear, A, i::Int64) = (@inbounds(A[i]),)\n"
            /* the backends, for kernels that dispatch on one passed as an argument (NNlib's
             * _upsample_linear_kernel!(::CPU, ...) and (::B, ...) where B <: GPU): values without bits */
            "abstract type Backend end\n"
            "abstract type GPU <: Backend end\n"
            "struct CPU <: Backend end\n"
            "struct ROCBackend <: GPU end\n"
-           "struct CUDABackend <: GPU end\n"
-           "@inline IndexStyle(::Any) = IndexLinear()\n"
-           "@inline _unsafe_getindex(::IndexLinear, A, i::Int64) = (@inbounds(A[i]),)\n";
+           "struct CUDABackend <: GPU end\n";
 }

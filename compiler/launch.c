@@ -571,6 +571,12 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
                                    : "%s is a KernelAbstractions @kernel compiled for a %d-dimensional ndrange: "
                                      "the launch must give one (juke_launch_config.ndims, ndrange)%.0u",
                         function, k->ka_ndims, cfg->ndims);
+    for (uint32_t d = 0; k->ka_ndims && !k->ka_offset && d < cfg->ndims && d < JUKE_NDRANGE_MAX; d++)
+        if (cfg->ndrange_offset[d])
+            return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                            "%s was compiled for an ndrange that starts at 1, the launch gives an offset ndrange "
+                            "(ndrange_offset): launch it with juke_launch",
+                            function);
     if (cfg->ndims) {
         bool empty = false;
         juke_status st = ndrange_shape(dev, k, cfg, grid, group, &empty);
