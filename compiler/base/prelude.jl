@@ -1399,3 +1399,9 @@ struct Rational{T<:Integer} <: Real
     num::T
     den::T
 end
+
+# adjoint and transpose of a number (LinearAlgebra: a number is its own transpose, its adjoint the conjugate;
+# GPUArrays' adjoint_kernel! and rotate_kernel! apply them elementwise)
+adjoint(x::Real) = x
+adjoint(z::Complex) = conj(z)
+transpose(x::Number) = x
