@@ -825,6 +825,25 @@ static int x_saveexec(AmdWave *w, const AmdDec *d)
     return 0;
 }
 
+/* v_movreld_b32 (aux 1: VGPR[D + M0] = S0), v_movrels_b32 (aux 2: D = VGPR[S0 + M0]) and v_movrelsd_b32
+ * (aux 3: both): LLVM's indexing of a register array at run time on GFX10+ (GFX9 uses s_set_gpr_idx_on). */
+static int x_movrel(AmdWave *w, const AmdDec *d)
+{
+    unsigned m0 = w->s[w->isa >= AMD_GFX11 ? 125 : 124], aux = d->op->aux; /* M0's operand code */
+    if (d->src[0] < 256 && (aux & 2))
+        return amdemu_fail(w, d, "v_movrels of a scalar source");
+    unsigned dst = (d->dst + (aux & 1 ? m0 : 0)) & 511, src = (d->src[0] - 256 + (aux & 2 ? m0 : 0)) & 511;
+    uint32_t s0 = d->src[0] < 256 ? (uint32_t)amdemu_sread(w, d->src[0], false, false, false, d->lit) : 0;
+    uint32_t tmp[64];
+    for (int k = 0; k < w->lanes; k++)
+        tmp[k] = d->src[0] < 256 ? s0 : w->v[src][k];
+    for (uint64_t m = amdemu_exec_mask(w); m; m &= m - 1) {
+        int lane = __builtin_ctzll(m);
+        w->v[dst][lane] = tmp[lane];
+    }
+    return 0;
+}
+
 static int x_readfirstlane(AmdWave *w, const AmdDec *d)
 {
     uint64_t e = amdemu_exec_mask(w);
@@ -1875,6 +1894,9 @@ static const AmdOp ops[] = {
     V1("v_nop", 0x00, l_mov, 0),
     V1("v_mov_b32", 0x01, l_mov, 0),
     { "v_readfirstlane_b32", F_VOP1, 0x02, 1, 0, x_readfirstlane, NULL, 0 },
+    { "v_movreld_b32", F_VOP1, 0x36, 1, 0, x_movrel, NULL, 1 },
+    { "v_movrels_b32", F_VOP1, 0x37, 1, 0, x_movrel, NULL, 2 },
+    { "v_movrelsd_b32", F_VOP1, NOENC, 1, 0, x_movrel, NULL, 3 }, /* gfx940's 0x38 is v_mov_b64 */
     V1("v_cvt_i32_f64", 0x03, l_cvt_i32_f64, FLT | O_S0_64),
     V1("v_cvt_f64_i32", 0x04, l_cvt_f64_i32, O_D_64),
     V1("v_cvt_f32_i32", 0x05, l_cvt_f32_i32, 0),

@@ -1,6 +1,6 @@
-# A work-item's private array indexed by a loop variable, in a loop with a barrier that keeps it rolled:
-# gfx9 keeps the array in registers and indexes them with its GPR indexing mode (s_set_gpr_idx_on and off
-# around v_mov), which amdemu models. Each work-item adds its row, rotated, into the first column.
+# A work-item's private array indexed by a loop variable, in a loop with a barrier that keeps it rolled: the
+# array stays in registers, indexed with gfx9's GPR indexing mode (s_set_gpr_idx_on and off around v_mov) or
+# gfx11's v_movreld/v_movrels, which amdemu models. Each work-item adds its row, rotated, into the first column.
 using KernelAbstractions
 
 @kernel function rotate_sum!(A, ::Val{N}) where {N}
