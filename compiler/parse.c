@@ -1395,23 +1395,35 @@ static Node *parse_char(Parser *p, Token *t)
     if (*s != '\\') {
         if (lex_utf8_decode(s, (size_t)(e - s), &cp) != (int)(e - s))
             parse_fail_at(p, t->loc, "syntax: invalid character literal");
-    } else {
-        if ((s[1] == 'x' || s[1] == 'u' || s[1] == 'U') && s + 2 < e) {
-            for (const char *h = s + 2; h < e; h++) {
-                int d = *h >= '0' && *h <= '9'   ? *h - '0'
-                        : *h >= 'a' && *h <= 'f' ? *h - 'a' + 10
-                        : *h >= 'A' && *h <= 'F' ? *h - 'A' + 10
-                                                 : -1;
-                if (d < 0 || cp > 0x10FFFF)
-                    parse_fail_at(p, t->loc, "syntax: invalid escape in character literal %s", t->text);
-                cp = cp * 16 + (uint32_t)d;
-            }
-        } else if (s + 2 == e && strchr("ntr0abfve\\'\"$", s[1])) {
-            static const char from[] = "ntr0abfve\\'\"$", to[] = "\n\t\r\x01\a\b\f\v\033\\'\"$";
-            cp = s[1] == '0' ? 0 : (unsigned char)to[strchr(from, s[1]) - from];
-        } else {
-            parse_fail_at(p, t->loc, "syntax: invalid escape in character literal %s", t->text);
+    } else if ((s[1] == 'x' || s[1] == 'u' || s[1] == 'U') && s + 2 < e) {
+        for (const char *h = s + 2; h < e; h++) {
+            int d = *h >= '0' && *h <= '9'   ? *h - '0'
+                    : *h >= 'a' && *h <= 'f' ? *h - 'a' + 10
+                    : *h >= 'A' && *h <= 'F' ? *h - 'A' + 10
+                                             : -1;
+            if (d < 0 || cp > 0x10FFFF / 16)
+                parse_fail_at(p, t->loc, "syntax: invalid escape in character literal %s", t->text);
+            cp = cp * 16 + (uint32_t)d;
         }
+    } else if (s + 2 == e) {
+        switch (s[1]) {
+        case 'n': cp = '\n'; break;
+        case 't': cp = '\t'; break;
+        case 'r': cp = '\r'; break;
+        case '0': cp = 0; break;
+        case 'a': cp = '\a'; break;
+        case 'b': cp = '\b'; break;
+        case 'f': cp = '\f'; break;
+        case 'v': cp = '\v'; break;
+        case 'e': cp = 033; break;
+        case '\\':
+        case '\'':
+        case '"':
+        case '$': cp = (unsigned char)s[1]; break;
+        default: parse_fail_at(p, t->loc, "syntax: invalid escape in character literal %s", t->text);
+        }
+    } else {
+        parse_fail_at(p, t->loc, "syntax: invalid escape in character literal %s", t->text);
     }
     Node *n = node_new(p, AST_INT, t->loc, 0);
     n->lit = LIT_UINT32;

@@ -206,6 +206,8 @@ static uint32_t parse_ndrange(const char *s, uint64_t out[JUKE_NDRANGE_MAX], int
             if (errno || end == s || *s == '+')
                 return 0;
             s = end;
+            if (lo < -(1LL << 62) || hi > 1LL << 62) /* (lo - 1 and hi - lo stay in range) */
+                return 0;
             out[i] = hi >= lo ? (uint64_t)(hi - lo) + 1 : 0;
             offset[i] = lo - 1;
         } else if (lo < 0) {
