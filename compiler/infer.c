@@ -1171,9 +1171,14 @@ static const Type *const_type(Infer *I, IrInst *in)
 
 /* π meeting a Float32 in a built-in call becomes Float32(π), as Julia's
  * Irrational promotes to the float type it meets (π * 2f0 is a Float32). */
-static void narrow_irrationals(Infer *I, IrInst *in, const Type *ft)
+static void narrow_irrationals(Infer *I, IrInst *in, const Type *ft, const Type **a, int n)
 {
-    if (ft->kind != TY_FUNCTION || in->nargs < 3 || fe_find_func(I->c->mod, ft->name))
+    if (ft->kind != TY_FUNCTION || in->nargs < 3)
+        return;
+    /* a method of the source's answers the call: the irrational is its argument as it is (the prelude's
+     * methods of a built-in, as +(c::Char, i), leave the built-in the calls they do not match) */
+    GenericFunc *g = fe_find_func(I->c->mod, ft->name);
+    if (g && !((g->from_base || g->extends) && builtin_lookup(ft->name) && !has_method(I->c, g, a, n)))
         return;
     TypeKind narrow = TY_FLOAT64; /* Float32 if the irrational meets one, else Float16 if it meets one */
     for (int i = 1; i < in->nargs; i++) {
@@ -1277,7 +1282,6 @@ static const Type *infer_call(Infer *I, IrInst *in)
     const Type *ft = I->f->insts[in->args[0]].type;
     int n = in->nargs - 1;
     const Type *a[64];
-    narrow_irrationals(I, in, ft);
     for (int i = 0; i < n; i++) {
         a[i] = I->f->insts[in->args[i + 1]].type;
         if (a[i]->kind == TY_ANY) {
@@ -1287,6 +1291,9 @@ static const Type *infer_call(Infer *I, IrInst *in)
             return NULL;
         }
     }
+    narrow_irrationals(I, in, ft, a, n);
+    for (int i = 0; i < n; i++)
+        a[i] = I->f->insts[in->args[i + 1]].type;
     if (ft->kind == TY_TYPE) {
         /* T(x): conversion */
         if (n == 1 && ty_is_prim(ft->elem) && ty_is_prim(a[0])) {
