@@ -547,6 +547,8 @@ bool api_is_ka_kernel(const juke_module *m, const char *function)
  * N Val{G} of a static groupsize ("Tuple{Int64,Int64,Val{16},Val{16}}")? */
 static bool is_ndrange_type_name(const char *s)
 {
+    if (strncmp(s, "__KaOffset{", 11) == 0)
+        return true; /* (an offset ndrange's, which only launch.c writes) */
     if (strncmp(s, "Tuple{Int64", 11) != 0)
         return false;
     s += 11;
@@ -998,12 +1000,17 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     k->function = strdup(function);
     k->argtypes = calloc((size_t)nargs + 1, sizeof(char *));
     k->nargs = nargs;
-    if (api_is_ka_kernel(m, function) && nargs && types[nargs - 1]->kind == TY_TUPLE) {
-        for (int i = 0; i < types[nargs - 1]->nfields; i++) { /* the ndrange's; Val{G}: a static groupsize */
-            if (types[nargs - 1]->fields[i]->kind == TY_INT64)
+    const Type *ctxt = api_is_ka_kernel(m, function) && nargs ? types[nargs - 1] : NULL;
+    if (ctxt && ctxt->kind == TY_STRUCT && ctxt->name && strcmp(ctxt->name, "__KaOffset") == 0 && ctxt->nfields == 2) {
+        k->ka_offset = true; /* an offset ndrange: the context tuple and the offsets (launch.c) */
+        ctxt = ctxt->fields[0];
+    }
+    if (ctxt && ctxt->kind == TY_TUPLE) {
+        for (int i = 0; i < ctxt->nfields; i++) { /* the ndrange's; Val{G}: a static groupsize */
+            if (ctxt->fields[i]->kind == TY_INT64)
                 k->ka_ndims++;
-            else if (i - k->ka_ndims < 3 && types[nargs - 1]->fields[i]->nparams == 1)
-                k->ka_groupsize[i - k->ka_ndims] = (uint32_t)types[nargs - 1]->fields[i]->params[0]->ival;
+            else if (i - k->ka_ndims < 3 && ctxt->fields[i]->nparams == 1)
+                k->ka_groupsize[i - k->ka_ndims] = (uint32_t)ctxt->fields[i]->params[0]->ival;
         }
     }
     k->to = to;

@@ -80,6 +80,7 @@ struct juke_kernel {
                                  parameter of the code object; -1: none */
     int ka_ndims;             /* a KernelAbstractions @kernel: its ndrange's dimensions (its hidden last argument) */
     uint32_t ka_groupsize[3]; /* ... compiled for this static groupsize (Val{G} fields of that argument), or 0s */
+    bool ka_offset;           /* ... for an offset ndrange (that argument a __KaOffset: the ndrange, its offsets) */
     FastLoad *fast;           /* atomic: see FastLoad */
     FastLoad *fast_all;       /* every FastLoad made, under load_lock */
 };

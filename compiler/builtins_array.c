@@ -69,6 +69,16 @@ const Type *type_getindex(Infer *I, IrInst *in, const BuiltinRow *row, const cha
         if (a[0]->nfields > 0)
             return a[0]->fields[0];
     }
+    int64_t lo, hi;
+    if (n == 2 && a[0]->kind == TY_TUPLE && a[1]->kind == TY_RANGE && infer_const_range(I->f, args[1], &lo, &hi)) {
+        if (hi >= lo && (lo < 1 || hi > a[0]->nfields)) {
+            infer_err(I, in->loc, "BoundsError: attempt to access %s at index [%lld:%lld]", infer_tname(I, a[0]),
+                      (long long)lo, (long long)hi);
+            return NULL;
+        }
+        in->builtin = BI_TUPLE_SLICE;
+        return ty_tuple(T(I), hi >= lo ? a[0]->fields + lo - 1 : NULL, hi >= lo ? (int)(hi - lo + 1) : 0);
+    }
     if (n == 2 && a[0]->kind == TY_DIM3 && ty_is_int(a[1])) {
         in->builtin = BI_TUPLE_GETINDEX;
         return prim(I, TY_INT64);

@@ -136,6 +136,18 @@ LLVMValueRef emit_tuple_getindex(CG *g, IrInst *in)
     return r;
 }
 
+/* The LLVM value of `t[lo:hi]`, the range's bounds constant (type_getindex). */
+LLVMValueRef emit_tuple_slice(CG *g, IrInst *in)
+{
+    int64_t lo = 1, hi = 0;
+    infer_const_range(g->f, in->args[2], &lo, &hi);
+    LLVMValueRef r = LLVMGetUndef(lt(g, in->type));
+    for (int64_t k = lo; k <= hi; k++)
+        r = LLVMBuildInsertValue(g->b, r, LLVMBuildExtractValue(g->b, arg(g, in, 0), (unsigned)(k - 1), ""),
+                                 (unsigned)(k - lo), "");
+    return r;
+}
+
 /* The LLVM value of `length of a tuple`. */
 LLVMValueRef emit_tuple_length(CG *g, IrInst *in)
 {

@@ -24,6 +24,15 @@ const Type *type_isa(Infer *I, IrInst *in, const BuiltinRow *row, const char *na
     return infer_no_method(I, in, name, a, n);
 }
 
+/* A <: B of two types: Bool, decided by the types (emit_subtype, and infer.c's branches) */
+const Type *type_subtype(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
+{
+    (void)row;
+    if (n == 2 && a[0]->kind == TY_TYPE && a[0]->elem && a[1]->kind == TY_TYPE && a[1]->elem)
+        return prim(I, TY_BOOL);
+    return infer_no_method(I, in, name, a, n);
+}
+
 /* #something(next): next as its non-nothing type, where `next !== nothing` holds. A result that is
  * always nothing (iterating an empty tuple) is reached by no loop body: typed Nothing. */
 const Type *type_something(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)

@@ -43,6 +43,12 @@ LLVMValueRef emit_isa(CG *g, IrInst *in)
     return some ? is_some : LLVMBuildNot(g->b, is_some, "");
 }
 
+/* The LLVM value of `A <: B`: a constant. */
+LLVMValueRef emit_subtype(CG *g, IrInst *in)
+{
+    return LLVMConstInt(i1(g), ty_subtype(aty(g, in, 0)->elem, aty(g, in, 1)->elem), 0);
+}
+
 /* The LLVM value of `#something(next)`. */
 LLVMValueRef emit_something(CG *g, IrInst *in)
 {

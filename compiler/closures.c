@@ -154,6 +154,18 @@ static void bind_params(Cl *c, Scope *s, const Node *params)
     }
 }
 
+/* The where-parameters of fn (T, T <: S) as statics of s. */
+static void bind_statics(Cl *c, Scope *s, const Node *fn)
+{
+    for (int i = 0; fn->kids[2] && i < fn->kids[2]->nkids; i++) {
+        const Node *w = fn->kids[2]->kids[i];
+        if (w->kind == AST_SUBTYPE)
+            w = w->kids[0];
+        if (w && w->kind == AST_IDENT)
+            add_name(c, &s->statics, w->name);
+    }
+}
+
 /* Is kid i of call n a keyword argument's name = value? */
 static bool is_kwarg(const Node *n, int i)
 {
@@ -540,15 +552,38 @@ static void convert_item(Cl *c, Node **slot)
     inner_functions(c, n->kids[1]);
     Scope s = { 0 };
     bind_params(c, &s, n->kids[0]);
-    for (int i = 0; n->kids[2] && i < n->kids[2]->nkids; i++) {
-        const Node *w = n->kids[2]->kids[i];
-        if (w->kind == AST_SUBTYPE)
-            w = w->kids[0];
-        if (w && w->kind == AST_IDENT)
-            add_name(c, &s.statics, w->name);
-    }
+    bind_statics(c, &s, n);
     collect_bound(c, &s, n->kids[1]);
     convert(c, &s, &n->kids[1]);
+}
+
+const Node *closures_first_capture(Arena *a, const Node *outer, const Node *inner)
+{
+    Cl c = { .a = a };
+    Scope os = { 0 }, is = { .up = &os }, body = { 0 };
+    bind_params(&c, &os, outer->kids[0]);
+    bind_statics(&c, &os, outer);
+    collect_bound(&c, &os, outer->kids[1]);
+    bind_params(&c, &is, inner->kids[0]);
+    bind_statics(&c, &is, inner);
+    /* a name the body assigns is its own unless outer binds it: then Julia assigns outer's variable */
+    collect_bound(&c, &body, inner->kids[1]);
+    for (int i = 0; i < body.locals.len; i++) {
+        bool is_static;
+        if (has_name(&is.locals, body.locals.items[i]) || !binder(&os, body.locals.items[i], &is_static))
+            add_name(&c, &is.locals, body.locals.items[i]);
+    }
+    PtrVec used = { 0 }, uselocs = { 0 };
+    collect_used(&c, &used, &uselocs, inner->kids[1]);
+    for (int i = 0; inner->kids[0] && i < inner->kids[0]->nkids; i++)
+        collect_used(&c, &used, &uselocs, inner->kids[0]->kids[i]);
+    for (int i = 0; i < used.len; i++) {
+        bool is_static = false;
+        if (!has_name(&is.locals, used.items[i]) && !has_name(&is.statics, used.items[i]) &&
+            binder(&os, used.items[i], &is_static))
+            return uselocs.items[i];
+    }
+    return NULL;
 }
 
 void closures_lift(Arena *a, Node *file, bool base)

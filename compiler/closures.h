@@ -13,4 +13,9 @@
  * from the user's #f#k). */
 void closures_lift(Arena *a, Node *file, bool base);
 
+/* The first use, in the function inner defined inside outer's body, of one of outer's parameters, local
+ * variables or static parameters (what would make inner a closure over outer), or NULL when inner needs
+ * nothing of outer. outer's body must no longer hold inner. */
+const Node *closures_first_capture(Arena *a, const Node *outer, const Node *inner);
+
 #endif

@@ -94,7 +94,7 @@ static bool arith(const char *op, int64_t a, int64_t b, int64_t *out)
 }
 
 /* The one value a specialisation returns, or -1 (none, or several returns). */
-static int only_return(const IrFunc *f)
+int infer_only_return(const IrFunc *f)
 {
     int found = -1;
     for (int i = 0; i < f->ninsts; i++) {
@@ -157,7 +157,7 @@ static bool eval_call(Eval *e, const Frame *fr, const IrInst *in, CVal *out, int
     const Spec *s = in->callee;
     if (!s || !s->typed || s->state != SPEC_DONE || (in->flags & IRF_SELFCALL))
         return false;
-    int r = only_return(s->typed);
+    int r = infer_only_return(s->typed);
     Frame inner = { s->typed, in, fr };
     bool ok = r >= 0 && eval(e, &inner, r, out, depth + 1);
     if (!ok && strcmp(s->method->name, "__ka_groupsize") == 0)
@@ -203,6 +203,15 @@ bool infer_const_int(const IrFunc *f, int v, int64_t *out, int depth)
     Eval e = { 0 };
     Frame fr = { f, NULL, NULL };
     return eval_int(&e, &fr, v, out, depth);
+}
+
+bool infer_const_range(const IrFunc *f, int v, int64_t *lo, int64_t *hi)
+{
+    if (v < 0 || v >= f->ninsts)
+        return false;
+    const IrInst *in = &f->insts[single_assignment(f, v)];
+    return in->op == IR_CALL && in->builtin == BI_RANGE && in->nargs == 3 && infer_const_int(f, in->args[1], lo, 0) &&
+           infer_const_int(f, in->args[2], hi, 0);
 }
 
 int infer_const_dims_why(const IrFunc *f, int v, int64_t *dims, int max, bool *dynamic_groupsize)

@@ -159,6 +159,10 @@ bool infer_match_type(FeCompilation *c, const Node *te, const Type *arg, const c
 /* Constant folding over typed IR values (consteval.c): literals, `where` parameters, arithmetic, tuple
  * indexing, prod/length, and calls of functions that return such a value. */
 bool infer_const_int(const IrFunc *f, int v, int64_t *out, int depth);
+/* Is value v a unit range lo:hi of constant bounds (a tuple's t[1:2], size(A)[1:N-2])? */
+bool infer_const_range(const IrFunc *f, int v, int64_t *lo, int64_t *hi);
+/* The value f returns, when it has one live return: its index, else -1. */
+int infer_only_return(const IrFunc *f);
 /* The constant dims of a local array (an integer or a tuple): the count, or -1. */
 int infer_const_dims(const IrFunc *f, int v, int64_t *dims, int max);
 /* The same; on -1, *dynamic_groupsize tells whether they depend on the groupsize of a @kernel launched

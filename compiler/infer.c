@@ -1171,9 +1171,14 @@ static const Type *const_type(Infer *I, IrInst *in)
 
 /* π meeting a Float32 in a built-in call becomes Float32(π), as Julia's
  * Irrational promotes to the float type it meets (π * 2f0 is a Float32). */
-static void narrow_irrationals(Infer *I, IrInst *in, const Type *ft)
+static void narrow_irrationals(Infer *I, IrInst *in, const Type *ft, const Type **a, int n)
 {
-    if (ft->kind != TY_FUNCTION || in->nargs < 3 || fe_find_func(I->c->mod, ft->name))
+    if (ft->kind != TY_FUNCTION || in->nargs < 3)
+        return;
+    /* a method of the source's answers the call: the irrational is its argument as it is (the prelude's
+     * methods of a built-in, as +(c::Char, i), leave the built-in the calls they do not match) */
+    GenericFunc *g = fe_find_func(I->c->mod, ft->name);
+    if (g && !((g->from_base || g->extends) && builtin_lookup(ft->name) && !has_method(I->c, g, a, n)))
         return;
     TypeKind narrow = TY_FLOAT64; /* Float32 if the irrational meets one, else Float16 if it meets one */
     for (int i = 1; i < in->nargs; i++) {
@@ -1277,7 +1282,6 @@ static const Type *infer_call(Infer *I, IrInst *in)
     const Type *ft = I->f->insts[in->args[0]].type;
     int n = in->nargs - 1;
     const Type *a[64];
-    narrow_irrationals(I, in, ft);
     for (int i = 0; i < n; i++) {
         a[i] = I->f->insts[in->args[i + 1]].type;
         if (a[i]->kind == TY_ANY) {
@@ -1287,6 +1291,9 @@ static const Type *infer_call(Infer *I, IrInst *in)
             return NULL;
         }
     }
+    narrow_irrationals(I, in, ft, a, n);
+    for (int i = 0; i < n; i++)
+        a[i] = I->f->insts[in->args[i + 1]].type;
     if (ft->kind == TY_TYPE) {
         /* T(x): conversion */
         if (n == 1 && ty_is_prim(ft->elem) && ty_is_prim(a[0])) {
@@ -1354,10 +1361,33 @@ static const Type *infer_call(Infer *I, IrInst *in)
 /* Does the types alone decide branch condition `cond`, as Julia's inference folds `x === nothing` of a Nothing x
  * to Const(true)? 1 true, 0 false, -1 not known. Values of two different concrete types are never egal; two
  * values of one singleton type (nothing, missing, a type used as a value) always are. */
+static int cond_decided_at(const IrFunc *f, const IrInst *cond, int depth);
 static int cond_decided(const IrFunc *f, const IrInst *cond)
+{
+    return cond_decided_at(f, cond, 0);
+}
+
+static int cond_decided_at(const IrFunc *f, const IrInst *cond, int depth)
 {
     if (cond->op == IR_CONST && cond->lit == LIT_NONE && (cond->ival == IR_TRUE || cond->ival == IR_FALSE))
         return cond->ival == IR_TRUE;
+    if (cond->op == IR_CALL && cond->type && cond->nargs == 3 && cond->builtin == BI_SUBTYPE)
+        return ty_subtype(f->insts[cond->args[1]].type->elem, f->insts[cond->args[2]].type->elem);
+    if (cond->op == IR_CALL && cond->type && cond->nargs == 2 && cond->builtin == BI_ISNOTHING) {
+        const Type *x = f->insts[cond->args[1]].type;
+        return !x || x->kind == TY_UNION || !ty_is_concrete(x) ? -1 : x->kind == TY_NOTHING;
+    }
+    if (cond->op == IR_CALL && cond->type && cond->nargs == 2 && cond->builtin == BI_NOT) {
+        int d = cond_decided_at(f, &f->insts[cond->args[1]], depth);
+        return d < 0 ? -1 : !d;
+    }
+    /* a call of a function whose one return its own types decide, as isnothing(x) of an x that is nothing:
+     * Julia's inference folds the constant it returns (AcceleratedKernels' `if !isnothing(flags)`) */
+    if (cond->op == IR_CALL && cond->type && cond->callee && !(cond->flags & IRF_SELFCALL) && depth < 8) {
+        const Spec *s = cond->callee;
+        int r = s->typed && s->state == SPEC_DONE ? infer_only_return(s->typed) : -1;
+        return r >= 0 ? cond_decided_at(s->typed, &s->typed->insts[r], depth + 1) : -1;
+    }
     if (cond->op == IR_CALL && cond->type && cond->nargs == 3 && cond->builtin == BI_ISA && cond->optype) {
         const Type *x = f->insts[cond->args[1]].type;
         if (!x || (x->kind != TY_UNION && !ty_is_concrete(x)))

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "closures.h"
 #include "ka.h"
 
 const char KA_PRELUDE_NAME[] = "KernelAbstractions (juke's prelude)";
@@ -32,6 +33,9 @@ typedef struct Ka {
     Node *gen_params;  /* the parameters of a `@kernel generated = true` function being rewritten, else NULL */
     bool gen_function; /* gen_params are a top-level @generated function's: a vararg stays its tuple */
     PtrVec copies;     /* the prefixes ("I_") of the per-copy names an `@nexprs N i -> I_i = e` made a tuple of */
+    bool in_function;  /* rewriting a plain top-level function's body (ka_function) */
+    PtrVec nested;     /* the @kernel functions defined in that body, rewritten and taken out of it */
+    PtrVec hoisted;    /* those that need nothing of their function: top-level kernels */
 } Ka;
 
 /* fname(__ctx__) */
@@ -360,6 +364,7 @@ static Node *ka_gen_values(Ka *k, Node *x, int depth)
 }
 
 static Node *ka_function(Ka *k, Node *fn);
+static Node *ka_kernel(Ka *k, Node *item);
 static void ka_generated_function(Ka *k, Node *fn)
 {
     Node *body = fn->kids[1];
@@ -703,11 +708,21 @@ static Node *ka_expr(Ka *k, Node *n)
             continue;
         }
         if (!top->kids_done && is_macro(x, "kernel")) {
-            /* (a top-level @kernel is ka_kernel's; this one is inside a function or a block) */
-            diag_error(k->d, x->loc,
-                       "a @kernel defined inside a function is not supported: KernelAbstractions makes it a closure "
-                       "over the function's variables (GPUArrays 11 writes `tril_kernel!` so, using the method's T); "
-                       "define the kernel at the top level and pass those values as arguments");
+            if (k->in_function) {
+                /* (ka_function decides whether it can be a top-level kernel) */
+                Ka inner = *k;
+                inner.in_function = false;
+                inner.nested = (PtrVec){ 0 };
+                Node *fn = ka_kernel(&inner, x);
+                k->used = k->used || inner.used;
+                if (fn)
+                    ptrvec_push(k->a, &k->nested, fn);
+            } else {
+                /* (a top-level @kernel is ka_kernel's; this one is inside a kernel or a block) */
+                diag_error(k->d, x->loc,
+                           "a @kernel defined inside a kernel or a block is not supported: define it at the top "
+                           "level, or in a function");
+            }
             *top->at = ka_nothing(k, x);
             len--;
             continue;
@@ -726,6 +741,10 @@ static Node *ka_expr(Ka *k, Node *n)
         len--;
         if (x->kind == AST_MACROCALL)
             *top->at = ka_macro(k, x);
+        else if (k->has_ctx && x->kind == AST_CALL && x->nkids == 1 && x->kids[0]->kind == AST_IDENT &&
+                 strcmp(x->kids[0]->name, "groupsize") == 0 &&
+                 (!x->kids[0]->qual || strcmp(x->kids[0]->qual, "KernelAbstractions") == 0))
+            *top->at = ka_ctx_call(k, x->loc, "__ka_groupsize"); /* KernelAbstractions 0.1's groupsize() */
     }
     return root;
 }
@@ -977,8 +996,25 @@ static Node *ka_function(Ka *k, Node *fn)
             ctx = true;
         }
     k->has_ctx = ctx;
+    k->in_function = true;
+    k->nested.len = 0;
     fn->kids[1] = ka_expr(k, fn->kids[1]);
+    k->in_function = false;
     k->has_ctx = false;
+    /* a @kernel defined in the body is a closure in KernelAbstractions: one that uses nothing of the
+     * function is the same kernel at the top level (GPUArrays 11 defines fill_kernel! and rmul_kernel! so) */
+    for (int i = 0; i < k->nested.len; i++) {
+        Node *kfn = k->nested.items[i];
+        const Node *use = closures_first_capture(k->a, fn, kfn);
+        if (use)
+            diag_error(k->d, use->loc,
+                       "the @kernel %s, defined inside the function %s, uses that function's `%s`: "
+                       "KernelAbstractions makes the kernel a closure over it, which exists only when the function "
+                       "runs on the host; pass `%s` to the kernel as an argument",
+                       kfn->name ? kfn->name : "", fn->name ? fn->name : "", use->name, use->name);
+        else
+            ptrvec_push(k->a, &k->hoisted, kfn);
+    }
     return fn;
 }
 
@@ -1003,6 +1039,15 @@ bool ka_rewrite(Arena *a, Diags *d, Node *file)
         } else if (inner && inner->kind == AST_FUNCTION) {
             ka_function(&k, inner);
         }
+    }
+    if (k.hoisted.len) {
+        Node **kids = arena_alloc(a, sizeof(Node *) * (size_t)(file->nkids + k.hoisted.len));
+        if (!kids)
+            return k.used;
+        memcpy(kids, file->kids, sizeof(Node *) * (size_t)file->nkids);
+        memcpy(kids + file->nkids, k.hoisted.items, sizeof(Node *) * (size_t)k.hoisted.len);
+        file->kids = kids;
+        file->nkids += k.hoisted.len;
     }
     return k.used;
 }
@@ -1126,6 +1171,18 @@ const char *ka_prelude(void)
            "@inline __ka_index_Group_Linear(c) = __ka_linear(__ka_group(__ka_nd(c)), __ka_ngroups(__ka_nd(c)))\n"
            "@inline __ka_index_Group_Cartesian(c) = __ka_group(__ka_nd(c))\n"
            "@inline __ka_index_Group_NTuple(c) = __ka_group(__ka_nd(c))\n"
+           /* an offset ndrange (ndrange = (-3:4, 2:11)): the context c above and lo, each range's first index
+            * minus 1 (launch.c); only the global index of a work-item moves, KernelAbstractions' linear index
+            * and @ndrange() are those of the extents */
+           "struct __KaOffset{C,L}\n"
+           "    c::C\n"
+           "    lo::L\n"
+           "end\n"
+           "@inline __ka_nd(o::__KaOffset) = __ka_nd(o.c)\n"
+           "@inline __ka_groupsize(o::__KaOffset) = __ka_groupsize(o.c)\n"
+           "@inline __ka_global(o::__KaOffset) = __ka_global(o.c)\n"
+           "@inline __ka_index_Global_Cartesian(o::__KaOffset) = map(+, __ka_global(o.c), o.lo)\n"
+           "@inline __ka_index_Global_NTuple(o::__KaOffset) = __ka_index_Global_Cartesian(o)\n"
            /* KernelAbstractions' reduce.jl: a tree over local memory of groupsize elements (the
             * groupsize a power of two), the result on the group's first work-item */
            "@inline function __ka_groupreduce(c, op, val::T) where {T}\n"
@@ -1190,5 +1247,12 @@ const char *ka_prelude(void)
             * 0-dimensional array of A[i] in Julia, its one element unchecked; here a 1-tuple */
            "struct IndexLinear end\n"
            "@inline IndexStyle(::Any) = IndexLinear()\n"
-           "@inline _unsafe_getindex(::IndexLinear, A, i::Int64) = (@inbounds(A[i]),)\n";
+           "@inline _unsafe_getindex(::IndexLinear, A, i::Int64) = (@inbounds(A[i]),)\n"
+           /* the backends, for kernels that dispatch on one passed as an argument (NNlib's
+            * _upsample_linear_kernel!(::CPU, ...) and (::B, ...) where B <: GPU): values without bits */
+           "abstract type Backend end\n"
+           "abstract type GPU <: Backend end\n"
+           "struct CPU <: Backend end\n"
+           "struct ROCBackend <: GPU end\n"
+           "struct CUDABackend <: GPU end\n";
 }

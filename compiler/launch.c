@@ -357,9 +357,12 @@ static unsigned grid_class(const juke_launch_config *cfg)
  * dimensions (0: given only the visible arguments, api.c picks 1). A launch
  * that gives the groupsize (non-NULL) makes it static, as KernelAbstractions'
  * static workgroupsize: the hidden argument's type carries it, Val{G} fields
- * after the ndrange's (no bytes), so the kernel is specialised on it (ka.c). */
+ * after the ndrange's (no bytes), so the kernel is specialised on it (ka.c).
+ * An offset ndrange wraps that tuple and the offsets' NTuple{ndims,Int64} in
+ * the prelude's __KaOffset. */
 static juke_status kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
-                              uint32_t ndims, const uint32_t *groupsize, unsigned launch_class, juke_kernel **out)
+                              uint32_t ndims, const uint32_t *groupsize, bool offset, unsigned launch_class,
+                              juke_kernel **out)
 {
     if (out)
         *out = NULL;
@@ -384,7 +387,10 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
             snprintf(ints + strlen(ints), sizeof ints - strlen(ints), ",Int64");
         for (uint32_t d = 0; groupsize && ndims <= 3 && d < ndims; d++)
             snprintf(vals + strlen(vals), sizeof vals - strlen(vals), ",Val{%u}", groupsize[d] ? groupsize[d] : 1);
-        snprintf(names[nargs], ARG_NAME_MAX, "Tuple{Int64%s%s}", ints, vals);
+        if (offset)
+            snprintf(names[nargs], ARG_NAME_MAX, "__KaOffset{Tuple{Int64%s%s},Tuple{Int64%s}}", ints, vals, ints);
+        else
+            snprintf(names[nargs], ARG_NAME_MAX, "Tuple{Int64%s%s}", ints, vals);
         tn[nargs] = names[nargs];
         nargs++;
     }
@@ -408,7 +414,7 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
 juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
                             juke_kernel **out)
 {
-    return kernel_for(dev, m, function, args, nargs, 0, NULL, API_VARIANT_GENERAL, out);
+    return kernel_for(dev, m, function, args, nargs, 0, NULL, false, API_VARIANT_GENERAL, out);
 }
 
 /* An ndrange of more than 3 dimensions launches linearly (juke.h): groups of
@@ -565,6 +571,12 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
                                    : "%s is a KernelAbstractions @kernel compiled for a %d-dimensional ndrange: "
                                      "the launch must give one (juke_launch_config.ndims, ndrange)%.0u",
                         function, k->ka_ndims, cfg->ndims);
+    for (uint32_t d = 0; k->ka_ndims && !k->ka_offset && d < cfg->ndims && d < JUKE_NDRANGE_MAX; d++)
+        if (cfg->ndrange_offset[d])
+            return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                            "%s was compiled for an ndrange that starts at 1, the launch gives an offset ndrange "
+                            "(ndrange_offset): launch it with juke_launch",
+                            function);
     if (cfg->ndims) {
         bool empty = false;
         juke_status st = ndrange_shape(dev, k, cfg, grid, group, &empty);
@@ -607,7 +619,7 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
                         function);
     if (cfg->stream && cfg->stream->dev != dev)
         return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: the launch's stream belongs to another device", function);
-    uint8_t storage[66][16 + 8 * JUKE_NDRANGE_MAX]; /* an array's bytes, or the hidden ndrange's */
+    uint8_t storage[66][16 + 16 * JUKE_NDRANGE_MAX]; /* an array's bytes, or the hidden ndrange's */
     RtArg rargs[66];
     int nr = 0;      /* ghost arguments have no parameter in the code object */
     int vfirst = -1; /* the vararg's first argument in rargs (k->vararg_from) */
@@ -643,10 +655,13 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
             rargs[nr++] = (RtArg){ storage[i], (uint32_t)sz, (uint32_t)sz };
         }
     }
-    if (k->ka_ndims) { /* the hidden ndrange, an NTuple{N,Int64} */
-        for (int d = 0; d < k->ka_ndims; d++)
+    if (k->ka_ndims) { /* the hidden ndrange, an NTuple{N,Int64}, then an offset ndrange's NTuple{N,Int64} */
+        int nd = k->ka_ndims;
+        for (int d = 0; d < nd; d++) {
             memcpy(storage[nargs] + 8 * d, &cfg->ndrange[d], 8);
-        rargs[nr++] = (RtArg){ storage[nargs], (uint32_t)(8 * k->ka_ndims), 8 };
+            memcpy(storage[nargs] + 8 * (nd + d), &cfg->ndrange_offset[d], 8);
+        }
+        rargs[nr++] = (RtArg){ storage[nargs], (uint32_t)(8 * nd * (k->ka_offset ? 2 : 1)), 8 };
     }
     /* a vararg f(g, x...) is one tuple parameter: its values laid out as the tuple's fields (each at its own
      * alignment, the tuple at the largest), as the code object reads it */
@@ -769,8 +784,11 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
     juke_status st;
     if (!k) {
         bool static_group = cfg->groupsize[0] || cfg->groupsize[1] || cfg->groupsize[2];
-        st =
-            kernel_for(dev, m, function, args, nargs, ka_ndims, static_group ? cfg->groupsize : NULL, launch_class, &k);
+        bool offset = false;
+        for (uint32_t d = 0; d < ka_ndims; d++)
+            offset = offset || cfg->ndrange_offset[d];
+        st = kernel_for(dev, m, function, args, nargs, ka_ndims, static_group ? cfg->groupsize : NULL, offset,
+                        launch_class, &k);
         if (st)
             return st;
     } else {

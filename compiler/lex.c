@@ -4,6 +4,7 @@
  * operators, nested block comments. See lex.h for the contract. */
 #include "lex.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -117,7 +118,8 @@ int lex_utf8_decode(const char *s, size_t n, uint32_t *cp)
 /* Non-ASCII code points that may appear in identifiers. Without Unicode
  * tables we accept every code point except the ranges that hold operators,
  * punctuation and spaces, and the operators the lexer recognises. Julia's
- * superscripts ² ³ ¹ and µ stay identifier characters. */
+ * superscripts ² ³ ¹ and µ stay identifier characters, and so do the math
+ * symbols its parser allows in names (julia_extensions.c: ∂x, ∇f, ∑). */
 static bool lex_unicode_id_char(uint32_t cp)
 {
     if (cp < 0x80)
@@ -130,8 +132,10 @@ static bool lex_unicode_id_char(uint32_t cp)
         return false;
     if (cp >= 0x2000 && cp <= 0x206F)
         return cp >= 0x2032 && cp <= 0x2037; /* primes */
-    if (cp >= 0x2190 && cp <= 0x23FF)
-        return false;
+    if (cp >= 0x2190 && cp <= 0x23FF)        /* arrows and operators, but for the math symbols Julia takes as letters */
+        return cp == 0x2202 || (cp >= 0x2205 && cp <= 0x2207) || (cp >= 0x220E && cp <= 0x2211) || cp == 0x221E ||
+               cp == 0x221F || (cp >= 0x222B && cp <= 0x2233) || cp == 0x223F || cp == 0x22A4 || cp == 0x22A5 ||
+               cp == 0x22BE || cp == 0x22BF || (cp >= 0x22C0 && cp <= 0x22C3); /* ∂ ∅ ∆ ∇ ∎ ∏ ∐ ∑ ∞ ∟ ∫... */
     if (cp >= 0x2500 && cp <= 0x2BFF)
         return false;
     if (cp == 0x3000 || cp == 0xFEFF)
@@ -555,7 +559,11 @@ static void lex_string(Lexer *L, bool spc)
 static void lex_char(Lexer *L, bool spc)
 {
     const char *start = L->s, *s = start + 1;
-    if (s < L->end && *s == '\\')
+    if (s + 1 < L->end && *s == '\\' && (s[1] == 'x' || s[1] == 'u' || s[1] == 'U')) {
+        s += 2; /* '\x41', '\u00e9': hex digits */
+        while (s < L->end && isxdigit((unsigned char)*s))
+            s++;
+    } else if (s < L->end && *s == '\\')
         s += 2;
     else if (s < L->end) {
         uint32_t cp;

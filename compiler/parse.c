@@ -180,8 +180,6 @@ static _Noreturn void parse_unexpected(Parser *p, const Token *t)
         parse_fail_at(p, t->loc, "syntax: incomplete: premature end of input");
     if (t->kind == TK_NL)
         parse_fail_at(p, t->loc, "syntax: unexpected newline");
-    if (t->kind == TK_CHAR)
-        parse_fail_at(p, t->loc, "syntax: character literals are not supported in kernels");
     if (tok_op(t, "$")) /* lexed only so that a skipped macro body may hold it */
         parse_fail_at(p, t->loc, "syntax: invalid character \"$\"");
     if (t->kind == TK_OP && t->text[0] == '.' && t->len > 1 && strcmp(t->text, "..") != 0 &&
@@ -1392,6 +1390,51 @@ static Node *parse_literal(Parser *p, Token *t)
     return n;
 }
 
+/* 'c', '\n', '\x41', '\u00e9': Char(code point), the prelude's Char (base/prelude.jl). The lexer checked the
+ * quotes; an escape juke does not know is an error here. */
+static Node *parse_char(Parser *p, Token *t)
+{
+    const char *s = t->text + 1, *e = t->text + strlen(t->text) - 1;
+    uint32_t cp = 0;
+    if (*s != '\\') {
+        if (lex_utf8_decode(s, (size_t)(e - s), &cp) != (int)(e - s))
+            parse_fail_at(p, t->loc, "syntax: invalid character literal");
+    } else if ((s[1] == 'x' || s[1] == 'u' || s[1] == 'U') && s + 2 < e) {
+        for (const char *h = s + 2; h < e; h++) {
+            int d = *h >= '0' && *h <= '9'   ? *h - '0'
+                    : *h >= 'a' && *h <= 'f' ? *h - 'a' + 10
+                    : *h >= 'A' && *h <= 'F' ? *h - 'A' + 10
+                                             : -1;
+            if (d < 0 || cp > 0x10FFFF / 16)
+                parse_fail_at(p, t->loc, "syntax: invalid escape in character literal %s", t->text);
+            cp = cp * 16 + (uint32_t)d;
+        }
+    } else if (s + 2 == e) {
+        switch (s[1]) {
+        case 'n': cp = '\n'; break;
+        case 't': cp = '\t'; break;
+        case 'r': cp = '\r'; break;
+        case '0': cp = 0; break;
+        case 'a': cp = '\a'; break;
+        case 'b': cp = '\b'; break;
+        case 'f': cp = '\f'; break;
+        case 'v': cp = '\v'; break;
+        case 'e': cp = 033; break;
+        case '\\':
+        case '\'':
+        case '"':
+        case '$': cp = (unsigned char)s[1]; break;
+        default: parse_fail_at(p, t->loc, "syntax: invalid escape in character literal %s", t->text);
+        }
+    } else {
+        parse_fail_at(p, t->loc, "syntax: invalid escape in character literal %s", t->text);
+    }
+    Node *n = node_new(p, AST_INT, t->loc, 0);
+    n->lit = LIT_UINT32;
+    n->uval = cp;
+    return node_call1(p, t->loc, "Char", n);
+}
+
 /* Keyword constructs that may appear where a value is expected. They are
  * blocks: newlines inside are significant even within brackets. */
 static Node *parse_keyword(Parser *p, Token *t)
@@ -1483,6 +1526,7 @@ static Node *parse_primary(Parser *p)
     switch (t->kind) {
     case TK_INT:
     case TK_FLOAT: p->pos++; return parse_literal(p, t);
+    case TK_CHAR: p->pos++; return parse_char(p, t);
     case TK_STRING: {
         p->pos++;
         Node *n = node_new(p, AST_STRING, t->loc, 0);
@@ -2401,6 +2445,9 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
         if (p->toks[i].kind == TK_IDENT &&
             (strncmp(p->toks[i].text, "WMMA", 4) == 0 || strncmp(p->toks[i].text, "wmma_", 5) == 0))
             root->flags |= FILE_WMMA;
+    for (int i = 0; i < p->ntoks; i++) /* Atomix.IndexableRef(A, I): base/atomix.jl's reference API */
+        if (p->toks[i].kind == TK_IDENT && strcmp(p->toks[i].text, "IndexableRef") == 0)
+            root->flags |= FILE_ATOMIX;
     static const char *const cartesian[] = { "CartesianIndex", "CartesianIndices", "Cartesian", "oneunit" };
     for (int i = 0; i < p->ntoks && !(root->flags & FILE_CARTESIAN); i++)
         for (int k = 0; p->toks[i].kind == TK_IDENT && k < JK_ARRAY_LEN(cartesian); k++)

@@ -531,6 +531,11 @@ typedef struct juke_launch_config {
                                   gets a fresh seed. Random.seed!(s) in the kernel rekeys a work-item's
                                   stream (docs/language.md, "Random numbers"). */
     uint64_t seed;
+    /* KernelAbstractions' offset ndranges (ndrange = (-3:4, 2:11)): the first index of dimension d is
+       ndrange_offset[d] + 1, ndrange[d] the range's length. @index(Global, NTuple) and
+       @index(Global, Cartesian) count from there; @index(Global, Linear), the group and local indices
+       and @ndrange() are those of the ranges' lengths. All zeros (the default): every range starts at 1. */
+    int64_t ndrange_offset[JUKE_NDRANGE_MAX];
 } juke_launch_config;
 
 /* A stream of a device: launches on one stream run in order; launches on

@@ -26,7 +26,8 @@
  *       cooperative launches it so (juke_launch_config.cooperative: every workgroup resident, sync_grid).
  *       ndrange (work-items, KernelAbstractions' launch; a @kernel needs one) replaces gridsize: the
  *       grid is the ndrange rounded up to whole groups, and without groupsize the library picks one;
- *       an ndrange of more than 3 dimensions (up to JUKE_NDRANGE_MAX) launches linearly (juke.h).
+ *       an ndrange of more than 3 dimensions (up to JUKE_NDRANGE_MAX) launches linearly (juke.h). A
+ *       dimension written lo:hi is KernelAbstractions' offset range (juke_launch_config.ndrange_offset).
  *       seed N keys the kernel's random numbers (juke_launch_config.seed), else each launch gets a fresh seed.
  *       A file may hold several runs; the expectations after a run check it.
  *   # expect NAME: [v1, v2, ...]       array argument NAME equals this, exactly
@@ -456,7 +457,8 @@ typedef struct Run {
     bool group_set;
     uint32_t ndims; /* a KernelAbstractions launch over ndrange */
     uint64_t ndrange[JUKE_NDRANGE_MAX];
-    int wavefront_size; /* 0: the default */
+    int64_t offset[JUKE_NDRANGE_MAX]; /* an offset ndrange's lo - 1 per dimension (lo:hi) */
+    int wavefront_size;               /* 0: the default */
     bool cooperative;
     bool seeded;
     uint64_t seed;
@@ -748,10 +750,18 @@ static bool parse_run(Cursor *c, Run *r)
                 return false;
             r->group_set = true;
         } else if (accept(c, "ndrange")) {
-            do {
-                Val v;
-                if (r->ndims == JUKE_NDRANGE_MAX || !parse_number(c, &v) || v.is_float || v.i < 0)
+            do { /* N, or a range lo:hi (an offset ndrange) */
+                Val v, hi;
+                if (r->ndims == JUKE_NDRANGE_MAX || !parse_number(c, &v) || v.is_float)
                     return cerr(c, "bad ndrange");
+                if (accept(c, ":")) {
+                    if (!parse_number(c, &hi) || hi.is_float)
+                        return cerr(c, "bad ndrange range");
+                    r->offset[r->ndims] = v.i - 1;
+                    v.i = hi.i >= v.i ? hi.i - v.i + 1 : 0;
+                } else if (v.i < 0) {
+                    return cerr(c, "bad ndrange");
+                }
                 r->ndrange[r->ndims++] = (uint64_t)v.i;
             } while (accept(c, ","));
         } else if (accept(c, "gridsize")) {
@@ -1038,6 +1048,7 @@ static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
             memset(cfg.groupsize, 0, sizeof cfg.groupsize);
         cfg.ndims = r->ndims;
         memcpy(cfg.ndrange, r->ndrange, sizeof cfg.ndrange);
+        memcpy(cfg.ndrange_offset, r->offset, sizeof cfg.ndrange_offset);
     }
     if (!r->wavefront_size)
         return juke_launch(env.dev, m, r->fn, args, r->nargs, &cfg);
@@ -1097,15 +1108,20 @@ static void compile_file(FileCheck *fc, const char *path, Directive *ds, int nd)
         }
         for (int k = 0; k < run.nargs; k++)
             types[k] = run.args[k].host_type;
-        char hidden[128];
-        if (run.ndims) { /* a @kernel's hidden ndrange, NTuple{ndims,Int64}, then a static groupsize (launch.c) */
-            snprintf(hidden, sizeof hidden, "Tuple{Int64");
-            for (uint32_t d = 1; d < run.ndims; d++)
-                snprintf(hidden + strlen(hidden), sizeof hidden - strlen(hidden), ",Int64");
+        char hidden[256];
+        if (run.ndims) { /* a @kernel's hidden ndrange, NTuple{ndims,Int64}, then a static groupsize; an offset
+                            ndrange's __KaOffset of that and its offsets (launch.c) */
+            bool offset = false;
+            char ints[128] = "";
+            for (uint32_t d = 0; d < run.ndims; d++) {
+                snprintf(ints + strlen(ints), sizeof ints - strlen(ints), d ? ",Int64" : "Int64");
+                offset = offset || run.offset[d];
+            }
+            snprintf(hidden, sizeof hidden, "%sTuple{%s", offset ? "__KaOffset{" : "", ints);
             for (uint32_t d = 0; run.group_set && run.ndims <= 3 && d < run.ndims; d++)
                 snprintf(hidden + strlen(hidden), sizeof hidden - strlen(hidden), ",Val{%u}",
                          run.group[d] ? (unsigned)run.group[d] : 1u);
-            snprintf(hidden + strlen(hidden), sizeof hidden - strlen(hidden), "}");
+            snprintf(hidden + strlen(hidden), sizeof hidden - strlen(hidden), offset ? "},Tuple{%s}}" : "}", ints);
             types[ntypes++] = hidden;
         }
         for (int t = 0; t < env.ntargets; t++) {

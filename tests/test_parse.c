@@ -629,7 +629,8 @@ static void test_errors(void **state)
     check_error("end\n", "t.jl:1:1: error: syntax: unexpected \"end\"");
     check_error("x = \"abc\n", "t.jl:1:5: error: syntax: unterminated string literal");
     check_error("x = a .= b\n", "t.jl:1:7: error: syntax: broadcasting \".=\" is not supported in kernels");
-    check_error("x = 'a'\n", "t.jl:1:5: error: syntax: character literals are not supported in kernels");
+    check_error("x = '\\q'\n", "t.jl:1:5: error: syntax: invalid escape in character literal '\\q'");
+    check_error("x = 'ab'\n", "t.jl:1:5: error: syntax: invalid character literal");
     check_error("x = 1e500\n", "t.jl:1:5: error: syntax: overflow in numeric constant \"1e500\"");
     check_error("x = f(a b)\n", "t.jl:1:9: error: syntax: missing comma or \")\" in argument list");
     check_error("global x = 1\n", "t.jl:1:1: error: syntax: \"global\" is not supported in kernels");

@@ -186,21 +186,35 @@ static bool parse_dims3(const char *s, uint32_t out[3])
 }
 
 /* KernelAbstractions' ndrange: 1 to JUKE_NDRANGE_MAX sizes, X[,Y[,Z...]] (0
- * allowed: an empty launch); the count, or 0 if malformed. */
-static uint32_t parse_ndrange(const char *s, uint64_t out[JUKE_NDRANGE_MAX])
+ * allowed: an empty launch), each of which may be a range LO:HI (an offset
+ * ndrange: its length, and LO - 1 in offset); the count, or 0 if malformed. */
+static uint32_t parse_ndrange(const char *s, uint64_t out[JUKE_NDRANGE_MAX], int64_t offset[JUKE_NDRANGE_MAX])
 {
     for (int i = 0; i < JUKE_NDRANGE_MAX; i++)
-        out[i] = 1;
+        out[i] = 1, offset[i] = 0;
     if (*s == '(')
         s++;
     for (uint32_t i = 0; i < JUKE_NDRANGE_MAX; i++) {
         char *end;
         errno = 0;
-        unsigned long long v = strtoull(s, &end, 10);
-        if (errno || end == s || *s == '-' || *s == '+')
+        long long lo = strtoll(s, &end, 10);
+        if (errno || end == s || *s == '+')
             return 0;
-        out[i] = v;
         s = end;
+        if (*s == ':') {
+            long long hi = strtoll(++s, &end, 10);
+            if (errno || end == s || *s == '+')
+                return 0;
+            s = end;
+            if (lo < -(1LL << 62) || hi > 1LL << 62) /* (lo - 1 and hi - lo stay in range) */
+                return 0;
+            out[i] = hi >= lo ? (uint64_t)(hi - lo) + 1 : 0;
+            offset[i] = lo - 1;
+        } else if (lo < 0) {
+            return 0;
+        } else {
+            out[i] = (uint64_t)lo;
+        }
         if (*s == ',' || *s == 'x') {
             s++;
             continue;
@@ -398,9 +412,10 @@ static int parse_args(Cli *cli, int argc, char **argv)
             cli->groupsize_set = true;
         } else if ((ok & OPT_RUN) && opt_is(a, "--ndrange")) {
             if (!(val = opt_value(argc, argv, &i, "--ndrange")) ||
-                !(cli->launch.ndims = parse_ndrange(val, cli->launch.ndrange)))
+                !(cli->launch.ndims = parse_ndrange(val, cli->launch.ndrange, cli->launch.ndrange_offset)))
                 return cli_usage(
-                    sub, "--ndrange expects X[,Y[,Z...]] (at most 8 numbers) with integers of 0 or more (work-items)");
+                    sub, "--ndrange expects X[,Y[,Z...]] (at most 8 numbers) with integers of 0 or more (work-items), "
+                         "or ranges LO:HI");
         } else if ((ok & OPT_RUN) && opt_is(a, "--gridsize")) {
             if (!(val = opt_value(argc, argv, &i, "--gridsize")) || !parse_dims3(val, cli->launch.gridsize))
                 return cli_usage(sub, "--gridsize expects X[,Y[,Z]] with positive integers (workgroups)");
@@ -1283,7 +1298,8 @@ static const Sub subs[] = {
       "  --ndrange X[,Y[,Z...]]     work-items, as KernelAbstractions' ndrange (needed by a @kernel\n"
       "                             function): the grid is the ndrange rounded up to whole groups;\n"
       "                             the default groupsize is 256 work-items (16x16 in 2-D, 8x8x4 in 3-D);\n"
-      "                             4 to 8 dimensions launch linearly (one groupsize number)\n"
+      "                             4 to 8 dimensions launch linearly (one groupsize number); a\n"
+      "                             dimension LO:HI is an offset range (@index(Global) counts from LO)\n"
       "  --shmem BYTES              dynamic local memory per workgroup\n"
       "  --global NAME=VALUE        before the launch, set the kernel's device global NAME\n"
       "                             (get_global_pointer(Val(:NAME), T), T the literal's type); after\n"

@@ -28,3 +28,27 @@ function __atomicreplace(p, expected, desired)
     old = atomic_cas!(p, expected, desired)
     return (old = old, success = old == expected)
 end
+
+# ---- Atomix's references (NNlib's scatter kernels: Atomix.modify!(Atomix.IndexableRef(dst, idx), op, x)):
+# the element of A at the index tuple I, read and written atomically through its checked pointer
+struct IndexableRef{A, I}
+    data::A
+    indices::I
+end
+__ref_pointer(r::IndexableRef) = __atomic_ref(r.data, r.indices...)
+swap!(r::IndexableRef, x, order = nothing) = atomic_xchg!(__ref_pointer(r), convert(eltype(r.data), x))
+# old => op(old, x), stored by compare-and-swap as Atomix does for any op
+function modify!(r::IndexableRef, op, x, order = nothing)
+    p = __ref_pointer(r)
+    old = unsafe_load(p)
+    while true
+        new = convert(typeof(old), op(old, x))
+        cur = atomic_cas!(p, old, new)
+        cur === old && return old => new
+        old = cur
+    end
+end
+function replace!(r::IndexableRef, expected, desired, success_order = nothing, fail_order = nothing)
+    old = atomic_cas!(__ref_pointer(r), convert(eltype(r.data), expected), convert(eltype(r.data), desired))
+    return (old = old, success = old === expected)
+end

@@ -466,6 +466,7 @@ oneunit(x::Number) = one(x)
 oneunit(::Type{T}) where {T<:Number} = one(T)
 _ci_one(d) = 1
 Tuple(t::Tuple) = t
+Tuple(x::Number) = (x,) # a number iterates as itself (NNlib's Tuple(idxs[i]) of an integer index)
 size(C::CartesianIndices) = C.dims
 size(L::LinearIndices) = L.dims
 length(C::CartesianIndices) = prod(C.dims)
@@ -1391,3 +1392,37 @@ function __atomic_modify(p, op, v)
         old = cur
     end
 end
+
+# Char: a character by its code point (base/char.jl keeps the UTF-8 bytes; kernels compare characters, as
+# GPUArrays' `uplo == 'U'` and a GEMM's `tA == 'N'` do, and step through them). Int(c) is not here: a
+# method named after a primitive type would shadow its conversions; codepoint(c) gives the number.
+struct Char
+    code::UInt32
+end
+codepoint(c::Char) = c.code
+==(a::Char, b::Char) = a.code == b.code
+isless(a::Char, b::Char) = a.code < b.code
+<(a::Char, b::Char) = a.code < b.code
+<=(a::Char, b::Char) = a.code <= b.code
+-(a::Char, b::Char) = Int64(a.code) - Int64(b.code)
++(c::Char, i::Integer) = Char(UInt32(Int64(c.code) + i))
+-(c::Char, i::Integer) = Char(UInt32(Int64(c.code) - i))
+isdigit(c::Char) = Char(0x30) <= c <= Char(0x39)
+isuppercase(c::Char) = Char(0x41) <= c <= Char(0x5a)
+islowercase(c::Char) = Char(0x61) <= c <= Char(0x7a)
+isletter(c::Char) = isuppercase(c) || islowercase(c)
+uppercase(c::Char) = islowercase(c) ? c - 32 : c
+lowercase(c::Char) = isuppercase(c) ? c + 32 : c
+
+# Rational{T}: Julia's type of rationals, for generic kernels that branch on it (NNlib's source_idx_and_λ:
+# `if T <: Rational`); juke has no rational arithmetic (docs/api-coverage.md)
+struct Rational{T<:Integer} <: Real
+    num::T
+    den::T
+end
+
+# adjoint and transpose of a number (LinearAlgebra: a number is its own transpose, its adjoint the conjugate;
+# GPUArrays' adjoint_kernel! and rotate_kernel! apply them elementwise)
+adjoint(x::Real) = x
+adjoint(z::Complex) = conj(z)
+transpose(x::Number) = x

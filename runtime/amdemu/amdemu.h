@@ -146,6 +146,7 @@ struct AmdWave {
     int index; /* in the group */
     int state; /* AMDEMU_RUN, AMDEMU_BARRIER, AMDEMU_DONE */
     uint32_t mode;
+    bool gpr_idx_en; /* GFX9's GPR indexing mode (s_set_gpr_idx_on): VALU operands move by M0[7:0] */
     uint64_t lane_instrs;
     uint64_t slept; /* cycles of s_sleep (GFX11's cycle counter) */
     AmdGroup *g;

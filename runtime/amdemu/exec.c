@@ -686,8 +686,17 @@ static int exec_valu(AmdWave *w, const AmdDec *d)
         else
             src[2] = 255;
     }
+    unsigned dst = d->dst;
+    if (w->gpr_idx_en) { /* GFX9's GPR indexing mode: the VGPR operands M0[15:12] names move by M0[7:0] */
+        unsigned idx = w->s[124] & 0xff, mode = w->s[124] >> 12 & 0xf;
+        for (int i = 0; i < 3; i++)
+            if ((mode >> i & 1) && src[i] >= 256)
+                src[i] = (uint16_t)(src[i] + idx);
+        if (mode & 8)
+            dst += idx;
+    }
     if (fl & O_SRC2_D)
-        src[2] = 256 + d->dst;
+        src[2] = 256 + dst;
     for (int i = 0; i < nsrc; i++) {
         if (src[i] >= 256)
             isv[i] = true;
@@ -763,7 +772,7 @@ static int exec_valu(AmdWave *w, const AmdDec *d)
     }
     uint64_t cout = v.cout & exec;
     if (write_d) {
-        uint32_t *dlo = w->v[d->dst & 511], *dhi = w->v[(d->dst + 1) & 511];
+        uint32_t *dlo = w->v[dst & 511], *dhi = w->v[(dst + 1) & 511];
         if (!plain)
             for (uint64_t m = exec; m; m &= m - 1) {
                 int lane = __builtin_ctzll(m);

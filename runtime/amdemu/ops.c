@@ -743,6 +743,29 @@ static int x_trap(AmdWave *w, const AmdDec *d)
     return amdemu_fail(w, d, "the kernel trapped (s_trap %d)", d->imm & 0xff);
 }
 
+/* GFX9's GPR indexing mode (the GFX9 ISA manual, S_SET_GPR_IDX_*): M0[7:0] is the index, M0[15:12] which
+ * VALU operands it moves (bit 0..2 the sources, 3 the destination); LLVM brackets dynamic indexing into
+ * registers with on and off (a @private array's priv[j] in a loop). */
+static int x_gpr_idx_on(AmdWave *w, const AmdDec *d)
+{
+    uint32_t idx = (uint32_t)amdemu_sread(w, d->src[0], false, false, false, d->lit);
+    w->s[124] = (w->s[124] & ~0xf0ffu) | (idx & 0xff) | (uint32_t)(d->src[1] & 0xf) << 12;
+    w->gpr_idx_en = true;
+    return 0;
+}
+
+static int x_gpr_idx_off(AmdWave *w, const AmdDec *d)
+{
+    w->gpr_idx_en = false;
+    return 0;
+}
+
+static int x_gpr_idx_mode(AmdWave *w, const AmdDec *d)
+{
+    w->s[124] = (w->s[124] & ~0xf000u) | (uint32_t)(d->imm & 0xf) << 12;
+    return 0;
+}
+
 /* SOPP branches: aux = 0 always, 1 scc0, 2 scc1, 3 vccz, 4 vccnz, 5 execz, 6 execnz. */
 static int x_branch(AmdWave *w, const AmdDec *d)
 {
@@ -799,6 +822,25 @@ static int x_saveexec(AmdWave *w, const AmdDec *d)
     amdemu_swrite(w, d->dst, e, b64);
     amdemu_set_exec(w, b64 ? n : (uint32_t)n);
     w->scc = amdemu_exec_mask(w) != 0;
+    return 0;
+}
+
+/* v_movreld_b32 (aux 1: VGPR[D + M0] = S0), v_movrels_b32 (aux 2: D = VGPR[S0 + M0]) and v_movrelsd_b32
+ * (aux 3: both): LLVM's indexing of a register array at run time on GFX10+ (GFX9 uses s_set_gpr_idx_on). */
+static int x_movrel(AmdWave *w, const AmdDec *d)
+{
+    unsigned m0 = w->s[w->isa >= AMD_GFX11 ? 125 : 124], aux = d->op->aux; /* M0's operand code */
+    if (d->src[0] < 256 && (aux & 2))
+        return amdemu_fail(w, d, "v_movrels of a scalar source");
+    unsigned dst = (d->dst + (aux & 1 ? m0 : 0)) & 511, src = (d->src[0] - 256 + (aux & 2 ? m0 : 0)) & 511;
+    uint32_t s0 = d->src[0] < 256 ? (uint32_t)amdemu_sread(w, d->src[0], false, false, false, d->lit) : 0;
+    uint32_t tmp[64];
+    for (int k = 0; k < w->lanes; k++)
+        tmp[k] = d->src[0] < 256 ? s0 : w->v[src][k];
+    for (uint64_t m = amdemu_exec_mask(w); m; m &= m - 1) {
+        int lane = __builtin_ctzll(m);
+        w->v[dst][lane] = tmp[lane];
+    }
     return 0;
 }
 
@@ -1806,7 +1848,10 @@ static const AmdOp ops[] = {
     SC("s_bitcmp1_b32", 0x0d, l_bitcmp1, 0),
     SC("s_cmp_eq_u64", 0x12, l_scmp_eq_u64, O_S0_64 | O_S1_64),
     SC("s_cmp_lg_u64", 0x13, l_scmp_lg_u64, O_S0_64 | O_S1_64),
+    SX("s_set_gpr_idx_on", F_SOPC, 0x11, x_gpr_idx_on, 0),
     /* SOPP */
+    SP("s_set_gpr_idx_off", 0x1c, x_gpr_idx_off, 0),
+    SP("s_set_gpr_idx_mode", 0x1d, x_gpr_idx_mode, 0),
     SP("s_nop", 0x00, x_nop, 0),
     SP("s_endpgm", 0x01, x_endpgm, 0),
     SP("s_branch", 0x02, x_branch, 0),
@@ -1849,6 +1894,9 @@ static const AmdOp ops[] = {
     V1("v_nop", 0x00, l_mov, 0),
     V1("v_mov_b32", 0x01, l_mov, 0),
     { "v_readfirstlane_b32", F_VOP1, 0x02, 1, 0, x_readfirstlane, NULL, 0 },
+    { "v_movreld_b32", F_VOP1, 0x36, 1, 0, x_movrel, NULL, 1 },
+    { "v_movrels_b32", F_VOP1, 0x37, 1, 0, x_movrel, NULL, 2 },
+    { "v_movrelsd_b32", F_VOP1, NOENC, 1, 0, x_movrel, NULL, 3 }, /* gfx940's 0x38 is v_mov_b64 */
     V1("v_cvt_i32_f64", 0x03, l_cvt_i32_f64, FLT | O_S0_64),
     V1("v_cvt_f64_i32", 0x04, l_cvt_f64_i32, O_D_64),
     V1("v_cvt_f32_i32", 0x05, l_cvt_f32_i32, 0),

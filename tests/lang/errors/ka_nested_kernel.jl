@@ -1,4 +1,5 @@
-# A @kernel inside a function (a closure over its variables, as GPUArrays 11's linalg.jl writes them).
+# A @kernel inside a function that uses the function's static parameter T (a closure over it, as GPUArrays 11's
+# linalg.jl writes tril_kernel!); one that uses nothing of the function compiles (ka_kernel_in_function.jl).
 using KernelAbstractions
 
 function tril_like!(A::AbstractMatrix{T}, d::Integer = 0) where T
@@ -12,5 +13,5 @@ function tril_like!(A::AbstractMatrix{T}, d::Integer = 0) where T
     tril_kernel!(get_backend(A))(A, d; ndrange = size(A))
     return A
 end
-# expect error: a @kernel defined inside a function is not supported: KernelAbstractions makes it a closure over the function's variables (GPUArrays 11 writes `tril_kernel!` so, using the method's T); define the kernel at the top level and pass those values as arguments
-# expect error at: 5:5
+# expect error: the @kernel tril_kernel!, defined inside the function tril_like!, uses that function's `T`: KernelAbstractions makes the kernel a closure over it, which exists only when the function runs on the host; pass `T` to the kernel as an argument
+# expect error at: 10:39
