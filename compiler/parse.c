@@ -110,7 +110,7 @@ static Token *parse_next(Parser *p)
 }
 
 /* The first bytes are compared first: most tokens a parse asks about differ there, and strcmp's call was a
- * tenth of a process's first compile (the Base prelude's parse). */
+ * tenth of a process's first compile when the Base prelude was parsed at run time. */
 static bool tok_is(const Token *t, TokKind k, const char *text)
 {
     return t->kind == k && t->text[0] == text[0] && strcmp(t->text, text) == 0;
