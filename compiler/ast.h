@@ -80,7 +80,8 @@ typedef enum NodeKind {
                        BLOCK of inner constructors (FUNCTION). .flags: STRUCT_MUTABLE, STRUCT_KWDEF,
                        STRUCT_ABSTRACT (`abstract type NAME <: Super end`: no fields) */
     AST_LAMBDA,   /* x -> e, (x, y) -> e, function (x) ... end, or a do-block's function: kids[0] = AST_TUPLE of
-                       parameters (as a FUNCTION's), kids[1] = body BLOCK, kids[2] = return type or NULL.
+                       parameters (as a FUNCTION's), kids[1] = body BLOCK, kids[2] = return type or NULL,
+                       kids[3] (an inner function's only, when it has them) = its where-parameters.
                        closures.c lifts each to a top-level function (and a struct of its captures); one it
                        cannot lift keeps its reason in .name, which lowering reports */
     AST_FILE,     /* the whole file: kids = top-level items (FUNCTION, CONST, and anything else

@@ -18,6 +18,7 @@
  *
  * A captured variable that the closure assigns, or that its function assigns again after the closure is made,
  * is a Core.Box in Julia, which GPU code cannot hold: such a lambda is not lifted and lowering reports it. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,9 +42,12 @@ typedef struct Scope {
 
 typedef struct Cl {
     Arena *a;
-    bool base;             /* lifting the Base prelude's: its closures' names say so (#Base.f#1) */
-    const char *fname;     /* the top-level function being converted */
-    int count;             /* lambdas lifted from it so far */
+    bool base;         /* lifting the Base prelude's: its closures' names say so (#Base.f#1) */
+    const char *fname; /* the top-level function being converted */
+    int count;         /* lambdas lifted from its methods so far */
+    PtrVec seen;       /* the functions converted, and their counts (seen_counts, as intptr_t): a function's
+                              methods number their lambdas on from each other, or two would make one name */
+    PtrVec seen_counts;
     PtrVec out;            /* the new top-level items */
     const Node *loops[64]; /* the for/while loops around the node being walked, outermost first */
     int nloops;
@@ -271,7 +275,7 @@ static void inner_functions(Cl *c, Node *n)
         if (!k)
             continue;
         if (k->kind == AST_FUNCTION && k->name && k->nkids <= 4) {
-            Node *lam = ast_node(c->a, AST_LAMBDA, k->loc, 3);
+            Node *lam = ast_node(c->a, AST_LAMBDA, k->loc, k->kids[2] ? 4 : 3);
             Node *as = ast_node(c->a, AST_ASSIGN, k->loc, 2);
             if (!lam || !as)
                 return;
@@ -279,10 +283,8 @@ static void inner_functions(Cl *c, Node *n)
             lam->kids[1] = k->kids[1];
             lam->kids[2] = k->kids[3];
             lam->flags = k->flags & (FN_INLINE | FN_NOINLINE);
-            if (k->kids[2]) {
-                lam->name = "nested functions with `where` parameters are not supported in kernels; define the "
-                            "function at top level";
-            }
+            if (k->kids[2]) /* its where-parameters: the lifted method's too (lift) */
+                lam->kids[3] = k->kids[2];
             as->kids[0] = ast_ident(c->a, k->loc, k->name);
             as->kids[1] = lam;
             if (c->a->failed)
@@ -302,6 +304,14 @@ static void lift(Cl *c, Scope *s, Node **slot)
         return;
     Scope ls = { .up = s };
     bind_params(c, &ls, lam->kids[0]);
+    /* an inner function's own where-parameters (AMDGPU.jl's reverse kernel: _kernel!(x::AbstractArray{T, N})
+     * where {T, N}) are its names, not captures, and parameters of the lifted method */
+    Node *lwhere = lam->nkids > 3 ? lam->kids[3] : NULL;
+    for (int i = 0; lwhere && i < lwhere->nkids; i++) {
+        const Node *w = lwhere->kids[i]->kind == AST_SUBTYPE ? lwhere->kids[i]->kids[0] : lwhere->kids[i];
+        if (w->kind == AST_IDENT)
+            add_name(c, &ls.locals, w->name);
+    }
     /* the variables the body assigns: its own, unless a scope around binds them (then a captured one) */
     Scope body = { 0 };
     collect_bound(c, &body, lam->kids[1]);
@@ -387,7 +397,8 @@ static void lift(Cl *c, Scope *s, Node **slot)
         Node *fields = ast_node(c->a, AST_TUPLE, at, nt);
         Node *ctor = ast_node(c->a, AST_CALL, at, nt + 1);
         Node *selfcurly = ast_node(c->a, AST_CURLY, at, nt + 1);
-        Node *where = ast_node(c->a, AST_TUPLE, at, nt);
+        int nw = lwhere ? lwhere->nkids : 0;
+        Node *where = ast_node(c->a, AST_TUPLE, at, nt + nw);
         Node *nbody = ast_node(c->a, AST_BLOCK, fbody->loc, caps.len + 1);
         Node *nparams = ast_node(c->a, AST_TUPLE, at, (params ? params->nkids : 0) + 1);
         Node *self = ast_node(c->a, AST_TYPED, at, 2);
@@ -445,6 +456,8 @@ static void lift(Cl *c, Scope *s, Node **slot)
                 nbody->kids[i] = as;
             }
         }
+        for (int i = 0; i < nw; i++)
+            where->kids[nt + i] = lwhere->kids[i];
         nbody->kids[caps.len] = fbody;
         self->kids[0] = ast_ident(c->a, at, "#self");
         self->kids[1] = selfcurly;
@@ -471,6 +484,7 @@ static void lift(Cl *c, Scope *s, Node **slot)
     fn->name = name;
     fn->kids[0] = params ? params : ast_node(c->a, AST_TUPLE, at, 0);
     fn->kids[1] = fbody;
+    fn->kids[2] = lwhere;
     fn->kids[3] = lam->kids[2];
     fn->flags = lam->flags;
     Node *ref = ast_ident(c->a, at, name);
@@ -548,13 +562,23 @@ static void convert_item(Cl *c, Node **slot)
     if (!has_closure(n->kids[1]))
         return; /* the walks below would only collect its scopes: most of a process's first module load's lift */
     c->fname = n->name && strcmp(n->name, "#call") != 0 ? n->name : "callable";
-    c->count = 0;
+    int seen = 0;
+    while (seen < c->seen.len && strcmp(c->seen.items[seen], c->fname) != 0)
+        seen++;
+    if (seen == c->seen.len) {
+        ptrvec_push(c->a, &c->seen, (void *)c->fname);
+        ptrvec_push(c->a, &c->seen_counts, (void *)(intptr_t)0);
+    }
+    if (c->a->failed)
+        return;
+    c->count = (int)(intptr_t)c->seen_counts.items[seen];
     inner_functions(c, n->kids[1]);
     Scope s = { 0 };
     bind_params(c, &s, n->kids[0]);
     bind_statics(c, &s, n);
     collect_bound(c, &s, n->kids[1]);
     convert(c, &s, &n->kids[1]);
+    c->seen_counts.items[seen] = (void *)(intptr_t)c->count;
 }
 
 const Node *closures_first_capture(Arena *a, const Node *outer, const Node *inner)

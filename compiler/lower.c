@@ -1003,6 +1003,47 @@ static int lower_assert(Lower *L, Node *n)
     return emit_named(L, IR_NOTHING, n->loc);
 }
 
+/* StaticArrays' @SVector, @MVector, @SMatrix and @MMatrix (with `using StaticArrays`) of zeros(T, dims...),
+ * ones(T, dims...), fill(x, dims...) or a vector literal [a, b, ...]: base/staticarrays.jl's
+ * __sa_make(X, x, Val(d1)[, Val(d2)]) and X((a, b, ...)), the sizes constants of the call as the macro's are. */
+static int lower_static_array(Lower *L, Node *n)
+{
+    bool matrix = strcmp(n->name + 1, "Matrix") == 0;
+    Node *a = n->nkids == 1 ? n->kids[0] : NULL;
+    if (a && a->kind == AST_VECT && !matrix) {
+        int elems[64];
+        int ne = a->nkids < 64 ? a->nkids : 64;
+        for (int i = 0; i < ne; i++)
+            elems[i] = lower_expr(L, a->kids[i]);
+        int t = call_named(L, "tuple", n->loc, elems, ne);
+        return call_named(L, n->name, n->loc, &t, 1);
+    }
+    const char *f = a && a->kind == AST_CALL && a->kids[0]->kind == AST_IDENT ? a->kids[0]->name : "";
+    bool filled = strcmp(f, "fill") == 0;
+    if ((filled || strcmp(f, "zeros") == 0 || strcmp(f, "ones") == 0) && a->nkids == (matrix ? 4 : 3)) {
+        int x = lower_expr(L, a->kids[1]);
+        if (!filled)
+            x = call_named(L, f[0] == 'z' ? "zero" : "one", n->loc, &x, 1);
+        int args[4] = { emit_name(L, n->name, n->loc), x };
+        for (int d = 2; d < a->nkids; d++) {
+            Node *dim = a->kids[d];
+            if (dim->kind == AST_INT && dim->ival > TY_MAX_FIELDS) {
+                diag_error(L->d, dim->loc,
+                           "@%s of %lld elements along a dimension: juke's static arrays are tuples of "
+                           "up to %d",
+                           n->name, (long long)dim->ival, TY_MAX_FIELDS);
+                return emit_named(L, IR_NOTHING, n->loc);
+            }
+            int v = lower_expr(L, dim);
+            args[d] = call_named(L, "Val", n->loc, &v, 1);
+        }
+        return call_named(L, "__sa_make", n->loc, args, a->nkids);
+    }
+    diag_error(L->d, n->loc, "@%s takes zeros(T, %s), ones(T, %s), fill(x, %s)%s", n->name, matrix ? "n, m" : "n",
+               matrix ? "n, m" : "n", matrix ? "n, m" : "n", matrix ? "" : " or a vector literal [a, b, ...]");
+    return emit_named(L, IR_NOTHING, n->loc);
+}
+
 static int lower_macro(Lower *L, Node *n)
 {
     if (strcmp(n->name, "inbounds") == 0) {
@@ -1062,6 +1103,9 @@ static int lower_macro(Lower *L, Node *n)
     }
     if (strcmp(n->name, "assert") == 0 || strcmp(n->name, "rocassert") == 0)
         return lower_assert(L, n);
+    if (strcmp(n->name, "SVector") == 0 || strcmp(n->name, "MVector") == 0 || strcmp(n->name, "SMatrix") == 0 ||
+        strcmp(n->name, "MMatrix") == 0)
+        return lower_static_array(L, n);
     if (strcmp(n->name, "show") == 0)
         return lower_show(L, n);
     /* annotations with no effect on what a kernel computes: @fastmath keeps
@@ -1088,15 +1132,18 @@ static int lower_macro(Lower *L, Node *n)
 
 static void lower_assign_to(Lower *L, Node *lhs, int value, SrcLoc loc);
 
-/* Note x = MVector...(...) (and MMatrix, MArray, with parameters or not): juke keeps mutable structs as
- * values, so x[i] = v on such a variable assigns x the updated array (lower_setindex). */
+/* Note x = MVector...(...) (and MMatrix, MArray, with parameters or not; or @MVector/@MMatrix ...): juke keeps
+ * mutable structs as values, so x[i] = v on such a variable assigns x the updated array (lower_setindex). */
 static void note_marray(Lower *L, const Node *lhs, const Node *rhs)
 {
-    if (lhs->kind != AST_IDENT || lhs->qual || rhs->kind != AST_CALL || L->nmarrays == JK_ARRAY_LEN(L->marrays))
+    if (lhs->kind != AST_IDENT || lhs->qual || L->nmarrays == JK_ARRAY_LEN(L->marrays))
         return;
-    const Node *c = rhs->kids[0]->kind == AST_CURLY ? rhs->kids[0]->kids[0] : rhs->kids[0];
-    if (c->kind == AST_IDENT &&
-        (strcmp(c->name, "MVector") == 0 || strcmp(c->name, "MMatrix") == 0 || strcmp(c->name, "MArray") == 0))
+    const char *name = rhs->kind == AST_MACROCALL ? rhs->name : "";
+    if (rhs->kind == AST_CALL) {
+        const Node *c = rhs->kids[0]->kind == AST_CURLY ? rhs->kids[0]->kids[0] : rhs->kids[0];
+        name = c->kind == AST_IDENT ? c->name : "";
+    }
+    if (strcmp(name, "MVector") == 0 || strcmp(name, "MMatrix") == 0 || strcmp(name, "MArray") == 0)
         L->marrays[L->nmarrays++] = lhs->name;
 }
 

@@ -675,6 +675,17 @@ _broadcast_r(f, a, b::Tuple) = (f(a, b[1]), _broadcast_r(f, a, tail(b))...)
 # f.(x): f over a tuple's elements, or of a number
 broadcast(f, a::Number) = f(a)
 broadcast(f, a::Tuple) = map(f, a)
+# f.(a, b, c) (AMDGPU.jl's reverse kernel: ifelse.(rev_dims, ref .- idx, idx)): the tuples elementwise, a number
+# with each element
+broadcast(f, a::Tuple, b::Tuple, c::Tuple) = length(a) == length(b) == length(c) ? map(f, a, b, c) :
+    throw(DimensionMismatch("arrays could not be broadcast to a common size"))
+broadcast(f, a::Number, b::Number, c::Number) = f(a, b, c)
+broadcast(f, a::Tuple, b::Tuple, c::Number) = broadcast((x, y) -> f(x, y, c), a, b)
+broadcast(f, a::Tuple, b::Number, c::Tuple) = broadcast((x, z) -> f(x, b, z), a, c)
+broadcast(f, a::Number, b::Tuple, c::Tuple) = broadcast((y, z) -> f(a, y, z), b, c)
+broadcast(f, a::Tuple, b::Number, c::Number) = broadcast(x -> f(x, b, c), a)
+broadcast(f, a::Number, b::Tuple, c::Number) = broadcast(y -> f(a, y, c), b)
+broadcast(f, a::Number, b::Number, c::Tuple) = broadcast(z -> f(a, b, z), c)
 
 # widemul(x, y): the product in the next wider type (base/int.jl), Int64 * Int64 in Int128
 widemul(x::Int64, y::Int64) = Int128(x) * Int128(y)
@@ -736,6 +747,10 @@ function findlast(f, t::Tuple)
     end
     return nothing
 end
+# findfirst(t), findlast(t) of Bools: the first or last true one's index (AMDGPU.jl's reverse! finds the
+# last dimension it reverses so)
+findfirst(t::Tuple) = findfirst(identity, t)
+findlast(t::Tuple) = findlast(identity, t)
 # Base.Fix1 and Fix2, the functions that one-argument comparisons make (==(x), <(x), isequal(x))
 struct Fix1{F, T}
     f::F

@@ -40,6 +40,13 @@ MVector{N, T}(::UndefInitializer) where {N, T} = MVector{N, T}(__sa_fill(zero(T)
 SMatrix{N, M, T}(::UndefInitializer) where {N, M, T} = SMatrix{N, M, T}(__sa_fill(__sa_fill(zero(T), Val(N)), Val(M)))
 MMatrix{N, M, T}(::UndefInitializer) where {N, M, T} = MMatrix{N, M, T}(__sa_fill(__sa_fill(zero(T), Val(N)), Val(M)))
 
+# @SVector zeros(T, n), @MMatrix ones(T, n, m), @MVector fill(x, n): x repeated, as StaticArrays' macros make
+# them of these calls (compiler/lower.c passes the sizes as Val)
+__sa_make(::Type{SVector}, x::T, ::Val{N}) where {T, N} = SVector{N, T}(__sa_fill(x, Val(N)))
+__sa_make(::Type{MVector}, x::T, ::Val{N}) where {T, N} = MVector{N, T}(__sa_fill(x, Val(N)))
+__sa_make(::Type{SMatrix}, x::T, ::Val{N}, ::Val{M}) where {T, N, M} = SMatrix{N, M, T}(__sa_fill(__sa_fill(x, Val(N)), Val(M)))
+__sa_make(::Type{MMatrix}, x::T, ::Val{N}, ::Val{M}) where {T, N, M} = MMatrix{N, M, T}(__sa_fill(__sa_fill(x, Val(N)), Val(M)))
+
 # indexing (checked, as the tuple's), length, size, iteration, conversion to a tuple
 getindex(v::SVector, i::Integer) = v.data[i]
 getindex(v::MVector, i::Integer) = v.data[i]
@@ -61,6 +68,7 @@ size(v::SVector{N, T}) where {N, T} = (N,)
 size(v::MVector{N, T}) where {N, T} = (N,)
 size(A::SMatrix{N, M, T}) where {N, M, T} = (N, M)
 size(A::MMatrix{N, M, T}) where {N, M, T} = (N, M)
+size(A::Union{SMatrix, MMatrix}, d::Integer) = d <= 2 ? size(A)[d] : 1
 eltype(v::SVector{N, T}) where {N, T} = T
 eltype(v::MVector{N, T}) where {N, T} = T
 eltype(A::SMatrix{N, M, T}) where {N, M, T} = T
@@ -73,6 +81,8 @@ iterate(v::MVector) = iterate(v.data)
 iterate(v::MVector, i) = iterate(v.data, i)
 sum(v::SVector) = sum(v.data)
 sum(v::MVector) = sum(v.data)
+sum(A::SMatrix) = sum(map(sum, A.data))
+sum(A::MMatrix) = sum(map(sum, A.data))
 
 # vector arithmetic: elementwise + and -, scaling by a number; the result an SVector (as StaticArrays')
 +(a::SVector, b::SVector) = SVector(a.data .+ b.data)
