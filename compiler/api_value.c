@@ -150,6 +150,54 @@ static size_t pack_offset(const Type *t, int i)
     return t->kind == TY_COMPLEX ? (size_t)i * (size_t)ty_arg_size(t->elem) : field_offset(t, i);
 }
 
+/* Field a of a range of element type elem (named ename), converted exactly, as an Int64. */
+static bool range_field(const juke_arg *a, const Type *elem, const char *ename, int64_t *v)
+{
+    unsigned char b[8] = { 0 };
+    if (!put_scalar(a, elem, ename, b))
+        return false;
+    uint64_t u;
+    memcpy(&u, b, 8);
+    if (elem->bits < 64 && ty_is_signed(elem) && (u >> (elem->bits - 1) & 1))
+        u |= ~0ull << elem->bits;
+    *v = (int64_t)u;
+    return true;
+}
+
+/* A range from Julia's fields (UnitRange: start, stop; StepRange: start, step, stop) as juke holds it: start,
+ * step and the last element reached, three Int64s (codegen.c's make_range); the last is Julia's, of
+ * UnitRange's and steprange_last's constructors (an empty range's is start - step). */
+static juke_status pack_range(juke_module *m, FeCompilation *c, const char *type, const Type *t, const juke_arg *fields,
+                              int nfields, void *out, size_t size)
+{
+    int n = t->step ? 3 : 2;
+    if (nfields != n || !fields || !out || size < 24)
+        return api_fail(m->ctx, JUKE_ERR_ARGUMENT,
+                        "juke_value_pack: %s takes %d fields (%s) and 24 bytes (got %d, %zu)", type, n,
+                        t->step ? "start, step, stop" : "start, stop", nfields, out ? size : 0);
+    const char *ename = ty_name(&c->arena, t->elem);
+    int64_t v[3];
+    for (int i = 0; i < n; i++)
+        if (!range_field(&fields[i], t->elem, ename, &v[i]))
+            return api_fail(m->ctx, JUKE_ERR_ARGUMENT,
+                            "juke_value_pack: field %d of %s has type %s; give a number that converts to it exactly "
+                            "(InexactError)",
+                            i + 1, type, ename);
+    int64_t start = v[0], step = t->step ? v[1] : 1, stop = v[n - 1], last;
+    if (step == 0)
+        return api_fail(m->ctx, JUKE_ERR_ARGUMENT, "juke_value_pack: %s: ArgumentError: step cannot be zero", type);
+    if (stop == start)
+        last = stop;
+    else if ((step > 0) != (stop > start))
+        last = start - step;
+    else
+        last = stop - (stop - start) % step;
+    int64_t r[3] = { start, step, last };
+    memset(out, 0, size);
+    memcpy(out, r, sizeof r);
+    return JUKE_OK;
+}
+
 juke_status juke_value_pack(juke_module *m, const char *type, const juke_arg *fields, int nfields, void *out,
                             size_t size)
 {
@@ -159,8 +207,12 @@ juke_status juke_value_pack(juke_module *m, const char *type, const juke_arg *fi
     juke_status st = JUKE_ERR_ARGUMENT;
     if (!t)
         goto done;
+    if (t->kind == TY_RANGE && t->elem && t->step >= 0) {
+        st = pack_range(m, c, type, t, fields, nfields, out, size);
+        goto done;
+    }
     if (t->kind != TY_TUPLE && t->kind != TY_STRUCT && t->kind != TY_COMPLEX) {
-        api_fail(m->ctx, JUKE_ERR_ARGUMENT, "juke_value_pack: %s is not a tuple, struct or complex type", type);
+        api_fail(m->ctx, JUKE_ERR_ARGUMENT, "juke_value_pack: %s is not a tuple, struct, complex or range type", type);
         goto done;
     }
     if (nfields != pack_nfields(t) || (nfields && !fields) || !out || size < (size_t)ty_arg_size(t)) {

@@ -158,4 +158,17 @@ Node *ast_ident(Arena *a, SrcLoc loc, const char *name);
 /* Print a node as Julia-like source (for tests and messages). */
 void ast_print(StrBuf *sb, const Node *n);
 
+/* astbin.c: a syntax tree as bytes, as the build stores the Base prelude's (compiler/base/embed.c). */
+/* Append to out the tree under root, every location of which is in file (or none); false, with the
+ * reason in why, when one is in another file or memory ran short. */
+bool ast_save(StrBuf *out, const Node *root, const SrcFile *file, StrBuf *why);
+/* The tree ast_save wrote into data, built in a, its locations in file with line_offset added to their
+ * lines; its strings point into data, which must outlive it. NULL when out of memory (a->failed), or for
+ * bytes cut short, of another format or naming a node or string past the last; data is trusted beyond that
+ * (the build's own bytes: a corrupted node kind or a cycle is not found). */
+Node *ast_load(Arena *a, const unsigned char *data, size_t len, const SrcFile *file, int line_offset);
+/* Are the trees under x and y the same: every field of every node, y's lines line_offset more where x's
+ * locations are in fx and y's in fy, and the same nodes shared? The first difference goes to why. */
+bool ast_equal(const Node *x, const SrcFile *fx, const Node *y, const SrcFile *fy, int line_offset, StrBuf *why);
+
 #endif

@@ -10,8 +10,9 @@ typedef struct Infer {
     FeCompilation *c;
     Spec *spec;
     IrFunc *f;
-    bool *reach;
-    bool report; /* the final pass: emit diagnostics */
+    bool *reach;   /* per instruction of f: does a path the types leave open reach it */
+    bool *decided; /* per instruction of f: a branch the types decided, its reach computed again */
+    bool report;   /* the final pass: emit diagnostics */
     bool changed;
     bool failed;
     bool widened; /* a compiler temporary became Union{Nothing, T} in this pass */

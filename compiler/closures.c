@@ -489,6 +489,19 @@ static void convert(Cl *c, Scope *s, Node **slot)
     }
 }
 
+/* Does the tree under n hold a lambda or a function definition, which convert_item would lift? */
+static bool has_closure(const Node *n)
+{
+    if (!n)
+        return false;
+    if (n->kind == AST_LAMBDA || n->kind == AST_FUNCTION)
+        return true;
+    for (int i = 0; i < n->nkids; i++)
+        if (has_closure(n->kids[i]))
+            return true;
+    return false;
+}
+
 /* A top-level function, or a top-level `f = lambda` / `const f = lambda` (then the lambda is the function f). */
 static void convert_item(Cl *c, Node **slot)
 {
@@ -520,6 +533,8 @@ static void convert_item(Cl *c, Node **slot)
                 convert_item(c, &n->kids[3]->kids[i]);
         return;
     }
+    if (!has_closure(n->kids[1]))
+        return; /* the walks below would only collect its scopes: most of a process's first module load's lift */
     c->fname = n->name && strcmp(n->name, "#call") != 0 ? n->name : "callable";
     c->count = 0;
     inner_functions(c, n->kids[1]);

@@ -335,12 +335,14 @@ static const struct {
     int flag;
     const char *text;
     const size_t *len;
+    const unsigned char *tree;
+    const size_t *tree_len;
 } base_exts[] = {
-    { FILE_ATOMIX, jk_atomix_text, &jk_atomix_len },
-    { FILE_INTRINSICS, jk_intrinsics_text, &jk_intrinsics_len },
-    { FILE_STATICARRAYS, jk_staticarrays_text, &jk_staticarrays_len },
-    { FILE_WMMA, jk_wmma_text, &jk_wmma_len },
-    { FILE_CARTESIAN, jk_cartesian_text, &jk_cartesian_len },
+    { FILE_ATOMIX, jk_atomix_text, &jk_atomix_len, jk_atomix_tree, &jk_atomix_tree_len },
+    { FILE_INTRINSICS, jk_intrinsics_text, &jk_intrinsics_len, jk_intrinsics_tree, &jk_intrinsics_tree_len },
+    { FILE_STATICARRAYS, jk_staticarrays_text, &jk_staticarrays_len, jk_staticarrays_tree, &jk_staticarrays_tree_len },
+    { FILE_WMMA, jk_wmma_text, &jk_wmma_len, jk_wmma_tree, &jk_wmma_tree_len },
+    { FILE_CARTESIAN, jk_cartesian_text, &jk_cartesian_len, jk_cartesian_tree, &jk_cartesian_tree_len },
 };
 enum { BASE_NEXTS = JK_ARRAY_LEN(base_exts) };
 
@@ -356,8 +358,7 @@ typedef struct BaseTree {
 
 /* Every module reads the same Base prelude, so its syntax tree is built once
  * per process for each set of extensions a module uses (at most 2^5) and then
- * shared, as Julia's sysimage holds Base parsed: lexing and parsing it was
- * 3-4 ms, a third of a small kernel's whole compile. Nothing writes to a
+ * shared, as Julia's sysimage holds Base parsed. Nothing writes to a
  * tree once it is here (add_item and kw_expand build new nodes; lowering
  * and inference read). Like the target-machine pool (llvm_pipeline.c) the
  * trees live as long as the process, reachable from this table; the lock
@@ -381,57 +382,80 @@ static void mark_definitions(Node *file)
     }
 }
 
+static int count_lines(const char *s, size_t n)
+{
+    int lines = 0;
+    for (const char *end = s + n; (s = memchr(s, '\n', (size_t)(end - s))); s++)
+        lines++;
+    return lines;
+}
+
+Node *fe_base_syntax(Arena *a, int flags, SrcFile *file)
+{
+    size_t n = jk_prelude_len;
+    for (int i = 0; i < BASE_NEXTS; i++)
+        if (flags & base_exts[i].flag)
+            n += 1 + *base_exts[i].len;
+    char *text = n > jk_prelude_len ? arena_alloc(a, n + 1) : NULL;
+    if (n > jk_prelude_len && !text)
+        return NULL;
+    *file = (SrcFile){ .name = fe_base_name, .text = text ? text : jk_prelude_text, .len = n };
+    /* lexing and parsing the prelude was ~200 instructions a byte, a fifth of a process's first compile: the
+     * build parsed it (compiler/base/embed.c) and stored each part's tree, lines counted from its own start */
+    Node *root = ast_load(a, jk_prelude_tree, jk_prelude_tree_len, file, 0);
+    if (!root || n == jk_prelude_len)
+        return root;
+    size_t at = jk_prelude_len;
+    int line = count_lines(jk_prelude_text, jk_prelude_len);
+    memcpy(text, jk_prelude_text, jk_prelude_len);
+    PtrVec items = { (void **)root->kids, root->nkids, root->nkids };
+    for (int i = 0; i < BASE_NEXTS; i++) {
+        if (!(flags & base_exts[i].flag))
+            continue;
+        text[at++] = '\n';
+        memcpy(text + at, base_exts[i].text, *base_exts[i].len);
+        at += *base_exts[i].len;
+        Node *ext = ast_load(a, base_exts[i].tree, *base_exts[i].tree_len, file, line + 1);
+        if (!ext)
+            return NULL;
+        for (int k = 0; k < ext->nkids; k++)
+            ptrvec_push(a, &items, ext->kids[k]);
+        root->flags |= ext->flags;
+        line += 1 + count_lines(base_exts[i].text, *base_exts[i].len);
+    }
+    text[at] = 0;
+    root->kids = (Node **)items.items;
+    root->nkids = items.len;
+    return a->failed ? NULL : root;
+}
+
 /* The parsed Base prelude with the extensions whose FILE_* flags are set in flags; NULL (and an error in d)
  * when the process is out of memory. */
 static const BaseTree *base_tree(int flags, Diags *d)
 {
-    int set = 0;
-    size_t n = jk_prelude_len;
+    int key = 0;
     for (int i = 0; i < BASE_NEXTS; i++)
-        if ((flags & base_exts[i].flag) == base_exts[i].flag) {
-            set |= 1 << i;
-            n += 1 + *base_exts[i].len;
-        }
+        if (flags & base_exts[i].flag)
+            key |= 1 << i;
     pthread_mutex_lock(&base_trees_lock);
-    BaseTree *t = base_trees[set];
+    BaseTree *t = base_trees[key];
     if (!t && (t = calloc(1, sizeof *t))) {
-        char *text = n > jk_prelude_len ? arena_alloc(&t->arena, n + 1) : NULL;
-        if (text) {
-            size_t at = jk_prelude_len;
-            memcpy(text, jk_prelude_text, jk_prelude_len);
-            for (int i = 0; i < BASE_NEXTS; i++)
-                if (set & 1 << i) {
-                    text[at++] = '\n';
-                    memcpy(text + at, base_exts[i].text, *base_exts[i].len);
-                    at += *base_exts[i].len;
-                }
-            text[at] = 0;
-        }
-        t->file = (SrcFile){ .name = fe_base_name, .text = text ? text : jk_prelude_text, .len = n };
-        Diags pd = { .max_errors = d->max_errors };
-        if (n == jk_prelude_len || text)
-            t->ast = parse_file(&t->arena, &pd, &t->file);
-        if (t->ast && !pd.nerrors)
+        t->ast = fe_base_syntax(&t->arena, flags, &t->file);
+        if (t->ast) {
             closures_lift(&t->arena, t->ast, true);
-        if (t->ast && !pd.nerrors) {
             mark_definitions(t->ast);
             kw_collect_calls_into(&t->arena, &t->kwset, &t->kwcalls, t->ast);
         }
-        if (t->ast && !pd.nerrors && !t->arena.failed) {
-            base_trees[set] = t;
+        if (t->ast && !t->arena.failed) {
+            base_trees[key] = t;
         } else {
-            /* the prelude parses (tests/test_lang.c loads every extension): only memory can be short here */
-            diag_append(d, pd.text.data ? pd.text.data : "", pd.nerrors, pd.first_kind);
-            if (!pd.nerrors)
-                diag_plain(d, DIAG_NOMEM, "out of memory while parsing %s", fe_base_name);
             arena_free(&t->arena);
             free(t);
             t = NULL;
         }
-        diag_reset(&pd);
-    } else if (!t) {
-        diag_plain(d, DIAG_NOMEM, "out of memory while parsing %s", fe_base_name);
     }
+    if (!t)
+        diag_plain(d, DIAG_NOMEM, "out of memory while parsing %s", fe_base_name);
     pthread_mutex_unlock(&base_trees_lock);
     return t;
 }

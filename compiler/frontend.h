@@ -59,6 +59,10 @@ void fe_module_free(FeModule *m);
  * keeps a user method's (Method.deferred). False, with the error in d, when out of memory. Safe from
  * several compilations (threads) of the module at once. */
 bool fe_lower_lazily(const FeModule *mod, Method *m, Diags *d);
+/* The Base prelude with the extensions whose FILE_* flags are in flags (prelude.h), as every module of
+ * such a file reads it, before its closures are lifted: its syntax tree and its text (into *file), in a,
+ * from the trees the build stored. NULL when out of memory. */
+Node *fe_base_syntax(Arena *a, int flags, SrcFile *file);
 GenericFunc *fe_find_func(const FeModule *m, const char *name);
 StructDef *fe_find_struct(const FeModule *m, const char *name);
 ConstDef *fe_find_const(const FeModule *m, const char *name);

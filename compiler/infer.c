@@ -1687,7 +1687,10 @@ static bool infer_body_ir(FeCompilation *c, Spec *s, const IrFunc *lf, bool allo
     for (int i = 0; i < f->nparams; i++)
         f->slots[i].type = s->argtypes[i];
     s->typed = f;
-    Infer I = { .c = c, .spec = s, .f = f, .reach = reach, .union_slot = -1, .allow_union = allow_union };
+    /* I.reach and I.decided, not these, from here on: inserting instructions (splat.c) replaces them */
+    Infer I = {
+        .c = c, .spec = s, .f = f, .reach = reach, .decided = decided, .union_slot = -1, .allow_union = allow_union
+    };
     compute_reach(&I);
     for (int iter = 0; iter < f->ninsts + 8; iter++) {
         I.changed = false;
@@ -1703,8 +1706,8 @@ static bool infer_body_ir(FeCompilation *c, Spec *s, const IrFunc *lf, bool allo
                 I.changed = true;
             }
             /* a branch the types decide: the side not taken is not typed (Julia infers only what runs) */
-            if (in->op == IR_GOTOIFNOT && !decided[i] && cond_decided(f, &f->insts[in->args[0]]) >= 0) {
-                decided[i] = true;
+            if (in->op == IR_GOTOIFNOT && !I.decided[i] && cond_decided(f, &f->insts[in->args[0]]) >= 0) {
+                I.decided[i] = true;
                 compute_reach(&I);
             }
         }
@@ -1745,12 +1748,12 @@ static bool infer_body_ir(FeCompilation *c, Spec *s, const IrFunc *lf, bool allo
     /* a decided branch becomes a goto (never taken: nothing); the side not taken goes with the dead code */
     for (int i = 0; i < f->ninsts; i++) {
         IrInst *in = &f->insts[i];
-        int known = reach[i] && in->op == IR_GOTOIFNOT ? cond_decided(f, &f->insts[in->args[0]]) : -1;
+        int known = I.reach[i] && in->op == IR_GOTOIFNOT ? cond_decided(f, &f->insts[in->args[0]]) : -1;
         if (known == 0) {
             in->op = IR_GOTO;
             in->nargs = 0;
         } else if (known == 1) {
-            reach[i] = false;
+            I.reach[i] = false;
         }
     }
     /* unreachable code (after return, break, continue) is dropped: it is neither printed nor compiled */

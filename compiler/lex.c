@@ -38,7 +38,7 @@ static const char *const lex_ascii_ops[] = {
 
 /* Unicode operators (UTF-8), longest first. */
 static const char *const lex_unicode_ops[] = {
-    "÷=", "⊻=", "÷", "⊻", "≠", "≤", "≥", "∈", "∉", "≈",
+    "÷=", "⊻=", "÷", "⊻", "≠", "≤", "≥", "∈", "∉", "≈", "≡", "≢",
 };
 
 static SrcLoc lex_loc(Lexer *L, const char *at)

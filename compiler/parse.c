@@ -110,7 +110,7 @@ static Token *parse_next(Parser *p)
 }
 
 /* The first bytes are compared first: most tokens a parse asks about differ there, and strcmp's call was a
- * tenth of a process's first compile (the Base prelude's parse). */
+ * tenth of a process's first compile when the Base prelude was parsed at run time. */
 static bool tok_is(const Token *t, TokKind k, const char *text)
 {
     return t->kind == k && t->text[0] == text[0] && strcmp(t->text, text) == 0;
@@ -341,8 +341,8 @@ static const char *node_text(Parser *p, const Node *n)
 static const char *const op_sum[] = { "+", "-", "|", "⊻" };
 static const char *const op_times[] = { "*", "/", "÷", "%", "&", "\\" };
 static const char *const op_shift[] = { "<<", ">>", ">>>" };
-static const char *const op_cmp[] = { "==", "!=", "≠", "===", "!==", "<", "<=", "≤",
-                                      ">",  ">=", "≥", "<:",  ">:",  "∈", "∉",  "≈" };
+static const char *const op_cmp[] = { "==", "!=", "≠",  "===", "!==", "≡",  "≢", "<", "<=",
+                                      "≤",  ">",  ">=", "≥",   "<:",  ">:", "∈", "∉", "≈" };
 static const char *const op_assign[] = { "+=", "-=", "*=", "/=",  "÷=",  "%=",   "^=",
                                          "&=", "|=", "⊻=", "<<=", ">>=", ">>>=", "\\=" };
 
@@ -388,6 +388,10 @@ static const char *cmp_name(const char *op)
         return "<=";
     if (strcmp(op, "≥") == 0)
         return ">=";
+    if (strcmp(op, "≡") == 0)
+        return "===";
+    if (strcmp(op, "≢") == 0)
+        return "!==";
     if (strcmp(op, "∈") == 0)
         return "in";
     if (strcmp(op, "≈") == 0) /* base/prelude.jl's isapprox */
@@ -1400,6 +1404,12 @@ static Node *parse_keyword(Parser *p, Token *t)
         return n;
     }
     if (p->in_index && (strcmp(k, "end") == 0 || strcmp(k, "begin") == 0)) {
+        p->pos++;
+        return node_ident(p, t->loc, k);
+    }
+    /* `in` and `isa` are infix operators, not reserved words: where a value is expected they are names,
+     * of the functions or of a variable (a kernel's parameter `in`, as Julia allows) */
+    if (strcmp(k, "in") == 0 || strcmp(k, "isa") == 0) {
         p->pos++;
         return node_ident(p, t->loc, k);
     }

@@ -11,7 +11,7 @@
  *
  * Requires: typed IR being inferred (infer.c), the instruction's arguments typed. Guarantees: value ids stay
  * in definition order (an inserted value is placed just before the instruction that uses it), every other
- * instruction keeps its type, and reach[] grows with the IR. */
+ * instruction keeps its type, and reach[] and decided[] grow with the IR. */
 #include <string.h>
 
 #include "builtins_type.h"
@@ -25,15 +25,19 @@ static bool insert_insts(Infer *I, int pos, int count)
     int n = f->ninsts;
     IrInst *insts = arena_alloc(a, sizeof(IrInst) * (size_t)(n + count + 1));
     bool *reach = arena_alloc(a, (size_t)(n + count + 1));
-    if (!insts || !reach)
+    bool *decided = arena_alloc(a, (size_t)(n + count + 1));
+    if (!insts || !reach || !decided)
         return false;
     memcpy(insts, f->insts, sizeof(IrInst) * (size_t)pos);
     memcpy(insts + pos + count, f->insts + pos, sizeof(IrInst) * (size_t)(n - pos));
     memset(insts + pos, 0, sizeof(IrInst) * (size_t)count);
     memcpy(reach, I->reach, (size_t)pos);
     memcpy(reach + pos + count, I->reach + pos, (size_t)(n - pos));
+    memcpy(decided, I->decided, (size_t)pos);
+    memcpy(decided + pos + count, I->decided + pos, (size_t)(n - pos));
     for (int i = 0; i < count; i++) {
         reach[pos + i] = I->reach[pos];
+        decided[pos + i] = false;
         insts[pos + i].loc = f->insts[pos].loc;
         insts[pos + i].flags = f->insts[pos].flags & IRF_INBOUNDS;
     }
@@ -55,6 +59,7 @@ static bool insert_insts(Infer *I, int pos, int count)
     f->ninsts = n + count;
     f->cap = n + count;
     I->reach = reach;
+    I->decided = decided;
     return true;
 }
 

@@ -61,6 +61,12 @@ TypeTable *types_new(Arena *a)
         }
         if (k == TY_ABSTRACTARRAY)
             proto.ndims = -1;
+        if (k == TY_TUPLE || k == TY_STRUCT) {
+            /* the empty tuple (which ty_tuple of no fields interns to) measures as tuple_measure would have
+             * it: a field of type () must not align at 0 (CartesianIndices(()) is a struct of one) */
+            proto.align = 1;
+            proto.depth = 1;
+        }
         t->prims[k] = types_add(t, proto);
         if (!t->prims[k])
             return NULL;
@@ -619,6 +625,8 @@ int ty_arg_size(const Type *t)
         return t->size;
     if (t->kind == TY_COMPLEX)
         return 2 * t->elem->bits / 8;
+    if (t->kind == TY_RANGE)
+        return 24; /* start, step, stop: Int64s whatever the element type (codegen.c's lt) */
     return 0;
 }
 
@@ -632,6 +640,8 @@ int ty_arg_align(const Type *t)
         return t->align;
     if (t->kind == TY_COMPLEX)
         return t->elem->bits / 8;
+    if (t->kind == TY_RANGE)
+        return 8;
     return 1;
 }
 
@@ -947,6 +957,17 @@ static const Type *tp_type(TyParser *tp, int depth)
         for (int i = 0; i < (int)params[0]->ival; i++)
             fields[i] = tp->t->prims[TY_INT64];
         return ty_tuple(tp->t, fields, (int)params[0]->ival);
+    }
+    /* UnitRange{T} and StepRange{T,T} of an integer T: ranges as a kernel's argument (IGG's halo kernels,
+     * `for i in r` over a range the host passes), three Int64s in memory (docs/abi.md) */
+    if (strcmp(name, "UnitRange") == 0 || strcmp(name, "StepRange") == 0) {
+        int step = name[0] == 'S';
+        if (np != 1 + step || !ty_is_int(params[0]) || params[0]->bits > 64 || (step && params[1] != params[0])) {
+            sb_printf(tp->err, "%s needs an integer type of 8 to 64 bits: %s", name,
+                      step ? "StepRange{Int64, Int64}" : "UnitRange{Int64}");
+            return NULL;
+        }
+        return ty_range_of(tp->t, params[0], step);
     }
     if (strcmp(name, "Val") == 0) {
         if (np != 1) {

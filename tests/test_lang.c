@@ -87,7 +87,7 @@
 #include "literal.h"
 #include "testutil.h"
 
-enum { MAX_ARGS = 16, MAX_FILES = 512, MAX_ERRS = 32 };
+enum { MAX_ARGS = 48, MAX_FILES = 512, MAX_ERRS = 32 };
 
 typedef struct Env {
     juke_context *ctx;

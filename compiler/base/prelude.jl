@@ -270,6 +270,15 @@ function getindex(r::AbstractRange, i::Integer)
     @boundscheck (1 <= i <= length(r)) || throw(BoundsError(r, i))
     return first(r) + (i - 1) * step(r)
 end
+# x[], x[1], x[1, 1], ... of a number: the number itself, as a number is a container of one element
+# (base/number.jl); any other index is a BoundsError
+getindex(x::Number) = x
+function getindex(x::Number, I::Integer...)
+    @boundscheck for i in I
+        isone(i) || throw(BoundsError(x, i))
+    end
+    return x
+end
 # LinearAlgebra.diagind: the linear indices of the k-th diagonal of a matrix, a step range
 function diagind(m::Integer, n::Integer, k::Integer = 0)
     s = k <= 0 ? 1 - k : k * m + 1
@@ -380,6 +389,8 @@ function fld1(x::Real, y::Real)
     a, b = promote(x, y)
     return fld1(a, b)
 end
+# fldmod1(x, y): (fld1(x, y), mod1(x, y)), as base/int.jl
+fldmod1(x, y) = (fld1(x, y), mod1(x, y))
 
 # Base.Checked: arithmetic that throws OverflowError instead of wrapping (messages as base/checked.jl)
 throw_overflow_add(x::Int8, y::Int8) = throw(OverflowError("$x + $y overflowed for type Int8"))
@@ -417,6 +428,16 @@ function checked_sub(x::T, y::T) where {T<:Unsigned}
     x < y && throw_overflow_sub(x, y)
     return x - y
 end
+
+# Some(x): a value that may itself be nothing, wrapped (base/some.jl); something(x...) is the first argument
+# that is not nothing, a Some unwrapped (AMDGPU.jl's scan kernels take their init as one)
+struct Some{T}
+    value::T
+end
+something() = throw(ArgumentError("No value arguments present"))
+something(x::Nothing, y...) = something(y...)
+something(x::Some, y...) = x.value
+something(x::Any, y...) = x
 
 # missing: the singleton of Missing (a kernel compares with it: seed === missing)
 struct Missing end
