@@ -1,4 +1,4 @@
-// llvm_passes.cpp: LLVMRunPasses, less the InstCombine runs that cannot change anything (llvm_emit.h).
+// llvm_passes.cpp: LLVMRunPasses, less the pass runs that cannot change anything (llvm_emit.h).
 //
 // -O3 runs InstCombine eight times over a kernel, and on one whose code is mostly an inlined device
 // library (mathfuns: ocml's sin, cos, exp, log, tanh) InstCombine was 20.7 M of a compile's 114 M
@@ -13,10 +13,15 @@
 // "Changed" is what a pass reports: a pass that changes the IR must not say that it preserved every
 // analysis (LLVM's -verify-analysis-invalidation checks exactly that), and one that says less when it
 // changed nothing only makes the next InstCombine run.
+//
+// CalledValuePropagation is skipped in a module without indirect calls: all it does is attach the
+// possible callees (!callees) to indirect calls, and its module-wide solver cost mathfuns 1.8 M
+// instructions for none.
 #include "llvm_emit.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassInstrumentation.h>
@@ -34,12 +39,16 @@ namespace
 // The functions on which InstCombine ran last among the passes that changed them, and changed nothing.
 // Any change by a pass over the module, a call-graph SCC or an unknown unit forgets them all: it may have
 // changed what InstCombine reads of other functions (a callee's attributes, a global's initializer).
-class SkipUnchangedInstCombine
+class SkipIdlePasses
 {
   public:
     void register_callbacks(llvm::PassInstrumentationCallbacks &pic)
     {
         pic.registerShouldRunOptionalPassCallback([this](llvm::StringRef pass, llvm::Any ir) {
+            if (pass == "CalledValuePropagationPass") {
+                const auto *m = llvm::any_cast<const llvm::Module *>(&ir);
+                return !m || has_indirect_call(**m);
+            }
             const llvm::Function *f = as_function(ir);
             return !(f && pass == "InstCombinePass" && settled.count(f));
         });
@@ -77,6 +86,17 @@ class SkipUnchangedInstCombine
                name == "ModuleInlinerWrapperPass" || name == "InvalidateAnalysisPass";
     }
 
+    static bool has_indirect_call(const llvm::Module &m)
+    {
+        for (const llvm::Function &f : m)
+            for (const llvm::BasicBlock &bb : f)
+                for (const llvm::Instruction &in : bb)
+                    if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&in))
+                        if (call->isIndirectCall())
+                            return true;
+        return false;
+    }
+
     // The function a function or loop pass ran on; NULL for a module or SCC.
     static const llvm::Function *as_function(const llvm::Any &ir)
     {
@@ -109,7 +129,7 @@ extern "C" int jk_run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const cha
         pb.crossRegisterProxies(lam, fam, cgam, mam);
         llvm::StandardInstrumentations si(mod->getContext(), false, false);
         si.registerCallbacks(pic, &mam);
-        SkipUnchangedInstCombine skip;
+        SkipIdlePasses skip;
         skip.register_callbacks(pic);
         llvm::ModulePassManager mpm;
         if (llvm::Error e = pb.parsePassPipeline(mpm, passes)) {
