@@ -19,7 +19,7 @@
 // instructions for none.
 #include "llvm_emit.h"
 
-#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/LLVMContext.h>
@@ -50,7 +50,7 @@ class SkipIdlePasses
                 return !m || has_indirect_call(**m);
             }
             const llvm::Function *f = as_function(ir);
-            return !(f && pass == "InstCombinePass" && settled.count(f));
+            return !(f && pass == "InstCombinePass" && settled.contains(f));
         });
         pic.registerAfterPassCallback([this](llvm::StringRef pass, llvm::Any ir, const llvm::PreservedAnalyses &pa) {
             if (reports_no_ir_change(pass))
@@ -61,7 +61,7 @@ class SkipIdlePasses
                 if (changed)
                     settled.erase(f);
                 else
-                    settled.insert({ f, true });
+                    settled.insert(f);
             } else if (changed) {
                 if (f)
                     settled.erase(f);
@@ -74,7 +74,7 @@ class SkipIdlePasses
     }
 
   private:
-    llvm::DenseMap<const llvm::Function *, bool> settled;
+    llvm::SmallPtrSet<const llvm::Function *, 8> settled;
 
     // A pass manager or adaptor reports what the passes it ran reported already, summed over a whole
     // pipeline: its report would forget an InstCombine run inside it that settled a function. An
