@@ -317,6 +317,21 @@ static bool recreate_tm_unoptimised(TargetCtx *tc)
 
 bool llvm_run_passes(TargetCtx *tc, const char *passes, const char *what)
 {
+#ifdef JUKE_HAVE_LLVM_EMIT
+    char *err = NULL;
+    int r = jk_run_passes(tc->mod, tc->tm, passes, &err);
+    if (r > 0)
+        return true;
+    if (what) {
+        if (r < 0)
+            diag_plain(tc->diags, DIAG_NOMEM, "out of memory");
+        else
+            diag_plain(tc->diags, DIAG_INTERNAL, "LLVM optimisation (%s)%s%s failed: %s", passes, *what ? " " : "",
+                       what, err ? err : "?");
+    }
+    free(err);
+    return false;
+#else
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMErrorRef e = LLVMRunPasses(tc->mod, passes, tc->tm, po);
     LLVMDisposePassBuilderOptions(po);
@@ -330,6 +345,7 @@ bool llvm_run_passes(TargetCtx *tc, const char *passes, const char *what)
     diag_plain(tc->diags, DIAG_INTERNAL, "LLVM optimisation (%s)%s%s failed: %s", passes, *what ? " " : "", what, msg);
     LLVMDisposeErrorMessage(msg);
     return false;
+#endif
 }
 
 /* ---- library entry points inlined first ------------------------------------
