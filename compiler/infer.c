@@ -1277,6 +1277,28 @@ static const Type *infer_call_object(Infer *I, IrInst *in, const Type *ft, const
     return s->rettype;
 }
 
+/* The first argument of the call that is a Union{Nothing, T} and that its callee does not take as it is
+ * (splat_union_call splits the call on it), or -1. A built-in of BF_UNION reads the tag itself, and so does
+ * x === nothing (type_cmp). */
+static int union_argument(Infer *I, const IrInst *in, const Type *ft, const Type **a, int n)
+{
+    int u = 0;
+    while (u < n && a[u]->kind != TY_UNION)
+        u++;
+    if (u == n)
+        return -1;
+    const IrInst *callee = &I->f->insts[in->args[0]];
+    const BuiltinRow *row = callee->op == IR_NAME && callee->builtin != BI_NONE ? &builtin_rows[callee->builtin]
+                            : ft->kind == TY_FUNCTION                           ? builtin_lookup(ft->name)
+                                                                                : NULL;
+    if (row && (row->flags & BF_UNION))
+        return -1;
+    if (row && (row->id == BI_EGAL || row->id == BI_NEGAL) && n == 2 &&
+        (a[0]->kind == TY_NOTHING || a[1]->kind == TY_NOTHING))
+        return -1;
+    return u;
+}
+
 static const Type *infer_call(Infer *I, IrInst *in)
 {
     const Type *ft = I->f->insts[in->args[0]].type;
@@ -1294,6 +1316,12 @@ static const Type *infer_call(Infer *I, IrInst *in)
     narrow_irrationals(I, in, ft, a, n);
     for (int i = 0; i < n; i++)
         a[i] = I->f->insts[in->args[i + 1]].type;
+    int u = union_argument(I, in, ft, a, n);
+    if (u >= 0) {
+        if (splat_union_call(I, (int)(in - I->f->insts), u + 1) < 0)
+            I->failed = true;
+        return NULL;
+    }
     if (ft->kind == TY_TYPE) {
         /* T(x): conversion */
         if (n == 1 && ty_is_prim(ft->elem) && ty_is_prim(a[0])) {
@@ -1465,12 +1493,13 @@ static void compute_reach(Infer *I)
     free(label_reached);
 }
 
-/* Is value v a throw(...) or error(...)? It never returns: its type is Julia's Union{}, which joins
- * with any other. */
+/* Is value v a throw(...) or error(...), or a call of a function that always throws? It never returns: its
+ * type is Julia's Union{}, which joins with any other. */
 static bool throws(const IrFunc *f, int v)
 {
     const IrInst *k = &f->insts[v];
-    return k->op == IR_CALL && k->nargs && f->insts[k->args[0]].builtin == BI_THROW;
+    return k->op == IR_CALL && k->nargs &&
+           (f->insts[k->args[0]].builtin == BI_THROW || (k->callee && k->callee->noreturn));
 }
 
 /* x = v of a union variable (union_split.c): the member slot of v's type, whose number goes into the tag's
@@ -1788,8 +1817,10 @@ static bool infer_body_ir(FeCompilation *c, Spec *s, const IrFunc *lf, bool allo
     }
     /* unreachable code (after return, break, continue) is dropped: it is neither printed nor compiled */
     drop_unreachable(c, f, I.reach);
-    if (!s->rettype)
-        s->rettype = ty_prim(c->types, TY_NOTHING); /* never returns normally */
+    if (!s->rettype) { /* never returns normally */
+        s->rettype = ty_prim(c->types, TY_NOTHING);
+        s->noreturn = true;
+    }
     return c->diags->nerrors == before && !I.failed;
 }
 
