@@ -826,6 +826,12 @@ sum(f, itr; init = _NoInit()) = _mapreduce(f, _add_sum, itr, init)
 prod(f, itr; init = _NoInit()) = _mapreduce(f, _mul_prod, itr, init)
 maximum(f, itr; init = _NoInit()) = _mapreduce(f, max, itr, init)
 minimum(f, itr; init = _NoInit()) = _mapreduce(f, min, itr, init)
+# a number iterates as its one element: sum(x) is x (a small integer widened as add_sum widens it), and so
+# on (AMDGPU.jl's degree-trigonometry test sums what sind or sincosd gives)
+sum(x::Number) = _reduce_first(_add_sum, x)
+prod(x::Number) = _reduce_first(_mul_prod, x)
+maximum(x::Number) = x
+minimum(x::Number) = x
 foldl(op, itr; init = _NoInit()) = _mapreduce(identity, op, itr, init)
 mapfoldl(f, op, itr; init = _NoInit()) = _mapreduce(f, op, itr, init)
 
