@@ -1113,11 +1113,13 @@ static const Type *infer_name(Infer *I, IrInst *in)
     }
     if (strcmp(name, "Val") == 0 && !fe_find_func(I->c->mod, name))
         return ty_typeof_type(T(I), ty_struct(T(I), "Val", NULL, 0, NULL, NULL, 0, TF_UNIONALL, NULL));
+    const Type *t = ty_lookup_name(T(I), name);
+    if (t && ty_is_prim(t)) /* a number type, also where methods of its name exist (Int64(c::Char): infer_call) */
+        return ty_typeof_type(T(I), t);
     if (fe_find_func(I->c->mod, name))
         return ty_function(T(I), name);
     if (builtin_lookup(name) || strstr(name, "#kw#")) /* a keyword call no method takes: infer_call says so */
         return ty_function(T(I), name);
-    const Type *t = ty_lookup_name(T(I), name);
     if (t)
         return ty_typeof_type(T(I), t);
     if ((t = complex_type_named(T(I), name)))
@@ -1299,6 +1301,31 @@ static int union_argument(Infer *I, const IrInst *in, const Type *ft, const Type
     return u;
 }
 
+/* The call `in` of generic function g (argument types a): dispatched to a specialisation, its result type. */
+static const Type *call_generic(Infer *I, IrInst *in, GenericFunc *g, const Type **a, int n)
+{
+    if (in->flags & IRF_FAILED) {
+        I->failed = true;
+        return NULL;
+    }
+    int idx = (int)(in - I->f->insts);
+    if (g->from_base && strcmp(g->name, "ntuple") == 0 && splat_ntuple_val(I, idx))
+        return NULL; /* ntuple(f, 3) is ntuple(f, Val(3)) */
+    Spec *s = infer_call_user(I->c, g, a, n, in->loc);
+    if (!s) {
+        in->flags |= IRF_FAILED;
+        I->failed = true;
+        return NULL;
+    }
+    if (s->method->vararg) {
+        if (splat_pack_varargs(I, idx, s) < 0)
+            I->failed = true;
+        return NULL;
+    }
+    in->callee = s;
+    return s->rettype;
+}
+
 static const Type *infer_call(Infer *I, IrInst *in)
 {
     const Type *ft = I->f->insts[in->args[0]].type;
@@ -1323,6 +1350,11 @@ static const Type *infer_call(Infer *I, IrInst *in)
         return NULL;
     }
     if (ft->kind == TY_TYPE) {
+        /* T(x) of a number type T that a method of T's name takes (the prelude's Int64(c::Char)), as Julia's
+         * constructor methods of a primitive type */
+        GenericFunc *tg = ty_is_prim(ft->elem) ? fe_find_func(I->c->mod, infer_tname(I, ft->elem)) : NULL;
+        if (tg && has_method(I->c, tg, a, n))
+            return call_generic(I, in, tg, a, n);
         /* T(x): conversion */
         if (n == 1 && ty_is_prim(ft->elem) && ty_is_prim(a[0])) {
             in->builtin = BI_CONVERT;
@@ -1352,28 +1384,8 @@ static const Type *infer_call(Infer *I, IrInst *in)
     /* the Base prelude adds methods to a built-in: the built-in answers the calls none of them match */
     if (g && (g->from_base || g->extends) && builtin_lookup(ft->name) && !has_method(I->c, g, a, n))
         g = NULL;
-    if (g) {
-        if (in->flags & IRF_FAILED) {
-            I->failed = true;
-            return NULL;
-        }
-        int idx = (int)(in - I->f->insts);
-        if (g->from_base && strcmp(g->name, "ntuple") == 0 && splat_ntuple_val(I, idx))
-            return NULL; /* ntuple(f, 3) is ntuple(f, Val(3)) */
-        Spec *s = infer_call_user(I->c, g, a, n, in->loc);
-        if (!s) {
-            in->flags |= IRF_FAILED;
-            I->failed = true;
-            return NULL;
-        }
-        if (s->method->vararg) {
-            if (splat_pack_varargs(I, idx, s) < 0)
-                I->failed = true;
-            return NULL;
-        }
-        in->callee = s;
-        return s->rettype;
-    }
+    if (g)
+        return call_generic(I, in, g, a, n);
     const BuiltinRow *bs = builtin_lookup(ft->name);
     if (!bs && strstr(ft->name, "#kw#"))
         return kwcall_no_method(I, in, ft->name, a, n);

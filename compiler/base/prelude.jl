@@ -1421,6 +1421,15 @@ struct Char
     code::UInt32
 end
 codepoint(c::Char) = c.code
+# an integer of a character is its code point (Int('a') == 97); UInt8 and Int8 of one past their range throw
+Int64(c::Char) = Int64(c.code)
+Int32(c::Char) = Int32(c.code)
+UInt32(c::Char) = c.code
+UInt64(c::Char) = UInt64(c.code)
+Int16(c::Char) = Int16(c.code)
+UInt16(c::Char) = UInt16(c.code)
+Int8(c::Char) = Int8(c.code)
+UInt8(c::Char) = UInt8(c.code)
 ==(a::Char, b::Char) = a.code == b.code
 isless(a::Char, b::Char) = a.code < b.code
 <(a::Char, b::Char) = a.code < b.code
