@@ -42,45 +42,14 @@ LLVMValueRef atomic_helper(CG *g, const char *name, const char *text)
     return fn;
 }
 
-/* The helper's name and IR text of Julia's max or min of a float at p as an atomic: a cmpxchg loop around
- * llvm.maximum / llvm.minimum, which propagate NaN and order -0.0 below 0.0 as Julia's max and min do (atomicrmw
- * fmax/fmin are maxnum/minnum: they drop a NaN and either zero may win). Returns the old value. */
-static void float_minmax_helper(CG *g, bool max, const Type *elem, unsigned as, char *name, size_t nn, char *text,
-                                size_t nt)
-{
-    char *ty = LLVMPrintTypeToString(mem_t(g, elem));
-    const char *f = max ? "maximum" : "minimum", *sfx = elem->bits == 16 ? "f16" : elem->bits == 32 ? "f32" : "f64";
-    int bits = elem->bits;
-    unsigned al = elem_align(elem);
-    char scope[64];
-    atomic_scope(g, scope, sizeof scope);
-    snprintf(name, nn, "__juke_atomic_f%s_%s_as%u", f, ty, as);
-    snprintf(text, nt,
-             "declare %s @llvm.%s.%s(%s, %s)\n"
-             "define hidden %s @%s(ptr addrspace(%u) %%p, %s %%v) alwaysinline {\n"
-             "entry:\n"
-             "  %%o0 = load atomic i%d, ptr addrspace(%u) %%p %s monotonic, align %u\n"
-             "  br label %%loop\n"
-             "loop:\n"
-             "  %%oi = phi i%d [ %%o0, %%entry ], [ %%got, %%loop ]\n"
-             "  %%o = bitcast i%d %%oi to %s\n"
-             "  %%n = call %s @llvm.%s.%s(%s %%o, %s %%v)\n"
-             "  %%ni = bitcast %s %%n to i%d\n"
-             "  %%r = cmpxchg ptr addrspace(%u) %%p, i%d %%oi, i%d %%ni %s monotonic monotonic, align %u\n"
-             "  %%got = extractvalue { i%d, i1 } %%r, 0\n"
-             "  %%ok = extractvalue { i%d, i1 } %%r, 1\n"
-             "  br i1 %%ok, label %%done, label %%loop\n"
-             "done:\n"
-             "  ret %s %%o\n}\n",
-             ty, f, sfx, ty, ty, ty, name, as, ty, bits, as, scope, al, bits, bits, ty, ty, f, sfx, ty, ty, ty, bits,
-             as, bits, bits, scope, al, bits, bits, ty);
-    LLVMDisposeMessage(ty);
-}
+static LLVMValueRef atomic_float_minmax(CG *g, bool max, const Type *elem, unsigned as, LLVMValueRef p, LLVMValueRef v);
 
 /* atomicrmw `op` on the element at p (address space as); returns the old value. */
 static LLVMValueRef atomic_rmw(CG *g, BuiltinId id, const Type *elem, unsigned as, LLVMValueRef p, LLVMValueRef v)
 {
     bool fl = ty_is_float(elem), sg = ty_is_signed(elem);
+    if (fl && (id == BI_ATOMIC_MAX || id == BI_ATOMIC_MIN))
+        return atomic_float_minmax(g, id == BI_ATOMIC_MAX, elem, as, p, v);
     const char *op;
     switch (id) {
     case BI_ATOMIC_ADD: op = fl ? "fadd" : "add"; break;
@@ -88,27 +57,23 @@ static LLVMValueRef atomic_rmw(CG *g, BuiltinId id, const Type *elem, unsigned a
     case BI_ATOMIC_AND: op = "and"; break;
     case BI_ATOMIC_OR: op = "or"; break;
     case BI_ATOMIC_XOR: op = "xor"; break;
-    case BI_ATOMIC_MAX: op = sg ? "max" : "umax"; break; /* floats: float_minmax_helper */
+    case BI_ATOMIC_MAX: op = sg ? "max" : "umax"; break; /* floats: atomic_float_minmax */
     case BI_ATOMIC_MIN: op = sg ? "min" : "umin"; break;
     case BI_ATOMIC_INC: op = "uinc_wrap"; break;
     case BI_ATOMIC_DEC: op = "udec_wrap"; break;
     default: op = "xchg"; break;
     }
-    char name[128], text[2048];
-    if (fl && (id == BI_ATOMIC_MAX || id == BI_ATOMIC_MIN)) {
-        float_minmax_helper(g, id == BI_ATOMIC_MAX, elem, as, name, sizeof name, text, sizeof text);
-    } else {
-        char *tyname = LLVMPrintTypeToString(mem_t(g, elem));
-        snprintf(name, sizeof name, "__juke_atomic_%s_%s_as%u", op, tyname, as);
-        char scope[64];
-        atomic_scope(g, scope, sizeof scope);
-        snprintf(text, sizeof text,
-                 "define hidden %s @%s(ptr addrspace(%u) %%p, %s %%v) alwaysinline {\n"
-                 "  %%o = atomicrmw %s ptr addrspace(%u) %%p, %s %%v %s monotonic, align %u\n"
-                 "  ret %s %%o\n}\n",
-                 tyname, name, as, tyname, op, as, tyname, scope, elem_align(elem), tyname);
-        LLVMDisposeMessage(tyname);
-    }
+    char *tyname = LLVMPrintTypeToString(mem_t(g, elem));
+    char name[128], text[1024];
+    snprintf(name, sizeof name, "__juke_atomic_%s_%s_as%u", op, tyname, as);
+    char scope[64];
+    atomic_scope(g, scope, sizeof scope);
+    snprintf(text, sizeof text,
+             "define hidden %s @%s(ptr addrspace(%u) %%p, %s %%v) alwaysinline {\n"
+             "  %%o = atomicrmw %s ptr addrspace(%u) %%p, %s %%v %s monotonic, align %u\n"
+             "  ret %s %%o\n}\n",
+             tyname, name, as, tyname, op, as, tyname, scope, elem_align(elem), tyname);
+    LLVMDisposeMessage(tyname);
     LLVMValueRef fn = atomic_helper(g, name, text);
     if (!fn)
         return LLVMGetUndef(prim_t(g, elem));
@@ -117,6 +82,7 @@ static LLVMValueRef atomic_rmw(CG *g, BuiltinId id, const Type *elem, unsigned a
     LLVMValueRef cargs[2] = { p, to_mem(g, v, elem) };
     return from_mem(g, LLVMBuildCall2(g->b, fty, fn, cargs, 2, ""), elem);
 }
+
 
 /* atomic_cas!(p, cmp, new): cmpxchg on the element's bits (floats compare
  * bitwise, as AMDGPU.jl does); returns the old value. */
@@ -150,6 +116,30 @@ static LLVMValueRef atomic_cas(CG *g, const Type *elem, unsigned as, LLVMValueRe
     return from_mem(g, old, elem);
 }
 
+/* Julia's max or min of the float at p and v, stored atomically: a compare-and-swap loop around float_min_max
+ * (NaN wins, -0.0 < 0.0), where atomicrmw fmax/fmin are maxnum/minnum, which drop a NaN and let either zero
+ * win. Returns the old value. */
+static LLVMValueRef atomic_float_minmax(CG *g, bool max, const Type *elem, unsigned as, LLVMValueRef p, LLVMValueRef v)
+{
+    LLVMTypeRef ft = prim_t(g, elem), it = LLVMIntTypeInContext(g->ctx, (unsigned)elem->bits);
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
+    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "fminmax.loop");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "fminmax.done");
+    LLVMValueRef first = LLVMBuildLoad2(g->b, ft, p, ""); /* a guess: the exchange checks it */
+    LLVMBuildBr(g->b, loop);
+    LLVMPositionBuilderAtEnd(g->b, loop);
+    LLVMValueRef old = LLVMBuildPhi(g->b, ft, "");
+    LLVMValueRef got = atomic_cas(g, elem, as, p, old, float_min_max(g, max, elem, old, v));
+    LLVMValueRef same =
+        LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildBitCast(g->b, got, it, ""), LLVMBuildBitCast(g->b, old, it, ""), "");
+    LLVMBasicBlockRef end = LLVMGetInsertBlock(g->b);
+    LLVMAddIncoming(old, &first, &pre, 1);
+    LLVMAddIncoming(old, &got, &end, 1);
+    LLVMBuildCondBr(g->b, same, done, loop);
+    LLVMPositionBuilderAtEnd(g->b, done);
+    return old;
+}
+
 /* AMDGPU.@atomic A[i] op= v (returns the new value) and the pointer API
  * atomic_add!(pointer(A, i), v) (returns the old one, as AMDGPU.jl does). */
 LLVMValueRef emit_atomic_rmw(CG *g, IrInst *in)
@@ -171,10 +161,10 @@ LLVMValueRef emit_atomic_rmw(CG *g, IrInst *in)
     case BI_ATOMIC_OR: return LLVMBuildOr(g->b, old, v, "");
     case BI_ATOMIC_XOR: return LLVMBuildXor(g->b, old, v, "");
     case BI_ATOMIC_MAX:
-        return fl ? intr2(g, "llvm.maximum", old, v)
+        return fl ? float_min_max(g, true, elem, old, v)
                   : LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, sg ? LLVMIntSGT : LLVMIntUGT, old, v, ""), old, v, "");
     case BI_ATOMIC_MIN:
-        return fl ? intr2(g, "llvm.minimum", old, v)
+        return fl ? float_min_max(g, false, elem, old, v)
                   : LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, sg ? LLVMIntSLT : LLVMIntULT, old, v, ""), old, v, "");
     default: return v;
     }
