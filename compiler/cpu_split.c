@@ -220,33 +220,34 @@ static bool signed_pred(LLVMIntPredicate p)
     return p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntSGT || p == LLVMIntSGE;
 }
 
-/* Whether v, an i1 of the loop, is a conditional branch's condition there, or an operand of the i1 `and`,
- * `or` and `select` that make one (simplifycfg folds `a && b` into `select a, b, false`: diffusion2d's
- * `ix in axes(A, 1) && iy in axes(A, 2)`). */
-static bool decides_branch(const Loop *l, LLVMValueRef v, int depth)
+/* Whether v, an i1 of the loop, is a conditional branch's condition there (not the latch's: the loop's own
+ * bound), or, with chains, an operand of the i1 `and`, `or` and `select` that make one (simplifycfg folds
+ * `a && b` into `select a, b, false`: diffusion2d's `ix in axes(A, 1) && iy in axes(A, 2)`). */
+static bool decides_branch(const Loop *l, LLVMValueRef v, bool chains, int depth)
 {
     for (LLVMUseRef u = LLVMGetFirstUse(v); u && depth < 8; u = LLVMGetNextUse(u)) {
         LLVMValueRef user = LLVMGetUser(u);
         if (!LLVMIsAInstruction(user) || !in_loop(l, LLVMGetInstructionParent(user)))
             continue;
-        if (LLVMIsABranchInst(user) && LLVMIsConditional(user) && LLVMGetCondition(user) == v)
+        if (LLVMIsABranchInst(user) && LLVMIsConditional(user) && LLVMGetCondition(user) == v &&
+            LLVMGetInstructionParent(user) != l->latch)
             return true;
         LLVMOpcode op = LLVMGetInstructionOpcode(user);
         LLVMTypeRef t = LLVMTypeOf(user);
         bool logic = (op == LLVMAnd || op == LLVMOr || op == LLVMSelect) && LLVMGetTypeKind(t) == LLVMIntegerTypeKind &&
                      LLVMGetIntTypeWidth(t) == 1;
-        if (logic && decides_branch(l, user, depth + 1))
+        if (chains && logic && decides_branch(l, user, chains, depth + 1))
             return true;
     }
     return false;
 }
 
-static bool find_guard(const Loop *l, Guard *g)
+static bool find_guard(const Loop *l, bool chains, Guard *g)
 {
     for (int k = 0; k < l->nb; k++)
         for (LLVMValueRef cmp = LLVMGetFirstInstruction(l->blocks[k]); cmp; cmp = LLVMGetNextInstruction(cmp)) {
             if (!LLVMIsAICmpInst(cmp) || LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(cmp, 0))) != LLVMIntegerTypeKind ||
-                !decides_branch(l, cmp, 0))
+                !decides_branch(l, cmp, chains, 0))
                 continue;
             LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
             LLVMValueRef a = LLVMGetOperand(cmp, 0), b = LLVMGetOperand(cmp, 1), terms[SPLIT_MAX_TERMS];
@@ -495,7 +496,7 @@ static bool holds_mark(LLVMValueRef br, unsigned loop_kind, LLVMMetadataRef mark
     return found;
 }
 
-int cpu_split_item_loops(LLVMValueRef fn, LLVMMetadataRef mark)
+int cpu_split_item_loops(LLVMValueRef fn, LLVMMetadataRef mark, bool chains)
 {
     LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(fn));
     unsigned loop_kind = LLVMGetMDKindIDInContext(ctx, "llvm.loop", 9);
@@ -518,7 +519,7 @@ int cpu_split_item_loops(LLVMValueRef fn, LLVMMetadataRef mark)
     for (int k = 0; k < nl; k++) {
         Loop l;
         Guard g;
-        if (find_loop(latches[k], &l) && find_guard(&l, &g) && split_loop(&l, &g, mark))
+        if (find_loop(latches[k], &l) && find_guard(&l, chains, &g) && split_loop(&l, &g, mark))
             done++;
         free(l.blocks);
     }

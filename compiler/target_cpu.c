@@ -1145,9 +1145,13 @@ static void split_group_entries(TargetCtx *tc)
                          "loop-mssa(licm))",
                          NULL)) /* the loops stay whole */
         return;
-    for (int i = 0; i < cp->nkernels; i++)
-        if (cp->kernels[i].group_entry && cp->kernels[i].loop_mark)
-            cpu_split_item_loops(cp->kernels[i].group_entry, cp->kernels[i].loop_mark);
+    /* a region round splits only at a guard that decides its branch alone: split at the first of its `&&`
+     * guards, the tiled matmul's rounds grew by half and ran slower (bench/RESULTS.md §23a) */
+    for (int i = 0; i < cp->nkernels; i++) {
+        CpuKernel *k = &cp->kernels[i];
+        if (k->group_entry && k->loop_mark)
+            cpu_split_item_loops(k->group_entry, k->loop_mark, !(k->group_flags & JUKE_CPU_GROUP_REGIONS));
+    }
 }
 
 /* The module is complete (and its debug information final): each kernel with barriers gets its region copy
