@@ -74,8 +74,8 @@ typedef struct CpuKernel {
     uint32_t kernarg_size;
     uint32_t spill_bytes; /* a region kernel's (group_flags JUKE_CPU_GROUP_REGIONS) */
     uint32_t group_flags;
-    LLVMValueRef body;            /* a kernel with barriers: its body, until cpu_link_libraries makes its regions */
-    LLVMMetadataRef loop_mark;    /* the property its group entry's x loops hold (cpu_split.h), or NULL */
+    LLVMValueRef body;         /* a kernel with barriers: its body, until cpu_link_libraries makes its regions */
+    LLVMMetadataRef loop_mark; /* the property its group entry's x loops hold (cpu_split.h), or NULL */
 } CpuKernel;
 
 typedef struct CpuPriv {
@@ -1113,7 +1113,13 @@ static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol
         return;
     }
     cp->kernels = k;
-    k[cp->nkernels++] = (CpuKernel){ strdup(symbol), entry, group, (uint32_t)off, 0, 0, tc->uses_barrier ? fn : NULL,
+    k[cp->nkernels++] = (CpuKernel){ strdup(symbol),
+                                     entry,
+                                     group,
+                                     (uint32_t)off,
+                                     0,
+                                     0,
+                                     tc->uses_barrier ? fn : NULL,
                                      group ? cpu_split_plain_mark(c) : NULL };
     if (!cp->symbol) {
         cp->symbol = strdup(symbol);
