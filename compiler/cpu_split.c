@@ -10,16 +10,16 @@
  *   AVX-512 (EPYC, znver5) a copy through masked loads and stores moves half the bytes a second that plain
  *   ones do (bench/RESULTS.md §23a).
  * This pass finds, in each x loop of the group entry (those whose loop ID holds the caller's mark), a
- * branch on `icmp (x + c + U), B` with U and B computed before the loop (U a sum of values alike in every
- * item, as `(group - 1) * n` in `i = (group - 1) * n + item`), and splits the loop at the point S where the
- * guard changes: items [0, S) run a copy with the branch decided one way, items [S, n) a copy decided the
- * other. The items run in the same order as before, so what the kernel computes (and where a fault or an
- * exception stops it) is unchanged; each copy vectorises without masks.
+ * compare `icmp (x + c + U), B` with U and B computed before the loop (U a sum of values alike in every
+ * item, as `(group - 1) * n` in `i = (group - 1) * n + item`) that decides a branch, alone or (in kernels
+ * without barriers) through `&&` and `||`, and splits the loop at the point S where the compare changes:
+ * items [0, S) run a copy with it decided one way, items [S, n) a copy decided the other. The items run in
+ * the same order as before, so what the kernel computes (and where a fault or an exception stops it) is
+ * unchanged; each copy vectorises without masks.
  *
  * requires: the group entry with the kernel inlined into it and cleaned up (sroa, early-cse, instcombine,
  * simplifycfg, licm): the item index is the loop's induction variable, B is loop invariant.
  * guarantees: each x loop with such a guard is split at the first one; any other loop is left as it was. */
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
