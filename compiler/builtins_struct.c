@@ -27,16 +27,19 @@ const Type *builtin_type_construct(Infer *I, IrInst *in, const Type *S, const Ty
         /* Val(x) of a constant: Val{x}() */
         const Type *p = NULL;
         int64_t k;
-        const IrInst *x = &I->f->insts[in->args[1]];
+        int b;
+        uint32_t c;
         if (a[0]->kind == TY_TYPE || a[0]->kind == TY_SYMBOL)
             p = a[0]->kind == TY_TYPE ? a[0]->elem
                                       : ty_val(T(I), a[0], 0, arena_printf(&I->c->arena, ":%s", a[0]->name));
-        else if (a[0]->kind == TY_BOOL && x->op == IR_CONST && x->lit == LIT_NONE)
-            p = ty_val(T(I), a[0], x->ival == IR_TRUE, x->ival == IR_TRUE ? "true" : "false");
+        else if (a[0]->kind == TY_BOOL && (b = infer_const_bool(I->f, in->args[1])) >= 0)
+            p = ty_val(T(I), a[0], b, b ? "true" : "false"); /* true, or Val(TX === 'S') the types decide */
         else if (ty_is_int(a[0]) && is_const_int(I, in->args[1], &k))
             p = ty_val(T(I), prim(I, TY_INT64), k, arena_printf(&I->c->arena, "%lld", (long long)k));
+        else if (a[0]->kind == TY_STRUCT && infer_const_char(I->f, in->args[1], &c))
+            p = ty_val_char(T(I), a[0], c); /* Val('N'), or Val(TX) of a Char where-parameter TX */
         if (!p) {
-            infer_err(I, in->loc, "Val(x) needs a constant x (an integer, Bool, Symbol or type) in a kernel");
+            infer_err(I, in->loc, "Val(x) needs a constant x (an integer, Bool, Char, Symbol or type) in a kernel");
             return NULL;
         }
         const Type *v = ty_struct(T(I), "Val", &p, 1, NULL, NULL, 0, 0, NULL);

@@ -581,7 +581,7 @@ static void convert_item(Cl *c, Node **slot)
     c->seen_counts.items[seen] = (void *)(intptr_t)c->count;
 }
 
-const Node *closures_first_capture(Arena *a, const Node *outer, const Node *inner)
+int closures_captures(Arena *a, const Node *outer, const Node *inner, const Node **uses, int max)
 {
     Cl c = { .a = a };
     Scope os = { 0 }, is = { .up = &os }, body = { 0 };
@@ -601,13 +601,17 @@ const Node *closures_first_capture(Arena *a, const Node *outer, const Node *inne
     collect_used(&c, &used, &uselocs, inner->kids[1]);
     for (int i = 0; inner->kids[0] && i < inner->kids[0]->nkids; i++)
         collect_used(&c, &used, &uselocs, inner->kids[0]->kids[i]);
-    for (int i = 0; i < used.len; i++) {
+    PtrVec seen = { 0 };
+    int n = 0;
+    for (int i = 0; i < used.len && n < max; i++) {
         bool is_static = false;
         if (!has_name(&is.locals, used.items[i]) && !has_name(&is.statics, used.items[i]) &&
-            binder(&os, used.items[i], &is_static))
-            return uselocs.items[i];
+            !has_name(&seen, used.items[i]) && binder(&os, used.items[i], &is_static)) {
+            add_name(&c, &seen, used.items[i]);
+            uses[n++] = uselocs.items[i];
+        }
     }
-    return NULL;
+    return n;
 }
 
 void closures_lift(Arena *a, Node *file, bool base)

@@ -13,9 +13,10 @@
  * from the user's #f#k). */
 void closures_lift(Arena *a, Node *file, bool base);
 
-/* The first use, in the function inner defined inside outer's body, of one of outer's parameters, local
- * variables or static parameters (what would make inner a closure over outer), or NULL when inner needs
- * nothing of outer. outer's body must no longer hold inner. */
-const Node *closures_first_capture(Arena *a, const Node *outer, const Node *inner);
+/* The names of outer's parameters, local variables and static parameters that the function inner, defined
+ * inside outer's body, uses (what makes inner a closure over outer): the first use of each into uses[], in
+ * the order of first use, at most max; returns how many (0: inner needs nothing of outer). outer's body must
+ * no longer hold inner. */
+int closures_captures(Arena *a, const Node *outer, const Node *inner, const Node **uses, int max);
 
 #endif

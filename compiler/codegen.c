@@ -1281,6 +1281,10 @@ static LLVMValueRef emit_const(CG *g, IrInst *in)
 static LLVMValueRef emit_name(CG *g, IrInst *in)
 {
     const Type *t = in->type;
+    if (in->flags & IRF_CHARVAL) { /* a where-parameter that is a Char (TX of Val{'N'}) */
+        LLVMValueRef code = LLVMConstInt(prim_t(g, t->fields[0]), (uint64_t)in->ival, 0);
+        return LLVMBuildInsertValue(g->b, LLVMGetUndef(lt(g, t)), code, 0, "");
+    }
     if (t->kind == TY_COMPLEX) /* im */
         return cx_make(g, t, LLVMConstInt(i1(g), 0, 0), LLVMConstInt(i1(g), 1, 0));
     if (ty_is_float(t)) {

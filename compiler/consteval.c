@@ -205,6 +205,24 @@ bool infer_const_int(const IrFunc *f, int v, int64_t *out, int depth)
     return eval_int(&e, &fr, v, out, depth);
 }
 
+bool infer_const_char(const IrFunc *f, int v, uint32_t *cp)
+{
+    if (v < 0 || v >= f->ninsts)
+        return false;
+    const IrInst *in = &f->insts[single_assignment(f, v)];
+    int64_t k;
+    if (in->op == IR_NAME && (in->flags & IRF_CHARVAL)) {
+        *cp = (uint32_t)in->ival;
+        return true;
+    }
+    if (in->op == IR_CALL && in->builtin == BI_NEW && in->nargs == 2 && in->optype && in->optype->kind == TY_STRUCT &&
+        strcmp(in->optype->name, "Char") == 0 && infer_const_int(f, in->args[1], &k, 0)) {
+        *cp = (uint32_t)k;
+        return true;
+    }
+    return false;
+}
+
 bool infer_const_range(const IrFunc *f, int v, int64_t *lo, int64_t *hi)
 {
     if (v < 0 || v >= f->ninsts)

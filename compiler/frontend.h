@@ -159,6 +159,11 @@ bool infer_match_type(FeCompilation *c, const Node *te, const Type *arg, const c
 /* Constant folding over typed IR values (consteval.c): literals, `where` parameters, arithmetic, tuple
  * indexing, prod/length, and calls of functions that return such a value. */
 bool infer_const_int(const IrFunc *f, int v, int64_t *out, int depth);
+/* Is value v a Char known here: a literal ('N', Char(k) of a constant k) or a where-parameter (TX of Val{'N'})? */
+bool infer_const_char(const IrFunc *f, int v, uint32_t *cp);
+/* Do the types decide the Bool value v (cond_decided's rules, x === nothing of a Nothing x, TX === 'N' of a
+ * Char TX)? 1 true, 0 false, -1 not known. */
+int infer_const_bool(const IrFunc *f, int v);
 /* Is value v a unit range lo:hi of constant bounds (a tuple's t[1:2], size(A)[1:N-2])? */
 bool infer_const_range(const IrFunc *f, int v, int64_t *lo, int64_t *hi);
 /* The value f returns, when it has one live return: its index, else -1. */

@@ -1072,6 +1072,11 @@ static const Type *infer_name(Infer *I, IrInst *in)
             continue;
         /* a `where` parameter used as a value: its type (T in zero(T)) or its integer (N) */
         const Type *tv = I->spec->tvals[i];
+        if (tv && tv->kind == TY_VAL && tv->elem->kind == TY_STRUCT) { /* TX of Val{'N'}: a Char */
+            in->flags |= IRF_CHARVAL;
+            in->ival = tv->ival;
+            return tv->elem;
+        }
         if (tv && tv->kind == TY_VAL) { /* N of Val{N}: the constant */
             in->op = IR_CONST;
             in->name = NULL;
@@ -1398,6 +1403,13 @@ static int cond_decided_at(const IrFunc *f, const IrInst *cond, int depth)
              nothing = cond->optype->kind == TY_NOTHING || cond->optype->kind == TY_ANY;
         return some == nothing ? some : -1;
     }
+    if (cond->op == IR_CALL && cond->type && cond->nargs == 3 &&
+        (cond->builtin == BI_EGAL || cond->builtin == BI_NEGAL || cond->builtin == BI_EQ || cond->builtin == BI_NE)) {
+        /* TX === 'N' of a Char where-parameter TX (GPUArrays' wrapper characters): two Chars known here */
+        uint32_t p, q;
+        if (infer_const_char(f, cond->args[1], &p) && infer_const_char(f, cond->args[2], &q))
+            return (p == q) == (cond->builtin == BI_EGAL || cond->builtin == BI_EQ);
+    }
     if (cond->op == IR_CALL && cond->type && cond->nargs == 3 && cond->builtin >= BI_EQ && cond->builtin <= BI_GE) {
         /* N == 0 of a where-parameter N (a generated function's generator branches on it): two integer
          * literals compare as the generator's Julia compares them */
@@ -1429,6 +1441,11 @@ static int cond_decided_at(const IrFunc *f, const IrInst *cond, int depth)
     else
         return -1;
     return cond->builtin == BI_EGAL ? egal : !egal;
+}
+
+int infer_const_bool(const IrFunc *f, int v)
+{
+    return v < 0 || v >= f->ninsts ? -1 : cond_decided(f, &f->insts[v]);
 }
 
 /* Which instructions a path reaches, following only the side of a branch that the types leave open. */

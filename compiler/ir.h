@@ -40,6 +40,7 @@ enum {
     IRF_UNION_STORE = 32, /* IR_ASSIGN to a union variable's member slot, picked by the value's type
                              (union_split.c: .label the first member slot, .ival the member count) */
     IRF_SELFCALL = 64,    /* typed IR_CALL of a callable object (a closure): args[0] is the callee's first argument */
+    IRF_CHARVAL = 128,    /* typed IR_NAME: a where-parameter that is a Char (TX of Val{'N'}), its code point .ival */
 };
 
 typedef struct Spec Spec;

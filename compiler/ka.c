@@ -1001,19 +1001,25 @@ static Node *ka_function(Ka *k, Node *fn)
     fn->kids[1] = ka_expr(k, fn->kids[1]);
     k->in_function = false;
     k->has_ctx = false;
-    /* a @kernel defined in the body is a closure in KernelAbstractions: one that uses nothing of the
-     * function is the same kernel at the top level (GPUArrays 11 defines fill_kernel! and rmul_kernel! so) */
+    /* a @kernel defined in the body is a closure in KernelAbstractions over the function's variables it uses
+     * (GPUArrays 11's tril_kernel! uses the method's T, transpose_kernel! its f). The closure exists only when
+     * the function runs on the host, so juke's kernel takes those values as its first arguments, where a call
+     * passes a closure's fields, in the order the body first uses them; one that uses nothing of the function
+     * (fill_kernel!, rmul_kernel!) is the same kernel at the top level */
     for (int i = 0; i < k->nested.len; i++) {
         Node *kfn = k->nested.items[i];
-        const Node *use = closures_first_capture(k->a, fn, kfn);
-        if (use)
-            diag_error(k->d, use->loc,
-                       "the @kernel %s, defined inside the function %s, uses that function's `%s`: "
-                       "KernelAbstractions makes the kernel a closure over it, which exists only when the function "
-                       "runs on the host; pass `%s` to the kernel as an argument",
-                       kfn->name ? kfn->name : "", fn->name ? fn->name : "", use->name, use->name);
-        else
-            ptrvec_push(k->a, &k->hoisted, kfn);
+        const Node *uses[32];
+        int nc = closures_captures(k->a, fn, kfn, uses, JK_ARRAY_LEN(uses));
+        Node *params = kfn->kids[0];
+        Node *np = nc ? ast_node(k->a, AST_TUPLE, params->loc, nc + params->nkids) : params;
+        if (!np)
+            return fn;
+        for (int c = 0; c < nc; c++)
+            np->kids[c] = ast_ident(k->a, uses[c]->loc, uses[c]->name);
+        for (int p = 0; nc && p < params->nkids; p++)
+            np->kids[nc + p] = params->kids[p];
+        kfn->kids[0] = np;
+        ptrvec_push(k->a, &k->hoisted, kfn);
     }
     return fn;
 }

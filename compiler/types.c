@@ -292,6 +292,16 @@ const Type *ty_val(TypeTable *t, const Type *type, int64_t ival, const char *tex
     return intern(t, (Type){ .kind = TY_VAL, .elem = type, .ival = ival, .name = text });
 }
 
+const Type *ty_val_char(TypeTable *t, const Type *char_type, uint32_t cp)
+{
+    char text[16];
+    if (cp >= 0x20 && cp < 0x7f && cp != '\'' && cp != '\\')
+        snprintf(text, sizeof text, "'%c'", (char)cp);
+    else
+        snprintf(text, sizeof text, "'\\U%08x'", (unsigned)cp);
+    return ty_val(t, char_type, cp, text);
+}
+
 const Type *ty_symbol(TypeTable *t, const char *name)
 {
     return intern(t, (Type){ .kind = TY_SYMBOL, .name = name });
@@ -1012,6 +1022,29 @@ static const Type *tp_param(TyParser *tp, int depth)
         }
         snprintf(text, sizeof text, "%ld", v);
         return ty_val(tp->t, tp->t->prims[TY_INT64], v, text);
+    }
+    if (*tp->p == '\'') { /* a Char: 'N', or '\U000000e9' as ty_val_char names the others */
+        const char *q = tp->p + 1;
+        uint32_t cp = 0;
+        if (q[0] == '\\' && q[1] == 'U') {
+            for (q += 2; isxdigit((unsigned char)*q) && q < tp->p + 11; q++)
+                cp = cp * 16 + (uint32_t)(isdigit((unsigned char)*q) ? *q - '0' : (*q | 0x20) - 'a' + 10);
+            q = q == tp->p + 11 && cp <= 0x10FFFF ? q : NULL;
+        } else if (*q >= 0x20 && *q < 0x7f && *q != '\\' && *q != '\'') {
+            cp = (uint32_t)*q++;
+        } else {
+            q = NULL;
+        }
+        const Type *ct = q && *q == '\'' && tp->t->resolve
+                             ? tp->t->resolve(tp->t->resolve_ud, tp->t, "Char", NULL, 0, tp->err)
+                             : NULL;
+        if (!ct) {
+            if (!tp->err->len)
+                sb_printf(tp->err, "expected a character ('N', '\\U000000e9') at \"%s\"", tp->p);
+            return NULL;
+        }
+        tp->p = q + 1;
+        return ty_val_char(tp->t, ct, cp);
     }
     if (strncmp(tp->p, "true", 4) == 0 || strncmp(tp->p, "false", 5) == 0) {
         bool t = tp->p[0] == 't';

@@ -142,6 +142,10 @@ const Type *ty_struct(TypeTable *t, const char *name, const Type **params, int n
 /* @NamedTuple{names::fields...} */
 const Type *ty_namedtuple(TypeTable *t, const char **fnames, const Type **fields, int n);
 const Type *ty_val(TypeTable *t, const Type *type, int64_t ival, const char *text);
+/* The character code point cp as a type parameter (the 'N' of Val{'N'}): a TY_VAL of char_type (the prelude's
+ * Char) named as Julia writes it, 'N' for printable ASCII and '\U000000e9' otherwise, so that the host's text and a
+ * kernel's Val('N') are one type. */
+const Type *ty_val_char(TypeTable *t, const Type *char_type, uint32_t cp);
 const Type *ty_symbol(TypeTable *t, const char *name);
 /* The index of field `name` of a struct type, or -1. */
 int ty_field_index(const Type *t, const char *name);

@@ -39,6 +39,8 @@
  * and this many work-items in all (each a fiber with its own stack). */
 #define CPU_COOP_MAX_GROUPS 256u
 #define CPU_COOP_MAX_ITEMS 65536u
+/* The kernels one code object may list: a bound on what a damaged image can make the loader copy. */
+#define CPU_MAX_MODULE_KERNELS (1u << 20)
 
 enum { FIBER_RUNNABLE, FIBER_AT_BARRIER, FIBER_AT_WAVE, FIBER_DONE };
 
@@ -142,9 +144,10 @@ struct CpuDev {
 
 typedef struct CpuModule {
     void *handle;
-    int fd; /* memfd kept open: dlopen matches "/proc/self/fd/N" names */
-    const JukeCpuKernelInfo *table;
-    const JukeCpuGroupEntry *groups; /* parallel to table, or NULL (older code objects) */
+    int fd;                    /* memfd kept open: dlopen matches "/proc/self/fd/N" names */
+    JukeCpuKernelInfo *table;  /* copies of the image's tables (cpu_copy_tables), names in `names` */
+    JukeCpuGroupEntry *groups; /* parallel to table, or NULL (older code objects) */
+    char *names;
     uint32_t count;
 } CpuModule;
 
@@ -1562,6 +1565,55 @@ static int cpu_dlopen_image(const void *image, size_t size, void **handle, int *
     return 0;
 }
 
+static void cpu_module_unload(RtModule *m)
+{
+    CpuModule *cm = m->priv;
+    if (!cm)
+        return;
+    m->priv = NULL;
+    dlclose(cm->handle);
+    if (cm->fd >= 0)
+        close(cm->fd);
+    free(cm->table);
+    free(cm->groups);
+    free(cm->names);
+    free(cm);
+}
+
+/* The kernel table, its names and the group table, copied out of the loaded image into the module's own memory:
+ * the one function that reads the image's data. The dynamic loader maps the image with its own mmap, which
+ * ThreadSanitizer does not see, so the image's addresses may still carry TSan's records of memory that was there
+ * before (another thread's fiber stack): reads of it from anywhere else would be reported as races
+ * (tests/tsan.supp names this function). */
+static int cpu_copy_tables(CpuModule *cm, const JukeCpuKernelInfo *table, const JukeCpuGroupEntry *groups,
+                           const uint32_t *nkernels, char **err)
+{
+    uint32_t count = *nkernels;
+    if (count > CPU_MAX_MODULE_KERNELS)
+        return rt_fail(err, "cpu: the code object lists %u kernels (at most %u)", count, CPU_MAX_MODULE_KERNELS);
+    size_t names = 0;
+    for (uint32_t i = 0; i < count; i++)
+        names += table[i].name ? strlen(table[i].name) + 1 : 0;
+    cm->table = malloc(sizeof *cm->table * (count ? count : 1));
+    cm->groups = groups ? malloc(sizeof *cm->groups * (count ? count : 1)) : NULL;
+    cm->names = malloc(names ? names : 1);
+    if (!cm->table || (groups && !cm->groups) || !cm->names)
+        return rt_fail(err, "cpu: out of memory");
+    char *at = cm->names;
+    for (uint32_t i = 0; i < count; i++) {
+        cm->table[i] = table[i];
+        if (table[i].name) {
+            size_t n = strlen(table[i].name) + 1;
+            cm->table[i].name = memcpy(at, table[i].name, n);
+            at += n;
+        }
+        if (groups)
+            cm->groups[i] = groups[i];
+    }
+    cm->count = count;
+    return 0;
+}
+
 static int cpu_module_load(RtModule *m, const void *image, size_t size, char **err)
 {
     if (size < 4 || memcmp(image, "\177ELF", 4) != 0)
@@ -1573,31 +1625,18 @@ static int cpu_module_load(RtModule *m, const void *image, size_t size, char **e
         free(cm);
         return -1;
     }
-    cm->table = dlsym(cm->handle, JUKE_CPU_TABLE_SYMBOL);
+    const JukeCpuKernelInfo *table = dlsym(cm->handle, JUKE_CPU_TABLE_SYMBOL);
     const uint32_t *count = dlsym(cm->handle, JUKE_CPU_COUNT_SYMBOL);
-    if (!cm->table || !count) {
-        const char *missing = cm->table ? JUKE_CPU_COUNT_SYMBOL : JUKE_CPU_TABLE_SYMBOL;
-        dlclose(cm->handle);
-        if (cm->fd >= 0)
-            close(cm->fd);
-        free(cm);
-        return rt_fail(err, "cpu: not a juke CPU code object: it does not export %s", missing);
-    }
-    cm->count = *count;
-    cm->groups = dlsym(cm->handle, JUKE_CPU_GROUP_SYMBOL);
+    int rc = 0;
+    if (!table || !count)
+        rc = rt_fail(err, "cpu: not a juke CPU code object: it does not export %s",
+                     table ? JUKE_CPU_COUNT_SYMBOL : JUKE_CPU_TABLE_SYMBOL);
+    else
+        rc = cpu_copy_tables(cm, table, dlsym(cm->handle, JUKE_CPU_GROUP_SYMBOL), count, err);
     m->priv = cm;
-    return 0;
-}
-
-static void cpu_module_unload(RtModule *m)
-{
-    CpuModule *cm = m->priv;
-    if (!cm)
-        return;
-    dlclose(cm->handle);
-    if (cm->fd >= 0)
-        close(cm->fd);
-    free(cm);
+    if (rc)
+        cpu_module_unload(m);
+    return rc;
 }
 
 /* A global of the shared object: its address, and its size from the symbol table. */
@@ -1622,7 +1661,7 @@ static int cpu_function_get(RtFunction *f, const char *name, char **err)
         if (k->name && strcmp(k->name, name) == 0) {
             if (!k->entry)
                 return rt_fail(err, "cpu: kernel '%s' has no entry point", name);
-            f->priv = (void *)k;
+            f->priv = (void *)k; /* (the module's copy of the entry) */
             RtFunctionInfo *info = &f->info;
             snprintf(info->name, sizeof info->name, "%s", name);
             info->kernarg_size = k->kernarg_size;

@@ -1441,3 +1441,14 @@ end
 adjoint(x::Real) = x
 adjoint(z::Complex) = conj(z)
 transpose(x::Number) = x
+# LinearAlgebra's UniformScaling (λI): GPUArrays' A + J adds J to the diagonal of a matrix in a kernel (a
+# number plus J is a number plus J.λ there)
+struct UniformScaling{T<:Number}
+    λ::T
+end
++(J::UniformScaling, x::Number) = J.λ + x
++(x::Number, J::UniformScaling) = x + J.λ
+-(J::UniformScaling, x::Number) = J.λ - x
+-(x::Number, J::UniformScaling) = x - J.λ
+*(x::Number, J::UniformScaling) = UniformScaling(x * J.λ)
+*(J::UniformScaling, x::Number) = UniformScaling(J.λ * x)

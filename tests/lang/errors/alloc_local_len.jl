@@ -6,6 +6,6 @@ function dyn_local!(x, n)
     return
 end
 # run: dyn_local!(x = zeros(Float32, 2), n = 4)
-# expect error: Val(x) needs a constant x (an integer, Bool, Symbol or type) in a kernel
+# expect error: Val(x) needs a constant x (an integer, Bool, Char, Symbol or type) in a kernel
 # expect error at: 3:36
 
