@@ -832,13 +832,13 @@ static juke_status write_dumps_if_asked(juke_kernel *k, const juke_options *o)
     return dir ? juke_kernel_write_dumps(k, dir) : JUKE_OK;
 }
 
-/* The pipeline: a compilation with its argument types (new_compilation) →
- * lowered and typed IR → code object. Errors are left in d; *mismatch (if
- * not NULL) says whether no method of function took the types at all. */
-static bool run_pipeline(FeCompilation *c, const char *function, const Type **types, int nargs, const TargetOptions *to,
-                         Diags *d, char **lowered, char **typed, CodeObject *co, double *ms_frontend, bool *mismatch)
+/* The front end: a compilation with its argument types (new_compilation) →
+ * lowered and typed IR, printed into *lowered and *typed where they are not
+ * NULL. Errors are left in d; *mismatch (if not NULL) says whether no method
+ * of function took the types at all. */
+static bool run_front_end(FeCompilation *c, const char *function, const Type **types, int nargs, Diags *d,
+                          char **lowered, char **typed, bool *mismatch)
 {
-    double t0 = now_ms();
     Spec *s = fe_specialize(c, function, types, nargs, (SrcLoc){ 0 });
     if (mismatch)
         *mismatch = !s && c->nspecs == 0 && d->first_kind == DIAG_USER;
@@ -854,6 +854,16 @@ static bool run_pipeline(FeCompilation *c, const char *function, const Type **ty
         fe_print_typed(&sb, c);
         *typed = sb_take(&sb);
     }
+    return true;
+}
+
+/* The pipeline: the front end (run_front_end) → code object. */
+static bool run_pipeline(FeCompilation *c, const char *function, const Type **types, int nargs, const TargetOptions *to,
+                         Diags *d, char **lowered, char **typed, CodeObject *co, double *ms_frontend, bool *mismatch)
+{
+    double t0 = now_ms();
+    if (!run_front_end(c, function, types, nargs, d, lowered, typed, mismatch))
+        return false;
     if (ms_frontend)
         *ms_frontend = now_ms() - t0;
     return cg_compile(d, c->types, c->specs, c->nspecs, to, co);
@@ -1050,8 +1060,16 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     }
     bool mismatch = false;
     double t_build = trace_now_us();
-    bool built =
-        run_pipeline(c, function, types, nargs, &k->to, &d, &k->lowered, &k->typed, &k->co, &k->ms_frontend, &mismatch);
+    /* A compile that makes no listing (for a launch) makes neither the lowered and typed texts nor the line
+     * information that only the listings show (the code object is the same without it, target.h):
+     * ensure_front_texts and ensure_listing make them when asked, compiling again with k->to. A disk cache
+     * entry keeps the texts with the code object, so they are made for it. */
+    TargetOptions build = k->to;
+    bool texts = !to.skip_llvm_text || slot.dfd >= 0;
+    if (to.skip_asm && to.skip_llvm_text)
+        build.debug_lines = false;
+    bool built = run_pipeline(c, function, types, nargs, &build, &d, texts ? &k->lowered : NULL,
+                              texts ? &k->typed : NULL, &k->co, &k->ms_frontend, &mismatch);
     if (built && api_trace(ctx))
         trace_compile_stages(ctx->trace, k, t_build);
     fe_compilation_free(c);
@@ -1139,6 +1157,35 @@ static const char *ensure_listing(juke_kernel *k, juke_dump which)
     return r;
 }
 
+/* The lowered and typed IR of a kernel compiled without them (for a launch): the front end run again; NULL
+ * when the kernel has none. */
+static const char *ensure_front_texts(juke_kernel *k, juke_dump which)
+{
+    pthread_mutex_lock(&k->load_lock);
+    if (!k->lowered || !k->typed) {
+        Diags d = { 0 };
+        FeCompilation *c;
+        const Type *types[64];
+        if (new_compilation(k->module, (const char *const *)k->argtypes, k->nargs, &d, &c, types) == JUKE_OK) {
+            char *lowered = NULL, *typed = NULL;
+            if (run_front_end(c, k->function, types, k->nargs, &d, &lowered, &typed, NULL)) {
+                /* a text already handed out stays as it is */
+                if (!k->lowered)
+                    k->lowered = lowered, lowered = NULL;
+                if (!k->typed)
+                    k->typed = typed, typed = NULL;
+            }
+            free(lowered);
+            free(typed);
+            fe_compilation_free(c);
+        }
+        diag_reset(&d);
+    }
+    const char *r = which == JUKE_DUMP_LOWERED ? k->lowered : k->typed;
+    pthread_mutex_unlock(&k->load_lock);
+    return r;
+}
+
 static void kernel_free(juke_kernel *k)
 {
     if (!k)
@@ -1221,8 +1268,8 @@ const char *juke_kernel_dump(juke_kernel *k, juke_dump which)
     if (!k)
         return NULL;
     switch (which) {
-    case JUKE_DUMP_LOWERED: return k->lowered;
-    case JUKE_DUMP_TYPED: return k->typed;
+    case JUKE_DUMP_LOWERED:
+    case JUKE_DUMP_TYPED: return ensure_front_texts(k, which);
     case JUKE_DUMP_LLVM_RAW:
     case JUKE_DUMP_LLVM:
     case JUKE_DUMP_LLVM_MODULE:
@@ -1249,6 +1296,7 @@ juke_status juke_kernel_write_dumps(juke_kernel *k, const char *dir)
     if (!k || !dir)
         return api_fail(k ? k->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_kernel_write_dumps: NULL argument");
     ensure_listing(k, JUKE_DUMP_ASM);
+    ensure_front_texts(k, JUKE_DUMP_LOWERED);
     DumpSet ds = { k->lowered, k->typed,   k->co.llvm_unopt,           k->co.llvm_opt, k->co.asm_text, k->resources,
                    k->co.data, k->co.size, code_object_ext(k->co.kind) };
     char *err = NULL;

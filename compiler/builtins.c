@@ -21,11 +21,13 @@ const BuiltinRow builtin_rows[BI__COUNT] = {
 #undef N
 #undef N0
 
+/* Inference asks for every call it meets (a lookup walks some 400 names): the first byte is compared before
+ * strcmp. */
 const BuiltinRow *builtin_lookup(const char *name)
 {
     for (int i = 0; i < BI__COUNT; i++)
         for (const char *const *nm = builtin_rows[i].names; nm && *nm; nm++)
-            if (strcmp(*nm, name) == 0)
+            if (**nm == *name && strcmp(*nm, name) == 0)
                 return &builtin_rows[i];
     return NULL;
 }

@@ -460,8 +460,8 @@ static bool nvptx_emit(TargetCtx *tc, CodeObject *out)
     llvm_strip_debug_info(tc);
     if (!llvm_emit_to_memory(tc, LLVMAssemblyFile, &text, &n))
         return false;
-    /* a launch's compile (skip_asm) leaves the listing with source lines to be made on demand */
-    if (!out->asm_text && !(tc->ndebug_files && tc->opts->skip_asm)) {
+    /* a launch's compile (skip_asm, made without source lines) leaves the listing to be made on demand */
+    if (!out->asm_text && !tc->opts->skip_asm) {
         char *copy = malloc(n + 1);
         if (!copy) {
             free(text);

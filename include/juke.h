@@ -250,9 +250,10 @@ typedef enum juke_dump {
     JUKE_DUMP_RESOURCES,   /* VGPRs, SGPRs, LDS, scratch, occupancy, compile times */
 } juke_dump;
 /* A dump of a compiled kernel; valid while the kernel lives. A compile keeps
- * only what a launch needs: the first request for the assembly or an LLVM
- * text compiles the kernel again to make them (unless a dump directory was
- * set when it was compiled). */
+ * only what a launch needs: the first request for the lowered or typed IR
+ * runs the front end again, and the first for the assembly or an LLVM text
+ * compiles the kernel again, to make them (unless a dump directory was set
+ * when it was compiled). */
 JUKE_API const char *juke_kernel_dump(juke_kernel *k, juke_dump which);
 /* The code object (hsaco ELF, PTX text, or CPU shared object); valid while the kernel lives. */
 JUKE_API const void *juke_kernel_code_object(juke_kernel *k, size_t *size);

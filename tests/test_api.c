@@ -333,6 +333,17 @@ static void test_disk_cache(void **state)
     assert_int_equal(s1, s2);
     assert_memory_equal(co1, co2, s1);
     assert_string_equal(juke_kernel_dump(k1, JUKE_DUMP_TYPED), juke_kernel_dump(k2, JUKE_DUMP_TYPED));
+    /* without a cache directory a compile leaves the texts to the first request: the same texts */
+    juke_options onone = o;
+    onone.cache_dir = NULL;
+    juke_context *cnone = juke_context_create();
+    juke_module *mnone;
+    juke_kernel *knone;
+    assert_int_equal(juke_module_load_string(cnone, "api.jl", src, &mnone), JUKE_OK);
+    assert_int_equal(juke_compile(mnone, "k!", types, 2, &onone, &knone), JUKE_OK);
+    assert_string_equal(juke_kernel_dump(knone, JUKE_DUMP_LOWERED), juke_kernel_dump(k1, JUKE_DUMP_LOWERED));
+    assert_string_equal(juke_kernel_dump(knone, JUKE_DUMP_TYPED), juke_kernel_dump(k1, JUKE_DUMP_TYPED));
+    juke_context_destroy(cnone);
     /* the cached kernel runs */
     juke_device *dev;
     assert_int_equal(juke_device_open(c2, "cpu", &dev), JUKE_OK);
