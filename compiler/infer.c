@@ -800,8 +800,8 @@ static const Node *undefined_type_name(FeCompilation *c, const Method *m, const 
         for (int i = 0; i < m->ntvars; i++)
             if (strcmp(m->tvars[i], te->name) == 0)
                 return NULL;
-        if (strcmp(te->name, "NamedTuple") == 0)
-            return NULL;
+        if (strcmp(te->name, "NamedTuple") == 0 || strcmp(te->name, "Tuple") == 0 || strcmp(te->name, "NTuple") == 0)
+            return NULL; /* no type on their own (infer_type_expr), yet defined: a method of them matched nothing */
         return infer_type_expr(c, te, NULL, NULL, 0, true) ? NULL : te;
     }
     if (te->kind == AST_CURLY || te->kind == AST_SUBTYPE)
