@@ -83,7 +83,6 @@ static LLVMValueRef atomic_rmw(CG *g, BuiltinId id, const Type *elem, unsigned a
     return from_mem(g, LLVMBuildCall2(g->b, fty, fn, cargs, 2, ""), elem);
 }
 
-
 /* atomic_cas!(p, cmp, new): cmpxchg on the element's bits (floats compare
  * bitwise, as AMDGPU.jl does); returns the old value. */
 static LLVMValueRef atomic_cas(CG *g, const Type *elem, unsigned as, LLVMValueRef p, LLVMValueRef cmp, LLVMValueRef nv)

@@ -222,15 +222,21 @@ static void copy_call(Infer *I, int at, const IrInst *call, int k, int v)
 {
     IrFunc *f = I->f;
     IrInst *in = &f->insts[at];
-    SrcLoc loc = in->loc;
     *in = *call;
-    in->loc = loc;
     in->flags &= ~(IRF_FAILED | IRF_DEAD);
     in->type = in->optype = NULL;
     in->callee = NULL;
     in->builtin = BI_NONE;
     ir_set_args(&I->c->arena, f, at, call->args, call->nargs);
     in->args[k] = v;
+}
+
+/* Instruction at of f becomes `slot = v`. */
+static void assign(Infer *I, int at, int slot, int v)
+{
+    I->f->insts[at].op = IR_ASSIGN;
+    I->f->insts[at].slot = slot;
+    ir_set_args(&I->c->arena, I->f, at, &v, 1);
 }
 
 int splat_union_call(Infer *I, int idx, int k)
@@ -252,9 +258,7 @@ int splat_union_call(Infer *I, int idx, int k)
     ir_set_args(a, f, idx + 2, (int[]){ idx + 1 }, 1);
     call_helper(I, idx + 3, BI_SOMETHING, x);
     copy_call(I, idx + 5, in, k, idx + 4);
-    p[6].op = IR_ASSIGN;
-    p[6].slot = slot;
-    ir_set_args(a, f, idx + 6, (int[]){ idx + 5 }, 1);
+    assign(I, idx + 6, slot, idx + 5);
     p[7].op = IR_GOTO;
     p[7].label = end;
     p[8].op = IR_LABEL;
@@ -264,9 +268,7 @@ int splat_union_call(Infer *I, int idx, int k)
     p[9].ival = IR_NOTHING;
     p[9].name = "nothing";
     copy_call(I, idx + 10, in, k, idx + 9);
-    p[11].op = IR_ASSIGN;
-    p[11].slot = slot;
-    ir_set_args(a, f, idx + 11, (int[]){ idx + 10 }, 1);
+    assign(I, idx + 11, slot, idx + 10);
     p[12].op = IR_LABEL;
     p[12].label = end;
     /* the call's value, which later instructions read, is the slot's */
