@@ -1448,7 +1448,16 @@ int infer_const_bool(const IrFunc *f, int v)
     return v < 0 || v >= f->ninsts ? -1 : cond_decided(f, &f->insts[v]);
 }
 
-/* Which instructions a path reaches, following only the side of a branch that the types leave open. */
+/* Is value v a throw(...) or error(...)? It never returns: its type is Julia's Union{}, which joins
+ * with any other. */
+static bool throws(const IrFunc *f, int v)
+{
+    const IrInst *k = &f->insts[v];
+    return k->op == IR_CALL && k->nargs && f->insts[k->args[0]].builtin == BI_THROW;
+}
+
+/* Which instructions a path reaches, following only the side of a branch that the types leave open; nothing
+ * after a throw until a label another path reaches (an if whose only open side throws has no value to join). */
 static void compute_reach(Infer *I)
 {
     IrFunc *f = I->f;
@@ -1475,19 +1484,11 @@ static void compute_reach(Infer *I)
                 label_reached[in->label] = true;
                 changed = true;
             }
-            if (in->op == IR_GOTO || in->op == IR_RETURN || known == 0)
+            if (in->op == IR_GOTO || in->op == IR_RETURN || known == 0 || (in->op == IR_CALL && throws(f, i)))
                 live = false;
         }
     }
     free(label_reached);
-}
-
-/* Is value v a throw(...) or error(...)? It never returns: its type is Julia's Union{}, which joins
- * with any other. */
-static bool throws(const IrFunc *f, int v)
-{
-    const IrInst *k = &f->insts[v];
-    return k->op == IR_CALL && k->nargs && f->insts[k->args[0]].builtin == BI_THROW;
 }
 
 /* x = v of a union variable (union_split.c): the member slot of v's type, whose number goes into the tag's
