@@ -585,8 +585,8 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
              * parameter in turn, binding type variables */
             while (arg && arg->kind == TY_STRUCT && strcmp(arg->name, name) != 0)
                 arg = arg->elem;
-            if (!arg || arg->kind != TY_STRUCT || strcmp(arg->name, name) != 0 || (arg->flags & TF_UNIONALL) ||
-                arg->nparams != te->nkids - 1)
+            if (!arg || arg->kind != TY_STRUCT || strcmp(arg->name, name) != 0 ||
+                ((arg->flags & TF_UNIONALL) && !arg->nparams) || arg->nparams != te->nkids - 1)
                 return false;
             for (int i = 0; i < arg->nparams; i++)
                 if (!match_type(c, te->kids[i + 1], arg->params[i], b, depth + 1))
@@ -784,8 +784,8 @@ static bool match_self(FeCompilation *c, Method *m, const Type *self, Binding *b
     if (!self)
         return !m->self;
     const Type *S = self->elem;
-    if (m->self)
-        return !(S->flags & TF_UNIONALL) && match_type(c, m->self, S, b, 0);
+    if (m->self) /* P{T}(x) methods take P{Float32}, and SVector{N}(x...) the partial SVector{3} */
+        return (!(S->flags & TF_UNIONALL) || S->nparams) && match_type(c, m->self, S, b, 0);
     return S->nparams == 0;
 }
 
