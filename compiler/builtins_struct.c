@@ -157,6 +157,10 @@ const Type *type_curly(Infer *I, IrInst *in, const BuiltinRow *row, const char *
         return ty_typeof_type(T(I), ty_struct(T(I), "Val", ps, 1, NULL, NULL, 0, 0, NULL));
     }
     StructDef *sd = fe_find_struct(I->c->mod, S->name);
+    if (sd && n - 1 < sd->ntvars && !(sd->flags & STRUCT_ABSTRACT)) /* SVector{3}: the UnionAll of its leading
+                                                                         parameters, for constructors to match */
+        return ty_typeof_type(T(I), ty_struct(T(I), sd->name, ps, n - 1, NULL, NULL, 0,
+                                              TF_UNIONALL | (sd->flags & STRUCT_MUTABLE ? TF_MUTABLE : 0), NULL));
     const Type *r = sd ? struct_type(I->c, sd, ps, n - 1, in->loc, !I->report) : NULL;
     if (!r) {
         I->failed = true;

@@ -585,8 +585,8 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
              * parameter in turn, binding type variables */
             while (arg && arg->kind == TY_STRUCT && strcmp(arg->name, name) != 0)
                 arg = arg->elem;
-            if (!arg || arg->kind != TY_STRUCT || strcmp(arg->name, name) != 0 || (arg->flags & TF_UNIONALL) ||
-                arg->nparams != te->nkids - 1)
+            if (!arg || arg->kind != TY_STRUCT || strcmp(arg->name, name) != 0 ||
+                ((arg->flags & TF_UNIONALL) && !arg->nparams) || arg->nparams != te->nkids - 1)
                 return false;
             for (int i = 0; i < arg->nparams; i++)
                 if (!match_type(c, te->kids[i + 1], arg->params[i], b, depth + 1))
@@ -784,8 +784,8 @@ static bool match_self(FeCompilation *c, Method *m, const Type *self, Binding *b
     if (!self)
         return !m->self;
     const Type *S = self->elem;
-    if (m->self)
-        return !(S->flags & TF_UNIONALL) && match_type(c, m->self, S, b, 0);
+    if (m->self) /* P{T}(x) methods take P{Float32}, and SVector{N}(x...) the partial SVector{3} */
+        return (!(S->flags & TF_UNIONALL) || S->nparams) && match_type(c, m->self, S, b, 0);
     return S->nparams == 0;
 }
 
@@ -1488,7 +1488,17 @@ int infer_const_bool(const IrFunc *f, int v)
     return v < 0 || v >= f->ninsts ? -1 : cond_decided(f, &f->insts[v]);
 }
 
-/* Which instructions a path reaches, following only the side of a branch that the types leave open. */
+/* Is value v a throw(...) or error(...), or a call of a function that always throws? It never returns: its
+ * type is Julia's Union{}, which joins with any other. */
+static bool throws(const IrFunc *f, int v)
+{
+    const IrInst *k = &f->insts[v];
+    return k->op == IR_CALL && k->nargs &&
+           (f->insts[k->args[0]].builtin == BI_THROW || (k->callee && k->callee->noreturn));
+}
+
+/* Which instructions a path reaches, following only the side of a branch that the types leave open; nothing
+ * after a throw until a label another path reaches (an if whose only open side throws has no value to join). */
 static void compute_reach(Infer *I)
 {
     IrFunc *f = I->f;
@@ -1515,20 +1525,11 @@ static void compute_reach(Infer *I)
                 label_reached[in->label] = true;
                 changed = true;
             }
-            if (in->op == IR_GOTO || in->op == IR_RETURN || known == 0)
+            if (in->op == IR_GOTO || in->op == IR_RETURN || known == 0 || (in->op == IR_CALL && throws(f, i)))
                 live = false;
         }
     }
     free(label_reached);
-}
-
-/* Is value v a throw(...) or error(...), or a call of a function that always throws? It never returns: its
- * type is Julia's Union{}, which joins with any other. */
-static bool throws(const IrFunc *f, int v)
-{
-    const IrInst *k = &f->insts[v];
-    return k->op == IR_CALL && k->nargs &&
-           (f->insts[k->args[0]].builtin == BI_THROW || (k->callee && k->callee->noreturn));
 }
 
 /* x = v of a union variable (union_split.c): the member slot of v's type, whose number goes into the tag's

@@ -576,8 +576,14 @@ bool ty_subtype(const Type *a, const Type *b)
     case TY_SYMBOL: return a->kind == TY_SYMBOL && !b->name; /* every :name is a Symbol */
     case TY_STRUCT:
         if (b->flags & TF_UNIONALL) {
-            if (a->kind == TY_STRUCT && !(a->flags & TF_ABSTRACT) && strcmp(a->name, b->name) == 0)
-                return true;
+            /* P, or SVector{3} (its leading parameters given): every P whose parameters start so */
+            if (a->kind != TY_STRUCT || (a->flags & TF_ABSTRACT) || strcmp(a->name, b->name) != 0 ||
+                a->nparams < b->nparams)
+                return false;
+            for (int i = 0; i < b->nparams; i++)
+                if (a->params[i] != b->params[i])
+                    return false;
+            return true;
         } else if (b->flags & TF_ABSTRACT) {
             for (const Type *s = a->kind == TY_STRUCT ? a->elem : NULL; s && s->kind == TY_STRUCT; s = s->elem)
                 if (s == b ||
