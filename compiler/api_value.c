@@ -285,15 +285,17 @@ juke_status juke_array_create_value(juke_device *dev, juke_module *m, const char
     FeCompilation *c;
     const Type *t = value_type(m, who, elemtype, &d, &c);
     size_t es = t ? (size_t)ty_arg_size(t) : 0;
-    bool ok = t && (t->kind == TY_TUPLE || t->kind == TY_STRUCT) && ty_bits_only(t) && es > 0;
+    bool ok = t && (((t->kind == TY_TUPLE || t->kind == TY_STRUCT) && ty_bits_only(t) && es > 0) ||
+                    t->kind == TY_INT128 || t->kind == TY_UINT128);
     fe_compilation_free(c);
     diag_reset(&d);
     if (!t)
         return JUKE_ERR_ARGUMENT;
     if (!ok || strlen(elemtype) >= sizeof((*out)->eltype))
         return api_fail(m->ctx, JUKE_ERR_ARGUMENT,
-                        "%s: %s is no element type: give a tuple or struct of numbers (or use juke_array_create)", who,
-                        elemtype);
+                        "%s: %s is no element type: give a tuple or struct of numbers, Int128 or UInt128 (or use "
+                        "juke_array_create)",
+                        who, elemtype);
     /* the memory as bytes, then the array as elements of the type */
     int64_t len = 1;
     for (int i = 0; i < ndims; i++) {

@@ -20,6 +20,8 @@ enum {
     BF_CONVERGENT = 1 << 1, /* every work-item of a workgroup reaches it together */
     BF_FRONT = 1 << 2,      /* its typing rule always resolves to another row */
     BF_BY_ID = 1 << 3,      /* lowering calls it by id: no Julia name reaches it */
+    BF_UNION = 1 << 4,      /* takes a Union{Nothing, T} as it is (its rule reads the tag): a call of it is not
+                               split on the union (splat.c) */
 };
 
 struct Infer;

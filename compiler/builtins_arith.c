@@ -136,8 +136,10 @@ const Type *type_cmp(Infer *I, IrInst *in, const BuiltinRow *row, const char *na
         in->optype = a[0];
         return prim(I, TY_BOOL);
     }
-    if (n == 2 && (row->id == BI_EGAL || row->id == BI_NEGAL || row->id == BI_EQ || row->id == BI_NE)) {
-        /* comparing values of different kinds (x === nothing): a constant */
+    if (n == 2 && (row->id == BI_EGAL || row->id == BI_NEGAL || row->id == BI_EQ || row->id == BI_NE) &&
+        a[0]->kind != TY_UNION && a[1]->kind != TY_UNION) {
+        /* comparing values of different kinds (x === nothing): a constant (a union's value decides at run time:
+         * the call was split on it, splat.c) */
         in->optype = NULL;
         return prim(I, TY_BOOL);
     }

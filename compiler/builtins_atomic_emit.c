@@ -42,10 +42,14 @@ LLVMValueRef atomic_helper(CG *g, const char *name, const char *text)
     return fn;
 }
 
+static LLVMValueRef atomic_float_minmax(CG *g, bool max, const Type *elem, unsigned as, LLVMValueRef p, LLVMValueRef v);
+
 /* atomicrmw `op` on the element at p (address space as); returns the old value. */
 static LLVMValueRef atomic_rmw(CG *g, BuiltinId id, const Type *elem, unsigned as, LLVMValueRef p, LLVMValueRef v)
 {
     bool fl = ty_is_float(elem), sg = ty_is_signed(elem);
+    if (fl && (id == BI_ATOMIC_MAX || id == BI_ATOMIC_MIN))
+        return atomic_float_minmax(g, id == BI_ATOMIC_MAX, elem, as, p, v);
     const char *op;
     switch (id) {
     case BI_ATOMIC_ADD: op = fl ? "fadd" : "add"; break;
@@ -53,8 +57,8 @@ static LLVMValueRef atomic_rmw(CG *g, BuiltinId id, const Type *elem, unsigned a
     case BI_ATOMIC_AND: op = "and"; break;
     case BI_ATOMIC_OR: op = "or"; break;
     case BI_ATOMIC_XOR: op = "xor"; break;
-    case BI_ATOMIC_MAX: op = fl ? "fmax" : sg ? "max" : "umax"; break;
-    case BI_ATOMIC_MIN: op = fl ? "fmin" : sg ? "min" : "umin"; break;
+    case BI_ATOMIC_MAX: op = sg ? "max" : "umax"; break; /* floats: atomic_float_minmax */
+    case BI_ATOMIC_MIN: op = sg ? "min" : "umin"; break;
     case BI_ATOMIC_INC: op = "uinc_wrap"; break;
     case BI_ATOMIC_DEC: op = "udec_wrap"; break;
     default: op = "xchg"; break;
@@ -78,6 +82,7 @@ static LLVMValueRef atomic_rmw(CG *g, BuiltinId id, const Type *elem, unsigned a
     LLVMValueRef cargs[2] = { p, to_mem(g, v, elem) };
     return from_mem(g, LLVMBuildCall2(g->b, fty, fn, cargs, 2, ""), elem);
 }
+
 
 /* atomic_cas!(p, cmp, new): cmpxchg on the element's bits (floats compare
  * bitwise, as AMDGPU.jl does); returns the old value. */
@@ -111,6 +116,30 @@ static LLVMValueRef atomic_cas(CG *g, const Type *elem, unsigned as, LLVMValueRe
     return from_mem(g, old, elem);
 }
 
+/* Julia's max or min of the float at p and v, stored atomically: a compare-and-swap loop around float_min_max
+ * (NaN wins, -0.0 < 0.0), where atomicrmw fmax/fmin are maxnum/minnum, which drop a NaN and let either zero
+ * win. Returns the old value. */
+static LLVMValueRef atomic_float_minmax(CG *g, bool max, const Type *elem, unsigned as, LLVMValueRef p, LLVMValueRef v)
+{
+    LLVMTypeRef ft = prim_t(g, elem), it = LLVMIntTypeInContext(g->ctx, (unsigned)elem->bits);
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
+    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "fminmax.loop");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "fminmax.done");
+    LLVMValueRef first = LLVMBuildLoad2(g->b, ft, p, ""); /* a guess: the exchange checks it */
+    LLVMBuildBr(g->b, loop);
+    LLVMPositionBuilderAtEnd(g->b, loop);
+    LLVMValueRef old = LLVMBuildPhi(g->b, ft, "");
+    LLVMValueRef got = atomic_cas(g, elem, as, p, old, float_min_max(g, max, elem, old, v));
+    LLVMValueRef same =
+        LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildBitCast(g->b, got, it, ""), LLVMBuildBitCast(g->b, old, it, ""), "");
+    LLVMBasicBlockRef end = LLVMGetInsertBlock(g->b);
+    LLVMAddIncoming(old, &first, &pre, 1);
+    LLVMAddIncoming(old, &got, &end, 1);
+    LLVMBuildCondBr(g->b, same, done, loop);
+    LLVMPositionBuilderAtEnd(g->b, done);
+    return old;
+}
+
 /* AMDGPU.@atomic A[i] op= v (returns the new value) and the pointer API
  * atomic_add!(pointer(A, i), v) (returns the old one, as AMDGPU.jl does). */
 LLVMValueRef emit_atomic_rmw(CG *g, IrInst *in)
@@ -132,10 +161,10 @@ LLVMValueRef emit_atomic_rmw(CG *g, IrInst *in)
     case BI_ATOMIC_OR: return LLVMBuildOr(g->b, old, v, "");
     case BI_ATOMIC_XOR: return LLVMBuildXor(g->b, old, v, "");
     case BI_ATOMIC_MAX:
-        return fl ? intr2(g, "llvm.maxnum", old, v)
+        return fl ? float_min_max(g, true, elem, old, v)
                   : LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, sg ? LLVMIntSGT : LLVMIntUGT, old, v, ""), old, v, "");
     case BI_ATOMIC_MIN:
-        return fl ? intr2(g, "llvm.minnum", old, v)
+        return fl ? float_min_max(g, false, elem, old, v)
                   : LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, sg ? LLVMIntSLT : LLVMIntULT, old, v, ""), old, v, "");
     default: return v;
     }

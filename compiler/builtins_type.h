@@ -48,6 +48,9 @@ int splat_expand(Infer *I, int idx);
 int splat_pack_varargs(Infer *I, int idx, Spec *s);
 /* ntuple(f, n) with a constant integer n: ntuple(f, Val(n)). */
 int splat_ntuple_val(Infer *I, int idx);
+/* The call's argument k (an index into its args) is a Union{Nothing, T}: the call becomes one call per member
+ * behind a test of the tag, its value a temporary's (Julia dispatches on the value's type at run time). */
+int splat_union_call(Infer *I, int idx, int k);
 
 static inline TypeTable *T(Infer *I)
 {

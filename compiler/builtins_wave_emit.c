@@ -15,14 +15,14 @@ static LLVMValueRef prim(CG *g, WavePrim p, LLVMValueRef x, LLVMValueRef y, SrcL
     return g->ops->wave(g->tc, g->b, p, x, y, loc);
 }
 
-/* v (of type t, a primitive) as an integer of 32 bits, or 64 for the 64-bit types. */
+/* v (of type t, a primitive) as an integer of 32 bits, or of its own width past 32 (64, 128). */
 static LLVMValueRef to_bits(CG *g, LLVMValueRef v, const Type *t)
 {
     unsigned w = t->kind == TY_BOOL ? 1 : (unsigned)t->bits;
     LLVMTypeRef it = LLVMIntTypeInContext(g->ctx, w);
     if (ty_is_float(t))
         v = LLVMBuildBitCast(g->b, v, it, "");
-    return w == 64 ? v : LLVMBuildZExt(g->b, v, i32(g), "");
+    return w >= 32 ? v : LLVMBuildZExt(g->b, v, i32(g), "");
 }
 
 static LLVMValueRef from_bits(CG *g, LLVMValueRef v, const Type *t)
@@ -33,20 +33,20 @@ static LLVMValueRef from_bits(CG *g, LLVMValueRef v, const Type *t)
     return ty_is_float(t) ? LLVMBuildBitCast(g->b, v, prim_t(g, t), "") : v;
 }
 
-/* x (of type t) as the lane `lane` holds it (p: WAVE_READ, WAVE_READ_UNIFORM or WAVE_READ_FIRST); a 64-bit
- * value travels as two 32-bit halves. */
+/* x (of type t) as the lane `lane` holds it (p: WAVE_READ, WAVE_READ_UNIFORM or WAVE_READ_FIRST); a 64- or
+ * 128-bit value travels as 32-bit words. */
 static LLVMValueRef read_lane(CG *g, WavePrim p, LLVMValueRef x, const Type *t, LLVMValueRef lane, SrcLoc loc)
 {
     LLVMValueRef bits = to_bits(g, x, t);
-    LLVMValueRef r;
-    if (LLVMGetIntTypeWidth(LLVMTypeOf(bits)) == 64) {
-        LLVMValueRef lo = LLVMBuildTrunc(g->b, bits, i32(g), "");
-        LLVMValueRef hi = LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, bits, ci64(g, 32), ""), i32(g), "");
-        lo = LLVMBuildZExt(g->b, prim(g, p, lo, lane, loc), i64(g), "");
-        hi = LLVMBuildZExt(g->b, prim(g, p, hi, lane, loc), i64(g), "");
-        r = LLVMBuildOr(g->b, lo, LLVMBuildShl(g->b, hi, ci64(g, 32), ""), "");
-    } else {
-        r = prim(g, p, bits, lane, loc);
+    LLVMTypeRef wt = LLVMTypeOf(bits);
+    unsigned w = LLVMGetIntTypeWidth(wt);
+    if (w <= 32)
+        return from_bits(g, prim(g, p, bits, lane, loc), t);
+    LLVMValueRef r = LLVMConstInt(wt, 0, 0);
+    for (unsigned k = 0; k < w; k += 32) {
+        LLVMValueRef word = LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, bits, LLVMConstInt(wt, k, 0), ""), i32(g), "");
+        word = LLVMBuildZExt(g->b, prim(g, p, word, lane, loc), wt, "");
+        r = LLVMBuildOr(g->b, r, LLVMBuildShl(g->b, word, LLVMConstInt(wt, k, 0), ""), "");
     }
     return from_bits(g, r, t);
 }

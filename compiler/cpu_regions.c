@@ -1001,14 +1001,10 @@ static LLVMMetadataRef distinct_empty_node(LLVMContextRef c)
     return md;
 }
 
-LLVMMetadataRef cpu_regions_loop_id(LLVMContextRef c, LLVMMetadataRef access_group)
+LLVMMetadataRef cpu_regions_parallel(LLVMContextRef c, LLVMMetadataRef access_group)
 {
     LLVMMetadataRef prop[2] = { LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27), access_group };
-    LLVMMetadataRef self = LLVMTemporaryMDNode(c, NULL, 0);
-    LLVMMetadataRef ops[2] = { self, LLVMMDNodeInContext2(c, prop, 2) };
-    LLVMMetadataRef id = LLVMMDNodeInContext2(c, ops, 2);
-    LLVMMetadataReplaceAllUsesWith(self, id); /* frees the temporary */
-    return id;
+    return LLVMMDNodeInContext2(c, prop, 2);
 }
 
 /* Whether p points into an alloca of fn (through GEPs and casts): after inlining, one alloca of the group

@@ -58,8 +58,9 @@ static inline bool cpu_regions_owns_status(const CpuRegions *r)
 bool cpu_regions_transform(LLVMModuleRef m, LLVMValueRef fn, LLVMTypeRef state_ty, LLVMValueRef barrier_fn,
                            LLVMValueRef exit_fn, CpuRegions *out);
 
-/* A loop ID `!{self, !{"llvm.loop.parallel_accesses", access_group}}` for one item loop of the group entry. */
-LLVMMetadataRef cpu_regions_loop_id(LLVMContextRef c, LLVMMetadataRef access_group);
+/* The loop property `!{"llvm.loop.parallel_accesses", access_group}` that the group entry's item loops of a
+ * region kernel hold (cpu_split_loop_id). */
+LLVMMetadataRef cpu_regions_parallel(LLVMContextRef c, LLVMMetadataRef access_group);
 
 /* Drop fn's scope declarations (llvm.experimental.noalias.scope.decl), keeping the scoped alias metadata of
  * its accesses: each scope is then the whole function's, which is right for the scopes of a noalias state

@@ -1,24 +1,31 @@
-/* cpu_split.c: a region round's item loop split at the bound of a guard alike in every work-item.
+/* cpu_split.c: a group entry's item loop split at the bound of a guard alike in every work-item.
  *
- * A round of a kernel with barriers (cpu_regions.c) runs every work-item of the group, x fastest, in the
- * group entry's item loops (target_cpu.c). Reductions guard their step with the item's index against a
- * value alike in every item (`if item <= d`): all items run the round, the guard masks the work, and the
- * vectorised loop runs masked loads and stores over all of them where C runs `d` items. This pass finds,
- * in each x loop of the group entry (those declaring the region's access group parallel), a branch on
- * `icmp (x + c + U), B` with U and B computed before the loop (U a sum of values alike in every item, as
- * `(group - 1) * n` in `i = (group - 1) * n + item`), and splits the loop at the point S where the guard
- * changes: items [0, S) run a copy with the branch decided one way, items [S, n) a copy decided the other.
- * The items run in the same order as before, so what the kernel computes (and where a fault or an exception
- * stops it) is unchanged; each copy vectorises without masks.
+ * The group entry (target_cpu.c) runs every work-item of a group, x fastest, in item loops; LLVM vectorises
+ * an x loop across the items. A guard of the item's index against a value alike in every item turns the
+ * vector loop's loads and stores into masked ones over all the items:
+ * - in a round of a kernel with barriers (cpu_regions.c), reductions guard their step (`if item <= d`) and
+ *   the masked loop runs all the items where C runs `d`;
+ * - in a kernel without barriers, the launch's bound (`if i <= length(dst)` with `i = (group - 1) * n +
+ *   item`) holds for every item of every group but the last, and yet each access is masked: on a CPU with
+ *   AVX-512 (EPYC, znver5) a copy through masked loads and stores moves half the bytes a second that plain
+ *   ones do (bench/RESULTS.md §23a).
+ * This pass finds, in each x loop of the group entry (those whose loop ID holds the caller's mark), a
+ * compare `icmp (x + c + U), B` with U and B computed before the loop (U a sum of values alike in every
+ * item, as `(group - 1) * n` in `i = (group - 1) * n + item`) that decides a branch, alone or (in kernels
+ * without barriers) through `&&` and `||`, and splits the loop at the point S where the compare changes:
+ * items [0, S) run a copy with it decided one way, items [S, n) a copy decided the other. The items run in
+ * the same order as before, so what the kernel computes (and where a fault or an exception stops it) is
+ * unchanged; each copy vectorises without masks.
  *
- * requires: the group entry after the region copy was inlined into it and cleaned up (sroa, early-cse,
- * instcombine, simplifycfg, licm): the item index is the loop's induction variable, B is loop invariant.
+ * requires: the group entry with the kernel inlined into it and cleaned up (sroa, early-cse, instcombine,
+ * simplifycfg, licm): the item index is the loop's induction variable, B is loop invariant.
  * guarantees: each x loop with such a guard is split at the first one; any other loop is left as it was. */
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/DebugInfo.h> /* LLVMTemporaryMDNode */
+
 #include "cpu_split.h"
-#include "cpu_regions.h"
 
 typedef struct Loop {
     LLVMBasicBlockRef pre, head, latch, exit;
@@ -147,12 +154,12 @@ static bool find_loop(LLVMValueRef br, Loop *l)
     return !defined_in_loop(l, l->n);
 }
 
-/* A guard of the loop: a branch on `icmp pred (iv + c + U), b` (either order; iv through zext, sext and adds
- * of small constants that do not wrap; U the sum of the uniform terms) with b computed before the loop,
- * pred an ordering one. */
+/* A guard of the loop: `icmp pred (iv + c + U), b` (either order; iv through zext, sext and adds of small
+ * constants that do not wrap; U the sum of the uniform terms) with b computed before the loop, pred an
+ * ordering one, deciding a branch (decides_branch). */
 #define SPLIT_MAX_TERMS 4
 typedef struct Guard {
-    LLVMValueRef br, bound;
+    LLVMValueRef cmp, bound;
     LLVMIntPredicate pred; /* with the item's side on the left */
     long long c;
     LLVMValueRef terms[SPLIT_MAX_TERMS]; /* U's, each of the compare's width */
@@ -213,41 +220,61 @@ static bool signed_pred(LLVMIntPredicate p)
     return p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntSGT || p == LLVMIntSGE;
 }
 
-static bool find_guard(const Loop *l, Guard *g)
+/* Whether v, an i1 of the loop, is a conditional branch's condition there (not the latch's: the loop's own
+ * bound), or, with chains, an operand of the i1 `and`, `or` and `select` that make one (simplifycfg folds
+ * `a && b` into `select a, b, false`: diffusion2d's `ix in axes(A, 1) && iy in axes(A, 2)`). */
+static bool decides_branch(const Loop *l, LLVMValueRef v, bool chains, int depth)
 {
-    for (int k = 0; k < l->nb; k++) {
-        LLVMValueRef br = LLVMGetBasicBlockTerminator(l->blocks[k]);
-        if (l->blocks[k] == l->latch || !br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br))
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u && depth < 8; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsAInstruction(user) || !in_loop(l, LLVMGetInstructionParent(user)))
             continue;
-        LLVMValueRef cmp = LLVMGetCondition(br);
-        if (!LLVMIsAICmpInst(cmp) || LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(cmp, 0))) != LLVMIntegerTypeKind)
-            continue;
-        LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
-        LLVMValueRef a = LLVMGetOperand(cmp, 0), b = LLVMGetOperand(cmp, 1), terms[SPLIT_MAX_TERMS];
-        long long c;
-        int nterms;
-        if (!affine_in_iv(l, a, signed_pred(p), &c, terms, &nterms)) {
-            LLVMValueRef t = a;
-            a = b, b = t;
-            static const LLVMIntPredicate swapped[] = {
-                [LLVMIntEQ] = LLVMIntEQ,   [LLVMIntNE] = LLVMIntNE,   [LLVMIntUGT] = LLVMIntULT,
-                [LLVMIntUGE] = LLVMIntULE, [LLVMIntULT] = LLVMIntUGT, [LLVMIntULE] = LLVMIntUGE,
-                [LLVMIntSGT] = LLVMIntSLT, [LLVMIntSGE] = LLVMIntSLE, [LLVMIntSLT] = LLVMIntSGT,
-                [LLVMIntSLE] = LLVMIntSGE,
-            };
-            p = swapped[p];
-            if (!affine_in_iv(l, a, signed_pred(p), &c, terms, &nterms))
-                continue;
-        }
-        if (p == LLVMIntEQ || p == LLVMIntNE || defined_in_loop(l, b) || LLVMGetIntTypeWidth(LLVMTypeOf(b)) > 64)
-            continue;
-        bool is_unsigned = p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntUGT || p == LLVMIntUGE;
-        if (is_unsigned && c < 0) /* x may be below zero: the unsigned order is not the items' */
-            continue;
-        *g = (Guard){ br, b, p, c, { NULL }, nterms };
-        memcpy(g->terms, terms, sizeof terms);
-        return true;
+        if (LLVMIsABranchInst(user) && LLVMIsConditional(user) && LLVMGetCondition(user) == v &&
+            LLVMGetInstructionParent(user) != l->latch)
+            return true;
+        LLVMOpcode op = LLVMGetInstructionOpcode(user);
+        LLVMTypeRef t = LLVMTypeOf(user);
+        bool logic = (op == LLVMAnd || op == LLVMOr || op == LLVMSelect) && LLVMGetTypeKind(t) == LLVMIntegerTypeKind &&
+                     LLVMGetIntTypeWidth(t) == 1;
+        if (chains && logic && decides_branch(l, user, chains, depth + 1))
+            return true;
     }
+    return false;
+}
+
+static bool find_guard(const Loop *l, bool chains, Guard *g)
+{
+    for (int k = 0; k < l->nb; k++)
+        for (LLVMValueRef cmp = LLVMGetFirstInstruction(l->blocks[k]); cmp; cmp = LLVMGetNextInstruction(cmp)) {
+            if (!LLVMIsAICmpInst(cmp) || LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(cmp, 0))) != LLVMIntegerTypeKind ||
+                !decides_branch(l, cmp, chains, 0))
+                continue;
+            LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
+            LLVMValueRef a = LLVMGetOperand(cmp, 0), b = LLVMGetOperand(cmp, 1), terms[SPLIT_MAX_TERMS];
+            long long c;
+            int nterms;
+            if (!affine_in_iv(l, a, signed_pred(p), &c, terms, &nterms)) {
+                LLVMValueRef t = a;
+                a = b, b = t;
+                static const LLVMIntPredicate swapped[] = {
+                    [LLVMIntEQ] = LLVMIntEQ,   [LLVMIntNE] = LLVMIntNE,   [LLVMIntUGT] = LLVMIntULT,
+                    [LLVMIntUGE] = LLVMIntULE, [LLVMIntULT] = LLVMIntUGT, [LLVMIntULE] = LLVMIntUGE,
+                    [LLVMIntSGT] = LLVMIntSLT, [LLVMIntSGE] = LLVMIntSLE, [LLVMIntSLT] = LLVMIntSGT,
+                    [LLVMIntSLE] = LLVMIntSGE,
+                };
+                p = swapped[p];
+                if (!affine_in_iv(l, a, signed_pred(p), &c, terms, &nterms))
+                    continue;
+            }
+            if (p == LLVMIntEQ || p == LLVMIntNE || defined_in_loop(l, b) || LLVMGetIntTypeWidth(LLVMTypeOf(b)) > 64)
+                continue;
+            bool is_unsigned = p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntUGT || p == LLVMIntUGE;
+            if (is_unsigned && c < 0) /* x may be below zero: the unsigned order is not the items' */
+                continue;
+            *g = (Guard){ cmp, b, p, c, { NULL }, nterms };
+            memcpy(g->terms, terms, sizeof terms);
+            return true;
+        }
     return false;
 }
 
@@ -358,7 +385,7 @@ static bool clone_loop(const Loop *l, LLVMBasicBlockRef *copy, Map *m)
 /* Split one loop at its guard's S: pre -> (S != 0 ? the loop over [0, S) : mid); the loop's latch -> mid;
  * mid -> (S < n ? the copy over [S, n) : exit). Values carried around the loop (the head's phis) and out
  * of it (the exit's phis) pass through mid. */
-static bool split_loop(const Loop *l, const Guard *g, LLVMMetadataRef access_group)
+static bool split_loop(const Loop *l, const Guard *g, LLVMMetadataRef mark)
 {
     LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(l->iv));
     LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), i1 = LLVMInt1TypeInContext(ctx);
@@ -397,7 +424,11 @@ static bool split_loop(const Loop *l, const Guard *g, LLVMMetadataRef access_gro
     for (LLVMValueRef p = LLVMGetFirstInstruction(l->exit); p && LLVMIsAPHINode(p);) {
         LLVMValueRef next = LLVMGetNextInstruction(p), v = LLVMGetIncomingValue(p, 0), at_mid = v;
         if (defined_in_loop(l, v)) {
-            LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(mid));
+            LLVMValueRef first_at_mid = LLVMGetFirstInstruction(mid); /* none when the loop carries only x */
+            if (first_at_mid)
+                LLVMPositionBuilderBefore(b, first_at_mid);
+            else
+                LLVMPositionBuilderAtEnd(b, mid);
             at_mid = LLVMBuildPhi(b, LLVMTypeOf(v), "");
             LLVMValueRef vv[2] = { LLVMGetPoison(LLVMTypeOf(v)), v };
             LLVMBasicBlockRef f[2] = { l->pre, l->latch };
@@ -420,44 +451,52 @@ static bool split_loop(const Loop *l, const Guard *g, LLVMMetadataRef access_gro
     LLVMSetCondition(br, LLVMBuildICmp(b, LLVMIntULT, l->next, s, ""));
     LLVMSetSuccessor(br, 1, mid);
     LLVMSetMetadata(LLVMGetBasicBlockTerminator(latch2), LLVMGetMDKindIDInContext(ctx, "llvm.loop", 9),
-                    LLVMMetadataAsValue(ctx, cpu_regions_loop_id(ctx, access_group)));
-    /* the guard decided in each */
+                    LLVMMetadataAsValue(ctx, cpu_split_loop_id(ctx, mark)));
+    /* the guard decided in each: the same in every item of a copy, wherever its value goes (the branch, the
+     * `and` or `select` before it, the exit's phis through mid) */
     LLVMValueRef t = LLVMConstInt(i1, 1, 0), f = LLVMConstInt(i1, 0, 0);
-    LLVMSetCondition(g->br, prefix ? t : f);
-    LLVMSetCondition(mapped(&m, g->br), prefix ? f : t);
+    LLVMReplaceAllUsesWith(g->cmp, prefix ? t : f);
+    LLVMReplaceAllUsesWith(mapped(&m, g->cmp), prefix ? f : t);
     free(copy), free(m.from), free(m.to);
     LLVMDisposeBuilder(b);
     return true;
 }
 
-/* Whether br's loop ID declares the accesses of access_group parallel (cpu_regions_loop_id's form): the
- * group entry's x loops, not loops of the kernel's own. */
-static bool declares_group(LLVMValueRef br, unsigned loop_kind, LLVMMetadataRef access_group)
+LLVMMetadataRef cpu_split_loop_id(LLVMContextRef c, LLVMMetadataRef mark)
+{
+    LLVMMetadataRef self = LLVMTemporaryMDNode(c, NULL, 0);
+    LLVMMetadataRef ops[2] = { self, mark };
+    LLVMMetadataRef id = LLVMMDNodeInContext2(c, ops, 2);
+    LLVMMetadataReplaceAllUsesWith(self, id); /* frees the temporary */
+    return id;
+}
+
+LLVMMetadataRef cpu_split_plain_mark(LLVMContextRef c)
+{
+    LLVMMetadataRef name = LLVMMDStringInContext2(c, "juke.loop.items", 15);
+    return LLVMMDNodeInContext2(c, &name, 1);
+}
+
+/* Whether br's loop ID holds mark (uniqued: the same node wherever it was made) */
+static bool holds_mark(LLVMValueRef br, unsigned loop_kind, LLVMMetadataRef mark)
 {
     LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(br));
     LLVMValueRef id = LLVMGetMetadata(br, loop_kind);
     if (!id)
         return false;
-    LLVMValueRef want = LLVMMetadataAsValue(ctx, access_group);
+    LLVMValueRef want = LLVMMetadataAsValue(ctx, mark);
     unsigned n = LLVMGetMDNodeNumOperands(id);
     LLVMValueRef *ops = calloc(n + 1, sizeof *ops);
     bool found = false;
     if (ops)
         LLVMGetMDNodeOperands(id, ops);
-    for (unsigned k = 0; ops && k < n && !found; k++) {
-        if (!ops[k] || !LLVMIsAMDNode(ops[k]) || LLVMGetMDNodeNumOperands(ops[k]) != 2)
-            continue;
-        LLVMValueRef pair[2];
-        LLVMGetMDNodeOperands(ops[k], pair);
-        unsigned len = 0;
-        const char *name = pair[0] && LLVMIsAMDString(pair[0]) ? LLVMGetMDString(pair[0], &len) : NULL;
-        found = name && len == 27 && memcmp(name, "llvm.loop.parallel_accesses", 27) == 0 && pair[1] == want;
-    }
+    for (unsigned k = 1; ops && k < n && !found; k++)
+        found = ops[k] == want;
     free(ops);
     return found;
 }
 
-int cpu_split_item_loops(LLVMValueRef fn, LLVMMetadataRef access_group)
+int cpu_split_item_loops(LLVMValueRef fn, LLVMMetadataRef mark, bool chains)
 {
     LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(fn));
     unsigned loop_kind = LLVMGetMDKindIDInContext(ctx, "llvm.loop", 9);
@@ -466,7 +505,7 @@ int cpu_split_item_loops(LLVMValueRef fn, LLVMMetadataRef access_group)
     LLVMValueRef *latches = NULL;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
         LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-        if (!t || !LLVMIsABranchInst(t) || !declares_group(t, loop_kind, access_group))
+        if (!t || !LLVMIsABranchInst(t) || !holds_mark(t, loop_kind, mark))
             continue;
         if (nl == cap) {
             cap = cap ? 2 * cap : 8;
@@ -480,7 +519,7 @@ int cpu_split_item_loops(LLVMValueRef fn, LLVMMetadataRef access_group)
     for (int k = 0; k < nl; k++) {
         Loop l;
         Guard g;
-        if (find_loop(latches[k], &l) && find_guard(&l, &g) && split_loop(&l, &g, access_group))
+        if (find_loop(latches[k], &l) && find_guard(&l, chains, &g) && split_loop(&l, &g, mark))
             done++;
         free(l.blocks);
     }

@@ -800,8 +800,8 @@ static const Node *undefined_type_name(FeCompilation *c, const Method *m, const 
         for (int i = 0; i < m->ntvars; i++)
             if (strcmp(m->tvars[i], te->name) == 0)
                 return NULL;
-        if (strcmp(te->name, "NamedTuple") == 0)
-            return NULL;
+        if (strcmp(te->name, "NamedTuple") == 0 || strcmp(te->name, "Tuple") == 0 || strcmp(te->name, "NTuple") == 0)
+            return NULL; /* no type on their own (infer_type_expr), yet defined: a method of them matched nothing */
         return infer_type_expr(c, te, NULL, NULL, 0, true) ? NULL : te;
     }
     if (te->kind == AST_CURLY || te->kind == AST_SUBTYPE)
@@ -1118,11 +1118,13 @@ static const Type *infer_name(Infer *I, IrInst *in)
     }
     if (strcmp(name, "Val") == 0 && !fe_find_func(I->c->mod, name))
         return ty_typeof_type(T(I), ty_struct(T(I), "Val", NULL, 0, NULL, NULL, 0, TF_UNIONALL, NULL));
+    const Type *t = ty_lookup_name(T(I), name);
+    if (t && ty_is_prim(t)) /* a number type, also where methods of its name exist (Int64(c::Char): infer_call) */
+        return ty_typeof_type(T(I), t);
     if (fe_find_func(I->c->mod, name))
         return ty_function(T(I), name);
     if (builtin_lookup(name) || strstr(name, "#kw#")) /* a keyword call no method takes: infer_call says so */
         return ty_function(T(I), name);
-    const Type *t = ty_lookup_name(T(I), name);
     if (t)
         return ty_typeof_type(T(I), t);
     if ((t = complex_type_named(T(I), name)))
@@ -1282,6 +1284,53 @@ static const Type *infer_call_object(Infer *I, IrInst *in, const Type *ft, const
     return s->rettype;
 }
 
+/* The first argument of the call that is a Union{Nothing, T} and that its callee does not take as it is
+ * (splat_union_call splits the call on it), or -1. A built-in of BF_UNION reads the tag itself, and so does
+ * x === nothing (type_cmp). */
+static int union_argument(Infer *I, const IrInst *in, const Type *ft, const Type **a, int n)
+{
+    int u = 0;
+    while (u < n && a[u]->kind != TY_UNION)
+        u++;
+    if (u == n)
+        return -1;
+    const IrInst *callee = &I->f->insts[in->args[0]];
+    const BuiltinRow *row = callee->op == IR_NAME && callee->builtin != BI_NONE ? &builtin_rows[callee->builtin]
+                            : ft->kind == TY_FUNCTION                           ? builtin_lookup(ft->name)
+                                                                                : NULL;
+    if (row && (row->flags & BF_UNION))
+        return -1;
+    if (row && (row->id == BI_EGAL || row->id == BI_NEGAL) && n == 2 &&
+        (a[0]->kind == TY_NOTHING || a[1]->kind == TY_NOTHING))
+        return -1;
+    return u;
+}
+
+/* The call `in` of generic function g (argument types a): dispatched to a specialisation, its result type. */
+static const Type *call_generic(Infer *I, IrInst *in, GenericFunc *g, const Type **a, int n)
+{
+    if (in->flags & IRF_FAILED) {
+        I->failed = true;
+        return NULL;
+    }
+    int idx = (int)(in - I->f->insts);
+    if (g->from_base && strcmp(g->name, "ntuple") == 0 && splat_ntuple_val(I, idx))
+        return NULL; /* ntuple(f, 3) is ntuple(f, Val(3)) */
+    Spec *s = infer_call_user(I->c, g, a, n, in->loc);
+    if (!s) {
+        in->flags |= IRF_FAILED;
+        I->failed = true;
+        return NULL;
+    }
+    if (s->method->vararg) {
+        if (splat_pack_varargs(I, idx, s) < 0)
+            I->failed = true;
+        return NULL;
+    }
+    in->callee = s;
+    return s->rettype;
+}
+
 static const Type *infer_call(Infer *I, IrInst *in)
 {
     const Type *ft = I->f->insts[in->args[0]].type;
@@ -1299,7 +1348,18 @@ static const Type *infer_call(Infer *I, IrInst *in)
     narrow_irrationals(I, in, ft, a, n);
     for (int i = 0; i < n; i++)
         a[i] = I->f->insts[in->args[i + 1]].type;
+    int u = union_argument(I, in, ft, a, n);
+    if (u >= 0) {
+        if (splat_union_call(I, (int)(in - I->f->insts), u + 1) < 0)
+            I->failed = true;
+        return NULL;
+    }
     if (ft->kind == TY_TYPE) {
+        /* T(x) of a number type T that a method of T's name takes (the prelude's Int64(c::Char)), as Julia's
+         * constructor methods of a primitive type */
+        GenericFunc *tg = ty_is_prim(ft->elem) ? fe_find_func(I->c->mod, infer_tname(I, ft->elem)) : NULL;
+        if (tg && has_method(I->c, tg, a, n))
+            return call_generic(I, in, tg, a, n);
         /* T(x): conversion */
         if (n == 1 && ty_is_prim(ft->elem) && ty_is_prim(a[0])) {
             in->builtin = BI_CONVERT;
@@ -1329,28 +1389,8 @@ static const Type *infer_call(Infer *I, IrInst *in)
     /* the Base prelude adds methods to a built-in: the built-in answers the calls none of them match */
     if (g && (g->from_base || g->extends) && builtin_lookup(ft->name) && !has_method(I->c, g, a, n))
         g = NULL;
-    if (g) {
-        if (in->flags & IRF_FAILED) {
-            I->failed = true;
-            return NULL;
-        }
-        int idx = (int)(in - I->f->insts);
-        if (g->from_base && strcmp(g->name, "ntuple") == 0 && splat_ntuple_val(I, idx))
-            return NULL; /* ntuple(f, 3) is ntuple(f, Val(3)) */
-        Spec *s = infer_call_user(I->c, g, a, n, in->loc);
-        if (!s) {
-            in->flags |= IRF_FAILED;
-            I->failed = true;
-            return NULL;
-        }
-        if (s->method->vararg) {
-            if (splat_pack_varargs(I, idx, s) < 0)
-                I->failed = true;
-            return NULL;
-        }
-        in->callee = s;
-        return s->rettype;
-    }
+    if (g)
+        return call_generic(I, in, g, a, n);
     const BuiltinRow *bs = builtin_lookup(ft->name);
     if (!bs && strstr(ft->name, "#kw#"))
         return kwcall_no_method(I, in, ft->name, a, n);
@@ -1482,12 +1522,13 @@ static void compute_reach(Infer *I)
     free(label_reached);
 }
 
-/* Is value v a throw(...) or error(...)? It never returns: its type is Julia's Union{}, which joins
- * with any other. */
+/* Is value v a throw(...) or error(...), or a call of a function that always throws? It never returns: its
+ * type is Julia's Union{}, which joins with any other. */
 static bool throws(const IrFunc *f, int v)
 {
     const IrInst *k = &f->insts[v];
-    return k->op == IR_CALL && k->nargs && f->insts[k->args[0]].builtin == BI_THROW;
+    return k->op == IR_CALL && k->nargs &&
+           (f->insts[k->args[0]].builtin == BI_THROW || (k->callee && k->callee->noreturn));
 }
 
 /* x = v of a union variable (union_split.c): the member slot of v's type, whose number goes into the tag's
@@ -1805,8 +1846,10 @@ static bool infer_body_ir(FeCompilation *c, Spec *s, const IrFunc *lf, bool allo
     }
     /* unreachable code (after return, break, continue) is dropped: it is neither printed nor compiled */
     drop_unreachable(c, f, I.reach);
-    if (!s->rettype)
-        s->rettype = ty_prim(c->types, TY_NOTHING); /* never returns normally */
+    if (!s->rettype) { /* never returns normally */
+        s->rettype = ty_prim(c->types, TY_NOTHING);
+        s->noreturn = true;
+    }
     return c->diags->nerrors == before && !I.failed;
 }
 

@@ -155,6 +155,7 @@ struct Spec {
     const Type *self;   /* a constructor call P{T}(x): the Type{P{T}} called (part of the key) */
     IrFunc *typed;
     const Type *rettype;
+    bool noreturn;         /* no path returns (it throws): Julia's Union{}, rettype Nothing */
     int state;             /* SPEC_INFERRING while on the inference stack, SPEC_DONE, SPEC_FAILED */
     int index;             /* order of creation in the compilation (0 = the kernel) */
     const char *llvm_name; /* mangled name used by code generation */

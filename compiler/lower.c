@@ -1080,12 +1080,11 @@ static int lower_macro(Lower *L, Node *n)
         return call_builtin(L, BI_PRIVATE, n->loc, args, 2);
     }
     if (strcmp(n->name, "view") == 0 && n->nkids == 1 && n->kids[0]->kind == AST_REF) {
-        /* @view A[I...] is view(A, I...) */
+        /* @view A[I...] is view(A, I...), `end` in I bound to A as in A[I...] */
         Node *r = n->kids[0];
         int args[64];
-        int na = r->nkids < 64 ? r->nkids : 64;
-        for (int i = 0; i < na; i++)
-            args[i] = lower_expr(L, r->kids[i]);
+        args[0] = lower_expr(L, r->kids[0]);
+        int na = 1 + lower_indices(L, r, args[0], args + 1, 63);
         return call_named(L, "view", n->loc, args, na);
     }
     if (strcmp(n->name, "atomic") == 0)

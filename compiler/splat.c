@@ -8,6 +8,12 @@
  *    rest of its arguments as one tuple, as Julia does, so the callee's specialisation has one parameter per
  *    declared one.
  *  - ntuple(f, n) with a constant n is ntuple(f, Val(n)), whose length the prelude's methods know.
+ *  - Union splitting. A call with an argument of type Union{Nothing, T} (findfirst's result) dispatches, in
+ *    Julia, on the type the value has at run time: `x == 3` is false for nothing and compares the Int
+ *    otherwise, `something(x, 0)` is an Int. The call becomes `if x !== nothing; #split = f(#something(x));
+ *    else #split = f(nothing); end` and its value is #split's, so each member call is typed and dispatched as
+ *    any other (the other arguments split in turn). Built-ins that read the tag themselves (isnothing, isa,
+ *    x === nothing; BF_UNION) take the union as it is.
  *
  * Requires: typed IR being inferred (infer.c), the instruction's arguments typed. Guarantees: value ids stay
  * in definition order (an inserted value is placed just before the instruction that uses it), every other
@@ -196,4 +202,82 @@ int splat_ntuple_val(Infer *I, int idx)
     in->type = NULL;
     I->changed = true;
     return 3;
+}
+
+/* Instruction at of f becomes a call of built-in id on x (an internal helper called by id). */
+static void call_helper(Infer *I, int at, BuiltinId id, int x)
+{
+    IrFunc *f = I->f;
+    IrInst *name = &f->insts[at], *call = &f->insts[at + 1];
+    name->op = IR_NAME;
+    name->name = builtin_name(id);
+    name->builtin = id;
+    call->op = IR_CALL;
+    int args[2] = { at, x };
+    ir_set_args(&I->c->arena, f, at + 1, args, 2);
+}
+
+/* Instruction at of f becomes a copy of call with its argument k replaced by value v. */
+static void copy_call(Infer *I, int at, const IrInst *call, int k, int v)
+{
+    IrFunc *f = I->f;
+    IrInst *in = &f->insts[at];
+    SrcLoc loc = in->loc;
+    *in = *call;
+    in->loc = loc;
+    in->flags &= ~(IRF_FAILED | IRF_DEAD);
+    in->type = in->optype = NULL;
+    in->callee = NULL;
+    in->builtin = BI_NONE;
+    ir_set_args(&I->c->arena, f, at, call->args, call->nargs);
+    in->args[k] = v;
+}
+
+int splat_union_call(Infer *I, int idx, int k)
+{
+    IrFunc *f = I->f;
+    Arena *a = &I->c->arena;
+    SrcLoc loc = f->insts[idx].loc;
+    int slot = ir_new_slot(a, f, "#split", loc);
+    int none = ir_new_label(f), end = ir_new_label(f);
+    enum { ADDED = 13 };
+    if (a->failed || !insert_insts(I, idx, ADDED))
+        return -1;
+    IrInst *in = &f->insts[idx + ADDED], *p = &f->insts[idx];
+    int x = in->args[k];
+    /* if x !== nothing: #split = f(..., #something(x), ...) else #split = f(..., nothing, ...) end */
+    call_helper(I, idx, BI_NOTNOTHING, x);
+    p[2].op = IR_GOTOIFNOT;
+    p[2].label = none;
+    ir_set_args(a, f, idx + 2, (int[]){ idx + 1 }, 1);
+    call_helper(I, idx + 3, BI_SOMETHING, x);
+    copy_call(I, idx + 5, in, k, idx + 4);
+    p[6].op = IR_ASSIGN;
+    p[6].slot = slot;
+    ir_set_args(a, f, idx + 6, (int[]){ idx + 5 }, 1);
+    p[7].op = IR_GOTO;
+    p[7].label = end;
+    p[8].op = IR_LABEL;
+    p[8].label = none;
+    p[9].op = IR_CONST;
+    p[9].lit = LIT_NONE;
+    p[9].ival = IR_NOTHING;
+    p[9].name = "nothing";
+    copy_call(I, idx + 10, in, k, idx + 9);
+    p[11].op = IR_ASSIGN;
+    p[11].slot = slot;
+    ir_set_args(a, f, idx + 11, (int[]){ idx + 10 }, 1);
+    p[12].op = IR_LABEL;
+    p[12].label = end;
+    /* the call's value, which later instructions read, is the slot's */
+    in->op = IR_SLOT;
+    in->slot = slot;
+    in->args = NULL;
+    in->nargs = 0;
+    in->type = in->optype = NULL;
+    in->callee = NULL;
+    in->builtin = BI_NONE;
+    in->flags &= IRF_INBOUNDS;
+    I->changed = true;
+    return ADDED;
 }

@@ -74,8 +74,8 @@ typedef struct CpuKernel {
     uint32_t kernarg_size;
     uint32_t spill_bytes; /* a region kernel's (group_flags JUKE_CPU_GROUP_REGIONS) */
     uint32_t group_flags;
-    LLVMValueRef body;            /* a kernel with barriers: its body, until cpu_link_libraries makes its regions */
-    LLVMMetadataRef access_group; /* a region kernel's (cpu_regions.h), for split_group_entries */
+    LLVMValueRef body;         /* a kernel with barriers: its body, until cpu_link_libraries makes its regions */
+    LLVMMetadataRef loop_mark; /* the property its group entry's x loops hold (cpu_split.h), or NULL */
 } CpuKernel;
 
 typedef struct CpuPriv {
@@ -660,11 +660,12 @@ typedef struct RoundStatus {
 
 /* At the builder: the loops over the group's work-items, z outermost, x innermost (do-while loops: every
  * dimension has at least one item), each item's index stored into st->item (with rs: given as arguments),
- * then call(args) (and, with rs, its status reduced); the builder ends after the loops. With an access group (the region copy's,
- * cpu_regions.h), the x loop declares its accesses parallel: LLVM vectorises a region without proving its
- * work-items' accesses independent. */
+ * then call(args) (and, with rs, its status reduced); the builder ends after the loops. The x loop's ID holds
+ * mark (cpu_split.h), where split_group_entries finds it; a region's mark declares the region copy's
+ * accesses parallel (cpu_regions_parallel): LLVM vectorises a region without proving its work-items'
+ * accesses independent. */
 static void emit_item_loops(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef e, LLVMValueRef *dim, LLVMValueRef callee,
-                            LLVMValueRef *args, unsigned nargs, LLVMMetadataRef access_group, const RoundStatus *rs)
+                            LLVMValueRef *args, unsigned nargs, LLVMMetadataRef mark, const RoundStatus *rs)
 {
     LLVMContextRef c = tc->llctx;
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
@@ -694,9 +695,9 @@ static void emit_item_loops(TargetCtx *tc, LLVMBuilderRef b, LLVMValueRef e, LLV
         LLVMAddIncoming(iv[d], &next, &latch, 1);
         LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(c, e, d == 2 ? "items.done" : "");
         LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, next, dim[d], ""), head[d], after);
-        if (access_group && d == 0)
+        if (mark && d == 0)
             LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9),
-                            LLVMMetadataAsValue(c, cpu_regions_loop_id(c, access_group)));
+                            LLVMMetadataAsValue(c, cpu_split_loop_id(c, mark)));
         LLVMPositionBuilderAtEnd(b, after);
     }
 }
@@ -770,7 +771,7 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
     for (int d = 0; d < 3; d++)
         dim[d] = cpu_workgroup_dim(tc, b, d);
     if (!regions) {
-        emit_item_loops(tc, b, e, dim, fn, args, np, NULL, NULL);
+        emit_item_loops(tc, b, e, dim, fn, args, np, cpu_split_plain_mark(c), NULL);
         LLVMBuildRetVoid(b);
     } else {
         LLVMValueRef *lv = calloc((size_t)regions->nbarriers + 1, sizeof *lv);
@@ -847,13 +848,14 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
                                             LLVMBuildSub(b, r, LLVMConstInt(i32, 2, 0), ""), "mode");
         LLVMBasicBlockRef any = LLVMAppendBasicBlockInContext(c, e, "round.any");
         uint32_t nspec = regions->nbarriers < CPU_REGION_SPECIALISE ? regions->nbarriers : CPU_REGION_SPECIALISE;
+        LLVMMetadataRef mark = regions->access_group ? cpu_regions_parallel(c, regions->access_group) : NULL;
         LLVMValueRef sw = LLVMBuildSwitch(b, mode, any, nspec + 1);
         for (uint32_t k = 0; k <= nspec; k++) {
             LLVMBasicBlockRef at = LLVMAppendBasicBlockInContext(c, e, "round.at");
             LLVMAddCase(sw, LLVMConstInt(i32, k, 0), at);
             LLVMPositionBuilderAtEnd(b, at);
             args[nk] = LLVMConstInt(i32, k, 0);
-            emit_item_loops(tc, b, e, dim, fn, args, np, regions->access_group, &rs);
+            emit_item_loops(tc, b, e, dim, fn, args, np, mark, &rs);
             LLVMBuildBr(b, next);
         }
         LLVMPositionBuilderAtEnd(b, any);
@@ -869,7 +871,7 @@ static LLVMValueRef cpu_emit_group_entry(TargetCtx *tc, LLVMValueRef fn, const c
             LLVMPositionBuilderAtEnd(b, go);
         }
         args[nk] = LLVMConstInt(i32, CPU_REGION_ANY, 0);
-        emit_item_loops(tc, b, e, dim, fn, args, np, regions->access_group, &rs);
+        emit_item_loops(tc, b, e, dim, fn, args, np, mark, &rs);
         LLVMBuildBr(b, next);
         /* every item stopped at one place: the next round's kind without the runtime (as region_round
          * answers then: 2 + k at barrier k, 0 when all ended); else the runtime decides */
@@ -1111,7 +1113,14 @@ static void cpu_finish_kernel(TargetCtx *tc, LLVMValueRef fn, const char *symbol
         return;
     }
     cp->kernels = k;
-    k[cp->nkernels++] = (CpuKernel){ strdup(symbol), entry, group, (uint32_t)off, 0, 0, tc->uses_barrier ? fn : NULL };
+    k[cp->nkernels++] = (CpuKernel){ strdup(symbol),
+                                     entry,
+                                     group,
+                                     (uint32_t)off,
+                                     0,
+                                     0,
+                                     tc->uses_barrier ? fn : NULL,
+                                     group ? cpu_split_plain_mark(c) : NULL };
     if (!cp->symbol) {
         cp->symbol = strdup(symbol);
         cp->kernarg_size = (uint32_t)off;
@@ -1131,18 +1140,24 @@ static void parallel_group_entry(TargetCtx *tc, LLVMValueRef group)
     cpu_regions_drop_scope_decls(group);
 }
 
-/* The region kernels' group entries cleaned up (the item's index and the round's uniform values in SSA form,
- * the latter hoisted out of the item loops), then each x loop split at its uniform guard (cpu_split.c). */
+/* The group entries with the kernels inlined (those of kernels without barriers: region kernels' are already)
+ * and cleaned up (the item's index and a round's uniform values in SSA form, the latter hoisted out of the
+ * item loops), then each x loop split at its uniform guard (cpu_split.c). */
 static void split_group_entries(TargetCtx *tc)
 {
     CpuPriv *cp = cpu(tc);
     if (!llvm_run_passes(tc,
-                         "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,loop-mssa(licm))",
+                         "always-inline,function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,"
+                         "loop-mssa(licm))",
                          NULL)) /* the loops stay whole */
         return;
-    for (int i = 0; i < cp->nkernels; i++)
-        if (cp->kernels[i].group_entry && cp->kernels[i].access_group)
-            cpu_split_item_loops(cp->kernels[i].group_entry, cp->kernels[i].access_group);
+    /* a region round splits only at a guard that decides its branch alone: split at the first of its `&&`
+     * guards, the tiled matmul's rounds grew by half and ran slower (bench/RESULTS.md §23a) */
+    for (int i = 0; i < cp->nkernels; i++) {
+        CpuKernel *k = &cp->kernels[i];
+        if (k->group_entry && k->loop_mark)
+            cpu_split_item_loops(k->group_entry, k->loop_mark, !(k->group_flags & JUKE_CPU_GROUP_REGIONS));
+    }
 }
 
 /* The module is complete (and its debug information final): each kernel with barriers gets its region copy
@@ -1164,7 +1179,7 @@ static bool cpu_link_libraries(TargetCtx *tc)
             k->group_entry = cpu_emit_group_entry(tc, rb, k->name, args, &regions);
             if (k->group_entry && regions.access_group) {
                 parallel_group_entry(tc, k->group_entry);
-                k->access_group = regions.access_group;
+                k->loop_mark = cpu_regions_parallel(tc->llctx, regions.access_group);
             }
             k->spill_bytes = regions.spill_bytes;
             k->group_flags = !k->group_entry                     ? 0
@@ -1175,7 +1190,10 @@ static bool cpu_link_libraries(TargetCtx *tc)
         free(args);
         free(regions.locs);
     }
-    if (changed)
+    bool marked = false;
+    for (int i = 0; i < cp->nkernels; i++)
+        marked |= cp->kernels[i].group_entry && cp->kernels[i].loop_mark;
+    if (marked)
         split_group_entries(tc);
     if (changed)
         build_table(tc);

@@ -479,8 +479,8 @@ static inline juke_arg juke_arg_type(const char *type)
  * JUKE_ERR_ARGUMENT with the reason in juke_errmsg. */
 JUKE_API juke_status juke_value_layout(juke_module *m, const char *type, size_t *size, size_t *align, int *nfields,
                                        size_t *offsets, int max);
-/* An array of ndims dims whose elements are tuples or structs of numbers, of Julia type elemtype
- * (types of m's source may appear: "Particle", "Tuple{Float32, Int32}"), uninitialised; each element in the
+/* An array of ndims dims whose elements are tuples or structs of numbers (or Int128, UInt128), of Julia type
+ * elemtype (types of m's source may appear: "Particle", "Tuple{Float32, Int32}"), uninitialised; each element in the
  * layout of juke_value_layout, packed at its size (which includes its tail padding), so a C array of the
  * twin C struct uploads as is. Its element type is JUKE_VALUE; a kernel takes it as Vector{Particle} (and
  * juke_launch passes it); upload, download, fill, copies work on its bytes as on any array. */

@@ -16,6 +16,10 @@
  *                                       are a complex array's values in `expect`)
  *         reshape(T[v...], d1, d2...)   an array of those dims (column-major)
  *         collect(T, a:b)               the vector T.(a:b)
+ *         T[v1, v2, ...]                of a tuple or struct type T, or Int128 / UInt128: a vector of those
+ *                                       values (juke_array_create_value), each written as a run's value
+ *                                       argument is (NTuple{2, Float32}[(1f0, 2f0)], P[P(1, 2.5)]); its
+ *                                       `expect` lists the elements so, compared bytewise
  *         5  -5  0x1f  2.5  1e-3  2.5f0  true  Int32(5)  UInt8(3)  Float16(1.5)
  *                                       a scalar, typed as Julia types the literal
  *       groupsize defaults to 1, gridsize to 1 (workgroups, as AMDGPU.jl counts); wavefrontsize compiles
@@ -438,6 +442,8 @@ typedef struct LArg {
     char name[64];
     char host_type[256]; /* "Vector{Float32}" for juke_typed */
     char value[256];     /* a tuple, struct or type argument as written (lit_parse_value), resolved at launch */
+    char elemtype[128];  /* an array of such values, T[v1, v2, ...]: T (Int128, a tuple or struct type) */
+    char *elems;         /* ... and its elements as written (v1, v2, ...), packed at launch */
     LitBlobs blobs;
     bool is_array;
     juke_type type;
@@ -573,12 +579,125 @@ static bool resolve_values(Run *r, juke_module *m, char *why, size_t n)
     return true;
 }
 
+/* The end of the bracketed text that starts at p ('[', '(' or '{' matched with nesting), or NULL. */
+static const char *bracket_end(const char *p)
+{
+    int depth = 0;
+    for (; *p; p++) {
+        if (*p == '[' || *p == '(' || *p == '{')
+            depth++;
+        else if ((*p == ']' || *p == ')' || *p == '}') && --depth == 0)
+            return p;
+    }
+    return NULL;
+}
+
+/* T[v1, v2, ...] for an element type T that is no scalar type of juke.h (Int128, UInt128, a tuple or
+ * struct type: NTuple{2, Float32}[(1f0, 2f0), ...], Particle[Particle(1, 2f0)]): a vector of values, made
+ * at launch with juke_array_create_value. 1 when taken, 0 when the text is no such array, -1 on error. */
+static int value_array_arg(Cursor *c, LArg *a)
+{
+    const char *p = c->p;
+    while (*p && (isalnum((unsigned char)*p) || *p == '_' || *p == '@' || *p == '.' || *p == '{'))
+        p = *p == '{' ? (bracket_end(p) ? bracket_end(p) + 1 : p + strlen(p)) : p + 1;
+    juke_type t;
+    size_t tn = (size_t)(p - c->p);
+    if (*p != '[' || tn == 0 || tn >= sizeof a->elemtype || type_by_name(c->p, tn, &t))
+        return 0;
+    const char *end = bracket_end(p);
+    if (!end) {
+        cerr(c, "unclosed `[` of %.*s[...]", (int)tn, c->p);
+        return -1;
+    }
+    memcpy(a->elemtype, c->p, tn);
+    a->elemtype[tn] = 0;
+    a->elems = strndup(p + 1, (size_t)(end - p - 1));
+    int n = 0;
+    for (const char *q = a->elems; *q;) { /* top-level commas separate the elements */
+        while (*q == ' ')
+            q++;
+        if (!*q)
+            break;
+        n++;
+        while (*q && *q != ',')
+            q = strchr("[({", *q) && bracket_end(q) ? bracket_end(q) + 1 : q + 1;
+        if (*q == ',')
+            q++;
+    }
+    a->is_array = true;
+    a->type = JUKE_VALUE;
+    a->nd = 1;
+    a->dims[0] = a->len = n;
+    snprintf(a->host_type, sizeof a->host_type, "Vector{%.*s}", (int)tn, c->p);
+    c->p = end + 1;
+    return 1;
+}
+
+/* The n-th element (from 0) of a value array's list as written, into buf; false past the last. */
+static bool nth_elem(const char *list, int n, char *buf, size_t size)
+{
+    const char *q = list;
+    for (int k = 0;; k++) {
+        while (*q == ' ')
+            q++;
+        if (!*q)
+            return false;
+        const char *start = q;
+        while (*q && *q != ',')
+            q = strchr("[({", *q) && bracket_end(q) ? bracket_end(q) + 1 : q + 1;
+        size_t len = (size_t)(q - start);
+        while (len && start[len - 1] == ' ')
+            len--;
+        if (k == n) {
+            if (len >= size)
+                return false;
+            memcpy(buf, start, len);
+            buf[len] = 0;
+            return true;
+        }
+        if (*q == ',')
+            q++;
+    }
+}
+
+/* The bytes of a value array's elements (each size bytes), parsed from list as values of elemtype
+ * (lit_parse_value; a bare integer of Int128 or UInt128 as T(v)); NULL with the reason in why. */
+static void *pack_elems(juke_module *m, const char *elemtype, const char *list, int64_t len, size_t size, char *why,
+                        size_t whyn)
+{
+    unsigned char *host = calloc((size_t)(len ? len : 1), size);
+    bool wide = strcmp(elemtype, "Int128") == 0 || strcmp(elemtype, "UInt128") == 0;
+    for (int64_t i = 0; host && i < len; i++) {
+        char text[512], val[700];
+        juke_arg v;
+        LitBlobs blobs = { 0 };
+        nth_elem(list, (int)i, text, sizeof text);
+        snprintf(val, sizeof val, wide ? "%s(%s)" : "%s%s", wide ? elemtype : "", text);
+        bool ok = lit_parse_value(env.ctx, m, val, &v, &blobs, why, whyn);
+        if (ok && (v.type != JUKE_VALUE || v.v.value.size != size || !v.v.value.bytes)) {
+            snprintf(why, whyn, "element %lld (%.200s) is no %s", (long long)i + 1, text, elemtype);
+            ok = false;
+        }
+        if (ok)
+            memcpy(host + (size_t)i * size, v.v.value.bytes, size);
+        lit_blobs_free(&blobs);
+        if (!ok) {
+            free(host);
+            return NULL;
+        }
+    }
+    return host;
+}
+
 /* name = VALUE */
 static bool parse_arg(Cursor *c, LArg *a)
 {
     if (!ident(c, a->name, sizeof a->name) || !accept(c, "="))
         return cerr(c, "expected `name = value` at \"%.30s\"", c->p);
     skip_ws(c);
+    int va = value_array_arg(c, a);
+    if (va)
+        return va > 0;
     if (value_arg(c, a))
         return true;
     const char *save = c->p;
@@ -800,6 +919,9 @@ static void free_run(Run *r)
     for (int i = 0; i < r->nargs; i++) {
         lit_blobs_free(&r->args[i].blobs);
         r->args[i].value[0] = 0;
+        r->args[i].elemtype[0] = 0;
+        free(r->args[i].elems);
+        r->args[i].elems = NULL;
         free(r->args[i].host);
         if (r->args[i].arr)
             juke_array_free(r->args[i].arr);
@@ -943,7 +1065,7 @@ static bool vals_equal(const Val *got, const Val *want, juke_type t)
     }
 }
 
-static void check_array(FileCheck *fc, Directive *d, Run *r, const char *rest)
+static void check_array(FileCheck *fc, Directive *d, juke_module *m, Run *r, const char *rest)
 {
     Cursor c = { .p = rest, .file = fc->path, .line = d->line };
     char name[64];
@@ -964,6 +1086,38 @@ static void check_array(FileCheck *fc, Directive *d, Run *r, const char *rest)
             a = &r->args[i];
     if (!a || !a->is_array) {
         fc_fail(fc, d->line, "no array argument `%s` in the run", name);
+        return;
+    }
+    if (a->elemtype[0]) { /* a value array: [v1, v2, ...] written as its elements were, compared bytewise */
+        skip_ws(&c);
+        const char *end = *c.p == '[' ? bracket_end(c.p) : NULL;
+        size_t es = 0;
+        char why[512];
+        if (!end || approx || juke_value_layout(m, a->elemtype, &es, NULL, NULL, NULL, 0)) {
+            fc_fail(fc, d->line, "expect %s: [v1, ...] of its %s elements, exactly", name, a->elemtype);
+            return;
+        }
+        char *list = strndup(c.p + 1, (size_t)(end - c.p - 1));
+        unsigned char *want = pack_elems(m, a->elemtype, list, a->len, es, why, sizeof why);
+        unsigned char *got = calloc((size_t)(a->len ? a->len : 1), es);
+        char extra[8];
+        if (!want)
+            fc_fail(fc, d->line, "expect %s: %s", name, why);
+        else if (nth_elem(list, (int)a->len, extra, sizeof extra))
+            fc_fail(fc, d->line, "more expected values than the %lld elements of %s", (long long)a->len, name);
+        else if (juke_array_download(a->arr, got, (size_t)a->len * es) != JUKE_OK)
+            fc_fail(fc, d->line, "download: %s", juke_errmsg(env.ctx));
+        else
+            for (int64_t i = 0; i < a->len; i++)
+                if (memcmp(got + (size_t)i * es, want + (size_t)i * es, es) != 0) {
+                    char w[512];
+                    nth_elem(list, (int)i, w, sizeof w);
+                    fc_fail(fc, d->line, "%s[%lld] differs from %s", name, (long long)i + 1, w);
+                    break;
+                }
+        free(list);
+        free(want);
+        free(got);
         return;
     }
     Val *want = NULL;
@@ -1021,7 +1175,22 @@ static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
     }
     for (int i = 0; i < r->nargs; i++) {
         LArg *a = &r->args[i];
-        if (a->is_array) {
+        if (a->is_array && a->elemtype[0]) {
+            size_t es = 0;
+            free(a->host);
+            a->host = NULL;
+            if (juke_value_layout(m, a->elemtype, &es, NULL, NULL, NULL, 0) ||
+                juke_array_create_value(env.dev, m, a->elemtype, a->nd, a->dims, &a->arr)) {
+                fc_fail(fc, line, "array %s: %s", a->name, juke_errmsg(env.ctx));
+                return JUKE_ERR_ARGUMENT;
+            }
+            a->host = pack_elems(m, a->elemtype, a->elems, a->len, es, why, sizeof why);
+            if (!a->host || juke_array_upload(a->arr, a->host, (size_t)a->len * es)) {
+                fc_fail(fc, line, "array %s: %s", a->name, a->host ? juke_errmsg(env.ctx) : why);
+                return JUKE_ERR_ARGUMENT;
+            }
+            a->arg = juke_arg_array(a->arr);
+        } else if (a->is_array) {
             if (juke_array_create(env.dev, a->type, a->nd, a->dims, &a->arr) ||
                 juke_array_upload(a->arr, a->host, (size_t)a->len * juke_sizeof(a->type))) {
                 fc_fail(fc, line, "array %s: %s", a->name, juke_errmsg(env.ctx));
@@ -1368,7 +1537,7 @@ static void run_file(void **state)
         } else if (strncmp(t, "expect ", 7) == 0) {
             if (lst != JUKE_OK)
                 continue; /* already reported */
-            check_array(&fc, d, &run, t + 7);
+            check_array(&fc, d, m, &run, t + 7);
         } else {
             fc_fail(&fc, d->line, "unknown directive: %s", t);
         }

@@ -668,6 +668,9 @@ broadcast(f, a::Tuple, b::Tuple) = length(a) == length(b) ? map(f, a, b) :
     throw(DimensionMismatch("arrays could not be broadcast to a common size"))
 broadcast(f, a::Tuple, b::Number) = _broadcast_l(f, a, b)
 broadcast(f, a::Number, b::Tuple) = _broadcast_r(f, a, b)
+# a type broadcasts as a scalar (unsafe_trunc.(Int32, t): DINCAE's interpolation kernel)
+broadcast(f, a::Type{T}, b::Tuple) where {T} = _broadcast_r(f, a, b)
+broadcast(f, a::Type{T}, b::Number) where {T} = f(a, b)
 _broadcast_l(f, ::Tuple{}, b) = ()
 _broadcast_l(f, a::Tuple, b) = (f(a[1], b), _broadcast_l(f, tail(a), b)...)
 _broadcast_r(f, a, ::Tuple{}) = ()
@@ -826,6 +829,12 @@ sum(f, itr; init = _NoInit()) = _mapreduce(f, _add_sum, itr, init)
 prod(f, itr; init = _NoInit()) = _mapreduce(f, _mul_prod, itr, init)
 maximum(f, itr; init = _NoInit()) = _mapreduce(f, max, itr, init)
 minimum(f, itr; init = _NoInit()) = _mapreduce(f, min, itr, init)
+# a number iterates as its one element: sum(x) is x (a small integer widened as add_sum widens it), and so
+# on (AMDGPU.jl's degree-trigonometry test sums what sind or sincosd gives)
+sum(x::Number) = _reduce_first(_add_sum, x)
+prod(x::Number) = _reduce_first(_mul_prod, x)
+maximum(x::Number) = x
+minimum(x::Number) = x
 foldl(op, itr; init = _NoInit()) = _mapreduce(identity, op, itr, init)
 mapfoldl(f, op, itr; init = _NoInit()) = _mapreduce(f, op, itr, init)
 
@@ -1415,6 +1424,15 @@ struct Char
     code::UInt32
 end
 codepoint(c::Char) = c.code
+# an integer of a character is its code point (Int('a') == 97); UInt8 and Int8 of one past their range throw
+Int64(c::Char) = Int64(c.code)
+Int32(c::Char) = Int32(c.code)
+UInt32(c::Char) = c.code
+UInt64(c::Char) = UInt64(c.code)
+Int16(c::Char) = Int16(c.code)
+UInt16(c::Char) = UInt16(c.code)
+Int8(c::Char) = Int8(c.code)
+UInt8(c::Char) = UInt8(c.code)
 ==(a::Char, b::Char) = a.code == b.code
 isless(a::Char, b::Char) = a.code < b.code
 <(a::Char, b::Char) = a.code < b.code
