@@ -32,8 +32,10 @@ static bool index_count_ok(Infer *I, const IrInst *in, const Type *at, int ni)
 {
     if (ni == 1 || ni >= at->ndims)
         return true;
-    infer_err(I, in->loc, "indexing a %d-dimensional array with %d indices is not supported (use 1, or %d and any "
-              "trailing indices of 1)", at->ndims, ni, at->ndims);
+    infer_err(I, in->loc,
+              "indexing a %d-dimensional array with %d indices is not supported (use 1, or %d and any "
+              "trailing indices of 1)",
+              at->ndims, ni, at->ndims);
     return false;
 }
 
