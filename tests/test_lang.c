@@ -441,7 +441,7 @@ static int parse_list(Cursor *c, Val **out)
 typedef struct LArg {
     char name[64];
     char host_type[256]; /* "Vector{Float32}" for juke_typed */
-    char value[256];     /* a tuple, struct or type argument as written (lit_parse_value), resolved at launch */
+    char value[4096];    /* a tuple, struct or type argument as written (lit_parse_value), resolved at launch */
     char elemtype[128];  /* an array of such values, T[v1, v2, ...]: T (Int128, a tuple or struct type) */
     char *elems;         /* ... and its elements as written (v1, v2, ...), packed at launch */
     LitBlobs blobs;
@@ -572,7 +572,7 @@ static bool resolve_values(Run *r, juke_module *m, char *why, size_t n)
         if (!a->value[0])
             continue;
         lit_blobs_free(&a->blobs);
-        if (!lit_parse_value(env.ctx, m, a->value, &a->arg, &a->blobs, why, n))
+        if (!lit_parse_value(env.ctx, m, env.dev, a->value, &a->arg, &a->blobs, why, n))
             return false;
         snprintf(a->host_type, sizeof a->host_type, "%s", a->arg.v.value.type);
     }
@@ -673,7 +673,7 @@ static void *pack_elems(juke_module *m, const char *elemtype, const char *list, 
         LitBlobs blobs = { 0 };
         nth_elem(list, (int)i, text, sizeof text);
         snprintf(val, sizeof val, wide ? "%s(%s)" : "%s%s", wide ? elemtype : "", text);
-        bool ok = lit_parse_value(env.ctx, m, val, &v, &blobs, why, whyn);
+        bool ok = lit_parse_value(env.ctx, m, NULL, val, &v, &blobs, why, whyn);
         if (ok && (v.type != JUKE_VALUE || v.v.value.size != size || !v.v.value.bytes)) {
             snprintf(why, whyn, "element %lld (%.200s) is no %s", (long long)i + 1, text, elemtype);
             ok = false;
@@ -1589,8 +1589,8 @@ static int setup(void **state)
 {
     (void)state;
     env.ctx = juke_context_create();
-    if (env.ntargets)
-        return env.ctx ? 0 : -1;
+    if (env.ntargets) /* a cpu device only to make the arrays inside value arguments (their types are all) */
+        return env.ctx && juke_device_open(env.ctx, "cpu", &env.dev) == JUKE_OK ? 0 : -1;
     if (!env.ctx || juke_device_open(env.ctx, env.device, &env.dev)) {
         fprintf(stderr, "cannot open the %s device: %s\n", env.device, env.ctx ? juke_errmsg(env.ctx) : "no context");
         return -1;
