@@ -592,6 +592,26 @@ static const char *bracket_end(const char *p)
     return NULL;
 }
 
+/* The next element of a value array's list as written (top-level commas separate them): its start, with
+ * its length less trailing blanks in *len and *q moved past it and its comma; NULL past the last. */
+static const char *elem_next(const char **q, size_t *len)
+{
+    const char *p = *q;
+    while (*p == ' ')
+        p++;
+    if (!*p)
+        return NULL;
+    const char *start = p;
+    while (*p && *p != ',')
+        p = strchr("[({", *p) && bracket_end(p) ? bracket_end(p) + 1 : p + 1;
+    size_t n = (size_t)(p - start);
+    while (n && start[n - 1] == ' ')
+        n--;
+    *len = n;
+    *q = *p == ',' ? p + 1 : p;
+    return start;
+}
+
 /* T[v1, v2, ...] for an element type T that is no scalar type of juke.h (Int128, UInt128, a tuple or
  * struct type: NTuple{2, Float32}[(1f0, 2f0), ...], Particle[Particle(1, 2f0)]): a vector of values, made
  * at launch with juke_array_create_value. 1 when taken, 0 when the text is no such array, -1 on error. */
@@ -613,17 +633,9 @@ static int value_array_arg(Cursor *c, LArg *a)
     a->elemtype[tn] = 0;
     a->elems = strndup(p + 1, (size_t)(end - p - 1));
     int n = 0;
-    for (const char *q = a->elems; *q;) { /* top-level commas separate the elements */
-        while (*q == ' ')
-            q++;
-        if (!*q)
-            break;
+    size_t len;
+    for (const char *q = a->elems; elem_next(&q, &len);)
         n++;
-        while (*q && *q != ',')
-            q = strchr("[({", *q) && bracket_end(q) ? bracket_end(q) + 1 : q + 1;
-        if (*q == ',')
-            q++;
-    }
     a->is_array = true;
     a->type = JUKE_VALUE;
     a->nd = 1;
@@ -636,28 +648,16 @@ static int value_array_arg(Cursor *c, LArg *a)
 /* The n-th element (from 0) of a value array's list as written, into buf; false past the last. */
 static bool nth_elem(const char *list, int n, char *buf, size_t size)
 {
-    const char *q = list;
-    for (int k = 0;; k++) {
-        while (*q == ' ')
-            q++;
-        if (!*q)
+    size_t len = 0;
+    const char *start = NULL;
+    for (int k = 0; k <= n; k++)
+        if (!(start = elem_next(&list, &len)))
             return false;
-        const char *start = q;
-        while (*q && *q != ',')
-            q = strchr("[({", *q) && bracket_end(q) ? bracket_end(q) + 1 : q + 1;
-        size_t len = (size_t)(q - start);
-        while (len && start[len - 1] == ' ')
-            len--;
-        if (k == n) {
-            if (len >= size)
-                return false;
-            memcpy(buf, start, len);
-            buf[len] = 0;
-            return true;
-        }
-        if (*q == ',')
-            q++;
-    }
+    if (len >= size)
+        return false;
+    memcpy(buf, start, len);
+    buf[len] = 0;
+    return true;
 }
 
 /* The bytes of a value array's elements (each size bytes), parsed from list as values of elemtype
