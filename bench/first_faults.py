@@ -16,7 +16,8 @@ import subprocess
 import sys
 import tempfile
 
-# The first of these found on a fault's stack, innermost first, names its stage.
+# A fault's stage is the first of these with a frame anywhere on its stack: lld runs inside code-object making,
+# which runs inside juke_compile, so the inner stages come first.
 STAGES = [
     ("link (in-process lld)", ("lld::",)),
     ("code generation", ("jk_codegen_emit_object",)),
@@ -38,9 +39,10 @@ def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     with tempfile.TemporaryDirectory() as tmp:
         data = os.path.join(tmp, "perf.data")
-        cmd = ["perf", "record", "-q", "-e", "page-faults", "-c", "1", "-d", "-m", "8192", "--call-graph", "dwarf,16384", "-o", data,
-               os.path.join(build, "bench", "compile_latency"), "--first", os.path.join(root, "tests/kernels/acceptance"),
-               kernel, target, "1"]
+        # every fault (-c 1), its address (-d); -m: a buffer large enough that no sample is lost
+        cmd = ["perf", "record", "-q", "-e", "page-faults", "-c", "1", "-d", "-m", "8192", "--call-graph", "dwarf,16384",
+               "-o", data, os.path.join(build, "bench", "compile_latency"), "--first",
+               os.path.join(root, "tests/kernels/acceptance"), kernel, target, "1"]
         run = subprocess.run(cmd, capture_output=True, text=True)
         if run.returncode != 0:
             sys.exit("perf record failed:\n" + run.stderr)
