@@ -1502,3 +1502,7 @@ end
 -(x::Number, J::UniformScaling) = x - J.λ
 *(x::Number, J::UniformScaling) = UniformScaling(x * J.λ)
 *(J::UniformScaling, x::Number) = UniformScaling(J.λ * x)
+
+# LLVM.Interop.assume(cond) (GPUArrays' permutedims!): a promise that cond holds, which lets LLVM drop checks;
+# keeping no promise computes the same
+assume(cond::Bool) = nothing
