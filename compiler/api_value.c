@@ -150,6 +150,37 @@ static size_t pack_offset(const Type *t, int i)
     return t->kind == TY_COMPLEX ? (size_t)i * (size_t)ty_arg_size(t->elem) : field_offset(t, i);
 }
 
+/* The type of argument a in compilation c (an array's as a kernel takes it), or NULL. */
+static const Type *arg_type(FeCompilation *c, const juke_arg *a)
+{
+    StrBuf err = { 0 };
+    const Type *t = NULL;
+    if (a->is_array && a->v.array) {
+        const juke_array *arr = a->v.array;
+        const Type *e = ty_parse(c->types, arr->elem == JUKE_VALUE ? arr->eltype : api_type_name(arr->elem), &err);
+        t = e ? ty_array(c->types, e, arr->ndims) : NULL;
+    } else if (!a->is_array && a->type == JUKE_VALUE && a->v.value.type) {
+        t = ty_parse(c->types, a->v.value.type, &err);
+    } else if (!a->is_array && a->type >= JUKE_BOOL && a->type <= JUKE_FLOAT64) {
+        t = ty_parse(c->types, api_type_name(a->type), &err);
+    }
+    sb_free(&err);
+    return t;
+}
+
+/* A device array a as a field of array type ft at p: its descriptor (docs/abi.md), as a launch passes an
+ * array argument. The array must have ft's element type and rank. */
+static bool put_array(FeCompilation *c, const juke_arg *a, const Type *ft, unsigned char *p)
+{
+    const juke_array *arr = a->is_array ? a->v.array : NULL;
+    if (!arr || arg_type(c, a) != ft)
+        return false;
+    memcpy(p, &arr->ptr, 8);
+    memcpy(p + 8, arr->dims, 8 * (size_t)arr->ndims);
+    memcpy(p + 8 + 8 * (size_t)arr->ndims, &arr->length, 8);
+    return true;
+}
+
 /* Field a of a range of element type elem (named ename), converted exactly, as an Int64. */
 static bool range_field(const juke_arg *a, const Type *elem, const char *ename, int64_t *v)
 {
@@ -229,12 +260,10 @@ juke_status juke_value_pack(juke_module *m, const char *type, const juke_arg *fi
         bool ok;
         if (ty_is_prim(ft)) {
             ok = put_scalar(a, ft, ftname, p);
+        } else if (ft->kind == TY_ARRAY) {
+            ok = put_array(c, a, ft, p);
         } else {
-            StrBuf err = { 0 };
-            const Type *at = !a->is_array && a->type == JUKE_VALUE && a->v.value.type
-                                 ? ty_parse(c->types, a->v.value.type, &err)
-                                 : NULL;
-            sb_free(&err);
+            const Type *at = !a->is_array && a->type == JUKE_VALUE ? arg_type(c, a) : NULL;
             ok = at == ft && a->v.value.size == (size_t)ty_arg_size(ft) && (a->v.value.bytes || !a->v.value.size);
             if (ok && a->v.value.size)
                 memcpy(p, a->v.value.bytes, a->v.value.size);
@@ -242,13 +271,60 @@ juke_status juke_value_pack(juke_module *m, const char *type, const juke_arg *fi
         if (!ok) {
             api_fail(m->ctx, JUKE_ERR_ARGUMENT, "juke_value_pack: field %d of %s has type %s; give a %s", i + 1, type,
                      ftname,
-                     ty_is_prim(ft) ? "number that converts to it exactly (InexactError)"
-                                    : "JUKE_VALUE of that type and size");
+                     ty_is_prim(ft)         ? "number that converts to it exactly (InexactError)"
+                     : ft->kind == TY_ARRAY ? "device array of that element type and rank (juke_arg_array)"
+                                            : "JUKE_VALUE of that type and size");
             goto done;
         }
     }
     st = JUKE_OK;
 done:
+    fe_compilation_free(c);
+    diag_reset(&d);
+    return st;
+}
+
+juke_status juke_value_type(juke_module *m, const char *name, const juke_arg *fields, int nfields, char *out,
+                            size_t size)
+{
+    static const char who[] = "juke_value_type";
+    if (!m || !name || (nfields && !fields) || nfields < 0 || nfields > 64 || !out || !size)
+        return api_fail(m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "%s: NULL or bad argument", who);
+    out[0] = 0;
+    Diags d = { 0 };
+    FeCompilation *c = fe_compilation_new(m->fe, &d);
+    if (!c)
+        return api_fail(m->ctx, JUKE_ERR_NOMEM, "out of memory");
+    juke_status st = JUKE_OK;
+    StructDef *sd = strchr(name, '{') ? NULL : fe_find_struct(c->mod, name);
+    const Type *S = sd && sd->ntvars ? struct_type(c, sd, NULL, 0, sd->loc, true) : NULL;
+    if (S && (S->flags & TF_UNIONALL)) {
+        /* Model(w, 3f0) of Model{A}: A from the fields' types, as Julia's default outer constructor finds it */
+        const Type *at[64];
+        for (int i = 0; i < nfields && st == JUKE_OK; i++)
+            if (!(at[i] = arg_type(c, &fields[i])))
+                st = api_fail(m->ctx, JUKE_ERR_ARGUMENT, "%s: field %d of %s: not a scalar, array or typed value", who,
+                              i + 1, name);
+        const Type *T = st == JUKE_OK ? struct_default_ctor(c, S, at, nfields) : NULL;
+        if (st == JUKE_OK && !T)
+            st = api_fail(m->ctx, JUKE_ERR_ARGUMENT,
+                          "%s: no method %s(...) of these %d field types: its parameters are not found from them", who,
+                          name, nfields);
+        if (T) {
+            StrBuf sb = { 0 };
+            ty_print(&sb, T);
+            if (!sb.data || sb.len >= size)
+                st = api_fail(m->ctx, sb.data ? JUKE_ERR_ARGUMENT : JUKE_ERR_NOMEM, "%s: %s's type is too long", who,
+                              name);
+            else
+                memcpy(out, sb.data, sb.len + 1);
+            sb_free(&sb);
+        }
+    } else if (strlen(name) >= size) {
+        st = api_fail(m->ctx, JUKE_ERR_ARGUMENT, "%s: %s is too long", who, name);
+    } else {
+        strcpy(out, name); /* a concrete type already: juke_value_pack converts the fields */
+    }
     fe_compilation_free(c);
     diag_reset(&d);
     return st;

@@ -331,6 +331,14 @@ bool ty_bits_only(const Type *t)
     return true;
 }
 
+bool ty_holds_array(const Type *t)
+{
+    for (int i = 0; (t->kind == TY_TUPLE || t->kind == TY_STRUCT) && i < t->nfields; i++)
+        if (t->fields[i]->kind == TY_ARRAY || ty_holds_array(t->fields[i]))
+            return true;
+    return false;
+}
+
 bool ty_is_ghost(const Type *t)
 {
     switch (t->kind) {
@@ -790,8 +798,10 @@ static const Type *tp_type(TyParser *tp, int depth)
         return prim;
     }
     bool vec = strcmp(name, "Vector") == 0, mat = strcmp(name, "Matrix") == 0;
-    if (vec || mat || strcmp(name, "Array") == 0 || strcmp(name, "ROCArray") == 0 || strcmp(name, "ROCVector") == 0 ||
-        strcmp(name, "ROCMatrix") == 0) {
+    /* ROCDeviceArray{T,N,1}: the device-side name ty_print gives (juke_value_type's Model{ROCDeviceArray{...}}) */
+    bool dev = strcmp(name, "ROCDeviceArray") == 0;
+    if (vec || mat || dev || strcmp(name, "Array") == 0 || strcmp(name, "ROCArray") == 0 ||
+        strcmp(name, "ROCVector") == 0 || strcmp(name, "ROCMatrix") == 0) {
         vec = vec || strcmp(name, "ROCVector") == 0;
         mat = mat || strcmp(name, "ROCMatrix") == 0;
         if (!tp_expect(tp, '{')) {
@@ -807,7 +817,7 @@ static const Type *tp_type(TyParser *tp, int depth)
                                "or a tuple or struct of them");
             return NULL;
         }
-        long nd = vec ? 1 : mat ? 2 : -1;
+        long nd = vec ? 1 : mat ? 2 : -1, as = 0;
         if (tp_expect(tp, ',')) {
             long v;
             if (!tp_int(tp, &v) || v < 1 || v > 8 || (nd > 0 && v != nd)) {
@@ -815,6 +825,10 @@ static const Type *tp_type(TyParser *tp, int depth)
                 return NULL;
             }
             nd = v;
+        }
+        if (dev && (!tp_expect(tp, ',') || !tp_int(tp, &as) || as != 1)) {
+            sb_printf(tp->err, "a host argument's ROCDeviceArray is in global memory: ROCDeviceArray{T,N,1}");
+            return NULL;
         }
         if (nd < 0) {
             sb_printf(tp->err, "Array needs its number of dimensions: Array{T,N}");

@@ -487,11 +487,21 @@ JUKE_API juke_status juke_value_layout(juke_module *m, const char *type, size_t 
 JUKE_API juke_status juke_array_create_value(juke_device *dev, juke_module *m, const char *elemtype, int ndims,
                                              const int64_t *dims, juke_array **out);
 /* Pack a tuple, struct or NamedTuple of type `type` from its fields, each a scalar juke_arg (or a
- * JUKE_VALUE for a field that is itself a tuple or struct), into out (size bytes, at least the type's
- * size; padding zeroed). Then pass juke_arg_value(type, out, size). A number of another type than its
+ * JUKE_VALUE for a field that is itself a tuple or struct, or juke_arg_array for a field that is a device
+ * array, as AMDGPU.jl's Adapt turns a struct of ROCArrays into a struct of device arrays: its descriptor
+ * is copied in, so the array must outlive the launches and live on their device), into out (size bytes,
+ * at least the type's size; padding zeroed). Then pass juke_arg_value(type, out, size). A number of another type than its
  * field's converts as Julia's convert does (floats round; an integer field takes only an exact integer
  * that fits, else JUKE_ERR_ARGUMENT as Julia's InexactError); Float16 fields take Float16 only. */
 JUKE_API juke_status juke_value_pack(juke_module *m, const char *type, const juke_arg *fields, int nfields, void *out,
+                                     size_t size);
+
+/* The type of the value that the constructor call name(fields...) makes, into out (size bytes), for
+ * juke_value_layout and juke_value_pack: a struct with type parameters gets them from its fields' types as
+ * Julia's default constructor finds them (Model(juke_arg_array(w), juke_arg_f32(3)) of
+ * `struct Model{A}; weights::A; scale::Float32; end` is "Model{ROCDeviceArray{Float32, 1, 1}}"); any
+ * other name is copied. No match is JUKE_ERR_ARGUMENT. */
+JUKE_API juke_status juke_value_type(juke_module *m, const char *name, const juke_arg *fields, int nfields, char *out,
                                      size_t size);
 
 enum { JUKE_NDRANGE_MAX = 8 }; /* the most dimensions of a KernelAbstractions ndrange */

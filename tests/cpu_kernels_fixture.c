@@ -153,4 +153,9 @@ EXPORT const JukeCpuKernelInfo juke_cpu_kernels[] = {
     { "boom", boom, sizeof(BoomArgs), 0, 0, 0 }, { "whoami", whoami, 32, 0, 0, 0 },
     { "coords", coords, 32, 0, 0, 256 },
 };
-EXPORT const uint32_t juke_cpu_nkernels = sizeof juke_cpu_kernels / sizeof juke_cpu_kernels[0];
+/* FIXTURE_NKERNELS: the hostile build claims more kernels than the table holds (the loader must refuse it
+ * before it reads past the table). */
+#ifndef FIXTURE_NKERNELS
+#define FIXTURE_NKERNELS (sizeof juke_cpu_kernels / sizeof juke_cpu_kernels[0])
+#endif
+EXPORT const uint32_t juke_cpu_nkernels = FIXTURE_NKERNELS;

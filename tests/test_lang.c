@@ -441,7 +441,7 @@ static int parse_list(Cursor *c, Val **out)
 typedef struct LArg {
     char name[64];
     char host_type[256]; /* "Vector{Float32}" for juke_typed */
-    char value[256];     /* a tuple, struct or type argument as written (lit_parse_value), resolved at launch */
+    char value[4096];    /* a tuple, struct or type argument as written (lit_parse_value), resolved at launch */
     char elemtype[128];  /* an array of such values, T[v1, v2, ...]: T (Int128, a tuple or struct type) */
     char *elems;         /* ... and its elements as written (v1, v2, ...), packed at launch */
     LitBlobs blobs;
@@ -572,7 +572,7 @@ static bool resolve_values(Run *r, juke_module *m, char *why, size_t n)
         if (!a->value[0])
             continue;
         lit_blobs_free(&a->blobs);
-        if (!lit_parse_value(env.ctx, m, a->value, &a->arg, &a->blobs, why, n))
+        if (!lit_parse_value(env.ctx, m, env.dev, a->value, &a->arg, &a->blobs, why, n))
             return false;
         snprintf(a->host_type, sizeof a->host_type, "%s", a->arg.v.value.type);
     }
@@ -590,6 +590,26 @@ static const char *bracket_end(const char *p)
             return p;
     }
     return NULL;
+}
+
+/* The next element of a value array's list as written (top-level commas separate them): its start, with
+ * its length less trailing blanks in *len and *q moved past it and its comma; NULL past the last. */
+static const char *elem_next(const char **q, size_t *len)
+{
+    const char *p = *q;
+    while (*p == ' ')
+        p++;
+    if (!*p)
+        return NULL;
+    const char *start = p;
+    while (*p && *p != ',')
+        p = strchr("[({", *p) && bracket_end(p) ? bracket_end(p) + 1 : p + 1;
+    size_t n = (size_t)(p - start);
+    while (n && start[n - 1] == ' ')
+        n--;
+    *len = n;
+    *q = *p == ',' ? p + 1 : p;
+    return start;
 }
 
 /* T[v1, v2, ...] for an element type T that is no scalar type of juke.h (Int128, UInt128, a tuple or
@@ -613,17 +633,9 @@ static int value_array_arg(Cursor *c, LArg *a)
     a->elemtype[tn] = 0;
     a->elems = strndup(p + 1, (size_t)(end - p - 1));
     int n = 0;
-    for (const char *q = a->elems; *q;) { /* top-level commas separate the elements */
-        while (*q == ' ')
-            q++;
-        if (!*q)
-            break;
+    size_t len;
+    for (const char *q = a->elems; elem_next(&q, &len);)
         n++;
-        while (*q && *q != ',')
-            q = strchr("[({", *q) && bracket_end(q) ? bracket_end(q) + 1 : q + 1;
-        if (*q == ',')
-            q++;
-    }
     a->is_array = true;
     a->type = JUKE_VALUE;
     a->nd = 1;
@@ -636,28 +648,16 @@ static int value_array_arg(Cursor *c, LArg *a)
 /* The n-th element (from 0) of a value array's list as written, into buf; false past the last. */
 static bool nth_elem(const char *list, int n, char *buf, size_t size)
 {
-    const char *q = list;
-    for (int k = 0;; k++) {
-        while (*q == ' ')
-            q++;
-        if (!*q)
+    size_t len = 0;
+    const char *start = NULL;
+    for (int k = 0; k <= n; k++)
+        if (!(start = elem_next(&list, &len)))
             return false;
-        const char *start = q;
-        while (*q && *q != ',')
-            q = strchr("[({", *q) && bracket_end(q) ? bracket_end(q) + 1 : q + 1;
-        size_t len = (size_t)(q - start);
-        while (len && start[len - 1] == ' ')
-            len--;
-        if (k == n) {
-            if (len >= size)
-                return false;
-            memcpy(buf, start, len);
-            buf[len] = 0;
-            return true;
-        }
-        if (*q == ',')
-            q++;
-    }
+    if (len >= size)
+        return false;
+    memcpy(buf, start, len);
+    buf[len] = 0;
+    return true;
 }
 
 /* The bytes of a value array's elements (each size bytes), parsed from list as values of elemtype
@@ -673,7 +673,7 @@ static void *pack_elems(juke_module *m, const char *elemtype, const char *list, 
         LitBlobs blobs = { 0 };
         nth_elem(list, (int)i, text, sizeof text);
         snprintf(val, sizeof val, wide ? "%s(%s)" : "%s%s", wide ? elemtype : "", text);
-        bool ok = lit_parse_value(env.ctx, m, val, &v, &blobs, why, whyn);
+        bool ok = lit_parse_value(env.ctx, m, NULL, val, &v, &blobs, why, whyn);
         if (ok && (v.type != JUKE_VALUE || v.v.value.size != size || !v.v.value.bytes)) {
             snprintf(why, whyn, "element %lld (%.200s) is no %s", (long long)i + 1, text, elemtype);
             ok = false;
@@ -1589,8 +1589,8 @@ static int setup(void **state)
 {
     (void)state;
     env.ctx = juke_context_create();
-    if (env.ntargets)
-        return env.ctx ? 0 : -1;
+    if (env.ntargets) /* a cpu device only to make the arrays inside value arguments (their types are all) */
+        return env.ctx && juke_device_open(env.ctx, "cpu", &env.dev) == JUKE_OK ? 0 : -1;
     if (!env.ctx || juke_device_open(env.ctx, env.device, &env.dev)) {
         fprintf(stderr, "cannot open the %s device: %s\n", env.device, env.ctx ? juke_errmsg(env.ctx) : "no context");
         return -1;

@@ -393,6 +393,13 @@ static void test_cpu_modules(void **state)
         free(err);
         free(libm);
     }
+    /* a code object whose count claims more kernels than any compile makes (and than its table holds) */
+    uint8_t *hostile = tu_read_file(FIXTURE_HOSTILE_SO, &sz);
+    assert_non_null(hostile);
+    assert_int_equal(rt_module_load(fx->dev, hostile, sz, &m2, &err), -1);
+    assert_string_equal(err, "cpu: the code object lists 1048577 kernels (at most 1048576)");
+    free(err);
+    free(hostile);
     /* a truncated shared object fails cleanly in dlopen */
     assert_int_equal(rt_module_load(fx->dev, fx->image, 200, &m2, &err), -1);
     assert_true(strncmp(err, "cpu: cannot load the code object: ", 34) == 0);

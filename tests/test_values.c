@@ -77,6 +77,16 @@ static const char *src = "struct Params\n"
                          "function ghosts!(o, ::Type{T}, ::Val{N}, mode, op) where {T, N}\n"
                          "    o[1] = op(width(T), N) + (mode === :twice ? 1000 : 0)\n"
                          "    return\n"
+                         "end\n"
+                         "struct Model{A}\n"
+                         "    weights::A\n"
+                         "    scale::Float32\n"
+                         "end\n"
+                         "function apply!(o, m)\n"
+                         "    i = workitemIdx().x\n"
+                         "    o[i] = m.weights[i] * m.scale\n"
+                         "    m.weights[i] += 1f0\n"
+                         "    return\n"
                          "end\n";
 
 /* The C twins of the Julia structs above. */
@@ -354,12 +364,57 @@ static void test_cartesian_array(void **state)
     juke_array_free(w);
 }
 
+/* A struct whose field is a device array (AMDGPU.jl's Adapt makes such a struct of a struct of ROCArrays):
+ * juke_value_type finds its parameter from the fields, juke_value_pack copies the array's descriptor in, and
+ * the kernel reads and writes the array through the field. */
+static void test_struct_of_arrays(void **state)
+{
+    Fixture *f = *state;
+    int64_t n = 6;
+    float w[6] = { 1.5f, -2.0f, 0.25f, 4.0f, -0.5f, 3.0f }, o[6];
+    juke_array *wa, *oa, *ia;
+    assert_int_equal(juke_array_from_host(f->cpu, JUKE_FLOAT32, 1, &n, w, &wa), JUKE_OK);
+    assert_int_equal(juke_array_create(f->cpu, JUKE_FLOAT32, 1, &n, &oa), JUKE_OK);
+    assert_int_equal(juke_array_create(f->cpu, JUKE_INT32, 1, &n, &ia), JUKE_OK);
+    juke_arg fields[2] = { juke_arg_array(wa), juke_arg_f32(2.0f) };
+    char type[128];
+    assert_int_equal(juke_value_type(f->m, "Model", fields, 2, type, sizeof type), JUKE_OK);
+    assert_string_equal(type, "Model{ROCDeviceArray{Float32, 1, 1}}");
+    size_t sz = 0;
+    assert_int_equal(juke_value_layout(f->m, type, &sz, NULL, NULL, NULL, 0), JUKE_OK);
+    assert_int_equal(sz, 32); /* the 24-byte descriptor, the Float32, padding to 8 */
+    unsigned char bytes[32];
+    assert_int_equal(juke_value_pack(f->m, type, fields, 2, bytes, sizeof bytes), JUKE_OK);
+    juke_arg args[2] = { juke_arg_array(oa), juke_arg_value(type, bytes, sz) };
+    juke_launch_config cfg = { { 6, 1, 1 }, { 1, 1, 1 }, 0, false, NULL, 0 };
+    if (juke_launch(f->cpu, f->m, "apply!", args, 2, &cfg) != JUKE_OK)
+        fail_msg("apply!: %s", juke_errmsg(f->ctx));
+    float g[6];
+    assert_int_equal(juke_array_download(oa, o, sizeof o), JUKE_OK);
+    assert_int_equal(juke_array_download(wa, g, sizeof g), JUKE_OK);
+    for (int i = 0; i < 6; i++) {
+        assert_true(o[i] == w[i] * 2.0f);
+        assert_true(g[i] == w[i] + 1.0f);
+    }
+    /* an array of another element type is no Model{ROCDeviceArray{Float32, 1, 1}}'s field */
+    fields[0] = juke_arg_array(ia);
+    assert_int_equal(juke_value_pack(f->m, type, fields, 2, bytes, sizeof bytes), JUKE_ERR_ARGUMENT);
+    assert_non_null(strstr(juke_errmsg(f->ctx), "give a device array of that element type and rank"));
+    /* and a constructor call of the wrong arity finds no parameters */
+    assert_int_equal(juke_value_type(f->m, "Model", fields, 1, type, sizeof type), JUKE_ERR_ARGUMENT);
+    assert_non_null(strstr(juke_errmsg(f->ctx), "no method Model(...)"));
+    juke_array_free(wa);
+    juke_array_free(oa);
+    juke_array_free(ia);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layout_matches_c), cmocka_unit_test(test_struct_bytes),
         cmocka_unit_test(test_pack_fields),      cmocka_unit_test(test_ghosts),
         cmocka_unit_test(test_struct_array),     cmocka_unit_test(test_cartesian_array),
+        cmocka_unit_test(test_struct_of_arrays),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -761,7 +761,7 @@ static int runargs_make(Cli *cli, Session *s, juke_device *dev, RunArgs *ra)
         }
         if (!ends_with(text, ".npy")) {
             char why[512];
-            if (!lit_parse_value(s->ctx, s->mod, text, &ra->args[i], &ra->blobs, why, sizeof why))
+            if (!lit_parse_value(s->ctx, s->mod, dev, text, &ra->args[i], &ra->blobs, why, sizeof why))
                 return cli_usage(cli->sub, "argument %d '%s': %s", i + 1, text, why);
             continue;
         }

@@ -293,6 +293,7 @@ bool lit_parse(const char *text, juke_arg *out, const char **why)
 typedef struct VParser {
     juke_context *ctx;
     juke_module *m;
+    juke_device *dev; /* where a field's array literal is made; NULL: none may appear */
     const char *p;
     char *why;
     size_t whyn;
@@ -354,6 +355,162 @@ static bool keep(LitBlobs *b, void *p)
 static bool vp_value(VParser *v, juke_arg *out, int depth);
 static bool parse_int128_arg(const char *text, bool *is_unsigned, unsigned __int128 *out, const char **why);
 
+/* The scalar type named by the n bytes at p (Float32, Int, ...), or -1. */
+static int scalar_type_named(const char *p, size_t n)
+{
+    for (int i = 0; i < (int)(sizeof lit_types / sizeof lit_types[0]); i++)
+        if (strlen(lit_types[i].name) == n && strncmp(p, lit_types[i].name, n) == 0)
+            return i;
+    return -1;
+}
+
+/* Is the text at p an array literal: T[...], zeros(T, ...) or reshape(T[...], ...) of a scalar type T? */
+static bool vp_is_array(const char *p)
+{
+    if (strncmp(p, "zeros(", 6) == 0 || strncmp(p, "reshape(", 8) == 0)
+        return true;
+    const char *q = p;
+    while (ident_char(*q))
+        q++;
+    return *q == '[' && scalar_type_named(p, (size_t)(q - p)) >= 0;
+}
+
+/* Integer dims ", d1, d2, ...)" at v->p (after the array or type), up to 8; false on error. */
+static bool vp_dims(VParser *v, int64_t *dims, int *nd)
+{
+    *nd = 0;
+    vp_space(v);
+    while (*v->p == ',') {
+        v->p++;
+        char *end;
+        long long d = strtoll(v->p, &end, 10);
+        if (end == v->p || d < 0 || *nd == 8)
+            return vp_fail(v, "bad array dimension at \"%s\"", v->p);
+        dims[(*nd)++] = d;
+        v->p = end;
+        vp_space(v);
+    }
+    if (*v->p != ')')
+        return vp_fail(v, "expected ')' after the dims at \"%s\"", v->p);
+    v->p++;
+    return true;
+}
+
+/* A device array written as a field's value (a struct of arrays, as AMDGPU.jl's Adapt passes one):
+ * T[v1, ...] (a vector), zeros(T, d1, ...) or reshape(T[v...], d1, ...), made on v->dev and kept in the
+ * blobs until lit_blobs_free. */
+static bool vp_array(VParser *v, juke_arg *out)
+{
+    if (!v->dev)
+        return vp_fail(v, "%s", "an array inside a value needs a device");
+    bool zeros = strncmp(v->p, "zeros(", 6) == 0, reshape = strncmp(v->p, "reshape(", 8) == 0;
+    v->p += zeros ? 6 : reshape ? 8 : 0;
+    vp_space(v);
+    const char *q = v->p;
+    while (ident_char(*q))
+        q++;
+    int ti = scalar_type_named(v->p, (size_t)(q - v->p));
+    if (ti < 0)
+        return vp_fail(v, "not an array of a number type: \"%s\"", v->p);
+    juke_type t = lit_types[ti].type;
+    v->p = q;
+    int64_t dims[8] = { 0 }, n = 0;
+    int nd = 1;
+    unsigned char *host = NULL;
+    size_t es = juke_sizeof(t);
+    if (zeros) {
+        if (!vp_dims(v, dims, &nd) || nd == 0)
+            return nd ? false : vp_fail(v, "%s", "zeros(T, dims...) needs dims");
+        n = 1;
+        for (int i = 0; i < nd; i++)
+            n = dims[i] && n > INT64_MAX / 16 / dims[i] ? -1 : n * dims[i];
+        if (n < 0)
+            return vp_fail(v, "%s", "array too large");
+        host = calloc((size_t)(n ? n : 1), es);
+    } else {
+        if (*v->p != '[')
+            return vp_fail(v, "expected '[' at \"%s\"", v->p);
+        v->p++;
+        size_t cap = 16;
+        host = malloc(cap * es);
+        for (vp_space(v); host && *v->p != ']';) {
+            const char *end = vp_item_end(v->p);
+            char text[128];
+            size_t len = (size_t)(end - v->p);
+            while (len && v->p[len - 1] == ' ')
+                len--;
+            Lit l;
+            const char *why;
+            if (len == 0 || len >= sizeof text) {
+                free(host);
+                return vp_fail(v, "%s", "expected an array element");
+            }
+            memcpy(text, v->p, len);
+            text[len] = 0;
+            if (!parse_literal(text, &l, &why) || !lit_convert(&l, t, lit_types[ti].bits)) {
+                free(host);
+                return vp_fail(v, "bad array element \"%s\" (a number that converts exactly)", text);
+            }
+            if ((size_t)n == cap) {
+                unsigned char *h = realloc(host, (cap *= 2) * es);
+                if (!h)
+                    free(host);
+                host = h;
+                if (!h)
+                    break;
+            }
+            juke_arg a = lit_to_arg(&l);
+            const void *src = t == JUKE_FLOAT16   ? (const void *)&a.v.f16
+                              : t == JUKE_FLOAT32 ? (const void *)&a.v.f32
+                              : t == JUKE_FLOAT64 ? (const void *)&a.v.f64
+                                                  : (const void *)&a.v.u; /* little-endian: the low bytes */
+            if (t == JUKE_BOOL)
+                host[n] = a.v.i != 0;
+            else
+                memcpy(host + (size_t)n * es, src, es);
+            n++;
+            v->p = end;
+            if (*v->p == ',')
+                v->p++;
+            vp_space(v);
+        }
+        if (!host)
+            return vp_fail(v, "%s", "out of memory");
+        v->p++;
+        dims[0] = n;
+        if (reshape) {
+            if (!vp_dims(v, dims, &nd) || nd == 0) {
+                free(host);
+                return nd ? false : vp_fail(v, "%s", "reshape(A, dims...) needs dims");
+            }
+            int64_t m = 1;
+            for (int i = 0; i < nd; i++)
+                m *= dims[i];
+            if (m != n) {
+                free(host);
+                return vp_fail(v, "%s", "DimensionMismatch: reshape's dims do not multiply to the length");
+            }
+        }
+    }
+    if (!host)
+        return vp_fail(v, "%s", "out of memory");
+    juke_array *arr = NULL;
+    juke_status st = juke_array_from_host(v->dev, t, nd, dims, host, &arr);
+    free(host);
+    if (st != JUKE_OK)
+        return vp_fail(v, "%s", juke_errmsg(v->ctx));
+    juke_array **na = realloc(v->blobs->arrays, sizeof *na * (size_t)(v->blobs->narrays + 1));
+    if (!na) {
+        juke_array_free(arr);
+        return vp_fail(v, "%s", "out of memory");
+    }
+    v->blobs->arrays = na;
+    na[v->blobs->narrays++] = arr;
+    *out = juke_arg_array(arr);
+    return true;
+}
+
+
 /* "(a, b)" or "(x = a, y = b)" after the '(' (or NAME(...) with ctor NAME): the fields, then the packed value. */
 static bool vp_composite(VParser *v, const char *ctor, size_t ctorlen, juke_arg *out, int depth)
 {
@@ -404,12 +561,23 @@ static bool vp_composite(VParser *v, const char *ctor, size_t ctorlen, juke_arg 
     } else if (ctor) {
         if (ctorlen >= sizeof type)
             return vp_fail(v, "%s", "type name too long");
-        memcpy(type, ctor, ctorlen);
-        tl = ctorlen;
+        char name[sizeof type];
+        memcpy(name, ctor, ctorlen);
+        name[ctorlen] = 0;
+        /* Model(w, 3f0) of struct Model{A}: its parameters from the fields, as Julia's constructor finds them */
+        if (juke_value_type(v->m, name, fields, n, type, sizeof type) != JUKE_OK)
+            return vp_fail(v, "%s", juke_errmsg(v->ctx));
+        tl = strlen(type);
     } else {
         tl = (size_t)snprintf(type, sizeof type, "%s{", named ? "@NamedTuple" : "Tuple");
         for (int i = 0; i < n && tl < sizeof type; i++) {
-            const char *fn = fields[i].type == JUKE_VALUE ? fields[i].v.value.type : scalar_names[fields[i].type];
+            char an[32];
+            if (fields[i].is_array)
+                snprintf(an, sizeof an, "Array{%s,%d}", scalar_names[juke_array_eltype(fields[i].v.array)],
+                         juke_array_ndims(fields[i].v.array));
+            const char *fn = fields[i].is_array             ? an
+                             : fields[i].type == JUKE_VALUE ? fields[i].v.value.type
+                                                            : scalar_names[fields[i].type];
             tl += (size_t)snprintf(type + tl, sizeof type - tl, "%s%s%s%s", i ? "," : "", named ? names[i] : "",
                                    named ? "::" : "", fn);
         }
@@ -460,15 +628,20 @@ static bool vp_value(VParser *v, juke_arg *out, int depth)
         v->p++;
         return vp_composite(v, NULL, 0, out, depth);
     }
+    if (depth > 0 && vp_is_array(v->p))
+        return vp_array(v, out);
     const char *end = vp_item_end(v->p);
     size_t len = (size_t)(end - start);
     while (len && start[len - 1] == ' ')
         len--;
     char text[512];
-    if (len == 0 || len >= sizeof text)
+    if (len == 0)
         return vp_fail(v, "%s", "expected a value");
-    memcpy(text, start, len);
-    text[len] = 0;
+    bool long_text = len >= sizeof text; /* only a struct's constructor call: Model(Float32[...], 2f0) */
+    memcpy(text, start, long_text ? sizeof text - 1 : len);
+    text[long_text ? sizeof text - 1 : len] = 0;
+    if (long_text)
+        goto ctor;
     const char *why;
     if (lit_parse(text, out, &why)) {
         v->p = end;
@@ -514,6 +687,7 @@ static bool vp_value(VParser *v, juke_arg *out, int depth)
         v->p = end;
         return true;
     }
+ctor:;
     /* NAME(args) or NAME{params}(args): a struct by its constructor */
     const char *q = start;
     while (ident_char(*q) || *q == '.')
@@ -639,10 +813,10 @@ bool lit_is_value(const char *text)
     return true;
 }
 
-bool lit_parse_value(juke_context *ctx, juke_module *m, const char *text, juke_arg *out, LitBlobs *blobs, char *why,
-                     size_t whyn)
+bool lit_parse_value(juke_context *ctx, juke_module *m, juke_device *dev, const char *text, juke_arg *out,
+                     LitBlobs *blobs, char *why, size_t whyn)
 {
-    VParser v = { ctx, m, text, why, whyn, blobs };
+    VParser v = { ctx, m, dev, text, why, whyn, blobs };
     why[0] = 0;
     if (!vp_value(&v, out, 0))
         return false;
@@ -659,4 +833,9 @@ void lit_blobs_free(LitBlobs *b)
     free(b->items);
     b->items = NULL;
     b->n = 0;
+    for (int i = 0; i < b->narrays; i++)
+        juke_array_free(b->arrays[i]);
+    free(b->arrays);
+    b->arrays = NULL;
+    b->narrays = 0;
 }

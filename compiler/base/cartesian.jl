@@ -44,3 +44,7 @@ function in(I::NTuple{N,Int64}, C::CartesianRanges{N}) where {N}
     return all(map(_ci_within, I, C.start, last(C)))
 end
 _ci_within(i, lo, hi) = lo <= i <= hi
+# a CartesianIndex{1} stored into an array of numbers is its one coordinate, as Base's
+# convert(::Type{T}, ::CartesianIndex{1}) where {T<:Number} has it (AMDGPU.jl's findall kernel stores the
+# keys CartesianIndices(bools)[i] of a vector into a Vector{Int})
+setindex!(A::AbstractArray{T}, i::Tuple{Int64}, I::Integer...) where {T<:Number} = setindex!(A, i[1], I...)

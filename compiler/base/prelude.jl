@@ -736,11 +736,12 @@ function findfirst(f, t::Tuple)
     end
     return nothing
 end
-function findfirst(f, A::AbstractVector)
-    i = 0
-    for x in A
-        i += 1
-        f(x) && return i
+# of an array, a key of it as Julia's keys(A) has them: an Int of a vector, a CartesianIndex of more dims
+_find_key(A::AbstractVector, k) = k
+_find_key(A::AbstractArray, k) = CartesianIndices(size(A))[k]
+function findfirst(f, A::AbstractArray)
+    for k in 1:length(A)
+        f(A[k]) && return _find_key(A, k)
     end
     return nothing
 end
@@ -750,10 +751,31 @@ function findlast(f, t::Tuple)
     end
     return nothing
 end
+function findlast(f, A::AbstractArray)
+    for k in length(A):-1:1
+        f(A[k]) && return _find_key(A, k)
+    end
+    return nothing
+end
+# findnext(f, v, i), findprev(f, v, i): from index i on (back); nothing when none is found
+function findnext(f, v::Union{Tuple, AbstractVector}, i::Integer)
+    for k in max(Int64(i), 1):length(v)
+        f(v[k]) && return k
+    end
+    return nothing
+end
+function findprev(f, v::Union{Tuple, AbstractVector}, i::Integer)
+    for k in min(Int64(i), length(v)):-1:1
+        f(v[k]) && return k
+    end
+    return nothing
+end
 # findfirst(t), findlast(t) of Bools: the first or last true one's index (AMDGPU.jl's reverse! finds the
 # last dimension it reverses so)
-findfirst(t::Tuple) = findfirst(identity, t)
-findlast(t::Tuple) = findlast(identity, t)
+findfirst(t::Union{Tuple, AbstractArray}) = findfirst(identity, t)
+findlast(t::Union{Tuple, AbstractArray}) = findlast(identity, t)
+findnext(v::Union{Tuple, AbstractVector}, i::Integer) = findnext(identity, v, i)
+findprev(v::Union{Tuple, AbstractVector}, i::Integer) = findprev(identity, v, i)
 # Base.Fix1 and Fix2, the functions that one-argument comparisons make (==(x), <(x), isequal(x))
 struct Fix1{F, T}
     f::F
@@ -1205,12 +1227,13 @@ extrema(t::Tuple) = (minimum(t), maximum(t))
 extrema(f, t::Tuple) = extrema(map(f, t))
 # the first greatest (least) element and its index; a NaN is the greatest and the least, as isless has it for
 # findmax and Base's isgreater for findmin
-# (one walk for both: `greatest` picks the comparison; a NaN, once met, is kept)
-function _findextreme(t, greatest)
-    m = t[1]
+# (one walk for both: `greatest` picks the comparison; a NaN, once met, is kept); of f(x) for each x, with
+# the linear index of the x
+function _findextreme(f, t, greatest)
+    m = f(t[1])
     k = 1
     for i in 2:length(t)
-        v = t[i]
+        v = f(t[i])
         if !(m != m) && (v != v || (greatest ? m < v : v < m))
             m = v
             k = i
@@ -1218,12 +1241,21 @@ function _findextreme(t, greatest)
     end
     return (m, k)
 end
-findmax(t::Union{Tuple, AbstractVector}) = _findextreme(t, true)
-findmin(t::Union{Tuple, AbstractVector}) = _findextreme(t, false)
-findmax(f, t::Tuple) = findmax(map(f, t))
-findmin(f, t::Tuple) = findmin(map(f, t))
-argmax(t::Union{Tuple, AbstractVector}) = findmax(t)[2]
-argmin(t::Union{Tuple, AbstractVector}) = findmin(t)[2]
+# findmax(A) and findmin(A) of an array give its key (a CartesianIndex of a matrix); argmax(f, itr) and
+# argmin(f, itr) the element itself whose f is the extreme, as Julia's do
+_find_key(t::Tuple, k) = k
+function _findextreme_key(f, t, greatest)
+    m, k = _findextreme(f, t, greatest)
+    return (m, _find_key(t, k))
+end
+findmax(t::Union{Tuple, AbstractArray}) = _findextreme_key(identity, t, true)
+findmin(t::Union{Tuple, AbstractArray}) = _findextreme_key(identity, t, false)
+findmax(f, t::Union{Tuple, AbstractArray}) = _findextreme_key(f, t, true)
+findmin(f, t::Union{Tuple, AbstractArray}) = _findextreme_key(f, t, false)
+argmax(t::Union{Tuple, AbstractArray}) = findmax(t)[2]
+argmin(t::Union{Tuple, AbstractArray}) = findmin(t)[2]
+argmax(f, t::Union{Tuple, AbstractArray}) = t[_findextreme(f, t, true)[2]]
+argmin(f, t::Union{Tuple, AbstractArray}) = t[_findextreme(f, t, false)[2]]
 accumulate(op, ::Tuple{}) = ()
 accumulate(op, t::Tuple) = _accumulate(op, (_reduce_first(op, t[1]),), tail(t))
 _accumulate(op, acc, ::Tuple{}) = acc
