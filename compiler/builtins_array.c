@@ -25,6 +25,20 @@ static int index_count(const Type **a, int first, int n)
     return count;
 }
 
+/* May an array of at's dimensions take ni indices? One (linear), or one per dimension and any more after them,
+ * which Julia lets through when they are 1 (trailing dimensions of size 1: R[i, j, 1] of a matrix; elem_ptr
+ * checks them); fewer, which Julia reads as the last one spanning the dimensions left, juke does not do. */
+static bool index_count_ok(Infer *I, const IrInst *in, const Type *at, int ni)
+{
+    if (ni == 1 || ni >= at->ndims)
+        return true;
+    infer_err(I, in->loc,
+              "indexing a %d-dimensional array with %d indices is not supported (use 1, or %d and any "
+              "trailing indices of 1)",
+              at->ndims, ni, at->ndims);
+    return false;
+}
+
 const Type *type_getindex(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
 {
     (void)row;
@@ -42,11 +56,8 @@ const Type *type_getindex(Infer *I, IrInst *in, const BuiltinRow *row, const cha
         int ni = index_count(a, 1, n);
         if (ni < 0)
             return infer_no_method(I, in, "getindex", a, n);
-        if (ni != 1 && ni != a[0]->ndims) {
-            infer_err(I, in->loc, "indexing a %d-dimensional array with %d indices is not supported (use %s%d)",
-                      a[0]->ndims, ni, a[0]->ndims > 1 ? "1 or " : "", a[0]->ndims);
+        if (!index_count_ok(I, in, a[0], ni))
             return NULL;
-        }
         return a[0]->elem;
     }
     if (n == 2 && (a[0]->kind == TY_TUPLE || (a[0]->kind == TY_STRUCT && (a[0]->flags & TF_NAMEDTUPLE))) &&
@@ -94,11 +105,8 @@ const Type *type_setindex(Infer *I, IrInst *in, const BuiltinRow *row, const cha
         int ni = index_count(a, 2, n);
         if (ni < 0)
             return infer_no_method(I, in, "setindex!", a, n);
-        if (ni != 1 && ni != a[0]->ndims) {
-            infer_err(I, in->loc, "indexing a %d-dimensional array with %d indices is not supported (use %s%d)",
-                      a[0]->ndims, ni, a[0]->ndims > 1 ? "1 or " : "", a[0]->ndims);
+        if (!index_count_ok(I, in, a[0], ni))
             return NULL;
-        }
         bool cx = a[0]->elem->kind == TY_COMPLEX && (ty_is_prim(a[1]) || a[1]->kind == TY_COMPLEX);
         if (cx) { /* a complex element: a number converts to it, as Julia's convert(ComplexF32, x) */
             in->optype = a[0]->elem;

@@ -641,9 +641,11 @@ LLVMValueRef elem_ptr(CG *g, IrInst *in, const Type *at, LLVMValueRef a, int fir
             check(g, fail, JUKE_EXC_BOUNDS, in->loc, 1, idx, nd, dims, bounds_aux(at));
         }
     } else {
+        /* indices past the array's dimensions index trailing dimensions of size 1 (Julia's A[i, j, 1] of a
+         * matrix): checked as such, and they add nothing to the linear index */
         LLVMValueRef dims[16];
         for (int k = 0; k < nidx; k++)
-            dims[k] = arr_dim(g, a, k);
+            dims[k] = k < at->ndims ? arr_dim(g, a, k) : ci64(g, 1);
         if (!inbounds) {
             LLVMValueRef fail = LLVMConstInt(i1(g), 0, 0);
             for (int k = 0; k < nidx; k++)

@@ -1029,6 +1029,7 @@ bool ka_rewrite(Arena *a, Diags *d, Node *file)
     Ka k = { .a = a, .d = d };
     for (int i = 0; file && i < file->nkids; i++) {
         Node *item = file->kids[i];
+        k.copies.len = 0; /* the tuples @nexprs made are one function's variables */
         /* `@kernel ...` and definitions wrapped in other macros (@inline) */
         Node *inner = item;
         while (inner && inner->kind == AST_MACROCALL && !is_macro(inner, "kernel") && inner->nkids == 1)
@@ -1167,6 +1168,15 @@ const char *ka_prelude(void)
            "@inline __ka_front(x, rest...) = (x, __ka_front(rest...)...)\n"
            /* KernelAbstractions.__validindex(__ctx__), which unsafe_indices kernels test themselves */
            "@inline __validindex(c) = __ka_valid(c)\n"
+           /* KernelAbstractions.__iterspace(ctx), the launch's NDRange, and its blocks (the groups) and workitems
+            * (a group's items) as CartesianIndices: GPUArrays' mapreduce counts its groups with
+            * length(blocks(__iterspace(@context()))) */
+           "struct __KaIterspace{C}\n"
+           "    c::C\n"
+           "end\n"
+           "@inline __iterspace(c) = __KaIterspace(c)\n"
+           "@inline blocks(s::__KaIterspace) = CartesianIndices(__ka_ngroups(__ka_nd(s.c)))\n"
+           "@inline workitems(s::__KaIterspace) = CartesianIndices(__ka_groupsize(s.c))\n"
            "@inline __ka_ndrange(c) = __ka_nd(c)\n"
            "@inline __ka_index_Global_Linear(c) = __ka_linear(__ka_global(c), __ka_nd(c))\n"
            "@inline __ka_index_Global_Cartesian(c) = __ka_global(c)\n"
