@@ -13,6 +13,7 @@
  * Requires: typed IR up to the value asked about (calls before it resolved to
  * their specialisations, IrInst.callee), slots split (split_slots.c), so that a
  * variable assigned once reads that assignment. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "builtins_type.h"
@@ -40,18 +41,32 @@ typedef struct Eval {
 static bool eval(Eval *e, const Frame *fr, int v, CVal *out, int depth);
 
 /* The value a read of a local variable (IR_SLOT) always has: the one assignment to its slot (after
- * split_slots, a web of its own), as in `N = 8; @ROCStaticLocalArray(Float32, (N, N))`; else v itself. */
-static int single_assignment(const IrFunc *f, int v)
+ * split_slots, a web of its own), as in `N = 8; @ROCStaticLocalArray(Float32, (N, N))`; with by_reach, also the
+ * one of its assignments that runs when constant conditions pick it (KomaMRI's `@localmem T USE_WARP_REDUCTION ?
+ * 32 : N`, a where-parameter's Bool: infer_reach, whose conditions read characters through this function without
+ * by_reach); else v itself. */
+static int single_assignment(const IrFunc *f, int v, bool by_reach)
 {
     if (v < 0 || v >= f->ninsts || f->insts[v].op != IR_SLOT)
         return v;
+    int count = 0;
+    for (int i = 0; i < f->ninsts; i++)
+        count += f->insts[i].op == IR_ASSIGN && f->insts[i].slot == f->insts[v].slot;
+    bool *reach = NULL;
+    if (count > 1 && (!by_reach || !(reach = malloc((size_t)f->ninsts)) || !infer_reach(f, reach))) {
+        free(reach);
+        return v;
+    }
     int found = -1;
     for (int i = 0; i < f->ninsts; i++)
-        if (f->insts[i].op == IR_ASSIGN && f->insts[i].slot == f->insts[v].slot) {
-            if (found >= 0 || f->insts[i].nargs < 1)
-                return v;
+        if (f->insts[i].op == IR_ASSIGN && f->insts[i].slot == f->insts[v].slot && (!reach || reach[i])) {
+            if (found >= 0 || f->insts[i].nargs < 1) {
+                found = -1;
+                break;
+            }
             found = f->insts[i].args[0];
         }
+    free(reach);
     return found >= 0 && found < v ? found : v;
 }
 
@@ -170,7 +185,9 @@ static bool eval(Eval *e, const Frame *fr, int v, CVal *out, int depth)
     const IrFunc *f = fr->f;
     if (v < 0 || v >= f->ninsts || depth > 64 || ++e->steps > CV_MAX_STEPS)
         return false;
-    v = single_assignment(f, v);
+    int w = single_assignment(f, v, true);
+    if (w != v) /* the value assigned may be another variable's (`#if1 = N`) */
+        return eval(e, fr, w, out, depth + 1);
     const IrInst *in = &f->insts[v];
     switch (in->op) {
     case IR_CONST:
@@ -209,7 +226,7 @@ bool infer_const_char(const IrFunc *f, int v, uint32_t *cp)
 {
     if (v < 0 || v >= f->ninsts)
         return false;
-    const IrInst *in = &f->insts[single_assignment(f, v)];
+    const IrInst *in = &f->insts[single_assignment(f, v, false)];
     int64_t k;
     if (in->op == IR_NAME && (in->flags & IRF_CHARVAL)) {
         *cp = (uint32_t)in->ival;
@@ -227,7 +244,7 @@ bool infer_const_range(const IrFunc *f, int v, int64_t *lo, int64_t *hi)
 {
     if (v < 0 || v >= f->ninsts)
         return false;
-    const IrInst *in = &f->insts[single_assignment(f, v)];
+    const IrInst *in = &f->insts[single_assignment(f, v, false)];
     return in->op == IR_CALL && in->builtin == BI_RANGE && in->nargs == 3 && infer_const_int(f, in->args[1], lo, 0) &&
            infer_const_int(f, in->args[2], hi, 0);
 }

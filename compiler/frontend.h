@@ -164,6 +164,9 @@ bool infer_const_char(const IrFunc *f, int v, uint32_t *cp);
 /* Do the types decide the Bool value v (cond_decided's rules, x === nothing of a Nothing x, TX === 'N' of a
  * Char TX)? 1 true, 0 false, -1 not known. */
 int infer_const_bool(const IrFunc *f, int v);
+/* Which instructions of f run (reach[i], f->ninsts of them), branches on conditions the types decide
+ * (infer_const_bool) taken as they go, calls that throw ending their block; false when out of memory. */
+bool infer_reach(const IrFunc *f, bool *reach);
 /* Is value v a unit range lo:hi of constant bounds (a tuple's t[1:2], size(A)[1:N-2])? */
 bool infer_const_range(const IrFunc *f, int v, int64_t *lo, int64_t *hi);
 /* The value f returns, when it has one live return: its index, else -1. */

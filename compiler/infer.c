@@ -1513,23 +1513,22 @@ static bool throws(const IrFunc *f, int v)
 
 /* Which instructions a path reaches, following only the side of a branch that the types leave open; nothing
  * after a throw until a label another path reaches (an if whose only open side throws has no value to join). */
-static void compute_reach(Infer *I)
+bool infer_reach(const IrFunc *f, bool *reach)
 {
-    IrFunc *f = I->f;
     bool *label_reached = calloc((size_t)f->nlabels + 1, 1);
     if (!label_reached)
-        return;
-    memset(I->reach, 0, (size_t)f->ninsts);
+        return false;
+    memset(reach, 0, (size_t)f->ninsts);
     bool changed = true;
     while (changed) {
         changed = false;
         bool live = true;
         for (int i = 0; i < f->ninsts; i++) {
-            IrInst *in = &f->insts[i];
+            const IrInst *in = &f->insts[i];
             if (in->op == IR_LABEL && label_reached[in->label])
                 live = true;
-            if (live && !I->reach[i]) {
-                I->reach[i] = true;
+            if (live && !reach[i]) {
+                reach[i] = true;
                 changed = true;
             }
             if (!live)
@@ -1544,6 +1543,12 @@ static void compute_reach(Infer *I)
         }
     }
     free(label_reached);
+    return true;
+}
+
+static void compute_reach(Infer *I)
+{
+    infer_reach(I->f, I->reach);
 }
 
 /* x = v of a union variable (union_split.c): the member slot of v's type, whose number goes into the tag's

@@ -1034,9 +1034,12 @@ bool ka_rewrite(Arena *a, Diags *d, Node *file)
         Node *inner = item;
         while (inner && inner->kind == AST_MACROCALL && !is_macro(inner, "kernel") && inner->nkids == 1)
             inner = inner->kids[0];
-        if (is_macro(item, "generated") && item->nkids == 1 && item->kids[0] && item->kids[0]->kind == AST_FUNCTION) {
-            file->kids[i] = item->kids[0];
-            ka_generated_function(&k, item->kids[0]);
+        Node *gen = item; /* @generated, also under @inline (GPUArrays' permute_linearindex) */
+        while (gen && gen->kind == AST_MACROCALL && !is_macro(gen, "generated") && gen->nkids == 1)
+            gen = gen->kids[0];
+        if (is_macro(gen, "generated") && gen->nkids == 1 && gen->kids[0] && gen->kids[0]->kind == AST_FUNCTION) {
+            *gen = *gen->kids[0];
+            ka_generated_function(&k, gen);
         } else if (is_macro(inner, "kernel")) {
             Node *fn = ka_kernel(&k, inner);
             if (fn && inner == item)

@@ -1599,3 +1599,7 @@ __maybeview(A, I...) = A[I...]
 __maybeview(A::AbstractArray, I...) = view(A, I...)
 __maybeview(A::AbstractArray, I::Integer...) = A[I...]
 __maybeview(A::AbstractArray, I::Tuple) = A[I]
+
+# LLVM.Interop.assume(cond) (GPUArrays' permutedims!): a promise that cond holds, which lets LLVM drop checks;
+# keeping no promise computes the same
+assume(cond::Bool) = nothing
