@@ -77,9 +77,9 @@ const Type *type_view(Infer *I, IrInst *in, const BuiltinRow *row, const char *n
             return infer_no_method(I, in, name, a, n);
         if (narrowed && !is_index(a[i])) {
             infer_err(I, in->loc,
-                      "view: juke makes contiguous views only (`:` first, then one range or integer, then "
-                      "integers); index %d makes a strided one: index the parent array instead",
-                      i);
+                      "view: index %d makes a strided view of a %d-dimensional array; juke's strided views "
+                      "(SubArray, base/prelude.jl) have 1 to 3 dimensions: index the parent array instead",
+                      i, a[0]->ndims);
             return NULL;
         }
         narrowed = narrowed || !colon;

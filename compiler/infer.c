@@ -202,6 +202,8 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
             return t;
         if (strcmp(n->name, "Function") == 0)
             return ty_prim(c->types, TY_ANY);
+        if (strcmp(n->name, "Colon") == 0) /* typeof(:), the type of a `:` index */
+            return ty_function(c->types, ":");
         if (range_family(n->name) > -2)
             return ty_range_of(c->types, NULL, range_family(n->name));
         if ((t = complex_type_named(c->types, n->name)))
@@ -344,8 +346,13 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
         if (range_family(name) > -2 && elem)
             return ty_range_of(c->types, elem->kind == TY_ANY ? NULL : elem, range_family(name));
         int nd = -1;
-        if (n->nkids > 2 && n->kids[2]->kind == AST_INT)
+        if (n->nkids > 2 && n->kids[2]->kind == AST_INT) {
             nd = (int)n->kids[2]->ival;
+        } else if (n->nkids > 2) { /* AbstractArray{T, N} with N bound (a struct's supertype) */
+            const Type *v = infer_type_expr(c, n->kids[2], tvars, tvals, ntvars, true);
+            if (v && v->kind == TY_VAL && v->elem && v->elem->kind == TY_INT64)
+                nd = (int)v->ival;
+        }
         if (elem && elem->kind == TY_ANY)
             elem = NULL;
         bool ok;
@@ -494,7 +501,14 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
         bool ok;
         const Type *fam = array_family(c, name, NULL, -1, &ok);
         if (ok) {
-            if (!ty_is_array(arg) || (fam->ndims >= 0 && fam->ndims != arg->ndims))
+            /* a struct declared <: AbstractArray{T,N} (the prelude's SubArray) matches as that */
+            for (const Type *s = arg->kind == TY_STRUCT ? arg->elem : NULL; s;
+                 s = s->kind == TY_STRUCT ? s->elem : NULL)
+                if (s->kind == TY_ABSTRACTARRAY) {
+                    arg = s;
+                    break;
+                }
+            if (!(ty_is_array(arg) || arg->kind == TY_ABSTRACTARRAY) || (fam->ndims >= 0 && fam->ndims != arg->ndims))
                 return false;
             if (te->nkids > 1 && !match_type(c, te->kids[1], arg->elem, b, depth + 1))
                 return false;

@@ -26,6 +26,7 @@ typedef struct Lower {
     Loop loops[64];
     int nloops;
     int inbounds;
+    int views; /* inside @views: a slice A[I...] that reads is a view (base/prelude.jl's __maybeview) */
     int ntemps;
     int depth;
     const char *stack_limit; /* see jk_stack_limit */
@@ -1087,6 +1088,12 @@ static int lower_macro(Lower *L, Node *n)
         int na = 1 + lower_indices(L, r, args[0], args + 1, 63);
         return call_named(L, "view", n->loc, args, na);
     }
+    if (strcmp(n->name, "views") == 0 && n->nkids == 1) {
+        L->views++;
+        int v = lower_expr(L, n->kids[0]);
+        L->views--;
+        return v;
+    }
     if (strcmp(n->name, "atomic") == 0)
         return lower_atomic(L, n);
     if (strcmp(n->name, "atomicswap") == 0 || strcmp(n->name, "atomicreplace") == 0)
@@ -1113,8 +1120,8 @@ static int lower_macro(Lower *L, Node *n)
      * `@unroll 4 for` carry an option before the loop; @boundscheck's
      * block always runs (juke keeps bounds checks per call site, so no
      * caller's @inbounds elides it) */
-    static const char *const noops[] = { "inline", "noinline",           "fastmath", "simd",
-                                         "unroll", "propagate_inbounds", "views",    "boundscheck" };
+    static const char *const noops[] = { "inline", "noinline",           "fastmath",   "simd",
+                                         "unroll", "propagate_inbounds", "boundscheck" };
     for (int i = 0; i < JK_ARRAY_LEN(noops); i++) {
         if (strcmp(n->name, noops[i]) != 0)
             continue;
@@ -1378,7 +1385,7 @@ static int lower_expr(Lower *L, Node *n)
         int args[64];
         args[0] = lower_expr(L, n->kids[0]);
         int na = lower_indices(L, n, args[0], args + 1, 60);
-        v = call_named(L, "getindex", n->loc, args, na + 1);
+        v = call_named(L, L->views ? "__maybeview" : "getindex", n->loc, args, na + 1);
         break;
     }
     case AST_DOT: {

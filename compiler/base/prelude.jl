@@ -1503,6 +1503,103 @@ end
 *(x::Number, J::UniformScaling) = UniformScaling(x * J.λ)
 *(J::UniformScaling, x::Number) = UniformScaling(J.λ * x)
 
+# ---- strided views (base/subarray.jl): view(A, I...) with a step, or with a range or integer before a later
+# `:` or range, is a SubArray; the built-in `view` makes the contiguous ones (an array over part of A's
+# memory). A SubArray holds the parent, the linear offset of its first element, and for each dimension it
+# keeps (each index that is not an integer) its stride in the parent and its length.
+struct SubArray{T, N, P} <: AbstractArray{T, N}
+    parent::P
+    offset::Int64
+    strides::NTuple{N, Int64}
+    dims::NTuple{N, Int64}
+end
+_subarray(p::AbstractArray{T}, off::Int64, s::NTuple{N, Int64}, d::NTuple{N, Int64}) where {T, N} =
+    SubArray{T, N, typeof(p)}(p, off, s, d)
+# per index of the parent's dimension of length n and stride ps: where it starts, whether it is within
+# 1:n (as view's checkbounds), what it reaches (for the BoundsError), and the dimension it keeps: () for an
+# integer, else ((stride, length),)
+_view_first(i::Integer, n) = Int64(i)
+_view_first(r::AbstractRange, n) = Int64(first(r))
+_view_first(::Colon, n) = 1
+_view_in(i::Integer, n) = 1 <= i <= n
+_view_in(r::AbstractRange, n) = isempty(r) || (1 <= min(first(r), last(r)) && max(first(r), last(r)) <= n)
+_view_in(::Colon, n) = true
+_view_reach(i::Integer, n) = Int64(i)
+_view_reach(r::AbstractRange, n) = Int64(isempty(r) || 1 <= min(first(r), last(r)) ? last(r) : min(first(r), last(r)))
+_view_reach(::Colon, n) = Int64(n)
+_view_keep(i::Integer, n, ps) = ()
+_view_keep(r::StepRange, n, ps) = ((ps * Int64(step(r)), Int64(length(r))),)
+_view_keep(r::UnitRange, n, ps) = ((ps, Int64(length(r))),)
+_view_keep(::Colon, n, ps) = ((ps, Int64(n)),)
+_view_oob(A, I::Tuple{Any}) = throw(BoundsError(A, I[1]))
+_view_oob(A, I::Tuple{Any, Any}) = throw(BoundsError(A, I[1], I[2]))
+_view_oob(A, I::Tuple{Any, Any, Any}) = throw(BoundsError(A, I[1], I[2], I[3]))
+_view_cat() = ()
+_view_cat(a, b...) = (a..., _view_cat(b...)...)
+_view_strides(d::Tuple{Int64}) = (1,)
+_view_strides(d::Tuple{Int64, Int64}) = (1, d[1])
+_view_strides(d::Tuple{Int64, Int64, Int64}) = (1, d[1], d[1] * d[2])
+_view_offset(i, n, ps) = (_view_first(i, n) - 1) * ps
+function _strided_view(A, I...)
+    d = size(A)
+    all(map(_view_in, I, d)) || _view_oob(A, map(_view_reach, I, d))
+    ps = _view_strides(d)
+    kept = _view_cat(map(_view_keep, I, d, ps)...)
+    return _subarray(A, sum(map(_view_offset, I, d, ps)), map(first, kept), map(last, kept))
+end
+# the strided patterns of 1 to 3 indices, disjoint (the others are the built-in's contiguous views)
+view(A::AbstractVector, r::StepRange) = _strided_view(A, r)
+view(A::AbstractMatrix, i::StepRange, j::Integer) = _strided_view(A, i, j)
+view(A::AbstractMatrix, i::Colon, j::StepRange) = _strided_view(A, i, j)
+view(A::AbstractMatrix, i::Union{Integer, AbstractRange}, j::Union{Colon, AbstractRange}) = _strided_view(A, i, j)
+view(A::AbstractArray{T, 3}, i::StepRange, j::Integer, k::Integer) where {T} = _strided_view(A, i, j, k)
+view(A::AbstractArray{T, 3}, i::Colon, j::StepRange, k::Integer) where {T} = _strided_view(A, i, j, k)
+view(A::AbstractArray{T, 3}, i::Colon, j::Colon, k::StepRange) where {T} = _strided_view(A, i, j, k)
+view(A::AbstractArray{T, 3}, i::Colon, j::Union{Integer, AbstractRange}, k::Union{Colon, AbstractRange}) where {T} =
+    _strided_view(A, i, j, k)
+view(A::AbstractArray{T, 3}, i::Union{Integer, AbstractRange}, j::Union{Colon, AbstractRange}, k) where {T} =
+    _strided_view(A, i, j, k)
+view(A::AbstractArray{T, 3}, i::Union{Integer, AbstractRange}, j::Integer, k::Union{Colon, AbstractRange}) where {T} =
+    _strided_view(A, i, j, k)
+parent(V::SubArray) = V.parent
+size(V::SubArray) = V.dims
+size(V::SubArray, d::Integer) = d <= length(V.dims) ? V.dims[d] : 1
+length(V::SubArray) = prod(V.dims)
+ndims(V::SubArray{T, N, P}) where {T, N, P} = N
+eltype(V::SubArray{T, N, P}) where {T, N, P} = T
+strides(V::SubArray) = V.strides
+stride(V::SubArray, k::Integer) = V.strides[k]
+firstindex(V::SubArray) = 1
+lastindex(V::SubArray) = length(V)
+lastindex(V::SubArray, d::Integer) = size(V, d)
+eachindex(V::SubArray) = 1:length(V)
+# the parent's linear index of V[I...], I checked against V's dims (a BoundsError names V and I)
+function _sub_index(V::SubArray, I::Tuple)
+    @boundscheck all(map(_view_in, I, V.dims)) || _view_oob(V, I)
+    return V.offset + sum(map(_view_offset, I, V.dims, V.strides)) + 1
+end
+# linear indexing: i checked against the length, then its column-major place in V's dims
+function getindex(V::SubArray, i::Integer)
+    @boundscheck 1 <= i <= length(V) || throw(BoundsError(V, i))
+    return @inbounds V.parent[_sub_index(V, _cartesian_of(Int64(i), V.dims))]
+end
+getindex(V::SubArray{T, 2, P}, i::Integer, j::Integer) where {T, P} = @inbounds V.parent[_sub_index(V, (i, j))]
+getindex(V::SubArray{T, 3, P}, i::Integer, j::Integer, k::Integer) where {T, P} = @inbounds V.parent[_sub_index(V, (i, j, k))]
+function setindex!(V::SubArray, x, i::Integer)
+    @boundscheck 1 <= i <= length(V) || throw(BoundsError(V, i))
+    @inbounds V.parent[_sub_index(V, _cartesian_of(Int64(i), V.dims))] = x
+    return V
+end
+setindex!(V::SubArray{T, 2, P}, x, i::Integer, j::Integer) where {T, P} = (@inbounds V.parent[_sub_index(V, (i, j))] = x)
+setindex!(V::SubArray{T, 3, P}, x, i::Integer, j::Integer, k::Integer) where {T, P} =
+    (@inbounds V.parent[_sub_index(V, (i, j, k))] = x)
+# @views A[I...] (compiler/lower.c): a view of an array when an index is a range or `:`, as Base's maybeview;
+# an element, a tuple's or another object's index as A[I...] is
+__maybeview(A, I...) = A[I...]
+__maybeview(A::AbstractArray, I...) = view(A, I...)
+__maybeview(A::AbstractArray, I::Integer...) = A[I...]
+__maybeview(A::AbstractArray, I::Tuple) = A[I]
+
 # LLVM.Interop.assume(cond) (GPUArrays' permutedims!): a promise that cond holds, which lets LLVM drop checks;
 # keeping no promise computes the same
 assume(cond::Bool) = nothing
