@@ -2458,6 +2458,10 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
             root->flags |= FILE_STATICARRAYS;
         if (strcmp(p->modules.items[i], "KernelIntrinsics") == 0)
             root->flags |= FILE_INTRINSICS;
+        /* KernelAbstractions hands kernels CartesianIndex values that the file need not name: a launch's
+         * CartesianIndices argument (AcceleratedKernels' mapreduce_nd takes max(Iother, Ireduce) of two) */
+        if (strcmp(p->modules.items[i], "KernelAbstractions") == 0)
+            root->flags |= FILE_CARTESIAN;
     }
     p->toks = NULL;
     arena_free(&scratch);

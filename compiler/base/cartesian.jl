@@ -1,5 +1,6 @@
 # CartesianIndex arithmetic (base/multidimensional.jl), an extension of the Base prelude (prelude.h) for the
-# files that name CartesianIndex, CartesianIndices, Cartesian (KernelAbstractions' @index) or oneunit: defining
+# files that name CartesianIndex, CartesianIndices, Cartesian (KernelAbstractions' @index) or oneunit, and files
+# that use KernelAbstractions (whose kernels get CartesianIndex arguments they need not name): defining
 # these operators in the prelude itself would make every file's `+` and `max` a prelude function, which the
 # built-ins that take an operator (wfred(+, x), ...) do not read as theirs. Elementwise on the NTuple{N,Int64}
 # that is a CartesianIndex{N} here. Comparisons other than == and != are the tuples' (lexicographic), not Julia's
