@@ -667,11 +667,20 @@ static void *pack_elems(juke_module *m, const char *elemtype, const char *list, 
 {
     unsigned char *host = calloc((size_t)(len ? len : 1), size);
     bool wide = strcmp(elemtype, "Int128") == 0 || strcmp(elemtype, "UInt128") == 0;
+    const char *at = list; /* one walk over the list, element by element */
     for (int64_t i = 0; host && i < len; i++) {
         char text[512], val[700];
         juke_arg v;
         LitBlobs blobs = { 0 };
-        nth_elem(list, (int)i, text, sizeof text);
+        size_t n = 0;
+        const char *start = elem_next(&at, &n);
+        if (!start || n >= sizeof text) {
+            snprintf(why, whyn, "element %lld is %s", (long long)i + 1, start ? "too long" : "missing");
+            free(host);
+            return NULL;
+        }
+        memcpy(text, start, n);
+        text[n] = 0;
         snprintf(val, sizeof val, wide ? "%s(%s)" : "%s%s", wide ? elemtype : "", text);
         bool ok = lit_parse_value(env.ctx, m, NULL, val, &v, &blobs, why, whyn);
         if (ok && (v.type != JUKE_VALUE || v.v.value.size != size || !v.v.value.bytes)) {
