@@ -1346,7 +1346,7 @@ static const Type *call_generic(Infer *I, IrInst *in, GenericFunc *g, const Type
     }
     int idx = (int)(in - I->f->insts);
     if (g->from_base && strcmp(g->name, "ntuple") == 0 && splat_ntuple_val(I, idx))
-        return NULL; /* ntuple(f, 3) is ntuple(f, Val(3)) */
+        return NULL;                              /* ntuple(f, 3) is ntuple(f, Val(3)) */
     if (I->capture && !has_method(I->c, g, a, n)) /* infer_nothing_member: a MethodError at run time */
         return infer_no_method(I, in, display_name(I->c, g->name), a, n);
     Spec *s = infer_call_user(I->c, g, a, n, in->loc);

@@ -557,11 +557,10 @@ static bool value_arg(Cursor *c, LArg *a)
     juke_type t;
     const char *open = strchr(a->value, '(');
     /* T(x) of a number type is a scalar (parse_arg's), but ComplexF64(re, im) a value of two fields */
-    bool scalar_call = open && type_by_name(a->value, (size_t)(open - a->value), &t) && t != JUKE_COMPLEXF32 &&
-                       t != JUKE_COMPLEXF64;
-    if (!lit_is_value(a->value) || scalar_call ||
-        strncmp(a->value, "zeros(", 6) == 0 || strncmp(a->value, "collect(", 8) == 0 ||
-        strncmp(a->value, "reshape(", 8) == 0) {
+    bool scalar_call =
+        open && type_by_name(a->value, (size_t)(open - a->value), &t) && t != JUKE_COMPLEXF32 && t != JUKE_COMPLEXF64;
+    if (!lit_is_value(a->value) || scalar_call || strncmp(a->value, "zeros(", 6) == 0 ||
+        strncmp(a->value, "collect(", 8) == 0 || strncmp(a->value, "reshape(", 8) == 0) {
         a->value[0] = 0;
         return false;
     }
