@@ -4,6 +4,7 @@
  * (gfx90a); an instruction the emulator does not model stops the launch with
  * its name and offset; the trace mode prints each instruction. */
 #include <elf.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -191,6 +192,68 @@ static size_t code_offset(const uint8_t *img, const char *name)
 }
 
 /* An MFMA instruction (not modelled) as k2's first: the launch stops naming it, never computes. */
+/* A host thread writes 64-bit values k | k << 32 to *flag while a wave loads it over and over
+ * (uniform_load). The emulator runs a wave's lanes one after another, but the GPU serves a load's lanes
+ * from one request: all lanes of one load must see one value (LLVM takes a load from a uniform address
+ * to be uniform: the device heap's malloc failed on that), and an aligned 8-byte load is never torn. */
+typedef struct Writer {
+    volatile uint64_t *flag;
+    int stop;
+} Writer;
+
+static void *write_flag(void *arg)
+{
+    Writer *w = arg;
+    for (uint64_t k = 1; !__atomic_load_n(&w->stop, __ATOMIC_RELAXED); k++)
+        __atomic_store_n(w->flag, k | k << 32, __ATOMIC_RELAXED);
+    return NULL;
+}
+
+static void test_uniform_load(void **state)
+{
+    Env *env = *state;
+    char *err = NULL;
+    RtModule *m;
+    RtFunction *f = load_function(env, env->img, "uniform_load", &m);
+    enum { LANES = 64, ITERS = 2000 };
+    void *flag, *seen;
+    uint64_t zero = 0;
+    assert_int_equal(rt_alloc(env->dev, 8, &flag, &err), 0);
+    assert_int_equal(rt_upload(env->dev, flag, &zero, 8, &err), 0);
+    assert_int_equal(rt_alloc(env->dev, (size_t)LANES * ITERS * 8, &seen, &err), 0);
+    uint64_t *host = malloc((size_t)LANES * ITERS * 8);
+    assert_non_null(host);
+    int iters = ITERS, changes = 0;
+    RtArg args[] = { { &flag, 8, 8 }, { &seen, 8, 8 }, { &iters, 4, 4 } };
+    uint32_t grid[3] = { 1, 1, 1 }, group[3] = { LANES, 1, 1 };
+    /* the amdemu device's memory is the host's: the writer stores to it directly; relaunch until the writer
+       ran alongside the kernel (the value changed between loads), so a pass means something */
+    for (int round = 0; round < 100 && changes < 20; round++) {
+        Writer w = { flag, 0 };
+        pthread_t t;
+        assert_int_equal(pthread_create(&t, NULL, write_flag, &w), 0);
+        JukeExceptionRecord exc;
+        int rc = rt_launch(f, args, 3, grid, group, 0, true, &exc, &err);
+        __atomic_store_n(&w.stop, 1, __ATOMIC_RELAXED);
+        pthread_join(t, NULL);
+        assert_int_equal(rc, 0);
+        assert_int_equal(rt_download(env->dev, host, seen, (size_t)LANES * ITERS * 8, &err), 0);
+        for (int i = 0; i < ITERS; i++) {
+            const uint64_t *row = host + (size_t)i * LANES;
+            for (int l = 0; l < LANES; l++) {
+                assert_int_equal((uint32_t)row[l], (uint32_t)(row[l] >> 32)); /* not torn */
+                assert_int_equal(row[l], row[0]);                             /* one value per load */
+            }
+            changes += i > 0 && row[0] != row[-LANES];
+        }
+    }
+    assert_true(changes >= 20);
+    free(host);
+    rt_free(env->dev, flag);
+    rt_free(env->dev, seen);
+    rt_module_unload(m);
+}
+
 static void test_unmodelled_instruction(void **state)
 {
     Env *env = *state;
@@ -267,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_scalars_and_hidden),
         cmocka_unit_test(test_struct_char_short),
         cmocka_unit_test(test_cooperative),
+        cmocka_unit_test(test_uniform_load),
         cmocka_unit_test(test_unmodelled_instruction),
         cmocka_unit_test(test_trace),
     };

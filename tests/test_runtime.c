@@ -515,14 +515,17 @@ static void test_amdgpu_meta(void **state)
     char *err = NULL, **names;
     int count;
     assert_int_equal(amdgpu_meta_kernels(img, size, &names, &count, &err), 0);
-    assert_int_equal(count, 2);
+    assert_int_equal(count, 3);
     int seen = 0;
     for (int i = 0; i < count; i++) {
-        seen |= strcmp(names[i], "k") == 0 ? 1 : strcmp(names[i], "k2") == 0 ? 2 : 0;
+        seen |= strcmp(names[i], "k") == 0              ? 1
+                : strcmp(names[i], "k2") == 0           ? 2
+                : strcmp(names[i], "uniform_load") == 0 ? 4
+                                                        : 0;
         free(names[i]);
     }
     free(names);
-    assert_int_equal(seen, 3);
+    assert_int_equal(seen, 7);
 
     RtFunctionInfo info;
     assert_int_equal(amdgpu_meta_read(img, size, "k.kd", &info, &err), 0);

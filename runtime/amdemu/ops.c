@@ -1062,15 +1062,38 @@ static inline __attribute__((always_inline)) int mem_load(AmdWave *w, const AmdD
     uint32_t bytes = d->op->aux & 0xff;
     bool sgn = d->op->aux & MEM_SIGNED;
     uint64_t exec = amdemu_exec_mask(w);
+    uint64_t prev_a = 0;
+    int prev = -1;
     for (int lane = 0; lane < w->lanes; lane++) {
         if (!(exec >> lane & 1))
             continue;
-        const uint8_t *p = lane_ptr(w, d, addr(w, d, lane), lane, bytes);
+        uint64_t a = addr(w, d, lane);
+        if (bytes >= 4 && prev >= 0 && a == prev_a) {
+            /* one read of global memory serves every lane of the address, as the GPU's single request does:
+               LLVM takes a load from a uniform address to be uniform, so the lanes must not see another
+               thread's store in between (scratch addresses are per lane, so they are never shared) */
+            for (uint32_t i = 0; i < bytes / 4; i++)
+                w->v[(d->dst + i) & 511][lane] = w->v[(d->dst + i) & 511][prev];
+            continue;
+        }
+        const uint8_t *p = lane_ptr(w, d, a, lane, bytes);
         if (!p)
             return -1;
         if (bytes >= 4) {
-            for (uint32_t i = 0; i < bytes / 4; i++)
-                memcpy(&w->v[(d->dst + i) & 511][lane], p + 4 * i, 4);
+            for (uint32_t i = 0; i < bytes / 4; i++) {
+                if (i + 1 < bytes / 4 && !((uintptr_t)(p + 4 * i) & 7)) {
+                    /* an aligned 8 bytes in one read: the GPU's are single-copy atomic (LLVM's atomic i64 loads) */
+                    uint64_t v = __atomic_load_n((const uint64_t *)(const void *)(p + 4 * i), __ATOMIC_RELAXED);
+                    w->v[(d->dst + i) & 511][lane] = (uint32_t)v;
+                    w->v[(d->dst + i + 1) & 511][lane] = (uint32_t)(v >> 32);
+                    i++;
+                } else
+                    memcpy(&w->v[(d->dst + i) & 511][lane], p + 4 * i, 4);
+            }
+            if (a >= 65536 && !(a >> 47)) {
+                prev_a = a;
+                prev = lane;
+            }
         } else {
             uint32_t v = 0;
             memcpy(&v, p, bytes);
@@ -1100,8 +1123,16 @@ static inline __attribute__((always_inline)) int mem_store(AmdWave *w, const Amd
         if (!p)
             return -1;
         if (bytes >= 4) {
-            for (uint32_t i = 0; i < bytes / 4; i++)
-                memcpy(p + 4 * i, &w->v[(d->vdata + i) & 511][lane], 4);
+            for (uint32_t i = 0; i < bytes / 4; i++) {
+                if (i + 1 < bytes / 4 && !((uintptr_t)(p + 4 * i) & 7)) {
+                    /* an aligned 8 bytes in one write (LLVM's atomic i64 stores), so no reader sees half */
+                    uint64_t v = w->v[(d->vdata + i) & 511][lane] | (uint64_t)w->v[(d->vdata + i + 1) & 511][lane]
+                                                                        << 32;
+                    __atomic_store_n((uint64_t *)(void *)(p + 4 * i), v, __ATOMIC_RELAXED);
+                    i++;
+                } else
+                    memcpy(p + 4 * i, &w->v[(d->vdata + i) & 511][lane], 4);
+            }
         } else {
             uint32_t v = w->v[d->vdata][lane];
             if (d->op->aux & MEM_D16_HI)
