@@ -331,14 +331,6 @@ bool ty_bits_only(const Type *t)
     return true;
 }
 
-bool ty_holds_array(const Type *t)
-{
-    for (int i = 0; (t->kind == TY_TUPLE || t->kind == TY_STRUCT) && i < t->nfields; i++)
-        if (t->fields[i]->kind == TY_ARRAY || ty_holds_array(t->fields[i]))
-            return true;
-    return false;
-}
-
 bool ty_is_ghost(const Type *t)
 {
     switch (t->kind) {

@@ -155,8 +155,6 @@ bool ty_is_ghost(const Type *t);
 /* Is t plain bits (numbers, and tuples, structs or complex numbers of them), so values compare field by
  * field? */
 bool ty_bits_only(const Type *t);
-/* Does t hold a device array inside a tuple or struct (a struct of device arrays passed as one argument)? */
-bool ty_holds_array(const Type *t);
 
 /* Names a host type string may use beyond the built-in ones (the structs of a
  * module): called with the name and its parameters (NULL, 0 without braces);
