@@ -535,10 +535,7 @@ static int lower_new(Lower *L, Node *n)
 {
     Node *callee = n->kids[0];
     StructDef *sd = L->m->owner;
-    int *args;
-    int na = lower_arg_list(L, n->kids + 1, n->nkids - 1, 1, &args);
-    if (na < 0)
-        return emit_named(L, IR_NOTHING, n->loc);
+    int head; /* P or P{T}, lowered before the fields' values */
     if (callee->kind == AST_CURLY) {
         /* new{T}: P{T} */
         Node *cp = arena_alloc(L->a, sizeof(Node));
@@ -552,12 +549,17 @@ static int lower_new(Lower *L, Node *n)
             return emit_named(L, IR_NOTHING, n->loc);
         *kids[0] = (Node){ .kind = AST_IDENT, .loc = callee->loc, .name = sd->name };
         cp->kids = kids;
-        args[0] = lower_expr(L, cp);
+        head = lower_expr(L, cp);
     } else if (L->m->self) {
-        args[0] = lower_expr(L, L->m->self); /* new(x) in P{T}(x) where T: a P{T} */
+        head = lower_expr(L, L->m->self); /* new(x) in P{T}(x) where T: a P{T} */
     } else {
-        args[0] = emit_name(L, sd->name, callee->loc);
+        head = emit_name(L, sd->name, callee->loc);
     }
+    int *args;
+    int na = lower_arg_list(L, n->kids + 1, n->nkids - 1, 1, &args);
+    if (na < 0)
+        return emit_named(L, IR_NOTHING, n->loc);
+    args[0] = head;
     return call_builtin(L, BI_NEW, n->loc, args, na + 1);
 }
 
