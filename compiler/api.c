@@ -993,12 +993,7 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     to.skip_asm = !want_asm && !(o->dump_dir || ctx->env_dumpdir);
     to.skip_llvm_text = to.skip_asm;
     to.debug_lines = o->debuginfo == JUKE_DEBUGINFO_SOURCE;
-    /* the 32-bit class bounds the arguments' own arrays (launch.c's arg_class); an array inside a struct
-     * argument is not counted there, so such a kernel indexes in 64 bits */
-    bool nested = false;
-    for (int i = 0; i < nargs; i++)
-        nested = nested || ty_holds_array(types[i]);
-    to.index32 = (variant & API_VARIANT_INDEX32) != 0 && !nested;
+    to.index32 = (variant & API_VARIANT_INDEX32) != 0;
     to.same_shape = (variant & API_VARIANT_SAMESHAPE) != 0;
     to.small_grid = (variant & API_VARIANT_SMALLGRID) != 0;
     to.merge_checks = ctx->env_merge_checks;

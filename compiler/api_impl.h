@@ -217,7 +217,8 @@ bool api_is_ka_kernel(const juke_module *m, const char *function);
 /* Launch-time variants of one kernel (Triton style): the class of a
  * launch's arguments, a bit each, in the cache key; the kernel compiled for
  * a class assumes its facts (TargetOptions). API_VARIANT_INDEX32: every
- * device array argument has fewer than 2^31 elements. API_VARIANT_SAMESHAPE
+ * device array the launch passes, an argument or one inside a value argument
+ * (a struct of arrays), has fewer than 2^31 elements. API_VARIANT_SAMESHAPE
  * (juke_launch's class only, never a kernel handle's, which later launches
  * may give other shapes): two or more device arrays, all of one shape.
  * API_VARIANT_SMALLGRID (juke_launch's class only): every dimension of the
@@ -241,6 +242,10 @@ juke_status api_trace_start(juke_context *ctx, const char *path);
 
 /* Does a JUKE_VALUE argument's type text name the type a kernel was compiled for (blanks aside)? */
 bool api_value_matches(const char *given, const char *compiled);
+/* Whether every device array inside value argument a (a struct or tuple of arrays, at any depth) has fewer
+ * than 2^31 elements (API_VARIANT_INDEX32); *len the length of the first that has not. True for any other
+ * argument. */
+bool api_value_fits32(juke_module *m, const juke_arg *a, int64_t *len);
 
 /* Julia's name of a juke_type / JukeTypeCode ("Float32"); "?" if none. */
 const char *api_type_name(int t);

@@ -351,6 +351,40 @@ juke_status juke_value_type(juke_module *m, const char *name, const juke_arg *fi
     return st;
 }
 
+/* Whether the device arrays inside the value at p of type t (its array fields, at any depth) all have fewer
+ * than 2^31 elements; *len the length of the first that has not. Each is its descriptor (docs/abi.md): the
+ * pointer, the dims, the length. */
+static bool value_arrays_fit32(const Type *t, const unsigned char *p, int64_t *len)
+{
+    if (t->kind == TY_ARRAY) {
+        memcpy(len, p + 8 + 8 * (size_t)t->ndims, 8);
+        return *len < ((int64_t)1 << 31);
+    }
+    if (t->kind != TY_TUPLE && t->kind != TY_STRUCT)
+        return true;
+    for (int i = 0; i < t->nfields; i++)
+        if (!value_arrays_fit32(t->fields[i], p + field_offset(t, i), len))
+            return false;
+    return true;
+}
+
+bool api_value_fits32(juke_module *m, const juke_arg *a, int64_t *len)
+{
+    /* the smallest descriptor (a vector's) is 24 bytes: a smaller value holds no array, nor does one whose
+     * type does not parse (the launch reports that) */
+    if (a->is_array || a->type != JUKE_VALUE || a->v.value.size < 24 || !a->v.value.bytes || !a->v.value.type)
+        return true;
+    Diags d = { 0 };
+    FeCompilation *c = fe_compilation_new(m->fe, &d);
+    StrBuf err = { 0 };
+    const Type *t = c ? ty_parse(c->types, a->v.value.type, &err) : NULL;
+    bool fits = !t || (size_t)ty_arg_size(t) > a->v.value.size || value_arrays_fit32(t, a->v.value.bytes, len);
+    sb_free(&err);
+    fe_compilation_free(c);
+    diag_reset(&d);
+    return fits;
+}
+
 /* Type text as juke_compile takes it, without blanks: "Tuple{Float32, Int32}" is "Tuple{Float32,Int32}". */
 static void squeeze(char *dst, size_t n, const char *src)
 {

@@ -115,7 +115,7 @@ static const char *thrown_name(uint32_t kind)
         [JUKE_THROWN_DOMAIN] = "DomainError",     [JUKE_THROWN_DIVIDE] = "DivideError",
         [JUKE_THROWN_OVERFLOW] = "OverflowError", [JUKE_THROWN_INEXACT] = "InexactError",
         [JUKE_THROWN_KEY] = "KeyError",           [JUKE_THROWN_DIMENSION_MISMATCH] = "DimensionMismatch",
-        [JUKE_THROWN_UNDEFVAR] = "UndefVarError",
+        [JUKE_THROWN_UNDEFVAR] = "UndefVarError", [JUKE_THROWN_METHOD] = "MethodError",
     };
     return kind < sizeof names / sizeof names[0] && names[kind] ? names[kind] : "exception";
 }
@@ -309,15 +309,29 @@ static juke_status arg_type_names(juke_context *ctx, const juke_arg *args, int n
     return JUKE_OK;
 }
 
-/* The launch-time class of the arguments (API_VARIANT_*): INDEX32 when
- * every device array has fewer than 2^31 elements (then each dim does too,
- * and every in-bounds linear index fits in 31 bits). */
-static unsigned arg_class(const juke_arg *args, int nargs)
+/* The first argument (from 0) that passes a device array of 2^31 elements or more, as itself or inside a value
+ * (a struct of arrays), with that array's length in *len; -1 when there is none. */
+static int first_wide_arg(juke_module *m, const juke_arg *args, int nargs, int64_t *len)
 {
-    for (int i = 0; i < nargs; i++)
-        if (args[i].is_array && args[i].v.array && args[i].v.array->length >= ((int64_t)1 << 31))
-            return API_VARIANT_GENERAL;
-    return API_VARIANT_INDEX32;
+    for (int i = 0; i < nargs; i++) {
+        const juke_array *a = args[i].is_array ? args[i].v.array : NULL;
+        if (a && a->length >= ((int64_t)1 << 31)) {
+            *len = a->length;
+            return i;
+        }
+        if (!a && !api_value_fits32(m, &args[i], len))
+            return i;
+    }
+    return -1;
+}
+
+/* The launch-time class of the arguments (API_VARIANT_*): INDEX32 when
+ * every device array they pass has fewer than 2^31 elements (then each dim
+ * does too, and every in-bounds linear index fits in 31 bits). */
+static unsigned arg_class(juke_module *m, const juke_arg *args, int nargs)
+{
+    int64_t len;
+    return first_wide_arg(m, args, nargs, &len) < 0 ? API_VARIANT_INDEX32 : API_VARIANT_GENERAL;
 }
 
 /* API_VARIANT_SAMESHAPE when two or more device arrays are given and all have the first's dims (a launch's
@@ -375,7 +389,7 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
         return st;
     /* the visible arguments' class (the ndrange's is no array); the same-shape and small-grid variants
      * (launch_class) for juke_launch only: a kernel handle's later launches may give other shapes */
-    unsigned variant = arg_class(args, nargs) | launch_class;
+    unsigned variant = arg_class(m, args, nargs) | launch_class;
     for (int i = 0; i < nargs; i++) {
         tn[i] = names[i];
         if (args[i].is_array && args[i].v.array->dev != dev)
@@ -537,14 +551,13 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
                         "%s: run-time limit %g s: expected 0 (none) or positive seconds up to 1e9", function,
                         cfg->timeout_s);
     uint32_t grid[3], group[3];
-    if (k->to.index32 && arg_class(args, nargs) != API_VARIANT_INDEX32) {
-        for (int i = 0; i < nargs; i++)
-            if (args[i].is_array && args[i].v.array && args[i].v.array->length >= ((int64_t)1 << 31))
-                return api_fail(ctx, JUKE_ERR_ARGUMENT,
-                                "%s was compiled with 32-bit indices (index_bits 32), but argument %d has %" PRId64
-                                " elements (2^31 or more): compile it with index_bits 0 or launch it with juke_launch",
-                                function, i + 1, args[i].v.array->length);
-    }
+    int64_t wide_len;
+    int wide = k->to.index32 ? first_wide_arg(k->module, args, nargs, &wide_len) : -1;
+    if (wide >= 0)
+        return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                        "%s was compiled with 32-bit indices (index_bits 32), but argument %d %s %" PRId64
+                        " elements (2^31 or more): compile it with index_bits 0 or launch it with juke_launch",
+                        function, wide + 1, args[wide].is_array ? "has" : "holds an array of", wide_len);
     if (k->to.same_shape && shape_class(args, nargs) != API_VARIANT_SAMESHAPE) {
         int first = -1;
         for (int i = 0; i < nargs; i++)
@@ -757,7 +770,7 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
                      : (uint16_t)args[i].type;
     size_t flen = strlen(function);
     unsigned launch_class = shape_class(args, nargs) | grid_class(cfg);
-    unsigned variant = arg_class(args, nargs) | launch_class;
+    unsigned variant = arg_class(m, args, nargs) | launch_class;
     unsigned gen = __atomic_load_n(&ctx->opts_gen, __ATOMIC_RELAXED);
     juke_kernel *k = NULL;
     RtFunction *fn = NULL;

@@ -174,8 +174,10 @@ const Type *struct_type(FeCompilation *c, const StructDef *sd, const Type **para
             diag_error(c->diags, loc, "struct %s contains itself (a kernel value must have a finite size)", sd->name);
         return NULL;
     }
-    const Type *fields[TY_MAX_FIELDS];
+    const Type **fields = arena_alloc(&c->arena, sizeof(Type *) * (size_t)(sd->nfields + 1));
     const Type *r = NULL;
+    if (!fields)
+        goto out;
     if (sd->nfields > TY_MAX_FIELDS) {
         if (!quiet)
             diag_error(c->diags, loc, "struct %s has %d fields (limit %d)", sd->name, sd->nfields, TY_MAX_FIELDS);

@@ -4,7 +4,8 @@
  * variant's class) and of 2^31 elements (the general kernel's): the memory
  * is mapped lazily, so only the touched pages are real. Each must pick its
  * variant, and both variants must compute the same bytes where both apply;
- * a kernel compiled for 32-bit indices refuses a larger array. The small-grid class (at most 2^20
+ * a kernel compiled for 32-bit indices refuses a larger array. The same for the matrix inside a struct
+ * argument (a struct of arrays, as AMDGPU.jl's Adapt passes one). The small-grid class (at most 2^20
  * workgroups a dimension) likewise, at 2^20 and 2^20 + 1 groups. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -33,6 +34,14 @@ static const char *source = "function strided!(A, s)\n"
                             "        A[i, j] += Int8(k % 100 + 1)\n"
                             "    end\n"
                             "    return\n"
+                            "end\n"
+                            "struct Holder{M}\n"
+                            "    A::M\n"
+                            "    s::Int64\n"
+                            "end\n"
+                            "function nested!(h)\n"
+                            "    strided!(h.A, h.s)\n"
+                            "    return\n"
                             "end\n";
 
 enum { GROUP = 64, GROUPS = 16, ITEMS = GROUP * GROUPS };
@@ -60,17 +69,41 @@ static juke_launch_config config(void)
     return c;
 }
 
-/* The touched bytes of A after one launch of k (NULL: juke_launch). */
-static void run_strided(Env *e, juke_kernel *k, int64_t d1, int64_t d2, int8_t *got)
+/* The arguments of a launch over A with stride s: strided!(A, s), or nested!(Holder(A, s)), one value
+ * argument whose bytes and type h holds; the count. */
+typedef struct HolderArg {
+    char type[128];
+    unsigned char bytes[64];
+} HolderArg;
+
+static int strided_args(Env *e, juke_array *a, int64_t s, HolderArg *h, juke_arg *args)
+{
+    args[0] = juke_arg_array(a);
+    args[1] = juke_arg_i64(s);
+    if (!h)
+        return 2;
+    size_t size;
+    assert_int_equal(juke_value_type(e->m, "Holder", args, 2, h->type, sizeof h->type), JUKE_OK);
+    assert_int_equal(juke_value_layout(e->m, h->type, &size, NULL, NULL, NULL, 0), JUKE_OK);
+    assert_true(size <= sizeof h->bytes);
+    assert_int_equal(juke_value_pack(e->m, h->type, args, 2, h->bytes, size), JUKE_OK);
+    args[0] = juke_arg_value(h->type, h->bytes, size);
+    return 1;
+}
+
+/* The touched bytes of A after one launch of k (NULL: juke_launch); nested: A inside a Holder. */
+static void run_strided(Env *e, juke_kernel *k, int64_t d1, int64_t d2, bool nested, int8_t *got)
 {
     juke_array *a;
     int64_t dims[2] = { d1, d2 };
     assert_int_equal(juke_array_create(e->cpu, JUKE_INT8, 2, dims, &a), JUKE_OK);
     int64_t len = d1 * d2, s = len / ITEMS;
-    juke_arg args[2] = { juke_arg_array(a), juke_arg_i64(s) };
+    juke_arg args[2];
+    HolderArg h;
+    int nargs = strided_args(e, a, s, nested ? &h : NULL, args);
     juke_launch_config c = config();
-    juke_status st =
-        k ? juke_kernel_launch(k, e->cpu, args, 2, &c) : juke_launch(e->cpu, e->m, "strided!", args, 2, &c);
+    juke_status st = k ? juke_kernel_launch(k, e->cpu, args, nargs, &c)
+                       : juke_launch(e->cpu, e->m, nested ? "nested!" : "strided!", args, nargs, &c);
     if (st)
         fail_msg("launch: %s", juke_errmsg(e->ctx));
     for (int64_t w = 0; w < ITEMS; w++) {
@@ -91,15 +124,17 @@ static void expect_bytes(const int8_t *got)
         assert_int_equal(got[w], (w + 1) % 100 + 1);
 }
 
-/* The kernel a launch with these dims picks: juke_kernel_for. */
-static juke_kernel *picked(Env *e, int64_t d1, int64_t d2)
+/* The kernel a launch with these dims picks: juke_kernel_for; nested: A inside a Holder. */
+static juke_kernel *picked(Env *e, int64_t d1, int64_t d2, bool nested)
 {
     juke_array *a;
     int64_t dims[2] = { d1, d2 };
     assert_int_equal(juke_array_create(e->cpu, JUKE_INT8, 2, dims, &a), JUKE_OK);
-    juke_arg args[2] = { juke_arg_array(a), juke_arg_i64(1) };
+    juke_arg args[2];
+    HolderArg h;
+    int nargs = strided_args(e, a, 1, nested ? &h : NULL, args);
     juke_kernel *k = NULL;
-    assert_int_equal(juke_kernel_for(e->cpu, e->m, "strided!", args, 2, &k), JUKE_OK);
+    assert_int_equal(juke_kernel_for(e->cpu, e->m, nested ? "nested!" : "strided!", args, nargs, &k), JUKE_OK);
     juke_array_free(a);
     return k;
 }
@@ -110,29 +145,53 @@ static bool narrow_multiply(juke_kernel *k)
     return ll && strstr(ll, "mul nuw nsw i32") != NULL;
 }
 
-static void test_class_boundary(void **state)
+/* The class at its boundary, for the matrix as an argument or (nested) inside a struct argument. */
+static void class_boundary(bool nested)
 {
-    (void)state;
     Env e;
     env_open(&e);
     const int64_t M31 = ((int64_t)1 << 31) - 1; /* a prime: the matrix is M31 x 1 */
-    juke_kernel *k32 = picked(&e, M31, 1), *k64 = picked(&e, (int64_t)1 << 16, (int64_t)1 << 15);
-    juke_kernel *k64b = picked(&e, (int64_t)1 << 31, 1);
+    juke_kernel *k32 = picked(&e, M31, 1, nested), *k64 = picked(&e, (int64_t)1 << 16, (int64_t)1 << 15, nested);
+    juke_kernel *k64b = picked(&e, (int64_t)1 << 31, 1, nested);
     assert_ptr_not_equal(k32, k64);
     assert_ptr_equal(k64, k64b);
     assert_true(narrow_multiply(k32));
     assert_false(narrow_multiply(k64));
     /* a small array is in the 32-bit class too */
-    assert_ptr_equal(picked(&e, 100, 7), k32);
+    assert_ptr_equal(picked(&e, 100, 7, nested), k32);
     int8_t *got = malloc(ITEMS);
-    run_strided(&e, NULL, M31, 1, got);
+    run_strided(&e, NULL, M31, 1, nested, got);
     expect_bytes(got);
-    run_strided(&e, NULL, (int64_t)1 << 16, (int64_t)1 << 15, got);
+    run_strided(&e, NULL, (int64_t)1 << 16, (int64_t)1 << 15, nested, got);
     expect_bytes(got);
-    run_strided(&e, NULL, (int64_t)1 << 31, 1, got);
+    run_strided(&e, NULL, (int64_t)1 << 31, 1, nested, got);
     expect_bytes(got);
+    /* the 32-bit kernel refuses the larger array, naming where it is */
+    juke_array *big;
+    int64_t dims[2] = { (int64_t)1 << 16, (int64_t)1 << 15 };
+    assert_int_equal(juke_array_create(e.cpu, JUKE_INT8, 2, dims, &big), JUKE_OK);
+    juke_arg args[2];
+    HolderArg h;
+    int nargs = strided_args(&e, big, 1, nested ? &h : NULL, args);
+    juke_launch_config c = config();
+    assert_int_equal(juke_kernel_launch(k32, e.cpu, args, nargs, &c), JUKE_ERR_ARGUMENT);
+    assert_non_null(strstr(juke_errmsg(e.ctx), nested ? "argument 1 holds an array of 2147483648 elements"
+                                                      : "argument 1 has 2147483648 elements"));
+    juke_array_free(big);
     free(got);
     juke_context_destroy(e.ctx);
+}
+
+static void test_class_boundary(void **state)
+{
+    (void)state;
+    class_boundary(false);
+}
+
+static void test_class_boundary_nested(void **state)
+{
+    (void)state;
+    class_boundary(true);
 }
 
 /* Both variants, compiled explicitly, give the same bytes on an array of
@@ -154,8 +213,8 @@ static void test_variants_agree(void **state)
     assert_ptr_not_equal(kg, kn);
     int8_t *a = malloc(ITEMS), *b = malloc(ITEMS);
     const int64_t d1 = 46337, d2 = 46337; /* 2^31 - 2^17 + ... < 2^31 elements, two real dims */
-    run_strided(&e, kg, d1, d2, a);
-    run_strided(&e, kn, d1, d2, b);
+    run_strided(&e, kg, d1, d2, false, a);
+    run_strided(&e, kn, d1, d2, false, b);
     assert_memory_equal(a, b, ITEMS);
     expect_bytes(a);
     juke_array *big;
@@ -405,7 +464,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_class_boundary),     cmocka_unit_test(test_variants_agree),
         cmocka_unit_test(test_same_shape_variant), cmocka_unit_test(test_small_grid_boundary),
-        cmocka_unit_test(test_nvptx_addresses),
+        cmocka_unit_test(test_nvptx_addresses),    cmocka_unit_test(test_class_boundary_nested),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,6 +22,8 @@
  *                                       `expect` lists the elements so, compared bytewise
  *         5  -5  0x1f  2.5  1e-3  2.5f0  true  Int32(5)  UInt8(3)  Float16(1.5)
  *                                       a scalar, typed as Julia types the literal
+ *         ComplexF64(1.5, -2.0)  ComplexF32(1, 2)  Complex{Float64}(0.5, 0)
+ *                                       a complex scalar (both parts, converted as Julia's constructor does)
  *       groupsize defaults to 1, gridsize to 1 (workgroups, as AMDGPU.jl counts); wavefrontsize compiles
  *       the kernel for waves of 32 or 64 lanes (juke_options.wavefront_size; default 64 on the cpu; a run
  *       whose results depend on the wave size names it): on a cuda device a run of 64 is skipped with its
@@ -556,9 +558,11 @@ static bool value_arg(Cursor *c, LArg *a)
     a->value[n] = 0;
     juke_type t;
     const char *open = strchr(a->value, '(');
-    if (!lit_is_value(a->value) || (open && type_by_name(a->value, (size_t)(open - a->value), &t)) ||
-        strncmp(a->value, "zeros(", 6) == 0 || strncmp(a->value, "collect(", 8) == 0 ||
-        strncmp(a->value, "reshape(", 8) == 0) {
+    /* T(x) of a number type is a scalar (parse_arg's), but ComplexF64(re, im) a value of two fields */
+    bool scalar_call =
+        open && type_by_name(a->value, (size_t)(open - a->value), &t) && t != JUKE_COMPLEXF32 && t != JUKE_COMPLEXF64;
+    if (!lit_is_value(a->value) || scalar_call || strncmp(a->value, "zeros(", 6) == 0 ||
+        strncmp(a->value, "collect(", 8) == 0 || strncmp(a->value, "reshape(", 8) == 0) {
         a->value[0] = 0;
         return false;
     }
