@@ -19,7 +19,8 @@
  *         T[v1, v2, ...]                of a tuple or struct type T, or Int128 / UInt128: a vector of those
  *                                       values (juke_array_create_value), each written as a run's value
  *                                       argument is (NTuple{2, Float32}[(1f0, 2f0)], P[P(1, 2.5)]); its
- *                                       `expect` lists the elements so, compared bytewise
+ *                                       `expect` lists the elements so, compared bytewise; reshape(T[...], d1, d2...)
+ *                                       of those makes an array of those dims
  *         5  -5  0x1f  2.5  1e-3  2.5f0  true  Int32(5)  UInt8(3)  Float16(1.5)
  *                                       a scalar, typed as Julia types the literal
  *         ComplexF64(1.5, -2.0)  ComplexF32(1, 2)  Complex{Float64}(0.5, 0)
@@ -651,6 +652,26 @@ static int value_array_arg(Cursor *c, LArg *a)
     return 1;
 }
 
+/* The dims after a value array in reshape(T[...], d1, d2, ...): a's dims and host type; false after cerr. */
+static bool value_array_dims(Cursor *c, LArg *a)
+{
+    int64_t n = 1;
+    a->nd = 0;
+    while (accept(c, ",")) {
+        Val d;
+        if (a->nd == JUKE_NDRANGE_MAX || !parse_number(c, &d) || d.is_float || d.i < 0)
+            return cerr(c, "bad dims");
+        a->dims[a->nd++] = d.i;
+        n *= d.i;
+    }
+    if (!a->nd || n != a->len || !accept(c, ")"))
+        return cerr(c, "reshape(T[...], dims...): dims of %lld elements, then ')'", (long long)a->len);
+    char elem[sizeof a->elemtype]; /* a copy: GCC's -Wrestrict cannot tell the two fields apart */
+    memcpy(elem, a->elemtype, sizeof elem);
+    snprintf(a->host_type, sizeof a->host_type, "Array{%s,%d}", elem, a->nd);
+    return true;
+}
+
 /* The n-th element (from 0) of a value array's list as written, into buf; false past the last. */
 static bool nth_elem(const char *list, int n, char *buf, size_t size)
 {
@@ -749,6 +770,12 @@ static bool parse_arg(Cursor *c, LArg *a)
     if (zeros || collect || reshape) {
         if (!accept(c, "("))
             return cerr(c, "expected '('");
+        skip_ws(c);
+        va = reshape ? value_array_arg(c, a) : 0;
+        if (va < 0)
+            return false;
+        if (va) /* reshape(NTuple{2, Int32}[...], 5, 4): a value array of those dims */
+            return value_array_dims(c, a);
         if (reshape) {
             char tn[32];
             if (!ident(c, tn, sizeof tn) || !type_by_name(tn, strlen(tn), &t))
