@@ -21,6 +21,11 @@ static const struct {
     /* E2151: static private memory (memory_static.jl's alloc_scratch) */
     { "alloc_scratch", "AMDGPU.jl's static private (scratch) memory is not supported: use KernelAbstractions' "
                        "@private T dims, a tuple, or an MVector" },
+    /* E2055: a matrix literal [a b; c d], [a b], [a; b] is hvcat, hcat, vcat, as Julia lowers it */
+    { "hvcat", "a matrix literal [a b; c d] (Base's hvcat, hcat, vcat) allocates an array, which a kernel cannot do; "
+               "use a tuple, or an array argument" },
+    { "hcat", NULL },
+    { "vcat", NULL },
     /* E2152: functions whose device implementation juke lacks */
     { "mod2pi", "juke has no implementation of Base's algorithm for it yet (its 2π reduction is exact)" },
     { "rem2pi", NULL },

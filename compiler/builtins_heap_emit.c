@@ -21,7 +21,10 @@ static LLVMValueRef heap_function(CG *g, BuiltinId which)
     }
     if (which == BI_MALLOC) {
         /* the class: the least c with 16 << c >= n (a loop rather than ctlz, which juke's AMD emulator lacks); pop
-         * its list, else cut a block at the top */
+         * its list, else cut a block at the top. The list head and the top are read with an atomic `or 0`, not a
+         * load: every lane of a wave reads the same address, and LLVM takes a load from a uniform address to give
+         * every lane one value (branching on it as a scalar), which holds on the GPU but not in an emulator that
+         * runs the lanes one by one while other workgroups' threads change the heap; an atomic is per lane. */
         snprintf(text, sizeof text,
                  "define hidden ptr addrspace(%1$u) @__juke_malloc(ptr addrspace(%1$u) %%exc, i64 %%n) {\n"
                  "entry:\n"
@@ -47,7 +50,7 @@ static LLVMValueRef heap_function(CG *g, BuiltinId which)
                  "  %%headp = getelementptr i8, ptr addrspace(%1$u) %%heap, i64 %%ho8\n"
                  "  br label %%pop\n"
                  "pop:\n"
-                 "  %%h = load atomic i64, ptr addrspace(%1$u) %%headp %5$s acquire, align 8\n"
+                 "  %%h = atomicrmw or ptr addrspace(%1$u) %%headp, i64 0 %5$s acquire, align 8\n"
                  "  %%off = and i64 %%h, 4294967295\n"
                  "  %%empty = icmp eq i64 %%off, 0\n"
                  "  br i1 %%empty, label %%bump, label %%trypop\n"
@@ -70,7 +73,7 @@ static LLVMValueRef heap_function(CG *g, BuiltinId which)
                  "  %%need = add i64 %%sz, 16\n"
                  "  br label %%cut\n"
                  "cut:\n"
-                 "  %%t = load atomic i64, ptr addrspace(%1$u) %%heap %5$s monotonic, align 8\n"
+                 "  %%t = atomicrmw or ptr addrspace(%1$u) %%heap, i64 0 %5$s monotonic, align 8\n"
                  "  %%nt = add i64 %%t, %%need\n"
                  "  %%over = icmp ugt i64 %%nt, %%bytes\n"
                  "  br i1 %%over, label %%fail, label %%trycut\n"

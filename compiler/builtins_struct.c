@@ -171,9 +171,9 @@ const Type *type_curly(Infer *I, IrInst *in, const BuiltinRow *row, const char *
 
 const Type *builtin_type_namedtuple(Infer *I, IrInst *in, const Type **fields, int n)
 {
-    const char *names[TY_MAX_FIELDS];
+    const char **names = arena_alloc(&I->c->arena, sizeof(char *) * (size_t)(n + 1));
     char *copy = arena_strdup(&I->c->arena, in->name);
-    if (!copy)
+    if (!copy || !names)
         return NULL;
     int k = 0;
     for (char *p = copy; k < n && p; k++) {
@@ -212,7 +212,9 @@ const Type *type_typeapply(Infer *I, IrInst *in, const BuiltinRow *row, const ch
     (void)row;
     (void)name;
     const char *head = in->name ? in->name : "?";
-    const Type *ps[TY_MAX_FIELDS];
+    const Type **ps = arena_alloc(&I->c->arena, sizeof(Type *) * (size_t)(n + 1));
+    if (!ps)
+        return NULL;
     if (n > TY_MAX_FIELDS) {
         infer_err(I, in->loc, "%s{...}: too many parameters", head);
         return NULL;
@@ -228,13 +230,17 @@ const Type *type_typeapply(Infer *I, IrInst *in, const BuiltinRow *row, const ch
         t = ty_tuple(T(I), ps, n);
     } else if (strcmp(head, "NTuple") == 0 && n == 2 && ps[0]->kind == TY_VAL && ps[0]->ival >= 0 &&
                ps[0]->ival <= TY_MAX_FIELDS) {
-        const Type *fs[TY_MAX_FIELDS];
+        const Type **fs = arena_alloc(&I->c->arena, sizeof(Type *) * (size_t)(ps[0]->ival + 1));
+        if (!fs)
+            return NULL;
         for (int i = 0; i < ps[0]->ival; i++)
             fs[i] = ps[1];
         t = ty_tuple(T(I), fs, (int)ps[0]->ival);
     } else if (strncmp(head, "NamedTuple:", 11) == 0) {
-        const char *fnames[TY_MAX_FIELDS];
+        const char **fnames = arena_alloc(&I->c->arena, sizeof(char *) * (size_t)(n + 1));
         const char *s = head + 11;
+        if (!fnames)
+            return NULL;
         for (int i = 0; i < n; i++) {
             const char *e = strchr(s, ',');
             size_t len = e ? (size_t)(e - s) : strlen(s);

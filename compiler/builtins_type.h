@@ -21,6 +21,9 @@ typedef struct Infer {
     int union_slot;
     const Type *union_type, *union_had; /* the new type, and the one the slot had */
     bool allow_union;                   /* may ask for a split; else the conflict is an error */
+    /* while typing a call of IRF_NOTHING_MEMBER: infer_err keeps its message here instead of reporting it */
+    bool capture;
+    const char *captured;
 } Infer;
 
 /* A user error at loc; only reported in inference's final pass. */
@@ -57,6 +60,8 @@ int splat_ntuple_val(Infer *I, int idx);
 /* The call's argument k (an index into its args) is a Union{Nothing, T}: the call becomes one call per member
  * behind a test of the tag, its value a temporary's (Julia dispatches on the value's type at run time). */
 int splat_union_call(Infer *I, int idx, int k);
+/* The call at idx (IRF_NOTHING_MEMBER) that no method takes: a throw of a MethodError with this message. */
+int splat_member_throw(Infer *I, int idx, const char *msg);
 
 static inline TypeTable *T(Infer *I)
 {

@@ -110,6 +110,23 @@ LLVMTypeRef array_t(CG *g, const Type *t)
     return LLVMStructTypeInContext(g->ctx, f, t->kind == TY_LOCALARRAY ? 4 : 3, 0);
 }
 
+/* The LLVM struct of a tuple or struct type, each field's type by field_t (lt or mem_t); a tuple may have up
+ * to TY_MAX_FIELDS fields, so the list is on the heap. */
+static LLVMTypeRef struct_t(CG *g, const Type *t, LLVMTypeRef (*field_t)(CG *, const Type *))
+{
+    LLVMTypeRef *f = malloc(sizeof(LLVMTypeRef) * (size_t)(t->nfields + 1));
+    if (!f) {
+        diag_plain(g->d, DIAG_NOMEM, "out of memory");
+        g->failed = true;
+        return LLVMStructTypeInContext(g->ctx, NULL, 0, 0);
+    }
+    for (int i = 0; i < t->nfields; i++)
+        f[i] = field_t(g, t->fields[i]);
+    LLVMTypeRef r = LLVMStructTypeInContext(g->ctx, f, (unsigned)t->nfields, 0);
+    free(f);
+    return r;
+}
+
 LLVMTypeRef lt(CG *g, const Type *t)
 {
     if (ty_is_prim(t))
@@ -118,12 +135,7 @@ LLVMTypeRef lt(CG *g, const Type *t)
     case TY_ARRAY:
     case TY_LOCALARRAY: return array_t(g, t);
     case TY_TUPLE:
-    case TY_STRUCT: {
-        LLVMTypeRef f[64];
-        for (int i = 0; i < t->nfields && i < 64; i++)
-            f[i] = lt(g, t->fields[i]);
-        return LLVMStructTypeInContext(g->ctx, f, (unsigned)t->nfields, 0);
-    }
+    case TY_STRUCT: return struct_t(g, t, lt);
     case TY_DIM3:
     case TY_RANGE: {
         LLVMTypeRef f[3] = { i64(g), i64(g), i64(g) };
@@ -160,12 +172,8 @@ LLVMTypeRef mem_t(CG *g, const Type *t)
 {
     if (t->kind == TY_BOOL)
         return i8(g);
-    if ((t->kind == TY_TUPLE || t->kind == TY_STRUCT) && has_bool(t)) {
-        LLVMTypeRef f[64];
-        for (int i = 0; i < t->nfields && i < 64; i++)
-            f[i] = mem_t(g, t->fields[i]);
-        return LLVMStructTypeInContext(g->ctx, f, (unsigned)t->nfields, 0);
-    }
+    if ((t->kind == TY_TUPLE || t->kind == TY_STRUCT) && has_bool(t))
+        return struct_t(g, t, mem_t);
     return lt(g, t);
 }
 
@@ -1313,9 +1321,15 @@ static bool returns_value(const Type *t)
 
 static LLVMTypeRef fn_type(CG *g, Spec *s, bool kernel)
 {
-    LLVMTypeRef params[72];
+    /* the arguments (up to TY_MAX_FIELDS) and the seed, exception, state and stream pointers after them */
+    LLVMTypeRef *params = malloc(sizeof(LLVMTypeRef) * (size_t)(s->nargs + 4));
+    if (!params) {
+        diag_plain(g->d, DIAG_NOMEM, "out of memory");
+        g->failed = true;
+        return LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), NULL, 0, 0);
+    }
     int np = 0;
-    for (int i = 0; i < s->nargs && np < 64; i++)
+    for (int i = 0; i < s->nargs; i++)
         if (!kernel || !ty_is_ghost(s->argtypes[i])) /* a kernel takes no ghost argument (docs/abi.md) */
             params[np++] = kernel ? mem_t(g, s->argtypes[i]) : lt(g, s->argtypes[i]);
     if (kernel && g->uses_rng)
@@ -1326,7 +1340,9 @@ static LLVMTypeRef fn_type(CG *g, Spec *s, bool kernel)
     if (!kernel && g->uses_rng) /* the stream state, in the kernel's frame */
         params[np++] = LLVMPointerTypeInContext(g->ctx, 0);
     LLVMTypeRef ret = !kernel && returns_value(s->rettype) ? lt(g, s->rettype) : LLVMVoidTypeInContext(g->ctx);
-    return LLVMFunctionType(ret, params, (unsigned)np, 0);
+    LLVMTypeRef ft = LLVMFunctionType(ret, params, (unsigned)np, 0);
+    free(params);
+    return ft;
 }
 
 /* Does some function draw random numbers (or seed the stream)? Then the kernel takes a seed (docs/abi.md). */
@@ -1457,15 +1473,15 @@ static void emit_function(CG *g, Spec *s, bool kernel)
     g->labels = calloc((size_t)f->nlabels + 1, sizeof(LLVMBasicBlockRef));
     /* labels already emitted: a jump to one is a loop's back-edge */
     bool *placed = calloc((size_t)f->nlabels + 1, sizeof(bool));
-    if (!g->vals || !g->slots || !g->labels || !placed) {
+    int np = s->nargs;
+    /* the LLVM parameter of each argument: a kernel has none for a ghost argument (-1) */
+    int *pidx = calloc((size_t)np + 1, sizeof(int)), nreal = 0;
+    if (!g->vals || !g->slots || !g->labels || !placed || !pidx) {
         diag_plain(g->d, DIAG_NOMEM, "out of memory");
         g->failed = true;
         goto out;
     }
-    int np = s->nargs;
-    /* the LLVM parameter of each argument: a kernel has none for a ghost argument (-1) */
-    int pidx[64], nreal = 0;
-    for (int i = 0; i < np && i < 64; i++)
+    for (int i = 0; i < np; i++)
         pidx[i] = kernel && ty_is_ghost(s->argtypes[i]) ? -1 : nreal++;
     int seeded = kernel && g->uses_rng; /* the kernel's __juke_seed comes before the exception pointer */
     g->tc->cur_exc = LLVMGetParam(g->fn, (unsigned)(nreal + seeded));
@@ -1538,9 +1554,14 @@ static void emit_function(CG *g, Spec *s, bool kernel)
         case IR_CALL:
             if (in->callee) {
                 Spec *c = in->callee;
-                LLVMValueRef cargs[72];
+                LLVMValueRef *cargs = malloc(sizeof(LLVMValueRef) * (size_t)(in->nargs + 3));
+                if (!cargs) {
+                    diag_plain(g->d, DIAG_NOMEM, "out of memory");
+                    g->failed = true;
+                    goto out;
+                }
                 int na = 0;
-                for (int k = in->flags & IRF_SELFCALL ? 0 : 1; k < in->nargs && na < 64; k++)
+                for (int k = in->flags & IRF_SELFCALL ? 0 : 1; k < in->nargs; k++)
                     cargs[na++] = val(g, in->args[k]);
                 cargs[na++] = g->tc->cur_exc;
                 if (g->ops->needs_state_param)
@@ -1548,6 +1569,7 @@ static void emit_function(CG *g, Spec *s, bool kernel)
                 if (g->uses_rng) /* a generic pointer: the kernel's alloca may live in another address space */
                     cargs[na++] = LLVMBuildPointerCast(g->b, g->rng_state, LLVMPointerTypeInContext(g->ctx, 0), "");
                 LLVMValueRef r = LLVMBuildCall2(g->b, fn_type(g, c, false), g->fns[c->index], cargs, (unsigned)na, "");
+                free(cargs);
                 v = returns_value(c->rettype) ? r : LLVMGetUndef(lt(g, in->type));
             } else {
                 v = emit_builtin(g, in);
@@ -1601,6 +1623,7 @@ out:
     LLVMSetCurrentDebugLocation2(g->b, NULL);
     g->di_sp = NULL;
     free(placed);
+    free(pidx);
     free(g->vals);
     free(g->slots);
     free(g->labels);

@@ -67,6 +67,10 @@ GenericFunc *fe_find_func(const FeModule *m, const char *name);
 StructDef *fe_find_struct(const FeModule *m, const char *name);
 ConstDef *fe_find_const(const FeModule *m, const char *name);
 
+/* Calls being inferred inside one another: a tuple function recurses once per element, so as many as a
+ * tuple's fields and the calls around them; the thread's stack may stop it sooner (jk_stack_limit). */
+enum { FE_MAX_CALL_DEPTH = TY_MAX_FIELDS + 64 };
+
 /* One compilation: the types and specialisations inferred for one entry
  * signature. Everything lives in its arena. */
 typedef struct FeCompilation {
@@ -78,7 +82,7 @@ typedef struct FeCompilation {
     int nspecs, cap;
     Spec **stack;  /* the inference stack, to find recursion */
     SrcLoc *calls; /* calls[k]: where stack[k] was called from, for the call chain of deferred errors */
-    int depth;
+    int depth, stackcap;
     PtrVec deferred_seen; /* the methods whose deferred errors this compilation reported */
     int struct_depth;     /* structs being built inside one another (struct_type) */
     int alias_depth;      /* type aliases (const A = T) being expanded inside one another (infer_type_expr) */

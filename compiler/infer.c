@@ -23,9 +23,18 @@ static void note_prelude_caller(FeCompilation *c, SrcLoc loc);
 void infer_err(Infer *I, SrcLoc loc, const char *fmt, ...)
 {
     I->failed = true;
-    if (!I->report)
-        return;
     va_list ap;
+    if (I->capture && !I->captured) {
+        va_start(ap, fmt);
+        StrBuf sb = { 0 };
+        sb_vprintf(&sb, fmt, ap);
+        va_end(ap);
+        I->captured = arena_strdup(&I->c->arena, sb.data ? sb.data : "");
+        sb_free(&sb);
+        return;
+    }
+    if (!I->report || I->capture)
+        return;
     va_start(ap, fmt);
     diag_verror(I->c->diags, DIAG_USER, loc, fmt, ap);
     va_end(ap);
@@ -255,7 +264,9 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
             if (!len)
                 return NULL;
             if (len->kind == TY_VAL && len->elem->kind == TY_INT64 && len->ival >= 0 && len->ival <= TY_MAX_FIELDS) {
-                const Type *fs[TY_MAX_FIELDS];
+                const Type **fs = arena_alloc(&c->arena, sizeof(Type *) * (size_t)(len->ival + 1));
+                if (!fs)
+                    return NULL;
                 for (int i = 0; i < len->ival; i++)
                     fs[i] = ty_prim(c->types, TY_INT64);
                 return ty_tuple(c->types, fs, (int)len->ival);
@@ -268,7 +279,9 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
             if (!len || !el)
                 return NULL;
             if (len->kind == TY_VAL && len->elem->kind == TY_INT64 && len->ival >= 0 && len->ival <= TY_MAX_FIELDS) {
-                const Type *fs[TY_MAX_FIELDS];
+                const Type **fs = arena_alloc(&c->arena, sizeof(Type *) * (size_t)(len->ival + 1));
+                if (!fs)
+                    return NULL;
                 for (int i = 0; i < len->ival; i++)
                     fs[i] = el;
                 return ty_tuple(c->types, fs, (int)len->ival);
@@ -276,10 +289,12 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
             return ty_prim(c->types, TY_ANY); /* NTuple{N,T} with N unbound: matched by match_type */
         }
         if (strcmp(name, "Tuple") == 0) {
-            const Type *fs[TY_MAX_FIELDS];
             int nf = n->nkids - 1;
+            const Type **fs = arena_alloc(&c->arena, sizeof(Type *) * (size_t)(nf + 1));
             StrBuf why = { 0 };
-            for (int i = 0; i < nf && nf <= TY_MAX_FIELDS; i++)
+            if (!fs)
+                return NULL;
+            for (int i = 0; i < nf; i++)
                 if (!(fs[i] = infer_type_expr(c, n->kids[i + 1], tvars, tvals, ntvars, quiet)))
                     return NULL;
             if (!ty_tuple_fits(fs, nf, &why)) {
@@ -317,10 +332,10 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
         }
         if (strcmp(name, "NamedTuple") == 0 && n->nkids > 1 && n->kids[1]->kind == AST_TYPED) {
             /* @NamedTuple{a::T, b::S} */
-            const char *fnames[TY_MAX_FIELDS];
-            const Type *fs[TY_MAX_FIELDS];
             int nf = n->nkids - 1;
-            for (int i = 0; i < nf && nf <= TY_MAX_FIELDS; i++) {
+            const char **fnames = arena_alloc(&c->arena, sizeof(char *) * (size_t)nf);
+            const Type **fs = arena_alloc(&c->arena, sizeof(Type *) * (size_t)nf);
+            for (int i = 0; fnames && fs && i < nf; i++) {
                 const Node *f = n->kids[i + 1];
                 if (f->kind != AST_TYPED || f->kids[0]->kind != AST_IDENT)
                     break;
@@ -1039,8 +1054,8 @@ Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const T
     if (best->vararg) {
         /* the rest of the arguments as one tuple: the specialisation has one argument per parameter */
         int fixed = best->nparams - 1;
-        const Type *packed[64];
-        if (nargs > 64)
+        const Type **packed = arena_alloc(&c->arena, sizeof(Type *) * (size_t)(fixed + 1));
+        if (!packed)
             return NULL;
         memcpy(packed, argtypes, sizeof(Type *) * (size_t)fixed);
         packed[fixed] = ty_tuple(c->types, argtypes + fixed, nargs - fixed);
@@ -1282,9 +1297,11 @@ static const Type *infer_call_object(Infer *I, IrInst *in, const Type *ft, const
         return NULL;
     }
     GenericFunc *g = fe_find_func(I->c->mod, "#call");
-    const Type *all[65];
+    const Type **all = arena_alloc(&I->c->arena, sizeof(Type *) * (size_t)(n + 1));
+    if (!all)
+        return NULL;
     all[0] = ft;
-    for (int i = 0; i < n && i < 64; i++)
+    for (int i = 0; i < n; i++)
         all[i + 1] = a[i];
     if (!g || !has_method(I->c, g, all, n + 1)) {
         infer_err(I, in->loc, "MethodError: objects of type %s are not callable", infer_tname(I, ft));
@@ -1337,7 +1354,9 @@ static const Type *call_generic(Infer *I, IrInst *in, GenericFunc *g, const Type
     }
     int idx = (int)(in - I->f->insts);
     if (g->from_base && strcmp(g->name, "ntuple") == 0 && splat_ntuple_val(I, idx))
-        return NULL; /* ntuple(f, 3) is ntuple(f, Val(3)) */
+        return NULL;                              /* ntuple(f, 3) is ntuple(f, Val(3)) */
+    if (I->capture && !has_method(I->c, g, a, n)) /* infer_nothing_member: a MethodError at run time */
+        return infer_no_method(I, in, display_name(I->c, g->name), a, n);
     Spec *s = infer_call_user(I->c, g, a, n, in->loc);
     if (!s) {
         in->flags |= IRF_FAILED;
@@ -1353,11 +1372,43 @@ static const Type *call_generic(Infer *I, IrInst *in, GenericFunc *g, const Type
     return s->rettype;
 }
 
+static const Type *infer_call(Infer *I, IrInst *in);
+
+/* A call split on a Union{Nothing, T} argument, its copy for nothing (IRF_NOTHING_MEMBER): typed as any call,
+ * but where no method takes nothing (a typing rule's MethodError, no method of a generic function), Julia's
+ * dispatch at run time throws the MethodError, and so does the kernel, at the call's line
+ * (`out[i] = findfirst(...)` of an Int64 array: only a search that finds nothing fails). */
+static const Type *infer_nothing_member(Infer *I, IrInst *in)
+{
+    bool failed = I->failed;
+    I->capture = true;
+    I->captured = NULL;
+    in->flags &= ~IRF_NOTHING_MEMBER;
+    const Type *t = infer_call(I, in);
+    in->flags |= IRF_NOTHING_MEMBER;
+    I->capture = false;
+    const char *msg = I->captured;
+    const char *head = "MethodError: ";
+    if (t || !msg || strncmp(msg, head, strlen(head)) != 0) {
+        if (!t && msg)
+            infer_err(I, in->loc, "%s", msg);
+        return t;
+    }
+    I->failed = failed;
+    if (splat_member_throw(I, (int)(in - I->f->insts), msg + strlen(head)) < 0)
+        I->failed = true;
+    return NULL;
+}
+
 static const Type *infer_call(Infer *I, IrInst *in)
 {
+    if (in->flags & IRF_NOTHING_MEMBER)
+        return infer_nothing_member(I, in);
     const Type *ft = I->f->insts[in->args[0]].type;
     int n = in->nargs - 1;
-    const Type *a[64];
+    const Type **a = arena_alloc(&I->c->arena, sizeof(Type *) * (size_t)(n + 1));
+    if (!a)
+        return NULL;
     for (int i = 0; i < n; i++) {
         a[i] = I->f->insts[in->args[i + 1]].type;
         if (a[i]->kind == TY_ANY) {
@@ -1688,11 +1739,12 @@ static const Type *infer_inst(Infer *I, IrInst *in)
     case IR_TUPLE: {
         if (splat_expand(I, (int)(in - f->insts)))
             return NULL;
-        const Type *fs[TY_MAX_FIELDS];
+        const Type **fs = arena_alloc(&I->c->arena, sizeof(Type *) * (size_t)(in->nargs + 1));
         StrBuf why = { 0 };
-        if (in->nargs <= TY_MAX_FIELDS)
-            for (int k = 0; k < in->nargs; k++)
-                fs[k] = f->insts[in->args[k]].type;
+        if (!fs)
+            return NULL;
+        for (int k = 0; k < in->nargs; k++)
+            fs[k] = f->insts[in->args[k]].type;
         if (!ty_tuple_fits(fs, in->nargs, &why)) {
             infer_err(I, in->loc, "%s", why.data ? why.data : "tuple type too large");
             sb_free(&why);
@@ -1902,8 +1954,14 @@ static Spec *specialize(FeCompilation *c, Method *m, const Type *self, const Typ
         }
         return s->state == SPEC_DONE ? s : NULL;
     }
-    if (c->depth >= 64) {
-        diag_error(c->diags, loc, "calls nested more than 64 deep");
+    /* Tuple functions recurse once per element (the prelude's map, ntuple, StaticArrays' fill), so the
+     * nesting goes as deep as a tuple is long; past that, or when the thread's stack runs short, an error. */
+    if (c->depth >= FE_MAX_CALL_DEPTH) {
+        diag_error(c->diags, loc, "calls nested more than %d deep", FE_MAX_CALL_DEPTH);
+        return NULL;
+    }
+    if (jk_stack_exhausted(jk_stack_limit())) {
+        diag_error(c->diags, loc, "calls nested too deeply for the available stack (%d deep)", c->depth);
         return NULL;
     }
     Spec *s = arena_alloc(&c->arena, sizeof(Spec));
@@ -1932,12 +1990,15 @@ static Spec *specialize(FeCompilation *c, Method *m, const Type *self, const Typ
         return NULL;
     c->specs = specs;
     c->specs[c->nspecs++] = s;
-    if (!c->stack) {
-        c->stack = arena_alloc(&c->arena, sizeof(Spec *) * 65);
-        c->calls = arena_alloc(&c->arena, sizeof(SrcLoc) * 65);
+    if (c->depth == c->stackcap) {
+        int cap = c->stackcap;
+        Spec **stack = arena_grow(&c->arena, c->stack, c->depth, &cap, sizeof(Spec *), 16);
+        SrcLoc *calls = arena_grow(&c->arena, c->calls, c->depth, &c->stackcap, sizeof(SrcLoc), 16);
+        if (!stack || !calls)
+            return NULL;
+        c->stack = stack;
+        c->calls = calls;
     }
-    if (!c->stack || !c->calls)
-        return NULL;
     c->calls[c->depth] = loc;
     c->stack[c->depth++] = s;
     bool ok = infer_body(c, s);

@@ -41,6 +41,8 @@ enum {
                              (union_split.c: .label the first member slot, .ival the member count) */
     IRF_SELFCALL = 64,    /* typed IR_CALL of a callable object (a closure): args[0] is the callee's first argument */
     IRF_CHARVAL = 128,    /* typed IR_NAME: a where-parameter that is a Char (TX of Val{'N'}), its code point .ival */
+    IRF_NOTHING_MEMBER = 256, /* typed IR_CALL: the copy for `nothing` of a call split on a Union{Nothing, T}
+                                 argument (splat.c); if no method takes it, a MethodError at run time */
 };
 
 typedef struct Spec Spec;

@@ -115,7 +115,7 @@ static const char *thrown_name(uint32_t kind)
         [JUKE_THROWN_DOMAIN] = "DomainError",     [JUKE_THROWN_DIVIDE] = "DivideError",
         [JUKE_THROWN_OVERFLOW] = "OverflowError", [JUKE_THROWN_INEXACT] = "InexactError",
         [JUKE_THROWN_KEY] = "KeyError",           [JUKE_THROWN_DIMENSION_MISMATCH] = "DimensionMismatch",
-        [JUKE_THROWN_UNDEFVAR] = "UndefVarError",
+        [JUKE_THROWN_UNDEFVAR] = "UndefVarError", [JUKE_THROWN_METHOD] = "MethodError",
     };
     return kind < sizeof names / sizeof names[0] && names[kind] ? names[kind] : "exception";
 }

@@ -125,16 +125,18 @@ static int emit_name(Lower *L, const char *name, SrcLoc loc)
 
 static int emit_call(Lower *L, SrcLoc loc, int callee, const int *args, int nargs)
 {
-    int tmp[64];
-    if (nargs > 63) {
-        diag_error(L->d, loc, "too many arguments in a call (at most 63)");
-        nargs = 63;
+    if (nargs > TY_MAX_FIELDS) {
+        diag_error(L->d, loc, "too many arguments in a call (at most %d)", TY_MAX_FIELDS);
+        nargs = TY_MAX_FIELDS;
     }
-    tmp[0] = callee;
-    for (int i = 0; i < nargs; i++)
-        tmp[i + 1] = args[i];
     int k = emit(L, IR_CALL, loc);
-    ir_set_args(L->a, L->f, k, tmp, nargs + 1);
+    int *all = arena_alloc(L->a, sizeof(int) * (size_t)(nargs + 1));
+    if (!all)
+        return k; /* the arena's failed flag ends the compile at the stage boundary */
+    all[0] = callee;
+    memcpy(all + 1, args, sizeof(int) * (size_t)nargs);
+    L->f->insts[k].args = all;
+    L->f->insts[k].nargs = nargs + 1;
     if (L->inbounds)
         L->f->insts[k].flags |= IRF_INBOUNDS;
     return k;
@@ -472,6 +474,22 @@ static int lower_arg(Lower *L, Node *n)
     return call_builtin(L, BI_SPLAT, n->loc, &v, 1);
 }
 
+/* kids' values in a list of the arena with room for `before` values ahead of them (*out), as many values as a
+ * tuple has fields (TY_MAX_FIELDS) in all: the count of kids' values, -1 if the arena is out of memory. */
+static int lower_arg_list(Lower *L, Node **kids, int n, int before, int **out)
+{
+    if (before + n > TY_MAX_FIELDS) {
+        diag_error(L->d, kids[TY_MAX_FIELDS - before]->loc, "too many arguments (at most %d)", TY_MAX_FIELDS);
+        n = TY_MAX_FIELDS - before;
+    }
+    *out = arena_alloc(L->a, sizeof(int) * (size_t)(before + n + 1));
+    if (!*out)
+        return -1;
+    for (int i = 0; i < n; i++)
+        (*out)[before + i] = lower_arg(L, kids[i]);
+    return n;
+}
+
 static int lower_args(Lower *L, Node **kids, int n, int *out, int max)
 {
     if (n > max) {
@@ -510,7 +528,10 @@ static int lower_new(Lower *L, Node *n)
 {
     Node *callee = n->kids[0];
     StructDef *sd = L->m->owner;
-    int args[64];
+    int *args;
+    int na = lower_arg_list(L, n->kids + 1, n->nkids - 1, 1, &args);
+    if (na < 0)
+        return emit_named(L, IR_NOTHING, n->loc);
     if (callee->kind == AST_CURLY) {
         /* new{T}: P{T} */
         Node *cp = arena_alloc(L->a, sizeof(Node));
@@ -530,7 +551,6 @@ static int lower_new(Lower *L, Node *n)
     } else {
         args[0] = emit_name(L, sd->name, callee->loc);
     }
-    int na = lower_args(L, n->kids + 1, n->nkids - 1, args + 1, 61);
     return call_builtin(L, BI_NEW, n->loc, args, na + 1);
 }
 
@@ -669,7 +689,6 @@ static int lower_call(Lower *L, Node *n)
         int a[3] = { lower_expr(L, n->kids[1]), lower_expr(L, n->kids[2]), emit_named(L, IR_FALSE, n->loc) };
         return call_named(L, "ROCStaticLocalArray", n->loc, a, 3);
     }
-    int args[64];
     int fn;
     if (is_new(L, callee))
         return lower_new(L, n);
@@ -678,8 +697,8 @@ static int lower_call(Lower *L, Node *n)
         fn = emit_name(L, callee->name, callee->loc);
     else
         fn = lower_expr(L, callee);
-    int na = lower_args(L, n->kids + 1, n->nkids - 1, args, 62);
-    return emit_call(L, n->loc, fn, args, na);
+    int *args, na = lower_arg_list(L, n->kids + 1, n->nkids - 1, 0, &args);
+    return na < 0 ? emit_named(L, IR_NOTHING, n->loc) : emit_call(L, n->loc, fn, args, na);
 }
 
 /* Is n a binary call f(a, b) of a function named by a global name, as the
@@ -1012,10 +1031,9 @@ static int lower_static_array(Lower *L, Node *n)
     bool matrix = strcmp(n->name + 1, "Matrix") == 0;
     Node *a = n->nkids == 1 ? n->kids[0] : NULL;
     if (a && a->kind == AST_VECT && !matrix) {
-        int elems[64];
-        int ne = a->nkids < 64 ? a->nkids : 64;
-        for (int i = 0; i < ne; i++)
-            elems[i] = lower_expr(L, a->kids[i]);
+        int *elems, ne = lower_arg_list(L, a->kids, a->nkids, 0, &elems);
+        if (ne < 0)
+            return emit_named(L, IR_NOTHING, n->loc);
         int t = call_named(L, "tuple", n->loc, elems, ne);
         return call_named(L, n->name, n->loc, &t, 1);
     }
@@ -1284,10 +1302,10 @@ static int block_value(Lower *L, Node *n);
 /* A NamedTuple: an IR_TUPLE whose .name lists the field names, "a,b". */
 static int lower_named_tuple(Lower *L, Node *n)
 {
-    int args[64];
     StrBuf names = { 0 };
-    int na = n->nkids < 64 ? n->nkids : 64;
-    for (int i = 0; i < na; i++) {
+    int na = n->nkids < TY_MAX_FIELDS ? n->nkids : TY_MAX_FIELDS;
+    int *args = arena_alloc(L->a, sizeof(int) * (size_t)(na + 1));
+    for (int i = 0; args && i < na; i++) {
         args[i] = lower_expr(L, n->kids[i]->kids[1]);
         sb_printf(&names, "%s%s", i ? "," : "", n->kids[i]->kids[0]->name);
         for (int k = 0; k < i; k++)
@@ -1296,7 +1314,7 @@ static int lower_named_tuple(Lower *L, Node *n)
                            n->kids[i]->kids[0]->name);
     }
     int v = emit(L, IR_TUPLE, n->loc);
-    ir_set_args(L->a, L->f, v, args, na);
+    ir_set_args(L->a, L->f, v, args, args ? na : 0);
     L->f->insts[v].name = arena_strdup(L->a, names.data ? names.data : "");
     sb_free(&names);
     return v;
@@ -1414,10 +1432,10 @@ static int lower_expr(Lower *L, Node *n)
             v = lower_named_tuple(L, n);
             break;
         }
-        int args[64];
-        int na = lower_args(L, n->kids, n->nkids, args, 64);
+        int *args, na = lower_arg_list(L, n->kids, n->nkids, 0, &args);
         v = emit(L, IR_TUPLE, n->loc);
-        ir_set_args(L->a, L->f, v, args, na);
+        if (na >= 0)
+            ir_set_args(L->a, L->f, v, args, na);
         break;
     }
     case AST_SYMBOL: v = emit_symbol(L, n->name, n->loc); break;

@@ -1435,6 +1435,65 @@ static Node *parse_char(Parser *p, Token *t)
     return node_call1(p, t->loc, "Char", n);
 }
 
+/* Did a newline follow the expression just parsed? Inside brackets parse_peek skips newlines, so one may lie
+ * just before the current token, or be the current token itself. */
+static bool parse_at_newline(Parser *p)
+{
+    return p->toks[p->pos].kind == TK_NL || (p->pos > 0 && p->toks[p->pos - 1].kind == TK_NL);
+}
+
+/* matrix := "[" row { (";" | newline) row } "]",  row := expr { expr }  (space-separated, after the first
+ * element, which the caller parsed into elems; nl: a newline followed it). One row is hcat(elems...), rows of
+ * one element vcat(elems...), else hvcat((n1, n2, ...), elems...) as Julia lowers them; the space-separated
+ * mode (p->space_sep) is on. */
+static Node *parse_matrix(Parser *p, Token *open, PtrVec *elems, bool nl)
+{
+    PtrVec rowlens = { 0 };
+    int inrow = 1;
+    bool one_per_row = true;
+    for (;;) {
+        Token *c = parse_peek(p);
+        if (tok_op(c, "]"))
+            break;
+        bool row_end = nl || tok_op(c, ";");
+        while (parse_accept(p, ";"))
+            ;
+        if (tok_op(c, ",") || tok_is(c, TK_KEYWORD, "for"))
+            parse_fail_at(p, open->loc,
+                          tok_op(c, ",") ? "syntax: unexpected comma in matrix expression"
+                                         : "syntax: comprehensions [f(x) for x in xs] are not supported in kernels");
+        if (c->kind == TK_EOF)
+            parse_unexpected(p, c);
+        if (tok_op(parse_peek(p), "]"))
+            break;
+        if (row_end) {
+            Node *len = node_new(p, AST_INT, open->loc, 0);
+            len->lit = LIT_INT64;
+            len->ival = inrow;
+            vec_push(p, &rowlens, len);
+            one_per_row = one_per_row && inrow == 1;
+            inrow = 0;
+        }
+        vec_push(p, elems, parse_assign(p, false));
+        inrow++;
+        nl = parse_at_newline(p);
+    }
+    p->pos++;
+    Node *len = node_new(p, AST_INT, open->loc, 0);
+    len->lit = LIT_INT64;
+    len->ival = inrow;
+    vec_push(p, &rowlens, len);
+    one_per_row = one_per_row && inrow == 1;
+    const char *f = rowlens.len == 1 ? "hcat" : one_per_row ? "vcat" : "hvcat";
+    PtrVec args = { 0 };
+    vec_push(p, &args, node_ident(p, open->loc, f));
+    if (f[0] == 'h' && f[1] == 'v')
+        vec_push(p, &args, node_from_vec(p, AST_TUPLE, open->loc, &rowlens));
+    for (int i = 0; i < elems->len; i++)
+        vec_push(p, &args, elems->items[i]);
+    return node_from_vec(p, AST_CALL, open->loc, &args);
+}
+
 /* Keyword constructs that may appear where a value is expected. They are
  * blocks: newlines inside are significant even within brackets. */
 static Node *parse_keyword(Parser *p, Token *t)
@@ -1653,19 +1712,24 @@ static Node *parse_primary(Parser *p)
         return n;
     }
     if (tok_op(t, "[")) {
-        /* [a, b, ...]: a Vector literal; the forms that build matrices or comprehensions are not supported */
+        /* [a, b, ...]: a Vector literal; [a b; c d], [a b], [a; b] (rows by `;` or a newline, elements by
+         * spaces, as in Julia: [1 -1] is two elements): hvcat((2, 2), a, b, c, d), hcat(a, b), vcat(a, b) */
         p->pos++;
         PtrVec elems = { 0 };
         if (!tok_op(parse_peek(p), "]")) {
             ParseMode m = parse_save(p);
             p->in_brackets = true;
-            p->space_sep = false;
+            p->space_sep = true;
             p->no_range = false;
             vec_push(p, &elems, parse_assign(p, false));
-            parse_restore(p, m);
+            bool nl = parse_at_newline(p);
             Token *c = parse_peek(p);
-            if (!tok_op(c, ",") && !tok_op(c, "]"))
-                parse_fail_at(p, t->loc, "syntax: array literals other than [a, b, ...] are not supported in kernels");
+            if (!tok_op(c, ",") && !tok_op(c, "]")) {
+                Node *n = parse_matrix(p, t, &elems, nl);
+                parse_restore(p, m);
+                return n;
+            }
+            parse_restore(p, m);
             if (tok_op(c, ","))
                 p->pos++;
         }

@@ -20,6 +20,7 @@
  * instruction keeps its type, and reach[] and decided[] grow with the IR. */
 #include <string.h>
 
+#include "abi.h"
 #include "builtins_type.h"
 
 /* Make room for count instructions before pos: later values are renumbered (the argument arrays are
@@ -109,8 +110,8 @@ int splat_expand(Infer *I, int idx)
     if (!nsplat)
         return 0;
     int nargs = in->nargs - nsplat + add;
-    if (nargs > 63 + first) {
-        infer_err(I, in->loc, "too many arguments after splatting (%d; at most 63)", nargs - first);
+    if (nargs - first > TY_MAX_FIELDS) {
+        infer_err(I, in->loc, "too many arguments after splatting (%d; at most %d)", nargs - first, TY_MAX_FIELDS);
         I->failed = true;
         return -1;
     }
@@ -239,6 +240,31 @@ static void assign(Infer *I, int at, int slot, int v)
     ir_set_args(&I->c->arena, I->f, at, &v, 1);
 }
 
+int splat_member_throw(Infer *I, int idx, const char *msg)
+{
+    if (!insert_insts(I, idx, 1))
+        return -1;
+    IrFunc *f = I->f;
+    IrInst *name = &f->insts[idx], *in = &f->insts[idx + 1];
+    name->op = IR_NAME;
+    name->name = builtin_name(BI_THROW);
+    name->builtin = BI_THROW;
+    /* the message is #throw's format: a % in it is written %% */
+    StrBuf fmt = { 0 };
+    for (const char *p = msg; *p; p++)
+        sb_puts(&fmt, *p == '%' ? "%%" : (char[]){ *p, 0 });
+    in->name = arena_strdup(&I->c->arena, fmt.data ? fmt.data : "");
+    sb_free(&fmt);
+    in->ival = JUKE_THROWN_METHOD;
+    in->flags &= IRF_INBOUNDS;
+    in->type = in->optype = NULL;
+    in->callee = NULL;
+    in->builtin = BI_NONE;
+    ir_set_args(&I->c->arena, f, idx + 1, &idx, 1);
+    I->changed = true;
+    return 1;
+}
+
 int splat_union_call(Infer *I, int idx, int k)
 {
     IrFunc *f = I->f;
@@ -268,6 +294,7 @@ int splat_union_call(Infer *I, int idx, int k)
     p[9].ival = IR_NOTHING;
     p[9].name = "nothing";
     copy_call(I, idx + 10, in, k, idx + 9);
+    p[10].flags |= IRF_NOTHING_MEMBER;
     assign(I, idx + 11, slot, idx + 10);
     p[12].op = IR_LABEL;
     p[12].label = end;

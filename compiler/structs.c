@@ -22,6 +22,40 @@ static Node *field_decl(Node *n, Node **deflt)
     return n;
 }
 
+/* A field declared without a type (`struct Cell grid; idx end`) is Any in Julia: a box that keeps the concrete
+ * type of the value stored. A kernel has no boxes, and an immutable field never takes another value, so such a
+ * field of a struct built by its default constructor gets a hidden type parameter (named `#field`, after the
+ * declared ones) that the constructor's argument binds: Cell(grid, 3) is a Cell{G, Int64}. A struct with inner
+ * constructors keeps Any (its `new` calls name their parameters), and the field then fails as an abstract one. */
+static bool struct_hide_any_fields(Arena *a, StructDef *sd)
+{
+    int hidden = 0;
+    for (int i = 0; i < sd->nfields; i++)
+        hidden += !sd->ftypes[i];
+    if (!hidden || sd->has_inner || (sd->flags & STRUCT_ABSTRACT))
+        return true;
+    const char **tv = arena_alloc(a, sizeof(char *) * (size_t)(sd->ntvars + hidden + 1));
+    Node **tb = arena_alloc(a, sizeof(Node *) * (size_t)(sd->ntvars + hidden + 1));
+    if (!tv || !tb)
+        return false;
+    memcpy(tv, sd->tvars, sizeof(char *) * (size_t)sd->ntvars);
+    memcpy(tb, sd->tvar_bounds, sizeof(Node *) * (size_t)sd->ntvars);
+    int nt = sd->ntvars;
+    for (int i = 0; i < sd->nfields; i++) {
+        if (sd->ftypes[i])
+            continue;
+        tv[nt] = arena_printf(a, "#%s", sd->fnames[i]);
+        tb[nt] = NULL;
+        if (!tv[nt] || !(sd->ftypes[i] = ast_ident(a, sd->loc, tv[nt])))
+            return false;
+        nt++;
+    }
+    sd->tvars = tv;
+    sd->tvar_bounds = tb;
+    sd->ntvars = nt;
+    return true;
+}
+
 bool struct_collect(FeModule *mod, Node *n, Diags *d, bool (*add_method)(FeModule *, Node *, StructDef *, Diags *))
 {
     Arena *a = &mod->arena;
@@ -93,7 +127,7 @@ bool struct_collect(FeModule *mod, Node *n, Diags *d, bool (*add_method)(FeModul
         if (!add_method(mod, fn, sd, d))
             return false;
     }
-    return true;
+    return struct_hide_any_fields(a, sd);
 }
 
 const Type *struct_type(FeCompilation *c, const StructDef *sd, const Type **params, int np, SrcLoc loc, bool quiet)
@@ -140,8 +174,10 @@ const Type *struct_type(FeCompilation *c, const StructDef *sd, const Type **para
             diag_error(c->diags, loc, "struct %s contains itself (a kernel value must have a finite size)", sd->name);
         return NULL;
     }
-    const Type *fields[TY_MAX_FIELDS];
+    const Type **fields = arena_alloc(&c->arena, sizeof(Type *) * (size_t)(sd->nfields + 1));
     const Type *r = NULL;
+    if (!fields)
+        goto out;
     if (sd->nfields > TY_MAX_FIELDS) {
         if (!quiet)
             diag_error(c->diags, loc, "struct %s has %d fields (limit %d)", sd->name, sd->nfields, TY_MAX_FIELDS);

@@ -886,7 +886,9 @@ static const Type *tp_type(TyParser *tp, int depth)
             sb_printf(tp->err, "expected '}' in NTuple type");
             return NULL;
         }
-        const Type *fields[TY_MAX_FIELDS];
+        const Type **fields = arena_alloc(tp->t->arena, sizeof(Type *) * (size_t)(nt + 1));
+        if (!fields)
+            return NULL;
         for (long i = 0; i < nt; i++)
             fields[i] = elem;
         if (!ty_tuple_fits(fields, (int)nt, tp->err))
@@ -926,9 +928,10 @@ static const Type *tp_type(TyParser *tp, int depth)
     }
     if (strcmp(name, "NamedTuple") == 0 && tp_named) {
         /* @NamedTuple{a::Int64, b::Float32} */
-        const Type *fields[TY_MAX_FIELDS];
-        char names[TY_MAX_FIELDS][64];
-        const char *fnames[TY_MAX_FIELDS];
+        enum { MAX_NAMED = 64 }; /* fields a kernel argument's type string names, each name up to 63 bytes */
+        const Type *fields[MAX_NAMED];
+        char names[MAX_NAMED][64];
+        const char *fnames[MAX_NAMED];
         int n = 0;
         if (!tp_expect(tp, '{')) {
             sb_printf(tp->err, "@NamedTuple needs its fields: @NamedTuple{a::Int64, b::Float32}");
@@ -937,7 +940,7 @@ static const Type *tp_type(TyParser *tp, int depth)
         tp_space(tp);
         if (*tp->p != '}') {
             do {
-                if (n == TY_MAX_FIELDS || !tp_ident(tp, names[n], sizeof names[n]) || !tp_expect(tp, ':') ||
+                if (n == MAX_NAMED || !tp_ident(tp, names[n], sizeof names[n]) || !tp_expect(tp, ':') ||
                     !tp_expect(tp, ':')) {
                     sb_printf(tp->err, "expected name::Type in @NamedTuple{...}");
                     return NULL;

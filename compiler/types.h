@@ -106,7 +106,7 @@ const Type *ty_tuple(TypeTable *t, const Type **fields, int n);
  * (MAX_TUPLETYPE_LEN, the tuple complexity limits): past them a kernel could
  * ask for values exponential in its length, `h(x) = (x, x)` nested 30 deep. */
 enum {
-    TY_MAX_FIELDS = 64,       /* fields of one tuple, as many as a call's arguments */
+    TY_MAX_FIELDS = 1024,     /* fields of one tuple, as many as a call's arguments (StaticArrays' 10x80 MMatrix) */
     TY_MAX_DEPTH = 16,        /* tuples nested in tuples */
     TY_MAX_LEAVES = 4096,     /* scalars after flattening: what code generation pays for */
     TY_MAX_BYTES = 64 * 1024, /* bytes of a value: far past any register file or stack frame */

@@ -60,7 +60,10 @@ typedef struct Rewrite {
 static int copy_inst(Rewrite *R, int j, const int *map, const int *lm, int lo, int hi, int member)
 {
     const IrInst *in = &R->src->insts[j];
-    int args[64], n = in->nargs < 64 ? in->nargs : 64;
+    int n = in->nargs;
+    int *args = arena_alloc(R->a, sizeof(int) * (size_t)(n + 1));
+    if (!args)
+        return 0; /* as a failed ir_emit: the arena's failure is reported at the end */
     for (int a = 0; a < n; a++) {
         int v = in->args[a];
         args[a] = v >= lo && v <= hi ? lm[v - lo] : map[v];

@@ -92,6 +92,7 @@ typedef enum JukeThrownKind {
     JUKE_THROWN_KEY,
     JUKE_THROWN_DIMENSION_MISMATCH,
     JUKE_THROWN_UNDEFVAR,
+    JUKE_THROWN_METHOD, /* MethodError: a call split on a Union{Nothing, T} that no method takes for nothing */
 } JukeThrownKind;
 /* Fault records (JUKE_EXC_FAULT), written by the CPU runtime, never by
  * compiled code: line = col = 0 (the faulting instruction has no source

@@ -24,7 +24,7 @@
  *                                       `expect` lists the elements so, compared bytewise
  *         5  -5  0x1f  2.5  1e-3  2.5f0  true  Int32(5)  UInt8(3)  Float16(1.5)  typemin(Int64)
  *                                       a scalar, typed as Julia types the literal
- *         (1f0, 2), (a = 1, b = 2f0), P(1, 2.5), Val(4), typeof(+), conj, 1.0+2.0im
+ *         (1f0, 2), (a = 1, b = 2f0), P(1, 2.5), Val(4), typeof(+), conj, 3:9, 1.0+2.0im, ComplexF32(1, 2)
  *                                       a tuple, named tuple, struct or value without bits (lit_parse_value)
  *       groupsize defaults to 1, gridsize to 1 (workgroups, as AMDGPU.jl counts); wavefrontsize compiles
  *       the kernel for waves of 32 or 64 lanes (juke_options.wavefront_size; default 64 on the cpu; a run

@@ -385,6 +385,7 @@ static void test_long_error_line(void **state)
 
 typedef struct StackCase {
     const char *src;
+    bool compile; /* and then compile k(::Vector{Float32}) for the cpu */
     juke_status st;
     char msg[512];
 } StackCase;
@@ -395,15 +396,23 @@ static void *load_on_thread(void *arg)
     juke_context *ctx = juke_context_create();
     juke_module *m;
     c->st = juke_module_load_string(ctx, "deep.jl", c->src, &m);
+    if (c->st == JUKE_OK && c->compile) {
+        const char *ty[] = { "Vector{Float32}" };
+        juke_options o;
+        juke_options_default(&o);
+        o.target = "cpu";
+        juke_kernel *k = NULL;
+        c->st = juke_compile(m, "k", ty, 1, &o, &k);
+    }
     snprintf(c->msg, sizeof c->msg, "%s", juke_errmsg(ctx));
     juke_context_destroy(ctx);
     return NULL;
 }
 
 /* Load src on a thread with this stack size (0: the default); the status. */
-static juke_status load_with_stack(const char *src, size_t stack, char *msg, size_t n)
+static juke_status run_with_stack(const char *src, bool compile, size_t stack, char *msg, size_t n)
 {
-    StackCase c = { src, JUKE_OK, "" };
+    StackCase c = { src, compile, JUKE_OK, "" };
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     if (stack)
@@ -414,6 +423,11 @@ static juke_status load_with_stack(const char *src, size_t stack, char *msg, siz
     pthread_attr_destroy(&attr);
     snprintf(msg, n, "%s", c.msg);
     return c.st;
+}
+
+static juke_status load_with_stack(const char *src, size_t stack, char *msg, size_t n)
+{
+    return run_with_stack(src, false, stack, msg, n);
 }
 
 /* a[1] = ((((...1f0...)))) or f(f(f(...))) `depth` deep. */
@@ -468,6 +482,35 @@ static void test_small_stacks(void **state)
         }
 }
 
+/* f(Val(N)) calls f(Val(N - 1)) down to f(Val(0)), each a specialisation inferred inside the last, as the
+ * prelude's tuple functions recurse once per element: 60 deep compiles on a 256 KiB stack, 200 deep stops
+ * there with a located error for the stack (each level takes some 2 KiB), and past 1088 deep on any stack. */
+static char *val_chain_source(int depth)
+{
+    Buf b = { 0 };
+    buf_printf(&b, "f(::Val{0}) = 0f0\nf(::Val{N}) where {N} = 1f0 + f(Val(N - 1))\n");
+    buf_printf(&b, "function k(a)\n    a[1] = f(Val(%d))\n    return\nend\n", depth);
+    return b.s;
+}
+
+static void test_deep_calls(void **state)
+{
+    (void)state;
+    char msg[512];
+    char *src = val_chain_source(60);
+    if (!JK_TEST_ASAN)
+        assert_int_equal(run_with_stack(src, true, 256 * 1024, msg, sizeof msg), JUKE_OK);
+    free(src);
+    src = val_chain_source(200 + (int)(rnd() % 800));
+    assert_int_equal(run_with_stack(src, true, 256 * 1024, msg, sizeof msg), JUKE_ERR_COMPILE);
+    assert_non_null(strstr(msg, "deep.jl:2:31: error: calls nested too deeply for the available stack"));
+    free(src);
+    src = val_chain_source(1100 + (int)(rnd() % 200));
+    assert_int_equal(run_with_stack(src, true, 0, msg, sizeof msg), JUKE_ERR_COMPILE);
+    assert_non_null(strstr(msg, "deep.jl:2:31: error: calls nested more than 1088 deep"));
+    free(src);
+}
+
 int main(void)
 {
     rng = (uint64_t)time(NULL) * 2654435761u | 1;
@@ -477,6 +520,7 @@ int main(void)
         cmocka_unit_test(test_source_not_regular),  cmocka_unit_test(test_source_size_limit),
         cmocka_unit_test(test_npy_not_regular),     cmocka_unit_test(test_flat_sum),
         cmocka_unit_test(test_long_error_line),     cmocka_unit_test(test_small_stacks),
+        cmocka_unit_test(test_deep_calls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -923,6 +923,40 @@ static bool is_type_name(const char *text)
     return *last >= 'A' && *last <= 'Z';
 }
 
+/* An integer range as Julia writes one: LO:HI, LO:STEP:HI (Int64 bounds), or Base.OneTo(N) (juke's OneTo is
+ * 1:N). The bounds in r[0..2] (start, step, stop) and whether a step was written; false if text is none. */
+static bool range_text(const char *text, int64_t r[3], bool *stepped)
+{
+    const char *p = text;
+    bool oneto = strncmp(p, "Base.OneTo(", 11) == 0 || strncmp(p, "OneTo(", 6) == 0;
+    if (oneto)
+        p = strchr(p, '(') + 1;
+    int64_t v[3];
+    int n = 0;
+    for (;;) {
+        while (*p == ' ')
+            p++;
+        char *end;
+        errno = 0;
+        long long x = strtoll(p, &end, 10);
+        if (end == p || errno || n == 3)
+            return false;
+        v[n++] = x;
+        for (p = end; *p == ' ';)
+            p++;
+        if (oneto || *p != ':')
+            break;
+        p++;
+    }
+    if (oneto ? (n != 1 || strcmp(p, ")") != 0) : (n < 2 || *p))
+        return false;
+    r[0] = oneto ? 1 : v[0];
+    r[1] = n == 3 ? v[1] : 1;
+    r[2] = v[n - 1];
+    *stepped = n == 3;
+    return true;
+}
+
 /* A value: a scalar literal, a tuple, a named tuple, NAME(...) of a struct, or a value without bits
  * (Type{T}, Val{x}, Val(x), :name, typeof(f), a function's name or an operator). */
 static bool vp_value(VParser *v, juke_arg *out, int depth)
@@ -951,6 +985,32 @@ static bool vp_value(VParser *v, juke_arg *out, int depth)
         goto ctor;
     const char *why;
     if (lit_parse(text, out, &why)) {
+        v->p = end;
+        return true;
+    }
+    int64_t r[3];
+    bool stepped;
+    if (range_text(text, r, &stepped)) { /* UnitRange{Int64} / StepRange{Int64, Int64} from its fields */
+        const char *type = stepped ? "StepRange{Int64, Int64}" : "UnitRange{Int64}";
+        juke_arg f[3];
+        int nf = 0;
+        for (int i = 0; i < 3; i++)
+            if (i != 1 || stepped)
+                f[nf++] = (juke_arg){ false, JUKE_INT64, { .i = r[i] } };
+        size_t size = 0;
+        juke_status st = juke_value_layout(v->m, type, &size, NULL, NULL, NULL, 0);
+        char *tcopy = strdup(type);
+        void *bytes = malloc(size ? size : 1);
+        if (!tcopy || !bytes || !keep(v->blobs, tcopy) || !keep(v->blobs, bytes)) {
+            if (!tcopy)
+                free(bytes);
+            return vp_fail(v, "%s", "out of memory");
+        }
+        if (st == JUKE_OK)
+            st = juke_value_pack(v->m, type, f, nf, bytes, size);
+        if (st != JUKE_OK)
+            return vp_fail(v, "%s", juke_errmsg(v->ctx));
+        *out = juke_arg_value(tcopy, bytes, size);
         v->p = end;
         return true;
     }
@@ -1114,6 +1174,10 @@ bool lit_is_value(const char *text)
     double re, im;
     juke_type ct;
     if (parse_int128_arg(text, &uns, &wide, &why) || why || parse_complex(text, &re, &im, &ct, &why) || why)
+        return true;
+    int64_t r[3];
+    bool stepped;
+    if (range_text(text, r, &stepped))
         return true;
     if (lit_parse(text, &a, &why) || !text[0] || (text[0] >= '0' && text[0] <= '9') || text[0] == '.')
         return false;

@@ -455,6 +455,7 @@ struct LinearIndices{N}
     dims::NTuple{N,Int64}
 end
 LinearIndices(A::AbstractArray) = LinearIndices(size(A))
+CartesianIndex() = () # the one index of a zero-dimensional space (KernelAbstractions' foreach_index_zerodim_kernel)
 CartesianIndex(i::Integer) = (Int64(i),)
 CartesianIndex(i::Integer, j::Integer) = (Int64(i), Int64(j))
 CartesianIndex(i::Integer, j::Integer, k::Integer) = (Int64(i), Int64(j), Int64(k))
@@ -500,6 +501,13 @@ iterate(C::CartesianIndices) = length(C) < 1 ? nothing : (C[1], 2)
 iterate(C::CartesianIndices, s::Int64) = s > length(C) ? nothing : (C[s], s + 1)
 iterate(L::LinearIndices) = length(L) < 1 ? nothing : (1, 2)
 iterate(L::LinearIndices, s::Int64) = s > length(L) ? nothing : (s, s + 1)
+# their first and last linear indices, and LinearIndices' first and last elements (base/cartesian.jl has
+# CartesianIndices'): AcceleratedKernels' findall reads indices[firstindex(indices) + position - 1] of whatever
+# index collection it is given
+firstindex(C::Union{CartesianIndices, LinearIndices}) = 1
+lastindex(C::Union{CartesianIndices, LinearIndices}) = length(C)
+first(L::LinearIndices) = 1
+last(L::LinearIndices) = length(L)
 
 # Random.default_rng() in a kernel: the work-item's own Philox stream (builtins_random_emit.c) as a value, so
 # that rand(rng, T), randn(rng, T), randexp(rng, T) and Random.seed!(rng, seed) read as in Julia
@@ -1637,6 +1645,8 @@ _ci_offset(s, k) = s + k - 1
 iterate(C::CartesianRanges) = length(C) < 1 ? nothing : (C[1], 2)
 iterate(C::CartesianRanges, s::Int64) = s > length(C) ? nothing : (C[s], s + 1)
 first(C::CartesianRanges) = C.start
+firstindex(C::CartesianRanges) = 1
+lastindex(C::CartesianRanges) = length(C)
 last(C::CartesianRanges) = map(_ci_offset, C.start, C.dims)
 first(C::CartesianIndices{N}) where {N} = ntuple(_ci_one, Val(N))
 last(C::CartesianIndices) = C.dims

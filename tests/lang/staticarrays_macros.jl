@@ -1,5 +1,5 @@
 # StaticArrays' constructor macros in kernels: @SVector/@MVector of a literal, zeros, ones or fill, and the
-# matrices of zeros/ones/fill; a static array is a tuple here, so a dimension past 64 is a compile error.
+# matrices of zeros/ones/fill; a static array is a tuple here, so a dimension past 1024 is a compile error.
 using StaticArrays
 
 function sa_macros!(out, x)
