@@ -34,18 +34,21 @@ static LLVMValueRef emit_intdiv(CG *g, IrInst *in, const Type *t, LLVMValueRef x
         check(g, fail, JUKE_EXC_DIVIDE, in->loc, 0, NULL, 0, NULL, 0);
         return in->builtin == BI_REM || in->builtin == BI_MOD ? LLVMConstInt(lty, 0, 0) : x;
     }
-    if (sg && (in->builtin == BI_DIV || in->builtin == BI_FLD || in->builtin == BI_CLD)) {
+    /* y may be -1 unless it is a constant other than -1 (d ÷ 2): LLVM-C's builder folds only instructions whose
+     * operands are all constant, so the -1 selects and the typemin check were -O3's to delete */
+    bool m1 = sg && !(LLVMIsAConstantInt(minus1) && !LLVMConstIntGetZExtValue(minus1));
+    if (m1 && (in->builtin == BI_DIV || in->builtin == BI_FLD || in->builtin == BI_CLD)) {
         LLVMValueRef minv = signed_min(g, t);
         fail = LLVMBuildOr(g->b, fail, LLVMBuildAnd(g->b, minus1, LLVMBuildICmp(g->b, LLVMIntEQ, x, minv, ""), ""), "");
     }
     check(g, fail, JUKE_EXC_DIVIDE, in->loc, 0, NULL, 0, NULL, 0);
     /* y == -1 is safe from here on except for rem/mod of typemin: use a divisor of 1 there (result 0 / -x) */
-    LLVMValueRef ysafe = sg ? LLVMBuildSelect(g->b, minus1, one, y, "") : y;
+    LLVMValueRef ysafe = m1 ? LLVMBuildSelect(g->b, minus1, one, y, "") : y;
     LLVMValueRef q = sg ? LLVMBuildSDiv(g->b, x, ysafe, "") : LLVMBuildUDiv(g->b, x, ysafe, "");
-    if (sg)
+    if (m1)
         q = LLVMBuildSelect(g->b, minus1, LLVMBuildNeg(g->b, x, ""), q, "");
     LLVMValueRef r = sg ? LLVMBuildSRem(g->b, x, ysafe, "") : LLVMBuildURem(g->b, x, ysafe, "");
-    if (sg)
+    if (m1)
         r = LLVMBuildSelect(g->b, minus1, zero, r, "");
     LLVMValueRef rnz = LLVMBuildICmp(g->b, LLVMIntNE, r, zero, "");
     switch (in->builtin) {

@@ -31,9 +31,9 @@ typedef struct CG {
     LLVMValueRef *slots; /* allocas */
     LLVMBasicBlockRef *labels;
     LLVMBasicBlockRef entry;
-    /* the cold exception block that takes the next checks, its phis, and
-     * how many checks branch to it */
-    LLVMBasicBlockRef throw_bb;
+    /* the cold exception block that takes the next checks (NULL until one that can fail needs it), the block
+     * it is laid out after, its phis, and how many checks count towards it */
+    LLVMBasicBlockRef throw_bb, throw_after;
     LLVMValueRef throw_phi[4 + 2 * JUKE_EXC_MAXDIMS + 1];
     int throw_fanin;
     /* line information (TargetOptions.debug_lines): NULL dib when off */

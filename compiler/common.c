@@ -141,24 +141,33 @@ void *namemap_get(const NameMap *m, const char *key)
     return m->keys[i] ? m->vals[i] : NULL;
 }
 
+bool namemap_reserve(Arena *a, NameMap *m, int n)
+{
+    if (2 * (m->len + n) <= m->cap)
+        return true;
+    int cap = m->cap ? 2 * m->cap : 16;
+    while (2 * (m->len + n) > cap)
+        cap *= 2;
+    const char **keys = arena_alloc(a, sizeof(char *) * (size_t)cap);
+    void **vals = arena_alloc(a, sizeof(void *) * (size_t)cap);
+    if (!keys || !vals)
+        return false;
+    for (int i = 0; i < m->cap; i++)
+        if (m->keys[i]) {
+            int k = namemap_slot(keys, cap, m->keys[i]);
+            keys[k] = m->keys[i];
+            vals[k] = m->vals[i];
+        }
+    m->keys = keys;
+    m->vals = vals;
+    m->cap = cap;
+    return true;
+}
+
 bool namemap_put(Arena *a, NameMap *m, const char *key, void *val)
 {
-    if (2 * (m->len + 1) > m->cap) {
-        int cap = m->cap ? 2 * m->cap : 16;
-        const char **keys = arena_alloc(a, sizeof(char *) * (size_t)cap);
-        void **vals = arena_alloc(a, sizeof(void *) * (size_t)cap);
-        if (!keys || !vals)
-            return false;
-        for (int i = 0; i < m->cap; i++)
-            if (m->keys[i]) {
-                int k = namemap_slot(keys, cap, m->keys[i]);
-                keys[k] = m->keys[i];
-                vals[k] = m->vals[i];
-            }
-        m->keys = keys;
-        m->vals = vals;
-        m->cap = cap;
-    }
+    if (!namemap_reserve(a, m, 1))
+        return false;
     int i = namemap_slot(m->keys, m->cap, key);
     if (!m->keys[i]) {
         m->keys[i] = key;

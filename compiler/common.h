@@ -62,6 +62,8 @@ typedef struct NameMap {
 void *namemap_get(const NameMap *m, const char *key); /* NULL if absent */
 /* Add or replace key's value; false (and a->failed) when out of memory. */
 bool namemap_put(Arena *a, NameMap *m, const char *key, void *val);
+/* Room for n more keys without growing; false (and a->failed) when out of memory. */
+bool namemap_reserve(Arena *a, NameMap *m, int n);
 
 /* A growable malloc'd string, for dumps and messages that outlive arenas.
  * On allocation failure the buffer sets .failed and keeps what it has. */

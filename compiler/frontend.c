@@ -34,19 +34,21 @@ static bool is_vararg_type(const Node *t)
 /* function f(a, b::T, ::S) where {T, S <: Real}: the parameters and type variables. */
 static Method *collect_method(FeModule *mod, Node *fn, Diags *d)
 {
-    Arena *a = &mod->arena;
-    Method *m = arena_alloc(a, sizeof(Method));
-    if (!m)
+    Node *params = fn->kids[0];
+    int np = params ? params->nkids : 0;
+    Node *where = fn->nkids > 2 ? fn->kids[2] : NULL;
+    int nt = where ? where->nkids : 0;
+    /* one allocation for the method and its three arrays: a module adds the prelude's ~1,000 methods */
+    size_t psize = sizeof(Param) * (size_t)(np + 1), tsize = sizeof(char *) * (size_t)(nt + 1);
+    char *mem = arena_alloc(&mod->arena, sizeof(Method) + psize + 2 * tsize);
+    if (!mem)
         return NULL;
+    Method *m = (Method *)mem;
     m->name = fn->name;
     m->loc = fn->loc;
     m->def = fn;
     m->flags = fn->flags;
-    Node *params = fn->kids[0];
-    int np = params ? params->nkids : 0;
-    m->params = arena_alloc(a, sizeof(Param) * (size_t)(np + 1));
-    if (!m->params)
-        return NULL;
+    m->params = (Param *)(mem + sizeof(Method));
     for (int i = 0; i < np; i++) {
         Node *p = params->kids[i];
         Param *pp = &m->params[m->nparams++];
@@ -77,12 +79,8 @@ static Method *collect_method(FeModule *mod, Node *fn, Diags *d)
             if (pp->name && m->params[k].name && strcmp(pp->name, m->params[k].name) == 0)
                 diag_error(d, p->loc, "syntax: function argument name `%s` is not unique", pp->name);
     }
-    Node *where = fn->nkids > 2 ? fn->kids[2] : NULL;
-    int nt = where ? where->nkids : 0;
-    m->tvars = arena_alloc(a, sizeof(char *) * (size_t)(nt + 1));
-    m->tvar_bounds = arena_alloc(a, sizeof(Node *) * (size_t)(nt + 1));
-    if (!m->tvars || !m->tvar_bounds)
-        return NULL;
+    m->tvars = (const char **)(mem + sizeof(Method) + psize);
+    m->tvar_bounds = (Node **)(mem + sizeof(Method) + psize + tsize);
     for (int i = 0; i < nt; i++) {
         Node *w = where->kids[i];
         if (w->kind == AST_IDENT) {
@@ -198,11 +196,11 @@ static bool add_method(FeModule *mod, Node *fn, StructDef *owner, Diags *d)
     m->owner = owner;
     m->self = fn->nkids > 4 ? fn->kids[4] : NULL;
     GenericFunc *g = fe_find_func(mod, m->name);
+    ConstDef *c = fe_find_const(mod, m->name);
     /* the user's f shadows the prelude's f; #call (callable objects: closures.c) is no name, every method counts */
-    if (mod->loading_base && (fe_find_const(mod, m->name) || (g && !g->from_base && !g->extends)) &&
-        strcmp(m->name, "#call") != 0)
+    if (mod->loading_base && (c || (g && !g->from_base && !g->extends)) && strcmp(m->name, "#call") != 0)
         return true;
-    if (fe_find_const(mod, m->name))
+    if (c)
         diag_error(d, fn->loc, "cannot define function %s: it already has a value (a constant)", m->name);
     StructDef *sd = fe_find_struct(mod, m->name);
     if (sd && sd->flags & STRUCT_ABSTRACT)
@@ -473,7 +471,10 @@ static void load_base(FeModule *mod, Diags *d)
     kw_add_calls(mod, &t->kwcalls);
     mod->nuser_funcs = mod->nfuncs;
     mod->loading_base = true;
-    for (int i = 0; i < ast->nkids; i++)
+    /* about one name per item: the map grows once, not eight times with every name hashed again (out of
+     * memory: arena.failed, which fe_load_with reports) */
+    bool room = namemap_reserve(&mod->arena, &mod->func_map, ast->nkids);
+    for (int i = 0; room && i < ast->nkids; i++)
         if (!add_item(mod, ast->kids[i], d))
             break;
     mod->loading_base = false;

@@ -2233,6 +2233,22 @@ static Node *parse_assign(Parser *p, bool allow_tuple)
     }
     if (where.len)
         parse_fail_at(p, wt->loc, "syntax: \"where\" is only supported in function definitions");
+    if (tok_op(t, ".=")) {
+        /* dest .= src: Base's materialize!(dotview(dest), src) as the prelude's __dotassign!, an indexed
+         * destination A[i, :] a view of A (lowered as @view A[i, :], `end` bound to A) */
+        p->pos++;
+        parse_skip_newlines(p);
+        parse_enter(p, t->loc);
+        Node *rhs = parse_assign(p, allow_tuple);
+        p->depth--;
+        Node *dest = lhs;
+        if (lhs->kind == AST_REF) {
+            dest = node_new(p, AST_MACROCALL, lhs->loc, 1);
+            dest->name = "view";
+            dest->kids[0] = lhs;
+        }
+        return node_call2(p, t->loc, "__dotassign!", dest, rhs);
+    }
     if (t->kind == TK_OP && IN_LIST(t->text, op_assign)) {
         p->pos++;
         parse_skip_newlines(p);

@@ -21,7 +21,8 @@
  *         T[v1, v2, ...]                of a tuple or struct type T, or Int128 / UInt128: a vector of those
  *                                       values (juke_array_create_value), each written as a run's value
  *                                       argument is (NTuple{2, Float32}[(1f0, 2f0)], P[P(1, 2.5)]); its
- *                                       `expect` lists the elements so, compared bytewise
+ *                                       `expect` lists the elements so, compared bytewise; reshape(T[...], d1, d2...)
+ *                                       of those makes an array of those dims
  *         5  -5  0x1f  2.5  1e-3  2.5f0  true  Int32(5)  UInt8(3)  Float16(1.5)  typemin(Int64)
  *                                       a scalar, typed as Julia types the literal
  *         (1f0, 2), (a = 1, b = 2f0), P(1, 2.5), Val(4), typeof(+), conj, 3:9, 1.0+2.0im, ComplexF32(1, 2)

@@ -1606,6 +1606,22 @@ setindex!(V::SubArray{T, 3, P}, x, i::Integer, j::Integer, k::Integer) where {T,
 __maybeview(A, I...) = A[I...]
 __maybeview(A::AbstractArray, I...) = view(A, I...)
 __maybeview(A::AbstractArray, I::Integer...) = A[I...]
+# dest .= src (the parser's __dotassign!(dest, src); an indexed dest is its view): Base's materialize! of a
+# broadcast that copies, element by element in the work-item that runs it: src's elements (of the same dims,
+# else Julia's DimensionMismatch), or src itself when it is a number
+function __dotassign!(dest::AbstractArray, src::AbstractArray)
+    size(dest) == size(src) || throw(DimensionMismatch("array could not be broadcast to match destination"))
+    for k in 1:length(dest)
+        @inbounds dest[k] = src[k]
+    end
+    return dest
+end
+function __dotassign!(dest::AbstractArray, x::Number)
+    for k in 1:length(dest)
+        @inbounds dest[k] = x
+    end
+    return dest
+end
 __maybeview(A::AbstractArray, I::Tuple) = A[I]
 
 # LLVM.Interop.assume(cond) (GPUArrays' permutedims!): a promise that cond holds, which lets LLVM drop checks;

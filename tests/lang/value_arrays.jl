@@ -25,3 +25,17 @@ end
 # expect s: [Sample(2, 1.5, false), Sample(-14, 4.25, true), Sample(80, 2.0, false)]
 # expect big: [1180591620717411303439, 1069911156275153993728, 4722366482869645213696]
 # expect t: [-1267650600228229401496703205375, -1267650600228229401496703205374, -1267650600228229401496703205373]
+
+# a matrix of tuples (reshape of a value array): each work-item swaps its column's pairs and counts the rows
+function swap_cols!(cnt, P)
+    j = workitemIdx().x
+    for i in 1:size(P, 1)
+        a, b = P[i, j]
+        P[i, j] = (b, a)
+    end
+    cnt[j] = size(P, 1) * 10 + size(P, 2)
+    return
+end
+# run: swap_cols!(cnt = zeros(Int64, 2), P = reshape(NTuple{2, Int32}[(Int32(1), Int32(2)), (Int32(3), Int32(-4)), (Int32(5), Int32(6)), (Int32(-7), Int32(8)), (Int32(9), Int32(10)), (Int32(11), Int32(-12))], 3, 2)) groupsize 2
+# expect cnt: [32, 32]
+# expect P: [(Int32(2), Int32(1)), (Int32(-4), Int32(3)), (Int32(6), Int32(5)), (Int32(8), Int32(-7)), (Int32(10), Int32(9)), (Int32(-12), Int32(11))]
