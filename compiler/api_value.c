@@ -284,6 +284,27 @@ done:
     return st;
 }
 
+juke_status juke_value_field(juke_module *m, const char *type, const char *field, int *index)
+{
+    static const char who[] = "juke_value_field";
+    if (!field || !index)
+        return api_fail(m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "%s: NULL argument", who);
+    Diags d = { 0 };
+    FeCompilation *c;
+    const Type *t = value_type(m, who, type, &d, &c);
+    juke_status st = JUKE_ERR_ARGUMENT; /* without t, value_type said why */
+    for (int i = 0; t && t->fnames && i < t->nfields && st != JUKE_OK; i++)
+        if (t->fnames[i] && strcmp(t->fnames[i], field) == 0) {
+            *index = i;
+            st = JUKE_OK;
+        }
+    if (t && st != JUKE_OK)
+        api_fail(m->ctx, JUKE_ERR_ARGUMENT, "%s: %s has no field %s", who, type, field);
+    fe_compilation_free(c);
+    diag_reset(&d);
+    return st;
+}
+
 juke_status juke_value_type(juke_module *m, const char *name, const juke_arg *fields, int nfields, char *out,
                             size_t size)
 {

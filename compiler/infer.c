@@ -370,6 +370,11 @@ const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars,
         }
         if (elem && elem->kind == TY_ANY)
             elem = NULL;
+        /* ROCDeviceArray{T, N, AS} with all three known (a struct's field, AMDGPU.jl's Adapt of a ROCArray):
+         * the device array itself, of global (1, AS.Global) or a workgroup's local memory (3, AS.Local) */
+        int64_t as = n->nkids == 4 ? addrspace_number(n->kids[3]) : -1;
+        if (strcmp(name, "ROCDeviceArray") == 0 && elem && nd >= 0 && (as == 1 || as == 3))
+            return as == 1 ? ty_array(c->types, elem, nd) : ty_localarray(c->types, elem, nd);
         bool ok;
         const Type *t = array_family(c, name, elem, nd, &ok);
         if (ok)
@@ -530,6 +535,11 @@ static bool match_type(FeCompilation *c, const Node *te, const Type *arg, Bindin
             if (te->nkids > 2) {
                 const Node *nd = te->kids[2];
                 if (nd->kind == AST_INT && nd->ival != arg->ndims)
+                    return false;
+                /* N of ROCDeviceArray{T, N, AS} in a struct's field binds as a method's N does */
+                const Type *n = ty_val(c->types, ty_prim(c->types, TY_INT64), arg->ndims,
+                                       arena_printf(&c->arena, "%d", arg->ndims));
+                if (nd->kind == AST_IDENT && tvar_index(b, nd->name) >= 0 && !match_type(c, nd, n, b, depth + 1))
                     return false;
             }
             return true;

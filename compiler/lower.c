@@ -42,6 +42,13 @@ typedef struct Lower {
     int nlets;
     const char *marrays[16]; /* variables assigned a StaticArrays MVector/MMatrix/MArray (lower_setindex) */
     int nmarrays;
+    struct GotoLabel { /* the function's @label names, each an IR label; placed once its @label is lowered */
+        const char *name;
+        int label;
+        bool placed;
+        SrcLoc used; /* the first @goto of it */
+    } *labels;
+    int nlabels, labelcap;
 } Lower;
 
 static int lower_expr(Lower *L, Node *n);
@@ -528,10 +535,7 @@ static int lower_new(Lower *L, Node *n)
 {
     Node *callee = n->kids[0];
     StructDef *sd = L->m->owner;
-    int *args;
-    int na = lower_arg_list(L, n->kids + 1, n->nkids - 1, 1, &args);
-    if (na < 0)
-        return emit_named(L, IR_NOTHING, n->loc);
+    int head; /* P or P{T}, lowered before the fields' values */
     if (callee->kind == AST_CURLY) {
         /* new{T}: P{T} */
         Node *cp = arena_alloc(L->a, sizeof(Node));
@@ -545,12 +549,17 @@ static int lower_new(Lower *L, Node *n)
             return emit_named(L, IR_NOTHING, n->loc);
         *kids[0] = (Node){ .kind = AST_IDENT, .loc = callee->loc, .name = sd->name };
         cp->kids = kids;
-        args[0] = lower_expr(L, cp);
+        head = lower_expr(L, cp);
     } else if (L->m->self) {
-        args[0] = lower_expr(L, L->m->self); /* new(x) in P{T}(x) where T: a P{T} */
+        head = lower_expr(L, L->m->self); /* new(x) in P{T}(x) where T: a P{T} */
     } else {
-        args[0] = emit_name(L, sd->name, callee->loc);
+        head = emit_name(L, sd->name, callee->loc);
     }
+    int *args;
+    int na = lower_arg_list(L, n->kids + 1, n->nkids - 1, 1, &args);
+    if (na < 0)
+        return emit_named(L, IR_NOTHING, n->loc);
+    args[0] = head;
     return call_builtin(L, BI_NEW, n->loc, args, na + 1);
 }
 
@@ -1063,8 +1072,48 @@ static int lower_static_array(Lower *L, Node *n)
     return emit_named(L, IR_NOTHING, n->loc);
 }
 
+/* The IR label of the function's `@label name`, made at its first @label or @goto; NULL if the arena ran out. */
+static struct GotoLabel *goto_label(Lower *L, const char *name, SrcLoc loc)
+{
+    for (int i = 0; i < L->nlabels; i++)
+        if (strcmp(L->labels[i].name, name) == 0)
+            return &L->labels[i];
+    struct GotoLabel *ls = arena_grow(L->a, L->labels, L->nlabels, &L->labelcap, sizeof *ls, 4);
+    if (!ls)
+        return NULL;
+    L->labels = ls;
+    ls[L->nlabels] = (struct GotoLabel){ name, ir_new_label(L->f), false, loc };
+    return &ls[L->nlabels++];
+}
+
+/* @goto name / @label name: a jump to the place of the function's @label, before or after it (Julia's
+ * symbolic goto); the code after @goto is unreachable until a label. */
+static int lower_goto(Lower *L, Node *n)
+{
+    bool is_label = strcmp(n->name, "label") == 0;
+    if (n->nkids != 1 || n->kids[0]->kind != AST_IDENT) {
+        diag_error(L->d, n->loc, "@%s takes a label name: @%s name", n->name, n->name);
+        return emit_named(L, IR_NOTHING, n->loc);
+    }
+    struct GotoLabel *g = goto_label(L, n->kids[0]->name, n->loc);
+    if (!g)
+        return emit_named(L, IR_NOTHING, n->loc);
+    if (is_label && g->placed)
+        diag_error(L->d, n->loc, "syntax: label \"%s\" defined multiple times", g->name);
+    if (is_label) {
+        g->placed = true;
+        emit_label(L, g->label, n->loc);
+    } else {
+        emit_goto(L, g->label, n->loc);
+        L->dead = true;
+    }
+    return emit_named(L, IR_NOTHING, n->loc);
+}
+
 static int lower_macro(Lower *L, Node *n)
 {
+    if (strcmp(n->name, "goto") == 0 || strcmp(n->name, "label") == 0)
+        return lower_goto(L, n);
     if (strcmp(n->name, "inbounds") == 0) {
         if (n->nkids != 1) {
             diag_error(L->d, n->loc, "@inbounds takes one expression");
@@ -1835,6 +1884,9 @@ bool lower_method(FeModule *mod, Method *m, Diags *d)
         int k = emit(&L, IR_RETURN, m->def->loc);
         ir_set_args(a, L.f, k, &v, 1);
     }
+    for (int i = 0; i < L.nlabels; i++)
+        if (!L.labels[i].placed)
+            diag_error(d, L.labels[i].used, "syntax: label \"%s\" referenced but not defined", L.labels[i].name);
     split_slots(a, L.f, d);
     m->lowered = L.f;
     if (a->failed) {

@@ -1442,6 +1442,16 @@ static bool parse_at_newline(Parser *p)
     return p->toks[p->pos].kind == TK_NL || (p->pos > 0 && p->toks[p->pos - 1].kind == TK_NL);
 }
 
+/* A matrix literal's row of n elements ends: its length joins hvcat's tuple of them. */
+static void matrix_row_end(Parser *p, PtrVec *rowlens, SrcLoc loc, int n, bool *one_per_row)
+{
+    Node *len = node_new(p, AST_INT, loc, 0);
+    len->lit = LIT_INT64;
+    len->ival = n;
+    vec_push(p, rowlens, len);
+    *one_per_row = *one_per_row && n == 1;
+}
+
 /* matrix := "[" row { (";" | newline) row } "]",  row := expr { expr }  (space-separated, after the first
  * element, which the caller parsed into elems; nl: a newline followed it). One row is hcat(elems...), rows of
  * one element vcat(elems...), else hvcat((n1, n2, ...), elems...) as Julia lowers them; the space-separated
@@ -1467,11 +1477,7 @@ static Node *parse_matrix(Parser *p, Token *open, PtrVec *elems, bool nl)
         if (tok_op(parse_peek(p), "]"))
             break;
         if (row_end) {
-            Node *len = node_new(p, AST_INT, open->loc, 0);
-            len->lit = LIT_INT64;
-            len->ival = inrow;
-            vec_push(p, &rowlens, len);
-            one_per_row = one_per_row && inrow == 1;
+            matrix_row_end(p, &rowlens, open->loc, inrow, &one_per_row);
             inrow = 0;
         }
         vec_push(p, elems, parse_assign(p, false));
@@ -1479,11 +1485,7 @@ static Node *parse_matrix(Parser *p, Token *open, PtrVec *elems, bool nl)
         nl = parse_at_newline(p);
     }
     p->pos++;
-    Node *len = node_new(p, AST_INT, open->loc, 0);
-    len->lit = LIT_INT64;
-    len->ival = inrow;
-    vec_push(p, &rowlens, len);
-    one_per_row = one_per_row && inrow == 1;
+    matrix_row_end(p, &rowlens, open->loc, inrow, &one_per_row);
     const char *f = rowlens.len == 1 ? "hcat" : one_per_row ? "vcat" : "hvcat";
     PtrVec args = { 0 };
     vec_push(p, &args, node_ident(p, open->loc, f));

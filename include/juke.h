@@ -504,6 +504,11 @@ JUKE_API juke_status juke_value_pack(juke_module *m, const char *type, const juk
 JUKE_API juke_status juke_value_type(juke_module *m, const char *name, const juke_arg *fields, int nfields, char *out,
                                      size_t size);
 
+/* The position (0-based) of the field named `field` of a struct or NamedTuple type `type` (types of m's source may
+ * appear), as juke_value_pack and juke_value_layout number the fields, into *index. A type without such a
+ * field is JUKE_ERR_ARGUMENT. */
+JUKE_API juke_status juke_value_field(juke_module *m, const char *type, const char *field, int *index);
+
 enum { JUKE_NDRANGE_MAX = 8 }; /* the most dimensions of a KernelAbstractions ndrange */
 
 typedef struct juke_launch_config {

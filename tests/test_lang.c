@@ -42,6 +42,8 @@
  *   # expect NAME: [v1, v2, ...]       array argument NAME equals this, exactly
  *                                       (floats bit-for-bit up to NaN payloads:
  *                                       -0.0 differs from 0.0; NaN equals NaN)
+ *   # expect NAME.FIELD: [v...]         ... the array field FIELD of a value argument NAME (a struct that
+ *                                       holds arrays, as a closure's captures: f = Body(zeros(T, n), ...))
  *   # expect NAME ≈ [v...] [rtol R]     floats within a relative tolerance
  *                                       (default 1e-6 for Float32/Float16, 1e-14 for Float64)
  *       Values: integers (decimal or 0x hex), floats (1.5, 1e-3, 1.5f0), Inf,
@@ -663,6 +665,11 @@ static void check_array(FileCheck *fc, Directive *d, juke_module *m, Run *r, con
         fc_fail(fc, d->line, "bad expectation");
         return;
     }
+    char field[64] = "";
+    if (*c.p == '.' && (c.p++, !ident(&c, field, sizeof field))) {
+        fc_fail(fc, d->line, "bad expectation: NAME.FIELD");
+        return;
+    }
     bool approx = false;
     if (accept(&c, "≈"))
         approx = true;
@@ -670,12 +677,27 @@ static void check_array(FileCheck *fc, Directive *d, juke_module *m, Run *r, con
         fc_fail(fc, d->line, "expected `:` or `≈` after the name");
         return;
     }
-    LArg *a = NULL;
+    LArg *a = NULL, fa;
     for (int i = 0; i < r->nargs; i++)
         if (strcmp(r->args[i].name, name) == 0)
             a = &r->args[i];
+    if (a && field[0]) { /* NAME.FIELD: an array field of a value argument (a struct of arrays, a closure's) */
+        int fi = -1;
+        LArg *v = a;
+        a = NULL;
+        if (!v->is_array && v->arg.type == JUKE_VALUE && juke_value_field(m, v->host_type, field, &fi) == JUKE_OK)
+            for (int k = 0; k < v->blobs.narrays; k++)
+                if (v->blobs.array_fields[k] == fi) {
+                    memset(&fa, 0, sizeof fa);
+                    fa.is_array = true;
+                    fa.arr = v->blobs.arrays[k];
+                    fa.lit.type = juke_array_eltype(fa.arr);
+                    fa.lit.len = juke_array_length(fa.arr);
+                    a = &fa;
+                }
+    }
     if (!a || !a->is_array) {
-        fc_fail(fc, d->line, "no array argument `%s` in the run", name);
+        fc_fail(fc, d->line, "no array argument `%s%s%s` in the run", name, field[0] ? "." : "", field);
         return;
     }
     if (a->lit.type == JUKE_VALUE) { /* a value array: [v1, v2, ...] written as its elements were, compared bytewise */

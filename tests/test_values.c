@@ -383,6 +383,13 @@ static void test_struct_of_arrays(void **state)
     size_t sz = 0;
     assert_int_equal(juke_value_layout(f->m, type, &sz, NULL, NULL, NULL, 0), JUKE_OK);
     assert_int_equal(sz, 32); /* the 24-byte descriptor, the Float32, padding to 8 */
+    int fi = -1;              /* its fields by name, numbered as juke_value_pack takes them */
+    assert_int_equal(juke_value_field(f->m, type, "scale", &fi), JUKE_OK);
+    assert_int_equal(fi, 1);
+    assert_int_equal(juke_value_field(f->m, type, "weights", &fi), JUKE_OK);
+    assert_int_equal(fi, 0);
+    assert_int_equal(juke_value_field(f->m, type, "bias", &fi), JUKE_ERR_ARGUMENT);
+    assert_non_null(strstr(juke_errmsg(f->ctx), "has no field bias"));
     unsigned char bytes[32];
     assert_int_equal(juke_value_pack(f->m, type, fields, 2, bytes, sizeof bytes), JUKE_OK);
     juke_arg args[2] = { juke_arg_array(oa), juke_arg_value(type, bytes, sz) };

@@ -325,6 +325,7 @@ typedef struct VParser {
     char *why;
     size_t whyn;
     LitBlobs *blobs;
+    int field; /* the top-level field being parsed (LitBlobs.array_fields) */
 } VParser;
 
 static void vp_space(VParser *v)
@@ -795,7 +796,7 @@ void lit_array_free(LitArray *a)
 
 /* A device array written as a field's value (a struct of arrays, as AMDGPU.jl's Adapt passes one), made on
  * v->dev and kept in the blobs until lit_blobs_free. */
-static bool vp_array(VParser *v, juke_arg *out)
+static bool vp_array(VParser *v, juke_arg *out, int depth)
 {
     if (!v->dev)
         return vp_fail(v, "%s", "an array inside a value needs a device");
@@ -808,11 +809,15 @@ static bool vp_array(VParser *v, juke_arg *out)
     if (!ok)
         return false;
     juke_array **na = realloc(v->blobs->arrays, sizeof *na * (size_t)(v->blobs->narrays + 1));
-    if (!na) {
+    int *nf = na ? realloc(v->blobs->array_fields, sizeof *nf * (size_t)(v->blobs->narrays + 1)) : NULL;
+    if (na)
+        v->blobs->arrays = na;
+    if (!nf) {
         juke_array_free(arr);
         return vp_fail(v, "%s", "out of memory");
     }
-    v->blobs->arrays = na;
+    v->blobs->array_fields = nf;
+    nf[v->blobs->narrays] = depth == 1 ? v->field : -1;
     na[v->blobs->narrays++] = arr;
     *out = juke_arg_array(arr);
     return true;
@@ -847,6 +852,8 @@ static bool vp_composite(VParser *v, const char *ctor, size_t ctorlen, juke_arg 
         } else if (named) {
             return vp_fail(v, "%s", "every element of a named tuple needs a name: (a = 1, b = 2f0)");
         }
+        if (depth == 0)
+            v->field = n;
         if (!vp_value(v, &fields[n++], depth + 1))
             return false;
         vp_space(v);
@@ -970,7 +977,7 @@ static bool vp_value(VParser *v, juke_arg *out, int depth)
         return vp_composite(v, NULL, 0, out, depth);
     }
     if (depth > 0 && lit_is_array(v->p))
-        return vp_array(v, out);
+        return vp_array(v, out, depth);
     const char *end = vp_item_end(v->p);
     size_t len = (size_t)(end - start);
     while (len && start[len - 1] == ' ')
@@ -1224,6 +1231,8 @@ void lit_blobs_free(LitBlobs *b)
     for (int i = 0; i < b->narrays; i++)
         juke_array_free(b->arrays[i]);
     free(b->arrays);
+    free(b->array_fields);
     b->arrays = NULL;
+    b->array_fields = NULL;
     b->narrays = 0;
 }

@@ -22,6 +22,7 @@ typedef struct LitBlobs {
     void **items;
     int n;
     juke_array **arrays;
+    int *array_fields; /* for each array, the value's field it is (its position), or -1 inside a deeper one */
     int narrays;
 } LitBlobs;
 

@@ -360,6 +360,9 @@ pairs(t::Tuple) = zip(1:length(t), t)
 # Base.OneTo(n): the range 1:n (base/range.jl), here a UnitRange{Int64}
 OneTo(n::Integer) = 1:Int64(n)
 
+# eachindex(t) of a tuple: its positions, Base.OneTo(length(t)) (base/tuple.jl; GeoParams' store! loops so)
+eachindex(t::Tuple) = OneTo(length(t))
+
 # eachindex(A, B): the indices of arrays that share them (base/abstractarray.jl)
 function eachindex(A::AbstractArray, B::AbstractArray)
     length(A) == length(B) ||
