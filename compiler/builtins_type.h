@@ -32,6 +32,12 @@ const char *infer_tname(Infer *I, const Type *t);
 /* "MethodError: no method matching name(::A, ::B)"; returns NULL. */
 const Type *infer_no_method(Infer *I, IrInst *in, const char *name, const Type **a, int n);
 
+/* The function a call or a function value of this name is for these argument types: the module's generic
+ * function, or NULL when the built-in of that name answers (there is no generic function, or its methods are
+ * the prelude's or extend Base's (Base.:+(a::V, b::V)) and none takes these arguments, as Julia's dispatch
+ * picks Base's method for numbers whatever methods a file adds). */
+GenericFunc *infer_dispatch_generic(FeCompilation *c, const char *name, const Type **a, int n);
+
 /* Complex{T}(...) / complex(...) / convert(Complex{T}, x) with target part type `target` (NULL: promote the
  * arguments'); NULL if there is no such method (no diagnostic). */
 const Type *builtin_type_complex_ctor(Infer *I, IrInst *in, const Type *target, const Type **a, int n);

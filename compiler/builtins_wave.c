@@ -77,12 +77,13 @@ const Type *type_shfl(Infer *I, IrInst *in, const BuiltinRow *row, const char *n
     return infer_no_method(I, in, name, sync ? a - 1 : a, sync ? n + 1 : n);
 }
 
-/* The reduction operator a wfred/wfscan call names (its first argument's function), or BI_NONE. The prelude's
- * methods of an operator (base/wmma.jl's fragment * x) leave it the built-in on numbers; the file's own do not. */
-static BuiltinId wave_reduce_op(FeCompilation *c, const Type *f)
+/* The reduction operator a wfred/wfscan call of values of type x names (its first argument's function), or
+ * BI_NONE: the built-in op(x, x) calls, as a call would dispatch (methods of the operator for other types, the
+ * prelude's or a file's extending Base, leave it the built-in on numbers). */
+static BuiltinId wave_reduce_op(FeCompilation *c, const Type *f, const Type *x)
 {
-    const GenericFunc *g = f->kind == TY_FUNCTION ? fe_find_func(c->mod, f->name) : NULL;
-    if (f->kind != TY_FUNCTION || (g && !g->from_base))
+    const Type *xx[2] = { x, x };
+    if (f->kind != TY_FUNCTION || infer_dispatch_generic(c, f->name, xx, 2))
         return BI_NONE;
     const BuiltinRow *r = builtin_lookup(f->name);
     if (!r)
@@ -106,7 +107,7 @@ const Type *type_wfreduce(Infer *I, IrInst *in, const BuiltinRow *row, const cha
     bool scan = row->id == BI_WFSCAN;
     if (n < 2 || n > (scan ? 3 : 2) || (n == 3 && a[2]->kind != TY_BOOL))
         return infer_no_method(I, in, name, a, n);
-    BuiltinId op = wave_reduce_op(I->c, a[0]);
+    BuiltinId op = wave_reduce_op(I->c, a[0], a[1]);
     if (op == BI_NONE) {
         if (a[0]->kind != TY_FUNCTION)
             return infer_no_method(I, in, name, a, n);

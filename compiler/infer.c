@@ -888,6 +888,16 @@ static bool has_method(FeCompilation *c, GenericFunc *g, const Type **argtypes, 
     return false;
 }
 
+GenericFunc *infer_dispatch_generic(FeCompilation *c, const char *name, const Type **a, int n)
+{
+    GenericFunc *g = fe_find_func(c->mod, name);
+    /* the Base prelude (or the file, extending Base) adds methods to a built-in: the built-in answers the calls
+     * none of them match */
+    if (g && (g->from_base || g->extends) && builtin_lookup(name) && !has_method(c, g, a, n))
+        return NULL;
+    return g;
+}
+
 Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, int nargs, SrcLoc loc)
 {
     return infer_dispatch(c, g, NULL, argtypes, nargs, loc, false);
@@ -1221,10 +1231,8 @@ static void narrow_irrationals(Infer *I, IrInst *in, const Type *ft, const Type 
 {
     if (ft->kind != TY_FUNCTION || in->nargs < 3)
         return;
-    /* a method of the source's answers the call: the irrational is its argument as it is (the prelude's
-     * methods of a built-in, as +(c::Char, i), leave the built-in the calls they do not match) */
-    GenericFunc *g = fe_find_func(I->c->mod, ft->name);
-    if (g && !((g->from_base || g->extends) && builtin_lookup(ft->name) && !has_method(I->c, g, a, n)))
+    /* a method of the source's answers the call: the irrational is its argument as it is */
+    if (infer_dispatch_generic(I->c, ft->name, a, n))
         return;
     TypeKind narrow = TY_FLOAT64; /* Float32 if the irrational meets one, else Float16 if it meets one */
     for (int i = 1; i < in->nargs; i++) {
@@ -1460,10 +1468,7 @@ static const Type *infer_call(Infer *I, IrInst *in)
      * after it: splat.c) */
     if (in->callee)
         return in->callee->rettype;
-    GenericFunc *g = fe_find_func(I->c->mod, ft->name);
-    /* the Base prelude adds methods to a built-in: the built-in answers the calls none of them match */
-    if (g && (g->from_base || g->extends) && builtin_lookup(ft->name) && !has_method(I->c, g, a, n))
-        g = NULL;
+    GenericFunc *g = infer_dispatch_generic(I->c, ft->name, a, n);
     if (g)
         return call_generic(I, in, g, a, n);
     const BuiltinRow *bs = builtin_lookup(ft->name);

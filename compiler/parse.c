@@ -2530,20 +2530,11 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
     for (int i = 0; i < p->ntoks; i++) /* Atomix.IndexableRef(A, I): base/atomix.jl's reference API */
         if (p->toks[i].kind == TK_IDENT && strcmp(p->toks[i].text, "IndexableRef") == 0)
             root->flags |= FILE_ATOMIX;
-    static const char *const cartesian[] = { "CartesianIndex", "CartesianIndices", "Cartesian", "oneunit" };
-    for (int i = 0; i < p->ntoks && !(root->flags & FILE_CARTESIAN); i++)
-        for (int k = 0; p->toks[i].kind == TK_IDENT && k < JK_ARRAY_LEN(cartesian); k++)
-            if (strcmp(p->toks[i].text, cartesian[k]) == 0)
-                root->flags |= FILE_CARTESIAN;
     for (int i = 1; i < p->modules.len; i += 2) {
         if (strcmp(p->modules.items[i], "StaticArrays") == 0)
             root->flags |= FILE_STATICARRAYS;
         if (strcmp(p->modules.items[i], "KernelIntrinsics") == 0)
             root->flags |= FILE_INTRINSICS;
-        /* KernelAbstractions hands kernels CartesianIndex values that the file need not name: a launch's
-         * CartesianIndices argument (AcceleratedKernels' mapreduce_nd takes max(Iother, Ireduce) of two) */
-        if (strcmp(p->modules.items[i], "KernelAbstractions") == 0)
-            root->flags |= FILE_CARTESIAN;
     }
     p->toks = NULL;
     arena_free(&scratch);

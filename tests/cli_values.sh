@@ -102,4 +102,30 @@ assert got == (1.0, 2.0, 32.0, 12.0), got
 PY
 "$juke" typed w.jl 'lay!' 'Vector{Float64}' WMMA.RowMajor WMMA.ColMajor 'Type{WMMA_RDNA3.RowMajor}' \
     'Type{Float32}' | grep -q 'code(b)::Float64'
+# complex numbers as Julia writes them (1.5+2.0im a ComplexF64, 0.5f0-1.75f0im a ComplexF32), typemin(T), and a
+# complex array inside a value (ComplexF32[1, 2.5im] is [1+0im, 0+2.5im])
+cat > c.jl <<'JL'
+function cx!(o, z, w, nt)
+    o[1] = real(z) * imag(z)
+    o[2] = Float64(real(w) + imag(w))
+    o[3] = Float64(imag(nt.v[2]) + nt.n)
+    return
+end
+JL
+"$juke" run --device cpu --groupsize 1 c.jl 'cx!' o.npy '1.5+2.0im' '0.5f0 - 1.75f0im' \
+    '(v = ComplexF32[1, 2.5im], n = typemin(Int8))' --out 1=cout.npy
+python3 - <<'PY'
+import struct
+b = open('cout.npy', 'rb').read()
+hl = struct.unpack('<H', b[8:10])[0]
+got = struct.unpack('<6d', b[10 + hl:])[:3]
+assert got == (3.0, -1.25, -125.5), got
+PY
+"$juke" typed c.jl 'cx!' 'Vector{Float64}' ComplexF64 ComplexF32 '@NamedTuple{v::Vector{ComplexF32}, n::Int8}' |
+    grep -q 'real(z)::Float64'
+# Complex{Int64} is no argument juke takes: a usage error that says so
+if "$juke" run --device cpu c.jl 'cx!' o.npy '1+2im' '0.5f0im' '(v = ComplexF32[1], n = 1)' 2> err.txt; then
+    echo "a Complex{Int64} argument ran"; exit 1
+fi
+grep -q "no Complex{Int64}" err.txt
 echo ok

@@ -9,11 +9,13 @@
  *   # run: f!(ARG, ...) [groupsize X[,Y[,Z]]] [gridsize X[,Y[,Z]] | ndrange X[,Y,...]] [shmem BYTES]
  *                      [wavefrontsize 32|64] [cooperative] [seed N]
  *       Launch f! with these arguments. An ARG is `name = VALUE` (the name is
- *       what the expectations below refer to), VALUE one of
+ *       what the expectations below refer to), VALUE a Julia literal as `juke run`
+ *       takes one (tools/literal.h, the one parser of them), parsed once the file's
+ *       module is loaded:
  *         zeros(T, d1[, d2, d3])        a zeroed array of element type T
  *         T[v1, v2, ...]                a vector with these elements (ComplexF32 and ComplexF64: the
- *                                       parts in turn, ComplexF32[1, 2, 3, 4] is [1+2im, 3+4im]; so
- *                                       are a complex array's values in `expect`)
+ *                                       parts in turn, ComplexF32[1, 2, 3, 4] is [1+2im, 3+4im]
+ *                                       (LIT_COMPLEX_PARTS); so are a complex array's values in `expect`)
  *         reshape(T[v...], d1, d2...)   an array of those dims (column-major)
  *         collect(T, a:b)               the vector T.(a:b)
  *         T[v1, v2, ...]                of a tuple or struct type T, or Int128 / UInt128: a vector of those
@@ -21,10 +23,10 @@
  *                                       argument is (NTuple{2, Float32}[(1f0, 2f0)], P[P(1, 2.5)]); its
  *                                       `expect` lists the elements so, compared bytewise; reshape(T[...], d1, d2...)
  *                                       of those makes an array of those dims
- *         5  -5  0x1f  2.5  1e-3  2.5f0  true  Int32(5)  UInt8(3)  Float16(1.5)
+ *         5  -5  0x1f  2.5  1e-3  2.5f0  true  Int32(5)  UInt8(3)  Float16(1.5)  typemin(Int64)
  *                                       a scalar, typed as Julia types the literal
- *         ComplexF64(1.5, -2.0)  ComplexF32(1, 2)  Complex{Float64}(0.5, 0)
- *                                       a complex scalar (both parts, converted as Julia's constructor does)
+ *         (1f0, 2), (a = 1, b = 2f0), P(1, 2.5), Val(4), typeof(+), conj, 3:9, 1.0+2.0im, ComplexF32(1, 2)
+ *                                       a tuple, named tuple, struct or value without bits (lit_parse_value)
  *       groupsize defaults to 1, gridsize to 1 (workgroups, as AMDGPU.jl counts); wavefrontsize compiles
  *       the kernel for waves of 32 or 64 lanes (juke_options.wavefront_size; default 64 on the cpu; a run
  *       whose results depend on the wave size names it): on a cuda device a run of 64 is skipped with its
@@ -135,32 +137,6 @@ static void print_to_env(void *user, int stream, const char *text, size_t len)
 
 /* ---- small helpers ---- */
 
-static uint16_t f32_to_f16(float x)
-{
-    uint32_t b;
-    memcpy(&b, &x, 4);
-    uint32_t sign = (b >> 16) & 0x8000, exp = (b >> 23) & 0xff, man = b & 0x7fffff;
-    if (exp == 0xff)
-        return (uint16_t)(sign | 0x7c00 | (man ? 0x200 : 0));
-    int e = (int)exp - 127 + 15;
-    if (e >= 31)
-        return (uint16_t)(sign | 0x7c00);
-    if (e <= 0) {
-        if (e < -10)
-            return (uint16_t)sign;
-        man |= 0x800000;
-        int shift = 14 - e;
-        uint32_t h = man >> shift, rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (h & 1)))
-            h++;
-        return (uint16_t)(sign | h);
-    }
-    uint32_t h = ((uint32_t)e << 10) | (man >> 13), rem = man & 0x1fff;
-    if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
-        h++;
-    return (uint16_t)(sign | h);
-}
-
 static float f16_to_f32(uint16_t h)
 {
     uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff, b;
@@ -182,46 +158,6 @@ static float f16_to_f32(uint16_t h)
     float f;
     memcpy(&f, &b, 4);
     return f;
-}
-
-static const struct {
-    const char *name;
-    juke_type t;
-} type_names[] = {
-    { "Bool", JUKE_BOOL },
-    { "Int8", JUKE_INT8 },
-    { "Int16", JUKE_INT16 },
-    { "Int32", JUKE_INT32 },
-    { "Int64", JUKE_INT64 },
-    { "Int", JUKE_INT64 },
-    { "UInt8", JUKE_UINT8 },
-    { "UInt16", JUKE_UINT16 },
-    { "UInt32", JUKE_UINT32 },
-    { "UInt64", JUKE_UINT64 },
-    { "UInt", JUKE_UINT64 },
-    { "Float16", JUKE_FLOAT16 },
-    { "Float32", JUKE_FLOAT32 },
-    { "Float64", JUKE_FLOAT64 },
-    { "ComplexF32", JUKE_COMPLEXF32 },
-    { "ComplexF64", JUKE_COMPLEXF64 },
-};
-
-static bool type_by_name(const char *s, size_t n, juke_type *out)
-{
-    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
-        if (strlen(type_names[i].name) == n && strncmp(type_names[i].name, s, n) == 0) {
-            *out = type_names[i].t;
-            return true;
-        }
-    return false;
-}
-
-static const char *type_name(juke_type t)
-{
-    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
-        if (type_names[i].t == t)
-            return type_names[i].name;
-    return "?";
 }
 
 static bool is_float_type(juke_type t)
@@ -292,122 +228,43 @@ static bool cerr(Cursor *c, const char *fmt, ...)
     return false;
 }
 
-static bool parse_typed_extreme(Cursor *c, bool is_min, Val *v)
-{
-    char tn[32];
-    juke_type t;
-    if (!accept(c, "(") || !ident(c, tn, sizeof tn) || !type_by_name(tn, strlen(tn), &t) || !accept(c, ")"))
-        return cerr(c, "typemin/typemax need an integer type");
-    v->type = t;
-    v->is_float = false;
-    switch (t) {
-    case JUKE_INT8: v->i = is_min ? INT8_MIN : INT8_MAX; break;
-    case JUKE_INT16: v->i = is_min ? INT16_MIN : INT16_MAX; break;
-    case JUKE_INT32: v->i = is_min ? INT32_MIN : INT32_MAX; break;
-    case JUKE_INT64: v->i = is_min ? INT64_MIN : INT64_MAX; break;
-    case JUKE_UINT8: v->i = is_min ? 0 : UINT8_MAX; break;
-    case JUKE_UINT16: v->i = is_min ? 0 : UINT16_MAX; break;
-    case JUKE_UINT32: v->i = is_min ? 0 : UINT32_MAX; break;
-    case JUKE_UINT64: v->i = is_min ? 0 : (int64_t)UINT64_MAX; break;
-    default: return cerr(c, "typemin/typemax of %s", tn);
-    }
-    return true;
-}
-
-/* A number as Julia types its literal: 5 Int64, 0x1f UInt8 (by digits), 2.5 Float64, 2.5f0 Float32. */
+/* A number as Julia types its literal (lit_parse: 5 Int64, 0x1f UInt8 by its digits, 2.5 Float64, 2.5f0
+ * Float32, Inf32, typemin(Int8)), written up to a ',', ']', ':', blank or the end. */
 static bool parse_number(Cursor *c, Val *v)
 {
     skip_ws(c);
+    const char *s = c->p, *p = s;
+    if (strncmp(p, "typemin(", 8) == 0 || strncmp(p, "typemax(", 8) == 0)
+        p = strchr(p, ')') ? strchr(p, ')') + 1 : p + strlen(p);
+    else /* a sign after e or f is an exponent's: 1e-3, 2f+1 */
+        for (p += *p == '-' || *p == '+'; isalnum((unsigned char)*p) || *p == '_' || *p == '.' ||
+                                          ((*p == '-' || *p == '+') && p - s >= 2 && strchr("eEf", p[-1]) &&
+                                           (isdigit((unsigned char)p[-2]) || p[-2] == '.'));
+             p++)
+            ;
+    char text[64];
+    juke_arg a;
+    const char *why;
+    if (p == s || (size_t)(p - s) >= sizeof text)
+        return cerr(c, "expected a number at \"%.20s\"", s);
+    memcpy(text, s, (size_t)(p - s));
+    text[p - s] = 0;
+    char *end;
+    if (!lit_parse(text, &a, &why)) {
+        /* a decimal past typemax(Int64) (Julia's Int128): an expected UInt64's value */
+        unsigned long long u = isdigit((unsigned char)text[0]) ? strtoull(text, &end, 10) : 0;
+        if (!u || *end)
+            return cerr(c, "expected a number at \"%.20s\": %s", s, why);
+        a = juke_arg_u64(u);
+    }
     memset(v, 0, sizeof *v);
-    bool neg = false;
-    if (*c->p == '-' || *c->p == '+') {
-        neg = *c->p == '-';
-        c->p++;
-    }
-    if (strncmp(c->p, "Inf32", 5) == 0 || strncmp(c->p, "NaN32", 5) == 0) {
-        v->is_float = true;
-        v->f = c->p[0] == 'I' ? INFINITY : NAN;
-        v->type = JUKE_FLOAT32;
-        c->p += 5;
-    } else if (strncmp(c->p, "Inf", 3) == 0 || strncmp(c->p, "NaN", 3) == 0) {
-        v->is_float = true;
-        v->f = c->p[0] == 'I' ? INFINITY : NAN;
-        v->type = JUKE_FLOAT64;
-        c->p += 3;
-    } else if (strncmp(c->p, "true", 4) == 0 || strncmp(c->p, "false", 5) == 0) {
-        v->i = c->p[0] == 't';
-        v->type = JUKE_BOOL;
-        c->p += v->i ? 4 : 5;
-    } else if (strncmp(c->p, "typemin", 7) == 0 || strncmp(c->p, "typemax", 7) == 0) {
-        bool is_min = c->p[5] == 'i';
-        c->p += 7;
-        if (!parse_typed_extreme(c, is_min, v))
-            return false;
-    } else if (c->p[0] == '0' && c->p[1] == 'x') {
-        const char *s = c->p + 2;
-        char *end;
-        uint64_t u = strtoull(s, &end, 16);
-        size_t digits = (size_t)(end - s);
-        if (!digits)
-            return cerr(c, "bad hex literal");
-        v->i = (int64_t)u;
-        v->type = digits <= 2 ? JUKE_UINT8 : digits <= 4 ? JUKE_UINT16 : digits <= 8 ? JUKE_UINT32 : JUKE_UINT64;
-        c->p = end;
-    } else if (isdigit((unsigned char)*c->p) || *c->p == '.') {
-        const char *s = c->p;
-        while (isdigit((unsigned char)*c->p) || *c->p == '_')
-            c->p++;
-        bool isf = false;
-        if (*c->p == '.' && isdigit((unsigned char)c->p[1])) {
-            isf = true;
-            c->p++;
-            while (isdigit((unsigned char)*c->p))
-                c->p++;
-        } else if (*c->p == '.' && !isalpha((unsigned char)c->p[1])) {
-            isf = true;
-            c->p++;
-        }
-        char ebuf[64];
-        size_t mlen = (size_t)(c->p - s);
-        if (mlen >= sizeof ebuf - 8)
-            return cerr(c, "number too long");
-        memcpy(ebuf, s, mlen);
-        ebuf[mlen] = 0;
-        juke_type ft = JUKE_FLOAT64;
-        if ((*c->p == 'e' || *c->p == 'f') && (isdigit((unsigned char)c->p[1]) || c->p[1] == '-' || c->p[1] == '+')) {
-            ft = *c->p == 'f' ? JUKE_FLOAT32 : JUKE_FLOAT64;
-            c->p++;
-            char *end;
-            long e = strtol(c->p, &end, 10);
-            c->p = end;
-            snprintf(ebuf + mlen, sizeof ebuf - mlen, "e%ld", e);
-            isf = true;
-        }
-        char clean[64];
-        size_t k = 0;
-        for (size_t i = 0; ebuf[i] && k + 1 < sizeof clean; i++)
-            if (ebuf[i] != '_')
-                clean[k++] = ebuf[i];
-        clean[k] = 0;
-        if (isf) {
-            v->is_float = true;
-            v->f = strtod(clean, NULL);
-            v->type = ft;
-            if (ft == JUKE_FLOAT32)
-                v->f = (double)(float)v->f;
-        } else {
-            v->i = (int64_t)strtoull(clean, NULL, 10);
-            v->type = JUKE_INT64;
-        }
-    } else {
-        return cerr(c, "expected a number at \"%.20s\"", c->p);
-    }
-    if (neg) {
-        if (v->is_float)
-            v->f = -v->f;
-        else
-            v->i = (int64_t)(0 - (uint64_t)v->i);
-    }
+    v->type = a.type;
+    v->is_float = a.type == JUKE_FLOAT16 || a.type == JUKE_FLOAT32 || a.type == JUKE_FLOAT64;
+    if (v->is_float)
+        v->f = a.type == JUKE_FLOAT16 ? f16_to_f32(a.v.f16) : a.type == JUKE_FLOAT32 ? a.v.f32 : a.v.f64;
+    else
+        v->i = a.v.i; /* an unsigned value's bits */
+    c->p = p;
     return true;
 }
 
@@ -445,17 +302,11 @@ static int parse_list(Cursor *c, Val **out)
 
 typedef struct LArg {
     char name[64];
+    char *text;          /* the value as written (malloc), parsed (literal.h) when the run's module is loaded */
     char host_type[256]; /* "Vector{Float32}" for juke_typed */
-    char value[4096];    /* a tuple, struct or type argument as written (lit_parse_value), resolved at launch */
-    char elemtype[128];  /* an array of such values, T[v1, v2, ...]: T (Int128, a tuple or struct type) */
-    char *elems;         /* ... and its elements as written (v1, v2, ...), packed at launch */
+    LitArray lit;        /* an array argument's type, dims and elements */
     LitBlobs blobs;
     bool is_array;
-    juke_type type;
-    int nd;
-    int64_t dims[JUKE_NDRANGE_MAX];
-    int64_t len;
-    void *host;
     juke_array *arr;
     juke_arg arg;
 } LArg;
@@ -474,29 +325,6 @@ typedef struct Run {
     bool seeded;
     uint64_t seed;
 } Run;
-
-static void store(void *host, juke_type t, int64_t i, const Val *v)
-{
-    double f = v->is_float ? v->f : is_unsigned_type(v->type) ? (double)(uint64_t)v->i : (double)v->i;
-    int64_t x = v->is_float ? (int64_t)v->f : v->i;
-    switch (t) {
-    case JUKE_BOOL: ((uint8_t *)host)[i] = x != 0; break;
-    case JUKE_INT8:
-    case JUKE_UINT8: ((uint8_t *)host)[i] = (uint8_t)x; break;
-    case JUKE_INT16:
-    case JUKE_UINT16: ((uint16_t *)host)[i] = (uint16_t)x; break;
-    case JUKE_INT32:
-    case JUKE_UINT32: ((uint32_t *)host)[i] = (uint32_t)x; break;
-    case JUKE_INT64:
-    case JUKE_UINT64: ((uint64_t *)host)[i] = (uint64_t)x; break;
-    case JUKE_FLOAT16: ((uint16_t *)host)[i] = f32_to_f16((float)f); break;
-    case JUKE_FLOAT32: ((float *)host)[i] = (float)f; break;
-    case JUKE_COMPLEXF32: ((float *)host)[i] = (float)f; break; /* i counts parts */
-    case JUKE_FLOAT64:
-    case JUKE_COMPLEXF64: ((double *)host)[i] = f; break;
-    default: break; /* JUKE_VALUE is no element type */
-    }
-}
 
 /* Element i of a host array as a Val. */
 static Val load_elem(const void *host, juke_type t, int64_t i)
@@ -541,47 +369,26 @@ static void show_val(char *buf, size_t n, const Val *v)
         snprintf(buf, n, "%lld", (long long)v->i);
 }
 
-/* The value of a tuple, struct or type argument (its text, kept in a->value): up to the ',' or ')' that
- * ends it. False when the text there is no such value. */
-static bool value_arg(Cursor *c, LArg *a)
-{
-    const char *p = c->p;
-    int depth = 0;
-    for (; *p && !(depth == 0 && (*p == ',' || *p == ')' || *p == ' ')); p++)
-        if (*p == '(' || *p == '{')
-            depth++;
-        else if (*p == ')' || *p == '}')
-            depth--;
-    size_t n = (size_t)(p - c->p);
-    if (n == 0 || n >= sizeof a->value)
-        return false;
-    memcpy(a->value, c->p, n);
-    a->value[n] = 0;
-    juke_type t;
-    const char *open = strchr(a->value, '(');
-    /* T(x) of a number type is a scalar (parse_arg's), but ComplexF64(re, im) a value of two fields */
-    bool scalar_call =
-        open && type_by_name(a->value, (size_t)(open - a->value), &t) && t != JUKE_COMPLEXF32 && t != JUKE_COMPLEXF64;
-    if (!lit_is_value(a->value) || scalar_call || strncmp(a->value, "zeros(", 6) == 0 ||
-        strncmp(a->value, "collect(", 8) == 0 || strncmp(a->value, "reshape(", 8) == 0) {
-        a->value[0] = 0;
-        return false;
-    }
-    c->p = p;
-    return true;
-}
-
-/* Resolve the value arguments of r for module m: their juke_arg and type. */
-static bool resolve_values(Run *r, juke_module *m, char *why, size_t n)
+/* Parse the arguments of r (their text) for module m: each one's juke_arg, or an array's elements on the
+ * host, and its type. False with the reason in why. */
+static bool resolve_args(Run *r, juke_module *m, char *why, size_t n)
 {
     for (int i = 0; i < r->nargs; i++) {
         LArg *a = &r->args[i];
-        if (!a->value[0])
-            continue;
+        char w[448];
         lit_blobs_free(&a->blobs);
-        if (!lit_parse_value(env.ctx, m, env.dev, a->value, &a->arg, &a->blobs, why, n))
+        lit_array_free(&a->lit);
+        a->is_array = lit_is_array(a->text);
+        if (a->is_array ? !lit_parse_array(env.ctx, m, a->text, LIT_COMPLEX_PARTS, &a->lit, w, sizeof w)
+                        : !lit_parse_value(env.ctx, m, env.dev, a->text, &a->arg, &a->blobs, w, sizeof w)) {
+            snprintf(why, n, "%s: %s", a->name, w);
             return false;
-        snprintf(a->host_type, sizeof a->host_type, "%s", a->arg.v.value.type);
+        }
+        if (a->is_array)
+            lit_array_type(&a->lit, a->host_type, sizeof a->host_type);
+        else
+            snprintf(a->host_type, sizeof a->host_type, "%s",
+                     a->arg.type == JUKE_VALUE ? a->arg.v.value.type : lit_type_name(a->arg.type));
     }
     return true;
 }
@@ -599,277 +406,21 @@ static const char *bracket_end(const char *p)
     return NULL;
 }
 
-/* The next element of a value array's list as written (top-level commas separate them): its start, with
- * its length less trailing blanks in *len and *q moved past it and its comma; NULL past the last. */
-static const char *elem_next(const char **q, size_t *len)
-{
-    const char *p = *q;
-    while (*p == ' ')
-        p++;
-    if (!*p)
-        return NULL;
-    const char *start = p;
-    while (*p && *p != ',')
-        p = strchr("[({", *p) && bracket_end(p) ? bracket_end(p) + 1 : p + 1;
-    size_t n = (size_t)(p - start);
-    while (n && start[n - 1] == ' ')
-        n--;
-    *len = n;
-    *q = *p == ',' ? p + 1 : p;
-    return start;
-}
-
-/* T[v1, v2, ...] for an element type T that is no scalar type of juke.h (Int128, UInt128, a tuple or
- * struct type: NTuple{2, Float32}[(1f0, 2f0), ...], Particle[Particle(1, 2f0)]): a vector of values, made
- * at launch with juke_array_create_value. 1 when taken, 0 when the text is no such array, -1 on error. */
-static int value_array_arg(Cursor *c, LArg *a)
-{
-    const char *p = c->p;
-    while (*p && (isalnum((unsigned char)*p) || *p == '_' || *p == '@' || *p == '.' || *p == '{'))
-        p = *p == '{' ? (bracket_end(p) ? bracket_end(p) + 1 : p + strlen(p)) : p + 1;
-    juke_type t;
-    size_t tn = (size_t)(p - c->p);
-    if (*p != '[' || tn == 0 || tn >= sizeof a->elemtype || type_by_name(c->p, tn, &t))
-        return 0;
-    const char *end = bracket_end(p);
-    if (!end) {
-        cerr(c, "unclosed `[` of %.*s[...]", (int)tn, c->p);
-        return -1;
-    }
-    memcpy(a->elemtype, c->p, tn);
-    a->elemtype[tn] = 0;
-    a->elems = strndup(p + 1, (size_t)(end - p - 1));
-    int n = 0;
-    size_t len;
-    for (const char *q = a->elems; elem_next(&q, &len);)
-        n++;
-    a->is_array = true;
-    a->type = JUKE_VALUE;
-    a->nd = 1;
-    a->dims[0] = a->len = n;
-    snprintf(a->host_type, sizeof a->host_type, "Vector{%.*s}", (int)tn, c->p);
-    c->p = end + 1;
-    return 1;
-}
-
-/* The dims after a value array in reshape(T[...], d1, d2, ...): a's dims and host type; false after cerr. */
-static bool value_array_dims(Cursor *c, LArg *a)
-{
-    int64_t n = 1;
-    a->nd = 0;
-    while (accept(c, ",")) {
-        Val d;
-        if (a->nd == JUKE_NDRANGE_MAX || !parse_number(c, &d) || d.is_float || d.i < 0)
-            return cerr(c, "bad dims");
-        a->dims[a->nd++] = d.i;
-        n *= d.i;
-    }
-    if (!a->nd || n != a->len || !accept(c, ")"))
-        return cerr(c, "reshape(T[...], dims...): dims of %lld elements, then ')'", (long long)a->len);
-    char elem[sizeof a->elemtype]; /* a copy: GCC's -Wrestrict cannot tell the two fields apart */
-    memcpy(elem, a->elemtype, sizeof elem);
-    snprintf(a->host_type, sizeof a->host_type, "Array{%s,%d}", elem, a->nd);
-    return true;
-}
-
-/* The n-th element (from 0) of a value array's list as written, into buf; false past the last. */
-static bool nth_elem(const char *list, int n, char *buf, size_t size)
-{
-    size_t len = 0;
-    const char *start = NULL;
-    for (int k = 0; k <= n; k++)
-        if (!(start = elem_next(&list, &len)))
-            return false;
-    if (len >= size)
-        return false;
-    memcpy(buf, start, len);
-    buf[len] = 0;
-    return true;
-}
-
-/* The bytes of a value array's elements (each size bytes), parsed from list as values of elemtype
- * (lit_parse_value; a bare integer of Int128 or UInt128 as T(v)); NULL with the reason in why. */
-static void *pack_elems(juke_module *m, const char *elemtype, const char *list, int64_t len, size_t size, char *why,
-                        size_t whyn)
-{
-    unsigned char *host = calloc((size_t)(len ? len : 1), size);
-    bool wide = strcmp(elemtype, "Int128") == 0 || strcmp(elemtype, "UInt128") == 0;
-    const char *at = list; /* one walk over the list, element by element */
-    for (int64_t i = 0; host && i < len; i++) {
-        char text[512], val[700];
-        juke_arg v;
-        LitBlobs blobs = { 0 };
-        size_t n = 0;
-        const char *start = elem_next(&at, &n);
-        if (!start || n >= sizeof text) {
-            snprintf(why, whyn, "element %lld is %s", (long long)i + 1, start ? "too long" : "missing");
-            free(host);
-            return NULL;
-        }
-        memcpy(text, start, n);
-        text[n] = 0;
-        snprintf(val, sizeof val, wide ? "%s(%s)" : "%s%s", wide ? elemtype : "", text);
-        bool ok = lit_parse_value(env.ctx, m, NULL, val, &v, &blobs, why, whyn);
-        if (ok && (v.type != JUKE_VALUE || v.v.value.size != size || !v.v.value.bytes)) {
-            snprintf(why, whyn, "element %lld (%.200s) is no %s", (long long)i + 1, text, elemtype);
-            ok = false;
-        }
-        if (ok)
-            memcpy(host + (size_t)i * size, v.v.value.bytes, size);
-        lit_blobs_free(&blobs);
-        if (!ok) {
-            free(host);
-            return NULL;
-        }
-    }
-    return host;
-}
-
-/* name = VALUE */
+/* name = VALUE: the value's text, up to the ',' or ')' that ends it (brackets nest) */
 static bool parse_arg(Cursor *c, LArg *a)
 {
     if (!ident(c, a->name, sizeof a->name) || !accept(c, "="))
         return cerr(c, "expected `name = value` at \"%.30s\"", c->p);
     skip_ws(c);
-    int va = value_array_arg(c, a);
-    if (va)
-        return va > 0;
-    if (value_arg(c, a))
-        return true;
-    const char *save = c->p;
-    char word[64];
-    juke_type t;
-    Val *vals = NULL;
-    int nv = -1;
-    bool zeros = false, collect = false, reshape = false;
-    if (ident(c, word, sizeof word)) {
-        if (strcmp(word, "zeros") == 0)
-            zeros = true;
-        else if (strcmp(word, "collect") == 0)
-            collect = true;
-        else if (strcmp(word, "reshape") == 0)
-            reshape = true;
-        else if (type_by_name(word, strlen(word), &t) && accept(c, "(")) {
-            /* Int32(5): a typed scalar */
-            Val v;
-            if (!parse_number(c, &v) || !accept(c, ")"))
-                return cerr(c, "expected T(number)");
-            a->type = t;
-            goto scalar;
-        } else if (type_by_name(word, strlen(word), &t) && (skip_ws(c), *c->p == '[')) {
-            nv = parse_list(c, &vals);
-            if (nv < 0)
-                return false;
-            a->nd = 1;
-            a->dims[0] = nv / parts(t);
-            goto array;
-        } else {
-            c->p = save;
-        }
-    }
-    if (zeros || collect || reshape) {
-        if (!accept(c, "("))
-            return cerr(c, "expected '('");
-        skip_ws(c);
-        va = reshape ? value_array_arg(c, a) : 0;
-        if (va < 0)
-            return false;
-        if (va) /* reshape(NTuple{2, Int32}[...], 5, 4): a value array of those dims */
-            return value_array_dims(c, a);
-        if (reshape) {
-            char tn[32];
-            if (!ident(c, tn, sizeof tn) || !type_by_name(tn, strlen(tn), &t))
-                return cerr(c, "reshape(T[...], dims...) needs an element type");
-            nv = parse_list(c, &vals);
-            if (nv < 0)
-                return false;
-        } else {
-            char tn[32];
-            if (!ident(c, tn, sizeof tn) || !type_by_name(tn, strlen(tn), &t))
-                return cerr(c, "expected an element type");
-        }
-        if (collect) {
-            Val lo, hi;
-            if (!accept(c, ",") || !parse_number(c, &lo) || !accept(c, ":") || !parse_number(c, &hi))
-                return cerr(c, "collect(T, a:b)");
-            nv = (int)(hi.i - lo.i + 1);
-            vals = calloc((size_t)(nv > 0 ? nv : 1), sizeof(Val));
-            for (int i = 0; i < nv; i++)
-                vals[i] = (Val){ .i = lo.i + i, .type = JUKE_INT64 };
-            a->nd = 1;
-            a->dims[0] = nv;
-        } else {
-            a->nd = 0;
-            while (accept(c, ",")) {
-                Val d;
-                if (a->nd == JUKE_NDRANGE_MAX || !parse_number(c, &d) || d.is_float)
-                    return cerr(c, "bad dims");
-                a->dims[a->nd++] = d.i;
-            }
-            if (!a->nd)
-                return cerr(c, "dims missing");
-        }
-        if (!accept(c, ")"))
-            return cerr(c, "expected ')'");
-        goto array;
-    }
-    {
-        Val v;
-        if (!parse_number(c, &v))
-            return false;
-        a->type = v.type;
-        a->arg.is_array = false;
-        a->arg.type = v.type;
-        if (v.is_float && v.type == JUKE_FLOAT32)
-            a->arg.v.f32 = (float)v.f;
-        else if (v.is_float)
-            a->arg.v.f64 = v.f;
-        else
-            a->arg.v.i = v.i;
-        snprintf(a->host_type, sizeof a->host_type, "%s", type_name(a->type));
-        return true;
-    }
-scalar: {
-    /* re-read the number in T(...) for its value */
-    const char *q = strchr(save, '(');
-    Cursor c2 = *c;
-    c2.p = q + 1;
-    Val v;
-    parse_number(&c2, &v);
-    a->arg.is_array = false;
-    a->arg.type = a->type;
-    double f = v.is_float ? v.f : (double)v.i;
-    if (a->type == JUKE_FLOAT32)
-        a->arg.v.f32 = (float)f;
-    else if (a->type == JUKE_FLOAT64)
-        a->arg.v.f64 = f;
-    else if (a->type == JUKE_FLOAT16)
-        a->arg.v.f16 = f32_to_f16((float)f);
-    else
-        a->arg.v.i = v.is_float ? (int64_t)v.f : v.i;
-    snprintf(a->host_type, sizeof a->host_type, "%s", type_name(a->type));
-    return true;
-}
-array:
-    a->is_array = true;
-    a->type = t;
-    a->len = 1;
-    for (int i = 0; i < a->nd; i++)
-        a->len *= a->dims[i];
-    if (nv >= 0 && nv != a->len * parts(t)) {
-        free(vals);
-        return cerr(c, "%d values for %lld elements", nv, (long long)a->len);
-    }
-    a->host = calloc((size_t)(a->len ? a->len : 1), juke_sizeof(t));
-    for (int i = 0; i < nv; i++)
-        store(a->host, t, i, &vals[i]);
-    free(vals);
-    if (a->nd == 1)
-        snprintf(a->host_type, sizeof a->host_type, "Vector{%s}", type_name(t));
-    else if (a->nd == 2)
-        snprintf(a->host_type, sizeof a->host_type, "Matrix{%s}", type_name(t));
-    else
-        snprintf(a->host_type, sizeof a->host_type, "Array{%s,%d}", type_name(t), a->nd);
+    const char *p = c->p;
+    for (int depth = 0; *p && !(depth == 0 && (*p == ',' || *p == ')')); p++)
+        depth += strchr("([{", *p) ? 1 : strchr(")]}", *p) ? -1 : 0;
+    size_t n = (size_t)(p - c->p);
+    while (n && c->p[n - 1] == ' ')
+        n--;
+    if (n == 0 || !(a->text = strndup(c->p, n)))
+        return cerr(c, "expected a value at \"%.30s\"", c->p);
+    c->p = p;
     return true;
 }
 
@@ -960,13 +511,12 @@ static void free_run(Run *r)
 {
     for (int i = 0; i < r->nargs; i++) {
         lit_blobs_free(&r->args[i].blobs);
-        r->args[i].value[0] = 0;
-        r->args[i].elemtype[0] = 0;
-        free(r->args[i].elems);
-        r->args[i].elems = NULL;
-        free(r->args[i].host);
+        lit_array_free(&r->args[i].lit);
+        free(r->args[i].text);
+        r->args[i].text = NULL;
         if (r->args[i].arr)
             juke_array_free(r->args[i].arr);
+        r->args[i].arr = NULL;
     }
     r->nargs = 0;
 }
@@ -1135,14 +685,14 @@ static void check_array(FileCheck *fc, Directive *d, juke_module *m, Run *r, con
         int fi = -1;
         LArg *v = a;
         a = NULL;
-        if (v->value[0] && juke_value_field(m, v->host_type, field, &fi) == JUKE_OK)
+        if (!v->is_array && v->arg.type == JUKE_VALUE && juke_value_field(m, v->host_type, field, &fi) == JUKE_OK)
             for (int k = 0; k < v->blobs.narrays; k++)
                 if (v->blobs.array_fields[k] == fi) {
                     memset(&fa, 0, sizeof fa);
                     fa.is_array = true;
                     fa.arr = v->blobs.arrays[k];
-                    fa.type = juke_array_eltype(fa.arr);
-                    fa.len = juke_array_length(fa.arr);
+                    fa.lit.type = juke_array_eltype(fa.arr);
+                    fa.lit.len = juke_array_length(fa.arr);
                     a = &fa;
                 }
     }
@@ -1150,35 +700,37 @@ static void check_array(FileCheck *fc, Directive *d, juke_module *m, Run *r, con
         fc_fail(fc, d->line, "no array argument `%s%s%s` in the run", name, field[0] ? "." : "", field);
         return;
     }
-    if (a->elemtype[0]) { /* a value array: [v1, v2, ...] written as its elements were, compared bytewise */
+    if (a->lit.type == JUKE_VALUE) { /* a value array: [v1, v2, ...] written as its elements were, compared bytewise */
         skip_ws(&c);
         const char *end = *c.p == '[' ? bracket_end(c.p) : NULL;
-        size_t es = 0;
+        size_t es = a->lit.elsize;
         char why[512];
-        if (!end || approx || juke_value_layout(m, a->elemtype, &es, NULL, NULL, NULL, 0)) {
-            fc_fail(fc, d->line, "expect %s: [v1, ...] of its %s elements, exactly", name, a->elemtype);
+        LitArray want = { 0 };
+        size_t tn = end ? strlen(a->lit.elemtype) + (size_t)(end - c.p) + 2 : 0;
+        char *text = end ? malloc(tn) : NULL;
+        if (!text || approx) {
+            fc_fail(fc, d->line, "expect %s: [v1, ...] of its %s elements, exactly", name, a->lit.elemtype);
+            free(text);
             return;
         }
-        char *list = strndup(c.p + 1, (size_t)(end - c.p - 1));
-        unsigned char *want = pack_elems(m, a->elemtype, list, a->len, es, why, sizeof why);
-        unsigned char *got = calloc((size_t)(a->len ? a->len : 1), es);
-        char extra[8];
-        if (!want)
+        snprintf(text, tn, "%s%.*s", a->lit.elemtype, (int)(end - c.p + 1), c.p); /* T[v1, ...] */
+        unsigned char *got = calloc((size_t)(a->lit.len ? a->lit.len : 1), es);
+        if (!lit_parse_array(env.ctx, m, text, 0, &want, why, sizeof why))
             fc_fail(fc, d->line, "expect %s: %s", name, why);
-        else if (nth_elem(list, (int)a->len, extra, sizeof extra))
-            fc_fail(fc, d->line, "more expected values than the %lld elements of %s", (long long)a->len, name);
-        else if (juke_array_download(a->arr, got, (size_t)a->len * es) != JUKE_OK)
+        else if (want.len != a->lit.len)
+            fc_fail(fc, d->line, "%lld expected values for the %lld elements of %s", (long long)want.len,
+                    (long long)a->lit.len, name);
+        else if (juke_array_download(a->arr, got, (size_t)a->lit.len * es) != JUKE_OK)
             fc_fail(fc, d->line, "download: %s", juke_errmsg(env.ctx));
         else
-            for (int64_t i = 0; i < a->len; i++)
-                if (memcmp(got + (size_t)i * es, want + (size_t)i * es, es) != 0) {
-                    char w[512];
-                    nth_elem(list, (int)i, w, sizeof w);
-                    fc_fail(fc, d->line, "%s[%lld] differs from %s", name, (long long)i + 1, w);
+            for (int64_t i = 0; i < a->lit.len; i++)
+                if (memcmp(got + (size_t)i * es, want.host + (size_t)i * es, es) != 0) {
+                    fc_fail(fc, d->line, "%s[%lld] differs from the expected element %lld", name, (long long)i + 1,
+                            (long long)i + 1);
                     break;
                 }
-        free(list);
-        free(want);
+        lit_array_free(&want);
+        free(text);
         free(got);
         return;
     }
@@ -1188,32 +740,34 @@ static void check_array(FileCheck *fc, Directive *d, juke_module *m, Run *r, con
         fc_fail(fc, d->line, "%s", c.err);
         return;
     }
-    double rtol = a->type == JUKE_FLOAT64 || a->type == JUKE_COMPLEXF64   ? 1e-14
-                  : a->type == JUKE_FLOAT32 || a->type == JUKE_COMPLEXF32 ? 1e-6
-                                                                          : 1e-3;
+    juke_type at = a->lit.type;
+    int64_t alen = a->lit.len;
+    double rtol = at == JUKE_FLOAT64 || at == JUKE_COMPLEXF64   ? 1e-14
+                  : at == JUKE_FLOAT32 || at == JUKE_COMPLEXF32 ? 1e-6
+                                                                : 1e-3;
     if (accept(&c, "rtol")) {
         Val t;
         if (parse_number(&c, &t))
             rtol = t.is_float ? t.f : (double)t.i;
     }
-    if (n != a->len * parts(a->type)) {
-        fc_fail(fc, d->line, "%d expected values for the %lld elements of %s", n, (long long)a->len, name);
+    if (n != alen * parts(at)) {
+        fc_fail(fc, d->line, "%d expected values for the %lld elements of %s", n, (long long)alen, name);
         free(want);
         return;
     }
-    void *host = calloc((size_t)(a->len ? a->len : 1), juke_sizeof(a->type));
-    if (juke_array_download(a->arr, host, (size_t)a->len * juke_sizeof(a->type)) != JUKE_OK) {
+    void *host = calloc((size_t)(alen ? alen : 1), juke_sizeof(at));
+    if (juke_array_download(a->arr, host, (size_t)alen * juke_sizeof(at)) != JUKE_OK) {
         fc_fail(fc, d->line, "download: %s", juke_errmsg(env.ctx));
     } else {
         int shown = 0;
-        for (int64_t i = 0; i < a->len * parts(a->type); i++) {
-            Val got = load_elem(host, a->type, i);
+        for (int64_t i = 0; i < alen * parts(at); i++) {
+            Val got = load_elem(host, at, i);
             bool ok;
-            if (approx && is_float_type(a->type)) {
+            if (approx && is_float_type(at)) {
                 double w = want[i].is_float ? want[i].f : (double)want[i].i;
                 ok = (isnan(w) && isnan(got.f)) || got.f == w || fabs(got.f - w) <= rtol * fmax(fabs(w), 1e-300);
             } else {
-                ok = vals_equal(&got, &want[i], a->type);
+                ok = vals_equal(&got, &want[i], at);
             }
             if (!ok && shown++ < 8) {
                 char g[64], w[64];
@@ -1231,30 +785,14 @@ static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
 {
     juke_arg args[MAX_ARGS];
     char why[512];
-    if (!resolve_values(r, m, why, sizeof why)) {
-        fc_fail(fc, line, "argument: %s", why);
+    if (!resolve_args(r, m, why, sizeof why)) {
+        fc_fail(fc, line, "argument %s", why);
         return JUKE_ERR_ARGUMENT;
     }
     for (int i = 0; i < r->nargs; i++) {
         LArg *a = &r->args[i];
-        if (a->is_array && a->elemtype[0]) {
-            size_t es = 0;
-            free(a->host);
-            a->host = NULL;
-            if (juke_value_layout(m, a->elemtype, &es, NULL, NULL, NULL, 0) ||
-                juke_array_create_value(env.dev, m, a->elemtype, a->nd, a->dims, &a->arr)) {
-                fc_fail(fc, line, "array %s: %s", a->name, juke_errmsg(env.ctx));
-                return JUKE_ERR_ARGUMENT;
-            }
-            a->host = pack_elems(m, a->elemtype, a->elems, a->len, es, why, sizeof why);
-            if (!a->host || juke_array_upload(a->arr, a->host, (size_t)a->len * es)) {
-                fc_fail(fc, line, "array %s: %s", a->name, a->host ? juke_errmsg(env.ctx) : why);
-                return JUKE_ERR_ARGUMENT;
-            }
-            a->arg = juke_arg_array(a->arr);
-        } else if (a->is_array) {
-            if (juke_array_create(env.dev, a->type, a->nd, a->dims, &a->arr) ||
-                juke_array_upload(a->arr, a->host, (size_t)a->len * juke_sizeof(a->type))) {
+        if (a->is_array) {
+            if (lit_array_make(env.dev, m, &a->lit, &a->arr) != JUKE_OK) {
                 fc_fail(fc, line, "array %s: %s", a->name, juke_errmsg(env.ctx));
                 return JUKE_ERR_ARGUMENT;
             }
@@ -1332,8 +870,8 @@ static void compile_file(FileCheck *fc, const char *path, Directive *ds, int nd)
         const char *types[MAX_ARGS + 1];
         int ntypes = run.nargs;
         char why[512];
-        if (!resolve_values(&run, m, why, sizeof why)) {
-            fc_fail(fc, ds[i].line, "argument: %s", why);
+        if (!resolve_args(&run, m, why, sizeof why)) {
+            fc_fail(fc, ds[i].line, "argument %s", why);
             free_run(&run);
             continue;
         }

@@ -3,8 +3,10 @@
  * passes what the same text would be in a Julia session. */
 #include "literal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,8 +229,31 @@ static bool lit_convert(Lit *l, juke_type t, int bits)
     return true;
 }
 
+static int scalar_type_named(const char *p, size_t n);
+
+/* typemin(T) or typemax(T) of a scalar type T (a float's is -Inf or Inf), the n bytes at t naming T. */
+static bool type_extreme(bool max, const char *t, size_t n, Lit *out)
+{
+    int ti = scalar_type_named(t, n);
+    if (ti < 0)
+        return false;
+    memset(out, 0, sizeof *out);
+    juke_type ty = lit_types[ti].type;
+    int bits = lit_types[ti].bits;
+    out->type = ty;
+    if (lit_is_float(ty))
+        out->f = max ? INFINITY : -INFINITY;
+    else if (lit_is_unsigned(ty))
+        out->u = max ? (bits == 64 ? UINT64_MAX : (1ULL << bits) - 1) : 0;
+    else if (ty == JUKE_BOOL)
+        out->i = max;
+    else
+        out->i = max ? (int64_t)((1ULL << (bits - 1)) - 1) : (int64_t)(0 - (1ULL << (bits - 1)));
+    return true;
+}
+
 /* A kernel argument written as a Julia literal: 2.5f0, 2.5, 3, -3, 1e-3,
- * 0x1f, true, Int32(7), UInt8(1), Float16(1.5). */
+ * 0x1f, true, Int32(7), UInt8(1), Float16(1.5), typemin(Int64). */
 static bool parse_literal(const char *text, Lit *out, const char **why)
 {
     *why = "not a Julia literal (2.5f0, 2.5, 3, Int32(7), true, ...) nor a .npy file";
@@ -238,6 +263,8 @@ static bool parse_literal(const char *text, Lit *out, const char **why)
     size_t len = strlen(text);
     if (text[len - 1] != ')')
         return false;
+    if ((open - text == 7) && (strncmp(text, "typemin", 7) == 0 || strncmp(text, "typemax", 7) == 0))
+        return type_extreme(text[5] == 'a', open + 1, len - 9, out);
     for (int i = 0; i < (int)(sizeof lit_types / sizeof lit_types[0]); i++) {
         size_t n = strlen(lit_types[i].name);
         if ((size_t)(open - text) != n || strncmp(text, lit_types[i].name, n))
@@ -307,13 +334,17 @@ static void vp_space(VParser *v)
         v->p++;
 }
 
-static bool vp_fail(VParser *v, const char *fmt, const char *arg)
+static bool vp_fail(VParser *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool vp_fail(VParser *v, const char *fmt, ...)
 {
-    if (!v->why[0])
-        snprintf(v->why, v->whyn, fmt, arg);
+    if (!v->why[0]) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(v->why, v->whyn, fmt, ap);
+        va_end(ap);
+    }
     return false;
 }
-
 static bool ident_char(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '!' ||
@@ -355,6 +386,7 @@ static bool keep(LitBlobs *b, void *p)
 
 static bool vp_value(VParser *v, juke_arg *out, int depth);
 static bool parse_int128_arg(const char *text, bool *is_unsigned, unsigned __int128 *out, const char **why);
+static bool parse_int128_text(const char *text, bool *neg, unsigned __int128 *mag);
 
 /* The scalar type named by the n bytes at p (Float32, Int, ...), or -1. */
 static int scalar_type_named(const char *p, size_t n)
@@ -365,141 +397,417 @@ static int scalar_type_named(const char *p, size_t n)
     return -1;
 }
 
-/* Is the text at p an array literal: T[...], zeros(T, ...) or reshape(T[...], ...) of a scalar type T? */
-static bool vp_is_array(const char *p)
+bool lit_type_named(const char *p, size_t n, juke_type *out)
 {
-    if (strncmp(p, "zeros(", 6) == 0 || strncmp(p, "reshape(", 8) == 0)
-        return true;
-    const char *q = p;
-    while (ident_char(*q))
-        q++;
-    return *q == '[' && scalar_type_named(p, (size_t)(q - p)) >= 0;
+    int i = scalar_type_named(p, n);
+    if (i >= 0)
+        *out = lit_types[i].type;
+    else if (n == 10 && (strncmp(p, "ComplexF32", 10) == 0 || strncmp(p, "ComplexF64", 10) == 0))
+        *out = p[9] == '2' ? JUKE_COMPLEXF32 : JUKE_COMPLEXF64;
+    else
+        return false;
+    return true;
 }
 
-/* Integer dims ", d1, d2, ...)" at v->p (after the array or type), up to 8; false on error. */
-static bool vp_dims(VParser *v, int64_t *dims, int *nd)
+const char *lit_type_name(juke_type t)
 {
-    *nd = 0;
+    if (t == JUKE_COMPLEXF32 || t == JUKE_COMPLEXF64)
+        return t == JUKE_COMPLEXF32 ? "ComplexF32" : "ComplexF64";
+    return t >= JUKE_BOOL && t <= JUKE_FLOAT64 ? scalar_names[t] : "?";
+}
+
+/* ---- complex numbers: 1.0+2.0im, 1f0-0.5f0im, 2.5im ---- */
+
+/* The bytes of a real part of a complex number of type t at dst (its part type: Float32 or Float64). */
+static void put_part(juke_type t, double x, unsigned char *dst)
+{
+    if (t == JUKE_COMPLEXF32) {
+        float f = (float)x;
+        memcpy(dst, &f, 4);
+    } else {
+        memcpy(dst, &x, 8);
+    }
+}
+
+/* A complex literal as Julia writes one: re+imim, re-imim or imim, blanks allowed around the sign. Its type
+ * is Julia's promotion of the parts' (ComplexF64 if one is a Float64, else ComplexF32 if one is a Float32:
+ * 1f0+2im is a ComplexF32); integer or Float16 parts alone are Complex{Int64} and ComplexF16, which juke's
+ * arguments do not take. False if text is none (*why set when it is one of those). */
+static bool parse_complex(const char *text, double *re, double *im, juke_type *t, const char **why)
+{
+    char buf[128];
+    size_t n = 0;
+    for (const char *p = text; *p; p++)
+        if (*p != ' ') {
+            if (n + 1 >= sizeof buf)
+                return false;
+            buf[n++] = *p;
+        }
+    if (n < 3 || strncmp(buf + n - 2, "im", 2) != 0)
+        return false;
+    buf[n - 2] = 0;
+    /* the imaginary part starts at the last sign that is not an exponent's (1e-3+2im) */
+    char *split = NULL;
+    for (char *p = buf + 1; *p; p++)
+        if ((*p == '+' || *p == '-') &&
+            !(strchr("eEf", p[-1]) && p - 1 > buf && (isdigit((unsigned char)p[-2]) || p[-2] == '.')))
+            split = p;
+    Lit r = { JUKE_INT64, 0, 0, 0 }, i;
+    char imtext[128];
+    snprintf(imtext, sizeof imtext, "%s", split ? split : buf);
+    if (split) {
+        *split = 0;
+        if (!parse_plain_literal(buf, &r))
+            return false;
+    }
+    if (!parse_plain_literal(imtext, &i))
+        return false;
+    bool f64 = r.type == JUKE_FLOAT64 || i.type == JUKE_FLOAT64;
+    bool f32 = r.type == JUKE_FLOAT32 || i.type == JUKE_FLOAT32;
+    if (!f64 && !f32) {
+        *why = "a complex literal needs a Float32 or Float64 part (1.0+2.0im, 1f0+2f0im): juke takes no "
+               "Complex{Int64} or ComplexF16";
+        return false;
+    }
+    *t = f64 ? JUKE_COMPLEXF64 : JUKE_COMPLEXF32;
+    lit_convert(&r, JUKE_FLOAT64, 64);
+    lit_convert(&i, JUKE_FLOAT64, 64);
+    *re = r.f;
+    *im = i.f;
+    return true;
+}
+
+/* A decimal literal past typemax(Int64) (Julia's Int128) up to typemax(UInt64), as the UInt64 it converts to
+ * exactly: UInt64[13639972463760760124]. */
+static bool parse_wide_literal(const char *text, Lit *out)
+{
+    bool neg;
+    unsigned __int128 mag;
+    const char *d = text + (*text == '-' || *text == '+');
+    if (d[0] == '0' && (d[1] == 'x' || d[1] == 'b' || d[1] == 'o'))
+        return false;
+    if (!parse_int128_text(text, &neg, &mag) || neg || mag >> 64)
+        return false;
+    memset(out, 0, sizeof *out);
+    out->type = JUKE_UINT64;
+    out->u = (uint64_t)mag;
+    return true;
+}
+
+/* ---- arrays: T[v1, ...], zeros(T, d...), reshape(T[v...], d...), collect(T, a:b) ---- */
+
+/* The end of an element type's text at p: a name with dots and @, and {...} (Float32, NTuple{2, Float32},
+ * Main.P{Float64}, @NamedTuple{a::Int32}). */
+static const char *type_text_end(const char *p)
+{
+    int depth = 0;
+    for (; *p; p++) {
+        if (*p == '{')
+            depth++;
+        else if (*p == '}')
+            depth--;
+        else if (depth == 0 && !ident_char(*p) && *p != '.' && *p != '@')
+            return p;
+        if (depth < 0)
+            return p;
+    }
+    return p;
+}
+
+bool lit_is_array(const char *text)
+{
+    if (strncmp(text, "zeros(", 6) == 0 || strncmp(text, "reshape(", 8) == 0 || strncmp(text, "collect(", 8) == 0)
+        return true;
+    const char *q = type_text_end(text);
+    return q > text && *q == '[';
+}
+
+/* Integer dims ", d1, d2, ...)" at v->p (after the array or type), 1 to 8 of them; false on error. */
+static bool vp_dims(VParser *v, const char *what, LitArray *a)
+{
+    a->nd = 0;
     vp_space(v);
     while (*v->p == ',') {
         v->p++;
         char *end;
         long long d = strtoll(v->p, &end, 10);
-        if (end == v->p || d < 0 || *nd == 8)
+        if (end == v->p || d < 0 || a->nd == 8)
             return vp_fail(v, "bad array dimension at \"%s\"", v->p);
-        dims[(*nd)++] = d;
+        a->dims[a->nd++] = d;
         v->p = end;
         vp_space(v);
     }
     if (*v->p != ')')
         return vp_fail(v, "expected ')' after the dims at \"%s\"", v->p);
     v->p++;
+    if (!a->nd)
+        return vp_fail(v, "%s needs dims", what);
     return true;
 }
 
-/* A device array written as a field's value (a struct of arrays, as AMDGPU.jl's Adapt passes one):
- * T[v1, ...] (a vector), zeros(T, d1, ...) or reshape(T[v...], d1, ...), made on v->dev and kept in the
- * blobs until lit_blobs_free. */
+/* The element type T at v->p (a scalar type, ComplexF32/ComplexF64, or with a module Int128, UInt128 or a
+ * tuple or struct type): a's type, elemtype and elsize. */
+static bool vp_elemtype(VParser *v, LitArray *a)
+{
+    vp_space(v);
+    const char *q = type_text_end(v->p);
+    size_t n = (size_t)(q - v->p);
+    if (n == 0 || n >= sizeof a->elemtype)
+        return vp_fail(v, "expected an element type at \"%s\"", v->p);
+    memcpy(a->elemtype, v->p, n);
+    a->elemtype[n] = 0;
+    v->p = q;
+    if (lit_type_named(a->elemtype, n, &a->type)) {
+        a->elsize = juke_sizeof(a->type);
+        return true;
+    }
+    a->type = JUKE_VALUE;
+    if (!v->m)
+        return vp_fail(v, "not an array of a number type: \"%s\"", a->elemtype);
+    if (juke_value_layout(v->m, a->elemtype, &a->elsize, NULL, NULL, NULL, 0) != JUKE_OK || !a->elsize)
+        return vp_fail(v, "%s", juke_errmsg(v->ctx));
+    return true;
+}
+
+/* Room for element a->len (a->host grows by doubling); false when out of memory. */
+static bool vp_grow(VParser *v, LitArray *a, int64_t *cap)
+{
+    if (a->len < *cap)
+        return true;
+    int64_t c = *cap ? *cap * 2 : 16;
+    unsigned char *h = realloc(a->host, (size_t)c * a->elsize);
+    if (!h)
+        return vp_fail(v, "%s", "out of memory");
+    a->host = h;
+    *cap = c;
+    return true;
+}
+
+/* Element text (n bytes) of an array of a's element type, written at a->host's element a->len (a complex
+ * array's part, with LIT_COMPLEX_PARTS). */
+static bool vp_element(VParser *v, LitArray *a, const char *text, int flags, int64_t *cap)
+{
+    unsigned char *dst;
+    bool parts = (flags & LIT_COMPLEX_PARTS) && (a->type == JUKE_COMPLEXF32 || a->type == JUKE_COMPLEXF64);
+    size_t psize = a->type == JUKE_COMPLEXF32 ? 4 : 8;
+    if (parts) { /* the parts in turn: element len / 2, part len % 2 */
+        int64_t el = a->len / 2;
+        int64_t save = a->len;
+        a->len = el;
+        bool ok = vp_grow(v, a, cap);
+        a->len = save;
+        if (!ok)
+            return false;
+        dst = a->host + (size_t)el * a->elsize + (size_t)(save % 2) * psize;
+    } else {
+        if (!vp_grow(v, a, cap))
+            return false;
+        dst = a->host + (size_t)a->len * a->elsize;
+    }
+    Lit l;
+    const char *why = NULL;
+    if (a->type == JUKE_VALUE) {
+        /* a 128-bit integer written bare (Int128[1, -2]) is T(v), as Julia converts it */
+        bool wide = strcmp(a->elemtype, "Int128") == 0 || strcmp(a->elemtype, "UInt128") == 0;
+        char val[700];
+        if (snprintf(val, sizeof val, wide ? "%s(%s)" : "%s%s", wide ? a->elemtype : "", text) >= (int)sizeof val)
+            return vp_fail(v, "%s", "array element too long");
+        LitBlobs blobs = { 0 };
+        VParser e = { v->ctx, v->m, NULL, val, v->why, v->whyn, &blobs };
+        juke_arg x;
+        bool ok = vp_value(&e, &x, 1);
+        vp_space(&e);
+        if (ok && (*e.p || x.is_array || x.type != JUKE_VALUE || x.v.value.size != a->elsize || !x.v.value.bytes))
+            ok = vp_fail(v, "element \"%s\" is no %s", text, a->elemtype);
+        if (ok)
+            memcpy(dst, x.v.value.bytes, a->elsize);
+        lit_blobs_free(&blobs);
+        if (!ok)
+            return false;
+    } else if (a->type == JUKE_COMPLEXF32 || a->type == JUKE_COMPLEXF64) {
+        double re, im = 0;
+        juke_type ct;
+        if (!parts && parse_complex(text, &re, &im, &ct, &why)) {
+            put_part(a->type, re, dst);
+            put_part(a->type, im, dst + psize);
+        } else if (!why && parse_literal(text, &l, &why) && lit_convert(&l, JUKE_FLOAT64, 64)) {
+            put_part(a->type, l.f, dst); /* a real: no imaginary part (or, in parts, one part) */
+            if (!parts)
+                put_part(a->type, 0, dst + psize);
+        } else {
+            return vp_fail(v, "bad array element \"%s\" (a complex or real number)", text);
+        }
+    } else {
+        int ti = scalar_type_named(a->elemtype, strlen(a->elemtype));
+        if (!parse_literal(text, &l, &why) && !parse_wide_literal(text, &l))
+            return vp_fail(v, "bad array element \"%s\" (a number that converts exactly)", text);
+        if (!lit_convert(&l, lit_types[ti].type, lit_types[ti].bits))
+            return vp_fail(v, "bad array element \"%s\" (a number that converts exactly)", text);
+        juke_arg x = lit_to_arg(&l);
+        const void *src = a->type == JUKE_FLOAT16   ? (const void *)&x.v.f16
+                          : a->type == JUKE_FLOAT32 ? (const void *)&x.v.f32
+                          : a->type == JUKE_FLOAT64 ? (const void *)&x.v.f64
+                                                    : (const void *)&x.v.u; /* little-endian: the low bytes */
+        if (a->type == JUKE_BOOL)
+            dst[0] = x.v.i != 0;
+        else
+            memcpy(dst, src, a->elsize);
+    }
+    a->len++;
+    return true;
+}
+
+/* [v1, v2, ...] at v->p: the elements of a (a->len of them; a complex array's parts counted, with
+ * LIT_COMPLEX_PARTS, then halved). */
+static bool vp_elements(VParser *v, LitArray *a, int flags)
+{
+    if (*v->p != '[')
+        return vp_fail(v, "expected '[' at \"%s\"", v->p);
+    v->p++;
+    int64_t cap = 0;
+    for (vp_space(v); *v->p != ']';) {
+        const char *end = vp_item_end(v->p);
+        char text[512];
+        size_t len = (size_t)(end - v->p);
+        while (len && v->p[len - 1] == ' ')
+            len--;
+        if (len == 0 || len >= sizeof text)
+            return vp_fail(v, "%s", len ? "array element too long" : "expected an array element");
+        memcpy(text, v->p, len);
+        text[len] = 0;
+        if (!vp_element(v, a, text, flags, &cap))
+            return false;
+        v->p = end;
+        if (*v->p == ',')
+            v->p++;
+        else if (*v->p != ']')
+            return vp_fail(v, "expected ',' or ']' at \"%s\"", v->p);
+        vp_space(v);
+    }
+    v->p++;
+    if ((flags & LIT_COMPLEX_PARTS) && (a->type == JUKE_COMPLEXF32 || a->type == JUKE_COMPLEXF64)) {
+        if (a->len % 2)
+            return vp_fail(v, "%s", "a complex array lists its parts in turn: an even count");
+        a->len /= 2;
+    }
+    return true;
+}
+
+/* An array literal at v->p: its element type, dims and elements on the host (see lit_parse_array). */
+static bool vp_array_host(VParser *v, LitArray *a, int flags)
+{
+    memset(a, 0, sizeof *a);
+    bool zeros = strncmp(v->p, "zeros(", 6) == 0, reshape = strncmp(v->p, "reshape(", 8) == 0;
+    bool collect = strncmp(v->p, "collect(", 8) == 0;
+    v->p += zeros ? 6 : reshape || collect ? 8 : 0;
+    if (!vp_elemtype(v, a))
+        return false;
+    a->nd = 1;
+    if (zeros) {
+        if (!vp_dims(v, "zeros(T, dims...)", a))
+            return false;
+        int64_t n = 1;
+        for (int i = 0; i < a->nd && n >= 0; i++)
+            n = a->dims[i] && n > INT64_MAX / 16 / (int64_t)a->elsize / a->dims[i] ? -1 : n * a->dims[i];
+        if (n < 0)
+            return vp_fail(v, "%s", "array too large");
+        a->len = n;
+        a->host = calloc((size_t)(n ? n : 1), a->elsize);
+        return a->host ? true : vp_fail(v, "%s", "out of memory");
+    }
+    if (collect) { /* collect(T, a:b): T.(a:b) */
+        char *end;
+        vp_space(v);
+        if (*v->p != ',')
+            return vp_fail(v, "%s", "collect(T, a:b)");
+        long long lo = strtoll(v->p + 1, &end, 10), hi;
+        if (end == v->p + 1 || *end != ':' || (hi = strtoll(end + 1, &end, 10), *end != ')') || hi - lo > (1 << 28))
+            return vp_fail(v, "%s", "collect(T, a:b) of two integers");
+        v->p = end + 1;
+        int64_t cap = 0;
+        for (long long k = lo; k <= hi; k++) {
+            char text[32];
+            snprintf(text, sizeof text, "%lld", k);
+            if (!vp_element(v, a, text, 0, &cap))
+                return false;
+        }
+        a->dims[0] = a->len;
+        return a->host || (a->host = calloc(1, a->elsize)) ? true : vp_fail(v, "%s", "out of memory");
+    }
+    if (!vp_elements(v, a, flags))
+        return false;
+    if (!a->host && !(a->host = calloc(1, a->elsize)))
+        return vp_fail(v, "%s", "out of memory");
+    a->dims[0] = a->len;
+    if (reshape) {
+        if (!vp_dims(v, "reshape(A, dims...)", a))
+            return false;
+        int64_t m = 1;
+        for (int i = 0; i < a->nd; i++)
+            m *= a->dims[i];
+        if (m != a->len)
+            return vp_fail(v, "%s", "DimensionMismatch: reshape's dims do not multiply to the length");
+    }
+    return true;
+}
+
+bool lit_parse_array(juke_context *ctx, juke_module *m, const char *text, int flags, LitArray *out, char *why,
+                     size_t whyn)
+{
+    VParser v = { ctx, m, NULL, text, why, whyn, NULL };
+    why[0] = 0;
+    bool ok = vp_array_host(&v, out, flags);
+    vp_space(&v);
+    if (ok && *v.p)
+        ok = vp_fail(&v, "unexpected \"%s\" after the array", v.p);
+    if (!ok)
+        lit_array_free(out);
+    return ok;
+}
+
+juke_status lit_array_make(juke_device *dev, juke_module *m, const LitArray *a, juke_array **out)
+{
+    if (a->type != JUKE_VALUE)
+        return juke_array_from_host(dev, a->type, a->nd, a->dims, a->host, out);
+    juke_status st = juke_array_create_value(dev, m, a->elemtype, a->nd, a->dims, out);
+    if (st == JUKE_OK && (st = juke_array_upload(*out, a->host, (size_t)a->len * a->elsize)) != JUKE_OK) {
+        juke_array_free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+void lit_array_type(const LitArray *a, char *buf, size_t n)
+{
+    const char *t = a->type == JUKE_VALUE ? a->elemtype : lit_type_name(a->type);
+    if (a->nd == 1)
+        snprintf(buf, n, "Vector{%s}", t);
+    else if (a->nd == 2)
+        snprintf(buf, n, "Matrix{%s}", t);
+    else
+        snprintf(buf, n, "Array{%s,%d}", t, a->nd);
+}
+
+void lit_array_free(LitArray *a)
+{
+    free(a->host);
+    a->host = NULL;
+}
+
+/* A device array written as a field's value (a struct of arrays, as AMDGPU.jl's Adapt passes one), made on
+ * v->dev and kept in the blobs until lit_blobs_free. */
 static bool vp_array(VParser *v, juke_arg *out, int depth)
 {
     if (!v->dev)
         return vp_fail(v, "%s", "an array inside a value needs a device");
-    bool zeros = strncmp(v->p, "zeros(", 6) == 0, reshape = strncmp(v->p, "reshape(", 8) == 0;
-    v->p += zeros ? 6 : reshape ? 8 : 0;
-    vp_space(v);
-    const char *q = v->p;
-    while (ident_char(*q))
-        q++;
-    int ti = scalar_type_named(v->p, (size_t)(q - v->p));
-    if (ti < 0)
-        return vp_fail(v, "not an array of a number type: \"%s\"", v->p);
-    juke_type t = lit_types[ti].type;
-    v->p = q;
-    int64_t dims[8] = { 0 }, n = 0;
-    int nd = 1;
-    unsigned char *host = NULL;
-    size_t es = juke_sizeof(t);
-    if (zeros) {
-        if (!vp_dims(v, dims, &nd) || nd == 0)
-            return nd ? false : vp_fail(v, "%s", "zeros(T, dims...) needs dims");
-        n = 1;
-        for (int i = 0; i < nd; i++)
-            n = dims[i] && n > INT64_MAX / 16 / dims[i] ? -1 : n * dims[i];
-        if (n < 0)
-            return vp_fail(v, "%s", "array too large");
-        host = calloc((size_t)(n ? n : 1), es);
-    } else {
-        if (*v->p != '[')
-            return vp_fail(v, "expected '[' at \"%s\"", v->p);
-        v->p++;
-        size_t cap = 16;
-        host = malloc(cap * es);
-        for (vp_space(v); host && *v->p != ']';) {
-            const char *end = vp_item_end(v->p);
-            char text[128];
-            size_t len = (size_t)(end - v->p);
-            while (len && v->p[len - 1] == ' ')
-                len--;
-            Lit l;
-            const char *why;
-            if (len == 0 || len >= sizeof text) {
-                free(host);
-                return vp_fail(v, "%s", "expected an array element");
-            }
-            memcpy(text, v->p, len);
-            text[len] = 0;
-            if (!parse_literal(text, &l, &why) || !lit_convert(&l, t, lit_types[ti].bits)) {
-                free(host);
-                return vp_fail(v, "bad array element \"%s\" (a number that converts exactly)", text);
-            }
-            if ((size_t)n == cap) {
-                unsigned char *h = realloc(host, (cap *= 2) * es);
-                if (!h)
-                    free(host);
-                host = h;
-                if (!h)
-                    break;
-            }
-            juke_arg a = lit_to_arg(&l);
-            const void *src = t == JUKE_FLOAT16   ? (const void *)&a.v.f16
-                              : t == JUKE_FLOAT32 ? (const void *)&a.v.f32
-                              : t == JUKE_FLOAT64 ? (const void *)&a.v.f64
-                                                  : (const void *)&a.v.u; /* little-endian: the low bytes */
-            if (t == JUKE_BOOL)
-                host[n] = a.v.i != 0;
-            else
-                memcpy(host + (size_t)n * es, src, es);
-            n++;
-            v->p = end;
-            if (*v->p == ',')
-                v->p++;
-            vp_space(v);
-        }
-        if (!host)
-            return vp_fail(v, "%s", "out of memory");
-        v->p++;
-        dims[0] = n;
-        if (reshape) {
-            if (!vp_dims(v, dims, &nd) || nd == 0) {
-                free(host);
-                return nd ? false : vp_fail(v, "%s", "reshape(A, dims...) needs dims");
-            }
-            int64_t m = 1;
-            for (int i = 0; i < nd; i++)
-                m *= dims[i];
-            if (m != n) {
-                free(host);
-                return vp_fail(v, "%s", "DimensionMismatch: reshape's dims do not multiply to the length");
-            }
-        }
-    }
-    if (!host)
-        return vp_fail(v, "%s", "out of memory");
+    LitArray a;
+    bool ok = vp_array_host(v, &a, 0);
     juke_array *arr = NULL;
-    juke_status st = juke_array_from_host(v->dev, t, nd, dims, host, &arr);
-    free(host);
-    if (st != JUKE_OK)
-        return vp_fail(v, "%s", juke_errmsg(v->ctx));
+    if (ok && lit_array_make(v->dev, v->m, &a, &arr) != JUKE_OK)
+        ok = vp_fail(v, "%s", juke_errmsg(v->ctx));
+    lit_array_free(&a);
+    if (!ok)
+        return false;
     juke_array **na = realloc(v->blobs->arrays, sizeof *na * (size_t)(v->blobs->narrays + 1));
     int *nf = na ? realloc(v->blobs->array_fields, sizeof *nf * (size_t)(v->blobs->narrays + 1)) : NULL;
     if (na)
@@ -514,7 +822,6 @@ static bool vp_array(VParser *v, juke_arg *out, int depth)
     *out = juke_arg_array(arr);
     return true;
 }
-
 
 /* "(a, b)" or "(x = a, y = b)" after the '(' (or NAME(...) with ctor NAME): the fields, then the packed value. */
 static bool vp_composite(VParser *v, const char *ctor, size_t ctorlen, juke_arg *out, int depth)
@@ -580,11 +887,11 @@ static bool vp_composite(VParser *v, const char *ctor, size_t ctorlen, juke_arg 
         for (int i = 0; i < n && tl < sizeof type; i++) {
             char an[32];
             if (fields[i].is_array)
-                snprintf(an, sizeof an, "Array{%s,%d}", scalar_names[juke_array_eltype(fields[i].v.array)],
+                snprintf(an, sizeof an, "Array{%s,%d}", lit_type_name(juke_array_eltype(fields[i].v.array)),
                          juke_array_ndims(fields[i].v.array));
             const char *fn = fields[i].is_array             ? an
                              : fields[i].type == JUKE_VALUE ? fields[i].v.value.type
-                                                            : scalar_names[fields[i].type];
+                                                            : lit_type_name(fields[i].type);
             tl += (size_t)snprintf(type + tl, sizeof type - tl, "%s%s%s%s", i ? "," : "", named ? names[i] : "",
                                    named ? "::" : "", fn);
         }
@@ -669,7 +976,7 @@ static bool vp_value(VParser *v, juke_arg *out, int depth)
         v->p++;
         return vp_composite(v, NULL, 0, out, depth);
     }
-    if (depth > 0 && vp_is_array(v->p))
+    if (depth > 0 && lit_is_array(v->p))
         return vp_array(v, out, depth);
     const char *end = vp_item_end(v->p);
     size_t len = (size_t)(end - start);
@@ -714,9 +1021,24 @@ static bool vp_value(VParser *v, juke_arg *out, int depth)
         v->p = end;
         return true;
     }
+    double re, im;
+    juke_type ct;
+    why = NULL;
+    if (parse_complex(text, &re, &im, &ct, &why)) { /* 1.0+2.0im: a ComplexF64, Julia's layout (re, im) */
+        size_t ps = ct == JUKE_COMPLEXF32 ? 4 : 8;
+        unsigned char *bytes = malloc(2 * ps);
+        if (!bytes || !keep(v->blobs, bytes))
+            return vp_fail(v, "%s", "out of memory");
+        put_part(ct, re, bytes);
+        put_part(ct, im, bytes + ps);
+        *out = juke_arg_value(lit_type_name(ct), bytes, 2 * ps);
+        v->p = end;
+        return true;
+    }
+    if (why)
+        return vp_fail(v, "%s", why);
     bool uns;
     unsigned __int128 wide;
-    why = NULL;
     if (parse_int128_arg(text, &uns, &wide, &why)) {
         unsigned char *bytes = malloc(16);
         if (!bytes || !keep(v->blobs, bytes))
@@ -856,7 +1178,9 @@ bool lit_is_value(const char *text)
     const char *why = NULL;
     bool uns;
     unsigned __int128 wide;
-    if (parse_int128_arg(text, &uns, &wide, &why) || why)
+    double re, im;
+    juke_type ct;
+    if (parse_int128_arg(text, &uns, &wide, &why) || why || parse_complex(text, &re, &im, &ct, &why) || why)
         return true;
     int64_t r[3];
     bool stepped;
@@ -868,7 +1192,7 @@ bool lit_is_value(const char *text)
         return true;
     const char *open = strpbrk(text, "({");
     if (open) {
-        /* Int8(300) is a (bad) scalar literal, typemin(T) no value at all; Params(...), P{T}(...),
+        /* Int8(300) is a (bad) scalar literal; Params(...), P{T}(...),
          * Type{T}, Val{x}, Val(x) and typeof(f) are values */
         size_t n = (size_t)(open - text);
         for (int i = 0; i < (int)(sizeof lit_types / sizeof lit_types[0]); i++)
