@@ -384,6 +384,26 @@ static bool keep(LitBlobs *b, void *p)
     return true;
 }
 
+/* A value of struct type `type` from its fields: packed into bytes the blobs own (as the type's copy). */
+static bool vp_pack(VParser *v, const char *type, const juke_arg *fields, int n, juke_arg *out)
+{
+    size_t size = 0;
+    juke_status st = juke_value_layout(v->m, type, &size, NULL, NULL, NULL, 0);
+    char *tcopy = strdup(type);
+    void *bytes = malloc(size ? size : 1);
+    if (!tcopy || !bytes || !keep(v->blobs, tcopy) || !keep(v->blobs, bytes)) {
+        if (!tcopy)
+            free(bytes);
+        return vp_fail(v, "%s", "out of memory");
+    }
+    if (st == JUKE_OK)
+        st = juke_value_pack(v->m, type, fields, n, bytes, size);
+    if (st != JUKE_OK)
+        return vp_fail(v, "%s", juke_errmsg(v->ctx));
+    *out = juke_arg_value(tcopy, bytes, size);
+    return true;
+}
+
 static bool vp_value(VParser *v, juke_arg *out, int depth);
 static bool parse_int128_arg(const char *text, bool *is_unsigned, unsigned __int128 *out, const char **why);
 static bool parse_int128_text(const char *text, bool *neg, unsigned __int128 *mag);
@@ -901,21 +921,7 @@ static bool vp_composite(VParser *v, const char *ctor, size_t ctorlen, juke_arg 
     if (tl >= sizeof type)
         return vp_fail(v, "%s", "type too long");
     type[tl] = 0;
-    size_t size = 0;
-    juke_status st = juke_value_layout(v->m, type, &size, NULL, NULL, NULL, 0);
-    char *tcopy = strdup(type);
-    void *bytes = malloc(size ? size : 1);
-    if (!tcopy || !bytes || !keep(v->blobs, tcopy) || !keep(v->blobs, bytes)) {
-        if (!tcopy)
-            free(bytes);
-        return vp_fail(v, "%s", "out of memory");
-    }
-    if (st == JUKE_OK)
-        st = juke_value_pack(v->m, type, fields, n, bytes, size);
-    if (st != JUKE_OK)
-        return vp_fail(v, "%s", juke_errmsg(v->ctx));
-    *out = juke_arg_value(tcopy, bytes, size);
-    return true;
+    return vp_pack(v, type, fields, n, out);
 }
 
 /* Is text a type's name, as Julia capitalises them: Float32, Params, a module's (WMMA_RDNA3.ColMajor)? */
@@ -1004,20 +1010,8 @@ static bool vp_value(VParser *v, juke_arg *out, int depth)
         for (int i = 0; i < 3; i++)
             if (i != 1 || stepped)
                 f[nf++] = (juke_arg){ false, JUKE_INT64, { .i = r[i] } };
-        size_t size = 0;
-        juke_status st = juke_value_layout(v->m, type, &size, NULL, NULL, NULL, 0);
-        char *tcopy = strdup(type);
-        void *bytes = malloc(size ? size : 1);
-        if (!tcopy || !bytes || !keep(v->blobs, tcopy) || !keep(v->blobs, bytes)) {
-            if (!tcopy)
-                free(bytes);
-            return vp_fail(v, "%s", "out of memory");
-        }
-        if (st == JUKE_OK)
-            st = juke_value_pack(v->m, type, f, nf, bytes, size);
-        if (st != JUKE_OK)
-            return vp_fail(v, "%s", juke_errmsg(v->ctx));
-        *out = juke_arg_value(tcopy, bytes, size);
+        if (!vp_pack(v, type, f, nf, out))
+            return false;
         v->p = end;
         return true;
     }
