@@ -2206,6 +2206,17 @@ static Node *parse_arrow(Parser *p, SrcLoc start, Node *lhs)
 /* assign := lhs { where } [ ( "=" | op= | "->" ) assign ]     (right associative)
  * lhs := tuple_expr when allow_tuple, else ternary.
  * f(x) = e and f(x::T) where {T} = e become FUNCTION nodes. */
+/* The right side of an assignment whose operator is the token t (= or .=), newlines after it skipped. */
+static Node *parse_assign_rhs(Parser *p, Token *t, bool allow_tuple)
+{
+    p->pos++;
+    parse_skip_newlines(p);
+    parse_enter(p, t->loc);
+    Node *rhs = parse_assign(p, allow_tuple);
+    p->depth--;
+    return rhs;
+}
+
 static Node *parse_assign(Parser *p, bool allow_tuple)
 {
     SrcLoc start = parse_peek(p)->loc;
@@ -2218,11 +2229,7 @@ static Node *parse_assign(Parser *p, bool allow_tuple)
     if (tok_op(t, "->") && !where.len)
         return parse_arrow(p, start, lhs);
     if (tok_op(t, "=")) {
-        p->pos++;
-        parse_skip_newlines(p);
-        parse_enter(p, t->loc);
-        Node *rhs = parse_assign(p, allow_tuple);
-        p->depth--;
+        Node *rhs = parse_assign_rhs(p, t, allow_tuple);
         Node *f = parse_short_def(p, start, lhs, &where, rhs);
         if (f)
             return f;
@@ -2238,11 +2245,7 @@ static Node *parse_assign(Parser *p, bool allow_tuple)
     if (tok_op(t, ".=")) {
         /* dest .= src: Base's materialize!(dotview(dest), src) as the prelude's __dotassign!, an indexed
          * destination A[i, :] a view of A (lowered as @view A[i, :], `end` bound to A) */
-        p->pos++;
-        parse_skip_newlines(p);
-        parse_enter(p, t->loc);
-        Node *rhs = parse_assign(p, allow_tuple);
-        p->depth--;
+        Node *rhs = parse_assign_rhs(p, t, allow_tuple);
         Node *dest = lhs;
         if (lhs->kind == AST_REF) {
             dest = node_new(p, AST_MACROCALL, lhs->loc, 1);
