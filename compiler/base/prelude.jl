@@ -700,6 +700,9 @@ broadcast(f, a::Number, b::Tuple, c::Tuple) = broadcast((y, z) -> f(a, y, z), b,
 broadcast(f, a::Tuple, b::Number, c::Number) = broadcast(x -> f(x, b, c), a)
 broadcast(f, a::Number, b::Tuple, c::Number) = broadcast(y -> f(a, y, c), b)
 broadcast(f, a::Number, b::Number, c::Tuple) = broadcast(z -> f(a, b, z), c)
+# of four or more numbers (FD_helpers' @maxloc: max.(a1, ..., a27)), the call itself, as Base's broadcast of
+# scalars is
+broadcast(f, a::Number, b::Number, c::Number, d::Number, xs::Number...) = f(a, b, c, d, xs...)
 
 # widemul(x, y): the product in the next wider type (base/int.jl), Int64 * Int64 in Int128
 widemul(x::Int64, y::Int64) = Int128(x) * Int128(y)
