@@ -1202,6 +1202,20 @@ const char *ka_prelude(void)
            "@inline __ka_global(o::__KaOffset) = __ka_global(o.c)\n"
            "@inline __ka_index_Global_Cartesian(o::__KaOffset) = map(+, __ka_global(o.c), o.lo)\n"
            "@inline __ka_index_Global_NTuple(o::__KaOffset) = __ka_index_Global_Cartesian(o)\n"
+           /* an index-map ndrange (ndrange = an array of CartesianIndex{N} or NTuple{N} of integers): the 1-D
+            * context c of length(map) work-items and the map (launch.c); work-item p's global index is map[p],
+            * its linear, group and local indices and @ndrange() are those of 1:length(map). A padding work-item
+            * reads the last entry: @index runs on every work-item, the body only on those inside. */
+           "struct __KaMap{C,M}\n"
+           "    c::C\n"
+           "    map::M\n"
+           "end\n"
+           "@inline __ka_nd(o::__KaMap) = __ka_nd(o.c)\n"
+           "@inline __ka_groupsize(o::__KaMap) = __ka_groupsize(o.c)\n"
+           "@inline __ka_global(o::__KaMap) = __ka_global(o.c)\n"
+           "@inline __ka_index_Global_Cartesian(o::__KaMap) = "
+           "map(Int64, @inbounds(o.map[min(__ka_global(o.c)[1], length(o.map))]))\n"
+           "@inline __ka_index_Global_NTuple(o::__KaMap) = __ka_index_Global_Cartesian(o)\n"
            /* KernelAbstractions' reduce.jl: a tree over local memory of groupsize elements (the
             * groupsize a power of two), the result on the group's first work-item */
            "@inline function __ka_groupreduce(c, op, val::T) where {T}\n"

@@ -552,6 +552,14 @@ typedef struct juke_launch_config {
        @index(Global, Cartesian) count from there; @index(Global, Linear), the group and local indices
        and @ndrange() are those of the ranges' lengths. All zeros (the default): every range starts at 1. */
     int64_t ndrange_offset[JUKE_NDRANGE_MAX];
+    /* KernelAbstractions' index-map ndrange (ndrange = an array of indices: Oceananigans' active cells): an
+       array of this device whose elements are CartesianIndex{N} or NTuple{N} of Int64 or Int32 values
+       (juke_array_create_value). One work-item runs per element, p = 1..length(map): @index(Global, Cartesian)
+       and @index(Global, NTuple) are map[p]; @index(Global, Linear) is p, and the group and local indices and
+       @ndrange() are those of the 1-D ndrange (length(map),). ndims is then 0 (or 1 with ndrange[0] the map's
+       length), and the groupsize must be given, 1-D, as KernelAbstractions requires a static one. NULL (the
+       default): none. */
+    const juke_array *ndrange_map;
 } juke_launch_config;
 
 /* A stream of a device: launches on one stream run in order; launches on
