@@ -505,8 +505,9 @@ JUKE_API juke_status juke_value_type(juke_module *m, const char *name, const juk
                                      size_t size);
 
 /* The position (0-based) of the field named `field` of a struct or NamedTuple type `type` (types of m's source may
- * appear), as juke_value_pack and juke_value_layout number the fields, into *index. A type without such a
- * field is JUKE_ERR_ARGUMENT. */
+ * appear), as juke_value_pack and juke_value_layout number the fields, into *index; a decimal `field` N names
+ * the Nth field (from 1) of any struct or tuple, as Julia's getfield(x, N). A type without such a field is
+ * JUKE_ERR_ARGUMENT. */
 JUKE_API juke_status juke_value_field(juke_module *m, const char *type, const char *field, int *index);
 
 enum { JUKE_NDRANGE_MAX = 8 }; /* the most dimensions of a KernelAbstractions ndrange */

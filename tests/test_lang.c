@@ -45,7 +45,8 @@
  *                                       (floats bit-for-bit up to NaN payloads:
  *                                       -0.0 differs from 0.0; NaN equals NaN)
  *   # expect NAME.FIELD: [v...]         ... the array field FIELD of a value argument NAME (a struct that
- *                                       holds arrays, as a closure's captures: f = Body(zeros(T, n), ...))
+ *                                       holds arrays, as a closure's captures: f = Body(zeros(T, n), ...));
+ *                                       NAME.N the Nth field of a tuple of arrays (c = (A, B): c.2 is B)
  *   # expect NAME ≈ [v...] [rtol R]     floats within a relative tolerance
  *                                       (default 1e-6 for Float32/Float16, 1e-14 for Float64)
  *       Values: integers (decimal or 0x hex), floats (1.5, 1e-3, 1.5f0), Inf,
