@@ -6,9 +6,11 @@
  * from literals, `where` parameters (N of Val{N}, rewritten into constants by
  * inference) and the static workgroup size of a KernelAbstractions launch
  * (the Val{G} fields of the @kernel's hidden context, ka.c), through
- * arithmetic, tuple indexing, `prod`, `length`, and calls of small functions
- * whose one return is such a value: `N = @uniform prod(@groupsize())` reaches
- * the groupsize through two prelude calls.
+ * arithmetic, integer conversions (Int32(3)), tuple indexing, `prod`, `length`,
+ * fields of structs built from constants, and calls of small functions whose
+ * one return is such a value: `N = @uniform prod(@groupsize())` reaches the
+ * groupsize through two prelude calls. A function specialised on constant
+ * arguments (infer.c's dispatch_call) reads them as literals.
  *
  * Requires: typed IR up to the value asked about (calls before it resolved to
  * their specialisations, IrInst.callee), slots split (split_slots.c), so that a
@@ -129,6 +131,21 @@ static bool eval_call(Eval *e, const Frame *fr, const IrInst *in, CVal *out, int
     const IrInst *callee_name = &f->insts[in->args[0]];
     const char *op = callee_name->op == IR_NAME ? callee_name->name : NULL;
     int nargs = in->nargs - 1;
+    const Type *to = in->optype;
+    if (in->builtin == BI_CONVERT && nargs == 1 && to && ty_is_int(to) && to->kind != TY_BOOL && to->kind < TY_INT128) {
+        /* Int32(3), UInt8(k): the same integer where the type holds it (else Julia's InexactError) */
+        int64_t a;
+        int bits = to->kind == TY_INT8 || to->kind == TY_UINT8     ? 8
+                   : to->kind == TY_INT16 || to->kind == TY_UINT16 ? 16
+                   : to->kind == TY_INT32 || to->kind == TY_UINT32 ? 32
+                                                                   : 64;
+        if (!eval_int(e, fr, in->args[1], &a, depth + 1))
+            return false;
+        bool fits = ty_is_signed(to) ? bits == 64 || (a >= -(INT64_C(1) << (bits - 1)) && a < INT64_C(1) << (bits - 1))
+                                     : a >= 0 && (bits == 64 || a < INT64_C(1) << bits);
+        *out = (CVal){ .n = -1, .v = { a } };
+        return fits;
+    }
     if (op && nargs == 1 && strcmp(op, "-") == 0) {
         int64_t a;
         if (!eval_int(e, fr, in->args[1], &a, depth + 1))
@@ -211,6 +228,17 @@ static bool eval(Eval *e, const Frame *fr, int v, CVal *out, int depth)
                 return false;
         return true;
     case IR_CALL: return in->nargs >= 1 && eval_call(e, fr, in, out, depth);
+    case IR_GETFIELD: {
+        /* a field of a struct built here from constants (cfg = Cfg(2); t[cfg.k]) */
+        const IrInst *x = &f->insts[single_assignment(f, in->args[0], true)];
+        if (in->ival < 0 || x->op != IR_CALL || x->builtin != BI_NEW || !x->optype || x->optype->kind != TY_STRUCT ||
+            x->nargs < 1)
+            return false;
+        int k0 = f->insts[x->args[0]].type && f->insts[x->args[0]].type->kind == TY_TYPE
+                     ? 1
+                     : 2; /* P(x...), #new(P, x...) */
+        return k0 + in->ival < x->nargs && eval(e, fr, x->args[k0 + in->ival], out, depth + 1);
+    }
     default: return false;
     }
 }
