@@ -6,11 +6,12 @@
  * from literals, `where` parameters (N of Val{N}, rewritten into constants by
  * inference) and the static workgroup size of a KernelAbstractions launch
  * (the Val{G} fields of the @kernel's hidden context, ka.c), through
- * arithmetic, integer conversions (Int32(3)), tuple indexing, `prod`, `length`,
- * fields of structs built from constants, and calls of small functions whose
- * one return is such a value: `N = @uniform prod(@groupsize())` reaches the
- * groupsize through two prelude calls. A function specialised on constant
- * arguments (infer.c's dispatch_call) reads them as literals.
+ * arithmetic, integer conversions (Int(UInt32(256)), a global constant's
+ * value), tuple indexing, `prod`, `length`, fields of structs built from
+ * constants, and calls of small functions whose one return is such a value:
+ * `N = @uniform prod(@groupsize())` reaches the groupsize through two prelude
+ * calls. A function specialised on constant arguments (infer.c's
+ * dispatch_call) reads them as literals.
  *
  * Requires: typed IR up to the value asked about (calls before it resolved to
  * their specialisations, IrInst.callee), slots split (split_slots.c), so that a
@@ -125,27 +126,40 @@ int infer_only_return(const IrFunc *f)
     return found;
 }
 
+/* v as the result type t of the operation that made it: Julia's arithmetic on UInt8 or Int32 wraps at
+ * their width (0xc8 + 0xc8 is 0x90). Always true, for the && that follows arith. */
+static bool wrap(const Type *t, int64_t *v)
+{
+    if (t && ty_is_int(t) && t->bits < 64) {
+        uint64_t m = ((uint64_t)1 << t->bits) - 1, u = (uint64_t)*v & m;
+        if (ty_is_signed(t) && (u >> (t->bits - 1)))
+            u |= ~m;
+        *v = (int64_t)u;
+    }
+    return true;
+}
+
+/* T(x) of an integer type T: x where T holds it; where Julia throws an InexactError, not a constant. A UInt64
+ * past typemax(Int64) reads as a negative Int64 here, so such an x is refused too. */
+static bool int_convert(Eval *e, const Frame *fr, int x, const Type *T, CVal *out, int depth)
+{
+    const Type *xt = fr->f->insts[x].type;
+    if (!eval(e, fr, x, out, depth + 1) || out->n != -1 || (xt && xt->kind == TY_UINT64 && out->v[0] < 0))
+        return false;
+    int64_t v = out->v[0];
+    if (T->kind == TY_BOOL)
+        return v == 0 || v == 1;
+    if (ty_is_signed(T))
+        return T->bits == 64 || (v >= -((int64_t)1 << (T->bits - 1)) && v < ((int64_t)1 << (T->bits - 1)));
+    return v >= 0 && (T->bits == 64 || v < ((int64_t)1 << T->bits));
+}
+
 static bool eval_call(Eval *e, const Frame *fr, const IrInst *in, CVal *out, int depth)
 {
     const IrFunc *f = fr->f;
     const IrInst *callee_name = &f->insts[in->args[0]];
     const char *op = callee_name->op == IR_NAME ? callee_name->name : NULL;
     int nargs = in->nargs - 1;
-    const Type *to = in->optype;
-    if (in->builtin == BI_CONVERT && nargs == 1 && to && ty_is_int(to) && to->kind != TY_BOOL && to->kind < TY_INT128) {
-        /* Int32(3), UInt8(k): the same integer where the type holds it (else Julia's InexactError) */
-        int64_t a;
-        int bits = to->kind == TY_INT8 || to->kind == TY_UINT8     ? 8
-                   : to->kind == TY_INT16 || to->kind == TY_UINT16 ? 16
-                   : to->kind == TY_INT32 || to->kind == TY_UINT32 ? 32
-                                                                   : 64;
-        if (!eval_int(e, fr, in->args[1], &a, depth + 1))
-            return false;
-        bool fits = ty_is_signed(to) ? bits == 64 || (a >= -(INT64_C(1) << (bits - 1)) && a < INT64_C(1) << (bits - 1))
-                                     : a >= 0 && (bits == 64 || a < INT64_C(1) << bits);
-        *out = (CVal){ .n = -1, .v = { a } };
-        return fits;
-    }
     if (op && nargs == 1 && strcmp(op, "-") == 0) {
         int64_t a;
         if (!eval_int(e, fr, in->args[1], &a, depth + 1))
@@ -159,7 +173,7 @@ static bool eval_call(Eval *e, const Frame *fr, const IrInst *in, CVal *out, int
             return false;
         if (a.n == -1 && b.n == -1) {
             *out = (CVal){ .n = -1 };
-            return arith(op, a.v[0], b.v[0], &out->v[0]);
+            return arith(op, a.v[0], b.v[0], &out->v[0]) && wrap(in->type, &out->v[0]);
         }
         if (a.n >= 0 && b.n == -1 && strcmp(op, "getindex") == 0 && b.v[0] >= 1 && b.v[0] <= a.n) {
             *out = (CVal){ .n = -1, .v = { a.v[b.v[0] - 1] } };
@@ -167,11 +181,12 @@ static bool eval_call(Eval *e, const Frame *fr, const IrInst *in, CVal *out, int
         }
         return false;
     }
+    const Type *ct = callee_name->type;
+    if (nargs == 1 && ct && ct->kind == TY_TYPE && ct->elem && ty_is_int(ct->elem) && ct->elem->bits <= 64)
+        return int_convert(e, fr, in->args[1], ct->elem, out, depth);
     if (op && nargs == 1) {
-        static const char *const same[] = { "Int", "Int64", "identity" };
-        for (int i = 0; i < JK_ARRAY_LEN(same); i++)
-            if (strcmp(op, same[i]) == 0)
-                return eval(e, fr, in->args[1], out, depth + 1);
+        if (strcmp(op, "identity") == 0)
+            return eval(e, fr, in->args[1], out, depth + 1);
         bool p = strcmp(op, "prod") == 0, s = strcmp(op, "sum") == 0, l = strcmp(op, "length") == 0;
         bool first = strcmp(op, "first") == 0, last = strcmp(op, "last") == 0;
         if (p || s || l || first || last) {

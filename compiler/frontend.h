@@ -148,6 +148,8 @@ void split_slots(Arena *a, IrFunc *f, Diags *diags);
  * statement that reads it on its tag (union_split.c states what it requires and guarantees). False after
  * an error in diags (a statement that cannot be split). */
 bool union_split(Arena *a, const IrFunc *src, IrFunc *dst, int x, const Type *const *members, int k, Diags *diags);
+/* Is slot x read, and could union_split split every statement that reads it? */
+bool union_splittable(const IrFunc *f, int x);
 
 /* infer.c */
 Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, int nargs, SrcLoc loc);

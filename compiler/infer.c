@@ -1700,6 +1700,14 @@ static const Type *union_store(Infer *I, IrInst *in, const Type *t)
     return NULL;
 }
 
+/* May slot s, of one number type, take number type t too, as Julia's Union{A, B} split at its uses? (The
+ * value of `c ? UInt32(d) : 0`, a variable assigned an Int64 and then a Float64.) */
+static bool number_union(const Infer *I, const IrSlot *s, const Type *t)
+{
+    return I->allow_union && !s->is_param && ty_is_prim(t) && ty_is_prim(s->type) && t->kind != TY_NOTHING &&
+           s->type->kind != TY_NOTHING;
+}
+
 static const Type *infer_inst(Infer *I, IrInst *in)
 {
     IrFunc *f = I->f;
@@ -1744,12 +1752,11 @@ static const Type *infer_inst(Infer *I, IrInst *in)
                     I->widened = true;
                     I->changed = true;
                 }
-            } else if (s->name[0] == '#') {
+            } else if (s->name[0] == '#' && !(number_union(I, s, t) && union_splittable(f, in->slot))) {
                 /* a compiler temporary (the value of an if used as a statement): no single type */
                 s->type = ty_prim(T(I), TY_ANY);
                 I->changed = true;
-            } else if (I->allow_union && !s->is_param && ty_is_prim(t) && ty_is_prim(s->type) &&
-                       t->kind != TY_NOTHING && s->type->kind != TY_NOTHING) {
+            } else if (number_union(I, s, t)) {
                 /* Julia's Union{A, B} of a variable: split at its uses (union_split.c), inferred again */
                 I->failed = true;
                 if (I->union_slot < 0) {

@@ -1024,6 +1024,34 @@ static Node *ka_function(Ka *k, Node *fn)
     return fn;
 }
 
+/* Whether x names AMDGPU.jl's or CUDA.jl's KernelAbstractions backend (ROCBackend, which AMDGPU.jl exports, is a
+ * type that plain @roc code dispatches on too: JACC's `const AMDGPUBackend = ROCBackend` and its
+ * `JACC.shared(::AMDGPUBackend, x)` methods), which the KernelAbstractions prelude defines. */
+static bool names_backend(Ka *k, const Node *x)
+{
+    const Node **stack = NULL;
+    int len = 0, cap = 0;
+    stack = arena_grow(k->a, stack, len, &cap, sizeof(Node *), 64);
+    if (!stack)
+        return false;
+    stack[len++] = x;
+    while (len) {
+        const Node *n = stack[--len];
+        if (!n)
+            continue;
+        if (n->kind == AST_IDENT && (strcmp(n->name, "ROCBackend") == 0 || strcmp(n->name, "CUDABackend") == 0))
+            return true;
+        for (int i = 0; i < n->nkids; i++) {
+            const Node **grown = arena_grow(k->a, stack, len, &cap, sizeof(Node *), 64);
+            if (!grown)
+                return false;
+            stack = grown;
+            stack[len++] = n->kids[i];
+        }
+    }
+    return false;
+}
+
 bool ka_rewrite(Arena *a, Diags *d, Node *file)
 {
     Ka k = { .a = a, .d = d };
@@ -1049,6 +1077,8 @@ bool ka_rewrite(Arena *a, Diags *d, Node *file)
         } else if (inner && inner->kind == AST_FUNCTION) {
             ka_function(&k, inner);
         }
+        if (!k.used && names_backend(&k, item))
+            k.used = true;
     }
     if (k.hoisted.len) {
         Node **kids = arena_alloc(a, sizeof(Node *) * (size_t)(file->nkids + k.hoisted.len));

@@ -1066,10 +1066,49 @@ static Node *parse_let(Parser *p)
 static const char *module_of(const Parser *p, const char *s);
 static bool is_capitalised(const char *s);
 
+/* const NAME = type where {T, ...}: Julia's UnionAll, which is what the parametric alias const NAME{T, ...} =
+ * type means (JuliaStream's `const ROCData = StreamData{T,ROCArray{T}} where {T}`), so it is made that alias; a
+ * bound (`T <: Real`) only narrows the uses Julia accepts and is dropped. NULL, the position unmoved, for any
+ * other const. */
+static Node *parse_const_unionall(Parser *p, Token *kw)
+{
+    Token *name = parse_peek(p);
+    if (name->kind != TK_IDENT || p->pos + 1 >= p->ntoks || !tok_op(&p->toks[p->pos + 1], "="))
+        return NULL;
+    int start = p->pos;
+    p->pos += 2;
+    parse_skip_newlines(p);
+    Node *type = parse_ternary(p);
+    if (!tok_kw(parse_peek(p), "where")) {
+        p->pos = start;
+        return NULL;
+    }
+    PtrVec where = { 0 };
+    while (tok_kw(parse_peek(p), "where")) {
+        /* a later `where` binds outside the earlier ones: its parameters come first */
+        PtrVec outer = { 0 };
+        parse_where(p, &outer);
+        for (int i = 0; i < where.len; i++)
+            vec_push(p, &outer, where.items[i]);
+        where = outer;
+    }
+    Node *n = node_new(p, AST_CONST, kw->loc, 1 + where.len);
+    n->name = name->text;
+    n->kids[0] = type;
+    for (int i = 0; i < where.len; i++) {
+        Node *w = where.items[i];
+        n->kids[1 + i] = w->kind == AST_SUBTYPE ? w->kids[0] : w;
+    }
+    return n;
+}
+
 /* const := "const" IDENT "=" expr */
 static Node *parse_const(Parser *p)
 {
     Token *kw = parse_next(p);
+    Node *ua = parse_const_unionall(p, kw);
+    if (ua)
+        return ua;
     Node *e = parse_assign(p, true);
     Node *lhs = e->kind == AST_ASSIGN ? e->kids[0] : NULL;
     if (lhs && lhs->kind == AST_TYPED && lhs->kids[0])

@@ -1,4 +1,5 @@
-/* union_split.c: small isbits Unions of local variables, split at each use as Julia does.
+/* union_split.c: small isbits Unions of local variables (and of the value of a `?:` or `if`, a compiler
+ * temporary, where every statement that reads it can be split), split at each use as Julia does.
  *
  * A variable assigned values of different types that reach one use (`tmp = 0`, then `tmp += a[i] * b[i]` of
  * Float64 in a loop) has Julia's type Union{Int64, Float64}: a tag and a payload, and every use is split on
@@ -47,6 +48,18 @@ static int statement_end(const IrFunc *f, int i)
             if (f->insts[k].args[a] >= i && f->insts[k].args[a] <= e)
                 return -1;
     return e;
+}
+
+bool union_splittable(const IrFunc *f, int x)
+{
+    bool read = false;
+    for (int i = 0; i < f->ninsts; i++)
+        if (f->insts[i].op == IR_SLOT && f->insts[i].slot == x) {
+            if (statement_end(f, i) < 0)
+                return false;
+            read = true;
+        }
+    return read;
 }
 
 typedef struct Rewrite {

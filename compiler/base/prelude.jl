@@ -700,6 +700,9 @@ broadcast(f, a::Number, b::Tuple, c::Tuple) = broadcast((y, z) -> f(a, y, z), b,
 broadcast(f, a::Tuple, b::Number, c::Number) = broadcast(x -> f(x, b, c), a)
 broadcast(f, a::Number, b::Tuple, c::Number) = broadcast(y -> f(a, y, c), b)
 broadcast(f, a::Number, b::Number, c::Tuple) = broadcast(z -> f(a, b, z), c)
+# of four or more numbers (FD_helpers' @maxloc: max.(a1, ..., a27)), the call itself, as Base's broadcast of
+# scalars is
+broadcast(f, a::Number, b::Number, c::Number, d::Number, xs::Number...) = f(a, b, c, d, xs...)
 
 # widemul(x, y): the product in the next wider type (base/int.jl), Int64 * Int64 in Int128
 widemul(x::Int64, y::Int64) = Int128(x) * Int128(y)
@@ -1646,37 +1649,40 @@ zero(a::NTuple{N,Int64}) where {N} = ntuple(_ci_zero, Val(N))
 _ci_scale(a::Int64, ::Tuple{}) = ()
 _ci_scale(a::Int64, t::Tuple) = (a * t[1], _ci_scale(a, tail(t))...)
 _ci_zero(d) = 0
-# CartesianIndices over unit ranges, as a stencil writes its offsets (CartesianIndices((-1:1, -1:1)),
-# base/multidimensional.jl): the first index and the lengths, column-major as CartesianIndices of dims are
+# CartesianIndices over ranges, as a stencil writes its offsets (CartesianIndices((-1:1, -1:1)),
+# base/multidimensional.jl) or a strided walk its steps (JACC's grid reduction: CartesianIndices((i:16:M, j:16:N))):
+# the first index, the steps and the lengths, column-major as CartesianIndices of dims are
 struct CartesianRanges{N}
     start::NTuple{N,Int64}
+    step::NTuple{N,Int64}
     dims::NTuple{N,Int64}
 end
-CartesianIndices(r::Tuple{UnitRange{Int64}}) = CartesianRanges((first(r[1]),), (length(r[1]),))
-CartesianIndices(r::Tuple{UnitRange{Int64}, UnitRange{Int64}}) =
-    CartesianRanges((first(r[1]), first(r[2])), (length(r[1]), length(r[2])))
-CartesianIndices(r::Tuple{UnitRange{Int64}, UnitRange{Int64}, UnitRange{Int64}}) =
-    CartesianRanges((first(r[1]), first(r[2]), first(r[3])), (length(r[1]), length(r[2]), length(r[3])))
+CartesianIndices(r::Tuple{AbstractRange{Int64}}) = _ci_ranges(r)
+CartesianIndices(r::Tuple{AbstractRange{Int64}, AbstractRange{Int64}}) = _ci_ranges(r)
+CartesianIndices(r::Tuple{AbstractRange{Int64}, AbstractRange{Int64}, AbstractRange{Int64}}) = _ci_ranges(r)
+_ci_ranges(r) = CartesianRanges(map(first, r), map(step, r), map(length, r))
 size(C::CartesianRanges) = C.dims
 length(C::CartesianRanges) = prod(C.dims)
-getindex(C::CartesianRanges, i::Integer) = map(_ci_offset, C.start, CartesianIndices(C.dims)[i])
-_ci_offset(s, k) = s + k - 1
+getindex(C::CartesianRanges, i::Integer) = map(_ci_offset, C.start, C.step, CartesianIndices(C.dims)[i])
+_ci_offset(s, st, k) = s + (k - 1) * st
 iterate(C::CartesianRanges) = length(C) < 1 ? nothing : (C[1], 2)
 iterate(C::CartesianRanges, s::Int64) = s > length(C) ? nothing : (C[s], s + 1)
 first(C::CartesianRanges) = C.start
 firstindex(C::CartesianRanges) = 1
 lastindex(C::CartesianRanges) = length(C)
-last(C::CartesianRanges) = map(_ci_offset, C.start, C.dims)
+last(C::CartesianRanges) = map(_ci_offset, C.start, C.step, C.dims)
 first(C::CartesianIndices{N}) where {N} = ntuple(_ci_one, Val(N))
 last(C::CartesianIndices) = C.dims
-# I in C: every coordinate within its range
+# I in C: every coordinate within its range (one of its steps from the start)
 function in(I::NTuple{N,Int64}, C::CartesianIndices{N}) where {N}
     return all(map(_ci_within, I, ntuple(_ci_one, Val(N)), C.dims))
 end
 function in(I::NTuple{N,Int64}, C::CartesianRanges{N}) where {N}
-    return all(map(_ci_within, I, C.start, last(C)))
+    return length(C) > 0 && all(map(_ci_on_step, I, C.start, C.step)) && all(map(_ci_between, I, C.start, last(C)))
 end
 _ci_within(i, lo, hi) = lo <= i <= hi
+_ci_on_step(i, s, st) = rem(i - s, st) == 0
+_ci_between(i, a, b) = min(a, b) <= i <= max(a, b)
 # a CartesianIndex{1} stored into an array of numbers is its one coordinate, as Base's
 # convert(::Type{T}, ::CartesianIndex{1}) where {T<:Number} has it (AMDGPU.jl's findall kernel stores the
 # keys CartesianIndices(bools)[i] of a vector into a Vector{Int})

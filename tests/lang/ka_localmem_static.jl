@@ -82,3 +82,23 @@ function val_local!(out, ::Val{N}) where {N}
 end
 # run: val_local!(out = zeros(Float32, 3), n = Val(3)) groupsize 3
 # expect out: [19, 28, 37]
+
+# dims through integer conversions of typed constants (a radix sort's `(Int(RADIX),)` of RADIX = UInt32(16)),
+# and UInt8 arithmetic, which wraps at 8 bits as Julia's does: 0xf0 + 0x14 is 0x04
+const RADIX = UInt32(16)
+const WIDE = UInt8(0xf0)
+@kernel function radix_count!(counts, @Const(keys))
+    digits = @localmem UInt32 (Int(RADIX),)
+    small = @localmem Int16 (Int(WIDE + 0x14),)
+    i = @index(Local, Linear)
+    digits[i] = UInt32(keys[i] % Int(RADIX))
+    small[mod1(i, 4)] = Int16(length(small))
+    @synchronize
+    c = UInt32(0)
+    for j in 1:Int(RADIX)
+        c += UInt32(digits[j] == i - 1)
+    end
+    counts[i] = c + UInt32(small[1])
+end
+# run: radix_count!(counts = zeros(UInt32, 16), keys = Int64[3, 19, 35, 7, 0, 15, 31, 2, 18, 5, 21, 9, 25, 12, 28, 44]) groupsize 16 ndrange 16
+# expect counts: [5, 4, 6, 7, 4, 6, 4, 5, 4, 6, 4, 4, 7, 4, 4, 6]
