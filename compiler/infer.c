@@ -1894,9 +1894,6 @@ static void drop_unreachable(FeCompilation *c, IrFunc *f, const bool *reach)
     free(map);
 }
 
-/* Infer s over lf (its method's lowered IR, or that IR with union variables split). A variable that takes a
- * second type, when allow_union, ends the inference early: *union_slot, *union_type and *union_had say
- * which and how (else *union_slot is -1). */
 /* A specialisation on constant arguments (Spec.constmask): every read of such a parameter that the body never
  * assigns is the constant, so a tuple's index, Val(k) or a loop's bounds see it (consteval.c). */
 static void read_params_as_consts(IrFunc *f, const Spec *s)
@@ -1926,6 +1923,9 @@ static void read_params_as_consts(IrFunc *f, const Spec *s)
     }
 }
 
+/* Infer s over lf (its method's lowered IR, or that IR with union variables split). A variable that takes a
+ * second type, when allow_union, ends the inference early: *union_slot, *union_type and *union_had say
+ * which and how (else *union_slot is -1). */
 static bool infer_body_ir(FeCompilation *c, Spec *s, const IrFunc *lf, bool allow_union, int *union_slot,
                           const Type **union_type, const Type **union_had)
 {
@@ -2067,8 +2067,8 @@ static Spec *specialize(FeCompilation *c, Method *m, const Type *self, const Typ
         return NULL;
     }
     if (constmask && nconst >= FE_MAX_CONST_SPECS) {
-        if (c->const_limit &&
-            c->diags->nerrors) /* said once where it is still to be read: the calls after fail alike */
+        /* said once where it is still to be read: the calls after it fail alike */
+        if (c->const_limit && c->diags->nerrors)
             return NULL;
         c->const_limit = true;
         diag_error(c->diags, loc,

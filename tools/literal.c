@@ -1069,7 +1069,8 @@ static bool vp_value(VParser *v, juke_arg *out, int depth)
         ghost = buf;
     } else if (strcmp(text, "nothing") == 0 || strcmp(text, "missing") == 0) {
         ghost = text[0] == 'n' ? "Nothing" : "Missing"; /* the singletons, not functions */
-    } else if ((ghost = base_singleton(text))) {
+    } else if (base_singleton(text)) {
+        ghost = base_singleton(text); /* Base.Order.Forward: a ForwardOrdering */
     } else if (!strchr(text, '(') && is_type_name(text)) {
         snprintf(buf, sizeof buf, "Type{%s}", text); /* a type: Float32, WMMA_RDNA3.ColMajor */
         ghost = buf;
