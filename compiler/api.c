@@ -547,8 +547,8 @@ bool api_is_ka_kernel(const juke_module *m, const char *function)
  * N Val{G} of a static groupsize ("Tuple{Int64,Int64,Val{16},Val{16}}")? */
 static bool is_ndrange_type_name(const char *s)
 {
-    if (strncmp(s, "__KaOffset{", 11) == 0)
-        return true; /* (an offset ndrange's, which only launch.c writes) */
+    if (strncmp(s, "__KaOffset{", 11) == 0 || strncmp(s, "__KaMap{", 8) == 0)
+        return true; /* (an offset or index-map ndrange's, which only launch.c writes) */
     if (strncmp(s, "Tuple{Int64", 11) != 0)
         return false;
     s += 11;
@@ -1011,8 +1011,11 @@ juke_status api_compile_kernel(juke_module *m, const char *function, const char 
     k->argtypes = calloc((size_t)nargs + 1, sizeof(char *));
     k->nargs = nargs;
     const Type *ctxt = api_is_ka_kernel(m, function) && nargs ? types[nargs - 1] : NULL;
-    if (ctxt && ctxt->kind == TY_STRUCT && ctxt->name && strcmp(ctxt->name, "__KaOffset") == 0 && ctxt->nfields == 2) {
-        k->ka_offset = true; /* an offset ndrange: the context tuple and the offsets (launch.c) */
+    if (ctxt && ctxt->kind == TY_STRUCT && ctxt->name && ctxt->nfields == 2 &&
+        (strcmp(ctxt->name, "__KaOffset") == 0 || strcmp(ctxt->name, "__KaMap") == 0)) {
+        /* an offset ndrange (the context tuple and the offsets) or an index map (the tuple and the map) */
+        k->ka_offset = ctxt->name[4] == 'O';
+        k->ka_map = !k->ka_offset;
         ctxt = ctxt->fields[0];
     }
     if (ctxt && ctxt->kind == TY_TUPLE) {

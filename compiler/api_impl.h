@@ -81,6 +81,7 @@ struct juke_kernel {
     int ka_ndims;             /* a KernelAbstractions @kernel: its ndrange's dimensions (its hidden last argument) */
     uint32_t ka_groupsize[3]; /* ... compiled for this static groupsize (Val{G} fields of that argument), or 0s */
     bool ka_offset;           /* ... for an offset ndrange (that argument a __KaOffset: the ndrange, its offsets) */
+    bool ka_map;              /* ... for an index-map ndrange (a __KaMap: the 1-D ndrange, the map's array) */
     FastLoad *fast;           /* atomic: see FastLoad */
     FastLoad *fast_all;       /* every FastLoad made, under load_lock */
 };

@@ -293,6 +293,12 @@ juke_status juke_value_field(juke_module *m, const char *type, const char *field
     FeCompilation *c;
     const Type *t = value_type(m, who, type, &d, &c);
     juke_status st = JUKE_ERR_ARGUMENT; /* without t, value_type said why */
+    char *end;
+    long n = strtol(field, &end, 10);
+    if (t && field[0] >= '1' && field[0] <= '9' && !*end && n <= t->nfields) { /* getfield(x, n) */
+        *index = (int)n - 1;
+        st = JUKE_OK;
+    }
     for (int i = 0; t && t->fnames && i < t->nfields && st != JUKE_OK; i++)
         if (t->fnames[i] && strcmp(t->fnames[i], field) == 0) {
             *index = i;

@@ -16,6 +16,8 @@ static const struct {
     { "device_signal_load", NULL },
     { "device_signal_store!", NULL },
     { "device_signal_cas!", NULL },
+    { "device_signal_wait", NULL }, /* AMDGPU.jl 0.2-0.4's names of the next two */
+    { "device_signal_wait_cas!", NULL },
     { "hostcall_device_signal_wait", NULL },
     { "hostcall_device_signal_wait_cas!", NULL },
     /* E2151: static private memory (memory_static.jl's alloc_scratch) */

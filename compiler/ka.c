@@ -103,7 +103,13 @@ static bool needs_ctx(Ka *k, const Node *n)
     return false;
 }
 
-/* @index(Global|Local|Group[, Linear|Cartesian|NTuple]) */
+static Node *ka_expr(Ka *k, Node *n);
+
+/* @index(Global|Local|Group[, Linear|Cartesian|NTuple][, args...]): as KernelAbstractions' macro, a second
+ * argument that is no index kind is the first of the args, passed after the context to the Linear index's
+ * function, which takes none on a GPU (KernelAbstractions' CPU methods take a CartesianIndex): a kernel that
+ * writes @index(Global, NTuple{3,Int}) loads, and fails with Julia's MethodError where it is compiled. A name
+ * there that is no kind (`@index(Global, linear)`) is more likely a misspelt kind: E601 says so. */
 static Node *ka_index(Ka *k, Node *n)
 {
     if (!needs_ctx(k, n))
@@ -111,17 +117,16 @@ static Node *ka_index(Ka *k, Node *n)
     static const char *const scopes[] = { "Global", "Local", "Group" };
     static const char *const kinds[] = { "Linear", "Cartesian", "NTuple" };
     const char *scope = NULL, *kind = "Linear";
-    if (n->nkids >= 1 && n->nkids <= 2)
-        for (int i = 0; i < 3; i++)
-            if (is_ident(n->kids[0], scopes[i]))
-                scope = scopes[i];
-    if (scope && n->nkids == 2) {
-        kind = NULL;
-        for (int i = 0; i < 3; i++)
-            if (is_ident(n->kids[1], kinds[i]))
-                kind = kinds[i];
-    }
-    if (!scope || !kind) {
+    for (int i = 0; n->nkids >= 1 && i < 3; i++)
+        if (is_ident(n->kids[0], scopes[i]))
+            scope = scopes[i];
+    int first = 1; /* the first of the args */
+    for (int i = 0; n->nkids >= 2 && i < 3; i++)
+        if (is_ident(n->kids[1], kinds[i])) {
+            kind = kinds[i];
+            first = 2;
+        }
+    if (!scope || (first == 1 && n->nkids >= 2 && n->kids[1]->kind == AST_IDENT)) {
         diag_error(k->d, n->loc,
                    "@index takes Global, Local or Group, then optionally Linear, Cartesian or NTuple: "
                    "@index(Global, Linear)");
@@ -129,7 +134,17 @@ static Node *ka_index(Ka *k, Node *n)
     }
     char name[64];
     snprintf(name, sizeof name, "__ka_index_%s_%s", scope, kind);
-    return ka_ctx_call(k, n->loc, arena_strdup(k->a, name));
+    Node *c = ka_ctx_call(k, n->loc, arena_strdup(k->a, name));
+    if (!c || first == n->nkids)
+        return c;
+    Node *r = ast_node(k->a, AST_CALL, n->loc, 2 + n->nkids - first);
+    if (!r)
+        return c;
+    r->kids[0] = c->kids[0];
+    r->kids[1] = c->kids[1];
+    for (int i = first; i < n->nkids; i++)
+        r->kids[2 + i - first] = ka_expr(k, n->kids[i]);
+    return r;
 }
 
 /* @localmem T dims: the workgroup's static local memory, not zeroed (as
@@ -149,8 +164,6 @@ static Node *ka_localmem(Ka *k, Node *n)
     r->kids[2] = ast_node(k->a, AST_BOOL, n->loc, 0);
     return r;
 }
-
-static Node *ka_expr(Ka *k, Node *n);
 
 /* @groupreduce(op, val[, groupsize]) and @warp_groupreduce(op, val, neutral[, groupsize]): calls of the
  * prelude's __ka_groupreduce / __ka_warp_groupreduce, a given groupsize passed as Val(groupsize). */
@@ -1232,6 +1245,20 @@ const char *ka_prelude(void)
            "@inline __ka_global(o::__KaOffset) = __ka_global(o.c)\n"
            "@inline __ka_index_Global_Cartesian(o::__KaOffset) = map(+, __ka_global(o.c), o.lo)\n"
            "@inline __ka_index_Global_NTuple(o::__KaOffset) = __ka_index_Global_Cartesian(o)\n"
+           /* an index-map ndrange (ndrange = an array of CartesianIndex{N} or NTuple{N} of integers): the 1-D
+            * context c of length(map) work-items and the map (launch.c); work-item p's global index is map[p],
+            * its linear, group and local indices and @ndrange() are those of 1:length(map). A padding work-item
+            * reads the last entry: @index runs on every work-item, the body only on those inside. */
+           "struct __KaMap{C,M}\n"
+           "    c::C\n"
+           "    map::M\n"
+           "end\n"
+           "@inline __ka_nd(o::__KaMap) = __ka_nd(o.c)\n"
+           "@inline __ka_groupsize(o::__KaMap) = __ka_groupsize(o.c)\n"
+           "@inline __ka_global(o::__KaMap) = __ka_global(o.c)\n"
+           "@inline __ka_index_Global_Cartesian(o::__KaMap) = "
+           "map(Int64, @inbounds(o.map[min(__ka_global(o.c)[1], length(o.map))]))\n"
+           "@inline __ka_index_Global_NTuple(o::__KaMap) = __ka_index_Global_Cartesian(o)\n"
            /* KernelAbstractions' reduce.jl: a tree over local memory of groupsize elements (the
             * groupsize a power of two), the result on the group's first work-item */
            "@inline function __ka_groupreduce(c, op, val::T) where {T}\n"

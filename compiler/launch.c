@@ -373,10 +373,11 @@ static unsigned grid_class(const juke_launch_config *cfg)
  * static workgroupsize: the hidden argument's type carries it, Val{G} fields
  * after the ndrange's (no bytes), so the kernel is specialised on it (ka.c).
  * An offset ndrange wraps that tuple and the offsets' NTuple{ndims,Int64} in
- * the prelude's __KaOffset. */
+ * the prelude's __KaOffset, an index map (non-NULL map) that tuple and the
+ * map's array in its __KaMap. */
 static juke_status kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
-                              uint32_t ndims, const uint32_t *groupsize, bool offset, unsigned launch_class,
-                              juke_kernel **out)
+                              uint32_t ndims, const uint32_t *groupsize, bool offset, const juke_array *map,
+                              unsigned launch_class, juke_kernel **out)
 {
     if (out)
         *out = NULL;
@@ -403,6 +404,8 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
             snprintf(vals + strlen(vals), sizeof vals - strlen(vals), ",Val{%u}", groupsize[d] ? groupsize[d] : 1);
         if (offset)
             snprintf(names[nargs], ARG_NAME_MAX, "__KaOffset{Tuple{Int64%s%s},Tuple{Int64%s}}", ints, vals, ints);
+        else if (map)
+            snprintf(names[nargs], ARG_NAME_MAX, "__KaMap{Tuple{Int64%s},Array{%s,%d}}", vals, map->eltype, map->ndims);
         else
             snprintf(names[nargs], ARG_NAME_MAX, "Tuple{Int64%s%s}", ints, vals);
         tn[nargs] = names[nargs];
@@ -428,7 +431,7 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
 juke_status juke_kernel_for(juke_device *dev, juke_module *m, const char *function, const juke_arg *args, int nargs,
                             juke_kernel **out)
 {
-    return kernel_for(dev, m, function, args, nargs, 0, NULL, false, API_VARIANT_GENERAL, out);
+    return kernel_for(dev, m, function, args, nargs, 0, NULL, false, NULL, API_VARIANT_GENERAL, out);
 }
 
 /* An ndrange of more than 3 dimensions launches linearly (juke.h): groups of
@@ -536,6 +539,37 @@ static uint64_t fresh_seed(juke_context *ctx)
     return z ^ (z >> 31);
 }
 
+/* cfg with an index-map ndrange (juke.h: ndrange_map) as the 1-D ndrange of the map's length, in *out, after
+ * KernelAbstractions' checks: a map of indices on dev, and a static 1-D workgroupsize. */
+static juke_status index_map_config(juke_context *ctx, const char *function, juke_device *dev,
+                                    const juke_launch_config *cfg, juke_launch_config *out)
+{
+    const juke_array *map = cfg->ndrange_map;
+    const char *t = map->elem == JUKE_VALUE ? map->eltype : api_type_name(map->elem);
+    if (map->dev != dev)
+        return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s: the index map (ndrange_map) lives on another device", function);
+    if (map->elem != JUKE_VALUE ||
+        !(strncmp(t, "NTuple{", 7) == 0 || strncmp(t, "Tuple{", 6) == 0 || strncmp(t, "CartesianIndex{", 15) == 0))
+        return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                        "%s: an index map (ndrange_map) holds CartesianIndex{N} or NTuple{N} of integers, not %s "
+                        "(KernelAbstractions' ArgumentError)",
+                        function, t);
+    if (cfg->ndims > 1 || (cfg->ndims == 1 && cfg->ndrange[0] != (uint64_t)map->length))
+        return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                        "%s: an index map (ndrange_map) is the whole ndrange: give ndims 0 (or 1 and its length)",
+                        function);
+    if (!cfg->groupsize[0] || cfg->groupsize[1] > 1 || cfg->groupsize[2] > 1)
+        return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                        "%s: an index-map ndrange needs a static 1-D workgroupsize (groupsize X), as "
+                        "KernelAbstractions does",
+                        function);
+    *out = *cfg;
+    out->ndims = 1;
+    out->ndrange[0] = (uint64_t)map->length;
+    memset(out->ndrange_offset, 0, sizeof out->ndrange_offset);
+    return JUKE_OK;
+}
+
 /* Launch k's function fn, loaded on dev, with arguments the caller checked
  * (their count, types and devices): the configuration's checks, the
  * argument bytes (runtime/abi.h), the launch, and its exception as a
@@ -577,6 +611,27 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
                         "%s was compiled for arrays of one shape (same_shape), but the launch gives fewer than two "
                         "arrays: compile it without same_shape or launch it with juke_launch",
                         function);
+    }
+    juke_launch_config mapped;
+    if (k->ka_ndims && k->ka_map != (cfg->ndrange_map != NULL))
+        return api_fail(ctx, JUKE_ERR_ARGUMENT,
+                        k->ka_map ? "%s was compiled for an index-map ndrange, the launch gives none (ndrange_map)"
+                                  : "%s was compiled for an ndrange of sizes, the launch gives an index map "
+                                    "(ndrange_map): launch it with juke_launch",
+                        function);
+    if (k->ka_map) {
+        const juke_array *map = cfg->ndrange_map;
+        char want[ARG_NAME_MAX];
+        snprintf(want, sizeof want, ",Array{%s,%d}}", map->elem == JUKE_VALUE ? map->eltype : "", map->ndims);
+        const char *have = k->argtypes[k->nargs - 1];
+        size_t hl = strlen(have), wl = strlen(want);
+        if (hl < wl || strcmp(have + hl - wl, want) != 0)
+            return api_fail(ctx, JUKE_ERR_ARGUMENT, "%s was compiled for the index map of %s, the launch gives %s",
+                            function, have, want + 1);
+        juke_status st = index_map_config(ctx, function, dev, cfg, &mapped);
+        if (st)
+            return st;
+        cfg = &mapped;
     }
     if (k->ka_ndims && cfg->ndims != (uint32_t)k->ka_ndims)
         return api_fail(ctx, JUKE_ERR_ARGUMENT,
@@ -668,13 +723,22 @@ static juke_status launch_loaded(juke_device *dev, juke_kernel *k, RtFunction *f
             rargs[nr++] = (RtArg){ storage[i], (uint32_t)sz, (uint32_t)sz };
         }
     }
-    if (k->ka_ndims) { /* the hidden ndrange, an NTuple{N,Int64}, then an offset ndrange's NTuple{N,Int64} */
+    if (k->ka_ndims) { /* the hidden ndrange, an NTuple{N,Int64}, then an offset ndrange's NTuple{N,Int64} or an
+                          index map's array (its descriptor, docs/abi.md) */
         int nd = k->ka_ndims;
+        uint32_t size = (uint32_t)(8 * nd * (k->ka_offset ? 2 : 1));
         for (int d = 0; d < nd; d++) {
             memcpy(storage[nargs] + 8 * d, &cfg->ndrange[d], 8);
             memcpy(storage[nargs] + 8 * (nd + d), &cfg->ndrange_offset[d], 8);
         }
-        rargs[nr++] = (RtArg){ storage[nargs], (uint32_t)(8 * nd * (k->ka_offset ? 2 : 1)), 8 };
+        const juke_array *map = cfg->ndrange_map;
+        if (k->ka_map) {
+            memcpy(storage[nargs] + 8, &map->ptr, 8);
+            memcpy(storage[nargs] + 16, map->dims, 8 * (size_t)map->ndims);
+            memcpy(storage[nargs] + 16 + 8 * map->ndims, &map->length, 8);
+            size = 8 + (uint32_t)JUKE_ARRAY_ARG_SIZE(map->ndims);
+        }
+        rargs[nr++] = (RtArg){ storage[nargs], size, 8 };
     }
     /* a vararg f(g, x...) is one tuple parameter: its values laid out as the tuple's fields (each at its own
      * alignment, the tuple at the largest), as the code object reads it */
@@ -753,6 +817,13 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
                         "juke_launch: %d arguments%s (0 to 64, and a non-NULL array of them)", nargs,
                         nargs && !args ? " but a NULL argument array" : "");
     juke_context *ctx = dev->ctx;
+    juke_launch_config mapped;
+    if (cfg->ndrange_map) {
+        juke_status st = index_map_config(ctx, function, dev, cfg, &mapped);
+        if (st)
+            return st;
+        cfg = &mapped;
+    }
     uint32_t ka_ndims = 0;
     if (api_is_ka_kernel(m, function)) {
         if (cfg->ndims < 1 || cfg->ndims > JUKE_NDRANGE_MAX)
@@ -801,7 +872,7 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
         for (uint32_t d = 0; d < ka_ndims; d++)
             offset = offset || cfg->ndrange_offset[d];
         st = kernel_for(dev, m, function, args, nargs, ka_ndims, static_group ? cfg->groupsize : NULL, offset,
-                        launch_class, &k);
+                        cfg->ndrange_map, launch_class, &k);
         if (st)
             return st;
     } else {

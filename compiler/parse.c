@@ -1154,6 +1154,13 @@ static Node *parse_const(Parser *p)
     if (!lhs || lhs->kind != AST_IDENT || lhs->qual)
         parse_fail_at(p, e->loc, "syntax: expected assignment after \"const\"");
     Node *rhs = e->kids[1];
+    if (rhs->kind == AST_IDENT && rhs->qual && strcmp(rhs->name, lhs->name) == 0) {
+        /* const AS = AMDGPUnative.AS (AMDGPUnative's tests): a package's binding given its own name again, which
+         * the name already means; as a constant it would read itself without end */
+        Node *blk = node_new(p, AST_BLOCK, kw->loc, 0);
+        blk->flags = STRUCT_KWDEF;
+        return blk;
+    }
     const char *mod = rhs->kind == AST_IDENT ? module_of(p, rhs->name) : NULL;
     if (mod && is_capitalised(rhs->name)) {
         /* const KI = KernelInterface, const KA = KernelAbstractions: a module's other name, as `import ... as` */

@@ -505,8 +505,9 @@ JUKE_API juke_status juke_value_type(juke_module *m, const char *name, const juk
                                      size_t size);
 
 /* The position (0-based) of the field named `field` of a struct or NamedTuple type `type` (types of m's source may
- * appear), as juke_value_pack and juke_value_layout number the fields, into *index. A type without such a
- * field is JUKE_ERR_ARGUMENT. */
+ * appear), as juke_value_pack and juke_value_layout number the fields, into *index; a decimal `field` N names
+ * the Nth field (from 1) of any struct or tuple, as Julia's getfield(x, N). A type without such a field is
+ * JUKE_ERR_ARGUMENT. */
 JUKE_API juke_status juke_value_field(juke_module *m, const char *type, const char *field, int *index);
 
 enum { JUKE_NDRANGE_MAX = 8 }; /* the most dimensions of a KernelAbstractions ndrange */
@@ -552,6 +553,14 @@ typedef struct juke_launch_config {
        @index(Global, Cartesian) count from there; @index(Global, Linear), the group and local indices
        and @ndrange() are those of the ranges' lengths. All zeros (the default): every range starts at 1. */
     int64_t ndrange_offset[JUKE_NDRANGE_MAX];
+    /* KernelAbstractions' index-map ndrange (ndrange = an array of indices: Oceananigans' active cells): an
+       array of this device whose elements are CartesianIndex{N} or NTuple{N} of Int64 or Int32 values
+       (juke_array_create_value). One work-item runs per element, p = 1..length(map): @index(Global, Cartesian)
+       and @index(Global, NTuple) are map[p]; @index(Global, Linear) is p, and the group and local indices and
+       @ndrange() are those of the 1-D ndrange (length(map),). ndims is then 0 (or 1 with ndrange[0] the map's
+       length), and the groupsize must be given, 1-D, as KernelAbstractions requires a static one. NULL (the
+       default): none. */
+    const juke_array *ndrange_map;
 } juke_launch_config;
 
 /* A stream of a device: launches on one stream run in order; launches on

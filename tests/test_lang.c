@@ -37,13 +37,16 @@
  *       grid is the ndrange rounded up to whole groups, and without groupsize the library picks one;
  *       an ndrange of more than 3 dimensions (up to JUKE_NDRANGE_MAX) launches linearly (juke.h). A
  *       dimension written lo:hi is KernelAbstractions' offset range (juke_launch_config.ndrange_offset).
+ *       `ndrange T[...]`, an array literal of CartesianIndex{N} or NTuple{N} values (no spaces outside its
+ *       brackets), is KernelAbstractions' index-map ndrange (juke_launch_config.ndrange_map).
  *       seed N keys the kernel's random numbers (juke_launch_config.seed), else each launch gets a fresh seed.
  *       A file may hold several runs; the expectations after a run check it.
  *   # expect NAME: [v1, v2, ...]       array argument NAME equals this, exactly
  *                                       (floats bit-for-bit up to NaN payloads:
  *                                       -0.0 differs from 0.0; NaN equals NaN)
  *   # expect NAME.FIELD: [v...]         ... the array field FIELD of a value argument NAME (a struct that
- *                                       holds arrays, as a closure's captures: f = Body(zeros(T, n), ...))
+ *                                       holds arrays, as a closure's captures: f = Body(zeros(T, n), ...));
+ *                                       NAME.N the Nth field of a tuple of arrays (c = (A, B): c.2 is B)
  *   # expect NAME ≈ [v...] [rtol R]     floats within a relative tolerance
  *                                       (default 1e-6 for Float32/Float16, 1e-14 for Float64)
  *       Values: integers (decimal or 0x hex), floats (1.5, 1e-3, 1.5f0), Inf,
@@ -320,6 +323,7 @@ typedef struct Run {
     uint32_t ndims; /* a KernelAbstractions launch over ndrange */
     uint64_t ndrange[JUKE_NDRANGE_MAX];
     int64_t offset[JUKE_NDRANGE_MAX]; /* an offset ndrange's lo - 1 per dimension (lo:hi) */
+    LArg map;                         /* an index-map ndrange (its text non-NULL): an array argument of its own */
     int wavefront_size;               /* 0: the default */
     bool cooperative;
     bool seeded;
@@ -373,9 +377,9 @@ static void show_val(char *buf, size_t n, const Val *v)
  * host, and its type. False with the reason in why. */
 static bool resolve_args(Run *r, juke_module *m, char *why, size_t n)
 {
-    for (int i = 0; i < r->nargs; i++) {
-        LArg *a = &r->args[i];
-        char w[448];
+    for (int i = 0; i < r->nargs + (r->map.text != NULL); i++) {
+        LArg *a = i < r->nargs ? &r->args[i] : &r->map;
+        char w[440]; /* with the name and ": ", within the callers' 512 */
         lit_blobs_free(&a->blobs);
         lit_array_free(&a->lit);
         a->is_array = lit_is_array(a->text);
@@ -462,6 +466,17 @@ static bool parse_run(Cursor *c, Run *r)
                 return false;
             r->group_set = true;
         } else if (accept(c, "ndrange")) {
+            skip_ws(c);
+            if (isalpha((unsigned char)*c->p)) { /* an index map, T[...] */
+                const char *p = c->p;
+                for (int depth = 0; *p && !(depth == 0 && isspace((unsigned char)*p)); p++)
+                    depth += strchr("([{", *p) ? 1 : strchr(")]}", *p) ? -1 : 0;
+                snprintf(r->map.name, sizeof r->map.name, "ndrange");
+                if (!lit_is_array(c->p) || !(r->map.text = strndup(c->p, (size_t)(p - c->p))))
+                    return cerr(c, "bad ndrange map");
+                c->p = p;
+                continue;
+            }
             do { /* N, or a range lo:hi (an offset ndrange) */
                 Val v, hi;
                 if (r->ndims == JUKE_NDRANGE_MAX || !parse_number(c, &v) || v.is_float)
@@ -509,14 +524,15 @@ static bool parse_run(Cursor *c, Run *r)
 
 static void free_run(Run *r)
 {
-    for (int i = 0; i < r->nargs; i++) {
-        lit_blobs_free(&r->args[i].blobs);
-        lit_array_free(&r->args[i].lit);
-        free(r->args[i].text);
-        r->args[i].text = NULL;
-        if (r->args[i].arr)
-            juke_array_free(r->args[i].arr);
-        r->args[i].arr = NULL;
+    for (int i = 0; i < r->nargs + 1; i++) {
+        LArg *a = i < r->nargs ? &r->args[i] : &r->map;
+        lit_blobs_free(&a->blobs);
+        lit_array_free(&a->lit);
+        free(a->text);
+        a->text = NULL;
+        if (a->arr)
+            juke_array_free(a->arr);
+        a->arr = NULL;
     }
     r->nargs = 0;
 }
@@ -789,8 +805,8 @@ static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
         fc_fail(fc, line, "argument %s", why);
         return JUKE_ERR_ARGUMENT;
     }
-    for (int i = 0; i < r->nargs; i++) {
-        LArg *a = &r->args[i];
+    for (int i = 0; i < r->nargs + (r->map.text != NULL); i++) {
+        LArg *a = i < r->nargs ? &r->args[i] : &r->map;
         if (a->is_array) {
             if (lit_array_make(env.dev, m, &a->lit, &a->arr) != JUKE_OK) {
                 fc_fail(fc, line, "array %s: %s", a->name, juke_errmsg(env.ctx));
@@ -798,7 +814,8 @@ static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
             }
             a->arg = juke_arg_array(a->arr);
         }
-        args[i] = a->arg;
+        if (i < r->nargs)
+            args[i] = a->arg;
     }
     juke_launch_config cfg = {
         { r->group[0], r->group[1], r->group[2] }, { r->grid[0], r->grid[1], r->grid[2] }, r->shmem, false
@@ -818,6 +835,10 @@ static juke_status do_launch(FileCheck *fc, juke_module *m, Run *r, int line)
         cfg.ndims = r->ndims;
         memcpy(cfg.ndrange, r->ndrange, sizeof cfg.ndrange);
         memcpy(cfg.ndrange_offset, r->offset, sizeof cfg.ndrange_offset);
+    }
+    if (r->map.arr) { /* an index map: the whole ndrange */
+        memset(cfg.gridsize, 0, sizeof cfg.gridsize);
+        cfg.ndrange_map = r->map.arr;
     }
     if (!r->wavefront_size)
         return juke_launch(env.dev, m, r->fn, args, r->nargs, &cfg);
@@ -877,8 +898,13 @@ static void compile_file(FileCheck *fc, const char *path, Directive *ds, int nd)
         }
         for (int k = 0; k < run.nargs; k++)
             types[k] = run.args[k].host_type;
-        char hidden[256];
-        if (run.ndims) { /* a @kernel's hidden ndrange, NTuple{ndims,Int64}, then a static groupsize; an offset
+        char hidden[512];
+        if (run.map
+                .text) { /* an index map's __KaMap of the 1-D ndrange, its static groupsize, and the map (launch.c) */
+            snprintf(hidden, sizeof hidden, "__KaMap{Tuple{Int64,Val{%u}},%s}", (unsigned)run.group[0],
+                     run.map.host_type);
+            types[ntypes++] = hidden;
+        } else if (run.ndims) { /* a @kernel's hidden ndrange, NTuple{ndims,Int64}, then a static groupsize; an offset
                             ndrange's __KaOffset of that and its offsets (launch.c) */
             bool offset = false;
             char ints[128] = "";

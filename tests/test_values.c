@@ -72,6 +72,9 @@ static const char *src = "struct Params\n"
                          "    A[I] = I\n"
                          "    W[I] = CartesianIndex(@groupsize())\n"
                          "end\n"
+                         "@kernel function map_mark!(A)\n"
+                         "    A[@index(Global, Cartesian)] = @index(Global, Linear)\n"
+                         "end\n"
                          "width(::Type{UInt8}) = 1.0\n"
                          "width(::Type{Float64}) = 8.0\n"
                          "function ghosts!(o, ::Type{T}, ::Val{N}, mode, op) where {T, N}\n"
@@ -364,6 +367,45 @@ static void test_cartesian_array(void **state)
     juke_array_free(w);
 }
 
+/* KernelAbstractions' index-map ndrange (juke_launch_config.ndrange_map) from C: an array of CartesianIndex{2}
+ * marks those entries of a matrix with their positions in the map; a map needs a 1-D static groupsize and
+ * index elements, and a kernel handle compiled for one launches only with one. */
+static void test_index_map(void **state)
+{
+    Fixture *f = *state;
+    int64_t dims[2] = { 3, 4 }, n = 5;
+    juke_array *a, *map, *ints;
+    assert_int_equal(juke_array_create(f->cpu, JUKE_INT64, 2, dims, &a), JUKE_OK);
+    assert_int_equal(juke_array_create_value(f->cpu, f->m, "CartesianIndex{2}", 1, &n, &map), JUKE_OK);
+    assert_int_equal(juke_array_create(f->cpu, JUKE_INT64, 1, &n, &ints), JUKE_OK);
+    int64_t h[12] = { 0 }, m[5][2] = { { 2, 1 }, { 3, 4 }, { 1, 1 }, { 2, 3 }, { 3, 2 } };
+    assert_int_equal(juke_array_upload(a, h, sizeof h), JUKE_OK);
+    assert_int_equal(juke_array_upload(map, m, sizeof m), JUKE_OK);
+    juke_arg args[1] = { juke_arg_array(a) };
+    juke_launch_config cfg = { { 2, 1, 1 }, { 0, 0, 0 }, 0, false, NULL, 0 };
+    cfg.ndrange_map = map;
+    if (juke_launch(f->cpu, f->m, "map_mark!", args, 1, &cfg) != JUKE_OK)
+        fail_msg("map_mark!: %s", juke_errmsg(f->ctx));
+    assert_int_equal(juke_array_download(a, h, sizeof h), JUKE_OK);
+    int64_t want[12] = { 3, 1, 0, 0, 0, 5, 0, 4, 0, 0, 0, 2 };
+    assert_memory_equal(h, want, sizeof h);
+    cfg.groupsize[0] = 0; /* KernelAbstractions' ErrorException: no static workgroupsize */
+    assert_int_equal(juke_launch(f->cpu, f->m, "map_mark!", args, 1, &cfg), JUKE_ERR_ARGUMENT);
+    assert_non_null(strstr(juke_errmsg(f->ctx), "static 1-D workgroupsize"));
+    cfg.groupsize[0] = 2;
+    cfg.ndrange_map = ints; /* and its ArgumentError: no indices */
+    assert_int_equal(juke_launch(f->cpu, f->m, "map_mark!", args, 1, &cfg), JUKE_ERR_ARGUMENT);
+    assert_non_null(strstr(juke_errmsg(f->ctx), "holds CartesianIndex{N} or NTuple{N} of integers, not Int64"));
+    juke_kernel *k;
+    cfg.ndrange_map = map;
+    assert_int_equal(juke_kernel_for(f->cpu, f->m, "map_mark!", args, 1, &k), JUKE_OK);
+    assert_int_equal(juke_kernel_launch(k, f->cpu, args, 1, &cfg), JUKE_ERR_ARGUMENT);
+    assert_non_null(strstr(juke_errmsg(f->ctx), "the launch gives an index map"));
+    juke_array_free(a);
+    juke_array_free(map);
+    juke_array_free(ints);
+}
+
 /* A struct whose field is a device array (AMDGPU.jl's Adapt makes such a struct of a struct of ROCArrays):
  * juke_value_type finds its parameter from the fields, juke_value_pack copies the array's descriptor in, and
  * the kernel reads and writes the array through the field. */
@@ -421,7 +463,7 @@ int main(void)
         cmocka_unit_test(test_layout_matches_c), cmocka_unit_test(test_struct_bytes),
         cmocka_unit_test(test_pack_fields),      cmocka_unit_test(test_ghosts),
         cmocka_unit_test(test_struct_array),     cmocka_unit_test(test_cartesian_array),
-        cmocka_unit_test(test_struct_of_arrays),
+        cmocka_unit_test(test_struct_of_arrays), cmocka_unit_test(test_index_map),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
