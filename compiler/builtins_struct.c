@@ -120,6 +120,36 @@ const Type *type_setfield(Infer *I, IrInst *in, const BuiltinRow *row, const cha
     return S;
 }
 
+/* getfield(x, i) / getfield(x, :f): the field's type, its 0-based index in in->ival. Julia's index must be a
+ * constant here (as its inference needs for a struct of mixed field types: constant propagation, infer.c). */
+const Type *type_getfield(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
+{
+    (void)row;
+    (void)name;
+    const Type *S = n == 2 ? a[0] : NULL;
+    if (!S || !(S->kind == TY_STRUCT || S->kind == TY_TUPLE) || (S->flags & TF_UNIONALL) ||
+        !(a[1]->kind == TY_SYMBOL || (ty_is_int(a[1]) && a[1]->kind != TY_BOOL)))
+        return infer_no_method(I, in, "getfield", a, n);
+    int64_t k = -1;
+    if (a[1]->kind == TY_SYMBOL) {
+        k = ty_field_index(S, a[1]->name);
+        if (k < 0) {
+            infer_err(I, in->loc, "type %s has no field %s", infer_tname(I, S), a[1]->name);
+            return NULL;
+        }
+    } else if (!is_const_int(I, in->args[2], &k)) {
+        infer_err(I, in->loc, "getfield(x, i) of %s needs a constant i in a kernel", infer_tname(I, S));
+        return NULL;
+    } else if (k < 1 || k > S->nfields) {
+        infer_err(I, in->loc, "BoundsError: attempt to access %s at index [%lld]", infer_tname(I, S), (long long)k);
+        return NULL;
+    } else {
+        k--;
+    }
+    in->ival = k;
+    return S->fields[k];
+}
+
 /* #curly(P, params...): the type P{params...} (a type or constant each). */
 const Type *type_curly(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
 {

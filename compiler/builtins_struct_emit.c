@@ -32,6 +32,12 @@ LLVMValueRef emit_setfield(CG *g, IrInst *in)
     return LLVMBuildInsertValue(g->b, arg(g, in, 0), field_value(g, in, 3, S->fields[fi]), (unsigned)fi, "");
 }
 
+/* The LLVM value of `getfield(x, i)`: the field type_getfield chose. */
+LLVMValueRef emit_getfield(CG *g, IrInst *in)
+{
+    return LLVMBuildExtractValue(g->b, arg(g, in, 0), (unsigned)in->ival, "");
+}
+
 /* The LLVM value of a call whose result is a type (or another value without bits). */
 LLVMValueRef emit_ghost(CG *g, IrInst *in)
 {

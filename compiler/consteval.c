@@ -7,9 +7,11 @@
  * inference) and the static workgroup size of a KernelAbstractions launch
  * (the Val{G} fields of the @kernel's hidden context, ka.c), through
  * arithmetic, integer conversions (Int(UInt32(256)), a global constant's
- * value), tuple indexing, `prod`, `length`, and calls of small functions
- * whose one return is such a value: `N = @uniform prod(@groupsize())` reaches
- * the groupsize through two prelude calls.
+ * value), tuple indexing, `prod`, `length`, fields of structs built from
+ * constants, and calls of small functions whose one return is such a value:
+ * `N = @uniform prod(@groupsize())` reaches the groupsize through two prelude
+ * calls. A function specialised on constant arguments (infer.c's
+ * dispatch_call) reads them as literals.
  *
  * Requires: typed IR up to the value asked about (calls before it resolved to
  * their specialisations, IrInst.callee), slots split (split_slots.c), so that a
@@ -241,6 +243,17 @@ static bool eval(Eval *e, const Frame *fr, int v, CVal *out, int depth)
                 return false;
         return true;
     case IR_CALL: return in->nargs >= 1 && eval_call(e, fr, in, out, depth);
+    case IR_GETFIELD: {
+        /* a field of a struct built here from constants (cfg = Cfg(2); t[cfg.k]) */
+        const IrInst *x = &f->insts[single_assignment(f, in->args[0], true)];
+        if (in->ival < 0 || x->op != IR_CALL || x->builtin != BI_NEW || !x->optype || x->optype->kind != TY_STRUCT ||
+            x->nargs < 1)
+            return false;
+        int k0 = f->insts[x->args[0]].type && f->insts[x->args[0]].type->kind == TY_TYPE
+                     ? 1
+                     : 2; /* P(x...), #new(P, x...) */
+        return k0 + in->ival < x->nargs && eval(e, fr, x->args[k0 + in->ival], out, depth + 1);
+    }
     default: return false;
     }
 }

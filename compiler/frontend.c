@@ -700,6 +700,13 @@ void fe_print_typed(StrBuf *sb, FeCompilation *c)
         Spec *s = c->specs[i];
         if (!s->typed)
             continue;
+        if (s->constmask) { /* Julia's @code_typed shows such a call's argument as Core.Const(2) */
+            sb_puts(sb, "# specialised on constants:");
+            for (int k = 0; k < s->nargs && k < 64; k++)
+                if (s->constmask >> k & 1)
+                    sb_printf(sb, " %s = %lld", s->typed->slots[k].name, (long long)s->constvals[k]);
+            sb_puts(sb, "\n");
+        }
         ir_print(sb, s->typed);
         sb_puts(sb, "  => ");
         ty_print(sb, s->rettype);

@@ -70,6 +70,9 @@ ConstDef *fe_find_const(const FeModule *m, const char *name);
 /* Calls being inferred inside one another: a tuple function recurses once per element, so as many as a
  * tuple's fields and the calls around them; the thread's stack may stop it sooner (jk_stack_limit). */
 enum { FE_MAX_CALL_DEPTH = TY_MAX_FIELDS + 64 };
+/* The most specialisations of one method on constant arguments in a compilation: one per element of the
+ * longest tuple (ntuple(i -> t[i], Val(N)) calls its function with each constant i). */
+enum { FE_MAX_CONST_SPECS = TY_MAX_FIELDS };
 
 /* One compilation: the types and specialisations inferred for one entry
  * signature. Everything lives in its arena. */
@@ -86,6 +89,8 @@ typedef struct FeCompilation {
     PtrVec deferred_seen; /* the methods whose deferred errors this compilation reported */
     int struct_depth;     /* structs being built inside one another (struct_type) */
     int alias_depth;      /* type aliases (const A = T) being expanded inside one another (infer_type_expr) */
+    bool recursion;       /* an inference met a call back into a method on the stack (an error) */
+    bool const_limit;     /* FE_MAX_CONST_SPECS was reached (reported once) */
 } FeCompilation;
 
 FeCompilation *fe_compilation_new(const FeModule *m, Diags *d);
@@ -149,9 +154,10 @@ bool union_splittable(const IrFunc *f, int x);
 /* infer.c */
 Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, int nargs, SrcLoc loc);
 /* Dispatch a call of g; self: the Type{P} called for a constructor call (NULL otherwise). With
- * quiet_nomatch, no matching method returns NULL without a diagnostic. */
+ * quiet_nomatch, no matching method returns NULL without a diagnostic. The method is specialised on the
+ * constant arguments of constmask (bit k: argument k is constvals[k]; Spec.constmask), 0 for none. */
 Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const Type **argtypes, int nargs, SrcLoc loc,
-                     bool quiet_nomatch);
+                     bool quiet_nomatch, uint64_t constmask, const int64_t *constvals);
 /* Convert a type expression in source (Float32, Vector{T}, AbstractArray{T,2}) to a type,
  * with the method's type variables bound in tvars/tvals (NULL values = unbound). */
 const Type *infer_type_expr(FeCompilation *c, const Node *n, const char **tvars, const Type **tvals, int ntvars,

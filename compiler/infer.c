@@ -814,7 +814,7 @@ static bool infer_body(FeCompilation *c, Spec *s)
 }
 
 static Spec *specialize(FeCompilation *c, Method *m, const Type *self, const Type **argtypes, int nargs,
-                        const Type **tvals, SrcLoc loc);
+                        const Type **tvals, SrcLoc loc, uint64_t constmask, const int64_t *constvals);
 
 /* Does constructor method m take a call of self (Type{P} or Type{P{T}})? P{T}(x) where T methods take
  * the P{...} they match (binding T); P(x) methods take P itself (the UnionAll of a parametric P). */
@@ -900,7 +900,7 @@ GenericFunc *infer_dispatch_generic(FeCompilation *c, const char *name, const Ty
 
 Spec *infer_call_user(FeCompilation *c, GenericFunc *g, const Type **argtypes, int nargs, SrcLoc loc)
 {
-    return infer_dispatch(c, g, NULL, argtypes, nargs, loc, false);
+    return infer_dispatch(c, g, NULL, argtypes, nargs, loc, false, 0, NULL);
 }
 
 /* A call reached m, whose loading found errors (frontend.c): they are
@@ -976,7 +976,7 @@ static void kwcall_signature(StrBuf *sb, const char *name, const Type **a, int n
 }
 
 Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const Type **argtypes, int nargs, SrcLoc loc,
-                     bool quiet_nomatch)
+                     bool quiet_nomatch, uint64_t constmask, const int64_t *constvals)
 {
     Method *best = NULL;
     const Type *best_tvals[32];
@@ -1071,9 +1071,11 @@ Spec *infer_dispatch(FeCompilation *c, GenericFunc *g, const Type *self, const T
         packed[fixed] = ty_tuple(c->types, argtypes + fixed, nargs - fixed);
         if (!packed[fixed])
             return NULL;
-        return specialize(c, best, self, packed, fixed + 1, best_tvals, loc);
+        /* the packed rest is one tuple parameter: only the fixed parameters keep their constants */
+        constmask &= fixed < 64 ? (UINT64_C(1) << fixed) - 1 : ~UINT64_C(0);
+        return specialize(c, best, self, packed, fixed + 1, best_tvals, loc, constmask, constvals);
     }
-    return specialize(c, best, self, argtypes, nargs, best_tvals, loc);
+    return specialize(c, best, self, argtypes, nargs, best_tvals, loc, constmask, constvals);
 }
 
 /* ---- built-ins (builtins.def; the typing rules are in builtins_<family>.c) ---- */
@@ -1266,7 +1268,7 @@ static const Type *infer_construct(Infer *I, IrInst *in, const Type *ft, const T
     }
     if (g) {
         int before = I->c->diags->nerrors;
-        Spec *s = infer_dispatch(I->c, g, ft, a, n, in->loc, true);
+        Spec *s = infer_dispatch(I->c, g, ft, a, n, in->loc, true, 0, NULL);
         if (s && s->method->vararg) { /* P{T}(x, xs...): the rest packed as for any call (splat.c) */
             if (splat_pack_varargs(I, (int)(in - I->f->insts), s) < 0)
                 I->failed = true;
@@ -1283,6 +1285,57 @@ static const Type *infer_construct(Infer *I, IrInst *in, const Type *ft, const T
         }
     }
     return builtin_type_construct(I, in, S, a, n);
+}
+
+/* The integer and Bool arguments of call `in` that are constants (argument k of a is in->args[k + first]):
+ * their mask, the values in vals. */
+static uint64_t const_args(Infer *I, const IrInst *in, const Type **a, int n, int first, int64_t *vals)
+{
+    uint64_t mask = 0;
+    for (int k = 0; k < n && k < 64; k++) {
+        int v = in->args[k + first], b;
+        if (a[k]->kind == TY_BOOL && (b = infer_const_bool(I->f, v)) >= 0)
+            vals[k] = b;
+        else if (!(ty_is_int(a[k]) && a[k]->kind != TY_BOOL && a[k]->kind < TY_INT128 &&
+                   infer_const_int(I->f, v, &vals[k], 0)))
+            continue;
+        mask |= UINT64_C(1) << k;
+    }
+    return mask;
+}
+
+/* The specialisation of g that call `in` (argument types a, argument k in->args[k + first]) calls, NULL after
+ * an error. Julia infers a call of constant arguments with those constants (constant propagation), so that
+ * getk(t, 2) of `getk(t, k) = t[k]` is typed as t's second field; juke infers the call for its argument types
+ * first, its errors held back, and only where that fails (or gives no one return type) and some integer or
+ * Bool arguments are constants specialises it on them (Spec.constmask); the first inference goes, with every
+ * specialisation it made, and a call without constants reports its errors as before. A kernel whose calls
+ * infer without constants infers each once, as before. */
+static Spec *dispatch_call(Infer *I, IrInst *in, GenericFunc *g, const Type **a, int n, int first)
+{
+    FeCompilation *c = I->c;
+    Diags *loud = c->diags, held = { .max_errors = loud->max_errors };
+    int nspecs = c->nspecs, nseen = c->deferred_seen.len;
+    bool recursion = c->recursion;
+    c->diags = &held;
+    c->recursion = false;
+    Spec *s = infer_dispatch(c, g, NULL, a, n, in->loc, false, 0, NULL);
+    c->diags = loud;
+    /* failed, or returns values of several types; not around a recursive cycle, as Julia limits it */
+    bool vague = (!s || s->rettype->kind == TY_ANY) && !c->recursion;
+    c->recursion = c->recursion || recursion;
+    int64_t *vals = vague ? arena_alloc(&c->arena, sizeof(int64_t) * (size_t)(n < 64 ? n + 1 : 64)) : NULL;
+    uint64_t mask = vals ? const_args(I, in, a, n, first, vals) : 0;
+    if (!mask) {
+        if (held.text.len)
+            diag_append(loud, held.text.data, held.nerrors, held.first_kind);
+        sb_free(&held.text);
+        return s;
+    }
+    sb_free(&held.text);
+    c->nspecs = nspecs; /* nothing refers to them: only the first inference, now dropped, called them */
+    c->deferred_seen.len = nseen;
+    return infer_dispatch(c, g, NULL, a, n, in->loc, false, mask, vals);
 }
 
 /* A call with keywords (lower.c calls f#kw#a,b) that no method of f takes: Julia's MethodError, its keywords
@@ -1317,7 +1370,7 @@ static const Type *infer_call_object(Infer *I, IrInst *in, const Type *ft, const
         infer_err(I, in->loc, "MethodError: objects of type %s are not callable", infer_tname(I, ft));
         return NULL;
     }
-    Spec *s = infer_call_user(I->c, g, all, n + 1, in->loc);
+    Spec *s = dispatch_call(I, in, g, all, n + 1, 0);
     if (!s) {
         in->flags |= IRF_FAILED;
         I->failed = true;
@@ -1367,7 +1420,7 @@ static const Type *call_generic(Infer *I, IrInst *in, GenericFunc *g, const Type
         return NULL;                              /* ntuple(f, 3) is ntuple(f, Val(3)) */
     if (I->capture && !has_method(I->c, g, a, n)) /* infer_nothing_member: a MethodError at run time */
         return infer_no_method(I, in, display_name(I->c, g->name), a, n);
-    Spec *s = infer_call_user(I->c, g, a, n, in->loc);
+    Spec *s = dispatch_call(I, in, g, a, n, 1);
     if (!s) {
         in->flags |= IRF_FAILED;
         I->failed = true;
@@ -1841,6 +1894,35 @@ static void drop_unreachable(FeCompilation *c, IrFunc *f, const bool *reach)
     free(map);
 }
 
+/* A specialisation on constant arguments (Spec.constmask): every read of such a parameter that the body never
+ * assigns is the constant, so a tuple's index, Val(k) or a loop's bounds see it (consteval.c). */
+static void read_params_as_consts(IrFunc *f, const Spec *s)
+{
+    for (int p = 0; p < f->nparams && p < 64; p++) {
+        if (!(s->constmask >> p & 1))
+            continue;
+        bool assigned = false;
+        for (int i = 0; i < f->ninsts && !assigned; i++)
+            assigned = f->insts[i].op == IR_ASSIGN && f->insts[i].slot == p;
+        const Type *t = s->argtypes[p];
+        static const LitType lits[] = { [TY_INT8] = LIT_INT8,     [TY_INT16] = LIT_INT16,   [TY_INT32] = LIT_INT32,
+                                        [TY_INT64] = LIT_INT64,   [TY_UINT8] = LIT_UINT8,   [TY_UINT16] = LIT_UINT16,
+                                        [TY_UINT32] = LIT_UINT32, [TY_UINT64] = LIT_UINT64, [TY_BOOL] = LIT_NONE };
+        for (int i = 0; i < f->ninsts && !assigned; i++) {
+            IrInst *in = &f->insts[i];
+            if (in->op != IR_SLOT || in->slot != p)
+                continue;
+            in->op = IR_CONST;
+            in->lit = lits[t->kind];
+            in->ival = s->constvals[p];
+            if (t->kind == TY_BOOL) {
+                in->ival = s->constvals[p] ? IR_TRUE : IR_FALSE;
+                in->name = s->constvals[p] ? "true" : "false";
+            }
+        }
+    }
+}
+
 /* Infer s over lf (its method's lowered IR, or that IR with union variables split). A variable that takes a
  * second type, when allow_union, ends the inference early: *union_slot, *union_type and *union_had say
  * which and how (else *union_slot is -1). */
@@ -1868,6 +1950,7 @@ static bool infer_body_ir(FeCompilation *c, Spec *s, const IrFunc *lf, bool allo
     f->typed = true;
     for (int i = 0; i < f->nparams; i++)
         f->slots[i].type = s->argtypes[i];
+    read_params_as_consts(f, s);
     s->typed = f;
     /* I.reach and I.decided, not these, from here on: inserting instructions (splat.c) replaces them */
     Infer I = {
@@ -1948,15 +2031,20 @@ static bool infer_body_ir(FeCompilation *c, Spec *s, const IrFunc *lf, bool allo
 }
 
 static Spec *specialize(FeCompilation *c, Method *m, const Type *self, const Type **argtypes, int nargs,
-                        const Type **tvals, SrcLoc loc)
+                        const Type **tvals, SrcLoc loc, uint64_t constmask, const int64_t *constvals)
 {
+    if (nargs < 64)
+        constmask &= (UINT64_C(1) << nargs) - 1;
+    int nconst = 0; /* this method's specialisations on constants so far */
     for (int i = 0; i < c->nspecs; i++) {
         Spec *s = c->specs[i];
         if (s->method != m || s->nargs != nargs || s->self != self)
             continue;
-        bool same = true;
+        nconst += s->constmask != 0;
+        bool same = s->constmask == constmask;
         for (int k = 0; k < nargs; k++)
-            same = same && s->argtypes[k] == argtypes[k];
+            same = same && s->argtypes[k] == argtypes[k] &&
+                   (k >= 64 || !(constmask >> k & 1) || s->constvals[k] == constvals[k]);
         if (!same)
             continue;
         if (s->state == SPEC_INFERRING) {
@@ -1964,6 +2052,7 @@ static Spec *specialize(FeCompilation *c, Method *m, const Type *self, const Typ
             for (int k = 0; k < c->depth; k++)
                 sb_printf(&sb, "%s → ", c->stack[k]->method->name);
             sb_puts(&sb, m->name);
+            c->recursion = true;
             diag_error(c->diags, loc, "recursion is not supported in kernels: `%s` calls itself (%s)", m->name,
                        sb.data ? sb.data : m->name);
             sb_free(&sb);
@@ -1975,6 +2064,17 @@ static Spec *specialize(FeCompilation *c, Method *m, const Type *self, const Typ
      * nesting goes as deep as a tuple is long; past that, or when the thread's stack runs short, an error. */
     if (c->depth >= FE_MAX_CALL_DEPTH) {
         diag_error(c->diags, loc, "calls nested more than %d deep", FE_MAX_CALL_DEPTH);
+        return NULL;
+    }
+    if (constmask && nconst >= FE_MAX_CONST_SPECS) {
+        /* said once where it is still to be read: the calls after it fail alike */
+        if (c->const_limit && c->diags->nerrors)
+            return NULL;
+        c->const_limit = true;
+        diag_error(c->diags, loc,
+                   "`%s` is specialised on constant arguments more than %d times in this kernel (Julia's constant "
+                   "propagation); pass the constant as a Val, or make the call's types not depend on it",
+                   display_name(c, m->name), FE_MAX_CONST_SPECS);
         return NULL;
     }
     if (jk_stack_exhausted(jk_stack_limit())) {
@@ -2000,6 +2100,14 @@ static Spec *specialize(FeCompilation *c, Method *m, const Type *self, const Typ
     s->argtypes = at;
     s->nargs = nargs;
     s->tvals = tv;
+    if (constmask) {
+        int64_t *cv = arena_alloc(&c->arena, sizeof(int64_t) * (size_t)(nargs < 64 ? nargs : 64));
+        if (!cv)
+            return NULL;
+        memcpy(cv, constvals, sizeof(int64_t) * (size_t)(nargs < 64 ? nargs : 64));
+        s->constmask = constmask;
+        s->constvals = cv;
+    }
     s->state = SPEC_INFERRING;
     s->index = c->nspecs;
     Spec **specs = arena_grow(&c->arena, c->specs, c->nspecs, &c->cap, sizeof(Spec *), 16);

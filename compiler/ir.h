@@ -155,6 +155,10 @@ struct Spec {
     int nargs;
     const Type **tvals; /* values of the method's where-parameters */
     const Type *self;   /* a constructor call P{T}(x): the Type{P{T}} called (part of the key) */
+    /* Julia's constant propagation: parameter k (k < 64) with bit k of constmask set reads as the integer or Bool
+       constvals[k] in the body (part of the key; infer.c's dispatch_call says when) */
+    uint64_t constmask;
+    const int64_t *constvals;
     IrFunc *typed;
     const Type *rettype;
     bool noreturn;         /* no path returns (it throws): Julia's Union{}, rettype Nothing */

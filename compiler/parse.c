@@ -1414,7 +1414,7 @@ static const char *renamed(const Parser *p, const char *name)
 /* Base's submodules that kernels name functions through (Base.Checked.checked_add, Base.Math.x). */
 static bool is_base_submodule(const Node *e)
 {
-    static const char *const subs[] = { "Checked", "Math", "FastMath", "Iterators", "MathConstants" };
+    static const char *const subs[] = { "Checked", "Math", "FastMath", "Iterators", "MathConstants", "Order", "Sort" };
     if (e->kind != AST_IDENT || !e->qual || strcmp(e->qual, "Base") != 0)
         return false;
     for (int i = 0; i < JK_ARRAY_LEN(subs); i++)

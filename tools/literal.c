@@ -970,6 +970,20 @@ static bool range_text(const char *text, int64_t r[3], bool *stepped)
     return true;
 }
 
+/* The type of a constant of Base's whose value has no bits (Base.Order.Forward, as sort!'s order= takes it), or
+ * NULL; Base.Order.x and Base.x name x. */
+static const char *base_singleton(const char *text)
+{
+    static const char *const consts[][2] = { { "Forward", "ForwardOrdering" },
+                                             { "Reverse", "ReverseOrdering{ForwardOrdering}" } };
+    if (strncmp(text, "Base.", 5) == 0)
+        text += strncmp(text + 5, "Order.", 6) == 0 ? 11 : 5;
+    for (int i = 0; i < (int)(sizeof consts / sizeof consts[0]); i++)
+        if (strcmp(text, consts[i][0]) == 0)
+            return consts[i][1];
+    return NULL;
+}
+
 /* A value: a scalar literal, a tuple, a named tuple, NAME(...) of a struct, or a value without bits
  * (Type{T}, Val{x}, Val(x), :name, typeof(f), a function's name or an operator). */
 static bool vp_value(VParser *v, juke_arg *out, int depth)
@@ -1055,6 +1069,8 @@ static bool vp_value(VParser *v, juke_arg *out, int depth)
         ghost = buf;
     } else if (strcmp(text, "nothing") == 0 || strcmp(text, "missing") == 0) {
         ghost = text[0] == 'n' ? "Nothing" : "Missing"; /* the singletons, not functions */
+    } else if (base_singleton(text)) {
+        ghost = base_singleton(text); /* Base.Order.Forward: a ForwardOrdering */
     } else if (!strchr(text, '(') && is_type_name(text)) {
         snprintf(buf, sizeof buf, "Type{%s}", text); /* a type: Float32, WMMA_RDNA3.ColMajor */
         ghost = buf;

@@ -1687,3 +1687,117 @@ _ci_between(i, a, b) = min(a, b) <= i <= max(a, b)
 # convert(::Type{T}, ::CartesianIndex{1}) where {T<:Number} has it (AMDGPU.jl's findall kernel stores the
 # keys CartesianIndices(bools)[i] of a vector into a Vector{Int})
 setindex!(A::AbstractArray{T}, i::Tuple{Int64}, I::Integer...) where {T<:Number} = setindex!(A, i[1], I...)
+
+# ---- orderings (base/ordering.jl: Base.Order, whose names Base.Order.x and Base.x reach) and the sorted
+# searches and sort! of base/sort.jl that take them ----
+abstract type Ordering end
+struct ForwardOrdering <: Ordering end
+struct ReverseOrdering{Fwd<:Ordering} <: Ordering
+    fwd::Fwd
+end
+const Forward = ForwardOrdering()
+const Reverse = ReverseOrdering(Forward)
+# order by by(x), then by order
+struct By{T, O} <: Ordering
+    by::T
+    order::O
+end
+By(by) = By(by, Forward)
+# order by the less-than function lt
+struct Lt{T} <: Ordering
+    lt::T
+end
+# order indices into data by data's values, ties by index
+struct Perm{O<:Ordering, V<:AbstractVector} <: Ordering
+    order::O
+    data::V
+end
+ReverseOrdering() = Reverse
+ReverseOrdering(r::ReverseOrdering) = r.fwd
+ReverseOrdering(b::By) = By(b.by, ReverseOrdering(b.order))
+ReverseOrdering(p::Perm) = Perm(ReverseOrdering(p.order), p.data)
+lt(o::ForwardOrdering, a, b) = isless(a, b)
+lt(o::ReverseOrdering, a, b) = lt(o.fwd, b, a)
+lt(o::By, a, b) = lt(o.order, o.by(a), o.by(b))
+lt(o::Lt, a, b) = o.lt(a, b)
+function lt(p::Perm, a::Integer, b::Integer)
+    x = p.data[a]
+    y = p.data[b]
+    return lt(p.order, x, y) | (!lt(p.order, y, x) & (a < b))
+end
+# the ordering that sort!'s keywords (lt, by, rev, order) describe; rev === nothing leaves order as it is
+ord(lt, by, rev::Nothing, order::Ordering = Forward) = _ord(lt, by, order)
+ord(lt, by, rev::Bool, order::Ordering = Forward) = rev ? ReverseOrdering(_ord(lt, by, order)) : _ord(lt, by, order)
+_ord(lt::typeof(isless), by, order::Ordering) = _by(by, order)
+_ord(lt::typeof(isless), by, order::ForwardOrdering) = _by(by, order)
+_ord(lt::typeof(isless), by, order::ReverseOrdering{ForwardOrdering}) = _by(by, order)
+_ord(lt, by, order::ForwardOrdering) = _by(by, Lt(lt))
+_ord(lt, by, order::ReverseOrdering{ForwardOrdering}) = ReverseOrdering(_by(by, Lt(lt)))
+_ord(lt, by, order::Ordering) =
+    error("Passing both lt= and order= arguments is ambiguous; please pass order=Forward or order=Reverse (or leave default)")
+_by(by, order::Ordering) = By(by, order)
+_by(by::typeof(identity), order::Ordering) = order
+
+# binary searches of a sorted v: the first index whose element is not below x (length(v) + 1 if none), the
+# last index whose element is not above x (0 if none)
+function searchsortedfirst(v, x, lo::T, hi::T, o::Ordering) where {T<:Integer}
+    lo = lo - one(T)
+    hi = hi + one(T)
+    @inbounds while lo < hi - one(T)
+        m = lo + ((hi - lo) >>> 0x01)
+        if lt(o, v[m], x)
+            lo = m
+        else
+            hi = m
+        end
+    end
+    return hi
+end
+function searchsortedlast(v, x, lo::T, hi::T, o::Ordering) where {T<:Integer}
+    lo = lo - one(T)
+    hi = hi + one(T)
+    @inbounds while lo < hi - one(T)
+        m = lo + ((hi - lo) >>> 0x01)
+        if lt(o, x, v[m])
+            hi = m
+        else
+            lo = m
+        end
+    end
+    return lo
+end
+searchsortedfirst(v, x, o::Ordering) = searchsortedfirst(v, x, firstindex(v), lastindex(v), o)
+searchsortedlast(v, x, o::Ordering) = searchsortedlast(v, x, firstindex(v), lastindex(v), o)
+searchsorted(v, x, o::Ordering) = searchsortedfirst(v, x, o):searchsortedlast(v, x, o)
+searchsortedfirst(v, x; lt = isless, by = identity, rev = nothing, order = Forward) =
+    searchsortedfirst(v, x, ord(lt, by, rev, order))
+searchsortedlast(v, x; lt = isless, by = identity, rev = nothing, order = Forward) =
+    searchsortedlast(v, x, ord(lt, by, rev, order))
+searchsorted(v, x; lt = isless, by = identity, rev = nothing, order = Forward) =
+    searchsorted(v, x, ord(lt, by, rev, order))
+insorted(x, v; lt = isless, by = identity, rev = nothing, order = Forward) =
+    !isempty(searchsorted(v, x, ord(lt, by, rev, order)))
+
+# sort! of a kernel's small vector (an MVector, a local array, a view of one work-item's column): insertion sort,
+# stable as Julia's sort! of a short vector is
+sort!(v; lt = isless, by = identity, rev = nothing, order = Forward) = _sort!(v, ord(lt, by, rev, order))
+function _sort!(v, o::Ordering)
+    lo = firstindex(v)
+    for i in lo+1:lastindex(v)
+        x = v[i]
+        j = i
+        while j > lo && lt(o, x, v[j-1])
+            v[j] = v[j-1]
+            j -= 1
+        end
+        v[j] = x
+    end
+    return v
+end
+issorted(v; lt = isless, by = identity, rev = nothing, order = Forward) = _issorted(v, ord(lt, by, rev, order))
+function _issorted(v, o::Ordering)
+    for i in firstindex(v)+1:lastindex(v)
+        lt(o, v[i], v[i-1]) && return false
+    end
+    return true
+end

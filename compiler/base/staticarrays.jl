@@ -76,6 +76,9 @@ size(v::MVector{N, T}) where {N, T} = (N,)
 size(A::SMatrix{N, M, T}) where {N, M, T} = (N, M)
 size(A::MMatrix{N, M, T}) where {N, M, T} = (N, M)
 size(A::Union{SMatrix, MMatrix}, d::Integer) = d <= 2 ? size(A)[d] : 1
+# 1-based, as every StaticArray is
+firstindex(v::Union{SVector, MVector, SMatrix, MMatrix}) = 1
+lastindex(v::Union{SVector, MVector, SMatrix, MMatrix}) = length(v)
 eltype(v::SVector{N, T}) where {N, T} = T
 eltype(v::MVector{N, T}) where {N, T} = T
 eltype(A::SMatrix{N, M, T}) where {N, M, T} = T
