@@ -500,6 +500,52 @@ static void test_long_types(void **state)
     juke_context_destroy(ctx);
 }
 
+/* One type written two ways is one kernel, in the context and in the disk cache: the aliases (Vector,
+ * Matrix, Int, UInt) are spelt out at any depth of a type, as a launch spells the types it derives (an index
+ * map's __KaMap holds its map as Array{T,N}); names that only begin like them (Interval, MyVector) and other
+ * types are other kernels. */
+static void test_alias_spellings(void **state)
+{
+    (void)state;
+    new_tmpdir();
+    char dir[300], entry[600];
+    snprintf(dir, sizeof dir, "%s/cache", tmpdir);
+    juke_context *ctx = juke_context_create();
+    juke_module *m;
+    assert_int_equal(
+        juke_module_load_string(ctx, "t.jl", "function g(t)\n    @inbounds t[1][1] = t[2]\n    return\nend\n", &m),
+        JUKE_OK);
+    juke_options o;
+    juke_options_default(&o);
+    o.cache_dir = dir;
+    o.target = "cpu";
+    const char *a[] = { "Tuple{Vector{Float32},Int}" }, *b[] = { "Tuple{Array{Float32, 1}, Int64}" },
+               *c[] = { "Tuple{Matrix{Float32},UInt}" }, *d[] = { "Tuple{Array{Float32,2},UInt64}" },
+               *e[] = { "Tuple{Vector{Float32},Int32}" };
+    juke_kernel *ka, *kb, *kc, *kd, *ke;
+    assert_int_equal(juke_compile(m, "g", a, 1, &o, &ka), JUKE_OK);
+    assert_int_equal(juke_compile(m, "g", b, 1, &o, &kb), JUKE_OK);
+    assert_ptr_equal(ka, kb);
+    assert_int_equal(find_entry(dir, entry, sizeof entry), 1);
+    assert_int_equal(juke_compile(m, "g", c, 1, &o, &kc), JUKE_OK);
+    assert_int_equal(juke_compile(m, "g", d, 1, &o, &kd), JUKE_OK);
+    assert_ptr_equal(kc, kd);
+    assert_ptr_not_equal(ka, kc);
+    assert_int_equal(juke_compile(m, "g", e, 1, &o, &ke), JUKE_OK);
+    assert_ptr_not_equal(ka, ke);
+    assert_int_equal(find_entry(dir, entry, sizeof entry), 3);
+    juke_context_destroy(ctx);
+    /* a new context finds the first spelling's entry under the second */
+    ctx = juke_context_create();
+    assert_int_equal(
+        juke_module_load_string(ctx, "t.jl", "function g(t)\n    @inbounds t[1][1] = t[2]\n    return\nend\n", &m),
+        JUKE_OK);
+    assert_int_equal(juke_compile(m, "g", b, 1, &o, &kb), JUKE_OK);
+    assert_int_equal(find_entry(dir, entry, sizeof entry), 3);
+    juke_context_destroy(ctx);
+    rm_tmpdir();
+}
+
 /* A CPU kernel compiled for a portable x86-64 level is keyed by the level, not by the machine that
  * compiled it (a runtime-only build elsewhere finds it, api.c's load_portable_cpu); one compiled for
  * the host keeps the host's identity. The host's levels are listed best first, x86-64 last. */
@@ -562,6 +608,7 @@ int main(void)
         cmocka_unit_test(test_key_parts),
         cmocka_unit_test(test_long_types),
         cmocka_unit_test(test_portable_cpu_key),
+        cmocka_unit_test(test_alias_spellings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
