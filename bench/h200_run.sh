@@ -12,13 +12,15 @@
 #   6. SASS of juke's kernels (ptxas -O3 of its PTX) and of the nvcc twins
 #   7. the Python package with PyTorch tensors (bench/python_h200.py): checks through DLPack, the fused
 #      broadcast vs PyTorch eager, matmul (cuBLAS) vs torch.matmul
+#   8. the CPU device against its C twins on this machine's CPU (bench/cpu_device.c built here with gcc
+#      -O3 -fopenmp -march=native, the kernels from the disk cache), three runs each with every core, 8 and 2
 # Results go to $OUT (or ./h200-out): env.txt acceptance.txt bench1.txt bench2.txt bench_i32.txt nofma.txt
-# launch_api.txt lang_cuda.txt trace_cuda.json trace_check.txt sass.txt python.txt
+# launch_api.txt lang_cuda.txt trace_cuda.json trace_check.txt sass.txt python.txt cpu_device.txt
 # The whole run takes over 10 minutes, more than one device command may: H200_PARTS names the parts to run
-# (default all): acceptance bench bench32 nofma launch lang sass python, e.g.
+# (default all): acceptance bench bench32 nofma launch lang sass python cpu, e.g.
 #   H200_PARTS="acceptance bench32 launch lang python" OUT=$OUT bash bench/h200_run.sh
 set -uo pipefail
-PARTS=" ${H200_PARTS:-acceptance bench bench32 nofma launch lang sass python} "
+PARTS=" ${H200_PARTS:-acceptance bench bench32 nofma launch lang sass python cpu} "
 want() { [[ $PARTS == *" $1 "* ]]; }
 OUT=${OUT:-h200-out}
 mkdir -p "$OUT"
@@ -80,4 +82,19 @@ want sass && {
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv >> "$OUT/env.txt" 2>&1
 # the Python package on PyTorch tensors, its kernels from the disk cache
 want python && JUKE_CACHE_DIR=$H/cache PYTHONPATH=$PWD/$H/python python3 bench/python_h200.py 2>&1 | tee "$OUT/python.txt"
+if want cpu; then
+    cflags="-O3 -fopenmp -march=native -ffp-contract=off"
+    gcc $cflags -c bench/cpu_twins.c -o /tmp/cpu_twins.o &&
+        gcc $cflags -Iinclude bench/cpu_device.c /tmp/cpu_twins.o $H/lib/libjuke.so.0 -lm -o /tmp/cpu_device || echo "cpu: build failed"
+    {
+        echo "# gcc $(gcc -dumpfullversion) $cflags; $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores"
+        for th in $(nproc) 8 2; do
+            for run in 1 2 3; do
+                echo "== $th threads, run $run"
+                JUKE_CPU_THREADS=$th OMP_NUM_THREADS=$th JUKE_CACHE_DIR=$H/cache /tmp/cpu_device bench/cpu/kernels.jl 1
+            done
+        done
+    } > "$OUT/cpu_device.txt" 2>&1
+    grep -E "^(#|==)|RESULT" "$OUT/cpu_device.txt"
+fi
 echo "h200_run: done"

@@ -19,6 +19,9 @@
 #   bin/wrap_buffers: examples/wrap_buffers.c (cuMemAlloc buffers wrapped, a kernel handle, events)
 #   python/juke/ the Python package (runtime-only build) for bench/python_h200.py, its kernels in cache/
 #   bin/ice_mpi, mpi/: the MPI shallow-ice solver and a relocated OpenMPI (bench/prepare_ice_h200.sh)
+#   cache/ also: bench/cpu/kernels.jl's four kernels for the portable CPU levels (x86-64-v4, -v3) in every
+#                launch class, and lib/libgomp.so.1: h200_run.sh's part `cpu` builds bench/cpu_device.c there
+#                (gcc -march=native) against the runtime-only libjuke, which cannot compile, on that host's CPU
 # Usage: bench/prepare_h200.sh   (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -106,6 +109,24 @@ done
 # the MPI shallow-ice solver (examples/ice), its sm_90 kernels in cache/, and Debian's OpenMPI
 # relocated under mpi/ for a machine without MPI (bench/ice_h200.sh runs it)
 JUKE=$J RT=build-bench-rt bench/prepare_ice_h200.sh $O
+# the CPU device benchmark (bench/cpu_device.c) on the GPU machine's CPU: its kernels in the disk cache for the
+# portable levels that CPU may run, in each class a launch may pick (32-bit indices, arrays of one shape, small
+# grids: any combination), under the spelling of the types cpu_device.c asks for
+for lv in x86-64-v4 x86-64-v3; do
+    for i32 in "" "--index-bits 32"; do
+        for ss in "" --same-shape; do
+            for sg in "" --small-grid; do
+                # shellcheck disable=SC2086
+                c() { JUKE_CACHE_DIR=$O/cache $J compile --target cpu:$lv $i32 $ss $sg -o /dev/null bench/cpu/kernels.jl "$@"; }
+                c 'memcopy!' 'Vector{Float64}' 'Vector{Float64}'
+                c 'diffusion2d!' 'Matrix{Float64}' 'Matrix{Float64}' Float64
+                c 'block_sum!' 'Vector{Float32}' 'Vector{Float32}'
+                c 'matmul_tiled!' 'Matrix{Float32}' 'Matrix{Float32}' 'Matrix{Float32}'
+            done
+        done
+    done
+done
+cp "$(gcc -print-file-name=libgomp.so.1)" $O/lib/
 # the CPU run of the same program checks the references and the code here
 ./build-bench-rt/bench/h200_acceptance $O/cpu cpu
 du -sh $O
