@@ -385,6 +385,7 @@ static const struct {
     { FILE_INTRINSICS, jk_intrinsics_text, &jk_intrinsics_len, jk_intrinsics_tree, &jk_intrinsics_tree_len },
     { FILE_STATICARRAYS, jk_staticarrays_text, &jk_staticarrays_len, jk_staticarrays_tree, &jk_staticarrays_tree_len },
     { FILE_WMMA, jk_wmma_text, &jk_wmma_len, jk_wmma_tree, &jk_wmma_tree_len },
+    { FILE_STATISTICS, jk_statistics_text, &jk_statistics_len, jk_statistics_tree, &jk_statistics_tree_len },
 };
 enum { BASE_NEXTS = JK_ARRAY_LEN(base_exts) };
 
@@ -399,7 +400,7 @@ typedef struct BaseTree {
 } BaseTree;
 
 /* Every module reads the same Base prelude, so its syntax tree is built once
- * per process for each set of extensions a module uses (at most 2^4) and then
+ * per process for each set of extensions a module uses (at most 2^5) and then
  * shared, as Julia's sysimage holds Base parsed. Nothing writes to a
  * tree once it is here (add_item and kw_expand build new nodes; lowering
  * and inference read). Like the target-machine pool (llvm_pipeline.c) the
