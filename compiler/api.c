@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "closures.h"
 #include "codegen.h"
 #include "dumps.h"
 #include "frontend.h"
@@ -510,14 +511,44 @@ static juke_status new_compilation(juke_module *m, const char *const *argtypes, 
     return JUKE_OK;
 }
 
+const char *api_function(const juke_module *m, const char *function)
+{
+    return m && function ? fe_kernel_name(m->fe, function) : function;
+}
+
 static juke_status check_function(juke_module *m, const char *function)
 {
     if (!function)
         return api_fail(m->ctx, JUKE_ERR_ARGUMENT, "no function name given");
     if (!fe_find_func(m->fe, function)) {
+        const ClInner *in[8];
+        int n = fe_inner_named(m->fe, function, in, 8);
+        if (n > 1 || (n == 1 && !in[0]->lifted)) {
+            StrBuf sb = { 0 };
+            for (int i = 0; i < n && i < 8; i++)
+                sb_printf(&sb, "%s%s at line %d", i ? ", " : "", in[i]->qname ? in[i]->qname : in[i]->name,
+                          in[i]->loc.line);
+            juke_status st =
+                n > 1 ? api_fail(m->ctx, JUKE_ERR_COMPILE,
+                                 "`%s` names %d functions defined inside others in %s (%s): launch one by that name",
+                                 function, n, m->name, sb.data ? sb.data : "", in[0]->name)
+                      : api_fail(m->ctx, JUKE_ERR_COMPILE,
+                                 "`%s` (%s) is defined inside a function and cannot be launched from the host: it "
+                                 "captures a static parameter of the function around it, or its parameters have "
+                                 "defaults or keywords",
+                                 function, sb.data ? sb.data : "");
+            sb_free(&sb);
+            return st;
+        }
         StrBuf sb = { 0 };
         for (int i = 0; i < m->fe->nuser_funcs; i++)
-            sb_printf(&sb, "%s%s", i ? ", " : "", m->fe->funcs[i]->name);
+            if (m->fe->funcs[i]->name[0] != '#')
+                sb_printf(&sb, "%s%s", sb.len ? ", " : "", m->fe->funcs[i]->name);
+        for (int i = 0; i < m->fe->inner.len; i++) {
+            const ClInner *r = m->fe->inner.items[i];
+            if (r->lifted && r->qname)
+                sb_printf(&sb, "%s%s", sb.len ? ", " : "", r->qname);
+        }
         juke_status st = api_fail(m->ctx, JUKE_ERR_COMPILE, "UndefVarError: `%s` not defined in %s (it defines: %s)",
                                   function, m->name, sb.data ? sb.data : "no functions");
         sb_free(&sb);
@@ -657,6 +688,7 @@ juke_status juke_lowered(juke_module *m, const char *function, const char *const
         *out = NULL;
     if (!m || !out)
         return api_fail(m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_lowered: NULL argument");
+    function = api_function(m, function);
     juke_status st = check_function(m, function);
     if (st)
         return st;
@@ -693,6 +725,7 @@ juke_status juke_typed(juke_module *m, const char *function, const char *const *
         *out = NULL;
     if (!m || !out)
         return api_fail(m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_typed: NULL argument");
+    function = api_function(m, function);
     juke_status st = check_function(m, function);
     return st ? st : print_specialised(m, function, argtypes, nargs, true, out);
 }
@@ -1268,6 +1301,7 @@ juke_status juke_compile(juke_module *m, const char *function, const char *const
         *out = NULL;
     if (!m || !out)
         return api_fail(m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_compile: NULL argument");
+    function = api_function(m, function);
     juke_options o;
     if (opts) {
         o = *opts;

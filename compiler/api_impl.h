@@ -215,6 +215,9 @@ juke_status api_fail(juke_context *ctx, juke_status st, const char *fmt, ...) __
 /* Is function a KernelAbstractions @kernel (ka.c), which takes its launch's
  * ndrange as a hidden last argument? */
 bool api_is_ka_kernel(const juke_module *m, const char *function);
+/* The function a host call that names `function` compiles (fe_kernel_name): a function defined inside
+ * another is launched by its name, or outer/name. Each public entry taking a function name maps it once. */
+const char *api_function(const juke_module *m, const char *function);
 /* Launch-time variants of one kernel (Triton style): the class of a
  * launch's arguments, a bit each, in the cache key; the kernel compiled for
  * a class assumes its facts (TargetOptions). API_VARIANT_INDEX32: every

@@ -118,6 +118,7 @@ enum {
     FILE_STATICARRAYS = 256, /* a using/import line names StaticArrays */
     FILE_INTRINSICS = 512,   /* KernelAbstractions.KernelIntrinsics is named */
     FILE_ATOMIX = 2048,      /* a => b, @atomicswap or @atomicreplace */
+    FILE_STATISTICS = 4096,  /* a using/import line names Statistics */
     FILE_WMMA = 8192,        /* AMDGPU.Device.WMMA (WMMA.x, WMMA_RDNA3.x) or its flat wmma_* names */
     /* on AST_FUNCTION: a method of another module's function (Base.f(x) = ..., or f after `import Base: f`),
      * which adds to that function's methods where a plain definition shadows them */

@@ -51,6 +51,8 @@ typedef struct Cl {
     PtrVec out;            /* the new top-level items */
     const Node *loops[64]; /* the for/while loops around the node being walked, outermost first */
     int nloops;
+    PtrVec named, names; /* the lambdas of inner functions defined by name (inner_functions), and their names */
+    PtrVec *inner;       /* ClInner *: where the launchable inner functions go (NULL: nowhere) */
 } Cl;
 
 static void push_loop(Cl *c, const Node *n)
@@ -287,6 +289,8 @@ static void inner_functions(Cl *c, Node *n)
                 lam->kids[3] = k->kids[2];
             as->kids[0] = ast_ident(c->a, k->loc, k->name);
             as->kids[1] = lam;
+            ptrvec_push(c->a, &c->named, lam);
+            ptrvec_push(c->a, &c->names, (void *)k->name);
             if (c->a->failed)
                 return;
             n->kids[i] = as;
@@ -294,6 +298,82 @@ static void inner_functions(Cl *c, Node *n)
         }
         inner_functions(c, k);
     }
+}
+
+/* The name an inner function lam was defined by, or NULL (an anonymous function). */
+static const char *inner_name(const Cl *c, const Node *lam)
+{
+    for (int i = 0; i < c->named.len; i++)
+        if (c->named.items[i] == lam)
+            return c->names.items[i];
+    return NULL;
+}
+
+/* Record the inner function name, lifted to the function `lifted` (NULL: not launchable). */
+static void record_inner(Cl *c, const char *name, const char *lifted, SrcLoc loc)
+{
+    ClInner *r = c->inner && name ? arena_alloc(c->a, sizeof *r) : NULL;
+    if (!r)
+        return;
+    *r = (ClInner){ .name = name, .outer = c->fname, .lifted = lifted, .loc = loc };
+    ptrvec_push(c->a, c->inner, r);
+}
+
+/* For the host's launch of a closure #f#k over captures caps: function #f#k#entry(c1, ..., cn, p1, ..., pm)
+ * return #f#k(c1, ..., cn)(p1, ..., pm) end, pk... for a vararg; its name, or NULL where the parameters have
+ * defaults or keywords (the entry would have to repeat them). */
+static const char *closure_entry(Cl *c, const char *cname, const PtrVec *caps, const Node *params, SrcLoc at)
+{
+    int np = params ? params->nkids : 0;
+    for (int i = 0; i < np; i++) {
+        const Node *p = params->kids[i];
+        const Node *q = p->kind == AST_SPLAT ? p->kids[0] : p;
+        if (q->kind != AST_IDENT && q->kind != AST_TYPED)
+            return NULL;
+    }
+    Node *fn = ast_node(c->a, AST_FUNCTION, at, 4);
+    Node *fparams = ast_node(c->a, AST_TUPLE, at, caps->len + np);
+    Node *ctor = ast_node(c->a, AST_CALL, at, caps->len + 1);
+    Node *call = ast_node(c->a, AST_CALL, at, np + 1);
+    Node *ret = ast_node(c->a, AST_RETURN, at, 1);
+    Node *body = ast_node(c->a, AST_BLOCK, at, 1);
+    const char *name = arena_printf(c->a, "%s#entry", cname);
+    if (!fn || !fparams || !ctor || !call || !ret || !body || !name)
+        return NULL;
+    ctor->kids[0] = ast_ident(c->a, at, cname);
+    for (int i = 0; i < caps->len; i++) {
+        fparams->kids[i] = ast_ident(c->a, at, caps->items[i]);
+        ctor->kids[i + 1] = ast_ident(c->a, at, caps->items[i]);
+    }
+    call->kids[0] = ctor;
+    for (int i = 0; i < np; i++) {
+        const Node *p = params->kids[i];
+        bool splat = p->kind == AST_SPLAT;
+        const Node *q = splat ? p->kids[0] : p;
+        const char *pn = q->kind == AST_IDENT ? q->name : q->kids[0] ? q->kids[0]->name : NULL;
+        if (!pn) /* ::T, a parameter without a name */
+            pn = arena_printf(c->a, "#p%d", i + 1);
+        Node *id = ast_ident(c->a, at, pn), *arg = id;
+        if (splat) {
+            Node *fs = ast_node(c->a, AST_SPLAT, at, 1), *as = ast_node(c->a, AST_SPLAT, at, 1);
+            if (!fs || !as)
+                return NULL;
+            fs->kids[0] = id;
+            as->kids[0] = ast_ident(c->a, at, pn);
+            id = fs, arg = as;
+        }
+        fparams->kids[caps->len + i] = id;
+        call->kids[i + 1] = arg;
+    }
+    ret->kids[0] = call;
+    body->kids[0] = ret;
+    fn->name = name;
+    fn->kids[0] = fparams;
+    fn->kids[1] = body;
+    if (c->a->failed)
+        return NULL;
+    ptrvec_push(c->a, &c->out, fn);
+    return c->a->failed ? NULL : name;
 }
 
 /* Lift the lambda at *slot, whose surrounding scopes are s. */
@@ -474,8 +554,12 @@ static void lift(Cl *c, Scope *s, Node **slot)
             return;
         ptrvec_push(c->a, &c->out, st);
         ptrvec_push(c->a, &c->out, fn);
-        if (!c->a->failed)
-            *slot = ctor;
+        if (c->a->failed)
+            return;
+        *slot = ctor;
+        const char *iname = inner_name(c, lam);
+        if (iname)
+            record_inner(c, iname, statics.len ? NULL : closure_entry(c, name, &caps, params, at), at);
         return;
     }
     Node *fn = ast_node(c->a, AST_FUNCTION, at, 4);
@@ -491,8 +575,10 @@ static void lift(Cl *c, Scope *s, Node **slot)
     if (c->a->failed)
         return;
     ptrvec_push(c->a, &c->out, fn);
-    if (!c->a->failed)
-        *slot = ref;
+    if (c->a->failed)
+        return;
+    *slot = ref;
+    record_inner(c, inner_name(c, lam), name, at);
 }
 
 /* Lift every lambda in the tree at *slot, innermost first. */
@@ -614,9 +700,9 @@ int closures_captures(Arena *a, const Node *outer, const Node *inner, const Node
     return n;
 }
 
-void closures_lift(Arena *a, Node *file, bool base)
+void closures_lift(Arena *a, Node *file, bool base, PtrVec *inner)
 {
-    Cl c = { .a = a, .base = base };
+    Cl c = { .a = a, .base = base, .inner = inner };
     for (int i = 0; i < file->nkids; i++)
         convert_item(&c, &file->kids[i]);
     if (!c.out.len)

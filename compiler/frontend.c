@@ -18,6 +18,51 @@ GenericFunc *fe_find_func(const FeModule *m, const char *name)
     return namemap_get(&m->func_map, name);
 }
 
+int fe_inner_named(const FeModule *m, const char *name, const ClInner **out, int max)
+{
+    int n = 0;
+    const char *slash = strchr(name, '/');
+    for (int i = 0; i < m->inner.len; i++) {
+        const ClInner *r = m->inner.items[i];
+        bool match = slash ? strncmp(r->outer, name, (size_t)(slash - name)) == 0 && r->outer[slash - name] == 0 &&
+                                 strcmp(r->name, slash + 1) == 0
+                           : strcmp(r->name, name) == 0;
+        if (match && n++ < max && out)
+            out[n - 1] = r;
+    }
+    return n;
+}
+
+const char *fe_kernel_name(const FeModule *m, const char *name)
+{
+    if (!name || fe_find_func(m, name))
+        return name;
+    const char *lifted = namemap_get(&m->inner_map, name);
+    return lifted ? lifted : name;
+}
+
+/* The inner functions' launch names (FeModule.inner_map), once every global function is known: outer/name
+ * of each (outer/name#2, #3, ... for the later ones, where outer's methods define several of a name), and
+ * name alone where it designates one and names no global function. */
+static void register_inner(FeModule *mod)
+{
+    for (int i = 0; i < mod->inner.len; i++) {
+        ClInner *r = mod->inner.items[i];
+        int k = 1;
+        for (int j = 0; j < i; j++) {
+            const ClInner *o = mod->inner.items[j];
+            k += strcmp(o->outer, r->outer) == 0 && strcmp(o->name, r->name) == 0;
+        }
+        r->qname = k == 1 ? arena_printf(&mod->arena, "%s/%s", r->outer, r->name)
+                          : arena_printf(&mod->arena, "%s/%s#%d", r->outer, r->name, k);
+        if (!r->lifted || !r->qname)
+            continue;
+        namemap_put(&mod->arena, &mod->inner_map, r->qname, (void *)r->lifted);
+        if (!fe_find_func(mod, r->name) && fe_inner_named(mod, r->name, NULL, 0) == 1)
+            namemap_put(&mod->arena, &mod->inner_map, r->name, (void *)r->lifted);
+    }
+}
+
 ConstDef *fe_find_const(const FeModule *m, const char *name)
 {
     return namemap_get(&m->const_map, name);
@@ -340,6 +385,7 @@ static const struct {
     { FILE_INTRINSICS, jk_intrinsics_text, &jk_intrinsics_len, jk_intrinsics_tree, &jk_intrinsics_tree_len },
     { FILE_STATICARRAYS, jk_staticarrays_text, &jk_staticarrays_len, jk_staticarrays_tree, &jk_staticarrays_tree_len },
     { FILE_WMMA, jk_wmma_text, &jk_wmma_len, jk_wmma_tree, &jk_wmma_tree_len },
+    { FILE_STATISTICS, jk_statistics_text, &jk_statistics_len, jk_statistics_tree, &jk_statistics_tree_len },
 };
 enum { BASE_NEXTS = JK_ARRAY_LEN(base_exts) };
 
@@ -354,7 +400,7 @@ typedef struct BaseTree {
 } BaseTree;
 
 /* Every module reads the same Base prelude, so its syntax tree is built once
- * per process for each set of extensions a module uses (at most 2^4) and then
+ * per process for each set of extensions a module uses (at most 2^5) and then
  * shared, as Julia's sysimage holds Base parsed. Nothing writes to a
  * tree once it is here (add_item and kw_expand build new nodes; lowering
  * and inference read). Like the target-machine pool (llvm_pipeline.c) the
@@ -440,7 +486,7 @@ static const BaseTree *base_tree(int flags, Diags *d)
     if (!t && (t = calloc(1, sizeof *t))) {
         t->ast = fe_base_syntax(&t->arena, flags, &t->file);
         if (t->ast) {
-            closures_lift(&t->arena, t->ast, true);
+            closures_lift(&t->arena, t->ast, true, NULL);
             mark_definitions(t->ast);
             kw_collect_calls_into(&t->arena, &t->kwset, &t->kwcalls, t->ast);
         }
@@ -525,7 +571,7 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
     if (mod->ast && ka_rewrite(&mod->arena, d, mod->ast))
         load_ka_prelude(mod, d);
     if (mod->ast)
-        closures_lift(&mod->arena, mod->ast, false);
+        closures_lift(&mod->arena, mod->ast, false, &mod->inner);
     if (mod->ast)
         kw_collect_calls(mod, mod->ast);
     for (int i = 0; mod->ast && i < mod->ast->nkids; i++)
@@ -534,6 +580,7 @@ FeModule *fe_load_with(const JkAllocator *al, const char *name, const char *text
     mod->nuser_funcs = mod->nfuncs;
     if (d->nerrors == before && !mod->arena.failed)
         load_base(mod, d);
+    register_inner(mod);
     /* The Base prelude's methods wait for their first call (fe_lower_lazily): a kernel reaches a few dozen
      * of its hundreds, and lowering them all was a third of loading a module */
     mod->stack_limit = jk_stack_limit();

@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 
+#include "closures.h"
 #include "ir.h"
 
 /* A `struct` (or `abstract type`) definition of a source (structs.c). */
@@ -45,6 +46,9 @@ typedef struct FeModule {
     NameMap kwcalls;            /* the keyword sets the calls pass, as lower.c names them (f#kw#a,b) */
     PtrVec kwcall_list;         /* the same, in the order found */
     pthread_mutex_t lower_lock; /* guards the arena and the Base methods lowered after loading */
+    PtrVec inner;               /* ClInner * (closures.h): the functions defined by name inside the file's functions */
+    NameMap inner_map;          /* their names for a launch (fe_kernel_name): outer/name, and name where only one
+                                   function defines it and the file has no global function of that name */
 } FeModule;
 
 /* Parse, collect methods and constants, lower every method. On errors,
@@ -64,6 +68,12 @@ bool fe_lower_lazily(const FeModule *mod, Method *m, Diags *d);
  * from the trees the build stored. NULL when out of memory. */
 Node *fe_base_syntax(Arena *a, int flags, SrcFile *file);
 GenericFunc *fe_find_func(const FeModule *m, const char *name);
+/* The name of the function a host launch of `name` runs: name itself (a global function, or none), or the
+ * top-level function lifted from the inner function the name designates (name, or outer/name: AMDGPU.jl's
+ * tests define their kernels inside host functions, `function f() kernel(x) = ...; @roc kernel(x) end`). */
+const char *fe_kernel_name(const FeModule *m, const char *name);
+/* The inner functions named name (outer/name or name) into out (at most max); returns how many there are. */
+int fe_inner_named(const FeModule *m, const char *name, const struct ClInner **out, int max);
 StructDef *fe_find_struct(const FeModule *m, const char *name);
 ConstDef *fe_find_const(const FeModule *m, const char *name);
 

@@ -383,6 +383,7 @@ static juke_status kernel_for(juke_device *dev, juke_module *m, const char *func
         *out = NULL;
     if (!dev || !m || !out || (nargs && !args) || nargs < 0 || nargs > 64 || (ndims && nargs == 64))
         return api_fail(dev ? dev->ctx : m ? m->ctx : NULL, JUKE_ERR_ARGUMENT, "juke_kernel_for: bad argument");
+    function = api_function(m, function);
     char names[65][ARG_NAME_MAX];
     const char *tn[65];
     juke_status st = arg_type_names(m->ctx, args, nargs, names);
@@ -812,6 +813,7 @@ static juke_status launch(juke_device *dev, juke_module *m, const char *function
                         : !m        ? "module"
                         : !function ? "function name"
                                     : "launch configuration");
+    function = api_function(m, function);
     if (nargs < 0 || nargs > 64 || (nargs && !args))
         return api_fail(dev->ctx, JUKE_ERR_ARGUMENT,
                         "juke_launch: %d arguments%s (0 to 64, and a non-NULL array of them)", nargs,
@@ -1105,7 +1107,8 @@ juke_status juke_kernel_get(juke_module *m, const char *function, const char *co
     pthread_mutex_unlock(&m->ctx->lock);
     o.target = dev->target;
     juke_kernel *k;
-    juke_status st = api_compile_kernel(m, function, argtypes, nargs, &o, API_VARIANT_GENERAL, false, &k);
+    juke_status st =
+        api_compile_kernel(m, api_function(m, function), argtypes, nargs, &o, API_VARIANT_GENERAL, false, &k);
     if (st)
         return st;
     RtFunction *fn;

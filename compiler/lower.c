@@ -667,6 +667,35 @@ static bool is_ki_localmemory(Lower *L, const Node *n)
            (callee->qual || find_slot(L, "localmemory") < 0) && !fe_find_func(L->mod, "localmemory");
 }
 
+static int lower_call(Lower *L, Node *n);
+static bool is_marray(Lower *L, const Node *a);
+
+/* Is n sort!(x, ...) (Base's or unqualified) of a variable holding an MVector (note_marray)? */
+static bool is_marray_sort(Lower *L, const Node *n)
+{
+    const Node *f = n->kids[0];
+    return f->kind == AST_IDENT && strcmp(f->name, "sort!") == 0 && (!f->qual || strcmp(f->qual, "Base") == 0) &&
+           find_slot(L, f->name) < 0 && n->nkids > 1 && is_marray(L, n->kids[1]) && find_slot(L, n->kids[1]->name) >= 0;
+}
+
+/* sort!(x, ...) of an MVector variable is x = sort(x, ...) (base/staticarrays.jl): juke keeps the mutable
+ * array as a value, so the sorted one replaces it in x's slot, and the call's value is it, as sort! returns x. */
+static int lower_marray_sort(Lower *L, Node *n)
+{
+    Node *c = arena_alloc(L->a, sizeof(Node));
+    Node **kids = arena_alloc(L->a, sizeof(Node *) * (size_t)n->nkids);
+    Node *f = ast_ident(L->a, n->kids[0]->loc, "sort");
+    if (!c || !kids || !f)
+        return emit_named(L, IR_NOTHING, n->loc);
+    *c = *n;
+    memcpy(kids, n->kids, sizeof(Node *) * (size_t)n->nkids);
+    kids[0] = f;
+    c->kids = kids;
+    int v = lower_call(L, c);
+    emit_assign(L, find_slot(L, n->kids[1]->name), v, n->loc);
+    return v;
+}
+
 static int lower_call(Lower *L, Node *n)
 {
     Node *callee = n->kids[0];
@@ -691,6 +720,8 @@ static int lower_call(Lower *L, Node *n)
                    callee->name);
         return emit_named(L, IR_NOTHING, n->loc);
     }
+    if (is_marray_sort(L, n))
+        return lower_marray_sort(L, n);
     if (n->nkids > 1 && is_keyword_arg(n->kids[n->nkids - 1]))
         return lower_kwcall(L, n);
     if (is_ki_localmemory(L, n)) {

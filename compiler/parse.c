@@ -1378,7 +1378,7 @@ static const char *module_of(const Parser *p, const char *s)
 {
     static const char *const known[] = {
         "AMDGPU", "Base",         "Core",  "SpecialFunctions", "Random", "KernelAbstractions", "KernelIntrinsics",
-        "Atomix", "StaticArrays", "Adapt", "CUDAnative",       "CUDA"
+        "Atomix", "StaticArrays", "Adapt", "CUDAnative",       "CUDA",   "Statistics"
     };
     if (strcmp(s, "WMMA") == 0 || strcmp(s, "WMMA_RDNA3") == 0) /* AMDGPU.Device's (base/wmma.jl) */
         return s;
@@ -2597,6 +2597,8 @@ Node *parse_file(Arena *a, Diags *d, const SrcFile *file)
     for (int i = 1; i < p->modules.len; i += 2) {
         if (strcmp(p->modules.items[i], "StaticArrays") == 0)
             root->flags |= FILE_STATICARRAYS;
+        if (strcmp(p->modules.items[i], "Statistics") == 0)
+            root->flags |= FILE_STATISTICS;
         if (strcmp(p->modules.items[i], "KernelIntrinsics") == 0)
             root->flags |= FILE_INTRINSICS;
     }

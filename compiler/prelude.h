@@ -19,11 +19,13 @@ extern const char fe_base_name[];
 /* The prelude's extensions, appended to its text in a module whose file uses them (AST_FILE's FILE_* flags,
  * set by the parser), so that a kernel that does not pays nothing for them: base/atomix.jl (Pair, @atomicswap, @atomicreplace), base/intrinsics.jl
  * (KernelAbstractions.KernelIntrinsics), base/staticarrays.jl (SVector, MVector, SMatrix, MMatrix),
- * base/wmma.jl (AMDGPU.Device.WMMA's fragments). */
-extern const char jk_atomix_text[], jk_intrinsics_text[], jk_staticarrays_text[], jk_wmma_text[];
-extern const size_t jk_atomix_len, jk_intrinsics_len, jk_staticarrays_len, jk_wmma_len;
-extern const unsigned char jk_atomix_tree[], jk_intrinsics_tree[], jk_staticarrays_tree[], jk_wmma_tree[];
-extern const size_t jk_atomix_tree_len, jk_intrinsics_tree_len, jk_staticarrays_tree_len, jk_wmma_tree_len;
+ * base/wmma.jl (AMDGPU.Device.WMMA's fragments), base/statistics.jl (Statistics' median and middle). */
+extern const char jk_atomix_text[], jk_intrinsics_text[], jk_staticarrays_text[], jk_wmma_text[], jk_statistics_text[];
+extern const size_t jk_atomix_len, jk_intrinsics_len, jk_staticarrays_len, jk_wmma_len, jk_statistics_len;
+extern const unsigned char jk_atomix_tree[], jk_intrinsics_tree[], jk_staticarrays_tree[], jk_wmma_tree[],
+    jk_statistics_tree[];
+extern const size_t jk_atomix_tree_len, jk_intrinsics_tree_len, jk_staticarrays_tree_len, jk_wmma_tree_len,
+    jk_statistics_tree_len;
 /* The identity of the sources this library was built from (16 hex digits; compiler/source_id.py, also made at
  * build time): juke_build_id(), and part of the disk cache's build identity. */
 extern const char jk_source_id[];

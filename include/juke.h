@@ -221,7 +221,12 @@ JUKE_API void juke_module_free(juke_module *m);
 JUKE_API int juke_module_function_count(const juke_module *m);
 JUKE_API const char *juke_module_function_name(const juke_module *m, int i);
 
-/* Argument types are written in Julia syntax for the host-side argument:
+/* A function is named as the file names it ("vadd!"); one defined inside a host function (`function f()
+ * function kernel(x) ... end; @roc kernel(x) end`, as AMDGPU.jl's tests write kernels) by its name, or as
+ * "f/kernel" where several functions define one of that name; one that captures the host function's variables
+ * takes their values first (docs/language.md, "Kernels defined inside host functions").
+ *
+ * Argument types are written in Julia syntax for the host-side argument:
  * "Vector{Float32}", "Matrix{Float64}", "Array{Int64,3}", "Float32", "Int32", "Bool". */
 
 /* The lowered IR of a function's methods (like @code_lowered); with types

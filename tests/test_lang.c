@@ -8,7 +8,8 @@
  *
  *   # run: f!(ARG, ...) [groupsize X[,Y[,Z]]] [gridsize X[,Y[,Z]] | ndrange X[,Y,...]] [shmem BYTES]
  *                      [wavefrontsize 32|64] [cooperative] [seed N]
- *       Launch f! with these arguments. An ARG is `name = VALUE` (the name is
+ *       Launch f! with these arguments (outer/f!: the function f! defined inside the function outer, as
+ *       juke.h names it, outer/f!#2 the second of outer's; f! alone where one function defines it). An ARG is `name = VALUE` (the name is
  *       what the expectations below refer to), VALUE a Julia literal as `juke run`
  *       takes one (tools/literal.h, the one parser of them), parsed once the file's
  *       module is loaded:
@@ -448,7 +449,23 @@ static bool parse_run(Cursor *c, Run *r)
     memset(r, 0, sizeof *r);
     r->group[0] = r->group[1] = r->group[2] = 1;
     r->grid[0] = r->grid[1] = r->grid[2] = 1;
-    if (!ident(c, r->fn, sizeof r->fn) || !accept(c, "("))
+    if (!ident(c, r->fn, sizeof r->fn))
+        return cerr(c, "expected f(args...)");
+    if (*c->p == '/') { /* outer/f: the function f defined inside outer (juke.h) */
+        size_t len = strlen(r->fn);
+        c->p++;
+        if (len + 1 >= sizeof r->fn || !ident(c, r->fn + len + 1, sizeof r->fn - len - 1))
+            return cerr(c, "expected f(args...)");
+        r->fn[len] = '/';
+        len = strlen(r->fn);
+        if (*c->p == '#' && isdigit((unsigned char)c->p[1]) && len + 2 < sizeof r->fn) { /* outer/f!#2: the second */
+            r->fn[len++] = *c->p++;
+            while (isdigit((unsigned char)*c->p) && len + 1 < sizeof r->fn)
+                r->fn[len++] = *c->p++;
+            r->fn[len] = 0;
+        }
+    }
+    if (!accept(c, "("))
         return cerr(c, "expected f(args...)");
     if (!accept(c, ")")) {
         do {

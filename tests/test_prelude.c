@@ -18,9 +18,9 @@
 #include "testutil.h"
 
 /* Every FILE_* flag that appends an extension to the prelude (prelude.h). */
-static const int ext_flags[] = { FILE_ATOMIX, FILE_INTRINSICS, FILE_STATICARRAYS, FILE_WMMA };
+static const int ext_flags[] = { FILE_ATOMIX, FILE_INTRINSICS, FILE_STATICARRAYS, FILE_WMMA, FILE_STATISTICS };
 
-/* The stored trees, put together for each of the 16 sets of extensions, equal the parse of the text that
+/* The stored trees, put together for each of the 32 sets of extensions, equal the parse of the text that
  * fe_base_syntax put together with them: lines of the later extensions are offset past the earlier ones. */
 static void test_stored_equals_parsed(void **state)
 {

@@ -12,6 +12,12 @@ oftype(x, y) = convert(typeof(x), y)
 iszero(x) = x == zero(x)
 isone(x) = x == one(x)
 
+# isless of floats (base/float.jl): NaN above every number and equal to itself, -0.0 below 0.0, else as <;
+# of a float and an integer, in their promoted type. The built-in < answers isless of other types.
+isless(x::AbstractFloat, y::AbstractFloat) = !isnan(x) & (isnan(y) | (x < y) | ((x == y) & signbit(x) & !signbit(y)))
+isless(x::AbstractFloat, y::Integer) = isless(promote(x, y)...)
+isless(x::Integer, y::AbstractFloat) = isless(promote(x, y)...)
+
 # minmax: isless order, NaN-propagating for floats as min and max are.
 minmax(x, y) = isless(y, x) ? (y, x) : (x, y)
 minmax(x::T, y::T) where {T<:AbstractFloat} = (min(x, y), max(x, y))
@@ -1808,6 +1814,20 @@ function _sort!(v, o::Ordering)
     end
     return v
 end
+# sort of a tuple (Julia's sort(::NTuple)), a new tuple: an odd-even transposition network of t's length in
+# passes, each a compare-exchange of neighbours that swaps only a pair strictly out of order, so that equal
+# elements keep their order (stable, as Base's sort) and there is no branch on a value (a GPU thread's sort)
+sort(t::NTuple{N, T}; lt = isless, by = identity, rev = nothing, order = Forward) where {N, T} =
+    _sort_tuple(t, ord(lt, by, rev, order), Val((N + 1) ÷ 2))
+_sort_tuple(t, o::Ordering, ::Val{0}) = t
+_sort_tuple(t, o::Ordering, ::Val{K}) where {K} = _sort_tuple(_oe_odd(_oe_pass(t, o), o), o, Val(K - 1))
+_cswap(a, b, o::Ordering) = lt(o, b, a) ? (b, a) : (a, b)
+# the compare-exchanges of pairs (1, 2), (3, 4), ... and of pairs (2, 3), (4, 5), ...
+_oe_pass(t::Tuple{}, o::Ordering) = ()
+_oe_pass(t::Tuple{Any}, o::Ordering) = t
+_oe_pass(t::Tuple, o::Ordering) = (_cswap(t[1], t[2], o)..., _oe_pass(tail(tail(t)), o)...)
+_oe_odd(t::Tuple{}, o::Ordering) = ()
+_oe_odd(t::Tuple, o::Ordering) = (t[1], _oe_pass(tail(t), o)...)
 issorted(v; lt = isless, by = identity, rev = nothing, order = Forward) = _issorted(v, ord(lt, by, rev, order))
 function _issorted(v, o::Ordering)
     for i in firstindex(v)+1:lastindex(v)

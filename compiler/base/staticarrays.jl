@@ -109,3 +109,13 @@ sum(A::MMatrix) = sum(map(sum, A.data))
 function dot(a::SVector, b::SVector)
     return sum(a.data .* b.data)
 end
+
+# sort of a static vector, a new one (StaticArrays' sort; stable, as base/prelude.jl's sort of a tuple is);
+# sort!(v) of a variable holding an MVector is v = sort(v) (compiler/lower.c), as the array is a value here
+sort(v::SVector{N, T}; lt = isless, by = identity, rev = nothing, order = Forward) where {N, T} =
+    SVector{N, T}(sort(v.data; lt = lt, by = by, rev = rev, order = order))
+sort(v::MVector{N, T}; lt = isless, by = identity, rev = nothing, order = Forward) where {N, T} =
+    MVector{N, T}(sort(v.data; lt = lt, by = by, rev = rev, order = order))
+# the k-th element in that order (Base's partialsort of an AbstractVector, which copies)
+partialsort(v::Union{SVector, MVector}, k::Integer; lt = isless, by = identity, rev = nothing, order = Forward) =
+    sort(v.data; lt = lt, by = by, rev = rev, order = order)[k]
