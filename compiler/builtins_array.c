@@ -72,13 +72,20 @@ const Type *type_getindex(Infer *I, IrInst *in, const BuiltinRow *row, const cha
             }
             return a[0]->fields[k - 1];
         }
-        for (int i = 1; i < a[0]->nfields; i++)
-            if (a[0]->fields[i] != a[0]->fields[0]) {
-                infer_err(I, in->loc, "indexing the heterogeneous %s needs a constant index", infer_tname(I, a[0]));
-                return NULL;
-            }
-        if (a[0]->nfields > 0)
-            return a[0]->fields[0];
+        /* a run-time index: the join of the field types, as Julia's tuple getindex infers it; juke keeps
+         * one type or Union{Nothing, T} ((A, nothing, B) of Oceananigans' fields, tested with isnothing) */
+        const Type *j = a[0]->nfields > 0 ? a[0]->fields[0] : NULL;
+        for (int i = 1; j && i < a[0]->nfields; i++)
+            j = ty_join(T(I), j, a[0]->fields[i]);
+        if (!j && a[0]->nfields > 0) {
+            infer_err(I, in->loc,
+                      "indexing the heterogeneous %s needs a constant index (a run-time one works when the fields "
+                      "are of one type, or of one type and nothing)",
+                      infer_tname(I, a[0]));
+            return NULL;
+        }
+        if (j)
+            return j;
     }
     int64_t lo, hi;
     if (n == 2 && a[0]->kind == TY_TUPLE && a[1]->kind == TY_RANGE && infer_const_range(I->f, args[1], &lo, &hi)) {

@@ -129,10 +129,17 @@ LLVMValueRef emit_tuple_getindex(CG *g, IrInst *in)
               JUKE_BOUNDS_TUPLE | (tt->kind == TY_DIM3 ? JUKE_T_INT64
                                    : nf                ? type_code(tt->fields[0])
                                                        : 0));
+    /* a tuple of T and nothing fields gives Union{Nothing, T}: each field with its tag (type_getindex) */
+    const Type *ft0 = tt->kind == TY_DIM3 ? NULL : nf ? tt->fields[0] : NULL;
     LLVMValueRef r = LLVMBuildExtractValue(g->b, arg(g, in, 0), 0, "");
-    for (int f = 1; f < nf; f++)
-        r = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, idx, ci64(g, f + 1), ""),
-                            LLVMBuildExtractValue(g->b, arg(g, in, 0), (unsigned)f, ""), r, "");
+    if (ft0)
+        r = union_coerce(g, r, ft0, in->type);
+    for (int f = 1; f < nf; f++) {
+        LLVMValueRef x = LLVMBuildExtractValue(g->b, arg(g, in, 0), (unsigned)f, "");
+        if (tt->kind != TY_DIM3)
+            x = union_coerce(g, x, tt->fields[f], in->type);
+        r = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, idx, ci64(g, f + 1), ""), x, r, "");
+    }
     return r;
 }
 

@@ -70,3 +70,24 @@ const Type *type_fence(Infer *I, IrInst *in, const BuiltinRow *row, const char *
     }
     return prim(I, TY_NOTHING);
 }
+
+/* UnsafeAtomics.load(ptr[, order]) and UnsafeAtomics.store!(ptr, x[, order]) (seq_cst without one): the element
+ * (a load) or nothing (a store). LLVM loads take unordered, monotonic, acquire or seq_cst, stores unordered,
+ * monotonic, release or seq_cst, as UnsafeAtomics allows them. */
+const Type *type_atomic_load(Infer *I, IrInst *in, const BuiltinRow *row, const char *name, const Type **a, int n)
+{
+    bool store = row->id == BI_ATOMIC_STORE;
+    int nv = store ? 2 : 1; /* the arguments before the ordering */
+    const char *o = n == nv ? "seq_cst" : n == nv + 1 ? atomic_tag(a[n - 1], "AtomicOrdering") : NULL;
+    if (!o || a[0]->kind != TY_PTR || !ty_is_prim(a[0]->elem) || (store && !ty_is_prim(a[1])))
+        return infer_no_method(I, in, store ? "UnsafeAtomics.store!" : "UnsafeAtomics.load", a, n);
+    if (strcmp(o, "unordered") != 0 && strcmp(o, "monotonic") != 0 && strcmp(o, "seq_cst") != 0 &&
+        strcmp(o, store ? "release" : "acquire") != 0) {
+        infer_err(I, in->loc, "UnsafeAtomics.%s: an atomic %s takes unordered, monotonic, %s or seq_cst, not %s",
+                  store ? "store!" : "load", store ? "store" : "load", store ? "release" : "acquire", o);
+        return NULL;
+    }
+    (void)name;
+    in->optype = a[0]->elem;
+    return store ? prim(I, TY_NOTHING) : a[0]->elem;
+}

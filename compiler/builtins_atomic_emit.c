@@ -198,3 +198,30 @@ LLVMValueRef emit_fence(CG *g, IrInst *in)
         LLVMBuildCall2(g->b, LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), NULL, 0, 0), fn, NULL, 0, "");
     return unit_v(g);
 }
+
+/* UnsafeAtomics.load(ptr[, order]) / store!(ptr, x[, order]): LLVM's atomic load and store of that ordering
+ * (system scope: at least as strong as any narrower one), naturally aligned. */
+LLVMValueRef emit_atomic_load_store(CG *g, IrInst *in)
+{
+    const Type *t = in->optype;
+    bool store = in->builtin == BI_ATOMIC_STORE;
+    int nv = store ? 2 : 1;
+    const char *o = in->nargs - 1 > nv ? atomic_tag(aty(g, in, nv), "AtomicOrdering") : "seq_cst";
+    LLVMAtomicOrdering ord = strcmp(o, "unordered") == 0   ? LLVMAtomicOrderingUnordered
+                             : strcmp(o, "monotonic") == 0 ? LLVMAtomicOrderingMonotonic
+                             : strcmp(o, "acquire") == 0   ? LLVMAtomicOrderingAcquire
+                             : strcmp(o, "release") == 0   ? LLVMAtomicOrderingRelease
+                                                           : LLVMAtomicOrderingSequentiallyConsistent;
+    unsigned align = elem_align(t);
+    if (!store) {
+        LLVMValueRef v = LLVMBuildLoad2(g->b, mem_t(g, t), arg(g, in, 0), "");
+        LLVMSetOrdering(v, ord);
+        LLVMSetAlignment(v, align);
+        return from_mem(g, v, t);
+    }
+    LLVMValueRef v = conv_checked(g, arg(g, in, 1), aty(g, in, 1), t, in->loc);
+    LLVMValueRef st = LLVMBuildStore(g->b, to_mem(g, v, t), arg(g, in, 0));
+    LLVMSetOrdering(st, ord);
+    LLVMSetAlignment(st, align);
+    return unit_v(g);
+}

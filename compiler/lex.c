@@ -555,6 +555,78 @@ static void lex_string(Lexer *L, bool spc)
     L->s = s;
 }
 
+/* A non-standard string literal, NAME"..." (or NAME"""..."""), at [name, q) with q at its quote: Julia's
+ * macro call @NAME_str("..."), the string passed raw (a run of backslashes before a quote halved, an odd
+ * one escaping that quote; other backslashes kept). lazy"..." (Base's LazyString, GPUArrays' error messages)
+ * is read as the string it prints, interpolation included. The macro token and its string are adjacent
+ * (spc false), which the parser takes as the one argument. */
+static void lex_prefixed_string(Lexer *L, const char *name, const char *q, bool spc)
+{
+    if (q - name == 4 && memcmp(name, "lazy", 4) == 0) {
+        L->s = q;
+        lex_string(L, spc);
+        return;
+    }
+    Token *m = lex_push(L, TK_MACRO, name, q, spc);
+    if (m) {
+        StrBuf nb = { 0 };
+        sb_putn(&nb, name, (size_t)(q - name));
+        sb_puts(&nb, "_str");
+        m->text = arena_strndup(L->a, nb.data ? nb.data : "", nb.len);
+        sb_free(&nb);
+        if (!m->text)
+            L->oom = true;
+    }
+    SrcLoc loc = lex_loc(L, q);
+    bool triple = L->end - q >= 3 && q[1] == '"' && q[2] == '"';
+    const char *s = q + (triple ? 3 : 1);
+    StrBuf sb = { 0 };
+    bool closed = false;
+    while (s < L->end) {
+        if (*s == '\\') {
+            const char *b = s;
+            while (s < L->end && *s == '\\')
+                s++;
+            size_t nb = (size_t)(s - b);
+            if (s < L->end && *s == '"') {
+                for (size_t i = 0; i < nb / 2; i++)
+                    sb_putn(&sb, "\\", 1);
+                if (nb % 2) {
+                    sb_putn(&sb, "\"", 1);
+                    s++;
+                }
+            } else {
+                sb_putn(&sb, b, nb);
+            }
+            continue;
+        }
+        if (triple ? (L->end - s >= 3 && s[0] == '"' && s[1] == '"' && s[2] == '"') : *s == '"') {
+            s += triple ? 3 : 1;
+            closed = true;
+            break;
+        }
+        if (*s == '\n') {
+            L->line++;
+            L->line_start = s + 1;
+        }
+        sb_putn(&sb, s, 1);
+        s++;
+    }
+    if (!closed) {
+        diag_error(L->d, loc, "syntax: unterminated string literal");
+        s = L->end;
+    }
+    Token *t = lex_push(L, TK_STRING, q, s, false);
+    if (t) {
+        t->loc = loc;
+        t->text = arena_strndup(L->a, sb.data ? sb.data : "", sb.len);
+        if (!t->text)
+            t->text = "";
+    }
+    sb_free(&sb);
+    L->s = s;
+}
+
 /* 'c' or '\n': recognised so the parser can reject it with a clear message. */
 static void lex_char(Lexer *L, bool spc)
 {
@@ -663,7 +735,13 @@ static void lex_tokens(Lexer *L)
             const char *e = s + n;
             while ((n = lex_id_char(L, e, false)) > 0)
                 e += n;
-            lex_push_named(L, lex_is_keyword(s, (int)(e - s)) ? TK_KEYWORD : TK_IDENT, s, e, s, spc);
+            bool kw = lex_is_keyword(s, (int)(e - s));
+            if (!kw && e < L->end && *e == '"') {
+                lex_prefixed_string(L, s, e, spc);
+                spc = false;
+                continue;
+            }
+            lex_push_named(L, kw ? TK_KEYWORD : TK_IDENT, s, e, s, spc);
             spc = false;
             continue;
         }

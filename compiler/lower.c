@@ -1318,8 +1318,12 @@ static void lower_assign_to(Lower *L, Node *lhs, int value, SrcLoc loc)
 static int lower_assign(Lower *L, Node *n)
 {
     Node *lhs = n->kids[0], *rhs = n->kids[1];
-    /* a, b = x, y: evaluate every right-hand side before assigning (a swap works) */
-    if (lhs->kind == AST_TUPLE && rhs->kind == AST_TUPLE && lhs->nkids == rhs->nkids) {
+    /* a, b = x, y: evaluate every right-hand side before assigning (a swap works); a splat on the right
+     * (a, b = t..., 1) makes the tuple first and destructures it */
+    bool splat = false;
+    for (int i = 0; rhs->kind == AST_TUPLE && i < rhs->nkids; i++)
+        splat |= rhs->kids[i]->kind == AST_SPLAT;
+    if (lhs->kind == AST_TUPLE && rhs->kind == AST_TUPLE && lhs->nkids == rhs->nkids && !splat) {
         int vals[64];
         int nv = lower_args(L, rhs->kids, rhs->nkids, vals, 64);
         for (int i = 0; i < nv; i++)

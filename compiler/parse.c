@@ -1290,6 +1290,12 @@ static Node *parse_macro(Parser *p, SrcLoc loc, const char *qual)
     if (tok_op(nx, "(") && !nx->spc) {
         p->pos++;
         parse_list(p, &args, ")", "macro call");
+    } else if (nx->kind == TK_STRING && !nx->spc && nx->start == t->start + t->len) {
+        /* NAME"...": the lexer's @NAME_str and its raw string, the one argument */
+        p->pos++;
+        Node *str = node_new(p, AST_STRING, nx->loc, 0);
+        str->name = nx->text;
+        vec_push(p, &args, str);
     } else if (tok_ends_stmt(nx)) {
         /* no arguments */
     } else if (macro_takes_stmt(t->text)) {
@@ -2213,18 +2219,29 @@ static Node *parse_ternary(Parser *p)
     return parse_pair_rest(p, start, n);
 }
 
-/* tuple_expr := ternary { "," ternary }     (a bare tuple, on either side of =) */
+/* tuple_expr := item { "," item }     (a bare tuple, on either side of =)
+ * item := ternary [ "..." ]: a splatted element, as in a parenthesised tuple (GPUArrays'
+ * `i, j = @inbounds Tuple(I)..., 1`); a splat needs the comma that makes the tuple. */
 static Node *parse_tuple_expr(Parser *p)
 {
     SrcLoc start = parse_peek(p)->loc;
     Node *e = parse_ternary(p);
-    if (!tok_op(parse_peek(p), ","))
+    Token *dots = parse_peek(p);
+    bool splat = tok_op(dots, "...");
+    if (!tok_op(splat ? parse_peek2(p) : dots, ",")) {
+        if (splat)
+            parse_unexpected(p, dots);
         return e;
+    }
     PtrVec elems = { 0 };
     vec_push(p, &elems, e);
+    if (splat)
+        parse_splat_last(p, &elems, dots);
     while (parse_accept(p, ",")) {
         parse_skip_newlines(p);
         vec_push(p, &elems, parse_ternary(p));
+        if (tok_op(parse_peek(p), "..."))
+            parse_splat_last(p, &elems, parse_peek(p));
     }
     return node_from_vec(p, AST_TUPLE, start, &elems);
 }

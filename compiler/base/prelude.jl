@@ -1028,6 +1028,20 @@ widen(x::Float16) = Float32(x)
 widen(x::Float32) = Float64(x)
 widen(x::Float64) = x
 widen(x::Bool) = Int64(x)
+# signed(T) and unsigned(T) of an integer type: the type of that signedness (Base's; AcceleratedKernels writes
+# signed(typeof(i))(i))
+signed(::Type{T}) where {T<:Signed} = T
+signed(::Type{UInt8}) = Int8
+signed(::Type{UInt16}) = Int16
+signed(::Type{UInt32}) = Int32
+signed(::Type{UInt64}) = Int64
+signed(::Type{UInt128}) = Int128
+unsigned(::Type{T}) where {T<:Unsigned} = T
+unsigned(::Type{Int8}) = UInt8
+unsigned(::Type{Int16}) = UInt16
+unsigned(::Type{Int32}) = UInt32
+unsigned(::Type{Int64}) = UInt64
+unsigned(::Type{Int128}) = UInt128
 # clamp(x, T): x limited to T's range, in T
 clamp(x::Integer, ::Type{T}) where {T<:Integer} = x < typemin(T) ? typemin(T) : (x > typemax(T) ? typemax(T) : x % T)
 
